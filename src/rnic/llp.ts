@@ -1,0 +1,42 @@
+/**
+ * LLP stream handles: what a QP is given at Idle→RTS (RNICPI §4.4 `llp_stream_handle`,
+ * RDMA Protocol Verbs §6.1 "LLP Stream Handle").
+ *
+ * softrdma's LLP is TCP through a Node `net.Socket`. A handle wraps a connected socket
+ * together with what the host stack learned while it owned the stream in streaming mode:
+ * bytes already read past the last streaming-mode message (the first FPDUs may arrive in
+ * the same TCP segment as the MPA Reply), and the stream offsets where FPDU mode begins in
+ * each direction, which fix the MPA Marker grid (RFC 5044 §4.3).
+ */
+import type { Socket } from 'node:net';
+
+export interface LlpStreamOptions {
+  /** Bytes received after the streaming-mode exchange, to be parsed as FPDUs first. */
+  pending?: Uint8Array | null;
+  /** Stream offset of the first FPDU-mode octet this side sends (Marker grid), default 0. */
+  txOffset?: number;
+  /** Stream offset of the first FPDU-mode octet this side receives, default 0. */
+  rxOffset?: number;
+}
+
+export class LlpStream {
+  /** Set while a QP owns the stream (a second attach is `LL_BAD_STATE`). */
+  inUse = false;
+  readonly pending: Uint8Array | null;
+  readonly txOffset: number;
+  readonly rxOffset: number;
+  constructor(
+    readonly socket: Socket,
+    opts: LlpStreamOptions = {},
+  ) {
+    this.pending = opts.pending ?? null;
+    this.txOffset = opts.txOffset ?? 0;
+    this.rxOffset = opts.rxOffset ?? 0;
+  }
+
+  /** True if the socket is connected and open in both directions. */
+  get usable(): boolean {
+    const s = this.socket;
+    return !s.destroyed && !s.pending && s.readyState === 'open';
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Posting work requests (RDMA Protocol Verbs §8.1–8.2.1, RNICPI §5.5–5.6).
+ *
+ * Each function validates one WR completely and either queues a WQE (a private copy of the
+ * WR) or returns the immediate error and changes nothing. List posting stops at the first
+ * immediate error and reports how many WRs were posted (Verbs §8.2.1); that loop lives in
+ * the provider, one call to these functions per WR.
+ *
+ * Checks that need the memory state at execution time (STag validity, bounds, rights) are
+ * not done here: they become completion errors when the WQE is processed (Verbs §8.1.3.2,
+ * RNICPI §2.4), because the memory may legitimately change between post and execution
+ * (a Fast-Register earlier in the same SQ, for instance).
+ */
+import { RiRet } from '../rnicpi/status.js';
+import { RiQpState, RiWrFlags, RiWrType, RI_WR_ALL_FLAGS, RI_WR_RECV_VALID_FLAGS } from '../rnicpi/types.js';
+import { MemKind, type MemObject } from './memory.js';
+import type { Qp } from './qp.js';
+import type { Srq } from './srq.js';
+import { type FmrSpec, RqWqe, type Sge, SqWqe } from './wqe.js';
+
+/** An SGE as the Consumer gives it. */
+export interface SgeIn {
+  stag: number;
+  to: bigint;
+  len: number;
+}
+
+/** One Send Queue WR, with the fields of every type (unused ones ignored). */
+export interface SqWrIn {
+  type: RiWrType;
+  flags: number;
+  id: bigint;
+  sgl?: readonly SgeIn[];
+  /** Remote STag: Write/Read target, Send with Invalidate's STag to invalidate. */
+  rtag?: number;
+  /** Remote TO of a Write or Read. */
+  remoteTo?: bigint;
+  // Bind
+  mw?: MemObject;
+  mr?: MemObject;
+  mrStag?: number;
+  bindVa?: bigint;
+  bindLength?: number;
+  bindFlags?: number;
+  // Fast-Register
+  fmr?: FmrSpec;
+  // Fast-Register / Local Invalidate target
+  target?: MemObject;
+  targetStag?: number;
+}
+
+const MAX_MSG = 0xffff_ffff;
+
+/** Flags each SQ WR type may carry (RNICPI §6.9 `ri_wr_flags_t`). */
+function flagsAllowed(type: RiWrType): number {
+  const common =
+    RiWrFlags.SIGNALED_FLAG |
+    RiWrFlags.LOCAL_SOLICITED_FLAG |
+    RiWrFlags.COALESCE_FLAG |
+    RiWrFlags.INLINE_OK_FLAG |
+    RiWrFlags.CONSUMER_FLAG0 |
+    RiWrFlags.CONSUMER_FLAG1;
+  switch (type) {
+    case RiWrType.SEND:
+    case RiWrType.SEND_INVALIDATE:
+      return common | RiWrFlags.SOLICITED_EVENT_FLAG | RiWrFlags.READ_FENCE_FLAG;
+    case RiWrType.RDMA_WRITE:
+      return common | RiWrFlags.READ_FENCE_FLAG;
+    case RiWrType.LOCAL_INVALIDATE_MR:
+    case RiWrType.LOCAL_INVALIDATE_MW:
+      return common | RiWrFlags.LOCAL_FENCE_FLAG;
+    default:
+      return common;
+  }
+}
+
+function copySgl(sgl: readonly SgeIn[] | undefined): { sgl: Sge[]; total: number } | RiRet {
+  const out: Sge[] = [];
+  let total = 0;
+  for (const s of sgl ?? []) {
+    if (
+      !s ||
+      typeof s.to !== 'bigint' ||
+      !Number.isInteger(s.len) ||
+      s.len < 0 ||
+      s.len > MAX_MSG ||
+      !Number.isInteger(s.stag) ||
+      s.stag < 0 ||
+      s.stag > 0xffff_ffff
+    ) {
+      return RiRet.WR_SG_INVALID_FORMAT;
+    }
+    out.push({ stag: s.stag >>> 0, to: s.to, len: s.len });
+    total += s.len;
+  }
+  // The total length of an SGL is at most 2^32 − 1 (Verbs §8.1.3.2).
+  if (total > MAX_MSG) return RiRet.MEM_INVALID_LENGTH;
+  return { sgl: out, total };
+}
+
+/**
+ * Posts one SQ WR. `privileged` is the caller's domain: Fast-Register needs it (RNICPI
+ * §3.3); the QP's STag0/FastReg enable is checked when the WQE executes (Verbs §7.3).
+ */
+export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
+  if (qp.destroyed) return RiRet.QP_INVALID_HANDLE;
+  if (typeof wr.id !== 'bigint' || !Number.isInteger(wr.flags)) return RiRet.INVALID_PARAMETER;
+  // After some time in Terminate the RI must answer immediately (Verbs §6.2.3); softrdma
+  // keeps accepting (and later flushing) only in Idle, RTS, Closing and Error.
+  if (qp.state === RiQpState.TERMINATE) return RiRet.QP_INVALID_STATE;
+  const t = wr.type;
+  switch (t) {
+    case RiWrType.COMPARE_AND_SWAP:
+    case RiWrType.FETCH_AND_ADD:
+      return RiRet.RNIC_ATOMICS_UNSUPPORTED;
+    case RiWrType.SEND_IMMEDIATE:
+    case RiWrType.RDMA_WRITE_IMMEDIATE:
+      // IB-only WR types: not valid on an iWARP QP (RNICPI §6.9).
+      return RiRet.WR_INVALID_TYPE;
+    case RiWrType.SEND:
+    case RiWrType.SEND_INVALIDATE:
+    case RiWrType.RDMA_WRITE:
+    case RiWrType.RDMA_READ:
+    case RiWrType.RDMA_READ_LOCAL_INVALIDATE:
+    case RiWrType.BIND:
+    case RiWrType.FAST_REGISTER:
+    case RiWrType.LOCAL_INVALIDATE_MR:
+    case RiWrType.LOCAL_INVALIDATE_MW:
+      break;
+    default:
+      return RiRet.WR_INVALID_TYPE;
+  }
+  if ((wr.flags & ~RI_WR_ALL_FLAGS) !== 0 || (wr.flags & ~flagsAllowed(t)) !== 0) return RiRet.WR_INVALID_FLAGS;
+  if (qp.sq.length >= qp.sqSize) return RiRet.QP_CAPACITY_EXCEEDED;
+  let sgl: Sge[] = [];
+  let total = 0;
+  if (t === RiWrType.SEND || t === RiWrType.SEND_INVALIDATE || t === RiWrType.RDMA_WRITE) {
+    const c = copySgl(wr.sgl);
+    if (typeof c === 'number') return c;
+    const max = t === RiWrType.RDMA_WRITE ? qp.sqMaxSgesRdmaw : qp.sqMaxSges;
+    if (c.sgl.length > max) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+    sgl = c.sgl;
+    total = c.total;
+  } else if (t === RiWrType.RDMA_READ || t === RiWrType.RDMA_READ_LOCAL_INVALIDATE) {
+    const c = copySgl(wr.sgl);
+    if (typeof c === 'number') return c;
+    if (t === RiWrType.RDMA_READ_LOCAL_INVALIDATE && c.sgl.length > 1) return RiRet.WR_SG_INVALID_FORMAT;
+    if (c.sgl.length > Math.min(qp.sqMaxSges, qp.rnic.limits.maxSglRdmaRead)) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+    sgl = c.sgl;
+    total = c.total;
+  }
+  if (t === RiWrType.RDMA_WRITE || t === RiWrType.RDMA_READ || t === RiWrType.RDMA_READ_LOCAL_INVALIDATE) {
+    if (typeof wr.remoteTo !== 'bigint' || wr.remoteTo < 0n || wr.remoteTo >= 1n << 64n) return RiRet.MEM_INVALID_ADDRESS;
+    if (!Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
+  }
+  if (t === RiWrType.SEND_INVALIDATE && !Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
+  if (t === RiWrType.BIND) {
+    if (!wr.mw || wr.mw.kind !== MemKind.MW || wr.mw.destroyed) return RiRet.MW_INVALID_HANDLE;
+    if (!wr.mr || wr.mr.kind !== MemKind.MR || wr.mr.destroyed) return RiRet.MR_INVALID_HANDLE;
+    if (typeof wr.bindVa !== 'bigint') return RiRet.MEM_INVALID_ADDRESS;
+    if (!Number.isInteger(wr.bindLength) || wr.bindLength! < 0) return RiRet.MEM_INVALID_LENGTH;
+    // A zero-length bind on a narrow window is a type error (RNICPI §3.8).
+    if (wr.bindLength === 0 && wr.mw.mwType === 1) return RiRet.INVALID_WINDOW_TYPE;
+    if (!Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
+  }
+  if (t === RiWrType.FAST_REGISTER) {
+    if (!privileged) return RiRet.NO_PERMISSION;
+    if (!wr.target || wr.target.kind !== MemKind.MR || wr.target.destroyed) return RiRet.MR_INVALID_HANDLE;
+    if (!wr.fmr || !Array.isArray(wr.fmr.pbl)) return RiRet.INVALID_PARAMETER;
+    if (!Number.isInteger(wr.fmr.pbeSize) || wr.fmr.pbeSize <= 0) return RiRet.INVALID_PARAMETER;
+  }
+  if (t === RiWrType.LOCAL_INVALIDATE_MR || t === RiWrType.LOCAL_INVALIDATE_MW) {
+    const want = t === RiWrType.LOCAL_INVALIDATE_MW ? MemKind.MW : MemKind.MR;
+    if (!wr.target || wr.target.kind !== want) {
+      return want === MemKind.MW ? RiRet.MW_INVALID_HANDLE : RiRet.MR_INVALID_HANDLE;
+    }
+    // Invalidating a wide (Type 1) window is a window-type error (RNICPI §3.8).
+    if (want === MemKind.MW && wr.target.mwType === 0) return RiRet.INVALID_WINDOW_TYPE;
+  }
+  // ---- valid: copy into a WQE ----
+  const w = new SqWqe(qp.nextSqSeq(), t, wr.flags, wr.id);
+  w.sgl = sgl;
+  w.totalLen = total;
+  w.remoteStag = (wr.rtag ?? 0) >>> 0;
+  w.remoteTo = wr.remoteTo ?? 0n;
+  if (t === RiWrType.BIND) {
+    w.mw = wr.mw!;
+    w.mr = wr.mr!;
+    w.bindVa = wr.bindVa!;
+    w.bindLength = wr.bindLength!;
+    w.bindFlags = wr.bindFlags ?? 0;
+    w.bindNewStag = wr.rtag! >>> 0;
+    w.targetStag = (wr.mrStag ?? wr.mr!.stag) >>> 0;
+  }
+  if (t === RiWrType.FAST_REGISTER) {
+    const f = wr.fmr!;
+    w.fmr = { ...f, pbl: [...f.pbl] };
+    w.target = wr.target!;
+    w.targetStag = (wr.targetStag ?? wr.target!.stag) >>> 0;
+  }
+  if (t === RiWrType.LOCAL_INVALIDATE_MR || t === RiWrType.LOCAL_INVALIDATE_MW) {
+    w.target = wr.target!;
+    w.targetStag = (wr.targetStag ?? wr.target!.stag) >>> 0;
+  }
+  qp.enqueueSq(w);
+  return RiRet.SUCCESS;
+}
+
+/** Posts one receive WR to a QP's RQ (RNICPI `ri_qp_post_recv`). */
+export function postRq(qp: Qp, flags: number, id: bigint, sglIn: readonly SgeIn[]): RiRet {
+  if (qp.destroyed) return RiRet.QP_INVALID_HANDLE;
+  if (qp.srq) return RiRet.QP_TIED_TO_SRQ;
+  if (typeof id !== 'bigint') return RiRet.INVALID_PARAMETER;
+  if (!Number.isInteger(flags) || (flags & ~RI_WR_RECV_VALID_FLAGS) !== 0) return RiRet.WR_INVALID_FLAGS;
+  if (qp.state === RiQpState.TERMINATE) return RiRet.QP_INVALID_STATE;
+  const c = copySgl(sglIn);
+  if (typeof c === 'number') return c;
+  if (c.sgl.length > qp.rqMaxSges) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+  if (qp.rq.length >= qp.rqSize) return RiRet.QP_CAPACITY_EXCEEDED;
+  const w = new RqWqe(qp.nextRqSeq(), flags, id, c.sgl);
+  w.capacity = c.total;
+  qp.enqueueRq(w);
+  return RiRet.SUCCESS;
+}
+
+/** Posts one receive WR to an S-RQ (RNICPI `ri_srq_post_recv`). */
+export function postSrq(srq: Srq, flags: number, id: bigint, sglIn: readonly SgeIn[]): RiRet {
+  if (srq.destroyed) return RiRet.SRQ_INVALID_HANDLE;
+  if (typeof id !== 'bigint') return RiRet.INVALID_PARAMETER;
+  if (!Number.isInteger(flags) || (flags & ~RI_WR_RECV_VALID_FLAGS) !== 0) return RiRet.WR_INVALID_FLAGS;
+  const c = copySgl(sglIn);
+  if (typeof c === 'number') return c;
+  if (c.sgl.length > srq.maxSgl) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+  const w = new RqWqe(-1, flags, id, c.sgl);
+  w.capacity = c.total;
+  return srq.push(w) ? RiRet.SUCCESS : RiRet.QP_CAPACITY_EXCEEDED;
+}

@@ -1,0 +1,373 @@
+/**
+ * The software RNIC: one instance per opened device. It owns every resource (PDs, CQs,
+ * S-RQs, QPs, STags), states its limits truthfully ({@link RnicLimits}, reported by
+ * `ri_rnic_query`), and delivers asynchronous events (RDMA Protocol Verbs §9.1, RNICPI §5.1).
+ *
+ * Asynchrony reaches the Consumer only through completion handlers and the async event
+ * handler, both invoked from microtasks, never re-entrantly inside a verb, and never for an
+ * object after its destroy has returned (RNICPI §2.7).
+ */
+import { RiRet } from '../rnicpi/status.js';
+import { RiAsyncEventType } from '../rnicpi/types.js';
+import { logger } from '../util/log.js';
+import { attachConn, type Conn } from './conn.js';
+import { Cq, type WorkCompletion } from './cq.js';
+import { StagTable } from './memory.js';
+import { Pd } from './pd.js';
+import { type MpaAttrs, Qp, type QpInit } from './qp.js';
+import { Srq } from './srq.js';
+
+const log = logger('rnic');
+
+/** The RNIC's limits; every figure is enforced, and `ri_rnic_query` reports them. */
+export interface RnicLimits {
+  maxPds: number;
+  maxQps: number;
+  maxWrsQp: number;
+  maxSrqs: number;
+  maxWrsSrq: number;
+  /** SGEs per Send / Receive WR (Verbs: ≥ 4). */
+  maxSglSendRecv: number;
+  maxSglSrq: number;
+  maxSglRdmaWrite: number;
+  /** SGEs of an RDMA Read sink (siw allows 1; softrdma allows several). */
+  maxSglRdmaRead: number;
+  maxCqs: number;
+  maxCqesPerCq: number;
+  maxCqEventHandlers: number;
+  maxMrs: number;
+  maxMws: number;
+  /** Maximum PBL entries of one registration. */
+  maxPblSize: number;
+  maxIrd: number;
+  maxIrdPerQp: number;
+  maxOrd: number;
+  maxOrdPerQp: number;
+  /** Bit i set ⇒ page size 2^i supported (page mode). */
+  pageSizesMask: bigint;
+  blockSizeLow: bigint;
+  blockSizeHigh: bigint;
+}
+
+export const DEFAULT_LIMITS: RnicLimits = {
+  maxPds: 1 << 16,
+  maxQps: 1 << 16,
+  maxWrsQp: 1 << 14,
+  maxSrqs: 1 << 12,
+  maxWrsSrq: 1 << 14,
+  maxSglSendRecv: 8,
+  maxSglSrq: 8,
+  maxSglRdmaWrite: 8,
+  maxSglRdmaRead: 8,
+  maxCqs: 1 << 16,
+  maxCqesPerCq: 1 << 18,
+  maxCqEventHandlers: 64,
+  maxMrs: 1 << 20,
+  maxMws: 1 << 16,
+  maxPblSize: 1 << 20,
+  maxIrd: 1 << 20,
+  maxIrdPerQp: 128,
+  maxOrd: 1 << 20,
+  maxOrdPerQp: 128,
+  // 4 KiB … 2 MiB pages.
+  pageSizesMask: ((1n << 22n) - 1n) & ~((1n << 12n) - 1n),
+  blockSizeLow: 512n,
+  blockSizeHigh: 1n << 30n,
+};
+
+/** Behaviour switches of one RNIC. */
+export interface RnicConfig {
+  /** Device name (`softrdma0`). */
+  name: string;
+  limits: RnicLimits;
+  /** MPA markers supported (RFC 5044 §5; Linux siw supports none). */
+  markers: boolean;
+  /** Maximum ULPDU this RNIC sends in one FPDU (payload + DDP/RDMAP header). */
+  maxUlpdu: number;
+}
+
+export const DEFAULT_CONFIG: RnicConfig = {
+  name: 'softrdma0',
+  limits: DEFAULT_LIMITS,
+  markers: true,
+  maxUlpdu: 65_535,
+};
+
+/** An asynchronous event record (RNICPI `ri_event_record_t` for non-port events). */
+export interface AsyncEventRecord {
+  event_type: RiAsyncEventType;
+  event_data: { resource_os_data: unknown };
+  err_data: bigint;
+}
+
+export type AsyncHandler = (rnicOsData: unknown, ev: AsyncEventRecord) => void;
+export type CqHandler = (rnicOsData: unknown, cqOsData: unknown) => void;
+
+let rnicSeq = 0;
+
+export class Rnic {
+  readonly id = rnicSeq++;
+  readonly stags: StagTable;
+  readonly pds = new Set<Pd>();
+  readonly cqs = new Set<Cq>();
+  readonly qps = new Map<number, Qp>();
+  readonly srqs = new Set<Srq>();
+  /** Completion Event Handlers by identifier (RNICPI `ri_cq_set_event_handler`). */
+  readonly cqHandlers = new Map<number, CqHandler | null>();
+  asyncHandler: AsyncHandler | null = null;
+  /** `os_data` of `ri_rnic_open`, passed to every callback. */
+  osData: unknown = null;
+  /** MRs (including `ri_ltag_alloc` STags) counted against `maxMrs`; MWs against `maxMws`. */
+  mrCount = 0;
+  mwCount = 0;
+  closed = false;
+  private nextId = 1;
+  private nextQpId = 1;
+  private nextHandlerId = 1;
+  /** Counters reported by `ri_rnic_diag`. */
+  readonly counters = {
+    terminatesSent: 0,
+    terminatesReceived: 0,
+    crcErrors: 0,
+    asyncEvents: 0,
+    overflows: 0,
+  };
+
+  constructor(readonly config: RnicConfig = DEFAULT_CONFIG) {
+    this.stags = new StagTable(config.limits.maxMrs + config.limits.maxMws, 0x100 + ((Math.random() * 0xfe00) | 0));
+  }
+
+  get limits(): RnicLimits {
+    return this.config.limits;
+  }
+
+  private newId(): number {
+    return this.nextId++;
+  }
+
+  // ------------------------------------------------------------------ events
+
+  /** Queues an asynchronous event for the handler (lost if none is registered, RNICPI §5.1). */
+  asyncEvent(type: RiAsyncEventType, obj: Qp | Cq | Srq | null): void {
+    this.counters.asyncEvents++;
+    const osData = obj ? obj.osData : this.osData;
+    log('RNIC[%d] async event %s on %s', this.id, RiAsyncEventType[type], objName(obj));
+    const handler = this.asyncHandler;
+    if (!handler) return;
+    const rec: AsyncEventRecord = { event_type: type, event_data: { resource_os_data: osData }, err_data: 0n };
+    queueMicrotask(() => {
+      if (this.closed || (obj && obj.destroyed)) return;
+      handler(this.osData, rec);
+    });
+  }
+
+  makeWc(qp: Qp): WorkCompletion {
+    return {
+      op_type: 0,
+      cq_os_data: null,
+      flags: 0,
+      invalidated_rtag: 0,
+      qp_os_data: qp.osData,
+      id: 0n,
+      op_status: 0,
+      bytes_transferred: 0,
+      immediate_data: 0,
+      err_data: 0n,
+      qp_num: qp.id,
+    };
+  }
+
+  // ------------------------------------------------------------------ handlers
+
+  /** Allocates (id 0) or replaces a Completion Event Handler; null clears it. */
+  setCqHandler(id: number, cb: CqHandler | null): { status: RiRet; id: number } {
+    if (id === 0) {
+      if (this.cqHandlers.size >= this.limits.maxCqEventHandlers) return { status: RiRet.RESOURCE_SHORTAGE, id: 0 };
+      const nid = this.nextHandlerId++;
+      this.cqHandlers.set(nid, cb);
+      return { status: RiRet.SUCCESS, id: nid };
+    }
+    if (!this.cqHandlers.has(id)) return { status: RiRet.INVALID_HANDLER_ID, id };
+    this.cqHandlers.set(id, cb);
+    return { status: RiRet.SUCCESS, id };
+  }
+
+  // ------------------------------------------------------------------ PD
+
+  pdAlloc(osData: unknown): Pd | RiRet {
+    if (this.pds.size >= this.limits.maxPds) return RiRet.RESOURCE_SHORTAGE;
+    const pd = new Pd(this.newId(), osData);
+    this.pds.add(pd);
+    return pd;
+  }
+
+  pdDealloc(pd: Pd): RiRet {
+    if (pd.users > 0) return RiRet.PD_INUSE;
+    pd.destroyed = true;
+    this.pds.delete(pd);
+    return RiRet.SUCCESS;
+  }
+
+  // ------------------------------------------------------------------ CQ
+
+  cqCreate(numCqe: number, handlerId: number, osData: unknown): Cq | RiRet {
+    if (!Number.isInteger(numCqe) || numCqe < 1) return RiRet.INVALID_PARAMETER;
+    if (numCqe > this.limits.maxCqesPerCq) return RiRet.CQ_CAPACITY_EXCEEDED;
+    if (handlerId !== 0 && !this.cqHandlers.has(handlerId)) return RiRet.CQ_INVALID_EVENT_HANDLER;
+    if (this.cqs.size >= this.limits.maxCqs) return RiRet.RESOURCE_SHORTAGE;
+    const cq = new Cq(
+      this.newId(),
+      numCqe,
+      handlerId,
+      osData,
+      (c) => {
+        const h = this.cqHandlers.get(c.handlerId);
+        if (h && !this.closed) h(this.osData, c.osData);
+      },
+      (c) => {
+        this.counters.overflows++;
+        this.asyncEvent(RiAsyncEventType.CQ_OVERFLOW_DETECTED, c);
+      },
+    );
+    this.cqs.add(cq);
+    return cq;
+  }
+
+  cqDestroy(cq: Cq): RiRet {
+    if (cq.users > 0) return RiRet.CQ_INUSE;
+    cq.destroy();
+    this.cqs.delete(cq);
+    return RiRet.SUCCESS;
+  }
+
+  cqResize(cq: Cq, numCqe: number): RiRet {
+    if (!Number.isInteger(numCqe) || numCqe < 1) return RiRet.INVALID_PARAMETER;
+    if (numCqe > this.limits.maxCqesPerCq) return RiRet.CQ_CAPACITY_EXCEEDED;
+    if (cq.error) return RiRet.CQ_ERROR;
+    return cq.resize(numCqe) ? RiRet.SUCCESS : RiRet.CQ_WOULD_OVERFLOW;
+  }
+
+  // ------------------------------------------------------------------ S-RQ
+
+  srqCreate(pd: Pd, maxWrs: number, maxSgl: number, lowat: number, osData: unknown): Srq | RiRet {
+    if (!Number.isInteger(maxWrs) || maxWrs < 1 || !Number.isInteger(maxSgl) || maxSgl < 1) {
+      return RiRet.INVALID_PARAMETER;
+    }
+    if (maxWrs > this.limits.maxWrsSrq) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+    if (maxSgl > this.limits.maxSglSrq) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+    if (lowat < 0 || lowat > maxWrs) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
+    if (this.srqs.size >= this.limits.maxSrqs) return RiRet.RESOURCE_SHORTAGE;
+    const srq = new Srq(this.newId(), maxWrs, maxSgl, lowat, pd, osData, (s) =>
+      this.asyncEvent(RiAsyncEventType.SRQ_LIMIT_REACHED, s),
+    );
+    pd.users++;
+    this.srqs.add(srq);
+    return srq;
+  }
+
+  srqModify(srq: Srq, maxWrs: number | undefined, lowat: number | undefined): RiRet {
+    if (srq.error) return RiRet.SRQ_IN_ERROR;
+    const cap = maxWrs ?? srq.capacity;
+    if (maxWrs !== undefined) {
+      if (!Number.isInteger(maxWrs) || maxWrs < 1) return RiRet.INVALID_PARAMETER;
+      if (maxWrs > this.limits.maxWrsSrq) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+      if (maxWrs < srq.available) return RiRet.SRQ_CANNOT_SHRINK;
+    }
+    if (lowat !== undefined && (lowat < 0 || lowat > cap)) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
+    if (maxWrs !== undefined) srq.resize(maxWrs);
+    if (lowat !== undefined) {
+      srq.lowat = lowat;
+      // Setting a value > 0 arms the limit on return (RNICPI ri_srq_modify).
+      if (lowat > 0) srq.armed = true;
+    }
+    return RiRet.SUCCESS;
+  }
+
+  srqDestroy(srq: Srq): RiRet {
+    if (srq.users > 0) return RiRet.SRQ_INUSE;
+    srq.destroyed = true;
+    srq.pd.users--;
+    this.srqs.delete(srq);
+    return RiRet.SUCCESS;
+  }
+
+  // ------------------------------------------------------------------ QP
+
+  qpCreate(init: QpInit): Qp | RiRet {
+    const l = this.limits;
+    for (const n of [init.sqSize, init.rqSize, init.sqMaxSges, init.sqMaxSgesRdmaw, init.rqMaxSges, init.ord, init.ird]) {
+      if (!Number.isInteger(n) || n < 0) return RiRet.INVALID_PARAMETER;
+    }
+    // No zero-sized SQ (Linux siw refuses it too); an RQ may be 0 only with an S-RQ.
+    if (init.sqSize === 0 || (init.rqSize === 0 && !init.srq)) return RiRet.INVALID_PARAMETER;
+    if (init.sqSize > l.maxWrsQp || init.rqSize > l.maxWrsQp) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+    if (init.sqMaxSges > l.maxSglSendRecv || init.sqMaxSgesRdmaw > l.maxSglRdmaWrite) {
+      return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+    }
+    if (init.rqMaxSges > (init.srq ? l.maxSglSrq : l.maxSglSendRecv)) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+    if (init.ord > l.maxOrdPerQp || init.ird > l.maxIrdPerQp) return RiRet.RNIC_IRD_ORD_EXCEEDED;
+    if (init.srq && init.rqHiwat > init.srq.capacity) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
+    if (init.mpa.ddpRdmapVersion !== 1) return RiRet.INVALID_DDP_RDMAP_VERSION;
+    if ((init.mpa.recvMarkers || init.mpa.xmitMarkers) && !this.config.markers) return RiRet.MPA_ATTR_UNSUPPORTED;
+    if (this.qps.size >= l.maxQps) return RiRet.RESOURCE_SHORTAGE;
+    let id = this.nextQpId;
+    while (this.qps.has(id)) id = (id % 0xff_ffff) + 1;
+    this.nextQpId = (id % 0xff_ffff) + 1;
+    // Report at least what was asked for: one SGE minimum and the RNIC's floor of 4 Send SGEs.
+    const qp = new Qp(this, id, {
+      ...init,
+      sqMaxSges: Math.max(init.sqMaxSges, 1),
+      sqMaxSgesRdmaw: Math.max(init.sqMaxSgesRdmaw, 1),
+      rqMaxSges: Math.max(init.rqMaxSges, 1),
+    });
+    this.qps.set(id, qp);
+    init.pd.users++;
+    init.scq.users++;
+    init.rcq.users++;
+    if (init.srq) init.srq.users++;
+    log('QP[%d] created (sq %d, rq %d, ord %d, ird %d)', id, init.sqSize, init.rqSize, init.ord, init.ird);
+    return qp;
+  }
+
+  qpDestroy(qp: Qp): RiRet {
+    if (qp.boundWindows > 0) return RiRet.WINDOWS_BOUND;
+    qp.destroy();
+    this.qps.delete(qp.id);
+    qp.pd.users--;
+    qp.scq.users--;
+    qp.rcq.users--;
+    if (qp.srq) {
+      qp.srq.users--;
+    }
+    log('QP[%d] destroyed', qp.id);
+    return RiRet.SUCCESS;
+  }
+
+  /**
+   * Turns an LLP stream handle into this QP's connection (RNICPI §4.4, `ri_qp_modify` with
+   * `LLQ_STREAM_HANDLE`). Returns `INVALID_LL_HANDLE` for anything that is not an open,
+   * connected stream, and `LL_BAD_STATE` for a stream already in RDMA mode.
+   */
+  attachLlp(qp: Qp, handle: unknown, mpa: MpaAttrs): Conn | RiRet {
+    return attachConn(qp, handle, mpa);
+  }
+
+  /** Close RNIC: frees everything (Verbs §9.1.2: "never refused"). */
+  close(): void {
+    for (const qp of [...this.qps.values()]) qp.destroy();
+    this.qps.clear();
+    for (const cq of this.cqs) cq.destroy();
+    this.cqs.clear();
+    this.srqs.clear();
+    for (const o of this.stags.values()) o.destroyed = true;
+    this.pds.clear();
+    this.closed = true;
+  }
+}
+
+function objName(obj: Qp | Cq | Srq | null): string {
+  if (!obj) return 'RNIC';
+  if (obj instanceof Qp) return `QP[${obj.id}]`;
+  if (obj instanceof Cq) return `CQ[${obj.id}]`;
+  return `SRQ[${obj.id}]`;
+}

@@ -1,0 +1,109 @@
+/**
+ * Work Queue Elements: the RNIC's private copies of posted Work Requests.
+ *
+ * A WR exists only during the post call; everything the RNIC needs later is copied into a
+ * WQE at post time (RDMA Protocol Verbs §8.1, RNICPI §5.5 "the VP must copy what it needs").
+ */
+import type { MemObject, MemTarget } from './memory.js';
+
+/** A scatter/gather element: (STag, TO, length). */
+export interface Sge {
+  stag: number;
+  to: bigint;
+  len: number;
+}
+
+/** Where a WQE is in its life. */
+export enum WqeState {
+  /** Posted, not started. */
+  QUEUED = 0,
+  /** Being transmitted (some FPDUs sent). */
+  ACTIVE = 1,
+  /** An RDMA Read waiting for its Read Response (in the ORQ). */
+  WAIT_RESPONSE = 2,
+  /** Transmitted; waiting for the LLP to release the data (zero-copy). */
+  WAIT_LLP = 3,
+  /** Finished: its completion (if any) can be generated in SQ order. */
+  DONE = 4,
+}
+
+/** The Fast-Register WR's physical buffer description (RNICPI `ri_mr_reg_phys_attr_t`). */
+export interface FmrSpec {
+  va: bigint;
+  length: number;
+  memFlags: number;
+  /** Physical addresses of equal-size buffers (pbeSize > 0). */
+  pbl: bigint[];
+  pbeSize: number;
+  fbo: number;
+}
+
+/** A Send Queue WQE. Fields that do not apply to the type are left at their defaults. */
+export class SqWqe {
+  state = WqeState.QUEUED;
+  /** Completion status (RI_WC_STATUS_*); 0 = success. */
+  status = 0;
+  /** Bytes of the message already handed to the LLP (or placed, for a Read). */
+  processed = 0;
+  /** Number of FPDUs of this WQE whose socket write has not completed yet. */
+  pendingWrites = 0;
+  // -- SGL (Send, Write: source; Read: sink) --
+  sgl: Sge[] = [];
+  totalLen = 0;
+  /** SGL entries resolved by the access check at start of transmission. */
+  targets: { target: MemTarget; offset: number; len: number }[] | null = null;
+  // -- remote address (Write, Read: STag/TO; Send with Invalidate: STag to invalidate) --
+  remoteStag = 0;
+  remoteTo = 0n;
+  // -- Bind --
+  mw: MemObject | null = null;
+  mr: MemObject | null = null;
+  bindVa = 0n;
+  bindLength = 0;
+  bindFlags = 0;
+  bindNewStag = 0;
+  // -- Fast-Register / Local Invalidate --
+  fmr: FmrSpec | null = null;
+  target: MemObject | null = null;
+  targetStag = 0;
+  /** For a Read Response source or an RDMA Read: DDP message sequence number used. */
+  msn = 0;
+  constructor(
+    /** Sequence number of this WQE in its SQ. */
+    readonly seq: number,
+    /** RI_WR_TYPE_*. */
+    readonly type: number,
+    /** RI_WR_* flags. */
+    readonly flags: number,
+    readonly id: bigint,
+  ) {}
+}
+
+/** A Receive Queue / S-RQ WQE. */
+export class RqWqe {
+  /** Bytes placed so far (DDP MO of the next expected segment). */
+  placed = 0;
+  targets: { target: MemTarget; offset: number; len: number }[] | null = null;
+  capacity = 0;
+  constructor(
+    readonly seq: number,
+    readonly flags: number,
+    readonly id: bigint,
+    readonly sgl: Sge[],
+  ) {}
+}
+
+/**
+ * An inbound RDMA Read Request waiting for (or being served by) Read Responses
+ * (RDMA Protocol Verbs §6.5 IRRQ, RFC 5040 §4.5).
+ */
+export interface InboundRead {
+  sinkStag: number;
+  sinkTo: bigint;
+  length: number;
+  target: MemTarget | null;
+  offset: number;
+  /** The source object (its validity is re-checked before each Read Response segment). */
+  src: MemObject | null;
+  processed: number;
+}
