@@ -39,7 +39,14 @@ import {
   TerminateError,
 } from '../wire/errors.js';
 import { MarkerInserter, MPA_CRC_LEN, MPA_HDR_LEN, MPA_MAX_ULPDU, mpaPadLength, writeMpaCrc } from '../wire/mpa.js';
-import { decodeRdmapHeaderInto, encodeRdmapHeader, RDMAP_VERSION, RdmapHeaderStruct, RdmapOpcode } from '../wire/rdmap.js';
+import {
+  decodeRdmapHeaderInto,
+  encodeRdmapHeader,
+  RDMAP_VERSION,
+  RdmapHeaderStruct,
+  RdmapOpcode,
+  rdmapHeaderLength,
+} from '../wire/rdmap.js';
 import { buildTerminate, decodeTerminate, encodeTerminateMessage } from '../wire/terminate.js';
 import { openPcapForConn, type PcapTap } from './trace.js';
 import { LlpStream } from './llp.js';
@@ -194,6 +201,8 @@ export class Conn {
   private running = false;
   private irqBurst = 0;
   private graceful = false;
+  /** Responder: hold transmission until the Initiator's first FPDU (RFC 5044 §7.1.2). */
+  private txHold: boolean;
   // ---- transmit sequence state (RFC 5041 §5: MSNs start at 1 per queue) ----
   private sendMsn = 1;
   private readReqMsn = 1;
@@ -221,6 +230,7 @@ export class Conn {
     this.crcOn = mpa.crc;
     this.maxUlpdu = Math.min(qp.rnic.config.maxUlpdu, MPA_MAX_ULPDU);
     this.markers = mpa.xmitMarkers ? new MarkerInserter(stream.txOffset) : null;
+    this.txHold = stream.awaitFirstRx;
     this.deframer = new FpduDeframer({
       maxUlpdu: MPA_MAX_ULPDU,
       crc: mpa.crc,
@@ -330,7 +340,7 @@ export class Conn {
   /** The transmit loop: one FPDU (or one local operation) per iteration. */
   run(): void {
     this.scheduled = false;
-    if (!this.active || this.running || this.qp.state !== RiQpState.READY_TO_SEND) return;
+    if (!this.active || this.running || this.txHold || this.qp.state !== RiQpState.READY_TO_SEND) return;
     this.running = true;
     const s = this.socket;
     s.cork();
@@ -500,13 +510,6 @@ export class Conn {
     this.orq.push({ wqe: w, sinkStag: sge.stag, sinkTo: sge.to, length: sge.len, received: 0, target: null });
     w.msn++;
     w.processed++;
-    const rreq = new Uint8Array(28);
-    const dv = new DataView(rreq.buffer);
-    dv.setUint32(0, sge.stag);
-    dv.setBigUint64(4, sge.to);
-    dv.setUint32(12, sge.len);
-    dv.setUint32(16, w.remoteStag);
-    dv.setBigUint64(20, w.remoteTo + srcOff);
     const hdr = {
       tagged: false as const,
       last: true,
@@ -518,13 +521,14 @@ export class Conn {
       msn: this.readReqMsn,
       mo: 0,
     };
+    const readRequest = { sinkStag: sge.stag, sinkTo: sge.to, size: sge.len, srcStag: w.remoteStag, srcTo: w.remoteTo + srcOff };
     this.readReqMsn = (this.readReqMsn + 1) >>> 0;
     if (w.processed === sges.length) {
       w.state = WqeState.WAIT_RESPONSE;
       // The SQ does not wait for Reads (Verbs §8.2.2 rule 14).
       qp.sqProc = w.seq + 1;
     }
-    this.emitFpdu({ ddp: hdr, version: RDMAP_VERSION, rsvd: 0, opcode: RdmapOpcode.ReadRequest }, [rreq], 28, null, true);
+    this.emitFpdu({ ddp: hdr, version: RDMAP_VERSION, rsvd: 0, opcode: RdmapOpcode.ReadRequest, readRequest }, [], 0, null);
     return true;
   }
 
@@ -581,8 +585,7 @@ export class Conn {
 
   /**
    * Frames and writes one FPDU: `[ULPDU_LENGTH | header | payload | PAD | CRC]`
-   * (RFC 5044 §4.1, CRC little-endian as Linux siw sends it). Small payloads (and any
-   * `forceCopy`) are copied into a single buffer; larger ones are written as views and
+   * (RFC 5044 §4.1, CRC little-endian as Linux siw sends it). Small payloads are copied into a single buffer; larger ones are written as views and
    * `done` runs from the socket's write callback. Returns true if the payload was copied
    * (so the source buffer is free again at once).
    */
@@ -591,9 +594,8 @@ export class Conn {
     parts: Uint8Array[],
     payloadLen: number,
     done: ((err?: Error | null) => void) | null,
-    forceCopy = false,
   ): boolean {
-    const hdrLen = h.ddp.tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN;
+    const hdrLen = rdmapHeaderLength(h);
     const ulpduLen = hdrLen + payloadLen;
     const pad = mpaPadLength(ulpduLen);
     if (this.markers) {
@@ -604,7 +606,7 @@ export class Conn {
       this.write(wire[wire.length - 1]!, done ?? undefined);
       return false;
     }
-    if (forceCopy || payloadLen <= COPY_THRESHOLD) {
+    if (payloadLen <= COPY_THRESHOLD) {
       const total = MPA_HDR_LEN + ulpduLen + pad + MPA_CRC_LEN;
       const b = Buffer.allocUnsafe(total);
       b[0] = ulpduLen >>> 8;
@@ -687,6 +689,10 @@ export class Conn {
 
   private onFpdu(f: Fpdu): void {
     if (this.rxStopped || this.detached) return;
+    if (this.txHold) {
+      this.txHold = false;
+      this.kick();
+    }
     const qp = this.qp;
     const st = qp.state;
     // Terminate: inbound segments are ignored (Verbs §6.2.3).

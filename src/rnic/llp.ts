@@ -17,6 +17,11 @@ export interface LlpStreamOptions {
   txOffset?: number;
   /** Stream offset of the first FPDU-mode octet this side receives, default 0. */
   rxOffset?: number;
+  /**
+   * This side is the MPA Responder: it must not send an FPDU before it has received one
+   * (RFC 5044 §7.1.2). Transmit work is held until the first FPDU arrives.
+   */
+  awaitFirstRx?: boolean;
 }
 
 export class LlpStream {
@@ -25,6 +30,7 @@ export class LlpStream {
   readonly pending: Uint8Array | null;
   readonly txOffset: number;
   readonly rxOffset: number;
+  readonly awaitFirstRx: boolean;
   constructor(
     readonly socket: Socket,
     opts: LlpStreamOptions = {},
@@ -32,6 +38,7 @@ export class LlpStream {
     this.pending = opts.pending ?? null;
     this.txOffset = opts.txOffset ?? 0;
     this.rxOffset = opts.rxOffset ?? 0;
+    this.awaitFirstRx = opts.awaitFirstRx ?? false;
   }
 
   /** True if the socket is connected and open in both directions. */

@@ -1,0 +1,150 @@
+/**
+ * Test helpers that drive the RNIC engine directly: make a connected QP pair over loopback
+ * TCP (MPA start-up included), register buffers, post and poll.
+ */
+import { once } from 'node:events';
+import net from 'node:net';
+import { RiRet } from '../../src/rnicpi/status.js';
+import { RiMemFlags, RiQpState, RiWrFlags, RiWrType } from '../../src/rnicpi/types.js';
+import type { Cq, WorkCompletion } from '../../src/rnic/cq.js';
+import { hostMemory } from '../../src/rnic/hostmem.js';
+import type { MemObject } from '../../src/rnic/memory.js';
+import { mrReg } from '../../src/rnic/memops.js';
+import { mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/rnic/mpa-startup.js';
+import type { Pd } from '../../src/rnic/pd.js';
+import { postRq, postSq, type SqWrIn } from '../../src/rnic/post.js';
+import type { MpaAttrs, Qp, QpInit } from '../../src/rnic/qp.js';
+import { Rnic } from '../../src/rnic/rnic.js';
+
+export const ALL_ACCESS =
+  RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
+
+export interface Side {
+  rnic: Rnic;
+  pd: Pd;
+  cq: Cq;
+  qp: Qp;
+}
+
+export const DEFAULT_MPA: MpaAttrs = { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 };
+
+export function must<T>(v: T | RiRet): T {
+  if (typeof v === 'number') throw new Error(`engine call failed: ${RiRet[v]} (${v})`);
+  return v;
+}
+
+export function makeSide(rnic = new Rnic(), over: Partial<QpInit> = {}): Side {
+  const pd = must(rnic.pdAlloc('pd'));
+  const cq = must(rnic.cqCreate(256, 0, 'cq'));
+  const qp = must(
+    rnic.qpCreate({
+      pd,
+      scq: cq,
+      rcq: cq,
+      srq: null,
+      sqSize: 64,
+      rqSize: 64,
+      sqMaxSges: 4,
+      sqMaxSgesRdmaw: 4,
+      rqMaxSges: 4,
+      enableRdmaRead: true,
+      enableRdmaWrite: true,
+      ord: 8,
+      ird: 8,
+      stag0Enabled: false,
+      enableBind: true,
+      rqHiwat: 0,
+      mpa: DEFAULT_MPA,
+      osData: 'qp',
+      ...over,
+    }),
+  );
+  return { rnic, pd, cq, qp };
+}
+
+export function reg(side: Side, bytes: Uint8Array, flags = ALL_ACCESS): MemObject {
+  return must(mrReg(side.rnic, { va: hostMemory.addressOf(bytes), length: bytes.length, flags, pd: side.pd, key: 0 }, null));
+}
+
+export function sge(mr: MemObject, bytes: Uint8Array, off = 0, len = bytes.length - off) {
+  return { stag: mr.stag, to: hostMemory.addressOf(bytes) + BigInt(off), len };
+}
+
+export interface Pair {
+  a: Side;
+  b: Side;
+  server: net.Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects side `a` (MPA Initiator) to side `b` (Responder) over 127.0.0.1, and moves both
+ * QPs to RTS. `beforeRts` runs on each side before its Modify (post receives there).
+ */
+export async function connectPair(
+  a: Side,
+  b: Side,
+  opts: { mpaA?: Partial<MpaParams>; mpaB?: Partial<MpaParams>; beforeRts?: (s: Side) => void } = {},
+): Promise<Pair> {
+  const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as net.AddressInfo).port;
+  const base: MpaParams = { revision: 2, crc: false, markers: false, ird: 8, ord: 8 };
+  const passive = (async () => {
+    const [sock] = (await once(server, 'connection')) as [net.Socket];
+    const req = await mpaReadRequest(sock);
+    const out = mpaAccept(sock, req.frame, { ...base, ...opts.mpaB });
+    opts.beforeRts?.(b);
+    const st = b.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
+    if (st !== RiRet.SUCCESS) throw new Error(`modify b: ${RiRet[st]}`);
+  })();
+  const sock = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  await once(sock, 'connect');
+  const out = await mpaConnect(sock, { ...base, ...opts.mpaA });
+  opts.beforeRts?.(a);
+  const st = a.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
+  if (st !== RiRet.SUCCESS) throw new Error(`modify a: ${RiRet[st]}`);
+  await passive;
+  return {
+    a,
+    b,
+    server,
+    async close() {
+      server.close();
+      for (const s of [a, b]) if (s.qp.conn) s.qp.conn.reset();
+    },
+  };
+}
+
+/** Polls `cq` until `n` completions arrived or `ms` passed. */
+export async function pollN(cq: Cq, n: number, ms = 5000): Promise<WorkCompletion[]> {
+  const out: WorkCompletion[] = [];
+  const deadline = Date.now() + ms;
+  const buf: WorkCompletion[] = [];
+  while (out.length < n) {
+    const k = cq.poll(buf, n - out.length);
+    for (let i = 0; i < k; i++) out.push(buf[i]!);
+    if (out.length >= n) break;
+    if (Date.now() > deadline) throw new Error(`timed out: ${out.length}/${n} completions`);
+    await new Promise((r) => setImmediate(r));
+  }
+  return out;
+}
+
+/** Waits until `pred` holds (checked every tick) or throws after `ms`. */
+export async function until(pred: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+export function send(qp: Qp, wr: Partial<SqWrIn> & { type: RiWrType }): RiRet {
+  return postSq(qp, { flags: RiWrFlags.SIGNALED_FLAG, id: 1n, ...wr }, true);
+}
+
+export function recv(qp: Qp, id: bigint, sgl: { stag: number; to: bigint; len: number }[]): RiRet {
+  return postRq(qp, 0, id, sgl);
+}
