@@ -328,8 +328,13 @@ export class Conn {
     queueMicrotask(() => this.run());
   }
 
+  /**
+   * Backpressure: stop producing FPDUs once `txWindow` octets wait in the socket. The
+   * window is larger than the socket's 16 KiB high-water mark so that 64 KiB FPDUs keep
+   * the pipe full; `write()` has returned false by then, so `drain` will restart the loop.
+   */
   private blocked(): boolean {
-    return this.socket.writableNeedDrain;
+    return this.socket.writableLength >= this.qp.rnic.config.txWindow;
   }
 
   private write(b: Uint8Array, cb?: (err?: Error | null) => void): void {

@@ -233,6 +233,12 @@ export interface ReregChange {
   pd?: Pd;
   flags?: number;
   key: number;
+  /**
+   * An error the caller found while decoding the request (e.g. an invalid PD handle). It is
+   * not one of the no-change errors, so it deallocates the MR like any other failure once the
+   * no-change checks have passed (RNICPI `ri_mr_rereg`).
+   */
+  fail?: RiRet;
 }
 
 /**
@@ -244,7 +250,9 @@ export interface ReregChange {
 export function mrRereg(rnic: Rnic, mr: MemObject, ch: ReregChange, phys: boolean): RiRet {
   if (mr.boundWindows > 0) return RiRet.WINDOWS_BOUND;
   if (phys && mr.shared) return RiRet.MR_INVALID_HANDLE;
-  if (!ch.translate && ch.pd === undefined && ch.flags === undefined) return RiRet.INVALID_PARAMETER;
+  if (!ch.translate && ch.pd === undefined && ch.flags === undefined && ch.fail === undefined) {
+    return RiRet.INVALID_PARAMETER;
+  }
   const flags = ch.flags ?? mr.regFlags;
   const pd = ch.pd ?? mr.pd!;
   const fail = (st: RiRet): RiRet => {
@@ -252,6 +260,7 @@ export function mrRereg(rnic: Rnic, mr: MemObject, ch: ReregChange, phys: boolea
     removeObj(rnic, mr);
     return st;
   };
+  if (ch.fail !== undefined) return fail(ch.fail);
   const rights = normalizeMrRights(flags);
   if (rights === null) return fail(RiRet.MEM_INVALID_ACCESS);
   let target: MemTarget | null = mr.target;
@@ -491,7 +500,11 @@ export function invalidateStag(qp: Qp, stag: number, remote: boolean): Invalidat
     if (obj.valid) {
       // An invalidated window moves to the PD of the QP that invalidated it (Verbs §7.10).
       unbind(obj);
-      obj.pd = qp.pd;
+      if (obj.pd !== qp.pd) {
+        if (obj.pd) obj.pd.users--;
+        qp.pd.users++;
+        obj.pd = qp.pd;
+      }
     }
     return InvalidateError.OK;
   }

@@ -152,6 +152,9 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   if (t === RiWrType.RDMA_WRITE || t === RiWrType.RDMA_READ || t === RiWrType.RDMA_READ_LOCAL_INVALIDATE) {
     if (typeof wr.remoteTo !== 'bigint' || wr.remoteTo < 0n || wr.remoteTo >= 1n << 64n) return RiRet.MEM_INVALID_ADDRESS;
     if (!Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
+    // STag 0 is local-only (Verbs §7.2.1): as the remote STag of a non-empty Write or Read it
+    // is reported at once (RNICPI §4.4 lets the provider choose immediate or completion).
+    if (wr.rtag === 0 && total > 0) return RiRet.MEM_INVALID_RTAG;
   }
   if (t === RiWrType.SEND_INVALIDATE && !Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
   if (t === RiWrType.BIND) {

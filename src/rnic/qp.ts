@@ -255,7 +255,9 @@ export class Qp {
           to === RiQpState.CLOSING ||
           to === RiQpState.TERMINATE ||
           to === RiQpState.ERROR)) ||
-      (from === RiQpState.ERROR && (to === RiQpState.IDLE || to === RiQpState.ERROR));
+      // Out of Error only Idle; any other next state, Error itself included, is refused
+      // (Verbs §6.2.4). A modify naming no next state is checked as an attribute change.
+      (from === RiQpState.ERROR && (to === RiQpState.IDLE || (to === RiQpState.ERROR && m.nextState === undefined)));
     if (!legal) return RiRet.QP_INVALID_STATE;
     const attrChange =
       m.sqSize !== undefined ||
@@ -272,7 +274,9 @@ export class Qp {
     if ((m.llp !== undefined || m.streamMsg !== undefined) && !(from === RiQpState.IDLE && to === RiQpState.READY_TO_SEND)) {
       return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
     }
-    if (m.mpa !== undefined && !(from === RiQpState.IDLE)) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+    // MPA attributes belong to the conversion: once in RDMA mode they are LL_BAD_STATE (RNICPI
+    // ri_qp_modify, Ch. 6.1.4); they may be set again after Error→Idle.
+    if (m.mpa !== undefined && from !== RiQpState.IDLE) return RiRet.LL_BAD_STATE;
     if (from === RiQpState.ERROR && to === RiQpState.IDLE && this.flushing) return RiRet.STILL_FLUSHING_WQES;
     // Queue resizing.
     if (m.sqSize !== undefined) {
@@ -523,6 +527,8 @@ export class Qp {
   }
 
   private pushSqWc(w: SqWqe): void {
+    // Nothing completes after Destroy QP returned (RNICPI ri_qp_destroy), e.g. a late write callback.
+    if (this.destroyed) return;
     const cq = this.scq;
     const wc = this.rnic.makeWc(this);
     wc.op_type = WC_TYPE_OF_WR[w.type] ?? RiWcType.SEND;
@@ -540,6 +546,7 @@ export class Qp {
 
   /** Completes an RQ (or S-RQ) WQE with a WC on the receive CQ. */
   pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number): void {
+    if (this.destroyed) return;
     const wc = this.rnic.makeWc(this);
     wc.op_type = RiWcType.DATA_RECEIVED;
     wc.id = w.id;
@@ -565,6 +572,8 @@ export class Qp {
       }
     } else if (this.srqOutstanding > 0) {
       this.srqOutstanding--;
+      // The S-RQ slot of that WQE is free again (Verbs §8.1.3.1, §10 Q-S5).
+      if (this.srq) this.srq.inFlight--;
     }
   }
 
@@ -626,6 +635,7 @@ export class Qp {
       if (!w) return undefined;
       this.srqTaken.push(w);
       this.srqOutstanding++;
+      this.srq.inFlight++;
       // rq_hiwat: the event fires when this QP's outstanding S-RQ WQEs reach the mark;
       // a mark of 0 set by modify means "the first S-RQ WQE consumed" (RNICPI §6.7).
       if (this.rqArmed && this.srqOutstanding >= Math.max(1, this.rqHiwat)) {
@@ -692,6 +702,9 @@ export class Qp {
   /** Destroy QP (Verbs §9.2.4): stops everything; no more completions or events after. */
   destroy(): void {
     this.destroyed = true;
+    // S-RQ WQEs this QP took and whose completions will never be polled free their slots.
+    if (this.srq) this.srq.inFlight -= this.srqOutstanding;
+    this.srqOutstanding = 0;
     this.clearCloseTimer();
     const conn = this.conn;
     this.conn = null;

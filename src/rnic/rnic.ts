@@ -84,6 +84,8 @@ export interface RnicConfig {
   markers: boolean;
   /** Maximum ULPDU this RNIC sends in one FPDU (payload + DDP/RDMAP header). */
   maxUlpdu: number;
+  /** Octets allowed to wait in a socket before transmission pauses (explicit backpressure). */
+  txWindow: number;
 }
 
 export const DEFAULT_CONFIG: RnicConfig = {
@@ -91,6 +93,7 @@ export const DEFAULT_CONFIG: RnicConfig = {
   limits: DEFAULT_LIMITS,
   markers: true,
   maxUlpdu: 65_535,
+  txWindow: 4 << 20,
 };
 
 /** An asynchronous event record (RNICPI `ri_event_record_t` for non-port events). */
@@ -271,9 +274,11 @@ export class Rnic {
     if (maxWrs !== undefined) {
       if (!Number.isInteger(maxWrs) || maxWrs < 1) return RiRet.INVALID_PARAMETER;
       if (maxWrs > this.limits.maxWrsSrq) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
-      if (maxWrs < srq.available) return RiRet.SRQ_CANNOT_SHRINK;
+      if (maxWrs < srq.occupied) return RiRet.SRQ_CANNOT_SHRINK;
     }
-    if (lowat !== undefined && (lowat < 0 || lowat > cap)) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
+    // The limit must stay within the queue, also when only the size changes (Verbs §10 Q-S10).
+    const lo = lowat ?? srq.lowat;
+    if (!Number.isInteger(lo) || lo < 0 || lo > cap) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
     if (maxWrs !== undefined) srq.resize(maxWrs);
     if (lowat !== undefined) {
       srq.lowat = lowat;

@@ -14,6 +14,11 @@ export class Srq {
   private count = 0;
   /** QPs associated with this S-RQ: SRQ_INUSE guard. */
   users = 0;
+  /**
+   * WQEs taken by a QP whose completion has not been polled yet: their slots are not free
+   * (a WQ slot is released when the Consumer reaps the WC, Verbs §8.1.3.1, §10 Q-S5).
+   */
+  inFlight = 0;
   destroyed = false;
   error = false;
   lowat: number;
@@ -42,9 +47,14 @@ export class Srq {
     return this.count;
   }
 
-  /** Appends a WQE; false if full. */
+  /** Slots in use: posted WQEs plus consumed ones whose WC is not yet polled. */
+  get occupied(): number {
+    return this.count + this.inFlight;
+  }
+
+  /** Appends a WQE; false if every slot is in use. */
   push(w: RqWqe): boolean {
-    if (this.count === this.ring.length) return false;
+    if (this.occupied >= this.ring.length) return false;
     this.ring[(this.head + this.count) % this.ring.length] = w;
     this.count++;
     return true;

@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { PcapTcpConnection, PcapWriter } from '../wire/pcap.js';
+import { type PcapTcpConnection, PcapWriter } from '../wire/pcap.js';
 
 export interface PcapTap {
   /** Bytes this side sent. */

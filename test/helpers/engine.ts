@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import net from 'node:net';
 import { RiRet } from '../../src/rnicpi/status.js';
-import { RiMemFlags, RiQpState, RiWrFlags, RiWrType } from '../../src/rnicpi/types.js';
+import { RiMemFlags, RiQpState, RiWrFlags, type RiWrType } from '../../src/rnicpi/types.js';
 import type { Cq, WorkCompletion } from '../../src/rnic/cq.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import type { MemObject } from '../../src/rnic/memory.js';

@@ -1,0 +1,14 @@
+/**
+ * The iWARP wire layer: pure codecs for MPA (RFC 5044/6581), DDP (RFC 5041), RDMAP
+ * (RFC 5040/7306) and Terminate messages, CRC32C, a streaming FPDU deframer and a pcap writer.
+ *
+ * @packageDocumentation
+ */
+export * from './crc32c.js';
+export * from './ddp.js';
+export * from './deframer.js';
+export * from './errors.js';
+export * from './mpa.js';
+export * from './pcap.js';
+export * from './rdmap.js';
+export * from './terminate.js';
