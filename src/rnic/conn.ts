@@ -34,6 +34,7 @@ import {
   DdpTaggedEcode,
   DdpUntaggedEcode,
   isTerminateError,
+  MpaEcode,
   RdmapEcode,
   RdmapEtype,
   TerminateError,
@@ -49,7 +50,7 @@ import {
 } from '../wire/rdmap.js';
 import { buildTerminate, decodeTerminate, encodeTerminateMessage } from '../wire/terminate.js';
 import { openPcapForConn, type PcapTap } from './trace.js';
-import { LlpStream } from './llp.js';
+import { LlpStream, RTR_STAG, type RtrType } from './llp.js';
 import { Access, AccessError, type AccessOut, checkAccess, copyToMem, type MemObject, memSlices } from './memory.js';
 import { execBind, execFastReg, INVALIDATE_WC_STATUS, InvalidateError, invalidateStag } from './memops.js';
 import type { MpaAttrs, Qp, TermCode, TermCopied } from './qp.js';
@@ -66,7 +67,8 @@ const MAX_HDR = 64;
 
 /** One outbound RDMA Read Request in flight (the ORQ entry, Verbs §6.5). */
 interface OrqEntry {
-  wqe: SqWqe;
+  /** The Read WQE; null for the RTR zero-length Read of RFC 6581, which has no WQE. */
+  wqe: SqWqe | null;
   sinkStag: number;
   sinkTo: bigint;
   length: number;
@@ -203,6 +205,8 @@ export class Conn {
   private graceful = false;
   /** Responder: hold transmission until the Initiator's first FPDU (RFC 5044 §7.1.2). */
   private txHold: boolean;
+  /** Responder in RFC 6581 peer-to-peer mode: the RTR type still expected. */
+  private expectRtr: RtrType | null;
   // ---- transmit sequence state (RFC 5041 §5: MSNs start at 1 per queue) ----
   private sendMsn = 1;
   private readReqMsn = 1;
@@ -231,6 +235,7 @@ export class Conn {
     this.maxUlpdu = Math.min(qp.rnic.config.maxUlpdu, MPA_MAX_ULPDU);
     this.markers = mpa.xmitMarkers ? new MarkerInserter(stream.txOffset) : null;
     this.txHold = stream.awaitFirstRx;
+    this.expectRtr = stream.expectRtr;
     this.deframer = new FpduDeframer({
       maxUlpdu: MPA_MAX_ULPDU,
       crc: mpa.crc,
@@ -252,6 +257,7 @@ export class Conn {
     // Half-close must stay possible: a Terminate can still go out after the peer's FIN.
     (s as { allowHalfOpen: boolean }).allowHalfOpen = true;
     if (streamMsg && streamMsg.length > 0) this.write(streamMsg);
+    if (this.stream.sendRtr) this.sendRtr(this.stream.sendRtr);
     s.on('data', this.onData);
     s.on('end', this.onEnd);
     s.on('close', this.onClose);
@@ -399,6 +405,35 @@ export class Conn {
         this.execLocal(w);
         return true;
     }
+  }
+
+  /**
+   * Sends the RFC 6581 Ready-To-Receive message: a zero-length RDMA Write, RDMA Read or Send,
+   * outside the Send Queue, before any other FPDU. Write and Read use {@link RTR_STAG}; the
+   * Read's zero-length Response is matched by an ORQ entry without a WQE.
+   */
+  private sendRtr(t: RtrType): void {
+    const common = { last: true, rsvd: 0, version: 1, rsvdUlp: 0 };
+    if (t === 'write') {
+      this.emitFpdu(
+        { ddp: { tagged: true, ...common, stag: RTR_STAG, to: 0n }, version: RDMAP_VERSION, rsvd: 0, opcode: RdmapOpcode.Write },
+        [],
+        0,
+        null,
+      );
+      return;
+    }
+    if (t === 'read') {
+      this.orq.push({ wqe: null, sinkStag: RTR_STAG, sinkTo: 0n, length: 0, received: 0, target: null });
+      const ddp = { tagged: false as const, ...common, rsvdUlp32: 0, qn: DdpQueue.ReadRequest, msn: this.readReqMsn, mo: 0 };
+      this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+      const readRequest = { sinkStag: RTR_STAG, sinkTo: 0n, size: 0, srcStag: RTR_STAG, srcTo: 0n };
+      this.emitFpdu({ ddp, version: RDMAP_VERSION, rsvd: 0, opcode: RdmapOpcode.ReadRequest, readRequest }, [], 0, null);
+      return;
+    }
+    const ddp = { tagged: false as const, ...common, rsvdUlp32: 0, qn: DdpQueue.Send, msn: this.sendMsn, mo: 0 };
+    this.sendMsn = (this.sendMsn + 1) >>> 0;
+    this.emitFpdu({ ddp, version: RDMAP_VERSION, rsvd: 0, opcode: RdmapOpcode.Send }, [], 0, null);
   }
 
   /** Resolves an SGL with the local access check; returns the pieces or the error. */
@@ -713,6 +748,26 @@ export class Conn {
       }
       throw e;
     }
+    if (this.expectRtr !== null && h.opcode !== RdmapOpcode.Terminate) {
+      const want = this.expectRtr;
+      this.expectRtr = null;
+      const len = f.length - h.headerLength;
+      const got =
+        h.opcode === RdmapOpcode.Write ? 'write' : h.opcode === RdmapOpcode.ReadRequest ? 'read' : h.opcode === RdmapOpcode.Send ? 'send' : null;
+      const zero = h.opcode === RdmapOpcode.ReadRequest ? h.readSize === 0 : len === 0;
+      if (got !== want || !zero || !h.last) {
+        // Not the RTR the Reply asked for (RFC 6581 §9.2: "No matching RTR model", 0x07).
+        this.protocolError(TerminateError.mpa(MpaEcode.NoMatchingRtr, `expected a zero-length ${want} RTR`), f);
+        return;
+      }
+      // The RTR is consumed by the RNIC, never delivered to the ULP. A zero-length Send uses
+      // MSN 1; a zero-length Read is answered by the normal path with a zero-length Response.
+      if (got === 'send') {
+        this.recvMsn = (this.recvMsn + 1) >>> 0;
+        return;
+      }
+      if (got === 'write') return;
+    }
     if (st === RiQpState.CLOSING && h.opcode !== RdmapOpcode.Terminate) {
       // An incoming non-Terminate segment while Closing is a bad close (Verbs §6.2 T15).
       this.rxStopped = true;
@@ -837,7 +892,7 @@ export class Conn {
         // The local sink is bad: the Read completes in error, then the QP terminates.
         c.orq.shift();
         c.rxStopped = true;
-        c.failRead(e.wqe, LOCAL_ACCESS_STATUS[err]);
+        if (e.wqe) c.failRead(e.wqe, LOCAL_ACCESS_STATUS[err]);
         return;
       }
       e.target = a;
@@ -849,7 +904,8 @@ export class Conn {
         throw TerminateError.ddpTagged(DdpTaggedEcode.BaseOrBounds, 'Read Response shorter than requested');
       }
       c.orq.shift();
-      c.readDone(e.wqe);
+      if (e.wqe) c.readDone(e.wqe);
+      else c.kick();
     }
   }
 

@@ -22,7 +22,24 @@ export interface LlpStreamOptions {
    * (RFC 5044 §7.1.2). Transmit work is held until the first FPDU arrives.
    */
   awaitFirstRx?: boolean;
+  /**
+   * RFC 6581 peer-to-peer mode, Initiator: the zero-length Ready-To-Receive message to send
+   * before anything else (the type the Responder chose in its Reply).
+   */
+  sendRtr?: RtrType | null;
+  /** RFC 6581 peer-to-peer mode, Responder: the RTR message expected as the first FPDU. */
+  expectRtr?: RtrType | null;
 }
+
+/** The zero-length operations RFC 6581 allows as the Ready-To-Receive message. */
+export type RtrType = 'write' | 'read' | 'send';
+
+/**
+ * STag carried by zero-length Write and Read RTR messages. Zero-length operations are not
+ * validated, so any value works for RFC 5041; Linux siw uses 1 because Chelsio hardware
+ * rejects STag 0 (zrlio/softiwarp#21).
+ */
+export const RTR_STAG = 1;
 
 export class LlpStream {
   /** Set while a QP owns the stream (a second attach is `LL_BAD_STATE`). */
@@ -31,6 +48,8 @@ export class LlpStream {
   readonly txOffset: number;
   readonly rxOffset: number;
   readonly awaitFirstRx: boolean;
+  readonly sendRtr: RtrType | null;
+  readonly expectRtr: RtrType | null;
   constructor(
     readonly socket: Socket,
     opts: LlpStreamOptions = {},
@@ -39,6 +58,8 @@ export class LlpStream {
     this.txOffset = opts.txOffset ?? 0;
     this.rxOffset = opts.rxOffset ?? 0;
     this.awaitFirstRx = opts.awaitFirstRx ?? false;
+    this.sendRtr = opts.sendRtr ?? null;
+    this.expectRtr = opts.expectRtr ?? null;
   }
 
   /** True if the socket is connected and open in both directions. */
