@@ -4,10 +4,11 @@
  */
 import { deframerSection } from './deframer.js';
 import type { BenchSection } from './harness.js';
+import { rdmaSection } from './rdma.js';
 
-const sections: BenchSection[] = [deframerSection];
+const sections: BenchSection[] = [deframerSection, rdmaSection];
 
-const filter = process.argv.slice(2);
+const filter = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 for (const s of sections) {
   if (filter.length && !filter.some((f) => s.name.includes(f))) continue;
   console.log(`# ${s.name}`);

@@ -291,6 +291,14 @@ export class Conn {
     this.kick();
   };
 
+  /**
+   * A zero-copy write finished: refill the socket once it is below half the window rather
+   * than waiting for `drain` (which only comes when it is empty), so the pipe never idles.
+   */
+  private onWritten(): void {
+    if (this.socket.writableLength < this.qp.rnic.config.txWindow >>> 1) this.kick();
+  }
+
   /** Removes every listener; the QP no longer hears from this stream. */
   detach(): void {
     if (this.detached) return;
@@ -515,6 +523,7 @@ export class Conn {
       const copied = this.emitFpdu({ ddp: hdr, version: RDMAP_VERSION, rsvd: 0, opcode }, parts, n, (err) => {
         // A failed write means the LLP is gone: the QP's error path flushes the WQE.
         if (!err && w.state === WqeState.WAIT_LLP) qp.finishSq(w, RiWcStatus.SUCCESS);
+        this.onWritten();
       });
       if (copied) qp.finishSq(w, RiWcStatus.SUCCESS);
       else w.state = WqeState.WAIT_LLP;

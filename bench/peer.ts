@@ -1,0 +1,163 @@
+/**
+ * One side of a two-process loopback benchmark, started by bench/rdma.ts:
+ *   node dist/bench/peer.js raw-server | rdma-server            → prints `PORT n`
+ *   node dist/bench/peer.js raw-client|rdma-client PORT SIZE TOTAL [crc] → prints a JSON result
+ *
+ * Raw TCP: the client writes SIZE-byte buffers until `write()` returns false, resumes on
+ * `drain`; the server answers one byte after TOTAL bytes. RDMA Write: the client keeps DEPTH
+ * writes of SIZE bytes in flight into the server's registered region, then Sends a marker;
+ * the server answers it with a Send. Both time from the first byte to the answer, so the two
+ * figures measure the same thing.
+ */
+import { once } from 'node:events';
+import net from 'node:net';
+import { RiRet } from '../src/rnicpi/status.js';
+import { RiQpState, RiWcStatus, RiWrType } from '../src/rnicpi/types.js';
+import { hostMemory } from '../src/rnic/hostmem.js';
+import { mpaAccept, mpaConnect, mpaReadRequest } from '../src/rnic/mpa-startup.js';
+import { makeSide, pollN, recv, reg, send, sge } from '../test/helpers/engine.js';
+
+const [role, portArg, sizeArg, totalArg, crcArg] = process.argv.slice(2);
+const REGION = 64 << 20;
+const DEPTH = 64;
+
+async function listen(): Promise<net.Server> {
+  const srv = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }).listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  process.stdout.write(`PORT ${(srv.address() as net.AddressInfo).port}\n`);
+  return srv;
+}
+
+async function rawServer(): Promise<void> {
+  const srv = await listen();
+  const [c] = (await once(srv, 'connection')) as [net.Socket];
+  let want = -1;
+  let got = 0;
+  let hdr = Buffer.alloc(0);
+  c.on('data', (d: Buffer) => {
+    if (want < 0) {
+      hdr = Buffer.concat([hdr, d]);
+      if (hdr.length < 8) return;
+      want = Number(hdr.readBigUInt64BE(0));
+      got = hdr.length - 8;
+    } else got += d.length;
+    if (got >= want) {
+      c.write(Buffer.from([1]));
+      c.end();
+      srv.close();
+    }
+  });
+  c.resume();
+}
+
+async function rawClient(port: number, size: number, total: number): Promise<void> {
+  const c = net.connect({ port, host: '127.0.0.1' });
+  await once(c, 'connect');
+  c.setNoDelay(true);
+  const buf = Buffer.alloc(size, 7);
+  const t0 = process.hrtime.bigint();
+  const h = Buffer.alloc(8);
+  h.writeBigUInt64BE(BigInt(total));
+  c.write(h);
+  let sent = 0;
+  const pump = (): void => {
+    while (sent < total) {
+      sent += size;
+      if (!c.write(buf)) {
+        c.once('drain', pump);
+        return;
+      }
+    }
+  };
+  pump();
+  await once(c, 'data');
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  process.stdout.write(`${JSON.stringify({ mbps: total / s / 1e6 })}\n`);
+  c.destroy();
+}
+
+async function rdmaServer(): Promise<void> {
+  const srv = await listen();
+  const side = makeSide(undefined, { ird: 16, sqSize: 16, rqSize: 16 });
+  const region = new Uint8Array(REGION).fill(1);
+  const mr = reg(side, region);
+  const small = new Uint8Array(8);
+  const smr = reg(side, small);
+  const [sock] = (await once(srv, 'connection')) as [net.Socket];
+  const req = await mpaReadRequest(sock);
+  const pd = new Uint8Array(12);
+  const dv = new DataView(pd.buffer);
+  dv.setBigUint64(0, hostMemory.addressOf(region));
+  dv.setUint32(8, mr.stag);
+  const out = mpaAccept(sock, req.frame, { revision: 2, crc: req.frame.crc, markers: false, ird: 16, ord: 16, privateData: pd });
+  recv(side.qp, 1n, [sge(smr, small)]);
+  side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
+  await pollN(side.cq, 1, 600_000);
+  send(side.qp, { type: RiWrType.SEND, id: 2n, sgl: [sge(smr, small)] });
+  await pollN(side.cq, 1, 10_000);
+  setTimeout(() => process.exit(0), 50);
+}
+
+async function rdmaClient(port: number, size: number, total: number, crc: boolean): Promise<void> {
+  const side = makeSide(undefined, { sqSize: DEPTH + 4, rqSize: 4, ord: 16 });
+  const src = new Uint8Array(Math.min(REGION, Math.max(size, 1 << 20))).fill(7);
+  const mr = reg(side, src);
+  const small = new Uint8Array(8);
+  const smr = reg(side, small);
+  const sock = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  await once(sock, 'connect');
+  const out = await mpaConnect(sock, { revision: 2, crc, markers: false, ird: 16, ord: 16 });
+  const dv = new DataView(out.peerPrivateData.buffer, out.peerPrivateData.byteOffset);
+  const raddr = dv.getBigUint64(0);
+  const rkey = dv.getUint32(8);
+  recv(side.qp, 9n, [sge(smr, small)]);
+  side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
+  const n = Math.ceil(total / size);
+  const slots = Math.floor(REGION / size);
+  let posted = 0;
+  let done = 0;
+  const post = (): void => {
+    while (posted < n && posted - done < DEPTH) {
+      const at = BigInt((posted % slots) * size);
+      const st = send(side.qp, { type: RiWrType.RDMA_WRITE, id: BigInt(posted), sgl: [sge(mr, src, 0, size)], rtag: rkey, remoteTo: raddr + at });
+      if (st !== RiRet.SUCCESS) throw new Error(`post: ${RiRet[st]}`);
+      posted++;
+    }
+  };
+  const t0 = process.hrtime.bigint();
+  const wcs: import('../src/rnic/cq.js').WorkCompletion[] = [];
+  post();
+  await new Promise<void>((resolve) => {
+    const tick = (): void => {
+      const k = side.cq.poll(wcs, 64);
+      for (let i = 0; i < k; i++) if (wcs[i]!.op_status !== RiWcStatus.SUCCESS) throw new Error('write failed');
+      done += k;
+      if (done >= n) return resolve();
+      post();
+      setImmediate(tick);
+    };
+    tick();
+  });
+  send(side.qp, { type: RiWrType.SEND, id: 10n, sgl: [sge(smr, small)] });
+  await pollN(side.cq, 2, 60_000);
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  process.stdout.write(`${JSON.stringify({ mbps: (n * size) / s / 1e6 })}\n`);
+  setTimeout(() => process.exit(0), 20);
+}
+
+switch (role) {
+  case 'raw-server':
+    await rawServer();
+    break;
+  case 'raw-client':
+    await rawClient(Number(portArg), Number(sizeArg), Number(totalArg));
+    break;
+  case 'rdma-server':
+    await rdmaServer();
+    break;
+  case 'rdma-client':
+    await rdmaClient(Number(portArg), Number(sizeArg), Number(totalArg), crcArg === 'crc');
+    break;
+  default:
+    throw new Error(`unknown role ${role}`);
+}
