@@ -132,7 +132,10 @@ async function rdmaClient(port: number, size: number, total: number, crc: boolea
       const k = side.cq.poll(wcs, 64);
       for (let i = 0; i < k; i++) if (wcs[i]!.op_status !== RiWcStatus.SUCCESS) throw new Error('write failed');
       done += k;
-      if (done >= n) return resolve();
+      if (done >= n) {
+        resolve();
+        return;
+      }
       post();
       setImmediate(tick);
     };

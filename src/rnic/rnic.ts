@@ -159,7 +159,7 @@ export class Rnic {
     if (!handler) return;
     const rec: AsyncEventRecord = { event_type: type, event_data: { resource_os_data: osData }, err_data: 0n };
     queueMicrotask(() => {
-      if (this.closed || (obj && obj.destroyed)) return;
+      if (this.closed || obj?.destroyed) return;
       handler(this.osData, rec);
     });
   }

@@ -38,7 +38,8 @@ test('SOFTRDMA_PCAP captures of a live connection decode in tshark: every opcode
     const pair = await connectPair(a, b, {
       mpaA: { crc: true },
       beforeRts: (s) => {
-        if (s === b) rbufs.forEach((r, i) => assert.equal(recv(b.qp, BigInt(i), [sge(rmrs[i]!, r)]), RiRet.SUCCESS));
+        if (s !== b) return;
+        for (const [i, r] of rbufs.entries()) assert.equal(recv(b.qp, BigInt(i), [sge(rmrs[i]!, r)]), RiRet.SUCCESS);
       },
     });
     try {
