@@ -676,7 +676,9 @@ export class Conn {
     head[0] = ulpduLen >>> 8;
     head[1] = ulpduLen & 0xff;
     encodeRdmapHeader(h, head, MPA_HDR_LEN);
-    const trailer = Buffer.alloc(pad + MPA_CRC_LEN);
+    // allocUnsafe draws from Node's pool for small sizes; the PAD octets are zeroed by hand.
+    const trailer = Buffer.allocUnsafe(pad + MPA_CRC_LEN);
+    trailer.fill(0);
     if (this.crcOn) {
       let c = crc32c(head);
       for (const p of parts) c = crc32c(p, c);
