@@ -62,6 +62,8 @@ const log = logger('conn');
 export const IRQ_BURST = 4;
 /** Payloads up to this size are copied into one FPDU buffer (one write, no callback wait). */
 const COPY_THRESHOLD = 8192;
+/** Octets written under one cork before it is flushed (small FPDUs still share a writev). */
+const FLUSH_BYTES = 128 * 1024;
 /** Largest header we ever parse before the payload (untagged 18 + Read Request 28). */
 const MAX_HDR = 64;
 
@@ -363,8 +365,16 @@ export class Conn {
     this.running = true;
     const s = this.socket;
     s.cork();
+    // Flush the cork every FLUSH_BYTES so the kernel sends while the next FPDUs are built:
+    // corking a whole window would serialize building and sending.
+    let flushAt = s.writableLength + FLUSH_BYTES;
     try {
       while (!this.blocked() && this.qp.state === RiQpState.READY_TO_SEND) {
+        if (s.writableLength >= flushAt) {
+          s.uncork();
+          s.cork();
+          flushAt = s.writableLength + FLUSH_BYTES;
+        }
         const irqReady = this.qp.irq.length > 0;
         const sqReady = this.sqHeadReady();
         let did = false;
