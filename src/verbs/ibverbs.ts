@@ -1,0 +1,1088 @@
+/**
+ * libibverbs in TypeScript (manual chapter 4), a thin face over RNICPI.
+ *
+ * Every call maps to one or a few `ri_*` calls on the context's RNIC handle; the rules
+ * (state machine, access checks, flushing, notification) are the engine's. What lives here is
+ * the ibverbs vocabulary: IB-style QP states over the iWARP ones, `ibv_access_flags`, the WR
+ * and WC layouts and their status codes, completion channels, and the C return conventions
+ * (`errno.ts`).
+ *
+ * IB QP states on an iWARP QP follow Linux's iWARP mapping (siw): RESET, INIT and RTR are all
+ * the RNIC's Idle; RTS needs an LLP stream, which only rdma_cm provides; SQD is Closing, SQE is
+ * Terminate, ERR is Error.
+ */
+import { RiRet } from '../rnicpi/status.js';
+import {
+  RiCmpltNotifyType,
+  RiMemFlags,
+  RiMwType,
+  RiQpAttrMask,
+  RiQpState,
+  RiSrqAttrMask,
+  RiWcFlags,
+  RiWcStatus,
+  RiWcType,
+  RiWrFlags,
+  RiWrType,
+  type ri_cq_handle_t,
+  type ri_data_seg_t,
+  type ri_mr_handle_t,
+  type ri_mw_handle_t,
+  type ri_pd_handle_t,
+  type ri_qp_handle_t,
+  type ri_srq_handle_t,
+  type ri_wc_t,
+  type ri_wr_recv_t,
+  type ri_wr_t,
+} from '../rnicpi/types.js';
+import type { WorkCompletion } from '../rnic/cq.js';
+import { hostMemory } from '../rnic/hostmem.js';
+import type { PostResult, WrList } from './api.js';
+import {
+  ibv_access_flags,
+  ibv_mw_type,
+  ibv_qp_attr_mask,
+  ibv_qp_state,
+  ibv_qp_type,
+  ibv_send_flags,
+  ibv_srq_attr_mask,
+  ibv_wc_flags,
+  ibv_wc_opcode,
+  ibv_wc_status,
+  ibv_wr_opcode,
+} from './constants.js';
+import { type AsyncTarget, type CompletionTarget, Context, errnoOf, fail } from './device.js';
+import { EAGAIN, EBADF, EBUSY, EINVAL, ENOMEM, EOPNOTSUPP, setErrno } from './errno.js';
+import {
+  type ibv_async_event,
+  type ibv_comp_channel,
+  type ibv_cq,
+  type ibv_mr,
+  type ibv_mw,
+  type ibv_pd,
+  type ibv_qp,
+  type ibv_qp_attr,
+  type ibv_qp_cap,
+  type ibv_qp_init_attr,
+  type ibv_recv_wr,
+  type ibv_send_wr,
+  type ibv_sge,
+  type ibv_srq,
+  type ibv_srq_attr,
+  type ibv_srq_init_attr,
+  type ibv_wc,
+  type In,
+  VERBS_HANDLE,
+} from './types.js';
+
+/** Bytes a WR may carry inline (`IBV_SEND_INLINE`), copied at post time. */
+export const MAX_INLINE_DATA = 256;
+/** ORD/IRD a QP gets unless rdma_cm or `ibv_modify_qp` sets others. */
+export const DEFAULT_RD_ATOMIC = 16;
+
+let handleSeq = 1;
+
+// ------------------------------------------------------------------------------ objects
+
+export class Pd implements ibv_pd {
+  readonly [VERBS_HANDLE] = 'ibv_pd' as const;
+  readonly handle = handleSeq++;
+  dead = false;
+  constructor(
+    readonly context: Context,
+    readonly ri: ri_pd_handle_t,
+  ) {}
+}
+
+export class Mr implements ibv_mr {
+  readonly [VERBS_HANDLE] = 'ibv_mr' as const;
+  readonly handle = handleSeq++;
+  dead = false;
+  constructor(
+    readonly context: Context,
+    readonly pd: Pd,
+    readonly addr: bigint,
+    readonly length: number,
+    readonly lkey: number,
+    readonly rkey: number,
+    readonly ri: ri_mr_handle_t,
+    readonly bytes: Uint8Array,
+  ) {}
+}
+
+export class Mw implements ibv_mw {
+  readonly [VERBS_HANDLE] = 'ibv_mw' as const;
+  readonly handle = handleSeq++;
+  dead = false;
+  constructor(
+    readonly context: Context,
+    readonly pd: Pd,
+    public rkey: number,
+    readonly type: ibv_mw_type,
+    readonly ri: ri_mw_handle_t,
+  ) {}
+}
+
+let channelFdSeq = 1000;
+
+export class CompChannel implements ibv_comp_channel {
+  readonly [VERBS_HANDLE] = 'ibv_comp_channel' as const;
+  readonly fd = channelFdSeq++;
+  refcnt = 0;
+  nonblocking = false;
+  dead = false;
+  private readonly ready: Cq[] = [];
+  private readonly waiters: ((r: { ret: number; cq: ibv_cq | null; cq_context: unknown }) => void)[] = [];
+  constructor(readonly context: Context) {}
+
+  /** A CQ of this channel fired its notification. */
+  push(cq: Cq): void {
+    if (this.dead) return;
+    const w = this.waiters.shift();
+    if (w) w({ ret: 0, cq, cq_context: cq.cq_context });
+    else this.ready.push(cq);
+  }
+
+  get(): Promise<{ ret: number; cq: ibv_cq | null; cq_context: unknown }> {
+    if (this.dead) return Promise.resolve({ ret: fail(EBADF), cq: null, cq_context: null });
+    const cq = this.ready.shift();
+    if (cq) return Promise.resolve({ ret: 0, cq, cq_context: cq.cq_context });
+    if (this.nonblocking) return Promise.resolve({ ret: fail(EAGAIN), cq: null, cq_context: null });
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Drops queued events of a CQ being destroyed. */
+  forget(cq: Cq): void {
+    for (let i = this.ready.length - 1; i >= 0; i--) if (this.ready[i] === cq) this.ready.splice(i, 1);
+  }
+
+  close(): void {
+    this.dead = true;
+    for (const w of this.waiters.splice(0)) w({ ret: fail(EBADF), cq: null, cq_context: null });
+  }
+}
+
+export class Cq implements ibv_cq, CompletionTarget, AsyncTarget {
+  readonly [VERBS_HANDLE] = 'ibv_cq' as const;
+  readonly handle = handleSeq++;
+  comp_events_completed = 0;
+  async_events_completed = 0;
+  /** Completion events delivered (to be acked before destroy). */
+  compEvents = 0;
+  asyncEvents = 0;
+  dead = false;
+  ri!: ri_cq_handle_t;
+  cqe = 0;
+  constructor(
+    readonly context: Context,
+    readonly channel: CompChannel | null,
+    readonly cq_context: unknown,
+  ) {}
+  onCompletionEvent(): void {
+    if (this.dead || !this.channel) return;
+    this.compEvents++;
+    this.channel.push(this);
+  }
+  asyncElement(): ibv_async_event['element'] {
+    this.asyncEvents++;
+    return { cq: this, qp: null, srq: null, port_num: 0 };
+  }
+  ackAsync(): void {
+    this.async_events_completed++;
+  }
+}
+
+export class Srq implements ibv_srq, AsyncTarget {
+  readonly [VERBS_HANDLE] = 'ibv_srq' as const;
+  readonly handle = handleSeq++;
+  events_completed = 0;
+  asyncEvents = 0;
+  dead = false;
+  ri!: ri_srq_handle_t;
+  maxWr = 0;
+  maxSge = 0;
+  constructor(
+    readonly context: Context,
+    readonly pd: Pd,
+    readonly srq_context: unknown,
+  ) {}
+  asyncElement(): ibv_async_event['element'] {
+    this.asyncEvents++;
+    return { cq: null, qp: null, srq: this, port_num: 0 };
+  }
+  ackAsync(): void {
+    this.events_completed++;
+  }
+}
+
+export class Qp implements ibv_qp, AsyncTarget {
+  readonly [VERBS_HANDLE] = 'ibv_qp' as const;
+  readonly handle = handleSeq++;
+  readonly qp_type = ibv_qp_type.IBV_QPT_RC;
+  events_completed = 0;
+  asyncEvents = 0;
+  dead = false;
+  ri!: ri_qp_handle_t;
+  qp_num = 0;
+  /** The IB state last set (RESET/INIT/RTR are all Idle on the RNIC). */
+  ibState: ibv_qp_state = ibv_qp_state.IBV_QPS_RESET;
+  cap: ibv_qp_cap = { max_send_wr: 0, max_recv_wr: 0, max_send_sge: 0, max_recv_sge: 0, max_inline_data: 0 };
+  sqSigAll = false;
+  accessFlags = 0;
+  maxRdAtomic = DEFAULT_RD_ATOMIC;
+  maxDestRdAtomic = DEFAULT_RD_ATOMIC;
+  /** Bounce buffer for inline sends: one slot of MAX_INLINE_DATA per SQ entry. */
+  inline: { mr: Mr; next: number } | null = null;
+  constructor(
+    readonly context: Context,
+    readonly pd: Pd,
+    readonly send_cq: Cq,
+    readonly recv_cq: Cq,
+    readonly srq: Srq | null,
+    readonly qp_context: unknown,
+  ) {}
+  /** The state the RNIC reports, in IB terms (iWARP mapping of Linux siw). */
+  get state(): ibv_qp_state {
+    if (this.dead) return ibv_qp_state.IBV_QPS_UNKNOWN;
+    const q = this.context.ops.ri_qp_query(this.context.rnic, this.ri);
+    if (q.status !== RiRet.SUCCESS) return ibv_qp_state.IBV_QPS_UNKNOWN;
+    switch (q.attrs.state) {
+      case RiQpState.IDLE:
+        return this.ibState === ibv_qp_state.IBV_QPS_ERR || this.ibState === ibv_qp_state.IBV_QPS_RTS
+          ? ibv_qp_state.IBV_QPS_RESET
+          : this.ibState;
+      case RiQpState.READY_TO_SEND:
+        return ibv_qp_state.IBV_QPS_RTS;
+      case RiQpState.CLOSING:
+        return ibv_qp_state.IBV_QPS_SQD;
+      case RiQpState.TERMINATE:
+        return ibv_qp_state.IBV_QPS_SQE;
+      default:
+        return ibv_qp_state.IBV_QPS_ERR;
+    }
+  }
+  asyncElement(): ibv_async_event['element'] {
+    this.asyncEvents++;
+    return { cq: null, qp: this, srq: null, port_num: 0 };
+  }
+  ackAsync(): void {
+    this.events_completed++;
+  }
+}
+
+// ------------------------------------------------------------------------------ helpers
+
+function alive<T extends { dead: boolean }>(o: T | null | undefined, kind: string): o is T {
+  return !!o && typeof o === 'object' && !o.dead && (o as unknown as Record<symbol, unknown>)[VERBS_HANDLE] === kind;
+}
+
+function ctxOk(ctx: Context): boolean {
+  return ctx instanceof Context && !ctx.closed;
+}
+
+/** `ibv_access_flags` → RNICPI memory rights; null for a combination ibverbs forbids. */
+export function memFlagsOf(access: number): number | null {
+  const A = ibv_access_flags;
+  const known =
+    A.IBV_ACCESS_LOCAL_WRITE | A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_ATOMIC |
+    A.IBV_ACCESS_MW_BIND | A.IBV_ACCESS_ZERO_BASED | A.IBV_ACCESS_RELAXED_ORDERING;
+  if (!Number.isInteger(access) || (access & ~known) !== 0) return null;
+  // Remote Write (and Atomic) need Local Write (ibv_reg_mr(3)); there are no atomics on iWARP.
+  if (access & A.IBV_ACCESS_REMOTE_ATOMIC) return null;
+  if (access & A.IBV_ACCESS_REMOTE_WRITE && !(access & A.IBV_ACCESS_LOCAL_WRITE)) return null;
+  let f = RiMemFlags.LOCAL_READ;
+  if (access & A.IBV_ACCESS_LOCAL_WRITE) f |= RiMemFlags.LOCAL_WRITE;
+  if (access & A.IBV_ACCESS_REMOTE_WRITE) f |= RiMemFlags.REMOTE_WRITE;
+  if (access & A.IBV_ACCESS_REMOTE_READ) f |= RiMemFlags.REMOTE_READ;
+  if (access & A.IBV_ACCESS_MW_BIND) f |= RiMemFlags.BINDING;
+  if (access & A.IBV_ACCESS_ZERO_BASED) f |= RiMemFlags.ZBVA;
+  return f;
+}
+
+/** Walks a WR list given as an array or as one WR with a `next` chain. */
+function* wrItems<W extends { next?: unknown }>(list: W | readonly W[]): Generator<W> {
+  if (Array.isArray(list)) {
+    for (const w of list as readonly W[]) yield w;
+    return;
+  }
+  let w: W | null | undefined = list as W;
+  while (w) {
+    yield w;
+    w = (w.next ?? null) as W | null;
+  }
+}
+
+function sgeList(sg: readonly In<ibv_sge>[] | undefined, num: number | undefined): ri_data_seg_t[] | null {
+  const list = sg ?? [];
+  const n = num ?? list.length;
+  if (!Number.isInteger(n) || n < 0 || n > list.length) return null;
+  const out: ri_data_seg_t[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = list[i]!;
+    out[i] = { addr: s.addr ?? 0n, tag: (s.lkey ?? 0) >>> 0, len: s.length ?? 0 };
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------ PD / MR / MW
+
+export function ibv_alloc_pd(context: ibv_context_like): ibv_pd | null {
+  const ctx = context as Context;
+  if (!ctxOk(ctx)) return nullWith(EINVAL);
+  const r = ctx.ops.ri_pd_alloc(ctx.rnic, null, null);
+  if (r.status !== RiRet.SUCCESS) return nullWith(errnoOf(r.status));
+  const pd = new Pd(ctx, r.pd);
+  ctx.objects.add(pd);
+  return pd;
+}
+
+export function ibv_dealloc_pd(pd: ibv_pd): number {
+  const p = pd as Pd;
+  if (!alive(p, 'ibv_pd')) return fail(EINVAL);
+  const st = p.context.ops.ri_pd_dealloc(p.context.rnic, p.ri);
+  if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
+  p.dead = true;
+  p.context.objects.delete(p);
+  return 0;
+}
+
+/**
+ * `ibv_reg_mr`: registers `addr` (the bytes themselves) as `[mr.addr, mr.addr+length)` in the
+ * synthetic address space; `length` may cover a prefix of the view.
+ */
+export function ibv_reg_mr(pd: ibv_pd, addr: Uint8Array, length: number, access: number): ibv_mr | null {
+  const p = pd as Pd;
+  if (!alive(p, 'ibv_pd')) return nullWith(EINVAL);
+  if (!(addr instanceof Uint8Array) || !Number.isInteger(length) || length <= 0 || length > addr.length) {
+    return nullWith(EINVAL);
+  }
+  const flags = memFlagsOf(access);
+  if (flags === null) return nullWith(EINVAL);
+  const va = hostMemory.addressOf(addr);
+  const ctx = p.context;
+  const r = ctx.ops.ri_mr_reg(ctx.rnic, { va, length, mem_attr: flags | RiMemFlags.USER_VA, pd: p.ri }, 0, null, null);
+  if (r.status !== RiRet.SUCCESS) return nullWith(errnoOf(r.status));
+  // On iWARP one STag serves as both keys.
+  const mr = new Mr(ctx, p, va, length, r.ltag, r.rtag ?? r.ltag, r.mr, addr.subarray(0, length));
+  ctx.objects.add(mr);
+  return mr;
+}
+
+export function ibv_dereg_mr(mr: ibv_mr): number {
+  const m = mr as Mr;
+  if (!alive(m, 'ibv_mr')) return fail(EINVAL);
+  const st = m.context.ops.ri_mr_dereg(m.context.rnic, m.ri);
+  if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
+  m.dead = true;
+  m.context.objects.delete(m);
+  return 0;
+}
+
+/** `ibv_alloc_mw` (rdma-core; type 2 = narrow, bound by a WR to one QP). */
+export function ibv_alloc_mw(pd: ibv_pd, type: ibv_mw_type): ibv_mw | null {
+  const p = pd as Pd;
+  if (!alive(p, 'ibv_pd')) return nullWith(EINVAL);
+  let t: RiMwType;
+  if (type === ibv_mw_type.IBV_MW_TYPE_2) t = RiMwType.TYPE_NARROW;
+  else if (type === ibv_mw_type.IBV_MW_TYPE_1) t = RiMwType.TYPE_WIDE;
+  else return nullWith(EINVAL);
+  const ctx = p.context;
+  const r = ctx.ops.ri_mw_alloc(ctx.rnic, p.ri, t, null, null);
+  if (r.status !== RiRet.SUCCESS) return nullWith(errnoOf(r.status));
+  const mw = new Mw(ctx, p, r.rtag, type, r.mw);
+  ctx.objects.add(mw);
+  return mw;
+}
+
+export function ibv_dealloc_mw(mw: ibv_mw): number {
+  const w = mw as Mw;
+  if (!alive(w, 'ibv_mw')) return fail(EINVAL);
+  const st = w.context.ops.ri_mw_dealloc(w.context.rnic, w.ri);
+  if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
+  w.dead = true;
+  w.context.objects.delete(w);
+  return 0;
+}
+
+// ------------------------------------------------------------------------------ CQ
+
+export function ibv_create_comp_channel(context: ibv_context_like): ibv_comp_channel | null {
+  const ctx = context as Context;
+  if (!ctxOk(ctx)) return nullWith(EINVAL);
+  const ch = new CompChannel(ctx);
+  ctx.objects.add(ch);
+  return ch;
+}
+
+export function ibv_destroy_comp_channel(channel: ibv_comp_channel): number {
+  const ch = channel as CompChannel;
+  if (!alive(ch, 'ibv_comp_channel')) return fail(EINVAL);
+  if (ch.refcnt > 0) return fail(EBUSY);
+  ch.close();
+  ch.context.objects.delete(ch);
+  return 0;
+}
+
+export function ibv_create_cq(
+  context: ibv_context_like,
+  cqe: number,
+  cq_context: unknown,
+  channel: ibv_comp_channel | null,
+  comp_vector: number,
+): ibv_cq | null {
+  const ctx = context as Context;
+  if (!ctxOk(ctx)) return nullWith(EINVAL);
+  const ch = channel as CompChannel | null;
+  if (ch !== null && !alive(ch, 'ibv_comp_channel')) return nullWith(EINVAL);
+  if (!Number.isInteger(cqe) || cqe < 1 || comp_vector !== 0) return nullWith(EINVAL);
+  const cq = new Cq(ctx, ch, cq_context);
+  const r = ctx.ops.ri_cq_create(ctx.rnic, { num_cqe: cqe, handler_id: ctx.device.cqHandlerId }, null, cq);
+  if (r.status !== RiRet.SUCCESS) return nullWith(errnoOf(r.status));
+  cq.ri = r.cq;
+  cq.cqe = r.cq_attr.num_cqe;
+  if (ch) ch.refcnt++;
+  ctx.objects.add(cq);
+  return cq;
+}
+
+export function ibv_resize_cq(cq: ibv_cq, cqe: number): number {
+  const c = cq as Cq;
+  if (!alive(c, 'ibv_cq') || !Number.isInteger(cqe) || cqe < 1) return fail(EINVAL);
+  const r = c.context.ops.ri_cq_modify(c.context.rnic, c.ri, 1, { num_cqe: cqe, handler_id: 0 });
+  if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
+  c.cqe = r.cq_attr.num_cqe;
+  return 0;
+}
+
+export function ibv_destroy_cq(cq: ibv_cq): number {
+  const c = cq as Cq;
+  if (!alive(c, 'ibv_cq')) return fail(EINVAL);
+  // C blocks until every event was acknowledged; a single thread cannot wait (api.ts).
+  if (c.comp_events_completed < c.compEvents || c.async_events_completed < c.asyncEvents) return fail(EBUSY);
+  const st = c.context.ops.ri_cq_destroy(c.context.rnic, c.ri);
+  if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
+  c.dead = true;
+  if (c.channel) {
+    c.channel.refcnt--;
+    c.channel.forget(c);
+  }
+  c.context.objects.delete(c);
+  return 0;
+}
+
+export function ibv_req_notify_cq(cq: ibv_cq, solicited_only: number): number {
+  const c = cq as Cq;
+  if (!alive(c, 'ibv_cq')) return fail(EINVAL);
+  const st = c.context.ops.ri_cq_req_notification(
+    c.context.rnic,
+    c.ri,
+    solicited_only ? RiCmpltNotifyType.SOLICITED : RiCmpltNotifyType.ANY,
+  );
+  return st.status === RiRet.SUCCESS ? 0 : fail(errnoOf(st.status));
+}
+
+export function ibv_get_cq_event(channel: ibv_comp_channel): Promise<{ ret: number; cq: ibv_cq | null; cq_context: unknown }> {
+  const ch = channel as CompChannel;
+  if (!(ch instanceof CompChannel)) return Promise.resolve({ ret: fail(EINVAL), cq: null, cq_context: null });
+  return ch.get();
+}
+
+export function ibv_ack_cq_events(cq: ibv_cq, nevents: number): void {
+  const c = cq as Cq;
+  if (c instanceof Cq) c.comp_events_completed += nevents;
+}
+
+/** RNICPI WC status → ibverbs (the iWARP statuses folded as Linux siw folds them). */
+export function wcStatusOf(st: number, opType: number): ibv_wc_status {
+  const S = ibv_wc_status;
+  switch (st) {
+    case RiWcStatus.SUCCESS:
+      return S.IBV_WC_SUCCESS;
+    case RiWcStatus.WR_FLUSHED_ERROR:
+      return S.IBV_WC_WR_FLUSH_ERR;
+    case RiWcStatus.LOCAL_QP_OP_ERROR:
+    case RiWcStatus.WQE_FORMAT_ERROR:
+    case RiWcStatus.ZERO_ORD_ERROR:
+      return S.IBV_WC_LOC_QP_OP_ERR;
+    case RiWcStatus.REMOTE_TERMINATION_ERROR:
+      return S.IBV_WC_REM_OP_ERR;
+    case RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR:
+      // A receive buffer too small for the message is a length error in ibverbs terms.
+      return opType === RiWcType.DATA_RECEIVED ? S.IBV_WC_LOC_LEN_ERR : S.IBV_WC_LOC_PROT_ERR;
+    case RiWcStatus.HUGE_PAYLOAD_ERROR:
+      return S.IBV_WC_LOC_LEN_ERR;
+    case RiWcStatus.INVALID_BIND_MR_ERROR:
+    case RiWcStatus.INVALID_BIND_MW_ERROR:
+      return S.IBV_WC_MW_BIND_ERR;
+    case RiWcStatus.STAG_NOT_IN_INVALID_STATE_ERROR:
+      return opType === RiWcType.BIND ? S.IBV_WC_MW_BIND_ERR : S.IBV_WC_LOC_PROT_ERR;
+    case RiWcStatus.INVALID_STAG_ERROR:
+    case RiWcStatus.ACCESS_VIOLATION_ERROR:
+    case RiWcStatus.INVALID_PD_ERROR:
+    case RiWcStatus.ADDRESS_WRAP_ERROR:
+    case RiWcStatus.STAG_INVALIDATE_ERROR:
+      return opType === RiWcType.BIND ? S.IBV_WC_MW_BIND_ERR : S.IBV_WC_LOC_PROT_ERR;
+    default:
+      if (st >= RiWcStatus.FMR_QP_NOT_PRIVILEGED_ERROR && st <= RiWcStatus.INVALID_FMR_VA_ERROR) return S.IBV_WC_LOC_PROT_ERR;
+      return S.IBV_WC_GENERAL_ERR;
+  }
+}
+
+const WC_OPCODE: Record<number, ibv_wc_opcode> = {
+  [RiWcType.SEND]: ibv_wc_opcode.IBV_WC_SEND,
+  [RiWcType.RDMA_WRITE]: ibv_wc_opcode.IBV_WC_RDMA_WRITE,
+  [RiWcType.RDMA_READ]: ibv_wc_opcode.IBV_WC_RDMA_READ,
+  [RiWcType.RDMA_READ_LOCAL_INVALIDATE]: ibv_wc_opcode.IBV_WC_RDMA_READ,
+  [RiWcType.BIND]: ibv_wc_opcode.IBV_WC_BIND_MW,
+  [RiWcType.LOCAL_INVALIDATE]: ibv_wc_opcode.IBV_WC_LOCAL_INV,
+  [RiWcType.DATA_RECEIVED]: ibv_wc_opcode.IBV_WC_RECV,
+};
+
+/** Copies one RNICPI completion into an ibverbs `ibv_wc`. */
+function fillWc(w: ibv_wc, r: ri_wc_t): void {
+  const rc = r as WorkCompletion;
+  w.wr_id = rc.id;
+  w.status = wcStatusOf(rc.op_status, rc.op_type);
+  w.opcode = WC_OPCODE[rc.op_type] ?? ibv_wc_opcode.IBV_WC_SEND;
+  w.vendor_err = rc.op_status;
+  w.byte_len = rc.bytes_transferred;
+  const qp = rc.qp_os_data as Qp | null;
+  w.qp_num = qp?.qp_num ?? rc.qp_num;
+  w.src_qp = 0;
+  let flags = 0;
+  w.invalidated_rkey = 0;
+  w.imm_data = 0;
+  if (rc.flags & RiWcFlags.RTAG_INVALIDATE) {
+    flags |= ibv_wc_flags.IBV_WC_WITH_INV;
+    w.invalidated_rkey = rc.invalidated_rtag;
+    w.imm_data = rc.invalidated_rtag;
+  }
+  w.wc_flags = flags;
+  w.pkey_index = 0;
+  w.slid = 0;
+  w.sl = 0;
+  w.dlid_path_bits = 0;
+}
+
+/** A blank `ibv_wc` (for callers that pass an empty array). */
+export function newWc(): ibv_wc {
+  return {
+    wr_id: 0n,
+    status: ibv_wc_status.IBV_WC_SUCCESS,
+    opcode: ibv_wc_opcode.IBV_WC_SEND,
+    vendor_err: 0,
+    byte_len: 0,
+    imm_data: 0,
+    invalidated_rkey: 0,
+    qp_num: 0,
+    src_qp: 0,
+    wc_flags: 0,
+    pkey_index: 0,
+    slid: 0,
+    sl: 0,
+    dlid_path_bits: 0,
+  };
+}
+
+/** `ibv_poll_cq`: synchronous; fills `wc[0..n)` (creating entries that are missing). */
+export function ibv_poll_cq(cq: ibv_cq, num_entries: number, wc: ibv_wc[]): number {
+  const c = cq as Cq;
+  if (!alive(c, 'ibv_cq') || !Number.isInteger(num_entries) || num_entries < 0) return -EINVAL;
+  if (num_entries === 0) return 0;
+  const r = c.context.ops.ri_cq_poll(c.context.rnic, c.ri, num_entries);
+  if (r.status === RiRet.CQ_EMPTY) return 0;
+  if (r.status !== RiRet.SUCCESS) return -errnoOf(r.status);
+  const n = r.wcs.length;
+  for (let i = 0; i < n; i++) {
+    let w = wc[i];
+    if (!w) {
+      w = newWc();
+      wc[i] = w;
+    }
+    fillWc(w, r.wcs[i]!);
+  }
+  return n;
+}
+
+// ------------------------------------------------------------------------------ SRQ
+
+export function ibv_create_srq(pd: ibv_pd, init: In<ibv_srq_init_attr>): ibv_srq | null {
+  const p = pd as Pd;
+  if (!alive(p, 'ibv_pd')) return nullWith(EINVAL);
+  const a = init?.attr ?? {};
+  const ctx = p.context;
+  const srq = new Srq(ctx, p, init?.srq_context ?? null);
+  const r = ctx.ops.ri_srq_create(
+    ctx.rnic,
+    { max_wrs: a.max_wr ?? 0, max_sgl: a.max_sge ?? 0, lowat: a.srq_limit ?? 0, pd: p.ri },
+    null,
+    srq,
+  );
+  if (r.status !== RiRet.SUCCESS) return nullWith(errnoOf(r.status));
+  srq.ri = r.srq;
+  srq.maxWr = r.srq_attrs.max_wrs;
+  srq.maxSge = r.srq_attrs.max_sgl;
+  if (init && typeof init.attr === 'object' && init.attr) {
+    (init.attr as ibv_srq_attr).max_wr = srq.maxWr;
+    (init.attr as ibv_srq_attr).max_sge = srq.maxSge;
+  }
+  ctx.objects.add(srq);
+  return srq;
+}
+
+export function ibv_modify_srq(srq: ibv_srq, attr: In<ibv_srq_attr>, mask: number): number {
+  const s = srq as Srq;
+  if (!alive(s, 'ibv_srq')) return fail(EINVAL);
+  const M = ibv_srq_attr_mask;
+  if ((mask & ~(M.IBV_SRQ_MAX_WR | M.IBV_SRQ_LIMIT)) !== 0 || mask === 0) return fail(EINVAL);
+  let m = 0;
+  if (mask & M.IBV_SRQ_MAX_WR) m |= RiSrqAttrMask.MAX_WRS;
+  if (mask & M.IBV_SRQ_LIMIT) m |= RiSrqAttrMask.LOWAT;
+  const r = s.context.ops.ri_srq_modify(s.context.rnic, s.ri, m, { max_wrs: attr.max_wr ?? 0, lowat: attr.srq_limit ?? 0 });
+  if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
+  s.maxWr = r.attrs.max_wrs;
+  return 0;
+}
+
+export function ibv_query_srq(srq: ibv_srq, out: ibv_srq_attr): number {
+  const s = srq as Srq;
+  if (!alive(s, 'ibv_srq')) return fail(EINVAL);
+  const r = s.context.ops.ri_srq_query(s.context.rnic, s.ri);
+  if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
+  out.max_wr = r.srq_attrs.max_wrs;
+  out.max_sge = r.srq_attrs.max_sgl;
+  out.srq_limit = r.srq_attrs.srq_armed ? r.srq_attrs.lowat : 0;
+  return 0;
+}
+
+export function ibv_destroy_srq(srq: ibv_srq): number {
+  const s = srq as Srq;
+  if (!alive(s, 'ibv_srq')) return fail(EINVAL);
+  if (s.events_completed < s.asyncEvents) return fail(EBUSY);
+  const st = s.context.ops.ri_srq_destroy(s.context.rnic, s.ri);
+  if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
+  s.dead = true;
+  s.context.objects.delete(s);
+  return 0;
+}
+
+export function ibv_post_srq_recv(srq: ibv_srq, wr: WrList<ibv_recv_wr>): PostResult<ibv_recv_wr> {
+  const s = srq as Srq;
+  if (!alive(s, 'ibv_srq')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
+  for (const w of wrItems<In<ibv_recv_wr>>(wr)) {
+    const sg = sgeList(w.sg_list, w.num_sge);
+    if (!sg) return { ret: fail(EINVAL), bad_wr: w };
+    const r = s.context.ops.ri_srq_post_recv(s.context.rnic, s.ri, 0, w.wr_id ?? 0n, sg, sg.length);
+    if (r.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(r.status)), bad_wr: w };
+  }
+  return { ret: 0, bad_wr: null };
+}
+
+// ------------------------------------------------------------------------------ QP
+
+export function ibv_create_qp(pd: ibv_pd, init: In<ibv_qp_init_attr>): ibv_qp | null {
+  const p = pd as Pd;
+  if (!alive(p, 'ibv_pd') || !init) return nullWith(EINVAL);
+  // siw: "only RC QP's supported" (EOPNOTSUPP); iWARP has no UD/UC/XRC.
+  if ((init.qp_type ?? ibv_qp_type.IBV_QPT_RC) !== ibv_qp_type.IBV_QPT_RC) return nullWith(EOPNOTSUPP);
+  const scq = init.send_cq as Cq | null | undefined;
+  const rcq = init.recv_cq as Cq | null | undefined;
+  const srq = (init.srq ?? null) as Srq | null;
+  if (!alive(scq, 'ibv_cq') || !alive(rcq, 'ibv_cq') || (srq !== null && !alive(srq, 'ibv_srq'))) return nullWith(EINVAL);
+  const cap = init.cap ?? {};
+  const maxInline = cap.max_inline_data ?? 0;
+  if (maxInline > MAX_INLINE_DATA) return nullWith(EINVAL);
+  const ctx = p.context;
+  const qp = new Qp(ctx, p, scq, rcq, srq, init.qp_context ?? null);
+  const sendWr = cap.max_send_wr ?? 0;
+  const r = ctx.ops.ri_qp_create(
+    ctx.rnic,
+    {
+      scq: { scq_handle: scq.ri },
+      rcq: { rcq_handle: rcq.ri },
+      srq: srq ? { srq_handle: srq.ri } : null,
+      srq_valid: srq !== null,
+      pd: p.ri,
+      sq_size: Math.max(sendWr, 1),
+      rq_size: srq ? 0 : Math.max(cap.max_recv_wr ?? 0, 1),
+      sq_max_sges: Math.max(cap.max_send_sge ?? 0, 1),
+      sq_max_sges_rdmaw: Math.max(cap.max_send_sge ?? 0, 1),
+      rq_max_sges: Math.max(cap.max_recv_sge ?? 0, 1),
+      // iWARP fixes the remote-access enables at create (RNICPI §6.7); ibverbs sets them by
+      // modify, so both are on and IBV_QP_ACCESS_FLAGS is recorded (see spec-notes).
+      enable_rdma_read: true,
+      enable_rdma_write: true,
+      max_rdma_read_outgoing: DEFAULT_RD_ATOMIC,
+      max_rdma_read_incoming: DEFAULT_RD_ATOMIC,
+      enable_stag0_fastreg: false,
+      qp_xport: { qp_iwarp: { enable_bind: true, rq_hiwat: 0 } },
+    },
+    null,
+    qp,
+  );
+  if (r.status !== RiRet.SUCCESS) return nullWith(errnoOf(r.status));
+  qp.ri = r.qp;
+  qp.qp_num = r.attrs.qp_id;
+  qp.sqSigAll = (init.sq_sig_all ?? 0) !== 0;
+  qp.cap = {
+    max_send_wr: r.attrs.sq_size,
+    max_recv_wr: srq ? 0 : r.attrs.rq_size,
+    max_send_sge: r.attrs.sq_max_sges,
+    max_recv_sge: srq ? 0 : r.attrs.rq_max_sges,
+    max_inline_data: maxInline > 0 ? MAX_INLINE_DATA : 0,
+  };
+  if (maxInline > 0) {
+    const bounce = new Uint8Array(MAX_INLINE_DATA * r.attrs.sq_size);
+    const mr = ibv_reg_mr(p, bounce, bounce.length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
+    if (!mr) {
+      ctx.ops.ri_qp_destroy(ctx.rnic, qp.ri);
+      return nullWith(ENOMEM);
+    }
+    qp.inline = { mr: mr as Mr, next: 0 };
+  }
+  if (init.cap && typeof init.cap === 'object') Object.assign(init.cap, qp.cap);
+  ctx.objects.add(qp);
+  return qp;
+}
+
+export function ibv_destroy_qp(qp: ibv_qp): number {
+  const q = qp as Qp;
+  if (!alive(q, 'ibv_qp')) return fail(EINVAL);
+  if (q.events_completed < q.asyncEvents) return fail(EBUSY);
+  const st = q.context.ops.ri_qp_destroy(q.context.rnic, q.ri);
+  if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
+  q.dead = true;
+  if (q.inline) ibv_dereg_mr(q.inline.mr);
+  q.context.objects.delete(q);
+  return 0;
+}
+
+/** The RNICPI state an IB target state means on an iWARP QP, or null if it is not reachable by modify. */
+function riStateOf(s: ibv_qp_state): RiQpState | null {
+  switch (s) {
+    case ibv_qp_state.IBV_QPS_RESET:
+    case ibv_qp_state.IBV_QPS_INIT:
+    case ibv_qp_state.IBV_QPS_RTR:
+      return RiQpState.IDLE;
+    case ibv_qp_state.IBV_QPS_SQD:
+      return RiQpState.CLOSING;
+    case ibv_qp_state.IBV_QPS_SQE:
+      return RiQpState.TERMINATE;
+    case ibv_qp_state.IBV_QPS_ERR:
+      return RiQpState.ERROR;
+    default:
+      return null;
+  }
+}
+
+/**
+ * `ibv_modify_qp`. RTS needs an LLP stream that only rdma_cm supplies (siw answers EINVAL for a
+ * QP without a socket); rdma_cm calls {@link modifyQpToRts}. Path, PSN, timer and retry
+ * attributes are IB notions with no iWARP effect: accepted and ignored, as siw ignores them.
+ */
+export function ibv_modify_qp(qp: ibv_qp, attr: In<ibv_qp_attr>, mask: number): number {
+  const q = qp as Qp;
+  if (!alive(q, 'ibv_qp') || !attr || !Number.isInteger(mask)) return fail(EINVAL);
+  const M = ibv_qp_attr_mask;
+  if (mask & (M.IBV_QP_ALT_PATH | M.IBV_QP_PATH_MIG_STATE)) return fail(EOPNOTSUPP);
+  let riMask = 0;
+  const ri: { state?: RiQpState; max_rdma_read_outgoing?: number; max_rdma_read_incoming?: number; sq_size?: number; rq_size?: number } = {};
+  let target: ibv_qp_state | null = null;
+  if (mask & M.IBV_QP_STATE) {
+    target = attr.qp_state ?? ibv_qp_state.IBV_QPS_RESET;
+    if (target === ibv_qp_state.IBV_QPS_RTS) {
+      // Only rdma_cm brings an iWARP QP to RTS; an RTS→RTS attribute change is fine.
+      if (q.state !== ibv_qp_state.IBV_QPS_RTS) return fail(EINVAL);
+    } else {
+      const s = riStateOf(target);
+      if (s === null) return fail(EINVAL);
+      const cur = q.state;
+      // RESET/INIT/RTR are one RNIC state: moving among them only changes the IB view.
+      const idleView = (x: ibv_qp_state) =>
+        x === ibv_qp_state.IBV_QPS_RESET || x === ibv_qp_state.IBV_QPS_INIT || x === ibv_qp_state.IBV_QPS_RTR;
+      if (!(idleView(cur) && s === RiQpState.IDLE)) {
+        riMask |= RiQpAttrMask.NEXT_STATE;
+        ri.state = s;
+      }
+    }
+  }
+  if (mask & M.IBV_QP_MAX_QP_RD_ATOMIC) {
+    riMask |= RiQpAttrMask.MAX_RDMA_READ_OUTGOING;
+    ri.max_rdma_read_outgoing = attr.max_rd_atomic ?? 0;
+  }
+  if (mask & M.IBV_QP_MAX_DEST_RD_ATOMIC) {
+    riMask |= RiQpAttrMask.MAX_RDMA_READ_INCOMING;
+    ri.max_rdma_read_incoming = attr.max_dest_rd_atomic ?? 0;
+  }
+  if (mask & M.IBV_QP_CAP) {
+    riMask |= RiQpAttrMask.SQ_SIZE;
+    ri.sq_size = attr.cap?.max_send_wr ?? q.cap.max_send_wr;
+    if (!q.srq) {
+      riMask |= RiQpAttrMask.RQ_SIZE;
+      ri.rq_size = attr.cap?.max_recv_wr ?? q.cap.max_recv_wr;
+    }
+  }
+  if (riMask !== 0) {
+    const r = q.context.ops.ri_qp_modify(q.context.rnic, q.ri, riMask, ri);
+    if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
+    if (mask & M.IBV_QP_MAX_QP_RD_ATOMIC) q.maxRdAtomic = r.attrs.max_rdma_read_outgoing;
+    if (mask & M.IBV_QP_MAX_DEST_RD_ATOMIC) q.maxDestRdAtomic = r.attrs.max_rdma_read_incoming;
+    if (mask & M.IBV_QP_CAP) {
+      q.cap.max_send_wr = r.attrs.sq_size;
+      if (!q.srq) q.cap.max_recv_wr = r.attrs.rq_size;
+    }
+  }
+  if (mask & M.IBV_QP_ACCESS_FLAGS) q.accessFlags = attr.qp_access_flags ?? 0;
+  if (target !== null) q.ibState = target;
+  return 0;
+}
+
+/** rdma_cm's way to RTS: the LLP stream and MPA attributes from the connection manager. */
+export function modifyQpToRts(qp: Qp, stream: unknown, mpa: { crc: boolean; recvMarkers: boolean; xmitMarkers: boolean }, ord: number, ird: number): number {
+  const ri = qp.context.ops.ri_qp_modify(
+    qp.context.rnic,
+    qp.ri,
+    RiQpAttrMask.NEXT_STATE |
+      RiQpAttrMask.LLQ_STREAM_HANDLE |
+      RiQpAttrMask.MPA_ATTR |
+      RiQpAttrMask.MAX_RDMA_READ_OUTGOING |
+      RiQpAttrMask.MAX_RDMA_READ_INCOMING,
+    {
+      state: RiQpState.READY_TO_SEND,
+      max_rdma_read_outgoing: ord,
+      max_rdma_read_incoming: ird,
+      qp_xport: {
+        qp_iwarp: {
+          llp_stream_handle: stream,
+          mpa_attributes: {
+            crc_enabled: mpa.crc,
+            recv_marker_enabled: mpa.recvMarkers,
+            xmit_marker_enabled: mpa.xmitMarkers,
+            ddp_rdma_version: 1,
+          },
+        },
+      },
+    },
+  );
+  if (ri.status !== RiRet.SUCCESS) return fail(errnoOf(ri.status));
+  qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+  qp.maxRdAtomic = ri.attrs.max_rdma_read_outgoing;
+  qp.maxDestRdAtomic = ri.attrs.max_rdma_read_incoming;
+  return 0;
+}
+
+export function ibv_query_qp(qp: ibv_qp, attr: ibv_qp_attr, _mask: number, init: ibv_qp_init_attr): number {
+  const q = qp as Qp;
+  if (!alive(q, 'ibv_qp')) return fail(EINVAL);
+  const s = q.state;
+  attr.qp_state = s;
+  attr.cur_qp_state = s;
+  attr.qp_access_flags = q.accessFlags;
+  attr.cap = { ...q.cap };
+  attr.max_rd_atomic = q.maxRdAtomic;
+  attr.max_dest_rd_atomic = q.maxDestRdAtomic;
+  attr.sq_draining = 0;
+  init.qp_context = q.qp_context;
+  init.send_cq = q.send_cq;
+  init.recv_cq = q.recv_cq;
+  init.srq = q.srq;
+  init.cap = { ...q.cap };
+  init.qp_type = ibv_qp_type.IBV_QPT_RC;
+  init.sq_sig_all = q.sqSigAll ? 1 : 0;
+  return 0;
+}
+
+// ------------------------------------------------------------------------------ posting
+
+function firstOf<W>(list: W | readonly W[]): W | null {
+  if (Array.isArray(list)) return (list as readonly W[])[0] ?? null;
+  return (list as W) ?? null;
+}
+
+/** Converts one `ibv_send_wr` into an RNICPI WR; a number is the errno of a refused WR. */
+function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
+  const O = ibv_wr_opcode;
+  const F = ibv_send_flags;
+  const sf = w.send_flags ?? 0;
+  let flags = 0;
+  if (sf & F.IBV_SEND_SIGNALED || q.sqSigAll) flags |= RiWrFlags.SIGNALED_FLAG;
+  if (sf & F.IBV_SEND_SOLICITED) flags |= RiWrFlags.SOLICITED_EVENT_FLAG;
+  const id = w.wr_id ?? 0n;
+  let sg = sgeList(w.sg_list, w.num_sge);
+  if (!sg) return EINVAL;
+  const op = w.opcode ?? O.IBV_WR_RDMA_WRITE;
+  if (sf & F.IBV_SEND_INLINE && (op === O.IBV_WR_SEND || op === O.IBV_WR_RDMA_WRITE || op === O.IBV_WR_SEND_WITH_INV)) {
+    const inl = inlineCopy(q, w.sg_list ?? [], sg);
+    if (typeof inl === 'number') return inl;
+    sg = inl;
+  }
+  switch (op) {
+    case O.IBV_WR_SEND:
+    case O.IBV_WR_SEND_WITH_INV: {
+      // IB's fence (wait for earlier Reads) is iWARP's Read Fence.
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+      const inv = op === O.IBV_WR_SEND_WITH_INV;
+      return {
+        type: inv ? RiWrType.SEND_INVALIDATE : RiWrType.SEND,
+        flags,
+        id,
+        sg_list: sg,
+        num_sgls: sg.length,
+        rtag: inv ? (w.invalidate_rkey ?? 0) >>> 0 : 0,
+      };
+    }
+    case O.IBV_WR_RDMA_WRITE:
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+      return {
+        type: RiWrType.RDMA_WRITE,
+        flags,
+        id,
+        sg_list: sg,
+        num_sgls: sg.length,
+        rdma_addr: w.wr?.rdma?.remote_addr ?? 0n,
+        rtag: (w.wr?.rdma?.rkey ?? 0) >>> 0,
+      };
+    case O.IBV_WR_RDMA_READ:
+      return {
+        type: RiWrType.RDMA_READ,
+        flags,
+        id,
+        sg_list: sg,
+        num_sgls: sg.length,
+        rdma_addr: w.wr?.rdma?.remote_addr ?? 0n,
+        rtag: (w.wr?.rdma?.rkey ?? 0) >>> 0,
+      };
+    case O.IBV_WR_LOCAL_INV: {
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.LOCAL_FENCE_FLAG;
+      const key = (w.invalidate_rkey ?? 0) >>> 0;
+      const target = findKey(q.context, key);
+      if (!target) return EINVAL;
+      return target instanceof Mr
+        ? { type: RiWrType.LOCAL_INVALIDATE_MR, flags, id, ltag: key, rtag: key, mrw_handle: target.ri }
+        : { type: RiWrType.LOCAL_INVALIDATE_MW, flags, id, ltag: 0, rtag: key, mrw_handle: target.ri };
+    }
+    case O.IBV_WR_BIND_MW: {
+      const b = w.bind_mw;
+      const mw = b?.mw as Mw | null | undefined;
+      const mr = b?.bind_info?.mr as Mr | null | undefined;
+      if (!alive(mw, 'ibv_mw') || !alive(mr, 'ibv_mr')) return EINVAL;
+      const acc = b!.bind_info!.mw_access_flags ?? 0;
+      let mem = 0;
+      if (acc & ibv_access_flags.IBV_ACCESS_REMOTE_READ) mem |= RiMemFlags.REMOTE_READ;
+      if (acc & ibv_access_flags.IBV_ACCESS_REMOTE_WRITE) mem |= RiMemFlags.REMOTE_WRITE;
+      if (acc & ibv_access_flags.IBV_ACCESS_ZERO_BASED) mem |= RiMemFlags.ZBVA;
+      const rkey = (b!.rkey ?? mw.rkey) >>> 0;
+      return {
+        type: RiWrType.BIND,
+        flags,
+        id,
+        mw_handle: mw.ri,
+        rtag: rkey,
+        mr_handle: mr.ri,
+        ltag: mr.lkey,
+        vaddr: b!.bind_info!.addr ?? 0n,
+        length: Number(b!.bind_info!.length ?? 0n),
+        mem_attr: mem,
+      };
+    }
+    default:
+      // Immediate data and atomics do not exist on iWARP (siw: EINVAL at post time).
+      return EINVAL;
+  }
+}
+
+/** Copies inline payload into the QP's bounce slot (IBV_SEND_INLINE: buffer free on return). */
+function inlineCopy(q: Qp, list: readonly In<ibv_sge>[], sg: ri_data_seg_t[]): ri_data_seg_t[] | number {
+  const b = q.inline;
+  let total = 0;
+  for (const s of sg) total += s.len;
+  if (!b || total > MAX_INLINE_DATA) return EINVAL;
+  const slot = b.next;
+  const at = slot * MAX_INLINE_DATA;
+  let o = at;
+  for (let i = 0; i < sg.length; i++) {
+    const s = sg[i]!;
+    if (s.len === 0) continue;
+    const r = hostMemory.resolve(s.addr, s.len);
+    if (!r) return EINVAL;
+    b.mr.bytes.set(r.region.bytes.subarray(r.offset, r.offset + s.len), o);
+    o += s.len;
+  }
+  void list;
+  return [{ addr: b.mr.addr + BigInt(at), tag: b.mr.lkey, len: total }];
+}
+
+function findKey(ctx: Context, key: number): Mr | Mw | null {
+  for (const o of ctx.objects) {
+    if (o instanceof Mr && !o.dead && o.lkey === key) return o;
+    if (o instanceof Mw && !o.dead && o.rkey === key) return o;
+  }
+  return null;
+}
+
+export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<ibv_send_wr> {
+  const q = qp as Qp;
+  if (!alive(q, 'ibv_qp')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
+  const ctx = q.context;
+  for (const w of wrItems<In<ibv_send_wr>>(wr)) {
+    const r = toRiWr(q, w);
+    if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
+    const st = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
+    if (st.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(st.status)), bad_wr: w };
+    if (q.inline && (w.send_flags ?? 0) & ibv_send_flags.IBV_SEND_INLINE) q.inline.next = (q.inline.next + 1) % q.cap.max_send_wr;
+    if (r.type === RiWrType.BIND) {
+      const mw = (w.bind_mw!.mw as Mw);
+      mw.rkey = r.rtag;
+    }
+  }
+  return { ret: 0, bad_wr: null };
+}
+
+export function ibv_post_recv(qp: ibv_qp, wr: WrList<ibv_recv_wr>): PostResult<ibv_recv_wr> {
+  const q = qp as Qp;
+  if (!alive(q, 'ibv_qp')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
+  const ctx = q.context;
+  const batch: ri_wr_recv_t[] = [];
+  const items: In<ibv_recv_wr>[] = [];
+  for (const w of wrItems<In<ibv_recv_wr>>(wr)) {
+    const sg = sgeList(w.sg_list, w.num_sge);
+    if (!sg) {
+      const done = postRecvBatch(q, batch, items);
+      return done ?? { ret: fail(EINVAL), bad_wr: w };
+    }
+    batch.push({ flags: 0, id: w.wr_id ?? 0n, sg_list: sg, num_sgls: sg.length });
+    items.push(w);
+  }
+  return postRecvBatch(q, batch, items) ?? { ret: 0, bad_wr: null };
+  function postRecvBatch(qq: Qp, b: ri_wr_recv_t[], its: In<ibv_recv_wr>[]): PostResult<ibv_recv_wr> | null {
+    if (b.length === 0) return null;
+    const r = ctx.ops.ri_qp_postrq(ctx.rnic, qq.ri, b);
+    if (r.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(r.status)), bad_wr: its[r.num_wrs] ?? null };
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------------------ async events
+
+export function ibv_get_async_event(context: ibv_context_like, event: ibv_async_event): Promise<number> {
+  const ctx = context as Context;
+  if (!(ctx instanceof Context)) return Promise.resolve(fail(EINVAL));
+  return ctx.getAsync(event);
+}
+
+export function ibv_ack_async_event(event: ibv_async_event): void {
+  const e = event.element;
+  const t = (e.qp ?? e.cq ?? e.srq) as AsyncTarget | null;
+  t?.ackAsync();
+}
+
+// ------------------------------------------------------------------------------ misc
+
+type ibv_context_like = import('./types.js').ibv_context;
+
+function nullWith(errno: number): null {
+  setErrno(errno);
+  return null;
+}
+
+export { Context };
