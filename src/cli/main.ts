@@ -1,28 +1,8 @@
 #!/usr/bin/env node
-/**
- * The `softrdma` command. Subcommands are added by later layers (devinfo, rping, perf);
- * each one answers `--help`.
- */
-import { argv, exit, stdout } from 'node:process';
+/** Entry point of the `softrdma` bin (see cli.ts). */
+import { argv, exit, stderr, stdout } from 'node:process';
+import { cli } from './cli.js';
 
-const HELP = `softrdma — a software RDMA stack (iWARP over TCP) in TypeScript
-
-Usage: softrdma <command> [options]
-
-Commands:
-  help                 show this help
-
-Run 'softrdma <command> --help' for a command's options.
-`;
-
-export function main(args: readonly string[]): number {
-  const [cmd] = args;
-  if (cmd === undefined || cmd === 'help' || cmd === '--help' || cmd === '-h') {
-    stdout.write(HELP);
-    return 0;
-  }
-  process.stderr.write(`softrdma: unknown command '${cmd}'\n\n${HELP}`);
-  return 2;
-}
-
-exit(main(argv.slice(2)));
+const code = await cli(argv.slice(2), { out: (s) => stdout.write(s), err: (s) => stderr.write(s) });
+// Let pending writes drain, then leave even if sockets or timers are still open.
+stdout.write('', () => exit(code));
