@@ -15,7 +15,7 @@ import { RiRet } from '../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../src/rnicpi/types.js';
 import { hostMemory } from '../src/rnic/hostmem.js';
 import { mpaAccept, mpaConnect, mpaReadRequest } from '../src/rnic/mpa-startup.js';
-import { makeSide, pollN, recv, reg, send, sge } from '../test/helpers/engine.js';
+import { makeSide, pollN, recv, reg, send, sge, waitCq } from '../test/helpers/engine.js';
 
 const [role, portArg, sizeArg, totalArg, crcArg] = process.argv.slice(2);
 const REGION = 64 << 20;
@@ -127,20 +127,14 @@ async function rdmaClient(port: number, size: number, total: number, crc: boolea
   const t0 = process.hrtime.bigint();
   const wcs: import('../src/rnic/cq.js').WorkCompletion[] = [];
   post();
-  await new Promise<void>((resolve) => {
-    const tick = (): void => {
-      const k = side.cq.poll(wcs, 64);
-      for (let i = 0; i < k; i++) if (wcs[i]!.op_status !== RiWcStatus.SUCCESS) throw new Error('write failed');
-      done += k;
-      if (done >= n) {
-        resolve();
-        return;
-      }
-      post();
-      setImmediate(tick);
-    };
-    tick();
-  });
+  // Blocking mode: poll, and when empty arm the CQ and sleep until its completion event.
+  while (done < n) {
+    const k = side.cq.poll(wcs, 64);
+    for (let i = 0; i < k; i++) if (wcs[i]!.op_status !== RiWcStatus.SUCCESS) throw new Error('write failed');
+    done += k;
+    post();
+    if (k === 0) await waitCq(side.cq);
+  }
   send(side.qp, { type: RiWrType.SEND, id: 10n, sgl: [sge(smr, small)] });
   await pollN(side.cq, 2, 60_000);
   const s = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiMemFlags, RiQpState, RiWrFlags, type RiWrType } from '../../src/rnicpi/types.js';
-import type { Cq, WorkCompletion } from '../../src/rnic/cq.js';
+import { type Cq, NotifyType, type WorkCompletion } from '../../src/rnic/cq.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import type { MemObject } from '../../src/rnic/memory.js';
 import { mrReg } from '../../src/rnic/memops.js';
@@ -33,9 +33,16 @@ export function must<T>(v: T | RiRet): T {
   return v;
 }
 
+/** Waiters for CQ notifications, by CQ os_data. */
+const cqWaiters = new Map<unknown, (() => void)[]>();
+
 export function makeSide(rnic = new Rnic(), over: Partial<QpInit> = {}): Side {
   const pd = must(rnic.pdAlloc('pd'));
-  const cq = must(rnic.cqCreate(256, 0, 'cq'));
+  const h = rnic.setCqHandler(0, (_os, cqOs) => {
+    for (const w of cqWaiters.get(cqOs)?.splice(0) ?? []) w();
+  });
+  const cqKey = {};
+  const cq = must(rnic.cqCreate(1024, h.id, cqKey));
   const qp = must(
     rnic.qpCreate({
       pd,
@@ -117,6 +124,21 @@ export async function connectPair(
   };
 }
 
+/**
+ * Waits for the next completion on `cq` without spinning: arms the CQ (any completion) and
+ * resolves from its completion handler. Callers poll again afterwards (poll, arm, poll).
+ */
+export function waitCq(cq: Cq): Promise<void> {
+  cq.arm(NotifyType.ANY);
+  // Entries already queued never fire an arm: check after arming (no lost notification).
+  if (cq.depth > 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const list = cqWaiters.get(cq.osData) ?? [];
+    list.push(resolve);
+    cqWaiters.set(cq.osData, list);
+  });
+}
+
 /** Polls `cq` until `n` completions arrived or `ms` passed. */
 export async function pollN(cq: Cq, n: number, ms = 5000): Promise<WorkCompletion[]> {
   const out: WorkCompletion[] = [];
@@ -127,7 +149,7 @@ export async function pollN(cq: Cq, n: number, ms = 5000): Promise<WorkCompletio
     for (let i = 0; i < k; i++) out.push(buf[i]!);
     if (out.length >= n) break;
     if (Date.now() > deadline) throw new Error(`timed out: ${out.length}/${n} completions`);
-    await new Promise((r) => setImmediate(r));
+    await Promise.race([waitCq(cq), new Promise((r) => setTimeout(r, 50))]);
   }
   return out;
 }
