@@ -325,12 +325,15 @@ export class Conn {
     this.socket.end();
   }
 
-  /** Abortive close: RST (Verbs §6.2 T12). */
+  /**
+   * Abortive close: RST (Verbs §6.2 T12). After our own FIN (`end()`) a reset is refused by
+   * libuv (EINVAL) and would leak the handle, so a half-closed socket is simply destroyed.
+   */
   reset(): void {
     this.detach();
     const s = this.socket;
     if (!s.destroyed) {
-      if (typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
+      if (!s.writableEnded && typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
       else s.destroy();
     }
   }

@@ -797,10 +797,12 @@ export function ibv_modify_qp(qp: ibv_qp, attr: In<ibv_qp_attr>, mask: number): 
       const s = riStateOf(target);
       if (s === null) return fail(EINVAL);
       const cur = q.state;
-      // RESET/INIT/RTR are one RNIC state: moving among them only changes the IB view.
+      // RESET/INIT/RTR are one RNIC state: moving among them only changes the IB view; ERR→ERR
+      // is a no-op in ibverbs (the RNIC refuses Error→Error, Verbs §6.2.4).
       const idleView = (x: ibv_qp_state) =>
         x === ibv_qp_state.IBV_QPS_RESET || x === ibv_qp_state.IBV_QPS_INIT || x === ibv_qp_state.IBV_QPS_RTR;
-      if (!(idleView(cur) && s === RiQpState.IDLE)) {
+      const same = (idleView(cur) && s === RiQpState.IDLE) || (cur === ibv_qp_state.IBV_QPS_ERR && s === RiQpState.ERROR);
+      if (!same) {
         riMask |= RiQpAttrMask.NEXT_STATE;
         ri.state = s;
       }

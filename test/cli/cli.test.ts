@@ -41,3 +41,33 @@ test('softrdma devinfo --help and a bad option', () => {
   const r = run('devinfo', '--bogus');
   assert.equal(r.status, 2);
 });
+
+test('softrdma rping: client and server complete -C 1000 -V against each other, the server prints each ping with -v', { timeout: 120_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  const port = String(20000 + (process.pid % 20000));
+  const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let sout = '';
+  let serr = '';
+  srv.stdout.on('data', (d: Buffer) => (sout += d));
+  srv.stderr.on('data', (d: Buffer) => (serr += d));
+  const srvDone = new Promise<number | null>((r) => srv.on('exit', r));
+  // Retry until the listener is up.
+  let r = run('rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '1000', '-V');
+  for (let i = 0; i < 20 && r.status !== 0 && /REJECTED|ECONNREFUSED/.test(r.stderr); i++) {
+    await new Promise((x) => setTimeout(x, 100));
+    r = run('rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '1000', '-V');
+  }
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(await srvDone, 0, serr);
+  const lines = sout.trim().split('\n');
+  assert.equal(lines.length, 1000);
+  assert.equal(lines[0], 'server ping data: rdma-ping-0: ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqr');
+  assert.match(lines[999]!, /^server ping data: rdma-ping-999: /);
+  assert.match(serr, /server DISCONNECT EVENT/);
+});
+
+test('softrdma rping: option errors exit 22 as rping does', () => {
+  assert.equal(run('rping', '-c', '-S', '5').status, 22);
+  assert.equal(run('rping').status, 22);
+  assert.match(run('rping', '--help').stdout, /Usage: softrdma rping/);
+});

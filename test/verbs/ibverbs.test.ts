@@ -184,6 +184,9 @@ test('Send/Recv, RDMA Write (inline and not) and RDMA Read between two verbs QPs
     assert.equal(ibv_destroy_cq(A.cq), EBUSY);
     assert.equal(ibv_dereg_mr(backmr), 0);
   } finally {
+    // Destroying the QPs resets their connections, so nothing keeps the process alive.
+    ibv_destroy_qp(A.qp);
+    ibv_destroy_qp(B.qp);
     srv.close();
   }
 });

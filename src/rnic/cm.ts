@@ -1,0 +1,1202 @@
+/**
+ * iWARP connection management: listen, connect, accept, reject and socket conversion, with the
+ * MPA start-up exchange (RFC 5044 §7.1, RFC 6581) between TCP establishment and RDMA mode.
+ *
+ * This is the engine-level connection manager the IT-API (TII `it_listen_create`,
+ * `it_ep_connect`, `it_ep_accept`, `it_reject`; TDI `it_socket_convert`, IT-API §6) and an
+ * rdma_cm face will both sit on. RNICPI leaves everything before RDMA mode to the host stack
+ * (RNICPI Ch. 6.1.3–6.1.4): this module *is* that host stack. It owns the TCP socket while the
+ * stream is in streaming mode, runs the Request/Reply exchange and its negotiation (the rules
+ * live in `mpa-startup.ts`), then hands the stream to the QP with `Modify QP` (Idle→RTS with the
+ * LLP handle, the MPA attributes, IRD and ORD), exactly as a Consumer of RNICPI would.
+ *
+ * Guarantees:
+ * - every attempt ends in exactly one outcome: `cmConnect` settles once; a connection request
+ *   is accepted, rejected or aborted once; a listener reports a failed handshake once;
+ * - every failure before RTS destroys the socket and clears its timers, and leaves the QP in
+ *   Idle (Modify QP is all-or-nothing, so a failed Idle→RTS changes nothing);
+ * - slow or hostile peers are bounded in time (the MPA Request timer at the Responder, 5 s; the
+ *   Reply timer at the Initiator, 10 s — siw's `MPAREQ_TIMEOUT`/`MPAREP_TIMEOUT`) and in number
+ *   (a listener holds at most `maxPending` unanswered connections; more are reset at once).
+ *
+ * {@link cmStats} counts what the CM holds (listeners, sockets, timers, connects in progress)
+ * so tests can prove that nothing leaks.
+ */
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import { RiRet } from '../rnicpi/status.js';
+import { RiQpState } from '../rnicpi/types.js';
+import { logger } from '../util/log.js';
+import { MpaEcode, TerminateError } from '../wire/errors.js';
+import {
+  decodeMpaReqRep,
+  encodeFpdu,
+  MarkerInserter,
+  MPA_KEY_LEN,
+  MPA_KEY_REP,
+  MPA_KEY_REQ,
+  MPA_RR_HEADER_LEN,
+  type MpaReqRep,
+  stringifyMpaReqRep,
+} from '../wire/mpa.js';
+import { buildTerminate, encodeTerminateMessage } from '../wire/terminate.js';
+import { LlpStream, type RtrType } from './llp.js';
+import {
+  DEFAULT_MPA_POLICY,
+  DEFAULT_RTR_PREFERENCE,
+  encodeRequest,
+  examineRequest,
+  type IrdOrdMode,
+  initiatorAgree,
+  MPA_REPLY_TIMEOUT_MS,
+  MPA_REQUEST_TIMEOUT_MS,
+  type MpaAgreement,
+  type MpaFailure,
+  type MpaOffer,
+  type MpaPolicy,
+  type MpaRequestInfo,
+  maxUserPrivateData,
+  type ResponderConfig,
+  rejectReply,
+  responderAgree,
+} from './mpa-startup.js';
+import { type MpaAttrs, type Qp, QP_STATE_NAMES } from './qp.js';
+import { tapSocket } from './trace.js';
+
+const log = logger('cm');
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/** Why a connection attempt or request ended without a connection. */
+export type CmErrorKind =
+  /** The peer's MPA Reply had R set (IT-API `IT_CM_MSG_CONN_PEER_REJECT_EVENT`); see `privateData`. */
+  | 'rejected'
+  /** The MPA Reply (Initiator) or Request (Responder) did not arrive in time. */
+  | 'timeout'
+  /** TCP connect refused (ECONNREFUSED). */
+  | 'refused'
+  /** No route, unknown host, address not available. */
+  | 'unreachable'
+  /** The peer reset the TCP connection. */
+  | 'reset'
+  /** The peer closed the TCP connection (FIN) during the exchange. */
+  | 'closed'
+  /** The peer's frame breaks RFC 5044/6581; `terminate` holds the MPA error. */
+  | 'protocol'
+  /** CRC or Marker negotiation refused by a policy (ours or, for a rejected conversion, theirs). */
+  | 'policy'
+  /** The peer speaks an MPA revision we do not (IT-API `IT_CN_REJ_BAD_CONN_PARMS`). */
+  | 'bad-revision'
+  /** RFC 6581 P2P: no RTR type both sides accept. */
+  | 'no-matching-rtr'
+  /** IRD/ORD could not be reconciled (RFC 6581 "Insufficient IRD", or strict mode). */
+  | 'ird-ord'
+  /** Bad arguments or a QP in the wrong state (nothing was sent). */
+  | 'invalid'
+  /** Cancelled through the AbortSignal (IT-API: `it_ep_disconnect` on a pending connect). */
+  | 'aborted'
+  /** Modify QP refused the transition; `ret` holds its status. */
+  | 'qp'
+  /** Dropped because the listener holds `maxPending` unanswered connections already. */
+  | 'overload';
+
+export class CmError extends Error {
+  readonly code = 'ERR_SOFTRDMA_CM';
+  /** The peer's private data of a rejecting Reply. */
+  readonly privateData: Uint8Array | null;
+  /** The MPA error found in the peer's frame (or sent in a Terminate). */
+  readonly terminate: TerminateError | null;
+  /** Modify QP's status for kind `qp`. */
+  readonly ret: RiRet | null;
+  constructor(
+    readonly kind: CmErrorKind,
+    message: string,
+    extra: { privateData?: Uint8Array; terminate?: TerminateError; ret?: RiRet; cause?: unknown } = {},
+  ) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    this.name = 'CmError';
+    this.privateData = extra.privateData ?? null;
+    this.terminate = extra.terminate ?? null;
+    this.ret = extra.ret ?? null;
+  }
+}
+
+function fromFailure(f: MpaFailure): CmError {
+  return new CmError(f.kind, f.message, f.terminate !== null ? { terminate: TerminateError.mpa(f.terminate, f.message) } : {});
+}
+
+/** Maps a socket error to a kind (IT-API §6.6 maps these errnos to reject reasons). */
+function fromSocketError(e: NodeJS.ErrnoException): CmError {
+  const code = e.code ?? '';
+  let kind: CmErrorKind = 'reset';
+  if (code === 'ECONNREFUSED') kind = 'refused';
+  else if (['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRINUSE'].includes(code)) kind = 'unreachable';
+  else if (code === 'ETIMEDOUT') kind = 'timeout';
+  return new CmError(kind, `TCP: ${e.message}`, { cause: e });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inspection: what the CM holds right now
+// ---------------------------------------------------------------------------------------------
+
+const live = {
+  listeners: new Set<CmListener>(),
+  sockets: new Set<net.Socket>(),
+  timers: new Set<NodeJS.Timeout>(),
+  connecting: 0,
+};
+
+/** Counts of everything the CM currently holds; all zero once every connection is gone. */
+export interface CmStats {
+  /** Open listeners. */
+  listeners: number;
+  /** Sockets created or accepted by the CM (or handed to it) that are not closed yet. */
+  sockets: number;
+  /** CM timers armed (MPA timeouts, close grace). */
+  timers: number;
+  /** `cmConnect`/`cmConvertSocket` calls not settled yet. */
+  connecting: number;
+  /** Connection requests delivered and not yet accepted, rejected or aborted. */
+  requests: number;
+  /** Accepted TCP connections still waiting for their MPA Request. */
+  handshakes: number;
+}
+
+export function cmStats(): CmStats {
+  let requests = 0;
+  let handshakes = 0;
+  for (const l of live.listeners) {
+    requests += l.pendingRequests;
+    handshakes += l.pendingHandshakes;
+  }
+  for (const r of orphanRequests) if (r.state === 'pending') requests++;
+  return { listeners: live.listeners.size, sockets: live.sockets.size, timers: live.timers.size, connecting: live.connecting, requests, handshakes };
+}
+
+/** Requests of listeners already closed (they stay valid, IT-API `it_listen_free`). */
+const orphanRequests = new Set<CmConnectRequest>();
+
+function track(s: net.Socket): void {
+  if (live.sockets.has(s)) return;
+  live.sockets.add(s);
+  // A socket error must never become an uncaught exception, whoever listens at the time.
+  s.on('error', (e: NodeJS.ErrnoException) => log('socket %s: %s', peerName(s), e.code ?? e.message));
+  s.once('close', () => live.sockets.delete(s));
+}
+
+function startTimer(ms: number, fn: () => void): NodeJS.Timeout {
+  const t = setTimeout(() => {
+    live.timers.delete(t);
+    fn();
+  }, ms);
+  t.unref?.();
+  live.timers.add(t);
+  return t;
+}
+
+function stopTimer(t: NodeJS.Timeout | null): void {
+  if (!t) return;
+  clearTimeout(t);
+  live.timers.delete(t);
+}
+
+/** Abortive close (RST where Node can send one). */
+function resetSocket(s: net.Socket): void {
+  if (s.destroyed) return;
+  if (typeof s.resetAndDestroy === 'function' && !s.connecting) s.resetAndDestroy();
+  else s.destroy();
+}
+
+/** How long a socket we closed gracefully may wait for the peer's FIN before it is reset. */
+export const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * Writes `last` (if any), sends a FIN, and discards whatever arrives until the peer closes too;
+ * after {@link CLOSE_GRACE_MS} the socket is reset, so a peer that never closes cannot hold it.
+ */
+function closeGracefully(s: net.Socket, last: Uint8Array | null): void {
+  if (s.destroyed) return;
+  if (last) {
+    tapSocket(s)?.tx(last);
+    s.write(last);
+  }
+  s.end();
+  const t = startTimer(CLOSE_GRACE_MS, () => resetSocket(s));
+  s.once('close', () => stopTimer(t));
+  s.on('data', noop);
+  s.resume();
+}
+
+function noop(): void {}
+
+function peerName(s: net.Socket): string {
+  return `${s.remoteAddress ?? '?'}:${s.remotePort ?? '?'}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tracing
+// ---------------------------------------------------------------------------------------------
+
+/** A streaming-mode message on the wire, as a trace hook sees it (exact bytes). */
+export interface CmTraceEvent {
+  dir: 'tx' | 'rx';
+  what: 'request' | 'reply' | 'stream-msg' | 'terminate';
+  bytes: Uint8Array;
+}
+export type CmTrace = (ev: CmTraceEvent) => void;
+
+// ---------------------------------------------------------------------------------------------
+// Reading one Request/Reply frame
+// ---------------------------------------------------------------------------------------------
+
+interface FrameRead {
+  frame: MpaReqRep;
+  /** The frame's exact bytes. */
+  raw: Uint8Array;
+  /** Octets that followed the frame (the MPA rules allow none). */
+  rest: Uint8Array;
+}
+
+function keyIs(buf: Uint8Array, key: Uint8Array): boolean {
+  for (let i = 0; i < MPA_KEY_LEN; i++) if (buf[i] !== key[i]) return false;
+  return true;
+}
+
+/**
+ * Reads one MPA Request or Reply from a socket (RFC 5044 §7.1.1), then stops listening and
+ * pauses it. Buffering is bounded by the frame format (20 + 512 octets); a wrong key or a
+ * PD_Length above 512 fails as soon as the octets that show it arrive. The reader owns no
+ * timer: its users bound the wait.
+ */
+class FrameReader {
+  private buf = new Uint8Array(0);
+  private done = false;
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly expect: 'request' | 'reply',
+    initial: Uint8Array | null,
+    private readonly cb: (r: FrameRead | CmError) => void,
+  ) {
+    socket.on('data', this.onData);
+    socket.on('end', this.onEnd);
+    socket.on('close', this.onClose);
+    socket.on('error', this.onError);
+    if (initial && initial.length > 0) queueMicrotask(() => this.onData(initial));
+    socket.resume();
+  }
+
+  cancel(): void {
+    if (this.done) return;
+    this.done = true;
+    const s = this.socket;
+    s.off('data', this.onData);
+    s.off('end', this.onEnd);
+    s.off('close', this.onClose);
+    s.off('error', this.onError);
+    s.pause();
+  }
+
+  private finish(r: FrameRead | CmError): void {
+    if (this.done) return;
+    this.cancel();
+    this.cb(r);
+  }
+
+  private readonly onData = (chunk: Uint8Array): void => {
+    if (this.done) return;
+    tapSocket(this.socket)?.rx(chunk);
+    const joined = new Uint8Array(this.buf.length + chunk.length);
+    joined.set(this.buf, 0);
+    joined.set(chunk, this.buf.length);
+    this.buf = joined;
+    const b = this.buf;
+    // An unsupported revision is told apart from garbage: it gets a Reply (RFC 5044 §7.1.1).
+    if (b.length >= MPA_RR_HEADER_LEN && keyIs(b, this.expect === 'request' ? MPA_KEY_REQ : MPA_KEY_REP)) {
+      const rev = b[17]!;
+      if (rev !== 1 && rev !== 2) {
+        const err = new CmError('bad-revision', `MPA revision ${rev} is not supported`, {
+          terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, `revision ${rev}`),
+        });
+        (err as CmError & { revision: number }).revision = rev;
+        this.finish(err);
+        return;
+      }
+    }
+    let r: ReturnType<typeof decodeMpaReqRep>;
+    try {
+      r = decodeMpaReqRep(b, this.expect);
+    } catch (e) {
+      const t = e instanceof TerminateError ? e : TerminateError.mpa(MpaEcode.InvalidRequestReply, String(e));
+      this.finish(new CmError('protocol', `invalid MPA ${this.expect}: ${t.message}`, { terminate: t }));
+      return;
+    }
+    if (r.status === 'frame') this.finish({ frame: r.frame, raw: b.slice(0, r.consumed), rest: b.slice(r.consumed) });
+  };
+  private readonly onEnd = (): void => this.finish(new CmError('closed', `peer closed before the MPA ${this.expect}`));
+  private readonly onClose = (): void => this.finish(new CmError('closed', `connection closed before the MPA ${this.expect}`));
+  private readonly onError = (e: NodeJS.ErrnoException): void => this.finish(fromSocketError(e));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+// ---------------------------------------------------------------------------------------------
+
+/** MPA parameters of one side of a start-up exchange. */
+export interface CmMpaParams {
+  /** Revision of the Request, or the highest accepted by a Responder: 1 or 2 (default 2). */
+  revision?: 1 | 2;
+  /** CRC and Marker policy (default {@link DEFAULT_MPA_POLICY}). */
+  policy?: Partial<MpaPolicy>;
+  /** IRD/ORD resolution (default `relaxed`). */
+  irdOrd?: IrdOrdMode;
+  /** IRD/ORD to advertise and negotiate from (default: the QP's). */
+  ird?: number;
+  ord?: number;
+  /**
+   * Initiator, RFC 6581 peer-to-peer mode: the RTR types offered; `true` offers Write and Read
+   * (as siw does). Revision 2 only.
+   */
+  p2p?: boolean | readonly RtrType[];
+  /** Responder: the RTR type preference (default Write, Read, Send). */
+  rtrPreference?: readonly RtrType[];
+  /** ULP private data: ≤ 512 octets at revision 1, ≤ 508 at revision 2. */
+  privateData?: Uint8Array;
+  /** Sees every streaming-mode message sent or received, with its exact bytes. */
+  trace?: CmTrace;
+}
+
+export interface CmConnectParams extends CmMpaParams {
+  /** Bounds the whole attempt, TCP connect through MPA Reply (default 10 s, siw's `MPAREP_TIMEOUT`). */
+  timeoutMs?: number;
+  localAddress?: string;
+  localPort?: number;
+  /** Aborts the attempt (IT-API: `it_ep_disconnect` on an EP in a connection-pending state). */
+  signal?: AbortSignal;
+}
+
+const EMPTY = new Uint8Array(0);
+
+function policyOf(p: Partial<MpaPolicy> | undefined): MpaPolicy {
+  return { ...DEFAULT_MPA_POLICY, ...p };
+}
+
+function checkQpIdle(qp: Qp): void {
+  if (qp.destroyed) throw new CmError('invalid', `QP[${qp.id}] is destroyed`);
+  if (qp.state !== RiQpState.IDLE || qp.conn) {
+    throw new CmError('invalid', `QP[${qp.id}] is ${QP_STATE_NAMES[qp.state]}; connection needs Idle`);
+  }
+  if (busy.has(qp)) throw new CmError('invalid', `QP[${qp.id}] is already connecting`);
+}
+
+/** QPs with a connect or conversion in progress. */
+const busy = new WeakSet<Qp>();
+
+/** The Initiator's Request, from parameters and the QP (validated: nothing is sent on error). */
+function makeOffer(qp: Qp, p: CmMpaParams): { offer: MpaOffer; policy: MpaPolicy } {
+  const policy = policyOf(p.policy);
+  const revision = p.revision ?? 2;
+  if (revision !== 1 && revision !== 2) throw new CmError('invalid', `MPA revision ${revision}; 1 or 2`);
+  let p2p: RtrType[] | null = null;
+  if (p.p2p) {
+    p2p = p.p2p === true ? ['write', 'read'] : [...new Set(p.p2p)];
+    if (p2p.length === 0) throw new CmError('invalid', 'P2P needs at least one RTR type');
+    if (revision !== 2) throw new CmError('invalid', 'P2P (RFC 6581) needs MPA revision 2');
+  }
+  const privateData = p.privateData ?? EMPTY;
+  if (privateData.length > maxUserPrivateData(revision === 2)) {
+    throw new CmError('invalid', `private data of ${privateData.length} octets; at most ${maxUserPrivateData(revision === 2)} at revision ${revision}`);
+  }
+  const lim = qp.rnic.limits;
+  const ird = p.ird ?? qp.ird;
+  let ord = p.ord ?? qp.ord;
+  if (!Number.isInteger(ird) || ird < 0 || ird > lim.maxIrdPerQp) throw new CmError('invalid', `IRD ${ird} outside 0..${lim.maxIrdPerQp}`);
+  if (!Number.isInteger(ord) || ord < 0 || ord > lim.maxOrdPerQp) throw new CmError('invalid', `ORD ${ord} outside 0..${lim.maxOrdPerQp}`);
+  // A zero-length Read RTR needs an outbound Read slot; siw bumps ORD to 1 in P2P mode too.
+  if (p2p?.includes('read') && ord === 0) ord = 1;
+  if (policy.markers === 'require' && !qp.rnic.config.markers) throw new CmError('invalid', 'this RNIC has no Marker support');
+  return {
+    offer: { revision, crc: policy.crc === 'require', markers: policy.markers === 'require', ird, ord, p2p, privateData },
+    policy,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Established connections
+// ---------------------------------------------------------------------------------------------
+
+/** How the connection was made. */
+export type CmRole = 'active' | 'passive';
+
+/**
+ * One connection in RDMA mode. The QP owns the stream from here on (RNICPI Ch. 6.1.5); this
+ * object reports when the TCP connection is finally closed (event `close`, exactly once) and
+ * offers the three ways to end it, all of which are QP state changes (Verbs §6.2).
+ */
+export class CmConnection extends EventEmitter {
+  /** True once the TCP connection is closed. */
+  closed = false;
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  readonly localAddress: string;
+  readonly localPort: number;
+  constructor(
+    readonly qp: Qp,
+    readonly socket: net.Socket,
+    readonly role: CmRole,
+    /** What was negotiated (null for a conversion without MPA start-up). */
+    readonly agreement: MpaAgreement | null,
+    /** The peer's ULP private data (without the RFC 6581 word). */
+    readonly peerPrivateData: Uint8Array,
+  ) {
+    super();
+    this.remoteAddress = socket.remoteAddress ?? '';
+    this.remotePort = socket.remotePort ?? 0;
+    this.localAddress = socket.localAddress ?? '';
+    this.localPort = socket.localPort ?? 0;
+    if (socket.destroyed) queueMicrotask(() => this.onClose());
+    else socket.once('close', () => this.onClose());
+  }
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    log('QP[%d] %s connection %s:%d closed (QP %s)', this.qp.id, this.role, this.remoteAddress, this.remotePort, QP_STATE_NAMES[this.qp.state]);
+    this.emit('close');
+  }
+
+  /**
+   * Ends the connection through the QP: `graceful` (RTS→Closing: FIN once the queues are empty,
+   * Verbs §6.2 T6), `terminate` (RTS→Terminate: a Terminate message, then close, T8) or
+   * `abortive` (→Error: RST and flush, T12). Returns Modify QP's status.
+   */
+  disconnect(how: 'graceful' | 'terminate' | 'abortive' = 'graceful'): RiRet {
+    const next = how === 'graceful' ? RiQpState.CLOSING : how === 'terminate' ? RiQpState.TERMINATE : RiQpState.ERROR;
+    return this.qp.modify({ nextState: next });
+  }
+}
+
+/** Idle→RTS with the agreed attributes; returns Modify QP's status. */
+function toRts(qp: Qp, stream: LlpStream, mpa: MpaAttrs, ird: number | null, ord: number | null, streamMsg?: Uint8Array): RiRet {
+  const m: Parameters<Qp['modify']>[0] = { nextState: RiQpState.READY_TO_SEND, llp: stream, mpa };
+  if (ird !== null) m.ird = ird;
+  if (ord !== null) m.ord = ord;
+  if (streamMsg) m.streamMsg = streamMsg;
+  return qp.modify(m);
+}
+
+/**
+ * Sends a Terminate message carrying an MPA error in FPDU form (RFC 6581 §9.2: the Initiator
+ * reports "Insufficient IRD" or "No Matching RTR" this way once it has a Reply), honouring the
+ * CRC and Marker settings the Reply established.
+ */
+function sendRawTerminate(s: net.Socket, ecode: MpaEcode, mpa: MpaAttrs, trace?: CmTrace): void {
+  const ulpdu = encodeTerminateMessage(buildTerminate(TerminateError.mpa(ecode)), 1);
+  let bytes: Uint8Array;
+  if (mpa.xmitMarkers) {
+    const parts = new MarkerInserter(0).frame([ulpdu], mpa.crc);
+    bytes = Buffer.concat(parts);
+  } else {
+    bytes = encodeFpdu(ulpdu, { crc: mpa.crc });
+  }
+  trace?.({ dir: 'tx', what: 'terminate', bytes });
+  tapSocket(s)?.tx(bytes);
+  s.write(bytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Initiator
+// ---------------------------------------------------------------------------------------------
+
+interface InitiatorRun {
+  cancel(): void;
+}
+
+/**
+ * The Initiator's half on a connected socket: Request out, Reply in, negotiation, Idle→RTS
+ * (RFC 5044 §7.1.2, RFC 6581 §9). `done` is called exactly once, unless cancelled. On failure
+ * the caller disposes of the socket (`graceful` asks for a FIN after a Terminate).
+ */
+function runInitiator(
+  qp: Qp,
+  socket: net.Socket,
+  offer: MpaOffer,
+  policy: MpaPolicy,
+  irdOrd: IrdOrdMode,
+  initial: Uint8Array | null,
+  trace: CmTrace | undefined,
+  role: CmRole,
+  done: (err: CmError | null, conn: CmConnection | null, graceful?: boolean) => void,
+): InitiatorRun {
+  socket.setNoDelay(true);
+  const req = encodeRequest(offer);
+  trace?.({ dir: 'tx', what: 'request', bytes: req });
+  tapSocket(socket, 'active')?.tx(req);
+  socket.write(req);
+  log('QP[%d] → %s: %s', qp.id, peerName(socket), stringifyMpaReqRep(decodeFrame(req)));
+  const reader = new FrameReader(socket, 'reply', initial, (r) => {
+    if (r instanceof CmError) {
+      done(r, null);
+      return;
+    }
+    trace?.({ dir: 'rx', what: 'reply', bytes: r.raw });
+    log('QP[%d] ← %s: %s', qp.id, peerName(socket), stringifyMpaReqRep(r.frame));
+    if (r.frame.reject) {
+      const pd = r.frame.revision === 2 && r.frame.enhanced ? r.frame.privateData.subarray(4) : r.frame.privateData;
+      done(new CmError('rejected', 'the peer rejected the connection', { privateData: pd.slice() }), null);
+      return;
+    }
+    const a = initiatorAgree(offer, r.frame, { policy, irdOrd, maxIrd: qp.rnic.limits.maxIrdPerQp });
+    if (!a.ok) {
+      if (a.failure.terminate !== null) {
+        // The Reply was valid, so the stream is in FPDU mode: report the error in a Terminate.
+        const mpa: MpaAttrs = { crc: offer.crc || r.frame.crc, recvMarkers: offer.markers, xmitMarkers: r.frame.markers, ddpRdmapVersion: 1 };
+        sendRawTerminate(socket, a.failure.terminate, mpa, trace);
+        done(fromFailure(a.failure), null, true);
+      } else {
+        done(fromFailure(a.failure), null);
+      }
+      return;
+    }
+    // The Responder sends nothing before our first FPDU (RFC 5044 §7.1.2).
+    if (r.rest.length > 0) {
+      done(
+        new CmError('protocol', 'FPDU octets after the MPA Reply, before the Initiator sent any', {
+          terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, 'data after the Reply'),
+        }),
+        null,
+      );
+      return;
+    }
+    const ag = a.agreement;
+    if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.rnic.config.markers) {
+      done(new CmError('policy', 'the peer requires Markers; this RNIC has none'), null);
+      return;
+    }
+    if (qp.destroyed || qp.state !== RiQpState.IDLE) {
+      done(new CmError('invalid', `QP[${qp.id}] left Idle during the MPA exchange`), null);
+      return;
+    }
+    const stream = new LlpStream(socket, { sendRtr: ag.rtr });
+    const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord);
+    if (ret !== RiRet.SUCCESS) {
+      done(new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret }), null);
+      return;
+    }
+    log('QP[%d] RTS (active) crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s', qp.id, +ag.mpa.crc, +ag.mpa.recvMarkers, +ag.mpa.xmitMarkers, qp.ird, qp.ord, ag.rtr ?? '-');
+    done(null, new CmConnection(qp, socket, role, ag, a.privateData.slice()));
+  });
+  return { cancel: () => reader.cancel() };
+}
+
+function decodeFrame(b: Uint8Array): MpaReqRep {
+  const r = decodeMpaReqRep(b);
+  if (r.status !== 'frame') throw new Error('incomplete frame');
+  return r.frame;
+}
+
+/**
+ * Active connection establishment (IT-API `it_ep_connect`, RFC 5044 §7.1.2 Initiator): TCP
+ * connect to `host:port`, MPA Request with the parameters, wait for the Reply, negotiate, and
+ * move `qp` (which must be Idle) to RTS. Resolves with the connection once the QP is in RTS (in
+ * P2P mode the RTR has been queued as its first FPDU); rejects with a {@link CmError} — kind
+ * `rejected` carries the peer's private data. The QP stays Idle on every failure.
+ */
+export async function cmConnect(qp: Qp, host: string, port: number, params: CmConnectParams = {}): Promise<CmConnection> {
+  checkQpIdle(qp);
+  const { offer, policy } = makeOffer(qp, params);
+  const irdOrd = params.irdOrd ?? 'relaxed';
+  const timeoutMs = params.timeoutMs ?? MPA_REPLY_TIMEOUT_MS;
+  const signal = params.signal;
+  if (signal?.aborted) throw new CmError('aborted', 'aborted before the connect');
+  return new Promise<CmConnection>((resolve, reject) => {
+    busy.add(qp);
+    live.connecting++;
+    const opts: net.NetConnectOpts = { host, port, allowHalfOpen: true };
+    if (params.localAddress) opts.localAddress = params.localAddress;
+    if (params.localPort) opts.localPort = params.localPort;
+    const socket = net.connect(opts);
+    track(socket);
+    let settled = false;
+    let run: InitiatorRun | null = null;
+    const finish = (err: CmError | null, conn: CmConnection | null, graceful = false): void => {
+      if (settled) return;
+      settled = true;
+      stopTimer(timer);
+      signal?.removeEventListener('abort', onAbort);
+      socket.off('connect', onConnect);
+      socket.off('error', onConnectError);
+      run?.cancel();
+      busy.delete(qp);
+      live.connecting--;
+      if (err) {
+        log('QP[%d] connect to %s:%d failed: %s (%s)', qp.id, host, port, err.kind, err.message);
+        if (graceful) closeGracefully(socket, null);
+        else resetSocket(socket);
+        reject(err);
+      } else {
+        resolve(conn!);
+      }
+    };
+    const onConnectError = (e: NodeJS.ErrnoException): void => finish(fromSocketError(e), null);
+    const onAbort = (): void => finish(new CmError('aborted', 'connect aborted'), null);
+    const onConnect = (): void => {
+      socket.off('error', onConnectError);
+      run = runInitiator(qp, socket, offer, policy, irdOrd, null, params.trace, 'active', finish);
+    };
+    const timer = startTimer(timeoutMs, () => finish(new CmError('timeout', `no MPA Reply from ${host}:${port} within ${timeoutMs} ms`), null));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    socket.once('connect', onConnect);
+    socket.on('error', onConnectError);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responder: listener and connection requests
+// ---------------------------------------------------------------------------------------------
+
+export interface CmListenOptions extends Omit<CmMpaParams, 'p2p' | 'privateData' | 'ird' | 'ord'> {
+  /** Address to bind (default all). */
+  host?: string;
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** TCP listen backlog. */
+  backlog?: number;
+  /** How long an accepted TCP connection may take to deliver its MPA Request (default 5 s, siw's `MPAREQ_TIMEOUT`). */
+  requestTimeoutMs?: number;
+  /** How long a delivered request may wait for accept/reject; 0 = no limit (the default, as siw and IT-API). */
+  acceptTimeoutMs?: number;
+  /**
+   * Most connections held before accept/reject (handshakes awaiting their Request plus delivered
+   * requests). Beyond it a new TCP connection is reset at once (default 64).
+   */
+  maxPending?: number;
+}
+
+/** A handshake that failed before (or instead of) a connection request. */
+export interface CmFailure {
+  kind: CmErrorKind;
+  error: CmError;
+  remoteAddress: string;
+  remotePort: number;
+}
+
+const peers = new WeakMap<net.Socket, { remoteAddress: string; remotePort: number }>();
+
+interface Handshake {
+  socket: net.Socket;
+  reader: FrameReader | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * A passive endpoint (IT-API `it_listen_create`; RFC 5044 §7.1.2 Responder): accepts TCP
+ * connections, reads and validates each MPA Request, and emits one `request` event
+ * ({@link CmConnectRequest}) per valid Request for the ULP to accept or reject. Handshakes that
+ * fail are answered as RFC 5044 asks (a Reply with R for an unsupported revision or a refused
+ * policy; a reset for anything that is not MPA) and reported once as a `failure` event.
+ */
+export class CmListener extends EventEmitter {
+  readonly server: net.Server;
+  readonly cfg: ResponderConfig;
+  readonly requestTimeoutMs: number;
+  readonly acceptTimeoutMs: number;
+  readonly maxPending: number;
+  readonly trace: CmTrace | undefined;
+  private closed = false;
+  private readonly handshakes = new Set<Handshake>();
+  /** @internal delivered, unanswered requests */
+  readonly requests = new Set<CmConnectRequest>();
+  readonly stats = { connections: 0, requests: 0, accepted: 0, rejected: 0, aborted: 0, failed: 0, dropped: 0 };
+
+  private constructor(opts: CmListenOptions) {
+    super();
+    this.cfg = {
+      revision: opts.revision ?? 2,
+      policy: policyOf(opts.policy),
+      rtrPreference: opts.rtrPreference ?? DEFAULT_RTR_PREFERENCE,
+      irdOrd: opts.irdOrd ?? 'relaxed',
+    };
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? MPA_REQUEST_TIMEOUT_MS;
+    this.acceptTimeoutMs = opts.acceptTimeoutMs ?? 0;
+    this.maxPending = opts.maxPending ?? 64;
+    this.trace = opts.trace;
+    // Half-open must stay possible for the QP (a Terminate may follow the peer's FIN), and the
+    // socket must not be read by anyone before the MPA reader is in place.
+    this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (s) => this.onConnection(s));
+  }
+
+  /** Opens a listener; resolves once it is bound. */
+  static listen(opts: CmListenOptions = {}): Promise<CmListener> {
+    const l = new CmListener(opts);
+    return new Promise((resolve, reject) => {
+      const onErr = (e: Error): void => reject(new CmError('invalid', `listen: ${e.message}`, { cause: e }));
+      l.server.once('error', onErr);
+      l.server.listen({ host: opts.host, port: opts.port ?? 0, backlog: opts.backlog }, () => {
+        l.server.off('error', onErr);
+        l.server.on('error', (e) => log('listener error: %s', e.message));
+        live.listeners.add(l);
+        log('listening on %s:%d', opts.host ?? '*', l.port);
+        resolve(l);
+      });
+    });
+  }
+
+  /**
+   * Opens a listener synchronously on all local addresses, for callers that must answer at once
+   * (IT-API `it_listen_create` reports `IT_ERR_CONN_QUAL_BUSY` or the chosen port on return).
+   * Without a host Node binds without a name lookup, so the outcome is known on return: the
+   * listener, or null when the port cannot be bound (in use or not permitted).
+   */
+  static listenSync(opts: Omit<CmListenOptions, 'host'> = {}): CmListener | null {
+    const l = new CmListener(opts);
+    // A failed bind is also emitted as an 'error' on the next tick: keep it from being uncaught.
+    l.server.on('error', (e) => log('listener error: %s', e.message));
+    l.server.listen({ port: opts.port ?? 0, backlog: opts.backlog });
+    if (l.server.address() === null) return null;
+    live.listeners.add(l);
+    log('listening on *:%d', l.port);
+    return l;
+  }
+
+  get port(): number {
+    return (this.server.address() as net.AddressInfo | null)?.port ?? 0;
+  }
+  get pendingHandshakes(): number {
+    return this.handshakes.size;
+  }
+  get pendingRequests(): number {
+    return this.requests.size;
+  }
+
+  /**
+   * Stops listening (IT-API `it_listen_free`): handshakes still waiting for their Request are
+   * reset; requests already delivered stay valid for accept/reject.
+   */
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    live.listeners.delete(this);
+    for (const r of this.requests) orphanRequests.add(r);
+    for (const h of [...this.handshakes]) this.endHandshake(h, null);
+    return new Promise((resolve) => {
+      // The listening handle closes now; 'close' waits for accepted sockets, which QPs own.
+      this.server.close();
+      setImmediate(resolve);
+    });
+  }
+
+  private fail(s: net.Socket, err: CmError): void {
+    this.stats.failed++;
+    // Addresses are read before the socket is destroyed (Node forgets them afterwards).
+    const who = peers.get(s) ?? { remoteAddress: s.remoteAddress ?? '', remotePort: s.remotePort ?? 0 };
+    log('handshake from %s:%d failed: %s (%s)', who.remoteAddress, who.remotePort, err.kind, err.message);
+    const f: CmFailure = { kind: err.kind, error: err, ...who };
+    this.emit('failure', f);
+  }
+
+  private endHandshake(h: Handshake, next: 'keep' | null): void {
+    if (!this.handshakes.delete(h)) return;
+    stopTimer(h.timer);
+    h.reader?.cancel();
+    if (next === null) resetSocket(h.socket);
+  }
+
+  private onConnection(s: net.Socket): void {
+    track(s);
+    peers.set(s, { remoteAddress: s.remoteAddress ?? '', remotePort: s.remotePort ?? 0 });
+    this.stats.connections++;
+    if (this.closed || this.handshakes.size + this.requests.size >= this.maxPending) {
+      this.stats.dropped++;
+      this.fail(s, new CmError('overload', `listener holds ${this.maxPending} pending connections`));
+      resetSocket(s);
+      return;
+    }
+    s.setNoDelay(true);
+    const h: Handshake = { socket: s, reader: null, timer: null };
+    this.handshakes.add(h);
+    h.timer = startTimer(this.requestTimeoutMs, () => {
+      this.endHandshake(h, null);
+      this.fail(s, new CmError('timeout', `no MPA Request within ${this.requestTimeoutMs} ms`));
+    });
+    h.reader = new FrameReader(s, 'request', null, (r) => this.onRequest(h, r));
+  }
+
+  private onRequest(h: Handshake, r: FrameRead | CmError): void {
+    const s = h.socket;
+    if (r instanceof CmError) {
+      if (r.kind === 'bad-revision') {
+        // RFC 5044 §7.1.1: tell the Initiator with a Reply carrying our revision and R.
+        const rev = (r as CmError & { revision: number }).revision;
+        const fake: MpaReqRep = { type: 'request', markers: false, crc: false, reject: false, enhanced: false, res: 0, revision: rev, privateData: EMPTY };
+        const ex = examineRequest(fake, this.cfg);
+        this.endHandshake(h, 'keep');
+        if (!ex.ok) {
+          this.trace?.({ dir: 'tx', what: 'reply', bytes: ex.reply });
+          closeGracefully(s, ex.reply);
+        } else resetSocket(s);
+      } else {
+        this.endHandshake(h, null);
+      }
+      this.fail(s, r);
+      return;
+    }
+    this.trace?.({ dir: 'rx', what: 'request', bytes: r.raw });
+    log('← %s: %s', peerName(s), stringifyMpaReqRep(r.frame));
+    if (r.rest.length > 0) {
+      // The Initiator must wait for the Reply before its first FPDU (siw: "peer sent extra data").
+      this.endHandshake(h, null);
+      this.fail(s, new CmError('protocol', 'data after the MPA Request, before the Reply', {
+        terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, 'data after the Request'),
+      }));
+      return;
+    }
+    const ex = examineRequest(r.frame, this.cfg);
+    this.endHandshake(h, 'keep');
+    if (!ex.ok) {
+      this.trace?.({ dir: 'tx', what: 'reply', bytes: ex.reply });
+      closeGracefully(s, ex.reply);
+      this.fail(s, fromFailure(ex.failure));
+      return;
+    }
+    if (this.closed) {
+      resetSocket(s);
+      return;
+    }
+    const req = new CmConnectRequest(this, s, ex.info);
+    this.requests.add(req);
+    this.stats.requests++;
+    this.emit('request', req);
+  }
+}
+
+/** Parameters of an accept (IT-API `it_ep_accept`). */
+export interface CmAcceptParams {
+  /** Local IRD/ORD to negotiate from (default: the QP's). */
+  ird?: number;
+  ord?: number;
+  /** Private data of the Reply: ≤ 512 octets, ≤ 508 with the RFC 6581 word. */
+  privateData?: Uint8Array;
+}
+
+/**
+ * One valid MPA Request awaiting the ULP's decision (IT-API `IT_CM_REQ_CONN_REQUEST_EVENT`): it
+ * carries the peer's private data, IRD and ORD. It ends exactly once: `accept`, `reject`, or
+ * `aborted` (event) when the peer goes away, sends data early, or the accept timer fires.
+ */
+export class CmConnectRequest extends EventEmitter {
+  state: 'pending' | 'accepted' | 'rejected' | 'aborted' = 'pending';
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  readonly localAddress: string;
+  readonly localPort: number;
+  private timer: NodeJS.Timeout | null = null;
+  private watching = false;
+
+  constructor(
+    readonly listener: CmListener,
+    readonly socket: net.Socket,
+    readonly info: MpaRequestInfo,
+  ) {
+    super();
+    this.remoteAddress = socket.remoteAddress ?? '';
+    this.remotePort = socket.remotePort ?? 0;
+    this.localAddress = socket.localAddress ?? '';
+    this.localPort = socket.localPort ?? 0;
+    this.watch();
+  }
+
+  /** The Request's MPA revision. */
+  get revision(): number {
+    return this.info.frame.revision;
+  }
+  /** RFC 6581 enhanced establishment in use (the peer's IRD/ORD are known). */
+  get enhanced(): boolean {
+    return this.info.replyEnhanced;
+  }
+  /** The Initiator's IRD (RFC 6581 word), or null without one. */
+  get peerIrd(): number | null {
+    return this.info.peerIrdOrd?.ird ?? null;
+  }
+  /** The Initiator's ORD (RFC 6581 word), or null without one. */
+  get peerOrd(): number | null {
+    return this.info.peerIrdOrd?.ord ?? null;
+  }
+  /** RTR types offered in RFC 6581 P2P mode, or null when not P2P. */
+  get p2p(): readonly RtrType[] | null {
+    return this.info.p2p;
+  }
+  /** The Initiator's ULP private data. */
+  get privateData(): Uint8Array {
+    return this.info.privateData;
+  }
+
+  /**
+   * While the ULP decides, the socket is read: any octet now is a protocol error (the Initiator
+   * must wait for the Reply), and a FIN or reset ends the request.
+   */
+  private watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const s = this.socket;
+    s.on('data', this.onData);
+    s.on('end', this.onEnd);
+    s.on('close', this.onEnd);
+    s.resume();
+    if (this.listener.acceptTimeoutMs > 0 && !this.timer) {
+      this.timer = startTimer(this.listener.acceptTimeoutMs, () => {
+        this.timer = null;
+        this.abort(new CmError('timeout', `not accepted within ${this.listener.acceptTimeoutMs} ms`));
+      });
+    }
+  }
+
+  private unwatch(): void {
+    if (!this.watching) return;
+    this.watching = false;
+    const s = this.socket;
+    s.off('data', this.onData);
+    s.off('end', this.onEnd);
+    s.off('close', this.onEnd);
+    s.pause();
+  }
+
+  private readonly onData = (): void => {
+    this.abort(new CmError('protocol', 'data before the MPA Reply', { terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, 'data before the Reply') }));
+  };
+  private readonly onEnd = (): void => {
+    this.abort(new CmError('closed', 'the Initiator closed the connection before accept/reject'));
+  };
+
+  private settle(state: 'accepted' | 'rejected' | 'aborted'): void {
+    this.state = state;
+    this.unwatch();
+    stopTimer(this.timer);
+    this.timer = null;
+    this.listener.requests.delete(this);
+    orphanRequests.delete(this);
+  }
+
+  private abort(err: CmError): void {
+    if (this.state !== 'pending') return;
+    this.settle('aborted');
+    this.listener.stats.aborted++;
+    resetSocket(this.socket);
+    log('request from %s:%d aborted: %s', this.remoteAddress, this.remotePort, err.message);
+    this.emit('aborted', err);
+  }
+
+  /**
+   * Accepts with `qp` (Idle): negotiates (see `responderAgree`), then Idle→RTS with the Reply as
+   * the last streaming-mode message, so the QP's receive path is in place before the Initiator
+   * can answer it (siw installs its callbacks before sending the Reply for the same reason). The
+   * QP waits for the Initiator's first FPDU — in P2P mode, the RTR — before it sends anything
+   * (RFC 5044 §7.1.2, RFC 6581).
+   *
+   * Throws a {@link CmError} when the request is no longer pending, or when the parameters or
+   * the QP do not fit (kinds `invalid`, `ird-ord`, `no-matching-rtr`, `policy`, `qp`); in those
+   * cases nothing was sent and the request stays pending, so the ULP may fix and retry, or reject.
+   */
+  accept(qp: Qp, params: CmAcceptParams = {}): CmConnection {
+    if (this.state !== 'pending') throw new CmError('invalid', `the request is ${this.state}`);
+    checkQpIdle(qp);
+    const pd = params.privateData ?? EMPTY;
+    if (pd.length > maxUserPrivateData(this.enhanced)) {
+      throw new CmError('invalid', `private data of ${pd.length} octets; at most ${maxUserPrivateData(this.enhanced)}`);
+    }
+    const lim = qp.rnic.limits;
+    const ird = params.ird ?? qp.ird;
+    const ord = params.ord ?? qp.ord;
+    if (ird > lim.maxIrdPerQp || ord > lim.maxOrdPerQp) throw new CmError('invalid', `IRD ${ird}/ORD ${ord} above the RNIC's limits`);
+    const a = responderAgree(this.info, { ird, ord, maxIrd: lim.maxIrdPerQp, readRtrOk: qp.enableRdmaRead, privateData: pd }, this.listener.cfg);
+    if (!a.ok) throw fromFailure(a.failure);
+    const ag = a.agreement;
+    if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.rnic.config.markers) {
+      throw new CmError('policy', 'Markers negotiated but this RNIC has none');
+    }
+    // The QP's receive path takes over the socket: stop watching it first.
+    this.unwatch();
+    const stream = new LlpStream(this.socket, { awaitFirstRx: true, expectRtr: ag.rtr });
+    const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord, a.reply);
+    if (ret !== RiRet.SUCCESS) {
+      this.watch();
+      throw new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret });
+    }
+    this.settle('accepted');
+    this.listener.stats.accepted++;
+    this.listener.trace?.({ dir: 'tx', what: 'reply', bytes: a.reply });
+    log('QP[%d] RTS (passive) for %s:%d crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s', qp.id, this.remoteAddress, this.remotePort, +ag.mpa.crc, +ag.mpa.recvMarkers, +ag.mpa.xmitMarkers, qp.ird, qp.ord, ag.rtr ?? '-');
+    return new CmConnection(qp, this.socket, 'passive', ag, this.info.privateData);
+  }
+
+  /**
+   * Rejects (IT-API `it_reject`): a Reply with R set carrying `privateData` (RFC 5044 §7.1.1),
+   * then a graceful close. The Initiator reports a peer reject with exactly this private data.
+   */
+  reject(privateData: Uint8Array = EMPTY): void {
+    if (this.state !== 'pending') throw new CmError('invalid', `the request is ${this.state}`);
+    if (privateData.length > maxUserPrivateData(this.enhanced)) {
+      throw new CmError('invalid', `private data of ${privateData.length} octets; at most ${maxUserPrivateData(this.enhanced)}`);
+    }
+    this.settle('rejected');
+    this.listener.stats.rejected++;
+    const reply = rejectReply(this.info, privateData);
+    this.listener.trace?.({ dir: 'tx', what: 'reply', bytes: reply });
+    closeGracefully(this.socket, reply);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Socket conversion
+// ---------------------------------------------------------------------------------------------
+
+export interface CmConvertMpa extends CmMpaParams {
+  /**
+   * MPA role: by default the side that sends the last streaming-mode message is the MPA
+   * Responder and the other the Initiator (IT-API §6.4: the Conversion Initiator waits for the
+   * MPA Request).
+   */
+  role?: 'initiator' | 'responder';
+  /** Bounds the MPA exchange; 0 = no limit (IT-API: conversion never times out). Default 10 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface CmConvertOptions {
+  /** MPA start-up parameters, or `false` to go straight to RDMA mode (IT-API `IT_SC_NO_REQ_REP`). */
+  mpa?: CmConvertMpa | false;
+  /** The ULP's last streaming-mode message, sent just before the MPA exchange / RDMA mode. */
+  lastStreamingMessage?: Uint8Array;
+  /** Octets the ULP already read from the socket past its own last message (FPDUs or the Request). */
+  pending?: Uint8Array;
+  /** With `mpa: false`: the MPA attributes agreed by the ULP (default no CRC, no Markers). */
+  mpaAttrs?: Partial<MpaAttrs>;
+}
+
+/**
+ * Converts a connected streaming-mode socket into an RDMA-mode QP (IT-API `it_socket_convert`,
+ * RNICPI Ch. 6.1.4 conversion). The ULP must have stopped reading the socket (its own `data`
+ * listeners removed); from here the CM and then the QP own it.
+ *
+ * - With MPA start-up (default): optionally the last streaming message, then the Initiator or
+ *   Responder half of RFC 5044 §7.1.2. The Responder accepts by itself (there is no ULP
+ *   decision in a conversion) unless the policies clash, which rejects with R.
+ * - With `mpa: false`: the last streaming message (if any) goes out as Modify QP's stream
+ *   message and the QP enters RTS at once with `mpaAttrs`; the side that sent the message waits
+ *   for the peer's first FPDU, mirroring the MPA roles.
+ */
+export async function cmConvertSocket(qp: Qp, socket: net.Socket, opts: CmConvertOptions = {}): Promise<CmConnection> {
+  // A fresh `new net.Socket()` reports readyState 'open' too; only a connected one has a peer.
+  if (!(socket instanceof net.Socket) || socket.destroyed || socket.connecting || socket.readyState !== 'open' || !socket.remoteAddress) {
+    throw new CmError('invalid', 'the socket is not a connected TCP socket');
+  }
+  checkQpIdle(qp);
+  const last = opts.lastStreamingMessage && opts.lastStreamingMessage.length > 0 ? opts.lastStreamingMessage : null;
+  if (opts.mpa === false) {
+    track(socket);
+    socket.pause();
+    const mpa: MpaAttrs = { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1, ...opts.mpaAttrs };
+    const stream = new LlpStream(socket, { pending: opts.pending ?? null, awaitFirstRx: last !== null });
+    const ret = toRts(qp, stream, mpa, null, null, last ?? undefined);
+    if (ret !== RiRet.SUCCESS) throw new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret });
+    return new CmConnection(qp, socket, last ? 'passive' : 'active', null, EMPTY);
+  }
+  const p: CmConvertMpa = opts.mpa ?? {};
+  const role = p.role ?? (last ? 'responder' : 'initiator');
+  // Validate everything before a single octet goes out.
+  const { offer, policy } = makeOffer(qp, p);
+  const timeoutMs = p.timeoutMs ?? MPA_REPLY_TIMEOUT_MS;
+  if (p.signal?.aborted) throw new CmError('aborted', 'aborted before the conversion');
+  track(socket);
+  socket.pause();
+  return new Promise<CmConnection>((resolve, reject) => {
+    busy.add(qp);
+    live.connecting++;
+    let settled = false;
+    let cancel: (() => void) | null = null;
+    const finish = (err: CmError | null, conn: CmConnection | null, graceful = false): void => {
+      if (settled) return;
+      settled = true;
+      stopTimer(timer);
+      p.signal?.removeEventListener('abort', onAbort);
+      cancel?.();
+      busy.delete(qp);
+      live.connecting--;
+      if (err) {
+        log('QP[%d] conversion failed: %s (%s)', qp.id, err.kind, err.message);
+        if (graceful) closeGracefully(socket, null);
+        else resetSocket(socket);
+        reject(err);
+      } else resolve(conn!);
+    };
+    const onAbort = (): void => finish(new CmError('aborted', 'conversion aborted'), null);
+    const timer = timeoutMs > 0 ? startTimer(timeoutMs, () => finish(new CmError('timeout', `MPA exchange not done within ${timeoutMs} ms`), null)) : null;
+    p.signal?.addEventListener('abort', onAbort, { once: true });
+    socket.setNoDelay(true);
+    if (last) {
+      p.trace?.({ dir: 'tx', what: 'stream-msg', bytes: last });
+      tapSocket(socket)?.tx(last);
+      socket.write(last);
+    }
+    if (role === 'initiator') {
+      const run = runInitiator(qp, socket, offer, policy, p.irdOrd ?? 'relaxed', opts.pending ?? null, p.trace, 'active', finish);
+      cancel = () => run.cancel();
+      return;
+    }
+    const cfg: ResponderConfig = {
+      revision: offer.revision,
+      policy,
+      rtrPreference: p.rtrPreference ?? DEFAULT_RTR_PREFERENCE,
+      irdOrd: p.irdOrd ?? 'relaxed',
+    };
+    const reader = new FrameReader(socket, 'request', opts.pending ?? null, (r) => {
+      if (r instanceof CmError) {
+        finish(r, null);
+        return;
+      }
+      p.trace?.({ dir: 'rx', what: 'request', bytes: r.raw });
+      if (r.rest.length > 0) {
+        finish(new CmError('protocol', 'data after the MPA Request, before the Reply', { terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply) }), null);
+        return;
+      }
+      const ex = examineRequest(r.frame, cfg);
+      if (!ex.ok) {
+        p.trace?.({ dir: 'tx', what: 'reply', bytes: ex.reply });
+        tapSocket(socket)?.tx(ex.reply);
+        socket.write(ex.reply);
+        finish(fromFailure(ex.failure), null, true);
+        return;
+      }
+      const lim = qp.rnic.limits;
+      const a = responderAgree(
+        ex.info,
+        { ird: offer.ird, ord: offer.ord, maxIrd: lim.maxIrdPerQp, readRtrOk: qp.enableRdmaRead, privateData: offer.privateData },
+        cfg,
+      );
+      if (!a.ok) {
+        const reply = rejectReply(ex.info, EMPTY);
+        p.trace?.({ dir: 'tx', what: 'reply', bytes: reply });
+        tapSocket(socket)?.tx(reply);
+        socket.write(reply);
+        finish(fromFailure(a.failure), null, true);
+        return;
+      }
+      const ag = a.agreement;
+      if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.rnic.config.markers) {
+        finish(new CmError('policy', 'Markers negotiated but this RNIC has none'), null);
+        return;
+      }
+      cancel = null;
+      const stream = new LlpStream(socket, { awaitFirstRx: true, expectRtr: ag.rtr });
+      const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord, a.reply);
+      if (ret !== RiRet.SUCCESS) {
+        finish(new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret }), null);
+        return;
+      }
+      p.trace?.({ dir: 'tx', what: 'reply', bytes: a.reply });
+      finish(null, new CmConnection(qp, socket, 'passive', ag, ex.info.privateData));
+    });
+    cancel = () => reader.cancel();
+  });
+}

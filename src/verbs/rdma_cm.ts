@@ -1,0 +1,789 @@
+/**
+ * librdmacm in TypeScript (manual chapter 5): `rdma_cm_id`s and event channels over the iWARP
+ * connection manager (`src/rnic/cm.ts`), with the QPs of `ibverbs.ts`.
+ *
+ * Event sequences are the manual's (§3.5 of the digest): active ADDR_RESOLVED → ROUTE_RESOLVED
+ * → ESTABLISHED | REJECTED | UNREACHABLE | CONNECT_ERROR → DISCONNECTED; passive
+ * CONNECT_REQUEST (a new id) → ESTABLISHED → DISCONNECTED. As with Linux rdma_cm, a
+ * disconnected QP is moved to Error so that every posted WR is flushed.
+ *
+ * iWARP specifics, as Linux's iw_cm reports them: the CONNECT_REQUEST's `initiator_depth` and
+ * `responder_resources` are the peer's IRD and ORD (RFC 6581 word); a refused or rejected
+ * connect is REJECTED with status -ECONNREFUSED; a timeout is UNREACHABLE (-ETIMEDOUT).
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener } from '../rnic/cm.js';
+import { RiQpState } from '../rnicpi/types.js';
+import { softrdmaEngineQp } from '../rnicpi/provider.js';
+import { logger } from '../util/log.js';
+import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, rdma_cm_event_type, rdma_port_space } from './constants.js';
+import { Context, devices, openDevice } from './device.js';
+import { EADDRNOTAVAIL, EAGAIN, EBADF, EBUSY, EINVAL, ENOSYS, EOPNOTSUPP, setErrno } from './errno.js';
+import {
+  Cq,
+  ibv_alloc_pd,
+  ibv_create_comp_channel,
+  ibv_create_cq,
+  ibv_create_qp,
+  ibv_create_srq,
+  ibv_dealloc_pd,
+  ibv_dereg_mr,
+  ibv_destroy_comp_channel,
+  ibv_destroy_cq,
+  ibv_destroy_qp,
+  ibv_destroy_srq,
+  ibv_get_cq_event,
+  ibv_ack_cq_events,
+  ibv_modify_qp,
+  ibv_poll_cq,
+  ibv_post_recv,
+  ibv_post_send,
+  ibv_post_srq_recv,
+  ibv_reg_mr,
+  ibv_req_notify_cq,
+  type Pd,
+  type Qp,
+} from './ibverbs.js';
+import {
+  type ibv_comp_channel,
+  type ibv_cq,
+  type ibv_mr,
+  type ibv_pd,
+  type ibv_qp_init_attr,
+  type ibv_sge,
+  type ibv_srq,
+  type ibv_srq_init_attr,
+  type ibv_wc,
+  type In,
+  type rdma_addrinfo,
+  type rdma_cm_event,
+  type rdma_cm_id,
+  type rdma_conn_param,
+  type rdma_event_channel,
+  type rdma_route,
+  type sockaddr,
+  VERBS_HANDLE,
+} from './types.js';
+
+const log = logger('rdma_cm');
+
+const ECONNREFUSED = 111;
+const ETIMEDOUT = 110;
+const ECONNRESET = 104;
+
+// ------------------------------------------------------------------------------ channels
+
+let fdSeq = 2000;
+
+export class EventChannel implements rdma_event_channel {
+  readonly [VERBS_HANDLE] = 'rdma_event_channel' as const;
+  readonly fd = fdSeq++;
+  nonblocking = false;
+  dead = false;
+  readonly ids = new Set<CmId>();
+  private readonly queue: rdma_cm_event[] = [];
+  private readonly waiters: ((r: { ret: number; event: rdma_cm_event | null }) => void)[] = [];
+  push(ev: rdma_cm_event): void {
+    const w = this.waiters.shift();
+    if (w) w({ ret: 0, event: ev });
+    else this.queue.push(ev);
+  }
+  get(): Promise<{ ret: number; event: rdma_cm_event | null }> {
+    if (this.dead) return Promise.resolve({ ret: failRdma(EBADF), event: null });
+    const ev = this.queue.shift();
+    if (ev) return Promise.resolve({ ret: 0, event: ev });
+    if (this.nonblocking) return Promise.resolve({ ret: failRdma(EAGAIN), event: null });
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+  close(): void {
+    this.dead = true;
+    for (const w of this.waiters.splice(0)) w({ ret: failRdma(EBADF), event: null });
+  }
+}
+
+function failRdma(errno: number): number {
+  setErrno(errno);
+  return -1;
+}
+
+// ------------------------------------------------------------------------------ ids
+
+const ANY: sockaddr = { family: 'ipv4', address: '0.0.0.0', port: 0 };
+
+type IdState = 'idle' | 'bound' | 'addr' | 'route' | 'listen' | 'connecting' | 'request' | 'connected' | 'disconnected';
+
+function emptyParam(): rdma_cm_event['param'] {
+  return {
+    conn: {
+      private_data: null,
+      private_data_len: 0,
+      responder_resources: 0,
+      initiator_depth: 0,
+      flow_control: 0,
+      retry_count: 0,
+      rnr_retry_count: 0,
+      srq: 0,
+      qp_num: 0,
+    },
+    ud: { private_data: null, private_data_len: 0, ah_attr: null as never, qp_num: 0, qkey: 0 },
+  };
+}
+
+/** One default context per device, shared by every id (librdmacm opens each device once). */
+let defaultCtx: Context | null = null;
+function deviceContext(): Context | null {
+  if (defaultCtx && !defaultCtx.closed) return defaultCtx;
+  const d = devices()[0];
+  defaultCtx = d ? openDevice(d) : null;
+  return defaultCtx;
+}
+
+export class CmId implements rdma_cm_id {
+  readonly [VERBS_HANDLE] = 'rdma_cm_id' as const;
+  verbs: Context | null = null;
+  qp: Qp | null = null;
+  readonly port_num = 1;
+  event: rdma_cm_event | null = null;
+  send_cq_channel: ibv_comp_channel | null = null;
+  send_cq: ibv_cq | null = null;
+  recv_cq_channel: ibv_comp_channel | null = null;
+  recv_cq: ibv_cq | null = null;
+  srq: ibv_srq | null = null;
+  pd: ibv_pd | null = null;
+  readonly qp_type = ibv_qp_type.IBV_QPT_RC;
+  readonly route: rdma_route = {
+    addr: { src_addr: { ...ANY }, dst_addr: { ...ANY }, addr: { ibaddr: { sgid: { raw: new Uint8Array(16) }, dgid: { raw: new Uint8Array(16) }, pkey: 0xffff } } },
+    path_rec: null,
+    num_paths: 0,
+  };
+  state: IdState = 'idle';
+  dead = false;
+  /** Events delivered and not yet acked. */
+  unacked = 0;
+  listener: CmListener | null = null;
+  listenReady: Promise<void> | null = null;
+  req: CmConnectRequest | null = null;
+  conn: CmConnection | null = null;
+  /** Resources rdma_cm created for this id (destroyed with it). */
+  ownPd = false;
+  ownCqs = false;
+  /** Synchronous ids: waiters for the next event, and requests not yet collected. */
+  private readonly syncWaiters: ((ev: rdma_cm_event) => void)[] = [];
+  readonly pendingRequests: CmId[] = [];
+  private disconnectedPosted = false;
+  constructor(
+    public channel: EventChannel | null,
+    public context: unknown,
+    readonly ps: rdma_port_space,
+  ) {}
+
+  /** Delivers an event for this id (to its channel, or to a synchronous caller). */
+  post(type: rdma_cm_event_type, status = 0, param = emptyParam(), listenId: CmId | null = null, target: CmId = this): void {
+    if (this.dead) return;
+    const ev: rdma_cm_event = { id: target, listen_id: listenId, event: type, status, param };
+    log('event %s status %d', rdma_cm_event_type[type], status);
+    if (this.channel) {
+      target.unacked++;
+      this.channel.push(ev);
+      return;
+    }
+    target.event = ev;
+    const w = this.syncWaiters.shift();
+    if (w) w(ev);
+  }
+
+  /** Waits for the next event on a synchronous id. */
+  nextSync(): Promise<rdma_cm_event> {
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  /** The connection closed: DISCONNECTED once, and the QP to Error (WRs flushed). */
+  onClosed(): void {
+    if (this.disconnectedPosted || this.dead) return;
+    this.disconnectedPosted = true;
+    this.state = 'disconnected';
+    if (this.qp && !this.qp.dead) {
+      const st = softrdmaEngineQp(this.qp.ri)?.state;
+      if (st === RiQpState.IDLE || st === RiQpState.READY_TO_SEND) ibv_modify_qp(this.qp, { qp_state: ibv_qp_state.IBV_QPS_ERR }, 1);
+    }
+    this.post(rdma_cm_event_type.RDMA_CM_EVENT_DISCONNECTED);
+  }
+
+  attach(conn: CmConnection): void {
+    this.conn = conn;
+    this.state = 'connected';
+    if (this.qp) this.qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+    conn.once('close', () => this.onClosed());
+  }
+}
+
+function idOk(id: rdma_cm_id): id is CmId {
+  return id instanceof CmId && !id.dead;
+}
+
+function sockaddrOk(a: sockaddr | null | undefined): a is sockaddr {
+  return !!a && (a.family === 'ipv4' || a.family === 'ipv6') && typeof a.address === 'string' && Number.isInteger(a.port);
+}
+
+// ------------------------------------------------------------------------------ API
+
+export function rdma_create_event_channel(): rdma_event_channel | null {
+  return new EventChannel();
+}
+
+export function rdma_destroy_event_channel(channel: rdma_event_channel): void {
+  const ch = channel as EventChannel;
+  if (ch instanceof EventChannel) ch.close();
+}
+
+export function rdma_create_id(channel: rdma_event_channel | null, context: unknown, ps: rdma_port_space): { ret: number; id: rdma_cm_id | null } {
+  const ch = channel as EventChannel | null;
+  if (ch !== null && (!(ch instanceof EventChannel) || ch.dead)) return { ret: failRdma(EINVAL), id: null };
+  // iWARP carries connections over TCP only (Linux: RDMA_PS_UDP ids exist but cannot connect).
+  if (ps !== rdma_port_space.RDMA_PS_TCP) return { ret: failRdma(EOPNOTSUPP), id: null };
+  const id = new CmId(ch, context, ps);
+  ch?.ids.add(id);
+  return { ret: 0, id };
+}
+
+export function rdma_destroy_id(id: rdma_cm_id): number {
+  const i = id as CmId;
+  if (!idOk(i)) return failRdma(EINVAL);
+  if (i.unacked > 0) return failRdma(EBUSY);
+  i.dead = true;
+  void i.listener?.close();
+  if (i.req && i.req.state === 'pending') i.req.reject(new Uint8Array(0));
+  if (i.conn && !i.conn.closed) i.conn.disconnect('abortive');
+  i.channel?.ids.delete(i);
+  return 0;
+}
+
+export function rdma_migrate_id(id: rdma_cm_id, channel: rdma_event_channel | null): number {
+  const i = id as CmId;
+  if (!idOk(i)) return failRdma(EINVAL);
+  if (i.unacked > 0) return failRdma(EBUSY);
+  i.channel?.ids.delete(i);
+  i.channel = channel as EventChannel | null;
+  i.channel?.ids.add(i);
+  return 0;
+}
+
+export function rdma_set_option(id: rdma_cm_id, level: number, optname: number, _optval: number | Uint8Array): number {
+  if (!idOk(id as CmId)) return failRdma(EINVAL);
+  // RDMA_OPTION_ID (0): TOS, REUSEADDR, AFONLY, ACK_TIMEOUT — accepted; TCP needs none of them.
+  if (level === 0 && optname >= 0 && optname <= 3) return 0;
+  return failRdma(EINVAL);
+}
+
+export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
+  const i = id as CmId;
+  if (!idOk(i) || !sockaddrOk(addr) || i.state !== 'idle') return failRdma(EINVAL);
+  i.route.addr.src_addr = { ...addr };
+  i.verbs = deviceContext();
+  i.state = 'bound';
+  return 0;
+}
+
+export function rdma_listen(id: rdma_cm_id, backlog: number): number {
+  const i = id as CmId;
+  if (!idOk(i) || i.state !== 'bound') return failRdma(EINVAL);
+  i.state = 'listen';
+  const src = i.route.addr.src_addr;
+  const host = src.address === '0.0.0.0' || src.address === '::' ? undefined : src.address;
+  i.listenReady = CmListener.listen({ host, port: src.port, backlog: backlog > 0 ? backlog : undefined }).then(
+    (l) => {
+      if (i.dead) {
+        void l.close();
+        return;
+      }
+      i.listener = l;
+      i.route.addr.src_addr = { ...src, port: l.port };
+      l.on('request', (req: CmConnectRequest) => onRequest(i, req));
+    },
+    (e: unknown) => {
+      log('listen failed: %s', (e as Error).message);
+      i.state = 'bound';
+    },
+  );
+  return 0;
+}
+
+/** Resolves once a listening id's socket is bound (its port is then known). */
+export function rdmaListenReady(id: rdma_cm_id): Promise<void> {
+  return (id as CmId).listenReady ?? Promise.resolve();
+}
+
+function onRequest(listen: CmId, req: CmConnectRequest): void {
+  const child = new CmId(listen.channel, listen.context, listen.ps);
+  listen.channel?.ids.add(child);
+  child.verbs = listen.verbs ?? deviceContext();
+  child.req = req;
+  child.state = 'request';
+  child.route.addr.src_addr = { family: 'ipv4', address: stripV6(req.localAddress), port: req.localPort };
+  child.route.addr.dst_addr = { family: 'ipv4', address: stripV6(req.remoteAddress), port: req.remotePort };
+  const p = emptyParam();
+  p.conn.private_data = req.privateData;
+  p.conn.private_data_len = req.privateData.length;
+  // iw_cm reports the peer's IRD as initiator_depth and its ORD as responder_resources.
+  p.conn.initiator_depth = req.peerIrd ?? 0;
+  p.conn.responder_resources = req.peerOrd ?? 0;
+  req.once('aborted', () => child.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, -ECONNRESET));
+  if (listen.channel) listen.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST, 0, p, listen, child);
+  else {
+    child.event = { id: child, listen_id: listen, event: rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST, status: 0, param: p };
+    listen.pendingRequests.push(child);
+    listen.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST, 0, p, listen, child);
+  }
+}
+
+function stripV6(a: string): string {
+  return a.startsWith('::ffff:') ? a.slice(7) : a;
+}
+
+export async function rdma_resolve_addr(id: rdma_cm_id, src_addr: sockaddr | null, dst_addr: sockaddr, _timeout_ms: number): Promise<number> {
+  const i = id as CmId;
+  if (!idOk(i) || !sockaddrOk(dst_addr) || (i.state !== 'idle' && i.state !== 'bound')) return failRdma(EINVAL);
+  if (src_addr) i.route.addr.src_addr = { ...src_addr };
+  i.route.addr.dst_addr = { ...dst_addr };
+  i.verbs = deviceContext();
+  i.state = 'addr';
+  i.post(rdma_cm_event_type.RDMA_CM_EVENT_ADDR_RESOLVED);
+  return 0;
+}
+
+export async function rdma_resolve_route(id: rdma_cm_id, _timeout_ms: number): Promise<number> {
+  const i = id as CmId;
+  if (!idOk(i) || i.state !== 'addr') return failRdma(EINVAL);
+  i.state = 'route';
+  i.post(rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED);
+  return 0;
+}
+
+/** `rdma_create_qp`: with null CQs in the attributes, rdma_cm creates them (and their channels). */
+export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_qp_init_attr>): number {
+  const i = id as CmId;
+  if (!idOk(i) || !i.verbs || i.qp) return failRdma(EINVAL);
+  const ctx = i.verbs;
+  let p = pd as Pd | null;
+  if (!p) {
+    p = (i.pd as Pd | null) ?? (ibv_alloc_pd(ctx) as Pd | null);
+    if (!p) return -1;
+    if (!i.pd) {
+      i.pd = p;
+      i.ownPd = true;
+    }
+  }
+  let scq = attr.send_cq as ibv_cq | null | undefined;
+  let rcq = attr.recv_cq as ibv_cq | null | undefined;
+  if (!scq || !rcq) {
+    const cap = attr.cap ?? {};
+    i.send_cq_channel = ibv_create_comp_channel(ctx);
+    i.recv_cq_channel = ibv_create_comp_channel(ctx);
+    i.send_cq = ibv_create_cq(ctx, Math.max(cap.max_send_wr ?? 1, 1), null, i.send_cq_channel, 0);
+    i.recv_cq = ibv_create_cq(ctx, Math.max(cap.max_recv_wr ?? 1, 1), null, i.recv_cq_channel, 0);
+    if (!i.send_cq || !i.recv_cq) return -1;
+    i.ownCqs = true;
+    scq = i.send_cq;
+    rcq = i.recv_cq;
+  } else {
+    i.send_cq = scq;
+    i.recv_cq = rcq;
+  }
+  const qp = ibv_create_qp(p, { ...attr, send_cq: scq, recv_cq: rcq, srq: (attr.srq ?? i.srq ?? null) as ibv_srq | null });
+  if (!qp) return -1;
+  i.qp = qp as Qp;
+  if (!i.pd) i.pd = p;
+  return 0;
+}
+
+export function rdma_destroy_qp(id: rdma_cm_id): void {
+  const i = id as CmId;
+  if (!(i instanceof CmId) || !i.qp) return;
+  ibv_destroy_qp(i.qp);
+  i.qp = null;
+  if (i.ownCqs) {
+    for (const cq of [i.send_cq, i.recv_cq]) if (cq) ibv_destroy_cq(cq);
+    for (const ch of [i.send_cq_channel, i.recv_cq_channel]) if (ch) ibv_destroy_comp_channel(ch);
+    i.send_cq = i.recv_cq = null;
+    i.send_cq_channel = i.recv_cq_channel = null;
+    i.ownCqs = false;
+  }
+  if (i.ownPd && i.pd) {
+    ibv_dealloc_pd(i.pd);
+    i.pd = null;
+    i.ownPd = false;
+  }
+}
+
+function cmEventOfError(e: unknown): { type: rdma_cm_event_type; status: number; pd: Uint8Array | null } {
+  if (e instanceof CmError) {
+    switch (e.kind) {
+      case 'rejected':
+        return { type: rdma_cm_event_type.RDMA_CM_EVENT_REJECTED, status: -ECONNREFUSED, pd: e.privateData };
+      case 'refused':
+        return { type: rdma_cm_event_type.RDMA_CM_EVENT_REJECTED, status: -ECONNREFUSED, pd: null };
+      case 'timeout':
+      case 'unreachable':
+        return { type: rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE, status: -ETIMEDOUT, pd: null };
+      default:
+        return { type: rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, status: -ECONNRESET, pd: null };
+    }
+  }
+  return { type: rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, status: -ECONNRESET, pd: null };
+}
+
+function connParamOut(conn: CmConnection, ird: number, ord: number): rdma_cm_event['param'] {
+  const p = emptyParam();
+  p.conn.private_data = conn.peerPrivateData;
+  p.conn.private_data_len = conn.peerPrivateData.length;
+  p.conn.responder_resources = ird;
+  p.conn.initiator_depth = ord;
+  return p;
+}
+
+function pdOf(param: In<rdma_conn_param> | null): Uint8Array | null | number {
+  const pd = param?.private_data ?? null;
+  if (!pd) return null;
+  const len = param?.private_data_len ?? pd.length;
+  if (!Number.isInteger(len) || len < 0 || len > pd.length) return EINVAL;
+  return pd.subarray(0, len);
+}
+
+/**
+ * `rdma_connect`: MPA Request with the private data and IRD/ORD (`responder_resources` /
+ * `initiator_depth`); ESTABLISHED (or REJECTED/UNREACHABLE/CONNECT_ERROR) follows as an event.
+ */
+export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | null): Promise<number> {
+  const i = id as CmId;
+  if (!idOk(i) || i.state !== 'route' || !i.qp) return failRdma(EINVAL);
+  const eqp = softrdmaEngineQp(i.qp.ri);
+  const pd = pdOf(param);
+  if (!eqp || typeof pd === 'number') return failRdma(EINVAL);
+  const ird = param?.responder_resources ?? eqp.ird;
+  const ord = param?.initiator_depth ?? eqp.ord;
+  i.state = 'connecting';
+  const dst = i.route.addr.dst_addr;
+  const run = cmConnect(eqp, dst.address, dst.port, { privateData: pd ?? undefined, ird, ord }).then(
+    (conn) => {
+      i.route.addr.src_addr = { family: 'ipv4', address: stripV6(conn.localAddress), port: conn.localPort };
+      i.attach(conn);
+      i.post(rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED, 0, connParamOut(conn, eqp.ird, eqp.ord));
+      return 0;
+    },
+    (e: unknown) => {
+      i.state = 'route';
+      const ev = cmEventOfError(e);
+      const p = emptyParam();
+      if (ev.pd) {
+        p.conn.private_data = ev.pd;
+        p.conn.private_data_len = ev.pd.length;
+      }
+      i.post(ev.type, ev.status, p);
+      return -1;
+    },
+  );
+  // An asynchronous id returns at once; a synchronous one waits for the outcome.
+  if (i.channel) return 0;
+  const r = await run;
+  if (r !== 0) setErrno(ECONNREFUSED);
+  return r;
+}
+
+export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | null): Promise<number> {
+  const i = id as CmId;
+  if (!idOk(i) || i.state !== 'request' || !i.req || !i.qp) return failRdma(EINVAL);
+  const eqp = softrdmaEngineQp(i.qp.ri);
+  const pd = pdOf(param);
+  if (!eqp || typeof pd === 'number') return failRdma(EINVAL);
+  let conn: CmConnection;
+  try {
+    conn = i.req.accept(eqp, {
+      ird: param?.responder_resources ?? eqp.ird,
+      ord: param?.initiator_depth ?? eqp.ord,
+      privateData: pd ?? undefined,
+    });
+  } catch (e) {
+    log('accept failed: %s', (e as Error).message);
+    return failRdma(EINVAL);
+  }
+  i.req = null;
+  i.attach(conn);
+  i.post(rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED, 0, connParamOut(conn, eqp.ird, eqp.ord));
+  return 0;
+}
+
+export function rdma_reject(id: rdma_cm_id, private_data: Uint8Array | null, private_data_len?: number): number {
+  const i = id as CmId;
+  if (!idOk(i) || i.state !== 'request' || !i.req) return failRdma(EINVAL);
+  const pd = private_data ? private_data.subarray(0, private_data_len ?? private_data.length) : new Uint8Array(0);
+  i.req.reject(pd);
+  i.req = null;
+  i.state = 'disconnected';
+  return 0;
+}
+
+export function rdma_notify(id: rdma_cm_id, _event: number): number {
+  return idOk(id as CmId) ? 0 : failRdma(EINVAL);
+}
+
+/** `rdma_disconnect`: graceful close; DISCONNECTED arrives on both sides when TCP is closed. */
+export async function rdma_disconnect(id: rdma_cm_id): Promise<number> {
+  const i = id as CmId;
+  if (!idOk(i) || !i.conn) return failRdma(EINVAL);
+  if (i.conn.closed) return 0;
+  const eqp = i.conn.qp;
+  // A QP with work outstanding cannot close gracefully (Verbs §6.2 T6): close abortively.
+  const how = eqp.state === RiQpState.READY_TO_SEND && eqp.sqOutstanding === 0 && !eqp.remoteReadInProgress ? 'graceful' : 'abortive';
+  i.conn.disconnect(how);
+  if (!i.channel) await i.nextSync();
+  return 0;
+}
+
+export function rdma_get_src_port(id: rdma_cm_id): number {
+  return (id as CmId).route.addr.src_addr.port;
+}
+export function rdma_get_dst_port(id: rdma_cm_id): number {
+  return (id as CmId).route.addr.dst_addr.port;
+}
+export function rdma_get_local_addr(id: rdma_cm_id): sockaddr {
+  return { ...(id as CmId).route.addr.src_addr };
+}
+export function rdma_get_peer_addr(id: rdma_cm_id): sockaddr {
+  return { ...(id as CmId).route.addr.dst_addr };
+}
+
+export function rdma_get_devices(): Context[] | null {
+  const c = deviceContext();
+  return c ? [c] : [];
+}
+export function rdma_free_devices(_list: readonly unknown[]): void {}
+
+export function rdma_get_cm_event(channel: rdma_event_channel): Promise<{ ret: number; event: rdma_cm_event | null }> {
+  const ch = channel as EventChannel;
+  if (!(ch instanceof EventChannel)) return Promise.resolve({ ret: failRdma(EINVAL), event: null });
+  return ch.get();
+}
+
+export function rdma_ack_cm_event(event: rdma_cm_event): number {
+  const id = event?.id as CmId | undefined;
+  if (!(id instanceof CmId)) return failRdma(EINVAL);
+  if (id.unacked > 0) id.unacked--;
+  return 0;
+}
+
+export async function rdma_join_multicast(_id: rdma_cm_id, _addr: sockaddr, _context: unknown): Promise<number> {
+  // Multicast needs UD QPs, which iWARP does not have (Linux rdma_cm: ENOSYS on iWARP).
+  return failRdma(ENOSYS);
+}
+export function rdma_leave_multicast(_id: rdma_cm_id, _addr: sockaddr): number {
+  return failRdma(EADDRNOTAVAIL);
+}
+
+// ------------------------------------------------------------------------------ synchronous ids
+
+/** `rdma_get_request` on a synchronous listening id: the next connection request's new id. */
+export async function rdma_get_request(listen: rdma_cm_id): Promise<{ ret: number; id: rdma_cm_id | null }> {
+  const l = listen as CmId;
+  if (!idOk(l) || l.state !== 'listen' || l.channel) return { ret: failRdma(EINVAL), id: null };
+  for (;;) {
+    const ready = l.pendingRequests.shift();
+    if (ready) return { ret: 0, id: ready };
+    await l.nextSync();
+  }
+}
+
+export async function rdma_getaddrinfo(node: string | null, service: string | null, hints: In<rdma_addrinfo> | null): Promise<{ ret: number; res: rdma_addrinfo | null }> {
+  const passive = ((hints?.ai_flags ?? 0) & RAI_PASSIVE) !== 0;
+  const port = service ? Number(service) : 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return { ret: failRdma(EINVAL), res: null };
+  let address = passive ? '0.0.0.0' : '127.0.0.1';
+  if (node) {
+    if (isIP(node)) address = node;
+    else {
+      try {
+        address = (await lookup(node, { family: 4 })).address;
+      } catch {
+        return { ret: failRdma(EADDRNOTAVAIL), res: null };
+      }
+    }
+  }
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  const sa: sockaddr = { family, address, port };
+  const res: rdma_addrinfo = {
+    ai_flags: hints?.ai_flags ?? 0,
+    ai_family: family === 'ipv6' ? AF_INET6 : AF_INET,
+    ai_qp_type: ibv_qp_type.IBV_QPT_RC,
+    ai_port_space: rdma_port_space.RDMA_PS_TCP,
+    ai_src_len: passive ? 16 : 0,
+    ai_dst_len: passive ? 0 : 16,
+    ai_src_addr: passive ? sa : null,
+    ai_dst_addr: passive ? null : sa,
+    ai_src_canonname: null,
+    ai_dst_canonname: node,
+    ai_route_len: 0,
+    ai_route: null,
+    ai_connect_len: 0,
+    ai_connect: null,
+    ai_next: null,
+  };
+  return { ret: 0, res };
+}
+
+export function rdma_freeaddrinfo(_res: rdma_addrinfo): void {}
+
+/** `rdma_create_ep`: a synchronous id with address and route resolved (or bound), and a QP. */
+export async function rdma_create_ep(res: rdma_addrinfo, pd: ibv_pd | null, attr: In<ibv_qp_init_attr> | null): Promise<{ ret: number; id: rdma_cm_id | null }> {
+  const { id } = rdma_create_id(null, null, rdma_port_space.RDMA_PS_TCP);
+  if (!id) return { ret: -1, id: null };
+  const i = id as CmId;
+  if (res.ai_flags & RAI_PASSIVE) {
+    if (!res.ai_src_addr || rdma_bind_addr(i, res.ai_src_addr) !== 0) return { ret: failRdma(EINVAL), id: null };
+  } else {
+    if (!res.ai_dst_addr) return { ret: failRdma(EINVAL), id: null };
+    await rdma_resolve_addr(i, res.ai_src_addr, res.ai_dst_addr, 2000);
+    await rdma_resolve_route(i, 2000);
+  }
+  if (attr && !(res.ai_flags & RAI_PASSIVE) && rdma_create_qp(i, pd, attr) !== 0) return { ret: -1, id: null };
+  return { ret: 0, id: i };
+}
+
+export function rdma_destroy_ep(id: rdma_cm_id): number {
+  const i = id as CmId;
+  if (!(i instanceof CmId)) return failRdma(EINVAL);
+  rdma_destroy_qp(i);
+  if (i.srq) ibv_destroy_srq(i.srq);
+  return rdma_destroy_id(i);
+}
+
+// ------------------------------------------------------------------------------ rdma_verbs.h helpers
+
+function ctxOf(id: rdma_cm_id): Context | null {
+  const i = id as CmId;
+  return idOk(i) ? i.verbs : null;
+}
+
+function pdFor(i: CmId): ibv_pd | null {
+  if (i.pd) return i.pd;
+  if (!i.verbs) return null;
+  const p = ibv_alloc_pd(i.verbs);
+  if (p) {
+    i.pd = p;
+    i.ownPd = true;
+  }
+  return p;
+}
+
+export function rdma_reg_msgs(id: rdma_cm_id, addr: Uint8Array, length: number): ibv_mr | null {
+  const p = ctxOf(id) ? pdFor(id as CmId) : null;
+  return p ? ibv_reg_mr(p, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE) : (setErrno(EINVAL), null);
+}
+export function rdma_reg_read(id: rdma_cm_id, addr: Uint8Array, length: number): ibv_mr | null {
+  const p = ctxOf(id) ? pdFor(id as CmId) : null;
+  return p ? ibv_reg_mr(p, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ) : (setErrno(EINVAL), null);
+}
+export function rdma_reg_write(id: rdma_cm_id, addr: Uint8Array, length: number): ibv_mr | null {
+  const p = ctxOf(id) ? pdFor(id as CmId) : null;
+  return p ? ibv_reg_mr(p, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE) : (setErrno(EINVAL), null);
+}
+export function rdma_dereg_mr(mr: ibv_mr): number {
+  return ibv_dereg_mr(mr) === 0 ? 0 : -1;
+}
+
+export function rdma_create_srq(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_srq_init_attr>): number {
+  const i = id as CmId;
+  if (!idOk(i)) return failRdma(EINVAL);
+  const p = pd ?? pdFor(i);
+  if (!p) return failRdma(EINVAL);
+  const s = ibv_create_srq(p, attr);
+  if (!s) return -1;
+  i.srq = s;
+  return 0;
+}
+export function rdma_destroy_srq(id: rdma_cm_id): void {
+  const i = id as CmId;
+  if (i instanceof CmId && i.srq) {
+    ibv_destroy_srq(i.srq);
+    i.srq = null;
+  }
+}
+
+/** The address of a `BufferRef` (a view of registered memory, or an address). */
+function addrOf(mr: ibv_mr | null, addr: Uint8Array | bigint): bigint {
+  if (typeof addr === 'bigint') return addr;
+  if (mr) {
+    const m = mr as ibv_mr & { bytes?: Uint8Array };
+    if (m.bytes && m.bytes.buffer === addr.buffer) return mr.addr + BigInt(addr.byteOffset - m.bytes.byteOffset);
+  }
+  return 0n;
+}
+
+function postRet(r: { ret: number }): number {
+  return r.ret === 0 ? 0 : (setErrno(r.ret), -1);
+}
+
+export function rdma_post_recvv(id: rdma_cm_id, context: bigint | null, sgl: readonly In<ibv_sge>[], nsge: number): number {
+  const i = id as CmId;
+  if (!idOk(i)) return failRdma(EINVAL);
+  const wr = { wr_id: context ?? 0n, sg_list: sgl.slice(0, nsge) as ibv_sge[], num_sge: nsge };
+  if (i.srq) return postRet(ibv_post_srq_recv(i.srq, wr));
+  if (!i.qp) return failRdma(EINVAL);
+  return postRet(ibv_post_recv(i.qp, wr));
+}
+
+function postSendv(i: CmId, wr: Parameters<typeof ibv_post_send>[1]): number {
+  if (!idOk(i) || !i.qp) return failRdma(EINVAL);
+  return postRet(ibv_post_send(i.qp, wr));
+}
+
+export function rdma_post_sendv(id: rdma_cm_id, context: bigint | null, sgl: readonly In<ibv_sge>[], nsge: number, flags: number): number {
+  return postSendv(id as CmId, { wr_id: context ?? 0n, opcode: ibv_wr_opcode.IBV_WR_SEND, sg_list: sgl.slice(0, nsge) as ibv_sge[], send_flags: flags });
+}
+export function rdma_post_readv(id: rdma_cm_id, context: bigint | null, sgl: readonly In<ibv_sge>[], nsge: number, flags: number, remote_addr: bigint, rkey: number): number {
+  return postSendv(id as CmId, { wr_id: context ?? 0n, opcode: ibv_wr_opcode.IBV_WR_RDMA_READ, sg_list: sgl.slice(0, nsge) as ibv_sge[], send_flags: flags, wr: { rdma: { remote_addr, rkey } } });
+}
+export function rdma_post_writev(id: rdma_cm_id, context: bigint | null, sgl: readonly In<ibv_sge>[], nsge: number, flags: number, remote_addr: bigint, rkey: number): number {
+  return postSendv(id as CmId, { wr_id: context ?? 0n, opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE, sg_list: sgl.slice(0, nsge) as ibv_sge[], send_flags: flags, wr: { rdma: { remote_addr, rkey } } });
+}
+export function rdma_post_recv(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr): number {
+  return rdma_post_recvv(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr.lkey }], 1);
+}
+export function rdma_post_send(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr | null, flags: number): number {
+  return rdma_post_sendv(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr?.lkey ?? 0 }], 1, flags);
+}
+export function rdma_post_read(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr, flags: number, remote_addr: bigint, rkey: number): number {
+  return rdma_post_readv(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr.lkey }], 1, flags, remote_addr, rkey);
+}
+export function rdma_post_write(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr | null, flags: number, remote_addr: bigint, rkey: number): number {
+  return rdma_post_writev(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr?.lkey ?? 0 }], 1, flags, remote_addr, rkey);
+}
+export function rdma_post_ud_send(): number {
+  return failRdma(EOPNOTSUPP);
+}
+
+/** Waits for one completion on the id's send or receive CQ, arming and sleeping when empty. */
+async function getComp(cq: ibv_cq | null, ch: ibv_comp_channel | null, wc: ibv_wc): Promise<number> {
+  if (!cq || !ch) return failRdma(EINVAL);
+  for (;;) {
+    const out = [wc];
+    const n = ibv_poll_cq(cq, 1, out);
+    if (n < 0) return failRdma(-n);
+    if (n > 0) return 1;
+    if (ibv_req_notify_cq(cq, 0) !== 0) return -1;
+    if (ibv_poll_cq(cq, 1, out) > 0) return 1;
+    const ev = await ibv_get_cq_event(ch);
+    if (ev.ret !== 0) return failRdma(ev.ret);
+    ibv_ack_cq_events(ev.cq as Cq, 1);
+  }
+}
+
+export function rdma_get_send_comp(id: rdma_cm_id, wc: ibv_wc): Promise<number> {
+  const i = id as CmId;
+  return getComp(i.send_cq, i.send_cq_channel, wc);
+}
+export function rdma_get_recv_comp(id: rdma_cm_id, wc: ibv_wc): Promise<number> {
+  const i = id as CmId;
+  return getComp(i.recv_cq, i.recv_cq_channel, wc);
+}
+
+
