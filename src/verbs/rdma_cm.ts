@@ -18,10 +18,10 @@ import { RiQpState } from '../rnicpi/types.js';
 import { softrdmaEngineQp } from '../rnicpi/provider.js';
 import { logger } from '../util/log.js';
 import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, rdma_cm_event_type, rdma_port_space } from './constants.js';
-import { Context, devices, openDevice } from './device.js';
+import { type Context, devices, openDevice } from './device.js';
 import { EADDRNOTAVAIL, EAGAIN, EBADF, EBUSY, EINVAL, ENOSYS, EOPNOTSUPP, setErrno } from './errno.js';
 import {
-  Cq,
+  type Cq,
   ibv_alloc_pd,
   ibv_create_comp_channel,
   ibv_create_cq,
@@ -658,6 +658,16 @@ export function rdma_destroy_ep(id: rdma_cm_id): number {
 
 // ------------------------------------------------------------------------------ rdma_verbs.h helpers
 
+/** Registers memory in the id's PD (created on first use, as librdmacm does). */
+function regFor(id: rdma_cm_id, addr: Uint8Array, length: number, access: number): ibv_mr | null {
+  const p = ctxOf(id) ? pdFor(id as CmId) : null;
+  if (!p) {
+    setErrno(EINVAL);
+    return null;
+  }
+  return ibv_reg_mr(p, addr, length, access);
+}
+
 function ctxOf(id: rdma_cm_id): Context | null {
   const i = id as CmId;
   return idOk(i) ? i.verbs : null;
@@ -675,16 +685,13 @@ function pdFor(i: CmId): ibv_pd | null {
 }
 
 export function rdma_reg_msgs(id: rdma_cm_id, addr: Uint8Array, length: number): ibv_mr | null {
-  const p = ctxOf(id) ? pdFor(id as CmId) : null;
-  return p ? ibv_reg_mr(p, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE) : (setErrno(EINVAL), null);
+  return regFor(id, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
 }
 export function rdma_reg_read(id: rdma_cm_id, addr: Uint8Array, length: number): ibv_mr | null {
-  const p = ctxOf(id) ? pdFor(id as CmId) : null;
-  return p ? ibv_reg_mr(p, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ) : (setErrno(EINVAL), null);
+  return regFor(id, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ);
 }
 export function rdma_reg_write(id: rdma_cm_id, addr: Uint8Array, length: number): ibv_mr | null {
-  const p = ctxOf(id) ? pdFor(id as CmId) : null;
-  return p ? ibv_reg_mr(p, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE) : (setErrno(EINVAL), null);
+  return regFor(id, addr, length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE);
 }
 export function rdma_dereg_mr(mr: ibv_mr): number {
   return ibv_dereg_mr(mr) === 0 ? 0 : -1;
@@ -719,7 +726,9 @@ function addrOf(mr: ibv_mr | null, addr: Uint8Array | bigint): bigint {
 }
 
 function postRet(r: { ret: number }): number {
-  return r.ret === 0 ? 0 : (setErrno(r.ret), -1);
+  if (r.ret === 0) return 0;
+  setErrno(r.ret);
+  return -1;
 }
 
 export function rdma_post_recvv(id: rdma_cm_id, context: bigint | null, sgl: readonly In<ibv_sge>[], nsge: number): number {
