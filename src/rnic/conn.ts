@@ -364,7 +364,13 @@ export class Conn {
   /** The transmit loop: one FPDU (or one local operation) per iteration. */
   run(): void {
     this.scheduled = false;
-    if (!this.active || this.running || this.txHold || this.qp.state !== RiQpState.READY_TO_SEND) return;
+    if (!this.active || this.running || this.qp.state !== RiQpState.READY_TO_SEND) return;
+    if (this.txHold) {
+      // Nothing may go on the wire yet, but Bind, Fast-Register and Local Invalidate at the
+      // head of the SQ have no wire effect and run now (Verbs §8.2.2.1).
+      this.runLocalOps();
+      return;
+    }
     this.running = true;
     const s = this.socket;
     s.cork();
@@ -393,6 +399,17 @@ export class Conn {
     } finally {
       this.running = false;
       s.uncork();
+    }
+  }
+
+  /** Executes the local-only WQEs at the head of the SQ (while transmission is held). */
+  private runLocalOps(): void {
+    const qp = this.qp;
+    for (;;) {
+      const w = qp.sqAt(qp.sqProc);
+      if (!w || w.state !== WqeState.QUEUED || isWireOp(w.type) || !this.sqHeadReady()) return;
+      this.execLocal(w);
+      if (qp.state !== RiQpState.READY_TO_SEND) return;
     }
   }
 
@@ -1125,6 +1142,11 @@ export const RX_HANDLERS: readonly (RxHandler | undefined)[] = [
   Conn.rxSend, // 6 Send with SE and Invalidate
   Conn.rxTerminate, // 7 Terminate
 ];
+
+/** WR types that put FPDUs on the wire (the others are local memory operations). */
+function isWireOp(t: number): boolean {
+  return t === RiWrType.SEND || t === RiWrType.SEND_INVALIDATE || t === RiWrType.RDMA_WRITE || isRead(t);
+}
 
 function isRead(t: number): boolean {
   return t === RiWrType.RDMA_READ || t === RiWrType.RDMA_READ_LOCAL_INVALIDATE;

@@ -90,3 +90,35 @@ test('a Send with no receive posted terminates the stream and flushes the peer',
     await pair.close();
   }
 });
+
+test('the MPA Responder holds FPDUs until the Initiator speaks, but runs a Bind at once (no wire effect)', async () => {
+  const { mwAlloc } = await import('../../src/rnic/memops.js');
+  const { RiMemFlags, RiMwType } = await import('../../src/rnicpi/types.js');
+  const a = makeSide();
+  const b = makeSide();
+  const buf = new Uint8Array(64);
+  const mr = reg(b, buf, RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.BINDING);
+  const pair = await connectPair(a, b);
+  try {
+    const mw = mwAlloc(b.rnic, b.pd, RiMwType.TYPE_NARROW, null);
+    assert.equal(typeof mw, 'object');
+    const mwo = mw as Exclude<typeof mw, number>;
+    const va = hostMemory.addressOf(buf);
+    assert.equal(
+      send(b.qp, { type: RiWrType.BIND, id: 5n, mw: mwo, mr, bindVa: va, bindLength: 64, bindFlags: RiMemFlags.REMOTE_WRITE, rtag: (mwo.stag & ~0xff) | 0x42 }),
+      RiRet.SUCCESS,
+    );
+    // A Send from the Responder stays held: the Initiator has sent nothing yet.
+    const m = new Uint8Array(4);
+    const mm = reg(b, m);
+    assert.equal(send(b.qp, { type: RiWrType.SEND, id: 6n, sgl: [sge(mm, m)] }), RiRet.SUCCESS);
+    const [wc] = await pollN(b.cq, 1);
+    assert.equal(wc!.id, 5n);
+    assert.equal(wc!.op_status, RiWcStatus.SUCCESS);
+    assert.equal(mwo.valid, true);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(b.cq.depth, 0, 'the Send is still held');
+  } finally {
+    await pair.close();
+  }
+});
