@@ -110,16 +110,19 @@ export class CmError extends Error {
   readonly terminate: TerminateError | null;
   /** Modify QP's status for kind `qp`. */
   readonly ret: RiRet | null;
+  /** The revision the peer spoke, for kind `bad-revision`. */
+  readonly revision: number | null;
   constructor(
     readonly kind: CmErrorKind,
     message: string,
-    extra: { privateData?: Uint8Array; terminate?: TerminateError; ret?: RiRet; cause?: unknown } = {},
+    extra: { privateData?: Uint8Array; terminate?: TerminateError; ret?: RiRet; revision?: number; cause?: unknown } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'CmError';
     this.privateData = extra.privateData ?? null;
     this.terminate = extra.terminate ?? null;
     this.ret = extra.ret ?? null;
+    this.revision = extra.revision ?? null;
   }
 }
 
@@ -316,11 +319,12 @@ class FrameReader {
     if (b.length >= MPA_RR_HEADER_LEN && keyIs(b, this.expect === 'request' ? MPA_KEY_REQ : MPA_KEY_REP)) {
       const rev = b[17]!;
       if (rev !== 1 && rev !== 2) {
-        const err = new CmError('bad-revision', `MPA revision ${rev} is not supported`, {
-          terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, `revision ${rev}`),
-        });
-        (err as CmError & { revision: number }).revision = rev;
-        this.finish(err);
+        this.finish(
+          new CmError('bad-revision', `MPA revision ${rev} is not supported`, {
+            terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, `revision ${rev}`),
+            revision: rev,
+          }),
+        );
         return;
       }
     }
@@ -534,14 +538,14 @@ function runInitiator(
   trace?.({ dir: 'tx', what: 'request', bytes: req });
   tapSocket(socket, 'active')?.tx(req);
   socket.write(req);
-  log('QP[%d] → %s: %s', qp.id, peerName(socket), stringifyMpaReqRep(decodeFrame(req)));
+  if (log.enabled) log('QP[%d] → %s: %s', qp.id, peerName(socket), stringifyMpaReqRep(decodeFrame(req)));
   const reader = new FrameReader(socket, 'reply', initial, (r) => {
     if (r instanceof CmError) {
       done(r, null);
       return;
     }
     trace?.({ dir: 'rx', what: 'reply', bytes: r.raw });
-    log('QP[%d] ← %s: %s', qp.id, peerName(socket), stringifyMpaReqRep(r.frame));
+    if (log.enabled) log('QP[%d] ← %s: %s', qp.id, peerName(socket), stringifyMpaReqRep(r.frame));
     if (r.frame.reject) {
       const pd = r.frame.revision === 2 && r.frame.enhanced ? r.frame.privateData.subarray(4) : r.frame.privateData;
       done(new CmError('rejected', 'the peer rejected the connection', { privateData: pd.slice() }), null);
@@ -828,7 +832,7 @@ export class CmListener extends EventEmitter {
     if (r instanceof CmError) {
       if (r.kind === 'bad-revision') {
         // RFC 5044 §7.1.1: tell the Initiator with a Reply carrying our revision and R.
-        const rev = (r as CmError & { revision: number }).revision;
+        const rev = r.revision ?? 0;
         const fake: MpaReqRep = { type: 'request', markers: false, crc: false, reject: false, enhanced: false, res: 0, revision: rev, privateData: EMPTY };
         const ex = examineRequest(fake, this.cfg);
         this.endHandshake(h, 'keep');
@@ -843,7 +847,7 @@ export class CmListener extends EventEmitter {
       return;
     }
     this.trace?.({ dir: 'rx', what: 'request', bytes: r.raw });
-    log('← %s: %s', peerName(s), stringifyMpaReqRep(r.frame));
+    if (log.enabled) log('← %s: %s', peerName(s), stringifyMpaReqRep(r.frame));
     if (r.rest.length > 0) {
       // The Initiator must wait for the Reply before its first FPDU (siw: "peer sent extra data").
       this.endHandshake(h, null);
