@@ -2,6 +2,7 @@
  * The `softrdma` command: subcommand dispatch. Every subcommand answers `--help`.
  */
 import { DEVINFO_HELP, devinfo } from './devinfo.js';
+import { PERF_HELP, perf } from './perf.js';
 import { RPING_HELP, rping } from './rping.js';
 
 export const HELP = `softrdma — a software RDMA stack (iWARP over TCP) in TypeScript
@@ -11,6 +12,7 @@ Usage: softrdma <command> [options]
 Commands:
   devinfo              list the RDMA devices and their attributes (like ibv_devinfo)
   rping                rdma-core's rping test, interoperable with it (-s server, -c client)
+  perf                 perftest's ib_{write,read,send}_{bw,lat} -R, interoperable with it
   help                 show this help
 
 Run 'softrdma <command> --help' for a command's options.
@@ -24,6 +26,7 @@ export interface CliIo {
 const COMMANDS: Record<string, { help: string; run: (args: readonly string[], io: CliIo) => number | Promise<number> }> = {
   devinfo: { help: DEVINFO_HELP, run: (args, io) => devinfo(args, io.out) },
   rping: { help: RPING_HELP, run: (args, io) => rping(args, io) },
+  perf: { help: PERF_HELP, run: (args, io) => perf(args, io) },
 };
 
 /** Runs the command line `args` (without the program name); resolves with the exit code. */

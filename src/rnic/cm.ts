@@ -563,17 +563,19 @@ function runInitiator(
       }
       return;
     }
-    // The Responder sends nothing before our first FPDU (RFC 5044 §7.1.2).
-    if (r.rest.length > 0) {
+    const ag = a.agreement;
+    // RFC 5044 §7.1.2 wants the Responder silent until our first FPDU. Linux siw does not wait
+    // when no RTR was agreed (perftest's ib_write_lat server writes first), so octets after the
+    // Reply are taken as FPDUs; in P2P mode they are an error, the Responder must await our RTR.
+    if (r.rest.length > 0 && ag.rtr) {
       done(
-        new CmError('protocol', 'FPDU octets after the MPA Reply, before the Initiator sent any', {
+        new CmError('protocol', 'FPDU octets after the MPA Reply, before our RTR', {
           terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, 'data after the Reply'),
         }),
         null,
       );
       return;
     }
-    const ag = a.agreement;
     if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.rnic.config.markers) {
       done(new CmError('policy', 'the peer requires Markers; this RNIC has none'), null);
       return;
@@ -582,7 +584,7 @@ function runInitiator(
       done(new CmError('invalid', `QP[${qp.id}] left Idle during the MPA exchange`), null);
       return;
     }
-    const stream = new LlpStream(socket, { sendRtr: ag.rtr });
+    const stream = new LlpStream(socket, { sendRtr: ag.rtr, pending: r.rest.length > 0 ? r.rest : null });
     const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord);
     if (ret !== RiRet.SUCCESS) {
       done(new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret }), null);
@@ -882,6 +884,12 @@ export interface CmAcceptParams {
   ord?: number;
   /** Private data of the Reply: ≤ 512 octets, ≤ 508 with the RFC 6581 word. */
   privateData?: Uint8Array;
+  /**
+   * Without an agreed RTR, hold our FPDUs until the Initiator's first one (RFC 5044 §7.1.2;
+   * default true). Linux siw does not hold, and tools written for it rely on that
+   * (perftest's ib_write_lat server writes first), so rdma_cm passes false.
+   */
+  awaitFirstRx?: boolean;
 }
 
 /**
@@ -1021,7 +1029,7 @@ export class CmConnectRequest extends EventEmitter {
     }
     // The QP's receive path takes over the socket: stop watching it first.
     this.unwatch();
-    const stream = new LlpStream(this.socket, { awaitFirstRx: true, expectRtr: ag.rtr });
+    const stream = new LlpStream(this.socket, { awaitFirstRx: ag.rtr !== null || (params.awaitFirstRx ?? true), expectRtr: ag.rtr });
     const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord, a.reply);
     if (ret !== RiRet.SUCCESS) {
       this.watch();

@@ -11,7 +11,8 @@ import { Rnic } from '../../src/rnic/rnic.js';
 import { RiQpState } from '../../src/rnicpi/types.js';
 import { decodeFpdu, decodeMpaReqRep, encodeFpdu, encodeMpaReqRep } from '../../src/wire/mpa.js';
 import { decodeTerminateMessage } from '../../src/wire/terminate.js';
-import { makeSide, until } from '../helpers/engine.js';
+import { makeSide, pollN, recv, reg, sge, until } from '../helpers/engine.js';
+import { RiRet } from '../../src/rnicpi/status.js';
 import { assertNoLeaks, destroyAll, frameBytes, hex, RawSock, rawServer, te } from './helpers.js';
 
 const T = { timeout: 60_000 };
@@ -256,8 +257,32 @@ test('fake Responder: a wrong key, a revision above the Request, revision 0', T,
   await activeCase((_q, s) => s.write(rep({ revision: 0, enhanced: false, privateData: new Uint8Array(0) })), 'bad-revision');
 });
 
-test('fake Responder: FPDU octets behind the Reply', T, async () => {
-  await activeCase((_q, s) => s.write(Buffer.concat([rep(), encodeFpdu(new Uint8Array(18), { crc: false })])), 'protocol');
+test('fake Responder: FPDU octets behind a P2P Reply (before our RTR) are a protocol error', T, async () => {
+  // P2P Reply choosing the Write RTR (A set in IRD, C set in ORD), then an FPDU at once.
+  const p2p = rep({ privateData: new Uint8Array([0x80, 8, 0x80, 8]) });
+  await activeCase((_q, s) => s.write(Buffer.concat([p2p, encodeFpdu(new Uint8Array(18), { crc: false })])), 'protocol', { p2p: ['write'] });
+});
+
+test('fake Responder without P2P sending an FPDU right behind its Reply (as siw does): the FPDU is received', T, async () => {
+  // An untagged Send (QN 0, MSN 1, MO 0, L) carrying "hi", behind a plain revision-2 Reply.
+  const send = new Uint8Array(20);
+  send[0] = 0x41; // DDP: untagged, L, DV 1
+  send[1] = 0x43; // RDMAP: RV 1, Send
+  send[13] = 1; // MSN 1 (bytes 10–13)
+  send.set([0x68, 0x69], 18);
+  const srv = await fakeResponder((_q, s) => s.write(Buffer.concat([rep(), encodeFpdu(send, { crc: false })])));
+  const a = makeSide(new Rnic());
+  const buf = new Uint8Array(8);
+  const mr = reg(a, buf);
+  assert.equal(recv(a.qp, 1n, [sge(mr, buf)]), RiRet.SUCCESS);
+  const conn = await cmConnect(a.qp, '127.0.0.1', srv.port, { timeoutMs: LONG });
+  const [wc] = await pollN(a.cq, 1);
+  assert.equal(wc!.op_status, 0);
+  assert.equal(Buffer.from(buf.subarray(0, 2)).toString(), 'hi');
+  conn.disconnect('abortive');
+  await srv.close();
+  destroyAll(a.rnic);
+  await assertNoLeaks([a.rnic]);
 });
 
 test('fake Responder: closing or resetting instead of replying', T, async () => {

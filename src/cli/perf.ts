@@ -1,0 +1,352 @@
+/**
+ * `softrdma perf write|read|send [--bw|--lat] [options] [ADDR]`: perftest's
+ * `ib_{write,read,send}_{bw,lat} -R` over softrdma's rdma_cm and verbs, compatible on the wire
+ * with the real perftest (Debian 12's 4.5-0.17, version "6.06") in both roles
+ * (docs/interop-protocols.md §2, §4).
+ *
+ * With ADDR it is the client; with `--server` it waits for a client (ours or perftest's);
+ * with neither it runs both ends on loopback: it starts itself as the server in a second
+ * process on 127.0.0.1 (a free port unless -p is given) and runs the client against it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { devices } from '../verbs/device.js';
+import type { CliIo } from './cli.js';
+import { PERFTEST_VERSION, PerfError } from './perf-proto.js';
+import { MAX_SIZE, type PerfParams, PerfRun, type Verb } from './perf-run.js';
+
+/** Loopback `-a` runs use these iteration counts unless -n is given (perftest: 5000 / 1000). */
+export const LOOPBACK_ALL_ITERS_BW = 1000;
+export const LOOPBACK_ALL_ITERS_LAT = 200;
+
+export const PERF_HELP = `Usage: softrdma perf write|read|send [--bw|--lat] [options] [ADDR]
+
+perftest's ib_write_bw, ib_read_bw, ib_send_bw, ib_write_lat, ib_read_lat and ib_send_lat
+with rdma_cm (-R), interoperable with the real perftest (4.5 / "6.06") over iWARP.
+
+  softrdma perf write ADDR          client: run against a server at ADDR (ours or ib_write_bw -R)
+  softrdma perf write --server      server: wait for a client (ours or ib_write_bw -R ADDR)
+  softrdma perf write               loopback: both ends on 127.0.0.1, in two processes
+
+Both ends must be given the same test, sizes and iterations (perftest does not exchange them).
+
+Options:
+      --bw                   bandwidth test (default)
+      --lat                  latency test
+  -s, --size=SIZE            message size, K/M suffixes allowed (default: bw 65536, lat 2)
+  -a, --all                  all sizes 2 B … 8 MiB (2^1 … 2^23)
+  -n, --iters=N              iterations per size, 5 … 100000000 (default: write bw 5000,
+                             others 1000; loopback with -a and no -n: ${LOOPBACK_ALL_ITERS_BW} (bw) /
+                             ${LOOPBACK_ALL_ITERS_LAT} (lat), to finish in well under a minute)
+  -D, --duration=SECS        run for SECS seconds instead of -n (not with -a; polls busily)
+  -f, --margin=SECS          duration mode: warm-up and cool-down excluded (default SECS/4)
+  -p, --port=PORT            port of the control and data connections (default 18515)
+  -d, --ib-dev=DEV           device (default: the first one)
+  -t, --tx-depth=N           send queue depth (default: bw 128, lat 1)
+  -r, --rx-depth=N           receive queue depth, send tests (default 512)
+  -q, --qp=N                 number of QPs / data connections (default 1)
+  -Q, --cq-mod=N             a completion every N sends (default 100; 1 above 8 KiB)
+  -o, --outs=N               outstanding reads, read tests (default: the device's 128)
+  -N, --noPeak               do not compute the peak bandwidth
+      --report_gbits         report Gb/s instead of MB/s
+  -R, --rdma_cm              accepted: rdma_cm is the only connection method
+  -F, --CPU-freq             accepted and ignored
+  -I, --inline_size=N        accepted; inline data is 0 on this device (as on siw)
+  -e, --events               sleep on completion events (the default here; perftest polls)
+      --busy-poll            poll completions in a loop (yielding between polls) instead of
+                             sleeping on completion events
+      --json                 one JSON object per result row, nothing else on stdout
+      --server               be the server
+      --bind=ADDR            server: address to bind (default 0.0.0.0)
+  -V, --version              print the perftest version we claim and exit
+  -h, --help                 show this help
+
+Latency is half a round trip for write and send, a whole Read for read. ib_write_lat waits
+for inbound Writes by watching memory, so it always polls.
+`;
+
+const VERBS: readonly Verb[] = ['write', 'read', 'send'];
+
+class UsageError extends Error {}
+
+/** `strtol(s, &end, 0)` that must consume the whole string. */
+function cInt(s: string, name: string): number {
+  const t = s.trim();
+  let v: number;
+  if (/^[+-]?0x[0-9a-f]+$/i.test(t)) v = Number.parseInt(t.replace(/0x/i, ''), 16) * (t.startsWith('-') ? -1 : 1);
+  else if (/^[+-]?0[0-7]+$/.test(t)) v = Number.parseInt(t, 8);
+  else if (/^[+-]?\d+$/.test(t)) v = Number.parseInt(t, 10);
+  else throw new UsageError(` ${name} argument ${s} should be int`);
+  return v;
+}
+
+function inRange(s: string, name: string, min: number, max: number): number {
+  const v = cInt(s, name);
+  if (v < min || v > max) throw new UsageError(` ${name} should be between ${min} and ${max}`);
+  return v;
+}
+
+function positive(s: string, name: string): number {
+  const v = cInt(s, name);
+  if (v <= 0) throw new UsageError(` ${name} must be positive`);
+  return v;
+}
+
+/** `-s` with perftest's K and M suffixes. */
+function parseSize(s: string): number {
+  let t = s.trim();
+  let factor = 1;
+  if (t.endsWith('K')) {
+    factor = 1024;
+    t = t.slice(0, -1);
+  } else if (t.endsWith('M')) {
+    factor = 1024 * 1024;
+    t = t.slice(0, -1);
+  }
+  const v = cInt(t, 'Message Size') * factor;
+  // perftest allows up to UINT_MAX / 2; we keep the buffers (2 × size) within 1 GiB each.
+  if (v < 1 || v > 2 ** 30) throw new UsageError(` Message Size should be between 1 and ${2 ** 30}`);
+  return v;
+}
+
+interface Parsed {
+  params: PerfParams;
+  mode: 'client' | 'server' | 'loopback';
+  loopbackChild: boolean;
+  portGiven: boolean;
+  inline: boolean;
+}
+
+/** Parses the command line into run parameters, with perftest's defaults and dependencies. */
+export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true): Parsed | 'help' | 'version' {
+  const { values: v, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      bw: { type: 'boolean' },
+      lat: { type: 'boolean' },
+      size: { type: 'string', short: 's' },
+      all: { type: 'boolean', short: 'a' },
+      iters: { type: 'string', short: 'n' },
+      duration: { type: 'string', short: 'D' },
+      margin: { type: 'string', short: 'f' },
+      port: { type: 'string', short: 'p' },
+      'ib-dev': { type: 'string', short: 'd' },
+      'tx-depth': { type: 'string', short: 't' },
+      'rx-depth': { type: 'string', short: 'r' },
+      qp: { type: 'string', short: 'q' },
+      'cq-mod': { type: 'string', short: 'Q' },
+      outs: { type: 'string', short: 'o' },
+      noPeak: { type: 'boolean', short: 'N' },
+      rdma_cm: { type: 'boolean', short: 'R' },
+      'CPU-freq': { type: 'boolean', short: 'F' },
+      inline_size: { type: 'string', short: 'I' },
+      report_gbits: { type: 'boolean' },
+      'busy-poll': { type: 'boolean' },
+      events: { type: 'boolean', short: 'e' },
+      json: { type: 'boolean' },
+      server: { type: 'boolean' },
+      bind: { type: 'string' },
+      'loopback-child': { type: 'boolean' },
+      version: { type: 'boolean', short: 'V' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (v.help) return 'help';
+  if (v.version) return 'version';
+  const [test, addr, ...extra] = positionals;
+  if (!test) throw new UsageError(' missing the test: write, read or send');
+  if (!VERBS.includes(test as Verb)) throw new UsageError(` unknown test '${test}': write, read or send`);
+  if (extra.length) throw new UsageError(` unexpected argument '${extra[0]}'`);
+  if (v.bw && v.lat) throw new UsageError(' --bw and --lat exclude each other');
+  if (v.events && v['busy-poll']) throw new UsageError(' --events and --busy-poll exclude each other');
+  if (v.server && addr) throw new UsageError(' --server takes no ADDR');
+  if (v.bind && !v.server) throw new UsageError(' --bind is for --server');
+  const verb = test as Verb;
+  const lat = !!v.lat;
+  const mode = v.server ? 'server' : addr ? 'client' : 'loopback';
+  const all = !!v.all;
+  const duration = v.duration !== undefined ? positive(v.duration, 'Duration period') : 0;
+  if (duration && all) throw new UsageError(' Duration mode currently doesn\'t support running on all sizes.');
+  let iters = !lat && verb === 'write' ? 5000 : 1000;
+  if (v.iters !== undefined) iters = inRange(v.iters, 'Iteration num', 5, 100_000_000);
+  else if (all && mode === 'loopback' && loopbackDefaults) iters = lat ? LOOPBACK_ALL_ITERS_LAT : LOOPBACK_ALL_ITERS_BW;
+  let size = lat ? 2 : 65536;
+  if (v.size !== undefined) size = parseSize(v.size);
+  if (all) size = MAX_SIZE;
+  let txDepth = lat ? 1 : 128;
+  if (v['tx-depth'] !== undefined) txDepth = inRange(v['tx-depth'], 'Tx depth', 1, 15000);
+  let rxDepth = verb === 'send' ? 512 : 1;
+  if (v['rx-depth'] !== undefined) {
+    rxDepth = inRange(v['rx-depth'], ' Rx depth', 1, 16384);
+    if (verb !== 'send' && rxDepth > 1) throw new UsageError(' On RDMA verbs rx depth can be only 1');
+  }
+  const qps = v.qp !== undefined ? inRange(v.qp, 'Num of qp', 1, 64) : 1;
+  let cqMod = 100;
+  if (v['cq-mod'] !== undefined) cqMod = inRange(v['cq-mod'], 'CQ moderation', 1, 1024);
+  let port = 18515;
+  if (v.port !== undefined) port = inRange(v.port, 'Port', mode === 'client' ? 1 : 0, 65535);
+  let margin = 0;
+  if (duration) {
+    margin = v.margin !== undefined ? cInt(v.margin, 'Margin') : Math.floor(duration / 4);
+    if (margin < 0) throw new UsageError(' Margin must be non-negative');
+    if (!(duration > 2 * margin)) throw new UsageError(' please check that DURATION > 2*MARGIN');
+  }
+  let outReads = 1;
+  if (verb === 'read') {
+    outReads = 128;
+    if (v.outs !== undefined) {
+      const o = cInt(v.outs, 'Outstanding Reads');
+      outReads = o <= 0 || o > 128 ? 128 : o;
+    }
+  }
+  const dev = v['ib-dev'];
+  if (dev !== undefined && !devices().some((d) => d.name === dev)) throw new PerfError(`IB device ${dev} not found`);
+  // force_dependecies: depths clamped to the iterations, CQ moderation off for big messages.
+  if (!duration) {
+    if (txDepth > iters) txDepth = iters;
+    if (verb === 'send' && rxDepth > iters) rxDepth = iters;
+  }
+  if (size > 8192 && !all && v['cq-mod'] === undefined) cqMod = 1;
+  if (cqMod > txDepth) cqMod = txDepth;
+  if (verb === 'send' && rxDepth % 2 === 1 && !all) rxDepth += 1;
+  let noPeak = !!v.noPeak;
+  if (duration) {
+    iters = 0;
+    noPeak = true;
+  }
+  if (!lat && iters > 20000) noPeak = true;
+  if (!lat && verb === 'send' && mode === 'server') noPeak = true;
+  const params: PerfParams = {
+    verb,
+    lat,
+    server: mode === 'server',
+    addr: addr ?? '127.0.0.1',
+    bind: v.bind ?? '0.0.0.0',
+    port,
+    size,
+    all,
+    iters,
+    duration,
+    margin,
+    txDepth,
+    rxDepth,
+    qps,
+    cqMod,
+    outReads,
+    noPeak,
+    gbits: !!v.report_gbits,
+    json: !!v.json,
+    busyPoll: !!v['busy-poll'],
+    progress: false,
+    settleMs: mode === 'client' ? 100 : 0,
+  };
+  return { params, mode, loopbackChild: !!v['loopback-child'], portGiven: v.port !== undefined, inline: v.inline_size !== undefined };
+}
+
+/** The server's command line in loopback mode: the resolved parameters, spelled out. */
+function childArgs(p: PerfParams, port: number): string[] {
+  const a = ['perf', p.verb, p.lat ? '--lat' : '--bw'];
+  if (p.all) a.push('-a');
+  else a.push('-s', String(p.size));
+  if (p.duration) a.push('-D', String(p.duration), '-f', String(p.margin));
+  else a.push('-n', String(p.iters));
+  a.push('-t', String(p.txDepth), '-q', String(p.qps), '-Q', String(p.cqMod));
+  if (p.verb === 'send') a.push('-r', String(p.rxDepth));
+  if (p.verb === 'read') a.push('-o', String(p.outReads));
+  if (p.busyPoll) a.push('--busy-poll');
+  a.push('--server', '--bind', '127.0.0.1', '-p', String(port), '--loopback-child');
+  return a;
+}
+
+async function runOne(p: PerfParams, io: CliIo): Promise<number> {
+  const run = new PerfRun(p, io);
+  try {
+    return await run.run();
+  } catch (e) {
+    run.abort();
+    if (e instanceof PerfError) {
+      io.err(`softrdma perf: ${e.message.trim()}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+/** Loopback: the server in a child process (it reports its port over IPC), the client here. */
+async function loopback(p: PerfParams, port: number, io: CliIo): Promise<number> {
+  const main = fileURLToPath(new URL('./main.js', import.meta.url));
+  const child: ChildProcess = spawn(process.execPath, [main, ...childArgs(p, port)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let childErr = '';
+  child.stderr?.on('data', (d: Buffer) => (childErr += d.toString()));
+  child.stdout?.resume();
+  const exited = new Promise<number>((resolve) => child.on('exit', (code, sig) => resolve(code ?? (sig ? 128 : 1))));
+  const ready = await Promise.race([
+    new Promise<number>((resolve) => child.on('message', (m: { port?: number }) => typeof m?.port === 'number' && resolve(m.port))),
+    exited.then(() => -1),
+    new Promise<number>((resolve) => setTimeout(() => resolve(-2), 20_000).unref()),
+  ]);
+  if (ready < 0) {
+    if (ready === -2) child.kill();
+    io.err(`softrdma perf: the loopback server did not start${childErr ? `:\n${childErr}` : ''}\n`);
+    return 1;
+  }
+  let code: number;
+  try {
+    code = await runOne({ ...p, addr: '127.0.0.1', port: ready }, io);
+  } catch (e) {
+    child.kill();
+    throw e;
+  }
+  const timer = setTimeout(() => child.kill(), code === 0 ? 15_000 : 2_000);
+  const childCode = await exited;
+  clearTimeout(timer);
+  if (child.connected) child.disconnect();
+  if (childCode !== 0) {
+    io.err(`softrdma perf: the loopback server exited with status ${childCode}${childErr ? `:\n${childErr}` : ''}\n`);
+    return code || 1;
+  }
+  return code;
+}
+
+export async function perf(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parsePerfArgs>;
+  try {
+    parsed = parsePerfArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`softrdma perf:${e.message}\nRun 'softrdma perf --help' for the options.\n`);
+      return 2;
+    }
+    if (e instanceof PerfError) {
+      io.err(`softrdma perf: ${e.message}\n Unable to find the Infiniband/RoCE device\n`);
+      return 1;
+    }
+    throw e;
+  }
+  if (parsed === 'help') {
+    io.out(PERF_HELP);
+    return 0;
+  }
+  if (parsed === 'version') {
+    io.out(`Version: ${PERFTEST_VERSION}\n`);
+    return 0;
+  }
+  const { params, mode, loopbackChild } = parsed;
+  if (parsed.inline) {
+    io.err(' Device not recognized to implement inline feature. Disabling it\n');
+  }
+  params.progress = process.stdout.isTTY === true && !params.json && !loopbackChild;
+  if (mode === 'loopback') return loopback(params, parsed.portGiven ? params.port : 0, io);
+  if (!loopbackChild) return runOne(params, io);
+  // The loopback server: report the port over IPC, and do not outlive the client's process.
+  params.onListening = (port) => process.send?.({ port });
+  const orphaned = () => process.exit(1);
+  process.once('disconnect', orphaned);
+  const code = await runOne(params, io);
+  process.off('disconnect', orphaned);
+  if (process.connected) process.disconnect();
+  return code;
+}
