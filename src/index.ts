@@ -6,4 +6,6 @@
  *
  * @packageDocumentation
  */
+export * as itapi from './itapi/index.js';
+export * as rnicpi from './rnicpi/index.js';
 export * as wire from './wire/index.js';

@@ -11,3 +11,5 @@ export * from './status.js';
 export * from './types.js';
 export * from './ops.js';
 export * from './registry.js';
+export * from './provider-svc.js';
+export { createSoftrdmaVp, SOFTRDMA_PROVIDER_NAME, softrdmaProviderFactory, softrdmaTerminateDomain } from './provider.js';
