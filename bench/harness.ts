@@ -1,14 +1,33 @@
 /**
  * Minimal benchmark harness shared by the bench sections: time a function for a fixed wall
- * time after a warm-up and report throughput. Numbers are informational only (no assertions).
+ * time after a warm-up and report throughput. Numbers are informational only (no assertions);
+ * the issue's targets are ratios (a shared machine makes absolute figures meaningless), so a
+ * row can carry its ratio against a baseline measured in the same run and whether it meets
+ * the target.
  */
 import { performance } from 'node:perf_hooks';
+
+/** `--quick`: fewer bytes and iterations, so the whole suite finishes in under a minute. */
+export const quick = process.argv.includes('--quick');
+
+/** A goal for a ratio: at least `min` (throughput) or at most `max` (latency). */
+export interface Target {
+  min?: number;
+  max?: number;
+}
 
 /** One reported measurement. */
 export interface BenchRow {
   name: string;
   value: number;
   unit: string;
+  /** `value / baseline`, when the row is compared with a baseline from the same run. */
+  ratio?: number;
+  /** What the ratio is taken against, e.g. "raw TCP 64 KiB". */
+  vs?: string;
+  /** The goal for `ratio`, printed as "≥0.90" / "≤1.20". */
+  target?: string;
+  met?: boolean;
 }
 
 /** A named group of measurements; `bench/main.ts` runs every registered section in order. */
@@ -17,11 +36,25 @@ export interface BenchSection {
   run(): Promise<BenchRow[]> | BenchRow[];
 }
 
+/** The row for `value` compared with `base` (same unit), with the target's verdict if any. */
+export function ratioRow(name: string, value: number, unit: string, base: number, vs: string, target?: Target): BenchRow {
+  const ratio = value / base;
+  const row: BenchRow = { name, value, unit, ratio, vs };
+  if (target?.min !== undefined) Object.assign(row, { target: `≥${target.min.toFixed(2)}`, met: ratio >= target.min });
+  if (target?.max !== undefined) Object.assign(row, { target: `≤${target.max.toFixed(2)}`, met: ratio <= target.max });
+  return row;
+}
+
+/** Median (upper median for an even count): robust against the odd run a noisy neighbour spoils. */
+export function median(xs: readonly number[]): number {
+  return [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+}
+
 /**
  * Calls `fn` repeatedly for about `ms` milliseconds (after `warmupMs` of warm-up) and returns
  * the throughput in MB/s (10^6 octets per second), `bytesPerCall` being the work of one call.
  */
-export function throughputMBps(fn: () => void, bytesPerCall: number, ms = 1500, warmupMs = 300): number {
+export function throughputMBps(fn: () => void, bytesPerCall: number, ms = quick ? 800 : 1500, warmupMs = quick ? 200 : 300): number {
   const until = (deadline: number): number => {
     let calls = 0;
     while (performance.now() < deadline) {

@@ -1,18 +1,39 @@
 /**
- * `npm run bench`: runs every benchmark section in order and prints one line per measurement.
- * Add a section by writing a module that exports a `BenchSection` and listing it below.
+ * `npm run bench [-- --quick] [filter...]`: runs every benchmark section in order, prints one
+ * table row per measurement (ratio, baseline and target verdict where the issue sets one), and
+ * writes all rows as JSON to bench/results/<date>.json and bench/results/latest.json so runs
+ * can be compared over time. Add a section by writing a module that exports a `BenchSection`
+ * and listing it below.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { deframerSection } from './deframer.js';
-import type { BenchSection } from './harness.js';
-import { rdmaSection } from './rdma.js';
+import type { BenchRow, BenchSection } from './harness.js';
+import { quick } from './harness.js';
+import { latencySection, rdmaSection } from './rdma.js';
 
-const sections: BenchSection[] = [deframerSection, rdmaSection];
+const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection];
+
+const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v.toFixed(v < 100 ? 1 : 0));
 
 const filter = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const all: (BenchRow & { section: string })[] = [];
+const started = new Date();
+console.log(`${'measurement'.padEnd(72)} ${'value'.padStart(8)} unit   ratio  vs                 target  met`);
 for (const s of sections) {
   if (filter.length && !filter.some((f) => s.name.includes(f))) continue;
   console.log(`# ${s.name}`);
   for (const row of await s.run()) {
-    console.log(`${row.name.padEnd(72)} ${Number.isNaN(row.value) ? 'n/a' : row.value.toFixed(0).padStart(8)} ${row.unit}`);
+    all.push({ section: s.name, ...row });
+    const ratio = row.ratio === undefined ? '' : `${row.ratio.toFixed(2).padStart(5)}  ${row.vs!.padEnd(18)} ${(row.target ?? '-').padEnd(6)}  ${row.met === undefined ? '' : row.met ? 'met' : 'missed'}`;
+    console.log(`${row.name.padEnd(72)} ${fmt(row.value).padStart(8)} ${row.unit.padEnd(5)}  ${ratio}`.trimEnd());
   }
 }
+
+// Kept in the source tree (not dist/), beside the code that produced them.
+const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+mkdirSync(dir, { recursive: true });
+const json = `${JSON.stringify({ date: started.toISOString(), quick, node: process.version, cpus: cpus().length, rows: all }, null, 2)}\n`;
+for (const f of [`${started.toISOString().slice(0, 10)}.json`, 'latest.json']) writeFileSync(dir + f, json);
+console.log(`# rows written to bench/results/${started.toISOString().slice(0, 10)}.json and latest.json`);

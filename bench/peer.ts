@@ -2,19 +2,25 @@
  * One side of a two-process loopback benchmark, started by bench/rdma.ts:
  *   node dist/bench/peer.js raw-server | rdma-server            → prints `PORT n`
  *   node dist/bench/peer.js raw-client|rdma-client PORT SIZE TOTAL [crc] → prints a JSON result
+ *   node dist/bench/peer.js raw-pp-server                          → prints `PORT n`
+ *   node dist/bench/peer.js raw-pp-client PORT ITERS               → prints `{"rtt_us": median}`
  *
  * Raw TCP: the client writes SIZE-byte buffers until `write()` returns false, resumes on
  * `drain`; the server answers one byte after TOTAL bytes. RDMA Write: the client keeps DEPTH
  * writes of SIZE bytes in flight into the server's registered region, then Sends a marker;
  * the server answers it with a Send. Both time from the first byte to the answer, so the two
  * figures measure the same thing.
+ *
+ * Raw ping-pong: the latency baseline for `softrdma perf send --lat`. The client writes 8 bytes
+ * and waits for the server's 8-byte echo before the next, ITERS times, woken by ordinary
+ * 'data' events (the blocking case, as the perf default sleeps on completion events).
  */
 import { once } from 'node:events';
 import net from 'node:net';
-import { RiRet } from '../src/rnicpi/status.js';
-import { RiQpState, RiWcStatus, RiWrType } from '../src/rnicpi/types.js';
 import { hostMemory } from '../src/rnic/hostmem.js';
 import { mpaAccept, mpaConnect, mpaReadRequest } from '../src/rnic/mpa-startup.js';
+import { RiRet } from '../src/rnicpi/status.js';
+import { RiQpState, RiWcStatus, RiWrType } from '../src/rnicpi/types.js';
 import { makeSide, pollN, recv, reg, send, sge, waitCq } from '../test/helpers/engine.js';
 
 const [role, portArg, sizeArg, totalArg, crcArg] = process.argv.slice(2);
@@ -74,6 +80,50 @@ async function rawClient(port: number, size: number, total: number): Promise<voi
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   process.stdout.write(`${JSON.stringify({ mbps: total / s / 1e6 })}\n`);
   c.destroy();
+}
+
+/** Echoes whatever arrives; ends when the client does. */
+async function rawPpServer(): Promise<void> {
+  const srv = await listen();
+  const [c] = (await once(srv, 'connection')) as [net.Socket];
+  c.setNoDelay(true);
+  c.on('data', (d: Buffer) => c.write(d));
+  c.on('end', () => {
+    c.end();
+    srv.close();
+  });
+  c.resume();
+}
+
+/** Median round trip of `iters` 8-byte pings; like perftest, every iteration counts (no warm-up). */
+async function rawPpClient(port: number, iters: number): Promise<void> {
+  const c = net.connect({ port, host: '127.0.0.1' });
+  await once(c, 'connect');
+  c.setNoDelay(true);
+  const msg = Buffer.alloc(8, 7);
+  const rtts = new Float64Array(iters);
+  let i = 0;
+  let got = 0;
+  let t0 = 0n;
+  const ping = (): void => {
+    t0 = process.hrtime.bigint();
+    c.write(msg);
+  };
+  await new Promise<void>((resolve) => {
+    c.on('data', (d: Buffer) => {
+      // The 8-byte echo may come in pieces; only its last byte completes the round trip.
+      got += d.length;
+      if (got < msg.length) return;
+      got -= msg.length;
+      rtts[i] = Number(process.hrtime.bigint() - t0) / 1e3;
+      if (++i === iters) resolve();
+      else ping();
+    });
+    ping();
+  });
+  rtts.sort();
+  process.stdout.write(`${JSON.stringify({ rtt_us: rtts[iters >> 1] })}\n`);
+  c.end();
 }
 
 async function rdmaServer(): Promise<void> {
@@ -148,6 +198,12 @@ switch (role) {
     break;
   case 'raw-client':
     await rawClient(Number(portArg), Number(sizeArg), Number(totalArg));
+    break;
+  case 'raw-pp-server':
+    await rawPpServer();
+    break;
+  case 'raw-pp-client':
+    await rawPpClient(Number(portArg), Number(sizeArg));
     break;
   case 'rdma-server':
     await rdmaServer();
