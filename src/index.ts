@@ -9,3 +9,4 @@
 export * as itapi from './itapi/index.js';
 export * as rnicpi from './rnicpi/index.js';
 export * as wire from './wire/index.js';
+export * as verbs from './verbs/index.js';

@@ -59,6 +59,12 @@ export interface AsyncTarget {
   asyncElement(): ibv_async_event['element'];
   /** Counts an acknowledged event (`ibv_ack_async_event`). */
   ackAsync(): void;
+  /**
+   * Counts an event handed to the consumer by `ibv_get_async_event`: only those must be acked
+   * before the object can be destroyed (C's `events_reported`; queued, unread events are dropped
+   * with the object).
+   */
+  reportAsync(): void;
   /** True once destroyed: no event is delivered for it any more. */
   readonly dead: boolean;
 }
@@ -134,10 +140,19 @@ export class Context implements ibv_context {
     if (w) {
       w.ev.event_type = type;
       w.ev.element = element;
+      reported(element);
       w.resolve(0);
       return;
     }
     this.events.push({ event_type: type, element });
+  }
+
+  /** Drops the queued (not yet read) events of an object being destroyed. */
+  dropAsync(target: object): void {
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const e = this.events[i]!.element;
+      if (e.qp === target || e.cq === target || e.srq === target) this.events.splice(i, 1);
+    }
   }
 
   /** `ibv_get_async_event`: resolves with 0 once an event is copied into `ev`. */
@@ -147,6 +162,7 @@ export class Context implements ibv_context {
     if (e) {
       ev.event_type = e.event_type;
       ev.element = e.element;
+      reported(e.element);
       return Promise.resolve(0);
     }
     if (this.async_nonblocking) return Promise.resolve(fail(EAGAIN));
@@ -158,6 +174,12 @@ export class Context implements ibv_context {
     for (const w of this.waiters.splice(0)) w.resolve(fail(EBADF));
     this.events.length = 0;
   }
+}
+
+/** Counts an event handed to the consumer on its object (see {@link AsyncTarget.reportAsync}). */
+function reported(element: ibv_async_event['element']): void {
+  const t = (element.qp ?? element.cq ?? element.srq) as unknown as Partial<AsyncTarget> | null;
+  t?.reportAsync?.();
 }
 
 /** Sets errno and returns it (the ibverbs int convention). */
@@ -233,7 +255,9 @@ export function ibvEventOf(t: RiAsyncEventType): ibv_event_type | null {
       return ibv_event_type.IBV_EVENT_QP_ACCESS_ERR;
     case RiAsyncEventType.QP_CQ_SQ_ERROR:
     case RiAsyncEventType.QP_CQ_RQ_ERROR:
-      return ibv_event_type.IBV_EVENT_QP_REQ_ERR;
+      // The QP cannot complete work because its CQ failed (overrun): the manual's QP_FATAL
+      // ("if the cause is the CQ, the CQ also gets CQ_ERR"), not QP_REQ_ERR (a bad request).
+      return ibv_event_type.IBV_EVENT_QP_FATAL;
     case RiAsyncEventType.CQ_OVERFLOW_DETECTED:
     case RiAsyncEventType.CQ_OP_ERROR:
     case RiAsyncEventType.CQ_ERROR:

@@ -40,6 +40,7 @@ import { hostMemory } from '../rnic/hostmem.js';
 import type { PostResult, WrList } from './api.js';
 import {
   ibv_access_flags,
+  ibv_mig_state,
   ibv_mw_type,
   ibv_qp_attr_mask,
   ibv_qp_state,
@@ -51,9 +52,10 @@ import {
   ibv_wc_status,
   ibv_wr_opcode,
 } from './constants.js';
-import { type AsyncTarget, type CompletionTarget, Context, errnoOf, fail } from './device.js';
+import { type AsyncTarget, type CompletionTarget, Context, closeDevice, errnoOf, fail } from './device.js';
 import { EAGAIN, EBADF, EBUSY, EINVAL, ENOMEM, EOPNOTSUPP, setErrno } from './errno.js';
 import {
+  type ibv_ah_attr,
   type ibv_async_event,
   type ibv_comp_channel,
   type ibv_cq,
@@ -139,14 +141,20 @@ export class CompChannel implements ibv_comp_channel {
   push(cq: Cq): void {
     if (this.dead) return;
     const w = this.waiters.shift();
-    if (w) w({ ret: 0, cq, cq_context: cq.cq_context });
-    else this.ready.push(cq);
+    if (w) {
+      // Events handed to the consumer must be acked before the CQ can be destroyed.
+      cq.compEvents++;
+      w({ ret: 0, cq, cq_context: cq.cq_context });
+    } else this.ready.push(cq);
   }
 
   get(): Promise<{ ret: number; cq: ibv_cq | null; cq_context: unknown }> {
     if (this.dead) return Promise.resolve({ ret: fail(EBADF), cq: null, cq_context: null });
     const cq = this.ready.shift();
-    if (cq) return Promise.resolve({ ret: 0, cq, cq_context: cq.cq_context });
+    if (cq) {
+      cq.compEvents++;
+      return Promise.resolve({ ret: 0, cq, cq_context: cq.cq_context });
+    }
     if (this.nonblocking) return Promise.resolve({ ret: fail(EAGAIN), cq: null, cq_context: null });
     return new Promise((resolve) => this.waiters.push(resolve));
   }
@@ -180,11 +188,12 @@ export class Cq implements ibv_cq, CompletionTarget, AsyncTarget {
   ) {}
   onCompletionEvent(): void {
     if (this.dead || !this.channel) return;
-    this.compEvents++;
     this.channel.push(this);
   }
-  asyncElement(): ibv_async_event['element'] {
+  reportAsync(): void {
     this.asyncEvents++;
+  }
+  asyncElement(): ibv_async_event['element'] {
     return { cq: this, qp: null, srq: null, port_num: 0 };
   }
   ackAsync(): void {
@@ -206,8 +215,10 @@ export class Srq implements ibv_srq, AsyncTarget {
     readonly pd: Pd,
     readonly srq_context: unknown,
   ) {}
-  asyncElement(): ibv_async_event['element'] {
+  reportAsync(): void {
     this.asyncEvents++;
+  }
+  asyncElement(): ibv_async_event['element'] {
     return { cq: null, qp: null, srq: this, port_num: 0 };
   }
   ackAsync(): void {
@@ -233,6 +244,11 @@ export class Qp implements ibv_qp, AsyncTarget {
   maxDestRdAtomic = DEFAULT_RD_ATOMIC;
   /** Bounce buffer for inline sends: one slot of MAX_INLINE_DATA per SQ entry. */
   inline: { mr: Mr; next: number } | null = null;
+  /**
+   * The IB attributes set by `ibv_modify_qp` (path, PSNs, timers, retry counts): they have no
+   * effect on an iWARP QP but `ibv_query_qp` reports them back as set (manual §4.6.1).
+   */
+  ib: QpIbAttrs = newIbAttrs();
   constructor(
     readonly context: Context,
     readonly pd: Pd,
@@ -252,7 +268,9 @@ export class Qp implements ibv_qp, AsyncTarget {
           ? ibv_qp_state.IBV_QPS_RESET
           : this.ibState;
       case RiQpState.READY_TO_SEND:
-        return ibv_qp_state.IBV_QPS_RTS;
+        // The LLP connection (a socket converted by the CM) can put the RNIC in RTS while the
+        // consumer has not yet issued its RTR→RTS modify: the QP reads as RTR until it does.
+        return this.ibState === ibv_qp_state.IBV_QPS_RTR ? ibv_qp_state.IBV_QPS_RTR : ibv_qp_state.IBV_QPS_RTS;
       case RiQpState.CLOSING:
         return ibv_qp_state.IBV_QPS_SQD;
       case RiQpState.TERMINATE:
@@ -261,8 +279,10 @@ export class Qp implements ibv_qp, AsyncTarget {
         return ibv_qp_state.IBV_QPS_ERR;
     }
   }
-  asyncElement(): ibv_async_event['element'] {
+  reportAsync(): void {
     this.asyncEvents++;
+  }
+  asyncElement(): ibv_async_event['element'] {
     return { cq: null, qp: this, srq: null, port_num: 0 };
   }
   ackAsync(): void {
@@ -466,6 +486,7 @@ export function ibv_destroy_cq(cq: ibv_cq): number {
     c.channel.refcnt--;
     c.channel.forget(c);
   }
+  c.context.dropAsync(c);
   c.context.objects.delete(c);
   return 0;
 }
@@ -662,6 +683,7 @@ export function ibv_destroy_srq(srq: ibv_srq): number {
   const st = s.context.ops.ri_srq_destroy(s.context.rnic, s.ri);
   if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
   s.dead = true;
+  s.context.dropAsync(s);
   s.context.objects.delete(s);
   return 0;
 }
@@ -753,6 +775,7 @@ export function ibv_destroy_qp(qp: ibv_qp): number {
   if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
   q.dead = true;
   if (q.inline) ibv_dereg_mr(q.inline.mr);
+  q.context.dropAsync(q);
   q.context.objects.delete(q);
   return 0;
 }
@@ -775,40 +798,235 @@ function riStateOf(s: ibv_qp_state): RiQpState | null {
   }
 }
 
+/** The IB-only attributes of a QP, as last set by `ibv_modify_qp`. */
+export interface QpIbAttrs {
+  path_mtu: number;
+  rq_psn: number;
+  sq_psn: number;
+  dest_qp_num: number;
+  pkey_index: number;
+  port_num: number;
+  ah_attr: ibv_ah_attr;
+  min_rnr_timer: number;
+  timeout: number;
+  retry_cnt: number;
+  rnr_retry: number;
+  en_sqd_async_notify: number;
+}
+
+function zeroAh(): ibv_ah_attr {
+  return {
+    grh: { dgid: { raw: new Uint8Array(16) }, flow_label: 0, sgid_index: 0, hop_limit: 0, traffic_class: 0 },
+    dlid: 0,
+    sl: 0,
+    src_path_bits: 0,
+    static_rate: 0,
+    is_global: 0,
+    port_num: 0,
+  };
+}
+
+function newIbAttrs(): QpIbAttrs {
+  return {
+    path_mtu: 0,
+    rq_psn: 0,
+    sq_psn: 0,
+    dest_qp_num: 0,
+    pkey_index: 0,
+    port_num: 0,
+    ah_attr: zeroAh(),
+    min_rnr_timer: 0,
+    timeout: 0,
+    retry_cnt: 0,
+    rnr_retry: 0,
+    en_sqd_async_notify: 0,
+  };
+}
+
+function copyAh(a: In<ibv_ah_attr> | undefined): ibv_ah_attr {
+  const z = zeroAh();
+  if (!a) return z;
+  const g = a.grh ?? {};
+  const raw = g.dgid?.raw;
+  return {
+    grh: {
+      dgid: { raw: raw instanceof Uint8Array && raw.length === 16 ? Uint8Array.from(raw) : new Uint8Array(16) },
+      flow_label: g.flow_label ?? 0,
+      sgid_index: g.sgid_index ?? 0,
+      hop_limit: g.hop_limit ?? 0,
+      traffic_class: g.traffic_class ?? 0,
+    },
+    dlid: a.dlid ?? 0,
+    sl: a.sl ?? 0,
+    src_path_bits: a.src_path_bits ?? 0,
+    static_rate: a.static_rate ?? 0,
+    is_global: a.is_global ?? 0,
+    port_num: a.port_num ?? 0,
+  };
+}
+
+/** Required and optional `ibv_qp_attr_mask` bits (besides `IBV_QP_STATE`) of one RC transition. */
+interface QpTransition {
+  req: number;
+  opt: number;
+}
+
 /**
- * `ibv_modify_qp`. RTS needs an LLP stream that only rdma_cm supplies (siw answers EINVAL for a
- * QP without a socket); rdma_cm calls {@link modifyQpToRts}. Path, PSN, timer and retry
- * attributes are IB notions with no iWARP effect: accepted and ignored, as siw ignores them.
+ * The RC transitions `ibv_modify_qp` accepts: the manual's table (§4.5.1) for RESET→INIT, INIT→RTR
+ * and RTR→RTS, and the Linux kernel's `ib_modify_qp_is_ok` table for the transitions the manual
+ * does not list. Any state → RESET and any state → ERR take `IBV_QP_STATE` alone. `IBV_QP_CAP`
+ * (queue resizing, `IBV_DEVICE_RESIZE_MAX_WR`) is accepted where the RNIC can resize.
+ */
+const RC_TRANSITIONS: ReadonlyMap<ibv_qp_state, ReadonlyMap<ibv_qp_state, QpTransition>> = (() => {
+  const M = ibv_qp_attr_mask;
+  const S = ibv_qp_state;
+  const t = (req: number, opt: number): QpTransition => ({ req, opt });
+  type Row = [ibv_qp_state, QpTransition];
+  const row = (...entries: Row[]): ReadonlyMap<ibv_qp_state, QpTransition> => new Map<ibv_qp_state, QpTransition>(entries);
+  return new Map<ibv_qp_state, ReadonlyMap<ibv_qp_state, QpTransition>>([
+    [S.IBV_QPS_RESET, row([S.IBV_QPS_INIT, t(M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS, 0)])],
+    [
+      S.IBV_QPS_INIT,
+      row(
+        [S.IBV_QPS_INIT, t(0, M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS | M.IBV_QP_CAP)],
+        [
+          S.IBV_QPS_RTR,
+          t(
+            M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN | M.IBV_QP_MAX_DEST_RD_ATOMIC | M.IBV_QP_MIN_RNR_TIMER,
+            M.IBV_QP_ALT_PATH | M.IBV_QP_ACCESS_FLAGS | M.IBV_QP_PKEY_INDEX | M.IBV_QP_CAP,
+          ),
+        ],
+      ),
+    ],
+    [
+      S.IBV_QPS_RTR,
+      row(
+        [
+          S.IBV_QPS_RTS,
+          t(
+            M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_SQ_PSN | M.IBV_QP_MAX_QP_RD_ATOMIC,
+            M.IBV_QP_CUR_STATE | M.IBV_QP_ALT_PATH | M.IBV_QP_ACCESS_FLAGS | M.IBV_QP_MIN_RNR_TIMER | M.IBV_QP_PATH_MIG_STATE,
+          ),
+        ],
+      ),
+    ],
+    [
+      S.IBV_QPS_RTS,
+      row(
+        [
+          S.IBV_QPS_RTS,
+          t(0, M.IBV_QP_CUR_STATE | M.IBV_QP_ACCESS_FLAGS | M.IBV_QP_ALT_PATH | M.IBV_QP_PATH_MIG_STATE | M.IBV_QP_MIN_RNR_TIMER | M.IBV_QP_CAP),
+        ],
+        [S.IBV_QPS_SQD, t(0, M.IBV_QP_EN_SQD_ASYNC_NOTIFY)],
+      ),
+    ],
+    [S.IBV_QPS_SQE, row([S.IBV_QPS_RTS, t(0, M.IBV_QP_CUR_STATE | M.IBV_QP_ACCESS_FLAGS)])],
+  ]);
+})();
+
+const QP_ACCESS_BITS =
+  ibv_access_flags.IBV_ACCESS_LOCAL_WRITE |
+  ibv_access_flags.IBV_ACCESS_REMOTE_WRITE |
+  ibv_access_flags.IBV_ACCESS_REMOTE_READ |
+  ibv_access_flags.IBV_ACCESS_REMOTE_ATOMIC |
+  ibv_access_flags.IBV_ACCESS_MW_BIND;
+
+/** True when every attribute selected by `mask` has a value the port/QP can take. */
+function qpAttrValuesOk(q: Qp, attr: In<ibv_qp_attr>, mask: number, cur: ibv_qp_state): boolean {
+  const M = ibv_qp_attr_mask;
+  const u = (v: number | undefined, max: number) => Number.isInteger(v ?? 0) && (v ?? 0) >= 0 && (v ?? 0) <= max;
+  if (mask & M.IBV_QP_CUR_STATE && (attr.cur_qp_state ?? 0) !== cur) return false;
+  // One port (phys_port_cnt 1) with one P_Key entry (pkey_tbl_len 1).
+  if (mask & M.IBV_QP_PORT && attr.port_num !== 1) return false;
+  if (mask & M.IBV_QP_PKEY_INDEX && (attr.pkey_index ?? 0) !== 0) return false;
+  if (mask & M.IBV_QP_ACCESS_FLAGS && ((attr.qp_access_flags ?? 0) & ~QP_ACCESS_BITS) !== 0) return false;
+  if (mask & M.IBV_QP_PATH_MTU && !u((attr.path_mtu ?? 0) - 1, 4)) return false;
+  if (mask & M.IBV_QP_AV && (attr.ah_attr?.port_num ?? 1) > 1) return false;
+  if (mask & M.IBV_QP_DEST_QPN && !u(attr.dest_qp_num, 0xffffff)) return false;
+  if (mask & M.IBV_QP_RQ_PSN && !u(attr.rq_psn, 0xffffff)) return false;
+  if (mask & M.IBV_QP_SQ_PSN && !u(attr.sq_psn, 0xffffff)) return false;
+  if (mask & M.IBV_QP_MIN_RNR_TIMER && !u(attr.min_rnr_timer, 31)) return false;
+  if (mask & M.IBV_QP_TIMEOUT && !u(attr.timeout, 31)) return false;
+  if (mask & M.IBV_QP_RETRY_CNT && !u(attr.retry_cnt, 7)) return false;
+  if (mask & M.IBV_QP_RNR_RETRY && !u(attr.rnr_retry, 7)) return false;
+  if (mask & M.IBV_QP_MAX_QP_RD_ATOMIC && !u(attr.max_rd_atomic, 0xff)) return false;
+  if (mask & M.IBV_QP_MAX_DEST_RD_ATOMIC && !u(attr.max_dest_rd_atomic, 0xff)) return false;
+  void q;
+  return true;
+}
+
+/** Records the IB-only attributes of a successful modify. */
+function storeIbAttrs(q: Qp, attr: In<ibv_qp_attr>, mask: number): void {
+  const M = ibv_qp_attr_mask;
+  const ib = q.ib;
+  if (mask & M.IBV_QP_PATH_MTU) ib.path_mtu = attr.path_mtu ?? 0;
+  if (mask & M.IBV_QP_RQ_PSN) ib.rq_psn = attr.rq_psn ?? 0;
+  if (mask & M.IBV_QP_SQ_PSN) ib.sq_psn = attr.sq_psn ?? 0;
+  if (mask & M.IBV_QP_DEST_QPN) ib.dest_qp_num = attr.dest_qp_num ?? 0;
+  if (mask & M.IBV_QP_PKEY_INDEX) ib.pkey_index = attr.pkey_index ?? 0;
+  if (mask & M.IBV_QP_PORT) ib.port_num = attr.port_num ?? 0;
+  if (mask & M.IBV_QP_AV) ib.ah_attr = copyAh(attr.ah_attr);
+  if (mask & M.IBV_QP_MIN_RNR_TIMER) ib.min_rnr_timer = attr.min_rnr_timer ?? 0;
+  if (mask & M.IBV_QP_TIMEOUT) ib.timeout = attr.timeout ?? 0;
+  if (mask & M.IBV_QP_RETRY_CNT) ib.retry_cnt = attr.retry_cnt ?? 0;
+  if (mask & M.IBV_QP_RNR_RETRY) ib.rnr_retry = attr.rnr_retry ?? 0;
+  if (mask & M.IBV_QP_EN_SQD_ASYNC_NOTIFY) ib.en_sqd_async_notify = attr.en_sqd_async_notify ?? 0;
+  if (mask & M.IBV_QP_ACCESS_FLAGS) q.accessFlags = attr.qp_access_flags ?? 0;
+}
+
+/**
+ * `ibv_modify_qp`: the RC transition table ({@link RC_TRANSITIONS}); a missing required or a
+ * disallowed mask bit, a skipped state or an out-of-range value → EINVAL with nothing changed.
+ * Path, PSN, timer and retry attributes are IB notions with no iWARP effect: recorded for
+ * `ibv_query_qp` (siw ignores them). RTS needs an LLP stream, which only the connection manager
+ * supplies (siw answers EINVAL for a QP without a socket): rdma_cm calls {@link modifyQpToRts};
+ * a QP whose socket was converted (`cmConvertSocket`) while it was in RTR takes the RTR→RTS modify.
+ * RESET empties the work queues: on the RNIC that is a pass through Error, so WRs still posted
+ * complete with `IBV_WC_WR_FLUSH_ERR` (IB drops them silently).
  */
 export function ibv_modify_qp(qp: ibv_qp, attr: In<ibv_qp_attr>, mask: number): number {
   const q = qp as Qp;
   if (!alive(q, 'ibv_qp') || !attr || !Number.isInteger(mask)) return fail(EINVAL);
   const M = ibv_qp_attr_mask;
+  const S = ibv_qp_state;
   if (mask & (M.IBV_QP_ALT_PATH | M.IBV_QP_PATH_MIG_STATE)) return fail(EOPNOTSUPP);
-  let riMask = 0;
-  const ri: { state?: RiQpState; max_rdma_read_outgoing?: number; max_rdma_read_incoming?: number; sq_size?: number; rq_size?: number } = {};
-  let target: ibv_qp_state | null = null;
-  if (mask & M.IBV_QP_STATE) {
-    target = attr.qp_state ?? ibv_qp_state.IBV_QPS_RESET;
-    if (target === ibv_qp_state.IBV_QPS_RTS) {
-      // Only rdma_cm brings an iWARP QP to RTS; an RTS→RTS attribute change is fine.
-      if (q.state !== ibv_qp_state.IBV_QPS_RTS) return fail(EINVAL);
-    } else {
-      const s = riStateOf(target);
-      if (s === null) return fail(EINVAL);
-      const cur = q.state;
-      // RESET/INIT/RTR are one RNIC state: moving among them only changes the IB view; ERR→ERR
-      // is a no-op in ibverbs (the RNIC refuses Error→Error, Verbs §6.2.4).
-      const idleView = (x: ibv_qp_state) =>
-        x === ibv_qp_state.IBV_QPS_RESET || x === ibv_qp_state.IBV_QPS_INIT || x === ibv_qp_state.IBV_QPS_RTR;
-      const same = (idleView(cur) && s === RiQpState.IDLE) || (cur === ibv_qp_state.IBV_QPS_ERR && s === RiQpState.ERROR);
-      if (!same) {
-        riMask |= RiQpAttrMask.NEXT_STATE;
-        ri.state = s;
-      }
+  const cur = q.state;
+  const target: ibv_qp_state = mask & M.IBV_QP_STATE ? (attr.qp_state ?? S.IBV_QPS_RESET) : cur;
+  const attrMask = mask & ~M.IBV_QP_STATE;
+  if (target === S.IBV_QPS_RESET || target === S.IBV_QPS_ERR) {
+    // Any state → RESET / ERR, with IBV_QP_STATE alone (an attribute-only modify in RESET has no
+    // attribute to take; one in ERR neither).
+    if (attrMask !== 0) return fail(EINVAL);
+  } else {
+    const rule = RC_TRANSITIONS.get(cur)?.get(target);
+    if (!rule) return fail(EINVAL);
+    if ((attrMask & rule.req) !== rule.req || (attrMask & ~(rule.req | rule.opt)) !== 0) return fail(EINVAL);
+    if (!qpAttrValuesOk(q, attr, attrMask, cur)) return fail(EINVAL);
+  }
+  const eng = q.context.ops.ri_qp_query(q.context.rnic, q.ri);
+  if (eng.status !== RiRet.SUCCESS) return fail(errnoOf(eng.status));
+  const rnicState = eng.attrs.state;
+  // RNIC state changes, in order.
+  const steps: RiQpState[] = [];
+  if (target === S.IBV_QPS_RTS && cur === S.IBV_QPS_RTR) {
+    // Only the CM brings an iWARP QP to RTS; this modify completes an LLP-made RTS.
+    if (rnicState !== RiQpState.READY_TO_SEND) return fail(EINVAL);
+  } else if (target !== cur) {
+    const s = riStateOf(target);
+    if (s === null) return fail(EINVAL);
+    if (target === S.IBV_QPS_RESET) {
+      // Empty the queues: Idle and RTS pass through Error; Error goes straight to Idle.
+      if (rnicState !== RiQpState.ERROR) steps.push(RiQpState.ERROR);
+      steps.push(RiQpState.IDLE);
+    } else if (s !== rnicState) {
+      steps.push(s);
     }
   }
-  if (mask & M.IBV_QP_MAX_QP_RD_ATOMIC) {
+  // Attributes the RNIC holds (IRD/ORD, queue sizes): only while it is Idle or in RTS→RTS.
+  const ri: { state?: RiQpState; max_rdma_read_outgoing?: number; max_rdma_read_incoming?: number; sq_size?: number; rq_size?: number } = {};
+  let riMask = 0;
+  const llpMadeRts = target === S.IBV_QPS_RTS && cur === S.IBV_QPS_RTR;
+  if (mask & M.IBV_QP_MAX_QP_RD_ATOMIC && !llpMadeRts) {
     riMask |= RiQpAttrMask.MAX_RDMA_READ_OUTGOING;
     ri.max_rdma_read_outgoing = attr.max_rd_atomic ?? 0;
   }
@@ -824,18 +1042,34 @@ export function ibv_modify_qp(qp: ibv_qp, attr: In<ibv_qp_attr>, mask: number): 
       ri.rq_size = attr.cap?.max_recv_wr ?? q.cap.max_recv_wr;
     }
   }
+  const ops = q.context.ops;
   if (riMask !== 0) {
-    const r = q.context.ops.ri_qp_modify(q.context.rnic, q.ri, riMask, ri);
+    // Attribute changes go with the first step (Idle→Idle/Error is refused by the RNIC for
+    // attributes, so they are applied in the current state first: still all-or-nothing,
+    // because the RNIC validates them before changing anything).
+    const r = ops.ri_qp_modify(q.context.rnic, q.ri, riMask, ri);
     if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
-    if (mask & M.IBV_QP_MAX_QP_RD_ATOMIC) q.maxRdAtomic = r.attrs.max_rdma_read_outgoing;
+    if (mask & M.IBV_QP_MAX_QP_RD_ATOMIC && !llpMadeRts) q.maxRdAtomic = r.attrs.max_rdma_read_outgoing;
     if (mask & M.IBV_QP_MAX_DEST_RD_ATOMIC) q.maxDestRdAtomic = r.attrs.max_rdma_read_incoming;
     if (mask & M.IBV_QP_CAP) {
       q.cap.max_send_wr = r.attrs.sq_size;
       if (!q.srq) q.cap.max_recv_wr = r.attrs.rq_size;
     }
   }
-  if (mask & M.IBV_QP_ACCESS_FLAGS) q.accessFlags = attr.qp_access_flags ?? 0;
-  if (target !== null) q.ibState = target;
+  for (const st of steps) {
+    const r = ops.ri_qp_modify(q.context.rnic, q.ri, RiQpAttrMask.NEXT_STATE, { state: st });
+    if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
+  }
+  if (llpMadeRts) {
+    const a = ops.ri_qp_query(q.context.rnic, q.ri);
+    if (a.status === RiRet.SUCCESS) q.maxRdAtomic = a.attrs.max_rdma_read_outgoing;
+  }
+  storeIbAttrs(q, attr, attrMask);
+  if (target === S.IBV_QPS_RESET) {
+    q.ib = newIbAttrs();
+    q.accessFlags = 0;
+  }
+  q.ibState = target;
   return 0;
 }
 
@@ -884,6 +1118,26 @@ export function ibv_query_qp(qp: ibv_qp, attr: ibv_qp_attr, _mask: number, init:
   attr.max_rd_atomic = q.maxRdAtomic;
   attr.max_dest_rd_atomic = q.maxDestRdAtomic;
   attr.sq_draining = 0;
+  const ib = q.ib;
+  attr.path_mtu = ib.path_mtu;
+  attr.path_mig_state = ibv_mig_state.IBV_MIG_MIGRATED;
+  attr.qkey = 0;
+  attr.rq_psn = ib.rq_psn;
+  attr.sq_psn = ib.sq_psn;
+  attr.dest_qp_num = ib.dest_qp_num;
+  attr.ah_attr = copyAh(ib.ah_attr);
+  attr.alt_ah_attr = zeroAh();
+  attr.pkey_index = ib.pkey_index;
+  attr.alt_pkey_index = 0;
+  attr.en_sqd_async_notify = ib.en_sqd_async_notify;
+  attr.min_rnr_timer = ib.min_rnr_timer;
+  attr.port_num = ib.port_num;
+  attr.timeout = ib.timeout;
+  attr.retry_cnt = ib.retry_cnt;
+  attr.rnr_retry = ib.rnr_retry;
+  attr.alt_port_num = 0;
+  attr.alt_timeout = 0;
+  attr.rate_limit = 0;
   init.qp_context = q.qp_context;
   init.send_cq = q.send_cq;
   init.recv_cq = q.recv_cq;
@@ -1025,6 +1279,12 @@ function findKey(ctx: Context, key: number): Mr | Mw | null {
 export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<ibv_send_wr> {
   const q = qp as Qp;
   if (!alive(q, 'ibv_qp')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
+  // Send WRs need RTS (or later: SQD/SQE/ERR, where they are flushed); the RNIC would queue
+  // them in Idle, IB refuses them in RESET/INIT/RTR.
+  const st = q.state;
+  if (st === ibv_qp_state.IBV_QPS_RESET || st === ibv_qp_state.IBV_QPS_INIT || st === ibv_qp_state.IBV_QPS_RTR) {
+    return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
+  }
   const ctx = q.context;
   for (const w of wrItems<In<ibv_send_wr>>(wr)) {
     const r = toRiWr(q, w);
@@ -1043,6 +1303,8 @@ export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<i
 export function ibv_post_recv(qp: ibv_qp, wr: WrList<ibv_recv_wr>): PostResult<ibv_recv_wr> {
   const q = qp as Qp;
   if (!alive(q, 'ibv_qp')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
+  // Receives are allowed from INIT on; the RNIC's Idle would take them in RESET too.
+  if (q.state === ibv_qp_state.IBV_QPS_RESET) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
   const ctx = q.context;
   const batch: ri_wr_recv_t[] = [];
   const items: In<ibv_recv_wr>[] = [];
@@ -1076,6 +1338,47 @@ export function ibv_ack_async_event(event: ibv_async_event): void {
   const e = event.element;
   const t = (e.qp ?? e.cq ?? e.srq) as AsyncTarget | null;
   t?.ackAsync();
+}
+
+// ------------------------------------------------------------------------------ device close
+
+/**
+ * `ibv_close_device` (manual §4.2.6): closes the context even while objects created on it are
+ * still alive — like closing the uverbs file in C, which makes the kernel destroy them. The
+ * objects stay allocated for the caller (C leaks their user-space memory) but are dead: any call
+ * on them fails with EINVAL. Destruction order is the dependency order: QPs, SRQs, MWs, MRs, CQs,
+ * completion channels, PDs.
+ */
+export function ibv_close_device(context: ibv_context_like): number {
+  const ctx = context as Context;
+  if (!(ctx instanceof Context) || ctx.closed) return fail(EINVAL);
+  const ops = ctx.ops;
+  const live = [...ctx.objects];
+  const kill = (o: { dead: boolean }): void => {
+    o.dead = true;
+    ctx.objects.delete(o);
+  };
+  for (const o of live) if (o instanceof Qp && !o.dead && ops.ri_qp_destroy(ctx.rnic, o.ri).status === RiRet.SUCCESS) kill(o);
+  for (const o of live) if (o instanceof Srq && !o.dead && ops.ri_srq_destroy(ctx.rnic, o.ri).status === RiRet.SUCCESS) kill(o);
+  for (const o of live) if (o instanceof Mw && !o.dead && ops.ri_mw_dealloc(ctx.rnic, o.ri).status === RiRet.SUCCESS) kill(o);
+  for (const o of [...ctx.objects]) if (o instanceof Mr && !o.dead && ops.ri_mr_dereg(ctx.rnic, o.ri).status === RiRet.SUCCESS) kill(o);
+  for (const o of live) {
+    if (o instanceof Cq && !o.dead && ops.ri_cq_destroy(ctx.rnic, o.ri).status === RiRet.SUCCESS) {
+      if (o.channel) {
+        o.channel.refcnt--;
+        o.channel.forget(o);
+      }
+      kill(o);
+    }
+  }
+  for (const o of live) {
+    if (o instanceof CompChannel && !o.dead) {
+      o.close();
+      kill(o);
+    }
+  }
+  for (const o of live) if (o instanceof Pd && !o.dead && ops.ri_pd_dealloc(ctx.rnic, o.ri).status === RiRet.SUCCESS) kill(o);
+  return closeDevice(ctx);
 }
 
 // ------------------------------------------------------------------------------ misc

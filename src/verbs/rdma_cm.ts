@@ -12,14 +12,16 @@
  * connect is REJECTED with status -ECONNREFUSED; a timeout is UNREACHABLE (-ETIMEDOUT).
  */
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import net, { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener } from '../rnic/cm.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { softrdmaEngineQp } from '../rnicpi/provider.js';
 import { logger } from '../util/log.js';
-import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, rdma_cm_event_type, rdma_port_space } from './constants.js';
+import { hostMemory } from '../rnic/hostmem.js';
+import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, rdma_cm_event_type, rdma_port_space } from './constants.js';
 import { type Context, devices, openDevice } from './device.js';
-import { EADDRNOTAVAIL, EAGAIN, EBADF, EBUSY, EINVAL, ENOSYS, EOPNOTSUPP, setErrno } from './errno.js';
+import { EADDRINUSE, EADDRNOTAVAIL, EAGAIN, EBADF, EBUSY, EINVAL, ENOSYS, EOPNOTSUPP, getErrno, setErrno } from './errno.js';
 import {
   type Cq,
   ibv_alloc_pd,
@@ -27,7 +29,6 @@ import {
   ibv_create_cq,
   ibv_create_qp,
   ibv_create_srq,
-  ibv_dealloc_pd,
   ibv_dereg_mr,
   ibv_destroy_comp_channel,
   ibv_destroy_cq,
@@ -42,6 +43,7 @@ import {
   ibv_post_srq_recv,
   ibv_reg_mr,
   ibv_req_notify_cq,
+  MAX_INLINE_DATA,
   type Pd,
   type Qp,
 } from './ibverbs.js';
@@ -100,6 +102,18 @@ export class EventChannel implements rdma_event_channel {
     this.dead = true;
     for (const w of this.waiters.splice(0)) w({ ret: failRdma(EBADF), event: null });
   }
+  /** Removes and returns the queued (not yet retrieved) events of `id`. */
+  take(id: CmId): rdma_cm_event[] {
+    const mine = this.queue.filter((e) => e.id === id);
+    if (mine.length > 0) this.queue.splice(0, this.queue.length, ...this.queue.filter((e) => e.id !== id));
+    return mine;
+  }
+  /** Queued (not yet retrieved) events of `id`. */
+  queuedFor(id: CmId): number {
+    let n = 0;
+    for (const e of this.queue) if (e.id === id) n++;
+    return n;
+  }
 }
 
 function failRdma(errno: number): number {
@@ -136,7 +150,28 @@ function deviceContext(): Context | null {
   if (defaultCtx && !defaultCtx.closed) return defaultCtx;
   const d = devices()[0];
   defaultCtx = d ? openDevice(d) : null;
+  defaultPdOfCtx = null;
   return defaultCtx;
+}
+
+/**
+ * The device's default PD (librdmacm allocates one per device and keeps it for the life of the
+ * process): every id bound to the device gets it as `id.pd`, and `rdma_create_qp`,
+ * `rdma_create_srq` and the `rdma_reg_*` helpers use it when no PD is given. Being per device, it
+ * lets the QPs of several ids share one SRQ and one MR (the manual's SRQ example, §8.5.3).
+ */
+let defaultPdOfCtx: ibv_pd | null = null;
+function defaultPd(ctx: Context): ibv_pd | null {
+  if (ctx !== defaultCtx) return null;
+  if (defaultPdOfCtx && !(defaultPdOfCtx as Pd).dead) return defaultPdOfCtx;
+  defaultPdOfCtx = ibv_alloc_pd(ctx);
+  return defaultPdOfCtx;
+}
+
+/** Binds an id to the (only) device: its context and default PD. */
+function bindDevice(i: CmId): void {
+  i.verbs = deviceContext();
+  if (i.verbs && !i.pd) i.pd = defaultPd(i.verbs);
 }
 
 export class CmId implements rdma_cm_id {
@@ -165,9 +200,19 @@ export class CmId implements rdma_cm_id {
   listenReady: Promise<void> | null = null;
   req: CmConnectRequest | null = null;
   conn: CmConnection | null = null;
-  /** Resources rdma_cm created for this id (destroyed with it). */
-  ownPd = false;
-  ownCqs = false;
+  /** CQs (and their channels) rdma_cm created for this id's QP (destroyed with the QP). */
+  ownSendCq = false;
+  ownRecvCq = false;
+  /** `rdma_create_ep` on a passive address: the QP every `rdma_get_request` id gets. */
+  epQp: { pd: ibv_pd | null; attr: In<ibv_qp_init_attr> } | null = null;
+  /** Staging buffer of inline sends/writes given without an MR (see `sgeOf`). */
+  inlineScratch: Uint8Array | null = null;
+  /** The port `rdma_bind_addr` picked for port 0, held by a placeholder socket until used. */
+  portHold: net.Server | null = null;
+  releasePort(): void {
+    this.portHold?.close();
+    this.portHold = null;
+  }
   /** Synchronous ids: waiters for the next event, and requests not yet collected. */
   private readonly syncWaiters: ((ev: rdma_cm_event) => void)[] = [];
   readonly pendingRequests: CmId[] = [];
@@ -234,7 +279,18 @@ export function rdma_create_event_channel(): rdma_event_channel | null {
 
 export function rdma_destroy_event_channel(channel: rdma_event_channel): void {
   const ch = channel as EventChannel;
-  if (ch instanceof EventChannel) ch.close();
+  if (!(ch instanceof EventChannel) || ch.dead) {
+    setErrno(EINVAL);
+    return;
+  }
+  // Every id of the channel must be destroyed first (C: undefined behaviour); refuse instead.
+  for (const id of ch.ids) {
+    if (!id.dead) {
+      setErrno(EBUSY);
+      return;
+    }
+  }
+  ch.close();
 }
 
 export function rdma_create_id(channel: rdma_event_channel | null, context: unknown, ps: rdma_port_space): { ret: number; id: rdma_cm_id | null } {
@@ -252,6 +308,7 @@ export function rdma_destroy_id(id: rdma_cm_id): number {
   if (!idOk(i)) return failRdma(EINVAL);
   if (i.unacked > 0) return failRdma(EBUSY);
   i.dead = true;
+  i.releasePort();
   void i.listener?.close();
   if (i.req && i.req.state === 'pending') i.req.reject(new Uint8Array(0));
   if (i.conn && !i.conn.closed) i.conn.disconnect('abortive');
@@ -259,13 +316,30 @@ export function rdma_destroy_id(id: rdma_cm_id): number {
   return 0;
 }
 
+/**
+ * `rdma_migrate_id`: events of the id not yet retrieved move with it to the new channel; events
+ * retrieved from the old channel must be acked first (C blocks until then; here EBUSY).
+ */
 export function rdma_migrate_id(id: rdma_cm_id, channel: rdma_event_channel | null): number {
   const i = id as CmId;
-  if (!idOk(i)) return failRdma(EINVAL);
-  if (i.unacked > 0) return failRdma(EBUSY);
+  const to = channel as EventChannel | null;
+  if (!idOk(i) || (to !== null && (!(to instanceof EventChannel) || to.dead))) return failRdma(EINVAL);
+  const queued = i.channel?.queuedFor(i) ?? 0;
+  if (i.unacked > queued) return failRdma(EBUSY);
+  const pending = i.channel?.take(i) ?? [];
   i.channel?.ids.delete(i);
-  i.channel = channel as EventChannel | null;
-  i.channel?.ids.add(i);
+  i.channel = to;
+  i.unacked = 0;
+  if (to) {
+    to.ids.add(i);
+    for (const ev of pending) {
+      i.unacked++;
+      to.push(ev);
+    }
+  } else if (pending.length > 0) {
+    // A synchronous id keeps only the last event.
+    i.event = pending[pending.length - 1]!;
+  }
   return 0;
 }
 
@@ -276,11 +350,36 @@ export function rdma_set_option(id: rdma_cm_id, level: number, optname: number, 
   return failRdma(EINVAL);
 }
 
+/**
+ * Picks a free TCP port at once, as the kernel does on bind: a placeholder listener on the
+ * wildcard address (Node binds it synchronously when no host is named) holds it until the id
+ * listens or is destroyed. null if none could be bound.
+ */
+function reservePort(): { port: number; hold: net.Server } | null {
+  const hold = net.createServer();
+  hold.on('error', () => {});
+  hold.listen({ port: 0 });
+  const a = hold.address();
+  if (!a || typeof a !== 'object') {
+    hold.close();
+    return null;
+  }
+  hold.unref();
+  return { port: a.port, hold };
+}
+
 export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
   const i = id as CmId;
   if (!idOk(i) || !sockaddrOk(addr) || i.state !== 'idle') return failRdma(EINVAL);
+  if (!isLocalAddress(addr.address)) return failRdma(EADDRNOTAVAIL);
   i.route.addr.src_addr = { ...addr };
-  i.verbs = deviceContext();
+  if (addr.port === 0) {
+    const r = reservePort();
+    if (!r) return failRdma(EADDRINUSE);
+    i.portHold = r.hold;
+    i.route.addr.src_addr.port = r.port;
+  }
+  bindDevice(i);
   i.state = 'bound';
   return 0;
 }
@@ -289,6 +388,7 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
   const i = id as CmId;
   if (!idOk(i) || i.state !== 'bound') return failRdma(EINVAL);
   i.state = 'listen';
+  i.releasePort();
   const src = i.route.addr.src_addr;
   const host = src.address === '0.0.0.0' || src.address === '::' ? undefined : src.address;
   i.listenReady = CmListener.listen({ host, port: src.port, backlog: backlog > 0 ? backlog : undefined }).then(
@@ -317,7 +417,7 @@ export function rdmaListenReady(id: rdma_cm_id): Promise<void> {
 function onRequest(listen: CmId, req: CmConnectRequest): void {
   const child = new CmId(listen.channel, listen.context, listen.ps);
   listen.channel?.ids.add(child);
-  child.verbs = listen.verbs ?? deviceContext();
+  bindDevice(child);
   child.req = req;
   child.state = 'request';
   child.route.addr.src_addr = { family: 'ipv4', address: stripV6(req.localAddress), port: req.localPort };
@@ -341,12 +441,29 @@ function stripV6(a: string): string {
   return a.startsWith('::ffff:') ? a.slice(7) : a;
 }
 
+/** True when `a` is a wildcard or an address of this host (the RDMA device answers for all of them). */
+function isLocalAddress(a: string): boolean {
+  const x = stripV6(a);
+  if (x === '0.0.0.0' || x === '::') return true;
+  for (const list of Object.values(networkInterfaces())) {
+    for (const n of list ?? []) if (stripV6(n.address) === x || n.address === a) return true;
+  }
+  return false;
+}
+
 export async function rdma_resolve_addr(id: rdma_cm_id, src_addr: sockaddr | null, dst_addr: sockaddr, _timeout_ms: number): Promise<number> {
   const i = id as CmId;
-  if (!idOk(i) || !sockaddrOk(dst_addr) || (i.state !== 'idle' && i.state !== 'bound')) return failRdma(EINVAL);
+  if (!idOk(i) || !sockaddrOk(dst_addr) || (i.state !== 'idle' && i.state !== 'bound') || (src_addr && !sockaddrOk(src_addr))) {
+    return failRdma(EINVAL);
+  }
+  if (src_addr && !isLocalAddress(src_addr.address)) {
+    // No local RDMA device has the source address: the resolution fails (Linux: -EADDRNOTAVAIL).
+    i.post(rdma_cm_event_type.RDMA_CM_EVENT_ADDR_ERROR, -EADDRNOTAVAIL);
+    return i.channel ? 0 : failRdma(EADDRNOTAVAIL);
+  }
   if (src_addr) i.route.addr.src_addr = { ...src_addr };
   i.route.addr.dst_addr = { ...dst_addr };
-  i.verbs = deviceContext();
+  bindDevice(i);
   i.state = 'addr';
   i.post(rdma_cm_event_type.RDMA_CM_EVENT_ADDR_RESOLVED);
   return 0;
@@ -360,39 +477,74 @@ export async function rdma_resolve_route(id: rdma_cm_id, _timeout_ms: number): P
   return 0;
 }
 
-/** `rdma_create_qp`: with null CQs in the attributes, rdma_cm creates them (and their channels). */
+/**
+ * `rdma_create_qp`: on `pd` or the id's (default) PD; a CQ missing from the attributes is created
+ * by rdma_cm with its own completion channel (`id.send_cq`/`recv_cq`, `*_cq_channel`), as
+ * librdmacm does. The QP is moved to INIT at once (receives can be posted); connect/accept bring
+ * it to RTS.
+ */
 export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_qp_init_attr>): number {
   const i = id as CmId;
-  if (!idOk(i) || !i.verbs || i.qp) return failRdma(EINVAL);
+  if (!idOk(i) || !i.verbs || i.qp || !attr) return failRdma(EINVAL);
   const ctx = i.verbs;
-  let p = pd as Pd | null;
-  if (!p) {
-    p = (i.pd as Pd | null) ?? (ibv_alloc_pd(ctx) as Pd | null);
-    if (!p) return -1;
-    if (!i.pd) {
-      i.pd = p;
-      i.ownPd = true;
+  const p = pd ?? i.pd ?? defaultPd(ctx);
+  if (!p) return failRdma(EINVAL);
+  const cap = attr.cap ?? {};
+  let scq = (attr.send_cq ?? null) as ibv_cq | null;
+  let rcq = (attr.recv_cq ?? null) as ibv_cq | null;
+  const made: { cq: ibv_cq; ch: ibv_comp_channel }[] = [];
+  const undo = (): number => {
+    for (const m of made) {
+      ibv_destroy_cq(m.cq);
+      ibv_destroy_comp_channel(m.ch);
     }
+    return -1;
+  };
+  const makeCq = (n: number): { cq: ibv_cq; ch: ibv_comp_channel } | null => {
+    const ch = ibv_create_comp_channel(ctx);
+    if (!ch) return null;
+    const cq = ibv_create_cq(ctx, Math.max(n, 1), null, ch, 0);
+    if (!cq) {
+      ibv_destroy_comp_channel(ch);
+      return null;
+    }
+    made.push({ cq, ch });
+    return { cq, ch };
+  };
+  let sMade: { cq: ibv_cq; ch: ibv_comp_channel } | null = null;
+  let rMade: { cq: ibv_cq; ch: ibv_comp_channel } | null = null;
+  if (!scq) {
+    sMade = makeCq(cap.max_send_wr ?? 1);
+    if (!sMade) return undo();
+    scq = sMade.cq;
   }
-  let scq = attr.send_cq as ibv_cq | null | undefined;
-  let rcq = attr.recv_cq as ibv_cq | null | undefined;
-  if (!scq || !rcq) {
-    const cap = attr.cap ?? {};
-    i.send_cq_channel = ibv_create_comp_channel(ctx);
-    i.recv_cq_channel = ibv_create_comp_channel(ctx);
-    i.send_cq = ibv_create_cq(ctx, Math.max(cap.max_send_wr ?? 1, 1), null, i.send_cq_channel, 0);
-    i.recv_cq = ibv_create_cq(ctx, Math.max(cap.max_recv_wr ?? 1, 1), null, i.recv_cq_channel, 0);
-    if (!i.send_cq || !i.recv_cq) return -1;
-    i.ownCqs = true;
-    scq = i.send_cq;
-    rcq = i.recv_cq;
-  } else {
-    i.send_cq = scq;
-    i.recv_cq = rcq;
+  if (!rcq) {
+    rMade = makeCq(cap.max_recv_wr ?? 1);
+    if (!rMade) return undo();
+    rcq = rMade.cq;
   }
   const qp = ibv_create_qp(p, { ...attr, send_cq: scq, recv_cq: rcq, srq: (attr.srq ?? i.srq ?? null) as ibv_srq | null });
-  if (!qp) return -1;
+  if (!qp) return undo();
+  // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write.
+  const access = ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
+  const M = ibv_qp_attr_mask;
+  const r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
+  if (r !== 0) {
+    ibv_destroy_qp(qp);
+    undo();
+    return failRdma(r);
+  }
   i.qp = qp as Qp;
+  i.send_cq = scq;
+  i.recv_cq = rcq;
+  if (sMade) {
+    i.send_cq_channel = sMade.ch;
+    i.ownSendCq = true;
+  }
+  if (rMade) {
+    i.recv_cq_channel = rMade.ch;
+    i.ownRecvCq = true;
+  }
   if (!i.pd) i.pd = p;
   return 0;
 }
@@ -400,20 +552,13 @@ export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_q
 export function rdma_destroy_qp(id: rdma_cm_id): void {
   const i = id as CmId;
   if (!(i instanceof CmId) || !i.qp) return;
-  ibv_destroy_qp(i.qp);
+  if (ibv_destroy_qp(i.qp) !== 0) return;
   i.qp = null;
-  if (i.ownCqs) {
-    for (const cq of [i.send_cq, i.recv_cq]) if (cq) ibv_destroy_cq(cq);
-    for (const ch of [i.send_cq_channel, i.recv_cq_channel]) if (ch) ibv_destroy_comp_channel(ch);
-    i.send_cq = i.recv_cq = null;
-    i.send_cq_channel = i.recv_cq_channel = null;
-    i.ownCqs = false;
-  }
-  if (i.ownPd && i.pd) {
-    ibv_dealloc_pd(i.pd);
-    i.pd = null;
-    i.ownPd = false;
-  }
+  if (i.ownSendCq && i.send_cq && ibv_destroy_cq(i.send_cq) === 0 && i.send_cq_channel) ibv_destroy_comp_channel(i.send_cq_channel);
+  if (i.ownRecvCq && i.recv_cq && ibv_destroy_cq(i.recv_cq) === 0 && i.recv_cq_channel) ibv_destroy_comp_channel(i.recv_cq_channel);
+  i.send_cq = i.recv_cq = null;
+  i.send_cq_channel = i.recv_cq_channel = null;
+  i.ownSendCq = i.ownRecvCq = false;
 }
 
 function cmEventOfError(e: unknown): { type: rdma_cm_event_type; status: number; pd: Uint8Array | null } {
@@ -463,6 +608,7 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   const ird = param?.responder_resources ?? eqp.ird;
   const ord = param?.initiator_depth ?? eqp.ord;
   i.state = 'connecting';
+  i.releasePort();
   const dst = i.route.addr.dst_addr;
   const run = cmConnect(eqp, dst.address, dst.port, { privateData: pd ?? undefined, ird, ord }).then(
     (conn) => {
@@ -502,6 +648,8 @@ export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | n
       ird: param?.responder_resources ?? eqp.ird,
       ord: param?.initiator_depth ?? eqp.ord,
       privateData: pd ?? undefined,
+      // As Linux siw: the passive side may send first when no RTR was agreed.
+      awaitFirstRx: false,
     });
   } catch (e) {
     log('accept failed: %s', (e as Error).message);
@@ -565,9 +713,13 @@ export function rdma_get_cm_event(channel: rdma_event_channel): Promise<{ ret: n
   return ch.get();
 }
 
+/** Events already acked: a second ack of one is an error (the event is freed in C). */
+const ackedEvents = new WeakSet<rdma_cm_event>();
+
 export function rdma_ack_cm_event(event: rdma_cm_event): number {
   const id = event?.id as CmId | undefined;
-  if (!(id instanceof CmId)) return failRdma(EINVAL);
+  if (!(id instanceof CmId) || ackedEvents.has(event)) return failRdma(EINVAL);
+  ackedEvents.add(event);
   if (id.unacked > 0) id.unacked--;
   return 0;
 }
@@ -588,12 +740,23 @@ export async function rdma_get_request(listen: rdma_cm_id): Promise<{ ret: numbe
   if (!idOk(l) || l.state !== 'listen' || l.channel) return { ret: failRdma(EINVAL), id: null };
   for (;;) {
     const ready = l.pendingRequests.shift();
-    if (ready) return { ret: 0, id: ready };
+    if (ready) {
+      // A listener made by rdma_create_ep with QP attributes hands out ids that have a QP.
+      if (l.epQp && !ready.qp && rdma_create_qp(ready, l.epQp.pd, { ...l.epQp.attr, cap: { ...l.epQp.attr.cap } }) !== 0) {
+        const e = getErrno();
+        ready.req?.reject(new Uint8Array(0));
+        ready.dead = true;
+        return { ret: failRdma(e), id: null };
+      }
+      return { ret: 0, id: ready };
+    }
     await l.nextSync();
   }
 }
 
 export async function rdma_getaddrinfo(node: string | null, service: string | null, hints: In<rdma_addrinfo> | null): Promise<{ ret: number; res: rdma_addrinfo | null }> {
+  // At least one of node and service (getaddrinfo(3): EAI_NONAME; librdmacm fails).
+  if (node === null && service === null) return { ret: failRdma(EINVAL), res: null };
   const passive = ((hints?.ai_flags ?? 0) & RAI_PASSIVE) !== 0;
   const port = service ? Number(service) : 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) return { ret: failRdma(EINVAL), res: null };
@@ -644,7 +807,14 @@ export async function rdma_create_ep(res: rdma_addrinfo, pd: ibv_pd | null, attr
     await rdma_resolve_addr(i, res.ai_src_addr, res.ai_dst_addr, 2000);
     await rdma_resolve_route(i, 2000);
   }
-  if (attr && !(res.ai_flags & RAI_PASSIVE) && rdma_create_qp(i, pd, attr) !== 0) return { ret: -1, id: null };
+  if (attr) {
+    if (res.ai_flags & RAI_PASSIVE) i.epQp = { pd, attr };
+    else if (rdma_create_qp(i, pd, attr) !== 0) {
+      const e = getErrno();
+      rdma_destroy_id(i);
+      return { ret: failRdma(e), id: null };
+    }
+  }
   return { ret: 0, id: i };
 }
 
@@ -676,12 +846,8 @@ function ctxOf(id: rdma_cm_id): Context | null {
 function pdFor(i: CmId): ibv_pd | null {
   if (i.pd) return i.pd;
   if (!i.verbs) return null;
-  const p = ibv_alloc_pd(i.verbs);
-  if (p) {
-    i.pd = p;
-    i.ownPd = true;
-  }
-  return p;
+  i.pd = defaultPd(i.verbs);
+  return i.pd;
 }
 
 export function rdma_reg_msgs(id: rdma_cm_id, addr: Uint8Array, length: number): ibv_mr | null {
@@ -699,7 +865,8 @@ export function rdma_dereg_mr(mr: ibv_mr): number {
 
 export function rdma_create_srq(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_srq_init_attr>): number {
   const i = id as CmId;
-  if (!idOk(i)) return failRdma(EINVAL);
+  // One SRQ per id (librdmacm: the id must be bound to a device, and `id->srq` is taken).
+  if (!idOk(i) || !i.verbs || i.srq) return failRdma(EINVAL);
   const p = pd ?? pdFor(i);
   if (!p) return failRdma(EINVAL);
   const s = ibv_create_srq(p, attr);
@@ -758,13 +925,32 @@ export function rdma_post_recv(id: rdma_cm_id, context: bigint | null, addr: Uin
   return rdma_post_recvv(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr.lkey }], 1);
 }
 export function rdma_post_send(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr | null, flags: number): number {
-  return rdma_post_sendv(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr?.lkey ?? 0 }], 1, flags);
+  const sge = sgeOf(id as CmId, mr, addr, length, flags);
+  if (!sge) return failRdma(EINVAL);
+  return rdma_post_sendv(id, context, [sge], 1, flags);
 }
 export function rdma_post_read(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr, flags: number, remote_addr: bigint, rkey: number): number {
   return rdma_post_readv(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr.lkey }], 1, flags, remote_addr, rkey);
 }
 export function rdma_post_write(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr | null, flags: number, remote_addr: bigint, rkey: number): number {
-  return rdma_post_writev(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr?.lkey ?? 0 }], 1, flags, remote_addr, rkey);
+  const sge = sgeOf(id as CmId, mr, addr, length, flags);
+  if (!sge) return failRdma(EINVAL);
+  return rdma_post_writev(id, context, [sge], 1, flags, remote_addr, rkey);
+}
+
+/**
+ * The SGE of an inline Send/Write without an MR (§6.2.6: `mr` is optional when inline): the
+ * bytes go through a small per-id scratch buffer of the synthetic address space, which the post
+ * copies from at once (`IBV_SEND_INLINE`), so any `Uint8Array` may be sent. null if not inline.
+ */
+function sgeOf(i: CmId, mr: ibv_mr | null, addr: Uint8Array | bigint, length: number, flags: number): In<ibv_sge> | null {
+  // Without an MR and not inline, librdmacm posts lkey 0: the completion reports the error.
+  if (mr || !(flags & ibv_send_flags.IBV_SEND_INLINE)) return { addr: addrOf(mr, addr), length, lkey: mr?.lkey ?? 0 };
+  if (typeof addr === 'bigint') return { addr, length, lkey: 0 };
+  if (!Number.isInteger(length) || length < 0 || length > addr.length || length > MAX_INLINE_DATA) return null;
+  i.inlineScratch ??= new Uint8Array(MAX_INLINE_DATA);
+  i.inlineScratch.set(addr.subarray(0, length));
+  return { addr: hostMemory.addressOf(i.inlineScratch), length, lkey: 0 };
 }
 export function rdma_post_ud_send(): number {
   return failRdma(EOPNOTSUPP);

@@ -1,0 +1,364 @@
+/**
+ * Interop: softrdma's CLI tools (`softrdma rping`, `softrdma perf`) against the real rdma-core
+ * 44.0 `rping` and perftest 4.5 `ib_*_{bw,lat}` on Linux siw, in the kernel-peer qemu guest.
+ *
+ *   A. guest `rping -c` → softrdma `rping -s` (64 B and -S 65535, -C 100 -V)
+ *   B. softrdma `rping -c` → guest `rping -s` (64 B and -S 65535, -C 100 -V)
+ *   C. softrdma `perf … ADDR` (client) → guest `ib_*` servers, all six tests, -R -n 200 -s 65536
+ *   D. guest `ib_* ADDR` (client) → softrdma `perf … --server`, all six tests
+ *
+ * The guest boots once per case (≈6 s under TCG) and runs a shell script with all its tools in
+ * sequence; the host-side softrdma commands run in the harness's netns (host-exec.sh), paced by
+ * marker lines the guest script prints. Same skip rules as itapi-rping.test.ts (root, harness,
+ * guest image). Build first (`npx tsc -p .`), then `node --test --test-concurrency=1 dist/test/interop/`.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const cli = join(repo, 'dist/src/cli/main.js');
+const HOST_IP = '192.168.77.1';
+const GUEST_IP = '192.168.77.2';
+const COUNT = 100;
+const TESTS = [
+  ['write', 'bw'],
+  ['read', 'bw'],
+  ['send', 'bw'],
+  ['write', 'lat'],
+  ['read', 'lat'],
+  ['send', 'lat'],
+] as const;
+const PERF_ARGS = ['-R', '-n', '200', '-s', '65536', '-p', '18515'];
+/** A perftest result row for -s 65536 -n 200 (bw: "65536 200 …", lat: "65536 200 …"). */
+const ROW = /^\s*65536\s+200\s/;
+
+/** The harness directory, or the reason why the test cannot run. */
+function harness(): { dir: string } | { skip: string } {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return { skip: 'needs root (the kernel-peer harness uses a netns, a tap and qemu)' };
+  const dir = process.env.KERNEL_PEER_DIR ?? resolve(repo, '../shared/interop/kernel-peer');
+  if (!existsSync(join(dir, 'run-guest.sh')) || !existsSync(join(dir, 'host-exec.sh'))) return { skip: `no kernel-peer harness at ${dir} (set KERNEL_PEER_DIR)` };
+  const image = join(process.env.KP_CACHE ?? '/var/cache/kernel-peer', 'out/vmlinux');
+  if (!existsSync(image)) {
+    if (process.env.SOFTRDMA_INTEROP_SETUP !== '1') return { skip: `no guest image (${image}): run ${dir}/setup.sh as root, or set SOFTRDMA_INTEROP_SETUP=1` };
+    const r = spawnSync(join(dir, 'setup.sh'), [], { cwd: dir, stdio: 'inherit', timeout: 900_000 });
+    if (r.status !== 0 || !existsSync(image)) return { skip: `setup.sh failed (status ${r.status})` };
+  }
+  return { dir };
+}
+
+type Proc = { child: ChildProcess; lines: string[]; done: Promise<number>; wait: (re: RegExp, ms: number) => Promise<boolean> };
+
+/** Collects a child's stdout+stderr lines and its exit status. */
+function run(cmd: string, args: string[], cwd: string): Proc {
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const watchers: Array<() => void> = [];
+  for (const s of [child.stdout!, child.stderr!]) {
+    let rest = '';
+    s.setEncoding('utf8');
+    s.on('data', (d: string) => {
+      const parts = (rest + d).split('\n');
+      rest = parts.pop() ?? '';
+      lines.push(...parts.map((l) => l.replace(/\r$/, '')));
+      for (const w of [...watchers]) w();
+    });
+    s.on('end', () => {
+      if (rest) lines.push(rest);
+    });
+  }
+  const done = new Promise<number>((res) => child.on('close', (code, sig) => res(code ?? (sig ? 128 : 1))));
+  const wait = (re: RegExp, ms: number): Promise<boolean> =>
+    new Promise((res) => {
+      const check = (): void => {
+        if (lines.some((l) => re.test(l))) finish(true);
+      };
+      const timer = setTimeout(() => finish(false), ms);
+      const finish = (v: boolean): void => {
+        clearTimeout(timer);
+        const i = watchers.indexOf(check);
+        if (i >= 0) watchers.splice(i, 1);
+        res(v);
+      };
+      watchers.push(check);
+      void done.then(() => finish(lines.some((l) => re.test(l))));
+      check();
+    });
+  return { child, lines, done, wait };
+}
+
+function kill(p: Proc | null): void {
+  if (p && p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+}
+
+/** A host-side softrdma CLI run in the netns, with a time limit. */
+async function host(dir: string, args: string[], ms: number): Promise<{ rc: number; lines: string[] }> {
+  const p = run(join(dir, 'host-exec.sh'), ['node', cli, ...args], dir);
+  const t = setTimeout(() => kill(p), ms);
+  const rc = await p.done;
+  clearTimeout(t);
+  return { rc, lines: p.lines };
+}
+
+function show(title: string, tag: string, lines: string[]): void {
+  console.log(`---- ${title} ----`);
+  for (const l of lines) console.log(`[${tag}] ${l}`);
+}
+
+/** The first and last `ping data:` lines (the transcript), and their number. */
+function pings(lines: string[]): { n: number; ends: string[] } {
+  const p = lines.filter((l) => /ping data: /.test(l));
+  return { n: p.length, ends: p.length > 1 ? [p[0]!, p[p.length - 1]!] : p };
+}
+
+/** Lines between "BEGIN tag" and "END tag rc=N" in the guest output, and N. */
+function section(lines: string[], tag: string): { rc: number; lines: string[] } {
+  const b = lines.indexOf(`BEGIN ${tag}`);
+  const e = lines.findIndex((l, i) => i > b && l.startsWith(`END ${tag} rc=`));
+  if (b < 0 || e < 0) return { rc: -1, lines: b < 0 ? [] : lines.slice(b + 1) };
+  return { rc: Number(lines[e]!.slice(`END ${tag} rc=`.length)), lines: lines.slice(b + 1, e) };
+}
+
+/**
+ * perftest's ib_read_lat server is passive (the client reads from it) and prints no result row;
+ * the real one does not and neither does ours.
+ */
+const passive = (name: string): boolean => name === 'ib_read_lat';
+
+/**
+ * Known: a guest perftest may exit 1 with "Bad wc status 2" / "Failed to close connection" in
+ * its closing handshake, after its measurement and result row (seen on ib_write_bw as server
+ * and ib_read_lat as client). Tolerated, and reported as KNOWN, only in that exact form.
+ */
+function knownTeardown(name: string, rc: number, out: string[], rows: string[], server: boolean): boolean {
+  const ok = rc === 1 && (rows.length > 0 || (server && passive(name))) && out.some((l) => /Bad wc status 2/.test(l));
+  if (ok) console.log(`KNOWN: guest ${name} exited 1 with "Bad wc status 2" in its closing handshake, after the measurement`);
+  return ok;
+}
+
+/**
+ * Runs a case; if it fails, says so (RETRY line) and runs it once more with a fresh guest. The
+ * second failure fails the test. Each case boots its own guest, so a retry costs ≈45–60 s.
+ */
+async function retryOnce(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    console.log(`RETRY ${name}: the first attempt failed: ${(e as Error).message.split('\n')[0]}`);
+    await body();
+  }
+}
+
+const h = harness();
+const opts = { skip: 'skip' in h ? h.skip : false, timeout: 600_000 };
+const ready = /KP_READY/;
+
+test('interop A: guest rping -c (Linux siw) → softrdma rping -s, 64 B and -S 65535, -C 100 -V', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('A', async () => {
+    const cases = [
+      { tag: 'big', port: 7175, size: ['-S', '65535'] },
+      { tag: 'small', port: 7176, size: [] as string[] },
+    ];
+    const script = [
+      'echo KP_READY',
+      'sleep 6',
+      ...cases.map((c) => `echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"; sleep 2`),
+    ].join('\n');
+    const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '300', script], h.dir);
+    let servers: Array<Promise<{ rc: number; lines: string[] }>> = [];
+    let guestRc = -1;
+    let results: Array<{ rc: number; lines: string[] }> = [];
+    try {
+      const up = await guest.wait(ready, 120_000);
+      assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
+      // Both servers at once, on their own ports; the guest connects to them one after the other.
+      servers = cases.map((c) => host(h.dir, ['rping', '-s', '-a', HOST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', ...c.size], 240_000));
+      guestRc = await guest.done;
+      results = await Promise.all(servers);
+    } finally {
+      kill(guest);
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+    }
+    for (const [i, c] of cases.entries()) {
+      const g = section(guest.lines, c.tag);
+      const p = pings(g.lines);
+      const s = results[i]!;
+      console.log(`---- A ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; softrdma rping -s rc=${s.rc} ----`);
+      for (const l of p.ends) console.log(`[guest] ${l}`);
+      show(`softrdma rping -s -p ${c.port} (rc ${s.rc})`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
+      assert.equal(p.n, COUNT, `A ${c.tag}: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
+      assert.ok(!g.lines.some((l) => /data mismatch|failed|error/i.test(l)), `A ${c.tag}: the guest rping reported an error`);
+      assert.equal(g.rc, 0, `A ${c.tag}: guest rping -c exit status`);
+      assert.equal(s.rc, 0, `A ${c.tag}: softrdma rping -s exit status`);
+    }
+    assert.equal(guestRc, 0, 'run-guest.sh exit status');
+  });
+});
+
+test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 65535, -C 100 -V', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('B', async () => {
+    const cases = [
+      { tag: 'small', port: 7180, size: [] as string[] },
+      { tag: 'big', port: 7181, size: ['-S', '65535'] },
+    ];
+    const script = [
+      // Both servers at once, their output live on stdout, each line tagged "<tag>| ".
+      ...cases.map((c) => `(rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')} 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &`),
+      'sleep 3',
+      'echo KP_READY',
+      'wait',
+    ].join('\n');
+    const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '300', script], h.dir);
+    let guestRc = -1;
+    const results: Array<{ rc: number; lines: string[] }> = [];
+    try {
+      const up = await guest.wait(ready, 120_000);
+      assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
+      for (const c of cases) results.push(await host(h.dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size], 60_000));
+      const t = setTimeout(() => kill(guest), 30_000);
+      guestRc = await guest.done;
+      clearTimeout(t);
+    } finally {
+      kill(guest);
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+    }
+    const failures: string[] = [];
+    for (const [i, c] of cases.entries()) {
+      const tagged = guest.lines.filter((l) => l.startsWith(`${c.tag}| `)).map((l) => l.slice(c.tag.length + 2));
+      const end = tagged.find((l) => l.startsWith('END rc='));
+      const g = { rc: end ? Number(end.slice('END rc='.length)) : -1, lines: tagged };
+      const s = results[i] ?? { rc: -1, lines: [] };
+      const p = pings(s.lines);
+      const gp = pings(g.lines);
+      console.log(`---- B ${c.tag} (${c.size.join(' ') || '64 B'}): softrdma rping -c rc=${s.rc}, ${p.n} ping lines; guest rping -s rc=${g.rc}, ${gp.n} ping lines ----`);
+      for (const l of p.ends) console.log(`[host] ${l}`);
+      for (const l of gp.ends) console.log(`[guest] ${l}`);
+      show(`softrdma rping -c -p ${c.port} (other lines)`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
+      if (s.rc !== 0) failures.push(`B ${c.tag}: softrdma rping -c exit status ${s.rc}${s.rc === 128 ? ' (killed at the time limit)' : ''}`);
+      if (p.n !== COUNT) failures.push(`B ${c.tag}: softrdma rping -c printed ${p.n} of ${COUNT} ping data lines`);
+      if (gp.n !== COUNT) failures.push(`B ${c.tag}: the guest rping -s printed ${gp.n} of ${COUNT} ping data lines`);
+      if (g.rc !== 0) failures.push(`B ${c.tag}: guest rping -s exit status ${g.rc}`);
+    }
+    assert.deepEqual(failures, [], failures.join('; '));
+  });
+});
+
+const ibName = (t: (typeof TESTS)[number]): string => `ib_${t[0]}_${t[1]}`;
+
+test('interop C: softrdma perf clients → guest perftest servers (ib_{write,read,send}_{bw,lat} -R -n 200 -s 65536)', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('C', async () => {
+    const script = [
+      'echo KP_READY',
+      `for t in ${TESTS.map(ibName).join(' ')}; do`,
+      `  echo "START $t"; timeout 25 $t ${PERF_ARGS.join(' ')} > /tmp/$t.out 2>&1; echo "END $t rc=$?"`,
+      '  grep -E "^ *[0-9]+ +[0-9]+" /tmp/$t.out | head -2; grep -iE "error|bad|fail" /tmp/$t.out | head -3',
+      'done',
+    ].join('\n');
+    const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '400', script], h.dir);
+    let guestRc = -1;
+    const results: Array<{ rc: number; lines: string[] }> = [];
+    try {
+      const up = await guest.wait(ready, 120_000);
+      assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
+      for (const t of TESTS) {
+        const started = await guest.wait(new RegExp(`^START ${ibName(t)}$`), 60_000);
+        assert.ok(started, `C: the guest did not start ${ibName(t)}:\n${guest.lines.join('\n')}`);
+        await sleep(1500); // the server's rdma_cm listen
+        results.push(await host(h.dir, ['perf', t[0], `--${t[1]}`, ...PERF_ARGS, GUEST_IP], 60_000));
+      }
+      const tm = setTimeout(() => kill(guest), 60_000);
+      guestRc = await guest.done;
+      clearTimeout(tm);
+    } finally {
+      kill(guest);
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+    }
+    const failures: string[] = [];
+    for (const [i, t] of TESTS.entries()) {
+      const r = results[i];
+      const name = ibName(t);
+      const e = guest.lines.findIndex((l) => l.startsWith(`END ${name} rc=`));
+      const grc = e < 0 ? -1 : Number(guest.lines[e]!.slice(`END ${name} rc=`.length));
+      const after = e < 0 ? [] : guest.lines.slice(e + 1);
+      const next = after.findIndex((l) => l.startsWith('START '));
+      const gOut = next < 0 ? after : after.slice(0, next);
+      const gRows = gOut.filter((l) => ROW.test(l));
+      const rows = r?.lines.filter((l) => ROW.test(l)) ?? [];
+      console.log(`---- C softrdma perf ${t[0]} --${t[1]} → guest ${name}: ours rc=${r?.rc}, guest rc=${grc} ----`);
+      for (const l of rows) console.log(`[host ] ${l}`);
+      for (const l of gRows) console.log(`[guest] ${l}`);
+      if (r?.rc !== 0 || rows.length === 0) show(`softrdma perf ${t[0]} --${t[1]} output`, 'host', r?.lines ?? []);
+      if (!r) failures.push(`${name}: not run`);
+      else {
+        if (r.rc !== 0) failures.push(`${name}: softrdma perf client exit status ${r.rc}`);
+        if (rows.length === 0) failures.push(`${name}: softrdma perf client printed no result row`);
+      }
+      if (gRows.length === 0 && !passive(name)) failures.push(`${name}: the guest server printed no result row`);
+      if (grc !== 0 && !knownTeardown(name, grc, gOut, gRows, true)) failures.push(`${name}: guest server exit status ${grc}`);
+    }
+    assert.deepEqual(failures, [], `C: ${failures.join('; ')}`);
+  });
+});
+
+test('interop D: guest perftest clients → softrdma perf servers (ib_{write,read,send}_{bw,lat} -R -n 200 -s 65536)', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('D', async () => {
+    const script = [
+      'echo KP_READY',
+      'sleep 4',
+      `for t in ${TESTS.map(ibName).join(' ')}; do`,
+      `  sleep 3; echo "START $t"; timeout 25 $t ${PERF_ARGS.join(' ')} ${HOST_IP} > /tmp/$t.out 2>&1; echo "END $t rc=$?"`,
+      '  grep -E "^ *[0-9]+ +[0-9]+" /tmp/$t.out | head -2; grep -iE "error|bad|fail" /tmp/$t.out | head -3',
+      'done',
+    ].join('\n');
+    const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '400', script], h.dir);
+    let guestRc = -1;
+    const results: Array<{ rc: number; lines: string[] }> = [];
+    try {
+      const up = await guest.wait(ready, 120_000);
+      assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
+      for (const t of TESTS) results.push(await host(h.dir, ['perf', t[0], `--${t[1]}`, '--server', ...PERF_ARGS], 60_000));
+      const tm = setTimeout(() => kill(guest), 60_000);
+      guestRc = await guest.done;
+      clearTimeout(tm);
+    } finally {
+      kill(guest);
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+    }
+    const failures: string[] = [];
+    for (const [i, t] of TESTS.entries()) {
+      const r = results[i];
+      const name = ibName(t);
+      const e = guest.lines.findIndex((l) => l.startsWith(`END ${name} rc=`));
+      const grc = e < 0 ? -1 : Number(guest.lines[e]!.slice(`END ${name} rc=`.length));
+      const after = e < 0 ? [] : guest.lines.slice(e + 1);
+      const next = after.findIndex((l) => l.startsWith('START '));
+      const gOut = next < 0 ? after : after.slice(0, next);
+      const gRows = gOut.filter((l) => ROW.test(l));
+      const rows = r?.lines.filter((l) => ROW.test(l)) ?? [];
+      console.log(`---- D guest ${name} → softrdma perf ${t[0]} --${t[1]} --server: ours rc=${r?.rc}, guest rc=${grc} ----`);
+      for (const l of rows) console.log(`[host ] ${l}`);
+      for (const l of gRows) console.log(`[guest] ${l}`);
+      if (r?.rc !== 0 || (rows.length === 0 && !passive(name))) show(`softrdma perf ${t[0]} --${t[1]} --server output`, 'host', r?.lines ?? []);
+      if (!r) failures.push(`${name}: not run`);
+      else {
+        if (r.rc !== 0) failures.push(`${name}: softrdma perf server exit status ${r.rc}`);
+        if (rows.length === 0 && !passive(name)) failures.push(`${name}: softrdma perf server printed no result row`);
+      }
+      if (grc !== 0 && !knownTeardown(name, grc, gOut, gRows, false)) failures.push(`${name}: guest client exit status ${grc}`);
+      if (gRows.length === 0) failures.push(`${name}: the guest client printed no result row`);
+    }
+    assert.deepEqual(failures, [], `D: ${failures.join('; ')}`);
+  });
+});
