@@ -67,7 +67,9 @@ function checkBw(r: Out, sizes: number[], iters: number): void {
   );
   for (const x of rows) {
     assert.equal(x.iters, iters);
-    assert.ok(x.avg > 0 && Number.isFinite(x.avg), `average ${x.avg}`);
+    // The table prints MB/s with two decimals, so tiny runs (2 B × 10 iterations, a few ms on a
+    // loaded machine) legitimately show 0.00; the message rate (six decimals) must be positive.
+    assert.ok(Number.isFinite(x.avg) && (x.avg > 0 || x.bytes * x.iters < 64 * 1024), `average ${x.avg} at ${x.bytes} B`);
     assert.ok(x.rate > 0, `message rate ${x.rate}`);
     assert.ok(x.peak >= 0);
   }
