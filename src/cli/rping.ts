@@ -267,7 +267,9 @@ async function client(o: Opts, io: CliIo): Promise<number> {
       if (o.verbose) io.out(`ping data: ${cstr(ep.rdmaBuf)}\n`);
     }
   } catch (e) {
-    io.err(`rping client failed: ${(e as Error).message}\n`);
+    // A flushed completion means the connection went away; rping stays silent about flushes
+    // (its DISCONNECT line follows), as our server does.
+    if (!(e instanceof Flushed)) io.err(`rping client failed: ${(e as Error).message}\n`);
     failed = true;
   }
   await rdma_disconnect(id!);
