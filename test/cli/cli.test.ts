@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
@@ -64,6 +64,52 @@ test('softrdma rping: client and server complete -C 1000 -V against each other, 
   assert.equal(lines[0], 'server ping data: rdma-ping-0: ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqr');
   assert.match(lines[999]!, /^server ping data: rdma-ping-999: /);
   assert.match(serr, /server DISCONNECT EVENT/);
+});
+
+test('softrdma rping: when the server process is killed mid-run, the client reports the disconnect and exits non-zero (no hang)', { timeout: 60_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  const port = String(20000 + ((process.pid + 7) % 20000));
+  const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-v'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const srvDone = new Promise((r) => srv.on('exit', r));
+  let pings = 0;
+  const firstPing = new Promise<void>((r) =>
+    srv.stdout.on('data', (d: Buffer) => {
+      pings += d.toString().split('\n').length - 1;
+      if (pings >= 10) r();
+    }),
+  );
+  // The client pings forever (no -C); retried until the listener is up.
+  let cli: ReturnType<typeof spawn> | null = null;
+  let cerr = '';
+  let cliDone: Promise<number | null> = Promise.resolve(null);
+  const started = (async () => {
+    for (let i = 0; i < 40; i++) {
+      cerr = '';
+      const c = spawn(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port], { stdio: ['ignore', 'ignore', 'pipe'] });
+      c.stderr!.on('data', (d: Buffer) => (cerr += d));
+      const done = new Promise<number | null>((r) => c.on('exit', r));
+      const early = await Promise.race([done, firstPing.then(() => 'running' as const)]);
+      if (early === 'running') {
+        cli = c;
+        cliDone = done;
+        return;
+      }
+      await new Promise((x) => setTimeout(x, 100));
+    }
+    throw new Error(`client never got going: ${cerr}`);
+  })();
+  try {
+    await started;
+    srv.kill('SIGKILL');
+    await srvDone;
+    const status = await Promise.race([cliDone, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
+    assert.notEqual(status, 'hung', `the client did not notice the dead server within 20 s: ${cerr}`);
+    assert.notEqual(status, 0);
+    assert.match(cerr, /client DISCONNECT EVENT/);
+  } finally {
+    srv.kill('SIGKILL');
+    (cli as ReturnType<typeof spawn> | null)?.kill('SIGKILL');
+  }
 });
 
 test('softrdma rping: option errors exit 22 as rping does', () => {
