@@ -241,7 +241,9 @@ async function client(o: Opts, io: CliIo): Promise<number> {
   const ep = new Endpoint(id!, o);
   ep.setup();
   ep.postRecv();
-  await rdma_connect(id!, { responder_resources: 1, initiator_depth: 1, retry_count: 7, rnr_retry_count: 7 });
+  if ((await rdma_connect(id!, { responder_resources: 1, initiator_depth: 1, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
+    throw new Error(`rdma_connect: errno ${getErrno()}`);
+  }
   rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ESTABLISHED, io));
   if (o.debug) io.out('rping client connected\n');
   let start = 65;
@@ -286,7 +288,7 @@ async function server(o: Opts, io: CliIo): Promise<number> {
   const { id: listen } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
   const addr = o.addr === '0.0.0.0' ? o.addr : await resolve(o.addr);
   if (rdma_bind_addr(listen!, { family: 'ipv4', address: addr, port: o.port }) !== 0) throw new Error('rdma_bind_addr failed');
-  rdma_listen(listen!, 3);
+  if (rdma_listen(listen!, 3) !== 0) throw new Error(`rdma_listen: errno ${getErrno()}`);
   await rdmaListenReady(listen!);
   if (o.debug) io.out(`rping server listening on ${addr}:${o.port}\n`);
   const req = await cmEvent(ch, E.RDMA_CM_EVENT_CONNECT_REQUEST, io);

@@ -382,6 +382,53 @@ export interface CmConnectParams extends CmMpaParams {
 
 const EMPTY = new Uint8Array(0);
 
+/**
+ * MPA start-up settings from the environment, `SOFTRDMA_MPA="crc=require p2p=write,read rev=2"`:
+ * the host-wide switches Linux siw has as module parameters (`mpa_crc_required`,
+ * `peer_to_peer`, `mpa_version`), for consumers that cannot pass {@link CmMpaParams} themselves
+ * (rdma_cm programs such as `softrdma rping` and `softrdma perf`). Keys, separated by spaces or
+ * semicolons:
+ * - `crc=never|allow|require` and `markers=refuse|allow|require` ({@link MpaPolicy});
+ * - `rev=1|2`: the Request's revision, or the highest a Responder accepts;
+ * - `p2p=none|write,read,send`: the RTR types an Initiator offers (RFC 6581 §4) and, in that
+ *   order, a Responder's preference.
+ * Throws a {@link CmError} (`invalid`) naming the bad key, so a typo never goes unnoticed.
+ */
+export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_MPA): CmMpaParams {
+  const out: CmMpaParams = {};
+  if (!value) return out;
+  const policy: Partial<MpaPolicy> = {};
+  for (const item of value.split(/[\s;]+/).filter(Boolean)) {
+    const eq = item.indexOf('=');
+    const k = eq < 0 ? item : item.slice(0, eq);
+    const v = eq < 0 ? '' : item.slice(eq + 1);
+    const bad = (): never => {
+      throw new CmError('invalid', `SOFTRDMA_MPA: bad setting "${item}" (crc=never|allow|require markers=refuse|allow|require rev=1|2 p2p=none|write,read,send)`);
+    };
+    if (k === 'crc') {
+      if (v !== 'never' && v !== 'allow' && v !== 'require') bad();
+      policy.crc = v as MpaPolicy['crc'];
+    } else if (k === 'markers') {
+      if (v !== 'refuse' && v !== 'allow' && v !== 'require') bad();
+      policy.markers = v as MpaPolicy['markers'];
+    } else if (k === 'rev') {
+      if (v !== '1' && v !== '2') bad();
+      out.revision = Number(v) as 1 | 2;
+    } else if (k === 'p2p') {
+      if (v === 'none') {
+        out.p2p = false;
+        continue;
+      }
+      const types = v.split(',');
+      if (types.length === 0 || types.some((t) => t !== 'write' && t !== 'read' && t !== 'send')) bad();
+      out.p2p = types as RtrType[];
+      out.rtrPreference = types as RtrType[];
+    } else bad();
+  }
+  if (Object.keys(policy).length > 0) out.policy = policy;
+  return out;
+}
+
 function policyOf(p: Partial<MpaPolicy> | undefined): MpaPolicy {
   return { ...DEFAULT_MPA_POLICY, ...p };
 }

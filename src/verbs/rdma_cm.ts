@@ -14,7 +14,7 @@
 import { lookup } from 'node:dns/promises';
 import net, { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener } from '../rnic/cm.js';
+import { cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener, cmParamsFromEnv } from '../rnic/cm.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { softrdmaEngineQp } from '../rnicpi/provider.js';
 import { logger } from '../util/log.js';
@@ -387,11 +387,19 @@ export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
 export function rdma_listen(id: rdma_cm_id, backlog: number): number {
   const i = id as CmId;
   if (!idOk(i) || i.state !== 'bound') return failRdma(EINVAL);
+  let env: ReturnType<typeof cmParamsFromEnv>;
+  try {
+    env = cmParamsFromEnv();
+  } catch (e) {
+    log('%s', (e as Error).message);
+    return failRdma(EINVAL);
+  }
   i.state = 'listen';
   i.releasePort();
   const src = i.route.addr.src_addr;
   const host = src.address === '0.0.0.0' || src.address === '::' ? undefined : src.address;
-  i.listenReady = CmListener.listen({ host, port: src.port, backlog: backlog > 0 ? backlog : undefined }).then(
+  const { p2p: _offer, privateData: _pd, ird: _ird, ord: _ord, ...mpa } = env;
+  i.listenReady = CmListener.listen({ ...mpa, host, port: src.port, backlog: backlog > 0 ? backlog : undefined }).then(
     (l) => {
       if (i.dead) {
         void l.close();
@@ -607,10 +615,17 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   if (!eqp || typeof pd === 'number') return failRdma(EINVAL);
   const ird = param?.responder_resources ?? eqp.ird;
   const ord = param?.initiator_depth ?? eqp.ord;
+  let env: ReturnType<typeof cmParamsFromEnv>;
+  try {
+    env = cmParamsFromEnv();
+  } catch (e) {
+    log('%s', (e as Error).message);
+    return failRdma(EINVAL);
+  }
   i.state = 'connecting';
   i.releasePort();
   const dst = i.route.addr.dst_addr;
-  const run = cmConnect(eqp, dst.address, dst.port, { privateData: pd ?? undefined, ird, ord }).then(
+  const run = cmConnect(eqp, dst.address, dst.port, { ...env, privateData: pd ?? undefined, ird, ord }).then(
     (conn) => {
       i.route.addr.src_addr = { family: 'ipv4', address: stripV6(conn.localAddress), port: conn.localPort };
       i.attach(conn);

@@ -117,3 +117,27 @@ test('softrdma rping: option errors exit 22 as rping does', () => {
   assert.equal(run('rping').status, 22);
   assert.match(run('rping', '--help').stdout, /Usage: softrdma rping/);
 });
+
+test('softrdma rping with SOFTRDMA_MPA: the client asks for CRC and a Read RTR, the server prefers it; a bad setting fails with EINVAL', { timeout: 60_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  const port = String(21000 + (process.pid % 20000));
+  const env = { ...process.env, SOFTRDMA_MPA: 'crc=require p2p=read', DEBUG: 'softrdma:cm' };
+  const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-C', '5'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let serr = '';
+  srv.stderr.on('data', (d: Buffer) => (serr += d));
+  const srvDone = new Promise<number | null>((r) => srv.on('exit', r));
+  const runEnv = () => spawnSync(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '5', '-V'], { encoding: 'utf8', timeout: 30_000, env });
+  let r = runEnv();
+  for (let i = 0; i < 20 && r.status !== 0 && /REJECTED|ECONNREFUSED/.test(r.stderr); i++) {
+    await new Promise((x) => setTimeout(x, 100));
+    r = runEnv();
+  }
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(await srvDone, 0, serr);
+  assert.match(r.stderr, /MPA Req rev=2 M=0 C=1 .*P2P RTR=read/);
+  assert.match(r.stderr, /RTS \(active\) crc=1 .* rtr=read/);
+  assert.match(serr, /RTS \(passive\) .*crc=1 .* rtr=read/);
+  const bad = spawnSync(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '1'], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, SOFTRDMA_MPA: 'crc=maybe' } });
+  assert.notEqual(bad.status, 0);
+  assert.doesNotMatch(bad.stderr, /DISCONNECT/);
+});

@@ -4,76 +4,18 @@
  * namespace (192.168.77.1) and answers `rping -c -C 10 -V -v` of a Linux guest (siw, rdma-core
  * 44.0) booted by `run-guest.sh`.
  *
- * Needs root and the harness (/work/shared/interop/kernel-peer, see its README): env
- * KERNEL_PEER_DIR, else `../shared/interop/kernel-peer` next to the repository. The guest image
- * must exist (/var/cache/kernel-peer/out/vmlinux, or KP_CACHE/out); with
- * SOFTRDMA_INTEROP_SETUP=1 the test runs `setup.sh` to build it. Otherwise the test is skipped
- * with the reason. Run with `npm run test:interop`.
+ * Needs root and the kernel-peer harness (test/interop/kernel-peer; see harness.ts for the skip
+ * rules). Run with `npm run test:interop`, which builds the guest first.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { HOST_IP, harness, type Proc, repo, run } from './harness.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const server = join(repo, 'dist/examples/itapi/rping-server.js');
-const HOST_IP = '192.168.77.1';
 const PORT = 7174;
 const COUNT = 10;
-
-/** The harness directory, or the reason why the test cannot run. */
-function harness(): { dir: string } | { skip: string } {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return { skip: 'needs root (the kernel-peer harness uses a netns, a tap and qemu)' };
-  const dir = process.env.KERNEL_PEER_DIR ?? resolve(repo, '../shared/interop/kernel-peer');
-  if (!existsSync(join(dir, 'run-guest.sh')) || !existsSync(join(dir, 'host-exec.sh'))) return { skip: `no kernel-peer harness at ${dir} (set KERNEL_PEER_DIR)` };
-  const image = join(process.env.KP_CACHE ?? '/var/cache/kernel-peer', 'out/vmlinux');
-  if (!existsSync(image)) {
-    if (process.env.SOFTRDMA_INTEROP_SETUP !== '1') return { skip: `no guest image (${image}): run ${dir}/setup.sh as root, or set SOFTRDMA_INTEROP_SETUP=1` };
-    const r = spawnSync(join(dir, 'setup.sh'), [], { cwd: dir, stdio: 'inherit', timeout: 900_000 });
-    if (r.status !== 0 || !existsSync(image)) return { skip: `setup.sh failed (status ${r.status})` };
-  }
-  return { dir };
-}
-
-/** Collects a child's stdout+stderr lines and its exit status. */
-function run(cmd: string, args: string[], cwd: string): { child: ChildProcess; lines: string[]; done: Promise<number>; wait: (re: RegExp, ms: number) => Promise<boolean> } {
-  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const watchers: Array<() => void> = [];
-  for (const s of [child.stdout!, child.stderr!]) {
-    let rest = '';
-    s.setEncoding('utf8');
-    s.on('data', (d: string) => {
-      const parts = (rest + d).split('\n');
-      rest = parts.pop() ?? '';
-      lines.push(...parts);
-      for (const w of watchers) w();
-    });
-    s.on('end', () => {
-      if (rest) lines.push(rest);
-    });
-  }
-  const done = new Promise<number>((res) => child.on('close', (code, sig) => res(code ?? (sig ? 128 : 1))));
-  const wait = (re: RegExp, ms: number): Promise<boolean> =>
-    new Promise((res) => {
-      const check = (): void => {
-        if (lines.some((l) => re.test(l))) finish(true);
-      };
-      const timer = setTimeout(() => finish(false), ms);
-      const finish = (v: boolean): void => {
-        clearTimeout(timer);
-        const i = watchers.indexOf(check);
-        if (i >= 0) watchers.splice(i, 1);
-        res(v);
-      };
-      watchers.push(check);
-      void done.then(() => finish(lines.some((l) => re.test(l))));
-      check();
-    });
-  return { child, lines, done, wait };
-}
 
 const h = harness();
 
@@ -84,7 +26,7 @@ test(
     if ('skip' in h) return;
     assert.ok(existsSync(server), `${server} missing: npm run build`);
     const srv = run(join(h.dir, 'host-exec.sh'), ['node', server, '--addr', HOST_IP, '--port', String(PORT), '--count', String(COUNT), '-v'], h.dir);
-    let guest: ReturnType<typeof run> | null = null;
+    let guest: Proc | null = null;
     let guestRc = -1;
     let serverRc = -1;
     try {

@@ -13,17 +13,12 @@
  * guest image). Build first (`npx tsc -p .`), then `node --test --test-concurrency=1 dist/test/interop/`.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, pings, run, show, tagged, wireCheck } from './harness.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const cli = join(repo, 'dist/src/cli/main.js');
-const HOST_IP = '192.168.77.1';
-const GUEST_IP = '192.168.77.2';
 const COUNT = 100;
 const TESTS = [
   ['write', 'bw'],
@@ -37,82 +32,12 @@ const PERF_ARGS = ['-R', '-n', '200', '-s', '65536', '-p', '18515'];
 /** A perftest result row for -s 65536 -n 200 (bw: "65536 200 …", lat: "65536 200 …"). */
 const ROW = /^\s*65536\s+200\s/;
 
-/** The harness directory, or the reason why the test cannot run. */
-function harness(): { dir: string } | { skip: string } {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return { skip: 'needs root (the kernel-peer harness uses a netns, a tap and qemu)' };
-  const dir = process.env.KERNEL_PEER_DIR ?? resolve(repo, '../shared/interop/kernel-peer');
-  if (!existsSync(join(dir, 'run-guest.sh')) || !existsSync(join(dir, 'host-exec.sh'))) return { skip: `no kernel-peer harness at ${dir} (set KERNEL_PEER_DIR)` };
-  const image = join(process.env.KP_CACHE ?? '/var/cache/kernel-peer', 'out/vmlinux');
-  if (!existsSync(image)) {
-    if (process.env.SOFTRDMA_INTEROP_SETUP !== '1') return { skip: `no guest image (${image}): run ${dir}/setup.sh as root, or set SOFTRDMA_INTEROP_SETUP=1` };
-    const r = spawnSync(join(dir, 'setup.sh'), [], { cwd: dir, stdio: 'inherit', timeout: 900_000 });
-    if (r.status !== 0 || !existsSync(image)) return { skip: `setup.sh failed (status ${r.status})` };
-  }
-  return { dir };
-}
-
-type Proc = { child: ChildProcess; lines: string[]; done: Promise<number>; wait: (re: RegExp, ms: number) => Promise<boolean> };
-
-/** Collects a child's stdout+stderr lines and its exit status. */
-function run(cmd: string, args: string[], cwd: string): Proc {
-  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const watchers: Array<() => void> = [];
-  for (const s of [child.stdout!, child.stderr!]) {
-    let rest = '';
-    s.setEncoding('utf8');
-    s.on('data', (d: string) => {
-      const parts = (rest + d).split('\n');
-      rest = parts.pop() ?? '';
-      lines.push(...parts.map((l) => l.replace(/\r$/, '')));
-      for (const w of [...watchers]) w();
-    });
-    s.on('end', () => {
-      if (rest) lines.push(rest);
-    });
-  }
-  const done = new Promise<number>((res) => child.on('close', (code, sig) => res(code ?? (sig ? 128 : 1))));
-  const wait = (re: RegExp, ms: number): Promise<boolean> =>
-    new Promise((res) => {
-      const check = (): void => {
-        if (lines.some((l) => re.test(l))) finish(true);
-      };
-      const timer = setTimeout(() => finish(false), ms);
-      const finish = (v: boolean): void => {
-        clearTimeout(timer);
-        const i = watchers.indexOf(check);
-        if (i >= 0) watchers.splice(i, 1);
-        res(v);
-      };
-      watchers.push(check);
-      void done.then(() => finish(lines.some((l) => re.test(l))));
-      check();
-    });
-  return { child, lines, done, wait };
-}
-
-function kill(p: Proc | null): void {
-  if (p && p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
-}
-
-/** A host-side softrdma CLI run in the netns, with a time limit. */
-async function host(dir: string, args: string[], ms: number): Promise<{ rc: number; lines: string[] }> {
-  const p = run(join(dir, 'host-exec.sh'), ['node', cli, ...args], dir);
-  const t = setTimeout(() => kill(p), ms);
-  const rc = await p.done;
-  clearTimeout(t);
-  return { rc, lines: p.lines };
-}
-
-function show(title: string, tag: string, lines: string[]): void {
-  console.log(`---- ${title} ----`);
-  for (const l of lines) console.log(`[${tag}] ${l}`);
-}
-
-/** The first and last `ping data:` lines (the transcript), and their number. */
-function pings(lines: string[]): { n: number; ends: string[] } {
-  const p = lines.filter((l) => /ping data: /.test(l));
-  return { n: p.length, ends: p.length > 1 ? [p[0]!, p[p.length - 1]!] : p };
+/** The wire check of one case's pcaps, printed, its failures added to `failures`. */
+function checkWire(name: string, dir: string, failures: string[]): void {
+  const w = wireCheck(dir);
+  console.log(`---- ${name}: tshark on softrdma's pcaps (${dir}) ----`);
+  for (const l of w.summary) console.log(`[tshark] ${l}`);
+  failures.push(...w.failures.map((f) => `${name} wire: ${f}`));
 }
 
 /** Lines between "BEGIN tag" and "END tag rc=N" in the guest output, and N. */
@@ -161,6 +86,7 @@ test('interop A: guest rping -c (Linux siw) → softrdma rping -s, 64 B and -S 6
   if ('skip' in h) return;
   assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
   await retryOnce('A', async () => {
+    const pcap = pcapDir('A');
     const cases = [
       { tag: 'big', port: 7175, size: ['-S', '65535'] },
       { tag: 'small', port: 7176, size: [] as string[] },
@@ -178,7 +104,7 @@ test('interop A: guest rping -c (Linux siw) → softrdma rping -s, 64 B and -S 6
       const up = await guest.wait(ready, 120_000);
       assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
       // Both servers at once, on their own ports; the guest connects to them one after the other.
-      servers = cases.map((c) => host(h.dir, ['rping', '-s', '-a', HOST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', ...c.size], 240_000));
+      servers = cases.map((c) => host(h.dir, ['rping', '-s', '-a', HOST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', ...c.size], 240_000, { SOFTRDMA_PCAP: pcap }));
       guestRc = await guest.done;
       results = await Promise.all(servers);
     } finally {
@@ -197,6 +123,9 @@ test('interop A: guest rping -c (Linux siw) → softrdma rping -s, 64 B and -S 6
       assert.equal(g.rc, 0, `A ${c.tag}: guest rping -c exit status`);
       assert.equal(s.rc, 0, `A ${c.tag}: softrdma rping -s exit status`);
     }
+    const wire: string[] = [];
+    checkWire('A', pcap, wire);
+    assert.deepEqual(wire, [], wire.join('; '));
     assert.equal(guestRc, 0, 'run-guest.sh exit status');
   });
 });
@@ -205,6 +134,7 @@ test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 6
   if ('skip' in h) return;
   assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
   await retryOnce('B', async () => {
+    const pcap = pcapDir('B');
     const cases = [
       { tag: 'small', port: 7180, size: [] as string[] },
       { tag: 'big', port: 7181, size: ['-S', '65535'] },
@@ -222,7 +152,7 @@ test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 6
     try {
       const up = await guest.wait(ready, 120_000);
       assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (const c of cases) results.push(await host(h.dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size], 60_000));
+      for (const c of cases) results.push(await host(h.dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size], 60_000, { SOFTRDMA_PCAP: pcap }));
       const t = setTimeout(() => kill(guest), 30_000);
       guestRc = await guest.done;
       clearTimeout(t);
@@ -232,9 +162,7 @@ test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 6
     }
     const failures: string[] = [];
     for (const [i, c] of cases.entries()) {
-      const tagged = guest.lines.filter((l) => l.startsWith(`${c.tag}| `)).map((l) => l.slice(c.tag.length + 2));
-      const end = tagged.find((l) => l.startsWith('END rc='));
-      const g = { rc: end ? Number(end.slice('END rc='.length)) : -1, lines: tagged };
+      const g = tagged(guest.lines, c.tag);
       const s = results[i] ?? { rc: -1, lines: [] };
       const p = pings(s.lines);
       const gp = pings(g.lines);
@@ -247,6 +175,7 @@ test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 6
       if (gp.n !== COUNT) failures.push(`B ${c.tag}: the guest rping -s printed ${gp.n} of ${COUNT} ping data lines`);
       if (g.rc !== 0) failures.push(`B ${c.tag}: guest rping -s exit status ${g.rc}`);
     }
+    checkWire('B', pcap, failures);
     assert.deepEqual(failures, [], failures.join('; '));
   });
 });
@@ -257,6 +186,7 @@ test('interop C: softrdma perf clients → guest perftest servers (ib_{write,rea
   if ('skip' in h) return;
   assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
   await retryOnce('C', async () => {
+    const pcap = pcapDir('C');
     const script = [
       'echo KP_READY',
       `for t in ${TESTS.map(ibName).join(' ')}; do`,
@@ -274,7 +204,7 @@ test('interop C: softrdma perf clients → guest perftest servers (ib_{write,rea
         const started = await guest.wait(new RegExp(`^START ${ibName(t)}$`), 60_000);
         assert.ok(started, `C: the guest did not start ${ibName(t)}:\n${guest.lines.join('\n')}`);
         await sleep(1500); // the server's rdma_cm listen
-        results.push(await host(h.dir, ['perf', t[0], `--${t[1]}`, ...PERF_ARGS, GUEST_IP], 60_000));
+        results.push(await host(h.dir, ['perf', t[0], `--${t[1]}`, ...PERF_ARGS, GUEST_IP], 60_000, { SOFTRDMA_PCAP: pcap }));
       }
       const tm = setTimeout(() => kill(guest), 60_000);
       guestRc = await guest.done;
@@ -306,6 +236,7 @@ test('interop C: softrdma perf clients → guest perftest servers (ib_{write,rea
       if (gRows.length === 0 && !passive(name)) failures.push(`${name}: the guest server printed no result row`);
       if (grc !== 0 && !knownTeardown(name, grc, gOut, gRows, true)) failures.push(`${name}: guest server exit status ${grc}`);
     }
+    checkWire('C', pcap, failures);
     assert.deepEqual(failures, [], `C: ${failures.join('; ')}`);
   });
 });
@@ -314,6 +245,7 @@ test('interop D: guest perftest clients → softrdma perf servers (ib_{write,rea
   if ('skip' in h) return;
   assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
   await retryOnce('D', async () => {
+    const pcap = pcapDir('D');
     const script = [
       'echo KP_READY',
       'sleep 4',
@@ -328,7 +260,7 @@ test('interop D: guest perftest clients → softrdma perf servers (ib_{write,rea
     try {
       const up = await guest.wait(ready, 120_000);
       assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (const t of TESTS) results.push(await host(h.dir, ['perf', t[0], `--${t[1]}`, '--server', ...PERF_ARGS], 60_000));
+      for (const t of TESTS) results.push(await host(h.dir, ['perf', t[0], `--${t[1]}`, '--server', ...PERF_ARGS], 60_000, { SOFTRDMA_PCAP: pcap }));
       const tm = setTimeout(() => kill(guest), 60_000);
       guestRc = await guest.done;
       clearTimeout(tm);
@@ -359,6 +291,7 @@ test('interop D: guest perftest clients → softrdma perf servers (ib_{write,rea
       if (grc !== 0 && !knownTeardown(name, grc, gOut, gRows, false)) failures.push(`${name}: guest client exit status ${grc}`);
       if (gRows.length === 0) failures.push(`${name}: the guest client printed no result row`);
     }
+    checkWire('D', pcap, failures);
     assert.deepEqual(failures, [], `D: ${failures.join('; ')}`);
   });
 });

@@ -1,0 +1,173 @@
+/**
+ * Shared plumbing of the interop suite: where the kernel-peer harness is, the skip rules, child
+ * processes with line capture, host-side commands in the harness's netns, and the tshark check
+ * of the pcaps softrdma writes (`SOFTRDMA_PCAP`).
+ *
+ * The harness is the repository's own copy, `test/interop/kernel-peer/` (setup.sh builds the
+ * guest from Debian packages; `scripts/test-interop.mjs` runs it before the suite), unless
+ * `KERNEL_PEER_DIR` names another. Without root, without the harness, or without a built guest
+ * image the tests skip with the reason.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const cli = join(repo, 'dist/src/cli/main.js');
+export const HOST_IP = '192.168.77.1';
+export const GUEST_IP = '192.168.77.2';
+
+/** The harness directory, or the reason why the tests cannot run. */
+export function harness(): { dir: string } | { skip: string } {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return { skip: 'needs root (the kernel-peer harness uses a netns, a tap and qemu)' };
+  const dir = process.env.KERNEL_PEER_DIR ?? join(repo, 'test/interop/kernel-peer');
+  if (!existsSync(join(dir, 'run-guest.sh')) || !existsSync(join(dir, 'host-exec.sh'))) return { skip: `no kernel-peer harness at ${dir} (set KERNEL_PEER_DIR)` };
+  const image = join(process.env.KP_CACHE ?? '/var/cache/kernel-peer', 'out/vmlinux');
+  if (!existsSync(image)) return { skip: `no guest image (${image}): run ${dir}/setup.sh as root (npm run test:interop does)` };
+  return { dir };
+}
+
+export type Proc = { child: ChildProcess; lines: string[]; done: Promise<number>; wait: (re: RegExp, ms: number) => Promise<boolean> };
+
+/** Starts a child and collects its stdout+stderr lines and its exit status (128+ on a signal). */
+export function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Proc {
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
+  const lines: string[] = [];
+  const watchers: Array<() => void> = [];
+  for (const s of [child.stdout!, child.stderr!]) {
+    let rest = '';
+    s.setEncoding('utf8');
+    s.on('data', (d: string) => {
+      const parts = (rest + d).split('\n');
+      rest = parts.pop() ?? '';
+      lines.push(...parts.map((l) => l.replace(/\r$/, '')));
+      for (const w of [...watchers]) w();
+    });
+    s.on('end', () => {
+      if (rest) lines.push(rest);
+    });
+  }
+  const done = new Promise<number>((res) => child.on('close', (code, sig) => res(code ?? (sig ? 128 : 1))));
+  const wait = (re: RegExp, ms: number): Promise<boolean> =>
+    new Promise((res) => {
+      const check = (): void => {
+        if (lines.some((l) => re.test(l))) finish(true);
+      };
+      const timer = setTimeout(() => finish(false), ms);
+      const finish = (v: boolean): void => {
+        clearTimeout(timer);
+        const i = watchers.indexOf(check);
+        if (i >= 0) watchers.splice(i, 1);
+        res(v);
+      };
+      watchers.push(check);
+      void done.then(() => finish(lines.some((l) => re.test(l))));
+      check();
+    });
+  return { child, lines, done, wait };
+}
+
+export function kill(p: Proc | null, sig: NodeJS.Signals = 'SIGTERM'): void {
+  if (p && p.child.exitCode === null && p.child.signalCode === null) p.child.kill(sig);
+}
+
+/** Boots a guest running `script` (dash), output streamed into the returned Proc. */
+export function guest(dir: string, script: string, limitS = 300): Proc {
+  return run(join(dir, 'run-guest.sh'), ['-t', String(limitS), script], dir);
+}
+
+/** Starts a host-side softrdma CLI command in the netns; `pcap` turns on SOFTRDMA_PCAP. */
+export function hostStart(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Proc {
+  return run(join(dir, 'host-exec.sh'), ['node', cli, ...args], dir, env);
+}
+
+/** A host-side softrdma CLI run in the netns, with a time limit (killed with SIGTERM: rc 128+). */
+export async function host(dir: string, args: string[], ms: number, env: NodeJS.ProcessEnv = {}): Promise<{ rc: number; lines: string[] }> {
+  const p = hostStart(dir, args, env);
+  const t = setTimeout(() => kill(p), ms);
+  const rc = await p.done;
+  clearTimeout(t);
+  return { rc, lines: p.lines };
+}
+
+export function show(title: string, tag: string, lines: string[]): void {
+  console.log(`---- ${title} ----`);
+  for (const l of lines) console.log(`[${tag}] ${l}`);
+}
+
+/** The first and last `ping data:` lines (the transcript), and their number. */
+export function pings(lines: string[]): { n: number; ends: string[] } {
+  const p = lines.filter((l) => /ping data: /.test(l));
+  return { n: p.length, ends: p.length > 1 ? [p[0]!, p[p.length - 1]!] : p };
+}
+
+/** Lines of one tagged guest job (`<tag>| …`, as `sed 's/^/<tag>| /'` prints them) and its `END rc=N`. */
+export function tagged(lines: string[], tag: string): { rc: number; lines: string[] } {
+  const t = lines.filter((l) => l.startsWith(`${tag}| `)).map((l) => l.slice(tag.length + 2));
+  const end = t.find((l) => l.startsWith('END rc='));
+  return { rc: end ? Number(end.slice('END rc='.length)) : -1, lines: t };
+}
+
+/** A fresh directory for one case's pcaps. */
+export function pcapDir(name: string): string {
+  const d = join(tmpdir(), `softrdma-interop-${process.pid}`, name);
+  rmSync(d, { recursive: true, force: true });
+  mkdirSync(d, { recursive: true });
+  return d;
+}
+
+const TSHARK_OPTS = ['--disable-protocol', 'rpcordma', '--disable-protocol', 'smb_direct', '--disable-protocol', 'nvme-rdma', '--disable-protocol', 'iser'];
+export const hasTshark = spawnSync('tshark', ['--version']).status === 0;
+
+/**
+ * The wire check: tshark decodes every pcap in `dir` as MPA/DDP/RDMAP with no malformed frame,
+ * no error-level expert info and no bad CRC; with `crc`, at least one good CRC32. Returns the
+ * failures (empty = pass) and a summary line per file.
+ */
+export function wireCheck(dir: string, opts: { crc?: boolean } = {}): { failures: string[]; summary: string[] } {
+  const failures: string[] = [];
+  const summary: string[] = [];
+  if (!hasTshark) return { failures: ['tshark is not installed (apt-get install tshark)'], summary };
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pcap')) : [];
+  if (files.length === 0) failures.push(`no pcap written in ${dir}`);
+  for (const f of files) {
+    const path = join(dir, f);
+    const bad = spawnSync('tshark', ['-r', path, ...TSHARK_OPTS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (bad.status !== 0) failures.push(`${f}: tshark failed: ${bad.stderr.trim()}`);
+    else if (bad.stdout.trim() !== '') failures.push(`${f}: malformed/error frames:\n${bad.stdout.split('\n').slice(0, 5).join('\n')}`);
+    const fields = spawnSync('tshark', ['-r', path, ...TSHARK_OPTS, '-T', 'fields', '-e', 'iwarp_rdma.opcode', '-e', 'iwarp_mpa.key.req', '-e', 'iwarp_mpa.key.rep'], {
+      encoding: 'utf8',
+      maxBuffer: 512 << 20,
+    });
+    let frames = 0;
+    let good = 0;
+    let badCrc = 0;
+    let mpa = 0;
+    const ops = new Map<string, number>();
+    for (const line of fields.stdout.split('\n')) {
+      if (!line.trim()) continue;
+      const [op = '', req = '', rep = ''] = line.split('\t');
+      if (req || rep) mpa++;
+      for (const o of op.split(',').filter(Boolean)) {
+        frames++;
+        ops.set(o, (ops.get(o) ?? 0) + 1);
+      }
+    }
+    // tshark 4.0 has no CRC status field (a bad CRC is still in iwarp_mpa.crc_check, with no
+    // expert info): count the verdicts of the detailed view.
+    const v = spawnSync('sh', ['-c', `tshark -r '${path}' ${TSHARK_OPTS.join(' ')} -V | grep -oE '(Good|Bad) CRC32' | sort | uniq -c`], { encoding: 'utf8' });
+    for (const m of v.stdout.matchAll(/(\d+) (Good|Bad) CRC32/g)) {
+      if (m[2] === 'Good') good += Number(m[1]);
+      else badCrc += Number(m[1]);
+    }
+    if (badCrc > 0) failures.push(`${f}: ${badCrc} FPDUs with a bad CRC32`);
+    if (opts.crc && good === 0) failures.push(`${f}: CRC on, but no FPDU with a good CRC32`);
+    if (mpa === 0) failures.push(`${f}: no MPA Request/Reply decoded`);
+    if (frames === 0) failures.push(`${f}: no RDMAP message decoded`);
+    const opsText = [...ops].map(([o, n]) => `${o}×${n}`).join(' ');
+    summary.push(`${f}: MPA frames ${mpa}, RDMAP messages ${frames} (opcodes ${opsText}), CRC good ${good} bad ${badCrc}`);
+  }
+  return { failures, summary };
+}
