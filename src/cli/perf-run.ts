@@ -114,6 +114,8 @@ export interface PerfParams {
   rxDepth: number;
   qps: number;
   cqMod: number;
+  /** Work requests per `ibv_post_send` (perftest `--post_list`); 1: one at a time. */
+  postList: number;
   outReads: number;
   noPeak: boolean;
   gbits: boolean;
@@ -121,13 +123,6 @@ export interface PerfParams {
   busyPoll: boolean;
   /** Show a progress line (stdout is a terminal). */
   progress: boolean;
-  /**
-   * Client: pause after each connection is ESTABLISHED before its first message (0 on
-   * loopback). Linux siw as Responder can miss an FPDU that arrives within milliseconds of its
-   * MPA Reply (docs/spec-notes.md, "Interop with Linux siw"); perftest's own client is slow
-   * enough not to hit that.
-   */
-  settleMs: number;
   /** Called with the bound port once the server listens. */
   onListening?: (port: number) => void;
 }
@@ -391,7 +386,6 @@ export class PerfRun {
         this.ctl = await Control.accept(this.pump, l.listenId, this.waiter);
       } else {
         this.ctl = await Control.connect(this.pump, p.addr, p.port, this.waiter);
-        if (p.settleMs) await sleep(p.settleMs);
       }
       await this.exchangeSysData();
       await this.connectData();
@@ -447,7 +441,6 @@ export class PerfRun {
     await ctl.handshake(zeroDest());
     if (this.client) {
       await this.clientConnectData();
-      if (this.p.settleMs) await sleep(this.p.settleMs);
     } else await this.serverAcceptData();
     await ctl.handshake(zeroDest());
   }
@@ -863,6 +856,18 @@ export class PerfRun {
         },
       };
     });
+    // --post_list: per QP, L work requests chained through `next`, the last one signaled.
+    const L = p.postList;
+    const chains =
+      L > 1
+        ? wrs.map((w) =>
+            Array.from({ length: L }, (_, j) => ({
+              sge: { ...w.sge },
+              wr: { wr_id: w.wr.wr_id, opcode, send_flags: j === L - 1 ? ibv_send_flags.IBV_SEND_SIGNALED : 0, sg_list: [] as Array<typeof w.sge>, wr: { rdma: { ...w.wr.wr.rdma } }, next: null as unknown },
+            })),
+          )
+        : [];
+    for (const c of chains) for (const [j, x] of c.entries()) ((x.wr.sg_list = [x.sge]), (x.wr.next = j + 1 < L ? c[j + 1]!.wr : null));
     const clock = dur ? new DurationClock(p.duration, p.margin) : null;
     let counted = 0;
     let totscnt = 0;
@@ -875,6 +880,35 @@ export class PerfRun {
       let progressed = false;
       for (let idx = 0; idx < q; idx++) {
         const w = wrs[idx]!;
+        if (L > 1) {
+          const c = chains[idx]!;
+          while ((scnt[idx]! < iters || dur) && scnt[idx]! - ccnt[idx]! + L <= p.txDepth) {
+            if (credits && ((scnt[idx]! + L - d.creditOf(idx)) >>> 0) >= p.rxDepth) break;
+            if (clock?.ended) break;
+            const t = noPeak ? 0 : now();
+            for (let j = 0; j < L; j++) {
+              const x = c[j]!;
+              x.sge.addr = w.sge.addr;
+              x.wr.wr.rdma.remote_addr = w.wr.wr.rdma.remote_addr;
+              if (!noPeak) tposted[totscnt + j] = t;
+              if (cycling) {
+                if ((scnt[idx]! + 1) % wrap === 0) {
+                  w.sge.addr = w.locBase;
+                  w.wr.wr.rdma.remote_addr = w.remBase;
+                } else {
+                  w.sge.addr += BigInt(step);
+                  w.wr.wr.rdma.remote_addr += BigInt(step);
+                }
+              }
+              scnt[idx]!++;
+            }
+            this.post(d.qps[idx]!, c[0]!.wr as In<ibv_send_wr>, `qp ${idx} scnt=${scnt[idx]! - L} (list of ${L})`);
+            sigOut++;
+            totscnt += L;
+            progressed = true;
+          }
+          continue;
+        }
         while ((scnt[idx]! < iters || dur) && scnt[idx]! - ccnt[idx]! + 1 <= p.txDepth) {
           if (credits && ((scnt[idx]! + 1 - d.creditOf(idx)) >>> 0) >= p.rxDepth) break;
           if (p.cqMod > 1 && scnt[idx]! % p.cqMod === 0 && !(scnt[idx] === iters - 1 && !dur)) w.signaled = false;

@@ -47,6 +47,8 @@ Options:
   -r, --rx-depth=N           receive queue depth, send tests (default 512)
   -q, --qp=N                 number of QPs / data connections (default 1)
   -Q, --cq-mod=N             a completion every N sends (default 100; 1 above 8 KiB)
+  -l, --post_list=N          bw tests: post N work requests per ibv_post_send, chained,
+                             one completion per list (CQ moderation = N)
   -o, --outs=N               outstanding reads, read tests (default: the device's 128)
   -N, --noPeak               do not compute the peak bandwidth
       --report_gbits         report Gb/s instead of MB/s
@@ -136,6 +138,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
       'rx-depth': { type: 'string', short: 'r' },
       qp: { type: 'string', short: 'q' },
       'cq-mod': { type: 'string', short: 'Q' },
+      post_list: { type: 'string', short: 'l' },
       outs: { type: 'string', short: 'o' },
       noPeak: { type: 'boolean', short: 'N' },
       rdma_cm: { type: 'boolean', short: 'R' },
@@ -211,6 +214,17 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   }
   if (size > 8192 && !all && v['cq-mod'] === undefined) cqMod = 1;
   if (cqMod > txDepth) cqMod = txDepth;
+  // perftest: a post list implies CQ moderation of its length and whole lists per run.
+  let postList = 1;
+  if (v.post_list !== undefined) {
+    postList = inRange(v.post_list, 'Post list size', 1, 1024);
+    if (lat && postList > 1) throw new UsageError(' Post list is for bandwidth tests');
+    if (postList > 1) {
+      if (postList > txDepth) throw new UsageError(` Post list size (${postList}) must not exceed the tx depth (${txDepth})`);
+      if (!duration && iters % postList !== 0) throw new UsageError(' Number of iterations must be a multiple of post list size');
+      cqMod = postList;
+    }
+  }
   if (verb === 'send' && rxDepth % 2 === 1 && !all) rxDepth += 1;
   let noPeak = !!v.noPeak;
   if (duration) {
@@ -235,13 +249,13 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     rxDepth,
     qps,
     cqMod,
+    postList,
     outReads,
     noPeak,
     gbits: !!v.report_gbits,
     json: !!v.json,
     busyPoll: !!v['busy-poll'],
     progress: false,
-    settleMs: mode === 'client' ? 100 : 0,
   };
   return { params, mode, loopbackChild: !!v['loopback-child'], portGiven: v.port !== undefined, inline: v.inline_size !== undefined };
 }
@@ -254,6 +268,7 @@ function childArgs(p: PerfParams, port: number): string[] {
   if (p.duration) a.push('-D', String(p.duration), '-f', String(p.margin));
   else a.push('-n', String(p.iters));
   a.push('-t', String(p.txDepth), '-q', String(p.qps), '-Q', String(p.cqMod));
+  if (p.postList > 1) a.push('-l', String(p.postList));
   if (p.verb === 'send') a.push('-r', String(p.rxDepth));
   if (p.verb === 'read') a.push('-o', String(p.outReads));
   if (p.busyPoll) a.push('--busy-poll');

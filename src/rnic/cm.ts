@@ -391,11 +391,13 @@ const EMPTY = new Uint8Array(0);
  * - `crc=never|allow|require` and `markers=refuse|allow|require` ({@link MpaPolicy});
  * - `rev=1|2`: the Request's revision, or the highest a Responder accepts;
  * - `p2p=none|write,read,send`: the RTR types an Initiator offers (RFC 6581 §4) and, in that
- *   order, a Responder's preference.
+ *   order, a Responder's preference;
+ * - `settle=MS`: how long rdma_cm's active side holds ESTABLISHED after the Reply (see
+ *   `ACTIVE_SETTLE_MS` in src/verbs/rdma_cm.ts; the engine itself never waits).
  * Throws a {@link CmError} (`invalid`) naming the bad key, so a typo never goes unnoticed.
  */
-export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_MPA): CmMpaParams {
-  const out: CmMpaParams = {};
+export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_MPA): CmMpaParams & { settleMs?: number } {
+  const out: CmMpaParams & { settleMs?: number } = {};
   if (!value) return out;
   const policy: Partial<MpaPolicy> = {};
   for (const item of value.split(/[\s;]+/).filter(Boolean)) {
@@ -403,7 +405,7 @@ export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA
     const k = eq < 0 ? item : item.slice(0, eq);
     const v = eq < 0 ? '' : item.slice(eq + 1);
     const bad = (): never => {
-      throw new CmError('invalid', `SOFTRDMA_MPA: bad setting "${item}" (crc=never|allow|require markers=refuse|allow|require rev=1|2 p2p=none|write,read,send)`);
+      throw new CmError('invalid', `SOFTRDMA_MPA: bad setting "${item}" (crc=never|allow|require markers=refuse|allow|require rev=1|2 p2p=none|write,read,send settle=MS)`);
     };
     if (k === 'crc') {
       if (v !== 'never' && v !== 'allow' && v !== 'require') bad();
@@ -414,6 +416,9 @@ export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA
     } else if (k === 'rev') {
       if (v !== '1' && v !== '2') bad();
       out.revision = Number(v) as 1 | 2;
+    } else if (k === 'settle') {
+      if (!/^\d{1,5}$/.test(v)) bad();
+      out.settleMs = Number(v);
     } else if (k === 'p2p') {
       if (v === 'none') {
         out.p2p = false;

@@ -604,6 +604,12 @@ function pdOf(param: In<rdma_conn_param> | null): Uint8Array | null | number {
 }
 
 /**
+ * How long the active side holds ESTABLISHED after the MPA Reply (`SOFTRDMA_MPA="settle=MS"`,
+ * 0 to turn off): long enough for Linux siw's Responder to hand its socket to the QP.
+ */
+export const ACTIVE_SETTLE_MS = 50;
+
+/**
  * `rdma_connect`: MPA Request with the private data and IRD/ORD (`responder_resources` /
  * `initiator_depth`); ESTABLISHED (or REJECTED/UNREACHABLE/CONNECT_ERROR) follows as an event.
  */
@@ -625,11 +631,18 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   i.state = 'connecting';
   i.releasePort();
   const dst = i.route.addr.dst_addr;
-  const run = cmConnect(eqp, dst.address, dst.port, { ...env, privateData: pd ?? undefined, ird, ord }).then(
-    (conn) => {
+  const { settleMs = ACTIVE_SETTLE_MS, ...mpa } = env;
+  const run = cmConnect(eqp, dst.address, dst.port, { ...mpa, privateData: pd ?? undefined, ird, ord }).then(
+    async (conn) => {
+      // Linux siw's Responder can miss an FPDU that arrives within milliseconds of its MPA Reply
+      // (docs/spec-notes.md, "Interop with Linux siw"): hold ESTABLISHED, and so the ULP's first
+      // post, for a moment, as a kernel rdma_cm client's wake-up does.
+      if (settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
+      if (i.dead) return 0;
       i.route.addr.src_addr = { family: 'ipv4', address: stripV6(conn.localAddress), port: conn.localPort };
       i.attach(conn);
       i.post(rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED, 0, connParamOut(conn, eqp.ird, eqp.ord));
+      if (conn.closed) i.onClosed();
       return 0;
     },
     (e: unknown) => {

@@ -10,10 +10,11 @@ test('SOFTRDMA_MPA parses crc, markers, rev and p2p; unset or empty means the de
   assert.deepEqual(cmParamsFromEnv('crc=never; markers=refuse rev=1'), { policy: { crc: 'never', markers: 'refuse' }, revision: 1 });
   assert.deepEqual(cmParamsFromEnv('p2p=read,write'), { p2p: ['read', 'write'], rtrPreference: ['read', 'write'] });
   assert.deepEqual(cmParamsFromEnv('p2p=none'), { p2p: false });
+  assert.deepEqual(cmParamsFromEnv('settle=0 crc=allow'), { settleMs: 0, policy: { crc: 'allow' } });
 });
 
 test('SOFTRDMA_MPA with a bad key or value throws CmError(invalid) naming the setting', () => {
-  for (const bad of ['crc=maybe', 'markers=yes', 'rev=3', 'p2p=atomic', 'p2p=', 'gso=1', 'crc']) {
+  for (const bad of ['crc=maybe', 'markers=yes', 'rev=3', 'p2p=atomic', 'p2p=', 'gso=1', 'crc', 'settle=-1', 'settle=soon']) {
     assert.throws(
       () => cmParamsFromEnv(bad),
       (e: unknown) => e instanceof CmError && e.kind === 'invalid' && e.message.includes(bad),

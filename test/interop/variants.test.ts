@@ -12,8 +12,10 @@
  *   E2. softrdma `rping -c` with `p2p=write` → guest `rping -s`: zero-length Write RTR.
  *   E3. softrdma `rping -c` with `p2p=read` → guest `rping -s`: zero-length Read RTR.
  *   E4. softrdma `rping -c` with `p2p=send` → guest `rping -s`: siw cannot do a Send RTR and
- *       answers Write RTR; softrdma refuses the Reply (Terminate "No Matching RTR", RFC 6581 §7)
- *       and both sides end with an error, neither hangs.
+ *       answers Write RTR anyway; softrdma refuses that Reply (RFC 6581: the RTR must be one it
+ *       offered; Terminate "No Matching RTR") and reports CONNECT_ERROR. Found here: the guest's
+ *       Linux 6.1 iw_cm then hits a kernel BUG (cm_work_handler) and its rping hangs in the
+ *       kernel, so E4 runs last and the guest is stopped after it.
  *   E5. guest `rping -c` → softrdma `rping -s` with `crc=require`: the Reply asks for CRCs and
  *       siw (mpa_crc_strict off) accepts them.
  *   E6. softrdma `perf write --bw` with `crc=require` → guest `ib_write_bw -R`: bulk with CRC.
@@ -45,16 +47,23 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
   // E5's softrdma server listens on all addresses before the guest exists (the bridge address
   // has no carrier yet); the guest connects to it once its own servers are done.
   const e5 = hostStart(h.dir, ['rping', '-s', '-a', '0.0.0.0', '-p', '7195', '-C', String(COUNT), '-V', '-v'], { SOFTRDMA_MPA: 'crc=require', SOFTRDMA_PCAP: pcaps.e5 });
+  const okCases = CLIENT_CASES.filter((c) => c.ok);
+  const e4 = CLIENT_CASES.find((c) => !c.ok)!;
   const script = [
-    ...CLIENT_CASES.map(
-      (c) => `(timeout 60 rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &`,
-    ),
+    ...okCases.map((c, i) => `(timeout 60 rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &\nP${i}=$!`),
     'sleep 3',
     'echo KP_READY',
-    'wait',
+    `wait ${okCases.map((_, i) => `$P${i}`).join(' ')}`,
     `(timeout 60 rping -c -a ${HOST_IP} -p 7195 -C ${COUNT} -V -v 2>&1; echo "END rc=$?") | sed 's/^/e5| /'`,
     'echo "START ib_write_bw"',
     `(timeout 60 ib_write_bw -R -n 200 -s 65536 -p 18515 2>&1; echo "END rc=$?") | sed 's/^/e6| /'`,
+    // Last, because it takes the guest's iw_cm down (see E4 above).
+    `(timeout 30 rping -s -a ${GUEST_IP} -p ${e4.port} -C ${COUNT} -V -v 2>&1; echo "END rc=$?") | sed 's/^/e4| /' &`,
+    'sleep 2',
+    'echo "START e4"',
+    'sleep 15',
+    "dmesg | grep -E 'kernel BUG|invalid opcode|RIP:' | head -4 | sed 's/^/e4k| /'",
+    'echo "E4 DONE"',
   ].join('\n');
   const g = bootGuest(h.dir, script, 400);
   const clients: Array<{ rc: number; lines: string[] }> = [];
@@ -63,19 +72,23 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
   let e5Rc = -1;
   try {
     assert.ok(await g.wait(/^KP_READY$/, 120_000), `the guest did not boot:\n${g.lines.join('\n')}`);
-    for (const c of CLIENT_CASES) {
-      clients.push(
-        await host(h.dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v'], 60_000, {
-          SOFTRDMA_MPA: c.mpa,
-          SOFTRDMA_PCAP: pcaps[c.tag],
-          DEBUG: 'softrdma:cm',
-        }),
-      );
-    }
+    const run1 = (c: (typeof CLIENT_CASES)[number]) =>
+      host(h.dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v'], 60_000, {
+        SOFTRDMA_MPA: c.mpa,
+        SOFTRDMA_PCAP: pcaps[c.tag],
+        DEBUG: 'softrdma:cm',
+      });
+    const results = new Map<string, { rc: number; lines: string[] }>();
+    for (const c of okCases) results.set(c.tag, await run1(c));
     if (await g.wait(/^START ib_write_bw$/, 120_000)) {
       await new Promise((r) => setTimeout(r, 1500));
       e6 = await host(h.dir, ['perf', 'write', '--bw', '-R', '-n', '200', '-s', '65536', '-p', '18515', GUEST_IP], 60_000, { SOFTRDMA_MPA: 'crc=require', SOFTRDMA_PCAP: pcaps.e6 });
     }
+    if (await g.wait(/^START e4$/, 120_000)) results.set(e4.tag, await run1(e4));
+    for (const c of CLIENT_CASES) clients.push(results.get(c.tag) ?? { rc: -1, lines: [] });
+    // The guest cannot power off cleanly after E4 (its iw_cm worker died): stop it.
+    await g.wait(/^E4 DONE$/, 60_000);
+    kill(g);
     guestRc = await g.done;
     const t = setTimeout(() => kill(e5), 20_000);
     e5Rc = await e5.done;
@@ -110,9 +123,12 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
     } else {
       show(`${c.tag} softrdma output`, 'host ', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 15));
       show(`${c.tag} guest output`, 'guest', gs.lines.slice(0, 10));
-      if (s.rc === 0 || s.rc >= 128) failures.push(`${c.tag}: softrdma rping -c should fail cleanly, exit status ${s.rc}`);
-      if (!s.lines.some((l) => /RTR/.test(l) && /match|agree|offer/i.test(l))) failures.push(`${c.tag}: softrdma did not report the RTR mismatch`);
-      if (gs.rc === 0 || gs.rc === 124 || gs.rc === -1) failures.push(`${c.tag}: the guest rping -s should exit with an error, status ${gs.rc}${gs.rc === 124 ? ' (hung until timeout)' : ''}`);
+      if (s.rc === 0 || s.rc === 128) failures.push(`${c.tag}: softrdma rping -c should fail by itself, exit status ${s.rc}`);
+      if (!s.lines.some((l) => /no-matching-rtr/.test(l))) failures.push(`${c.tag}: softrdma did not report the RTR mismatch`);
+      if (!s.lines.some((l) => /RDMA_CM_EVENT_CONNECT_ERROR/.test(l))) failures.push(`${c.tag}: no CONNECT_ERROR event`);
+      // Not ours to assert, but worth seeing: what the refused Reply does to the guest.
+      const bug = tagged(g.lines, 'e4k').lines;
+      if (bug.length) console.log(`KNOWN: Linux 6.1 iw_cm hits a kernel BUG when the Initiator refuses siw's RTR choice:\n${bug.map((l) => `[guest] ${l}`).join('\n')}`);
     }
   }
 
@@ -136,7 +152,7 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
   console.log(`---- E6 SOFTRDMA_MPA="crc=require" softrdma perf write --bw → guest ib_write_bw -R: ours rc=${e6?.rc}, guest rc=${g6.rc} ----`);
   for (const l of e6?.lines.filter((x) => row.test(x)) ?? []) console.log(`[host ] ${l}`);
   for (const l of g6.lines.filter((x) => row.test(x))) console.log(`[guest] ${l}`);
-  if (!e6 || e6.rc !== 0) failures.push(`e6: softrdma perf exit status ${e6?.rc}`);
+  if (e6?.rc !== 0) failures.push(`e6: softrdma perf exit status ${e6?.rc}`);
   if (!e6?.lines.some((l) => row.test(l))) failures.push('e6: softrdma perf printed no result row');
   if (!g6.lines.some((l) => row.test(l))) failures.push('e6: guest ib_write_bw printed no result row');
   if (g6.rc !== 0 && !(g6.rc === 1 && g6.lines.some((l) => /Bad wc status 2/.test(l)) && g6.lines.some((l) => row.test(l)))) failures.push(`e6: guest ib_write_bw exit status ${g6.rc}`);
