@@ -6,14 +6,16 @@
  * and listing it below.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { bandwidthChart } from './chart.js';
 import { deframerSection } from './deframer.js';
 import type { BenchRow, BenchSection } from './harness.js';
 import { quick } from './harness.js';
 import { latencySection, rdmaSection } from './rdma.js';
+import { memorySection, msgRateSection, sweepSection } from './sweep.js';
 
-const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection];
+const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection, sweepSection, msgRateSection, memorySection];
 
 const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v.toFixed(v < 100 ? 1 : 0));
 
@@ -35,5 +37,15 @@ for (const s of sections) {
 const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(dir, { recursive: true });
 const json = `${JSON.stringify({ date: started.toISOString(), quick, node: process.version, cpus: cpus().length, rows: all }, null, 2)}\n`;
-for (const f of [`${started.toISOString().slice(0, 10)}.json`, 'latest.json']) writeFileSync(dir + f, json);
-console.log(`# rows written to bench/results/${started.toISOString().slice(0, 10)}.json and latest.json`);
+// A filtered run (some sections only) does not replace the full record of the day.
+const files = filter.length ? [`${started.toISOString().slice(0, 10)}-partial.json`] : [`${started.toISOString().slice(0, 10)}.json`, 'latest.json'];
+for (const f of files) writeFileSync(dir + f, json);
+console.log(`# rows written to bench/results/${files.join(' and ')}`);
+
+// The README's chart (docs/bench-bandwidth.svg), from this run's sweep, when it ran.
+const svg = bandwidthChart(all, `${started.toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${quick ? ', --quick' : ''}`);
+if (svg && !filter.length) {
+  const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
+  writeFileSync(`${docs}bench-bandwidth.svg`, svg);
+  console.log('# chart written to docs/bench-bandwidth.svg');
+}

@@ -3,7 +3,7 @@
  *   node dist/bench/peer.js raw-server | rdma-server            → prints `PORT n`
  *   node dist/bench/peer.js raw-client|rdma-client PORT SIZE TOTAL [crc] → prints a JSON result
  *   node dist/bench/peer.js raw-pp-server                          → prints `PORT n`
- *   node dist/bench/peer.js raw-pp-client PORT ITERS               → prints `{"rtt_us": median}`
+ *   node dist/bench/peer.js raw-pp-client PORT ITERS [SIZE]        → prints `{"rtt_us": median}`
  *
  * Raw TCP: the client writes SIZE-byte buffers until `write()` returns false, resumes on
  * `drain`; the server answers one byte after TOTAL bytes. RDMA Write: the client keeps DEPTH
@@ -95,12 +95,12 @@ async function rawPpServer(): Promise<void> {
   c.resume();
 }
 
-/** Median round trip of `iters` 8-byte pings; like perftest, every iteration counts (no warm-up). */
-async function rawPpClient(port: number, iters: number): Promise<void> {
+/** Median round trip of `iters` SIZE-byte pings (default 8); like perftest, every iteration counts (no warm-up). */
+async function rawPpClient(port: number, iters: number, size = 8): Promise<void> {
   const c = net.connect({ port, host: '127.0.0.1' });
   await once(c, 'connect');
   c.setNoDelay(true);
-  const msg = Buffer.alloc(8, 7);
+  const msg = Buffer.alloc(size, 7);
   const rtts = new Float64Array(iters);
   let i = 0;
   let got = 0;
@@ -111,7 +111,7 @@ async function rawPpClient(port: number, iters: number): Promise<void> {
   };
   await new Promise<void>((resolve) => {
     c.on('data', (d: Buffer) => {
-      // The 8-byte echo may come in pieces; only its last byte completes the round trip.
+      // The echo may come in pieces; only its last byte completes the round trip.
       got += d.length;
       if (got < msg.length) return;
       got -= msg.length;
@@ -203,7 +203,7 @@ switch (role) {
     await rawPpServer();
     break;
   case 'raw-pp-client':
-    await rawPpClient(Number(portArg), Number(sizeArg));
+    await rawPpClient(Number(portArg), Number(sizeArg), totalArg ? Number(totalArg) : 8);
     break;
   case 'rdma-server':
     await rdmaServer();

@@ -867,7 +867,12 @@ export class PerfRun {
             })),
           )
         : [];
-    for (const c of chains) for (const [j, x] of c.entries()) ((x.wr.sg_list = [x.sge]), (x.wr.next = j + 1 < L ? c[j + 1]!.wr : null));
+    for (const c of chains) {
+      for (const [j, x] of c.entries()) {
+        x.wr.sg_list = [x.sge];
+        x.wr.next = j + 1 < L ? c[j + 1]!.wr : null;
+      }
+    }
     const clock = dur ? new DurationClock(p.duration, p.margin) : null;
     let counted = 0;
     let totscnt = 0;
