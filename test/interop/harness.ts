@@ -26,6 +26,11 @@ export function harness(): { dir: string } | { skip: string } {
   if (!existsSync(join(dir, 'run-guest.sh')) || !existsSync(join(dir, 'host-exec.sh'))) return { skip: `no kernel-peer harness at ${dir} (set KERNEL_PEER_DIR)` };
   const image = join(process.env.KP_CACHE ?? '/var/cache/kernel-peer', 'out/vmlinux');
   if (!existsSync(image)) return { skip: `no guest image (${image}): run ${dir}/setup.sh as root (npm run test:interop does)` };
+  // Root is not enough in every container: the netns, bridge and tap need CAP_NET_ADMIN and /dev/net/tun.
+  const probe = spawnSync(join(dir, 'host-exec.sh'), ['--status'], { encoding: 'utf8', timeout: 30_000 });
+  if (probe.status !== 0) return { skip: `cannot set up the harness's network namespace: ${(probe.stderr || probe.error?.message || '').trim().split('\n')[0]}` };
+  if (!existsSync('/dev/net/tun')) return { skip: 'no /dev/net/tun (the guest link is a tap device)' };
+  if (spawnSync('qemu-system-x86_64', ['--version']).status !== 0) return { skip: 'qemu-system-x86_64 is not installed (setup.sh installs it)' };
   return { dir };
 }
 
