@@ -9,7 +9,8 @@
  * `drain`; the server answers one byte after TOTAL bytes. RDMA Write: the client keeps DEPTH
  * writes of SIZE bytes in flight into the server's registered region, then Sends a marker;
  * the server answers it with a Send. Both time from the first byte to the answer, so the two
- * figures measure the same thing.
+ * figures measure the same thing, and both run two passes on one connection: `cold_mbps` (a
+ * fresh process and connection) and `mbps` (steady state: compiled code, grown TCP windows).
  *
  * Raw ping-pong: the latency baseline for `softrdma perf send --lat`. The client writes 8 bytes
  * and waits for the server's 8-byte echo before the next, ITERS times, woken by ordinary
@@ -34,6 +35,7 @@ async function listen(): Promise<net.Server> {
   return srv;
 }
 
+/** Answers one byte after each TOTAL-byte pass (8-byte TOTAL header first); ends with the client. */
 async function rawServer(): Promise<void> {
   const srv = await listen();
   const [c] = (await once(srv, 'connection')) as [net.Socket];
@@ -46,40 +48,52 @@ async function rawServer(): Promise<void> {
       if (hdr.length < 8) return;
       want = Number(hdr.readBigUInt64BE(0));
       got = hdr.length - 8;
+      hdr = Buffer.alloc(0);
     } else got += d.length;
     if (got >= want) {
+      want = -1;
       c.write(Buffer.from([1]));
-      c.end();
-      srv.close();
     }
+  });
+  c.on('end', () => {
+    c.end();
+    srv.close();
   });
   c.resume();
 }
 
+/**
+ * Two passes of TOTAL bytes on one connection, each timed from its first write to the server's
+ * answer: the first is cold (fresh process, fresh TCP windows), the second steady state.
+ */
 async function rawClient(port: number, size: number, total: number): Promise<void> {
   const c = net.connect({ port, host: '127.0.0.1' });
   await once(c, 'connect');
   c.setNoDelay(true);
   const buf = Buffer.alloc(size, 7);
-  const t0 = process.hrtime.bigint();
-  const h = Buffer.alloc(8);
-  h.writeBigUInt64BE(BigInt(total));
-  c.write(h);
-  let sent = 0;
-  const pump = (): void => {
-    while (sent < total) {
-      sent += size;
-      if (!c.write(buf)) {
-        c.once('drain', pump);
-        return;
+  const pass = async (): Promise<number> => {
+    const t0 = process.hrtime.bigint();
+    const h = Buffer.alloc(8);
+    h.writeBigUInt64BE(BigInt(total));
+    c.write(h);
+    let sent = 0;
+    const pump = (): void => {
+      while (sent < total) {
+        sent += size;
+        if (!c.write(buf)) {
+          c.once('drain', pump);
+          return;
+        }
       }
-    }
+    };
+    pump();
+    await once(c, 'data');
+    return total / (Number(process.hrtime.bigint() - t0) / 1e9) / 1e6;
   };
-  pump();
-  await once(c, 'data');
-  const s = Number(process.hrtime.bigint() - t0) / 1e9;
-  process.stdout.write(`${JSON.stringify({ mbps: total / s / 1e6 })}\n`);
-  c.destroy();
+  const cold = await pass();
+  const warm = await pass();
+  process.stdout.write(`${JSON.stringify({ mbps: warm, cold_mbps: cold })}\n`);
+  c.end();
 }
 
 /** Echoes whatever arrives; ends when the client does. */
@@ -142,9 +156,13 @@ async function rdmaServer(): Promise<void> {
   const out = mpaAccept(sock, req.frame, { revision: 2, crc: req.frame.crc, markers: false, ird: 16, ord: 16, privateData: pd });
   recv(side.qp, 1n, [sge(smr, small)]);
   side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
-  await pollN(side.cq, 1, 600_000);
-  send(side.qp, { type: RiWrType.SEND, id: 2n, sgl: [sge(smr, small)] });
-  await pollN(side.cq, 1, 10_000);
+  // Two passes (cold, then steady state): answer each end-of-pass Send with a Send.
+  for (let pass = 0; pass < 2; pass++) {
+    await pollN(side.cq, 1, 600_000);
+    if (pass === 0) recv(side.qp, 3n, [sge(smr, small)]);
+    send(side.qp, { type: RiWrType.SEND, id: 2n, sgl: [sge(smr, small)] });
+    await pollN(side.cq, 1, 10_000);
+  }
   setTimeout(() => process.exit(0), 50);
 }
 
@@ -164,31 +182,37 @@ async function rdmaClient(port: number, size: number, total: number, crc: boolea
   side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
   const n = Math.ceil(total / size);
   const slots = Math.floor(REGION / size);
-  let posted = 0;
-  let done = 0;
-  const post = (): void => {
-    while (posted < n && posted - done < DEPTH) {
-      const at = BigInt((posted % slots) * size);
-      const st = send(side.qp, { type: RiWrType.RDMA_WRITE, id: BigInt(posted), sgl: [sge(mr, src, 0, size)], rtag: rkey, remoteTo: raddr + at });
-      if (st !== RiRet.SUCCESS) throw new Error(`post: ${RiRet[st]}`);
-      posted++;
-    }
-  };
-  const t0 = process.hrtime.bigint();
   const wcs: import('../src/rnic/cq.js').WorkCompletion[] = [];
-  post();
-  // Blocking mode: poll, and when empty arm the CQ and sleep until its completion event.
-  while (done < n) {
-    const k = side.cq.poll(wcs, 64);
-    for (let i = 0; i < k; i++) if (wcs[i]!.op_status !== RiWcStatus.SUCCESS) throw new Error('write failed');
-    done += k;
+  /** One pass: DEPTH writes in flight until n are done, then a Send answered by the server. */
+  const pass = async (k: number): Promise<number> => {
+    let posted = 0;
+    let done = 0;
+    const post = (): void => {
+      while (posted < n && posted - done < DEPTH) {
+        const at = BigInt((posted % slots) * size);
+        const st = send(side.qp, { type: RiWrType.RDMA_WRITE, id: BigInt(posted), sgl: [sge(mr, src, 0, size)], rtag: rkey, remoteTo: raddr + at });
+        if (st !== RiRet.SUCCESS) throw new Error(`post: ${RiRet[st]}`);
+        posted++;
+      }
+    };
+    const t0 = process.hrtime.bigint();
     post();
-    if (k === 0) await waitCq(side.cq);
-  }
-  send(side.qp, { type: RiWrType.SEND, id: 10n, sgl: [sge(smr, small)] });
-  await pollN(side.cq, 2, 60_000);
-  const s = Number(process.hrtime.bigint() - t0) / 1e9;
-  process.stdout.write(`${JSON.stringify({ mbps: (n * size) / s / 1e6 })}\n`);
+    // Blocking mode: poll, and when empty arm the CQ and sleep until its completion event.
+    while (done < n) {
+      const got = side.cq.poll(wcs, 64);
+      for (let i = 0; i < got; i++) if (wcs[i]!.op_status !== RiWcStatus.SUCCESS) throw new Error('write failed');
+      done += got;
+      post();
+      if (got === 0) await waitCq(side.cq);
+    }
+    if (k === 0) recv(side.qp, 11n, [sge(smr, small)]);
+    send(side.qp, { type: RiWrType.SEND, id: 10n, sgl: [sge(smr, small)] });
+    await pollN(side.cq, 2, 60_000);
+    return (n * size) / (Number(process.hrtime.bigint() - t0) / 1e9) / 1e6;
+  };
+  const cold = await pass(0);
+  const warm = await pass(1);
+  process.stdout.write(`${JSON.stringify({ mbps: warm, cold_mbps: cold })}\n`);
   setTimeout(() => process.exit(0), 20);
 }
 

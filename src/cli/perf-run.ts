@@ -121,6 +121,11 @@ export interface PerfParams {
   gbits: boolean;
   json: boolean;
   busyPoll: boolean;
+  /**
+   * bw tests (`--perform_warm_up`): one untimed pass of the first size before the measured ones,
+   * so the figure is steady state (V8 has compiled the hot paths, TCP windows have grown).
+   */
+  warmUp: boolean;
   /** Show a progress line (stdout is a terminal). */
   progress: boolean;
   /** Called with the bound port once the server listens. */
@@ -675,6 +680,7 @@ export class PerfRun {
       return;
     }
     this.out.startProgress();
+    if (p.warmUp) await this.runIterBw(this.sizes()[0]!);
     for (const size of this.sizes()) this.bwRow(await this.runIterBw(size));
     this.out.stopProgress();
     this.out.text(RESULT_LINE);
@@ -699,12 +705,15 @@ export class PerfRun {
     await this.handshakeRemote();
     this.bwHeader();
     this.out.startProgress();
-    for (const size of this.sizes()) {
+    const passes = this.sizes().map((size) => ({ size, warm: false }));
+    if (p.warmUp) passes.unshift({ size: passes[0]!.size, warm: true });
+    for (const { size, warm } of passes) {
       if (p.server) this.postRecvs(size);
       await this.handshake0();
       d.credit!.bytes.fill(0, 4 * p.qps);
-      this.bwRow(p.server ? await this.runIterBwServer(size) : await this.runIterBw(size));
-      if (p.all) await this.handshake0();
+      const r = p.server ? await this.runIterBwServer(size) : await this.runIterBw(size);
+      if (!warm) this.bwRow(r);
+      if (p.all || warm) await this.handshake0();
     }
     this.out.stopProgress();
     this.out.text(RESULT_LINE);

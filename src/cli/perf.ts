@@ -49,6 +49,9 @@ Options:
   -Q, --cq-mod=N             a completion every N sends (default 100; 1 above 8 KiB)
   -l, --post_list=N          bw tests: post N work requests per ibv_post_send, chained,
                              one completion per list (CQ moderation = N)
+      --perform_warm_up      bw tests: run the first size once untimed before measuring
+                             (steady state: JIT-compiled code, grown TCP windows); both
+                             ends must be given it
   -o, --outs=N               outstanding reads, read tests (default: the device's 128)
   -N, --noPeak               do not compute the peak bandwidth
       --report_gbits         report Gb/s instead of MB/s
@@ -139,6 +142,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
       qp: { type: 'string', short: 'q' },
       'cq-mod': { type: 'string', short: 'Q' },
       post_list: { type: 'string', short: 'l' },
+      perform_warm_up: { type: 'boolean' },
       outs: { type: 'string', short: 'o' },
       noPeak: { type: 'boolean', short: 'N' },
       rdma_cm: { type: 'boolean', short: 'R' },
@@ -255,6 +259,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     gbits: !!v.report_gbits,
     json: !!v.json,
     busyPoll: !!v['busy-poll'],
+    warmUp: !lat && !!v.perform_warm_up,
     progress: false,
   };
   return { params, mode, loopbackChild: !!v['loopback-child'], portGiven: v.port !== undefined, inline: v.inline_size !== undefined };
@@ -272,6 +277,7 @@ function childArgs(p: PerfParams, port: number): string[] {
   if (p.verb === 'send') a.push('-r', String(p.rxDepth));
   if (p.verb === 'read') a.push('-o', String(p.outReads));
   if (p.busyPoll) a.push('--busy-poll');
+  if (p.warmUp) a.push('--perform_warm_up');
   a.push('--server', '--bind', '127.0.0.1', '-p', String(port), '--loopback-child');
   return a;
 }

@@ -195,6 +195,9 @@ test('perf: --help, option errors', () => {
     [['write', '--server', '10.0.0.1'], /--server takes no ADDR/],
     [['write', '-D', '2', '-f', '1'], /DURATION > 2\*MARGIN/],
     [['write', '--frobnicate'], /Unknown option '--frobnicate'/],
+    [['write', '-n', '100', '-l', '7'], /multiple of post list size/],
+    [['write', '-t', '4', '-n', '64', '-l', '8'], /must not exceed the tx depth/],
+    [['send', '--lat', '-l', '2'], /Post list is for bandwidth tests/],
   ] as [string[], RegExp][]) {
     const r = run(...args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -204,4 +207,24 @@ test('perf: --help, option errors', () => {
   assert.equal(d.status, 1);
   assert.match(d.stderr, /IB device mlx5_0 not found/);
   assert.equal(run('write', '-V').stdout, 'Version: 6.06\n');
+});
+
+test('perf --post_list and --perform_warm_up: chained posts and an untimed first pass, one row each', { timeout: 40_000 }, async () => {
+  const [w, s, r] = await Promise.all([
+    perf('write', '-s', '4096', '-n', '320', '-l', '32', '--json'),
+    perf('send', '-s', '4096', '-n', '300', '--perform_warm_up', '--json'),
+    perf('read', '-s', '8192', '-n', '200', '-l', '8', '--perform_warm_up', '--json'),
+  ]);
+  for (const [o, t] of [
+    [w, 'write_bw'],
+    [s, 'send_bw'],
+    [r, 'read_bw'],
+  ] as const) {
+    assert.equal(o.status, 0, o.stderr);
+    const rows = o.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, number | string>);
+    // The warm-up pass prints nothing: exactly one result row.
+    assert.equal(rows.length, 1, o.stdout);
+    assert.equal(rows[0]!.test, t);
+    assert.ok((rows[0]!.bw_average as number) > 0);
+  }
 });
