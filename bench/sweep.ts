@@ -60,7 +60,7 @@ export const msgRateSection: BenchSection = {
   name: 'message rate: 64 B RDMA Write / Send, one WR per post vs post lists of 32, vs raw TCP 64 B writes',
   async run(): Promise<BenchRow[]> {
     const n = quick ? 64_000 : 320_000;
-    const rate = (verb: string, list: number) => async () => (await perf(`${verb} --bw -s 64 -n ${n} -N${list > 1 ? ` -l ${list}` : ''}`)).msg_rate! * 1e6;
+    const rate = (verb: string, list: number, crc = false) => async () => (await perf(`${verb} --bw -s 64 -n ${n} -N${list > 1 ? ` -l ${list}` : ''}`, crc)).msg_rate! * 1e6;
     const m = await rounds(
       {
         raw: async () => ((await tcpMBps(64, n * 64)) * 1e6) / 64,
@@ -68,6 +68,8 @@ export const msgRateSection: BenchSection = {
         write32: rate('write', 32),
         send1: rate('send', 1),
         send32: rate('send', 32),
+        // --quick: CRC off only.
+        ...(quick ? {} : { write1Crc: rate('write', 1, true), send1Crc: rate('send', 1, true) }),
       },
       quick ? 1 : 3,
     );
@@ -79,6 +81,8 @@ export const msgRateSection: BenchSection = {
       ratioRow('RDMA Write 64 B, post list of 32', k(m.write32!), 'k/s', k(m.raw!), vs),
       ratioRow('Send 64 B, 1 WR per ibv_post_send', k(m.send1!), 'k/s', k(m.raw!), vs),
       ratioRow('Send 64 B, post list of 32', k(m.send32!), 'k/s', k(m.raw!), vs),
+      ...(m.write1Crc === undefined ? [] : [ratioRow('RDMA Write 64 B, 1 WR per post, CRC on', k(m.write1Crc), 'k/s', k(m.raw!), vs)]),
+      ...(m.send1Crc === undefined ? [] : [ratioRow('Send 64 B, 1 WR per post, CRC on', k(m.send1Crc), 'k/s', k(m.raw!), vs)]),
     ];
   },
 };
