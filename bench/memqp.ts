@@ -16,7 +16,7 @@ import { hostMemory } from '../src/rnic/hostmem.js';
 import { mrReg } from '../src/rnic/memops.js';
 import { Rnic } from '../src/rnic/rnic.js';
 import { RiRet } from '../src/rnicpi/status.js';
-import { ALL_ACCESS, DEFAULT_MPA, must, recv } from '../test/helpers/engine.js';
+import { ALL_ACCESS, must, qpInit, recv } from '../test/helpers/engine.js';
 
 const [role, kind, a, b] = process.argv.slice(2);
 const IN_FLIGHT = 50;
@@ -27,29 +27,7 @@ function side(r: Rnic) {
   const buf = new Uint8Array(64);
   const mr = must(mrReg(r, { va: hostMemory.addressOf(buf), length: buf.length, flags: ALL_ACCESS, pd, key: 0 }, null));
   const sge = { stag: mr.stag, to: hostMemory.addressOf(buf), len: buf.length };
-  const qp = () =>
-    must(
-      r.qpCreate({
-        pd,
-        scq: cq,
-        rcq: cq,
-        srq: null,
-        sqSize: 16,
-        rqSize: 16,
-        sqMaxSges: 1,
-        sqMaxSgesRdmaw: 1,
-        rqMaxSges: 1,
-        enableRdmaRead: true,
-        enableRdmaWrite: true,
-        ord: 4,
-        ird: 4,
-        stag0Enabled: false,
-        enableBind: false,
-        rqHiwat: 0,
-        mpa: DEFAULT_MPA,
-        osData: null,
-      }),
-    );
+  const qp = () => must(r.qpCreate(qpInit(pd, cq)));
   return { qp, sge };
 }
 

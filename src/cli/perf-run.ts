@@ -865,6 +865,16 @@ export class PerfRun {
         },
       };
     });
+    /** Address cycling (perftest): the next buffer slot after WR number `n`, wrapping at `wrap`. */
+    const advance = (w: (typeof wrs)[number], n: number): void => {
+      if ((n + 1) % wrap === 0) {
+        w.sge.addr = w.locBase;
+        w.wr.wr.rdma.remote_addr = w.remBase;
+      } else {
+        w.sge.addr += BigInt(step);
+        w.wr.wr.rdma.remote_addr += BigInt(step);
+      }
+    };
     // --post_list: per QP, L work requests chained through `next`, the last one signaled.
     const L = p.postList;
     const chains =
@@ -905,15 +915,7 @@ export class PerfRun {
               x.sge.addr = w.sge.addr;
               x.wr.wr.rdma.remote_addr = w.wr.wr.rdma.remote_addr;
               if (!noPeak) tposted[totscnt + j] = t;
-              if (cycling) {
-                if ((scnt[idx]! + 1) % wrap === 0) {
-                  w.sge.addr = w.locBase;
-                  w.wr.wr.rdma.remote_addr = w.remBase;
-                } else {
-                  w.sge.addr += BigInt(step);
-                  w.wr.wr.rdma.remote_addr += BigInt(step);
-                }
-              }
+              if (cycling) advance(w, scnt[idx]!);
               scnt[idx]!++;
             }
             this.post(d.qps[idx]!, c[0]!.wr as In<ibv_send_wr>, `qp ${idx} scnt=${scnt[idx]! - L} (list of ${L})`);
@@ -931,15 +933,7 @@ export class PerfRun {
           w.wr.send_flags = w.signaled ? ibv_send_flags.IBV_SEND_SIGNALED : 0;
           this.post(d.qps[idx]!, w.wr, `qp ${idx} scnt=${scnt[idx]}`);
           if (w.signaled) sigOut++;
-          if (cycling) {
-            if ((scnt[idx]! + 1) % wrap === 0) {
-              w.sge.addr = w.locBase;
-              w.wr.wr.rdma.remote_addr = w.remBase;
-            } else {
-              w.sge.addr += BigInt(step);
-              w.wr.wr.rdma.remote_addr += BigInt(step);
-            }
-          }
+          if (cycling) advance(w, scnt[idx]!);
           scnt[idx]!++;
           totscnt++;
           progressed = true;

@@ -384,16 +384,21 @@ export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
   return 0;
 }
 
+/** `SOFTRDMA_MPA` (see `cmParamsFromEnv`), or null (logged) when it is malformed. */
+function envParams(): ReturnType<typeof cmParamsFromEnv> | null {
+  try {
+    return cmParamsFromEnv();
+  } catch (e) {
+    log('%s', (e as Error).message);
+    return null;
+  }
+}
+
 export function rdma_listen(id: rdma_cm_id, backlog: number): number {
   const i = id as CmId;
   if (!idOk(i) || i.state !== 'bound') return failRdma(EINVAL);
-  let env: ReturnType<typeof cmParamsFromEnv>;
-  try {
-    env = cmParamsFromEnv();
-  } catch (e) {
-    log('%s', (e as Error).message);
-    return failRdma(EINVAL);
-  }
+  const env = envParams();
+  if (!env) return failRdma(EINVAL);
   i.state = 'listen';
   i.releasePort();
   const src = i.route.addr.src_addr;
@@ -621,13 +626,8 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   if (!eqp || typeof pd === 'number') return failRdma(EINVAL);
   const ird = param?.responder_resources ?? eqp.ird;
   const ord = param?.initiator_depth ?? eqp.ord;
-  let env: ReturnType<typeof cmParamsFromEnv>;
-  try {
-    env = cmParamsFromEnv();
-  } catch (e) {
-    log('%s', (e as Error).message);
-    return failRdma(EINVAL);
-  }
+  const env = envParams();
+  if (!env) return failRdma(EINVAL);
   i.state = 'connecting';
   i.releasePort();
   const dst = i.route.addr.dst_addr;

@@ -13,7 +13,7 @@ import { must, recv, send, until } from '../helpers/engine.js';
 import { assertNoLeaks } from './helpers.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { mrReg } from '../../src/rnic/memops.js';
-import { ALL_ACCESS, DEFAULT_MPA } from '../helpers/engine.js';
+import { ALL_ACCESS, qpInit } from '../helpers/engine.js';
 
 const TOTAL = 1000;
 const IN_FLIGHT = 50;
@@ -27,29 +27,7 @@ test(`${TOTAL} connections through one listener, established and torn down, noth
     const cq = must(r.cqCreate(8 * IN_FLIGHT, 0, null));
     const buf = new Uint8Array(16);
     const mr = must(mrReg(r, { va: hostMemory.addressOf(buf), length: buf.length, flags: ALL_ACCESS, pd, key: 0 }, null));
-    const qp = () =>
-      must(
-        r.qpCreate({
-          pd,
-          scq: cq,
-          rcq: cq,
-          srq: null,
-          sqSize: 4,
-          rqSize: 4,
-          sqMaxSges: 1,
-          sqMaxSgesRdmaw: 1,
-          rqMaxSges: 1,
-          enableRdmaRead: true,
-          enableRdmaWrite: true,
-          ord: 2,
-          ird: 2,
-          stag0Enabled: false,
-          enableBind: false,
-          rqHiwat: 0,
-          mpa: DEFAULT_MPA,
-          osData: null,
-        }),
-      );
+    const qp = () => must(r.qpCreate(qpInit(pd, cq, { sqSize: 4, rqSize: 4, ord: 2, ird: 2 })));
     const sge = { stag: mr.stag, to: hostMemory.addressOf(buf), len: buf.length };
     return { cq, qp, sge };
   };

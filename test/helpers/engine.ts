@@ -36,6 +36,31 @@ export function must<T>(v: T | RiRet): T {
 /** Waiters for CQ notifications, by CQ os_data. */
 const cqWaiters = new Map<unknown, (() => void)[]>();
 
+/** A QP's creation attributes: one PD, one CQ for both queues, small queues, Read/Write on. */
+export function qpInit(pd: Pd, cq: Cq, over: Partial<QpInit> = {}): QpInit {
+  return {
+    pd,
+    scq: cq,
+    rcq: cq,
+    srq: null,
+    sqSize: 16,
+    rqSize: 16,
+    sqMaxSges: 1,
+    sqMaxSgesRdmaw: 1,
+    rqMaxSges: 1,
+    enableRdmaRead: true,
+    enableRdmaWrite: true,
+    ord: 4,
+    ird: 4,
+    stag0Enabled: false,
+    enableBind: false,
+    rqHiwat: 0,
+    mpa: DEFAULT_MPA,
+    osData: null,
+    ...over,
+  };
+}
+
 export function makeSide(rnic = new Rnic(), over: Partial<QpInit> = {}): Side {
   const pd = must(rnic.pdAlloc('pd'));
   const h = rnic.setCqHandler(0, (_os, cqOs) => {
