@@ -22,6 +22,7 @@
  */
 import type { Socket } from 'node:net';
 import {
+  ACTIVE_SETTLE_MS,
   type CmConnection,
   type CmConnectParams,
   type CmConnectRequest,
@@ -547,6 +548,8 @@ export class Ep extends ItObject implements ItAsyncTarget {
       ord: this.attr.rdma_read_ord,
       revision: opts.suppress ? 1 : 2,
       signal: ac.signal,
+      // The ESTABLISHED event waits a moment after the Reply, for Linux siw peers.
+      settleMs: ACTIVE_SETTLE_MS,
     };
     if (opts.localAddress) params.localAddress = opts.localAddress;
     if (opts.localPort) params.localPort = opts.localPort;

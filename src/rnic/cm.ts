@@ -371,7 +371,21 @@ export interface CmMpaParams {
   trace?: CmTrace;
 }
 
+/**
+ * How long an active connection is held back from its ULP after the MPA Reply, for consumer faces
+ * that talk to Linux: siw's Responder sends its Reply before it hands the socket to the QP, and an
+ * FPDU arriving in between (≈12 ms under emulation) is left unread (docs/spec-notes.md, "Interop
+ * with Linux siw"). Kernel rdma_cm clients are slow enough never to hit it; a ULP told at once is
+ * not. rdma_cm and IT-API pass this as {@link CmConnectParams.settleMs}.
+ */
+export const ACTIVE_SETTLE_MS = 50;
+
 export interface CmConnectParams extends CmMpaParams {
+  /**
+   * Resolve this many ms after the QP reached RTS (default 0: at once, as RFC 5044 allows). The
+   * QP already receives meanwhile; only the ULP's first post waits. See {@link ACTIVE_SETTLE_MS}.
+   */
+  settleMs?: number;
   /** Bounds the whole attempt, TCP connect through MPA Reply (default 10 s, siw's `MPAREP_TIMEOUT`). */
   timeoutMs?: number;
   localAddress?: string;
@@ -381,6 +395,9 @@ export interface CmConnectParams extends CmMpaParams {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** What `SOFTRDMA_MPA` can set. */
+export type CmEnvParams = Pick<CmConnectParams, 'revision' | 'policy' | 'p2p' | 'rtrPreference' | 'settleMs'>;
 
 /**
  * MPA start-up settings from the environment, `SOFTRDMA_MPA="crc=require p2p=write,read rev=2"`:
@@ -392,12 +409,11 @@ const EMPTY = new Uint8Array(0);
  * - `rev=1|2`: the Request's revision, or the highest a Responder accepts;
  * - `p2p=none|write,read,send`: the RTR types an Initiator offers (RFC 6581 §4) and, in that
  *   order, a Responder's preference;
- * - `settle=MS`: how long rdma_cm's active side holds ESTABLISHED after the Reply (see
- *   `ACTIVE_SETTLE_MS` in src/verbs/rdma_cm.ts; the engine itself never waits).
+ * - `settle=MS`: {@link CmConnectParams.settleMs} (rdma_cm's default: {@link ACTIVE_SETTLE_MS}).
  * Throws a {@link CmError} (`invalid`) naming the bad key, so a typo never goes unnoticed.
  */
-export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_MPA): CmMpaParams & { settleMs?: number } {
-  const out: CmMpaParams & { settleMs?: number } = {};
+export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_MPA): CmEnvParams {
+  const out: CmEnvParams = {};
   if (!value) return out;
   const policy: Partial<MpaPolicy> = {};
   for (const item of value.split(/[\s;]+/).filter(Boolean)) {
@@ -662,6 +678,12 @@ function decodeFrame(b: Uint8Array): MpaReqRep {
  * `rejected` carries the peer's private data. The QP stays Idle on every failure.
  */
 export async function cmConnect(qp: Qp, host: string, port: number, params: CmConnectParams = {}): Promise<CmConnection> {
+  const conn = await establish(qp, host, port, params);
+  if (params.settleMs && params.settleMs > 0) await new Promise((r) => setTimeout(r, params.settleMs));
+  return conn;
+}
+
+async function establish(qp: Qp, host: string, port: number, params: CmConnectParams): Promise<CmConnection> {
   checkQpIdle(qp);
   const { offer, policy } = makeOffer(qp, params);
   const irdOrd = params.irdOrd ?? 'relaxed';

@@ -14,7 +14,7 @@
 import { lookup } from 'node:dns/promises';
 import net, { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener, cmParamsFromEnv } from '../rnic/cm.js';
+import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener, cmParamsFromEnv } from '../rnic/cm.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { softrdmaEngineQp } from '../rnicpi/provider.js';
 import { logger } from '../util/log.js';
@@ -403,7 +403,7 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
   i.releasePort();
   const src = i.route.addr.src_addr;
   const host = src.address === '0.0.0.0' || src.address === '::' ? undefined : src.address;
-  const { p2p: _offer, privateData: _pd, ird: _ird, ord: _ord, ...mpa } = env;
+  const { p2p: _offer, settleMs: _settle, ...mpa } = env;
   i.listenReady = CmListener.listen({ ...mpa, host, port: src.port, backlog: backlog > 0 ? backlog : undefined }).then(
     (l) => {
       if (i.dead) {
@@ -609,12 +609,6 @@ function pdOf(param: In<rdma_conn_param> | null): Uint8Array | null | number {
 }
 
 /**
- * How long the active side holds ESTABLISHED after the MPA Reply (`SOFTRDMA_MPA="settle=MS"`,
- * 0 to turn off): long enough for Linux siw's Responder to hand its socket to the QP.
- */
-export const ACTIVE_SETTLE_MS = 50;
-
-/**
  * `rdma_connect`: MPA Request with the private data and IRD/ORD (`responder_resources` /
  * `initiator_depth`); ESTABLISHED (or REJECTED/UNREACHABLE/CONNECT_ERROR) follows as an event.
  */
@@ -631,13 +625,9 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   i.state = 'connecting';
   i.releasePort();
   const dst = i.route.addr.dst_addr;
-  const { settleMs = ACTIVE_SETTLE_MS, ...mpa } = env;
-  const run = cmConnect(eqp, dst.address, dst.port, { ...mpa, privateData: pd ?? undefined, ird, ord }).then(
-    async (conn) => {
-      // Linux siw's Responder can miss an FPDU that arrives within milliseconds of its MPA Reply
-      // (docs/spec-notes.md, "Interop with Linux siw"): hold ESTABLISHED, and so the ULP's first
-      // post, for a moment, as a kernel rdma_cm client's wake-up does.
-      if (settleMs > 0) await new Promise((r) => setTimeout(r, settleMs));
+  // ESTABLISHED, and so the ULP's first post, waits ACTIVE_SETTLE_MS after the Reply (Linux siw).
+  const run = cmConnect(eqp, dst.address, dst.port, { settleMs: ACTIVE_SETTLE_MS, ...env, privateData: pd ?? undefined, ird, ord }).then(
+    (conn) => {
       if (i.dead) return 0;
       i.route.addr.src_addr = { family: 'ipv4', address: stripV6(conn.localAddress), port: conn.localPort };
       i.attach(conn);

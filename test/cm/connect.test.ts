@@ -353,3 +353,40 @@ test('accept from a later tick: the request waits (socket watched), then the con
   destroyAll(a.rnic, b.rnic);
   await assertNoLeaks([a.rnic, b.rnic]);
 });
+
+test('settleMs: the QP is in RTS and receives at once, but the connect resolves only after the settle time', T, async () => {
+  const ra = new Rnic();
+  const rb = new Rnic();
+  await withListener({}, async (l) => {
+    let passive: ReturnType<CmConnectRequest['accept']> | null = null;
+    const b = makeSide(rb);
+    l.on('request', (r: CmConnectRequest) => {
+      passive = r.accept(b.qp, { awaitFirstRx: false });
+    });
+    const a = makeSide(ra);
+    const buf = new Uint8Array(8);
+    const mr = reg(a, buf);
+    assert.equal(recv(a.qp, 1n, [sge(mr, buf)]), RiRet.SUCCESS);
+    let resolved = false;
+    const p = cmConnect(a.qp, '127.0.0.1', l.port, { settleMs: 2000 }).then((c) => {
+      resolved = true;
+      return c;
+    });
+    await until(() => a.qp.state === RiQpState.READY_TO_SEND && passive !== null, 10_000, 'RTS on both ends');
+    // The Responder sends first; the Initiator's QP takes it in while its ULP is still held.
+    const src = new Uint8Array(8).fill(5);
+    const smr = reg(b, src);
+    assert.equal(send(b.qp, { type: RiWrType.SEND, id: 2n, sgl: [sge(smr, src)] }), RiRet.SUCCESS);
+    const [wc] = await pollN(a.cq, 1, 10_000);
+    assert.equal(wc!.op_status, RiWcStatus.SUCCESS);
+    assert.deepEqual([...buf], [...src]);
+    assert.equal(resolved, false, 'still held');
+    const c = await p;
+    assert.equal(resolved, true);
+    const closed = [c, passive!].map((x) => new Promise((r) => x.once('close', r)));
+    c.disconnect('graceful');
+    await Promise.all(closed);
+  });
+  destroyAll(ra, rb);
+  await assertNoLeaks([ra, rb]);
+});
