@@ -11,7 +11,7 @@
  */
 import { once } from 'node:events';
 import net from 'node:net';
-import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../src/rnic/cm.js';
+import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../src/iwarp/cm.js';
 import { hostMemory } from '../src/rnic/hostmem.js';
 import { mrReg } from '../src/rnic/memops.js';
 import { Rnic } from '../src/rnic/rnic.js';

@@ -19,7 +19,7 @@
 import { once } from 'node:events';
 import net from 'node:net';
 import { hostMemory } from '../src/rnic/hostmem.js';
-import { mpaAccept, mpaConnect, mpaReadRequest } from '../src/rnic/mpa-startup.js';
+import { mpaAccept, mpaConnect, mpaReadRequest } from '../src/iwarp/mpa-startup.js';
 import { RiRet } from '../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../src/rnicpi/types.js';
 import { makeSide, pollN, recv, reg, send, sge, waitCq } from '../test/helpers/engine.js';

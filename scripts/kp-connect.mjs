@@ -8,7 +8,7 @@
 //   ./host-exec.sh node /work/main/scripts/kp-connect.mjs --host 192.168.77.2 --port 7174
 //
 // Retries the TCP connect while the guest boots (until --wait seconds). Plain JS on dist/.
-import { CmError, cmConnect } from '../dist/src/rnic/cm.js';
+import { CmError, cmConnect } from '../dist/src/iwarp/cm.js';
 import { hostMemory } from '../dist/src/rnic/hostmem.js';
 import { mrReg } from '../dist/src/rnic/memops.js';
 import { postRq, postSq } from '../dist/src/rnic/post.js';

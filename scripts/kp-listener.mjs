@@ -12,7 +12,7 @@
 //
 // Plain JS on top of dist/ (no test helpers). Exits after the first connection closes, or after
 // --lifetime seconds.
-import { CmListener } from '../dist/src/rnic/cm.js';
+import { CmListener } from '../dist/src/iwarp/cm.js';
 import { hostMemory } from '../dist/src/rnic/hostmem.js';
 import { mrReg } from '../dist/src/rnic/memops.js';
 import { postRq, postSq } from '../dist/src/rnic/post.js';

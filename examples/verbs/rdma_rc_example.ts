@@ -21,7 +21,7 @@
  *   the C code overflows with `strcpy`; every operation moves the whole buffer.
  * - `sock_sync_data` reads until the whole record is in (the C loop re-reads into the start).
  */
-import { cmConvertSocket } from '../../src/rnic/cm.js';
+import { cmConvertSocket } from '../../src/iwarp/cm.js';
 import { softrdmaEngineQp } from '../../src/rnicpi/provider.js';
 import type { Qp } from '../../src/verbs/ibverbs.js';
 import {

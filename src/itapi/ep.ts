@@ -31,7 +31,7 @@ import {
   cmConnect,
   type CmConvertOptions,
   cmConvertSocket,
-} from '../rnic/cm.js';
+} from '../iwarp/cm.js';
 import type { Qp } from '../rnic/qp.js';
 import { RiRet } from '../rnicpi/status.js';
 import {

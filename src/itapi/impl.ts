@@ -18,7 +18,7 @@
  */
 import net from 'node:net';
 import { endianness, networkInterfaces } from 'node:os';
-import { CmListener } from '../rnic/cm.js';
+import { CmListener } from '../iwarp/cm.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
 import {

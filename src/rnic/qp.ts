@@ -3,8 +3,12 @@
  * and in-order completion (RDMA Protocol Verbs §6.2, §8; RNICPI §5.4–5.6).
  *
  * States are Idle, RTS, Closing, Terminate and Error (Verbs §6.2). The Consumer moves the QP
- * only through {@link Qp.modify}; the LLP (the connection, see conn.ts) and error detection
- * move it through the automatic transitions. Every transition is logged `QP[n] A→B`.
+ * only through {@link Qp.modify}, which reads the transition table of qp-states.ts; the LLP
+ * (the attached {@link QpTransport}) and error detection move it through the automatic
+ * transitions. Every transition is logged `QP[n] A→B`.
+ *
+ * The QP owns its {@link Requester} (the SQ side) and {@link Responder} (the receive side);
+ * a transport attached at Idle→RTS carries their work on a wire.
  *
  * Send Queue completions are generated strictly in post order (Verbs §8.2.2 rule 2): a WQE
  * that finishes early (a Send behind an outstanding RDMA Read) waits for its predecessors.
@@ -20,15 +24,19 @@ import {
   RiWcStatus,
   RiWcType,
   RiWrFlags,
-  RiWrType,
 } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
-import type { Conn } from './conn.js';
 import type { Cq } from './cq.js';
+import { AE_OF_FAULT, Fault } from './faults.js';
 import type { Pd } from './pd.js';
+import { iwarpTransition } from './qp-states.js';
+import { Requester } from './requester.js';
+import { Responder } from './responder.js';
 import type { Rnic } from './rnic.js';
 import type { Srq } from './srq.js';
-import { type InboundRead, RqWqe, type SqWqe, WqeState } from './wqe.js';
+import { bindLlp, type QpTransport } from './transport.js';
+import { type InboundRead, type OrqEntry, RqWqe, type SqWqe, WqeState } from './wqe.js';
+import { WR_TABLE } from './wr-table.js';
 
 const log = logger('qp');
 
@@ -47,21 +55,6 @@ export interface MpaAttrs {
   crc: boolean;
   /** DDP/RDMAP version: 1 = IETF (RFC 5040/5041), 0 = RDMAC. */
   ddpRdmapVersion: number;
-}
-
-/** Terminate layer / error type / error code (RFC 5040 §7.2). */
-export interface TermCode {
-  layer: number;
-  etype: number;
-  ecode: number;
-}
-
-/** Headers of the offending inbound segment, copied into the Terminate (RFC 5040 §7.1). */
-export interface TermCopied {
-  /** The first octets (up to 46) of the offending DDP segment. */
-  segment: Uint8Array;
-  /** The segment's full length (its MPA ULPDU_LENGTH). */
-  segLen: number;
 }
 
 /** A decoded Terminate message kept for Query QP (Verbs §6.4; RNICPI `terminate_buffer`). */
@@ -139,8 +132,12 @@ export class Qp {
   readonly osData: unknown;
   /** The stream handle given at Idle→RTS (returned by Query QP). */
   llpHandle: unknown = null;
-  /** The attached connection while in RTS/Closing/Terminate. */
-  conn: Conn | null = null;
+  /** The attached transport while in RTS/Closing/Terminate. */
+  transport: QpTransport | null = null;
+  /** The Send Queue side: what goes out next (requester.ts). */
+  readonly requester: Requester;
+  /** The receive side: placement, matching, Read Requests (responder.ts). */
+  readonly responder: Responder;
   terminate: TerminateInfo | null = null;
   /** MWs bound to this QP: Destroy QP is refused while any is (`WINDOWS_BOUND`). */
   boundWindows = 0;
@@ -168,8 +165,8 @@ export class Qp {
   /** S-RQ WQEs taken and whose completion is not yet polled (for `rq_hiwat`). */
   srqOutstanding = 0;
 
-  /** Outbound RDMA Reads in flight, oldest first (at most ORD). */
-  readonly orq: SqWqe[] = [];
+  /** Outbound RDMA Read Requests in flight, oldest first (at most ORD): the ORQ (Verbs §6.5). */
+  readonly orq: OrqEntry[] = [];
   /** Inbound RDMA Read Requests not yet fully answered, oldest first (at most IRD). */
   readonly irq: InboundRead[] = [];
 
@@ -201,6 +198,8 @@ export class Qp {
     this.rqArmed = init.srq !== null && init.rqHiwat > 0;
     this.mpa = { ...init.mpa };
     this.osData = init.osData;
+    this.requester = new Requester(this);
+    this.responder = new Responder(this);
   }
 
   // ------------------------------------------------------------------ state
@@ -245,20 +244,10 @@ export class Qp {
     const from = this.state;
     const to = m.nextState ?? from;
     const rnic = this.rnic;
-    // Closing and Terminate refuse every Modify, attribute-only ones included (Verbs §6.2).
-    if (from === RiQpState.CLOSING || from === RiQpState.TERMINATE) return RiRet.QP_INVALID_STATE;
-    const legal =
-      (from === RiQpState.IDLE &&
-        (to === RiQpState.IDLE || to === RiQpState.READY_TO_SEND || to === RiQpState.ERROR)) ||
-      (from === RiQpState.READY_TO_SEND &&
-        (to === RiQpState.READY_TO_SEND ||
-          to === RiQpState.CLOSING ||
-          to === RiQpState.TERMINATE ||
-          to === RiQpState.ERROR)) ||
-      // Out of Error only Idle; any other next state, Error itself included, is refused
-      // (Verbs §6.2.4). A modify naming no next state is checked as an attribute change.
-      (from === RiQpState.ERROR && (to === RiQpState.IDLE || (to === RiQpState.ERROR && m.nextState === undefined)));
-    if (!legal) return RiRet.QP_INVALID_STATE;
+    // The transition table (qp-states.ts): Closing and Terminate have no rows, so they refuse
+    // every Modify; a modify naming no next state is checked as the from→from row.
+    const rule = iwarpTransition(from, to, m.nextState !== undefined);
+    if (!rule) return RiRet.QP_INVALID_STATE;
     const attrChange =
       m.sqSize !== undefined ||
       m.rqSize !== undefined ||
@@ -266,14 +255,9 @@ export class Qp {
       m.ird !== undefined ||
       m.rqHiwat !== undefined ||
       m.rqArmed !== undefined;
-    // Attributes may change only on Idle→Idle, Idle→RTS and RTS→RTS (Verbs §6.2 Figure 4/5).
-    const attrsAllowed =
-      (from === RiQpState.IDLE && (to === RiQpState.IDLE || to === RiQpState.READY_TO_SEND)) ||
-      (from === RiQpState.READY_TO_SEND && to === RiQpState.READY_TO_SEND);
-    if (attrChange && !attrsAllowed) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-    if ((m.llp !== undefined || m.streamMsg !== undefined) && !(from === RiQpState.IDLE && to === RiQpState.READY_TO_SEND)) {
-      return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-    }
+    // Attributes may change only where the row allows (Verbs §6.2 Figure 4/5).
+    if (attrChange && !rule.attrs) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+    if ((m.llp !== undefined || m.streamMsg !== undefined) && !rule.llp) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
     // MPA attributes belong to the conversion: once in RDMA mode they are LL_BAD_STATE (RNICPI
     // ri_qp_modify, Ch. 6.1.4); they may be set again after Error→Idle.
     if (m.mpa !== undefined && from !== RiQpState.IDLE) return RiRet.LL_BAD_STATE;
@@ -298,12 +282,13 @@ export class Qp {
       if (m.mpa.ddpRdmapVersion !== undefined && m.mpa.ddpRdmapVersion !== 1) return RiRet.INVALID_DDP_RDMAP_VERSION;
       if ((m.mpa.recvMarkers || m.mpa.xmitMarkers) && !rnic.config.markers) return RiRet.MPA_ATTR_UNSUPPORTED;
     }
-    let conn: Conn | null = null;
-    if (from === RiQpState.IDLE && to === RiQpState.READY_TO_SEND) {
+    let transport: QpTransport | null = null;
+    if (rule.llp) {
       if (m.llp === undefined || m.llp === null) return RiRet.INVALID_LL_HANDLE;
-      const made = rnic.attachLlp(this, m.llp, { ...this.mpa, ...m.mpa });
+      // Each transport recognises its own handles (transport.ts); none: not an LLP handle.
+      const made = bindLlp(this, m.llp, { ...this.mpa, ...m.mpa }) ?? RiRet.INVALID_LL_HANDLE;
       if (typeof made === 'number') return made;
-      conn = made;
+      transport = made;
     }
     // ---- every check passed: apply ----
     if (m.sqSize !== undefined) this.sqSize = m.sqSize;
@@ -319,7 +304,7 @@ export class Qp {
     if (from === to) return RiRet.SUCCESS;
     switch (to) {
       case RiQpState.READY_TO_SEND:
-        this.toRts(conn!, m.llp, m.streamMsg ?? null);
+        this.toRts(transport!, m.llp, m.streamMsg ?? null);
         break;
       case RiQpState.ERROR:
         // RTS→Error is the abortive teardown: LLP reset, no Terminate (Verbs §6.2 T12).
@@ -330,7 +315,7 @@ export class Qp {
         break;
       case RiQpState.TERMINATE:
         // ULP-initiated termination: Terminate with RDMAP Local Catastrophic (Verbs §6.2 T8).
-        this.terminateWith({ layer: 0, etype: 0, ecode: 0 }, null);
+        this.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
         break;
       case RiQpState.IDLE:
         this.setState(RiQpState.IDLE, 'modify');
@@ -341,17 +326,25 @@ export class Qp {
     return RiRet.SUCCESS;
   }
 
-  private toRts(conn: Conn, handle: unknown, streamMsg: Uint8Array | null): void {
+  private toRts(t: QpTransport, handle: unknown, streamMsg: Uint8Array | null): void {
     this.llpHandle = handle;
-    this.conn = conn;
+    this.transport = t;
+    this.responder.reset();
     this.setState(RiQpState.READY_TO_SEND, 'modify');
-    conn.start(streamMsg);
+    t.start(streamMsg);
     this.kick();
   }
 
   /** Asks the transmit path to make progress (called after posts and state changes). */
   kick(): void {
-    if (this.state === RiQpState.READY_TO_SEND && this.conn) this.conn.kick();
+    if (this.state === RiQpState.READY_TO_SEND && this.transport) this.transport.kick();
+  }
+
+  /** Detaches and returns the transport (the QP no longer hears from its LLP). */
+  private takeTransport(): QpTransport | null {
+    const t = this.transport;
+    this.transport = null;
+    return t;
   }
 
   /**
@@ -366,7 +359,7 @@ export class Qp {
       return;
     }
     this.armCloseTimer();
-    this.conn?.closeGraceful();
+    this.transport?.closeGraceful();
   }
 
   /** The peer sent a FIN (Verbs §6.2 T7 / T10). */
@@ -376,13 +369,13 @@ export class Qp {
         // Bad LLP Close: Terminate with "catastrophic error local to the RDMAP stream"
         // (0x0207), AE "Bad LLP Close" (Verbs §7.3).
         this.rnic.asyncEvent(RiAsyncEventType.QP_BAD_LLQ_CLOSE, this);
-        this.terminateWith({ layer: 0, etype: 2, ecode: 7 }, null);
+        this.terminateWith(Fault.STREAM_CATASTROPHIC, null);
         return;
       }
       this.setState(RiQpState.CLOSING, 'peer FIN');
       this.flushRq();
       this.armCloseTimer();
-      this.conn?.closeGraceful();
+      this.transport?.closeGraceful();
       return;
     }
     // In Terminate the FIN is part of the close we asked for: the close path finishes it.
@@ -391,9 +384,7 @@ export class Qp {
   /** The LLP finished closing (both FINs, socket closed) without error. */
   onLlpClosed(): void {
     this.clearCloseTimer();
-    const conn = this.conn;
-    this.conn = null;
-    conn?.detach();
+    this.takeTransport()?.detach();
     if (this.state === RiQpState.CLOSING) {
       this.setState(RiQpState.IDLE, 'LLP close complete');
       this.llpHandle = null;
@@ -408,9 +399,7 @@ export class Qp {
   /** The LLP was reset or lost (Verbs §6.2 T13/T15/T16). */
   onLlpReset(lost: boolean): void {
     this.clearCloseTimer();
-    const conn = this.conn;
-    this.conn = null;
-    conn?.detach();
+    this.takeTransport()?.detach();
     const from = this.state;
     if (from === RiQpState.READY_TO_SEND) {
       this.toError(lost ? 'LLP lost' : 'LLP reset', null);
@@ -428,10 +417,9 @@ export class Qp {
 
   /** Bad Close while Closing (Verbs §6.2 T15): reset, then Error, then the AE. */
   badClose(): void {
-    const conn = this.conn;
-    this.conn = null;
+    const t = this.takeTransport();
     this.clearCloseTimer();
-    conn?.reset();
+    t?.reset();
     this.toError('bad close', null);
     this.rnic.asyncEvent(RiAsyncEventType.QP_BAD_CLOSE, this);
   }
@@ -441,9 +429,7 @@ export class Qp {
     this.closeTimer = setTimeout(() => {
       this.closeTimer = null;
       log('QP[%d] close timeout in %s: resetting the LLP', this.id, QP_STATE_NAMES[this.state]);
-      const conn = this.conn;
-      this.conn = null;
-      conn?.reset();
+      this.takeTransport()?.reset();
       if (this.state === RiQpState.CLOSING) {
         this.toError('close timeout', null);
         this.rnic.asyncEvent(RiAsyncEventType.QP_LLQ_CONNECTION_LOST, this);
@@ -468,11 +454,13 @@ export class Qp {
    */
   toError(why: string, _cause: SqWqe | null): void {
     this.clearCloseTimer();
-    const conn = this.conn;
-    this.conn = null;
-    conn?.reset();
+    this.takeTransport()?.reset();
     this.setState(RiQpState.ERROR, why);
     this.flushAll();
+    // A QP on an S-RQ reports that no further WQE of the S-RQ will be consumed for it
+    // (IBTA Vol. 1 §11.6.3.2 "Last WQE Reached"; RNICPI `RI_RNIC_SRQ_LAST_WQE_ASYNC`), as Linux
+    // siw and rxe raise it on entering Error.
+    if (this.srq) this.rnic.asyncEvent(RiAsyncEventType.QP_LAST_WQE_REACHED, this);
   }
 
   // ------------------------------------------------------------------ posting
@@ -531,7 +519,7 @@ export class Qp {
     if (this.destroyed) return;
     const cq = this.scq;
     const wc = this.rnic.makeWc(this);
-    wc.op_type = WC_TYPE_OF_WR[w.type] ?? RiWcType.SEND;
+    wc.op_type = WR_TABLE[w.type]?.wcType ?? RiWcType.SEND;
     wc.id = w.id;
     wc.op_status = w.status;
     wc.bytes_transferred = w.status === RiWcStatus.SUCCESS ? w.totalLen : 0;
@@ -582,7 +570,7 @@ export class Qp {
     if (this.state === RiQpState.ERROR) return;
     this.rnic.asyncEvent(sq ? RiAsyncEventType.QP_CQ_SQ_ERROR : RiAsyncEventType.QP_CQ_RQ_ERROR, this);
     if (this.state === RiQpState.READY_TO_SEND) {
-      this.terminateWith({ layer: 0, etype: 2, ecode: 7 }, null);
+      this.terminateWith(Fault.STREAM_CATASTROPHIC, null);
     } else {
       this.toError('CQ overflow', null);
     }
@@ -664,24 +652,39 @@ export class Qp {
   }
 
   /**
-   * Stops the QP for a protocol or local error and sends the Terminate message: the single
-   * place where a Terminate is emitted (RDMA Protocol Verbs §6.4, RFC 5040 §7). Only the
-   * first error is recorded; later ones while already terminating are ignored.
+   * Stops the QP for a protocol or local error and has the transport send its wire error
+   * (iWARP: the Terminate message): the single place where that is decided (RDMA Protocol
+   * Verbs §6.4, RFC 5040 §7). Only the first error is recorded; later ones while already
+   * terminating are ignored.
    *
-   * `copied` carries the offending segment's headers for errors found on inbound segments
-   * (Verbs §6.4 rule 8).
+   * `err` is a neutral {@link Fault} or the transport's own error object; `copied` carries
+   * the offending segment's headers for errors found on inbound segments (Verbs §6.4 rule 8),
+   * in the transport's form.
    */
-  terminateWith(code: TermCode, copied: TermCopied | null): void {
+  terminateWith(err: Fault | object, copied: unknown): void {
     if (this.state !== RiQpState.READY_TO_SEND) return;
-    this.setState(RiQpState.TERMINATE, `terminate ${code.layer}/${code.etype}/${code.ecode}`);
-    const conn = this.conn;
-    if (!conn) {
+    const t = this.transport;
+    if (!t) {
+      this.setState(RiQpState.TERMINATE, 'terminate');
       this.toError('terminate without LLP', null);
       return;
     }
-    this.terminate = { ...code, bytes: conn.sendTerminate(code, copied), local: true };
+    const info = t.sendFatal(err, copied);
+    this.setState(RiQpState.TERMINATE, `terminate ${info.layer}/${info.etype}/${info.ecode}`);
+    this.terminate = info;
     this.armCloseTimer();
-    conn.closeGraceful();
+    t.closeGraceful();
+  }
+
+  /**
+   * An inbound operation broke a rule the core checks (responder.ts): the affiliated event of
+   * the fault (Verbs §7.3), then the transport's wire error.
+   */
+  remoteFault(f: Fault, copied: unknown): void {
+    if (this.state !== RiQpState.READY_TO_SEND) return;
+    const ae = AE_OF_FAULT[f];
+    if (ae !== undefined) this.rnic.asyncEvent(ae, this);
+    this.terminateWith(f, copied);
   }
 
   /** A Terminate message arrived (Verbs §6.2 T11): no Terminate goes back. */
@@ -696,7 +699,7 @@ export class Qp {
     this.setState(RiQpState.TERMINATE, 'Terminate received');
     this.rnic.asyncEvent(RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED, this);
     this.armCloseTimer();
-    this.conn?.closeGraceful();
+    this.transport?.closeGraceful();
   }
 
   /** Destroy QP (Verbs §9.2.4): stops everything; no more completions or events after. */
@@ -706,25 +709,10 @@ export class Qp {
     if (this.srq) this.srq.inFlight -= this.srqOutstanding;
     this.srqOutstanding = 0;
     this.clearCloseTimer();
-    const conn = this.conn;
-    this.conn = null;
-    conn?.reset();
+    this.takeTransport()?.reset();
     this.orq.length = 0;
     this.irq.length = 0;
   }
 }
-
-/** WC op type of each SQ WR type (RNICPI §6.10). */
-export const WC_TYPE_OF_WR: Record<number, number> = {
-  [RiWrType.SEND]: RiWcType.SEND,
-  [RiWrType.SEND_INVALIDATE]: RiWcType.SEND,
-  [RiWrType.RDMA_WRITE]: RiWcType.RDMA_WRITE,
-  [RiWrType.RDMA_READ]: RiWcType.RDMA_READ,
-  [RiWrType.BIND]: RiWcType.BIND,
-  [RiWrType.FAST_REGISTER]: RiWcType.FAST_REGISTER,
-  [RiWrType.LOCAL_INVALIDATE_MR]: RiWcType.LOCAL_INVALIDATE,
-  [RiWrType.LOCAL_INVALIDATE_MW]: RiWcType.LOCAL_INVALIDATE,
-  [RiWrType.RDMA_READ_LOCAL_INVALIDATE]: RiWcType.RDMA_READ_LOCAL_INVALIDATE,
-};
 
 export { RqWqe };

@@ -10,11 +10,10 @@
 import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
-import { attachConn, type Conn } from './conn.js';
 import { Cq, type WorkCompletion } from './cq.js';
 import { StagTable } from './memory.js';
 import { Pd } from './pd.js';
-import { type MpaAttrs, Qp, type QpInit } from './qp.js';
+import { Qp, type QpInit } from './qp.js';
 import { Srq } from './srq.js';
 
 const log = logger('rnic');
@@ -346,15 +345,6 @@ export class Rnic {
     }
     log('QP[%d] destroyed', qp.id);
     return RiRet.SUCCESS;
-  }
-
-  /**
-   * Turns an LLP stream handle into this QP's connection (RNICPI §4.4, `ri_qp_modify` with
-   * `LLQ_STREAM_HANDLE`). Returns `INVALID_LL_HANDLE` for anything that is not an open,
-   * connected stream, and `LL_BAD_STATE` for a stream already in RDMA mode.
-   */
-  attachLlp(qp: Qp, handle: unknown, mpa: MpaAttrs): Conn | RiRet {
-    return attachConn(qp, handle, mpa);
   }
 
   /** Close RNIC: frees everything (Verbs §9.1.2: "never refused"). */

@@ -17,12 +17,15 @@ export interface Sge {
 export enum WqeState {
   /** Posted, not started. */
   QUEUED = 0,
-  /** Being transmitted (some FPDUs sent). */
+  /** Being transmitted (some segments sent). */
   ACTIVE = 1,
   /** An RDMA Read waiting for its Read Response (in the ORQ). */
   WAIT_RESPONSE = 2,
-  /** Transmitted; waiting for the LLP to release the data (zero-copy). */
-  WAIT_LLP = 3,
+  /**
+   * Transmitted; waiting for delivery: the LLP releasing the data (iWARP zero-copy) or the
+   * peer's acknowledgement (IB RC), whichever the transport's `sendCompletion` says.
+   */
+  WAIT_DELIVERY = 3,
   /** Finished: its completion (if any) can be generated in SQ order. */
   DONE = 4,
 }
@@ -43,10 +46,12 @@ export class SqWqe {
   state = WqeState.QUEUED;
   /** Completion status (RI_WC_STATUS_*); 0 = success. */
   status = 0;
-  /** Bytes of the message already handed to the LLP (or placed, for a Read). */
-  processed = 0;
-  /** Number of FPDUs of this WQE whose socket write has not completed yet. */
-  pendingWrites = 0;
+  /** Send/Write: octets of the message already handed to the transport. */
+  bytesSent = 0;
+  /** Read: sink SGEs for which a Read Request has been issued. */
+  readsIssued = 0;
+  /** Read: Read Requests issued and not yet fully answered (the WQE completes at 0). */
+  readsOutstanding = 0;
   // -- SGL (Send, Write: source; Read: sink) --
   sgl: Sge[] = [];
   totalLen = 0;
@@ -66,8 +71,6 @@ export class SqWqe {
   fmr: FmrSpec | null = null;
   target: MemObject | null = null;
   targetStag = 0;
-  /** For a Read Response source or an RDMA Read: DDP message sequence number used. */
-  msn = 0;
   constructor(
     /** Sequence number of this WQE in its SQ. */
     readonly seq: number,
@@ -105,5 +108,19 @@ export interface InboundRead {
   offset: number;
   /** The source object (its validity is re-checked before each Read Response segment). */
   src: MemObject | null;
-  processed: number;
+  /** Octets of the Read Response already handed to the transport. */
+  sent: number;
+}
+
+/** One outbound RDMA Read Request in flight: an ORQ entry (Verbs §6.5). */
+export interface OrqEntry {
+  /** The Read WQE; null for a request the RNIC makes itself (the RFC 6581 Read RTR). */
+  wqe: SqWqe | null;
+  sinkStag: number;
+  sinkTo: bigint;
+  length: number;
+  /** Octets of the response placed so far. */
+  received: number;
+  /** The resolved sink, checked when the first response segment arrives (Verbs §7.6.3). */
+  target: { target: MemTarget | null; offset: number; obj: MemObject | null } | null;
 }

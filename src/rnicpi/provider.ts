@@ -24,7 +24,8 @@ import { networkInterfaces } from 'node:os';
 import { Socket } from 'node:net';
 import type { Cq, WorkCompletion } from '../rnic/cq.js';
 import { hostMemory } from '../rnic/hostmem.js';
-import { LlpStream } from '../rnic/llp.js';
+import { attachIwarp } from '../iwarp/datapath.js';
+import { LlpStream } from '../iwarp/llp.js';
 import { MEM_REMOTE, MemKind, type MemObject, MrOrigin } from '../rnic/memory.js';
 import {
   ltagAlloc,
@@ -43,6 +44,7 @@ import { postRq, postSq, postSrq, type SgeIn, type SqWrIn } from '../rnic/post.j
 import { type MpaAttrs, type Qp, QP_STATE_NAMES, type QpModify } from '../rnic/qp.js';
 import { type AsyncHandler, DEFAULT_CONFIG, Rnic, type RnicConfig } from '../rnic/rnic.js';
 import type { Srq } from '../rnic/srq.js';
+import { registerLlpBinder } from '../rnic/transport.js';
 import { type RiOpName, RI_OPS_ORDER, type RiPostListResult, type ri_ops_t } from './ops.js';
 import { getProvider, type RiProviderEnv, type RiProviderInstance, registerProvider } from './registry.js';
 import { RI_OK, RiError, type RiFail, RiRet, type RiStatus, riFail, riOk } from './status.js';
@@ -91,6 +93,9 @@ export const SOFTRDMA_PROVIDER_NAME = 'softrdma';
 export const SOFTRDMA_LIB_PATH = 'softrdma/rnicpi/provider';
 
 /** Every `ri_mem_attr_t` bit RNICPI defines. */
+/** The provider carries iWARP: its LLP stream handles attach through this binder (RNICPI §4.4). */
+registerLlpBinder(attachIwarp);
+
 const MEM_FLAGS_ALL = (1 << 11) - 1;
 /** Flags `ri_mr_rereg(_phys)` understands. */
 const REREG_ALL = RiMrRereg.TRANSLATE | RiMrRereg.PD | RiMrRereg.ACCESS;
@@ -271,7 +276,8 @@ export const SOFTRDMA_RNIC_FLAGS =
   RiRnicFlags.EXT_INDEX_KEY_SPLIT |
   RiRnicFlags.CONSUMER0_OPAQUE |
   RiRnicFlags.CONSUMER1_OPAQUE |
-  RiRnicFlags.LOCAL_SOLICITED_EVENT;
+  RiRnicFlags.LOCAL_SOLICITED_EVENT |
+  RiRnicFlags.SRQ_LAST_WQE_ASYNC;
 
 function portAttrs(): ri_iwarp_port_attr_t {
   const v4: string[] = [];
@@ -603,7 +609,7 @@ function qpDetails(qp: Qp): Record<string, unknown> {
     rdma_read: qp.enableRdmaRead,
     rdma_write: qp.enableRdmaWrite,
     mpa: qp.mpa,
-    connected: qp.conn !== null,
+    connected: qp.transport !== null,
     bound_windows: qp.boundWindows,
     terminate: qp.terminate
       ? { layer: qp.terminate.layer, etype: qp.terminate.etype, ecode: qp.terminate.ecode, local: qp.terminate.local }

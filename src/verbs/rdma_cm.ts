@@ -14,7 +14,7 @@
 import { lookup } from 'node:dns/promises';
 import net, { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener, cmParamsFromEnv } from '../rnic/cm.js';
+import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener, cmParamsFromEnv } from '../iwarp/cm.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { softrdmaEngineQp } from '../rnicpi/provider.js';
 import { logger } from '../util/log.js';

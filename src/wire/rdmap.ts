@@ -590,3 +590,49 @@ export function stringifyRdmapHeader(h: RdmapHeader): string {
   if (ar) s += ` id=${ar.originalRequestId} orig=0x${ar.originalValue.toString(16)}`;
   return s;
 }
+
+/**
+ * Writes the DDP + RDMAP header of an outbound segment straight from the opcode table
+ * ({@link RDMAP_OPCODES}), the way Linux siw builds headers from `iwarp_pktinfo[]`: the table
+ * says tagged or untagged, the queue number and the extra RDMAP header; the caller gives the
+ * per-segment fields. Returns the header length. No validation beyond the table: the transmit
+ * path only passes values it made itself (use {@link encodeRdmapHeader} for arbitrary input).
+ *
+ * - tagged (Write, Read Response): `stag`, `to`;
+ * - untagged: `rsvdUlp32` (Send with Invalidate's STag), `msn`, `mo`;
+ * - Read Request: `rr` (RFC 5040 §4.4).
+ */
+export function encodeRdmapTxHeader(
+  out: Uint8Array,
+  offset: number,
+  opcode: RdmapOpcode,
+  last: boolean,
+  stag: number,
+  to: bigint,
+  rsvdUlp32: number,
+  msn: number,
+  mo: number,
+  rr: ReadRequestHeader | null,
+): number {
+  const info = RDMAP_OPCODES[opcode]!;
+  const dv = new DataView(out.buffer, out.byteOffset + offset, info.headerLength);
+  dv.setUint8(0, (info.tagged ? DDP_FLAG_TAGGED : 0) | (last ? DDP_FLAG_LAST : 0) | DDP_VERSION);
+  dv.setUint8(1, rdmapControl(RDMAP_VERSION, 0, opcode));
+  if (info.tagged) {
+    dv.setUint32(2, stag >>> 0);
+    dv.setBigUint64(6, to);
+    return info.headerLength;
+  }
+  dv.setUint32(2, rsvdUlp32 >>> 0);
+  dv.setUint32(6, info.qn!);
+  dv.setUint32(10, msn >>> 0);
+  dv.setUint32(14, mo >>> 0);
+  if (rr) {
+    dv.setUint32(18, rr.sinkStag >>> 0);
+    dv.setBigUint64(22, rr.sinkTo);
+    dv.setUint32(30, rr.size >>> 0);
+    dv.setUint32(34, rr.srcStag >>> 0);
+    dv.setBigUint64(38, rr.srcTo);
+  }
+  return info.headerLength;
+}

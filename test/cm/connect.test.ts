@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
-import { CmError, type CmConnectRequest, type CmFailure, CmListener, cmConnect, type CmTraceEvent } from '../../src/rnic/cm.js';
+import { CmError, type CmConnectRequest, type CmFailure, CmListener, cmConnect, type CmTraceEvent } from '../../src/iwarp/cm.js';
 import { DEFAULT_CONFIG, DEFAULT_LIMITS, Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
 import { test } from 'node:test';
-import { CmError, type CmConnection, cmConvertSocket } from '../../src/rnic/cm.js';
+import { CmError, type CmConnection, cmConvertSocket } from '../../src/iwarp/cm.js';
 import { Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';

@@ -1,7 +1,7 @@
 /** SOFTRDMA_MPA: the host-wide MPA switches for rdma_cm programs (siw's module parameters). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CmError, cmParamsFromEnv } from '../../src/rnic/cm.js';
+import { CmError, cmParamsFromEnv } from '../../src/iwarp/cm.js';
 
 test('SOFTRDMA_MPA parses crc, markers, rev and p2p; unset or empty means the defaults', () => {
   assert.deepEqual(cmParamsFromEnv(undefined), {});

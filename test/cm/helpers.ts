@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
-import { type CmStats, cmStats } from '../../src/rnic/cm.js';
+import { type CmStats, cmStats } from '../../src/iwarp/cm.js';
 import type { Rnic } from '../../src/rnic/rnic.js';
 import { concatUlpdu, FpduDeframer } from '../../src/wire/deframer.js';
 import { decodeMpaReqRep, type MpaReqRep } from '../../src/wire/mpa.js';

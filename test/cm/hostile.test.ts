@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
-import { CmError, type CmConnectRequest, type CmFailure, CmListener, cmConnect } from '../../src/rnic/cm.js';
+import { CmError, type CmConnectRequest, type CmFailure, CmListener, cmConnect } from '../../src/iwarp/cm.js';
 import { Rnic } from '../../src/rnic/rnic.js';
 import { RiQpState } from '../../src/rnicpi/types.js';
 import { decodeFpdu, decodeMpaReqRep, encodeFpdu, encodeMpaReqRep } from '../../src/wire/mpa.js';

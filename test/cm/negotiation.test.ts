@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CmListener, type CmConnection, cmConnect } from '../../src/rnic/cm.js';
-import type { RtrType } from '../../src/rnic/llp.js';
+import { CmListener, type CmConnection, cmConnect } from '../../src/iwarp/cm.js';
+import type { RtrType } from '../../src/iwarp/llp.js';
 import { Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';

@@ -14,7 +14,7 @@ import {
   type ResponderConfig,
   replyRevisionFor,
   responderAgree,
-} from '../../src/rnic/mpa-startup.js';
+} from '../../src/iwarp/mpa-startup.js';
 import { decodeMpaReqRep, encodeMpaIrdOrd, encodeMpaReqRep, type MpaReqRep } from '../../src/wire/mpa.js';
 
 const T = { timeout: 60_000 };

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../../src/rnic/cm.js';
+import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../../src/iwarp/cm.js';
 import { Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../../src/rnic/cm.js';
+import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../../src/iwarp/cm.js';
 import type { WorkCompletion } from '../../src/rnic/cq.js';
 import { Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';

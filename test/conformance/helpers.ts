@@ -37,8 +37,8 @@ import {
   RiWrType,
 } from '../../src/rnicpi/types.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
-import { LlpStream } from '../../src/rnic/llp.js';
-import { buildFrame, mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/rnic/mpa-startup.js';
+import { LlpStream } from '../../src/iwarp/llp.js';
+import { buildFrame, mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import type { MpaAttrs } from '../../src/rnic/qp.js';
 
 export const ALL_ACCESS =

@@ -19,7 +19,7 @@ import {
   RiWrFlags,
   RiWrType,
 } from '../../src/rnicpi/types.js';
-import { mpaAccept, mpaReadRequest } from '../../src/rnic/mpa-startup.js';
+import { mpaAccept, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import { RawPeer } from '../helpers/rawpeer.js';
 import {
   buf,

@@ -10,11 +10,16 @@ import { type Cq, NotifyType, type WorkCompletion } from '../../src/rnic/cq.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import type { MemObject } from '../../src/rnic/memory.js';
 import { mrReg } from '../../src/rnic/memops.js';
-import { mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/rnic/mpa-startup.js';
+import { attachIwarp } from '../../src/iwarp/datapath.js';
+import { mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import type { Pd } from '../../src/rnic/pd.js';
 import { postRq, postSq, type SqWrIn } from '../../src/rnic/post.js';
 import type { MpaAttrs, Qp, QpInit } from '../../src/rnic/qp.js';
 import { Rnic } from '../../src/rnic/rnic.js';
+import { registerLlpBinder } from '../../src/rnic/transport.js';
+
+// Engine-level tests attach iWARP streams the way the provider does.
+registerLlpBinder(attachIwarp);
 
 export const ALL_ACCESS =
   RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
@@ -144,7 +149,7 @@ export async function connectPair(
     server,
     async close() {
       server.close();
-      for (const s of [a, b]) if (s.qp.conn) s.qp.conn.reset();
+      for (const s of [a, b]) s.qp.transport?.reset();
     },
   };
 }

@@ -11,7 +11,8 @@ import { RiRet } from '../../src/rnicpi/status.js';
 import { RiMemFlags, RiQpState, RiWcStatus } from '../../src/rnicpi/types.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { invalidateStag } from '../../src/rnic/memops.js';
-import { mpaAccept, mpaReadRequest } from '../../src/rnic/mpa-startup.js';
+import { mpaAccept, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
+import type { IwarpConn } from '../../src/iwarp/datapath.js';
 import { makeSide, pollN, recv, reg, type Side, sge, until } from '../helpers/engine.js';
 import { RawPeer } from '../helpers/rawpeer.js';
 
@@ -117,7 +118,7 @@ test('attack: RDMA Read Requests beyond IRD get DDP untagged "Invalid MSN - rang
   const v = await setup(1);
   const h = sha(v.mem);
   // Pause the victim's transmit side so responses cannot drain the IRRQ between requests.
-  v.side.qp.conn!.socket.cork();
+  (v.side.qp.transport as IwarpConn).socket.cork();
   const rr = { sinkStag: 0x1234, sinkTo: 0n, size: 4000, srcStag: v.stag, srcTo: v.base };
   v.peer.readRequest(1, rr);
   v.peer.readRequest(2, rr);

@@ -10,6 +10,7 @@ import { RiAsyncEventType, RiMemFlags, RiQpState, RiWcFlags, RiWcStatus, RiWrFla
 import type { AsyncEventRecord } from '../../src/rnic/rnic.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { WqeState } from '../../src/rnic/wqe.js';
+import type { IwarpConn } from '../../src/iwarp/datapath.js';
 import { connectPair, makeSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
 
 const LOCAL = RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE;
@@ -138,7 +139,7 @@ test('VERBS-D6 posting ORD+1 RDMA Reads keeps at most ORD Read Requests outstand
     let maxOut = 0;
     const wcs = [];
     while (wcs.length < 3) {
-      const orq = (a.qp.conn as unknown as { orq: unknown[] }).orq;
+      const orq = a.qp.orq;
       maxOut = Math.max(maxOut, orq.length);
       wcs.push(...(await pollN(a.cq, 1)));
     }
@@ -352,10 +353,10 @@ test('VERBS-S15 a peer FIN while an SQ WR is outstanding terminates with 0x0207 
     const sink = new Uint8Array(64);
     const mrA = reg(a, sink);
     // b stops reading (the Read Request is never answered), then sends its FIN.
-    b.qp.conn!.socket.pause();
+    (b.qp.transport as IwarpConn).socket.pause();
     assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mrA, sink)], rtag: mrB.stag, remoteTo: va(srcB) }), RiRet.SUCCESS);
     await new Promise((r) => setTimeout(r, 20));
-    b.qp.conn!.socket.end();
+    (b.qp.transport as IwarpConn).socket.end();
     await until(() => a.qp.state === RiQpState.ERROR, 6000, 'a in Error');
     assert.ok(hasEvent(evA, RiAsyncEventType.QP_BAD_LLQ_CLOSE));
     assert.deepEqual([a.qp.terminate!.layer, a.qp.terminate!.etype, a.qp.terminate!.ecode], [0, 2, 7]);
@@ -375,7 +376,7 @@ test('VERBS-S17 Modify RTS→Closing with a non-empty SQ ends in Error with "Bad
     const mrB = reg(b, srcB);
     const sink = new Uint8Array(64);
     const mrA = reg(a, sink);
-    b.qp.conn!.socket.pause();
+    (b.qp.transport as IwarpConn).socket.pause();
     assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mrA, sink)], rtag: mrB.stag, remoteTo: va(srcB) }), RiRet.SUCCESS);
     assert.equal(a.qp.modify({ nextState: RiQpState.CLOSING }), RiRet.SUCCESS);
     await until(() => a.qp.state === RiQpState.ERROR, 3000, 'Error');
@@ -392,7 +393,7 @@ test('VERBS-S20 an incoming RST in RTS moves the QP to Error with "LLP Connectio
   try {
     const { a, b } = p;
     const evA = events(a);
-    b.qp.conn!.socket.resetAndDestroy();
+    (b.qp.transport as IwarpConn).socket.resetAndDestroy();
     await until(() => a.qp.state === RiQpState.ERROR, 3000, 'Error');
     assert.ok(hasEvent(evA, RiAsyncEventType.QP_LLQ_CONNECTION_RESET));
     assert.equal(a.qp.terminate, null);

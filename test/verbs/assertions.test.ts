@@ -1332,7 +1332,7 @@ describe('F. SRQ', () => {
 
   test(
     'F6: moving an SRQ-attached QP to ERR raises IBV_EVENT_QP_LAST_WQE_REACHED',
-    { ...T, todo: 'the RNIC engine does not raise RI_EVENT_QP_LAST_WQE_REACHED (RNICPI: optional for iWARP, RI_RNIC_SRQ_LAST_WQE_ASYNC)' },
+    T,
     async () => {
       const ctx = openCtx();
       const pd = v.ibv_alloc_pd(ctx)!;

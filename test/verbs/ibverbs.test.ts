@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
 import { test } from 'node:test';
-import { mpaAccept, mpaConnect, mpaReadRequest } from '../../src/rnic/mpa-startup.js';
+import { mpaAccept, mpaConnect, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import {
   ibv_access_flags,
   ibv_event_type,

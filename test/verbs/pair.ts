@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
-import { cmConvertSocket } from '../../src/rnic/cm.js';
+import { cmConvertSocket } from '../../src/iwarp/cm.js';
 import { softrdmaEngineQp } from '../../src/rnicpi/provider.js';
 import type { Qp } from '../../src/verbs/ibverbs.js';
 import {

@@ -60,7 +60,7 @@ import {
   rejectReply,
   responderAgree,
 } from './mpa-startup.js';
-import { type MpaAttrs, type Qp, QP_STATE_NAMES } from './qp.js';
+import { type MpaAttrs, type Qp, QP_STATE_NAMES } from '../rnic/qp.js';
 import { tapSocket } from './trace.js';
 
 const log = logger('cm');
@@ -456,7 +456,7 @@ function policyOf(p: Partial<MpaPolicy> | undefined): MpaPolicy {
 
 function checkQpIdle(qp: Qp): void {
   if (qp.destroyed) throw new CmError('invalid', `QP[${qp.id}] is destroyed`);
-  if (qp.state !== RiQpState.IDLE || qp.conn) {
+  if (qp.state !== RiQpState.IDLE || qp.transport) {
     throw new CmError('invalid', `QP[${qp.id}] is ${QP_STATE_NAMES[qp.state]}; connection needs Idle`);
   }
   if (busy.has(qp)) throw new CmError('invalid', `QP[${qp.id}] is already connecting`);

@@ -1,0 +1,668 @@
+/**
+ * The iWARP transport of one QP: MPA/DDP/RDMAP over a TCP socket (RFC 5040, 5041, 5044).
+ * It frames what the core's requester hands it and hands what arrives to the core's
+ * responder; the semantics (access checks, ordering, completions) are the core's
+ * (src/rnic/requester.ts, responder.ts). What is iWARP's own lives here: FPDU framing, MPA
+ * CRC and Markers, DDP message sequence numbers and queues, the RFC 6581 RTR messages, the
+ * Terminate message, and the TCP socket's events.
+ *
+ * Transmit. {@link IwarpConn.run} pulls one segment at a time from the requester and frames it
+ * as one FPDU, with the DDP/RDMAP header written from the opcode table (`encodeRdmapTxHeader`,
+ * as siw's `iwarp_pktinfo[]`). Under socket backpressure (`txWindow` octets waiting) the loop
+ * stops between FPDUs and resumes on `drain`. Each run is corked, so the many small FPDUs of
+ * one run leave in one `writev`. Large payloads go out zero-copy as views of registered memory;
+ * such a WQE completes only when the socket has taken the bytes (its write callback), because
+ * "work completion is only local delivery to TCP" and the Consumer may reuse the buffer right
+ * after (Linux siw makes the same argument for its zero-copy path).
+ *
+ * Receive. The deframer yields complete FPDUs (length and CRC checked) as views into the
+ * socket chunks; a per-opcode table ({@link RX_HANDLERS}) checks DDP sequencing and calls the
+ * responder, which places tagged payload after one access check per message and untagged
+ * payload into the receive WQE's SGL at its Message Offset.
+ *
+ * Errors. A protocol error this transport finds is a {@link TerminateError}; a fault the core
+ * finds is a neutral {@link Fault}, mapped by terminate-map.ts. Either reaches
+ * `Qp.terminateWith`, which calls back {@link IwarpConn.sendFatal}: the single place that
+ * sends a Terminate.
+ */
+import type { Socket } from 'node:net';
+import { RiRet } from '../rnicpi/status.js';
+import { RiQpState } from '../rnicpi/types.js';
+import { Fault } from '../rnic/faults.js';
+import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
+import { type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { WqeState } from '../rnic/wqe.js';
+import { logger } from '../util/log.js';
+import { crc32c } from '../wire/crc32c.js';
+import { DDP_UNTAGGED_HDR_LEN } from '../wire/ddp.js';
+import { copyUlpduPrefix, type Fpdu, FpduDeframer } from '../wire/deframer.js';
+import { DdpUntaggedEcode, isTerminateError, MpaEcode, RdmapEcode, RdmapEtype, TerminateError } from '../wire/errors.js';
+import { MarkerInserter, MPA_CRC_LEN, MPA_HDR_LEN, MPA_MAX_ULPDU, mpaPadLength, writeMpaCrc } from '../wire/mpa.js';
+import {
+  decodeRdmapHeaderInto,
+  encodeRdmapTxHeader,
+  RDMAP_OPCODES,
+  RdmapHeaderStruct,
+  RdmapOpcode,
+  type ReadRequestHeader,
+} from '../wire/rdmap.js';
+import { buildTerminate, decodeTerminate, encodeTerminateMessage } from '../wire/terminate.js';
+import { LlpStream, RTR_STAG, type RtrType } from './llp.js';
+import { asyncEventForTerminate, terminateOfFault } from './terminate-map.js';
+import { openPcapForConn, type PcapTap } from './trace.js';
+
+const log = logger('conn');
+
+/** Payloads up to this size are copied into one FPDU buffer (one write, no callback wait). */
+const COPY_THRESHOLD = 8192;
+/** Octets written under one cork before it is flushed (small FPDUs still share a writev). */
+const FLUSH_BYTES = 128 * 1024;
+/** Largest header we ever parse before the payload (untagged 18 + Read Request 28). */
+const MAX_HDR = 64;
+
+/** Headers of the offending inbound segment, copied into the Terminate (RFC 5040 §7.1). */
+export interface TermCopied {
+  /** The first octets (up to 46) of the offending DDP segment. */
+  segment: Uint8Array;
+  /** The segment's full length (its MPA ULPDU_LENGTH). */
+  segLen: number;
+}
+
+/** What iWARP carries: RFC 5040 operations; RFC 7306 ones are not negotiated yet. */
+export const IWARP_CAPS: TransportCaps = Object.freeze({
+  kind: 'iwarp',
+  immediateData: false,
+  atomics: false,
+  rnr: false,
+  sendCompletion: 'local-delivery',
+  states: 'iwarp',
+});
+
+/** The RDMAP opcode of each Send-family segment: [invalidate][solicited]. */
+const SEND_OPCODE = [
+  [RdmapOpcode.Send, RdmapOpcode.SendSE],
+  [RdmapOpcode.SendInvalidate, RdmapOpcode.SendSEInvalidate],
+] as const;
+
+/** Header length of each transmit op (for the payload room of an FPDU). */
+const TX_HDR_LEN: Readonly<Record<TxOp, number>> = {
+  [TxOp.SEND]: RDMAP_OPCODES[RdmapOpcode.Send]!.headerLength,
+  [TxOp.SEND_INVALIDATE]: RDMAP_OPCODES[RdmapOpcode.SendInvalidate]!.headerLength,
+  [TxOp.RDMA_WRITE]: RDMAP_OPCODES[RdmapOpcode.Write]!.headerLength,
+  [TxOp.READ_REQUEST]: RDMAP_OPCODES[RdmapOpcode.ReadRequest]!.headerLength,
+  [TxOp.READ_RESPONSE]: RDMAP_OPCODES[RdmapOpcode.ReadResponse]!.headerLength,
+};
+
+type RxHandler = (c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu) => void;
+
+/**
+ * Validates an LLP stream handle and attaches a new connection to `qp` (RNICPI §4.4).
+ * Returns null for a handle that is not an {@link LlpStream} (another transport's),
+ * `INVALID_LL_HANDLE` for a stream that is not open, and `LL_BAD_STATE` for a stream another
+ * QP already owns.
+ */
+export function attachIwarp(qp: Qp, handle: unknown, mpa: MpaAttrs): IwarpConn | RiRet | null {
+  if (!(handle instanceof LlpStream)) return null;
+  if (!handle.usable) return RiRet.INVALID_LL_HANDLE;
+  if (handle.inUse) return RiRet.LL_BAD_STATE;
+  handle.inUse = true;
+  return new IwarpConn(qp, handle, mpa);
+}
+registerLlpBinder(attachIwarp);
+
+export class IwarpConn implements QpTransport {
+  readonly caps = IWARP_CAPS;
+  readonly socket: Socket;
+  private readonly deframer: FpduDeframer;
+  private readonly markers: MarkerInserter | null;
+  private readonly crcOn: boolean;
+  private readonly maxUlpdu: number;
+  private readonly hdr = new RdmapHeaderStruct();
+  private readonly scratch = new Uint8Array(MAX_HDR);
+  private readonly rr: ReadRequestHeader = { sinkStag: 0, sinkTo: 0n, size: 0, srcStag: 0, srcTo: 0n };
+  private pcap: PcapTap | null = null;
+  private active = false;
+  private detached = false;
+  private rxStopped = false;
+  private scheduled = false;
+  private running = false;
+  private graceful = false;
+  /** Responder: hold transmission until the Initiator's first FPDU (RFC 5044 §7.1.2). */
+  private txHold: boolean;
+  /** Responder in RFC 6581 peer-to-peer mode: the RTR type still expected. */
+  private expectRtr: RtrType | null;
+  // ---- DDP sequence numbers (RFC 5041 §5: MSNs start at 1 per queue) ----
+  private sendMsn = 1;
+  private readReqMsn = 1;
+  private recvMsn = 1;
+  private recvReadMsn = 1;
+
+  constructor(
+    readonly qp: Qp,
+    readonly stream: LlpStream,
+    readonly mpa: MpaAttrs,
+  ) {
+    this.socket = stream.socket;
+    this.crcOn = mpa.crc;
+    this.maxUlpdu = Math.min(qp.rnic.config.maxUlpdu, MPA_MAX_ULPDU);
+    this.markers = mpa.xmitMarkers ? new MarkerInserter(stream.txOffset) : null;
+    this.txHold = stream.awaitFirstRx;
+    this.expectRtr = stream.expectRtr;
+    this.deframer = new FpduDeframer({
+      maxUlpdu: MPA_MAX_ULPDU,
+      crc: mpa.crc,
+      markers: mpa.recvMarkers,
+      streamOffset: stream.rxOffset,
+      onFpdu: (f) => this.onFpdu(f),
+      onError: (e) => this.protocolError(e, null),
+    });
+  }
+
+  maxPayload(op: TxOp): number {
+    return this.maxUlpdu - TX_HDR_LEN[op];
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  /** Enters RDMA mode: optional last streaming-mode message, then FPDUs (Verbs §6.2 T3). */
+  start(streamMsg: Uint8Array | null): void {
+    const s = this.socket;
+    this.active = true;
+    this.pcap = openPcapForConn(s, this.qp.id);
+    s.setNoDelay(true);
+    // Half-close must stay possible: a Terminate can still go out after the peer's FIN.
+    (s as { allowHalfOpen: boolean }).allowHalfOpen = true;
+    if (streamMsg && streamMsg.length > 0) this.write(streamMsg);
+    if (this.stream.sendRtr) this.sendRtr(this.stream.sendRtr);
+    s.on('data', this.onData);
+    s.on('end', this.onEnd);
+    s.on('close', this.onClose);
+    s.on('error', this.onError);
+    s.on('drain', this.onDrain);
+    if (this.stream.pending && this.stream.pending.length > 0) this.onData(this.stream.pending);
+    s.resume();
+  }
+
+  private readonly onData = (chunk: Buffer | Uint8Array): void => {
+    if (this.detached || this.rxStopped) return;
+    this.pcap?.rx(chunk);
+    this.deframer.push(chunk);
+    // Transmit work made possible by this chunk (Read Responses, freed ORD) goes out now.
+    if (this.scheduled) this.run();
+  };
+  private readonly onEnd = (): void => {
+    if (!this.detached) this.qp.onLlpFin();
+  };
+  private readonly onClose = (hadError: boolean): void => {
+    if (this.detached) return;
+    if (hadError) this.qp.onLlpReset(false);
+    else this.qp.onLlpClosed();
+  };
+  private readonly onError = (err: NodeJS.ErrnoException): void => {
+    if (this.detached) return;
+    log('QP[%d] socket error %s', this.qp.id, err.code ?? err.message);
+    this.qp.onLlpReset(err.code !== 'ECONNRESET' && err.code !== 'EPIPE');
+  };
+  private readonly onDrain = (): void => {
+    this.kick();
+  };
+
+  /**
+   * A zero-copy write finished: refill the socket once it is below half the window rather
+   * than waiting for `drain` (which only comes when it is empty), so the pipe never idles.
+   */
+  private onWritten(): void {
+    if (this.socket.writableLength < this.qp.rnic.config.txWindow >>> 1) this.kick();
+  }
+
+  /** Removes every listener; the QP no longer hears from this stream. */
+  detach(): void {
+    if (this.detached) return;
+    this.detached = true;
+    this.active = false;
+    const s = this.socket;
+    s.off('data', this.onData);
+    s.off('end', this.onEnd);
+    s.off('close', this.onClose);
+    s.off('drain', this.onDrain);
+    // Keep a no-op error listener: a late ECONNRESET must not become an uncaught exception.
+    s.off('error', this.onError);
+    s.on('error', noop);
+    this.pcap?.close();
+    this.pcap = null;
+  }
+
+  /** Graceful LLP close: a FIN after everything queued (TCP half-close). */
+  closeGraceful(): void {
+    if (this.graceful) return;
+    this.graceful = true;
+    this.socket.end();
+  }
+
+  /**
+   * Abortive close: RST (Verbs §6.2 T12). After our own FIN (`end()`) a reset is refused by
+   * libuv (EINVAL) and would leak the handle, so a half-closed socket is simply destroyed.
+   */
+  reset(): void {
+    this.detach();
+    const s = this.socket;
+    if (!s.destroyed) {
+      if (!s.writableEnded && typeof s.resetAndDestroy === 'function') s.resetAndDestroy();
+      else s.destroy();
+    }
+  }
+
+  // ------------------------------------------------------------------ transmit
+
+  /** Schedules a transmit run; posts in one synchronous block share one run (one writev). */
+  kick(): void {
+    if (this.scheduled || !this.active) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.run());
+  }
+
+  /**
+   * Backpressure: stop producing FPDUs once `txWindow` octets wait in the socket. The
+   * window is larger than the socket's 16 KiB high-water mark so that 64 KiB FPDUs keep
+   * the pipe full; `write()` has returned false by then, so `drain` will restart the loop.
+   */
+  private blocked(): boolean {
+    return this.socket.writableLength >= this.qp.rnic.config.txWindow;
+  }
+
+  private write(b: Uint8Array, cb?: (err?: Error | null) => void): void {
+    this.pcap?.tx(b);
+    this.socket.write(b, cb);
+  }
+
+  /** The transmit loop: one FPDU per iteration, pulled from the requester. */
+  run(): void {
+    this.scheduled = false;
+    const qp = this.qp;
+    if (!this.active || this.running || qp.state !== RiQpState.READY_TO_SEND) return;
+    if (this.txHold) {
+      // Nothing may go on the wire yet, but Bind, Fast-Register and Local Invalidate at the
+      // head of the SQ have no wire effect and run now (Verbs §8.2.2.1).
+      qp.requester.runLocalOps();
+      return;
+    }
+    this.running = true;
+    const s = this.socket;
+    s.cork();
+    // Flush the cork every FLUSH_BYTES so the kernel sends while the next FPDUs are built:
+    // corking a whole window would serialize building and sending.
+    let flushAt = s.writableLength + FLUSH_BYTES;
+    try {
+      while (!this.blocked() && qp.state === RiQpState.READY_TO_SEND) {
+        if (s.writableLength >= flushAt) {
+          s.uncork();
+          s.cork();
+          flushAt = s.writableLength + FLUSH_BYTES;
+        }
+        const seg = qp.requester.next(this);
+        if (!seg) break;
+        this.sendSegment(seg);
+      }
+    } finally {
+      this.running = false;
+      s.uncork();
+    }
+  }
+
+  /** Frames one segment of the requester as one FPDU; Sends and Writes complete on delivery. */
+  private sendSegment(g: TxSeg): void {
+    let opcode: RdmapOpcode;
+    let msn = 0;
+    let rr: ReadRequestHeader | null = null;
+    switch (g.op) {
+      case TxOp.RDMA_WRITE:
+        opcode = RdmapOpcode.Write;
+        break;
+      case TxOp.READ_RESPONSE:
+        opcode = RdmapOpcode.ReadResponse;
+        break;
+      case TxOp.READ_REQUEST:
+        opcode = RdmapOpcode.ReadRequest;
+        msn = this.readReqMsn;
+        this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+        rr = this.rr;
+        rr.sinkStag = g.sinkStag;
+        rr.sinkTo = g.sinkTo;
+        rr.size = g.size;
+        rr.srcStag = g.srcStag;
+        rr.srcTo = g.srcTo;
+        break;
+      default:
+        opcode = SEND_OPCODE[g.op === TxOp.SEND_INVALIDATE ? 1 : 0][g.se ? 1 : 0];
+        msn = this.sendMsn;
+        if (g.last) this.sendMsn = (this.sendMsn + 1) >>> 0;
+    }
+    const w = g.wqe;
+    if (w && g.last && w.state === WqeState.WAIT_DELIVERY) {
+      const copied = this.emitFpdu(opcode, g, msn, rr, (err) => {
+        // A failed write means the LLP is gone: the QP's error path flushes the WQE.
+        if (!err) this.qp.requester.delivered(w);
+        this.onWritten();
+      });
+      if (copied) this.qp.requester.delivered(w);
+      return;
+    }
+    this.emitFpdu(opcode, g, msn, rr, null);
+  }
+
+  /**
+   * Sends the RFC 6581 Ready-To-Receive message: a zero-length RDMA Write, RDMA Read or Send,
+   * outside the Send Queue, before any other FPDU. Write and Read use {@link RTR_STAG}; the
+   * Read's zero-length Response is matched by an ORQ entry without a WQE.
+   */
+  private sendRtr(t: RtrType): void {
+    const g: TxSeg = {
+      op: TxOp.RDMA_WRITE,
+      wqe: null,
+      len: 0,
+      parts: [],
+      offset: 0,
+      last: true,
+      se: false,
+      stag: RTR_STAG,
+      to: 0n,
+      invStag: 0,
+      sinkStag: RTR_STAG,
+      sinkTo: 0n,
+      size: 0,
+      srcStag: RTR_STAG,
+      srcTo: 0n,
+    };
+    if (t === 'write') {
+      this.sendSegment(g);
+      return;
+    }
+    if (t === 'read') {
+      this.qp.requester.pushInternalRead(RTR_STAG);
+      g.op = TxOp.READ_REQUEST;
+    } else {
+      g.op = TxOp.SEND;
+    }
+    this.sendSegment(g);
+  }
+
+  /**
+   * Frames and writes one FPDU: `[ULPDU_LENGTH | header | payload | PAD | CRC]`
+   * (RFC 5044 §4.1, CRC little-endian as Linux siw sends it). Small payloads are copied into
+   * a single buffer; larger ones are written as views and `done` runs from the socket's write
+   * callback. Returns true if the payload was copied (so the source buffer is free again).
+   */
+  private emitFpdu(
+    opcode: RdmapOpcode,
+    g: TxSeg,
+    msn: number,
+    rr: ReadRequestHeader | null,
+    done: ((err?: Error | null) => void) | null,
+  ): boolean {
+    const hdrLen = RDMAP_OPCODES[opcode]!.headerLength;
+    const payloadLen = g.len;
+    const parts = g.parts;
+    const ulpduLen = hdrLen + payloadLen;
+    const pad = mpaPadLength(ulpduLen);
+    const rsvdUlp32 = g.op === TxOp.SEND_INVALIDATE ? g.invStag : 0;
+    if (this.markers) {
+      const head = new Uint8Array(hdrLen);
+      encodeRdmapTxHeader(head, 0, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+      const wire = this.markers.frame([head, ...parts], this.crcOn);
+      for (let i = 0; i < wire.length - 1; i++) this.write(wire[i]!);
+      this.write(wire[wire.length - 1]!, done ?? undefined);
+      return false;
+    }
+    if (payloadLen <= COPY_THRESHOLD) {
+      const total = MPA_HDR_LEN + ulpduLen + pad + MPA_CRC_LEN;
+      const b = Buffer.allocUnsafe(total);
+      b[0] = ulpduLen >>> 8;
+      b[1] = ulpduLen & 0xff;
+      encodeRdmapTxHeader(b, MPA_HDR_LEN, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+      let o = MPA_HDR_LEN + hdrLen;
+      for (const p of parts) {
+        b.set(p, o);
+        o += p.length;
+      }
+      for (let k = 0; k < pad; k++) b[o + k] = 0;
+      o += pad;
+      writeMpaCrc(b, o, this.crcOn ? crc32c(b.subarray(0, o)) : 0);
+      this.write(b);
+      return true;
+    }
+    const head = Buffer.allocUnsafe(MPA_HDR_LEN + hdrLen);
+    head[0] = ulpduLen >>> 8;
+    head[1] = ulpduLen & 0xff;
+    encodeRdmapTxHeader(head, MPA_HDR_LEN, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+    // allocUnsafe draws from Node's pool for small sizes; the PAD octets are zeroed by hand.
+    const trailer = Buffer.allocUnsafe(pad + MPA_CRC_LEN);
+    trailer.fill(0);
+    if (this.crcOn) {
+      let c = crc32c(head);
+      for (const p of parts) c = crc32c(p, c);
+      if (pad) c = crc32c(trailer.subarray(0, pad), c);
+      writeMpaCrc(trailer, pad, c);
+    }
+    this.write(head);
+    for (const p of parts) this.write(p);
+    this.write(trailer, done ?? undefined);
+    return false;
+  }
+
+  /**
+   * Sends the Terminate message for `err` (RFC 5040 §4.8) on the Terminate queue (QN 2,
+   * MSN 1, siw's convention), copying the offending segment's headers when given, and
+   * returns what Query QP reports (`terminate_buffer`).
+   */
+  sendFatal(err: Fault | object, copied: unknown): TerminateInfo {
+    const te = typeof err === 'number' ? terminateOfFault(err) : (err as TerminateError);
+    const c = copied as TermCopied | null;
+    const t = buildTerminate(te, c?.segment, c?.segLen);
+    const ulpdu = encodeTerminateMessage(t, 1);
+    this.qp.rnic.counters.terminatesSent++;
+    log('QP[%d] sending Terminate %s', this.qp.id, te.message);
+    if (!this.socket.destroyed && this.socket.writable) this.emitRaw(ulpdu);
+    return { layer: te.layer, etype: te.etype, ecode: te.ecode, bytes: ulpdu.slice(DDP_UNTAGGED_HDR_LEN), local: true };
+  }
+
+  /** Frames an already-encoded ULPDU (the Terminate message). */
+  private emitRaw(ulpdu: Uint8Array): void {
+    const len = ulpdu.length;
+    if (this.markers) {
+      const wire = this.markers.frame([ulpdu], this.crcOn);
+      for (const w of wire) this.write(w);
+      return;
+    }
+    const pad = mpaPadLength(len);
+    const b = Buffer.alloc(MPA_HDR_LEN + len + pad + MPA_CRC_LEN);
+    b[0] = len >>> 8;
+    b[1] = len & 0xff;
+    b.set(ulpdu, MPA_HDR_LEN);
+    const o = MPA_HDR_LEN + len + pad;
+    writeMpaCrc(b, o, this.crcOn ? crc32c(b.subarray(0, o)) : 0);
+    this.write(b);
+  }
+
+  // ------------------------------------------------------------------ receive
+
+  private onFpdu(f: Fpdu): void {
+    if (this.rxStopped || this.detached) return;
+    if (this.txHold) {
+      this.txHold = false;
+      this.kick();
+    }
+    const qp = this.qp;
+    const st = qp.state;
+    // Terminate: inbound segments are ignored (Verbs §6.2.3).
+    if (st === RiQpState.TERMINATE || st === RiQpState.ERROR || st === RiQpState.IDLE) return;
+    const buf = copyUlpduPrefix(f, MAX_HDR, this.scratch);
+    const h = this.hdr;
+    try {
+      decodeRdmapHeaderInto(buf, 0, f.length, h);
+    } catch (e) {
+      if (isTerminateError(e)) {
+        this.protocolError(e, f);
+        return;
+      }
+      throw e;
+    }
+    if (this.expectRtr !== null && h.opcode !== RdmapOpcode.Terminate) {
+      const want = this.expectRtr;
+      this.expectRtr = null;
+      const len = f.length - h.headerLength;
+      const got =
+        h.opcode === RdmapOpcode.Write ? 'write' : h.opcode === RdmapOpcode.ReadRequest ? 'read' : h.opcode === RdmapOpcode.Send ? 'send' : null;
+      const zero = h.opcode === RdmapOpcode.ReadRequest ? h.readSize === 0 : len === 0;
+      if (got !== want || !zero || !h.last) {
+        // Not the RTR the Reply asked for (RFC 6581 §9.2: "No matching RTR model", 0x07).
+        this.protocolError(TerminateError.mpa(MpaEcode.NoMatchingRtr, `expected a zero-length ${want} RTR`), f);
+        return;
+      }
+      // The RTR is consumed by the RNIC, never delivered to the ULP. A zero-length Send uses
+      // MSN 1; a zero-length Read is answered by the normal path with a zero-length Response.
+      if (got === 'send') {
+        this.recvMsn = (this.recvMsn + 1) >>> 0;
+        return;
+      }
+      if (got === 'write') return;
+    }
+    if (st === RiQpState.CLOSING && h.opcode !== RdmapOpcode.Terminate) {
+      // An incoming non-Terminate segment while Closing is a bad close (Verbs §6.2 T15).
+      this.rxStopped = true;
+      qp.badClose();
+      return;
+    }
+    const handler = RX_HANDLERS[h.opcode];
+    if (!handler) {
+      this.protocolError(TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode), f);
+      return;
+    }
+    try {
+      handler(this, h, f);
+    } catch (e) {
+      if (isTerminateError(e)) this.protocolError(e, f);
+      else throw e;
+    }
+  }
+
+  /**
+   * Records an inbound protocol error: a {@link TerminateError} found by this transport (its
+   * affiliated event from terminate-map.ts) or a core {@link Fault} (the core's event table),
+   * then terminates the QP with the offending segment's headers. Only the first error counts;
+   * afterwards the receive side ignores the stream.
+   */
+  protocolError(err: TerminateError | Fault, f: Fpdu | null): void {
+    if (this.rxStopped) return;
+    this.rxStopped = true;
+    if (err === Fault.HANDLED) return;
+    let copied: TermCopied | null = null;
+    if (f) {
+      const seg = new Uint8Array(Math.min(f.length, 46));
+      copyUlpduPrefixInto(f, seg);
+      copied = { segment: seg, segLen: f.length };
+    }
+    if (typeof err === 'number') {
+      log('QP[%d] protocol error: %s', this.qp.id, Fault[err]);
+      this.qp.remoteFault(err, copied);
+      return;
+    }
+    if (err.layer === 2 && err.ecode === 2) this.qp.rnic.counters.crcErrors++;
+    log('QP[%d] protocol error: %s', this.qp.id, err.message);
+    // Reported through a completion instead when the error belongs to a local WR (Verbs §8.3).
+    this.qp.rnic.asyncEvent(asyncEventForTerminate(err, f ? this.hdr.opcode : -1), this.qp);
+    this.qp.terminateWith(err, copied);
+  }
+
+  /** A fault from the core's responder ends the receive side with its Terminate. */
+  private fault(r: Fault, f: Fpdu): void {
+    if (r !== Fault.OK) this.protocolError(r, f);
+  }
+
+  /** Inbound RDMA Write (RFC 5040 §4.3): placement is the responder's. */
+  static rxWrite(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
+    const len = f.length - h.headerLength;
+    c.fault(c.qp.responder.rxWrite(h.stag, h.to, len, h.last, f, h.headerLength), f);
+  }
+
+  /** Inbound Read Response: matched against the ORQ by the responder (RFC 5040 §4.5). */
+  static rxReadResponse(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
+    const len = f.length - h.headerLength;
+    c.fault(c.qp.responder.rxReadResponse(h.stag, h.to, len, h.last, f, h.headerLength, c), f);
+  }
+
+  /** Inbound Send family (RFC 5040 §4.6–4.7): the DDP MSN here, receive matching in the responder. */
+  static rxSend(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
+    if (h.msn !== c.recvMsn) {
+      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `MSN ${h.msn}, expected ${c.recvMsn}`);
+    }
+    const len = f.length - h.headerLength;
+    const inv = h.info.invalidate;
+    const r = c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, inv, inv ? h.invalidateStag : 0, f, h.headerLength);
+    if (r === Fault.OK && h.last) c.recvMsn = (c.recvMsn + 1) >>> 0;
+    c.fault(r, f);
+  }
+
+  /** Inbound RDMA Read Request (RFC 5040 §4.4): DDP sequencing here, IRD and access in the responder. */
+  static rxReadRequest(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
+    const qp = c.qp;
+    if (!qp.enableRdmaRead) {
+      // Reads not enabled: the Read Request queue does not exist (Verbs §7.3: 0x1201).
+      c.fault(Fault.READ_NOT_ENABLED, f);
+      return;
+    }
+    if (h.msn !== c.recvReadMsn) {
+      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Read Request MSN ${h.msn}, expected ${c.recvReadMsn}`);
+    }
+    if (h.mo !== 0) throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
+    if (!h.last) throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.CatastrophicStream, 'Read Request without L bit');
+    const r = qp.responder.rxReadRequest(h.sinkStag, h.sinkTo, h.readSize, h.srcStag, h.srcTo, c);
+    if (r === Fault.OK) c.recvReadMsn = (c.recvReadMsn + 1) >>> 0;
+    c.fault(r, f);
+  }
+
+  /** Inbound Terminate (RFC 5040 §4.8): recorded for Query QP; no Terminate goes back. */
+  static rxTerminate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
+    const all = new Uint8Array(f.length);
+    copyUlpduPrefixInto(f, all);
+    const body = all.subarray(h.headerLength);
+    let layer = 0;
+    let etype = 0;
+    let ecode = 0;
+    try {
+      const t = decodeTerminate(all, h.headerLength);
+      layer = t.layer;
+      etype = t.etype;
+      ecode = t.ecode;
+    } catch {
+      // A malformed Terminate still terminates the stream; its code is then unknown.
+    }
+    c.rxStopped = true;
+    c.qp.rnic.counters.terminatesReceived++;
+    log('QP[%d] Terminate received: %s', c.qp.id, new TerminateError(layer, etype, ecode).message);
+    c.qp.onTerminateReceived({ layer, etype, ecode, bytes: body.slice(0, 52), local: false });
+  }
+}
+
+/** Per-opcode receive handlers (RFC 5040 §4; the RFC 7306 opcodes are not supported yet). */
+export const RX_HANDLERS: readonly (RxHandler | undefined)[] = [
+  IwarpConn.rxWrite, // 0 Write
+  IwarpConn.rxReadRequest, // 1 Read Request
+  IwarpConn.rxReadResponse, // 2 Read Response
+  IwarpConn.rxSend, // 3 Send
+  IwarpConn.rxSend, // 4 Send with Invalidate
+  IwarpConn.rxSend, // 5 Send with SE
+  IwarpConn.rxSend, // 6 Send with SE and Invalidate
+  IwarpConn.rxTerminate, // 7 Terminate
+];
+
+function copyUlpduPrefixInto(f: Fpdu, dst: Uint8Array): void {
+  let o = 0;
+  for (const s of f.segments) {
+    if (o >= dst.length) break;
+    const n = Math.min(s.length, dst.length - o);
+    dst.set(n === s.length ? s : s.subarray(0, n), o);
+    o += n;
+  }
+}
+
+function noop(): void {}

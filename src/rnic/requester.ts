@@ -1,0 +1,321 @@
+/**
+ * The requester: the Send Queue side of a QP (RDMA Protocol Verbs §8.2.2; RNICPI 1.0 §5.5).
+ *
+ * It decides *what* goes out next and leaves *how* to the transport: the transport calls
+ * {@link Requester.next} whenever it can take a segment, frames the {@link TxSeg} it gets,
+ * and reports delivery back ({@link Requester.delivered}). The rules kept here, once for
+ * every transport:
+ * - fences: a Read Fence waits for earlier Reads, a Local Fence for every earlier WR
+ *   (Verbs §8.2.2.2);
+ * - ORD: at most `qp.ord` Read Requests outstanding (Verbs §6.5); ORD 0 fails a Read;
+ * - the local access check of every source and sink SGE (Verbs §7.6.3), a failure completing
+ *   the WR in error and terminating the QP (Verbs §8.3 Figure 23);
+ * - local operations (Bind, Fast-Register, Local Invalidate) at the SQ head (Verbs §8.2.2.1);
+ * - fairness: at most {@link IRQ_BURST} Read Response segments back to back while SQ work
+ *   waits, as Linux siw's `SIW_IRQ_MAXBURST_SQ_ACTIVE`.
+ *
+ * Segmentation is restartable: a WQE remembers how far it got (`bytesSent`, `readsIssued`),
+ * so a transport that must resend (go-back-N) can re-run a message from an offset.
+ */
+import { RiQpState, RiWcStatus, RiWrFlags, RiWrType } from '../rnicpi/types.js';
+import { Fault } from './faults.js';
+import { Access, AccessError, type AccessOut, checkAccess, memSlices } from './memory.js';
+import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './memops.js';
+import type { Qp } from './qp.js';
+import { type QpTransport, TxOp, type TxSeg } from './transport.js';
+import { type OrqEntry, type SqWqe, WqeState } from './wqe.js';
+import { isRequestWr, isWireWr } from './wr-table.js';
+
+/** Read Response segments sent back to back while SQ work waits (siw: 4). */
+export const IRQ_BURST = 4;
+
+/** Completion status for a failed local (SGE) access check (RNICPI §6.10). */
+export const LOCAL_ACCESS_STATUS: Readonly<Record<AccessError, RiWcStatus>> = {
+  [AccessError.OK]: RiWcStatus.SUCCESS,
+  [AccessError.INVALID_STAG]: RiWcStatus.INVALID_STAG_ERROR,
+  [AccessError.BOUNDS]: RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR,
+  [AccessError.RIGHTS]: RiWcStatus.ACCESS_VIOLATION_ERROR,
+  [AccessError.NOT_ASSOCIATED]: RiWcStatus.INVALID_PD_ERROR,
+  [AccessError.WRAP]: RiWcStatus.ADDRESS_WRAP_ERROR,
+  [AccessError.QP_RIGHTS]: RiWcStatus.ACCESS_VIOLATION_ERROR,
+  [AccessError.MW_IN_SGE]: RiWcStatus.INVALID_STAG_ERROR,
+};
+
+/** The transmit op of each wire WR type. */
+const TX_OP_OF_WR: Readonly<Record<number, TxOp>> = {
+  [RiWrType.SEND]: TxOp.SEND,
+  [RiWrType.SEND_INVALIDATE]: TxOp.SEND_INVALIDATE,
+  [RiWrType.RDMA_WRITE]: TxOp.RDMA_WRITE,
+  [RiWrType.RDMA_READ]: TxOp.READ_REQUEST,
+  [RiWrType.RDMA_READ_LOCAL_INVALIDATE]: TxOp.READ_REQUEST,
+};
+
+function newSeg(): TxSeg {
+  return {
+    op: TxOp.SEND,
+    wqe: null,
+    len: 0,
+    parts: [],
+    offset: 0,
+    last: true,
+    se: false,
+    stag: 0,
+    to: 0n,
+    invStag: 0,
+    sinkStag: 0,
+    sinkTo: 0n,
+    size: 0,
+    srcStag: 0,
+    srcTo: 0n,
+  };
+}
+
+export class Requester {
+  private readonly seg: TxSeg = newSeg();
+  private readonly access: AccessOut = { target: null, offset: 0, obj: null };
+  private irqBurst = 0;
+
+  constructor(readonly qp: Qp) {}
+
+  /**
+   * The next segment to transmit, or null when nothing may go now (empty queues, a fence,
+   * ORD). Local operations at the SQ head run inside the call. The returned object is reused
+   * by the next call.
+   */
+  next(t: QpTransport): TxSeg | null {
+    const qp = this.qp;
+    while (qp.state === RiQpState.READY_TO_SEND) {
+      const irqReady = qp.irq.length > 0;
+      const sqReady = this.sqHeadReady();
+      if (irqReady && (this.irqBurst < IRQ_BURST || !sqReady)) {
+        this.irqBurst++;
+        const s = qp.responder.nextReadResponse(this.seg, t.maxPayload(TxOp.READ_RESPONSE));
+        if (s) return s;
+        continue;
+      }
+      if (!sqReady) return null;
+      this.irqBurst = 0;
+      const w = qp.sqAt(qp.sqProc)!;
+      if (!isWireWr(w.type)) {
+        this.execLocal(w);
+        continue;
+      }
+      const s = isRequestWr(w.type) ? this.readRequest(w) : this.messageSegment(w, t);
+      if (s) return s;
+    }
+    return null;
+  }
+
+  /** Executes the local-only WQEs at the head of the SQ while the transport holds the wire. */
+  runLocalOps(): void {
+    const qp = this.qp;
+    for (;;) {
+      const w = qp.sqAt(qp.sqProc);
+      if (!w || w.state !== WqeState.QUEUED || isWireWr(w.type) || !this.sqHeadReady()) return;
+      this.execLocal(w);
+      if (qp.state !== RiQpState.READY_TO_SEND) return;
+    }
+  }
+
+  /** Is there SQ work that may start or continue now (fences and ORD respected)? */
+  private sqHeadReady(): boolean {
+    const qp = this.qp;
+    const w = qp.sqAt(qp.sqProc);
+    if (!w) return false;
+    if (w.state !== WqeState.QUEUED) return true;
+    // Read Fence: wait for every earlier RDMA Read to complete (Verbs §8.2.2.2).
+    if (w.flags & RiWrFlags.READ_FENCE_FLAG && qp.orq.length > 0) return false;
+    // Local Fence: wait for every earlier WR to complete.
+    if (w.flags & RiWrFlags.LOCAL_FENCE_FLAG && qp.firstIncompleteSeq < w.seq) return false;
+    if (isRequestWr(w.type) && qp.ord > 0 && qp.orq.length >= qp.ord) return false;
+    return true;
+  }
+
+  /** Resolves an SGL with the local access check; returns the pieces or the error. */
+  private resolveSgl(w: SqWqe, access: Access): NonNullable<SqWqe['targets']> | AccessError {
+    const out: NonNullable<SqWqe['targets']> = [];
+    const a = this.access;
+    const qp = this.qp;
+    for (const sge of w.sgl) {
+      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, access, qp.pd, qp, a);
+      if (e !== AccessError.OK) return e;
+      if (sge.len > 0) out.push({ target: a.target!, offset: a.offset, len: sge.len });
+    }
+    return out;
+  }
+
+  /** A WQE failed locally: its completion carries the error, then the QP terminates (Verbs §8.3 Figure 23). */
+  failWqe(w: SqWqe, status: RiWcStatus): void {
+    const qp = this.qp;
+    qp.sqProc = w.seq + 1;
+    qp.finishSq(w, status);
+    qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
+  }
+
+  /** The next segment of a Send or RDMA Write. */
+  private messageSegment(w: SqWqe, t: QpTransport): TxSeg | null {
+    const qp = this.qp;
+    if (w.state === WqeState.QUEUED) {
+      const r = this.resolveSgl(w, Access.LOCAL_READ);
+      if (typeof r === 'number') {
+        this.failWqe(w, LOCAL_ACCESS_STATUS[r]);
+        return null;
+      }
+      w.targets = r;
+      w.state = WqeState.ACTIVE;
+      w.bytesSent = 0;
+    }
+    const op = TX_OP_OF_WR[w.type]!;
+    const n = Math.min(t.maxPayload(op), w.totalLen - w.bytesSent);
+    const s = this.seg;
+    s.op = op;
+    s.wqe = w;
+    s.len = n;
+    s.offset = w.bytesSent;
+    s.last = w.bytesSent + n === w.totalLen;
+    s.se = (w.flags & RiWrFlags.SOLICITED_EVENT_FLAG) !== 0;
+    s.stag = w.remoteStag;
+    s.to = w.remoteTo + BigInt(w.bytesSent);
+    s.invStag = op === TxOp.SEND_INVALIDATE ? w.remoteStag : 0;
+    const parts: Uint8Array[] = [];
+    let off = w.bytesSent;
+    let left = n;
+    for (const p of w.targets!) {
+      if (left === 0) break;
+      if (off >= p.len) {
+        off -= p.len;
+        continue;
+      }
+      const take = Math.min(p.len - off, left);
+      memSlices(p.target, p.offset + off, take, parts);
+      left -= take;
+      off = 0;
+    }
+    s.parts = parts;
+    w.bytesSent += n;
+    if (s.last) {
+      // The SQ moves on; the WQE completes when the transport reports delivery.
+      qp.sqProc = w.seq + 1;
+      w.state = WqeState.WAIT_DELIVERY;
+    }
+    return s;
+  }
+
+  /**
+   * The next RDMA Read Request of a Read WQE: one per sink SGE (a Read Request names one sink
+   * STag/TO, RFC 5040 §4.4), each entered in the ORQ *before* it is sent, because on loopback
+   * the Read Response can arrive before the send returns (siw does the same).
+   */
+  private readRequest(w: SqWqe): TxSeg | null {
+    const qp = this.qp;
+    if (qp.ord === 0) {
+      // ORD 0: a Read completes in error (Verbs §6.5).
+      this.failWqe(w, RiWcStatus.ZERO_ORD_ERROR);
+      return null;
+    }
+    if (w.state === WqeState.QUEUED) {
+      w.state = WqeState.ACTIVE;
+      w.readsIssued = 0;
+      w.readsOutstanding = 0;
+    }
+    // A zero-length Read is one request of size 0.
+    const sges = w.sgl.length === 0 ? ZERO_SGL : w.sgl;
+    const i = w.readsIssued;
+    const sge = sges[i]!;
+    let srcOff = 0n;
+    for (let k = 0; k < i; k++) srcOff += BigInt(sges[k]!.len);
+    qp.orq.push({ wqe: w, sinkStag: sge.stag, sinkTo: sge.to, length: sge.len, received: 0, target: null });
+    w.readsOutstanding++;
+    w.readsIssued++;
+    if (w.readsIssued === sges.length) {
+      w.state = WqeState.WAIT_RESPONSE;
+      // The SQ does not wait for Reads (Verbs §8.2.2 rule 14).
+      qp.sqProc = w.seq + 1;
+    }
+    const s = this.seg;
+    s.op = TxOp.READ_REQUEST;
+    s.wqe = w;
+    s.len = 0;
+    s.parts = [];
+    s.offset = 0;
+    s.last = true;
+    s.se = false;
+    s.sinkStag = sge.stag;
+    s.sinkTo = sge.to;
+    s.size = sge.len;
+    s.srcStag = w.remoteStag;
+    s.srcTo = w.remoteTo + srcOff;
+    return s;
+  }
+
+  /**
+   * Enters a Read the RNIC makes itself (the RFC 6581 zero-length Read RTR) in the ORQ, so its
+   * zero-length Response is matched like any other.
+   */
+  pushInternalRead(stag: number): OrqEntry {
+    const e: OrqEntry = { wqe: null, sinkStag: stag, sinkTo: 0n, length: 0, received: 0, target: null };
+    this.qp.orq.push(e);
+    return e;
+  }
+
+  /** Bind, Fast-Register and Local Invalidate take effect before the next WR starts (Verbs §8.2.2.1). */
+  private execLocal(w: SqWqe): void {
+    const qp = this.qp;
+    let status: RiWcStatus;
+    switch (w.type) {
+      case RiWrType.BIND:
+        status = execBind(qp, w.mw!, w.mr!, w.targetStag, w.bindVa, w.bindLength, w.bindFlags, w.bindNewStag & 0xff);
+        break;
+      case RiWrType.FAST_REGISTER:
+        status = execFastReg(qp, w.target!, w.targetStag, w.fmr!);
+        break;
+      default:
+        status = INVALIDATE_WC_STATUS[invalidateStag(qp, w.targetStag, false)];
+    }
+    if (status !== RiWcStatus.SUCCESS) {
+      this.failWqe(w, status);
+      return;
+    }
+    qp.sqProc = w.seq + 1;
+    qp.finishSq(w, RiWcStatus.SUCCESS);
+  }
+
+  /**
+   * A Send or Write was delivered: the LLP took its last octet (iWARP) or the peer
+   * acknowledged it (IB). A WQE flushed meanwhile (the QP's error path) is left alone.
+   */
+  delivered(w: SqWqe): void {
+    if (w.state === WqeState.WAIT_DELIVERY) this.qp.finishSq(w, RiWcStatus.SUCCESS);
+  }
+
+  /** A Read WQE's local sink failed its check when the response arrived: error WC, then terminate. */
+  failRead(w: SqWqe, status: RiWcStatus): void {
+    const qp = this.qp;
+    qp.finishSq(w, status);
+    qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
+  }
+
+  /** One Read Request of a Read WQE was answered; the WQE completes with its last one. */
+  readDone(w: SqWqe, t: QpTransport): void {
+    const qp = this.qp;
+    w.readsOutstanding--;
+    if (w.readsOutstanding > 0 || w.state !== WqeState.WAIT_RESPONSE) {
+      t.kick();
+      return;
+    }
+    let status = RiWcStatus.SUCCESS;
+    if (w.type === RiWrType.RDMA_READ_LOCAL_INVALIDATE && w.sgl.length > 0) {
+      // Invalidate the local sink after the data is placed, before the WC (Verbs §8.2.2.1).
+      status = INVALIDATE_WC_STATUS[invalidateStag(qp, w.sgl[0]!.stag, false)];
+    }
+    if (status !== RiWcStatus.SUCCESS) {
+      this.failRead(w, status);
+      return;
+    }
+    qp.finishSq(w, RiWcStatus.SUCCESS);
+    // An ORD slot and maybe a Read Fence were released.
+    t.kick();
+  }
+}
+
+const ZERO_SGL = [{ stag: 0, to: 0n, len: 0 }] as const;

@@ -1,0 +1,297 @@
+/**
+ * The responder: the receive side of a QP (RDMA Protocol Verbs §6.5, §7.6.3, §8.2.3;
+ * RNICPI 1.0 §5.6).
+ *
+ * A transport hands each received segment to one of the neutral entry points below after
+ * checking its own framing and sequencing (iWARP: MPA CRC, DDP MSN; IB: PSN). Everything that
+ * is a *semantic* rule lives here, once:
+ * - placement only after the one access check (STag/key, PD, bounds, rights: Verbs §7.6.3),
+ *   done once per message for tagged data and re-used while the message continues in order;
+ * - receive matching for the RQ and the S-RQ, with the message offset of each segment;
+ * - Send with Invalidate (Verbs §7.10.2);
+ * - IRD and the Read Request queue, and the Read Responses it produces;
+ * - matching Read Responses to the ORQ head.
+ *
+ * A failure is returned as a neutral {@link Fault}; the transport maps it to its wire error
+ * (a Terminate, a NAK) and the QP's error path. {@link Fault.HANDLED} means the core already
+ * completed the affected WR in error and moved the QP on.
+ */
+import { RiWcFlags, RiWcStatus } from '../rnicpi/types.js';
+import { Fault, READ_SRC_FAULT, SINK_FAULT } from './faults.js';
+import { Access, AccessError, type AccessOut, checkAccess, copyToMem, type MemObject, type MemTarget, memSlices } from './memory.js';
+import { InvalidateError, invalidateStag } from './memops.js';
+import type { Qp } from './qp.js';
+import { LOCAL_ACCESS_STATUS } from './requester.js';
+import { type QpTransport, TxOp, type TxSeg } from './transport.js';
+import type { InboundRead, RqWqe } from './wqe.js';
+
+/** Received payload: the bytes of one segment, possibly spread over several chunks. */
+export interface RxPayload {
+  readonly segments: readonly Uint8Array[];
+}
+
+/** A resolved SGL entry: where `len` octets of a message go. */
+interface Piece {
+  target: MemTarget;
+  offset: number;
+  len: number;
+}
+
+/** The fault of a failed Send with Invalidate, by InvalidateError (Verbs §7.10.2). */
+const INVALIDATE_FAULT: Readonly<Record<number, Fault>> = {
+  [InvalidateError.NOT_ASSOCIATED]: Fault.INVALIDATE_NOT_ASSOCIATED,
+  [InvalidateError.RIGHTS]: Fault.INVALIDATE_RIGHTS,
+  [InvalidateError.CANNOT_INVALIDATE]: Fault.CANNOT_INVALIDATE,
+};
+
+export class Responder {
+  private readonly access: AccessOut = { target: null, offset: 0, obj: null };
+  /** The receive WQE of the Send message being placed, if any. */
+  private recvWqe: RqWqe | null = null;
+  private recvPieces: Piece[] | null = null;
+  /** Tagged placement context: the STag and next TO of the message in progress. */
+  private tagStag = -1;
+  private tagNextTo = 0n;
+  private tagObj: MemObject | null = null;
+  private tagTarget: MemTarget | null = null;
+  private tagOffset = 0;
+  private tagEnd = 0;
+
+  constructor(readonly qp: Qp) {}
+
+  /** Forgets the per-connection receive state (a new LLP was attached). */
+  reset(): void {
+    this.recvWqe = null;
+    this.recvPieces = null;
+    this.tagObj = null;
+    this.tagStag = -1;
+  }
+
+  /** Copies `len` octets of `p` after `skip` header octets into a target at `off`. */
+  private place(p: RxPayload, skip: number, target: MemTarget, off: number): void {
+    for (const s of p.segments) {
+      if (skip >= s.length) {
+        skip -= s.length;
+        continue;
+      }
+      const n = s.length - skip;
+      copyToMem(target, off, s, skip, n);
+      off += n;
+      skip = 0;
+    }
+  }
+
+  // ------------------------------------------------------------------ tagged
+
+  /**
+   * Inbound RDMA Write segment (RFC 5040 §4.3; IBTA Vol. 1 §9.4.3): `len` octets at `to` of
+   * `stag`. The full access check runs on the first segment of a message (or when the message
+   * does not continue in order); later segments only need to stay inside the checked object.
+   */
+  rxWrite(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number): Fault {
+    if (len > 0) {
+      const o = this.tagObj;
+      const cont = o !== null && stag === this.tagStag && to === this.tagNextTo && o.valid && !o.destroyed && this.tagOffset + len <= this.tagEnd;
+      if (!cont) {
+        const qp = this.qp;
+        const a = this.access;
+        const e = checkAccess(qp.rnic.stags, stag, to, len, Access.REMOTE_WRITE, qp.pd, qp, a);
+        if (e !== AccessError.OK) return SINK_FAULT[e] ?? Fault.INVALID_STAG;
+        // Check once for what remains of the object from `to` on.
+        const obj = a.obj;
+        const limit = obj ? obj.length - Number(to - obj.base) : len;
+        this.tagStag = stag;
+        this.tagNextTo = to;
+        this.tagObj = a.obj;
+        this.tagTarget = a.target;
+        this.tagOffset = a.offset;
+        this.tagEnd = a.offset + limit;
+      }
+      this.place(p, skip, this.tagTarget!, this.tagOffset);
+      this.tagOffset += len;
+      this.tagNextTo = to + BigInt(len);
+    }
+    if (last) {
+      this.tagObj = null;
+      this.tagStag = -1;
+    }
+    return Fault.OK;
+  }
+
+  /**
+   * Inbound Read Response segment: must match the head of the ORQ (RFC 5040 §4.5, Verbs §6.5).
+   * The local sink is checked when the first segment arrives (Verbs §7.6.3).
+   */
+  rxReadResponse(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number, t: QpTransport): Fault {
+    const qp = this.qp;
+    const e = qp.orq[0];
+    if (!e) return Fault.UNEXPECTED_RESPONSE;
+    if (stag !== e.sinkStag) return Fault.RESPONSE_STAG_MISMATCH;
+    if (to !== e.sinkTo + BigInt(e.received) || e.received + len > e.length) return Fault.RESPONSE_OUT_OF_RANGE;
+    if (e.received === 0 && e.length > 0 && !e.target) {
+      const a: AccessOut = { target: null, offset: 0, obj: null };
+      const err = checkAccess(qp.rnic.stags, e.sinkStag, e.sinkTo, e.length, Access.REMOTE_WRITE, qp.pd, qp, a);
+      if (err !== AccessError.OK) {
+        // The local sink is bad: the Read completes in error, then the QP terminates.
+        qp.orq.shift();
+        if (e.wqe) qp.requester.failRead(e.wqe, LOCAL_ACCESS_STATUS[err]);
+        return Fault.HANDLED;
+      }
+      e.target = a;
+    }
+    if (len > 0) this.place(p, skip, e.target!.target!, e.target!.offset + e.received);
+    e.received += len;
+    if (last) {
+      if (e.received !== e.length) return Fault.RESPONSE_OUT_OF_RANGE;
+      qp.orq.shift();
+      if (e.wqe) qp.requester.readDone(e.wqe, t);
+      else t.kick();
+    }
+    return Fault.OK;
+  }
+
+  // ------------------------------------------------------------------ untagged
+
+  /**
+   * Inbound Send-family segment (RFC 5040 §4.6–4.7; IBTA Vol. 1 §9.4.1): `len` octets at
+   * message offset `offset`. The first segment takes a receive WQE (RQ or S-RQ) and checks its
+   * SGL; the last one completes it, after invalidating `invStag` if `invalidate`.
+   */
+  rxSend(offset: number, len: number, last: boolean, se: boolean, invalidate: boolean, invStag: number, p: RxPayload, skip: number): Fault {
+    const qp = this.qp;
+    let w = this.recvWqe;
+    if (!w) {
+      if (offset !== 0) return Fault.BAD_OFFSET;
+      w = qp.takeRecv() ?? null;
+      // No receive posted: iWARP has no RNR, the stream terminates (RFC 5041 §7, Verbs §13.2);
+      // an RNR-capable transport answers with an RNR NAK instead.
+      if (!w) return Fault.NO_RECV_BUFFER;
+      const pieces: Piece[] = [];
+      const pd = qp.srq ? qp.srq.pd : qp.pd;
+      const a = this.access;
+      for (const sge of w.sgl) {
+        const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, pd, qp, a);
+        if (e !== AccessError.OK) {
+          qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0);
+          qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
+          return Fault.HANDLED;
+        }
+        if (sge.len > 0) pieces.push({ target: a.target!, offset: a.offset, len: sge.len });
+      }
+      this.recvWqe = w;
+      this.recvPieces = pieces;
+      w.placed = 0;
+    }
+    if (offset !== w.placed) return Fault.BAD_OFFSET;
+    if (w.placed + len > w.capacity) {
+      // Longer than the receive buffer: the receive completes in error and the stream ends
+      // with "message too long" (RFC 5041 §7.2).
+      this.recvWqe = null;
+      qp.completeRecv(w, RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR, 0, 0, 0);
+      return Fault.MSG_TOO_LONG;
+    }
+    if (len > 0) this.placeUntagged(p, skip, w.placed, len);
+    w.placed += len;
+    if (!last) return Fault.OK;
+    this.recvWqe = null;
+    this.recvPieces = null;
+    let flags = 0;
+    if (se) flags |= RiWcFlags.SOLICITED_EVENT;
+    let invalidated = 0;
+    if (invalidate) {
+      const r = invalidateStag(qp, invStag, true);
+      if (r !== InvalidateError.OK) {
+        qp.completeRecv(w, RiWcStatus.STAG_INVALIDATE_ERROR, w.placed, flags, 0);
+        return INVALIDATE_FAULT[r] ?? Fault.INVALIDATE_INVALID_STAG;
+      }
+      flags |= RiWcFlags.RTAG_INVALIDATE;
+      invalidated = invStag;
+    }
+    qp.completeRecv(w, RiWcStatus.SUCCESS, w.placed, flags, invalidated);
+    return Fault.OK;
+  }
+
+  private placeUntagged(p: RxPayload, skip: number, mo: number, len: number): void {
+    // Walk the SGL to the piece holding MO, then copy chunk by chunk.
+    const pieces = this.recvPieces!;
+    let pi = 0;
+    let pOff = mo;
+    while (pi < pieces.length && pOff >= pieces[pi]!.len) {
+      pOff -= pieces[pi]!.len;
+      pi++;
+    }
+    let left = len;
+    for (const s of p.segments) {
+      if (left === 0) break;
+      if (skip >= s.length) {
+        skip -= s.length;
+        continue;
+      }
+      let sOff = skip;
+      skip = 0;
+      while (sOff < s.length && left > 0) {
+        const piece = pieces[pi]!;
+        const n = Math.min(s.length - sOff, piece.len - pOff, left);
+        copyToMem(piece.target, piece.offset + pOff, s, sOff, n);
+        sOff += n;
+        pOff += n;
+        left -= n;
+        if (pOff === piece.len) {
+          pi++;
+          pOff = 0;
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ Read Requests
+
+  /**
+   * Inbound RDMA Read Request (RFC 5040 §4.4; IBTA Vol. 1 §9.4.4): checked against IRD and
+   * the source's access rights, then queued for Read Responses.
+   */
+  rxReadRequest(sinkStag: number, sinkTo: bigint, size: number, srcStag: number, srcTo: bigint, t: QpTransport): Fault {
+    const qp = this.qp;
+    // Reads not enabled: the Read Request queue does not exist (Verbs §7.3).
+    if (!qp.enableRdmaRead) return Fault.READ_NOT_ENABLED;
+    // IRD exceeded (RFC 5040 §6.10, Verbs §6.5).
+    if (qp.irq.length >= qp.ird) return Fault.IRD_EXCEEDED;
+    const a: AccessOut = { target: null, offset: 0, obj: null };
+    const e = checkAccess(qp.rnic.stags, srcStag, srcTo, size, Access.REMOTE_READ, qp.pd, qp, a);
+    if (e !== AccessError.OK) return READ_SRC_FAULT[e] ?? Fault.READ_SRC_INVALID_STAG;
+    const ir: InboundRead = { sinkStag, sinkTo, length: size, target: a.target, offset: a.offset, src: a.obj, sent: 0 };
+    qp.irq.push(ir);
+    t.kick();
+    return Fault.OK;
+  }
+
+  /**
+   * The next Read Response segment of the head inbound Read (RFC 5040 §4.5), or null if the
+   * source went away meanwhile (then the QP is terminating: Verbs §7.10.4).
+   */
+  nextReadResponse(s: TxSeg, maxPayload: number): TxSeg | null {
+    const qp = this.qp;
+    const ir = qp.irq[0]!;
+    if (ir.length > 0 && ir.src && (ir.src.destroyed || !ir.src.valid)) {
+      qp.irq.shift();
+      qp.remoteFault(Fault.READ_SRC_GONE, null);
+      return null;
+    }
+    const n = Math.min(maxPayload, ir.length - ir.sent);
+    const last = ir.sent + n === ir.length;
+    const parts: Uint8Array[] = [];
+    if (n > 0) memSlices(ir.target!, ir.offset + ir.sent, n, parts);
+    s.op = TxOp.READ_RESPONSE;
+    s.wqe = null;
+    s.len = n;
+    s.parts = parts;
+    s.offset = ir.sent;
+    s.last = last;
+    s.se = false;
+    s.stag = ir.sinkStag;
+    s.to = ir.sinkTo + BigInt(ir.sent);
+    ir.sent += n;
+    if (last) qp.irq.shift();
+    return s;
+  }
+}

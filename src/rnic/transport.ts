@@ -1,0 +1,123 @@
+/**
+ * The transport interface: what a QP holds while it is connected, and what the core asks of
+ * the wire underneath (iWARP over TCP, the in-process loopback, RoCEv2 over UDP).
+ *
+ * The division of labour:
+ * - the **core** (qp.ts, requester.ts, responder.ts) owns the semantics: queues, the access
+ *   check, ordering, ORD/IRD, completions and flushes;
+ * - a **transport** frames what the requester hands it ({@link TxSeg}), carries it, and hands
+ *   what arrives to the responder's neutral entry points. It maps the core's neutral
+ *   {@link Fault}s to its own wire errors, and reports LLP events (FIN, close, reset) to the QP.
+ *
+ * The core says "there is work" ({@link QpTransport.kick}); the transport pulls segments from
+ * the requester at its own pace, which is where backpressure lives.
+ */
+import type { RiRet } from '../rnicpi/status.js';
+import type { Fault } from './faults.js';
+import type { MpaAttrs, Qp, TerminateInfo } from './qp.js';
+import type { TransportKind } from './wr-table.js';
+import type { SqWqe } from './wqe.js';
+
+/** What a transport can do: data the core and the capability queries read. */
+export interface TransportCaps {
+  readonly kind: TransportKind;
+  /** Immediate data (IBTA Vol. 1 §9.4.1; RFC 7306 §6). */
+  readonly immediateData: boolean;
+  /** Atomic operations (IBTA Vol. 1 §9.4.5; RFC 7306 §5). */
+  readonly atomics: boolean;
+  /** Receiver Not Ready retries instead of a fatal error when no receive is posted. */
+  readonly rnr: boolean;
+  /**
+   * When a Send or Write completes: on local delivery to the LLP (iWARP, Verbs §8.2.2 "work
+   * completion is only local delivery to TCP") or when the peer acknowledges it (IB RC).
+   */
+  readonly sendCompletion: 'local-delivery' | 'ack';
+  /** The QP state set the transport's QPs use. */
+  readonly states: 'iwarp' | 'ib';
+}
+
+/** Operations a transmit segment carries: the core's neutral names for the wire messages. */
+export enum TxOp {
+  SEND = 0,
+  SEND_INVALIDATE = 1,
+  RDMA_WRITE = 2,
+  READ_REQUEST = 3,
+  READ_RESPONSE = 4,
+}
+
+/**
+ * One transmit segment, handed by the requester to the transport. The requester reuses one
+ * object per QP (the hot path allocates only the `parts` array), so a transport must copy
+ * what it keeps beyond the call.
+ */
+export interface TxSeg {
+  op: TxOp;
+  /** The WQE it belongs to (null for Read Responses). */
+  wqe: SqWqe | null;
+  /** Octets of payload in this segment and where they are (views of registered memory). */
+  len: number;
+  parts: Uint8Array[];
+  /** Offset of this segment within its message (DDP MO; for tagged ops the TO offset). */
+  offset: number;
+  /** The last segment of its message. */
+  last: boolean;
+  /** Solicited Event requested (Send family). */
+  se: boolean;
+  /** Tagged ops: the remote STag and the TO of this segment's first octet. */
+  stag: number;
+  to: bigint;
+  /** Send with Invalidate: the STag the peer invalidates. */
+  invStag: number;
+  /** Read Request: the sink (requester's) STag/TO, the size, the source STag/TO. */
+  sinkStag: number;
+  sinkTo: bigint;
+  size: number;
+  srcStag: number;
+  srcTo: bigint;
+}
+
+/** The transport half of one connected QP. */
+export interface QpTransport {
+  readonly caps: TransportCaps;
+  /** Enters RDMA mode; `streamMsg` is a last streaming-mode message to send first (iWARP). */
+  start(streamMsg: Uint8Array | null): void;
+  /** The core has work (a post, a freed ORD slot, a queued Read Response). */
+  kick(): void;
+  /** Largest payload one segment of `op` may carry. */
+  maxPayload(op: TxOp): number;
+  /** Graceful close of the LLP (iWARP: TCP FIN after everything queued). */
+  closeGraceful(): void;
+  /** Abortive close (iWARP: TCP RST, Verbs §6.2 T12). */
+  reset(): void;
+  /** Stops listening to the LLP; the QP no longer hears from it. */
+  detach(): void;
+  /**
+   * Sends the wire error for a fatal condition — the single place each transport emits one
+   * (iWARP: the Terminate message, RFC 5040 §4.8). `err` is a core {@link Fault} or the
+   * transport's own error object for faults only it can see (a bad CRC, a bad MSN). Returns
+   * what Query QP reports as the terminate information.
+   */
+  sendFatal(err: Fault | object, copied: unknown): TerminateInfo;
+}
+
+/**
+ * Turns an LLP handle into a transport for `qp` (RNICPI §4.4 `llp_stream_handle`). A binder
+ * returns `null` for handles it does not know, so the core can ask each registered one.
+ */
+export type LlpBinder = (qp: Qp, handle: unknown, mpa: MpaAttrs) => QpTransport | RiRet | null;
+
+const binders: LlpBinder[] = [];
+
+/** Registers a transport's binder (each transport module registers itself when loaded). */
+export function registerLlpBinder(b: LlpBinder): void {
+  if (!binders.includes(b)) binders.push(b);
+}
+
+/** Asks every registered binder; `null` if none knows the handle. */
+export function bindLlp(qp: Qp, handle: unknown, mpa: MpaAttrs): QpTransport | RiRet | null {
+  for (const b of binders) {
+    const r = b(qp, handle, mpa);
+    if (r !== null) return r;
+  }
+  return null;
+}
