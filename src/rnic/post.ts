@@ -12,11 +12,26 @@
  * (a Fast-Register earlier in the same SQ, for instance).
  */
 import { RiRet } from '../rnicpi/status.js';
-import { RiQpState, RiWrFlags, RiWrType, RI_WR_ALL_FLAGS, RI_WR_RECV_VALID_FLAGS } from '../rnicpi/types.js';
+import { RiQpState, RiWrType, RI_WR_ALL_FLAGS, RI_WR_RECV_VALID_FLAGS } from '../rnicpi/types.js';
 import { MemKind, type MemObject } from './memory.js';
 import type { Qp } from './qp.js';
 import type { Srq } from './srq.js';
 import { type FmrSpec, RqWqe, type Sge, SqWqe } from './wqe.js';
+import { allowedFlags, SgeLimit, SglRole, wrRow } from './wr-table.js';
+
+/** The QP's SGE limit of each kind (RNICPI `sq_max_sges`, `sq_max_sges_rdmaw`; Read sinks also the RNIC's). */
+function sgeLimit(qp: Qp, k: SgeLimit): number {
+  switch (k) {
+    case SgeLimit.RDMA_WRITE:
+      return qp.sqMaxSgesRdmaw;
+    case SgeLimit.RDMA_READ:
+      return Math.min(qp.sqMaxSges, qp.rnic.limits.maxSglRdmaRead);
+    case SgeLimit.SEND:
+      return qp.sqMaxSges;
+    default:
+      return 0;
+  }
+}
 
 /** An SGE as the Consumer gives it. */
 export interface SgeIn {
@@ -50,29 +65,6 @@ export interface SqWrIn {
 }
 
 const MAX_MSG = 0xffff_ffff;
-
-/** Flags each SQ WR type may carry (RNICPI §6.9 `ri_wr_flags_t`). */
-function flagsAllowed(type: RiWrType): number {
-  const common =
-    RiWrFlags.SIGNALED_FLAG |
-    RiWrFlags.LOCAL_SOLICITED_FLAG |
-    RiWrFlags.COALESCE_FLAG |
-    RiWrFlags.INLINE_OK_FLAG |
-    RiWrFlags.CONSUMER_FLAG0 |
-    RiWrFlags.CONSUMER_FLAG1;
-  switch (type) {
-    case RiWrType.SEND:
-    case RiWrType.SEND_INVALIDATE:
-      return common | RiWrFlags.SOLICITED_EVENT_FLAG | RiWrFlags.READ_FENCE_FLAG;
-    case RiWrType.RDMA_WRITE:
-      return common | RiWrFlags.READ_FENCE_FLAG;
-    case RiWrType.LOCAL_INVALIDATE_MR:
-    case RiWrType.LOCAL_INVALIDATE_MW:
-      return common | RiWrFlags.LOCAL_FENCE_FLAG;
-    default:
-      return common;
-  }
-}
 
 function copySgl(sgl: readonly SgeIn[] | undefined): { sgl: Sge[]; total: number } | RiRet {
   const out: Sge[] = [];
@@ -109,54 +101,30 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   // keeps accepting (and later flushing) only in Idle, RTS, Closing and Error.
   if (qp.state === RiQpState.TERMINATE) return RiRet.QP_INVALID_STATE;
   const t = wr.type;
-  switch (t) {
-    case RiWrType.COMPARE_AND_SWAP:
-    case RiWrType.FETCH_AND_ADD:
-      return RiRet.RNIC_ATOMICS_UNSUPPORTED;
-    case RiWrType.SEND_IMMEDIATE:
-    case RiWrType.RDMA_WRITE_IMMEDIATE:
-      // IB-only WR types: not valid on an iWARP QP (RNICPI §6.9).
-      return RiRet.WR_INVALID_TYPE;
-    case RiWrType.SEND:
-    case RiWrType.SEND_INVALIDATE:
-    case RiWrType.RDMA_WRITE:
-    case RiWrType.RDMA_READ:
-    case RiWrType.RDMA_READ_LOCAL_INVALIDATE:
-    case RiWrType.BIND:
-    case RiWrType.FAST_REGISTER:
-    case RiWrType.LOCAL_INVALIDATE_MR:
-    case RiWrType.LOCAL_INVALIDATE_MW:
-      break;
-    default:
-      return RiRet.WR_INVALID_TYPE;
-  }
-  if ((wr.flags & ~RI_WR_ALL_FLAGS) !== 0 || (wr.flags & ~flagsAllowed(t)) !== 0) return RiRet.WR_INVALID_FLAGS;
+  // Everything about the type comes from its row of the work-request table (wr-table.ts).
+  const row = wrRow(t);
+  if (!row) return RiRet.WR_INVALID_TYPE;
+  if (!row.transports.includes(qp.rnic.config.transport)) return row.unsupported;
+  if ((wr.flags & ~RI_WR_ALL_FLAGS) !== 0 || (wr.flags & ~allowedFlags(row)) !== 0) return RiRet.WR_INVALID_FLAGS;
   if (qp.sq.length >= qp.sqSize) return RiRet.QP_CAPACITY_EXCEEDED;
   let sgl: Sge[] = [];
   let total = 0;
-  if (t === RiWrType.SEND || t === RiWrType.SEND_INVALIDATE || t === RiWrType.RDMA_WRITE) {
+  if (row.sgl !== SglRole.NONE) {
     const c = copySgl(wr.sgl);
     if (typeof c === 'number') return c;
-    const max = t === RiWrType.RDMA_WRITE ? qp.sqMaxSgesRdmaw : qp.sqMaxSges;
-    if (c.sgl.length > max) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
-    sgl = c.sgl;
-    total = c.total;
-  } else if (t === RiWrType.RDMA_READ || t === RiWrType.RDMA_READ_LOCAL_INVALIDATE) {
-    const c = copySgl(wr.sgl);
-    if (typeof c === 'number') return c;
-    if (t === RiWrType.RDMA_READ_LOCAL_INVALIDATE && c.sgl.length > 1) return RiRet.WR_SG_INVALID_FORMAT;
-    if (c.sgl.length > Math.min(qp.sqMaxSges, qp.rnic.limits.maxSglRdmaRead)) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+    if (row.maxSges > 0 && c.sgl.length > row.maxSges) return RiRet.WR_SG_INVALID_FORMAT;
+    if (c.sgl.length > sgeLimit(qp, row.sgeLimit)) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
     sgl = c.sgl;
     total = c.total;
   }
-  if (t === RiWrType.RDMA_WRITE || t === RiWrType.RDMA_READ || t === RiWrType.RDMA_READ_LOCAL_INVALIDATE) {
+  if (row.remote === 'address') {
     if (typeof wr.remoteTo !== 'bigint' || wr.remoteTo < 0n || wr.remoteTo >= 1n << 64n) return RiRet.MEM_INVALID_ADDRESS;
     if (!Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
     // STag 0 is local-only (Verbs §7.2.1): as the remote STag of a non-empty Write or Read it
     // is reported at once (RNICPI §4.4 lets the provider choose immediate or completion).
     if (wr.rtag === 0 && total > 0) return RiRet.MEM_INVALID_RTAG;
   }
-  if (t === RiWrType.SEND_INVALIDATE && !Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
+  if (row.remote === 'stag' && !Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
   if (t === RiWrType.BIND) {
     if (!wr.mw || wr.mw.kind !== MemKind.MW || wr.mw.destroyed) return RiRet.MW_INVALID_HANDLE;
     if (!wr.mr || wr.mr.kind !== MemKind.MR || wr.mr.destroyed) return RiRet.MR_INVALID_HANDLE;

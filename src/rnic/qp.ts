@@ -65,6 +65,8 @@ export interface TerminateInfo {
   /** The Terminate message as sent or received (at most 52 bytes, RNICPI §6.7). */
   bytes: Uint8Array;
   local: boolean;
+  /** The neutral fault behind it, when the transport has no wire code of its own (loopback). */
+  fault?: number;
 }
 
 /** The attributes a QP is created with, after validation by the provider. */

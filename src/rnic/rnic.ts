@@ -15,6 +15,7 @@ import { StagTable } from './memory.js';
 import { Pd } from './pd.js';
 import { Qp, type QpInit } from './qp.js';
 import { Srq } from './srq.js';
+import type { TransportKind } from './wr-table.js';
 
 const log = logger('rnic');
 
@@ -78,6 +79,11 @@ export const DEFAULT_LIMITS: RnicLimits = {
 export interface RnicConfig {
   /** Device name (`softrdma0`). */
   name: string;
+  /**
+   * The transport family whose work requests this RNIC accepts (the work-request table's
+   * `transports` column). The in-process loopback transport carries an iWARP RNIC's QPs.
+   */
+  transport: TransportKind;
   limits: RnicLimits;
   /** MPA markers supported (RFC 5044 §5; Linux siw supports none). */
   markers: boolean;
@@ -89,6 +95,7 @@ export interface RnicConfig {
 
 export const DEFAULT_CONFIG: RnicConfig = {
   name: 'softrdma0',
+  transport: 'iwarp',
   limits: DEFAULT_LIMITS,
   markers: true,
   maxUlpdu: 65_535,

@@ -25,6 +25,8 @@ import { Socket } from 'node:net';
 import type { Cq, WorkCompletion } from '../rnic/cq.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { attachIwarp } from '../iwarp/datapath.js';
+import { terminateOfFault } from '../iwarp/terminate-map.js';
+import { buildTerminate, encodeTerminate } from '../wire/terminate.js';
 import { LlpStream } from '../iwarp/llp.js';
 import { MEM_REMOTE, MemKind, type MemObject, MrOrigin } from '../rnic/memory.js';
 import {
@@ -360,8 +362,14 @@ function qpAttrs(h: QpHandle): ri_qp_attr_t {
   const term = new Uint8Array(RI_TERMINATE_BUFFER_LEN);
   let termLen = 0;
   if (qp.terminate) {
-    termLen = Math.min(qp.terminate.bytes.length, RI_TERMINATE_BUFFER_LEN);
-    term.set(qp.terminate.bytes.subarray(0, termLen));
+    // A transport without Terminate messages (the loopback) records the core's fault: the
+    // buffer then holds the Terminate iWARP would have sent for it (RNICPI §6.7).
+    const bytes =
+      qp.terminate.bytes.length === 0 && qp.terminate.fault !== undefined
+        ? encodeTerminate(buildTerminate(terminateOfFault(qp.terminate.fault)))
+        : qp.terminate.bytes;
+    termLen = Math.min(bytes.length, RI_TERMINATE_BUFFER_LEN);
+    term.set(bytes.subarray(0, termLen));
   }
   const iwarp: ri_iwarp_qp_attr_t = {
     enable_bind: qp.enableBind,

@@ -40,6 +40,8 @@ import { hostMemory } from '../../src/rnic/hostmem.js';
 import { LlpStream } from '../../src/iwarp/llp.js';
 import { buildFrame, mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import type { MpaAttrs } from '../../src/rnic/qp.js';
+import { loopbackPair } from '../../src/loopback/loopback.js';
+import type { TransportName } from '../helpers/engine.js';
 
 export const ALL_ACCESS =
   RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
@@ -308,8 +310,9 @@ const BASE_MPA: MpaParams = { revision: 2, crc: false, markers: false, ird: 8, o
 export async function connect(
   a: Side,
   b: Side,
-  opts: { crc?: boolean; beforeRts?: (s: Side) => void; replyAsStreamMsg?: boolean } = {},
+  opts: { crc?: boolean; beforeRts?: (s: Side) => void; replyAsStreamMsg?: boolean; transport?: TransportName } = {},
 ): Promise<Pair> {
+  if ((opts.transport ?? conformanceTransport) === 'loopback') return connectLoopbackRnicpi(a, b, opts);
   const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -355,6 +358,40 @@ export async function connect(
 }
 
 const pairs = new Set<Pair>();
+
+/** The transport `connect` uses when a test does not name one (set by each suite's `before`). */
+let conformanceTransport: TransportName = 'iwarp';
+export function setConformanceTransport(t: TransportName): void {
+  conformanceTransport = t;
+}
+
+/**
+ * Connects `a` and `b` with the in-process loopback transport, through `ri_qp_modify` with a
+ * loopback LLP handle, as an RNICPI consumer converts a stream. No sockets; `streamA/B` are
+ * the loopback handles.
+ */
+function connectLoopbackRnicpi(a: Side, b: Side, opts: { beforeRts?: (s: Side) => void }): Promise<Pair> {
+  const [ea, eb] = loopbackPair();
+  const mpa: MpaAttrs = { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 };
+  for (const [s, e, n] of [
+    [b, eb, 'b'],
+    [a, ea, 'a'],
+  ] as const) {
+    opts.beforeRts?.(s);
+    ok(toRts(s, e as unknown as LlpStream, mpa), `ri_qp_modify(${n} → RTS over loopback)`);
+  }
+  const pair: Pair = {
+    server: null as unknown as net.Server,
+    sockets: [],
+    streamA: ea as unknown as LlpStream,
+    streamB: eb as unknown as LlpStream,
+    close() {
+      for (const e of [ea, eb]) e.conn?.reset();
+    },
+  };
+  pairs.add(pair);
+  return Promise.resolve(pair);
+}
 
 /**
  * A zero-length Send from `from` to `to`, both completions reaped: everything `from` posted

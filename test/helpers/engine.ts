@@ -10,13 +10,16 @@ import { type Cq, NotifyType, type WorkCompletion } from '../../src/rnic/cq.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import type { MemObject } from '../../src/rnic/memory.js';
 import { mrReg } from '../../src/rnic/memops.js';
-import { attachIwarp } from '../../src/iwarp/datapath.js';
+import { attachIwarp, IwarpConn } from '../../src/iwarp/datapath.js';
+import { terminateOfFault } from '../../src/iwarp/terminate-map.js';
 import { mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import type { Pd } from '../../src/rnic/pd.js';
 import { postRq, postSq, type SqWrIn } from '../../src/rnic/post.js';
 import type { MpaAttrs, Qp, QpInit } from '../../src/rnic/qp.js';
 import { Rnic } from '../../src/rnic/rnic.js';
 import { registerLlpBinder } from '../../src/rnic/transport.js';
+import type { FaultPlan } from '../../src/loopback/faults.js';
+import { LoopbackConn, loopbackPair } from '../../src/loopback/loopback.js';
 
 // Engine-level tests attach iWARP streams the way the provider does.
 registerLlpBinder(attachIwarp);
@@ -110,9 +113,23 @@ export function sge(mr: MemObject, bytes: Uint8Array, off = 0, len = bytes.lengt
 export interface Pair {
   a: Side;
   b: Side;
-  server: net.Server;
+  transport: TransportName;
+  /** The TCP listener of an iWARP pair (null on loopback). */
+  server: net.Server | null;
   close(): Promise<void>;
 }
+
+/** The transports a semantic suite runs on. */
+export type TransportName = 'iwarp' | 'loopback';
+/**
+ * Every transport the suites run on; `SOFTRDMA_TEST_TRANSPORTS=loopback` (comma-separated)
+ * narrows a run to some of them.
+ */
+export const TRANSPORTS: readonly TransportName[] = (() => {
+  const all: TransportName[] = ['iwarp', 'loopback'];
+  const want = process.env.SOFTRDMA_TEST_TRANSPORTS?.split(',').map((s) => s.trim());
+  return want ? all.filter((t) => want.includes(t)) : all;
+})();
 
 /**
  * Connects side `a` (MPA Initiator) to side `b` (Responder) over 127.0.0.1, and moves both
@@ -121,8 +138,16 @@ export interface Pair {
 export async function connectPair(
   a: Side,
   b: Side,
-  opts: { mpaA?: Partial<MpaParams>; mpaB?: Partial<MpaParams>; beforeRts?: (s: Side) => void } = {},
+  opts: {
+    transport?: TransportName;
+    mpaA?: Partial<MpaParams>;
+    mpaB?: Partial<MpaParams>;
+    beforeRts?: (s: Side) => void;
+    /** Loopback only: the fault hook's plan per direction. */
+    faults?: { ab?: FaultPlan; ba?: FaultPlan };
+  } = {},
 ): Promise<Pair> {
+  if (opts.transport === 'loopback') return connectLoopback(a, b, opts);
   const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -146,12 +171,69 @@ export async function connectPair(
   return {
     a,
     b,
+    transport: 'iwarp',
     server,
     async close() {
       server.close();
       for (const s of [a, b]) s.qp.transport?.reset();
     },
   };
+}
+
+/**
+ * Connects `a` and `b` through the in-process loopback transport: a pair of loopback LLP
+ * handles given to each QP's Idle→RTS modify, as a consumer of RNICPI would give a stream.
+ */
+function connectLoopback(
+  a: Side,
+  b: Side,
+  opts: { beforeRts?: (s: Side) => void; faults?: { ab?: FaultPlan; ba?: FaultPlan } },
+): Promise<Pair> {
+  const [ea, eb] = loopbackPair(opts.faults);
+  for (const [s, e] of [
+    [b, eb],
+    [a, ea],
+  ] as const) {
+    opts.beforeRts?.(s);
+    const st = s.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: e });
+    if (st !== RiRet.SUCCESS) throw new Error(`modify: ${RiRet[st]}`);
+  }
+  return Promise.resolve({
+    a,
+    b,
+    transport: 'loopback',
+    server: null,
+    async close() {
+      for (const s of [a, b]) s.qp.transport?.reset();
+    },
+  });
+}
+
+/**
+ * The LLP of a connected side, for tests that act on it directly: stop reading, send a FIN
+ * (graceful close), or reset. iWARP acts on the TCP socket; loopback on its endpoint.
+ */
+export function llp(s: Side): { pause(): void; end(): void; reset(): void } {
+  const t = s.qp.transport;
+  if (t instanceof IwarpConn) {
+    return { pause: () => t.socket.pause(), end: () => t.socket.end(), reset: () => t.socket.resetAndDestroy() };
+  }
+  if (t instanceof LoopbackConn) return { pause: () => t.pauseRx(), end: () => t.closeGraceful(), reset: () => t.reset() };
+  throw new Error('the QP has no transport');
+}
+
+/**
+ * The Terminate code a QP recorded, as iWARP puts it on the wire: a loopback QP records the
+ * core's neutral fault, which is shown through the iWARP mapping so one assertion covers both.
+ */
+export function termCode(q: Qp): [number, number, number] {
+  const t = q.terminate;
+  if (!t) throw new Error(`QP[${q.id}] has no Terminate`);
+  if (t.fault !== undefined) {
+    const e = terminateOfFault(t.fault);
+    return [e.layer, e.etype, e.ecode];
+  }
+  return [t.layer, t.etype, t.ecode];
 }
 
 /**

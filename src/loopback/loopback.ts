@@ -1,0 +1,456 @@
+/**
+ * The in-process loopback transport: two QPs of the same process (or of two RNICs in it)
+ * joined by a pair of {@link LoopbackEndpoint} LLP handles, with no socket and no framing.
+ * It exists so the core's semantics can be tested quickly and deterministically on a second
+ * transport, and so loss and reordering can be injected ({@link FaultHook}).
+ *
+ * Each direction is an ordered queue of units: copies of the requester's {@link TxSeg}s (the
+ * payload is copied when sent, so a Send or Write completes at once: "local delivery"), plus
+ * the control units FIN, RST and TERMINATE. The receiving side checks its own sequencing, as a
+ * wire would: a per-queue message number and, when faults are injected, a CRC32C of each
+ * payload, and reports a violation as its own {@link LoopbackWireError}. Everything else — the
+ * access check, receive matching, ORD/IRD — is the core's responder.
+ *
+ * Backpressure: at most {@link LOOPBACK_WINDOW} units may wait unconsumed at the peer; the
+ * sender stops pulling from its requester until the peer drains them.
+ */
+import { RiRet } from '../rnicpi/status.js';
+import { RiAsyncEventType, RiQpState } from '../rnicpi/types.js';
+import { Fault } from '../rnic/faults.js';
+import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
+import { type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { WqeState } from '../rnic/wqe.js';
+import { logger } from '../util/log.js';
+import { crc32c } from '../wire/crc32c.js';
+import { type FaultDecision, FaultHook, type FaultPlan } from './faults.js';
+
+const log = logger('loopback');
+
+/** Units that may wait unconsumed at the peer before the sender pauses. */
+export const LOOPBACK_WINDOW = 256;
+/** Payload per unit: the segment size the requester cuts messages into. */
+export const LOOPBACK_MTU = 65_536;
+
+export const LOOPBACK_CAPS: TransportCaps = Object.freeze({
+  kind: 'loopback',
+  immediateData: false,
+  atomics: false,
+  rnr: false,
+  sendCompletion: 'local-delivery',
+  states: 'iwarp',
+});
+
+/** Kinds of unit on the loopback wire. */
+const enum K {
+  DATA = 0,
+  FIN = 1,
+  RST = 2,
+  TERMINATE = 3,
+}
+
+interface Unit {
+  k: K;
+  op: TxOp;
+  /** Message number within its queue (Send, Read Request), as DDP's MSN. */
+  msn: number;
+  payload: Uint8Array;
+  crc: number;
+  offset: number;
+  last: boolean;
+  se: boolean;
+  stag: number;
+  to: bigint;
+  invStag: number;
+  sinkStag: number;
+  sinkTo: bigint;
+  size: number;
+  srcStag: number;
+  srcTo: bigint;
+  /** TERMINATE: the sender's fault. */
+  fault: number;
+}
+
+/** A sequencing or integrity violation the loopback wire itself detects. */
+export class LoopbackWireError {
+  constructor(
+    readonly kind: 'sequence' | 'corrupt',
+    readonly message: string,
+  ) {}
+}
+
+/** One end of a loopback link: the LLP handle a QP is given at Idle→RTS (RNICPI §4.4). */
+export class LoopbackEndpoint {
+  peer!: LoopbackEndpoint;
+  inUse = false;
+  conn: LoopbackConn | null = null;
+  /** Units that arrived before a QP attached (bounded by the sender's window). */
+  readonly early: Unit[] = [];
+  /** Faults applied to units this end sends. */
+  hook: FaultHook | null = null;
+  closed = false;
+  constructor(readonly name: string) {}
+}
+
+/**
+ * Makes a connected pair of loopback LLP handles. `faults` (one plan per direction, a→b and
+ * b→a) turns the fault hook on.
+ */
+export function loopbackPair(faults: { ab?: FaultPlan; ba?: FaultPlan } = {}): [LoopbackEndpoint, LoopbackEndpoint] {
+  const a = new LoopbackEndpoint('a');
+  const b = new LoopbackEndpoint('b');
+  a.peer = b;
+  b.peer = a;
+  if (faults.ab) a.hook = new FaultHook(faults.ab);
+  if (faults.ba) b.hook = new FaultHook(faults.ba);
+  return [a, b];
+}
+
+/** Binds loopback handles (registered with the core's transport registry on load). */
+export function attachLoopback(qp: Qp, handle: unknown, _mpa: MpaAttrs): LoopbackConn | RiRet | null {
+  if (!(handle instanceof LoopbackEndpoint)) return null;
+  if (handle.closed) return RiRet.INVALID_LL_HANDLE;
+  if (handle.inUse) return RiRet.LL_BAD_STATE;
+  handle.inUse = true;
+  return new LoopbackConn(qp, handle);
+}
+registerLlpBinder(attachLoopback);
+
+export class LoopbackConn implements QpTransport {
+  readonly caps = LOOPBACK_CAPS;
+  private active = false;
+  private detached = false;
+  private rxStopped = false;
+  private scheduled = false;
+  private running = false;
+  private finSent = false;
+  private finReceived = false;
+  private closedReported = false;
+  /** Units sent and not yet consumed by the peer. */
+  inFlight = 0;
+  /** Units received and not yet processed. */
+  private readonly inbox: Unit[] = [];
+  private draining = false;
+  /** Received units are held unprocessed, as by a reader that stopped reading. */
+  private paused = false;
+  private held: Unit | null = null;
+  private sendMsn = 1;
+  private readMsn = 1;
+  private recvMsn = 1;
+  private recvReadMsn = 1;
+
+  constructor(
+    readonly qp: Qp,
+    readonly ep: LoopbackEndpoint,
+  ) {}
+
+  maxPayload(_op: TxOp): number {
+    return LOOPBACK_MTU;
+  }
+
+  start(_streamMsg: Uint8Array | null): void {
+    this.active = true;
+    this.ep.conn = this;
+    for (const u of this.ep.early.splice(0)) this.inbox.push(u);
+    if (this.inbox.length > 0) this.scheduleDrain();
+    if (this.ep.peer.closed) {
+      // The peer went away before we attached: as a reset LLP.
+      queueMicrotask(() => this.deliverControl(K.RST));
+    }
+  }
+
+  kick(): void {
+    if (this.scheduled || !this.active) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.run());
+  }
+
+  /** The transmit loop: pulls segments until the peer's window is full. */
+  private run(): void {
+    this.scheduled = false;
+    const qp = this.qp;
+    if (!this.active || this.running || qp.state !== RiQpState.READY_TO_SEND) return;
+    this.running = true;
+    try {
+      while (this.inFlight < LOOPBACK_WINDOW && qp.state === RiQpState.READY_TO_SEND) {
+        const g = qp.requester.next(this);
+        if (!g) break;
+        this.sendSeg(g);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private sendSeg(g: TxSeg): void {
+    let msn = 0;
+    if (g.op === TxOp.SEND || g.op === TxOp.SEND_INVALIDATE) {
+      msn = this.sendMsn;
+      if (g.last) this.sendMsn++;
+    } else if (g.op === TxOp.READ_REQUEST) {
+      msn = this.readMsn++;
+    }
+    const payload = new Uint8Array(g.len);
+    let o = 0;
+    for (const p of g.parts) {
+      payload.set(p, o);
+      o += p.length;
+    }
+    const u: Unit = {
+      k: K.DATA,
+      op: g.op,
+      msn,
+      payload,
+      crc: this.ep.hook ? crc32c(payload) : 0,
+      offset: g.offset,
+      last: g.last,
+      se: g.se,
+      stag: g.stag,
+      to: g.to,
+      invStag: g.invStag,
+      sinkStag: g.sinkStag,
+      sinkTo: g.sinkTo,
+      size: g.size,
+      srcStag: g.srcStag,
+      srcTo: g.srcTo,
+      fault: 0,
+    };
+    this.transmit(u);
+    // The payload was copied: the buffer is free and the WR is delivered (local delivery).
+    const w = g.wqe;
+    if (w && g.last && w.state === WqeState.WAIT_DELIVERY) this.qp.requester.delivered(w);
+  }
+
+  /** Puts a unit on the wire toward the peer, through the fault hook if any. */
+  private transmit(u: Unit): void {
+    const hook = this.ep.hook;
+    if (!hook || u.k !== K.DATA) {
+      this.flushHeld();
+      this.toPeer(u, 0);
+      return;
+    }
+    const d: FaultDecision = hook.decide();
+    if (d.drop) return;
+    if (d.corrupt && u.payload.length > 0) {
+      const copy = u.payload.slice();
+      const i = hook.pick(copy.length);
+      copy[i] = copy[i]! ^ (1 << hook.pick(8));
+      u = { ...u, payload: copy };
+    }
+    if (d.reorder && !this.held) {
+      this.held = u;
+      return;
+    }
+    this.toPeer(u, d.delayMs);
+    this.flushHeld();
+    if (d.duplicate) this.toPeer(u, d.delayMs);
+  }
+
+  private flushHeld(): void {
+    const h = this.held;
+    if (!h) return;
+    this.held = null;
+    this.toPeer(h, 0);
+  }
+
+  private toPeer(u: Unit, delayMs: number): void {
+    const peer = this.ep.peer;
+    this.inFlight++;
+    const deliver = () => {
+      const c = peer.conn;
+      if (c && !c.detached) c.receive(u, this);
+      else if (!peer.closed) peer.early.push(u);
+      else this.inFlight--;
+    };
+    if (delayMs > 0) setTimeout(deliver, delayMs).unref?.();
+    else deliver();
+  }
+
+  // ------------------------------------------------------------------ receive
+
+  private receive(u: Unit, from: LoopbackConn): void {
+    // The sender's window slot frees when the unit is processed.
+    (u as Unit & { from?: LoopbackConn }).from = from;
+    this.inbox.push(u);
+    this.scheduleDrain();
+  }
+
+  private scheduleDrain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    setImmediate(() => this.drain());
+  }
+
+  /** Stops processing received units (they queue up), as a paused socket's reader. */
+  pauseRx(): void {
+    this.paused = true;
+  }
+
+  resumeRx(): void {
+    this.paused = false;
+    if (this.inbox.length > 0) this.scheduleDrain();
+  }
+
+  private drain(): void {
+    this.draining = false;
+    if (this.paused) return;
+    const batch = this.inbox.splice(0);
+    for (const u of batch) {
+      const from = (u as Unit & { from?: LoopbackConn }).from;
+      if (from) {
+        from.inFlight--;
+        if (from.inFlight === LOOPBACK_WINDOW - 1 || from.inFlight === 0) from.kick();
+      }
+      if (this.detached) continue;
+      this.process(u);
+    }
+  }
+
+  private process(u: Unit): void {
+    const qp = this.qp;
+    switch (u.k) {
+      case K.FIN:
+        this.finReceived = true;
+        qp.onLlpFin();
+        this.maybeClosed();
+        return;
+      case K.RST:
+        if (!this.detached) qp.onLlpReset(false);
+        return;
+      case K.TERMINATE:
+        if (this.rxStopped) return;
+        this.rxStopped = true;
+        qp.rnic.counters.terminatesReceived++;
+        qp.onTerminateReceived({ layer: 0, etype: 0, ecode: 0, fault: u.fault, bytes: new Uint8Array(0), local: false });
+        return;
+    }
+    if (this.rxStopped) return;
+    const st = qp.state;
+    if (st === RiQpState.TERMINATE || st === RiQpState.ERROR || st === RiQpState.IDLE) return;
+    if (st === RiQpState.CLOSING) {
+      // Data while Closing is a bad close (Verbs §6.2 T15).
+      this.rxStopped = true;
+      qp.badClose();
+      return;
+    }
+    if (this.ep.peer.hook && crc32c(u.payload) !== u.crc) {
+      this.wireError(new LoopbackWireError('corrupt', 'payload checksum mismatch'));
+      return;
+    }
+    const r = qp.responder;
+    const len = u.payload.length;
+    const p = { segments: [u.payload] };
+    let f: Fault;
+    switch (u.op) {
+      case TxOp.RDMA_WRITE:
+        f = r.rxWrite(u.stag, u.to, len, u.last, p, 0);
+        break;
+      case TxOp.READ_RESPONSE:
+        f = r.rxReadResponse(u.stag, u.to, len, u.last, p, 0, this);
+        break;
+      case TxOp.READ_REQUEST:
+        if (u.msn !== this.recvReadMsn) {
+          this.wireError(new LoopbackWireError('sequence', `Read Request ${u.msn}, expected ${this.recvReadMsn}`));
+          return;
+        }
+        f = r.rxReadRequest(u.sinkStag, u.sinkTo, u.size, u.srcStag, u.srcTo, this);
+        if (f === Fault.OK) this.recvReadMsn++;
+        break;
+      default: {
+        if (u.msn !== this.recvMsn) {
+          this.wireError(new LoopbackWireError('sequence', `message ${u.msn}, expected ${this.recvMsn}`));
+          return;
+        }
+        const inv = u.op === TxOp.SEND_INVALIDATE;
+        f = r.rxSend(u.offset, len, u.last, u.se, inv, u.invStag, p, 0);
+        if (f === Fault.OK && u.last) this.recvMsn++;
+      }
+    }
+    if (f !== Fault.OK) {
+      this.rxStopped = true;
+      if (f !== Fault.HANDLED) qp.remoteFault(f, null);
+    }
+  }
+
+  /** A violation of the loopback wire itself: its event, then the QP's error path. */
+  private wireError(e: LoopbackWireError): void {
+    this.rxStopped = true;
+    log('QP[%d] loopback wire error: %s', this.qp.id, e.message);
+    if (e.kind === 'corrupt') this.qp.rnic.counters.crcErrors++;
+    this.qp.rnic.asyncEvent(
+      e.kind === 'corrupt' ? RiAsyncEventType.QP_LLQ_INTEGRITY_ERROR_CRC : RiAsyncEventType.QP_RQ_PROTECTION_ERROR_INVALID_MSN,
+      this.qp,
+    );
+    this.qp.terminateWith(e, null);
+  }
+
+  // ------------------------------------------------------------------ control
+
+  sendFatal(err: Fault | object, _copied: unknown): TerminateInfo {
+    const fault = typeof err === 'number' ? err : Fault.LOCAL_CATASTROPHIC;
+    this.qp.rnic.counters.terminatesSent++;
+    log('QP[%d] sending TERMINATE (%s)', this.qp.id, typeof err === 'number' ? Fault[err] : (err as LoopbackWireError).message);
+    this.flushHeld();
+    this.toPeer(this.control(K.TERMINATE, fault), 0);
+    return { layer: 0, etype: 0, ecode: 0, fault, bytes: new Uint8Array(0), local: true };
+  }
+
+  closeGraceful(): void {
+    if (this.finSent || this.detached) return;
+    this.finSent = true;
+    this.flushHeld();
+    this.toPeer(this.control(K.FIN, 0), 0);
+    this.maybeClosed();
+  }
+
+  /** Both FINs are through: the LLP is closed (as TCP's close after a FIN each way). */
+  private maybeClosed(): void {
+    if (!this.finSent || !this.finReceived || this.closedReported) return;
+    this.closedReported = true;
+    setImmediate(() => {
+      if (!this.detached) this.qp.onLlpClosed();
+    });
+  }
+
+  reset(): void {
+    if (this.detached) return;
+    this.detach();
+    this.toPeer(this.control(K.RST, 0), 0);
+  }
+
+  private deliverControl(k: K): void {
+    if (!this.detached) this.process(this.control(k, 0));
+  }
+
+  detach(): void {
+    if (this.detached) return;
+    this.detached = true;
+    this.active = false;
+    this.ep.closed = true;
+    this.ep.conn = null;
+    this.inbox.length = 0;
+  }
+
+  private control(k: K, fault: number): Unit {
+    return {
+      k,
+      op: TxOp.SEND,
+      msn: 0,
+      payload: EMPTY,
+      crc: 0,
+      offset: 0,
+      last: true,
+      se: false,
+      stag: 0,
+      to: 0n,
+      invStag: 0,
+      sinkStag: 0,
+      sinkTo: 0n,
+      size: 0,
+      srcStag: 0,
+      srcTo: 0n,
+      fault,
+    };
+  }
+}
+
+const EMPTY = new Uint8Array(0);
