@@ -1569,11 +1569,3 @@ export function softrdmaProviderFactory(env: RiProviderEnv): SoftrdmaProviderIns
 }
 
 if (!getProvider(SOFTRDMA_PROVIDER_NAME)) registerProvider(SOFTRDMA_PROVIDER_NAME, softrdmaProviderFactory);
-
-/**
- * The engine QP behind a QP handle, for the host stack's connection manager (RNICPI Ch. 6: the
- * host stack owns the LLP until it hands the stream to the QP). Null for anything else.
- */
-export function softrdmaEngineQp(qp: unknown): Qp | null {
-  return qp instanceof QpHandle && !qp.dead ? qp.qp : null;
-}
