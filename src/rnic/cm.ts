@@ -2,13 +2,15 @@
  * iWARP connection management: listen, connect, accept, reject and socket conversion, with the
  * MPA start-up exchange (RFC 5044 §7.1, RFC 6581) between TCP establishment and RDMA mode.
  *
- * This is the engine-level connection manager the IT-API (TII `it_listen_create`,
- * `it_ep_connect`, `it_ep_accept`, `it_reject`; TDI `it_socket_convert`, IT-API §6) and an
- * rdma_cm face will both sit on. RNICPI leaves everything before RDMA mode to the host stack
- * (RNICPI Ch. 6.1.3–6.1.4): this module *is* that host stack. It owns the TCP socket while the
- * stream is in streaming mode, runs the Request/Reply exchange and its negotiation (the rules
- * live in `mpa-startup.ts`), then hands the stream to the QP with `Modify QP` (Idle→RTS with the
- * LLP handle, the MPA attributes, IRD and ORD), exactly as a Consumer of RNICPI would.
+ * This is the connection manager the IT-API (TII `it_listen_create`, `it_ep_connect`,
+ * `it_ep_accept`, `it_reject`; TDI `it_socket_convert`, IT-API §6) and the rdma_cm face both sit
+ * on. RNICPI leaves everything before RDMA mode to the host stack (RNICPI 1.0 §6.1.3–6.1.4): this
+ * module *is* that host stack, and a consumer of RNICPI like any other. It owns the TCP socket
+ * while the stream is in streaming mode, runs the Request/Reply exchange and its negotiation (the
+ * rules live in `mpa-startup.ts`), then hands the stream to the QP with `ri_qp_modify` (Idle→RTS
+ * with the LLP handle, the MPA attributes, IRD, ORD and the last streaming message). It sees the
+ * QP only as a {@link CmQp}: `ri_qp_query`, `ri_qp_modify` and the RNIC's attributes, never the
+ * engine's objects ({@link riCmQp} builds one over an RNICPI ops vector).
  *
  * Guarantees:
  * - every attempt ends in exactly one outcome: `cmConnect` settles once; a connection request
