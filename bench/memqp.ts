@@ -14,21 +14,20 @@ import net from 'node:net';
 import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../src/iwarp/cm.js';
 import { hostMemory } from '../src/rnic/hostmem.js';
 import { mrReg } from '../src/rnic/memops.js';
-import { Rnic } from '../src/rnic/rnic.js';
+import type { Rnic } from '../src/rnic/rnic.js';
 import { RiRet } from '../src/rnicpi/status.js';
-import { ALL_ACCESS, must, qpInit, recv } from '../test/helpers/engine.js';
+import { ALL_ACCESS, cmQps, must, recv, riRnic } from '../test/helpers/engine.js';
 
 const [role, kind, a, b] = process.argv.slice(2);
 const IN_FLIGHT = 50;
 
+/** QPs made through RNICPI (the CM takes them as CmQp), as test/helpers/engine.ts makes them. */
 function side(r: Rnic) {
-  const pd = must(r.pdAlloc(null));
-  const cq = must(r.cqCreate(4096, 0, null));
+  const f = cmQps(r, 4096, { sqSize: 16, rqSize: 16, sqMaxSges: 1, sqMaxSgesRdmaw: 1, rqMaxSges: 1, ord: 4, ird: 4, enableBind: false });
   const buf = new Uint8Array(64);
-  const mr = must(mrReg(r, { va: hostMemory.addressOf(buf), length: buf.length, flags: ALL_ACCESS, pd, key: 0 }, null));
+  const mr = must(mrReg(r, { va: hostMemory.addressOf(buf), length: buf.length, flags: ALL_ACCESS, pd: f.pd, key: 0 }, null));
   const sge = { stag: mr.stag, to: hostMemory.addressOf(buf), len: buf.length };
-  const qp = () => must(r.qpCreate(qpInit(pd, cq)));
-  return { qp, sge };
+  return { qp: f.make, sge };
 }
 
 function usage(): { rss: number; heap: number } {
@@ -43,15 +42,15 @@ async function server(n: number): Promise<void> {
   let port: number;
   let connected: Promise<void>;
   if (kind === 'qp') {
-    const r = new Rnic();
+    const r = riRnic();
     const s = side(r);
     const l = await CmListener.listen({ host: '127.0.0.1', maxPending: IN_FLIGHT * 2 });
     port = l.port;
     connected = new Promise((resolve) => {
       l.on('request', (req: CmConnectRequest) => {
         const qp = s.qp();
-        if (recv(qp, 1n, [s.sge]) !== RiRet.SUCCESS) throw new Error('post recv');
-        const c: CmConnection = req.accept(qp, { awaitFirstRx: false });
+        if (recv(qp.qp, 1n, [s.sge]) !== RiRet.SUCCESS) throw new Error('post recv');
+        const c: CmConnection = req.accept(qp.cm, { awaitFirstRx: false });
         held.push(c);
         if (held.length === n) resolve();
       });
@@ -80,13 +79,13 @@ async function server(n: number): Promise<void> {
 
 async function client(port: number, n: number): Promise<void> {
   const held: unknown[] = [];
-  const r = new Rnic();
+  const r = riRnic();
   const s = side(r);
   let next = 0;
   const one = async (): Promise<void> => {
     while (next < n) {
       next++;
-      if (kind === 'qp') held.push(await cmConnect(s.qp(), '127.0.0.1', port));
+      if (kind === 'qp') held.push(await cmConnect(s.qp().cm, '127.0.0.1', port));
       else {
         const c = net.connect({ port, host: '127.0.0.1' });
         await once(c, 'connect');

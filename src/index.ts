@@ -7,6 +7,6 @@
  * @packageDocumentation
  */
 export * as itapi from './itapi/index.js';
-export * as rnicpi from './rnicpi/index.js';
+export * as rnicpi from './provider/index.js';
 export * as wire from './wire/index.js';
 export * as verbs from './verbs/index.js';

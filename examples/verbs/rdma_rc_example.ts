@@ -21,8 +21,7 @@
  *   the C code overflows with `strcpy`; every operation moves the whole buffer.
  * - `sock_sync_data` reads until the whole record is in (the C loop re-reads into the start).
  */
-import { cmConvertSocket } from '../../src/iwarp/cm.js';
-import { softrdmaEngineQp } from '../../src/rnicpi/provider.js';
+import { cmConvertSocket, riCmQp } from '../../src/iwarp/cm.js';
 import type { Qp } from '../../src/verbs/ibverbs.js';
 import {
   getErrno,
@@ -360,8 +359,9 @@ function modify_qp_to_rtr(qp: ibv_qp, remote_qpn: number, dlid: number, dgid: Ui
  * server as Responder) and moves the RNIC QP to RTS with the IRD/ORD of the C program (1/1).
  */
 async function connect_llp(res: Resources): Promise<number> {
-  const eqp = softrdmaEngineQp((res.qp as Qp).ri);
-  if (!eqp || !res.sock) return 1;
+  const qp = res.qp as Qp;
+  if (!res.sock) return 1;
+  const eqp = riCmQp(qp.context.ops, qp.context.rnic, qp.ri);
   const pending = res.sock.detach();
   try {
     await cmConvertSocket(eqp, res.sock.socket, {

@@ -17,12 +17,11 @@
  *
  * @module
  */
-import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../rnicpi/provider-svc.js';
-import type { SoftrdmaProviderInstance, SoftrdmaVp } from '../rnicpi/provider.js';
+import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../provider/access-layer.js';
+import type { SoftrdmaProviderInstance, SoftrdmaVp } from '../provider/softrdma.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
 import { RiPblMode, type ri_event_record_t } from '../rnicpi/types.js';
-import type { Rnic } from '../rnic/rnic.js';
 import { logger } from '../util/log.js';
 
 const log = logger('itapi');
@@ -56,10 +55,6 @@ export class ItDevice {
   /** The Interface name (`it_interface_t.name`, the `it_ia_create` argument). */
   get name(): string {
     return this.vp.name;
-  }
-  /** The RNIC engine (for the connection manager, which works on engine QPs). */
-  get engine(): Rnic {
-    return this.vp.engine;
   }
 }
 

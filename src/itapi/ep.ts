@@ -8,7 +8,7 @@
  *   exactly one of DISCONNECT or BROKEN; any failure after connect/accept lands in
  *   NONOPERATIONAL. On iWARP without an RTR state the passive side becomes CONNECTED on its first
  *   successful Receive completion (App. B).
- * - **Connection management** runs on the engine QP through `src/rnic/cm.ts` (TCP + MPA; the
+ * - **Connection management** runs on the QP through the connection manager (TCP + MPA; the
  *   RFC 6581 IRD/ORD word plays the part of the IT-API IOH and is never shown to the Consumer).
  *   `it_ep_disconnect` is a graceful LLP close (the peer sees DISCONNECT, or BROKEN if it still
  *   had work queued); errors and resets give BROKEN.
@@ -30,9 +30,10 @@ import {
   type CmListener,
   cmConnect,
   type CmConvertOptions,
+  type CmQp,
   cmConvertSocket,
+  riCmQp,
 } from '../iwarp/cm.js';
-import type { Qp } from '../rnic/qp.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
   RiAsyncEventType,
@@ -306,7 +307,8 @@ export class Ep extends ItObject implements ItAsyncTarget {
   readonly [IT_HANDLE_KIND] = HT.IT_HANDLE_TYPE_EP as const;
   state: ST = ST.IT_EP_STATE_UNCONNECTED;
   qp!: ri_qp_handle_t;
-  engineQp!: Qp;
+  /** The QP as the connection manager takes it (`ri_qp_query` / `ri_qp_modify` on {@link qp}). */
+  cmQp!: CmQp;
   /** Broken by a DTO SEVD overflow: `it_ep_reset` answers `IT_ERR_CANNOT_RESET`. */
   cannotReset = false;
   /** Entered NONOPERATIONAL because of an error (affiliated Events still reported). */
@@ -389,9 +391,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     );
     if (r.status !== RiRet.SUCCESS) return r.status;
     this.qp = r.qp;
-    const q = ia.device.engine.qps.get(r.attrs.qp_id);
-    if (!q) throw new Error(`QP ${r.attrs.qp_id} not found in the engine`);
-    this.engineQp = q;
+    this.cmQp = riCmQp(this.ops, ia.rnic, r.qp);
     a.max_request_dtos = r.attrs.sq_size;
     if (!this.srq) a.max_recv_dtos = r.attrs.rq_size;
     return RiRet.SUCCESS;
@@ -553,7 +553,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     };
     if (opts.localAddress) params.localAddress = opts.localAddress;
     if (opts.localPort) params.localPort = opts.localPort;
-    cmConnect(this.engineQp, host, port, params).then(
+    cmConnect(this.cmQp, host, port, params).then(
       (conn) => {
         if (this.freed || this.pending !== ac || this.state !== ST.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING) {
           conn.disconnect('abortive');
@@ -594,7 +594,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     if (cm.state === 'pending') {
       let conn: CmConnection;
       try {
-        conn = cm.accept(this.engineQp, { ird: this.attr.rdma_read_ird, ord: this.attr.rdma_read_ord, privateData: pdata });
+        conn = cm.accept(this.cmQp, { ird: this.attr.rdma_read_ird, ord: this.attr.rdma_read_ord, privateData: pdata });
       } catch (e) {
         const k = e instanceof CmError ? e.kind : 'invalid';
         log('accept refused: %s', (e as Error).message);
@@ -636,7 +636,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
       ? { mpa: false }
       : { mpa: { revision: 1, timeoutMs: 0, signal: ac.signal } };
     if (initiator) opts.lastStreamingMessage = msg;
-    cmConvertSocket(this.engineQp, sd, opts).then(
+    cmConvertSocket(this.cmQp, sd, opts).then(
       (conn) => {
         if (this.freed || this.pending !== ac) {
           conn.disconnect('abortive');

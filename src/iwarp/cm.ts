@@ -2,13 +2,15 @@
  * iWARP connection management: listen, connect, accept, reject and socket conversion, with the
  * MPA start-up exchange (RFC 5044 §7.1, RFC 6581) between TCP establishment and RDMA mode.
  *
- * This is the engine-level connection manager the IT-API (TII `it_listen_create`,
- * `it_ep_connect`, `it_ep_accept`, `it_reject`; TDI `it_socket_convert`, IT-API §6) and an
- * rdma_cm face will both sit on. RNICPI leaves everything before RDMA mode to the host stack
- * (RNICPI Ch. 6.1.3–6.1.4): this module *is* that host stack. It owns the TCP socket while the
- * stream is in streaming mode, runs the Request/Reply exchange and its negotiation (the rules
- * live in `mpa-startup.ts`), then hands the stream to the QP with `Modify QP` (Idle→RTS with the
- * LLP handle, the MPA attributes, IRD and ORD), exactly as a Consumer of RNICPI would.
+ * This is the connection manager the IT-API (TII `it_listen_create`, `it_ep_connect`,
+ * `it_ep_accept`, `it_reject`; TDI `it_socket_convert`, IT-API §6) and the rdma_cm face both sit
+ * on. RNICPI leaves everything before RDMA mode to the host stack (RNICPI 1.0 §6.1.3–6.1.4): this
+ * module *is* that host stack, and a consumer of RNICPI like any other. It owns the TCP socket
+ * while the stream is in streaming mode, runs the Request/Reply exchange and its negotiation (the
+ * rules live in `mpa-startup.ts`), then hands the stream to the QP with `ri_qp_modify` (Idle→RTS
+ * with the LLP handle, the MPA attributes, IRD, ORD and the last streaming message). It sees the
+ * QP only as a {@link CmQp}: `ri_qp_query`, `ri_qp_modify` and the RNIC's attributes, never the
+ * engine's objects ({@link riCmQp} builds one over an RNICPI ops vector).
  *
  * Guarantees:
  * - every attempt ends in exactly one outcome: `cmConnect` settles once; a connection request
@@ -24,8 +26,9 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
-import { RiQpState } from '../rnicpi/types.js';
+import { RiQpAttrMask, RiQpState, type ri_iwarp_qp_attr_t, type ri_llp_stream_handle_t, type ri_mpa_attr_t, type ri_qp_attr_in_t, type ri_qp_handle_t, type ri_rnic_handle_t } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { MpaEcode, TerminateError } from '../wire/errors.js';
 import {
@@ -60,10 +63,183 @@ import {
   rejectReply,
   responderAgree,
 } from './mpa-startup.js';
-import { type MpaAttrs, type Qp, QP_STATE_NAMES } from '../rnic/qp.js';
 import { tapSocket } from './trace.js';
 
 const log = logger('cm');
+
+// ---------------------------------------------------------------------------------------------
+// The QP the CM connects: an RNICPI consumer's view
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The MPA attributes the CM programs into a QP (RNICPI 1.0 §8 `ri_mpa_attr_t`, in the CM's
+ * spelling): Marker use per direction, CRC, and the DDP/RDMAP version (1 = IETF).
+ */
+export interface MpaAttrs {
+  recvMarkers: boolean;
+  xmitMarkers: boolean;
+  crc: boolean;
+  ddpRdmapVersion: number;
+}
+
+/** What the CM reads of its QP (RNICPI 1.0 Ch. 7 `ri_qp_query`). */
+export interface CmQpInfo {
+  state: RiQpState;
+  /** `max_rdma_read_incoming`. */
+  ird: number;
+  /** `max_rdma_read_outgoing`. */
+  ord: number;
+  /** `enable_rdma_read`: a Read RTR (RFC 6581) needs it on the Responder. */
+  enableRdmaRead: boolean;
+  /**
+   * `llp_stream_handle` is set: the QP holds a stream. Only a QP in Idle without one can be
+   * connected (RNICPI 1.0 §6.1.4: the handle is given on the Idle→RTS modify).
+   */
+  llpAttached: boolean;
+}
+
+/** What the CM asks of its QP on Idle→RTS or at teardown (RNICPI 1.0 Ch. 7 `ri_qp_modify`). */
+export interface CmQpModify {
+  nextState: RiQpState;
+  /** `RI_QP_ATTR_LLQ_STREAM_HANDLE`: the stream the QP takes over (RNICPI 1.0 §6.1.4). */
+  llp?: unknown;
+  /** `RI_QP_ATTR_MPA_ATTR`: the negotiated MPA attributes, set with the handle (§6.1.4). */
+  mpa?: MpaAttrs;
+  /** `RI_QP_ATTR_MAX_RDMA_READ_INCOMING`. */
+  ird?: number;
+  /** `RI_QP_ATTR_MAX_RDMA_READ_OUTGOING`. */
+  ord?: number;
+  /** `RI_QP_ATTR_STREAM_MSG_BUFFER`: the last streaming-mode message (the MPA Reply), Idle→RTS only. */
+  streamMsg?: Uint8Array;
+}
+
+/** The RNIC's limits the CM negotiates within (RNICPI 1.0 §8 `ri_rnic_attr_t`). */
+export interface CmQpCaps {
+  maxIrdPerQp: number;
+  maxOrdPerQp: number;
+}
+
+/**
+ * The QP a connection is made for, as the CM sees it. The CM is a consumer of RNICPI (RNICPI 1.0
+ * §6.1.3–6.1.5: everything before RDMA mode belongs to the host stack): it only queries the QP,
+ * moves it Idle→RTS with the stream and the negotiated attributes, and later to Closing,
+ * Terminate or Error — all through `ri_qp_modify`. {@link riCmQp} implements it over an RNICPI
+ * ops vector; any other object with these calls (a test double, another transport) will do.
+ */
+export interface CmQp {
+  /** The QP number, for log lines (`QP[17] ...`). */
+  readonly id: number;
+  /** The QP's current attributes, or null once the QP is gone (destroyed, handle invalid). */
+  query(): CmQpInfo | null;
+  /** One `ri_qp_modify`; all-or-nothing (a failure changes nothing). */
+  modify(m: CmQpModify): RiRet;
+  /** The RNIC's IRD/ORD limits. */
+  caps(): CmQpCaps;
+  /** Whether the RNIC can send and accept MPA Markers (RFC 5044 §5). */
+  markersSupported(): boolean;
+}
+
+const adapters = new WeakMap<object, CmQp>();
+/** Marker support per RNIC handle, once learnt. */
+const markerSupport = new WeakMap<object, boolean>();
+
+/**
+ * The {@link CmQp} of an RNICPI QP: `ri_qp_query` / `ri_qp_modify` on `qp` through `ops`, the
+ * limits from `ri_rnic_query`. One object per QP handle, so "already connecting" is seen
+ * whichever face asks.
+ *
+ * RNICPI 1.0 has no RNIC attribute for Marker support (`RI_IWARP_PREFER_MARKERS` is a
+ * preference, §8 `ri_iwarp_rnic_attr_t`); an RNIC that cannot use them answers
+ * `MPA_ATTR_UNSUPPORTED` to `ri_qp_modify` with `RI_QP_ATTR_MPA_ATTR` (§6.1.4). So the adapter asks
+ * an Idle QP once per RNIC handle: Markers on, then the QP's own attributes back.
+ */
+export function riCmQp(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t): CmQp {
+  const known = adapters.get(qp as object);
+  if (known) return known;
+  const first = ops.ri_qp_query(rnic, qp);
+  const id = first.status === RiRet.SUCCESS ? first.attrs.qp_id : -1;
+  let caps: CmQpCaps | null = null;
+  const a: CmQp = {
+    id,
+    query() {
+      const r = ops.ri_qp_query(rnic, qp);
+      if (r.status !== RiRet.SUCCESS) return null;
+      const x = r.attrs;
+      const iw = 'qp_iwarp' in x.qp_xport ? x.qp_xport.qp_iwarp : null;
+      return {
+        state: x.state,
+        ird: x.max_rdma_read_incoming,
+        ord: x.max_rdma_read_outgoing,
+        enableRdmaRead: x.enable_rdma_read,
+        llpAttached: iw !== null && iw.llp_stream_handle !== null && iw.llp_stream_handle !== undefined,
+      };
+    },
+    modify(m) {
+      let mask = RiQpAttrMask.NEXT_STATE;
+      const iw: { -readonly [K in keyof ri_iwarp_qp_attr_t]?: ri_iwarp_qp_attr_t[K] } = {};
+      const attrs: { -readonly [K in keyof ri_qp_attr_in_t]: ri_qp_attr_in_t[K] } = { state: m.nextState };
+      if (m.llp !== undefined) {
+        mask |= RiQpAttrMask.LLQ_STREAM_HANDLE;
+        iw.llp_stream_handle = m.llp as ri_llp_stream_handle_t;
+      }
+      if (m.mpa !== undefined) {
+        mask |= RiQpAttrMask.MPA_ATTR;
+        iw.mpa_attributes = riMpa(m.mpa);
+      }
+      if (m.streamMsg !== undefined) {
+        mask |= RiQpAttrMask.STREAM_MSG_BUFFER;
+        iw.stream_msg_buf = m.streamMsg;
+        iw.stream_msg_buf_length = m.streamMsg.length;
+      }
+      if (m.ird !== undefined) {
+        mask |= RiQpAttrMask.MAX_RDMA_READ_INCOMING;
+        attrs.max_rdma_read_incoming = m.ird;
+      }
+      if (m.ord !== undefined) {
+        mask |= RiQpAttrMask.MAX_RDMA_READ_OUTGOING;
+        attrs.max_rdma_read_outgoing = m.ord;
+      }
+      if (Object.keys(iw).length > 0) attrs.qp_xport = { qp_iwarp: iw };
+      return ops.ri_qp_modify(rnic, qp, mask, attrs).status;
+    },
+    caps() {
+      if (caps) return caps;
+      const r = ops.ri_rnic_query(rnic, 0, 1 << 20);
+      // Without an answer nothing can be negotiated: limits of 0 make every IRD/ORD invalid.
+      if (r.status !== RiRet.SUCCESS) return { maxIrdPerQp: 0, maxOrdPerQp: 0 };
+      caps = { maxIrdPerQp: r.attrs.max_ird_per_qp, maxOrdPerQp: r.attrs.max_ord_per_qp };
+      return caps;
+    },
+    markersSupported() {
+      const known = markerSupport.get(rnic as object);
+      if (known !== undefined) return known;
+      const q = ops.ri_qp_query(rnic, qp);
+      if (q.status !== RiRet.SUCCESS || q.attrs.state !== RiQpState.IDLE || !('qp_iwarp' in q.attrs.qp_xport)) return false;
+      const own = q.attrs.qp_xport.qp_iwarp.mpa_attributes;
+      const probe = { recv_marker_enabled: true, xmit_marker_enabled: true, crc_enabled: own.crc_enabled, ddp_rdma_version: own.ddp_rdma_version };
+      const st = ops.ri_qp_modify(rnic, qp, RiQpAttrMask.MPA_ATTR, { qp_xport: { qp_iwarp: { mpa_attributes: probe } } }).status;
+      if (st === RiRet.SUCCESS) ops.ri_qp_modify(rnic, qp, RiQpAttrMask.MPA_ATTR, { qp_xport: { qp_iwarp: { mpa_attributes: own } } });
+      else if (st !== RiRet.MPA_ATTR_UNSUPPORTED) return false;
+      markerSupport.set(rnic as object, st === RiRet.SUCCESS);
+      return st === RiRet.SUCCESS;
+    },
+  };
+  adapters.set(qp as object, a);
+  return a;
+}
+
+function riMpa(m: MpaAttrs): ri_mpa_attr_t {
+  return { recv_marker_enabled: m.recvMarkers, xmit_marker_enabled: m.xmitMarkers, crc_enabled: m.crc, ddp_rdma_version: m.ddpRdmapVersion };
+}
+
+/** State names of the log lines. */
+const STATE_NAMES: Record<number, string> = {
+  [RiQpState.IDLE]: 'IDLE',
+  [RiQpState.READY_TO_SEND]: 'RTS',
+  [RiQpState.ERROR]: 'ERROR',
+  [RiQpState.TERMINATE]: 'TERMINATE',
+  [RiQpState.CLOSING]: 'CLOSING',
+};
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -454,19 +630,28 @@ function policyOf(p: Partial<MpaPolicy> | undefined): MpaPolicy {
   return { ...DEFAULT_MPA_POLICY, ...p };
 }
 
-function checkQpIdle(qp: Qp): void {
-  if (qp.destroyed) throw new CmError('invalid', `QP[${qp.id}] is destroyed`);
-  if (qp.state !== RiQpState.IDLE || qp.transport) {
-    throw new CmError('invalid', `QP[${qp.id}] is ${QP_STATE_NAMES[qp.state]}; connection needs Idle`);
+/**
+ * A connection needs an Idle QP without a stream (RNICPI 1.0 §6.1.4: the LLP handle is given on
+ * the Idle→RTS modify); returns what `ri_qp_query` told.
+ */
+function checkQpIdle(qp: CmQp): CmQpInfo {
+  const q = qp.query();
+  if (!q) throw new CmError('invalid', `QP[${qp.id}] is destroyed`);
+  if (q.state !== RiQpState.IDLE || q.llpAttached) {
+    throw new CmError('invalid', `QP[${qp.id}] is ${STATE_NAMES[q.state]}; connection needs Idle`);
   }
   if (busy.has(qp)) throw new CmError('invalid', `QP[${qp.id}] is already connecting`);
+  return q;
 }
 
 /** QPs with a connect or conversion in progress. */
-const busy = new WeakSet<Qp>();
+const busy = new WeakSet<CmQp>();
 
-/** The Initiator's Request, from parameters and the QP (validated: nothing is sent on error). */
-function makeOffer(qp: Qp, p: CmMpaParams): { offer: MpaOffer; policy: MpaPolicy } {
+/**
+ * The Initiator's Request, from parameters and the QP (validated: nothing is sent on error);
+ * `markers` tells whether the RNIC can use Markers, asked while the QP is known to be Idle.
+ */
+function makeOffer(qp: CmQp, p: CmMpaParams): { offer: MpaOffer; policy: MpaPolicy; markers: boolean } {
   const policy = policyOf(p.policy);
   const revision = p.revision ?? 2;
   if (revision !== 1 && revision !== 2) throw new CmError('invalid', `MPA revision ${revision}; 1 or 2`);
@@ -480,17 +665,20 @@ function makeOffer(qp: Qp, p: CmMpaParams): { offer: MpaOffer; policy: MpaPolicy
   if (privateData.length > maxUserPrivateData(revision === 2)) {
     throw new CmError('invalid', `private data of ${privateData.length} octets; at most ${maxUserPrivateData(revision === 2)} at revision ${revision}`);
   }
-  const lim = qp.rnic.limits;
-  const ird = p.ird ?? qp.ird;
-  let ord = p.ord ?? qp.ord;
+  const lim = qp.caps();
+  const q = qp.query();
+  const ird = p.ird ?? q?.ird ?? 0;
+  let ord = p.ord ?? q?.ord ?? 0;
   if (!Number.isInteger(ird) || ird < 0 || ird > lim.maxIrdPerQp) throw new CmError('invalid', `IRD ${ird} outside 0..${lim.maxIrdPerQp}`);
   if (!Number.isInteger(ord) || ord < 0 || ord > lim.maxOrdPerQp) throw new CmError('invalid', `ORD ${ord} outside 0..${lim.maxOrdPerQp}`);
   // A zero-length Read RTR needs an outbound Read slot; siw bumps ORD to 1 in P2P mode too.
   if (p2p?.includes('read') && ord === 0) ord = 1;
-  if (policy.markers === 'require' && !qp.rnic.config.markers) throw new CmError('invalid', 'this RNIC has no Marker support');
+  const markers = policy.markers !== 'refuse' && qp.markersSupported();
+  if (policy.markers === 'require' && !markers) throw new CmError('invalid', 'this RNIC has no Marker support');
   return {
     offer: { revision, crc: policy.crc === 'require', markers: policy.markers === 'require', ird, ord, p2p, privateData },
     policy,
+    markers,
   };
 }
 
@@ -514,7 +702,7 @@ export class CmConnection extends EventEmitter {
   readonly localAddress: string;
   readonly localPort: number;
   constructor(
-    readonly qp: Qp,
+    readonly qp: CmQp,
     readonly socket: net.Socket,
     readonly role: CmRole,
     /** What was negotiated (null for a conversion without MPA start-up). */
@@ -534,7 +722,8 @@ export class CmConnection extends EventEmitter {
   private onClose(): void {
     if (this.closed) return;
     this.closed = true;
-    log('QP[%d] %s connection %s:%d closed (QP %s)', this.qp.id, this.role, this.remoteAddress, this.remotePort, QP_STATE_NAMES[this.qp.state]);
+    const q = this.qp.query();
+    log('QP[%d] %s connection %s:%d closed (QP %s)', this.qp.id, this.role, this.remoteAddress, this.remotePort, q ? STATE_NAMES[q.state] : 'destroyed');
     this.emit('close');
   }
 
@@ -550,8 +739,8 @@ export class CmConnection extends EventEmitter {
 }
 
 /** Idle→RTS with the agreed attributes; returns Modify QP's status. */
-function toRts(qp: Qp, stream: LlpStream, mpa: MpaAttrs, ird: number | null, ord: number | null, streamMsg?: Uint8Array): RiRet {
-  const m: Parameters<Qp['modify']>[0] = { nextState: RiQpState.READY_TO_SEND, llp: stream, mpa };
+function toRts(qp: CmQp, stream: LlpStream, mpa: MpaAttrs, ird: number | null, ord: number | null, streamMsg?: Uint8Array): RiRet {
+  const m: CmQpModify = { nextState: RiQpState.READY_TO_SEND, llp: stream, mpa };
   if (ird !== null) m.ird = ird;
   if (ord !== null) m.ord = ord;
   if (streamMsg) m.streamMsg = streamMsg;
@@ -591,10 +780,11 @@ interface InitiatorRun {
  * the caller disposes of the socket (`graceful` asks for a FIN after a Terminate).
  */
 function runInitiator(
-  qp: Qp,
+  qp: CmQp,
   socket: net.Socket,
   offer: MpaOffer,
   policy: MpaPolicy,
+  markers: boolean,
   irdOrd: IrdOrdMode,
   initial: Uint8Array | null,
   trace: CmTrace | undefined,
@@ -619,7 +809,7 @@ function runInitiator(
       done(new CmError('rejected', 'the peer rejected the connection', { privateData: pd.slice() }), null);
       return;
     }
-    const a = initiatorAgree(offer, r.frame, { policy, irdOrd, maxIrd: qp.rnic.limits.maxIrdPerQp });
+    const a = initiatorAgree(offer, r.frame, { policy, irdOrd, maxIrd: qp.caps().maxIrdPerQp });
     if (!a.ok) {
       if (a.failure.terminate !== null) {
         // The Reply was valid, so the stream is in FPDU mode: report the error in a Terminate.
@@ -644,11 +834,12 @@ function runInitiator(
       );
       return;
     }
-    if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.rnic.config.markers) {
+    if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !markers) {
       done(new CmError('policy', 'the peer requires Markers; this RNIC has none'), null);
       return;
     }
-    if (qp.destroyed || qp.state !== RiQpState.IDLE) {
+    const now = qp.query();
+    if (now === null || now.state !== RiQpState.IDLE) {
       done(new CmError('invalid', `QP[${qp.id}] left Idle during the MPA exchange`), null);
       return;
     }
@@ -658,7 +849,10 @@ function runInitiator(
       done(new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret }), null);
       return;
     }
-    log('QP[%d] RTS (active) crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s', qp.id, +ag.mpa.crc, +ag.mpa.recvMarkers, +ag.mpa.xmitMarkers, qp.ird, qp.ord, ag.rtr ?? '-');
+    if (log.enabled) {
+      const q = qp.query();
+      log('QP[%d] RTS (active) crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s', qp.id, +ag.mpa.crc, +ag.mpa.recvMarkers, +ag.mpa.xmitMarkers, q?.ird, q?.ord, ag.rtr ?? '-');
+    }
     done(null, new CmConnection(qp, socket, role, ag, a.privateData.slice()));
   });
   return { cancel: () => reader.cancel() };
@@ -677,15 +871,15 @@ function decodeFrame(b: Uint8Array): MpaReqRep {
  * P2P mode the RTR has been queued as its first FPDU); rejects with a {@link CmError} — kind
  * `rejected` carries the peer's private data. The QP stays Idle on every failure.
  */
-export async function cmConnect(qp: Qp, host: string, port: number, params: CmConnectParams = {}): Promise<CmConnection> {
+export async function cmConnect(qp: CmQp, host: string, port: number, params: CmConnectParams = {}): Promise<CmConnection> {
   const conn = await establish(qp, host, port, params);
   if (params.settleMs && params.settleMs > 0) await new Promise((r) => setTimeout(r, params.settleMs));
   return conn;
 }
 
-async function establish(qp: Qp, host: string, port: number, params: CmConnectParams): Promise<CmConnection> {
+async function establish(qp: CmQp, host: string, port: number, params: CmConnectParams): Promise<CmConnection> {
   checkQpIdle(qp);
-  const { offer, policy } = makeOffer(qp, params);
+  const { offer, policy, markers } = makeOffer(qp, params);
   const irdOrd = params.irdOrd ?? 'relaxed';
   const timeoutMs = params.timeoutMs ?? MPA_REPLY_TIMEOUT_MS;
   const signal = params.signal;
@@ -723,7 +917,7 @@ async function establish(qp: Qp, host: string, port: number, params: CmConnectPa
     const onAbort = (): void => finish(new CmError('aborted', 'connect aborted'), null);
     const onConnect = (): void => {
       socket.off('error', onConnectError);
-      run = runInitiator(qp, socket, offer, policy, irdOrd, null, params.trace, 'active', finish);
+      run = runInitiator(qp, socket, offer, policy, markers, irdOrd, null, params.trace, 'active', finish);
     };
     const timer = startTimer(timeoutMs, () => finish(new CmError('timeout', `no MPA Reply from ${host}:${port} within ${timeoutMs} ms`), null));
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -1084,21 +1278,21 @@ export class CmConnectRequest extends EventEmitter {
    * the QP do not fit (kinds `invalid`, `ird-ord`, `no-matching-rtr`, `policy`, `qp`); in those
    * cases nothing was sent and the request stays pending, so the ULP may fix and retry, or reject.
    */
-  accept(qp: Qp, params: CmAcceptParams = {}): CmConnection {
+  accept(qp: CmQp, params: CmAcceptParams = {}): CmConnection {
     if (this.state !== 'pending') throw new CmError('invalid', `the request is ${this.state}`);
-    checkQpIdle(qp);
+    const q = checkQpIdle(qp);
     const pd = params.privateData ?? EMPTY;
     if (pd.length > maxUserPrivateData(this.enhanced)) {
       throw new CmError('invalid', `private data of ${pd.length} octets; at most ${maxUserPrivateData(this.enhanced)}`);
     }
-    const lim = qp.rnic.limits;
-    const ird = params.ird ?? qp.ird;
-    const ord = params.ord ?? qp.ord;
+    const lim = qp.caps();
+    const ird = params.ird ?? q.ird;
+    const ord = params.ord ?? q.ord;
     if (ird > lim.maxIrdPerQp || ord > lim.maxOrdPerQp) throw new CmError('invalid', `IRD ${ird}/ORD ${ord} above the RNIC's limits`);
-    const a = responderAgree(this.info, { ird, ord, maxIrd: lim.maxIrdPerQp, readRtrOk: qp.enableRdmaRead, privateData: pd }, this.listener.cfg);
+    const a = responderAgree(this.info, { ird, ord, maxIrd: lim.maxIrdPerQp, readRtrOk: q.enableRdmaRead, privateData: pd }, this.listener.cfg);
     if (!a.ok) throw fromFailure(a.failure);
     const ag = a.agreement;
-    if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.rnic.config.markers) {
+    if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.markersSupported()) {
       throw new CmError('policy', 'Markers negotiated but this RNIC has none');
     }
     // The QP's receive path takes over the socket: stop watching it first.
@@ -1112,7 +1306,10 @@ export class CmConnectRequest extends EventEmitter {
     this.settle('accepted');
     this.listener.stats.accepted++;
     this.listener.trace?.({ dir: 'tx', what: 'reply', bytes: a.reply });
-    log('QP[%d] RTS (passive) for %s:%d crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s', qp.id, this.remoteAddress, this.remotePort, +ag.mpa.crc, +ag.mpa.recvMarkers, +ag.mpa.xmitMarkers, qp.ird, qp.ord, ag.rtr ?? '-');
+    if (log.enabled) {
+      const now = qp.query();
+      log('QP[%d] RTS (passive) for %s:%d crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s', qp.id, this.remoteAddress, this.remotePort, +ag.mpa.crc, +ag.mpa.recvMarkers, +ag.mpa.xmitMarkers, now?.ird, now?.ord, ag.rtr ?? '-');
+    }
     return new CmConnection(qp, this.socket, 'passive', ag, this.info.privateData);
   }
 
@@ -1172,7 +1369,7 @@ export interface CmConvertOptions {
  *   message and the QP enters RTS at once with `mpaAttrs`; the side that sent the message waits
  *   for the peer's first FPDU, mirroring the MPA roles.
  */
-export async function cmConvertSocket(qp: Qp, socket: net.Socket, opts: CmConvertOptions = {}): Promise<CmConnection> {
+export async function cmConvertSocket(qp: CmQp, socket: net.Socket, opts: CmConvertOptions = {}): Promise<CmConnection> {
   // A fresh `new net.Socket()` reports readyState 'open' too; only a connected one has a peer.
   if (!(socket instanceof net.Socket) || socket.destroyed || socket.connecting || socket.readyState !== 'open' || !socket.remoteAddress) {
     throw new CmError('invalid', 'the socket is not a connected TCP socket');
@@ -1191,7 +1388,7 @@ export async function cmConvertSocket(qp: Qp, socket: net.Socket, opts: CmConver
   const p: CmConvertMpa = opts.mpa ?? {};
   const role = p.role ?? (last ? 'responder' : 'initiator');
   // Validate everything before a single octet goes out.
-  const { offer, policy } = makeOffer(qp, p);
+  const { offer, policy, markers } = makeOffer(qp, p);
   const timeoutMs = p.timeoutMs ?? MPA_REPLY_TIMEOUT_MS;
   if (p.signal?.aborted) throw new CmError('aborted', 'aborted before the conversion');
   track(socket);
@@ -1226,7 +1423,7 @@ export async function cmConvertSocket(qp: Qp, socket: net.Socket, opts: CmConver
       socket.write(last);
     }
     if (role === 'initiator') {
-      const run = runInitiator(qp, socket, offer, policy, p.irdOrd ?? 'relaxed', opts.pending ?? null, p.trace, 'active', finish);
+      const run = runInitiator(qp, socket, offer, policy, markers, p.irdOrd ?? 'relaxed', opts.pending ?? null, p.trace, 'active', finish);
       cancel = () => run.cancel();
       return;
     }
@@ -1254,10 +1451,10 @@ export async function cmConvertSocket(qp: Qp, socket: net.Socket, opts: CmConver
         finish(fromFailure(ex.failure), null, true);
         return;
       }
-      const lim = qp.rnic.limits;
+      const lim = qp.caps();
       const a = responderAgree(
         ex.info,
-        { ird: offer.ird, ord: offer.ord, maxIrd: lim.maxIrdPerQp, readRtrOk: qp.enableRdmaRead, privateData: offer.privateData },
+        { ird: offer.ird, ord: offer.ord, maxIrd: lim.maxIrdPerQp, readRtrOk: qp.query()?.enableRdmaRead ?? false, privateData: offer.privateData },
         cfg,
       );
       if (!a.ok) {
@@ -1269,7 +1466,7 @@ export async function cmConvertSocket(qp: Qp, socket: net.Socket, opts: CmConver
         return;
       }
       const ag = a.agreement;
-      if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.rnic.config.markers) {
+      if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !markers) {
         finish(new CmError('policy', 'Markers negotiated but this RNIC has none'), null);
         return;
       }

@@ -12,8 +12,8 @@
  * completion event handler at CQ creation (`ri_cq_create`, "non-privileged consumers must pass
  * 0"). Nothing privileged is exposed through the verbs API itself.
  */
-import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../rnicpi/provider-svc.js';
-import type { SoftrdmaProviderInstance, SoftrdmaVp } from '../rnicpi/provider.js';
+import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../provider/access-layer.js';
+import type { SoftrdmaProviderInstance, SoftrdmaVp } from '../provider/softrdma.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
@@ -300,6 +300,7 @@ function boot(): AccessLayerState {
       if (type === null || !('resource_os_data' in ev.event_data)) return;
       const target = ev.event_data.resource_os_data as AsyncTarget | null;
       if (target && typeof target === 'object' && 'asyncElement' in target) {
+        if (ev.event_type === RiAsyncEventType.QP_BAD_CLOSE && (target as { quietBadClose?: boolean }).quietBadClose) return;
         if (!target.dead) target.context.postAsync(type, target.asyncElement());
       } else if (type === ibv_event_type.IBV_EVENT_DEVICE_FATAL) {
         for (const c of liveContexts) if (c.device === dev) c.postAsync(type, { cq: null, qp: null, srq: null, port_num: 0 });

@@ -31,11 +31,11 @@ import {
   type ri_pd_handle_t,
   type ri_qp_handle_t,
   type ri_srq_handle_t,
+  type ri_rc_wc_t,
   type ri_wc_t,
   type ri_wr_recv_t,
   type ri_wr_t,
 } from '../rnicpi/types.js';
-import type { WorkCompletion } from '../rnic/cq.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import type { PostResult, WrList } from './api.js';
 import {
@@ -235,6 +235,11 @@ export class Qp implements ibv_qp, AsyncTarget {
   dead = false;
   ri!: ri_qp_handle_t;
   qp_num = 0;
+  /**
+   * `rdma_disconnect` asked for a graceful close: a bad close that follows (work was still
+   * outstanding) is the expected abortive close, not reported as an asynchronous event.
+   */
+  quietBadClose = false;
   /** The IB state last set (RESET/INIT/RTR are all Idle on the RNIC). */
   ibState: ibv_qp_state = ibv_qp_state.IBV_QPS_RESET;
   cap: ibv_qp_cap = { max_send_wr: 0, max_recv_wr: 0, max_send_sge: 0, max_recv_sge: 0, max_inline_data: 0 };
@@ -561,14 +566,16 @@ const WC_OPCODE: Record<number, ibv_wc_opcode> = {
 
 /** Copies one RNICPI completion into an ibverbs `ibv_wc`. */
 function fillWc(w: ibv_wc, r: ri_wc_t): void {
-  const rc = r as WorkCompletion;
+  // An iWARP QP's completions are RC completions (RNICPI 1.0 §8 `ri_rc_wc_t`); softrdma's also
+  // carry the local QP number, used when the QP's os_data is not a verbs QP.
+  const rc = r as ri_rc_wc_t & { readonly qp_num?: number };
   w.wr_id = rc.id;
   w.status = wcStatusOf(rc.op_status, rc.op_type);
   w.opcode = WC_OPCODE[rc.op_type] ?? ibv_wc_opcode.IBV_WC_SEND;
   w.vendor_err = rc.op_status;
   w.byte_len = rc.bytes_transferred;
   const qp = rc.qp_os_data as Qp | null;
-  w.qp_num = qp?.qp_num ?? rc.qp_num;
+  w.qp_num = qp?.qp_num ?? rc.qp_num ?? 0;
   w.src_qp = 0;
   let flags = 0;
   w.invalidated_rkey = 0;

@@ -14,9 +14,8 @@
 import { lookup } from 'node:dns/promises';
 import net, { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener, cmParamsFromEnv } from '../iwarp/cm.js';
+import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener, type CmQp, cmParamsFromEnv, riCmQp } from '../iwarp/cm.js';
 import { RiQpState } from '../rnicpi/types.js';
-import { softrdmaEngineQp } from '../rnicpi/provider.js';
 import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, rdma_cm_event_type, rdma_port_space } from './constants.js';
@@ -249,7 +248,7 @@ export class CmId implements rdma_cm_id {
     this.disconnectedPosted = true;
     this.state = 'disconnected';
     if (this.qp && !this.qp.dead) {
-      const st = softrdmaEngineQp(this.qp.ri)?.state;
+      const st = cmQpOf(this.qp).query()?.state;
       if (st === RiQpState.IDLE || st === RiQpState.READY_TO_SEND) ibv_modify_qp(this.qp, { qp_state: ibv_qp_state.IBV_QPS_ERR }, 1);
     }
     this.post(rdma_cm_event_type.RDMA_CM_EVENT_DISCONNECTED);
@@ -258,9 +257,20 @@ export class CmId implements rdma_cm_id {
   attach(conn: CmConnection): void {
     this.conn = conn;
     this.state = 'connected';
-    if (this.qp) this.qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+    if (this.qp) {
+      this.qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+      this.qp.quietBadClose = false;
+    }
     conn.once('close', () => this.onClosed());
   }
+}
+
+/**
+ * The connection manager's view of a verbs QP: `ri_qp_query` / `ri_qp_modify` on its RNICPI
+ * handle (RNICPI 1.0 §6.1.4: the host stack converts the stream through `ri_qp_modify`).
+ */
+function cmQpOf(qp: Qp): CmQp {
+  return riCmQp(qp.context.ops, qp.context.rnic, qp.ri);
 }
 
 function idOk(id: rdma_cm_id): id is CmId {
@@ -615,11 +625,12 @@ function pdOf(param: In<rdma_conn_param> | null): Uint8Array | null | number {
 export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | null): Promise<number> {
   const i = id as CmId;
   if (!idOk(i) || i.state !== 'route' || !i.qp) return failRdma(EINVAL);
-  const eqp = softrdmaEngineQp(i.qp.ri);
+  const eqp = cmQpOf(i.qp);
+  const q = eqp.query();
   const pd = pdOf(param);
-  if (!eqp || typeof pd === 'number') return failRdma(EINVAL);
-  const ird = param?.responder_resources ?? eqp.ird;
-  const ord = param?.initiator_depth ?? eqp.ord;
+  if (!q || typeof pd === 'number') return failRdma(EINVAL);
+  const ird = param?.responder_resources ?? q.ird;
+  const ord = param?.initiator_depth ?? q.ord;
   const env = envParams();
   if (!env) return failRdma(EINVAL);
   i.state = 'connecting';
@@ -631,7 +642,8 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
       if (i.dead) return 0;
       i.route.addr.src_addr = { family: 'ipv4', address: stripV6(conn.localAddress), port: conn.localPort };
       i.attach(conn);
-      i.post(rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED, 0, connParamOut(conn, eqp.ird, eqp.ord));
+      const now = eqp.query();
+      i.post(rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED, 0, connParamOut(conn, now?.ird ?? ird, now?.ord ?? ord));
       if (conn.closed) i.onClosed();
       return 0;
     },
@@ -657,14 +669,15 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
 export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | null): Promise<number> {
   const i = id as CmId;
   if (!idOk(i) || i.state !== 'request' || !i.req || !i.qp) return failRdma(EINVAL);
-  const eqp = softrdmaEngineQp(i.qp.ri);
+  const eqp = cmQpOf(i.qp);
+  const q = eqp.query();
   const pd = pdOf(param);
-  if (!eqp || typeof pd === 'number') return failRdma(EINVAL);
+  if (!q || typeof pd === 'number') return failRdma(EINVAL);
   let conn: CmConnection;
   try {
     conn = i.req.accept(eqp, {
-      ird: param?.responder_resources ?? eqp.ird,
-      ord: param?.initiator_depth ?? eqp.ord,
+      ird: param?.responder_resources ?? q.ird,
+      ord: param?.initiator_depth ?? q.ord,
       privateData: pd ?? undefined,
       // As Linux siw: the passive side may send first when no RTR was agreed.
       awaitFirstRx: false,
@@ -675,7 +688,8 @@ export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | n
   }
   i.req = null;
   i.attach(conn);
-  i.post(rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED, 0, connParamOut(conn, eqp.ird, eqp.ord));
+  const now = eqp.query();
+  i.post(rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED, 0, connParamOut(conn, now?.ird ?? q.ird, now?.ord ?? q.ord));
   return 0;
 }
 
@@ -698,10 +712,12 @@ export async function rdma_disconnect(id: rdma_cm_id): Promise<number> {
   const i = id as CmId;
   if (!idOk(i) || !i.conn) return failRdma(EINVAL);
   if (i.conn.closed) return 0;
-  const eqp = i.conn.qp;
-  // A QP with work outstanding cannot close gracefully (Verbs §6.2 T6): close abortively.
-  const how = eqp.state === RiQpState.READY_TO_SEND && eqp.sqOutstanding === 0 && !eqp.remoteReadInProgress ? 'graceful' : 'abortive';
-  i.conn.disconnect(how);
+  // RTS→Closing (RNICPI 1.0 §6.1.6 normal close); from any other state, Error. With work still
+  // outstanding the RNIC makes the close a bad one (RDMAC Verbs §6.2 T15: reset, flush, Error):
+  // what Linux siw does too, but siw reports no event, so neither does rdma_disconnect.
+  const graceful = i.conn.qp.query()?.state === RiQpState.READY_TO_SEND;
+  if (graceful && i.qp) i.qp.quietBadClose = true;
+  i.conn.disconnect(graceful ? 'graceful' : 'abortive');
   if (!i.channel) await i.nextSync();
   return 0;
 }

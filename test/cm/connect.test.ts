@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
 import { CmError, type CmConnectRequest, type CmFailure, CmListener, cmConnect, type CmTraceEvent } from '../../src/iwarp/cm.js';
-import { DEFAULT_CONFIG, DEFAULT_LIMITS, Rnic } from '../../src/rnic/rnic.js';
+import { DEFAULT_CONFIG, DEFAULT_LIMITS } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
 import { decodeMpaReqRep } from '../../src/wire/mpa.js';
-import { makeSide, pollN, recv, reg, send, sge, until } from '../helpers/engine.js';
+import { cmSide, riRnic, pollN, recv, reg, send, sge, until } from '../helpers/engine.js';
 import { assertNoLeaks, destroyAll, frameBytes, hex, te } from './helpers.js';
 
 const T = { timeout: 60_000 };
@@ -42,7 +42,7 @@ async function expectCmError(p: Promise<unknown>, kind: string): Promise<CmError
 
 for (const revision of [1, 2] as const) {
   test(`reject with private data reaches the Initiator as a peer reject (revision ${revision})`, async () => {
-    const a = makeSide(new Rnic());
+    const a = cmSide(riRnic());
     const pd = te(`sorry, revision ${revision} is busy`);
     const traced: CmTraceEvent[] = [];
     await withListener({ trace: (e) => traced.push(e) }, async (l) => {
@@ -52,7 +52,7 @@ for (const revision of [1, 2] as const) {
         assert.equal(r.state, 'rejected');
         assert.throws(() => r.reject(), (e: unknown) => e instanceof CmError && e.kind === 'invalid', 'only once');
       });
-      const err = await expectCmError(cmConnect(a.qp, '127.0.0.1', l.port, { revision, privateData: te('may I?') }), 'rejected');
+      const err = await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port, { revision, privateData: te('may I?') }), 'rejected');
       assert.equal(hex(err.privateData!), hex(pd));
       assert.equal(a.qp.state, RiQpState.IDLE, 'the QP stays Idle');
       assert.equal(l.stats.rejected, 1);
@@ -69,20 +69,20 @@ for (const revision of [1, 2] as const) {
 }
 
 test('private data limits: 512 octets at revision 1, 508 with the RFC 6581 word', T, async () => {
-  const a = makeSide(new Rnic());
-  await expectCmError(cmConnect(a.qp, '127.0.0.1', 1, { revision: 2, privateData: new Uint8Array(509) }), 'invalid');
-  await expectCmError(cmConnect(a.qp, '127.0.0.1', 1, { revision: 1, privateData: new Uint8Array(513) }), 'invalid');
-  const b = makeSide(new Rnic());
+  const a = cmSide(riRnic());
+  await expectCmError(cmConnect(a.cm, '127.0.0.1', 1, { revision: 2, privateData: new Uint8Array(509) }), 'invalid');
+  await expectCmError(cmConnect(a.cm, '127.0.0.1', 1, { revision: 1, privateData: new Uint8Array(513) }), 'invalid');
+  const b = cmSide(riRnic());
   await withListener({}, async (l) => {
     let req: CmConnectRequest | null = null;
     l.once('request', (r: CmConnectRequest) => {
       req = r;
       // Too long for a revision-2 Reply: refused, and the request stays pending.
-      assert.throws(() => r.accept(b.qp, { privateData: new Uint8Array(509) }), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
+      assert.throws(() => r.accept(b.cm, { privateData: new Uint8Array(509) }), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
       assert.equal(r.state, 'pending');
-      r.accept(b.qp, { privateData: new Uint8Array(508).fill(0x5a) });
+      r.accept(b.cm, { privateData: new Uint8Array(508).fill(0x5a) });
     });
-    const c = await cmConnect(a.qp, '127.0.0.1', l.port, { revision: 2, privateData: new Uint8Array(508).fill(0xa5) });
+    const c = await cmConnect(a.cm, '127.0.0.1', l.port, { revision: 2, privateData: new Uint8Array(508).fill(0xa5) });
     assert.equal(c.peerPrivateData.length, 508);
     assert.ok(c.peerPrivateData.every((x) => x === 0x5a));
     assert.equal((req as CmConnectRequest | null)?.privateData.length, 508);
@@ -90,11 +90,11 @@ test('private data limits: 512 octets at revision 1, 508 with the RFC 6581 word'
     c.disconnect('abortive');
   });
   destroyAll(a.rnic, b.rnic);
-  const a1 = makeSide(new Rnic());
-  const b1 = makeSide(new Rnic());
+  const a1 = cmSide(riRnic());
+  const b1 = cmSide(riRnic());
   await withListener({}, async (l) => {
-    l.once('request', (r: CmConnectRequest) => r.accept(b1.qp, { privateData: new Uint8Array(512).fill(1) }));
-    const c = await cmConnect(a1.qp, '127.0.0.1', l.port, { revision: 1, privateData: new Uint8Array(512).fill(2) });
+    l.once('request', (r: CmConnectRequest) => r.accept(b1.cm, { privateData: new Uint8Array(512).fill(1) }));
+    const c = await cmConnect(a1.cm, '127.0.0.1', l.port, { revision: 1, privateData: new Uint8Array(512).fill(2) });
     assert.equal(c.peerPrivateData.length, 512);
     c.disconnect('abortive');
   });
@@ -104,16 +104,16 @@ test('private data limits: 512 octets at revision 1, 508 with the RFC 6581 word'
 
 test('one listener serves many concurrent connections, each with its own private data', T, async () => {
   const N = 20;
-  const ra = new Rnic();
-  const rb = new Rnic();
+  const ra = riRnic();
+  const rb = riRnic();
   await withListener({}, async (l) => {
     const passive: ReturnType<CmConnectRequest['accept']>[] = [];
     l.on('request', (r: CmConnectRequest) => {
-      const s = makeSide(rb);
-      passive.push(r.accept(s.qp, { privateData: r.privateData }));
+      const s = cmSide(rb);
+      passive.push(r.accept(s.cm, { privateData: r.privateData }));
     });
-    const sides = Array.from({ length: N }, () => makeSide(ra));
-    const conns = await Promise.all(sides.map((s, i) => cmConnect(s.qp, '127.0.0.1', l.port, { privateData: te(`#${i}`) })));
+    const sides = Array.from({ length: N }, () => cmSide(ra));
+    const conns = await Promise.all(sides.map((s, i) => cmConnect(s.cm, '127.0.0.1', l.port, { privateData: te(`#${i}`) })));
     for (const [i, c] of conns.entries()) assert.equal(Buffer.from(c.peerPrivateData).toString(), `#${i}`, 'each gets its own echo');
     assert.equal(l.stats.accepted, N);
     const closed = [...conns, ...passive].map((c) => new Promise((r) => c.once('close', r)));
@@ -129,10 +129,10 @@ test('policy clash at the Responder: a Reply with R set, the listener reports th
     [{ markers: 'refuse' }, { markers: 'require' }],
     [{ crc: 'never' }, { crc: 'require' }],
   ] as const) {
-    const a = makeSide(new Rnic());
+    const a = cmSide(riRnic());
     await withListener({ policy: listenPolicy }, async (l, failures) => {
       l.on('request', () => assert.fail('no request event for a refused policy'));
-      const e = await expectCmError(cmConnect(a.qp, '127.0.0.1', l.port, { policy: connectPolicy }), 'rejected');
+      const e = await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port, { policy: connectPolicy }), 'rejected');
       assert.equal(e.privateData?.length, 0);
       await until(() => failures.length === 1, 2000, 'the failure event');
       assert.equal(failures[0]!.kind, 'policy');
@@ -147,11 +147,11 @@ test('policy clash at the Initiator: a connection error, the Responder sees the 
     [{ markers: 'require' }, { markers: 'refuse' }],
     [{ crc: 'require' }, { crc: 'never' }],
   ] as const) {
-    const a = makeSide(new Rnic());
-    const b = makeSide(new Rnic());
+    const a = cmSide(riRnic());
+    const b = cmSide(riRnic());
     await withListener({ policy: listenPolicy }, async (l) => {
-      l.once('request', (r: CmConnectRequest) => r.accept(b.qp));
-      await expectCmError(cmConnect(a.qp, '127.0.0.1', l.port, { policy: connectPolicy }), 'policy');
+      l.once('request', (r: CmConnectRequest) => r.accept(b.cm));
+      await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port, { policy: connectPolicy }), 'policy');
       assert.equal(a.qp.state, RiQpState.IDLE);
       // The Responder had accepted: its QP sees the LLP go away before any FPDU.
       await until(() => b.qp.state === RiQpState.ERROR, 3000, 'the Responder QP in Error');
@@ -162,17 +162,17 @@ test('policy clash at the Initiator: a connection error, the Responder sees the 
 });
 
 test('a revision-1 listener answers a revision-2 Request with revision 1: no IRD/ORD exchange', T, async () => {
-  const a = makeSide(new Rnic(), { ird: 3, ord: 5 });
-  const b = makeSide(new Rnic(), { ird: 7, ord: 2 });
+  const a = cmSide(riRnic(), { ird: 3, ord: 5 });
+  const b = cmSide(riRnic(), { ird: 7, ord: 2 });
   const replies: Uint8Array[] = [];
   await withListener({ revision: 1 }, async (l) => {
     l.once('request', (r: CmConnectRequest) => {
       assert.equal(r.revision, 2);
       assert.equal(r.enhanced, false, 'not answered with RFC 6581');
       assert.equal(r.peerIrd, null);
-      r.accept(b.qp);
+      r.accept(b.cm);
     });
-    const c = await cmConnect(a.qp, '127.0.0.1', l.port, { revision: 2, trace: (e) => e.what === 'reply' && replies.push(e.bytes) });
+    const c = await cmConnect(a.cm, '127.0.0.1', l.port, { revision: 2, trace: (e) => e.what === 'reply' && replies.push(e.bytes) });
     assert.equal(c.agreement?.revision, 1);
     assert.equal(c.agreement?.enhanced, false);
     assert.deepEqual([a.qp.ird, a.qp.ord, b.qp.ird, b.qp.ord], [3, 5, 7, 2], 'IRD/ORD are the ULP’s business');
@@ -185,13 +185,13 @@ test('a revision-1 listener answers a revision-2 Request with revision 1: no IRD
 });
 
 test('P2P towards a revision-1 Responder: the Initiator terminates with "No Matching RTR" (0x07)', T, async () => {
-  const a = makeSide(new Rnic());
-  const b = makeSide(new Rnic());
+  const a = cmSide(riRnic());
+  const b = cmSide(riRnic());
   const events: number[] = [];
   b.rnic.asyncHandler = (_o, ev) => events.push(ev.event_type);
   await withListener({ revision: 1 }, async (l) => {
-    l.once('request', (r: CmConnectRequest) => r.accept(b.qp));
-    const e = await expectCmError(cmConnect(a.qp, '127.0.0.1', l.port, { p2p: true }), 'no-matching-rtr');
+    l.once('request', (r: CmConnectRequest) => r.accept(b.cm));
+    const e = await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port, { p2p: true }), 'no-matching-rtr');
     assert.equal(e.terminate?.ecode, 0x07);
     assert.equal(a.qp.state, RiQpState.IDLE);
     // The Responder's QP receives the Terminate message and ends in Error.
@@ -205,14 +205,14 @@ test('P2P towards a revision-1 Responder: the Initiator terminates with "No Matc
 
 test('P2P RTR selection: Write first (as siw), then Read, then Send; the preference is configurable', T, async () => {
   const run = async (offer: ('write' | 'read' | 'send')[], pref: ('write' | 'read' | 'send')[] | undefined, reads = true) => {
-    const a = makeSide(new Rnic());
-    const b = makeSide(new Rnic(), { enableRdmaRead: reads });
+    const a = cmSide(riRnic());
+    const b = cmSide(riRnic(), { enableRdmaRead: reads });
     let chosen: string | null = null;
     await withListener(pref ? { rtrPreference: pref } : {}, async (l) => {
       l.once('request', (r: CmConnectRequest) => {
-        chosen = r.accept(b.qp).agreement?.rtr ?? null;
+        chosen = r.accept(b.cm).agreement?.rtr ?? null;
       });
-      const c = await cmConnect(a.qp, '127.0.0.1', l.port, { p2p: offer });
+      const c = await cmConnect(a.cm, '127.0.0.1', l.port, { p2p: offer });
       assert.equal(c.agreement?.rtr, chosen);
       // Data flows after the RTR.
       const m = te('x');
@@ -234,20 +234,20 @@ test('P2P RTR selection: Write first (as siw), then Read, then Send; the prefere
 });
 
 test('accept-time failures leave the request pending: no acceptable RTR, QP not Idle', T, async () => {
-  const a = makeSide(new Rnic());
-  const noReads = makeSide(new Rnic(), { enableRdmaRead: false });
-  const busy = makeSide(noReads.rnic);
+  const a = cmSide(riRnic());
+  const noReads = cmSide(riRnic(), { enableRdmaRead: false });
+  const busy = cmSide(noReads.rnic);
   assert.equal(busy.qp.modify({ nextState: RiQpState.ERROR }), RiRet.SUCCESS);
   await withListener({}, async (l) => {
     l.once('request', (r: CmConnectRequest) => {
       // Only a Read RTR offered, and the QP takes no inbound Reads.
-      assert.throws(() => r.accept(noReads.qp), (e: unknown) => e instanceof CmError && e.kind === 'no-matching-rtr');
-      assert.throws(() => r.accept(busy.qp), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
+      assert.throws(() => r.accept(noReads.cm), (e: unknown) => e instanceof CmError && e.kind === 'no-matching-rtr');
+      assert.throws(() => r.accept(busy.cm), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
       assert.equal(r.state, 'pending');
       assert.equal(noReads.qp.state, RiQpState.IDLE);
       r.reject(te('no'));
     });
-    const e = await expectCmError(cmConnect(a.qp, '127.0.0.1', l.port, { p2p: ['read'] }), 'rejected');
+    const e = await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port, { p2p: ['read'] }), 'rejected');
     assert.equal(Buffer.from(e.privateData!).toString(), 'no');
   });
   destroyAll(a.rnic, noReads.rnic);
@@ -255,16 +255,16 @@ test('accept-time failures leave the request pending: no acceptable RTR, QP not 
 });
 
 test('strict Responder: IRD/ORD that do not fit fail the accept, which may be retried', T, async () => {
-  const a = makeSide(new Rnic(), { ird: 2, ord: 8 });
-  const b = makeSide(new Rnic(), { ird: 8, ord: 8 });
+  const a = cmSide(riRnic(), { ird: 2, ord: 8 });
+  const b = cmSide(riRnic(), { ird: 8, ord: 8 });
   await withListener({ irdOrd: 'strict' }, async (l) => {
     l.once('request', (r: CmConnectRequest) => {
-      assert.throws(() => r.accept(b.qp), (e: unknown) => e instanceof CmError && e.kind === 'ird-ord', 'ORD 8 > peer IRD 2');
-      assert.throws(() => r.accept(b.qp, { ord: 2, ird: 7 }), (e: unknown) => e instanceof CmError && e.kind === 'ird-ord', 'IRD 7 < peer ORD 8');
+      assert.throws(() => r.accept(b.cm), (e: unknown) => e instanceof CmError && e.kind === 'ird-ord', 'ORD 8 > peer IRD 2');
+      assert.throws(() => r.accept(b.cm, { ord: 2, ird: 7 }), (e: unknown) => e instanceof CmError && e.kind === 'ird-ord', 'IRD 7 < peer ORD 8');
       assert.equal(r.state, 'pending');
-      assert.equal(r.accept(b.qp, { ord: 2 }).agreement?.ord, 2);
+      assert.equal(r.accept(b.cm, { ord: 2 }).agreement?.ord, 2);
     });
-    const c = await cmConnect(a.qp, '127.0.0.1', l.port);
+    const c = await cmConnect(a.cm, '127.0.0.1', l.port);
     assert.deepEqual([a.qp.ird, a.qp.ord, b.qp.ird, b.qp.ord], [2, 8, 8, 2]);
     c.disconnect('abortive');
   });
@@ -274,21 +274,21 @@ test('strict Responder: IRD/ORD that do not fit fail the accept, which may be re
 
 test('Initiator ORD above what the Responder can take: relaxed lowers ORD, strict sends "Insufficient IRD" (0x06)', T, async () => {
   // The Responder's RNIC allows IRD 4 per QP, so its relaxed negotiation stops there.
-  const small = new Rnic({ ...DEFAULT_CONFIG, limits: { ...DEFAULT_LIMITS, maxIrdPerQp: 4 } });
-  const a = makeSide(new Rnic(), { ird: 8, ord: 16 });
-  const b = makeSide(small, { ird: 2, ord: 2 });
+  const small = riRnic({ ...DEFAULT_CONFIG, limits: { ...DEFAULT_LIMITS, maxIrdPerQp: 4 } });
+  const a = cmSide(riRnic(), { ird: 8, ord: 16 });
+  const b = cmSide(small, { ird: 2, ord: 2 });
   await withListener({}, async (l) => {
-    l.once('request', (r: CmConnectRequest) => r.accept(b.qp));
-    const c = await cmConnect(a.qp, '127.0.0.1', l.port);
+    l.once('request', (r: CmConnectRequest) => r.accept(b.cm));
+    const c = await cmConnect(a.cm, '127.0.0.1', l.port);
     assert.deepEqual([a.qp.ord, b.qp.ird], [4, 4], 'ORD lowered to the peer IRD');
     c.disconnect('abortive');
   });
   destroyAll(a.rnic, small);
-  const a2 = makeSide(new Rnic(), { ird: 8, ord: 16 });
-  const b2 = makeSide(small, { ird: 2, ord: 2 });
+  const a2 = cmSide(riRnic(), { ird: 8, ord: 16 });
+  const b2 = cmSide(small, { ird: 2, ord: 2 });
   await withListener({}, async (l) => {
-    l.once('request', (r: CmConnectRequest) => r.accept(b2.qp));
-    const e = await expectCmError(cmConnect(a2.qp, '127.0.0.1', l.port, { irdOrd: 'strict' }), 'ird-ord');
+    l.once('request', (r: CmConnectRequest) => r.accept(b2.cm));
+    const e = await expectCmError(cmConnect(a2.cm, '127.0.0.1', l.port, { irdOrd: 'strict' }), 'ird-ord');
     assert.equal(e.terminate?.ecode, 0x06);
     assert.equal(a2.qp.state, RiQpState.IDLE);
     await until(() => b2.qp.state === RiQpState.ERROR, 3000, 'the Responder QP in Error');
@@ -299,13 +299,13 @@ test('Initiator ORD above what the Responder can take: relaxed lowers ORD, stric
 });
 
 test('TCP errors: refused, and an abort while connecting', T, async () => {
-  const a = makeSide(new Rnic());
+  const a = cmSide(riRnic());
   // A port with nothing listening.
   const srv = net.createServer().listen(0, '127.0.0.1');
   await new Promise((r) => srv.once('listening', r));
   const port = (srv.address() as net.AddressInfo).port;
   await new Promise<void>((r) => srv.close(() => r()));
-  await expectCmError(cmConnect(a.qp, '127.0.0.1', port), 'refused');
+  await expectCmError(cmConnect(a.cm, '127.0.0.1', port), 'refused');
   assert.equal(a.qp.state, RiQpState.IDLE);
   // Abort while waiting for the Reply (the listener never answers within the test).
   await withListener({}, async (l) => {
@@ -315,14 +315,14 @@ test('TCP errors: refused, and an abort while connecting', T, async () => {
       // The Initiator is gone: the request is aborted when the reset arrives.
       r.once('aborted', () => {});
     });
-    await expectCmError(cmConnect(a.qp, '127.0.0.1', l.port, { signal: ac.signal }), 'aborted');
-    await expectCmError(cmConnect(a.qp, '127.0.0.1', l.port, { signal: AbortSignal.abort() }), 'aborted');
+    await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port, { signal: ac.signal }), 'aborted');
+    await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port, { signal: AbortSignal.abort() }), 'aborted');
   });
   // A second connect on a QP already connecting is refused without side effects.
   await withListener({}, async (l) => {
     l.once('request', (r: CmConnectRequest) => r.reject());
-    const first = cmConnect(a.qp, '127.0.0.1', l.port);
-    await expectCmError(cmConnect(a.qp, '127.0.0.1', l.port), 'invalid');
+    const first = cmConnect(a.cm, '127.0.0.1', l.port);
+    await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port), 'invalid');
     await expectCmError(first, 'rejected');
   });
   destroyAll(a.rnic);
@@ -330,16 +330,16 @@ test('TCP errors: refused, and an abort while connecting', T, async () => {
 });
 
 test('accept from a later tick: the request waits (socket watched), then the connection comes up', T, async () => {
-  const a = makeSide(new Rnic());
-  const b = makeSide(new Rnic());
+  const a = cmSide(riRnic());
+  const b = cmSide(riRnic());
   await withListener({}, async (l) => {
     l.once('request', (r: CmConnectRequest) => {
       setTimeout(() => {
         assert.equal(r.state, 'pending');
-        r.accept(b.qp, { privateData: te('late') });
+        r.accept(b.cm, { privateData: te('late') });
       }, 30);
     });
-    const c = await cmConnect(a.qp, '127.0.0.1', l.port);
+    const c = await cmConnect(a.cm, '127.0.0.1', l.port);
     assert.equal(Buffer.from(c.peerPrivateData).toString(), 'late');
     const m = te('ping');
     const rb = new Uint8Array(8);
@@ -355,20 +355,20 @@ test('accept from a later tick: the request waits (socket watched), then the con
 });
 
 test('settleMs: the QP is in RTS and receives at once, but the connect resolves only after the settle time', T, async () => {
-  const ra = new Rnic();
-  const rb = new Rnic();
+  const ra = riRnic();
+  const rb = riRnic();
   await withListener({}, async (l) => {
     let passive: ReturnType<CmConnectRequest['accept']> | null = null;
-    const b = makeSide(rb);
+    const b = cmSide(rb);
     l.on('request', (r: CmConnectRequest) => {
-      passive = r.accept(b.qp, { awaitFirstRx: false });
+      passive = r.accept(b.cm, { awaitFirstRx: false });
     });
-    const a = makeSide(ra);
+    const a = cmSide(ra);
     const buf = new Uint8Array(8);
     const mr = reg(a, buf);
     assert.equal(recv(a.qp, 1n, [sge(mr, buf)]), RiRet.SUCCESS);
     let resolved = false;
-    const p = cmConnect(a.qp, '127.0.0.1', l.port, { settleMs: 2000 }).then((c) => {
+    const p = cmConnect(a.cm, '127.0.0.1', l.port, { settleMs: 2000 }).then((c) => {
       resolved = true;
       return c;
     });

@@ -8,10 +8,9 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { test } from 'node:test';
 import { CmError, type CmConnection, cmConvertSocket } from '../../src/iwarp/cm.js';
-import { Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
-import { makeSide, pollN, recv, reg, type Side, send, sge } from '../helpers/engine.js';
+import { cmSide, riRnic, pollN, recv, reg, type Side, send, sge } from '../helpers/engine.js';
 import { assertNoLeaks, destroyAll, te } from './helpers.js';
 
 const T = { timeout: 30_000 };
@@ -62,16 +61,16 @@ async function closeBoth(x: CmConnection, y: CmConnection): Promise<void> {
 
 test('conversion with MPA start-up: the side with the last streaming message is the MPA Responder', T, async () => {
   const { s, c, close } = await socketPair();
-  const x = makeSide(new Rnic()); // server: Conversion Initiator (sends "READY")
-  const y = makeSide(new Rnic()); // client: Conversion Responder
+  const x = cmSide(riRnic()); // server: Conversion Initiator (sends "READY")
+  const y = cmSide(riRnic()); // client: Conversion Responder
   // Streaming-mode ULP traffic first.
   c.write('HELLO\n');
   const extra = await readUntil(s, 'HELLO\n');
   assert.equal(extra.length, 0);
-  const px = cmConvertSocket(x.qp, s, { lastStreamingMessage: te('READY\n') });
+  const px = cmConvertSocket(x.cm, s, { lastStreamingMessage: te('READY\n') });
   const afterReady = await readUntil(c, 'READY\n');
   c.removeAllListeners('data');
-  const py = cmConvertSocket(y.qp, c, { mpa: { privateData: te('ignored by IT-API, kept here') }, pending: afterReady });
+  const py = cmConvertSocket(y.cm, c, { mpa: { privateData: te('ignored by IT-API, kept here') }, pending: afterReady });
   const [cx, cy] = await Promise.all([px, py]);
   assert.equal(cx.role, 'passive');
   assert.equal(cy.role, 'active');
@@ -87,13 +86,13 @@ test('conversion with MPA start-up: the side with the last streaming message is 
 
 test('conversion without MPA start-up (IT_SC_NO_REQ_REP): straight to RDMA mode with the agreed attributes', T, async () => {
   const { s, c, close } = await socketPair();
-  const x = makeSide(new Rnic());
-  const y = makeSide(new Rnic());
+  const x = cmSide(riRnic());
+  const y = cmSide(riRnic());
   const attrs = { crc: true };
-  const cx = await cmConvertSocket(x.qp, s, { mpa: false, lastStreamingMessage: te('GO\n'), mpaAttrs: attrs });
+  const cx = await cmConvertSocket(x.cm, s, { mpa: false, lastStreamingMessage: te('GO\n'), mpaAttrs: attrs });
   const rest = await readUntil(c, 'GO\n');
   c.removeAllListeners('data');
-  const cy = await cmConvertSocket(y.qp, c, { mpa: false, mpaAttrs: attrs, pending: rest });
+  const cy = await cmConvertSocket(y.cm, c, { mpa: false, mpaAttrs: attrs, pending: rest });
   assert.equal(cx.agreement, null);
   assert.deepEqual(x.qp.mpa, { crc: true, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 });
   await sendBothWays(x, y);
@@ -105,15 +104,15 @@ test('conversion without MPA start-up (IT_SC_NO_REQ_REP): straight to RDMA mode 
 
 test('conversion: octets the ULP read past its message (the start of the MPA Request) are handed over', T, async () => {
   const { s, c, close } = await socketPair();
-  const x = makeSide(new Rnic());
-  const y = makeSide(new Rnic());
+  const x = cmSide(riRnic());
+  const y = cmSide(riRnic());
   // y converts at once as MPA Initiator; x's ULP reads its socket and gets the Request early.
-  const py = cmConvertSocket(y.qp, c, { mpa: {} });
+  const py = cmConvertSocket(y.cm, c, { mpa: {} });
   const [chunk] = (await once(s, 'data')) as [Buffer];
   s.pause();
   s.removeAllListeners('data');
   assert.ok(chunk.length >= 20, 'the Request arrived in the ULP’s read');
-  const cx = await cmConvertSocket(x.qp, s, { mpa: { role: 'responder' }, pending: new Uint8Array(chunk) });
+  const cx = await cmConvertSocket(x.cm, s, { mpa: { role: 'responder' }, pending: new Uint8Array(chunk) });
   const cy = await py;
   await sendBothWays(x, y);
   await closeBoth(cx, cy);
@@ -125,8 +124,8 @@ test('conversion: octets the ULP read past its message (the start of the MPA Req
 test('conversion failures: junk instead of a Request, and a refused policy', T, async () => {
   {
     const { s, c, close } = await socketPair();
-    const x = makeSide(new Rnic());
-    const px = cmConvertSocket(x.qp, s, { mpa: { role: 'responder' } });
+    const x = cmSide(riRnic());
+    const px = cmConvertSocket(x.cm, s, { mpa: { role: 'responder' } });
     c.on('error', () => {});
     c.write('this is not MPA at all');
     const e = await px.then(
@@ -142,10 +141,10 @@ test('conversion failures: junk instead of a Request, and a refused policy', T, 
   }
   {
     const { s, c, close } = await socketPair();
-    const x = makeSide(new Rnic());
-    const y = makeSide(new Rnic());
-    const px = cmConvertSocket(x.qp, s, { mpa: { role: 'responder', policy: { crc: 'never' } } });
-    const py = cmConvertSocket(y.qp, c, { mpa: { policy: { crc: 'require' } } });
+    const x = cmSide(riRnic());
+    const y = cmSide(riRnic());
+    const px = cmConvertSocket(x.cm, s, { mpa: { role: 'responder', policy: { crc: 'never' } } });
+    const py = cmConvertSocket(y.cm, c, { mpa: { policy: { crc: 'require' } } });
     const [ex, ey] = await Promise.all([px.catch((e: unknown) => e), py.catch((e: unknown) => e)]);
     assert.ok(ex instanceof CmError && ex.kind === 'policy', String(ex));
     assert.ok(ey instanceof CmError && ey.kind === 'rejected', String(ey));
@@ -156,8 +155,8 @@ test('conversion failures: junk instead of a Request, and a refused policy', T, 
     await assertNoLeaks([x.rnic, y.rnic]);
   }
   // Not a usable socket: refused before anything is sent.
-  const z = makeSide(new Rnic());
-  await assert.rejects(cmConvertSocket(z.qp, new net.Socket()), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
+  const z = cmSide(riRnic());
+  await assert.rejects(cmConvertSocket(z.cm, new net.Socket()), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
   destroyAll(z.rnic);
   await assertNoLeaks([z.rnic]);
 });

@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
 import { CmError, type CmConnectRequest, type CmFailure, CmListener, cmConnect } from '../../src/iwarp/cm.js';
-import { Rnic } from '../../src/rnic/rnic.js';
 import { RiQpState } from '../../src/rnicpi/types.js';
 import { decodeFpdu, decodeMpaReqRep, encodeFpdu, encodeMpaReqRep } from '../../src/wire/mpa.js';
 import { decodeTerminateMessage } from '../../src/wire/terminate.js';
-import { makeSide, pollN, recv, reg, sge, until } from '../helpers/engine.js';
+import { cmSide, riRnic, pollN, recv, reg, sge, until } from '../helpers/engine.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { assertNoLeaks, destroyAll, frameBytes, hex, RawSock, rawServer, te } from './helpers.js';
 
@@ -100,7 +99,7 @@ test('hostile Initiator: FPDU octets right behind the Request (before any Reply)
 
 test('hostile Initiator: FPDU octets while the request waits for the ULP abort the request', T, async () => {
   const { l, requests } = await listen();
-  const b = makeSide(new Rnic());
+  const b = cmSide(riRnic());
   const raw = await RawSock.connect(l.port);
   raw.write(req());
   await until(() => requests.length === 1, 3000, 'the request');
@@ -111,7 +110,7 @@ test('hostile Initiator: FPDU octets while the request waits for the ULP abort t
   await until(() => r.state === 'aborted', 3000, 'the abort');
   assert.equal(aborted.length, 1);
   assert.equal(aborted[0]!.kind, 'protocol');
-  assert.throws(() => r.accept(b.qp), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
+  assert.throws(() => r.accept(b.cm), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
   assert.equal(b.qp.state, RiQpState.IDLE);
   await raw.waitClosed();
   assert.equal(l.pendingRequests, 0);
@@ -135,8 +134,8 @@ test('slow Initiator: nothing at all, or half a Request, until the Request timer
 
 test('slow ULP: a request not answered within acceptTimeoutMs is aborted and the Initiator reset', T, async () => {
   const { l, requests } = await listen({ acceptTimeoutMs: 50 });
-  const a = makeSide(new Rnic());
-  const err = await cmConnect(a.qp, '127.0.0.1', l.port).then(
+  const a = cmSide(riRnic());
+  const err = await cmConnect(a.cm, '127.0.0.1', l.port).then(
     () => assert.fail('no connection expected'),
     (e: unknown) => e as CmError,
   );
@@ -173,10 +172,10 @@ test('maxPending bounds how many slow peers a listener holds; the rest are reset
   // Once the slow ones time out, a real Initiator gets through.
   await until(() => l.pendingHandshakes === 0, 5000, 'the slow peers to time out');
   assert.equal(failures.filter((f) => f.kind === 'timeout').length, 3);
-  const a = makeSide(new Rnic());
-  const b = makeSide(new Rnic());
-  l.on('request', (r: CmConnectRequest) => r.accept(b.qp));
-  const c = await cmConnect(a.qp, '127.0.0.1', l.port);
+  const a = cmSide(riRnic());
+  const b = cmSide(riRnic());
+  l.on('request', (r: CmConnectRequest) => r.accept(b.cm));
+  const c = await cmConnect(a.cm, '127.0.0.1', l.port);
   assert.equal(requests.length, 1);
   c.disconnect('abortive');
   for (const s of slow) await s.waitClosed();
@@ -213,8 +212,8 @@ async function activeCase(
   params: Parameters<typeof cmConnect>[3] = {},
 ): Promise<{ err: CmError; peer: RawSock }> {
   const srv = await fakeResponder(reply);
-  const a = makeSide(new Rnic());
-  const err = await cmConnect(a.qp, '127.0.0.1', srv.port, { timeoutMs: LONG, ...params }).then(
+  const a = cmSide(riRnic());
+  const err = await cmConnect(a.cm, '127.0.0.1', srv.port, { timeoutMs: LONG, ...params }).then(
     () => assert.fail(`expected ${kind}`),
     (e: unknown) => e as CmError,
   );
@@ -271,11 +270,11 @@ test('fake Responder without P2P sending an FPDU right behind its Reply (as siw 
   send[13] = 1; // MSN 1 (bytes 10–13)
   send.set([0x68, 0x69], 18);
   const srv = await fakeResponder((_q, s) => s.write(Buffer.concat([rep(), encodeFpdu(send, { crc: false })])));
-  const a = makeSide(new Rnic());
+  const a = cmSide(riRnic());
   const buf = new Uint8Array(8);
   const mr = reg(a, buf);
   assert.equal(recv(a.qp, 1n, [sge(mr, buf)]), RiRet.SUCCESS);
-  const conn = await cmConnect(a.qp, '127.0.0.1', srv.port, { timeoutMs: LONG });
+  const conn = await cmConnect(a.cm, '127.0.0.1', srv.port, { timeoutMs: LONG });
   const [wc] = await pollN(a.cq, 1);
   assert.equal(wc!.op_status, 0);
   assert.equal(Buffer.from(buf.subarray(0, 2)).toString(), 'hi');

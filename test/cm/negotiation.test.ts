@@ -9,11 +9,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CmListener, type CmConnection, cmConnect } from '../../src/iwarp/cm.js';
 import type { RtrType } from '../../src/iwarp/llp.js';
-import { Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
 import { RdmapOpcode } from '../../src/wire/rdmap.js';
-import { makeSide, pollN, recv, reg, send, sge, until } from '../helpers/engine.js';
+import { cmSide, riRnic, pollN, recv, reg, send, sge, until } from '../helpers/engine.js';
 import { assertNoLeaks, decodeFpdus, destroyAll, frameBytes, hex, splitFrame, te, WireTap, type WireFpdu } from './helpers.js';
 
 const T = { timeout: 60_000 };
@@ -113,8 +112,8 @@ function checkSend(f: WireFpdu | undefined, msn: number, payload: Uint8Array): v
 
 async function runCase(c: Case): Promise<void> {
   const x = expected(c);
-  const a = makeSide(new Rnic(), { ird: c.pair.i[0], ord: c.pair.i[1] });
-  const b = makeSide(new Rnic(), { ird: c.pair.r[0], ord: c.pair.r[1] });
+  const a = cmSide(riRnic(), { ird: c.pair.i[0], ord: c.pair.i[1] });
+  const b = cmSide(riRnic(), { ird: c.pair.r[0], ord: c.pair.r[1] });
   const listener = await CmListener.listen({
     host: '127.0.0.1',
     policy: { crc: c.crc === 'responder' ? 'require' : 'allow', markers: x.rAsk ? 'require' : 'allow' },
@@ -136,10 +135,10 @@ async function runCase(c: Case): Promise<void> {
     assert.equal(hex(r.privateData), hex(reqPd));
     // Posted before accept: the Initiator may Send as soon as it has the Reply.
     assert.equal(recv(b.qp, 2n, [sge(reg(b, rbufB), rbufB)]), RiRet.SUCCESS);
-    passive = r.accept(b.qp, { privateData: repPd });
+    passive = r.accept(b.cm, { privateData: repPd });
   });
   try {
-    const active = await cmConnect(a.qp, '127.0.0.1', tap.port, {
+    const active = await cmConnect(a.cm, '127.0.0.1', tap.port, {
       revision: c.rev,
       policy: { crc: c.crc === 'initiator' ? 'require' : 'allow', markers: x.iAsk ? 'require' : 'allow' },
       p2p: c.p2p ? [c.p2p] : false,

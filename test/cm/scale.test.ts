@@ -5,29 +5,37 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../../src/iwarp/cm.js';
-import { Rnic } from '../../src/rnic/rnic.js';
+import { type CmConnection, type CmConnectRequest, CmListener, type CmQp, cmConnect } from '../../src/iwarp/cm.js';
+import type { Qp } from '../../src/rnic/qp.js';
+import type { Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
-import { must, recv, send, until } from '../helpers/engine.js';
+import { cmQps, must, recv, riRnic, send, until } from '../helpers/engine.js';
 import { assertNoLeaks } from './helpers.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { mrReg } from '../../src/rnic/memops.js';
-import { ALL_ACCESS, qpInit } from '../helpers/engine.js';
+import { ALL_ACCESS } from '../helpers/engine.js';
 
 const TOTAL = 1000;
 const IN_FLIGHT = 50;
 
 test(`${TOTAL} connections through one listener, established and torn down, nothing left`, { timeout: 60_000 }, async () => {
-  const ra = new Rnic();
-  const rb = new Rnic();
+  const ra = riRnic();
+  const rb = riRnic();
   // One PD, CQ and buffer per side; one QP per connection.
+  // QPs are made through RNICPI (the CM takes them as CmQp); `engine` finds the engine QP of a
+  // connection for the engine-level checks.
+  const engine = new Map<CmQp, Qp>();
   const mk = (r: Rnic) => {
-    const pd = must(r.pdAlloc(null));
-    const cq = must(r.cqCreate(8 * IN_FLIGHT, 0, null));
+    const f = cmQps(r, 8 * IN_FLIGHT, { sqSize: 4, rqSize: 4, ord: 2, ird: 2, sqMaxSges: 1, sqMaxSgesRdmaw: 1, rqMaxSges: 1, enableBind: false });
+    const { pd, cq } = f;
     const buf = new Uint8Array(16);
     const mr = must(mrReg(r, { va: hostMemory.addressOf(buf), length: buf.length, flags: ALL_ACCESS, pd, key: 0 }, null));
-    const qp = () => must(r.qpCreate(qpInit(pd, cq, { sqSize: 4, rqSize: 4, ord: 2, ird: 2 })));
+    const qp = () => {
+      const q = f.make();
+      engine.set(q.cm, q.qp);
+      return q;
+    };
     const sge = { stag: mr.stag, to: hostMemory.addressOf(buf), len: buf.length };
     return { cq, qp, sge };
   };
@@ -36,19 +44,22 @@ test(`${TOTAL} connections through one listener, established and torn down, noth
   const l = await CmListener.listen({ host: '127.0.0.1', maxPending: IN_FLIGHT * 2 });
   const passive = new Map<number, CmConnection>();
   l.on('request', (r: CmConnectRequest) => {
-    const qp = B.qp();
-    assert.equal(recv(qp, 1n, [B.sge]), RiRet.SUCCESS);
-    passive.set(Number(Buffer.from(r.privateData).readUInt32BE(0)), r.accept(qp));
+    const q = B.qp();
+    assert.equal(recv(q.qp, 1n, [B.sge]), RiRet.SUCCESS);
+    passive.set(Number(Buffer.from(r.privateData).readUInt32BE(0)), r.accept(q.cm));
   });
   let done = 0;
   let next = 0;
   const one = async (i: number): Promise<void> => {
-    const qp = A.qp();
+    const { qp, cm } = A.qp();
     const pd = Buffer.alloc(4);
     pd.writeUInt32BE(i);
-    const c = await cmConnect(qp, '127.0.0.1', l.port, { privateData: pd });
-    const p = passive.get(i)!;
-    assert.ok(p, `request ${i} accepted`);
+    const c = await cmConnect(cm, '127.0.0.1', l.port, { privateData: pd });
+    const pc = passive.get(i)!;
+    assert.ok(pc, `request ${i} accepted`);
+    const p = { qp: engine.get(pc.qp)!, once: pc.once.bind(pc) };
+    engine.delete(cm);
+    engine.delete(pc.qp);
     assert.equal(send(qp, { type: RiWrType.SEND, id: BigInt(i), sgl: [A.sge] }), RiRet.SUCCESS);
     const closed = Promise.all([new Promise((r) => c.once('close', r)), new Promise((r) => p.once('close', r))]);
     // The Responder's receive completes once the Send is in; then close gracefully.

@@ -10,11 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { type CmConnection, type CmConnectRequest, CmListener, cmConnect } from '../../src/iwarp/cm.js';
 import type { WorkCompletion } from '../../src/rnic/cq.js';
-import { Rnic } from '../../src/rnic/rnic.js';
+import type { Rnic } from '../../src/rnic/rnic.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiAsyncEventType, RiQpState, RiWcStatus, RiWcType, RiWrType } from '../../src/rnicpi/types.js';
 import { RdmapOpcode } from '../../src/wire/rdmap.js';
-import { makeSide, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
+import { cmSide, riRnic, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
 import { RawPeer } from '../helpers/rawpeer.js';
 import { assertNoLeaks, destroyAll, te } from './helpers.js';
 
@@ -48,18 +48,18 @@ function closes(c: CmConnection): { n: number; done: Promise<void> } {
 
 /** Connects a → b through a fresh listener. */
 async function pair(recvsA = 2, recvsB = 2) {
-  const a = makeSide(new Rnic());
-  const b = makeSide(new Rnic());
+  const a = cmSide(riRnic());
+  const b = cmSide(riRnic());
   const evA = events(a.rnic);
   const evB = events(b.rnic);
   const l = await CmListener.listen({ host: '127.0.0.1' });
   let pb: CmConnection | null = null;
   l.once('request', (r: CmConnectRequest) => {
     postRecvs(b, recvsB);
-    pb = r.accept(b.qp);
+    pb = r.accept(b.cm);
   });
   postRecvs(a, recvsA);
-  const pa = await cmConnect(a.qp, '127.0.0.1', l.port);
+  const pa = await cmConnect(a.cm, '127.0.0.1', l.port);
   await l.close();
   // The Initiator speaks first (RFC 5044 §7.1.2): a Send, so both sides are fully up.
   const m = te('hi');
@@ -139,13 +139,13 @@ test('abortive close: RST, the peer sees a connection reset once, both flushed',
 
 /** Our listener with a raw Initiator (test/helpers/rawpeer.ts speaks MPA itself). */
 async function rawPair(recvs: number) {
-  const b = makeSide(new Rnic());
+  const b = cmSide(riRnic());
   const ev = events(b.rnic);
   const l = await CmListener.listen({ host: '127.0.0.1' });
   let pb: CmConnection | null = null;
   l.once('request', (r: CmConnectRequest) => {
     postRecvs(b, recvs);
-    pb = r.accept(b.qp);
+    pb = r.accept(b.cm);
   });
   const raw = await RawPeer.connect(l.port);
   await until(() => pb !== null, 3000, 'accept');
@@ -202,14 +202,14 @@ test('the peer resets the connection: Error, one CONNECTION_RESET, receives flus
 });
 
 test('the peer process dies (SIGKILL): the QP leaves RTS, receives are flushed, one close event', T, async () => {
-  const b = makeSide(new Rnic());
+  const b = cmSide(riRnic());
   const ev = events(b.rnic);
   const l = await CmListener.listen({ host: '127.0.0.1' });
   let pb: CmConnection | null = null;
   l.once('request', (r: CmConnectRequest) => {
     assert.match(Buffer.from(r.privateData).toString(), /^pid \d+$/);
     postRecvs(b, 2);
-    pb = r.accept(b.qp);
+    pb = r.accept(b.cm);
   });
   const script = fileURLToPath(new URL('./fixtures/cm-peer.js', import.meta.url));
   const child = spawn(process.execPath, [script, String(l.port)], { stdio: ['ignore', 'pipe', 'pipe'] });

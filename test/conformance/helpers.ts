@@ -1,7 +1,7 @@
 /**
  * Conformance-suite helpers: everything goes through the softrdma provider's `ri_*` ops (the
  * engine is never driven directly). Connected QPs are built over loopback TCP with the MPA
- * start-up halves of `src/rnic/mpa-startup.ts`, then converted with `ri_qp_modify`
+ * start-up halves of `src/iwarp/mpa-startup.ts`, then converted with `ri_qp_modify`
  * (NEXT_STATE | LLQ_STREAM_HANDLE | MPA_ATTR).
  */
 import { once } from 'node:events';
@@ -13,7 +13,7 @@ import {
   SOFTRDMA_USER_OPS,
   type SoftrdmaVp,
   softrdmaTerminateDomain,
-} from '../../src/rnicpi/provider.js';
+} from '../../src/provider/softrdma.js';
 import { RiRet, riRetName } from '../../src/rnicpi/status.js';
 import {
   type ri_cq_handle_t,

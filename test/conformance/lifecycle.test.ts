@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createAccessLayer, riLoadProvider } from '../../src/rnicpi/provider-svc.js';
+import { createAccessLayer, riLoadProvider } from '../../src/provider/access-layer.js';
 import {
   createSoftrdmaVp,
   SOFTRDMA_KERNEL_OPS as K,
@@ -12,7 +12,7 @@ import {
   SOFTRDMA_USER_OPS as U,
   type SoftrdmaProviderInstance,
   softrdmaDevArg,
-} from '../../src/rnicpi/provider.js';
+} from '../../src/provider/softrdma.js';
 import { getProvider } from '../../src/rnicpi/registry.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiConsumerDomain, RiMemFlags, RiPblMode, RiRnicFlags } from '../../src/rnicpi/types.js';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SOFTRDMA_KERNEL_OPS as K, SOFTRDMA_USER_OPS as U, softrdmaTerminateDomain } from '../../src/rnicpi/provider.js';
+import { SOFTRDMA_KERNEL_OPS as K, SOFTRDMA_USER_OPS as U, softrdmaTerminateDomain } from '../../src/provider/softrdma.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import {
   RiAsyncEventType,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
 import { after, test } from 'node:test';
-import { SOFTRDMA_KERNEL_OPS as K } from '../../src/rnicpi/provider.js';
+import { SOFTRDMA_KERNEL_OPS as K } from '../../src/provider/softrdma.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import {
   RiAsyncEventType,

@@ -16,7 +16,11 @@ import { mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src
 import type { Pd } from '../../src/rnic/pd.js';
 import { postRq, postSq, type SqWrIn } from '../../src/rnic/post.js';
 import type { MpaAttrs, Qp, QpInit } from '../../src/rnic/qp.js';
-import { Rnic } from '../../src/rnic/rnic.js';
+import { Rnic, type RnicConfig } from '../../src/rnic/rnic.js';
+import { type CmQp, riCmQp } from '../../src/iwarp/cm.js';
+import type { ri_ops_t } from '../../src/rnicpi/ops.js';
+import { createSoftrdmaVp, SOFTRDMA_KERNEL_OPS } from '../../src/provider/softrdma.js';
+import { RiConsumerDomain, RiPblMode, type ri_rnic_handle_t } from '../../src/rnicpi/types.js';
 import { registerLlpBinder } from '../../src/rnic/transport.js';
 import type { FaultPlan } from '../../src/loopback/faults.js';
 import { LoopbackConn, loopbackPair } from '../../src/loopback/loopback.js';
@@ -43,6 +47,97 @@ export function must<T>(v: T | RiRet): T {
 
 /** Waiters for CQ notifications, by CQ os_data. */
 const cqWaiters = new Map<unknown, (() => void)[]>();
+
+/** An engine RNIC opened behind the softrdma RNICPI provider, with one consumer handle. */
+interface RiBacked {
+  ops: ri_ops_t;
+  rnic: ri_rnic_handle_t;
+  handlerId: number;
+}
+const backed = new WeakMap<Rnic, RiBacked>();
+
+/**
+ * An engine RNIC reached through the softrdma provider (`ri_rnic_open`, `ri_rnic_get_hdl`), for
+ * tests of RNICPI consumers such as the connection manager: {@link cmSide} makes QPs on it
+ * through `ri_qp_create`, and the engine objects stay at hand for posting and polling.
+ */
+export function riRnic(config: Partial<RnicConfig> = {}): Rnic {
+  const vp = createSoftrdmaVp(config);
+  const ops = SOFTRDMA_KERNEL_OPS;
+  const okStatus = (st: RiRet, what: string): void => {
+    if (st !== RiRet.SUCCESS) throw new Error(`${what}: ${RiRet[st]}`);
+  };
+  okStatus(ops.ri_rnic_open(vp, RiPblMode.PAGE_LIST_MODE, { rnic: vp.name }).status, 'ri_rnic_open');
+  const h = ops.ri_cq_set_event_handler(vp, 0, (_os, cqOs) => {
+    for (const w of cqWaiters.get(cqOs)?.splice(0) ?? []) w();
+  });
+  if (h.status !== RiRet.SUCCESS) throw new Error(`ri_cq_set_event_handler: ${RiRet[h.status]}`);
+  const g = ops.ri_rnic_get_hdl(vp, RiConsumerDomain.KERNEL, null, { consumer: 'test' });
+  if (g.status !== RiRet.SUCCESS) throw new Error(`ri_rnic_get_hdl: ${RiRet[g.status]}`);
+  backed.set(vp.engine, { ops, rnic: g.rnic, handlerId: h.handler_id });
+  return vp.engine;
+}
+
+/** A {@link Side} whose QP was made through RNICPI, with the CM's view of it. */
+export interface CmSide extends Side {
+  /** The QP as the connection manager takes it ({@link riCmQp} over the provider). */
+  cm: CmQp;
+}
+
+/**
+ * A QP made with `ri_qp_create` on an RNIC from {@link riRnic} (default: a new one), with the
+ * attributes of {@link makeSide}: its own PD and one CQ for both queues.
+ */
+export function cmSide(rnic: Rnic = riRnic(), over: Partial<QpInit> = {}): CmSide {
+  const f = cmQps(rnic, 1024, over);
+  const { qp, cm } = f.make();
+  return { rnic, pd: f.pd, cq: f.cq, qp, cm };
+}
+
+/**
+ * One PD and one CQ of `cqSize` entries made through RNICPI on an RNIC from {@link riRnic}, and a
+ * maker of QPs on them (`ri_qp_create`, attributes of {@link makeSide} with `over`): each QP as
+ * the engine object and as the CM's {@link CmQp}.
+ */
+export function cmQps(rnic: Rnic, cqSize: number, over: Partial<QpInit> = {}): { pd: Pd; cq: Cq; make(): { qp: Qp; cm: CmQp } } {
+  const b = backed.get(rnic);
+  if (!b) throw new Error('cmSide/cmQps need an RNIC made by riRnic()');
+  const { ops } = b;
+  const p = ops.ri_pd_alloc(b.rnic, null, 'pd');
+  if (p.status !== RiRet.SUCCESS) throw new Error(`ri_pd_alloc: ${RiRet[p.status]}`);
+  const c = ops.ri_cq_create(b.rnic, { num_cqe: cqSize, handler_id: b.handlerId }, null, {});
+  if (c.status !== RiRet.SUCCESS) throw new Error(`ri_cq_create: ${RiRet[c.status]}`);
+  const i = { sqSize: 64, rqSize: 64, sqMaxSges: 4, sqMaxSgesRdmaw: 4, rqMaxSges: 4, enableRdmaRead: true, enableRdmaWrite: true, ord: 8, ird: 8, stag0Enabled: false, enableBind: true, ...over };
+  const make = (): { qp: Qp; cm: CmQp } => {
+    const r = ops.ri_qp_create(
+      b.rnic,
+      {
+        scq: { scq_handle: c.cq },
+        rcq: { rcq_handle: c.cq },
+        srq: null,
+        srq_valid: false,
+        pd: p.pd,
+        sq_size: i.sqSize,
+        rq_size: i.rqSize,
+        sq_max_sges: i.sqMaxSges,
+        sq_max_sges_rdmaw: i.sqMaxSgesRdmaw,
+        rq_max_sges: i.rqMaxSges,
+        enable_rdma_read: i.enableRdmaRead,
+        enable_rdma_write: i.enableRdmaWrite,
+        max_rdma_read_outgoing: i.ord,
+        max_rdma_read_incoming: i.ird,
+        enable_stag0_fastreg: i.stag0Enabled,
+        qp_xport: { qp_iwarp: { enable_bind: i.enableBind } },
+      },
+      null,
+      'qp',
+    );
+    if (r.status !== RiRet.SUCCESS) throw new Error(`ri_qp_create: ${RiRet[r.status]}`);
+    // The engine QP behind the handle, for the engine-level post/poll helpers.
+    return { qp: (r.qp as unknown as { qp: Qp }).qp, cm: riCmQp(ops, b.rnic, r.qp) };
+  };
+  return { pd: (p.pd as unknown as { pd: Pd }).pd, cq: (c.cq as unknown as { cq: Cq }).cq, make };
+}
 
 /** A QP's creation attributes: one PD, one CQ for both queues, small queues, Read/Write on. */
 export function qpInit(pd: Pd, cq: Cq, over: Partial<QpInit> = {}): QpInit {

@@ -98,7 +98,7 @@ export function freeAll(): void {
   for (const ia of [...open]) freeIa(ia);
   for (const d of softrdmaItapiDevices()) {
     assert.equal(d.vp.handles.size, 0, 'an RNIC handle was left (an object of a freed IA survived)');
-    assert.equal(d.engine.qps.size, 0, 'QPs left on the RNIC');
+    assert.equal(d.vp.engine.qps.size, 0, 'QPs left on the RNIC');
   }
 }
 

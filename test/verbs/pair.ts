@@ -7,8 +7,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
-import { cmConvertSocket } from '../../src/iwarp/cm.js';
-import { softrdmaEngineQp } from '../../src/rnicpi/provider.js';
+import { cmConvertSocket, riCmQp } from '../../src/iwarp/cm.js';
 import type { Qp } from '../../src/verbs/ibverbs.js';
 import {
   getErrno,
@@ -246,8 +245,10 @@ export async function convertedPair(
   c.pause();
   const [[s]] = (await Promise.all([once(srv, 'connection'), once(c, 'connect')])) as [[net.Socket], unknown];
   srv.close();
-  const ea = softrdmaEngineQp((a.qp as Qp).ri)!;
-  const eb = softrdmaEngineQp((b.qp as Qp).ri)!;
+  const qa = a.qp as Qp;
+  const ea = riCmQp(qa.context.ops, qa.context.rnic, qa.ri);
+  const qb = b.qp as Qp;
+  const eb = riCmQp(qb.context.ops, qb.context.rnic, qb.ri);
   await Promise.all([
     cmConvertSocket(ea, c, { mpa: { role: 'initiator', p2p: true } }),
     cmConvertSocket(eb, s, { mpa: { role: 'responder' } }),

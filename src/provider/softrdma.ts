@@ -28,6 +28,7 @@ import { attachIwarp } from '../iwarp/datapath.js';
 import { terminateOfFault } from '../iwarp/terminate-map.js';
 import { buildTerminate, encodeTerminate } from '../wire/terminate.js';
 import { LlpStream } from '../iwarp/llp.js';
+import { attachLoopback } from '../loopback/loopback.js';
 import { MEM_REMOTE, MemKind, type MemObject, MrOrigin } from '../rnic/memory.js';
 import {
   ltagAlloc,
@@ -47,9 +48,9 @@ import { type MpaAttrs, type Qp, QP_STATE_NAMES, type QpModify } from '../rnic/q
 import { type AsyncHandler, DEFAULT_CONFIG, Rnic, type RnicConfig } from '../rnic/rnic.js';
 import type { Srq } from '../rnic/srq.js';
 import { registerLlpBinder } from '../rnic/transport.js';
-import { type RiOpName, RI_OPS_ORDER, type RiPostListResult, type ri_ops_t } from './ops.js';
-import { getProvider, type RiProviderEnv, type RiProviderInstance, registerProvider } from './registry.js';
-import { RI_OK, RiError, type RiFail, RiRet, type RiStatus, riFail, riOk } from './status.js';
+import { type RiOpName, RI_OPS_ORDER, type RiPostListResult, type ri_ops_t } from '../rnicpi/ops.js';
+import { getProvider, type RiProviderEnv, type RiProviderInstance, registerProvider } from '../rnicpi/registry.js';
+import { RI_OK, RiError, type RiFail, RiRet, type RiStatus, riFail, riOk } from '../rnicpi/status.js';
 import {
   RI_HANDLE_KIND,
   RI_QP_ATTR_IWARP_VALID_MASK,
@@ -87,7 +88,7 @@ import {
   type ri_wc_t,
   type ri_wr_recv_t,
   type ri_wr_t,
-} from './types.js';
+} from '../rnicpi/types.js';
 
 /** Name of the provider in the registry. */
 export const SOFTRDMA_PROVIDER_NAME = 'softrdma';
@@ -95,8 +96,12 @@ export const SOFTRDMA_PROVIDER_NAME = 'softrdma';
 export const SOFTRDMA_LIB_PATH = 'softrdma/rnicpi/provider';
 
 /** Every `ri_mem_attr_t` bit RNICPI defines. */
-/** The provider carries iWARP: its LLP stream handles attach through this binder (RNICPI §4.4). */
+/**
+ * The transports this provider's QPs attach to on Idle→RTS (RNICPI §4.4 `llp_stream_handle`):
+ * iWARP streams (TCP), and in-process loopback endpoints.
+ */
 registerLlpBinder(attachIwarp);
+registerLlpBinder(attachLoopback);
 
 const MEM_FLAGS_ALL = (1 << 11) - 1;
 /** Flags `ri_mr_rereg(_phys)` understands. */
@@ -1583,11 +1588,3 @@ export function softrdmaProviderFactory(env: RiProviderEnv): SoftrdmaProviderIns
 }
 
 if (!getProvider(SOFTRDMA_PROVIDER_NAME)) registerProvider(SOFTRDMA_PROVIDER_NAME, softrdmaProviderFactory);
-
-/**
- * The engine QP behind a QP handle, for the host stack's connection manager (RNICPI Ch. 6: the
- * host stack owns the LLP until it hands the stream to the QP). Null for anything else.
- */
-export function softrdmaEngineQp(qp: unknown): Qp | null {
-  return qp instanceof QpHandle && !qp.dead ? qp.qp : null;
-}

@@ -11,10 +11,10 @@
  *
  * @module
  */
-import type { ri_ops_t, ri_svc_ops_t } from './ops.js';
-import { PinTable } from './provider.js';
-import { getProvider, type RiProviderInstance } from './registry.js';
-import { RI_OK, RiError, RiRet, riFail } from './status.js';
+import type { ri_ops_t, ri_svc_ops_t } from '../rnicpi/ops.js';
+import { PinTable } from './softrdma.js';
+import { getProvider, type RiProviderInstance } from '../rnicpi/registry.js';
+import { RI_OK, RiError, RiRet, riFail } from '../rnicpi/status.js';
 import {
   isRiHandle,
   RI_MAX_HW_PATH_LEN,
@@ -23,7 +23,7 @@ import {
   type ri_pbl_mode_t,
   type ri_svcs_dev_arg_t,
   type ri_vp_handle_t,
-} from './types.js';
+} from '../rnicpi/types.js';
 
 /** One attached RNIC as the AL sees it. */
 export interface RiAttachment {

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// Checks the layering of src/ (issue 13, "one RNIC core, many transports"): which folder may
+// import from which, which engine files the consumer faces may reach, and that the folders form
+// no cycle. Relative imports only (`from '…'`, `import '…'`, `import('…')`); packages and
+// node: built-ins are not layering.
+//
+//   node scripts/check-imports.mjs            check; exit 1 with the violations
+//   node scripts/check-imports.mjs --graph    also print the folder graph (edges with counts)
+//
+// Edit the three tables below to change the rules.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+const SRC = 'src';
+
+/**
+ * Folder → folders it may import from (besides itself). A folder missing here may import
+ * nothing. `.` is src/ itself (src/index.ts). The layers (docs/architecture.md):
+ *
+ * - faces (itapi, verbs, cli) → provider (loading a provider) and rnicpi (the spec's API);
+ *   they reach the engine and the transports only for the files of ALLOWED_FILES;
+ * - provider: the softrdma RNICPI provider and access layer, over the core and the transports;
+ * - transports (iwarp, loopback) → the core (rnic) and the wire codecs;
+ * - rnic: the transport-neutral core; it knows no transport;
+ * - rnicpi: the RNICPI 1.0 specification (types, codes, ops table, registry): it knows no
+ *   implementation;
+ * - wire: pure codecs.
+ */
+const ALLOWED_FOLDERS = {
+  '.': ['itapi', 'provider', 'rnicpi', 'wire', 'verbs', 'util'],
+  cli: ['verbs', 'itapi', 'provider', 'rnicpi', 'wire', 'util'],
+  itapi: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
+  verbs: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
+  provider: ['rnic', 'iwarp', 'loopback', 'rnicpi', 'wire', 'util'],
+  iwarp: ['rnic', 'rnicpi', 'wire', 'util'],
+  loopback: ['rnic', 'rnicpi', 'wire', 'util'],
+  rnic: ['rnicpi', 'wire', 'util'],
+  rnicpi: ['wire', 'util'],
+  wire: ['util'],
+  util: [],
+};
+
+/**
+ * Folder → the only files of another folder it may import, when that folder is allowed above
+ * but only in part. Paths are relative to src/, without extension.
+ */
+const FACE_FILES = {
+  // The iWARP connection manager is driven by the faces as an RNICPI consumer (through CmQp).
+  iwarp: ['iwarp/cm'],
+  // Host memory: the faces turn JS buffers into the addresses RNICPI takes.
+  rnic: ['rnic/hostmem'],
+  provider: ['provider/access-layer', 'provider/softrdma'],
+};
+const ALLOWED_FILES = {
+  itapi: FACE_FILES,
+  verbs: FACE_FILES,
+};
+
+/**
+ * Exceptions, file → files it may import although the folder rules forbid it. Each is dropped
+ * from the folder graph (so it makes no cycle) and listed with `--graph`. None today.
+ */
+const EXCEPTIONS = {};
+
+// ---------------------------------------------------------------------------------------------
+
+const args = new Set(process.argv.slice(2));
+const wantGraph = args.has('--graph');
+
+/** @param {string} dir @returns {string[]} */
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** `src/rnic/cm.ts` → `rnic/cm`. @param {string} p */
+function modName(p) {
+  return relative(SRC, p).split(sep).join('/').replace(/\.(ts|js|mjs)$/, '');
+}
+
+/** `rnic/cm` → `rnic`; `index` → `.`. @param {string} m */
+function folderOf(m) {
+  const i = m.indexOf('/');
+  return i < 0 ? '.' : m.slice(0, i);
+}
+
+const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
+
+/** Relative import specifiers of a file (comments stripped first). @param {string} text */
+function importsOf(text) {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const out = [];
+  for (const m of code.matchAll(IMPORT_RE)) out.push(m[2]);
+  return out;
+}
+
+/** @param {string} pattern @param {string} mod */
+function matches(pattern, mod) {
+  return pattern.endsWith('/*') ? mod.startsWith(pattern.slice(0, -1)) : pattern === mod;
+}
+
+const violations = [];
+/** folder → folder → count */
+const graph = new Map();
+const excepted = [];
+
+for (const file of walk(SRC)) {
+  const from = modName(file);
+  const fromFolder = folderOf(from);
+  for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+    const to = modName(resolve(dirname(file), spec));
+    const toFolder = folderOf(to);
+    if (toFolder === fromFolder) continue;
+    const exc = Object.entries(EXCEPTIONS).find(([f, list]) => f === from && list.some((p) => matches(p, to)));
+    if (exc) {
+      excepted.push(`${from} → ${to}`);
+      continue;
+    }
+    const allowed = ALLOWED_FOLDERS[fromFolder];
+    if (!allowed) violations.push(`${from} → ${to}: folder ${fromFolder}/ has no entry in ALLOWED_FOLDERS`);
+    else if (!allowed.includes(toFolder)) violations.push(`${from} → ${to}: ${fromFolder}/ may not import from ${toFolder}/`);
+    else {
+      const files = ALLOWED_FILES[fromFolder]?.[toFolder];
+      if (files && !files.some((p) => matches(p, to))) {
+        violations.push(`${from} → ${to}: ${fromFolder}/ may import from ${toFolder}/ only ${files.join(', ')}`);
+      }
+    }
+    const row = graph.get(fromFolder) ?? new Map();
+    row.set(toFolder, (row.get(toFolder) ?? 0) + 1);
+    graph.set(fromFolder, row);
+  }
+}
+
+/** Cycles of the folder graph (one per strongly connected component), as paths. */
+function cycles() {
+  const found = [];
+  const state = new Map(); // 1 = on the stack, 2 = done
+  const stack = [];
+  const visit = (n) => {
+    state.set(n, 1);
+    stack.push(n);
+    for (const m of [...(graph.get(n)?.keys() ?? [])].sort()) {
+      if (state.get(m) === 1) found.push([...stack.slice(stack.indexOf(m)), m]);
+      else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, 2);
+  };
+  for (const n of [...graph.keys()].sort()) if (!state.has(n)) visit(n);
+  return found;
+}
+
+for (const c of cycles()) violations.push(`folder cycle: ${c.map((f) => `${f}/`).join(' → ')}`);
+
+if (wantGraph) {
+  console.log('folder graph (importer → imported: number of imports):');
+  for (const from of [...graph.keys()].sort()) {
+    const row = graph.get(from);
+    console.log(`  ${from}/ → ${[...row.keys()].sort().map((t) => `${t}/ (${row.get(t)})`).join(', ')}`);
+  }
+  if (excepted.length > 0) {
+    console.log('allowed exceptions (not in the graph):');
+    for (const e of [...new Set(excepted)].sort()) console.log(`  ${e}`);
+  }
+}
+
+if (violations.length > 0) {
+  console.error(`check-imports: ${violations.length} layering violation(s) (rules in scripts/check-imports.mjs):`);
+  for (const v of violations) console.error(`  ${v}`);
+  process.exit(1);
+}
+if (!wantGraph) console.log('check-imports: layering ok');
