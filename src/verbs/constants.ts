@@ -2,8 +2,7 @@
  * libibverbs / librdmacm constants for the ibverbs + rdma_cm face of softrdma.
  *
  * Scope: every enum and constant used by the functions of the "RDMA Aware Networks Programming
- * User Manual" (Mellanox/NVIDIA, `/work/shared/seeds/004_ceaf4ba0e44171de.txt`; map:
- * `/work/shared/digests/rdma-manual.digest.md`). The manual prints names but almost no numbers,
+ * User Manual" (Mellanox/NVIDIA). The manual prints names but almost no numbers,
  * so **every numeric value comes from rdma-core** (github.com/linux-rdma/rdma-core, commit
  * 691953d8d502f54088f776c5ba2aeed0a5ac945d; `libibverbs/verbs.h`, `librdmacm/rdma_cma.h`). Each
  * enum below cites the header lines it mirrors. The `*_str()` helpers return the exact strings of
