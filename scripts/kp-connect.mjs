@@ -5,7 +5,7 @@
 //   our Send {addr, rkey, len} of a sink        → its RDMA Write  → its Send "go" → compare.
 //
 //   ./run-guest.sh 'rping -s -a 192.168.77.2 -p 7174 -C 1 -v & sleep 1; echo READY; wait' &
-//   ./host-exec.sh node /work/main/scripts/kp-connect.mjs --host 192.168.77.2 --port 7174
+//   ./host-exec.sh node scripts/kp-connect.mjs --host 192.168.77.2 --port 7174
 //
 // Retries the TCP connect while the guest boots (until --wait seconds). Plain JS on dist/.
 import { CmError, cmConnect } from '../dist/src/iwarp/cm.js';

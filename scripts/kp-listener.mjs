@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // First contact with a real iWARP peer: a softrdma listener for the kernel-peer harness
-// (/work/shared/interop/kernel-peer). The guest's `rping -c` (Linux siw over rdma_cm) connects;
+// (test/interop/kernel-peer). The guest's `rping -c` (Linux siw over rdma_cm) connects;
 // we log its MPA Request and our Reply decoded, accept into a QP (→ RTS), log the first FPDUs it
 // sends decoded with the wire codecs, and then play the rping server's side of one ping:
 //   client Send {addr, rkey, len} → our RDMA Read of its buffer → our Send "go"
 //   client Send {addr, rkey, len} → our RDMA Write of the data back → our Send "go"
 //
 //   npm run build
-//   ./host-exec.sh node /work/main/scripts/kp-listener.mjs --host 192.168.77.1 --port 7174 &
+//   ./host-exec.sh node scripts/kp-listener.mjs --host 192.168.77.1 --port 7174 &
 //   ./run-guest.sh 'rping -c -a 192.168.77.1 -p 7174 -C 1 -v'
 //
 // Plain JS on top of dist/ (no test helpers). Exits after the first connection closes, or after

@@ -1,21 +1,38 @@
 /**
- * The `softrdma` command: subcommand dispatch. Every subcommand answers `--help`.
+ * The `softrdma` command: subcommand dispatch. Every subcommand answers `--help` and
+ * `softrdma help CMD`; `softrdma --version` prints the package version.
  */
+import { readFileSync } from 'node:fs';
 import { DEVINFO_HELP, devinfo } from './devinfo.js';
+import { DEVICES_HELP, devicesCmd, LINK_HELP, linkCmd } from './link.js';
 import { PERF_HELP, perf } from './perf.js';
 import { RPING_HELP, rping } from './rping.js';
+
+/** The package's version (package.json sits three levels above dist/src/cli/, in the repository and in an install alike). */
+export function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 export const HELP = `softrdma — a software RDMA stack (iWARP over TCP) in TypeScript
 
 Usage: softrdma <command> [options]
+       softrdma help <command>
+       softrdma --version
 
 Commands:
-  devinfo              list the RDMA devices and their attributes (like ibv_devinfo)
+  devices              list the RDMA devices and their node GUIDs (like ibv_devices)
+  devinfo              the devices and their attributes (like ibv_devinfo)
+  link                 the ports: state, transport, addresses (like rdma link)
   rping                rdma-core's rping test, interoperable with it (-s server, -c client)
   perf                 perftest's ib_{write,read,send}_{bw,lat} -R, interoperable with it
-  help                 show this help
+  help                 show this help, or a command's
 
-Run 'softrdma <command> --help' for a command's options.
+Run 'softrdma help <command>' or 'softrdma <command> --help' for a command's options.
 `;
 
 export interface CliIo {
@@ -24,7 +41,9 @@ export interface CliIo {
 }
 
 const COMMANDS: Record<string, { help: string; run: (args: readonly string[], io: CliIo) => number | Promise<number> }> = {
-  devinfo: { help: DEVINFO_HELP, run: (args, io) => devinfo(args, io.out) },
+  devices: { help: DEVICES_HELP, run: (args, io) => devicesCmd(args, io) },
+  devinfo: { help: DEVINFO_HELP, run: (args, io) => devinfo(args, io.out, io.err) },
+  link: { help: LINK_HELP, run: (args, io) => linkCmd(args, io) },
   rping: { help: RPING_HELP, run: (args, io) => rping(args, io) },
   perf: { help: PERF_HELP, run: (args, io) => perf(args, io) },
 };
@@ -32,6 +51,19 @@ const COMMANDS: Record<string, { help: string; run: (args: readonly string[], io
 /** Runs the command line `args` (without the program name); resolves with the exit code. */
 export async function cli(args: readonly string[], io: CliIo): Promise<number> {
   const [cmd, ...rest] = args;
+  if (cmd === '--version' || cmd === '-V' || cmd === 'version') {
+    io.out(`softrdma ${version()}\n`);
+    return 0;
+  }
+  if (cmd === 'help' && rest[0] !== undefined) {
+    const c = COMMANDS[rest[0]];
+    if (!c) {
+      io.err(`softrdma help: unknown command '${rest[0]}'\n\n${HELP}`);
+      return 2;
+    }
+    io.out(c.help);
+    return 0;
+  }
   if (cmd === undefined || cmd === 'help' || cmd === '--help' || cmd === '-h') {
     io.out(HELP);
     return 0;

@@ -35,7 +35,7 @@ const MTU: Record<number, number> = {
   [ibv_mtu.IBV_MTU_4096]: 4096,
 };
 
-export function devinfo(argv: readonly string[], out: (s: string) => void): number {
+export function devinfo(argv: readonly string[], out: (s: string) => void, err: (s: string) => void = out): number {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -50,6 +50,12 @@ export function devinfo(argv: readonly string[], out: (s: string) => void): numb
   if (values.help) {
     out(DEVINFO_HELP);
     return 0;
+  }
+  // ibv_devinfo: `ib_port = strtol(optarg, NULL, 0); if (ib_port <= 0) { usage(); return 1; }`.
+  const ibPort = values['ib-port'] === undefined ? 0 : Number(values['ib-port']);
+  if (!Number.isInteger(ibPort) || ibPort < 0 || (values['ib-port'] !== undefined && ibPort === 0)) {
+    err(`softrdma devinfo: invalid port '${values['ib-port']}'\n\n${DEVINFO_HELP}`);
+    return 1;
   }
   const devs = devices().filter((d) => !values['ib-dev'] || d.name === values['ib-dev']);
   if (devs.length === 0) {
@@ -66,6 +72,12 @@ export function devinfo(argv: readonly string[], out: (s: string) => void): numb
     if (!ctx) return 1;
     const a = {} as ibv_device_attr;
     if (queryDevice(ctx, a) !== 0) return 1;
+    if (ibPort > a.phys_port_cnt) {
+      // ibv_devinfo's words and status ("rc = 3 is taken by failure to clean up").
+      closeDevice(ctx);
+      err('Invalid port requested for device\n');
+      return 4;
+    }
     out(`hca_id:\t${dev.name}\n`);
     out(`\ttransport:\t\t\t${dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP ? 'iWARP' : 'InfiniBand'} (${dev.transport_type})\n`);
     out(`\tfw_ver:\t\t\t\t${a.fw_ver}\n`);
@@ -113,7 +125,7 @@ export function devinfo(argv: readonly string[], out: (s: string) => void): numb
     }
     out(`\tphys_port_cnt:\t\t\t${a.phys_port_cnt}\n`);
     for (let port = 1; port <= a.phys_port_cnt; port++) {
-      if (values['ib-port'] && Number(values['ib-port']) !== port) continue;
+      if (ibPort && ibPort !== port) continue;
       const p = {} as ibv_port_attr;
       if (queryPort(ctx, port, p) !== 0) continue;
       out(`\t\tport:\t${port}\n`);

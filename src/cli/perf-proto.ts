@@ -18,6 +18,7 @@ import {
   rdma_port_space,
 } from '../verbs/constants.js';
 import { getErrno } from '../verbs/errno.js';
+import { connectFailure, lastError } from './errors.js';
 import {
   ibv_ack_cq_events,
   ibv_alloc_pd,
@@ -312,17 +313,15 @@ export class Control {
     const { id } = rdma_create_id(pump.ch, null, rdma_port_space.RDMA_PS_TCP);
     if (!id) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
     const c = new Control(id, true, pump, waiter);
-    if ((await rdma_resolve_addr(id, null, { family: 'ipv4', address: addr, port }, 2000)) !== 0) throw new PerfError('rdma_resolve_addr failed');
+    if ((await rdma_resolve_addr(id, null, { family: 'ipv4', address: addr, port }, 2000)) !== 0) throw new PerfError(`rdma_resolve_addr failed: ${lastError()}`);
     await pump.expect(id, E.RDMA_CM_EVENT_ADDR_RESOLVED, 'rdma_resolve_addr');
     if ((await rdma_resolve_route(id, 2000)) !== 0) throw new PerfError('rdma_resolve_route failed');
     await pump.expect(id, E.RDMA_CM_EVENT_ROUTE_RESOLVED, 'rdma_resolve_route');
     c.setup();
     const param = { responder_resources: 0, initiator_depth: 0, retry_count: 7, rnr_retry_count: 7 };
-    if ((await rdma_connect(id, param)) !== 0) throw new PerfError('Function rdma_connect failed');
+    if ((await rdma_connect(id, param)) !== 0) throw new PerfError(`Function rdma_connect failed: ${lastError()}`);
     const e = await pump.next(id);
-    if (!e || e.event !== E.RDMA_CM_EVENT_ESTABLISHED) {
-      throw new PerfError(`Unexpected CM event bl blka ${e?.event ?? -1}${e ? ` (${rdma_event_str(e.event)}, status ${e.status})` : ''}`);
-    }
+    if (!e || e.event !== E.RDMA_CM_EVENT_ESTABLISHED) throw new PerfError(connectFailure(e, `${addr}:${port}`));
     return c;
   }
 
@@ -330,9 +329,11 @@ export class Control {
   static async listen(pump: CmPump, bind: string, port: number, backlog: number): Promise<{ listenId: rdma_cm_id; port: number }> {
     const { id: listenId } = rdma_create_id(pump.ch, null, rdma_port_space.RDMA_PS_TCP);
     if (!listenId) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
-    if (rdma_bind_addr(listenId, { family: 'ipv4', address: bind, port }) !== 0) throw new PerfError(' rdma_bind_addr failed');
-    if (rdma_listen(listenId, backlog) !== 0) throw new PerfError('rdma_listen failed');
-    await rdmaListenReady(listenId);
+    if (rdma_bind_addr(listenId, { family: 'ipv4', address: bind, port }) !== 0) throw new PerfError(`rdma_bind_addr failed: ${lastError()}`);
+    if (rdma_listen(listenId, backlog) !== 0) throw new PerfError(`rdma_listen failed: ${lastError()}`);
+    await rdmaListenReady(listenId).catch((e: Error) => {
+      throw new PerfError(`rdma_listen failed: ${e.message}`);
+    });
     const bound = rdma_get_src_port(listenId);
     if (bound === 0 || (port !== 0 && bound !== port)) throw new PerfError(`rdma_listen failed: cannot listen on ${bind}:${port}`);
     return { listenId, port: bound };

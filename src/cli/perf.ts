@@ -332,6 +332,14 @@ async function loopback(p: PerfParams, port: number, io: CliIo): Promise<number>
   return code;
 }
 
+/** One line naming the mode: loopback, server or client, and where. */
+function modeLine(p: PerfParams, mode: Parsed['mode'], portGiven: boolean): string {
+  const test = `${p.verb}_${p.lat ? 'lat' : 'bw'}`;
+  if (mode === 'server') return `${test} server: waiting for a client on ${p.bind} port ${p.port} (softrdma perf ${p.verb} ADDR, or ib_${test} -R ADDR)`;
+  if (mode === 'client') return `${test} client: connecting to ${p.addr} port ${p.port}`;
+  return `${test} loopback: server and client on 127.0.0.1${portGiven ? ` port ${p.port}` : ''}, each in its own process (give ADDR to be a client, --server to be a server)`;
+}
+
 export async function perf(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed: ReturnType<typeof parsePerfArgs>;
   try {
@@ -360,6 +368,9 @@ export async function perf(argv: readonly string[], io: CliIo): Promise<number> 
     io.err(' Device not recognized to implement inline feature. Disabling it\n');
   }
   params.progress = process.stdout.isTTY === true && !params.json && !loopbackChild;
+  // Which of the three roles this is, since the command line alone does not show it (perftest
+  // has no loopback mode). On stderr, so stdout stays perftest's table or the JSON rows.
+  if (!params.json && !loopbackChild) io.err(`softrdma perf: ${modeLine(params, mode, parsed.portGiven)}\n`);
   if (mode === 'loopback') return loopback(params, parsed.portGiven ? params.port : 0, io);
   if (!loopbackChild) return runOne(params, io);
   // The loopback server: report the port over IPC, and do not outlive the client's process.

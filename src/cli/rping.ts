@@ -17,7 +17,8 @@ import {
   rdma_event_str,
   rdma_port_space,
 } from '../verbs/constants.js';
-import { getErrno } from '../verbs/errno.js';
+import { errnoString, getErrno } from '../verbs/errno.js';
+import { connectFailure, lastError } from './errors.js';
 import {
   ibv_ack_cq_events,
   ibv_alloc_pd,
@@ -211,14 +212,15 @@ class Endpoint {
 
 class Flushed extends Error {}
 
-async function cmEvent(ch: rdma_event_channel, want: E, io: CliIo): Promise<rdma_cm_event> {
+/** The next CM event, which must be `want`; `peer` names the other end in the error. */
+async function cmEvent(ch: rdma_event_channel, want: E, io: CliIo, peer = ''): Promise<rdma_cm_event> {
   const r = await rdma_get_cm_event(ch);
-  if (r.ret !== 0 || !r.event) throw new Error(`rdma_get_cm_event: errno ${getErrno()}`);
+  if (r.ret !== 0 || !r.event) throw new Error(`rdma_get_cm_event: ${lastError()}`);
   const ev = r.event;
   if (ev.event !== want) {
     rdma_ack_cm_event(ev);
     io.err(`cma event ${rdma_event_str(ev.event)}, error ${ev.status}\n`);
-    throw new Error(`unexpected ${rdma_event_str(ev.event)}`);
+    throw new Error(want === E.RDMA_CM_EVENT_ESTABLISHED ? connectFailure(ev, peer) : `unexpected ${rdma_event_str(ev.event)}${ev.status ? ` (${errnoString(ev.status)})` : ''}`);
   }
   return ev;
 }
@@ -234,17 +236,17 @@ async function client(o: Opts, io: CliIo): Promise<number> {
   const { id } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
   const addr = await resolve(o.addr);
   const src = o.src ? { family: 'ipv4' as const, address: await resolve(o.src), port: 0 } : null;
-  await rdma_resolve_addr(id!, src, { family: 'ipv4', address: addr, port: o.port }, 2000);
+  if ((await rdma_resolve_addr(id!, src, { family: 'ipv4', address: addr, port: o.port }, 2000)) !== 0) throw new Error(`rdma_resolve_addr: ${lastError()}`);
   rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ADDR_RESOLVED, io));
-  await rdma_resolve_route(id!, 2000);
+  if ((await rdma_resolve_route(id!, 2000)) !== 0) throw new Error(`rdma_resolve_route: ${lastError()}`);
   rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ROUTE_RESOLVED, io));
   const ep = new Endpoint(id!, o);
   ep.setup();
   ep.postRecv();
   if ((await rdma_connect(id!, { responder_resources: 1, initiator_depth: 1, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
-    throw new Error(`rdma_connect: errno ${getErrno()}`);
+    throw new Error(`rdma_connect: ${lastError()}`);
   }
-  rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ESTABLISHED, io));
+  rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ESTABLISHED, io, `${addr}:${o.port}`));
   if (o.debug) io.out('rping client connected\n');
   let start = 65;
   let failed = false;
@@ -287,8 +289,8 @@ async function server(o: Opts, io: CliIo): Promise<number> {
   const ch = rdma_create_event_channel()!;
   const { id: listen } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
   const addr = o.addr === '0.0.0.0' ? o.addr : await resolve(o.addr);
-  if (rdma_bind_addr(listen!, { family: 'ipv4', address: addr, port: o.port }) !== 0) throw new Error('rdma_bind_addr failed');
-  if (rdma_listen(listen!, 3) !== 0) throw new Error(`rdma_listen: errno ${getErrno()}`);
+  if (rdma_bind_addr(listen!, { family: 'ipv4', address: addr, port: o.port }) !== 0) throw new Error(lastError());
+  if (rdma_listen(listen!, 3) !== 0) throw new Error(lastError());
   await rdmaListenReady(listen!);
   if (o.debug) io.out(`rping server listening on ${addr}:${o.port}\n`);
   const req = await cmEvent(ch, E.RDMA_CM_EVENT_CONNECT_REQUEST, io);

@@ -145,18 +145,16 @@ export enum it_handle_type_enum_t {
   IT_HANDLE_TYPE_UD_SVC_REQ = 8,
   IT_HANDLE_TYPE_SRQ = 9,
 }
-export const {
-  IT_HANDLE_TYPE_ADDR,
-  IT_HANDLE_TYPE_EP,
-  IT_HANDLE_TYPE_EVD,
-  IT_HANDLE_TYPE_IA,
-  IT_HANDLE_TYPE_LISTEN,
-  IT_HANDLE_TYPE_LMR,
-  IT_HANDLE_TYPE_PZ,
-  IT_HANDLE_TYPE_RMR,
-  IT_HANDLE_TYPE_UD_SVC_REQ,
-  IT_HANDLE_TYPE_SRQ,
-} = it_handle_type_enum_t;
+export const IT_HANDLE_TYPE_ADDR = it_handle_type_enum_t.IT_HANDLE_TYPE_ADDR;
+export const IT_HANDLE_TYPE_EP = it_handle_type_enum_t.IT_HANDLE_TYPE_EP;
+export const IT_HANDLE_TYPE_EVD = it_handle_type_enum_t.IT_HANDLE_TYPE_EVD;
+export const IT_HANDLE_TYPE_IA = it_handle_type_enum_t.IT_HANDLE_TYPE_IA;
+export const IT_HANDLE_TYPE_LISTEN = it_handle_type_enum_t.IT_HANDLE_TYPE_LISTEN;
+export const IT_HANDLE_TYPE_LMR = it_handle_type_enum_t.IT_HANDLE_TYPE_LMR;
+export const IT_HANDLE_TYPE_PZ = it_handle_type_enum_t.IT_HANDLE_TYPE_PZ;
+export const IT_HANDLE_TYPE_RMR = it_handle_type_enum_t.IT_HANDLE_TYPE_RMR;
+export const IT_HANDLE_TYPE_UD_SVC_REQ = it_handle_type_enum_t.IT_HANDLE_TYPE_UD_SVC_REQ;
+export const IT_HANDLE_TYPE_SRQ = it_handle_type_enum_t.IT_HANDLE_TYPE_SRQ;
 
 /** `it_transport_type_t` (L13540–L13559). Values ≥ 1000 are reserved for vendor prototypes. */
 export enum it_transport_type_t {
@@ -170,20 +168,19 @@ export enum it_transport_type_t {
   IT_IWARP_TCP_TRANSPORT = 4,
   IT_VENDOR_TRANSPORT = 1000,
 }
-export const {
-  IT_IB_TRANSPORT,
-  IT_VIA_IP_TRANSPORT,
-  IT_VIA_FC_TRANSPORT,
-  IT_IWARP_TCP_TRANSPORT,
-  IT_VENDOR_TRANSPORT,
-} = it_transport_type_t;
+export const IT_IB_TRANSPORT = it_transport_type_t.IT_IB_TRANSPORT;
+export const IT_VIA_IP_TRANSPORT = it_transport_type_t.IT_VIA_IP_TRANSPORT;
+export const IT_VIA_FC_TRANSPORT = it_transport_type_t.IT_VIA_FC_TRANSPORT;
+export const IT_IWARP_TCP_TRANSPORT = it_transport_type_t.IT_IWARP_TCP_TRANSPORT;
+export const IT_VENDOR_TRANSPORT = it_transport_type_t.IT_VENDOR_TRANSPORT;
 
 /** `it_transport_service_type_t` (L13561–L13570): bits, OR-ed in `supported_service_types`. */
 export enum it_transport_service_type_t {
   IT_RC_SERVICE = 0x1,
   IT_UD_SERVICE = 0x2,
 }
-export const { IT_RC_SERVICE, IT_UD_SERVICE } = it_transport_service_type_t;
+export const IT_RC_SERVICE = it_transport_service_type_t.IT_RC_SERVICE;
+export const IT_UD_SERVICE = it_transport_service_type_t.IT_UD_SERVICE;
 
 /**
  * `it_mem_priv_t` (L13291–L13303): memory access privileges (bits). `IT_PRIV_NONE` (v1.0 compat)
@@ -203,18 +200,16 @@ export enum it_mem_priv_t {
   IT_PRIV_ATOMIC = 0x0010,
   IT_PRIV_ALL = 0x001f,
 }
-export const {
-  IT_PRIV_NONE,
-  IT_PRIV_LOCAL_READ,
-  IT_PRIV_LOCAL_WRITE,
-  IT_PRIV_DEFAULT,
-  IT_PRIV_LOCAL,
-  IT_PRIV_REMOTE_READ,
-  IT_PRIV_REMOTE_WRITE,
-  IT_PRIV_REMOTE,
-  IT_PRIV_ATOMIC,
-  IT_PRIV_ALL,
-} = it_mem_priv_t;
+export const IT_PRIV_NONE = it_mem_priv_t.IT_PRIV_NONE;
+export const IT_PRIV_LOCAL_READ = it_mem_priv_t.IT_PRIV_LOCAL_READ;
+export const IT_PRIV_LOCAL_WRITE = it_mem_priv_t.IT_PRIV_LOCAL_WRITE;
+export const IT_PRIV_DEFAULT = it_mem_priv_t.IT_PRIV_DEFAULT;
+export const IT_PRIV_LOCAL = it_mem_priv_t.IT_PRIV_LOCAL;
+export const IT_PRIV_REMOTE_READ = it_mem_priv_t.IT_PRIV_REMOTE_READ;
+export const IT_PRIV_REMOTE_WRITE = it_mem_priv_t.IT_PRIV_REMOTE_WRITE;
+export const IT_PRIV_REMOTE = it_mem_priv_t.IT_PRIV_REMOTE;
+export const IT_PRIV_ATOMIC = it_mem_priv_t.IT_PRIV_ATOMIC;
+export const IT_PRIV_ALL = it_mem_priv_t.IT_PRIV_ALL;
 
 /**
  * `it_lmr_flag_t` (L13305–L13311). Note `IT_LMR_FLAG_NONE` is 0x1 in the header, while the text
@@ -238,7 +233,9 @@ export enum it_rmr_type_t {
   /** Usable by any Endpoint of the PZ. */
   IT_RMR_TYPE_WIDE = 2,
 }
-export const { IT_RMR_TYPE_DEFAULT, IT_RMR_TYPE_NARROW, IT_RMR_TYPE_WIDE } = it_rmr_type_t;
+export const IT_RMR_TYPE_DEFAULT = it_rmr_type_t.IT_RMR_TYPE_DEFAULT;
+export const IT_RMR_TYPE_NARROW = it_rmr_type_t.IT_RMR_TYPE_NARROW;
+export const IT_RMR_TYPE_WIDE = it_rmr_type_t.IT_RMR_TYPE_WIDE;
 
 /** `it_addr_mode_t` (L13320–L13324). */
 export enum it_addr_mode_t {
@@ -247,7 +244,8 @@ export enum it_addr_mode_t {
   /** DTO address = byte offset from the region's first byte (needs `addr_mode_relative_support`). */
   IT_ADDR_MODE_RELATIVE = 1,
 }
-export const { IT_ADDR_MODE_ABSOLUTE, IT_ADDR_MODE_RELATIVE } = it_addr_mode_t;
+export const IT_ADDR_MODE_ABSOLUTE = it_addr_mode_t.IT_ADDR_MODE_ABSOLUTE;
+export const IT_ADDR_MODE_RELATIVE = it_addr_mode_t.IT_ADDR_MODE_RELATIVE;
 
 /** `it_iobl_type_t` (L13658–L13663): bits, OR-ed in `iobl_types_supported`. */
 export enum it_iobl_type_t {
@@ -255,7 +253,9 @@ export enum it_iobl_type_t {
   IT_IOBL_BLOCK_LIST = 0x0002,
   IT_IOBL_VE_PAGE_LIST = 0x0004,
 }
-export const { IT_IOBL_PAGE_LIST, IT_IOBL_BLOCK_LIST, IT_IOBL_VE_PAGE_LIST } = it_iobl_type_t;
+export const IT_IOBL_PAGE_LIST = it_iobl_type_t.IT_IOBL_PAGE_LIST;
+export const IT_IOBL_BLOCK_LIST = it_iobl_type_t.IT_IOBL_BLOCK_LIST;
+export const IT_IOBL_VE_PAGE_LIST = it_iobl_type_t.IT_IOBL_VE_PAGE_LIST;
 
 /**
  * `it_conn_qual_type_t` (L13365–L13380). Bit values (so spigot capability masks can OR them), as
@@ -271,7 +271,10 @@ export enum it_conn_qual_type_t {
   /** iWARP local and remote port pair (connect side chooses its local port). */
   IT_IANA_LR_PORT = 0x08,
 }
-export const { IT_IANA_PORT, IT_IB_SERVICEID, IT_VIA_DISCRIMINATOR, IT_IANA_LR_PORT } = it_conn_qual_type_t;
+export const IT_IANA_PORT = it_conn_qual_type_t.IT_IANA_PORT;
+export const IT_IB_SERVICEID = it_conn_qual_type_t.IT_IB_SERVICEID;
+export const IT_VIA_DISCRIMINATOR = it_conn_qual_type_t.IT_VIA_DISCRIMINATOR;
+export const IT_IANA_LR_PORT = it_conn_qual_type_t.IT_IANA_LR_PORT;
 
 /** `it_net_addr_type_t` (L13483–L13497). */
 export enum it_net_addr_type_t {
@@ -280,14 +283,18 @@ export enum it_net_addr_type_t {
   IT_IB_GID = 0x3,
   IT_VIA_HOSTADDR = 0x4,
 }
-export const { IT_IPV4, IT_IPV6, IT_IB_GID, IT_VIA_HOSTADDR } = it_net_addr_type_t;
+export const IT_IPV4 = it_net_addr_type_t.IT_IPV4;
+export const IT_IPV6 = it_net_addr_type_t.IT_IPV6;
+export const IT_IB_GID = it_net_addr_type_t.IT_IB_GID;
+export const IT_VIA_HOSTADDR = it_net_addr_type_t.IT_VIA_HOSTADDR;
 
 /** `it_ip_vers_t` (L14048–L14052): discriminant of `it_iwarp_net_endpoint_t`. */
 export enum it_ip_vers_t {
   IT_IP_VERS_IPV4 = 0x1,
   IT_IP_VERS_IPV6 = 0x2,
 }
-export const { IT_IP_VERS_IPV4, IT_IP_VERS_IPV6 } = it_ip_vers_t;
+export const IT_IP_VERS_IPV4 = it_ip_vers_t.IT_IP_VERS_IPV4;
+export const IT_IP_VERS_IPV6 = it_ip_vers_t.IT_IP_VERS_IPV6;
 
 /** `it_dto_status_t` (L13436–L13451): completion status in DTO completion events. */
 export enum it_dto_status_t {
@@ -317,21 +324,19 @@ export enum it_dto_status_t {
   /** LMR Link/Unlink failure; RMR link to a Relative-mode LMR. */
   IT_DTO_ERR_LOCAL_MM_OPERATION = 12,
 }
-export const {
-  IT_DTO_SUCCESS,
-  IT_DTO_ERR_LOCAL_LENGTH,
-  IT_DTO_ERR_LOCAL_EP,
-  IT_DTO_ERR_LOCAL_PROTECTION,
-  IT_DTO_ERR_FLUSHED,
-  IT_RMR_OPERATION_FAILED,
-  IT_DTO_ERR_BAD_RESPONSE,
-  IT_DTO_ERR_REMOTE_ACCESS,
-  IT_DTO_ERR_REMOTE_RESPONDER,
-  IT_DTO_ERR_TRANSPORT,
-  IT_DTO_ERR_RECEIVER_NOT_READY,
-  IT_DTO_ERR_PARTIAL_PACKET,
-  IT_DTO_ERR_LOCAL_MM_OPERATION,
-} = it_dto_status_t;
+export const IT_DTO_SUCCESS = it_dto_status_t.IT_DTO_SUCCESS;
+export const IT_DTO_ERR_LOCAL_LENGTH = it_dto_status_t.IT_DTO_ERR_LOCAL_LENGTH;
+export const IT_DTO_ERR_LOCAL_EP = it_dto_status_t.IT_DTO_ERR_LOCAL_EP;
+export const IT_DTO_ERR_LOCAL_PROTECTION = it_dto_status_t.IT_DTO_ERR_LOCAL_PROTECTION;
+export const IT_DTO_ERR_FLUSHED = it_dto_status_t.IT_DTO_ERR_FLUSHED;
+export const IT_RMR_OPERATION_FAILED = it_dto_status_t.IT_RMR_OPERATION_FAILED;
+export const IT_DTO_ERR_BAD_RESPONSE = it_dto_status_t.IT_DTO_ERR_BAD_RESPONSE;
+export const IT_DTO_ERR_REMOTE_ACCESS = it_dto_status_t.IT_DTO_ERR_REMOTE_ACCESS;
+export const IT_DTO_ERR_REMOTE_RESPONDER = it_dto_status_t.IT_DTO_ERR_REMOTE_RESPONDER;
+export const IT_DTO_ERR_TRANSPORT = it_dto_status_t.IT_DTO_ERR_TRANSPORT;
+export const IT_DTO_ERR_RECEIVER_NOT_READY = it_dto_status_t.IT_DTO_ERR_RECEIVER_NOT_READY;
+export const IT_DTO_ERR_PARTIAL_PACKET = it_dto_status_t.IT_DTO_ERR_PARTIAL_PACKET;
+export const IT_DTO_ERR_LOCAL_MM_OPERATION = it_dto_status_t.IT_DTO_ERR_LOCAL_MM_OPERATION;
 /**
  * `IT_DTO_ERR_MM_OPERATION_ERROR`: named by the it_lmr_link page (iWARP length errors) but not a
  * member of `it_dto_status_t`; it means {@link it_dto_status_t.IT_DTO_ERR_LOCAL_MM_OPERATION}.
@@ -355,22 +360,20 @@ export enum it_dto_flags_t {
   /** Validate now, defer execution until the next post without this flag. */
   IT_COALESCE_WR_FLAG = 0x40,
 }
-export const {
-  IT_COMPLETION_FLAG,
-  IT_NOTIFY_FLAG,
-  IT_SOLICITED_WAIT_FLAG,
-  IT_BARRIER_FENCE_FLAG,
-  IT_UNLINK_FENCE_FLAG,
-  IT_UNLINK_LOCAL_SINK,
-  IT_COALESCE_WR_FLAG,
-} = it_dto_flags_t;
+export const IT_COMPLETION_FLAG = it_dto_flags_t.IT_COMPLETION_FLAG;
+export const IT_NOTIFY_FLAG = it_dto_flags_t.IT_NOTIFY_FLAG;
+export const IT_SOLICITED_WAIT_FLAG = it_dto_flags_t.IT_SOLICITED_WAIT_FLAG;
+export const IT_BARRIER_FENCE_FLAG = it_dto_flags_t.IT_BARRIER_FENCE_FLAG;
+export const IT_UNLINK_FENCE_FLAG = it_dto_flags_t.IT_UNLINK_FENCE_FLAG;
+export const IT_UNLINK_LOCAL_SINK = it_dto_flags_t.IT_UNLINK_LOCAL_SINK;
+export const IT_COALESCE_WR_FLAG = it_dto_flags_t.IT_COALESCE_WR_FLAG;
 
 /** `it_dto_ud_flags_t` (L14374–L14377): flags of a UD Receive completion. */
 export enum it_dto_ud_flags_t {
   /** The first 40 bytes of the Receive buffer hold an IB GRH. */
   IT_UD_IB_GRH_PRESENT = 0x01,
 }
-export const { IT_UD_IB_GRH_PRESENT } = it_dto_ud_flags_t;
+export const IT_UD_IB_GRH_PRESENT = it_dto_ud_flags_t.IT_UD_IB_GRH_PRESENT;
 
 /**
  * `it_event_type_t` (L14205–L14277): event numbers, grouped in streams. The stream of an event is
@@ -448,58 +451,56 @@ export enum it_event_type_t {
   IT_AEVD_NOTIFICATION_EVENT_STREAM = 0x20000,
   IT_AEVD_NOTIFICATION_EVENT = 0x20001,
 }
-export const {
-  IT_DTO_EVENT_STREAM,
-  IT_DTO_SEND_CMPL_EVENT,
-  IT_DTO_RC_RECV_CMPL_EVENT,
-  IT_DTO_UD_RECV_CMPL_EVENT,
-  IT_DTO_RDMA_WRITE_CMPL_EVENT,
-  IT_DTO_RDMA_READ_CMPL_EVENT,
-  IT_RMR_BIND_CMPL_EVENT,
-  IT_RMR_LINK_CMPL_EVENT,
-  IT_DTO_FETCH_ADD_CMPL_EVENT,
-  IT_DTO_CMP_SWAP_CMPL_EVENT,
-  IT_LMR_LINK_CMPL_EVENT,
-  IT_CM_REQ_EVENT_STREAM,
-  IT_CM_REQ_CONN_REQUEST_EVENT,
-  IT_CM_REQ_UD_SERVICE_REQUEST_EVENT,
-  IT_CM_MSG_EVENT_STREAM,
-  IT_CM_MSG_CONN_ACCEPT_ARRIVAL_EVENT,
-  IT_CM_MSG_CONN_ESTABLISHED_EVENT,
-  IT_CM_MSG_CONN_DISCONNECT_EVENT,
-  IT_CM_MSG_CONN_PEER_REJECT_EVENT,
-  IT_CM_MSG_CONN_NONPEER_REJECT_EVENT,
-  IT_CM_MSG_CONN_BROKEN_EVENT,
-  IT_CM_MSG_UD_SERVICE_REPLY_EVENT,
-  IT_ASYNC_AFF_EVENT_STREAM,
-  IT_ASYNC_AFF_SEVD_ENQUEUE_FAILURE,
-  IT_ASYNC_AFF_EP_FAILURE,
-  IT_ASYNC_AFF_EP_BAD_TRANSPORT_OPCODE,
-  IT_ASYNC_AFF_EP_REQ_DROPPED,
-  IT_ASYNC_AFF_EP_RDMAW_ACCESS_VIOLATION,
-  IT_ASYNC_AFF_EP_RDMAW_CORRUPT_DATA,
-  IT_ASYNC_AFF_EP_RDMAR_ACCESS_VIOLATION,
-  IT_ASYNC_AFF_EP_LOCAL_ACCESS_VIOLATION,
-  IT_ASYNC_AFF_EP_L_ACCESS_VIOLATION,
-  IT_ASYNC_AFF_EP_L_RECV_ACCESS_VIOLATION,
-  IT_ASYNC_AFF_EP_L_IRRQ_ACCESS_VIOLATION,
-  IT_ASYNC_AFF_EP_L_TRANSPORT_ERROR,
-  IT_ASYNC_AFF_EP_L_LLP_ERROR,
-  IT_ASYNC_AFF_EP_R_ERROR,
-  IT_ASYNC_AFF_EP_R_ACCESS_VIOLATION,
-  IT_ASYNC_AFF_EP_R_RECV_ACCESS_VIOLATION,
-  IT_ASYNC_AFF_EP_R_RECV_LENGTH_ERROR,
-  IT_ASYNC_AFF_EP_SOFT_HI_WATERMARK,
-  IT_ASYNC_AFF_SRQ_LOW_WATERMARK,
-  IT_ASYNC_UNAFF_EVENT_STREAM,
-  IT_ASYNC_UNAFF_SPIGOT_ONLINE,
-  IT_ASYNC_UNAFF_SPIGOT_OFFLINE,
-  IT_ASYNC_UNAFF_SEVD_ENQUEUE_FAILURE,
-  IT_SOFTWARE_EVENT_STREAM,
-  IT_SOFTWARE_EVENT,
-  IT_AEVD_NOTIFICATION_EVENT_STREAM,
-  IT_AEVD_NOTIFICATION_EVENT,
-} = it_event_type_t;
+export const IT_DTO_EVENT_STREAM = it_event_type_t.IT_DTO_EVENT_STREAM;
+export const IT_DTO_SEND_CMPL_EVENT = it_event_type_t.IT_DTO_SEND_CMPL_EVENT;
+export const IT_DTO_RC_RECV_CMPL_EVENT = it_event_type_t.IT_DTO_RC_RECV_CMPL_EVENT;
+export const IT_DTO_UD_RECV_CMPL_EVENT = it_event_type_t.IT_DTO_UD_RECV_CMPL_EVENT;
+export const IT_DTO_RDMA_WRITE_CMPL_EVENT = it_event_type_t.IT_DTO_RDMA_WRITE_CMPL_EVENT;
+export const IT_DTO_RDMA_READ_CMPL_EVENT = it_event_type_t.IT_DTO_RDMA_READ_CMPL_EVENT;
+export const IT_RMR_BIND_CMPL_EVENT = it_event_type_t.IT_RMR_BIND_CMPL_EVENT;
+export const IT_RMR_LINK_CMPL_EVENT = it_event_type_t.IT_RMR_LINK_CMPL_EVENT;
+export const IT_DTO_FETCH_ADD_CMPL_EVENT = it_event_type_t.IT_DTO_FETCH_ADD_CMPL_EVENT;
+export const IT_DTO_CMP_SWAP_CMPL_EVENT = it_event_type_t.IT_DTO_CMP_SWAP_CMPL_EVENT;
+export const IT_LMR_LINK_CMPL_EVENT = it_event_type_t.IT_LMR_LINK_CMPL_EVENT;
+export const IT_CM_REQ_EVENT_STREAM = it_event_type_t.IT_CM_REQ_EVENT_STREAM;
+export const IT_CM_REQ_CONN_REQUEST_EVENT = it_event_type_t.IT_CM_REQ_CONN_REQUEST_EVENT;
+export const IT_CM_REQ_UD_SERVICE_REQUEST_EVENT = it_event_type_t.IT_CM_REQ_UD_SERVICE_REQUEST_EVENT;
+export const IT_CM_MSG_EVENT_STREAM = it_event_type_t.IT_CM_MSG_EVENT_STREAM;
+export const IT_CM_MSG_CONN_ACCEPT_ARRIVAL_EVENT = it_event_type_t.IT_CM_MSG_CONN_ACCEPT_ARRIVAL_EVENT;
+export const IT_CM_MSG_CONN_ESTABLISHED_EVENT = it_event_type_t.IT_CM_MSG_CONN_ESTABLISHED_EVENT;
+export const IT_CM_MSG_CONN_DISCONNECT_EVENT = it_event_type_t.IT_CM_MSG_CONN_DISCONNECT_EVENT;
+export const IT_CM_MSG_CONN_PEER_REJECT_EVENT = it_event_type_t.IT_CM_MSG_CONN_PEER_REJECT_EVENT;
+export const IT_CM_MSG_CONN_NONPEER_REJECT_EVENT = it_event_type_t.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT;
+export const IT_CM_MSG_CONN_BROKEN_EVENT = it_event_type_t.IT_CM_MSG_CONN_BROKEN_EVENT;
+export const IT_CM_MSG_UD_SERVICE_REPLY_EVENT = it_event_type_t.IT_CM_MSG_UD_SERVICE_REPLY_EVENT;
+export const IT_ASYNC_AFF_EVENT_STREAM = it_event_type_t.IT_ASYNC_AFF_EVENT_STREAM;
+export const IT_ASYNC_AFF_SEVD_ENQUEUE_FAILURE = it_event_type_t.IT_ASYNC_AFF_SEVD_ENQUEUE_FAILURE;
+export const IT_ASYNC_AFF_EP_FAILURE = it_event_type_t.IT_ASYNC_AFF_EP_FAILURE;
+export const IT_ASYNC_AFF_EP_BAD_TRANSPORT_OPCODE = it_event_type_t.IT_ASYNC_AFF_EP_BAD_TRANSPORT_OPCODE;
+export const IT_ASYNC_AFF_EP_REQ_DROPPED = it_event_type_t.IT_ASYNC_AFF_EP_REQ_DROPPED;
+export const IT_ASYNC_AFF_EP_RDMAW_ACCESS_VIOLATION = it_event_type_t.IT_ASYNC_AFF_EP_RDMAW_ACCESS_VIOLATION;
+export const IT_ASYNC_AFF_EP_RDMAW_CORRUPT_DATA = it_event_type_t.IT_ASYNC_AFF_EP_RDMAW_CORRUPT_DATA;
+export const IT_ASYNC_AFF_EP_RDMAR_ACCESS_VIOLATION = it_event_type_t.IT_ASYNC_AFF_EP_RDMAR_ACCESS_VIOLATION;
+export const IT_ASYNC_AFF_EP_LOCAL_ACCESS_VIOLATION = it_event_type_t.IT_ASYNC_AFF_EP_LOCAL_ACCESS_VIOLATION;
+export const IT_ASYNC_AFF_EP_L_ACCESS_VIOLATION = it_event_type_t.IT_ASYNC_AFF_EP_L_ACCESS_VIOLATION;
+export const IT_ASYNC_AFF_EP_L_RECV_ACCESS_VIOLATION = it_event_type_t.IT_ASYNC_AFF_EP_L_RECV_ACCESS_VIOLATION;
+export const IT_ASYNC_AFF_EP_L_IRRQ_ACCESS_VIOLATION = it_event_type_t.IT_ASYNC_AFF_EP_L_IRRQ_ACCESS_VIOLATION;
+export const IT_ASYNC_AFF_EP_L_TRANSPORT_ERROR = it_event_type_t.IT_ASYNC_AFF_EP_L_TRANSPORT_ERROR;
+export const IT_ASYNC_AFF_EP_L_LLP_ERROR = it_event_type_t.IT_ASYNC_AFF_EP_L_LLP_ERROR;
+export const IT_ASYNC_AFF_EP_R_ERROR = it_event_type_t.IT_ASYNC_AFF_EP_R_ERROR;
+export const IT_ASYNC_AFF_EP_R_ACCESS_VIOLATION = it_event_type_t.IT_ASYNC_AFF_EP_R_ACCESS_VIOLATION;
+export const IT_ASYNC_AFF_EP_R_RECV_ACCESS_VIOLATION = it_event_type_t.IT_ASYNC_AFF_EP_R_RECV_ACCESS_VIOLATION;
+export const IT_ASYNC_AFF_EP_R_RECV_LENGTH_ERROR = it_event_type_t.IT_ASYNC_AFF_EP_R_RECV_LENGTH_ERROR;
+export const IT_ASYNC_AFF_EP_SOFT_HI_WATERMARK = it_event_type_t.IT_ASYNC_AFF_EP_SOFT_HI_WATERMARK;
+export const IT_ASYNC_AFF_SRQ_LOW_WATERMARK = it_event_type_t.IT_ASYNC_AFF_SRQ_LOW_WATERMARK;
+export const IT_ASYNC_UNAFF_EVENT_STREAM = it_event_type_t.IT_ASYNC_UNAFF_EVENT_STREAM;
+export const IT_ASYNC_UNAFF_SPIGOT_ONLINE = it_event_type_t.IT_ASYNC_UNAFF_SPIGOT_ONLINE;
+export const IT_ASYNC_UNAFF_SPIGOT_OFFLINE = it_event_type_t.IT_ASYNC_UNAFF_SPIGOT_OFFLINE;
+export const IT_ASYNC_UNAFF_SEVD_ENQUEUE_FAILURE = it_event_type_t.IT_ASYNC_UNAFF_SEVD_ENQUEUE_FAILURE;
+export const IT_SOFTWARE_EVENT_STREAM = it_event_type_t.IT_SOFTWARE_EVENT_STREAM;
+export const IT_SOFTWARE_EVENT = it_event_type_t.IT_SOFTWARE_EVENT;
+export const IT_AEVD_NOTIFICATION_EVENT_STREAM = it_event_type_t.IT_AEVD_NOTIFICATION_EVENT_STREAM;
+export const IT_AEVD_NOTIFICATION_EVENT = it_event_type_t.IT_AEVD_NOTIFICATION_EVENT;
 
 /** The seven stream values (the `event_number`s accepted by `it_evd_create`), in header order. */
 export const IT_EVENT_STREAMS: readonly it_event_type_t[] = Object.freeze([
@@ -576,15 +577,13 @@ export enum it_conn_reject_code_t {
   /** The peer's connection-parameter header (IOH / MPA) version or format was not recognised. */
   IT_CN_REJ_BAD_CONN_PARMS = 6,
 }
-export const {
-  IT_CN_REJ_OTHER,
-  IT_CN_REJ_TIMEOUT,
-  IT_CN_REJ_BAD_PATH,
-  IT_CN_REJ_STALE_CONN,
-  IT_CN_REJ_BAD_ORD,
-  IT_CN_REJ_RESOURCES,
-  IT_CN_REJ_BAD_CONN_PARMS,
-} = it_conn_reject_code_t;
+export const IT_CN_REJ_OTHER = it_conn_reject_code_t.IT_CN_REJ_OTHER;
+export const IT_CN_REJ_TIMEOUT = it_conn_reject_code_t.IT_CN_REJ_TIMEOUT;
+export const IT_CN_REJ_BAD_PATH = it_conn_reject_code_t.IT_CN_REJ_BAD_PATH;
+export const IT_CN_REJ_STALE_CONN = it_conn_reject_code_t.IT_CN_REJ_STALE_CONN;
+export const IT_CN_REJ_BAD_ORD = it_conn_reject_code_t.IT_CN_REJ_BAD_ORD;
+export const IT_CN_REJ_RESOURCES = it_conn_reject_code_t.IT_CN_REJ_RESOURCES;
+export const IT_CN_REJ_BAD_CONN_PARMS = it_conn_reject_code_t.IT_CN_REJ_BAD_CONN_PARMS;
 /** Name used by the brief and the digest for `it_conn_reject_code_t`. */
 export type it_reject_reason_t = it_conn_reject_code_t;
 
@@ -596,13 +595,11 @@ export enum it_ud_svc_req_status_t {
   IT_UD_NO_EP_AVAILABLE = 3,
   IT_UD_REQ_REDIRECTED = 4,
 }
-export const {
-  IT_UD_SVC_EP_INFO_VALID,
-  IT_UD_SVC_ID_NOT_SUPPORTED,
-  IT_UD_SVC_REQ_REJECTED,
-  IT_UD_NO_EP_AVAILABLE,
-  IT_UD_REQ_REDIRECTED,
-} = it_ud_svc_req_status_t;
+export const IT_UD_SVC_EP_INFO_VALID = it_ud_svc_req_status_t.IT_UD_SVC_EP_INFO_VALID;
+export const IT_UD_SVC_ID_NOT_SUPPORTED = it_ud_svc_req_status_t.IT_UD_SVC_ID_NOT_SUPPORTED;
+export const IT_UD_SVC_REQ_REJECTED = it_ud_svc_req_status_t.IT_UD_SVC_REQ_REJECTED;
+export const IT_UD_NO_EP_AVAILABLE = it_ud_svc_req_status_t.IT_UD_NO_EP_AVAILABLE;
+export const IT_UD_REQ_REDIRECTED = it_ud_svc_req_status_t.IT_UD_REQ_REDIRECTED;
 
 /** `it_ep_state_rc_t` (L14536–L14545): RC Endpoint states (transition table: it_ep_state_t page). */
 export enum it_ep_state_rc_t {
@@ -616,22 +613,21 @@ export enum it_ep_state_rc_t {
   /** iWARP only: Conversion Initiator waiting for the MPA Request (`it_socket_convert`). */
   IT_EP_STATE_PASSIVE_WAIT_RDMA_TRANS_REQ = 6,
 }
-export const {
-  IT_EP_STATE_UNCONNECTED,
-  IT_EP_STATE_ACTIVE1_CONNECTION_PENDING,
-  IT_EP_STATE_ACTIVE2_CONNECTION_PENDING,
-  IT_EP_STATE_PASSIVE_CONNECTION_PENDING,
-  IT_EP_STATE_CONNECTED,
-  IT_EP_STATE_NONOPERATIONAL,
-  IT_EP_STATE_PASSIVE_WAIT_RDMA_TRANS_REQ,
-} = it_ep_state_rc_t;
+export const IT_EP_STATE_UNCONNECTED = it_ep_state_rc_t.IT_EP_STATE_UNCONNECTED;
+export const IT_EP_STATE_ACTIVE1_CONNECTION_PENDING = it_ep_state_rc_t.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING;
+export const IT_EP_STATE_ACTIVE2_CONNECTION_PENDING = it_ep_state_rc_t.IT_EP_STATE_ACTIVE2_CONNECTION_PENDING;
+export const IT_EP_STATE_PASSIVE_CONNECTION_PENDING = it_ep_state_rc_t.IT_EP_STATE_PASSIVE_CONNECTION_PENDING;
+export const IT_EP_STATE_CONNECTED = it_ep_state_rc_t.IT_EP_STATE_CONNECTED;
+export const IT_EP_STATE_NONOPERATIONAL = it_ep_state_rc_t.IT_EP_STATE_NONOPERATIONAL;
+export const IT_EP_STATE_PASSIVE_WAIT_RDMA_TRANS_REQ = it_ep_state_rc_t.IT_EP_STATE_PASSIVE_WAIT_RDMA_TRANS_REQ;
 
 /** `it_ep_state_ud_t` (L14547–L14551): UD Endpoint states. */
 export enum it_ep_state_ud_t {
   IT_EP_STATE_UD_NONOPERATIONAL = 0,
   IT_EP_STATE_UD_OPERATIONAL = 1,
 }
-export const { IT_EP_STATE_UD_NONOPERATIONAL, IT_EP_STATE_UD_OPERATIONAL } = it_ep_state_ud_t;
+export const IT_EP_STATE_UD_NONOPERATIONAL = it_ep_state_ud_t.IT_EP_STATE_UD_NONOPERATIONAL;
+export const IT_EP_STATE_UD_OPERATIONAL = it_ep_state_ud_t.IT_EP_STATE_UD_OPERATIONAL;
 
 /**
  * `it_ep_state_t` (L14553–L14557): `union { rc; ud; }`. RC and UD values overlap (0, 1), so the
@@ -670,36 +666,34 @@ export enum it_ep_param_mask_t {
   IT_EP_PARAM_ATOMICS_ENABLE = 0x04000000,
   IT_EP_PARAM_PRIV_OPS_ENABLE = 0x08000000,
 }
-export const {
-  IT_EP_PARAM_ALL,
-  IT_EP_PARAM_IA,
-  IT_EP_PARAM_SPIGOT,
-  IT_EP_PARAM_STATE,
-  IT_EP_PARAM_SERV_TYPE,
-  IT_EP_PARAM_PATH,
-  IT_EP_PARAM_PZ,
-  IT_EP_PARAM_REQ_SEVD,
-  IT_EP_PARAM_RECV_SEVD,
-  IT_EP_PARAM_CONN_SEVD,
-  IT_EP_PARAM_RDMA_RD_ENABLE,
-  IT_EP_PARAM_RDMA_WR_ENABLE,
-  IT_EP_PARAM_MAX_RDMA_READ_SEG,
-  IT_EP_PARAM_MAX_RDMA_WRITE_SEG,
-  IT_EP_PARAM_MAX_IRD,
-  IT_EP_PARAM_MAX_ORD,
-  IT_EP_PARAM_EP_ID,
-  IT_EP_PARAM_EP_KEY,
-  IT_EP_PARAM_MAX_PAYLOAD,
-  IT_EP_PARAM_MAX_REQ_DTO,
-  IT_EP_PARAM_MAX_RECV_DTO,
-  IT_EP_PARAM_MAX_SEND_SEG,
-  IT_EP_PARAM_MAX_RECV_SEG,
-  IT_EP_PARAM_SRQ,
-  IT_EP_PARAM_SOFT_HI_WATERMARK,
-  IT_EP_PARAM_HARD_HI_WATERMARK,
-  IT_EP_PARAM_ATOMICS_ENABLE,
-  IT_EP_PARAM_PRIV_OPS_ENABLE,
-} = it_ep_param_mask_t;
+export const IT_EP_PARAM_ALL = it_ep_param_mask_t.IT_EP_PARAM_ALL;
+export const IT_EP_PARAM_IA = it_ep_param_mask_t.IT_EP_PARAM_IA;
+export const IT_EP_PARAM_SPIGOT = it_ep_param_mask_t.IT_EP_PARAM_SPIGOT;
+export const IT_EP_PARAM_STATE = it_ep_param_mask_t.IT_EP_PARAM_STATE;
+export const IT_EP_PARAM_SERV_TYPE = it_ep_param_mask_t.IT_EP_PARAM_SERV_TYPE;
+export const IT_EP_PARAM_PATH = it_ep_param_mask_t.IT_EP_PARAM_PATH;
+export const IT_EP_PARAM_PZ = it_ep_param_mask_t.IT_EP_PARAM_PZ;
+export const IT_EP_PARAM_REQ_SEVD = it_ep_param_mask_t.IT_EP_PARAM_REQ_SEVD;
+export const IT_EP_PARAM_RECV_SEVD = it_ep_param_mask_t.IT_EP_PARAM_RECV_SEVD;
+export const IT_EP_PARAM_CONN_SEVD = it_ep_param_mask_t.IT_EP_PARAM_CONN_SEVD;
+export const IT_EP_PARAM_RDMA_RD_ENABLE = it_ep_param_mask_t.IT_EP_PARAM_RDMA_RD_ENABLE;
+export const IT_EP_PARAM_RDMA_WR_ENABLE = it_ep_param_mask_t.IT_EP_PARAM_RDMA_WR_ENABLE;
+export const IT_EP_PARAM_MAX_RDMA_READ_SEG = it_ep_param_mask_t.IT_EP_PARAM_MAX_RDMA_READ_SEG;
+export const IT_EP_PARAM_MAX_RDMA_WRITE_SEG = it_ep_param_mask_t.IT_EP_PARAM_MAX_RDMA_WRITE_SEG;
+export const IT_EP_PARAM_MAX_IRD = it_ep_param_mask_t.IT_EP_PARAM_MAX_IRD;
+export const IT_EP_PARAM_MAX_ORD = it_ep_param_mask_t.IT_EP_PARAM_MAX_ORD;
+export const IT_EP_PARAM_EP_ID = it_ep_param_mask_t.IT_EP_PARAM_EP_ID;
+export const IT_EP_PARAM_EP_KEY = it_ep_param_mask_t.IT_EP_PARAM_EP_KEY;
+export const IT_EP_PARAM_MAX_PAYLOAD = it_ep_param_mask_t.IT_EP_PARAM_MAX_PAYLOAD;
+export const IT_EP_PARAM_MAX_REQ_DTO = it_ep_param_mask_t.IT_EP_PARAM_MAX_REQ_DTO;
+export const IT_EP_PARAM_MAX_RECV_DTO = it_ep_param_mask_t.IT_EP_PARAM_MAX_RECV_DTO;
+export const IT_EP_PARAM_MAX_SEND_SEG = it_ep_param_mask_t.IT_EP_PARAM_MAX_SEND_SEG;
+export const IT_EP_PARAM_MAX_RECV_SEG = it_ep_param_mask_t.IT_EP_PARAM_MAX_RECV_SEG;
+export const IT_EP_PARAM_SRQ = it_ep_param_mask_t.IT_EP_PARAM_SRQ;
+export const IT_EP_PARAM_SOFT_HI_WATERMARK = it_ep_param_mask_t.IT_EP_PARAM_SOFT_HI_WATERMARK;
+export const IT_EP_PARAM_HARD_HI_WATERMARK = it_ep_param_mask_t.IT_EP_PARAM_HARD_HI_WATERMARK;
+export const IT_EP_PARAM_ATOMICS_ENABLE = it_ep_param_mask_t.IT_EP_PARAM_ATOMICS_ENABLE;
+export const IT_EP_PARAM_PRIV_OPS_ENABLE = it_ep_param_mask_t.IT_EP_PARAM_PRIV_OPS_ENABLE;
 
 /** `it_ep_rc_creation_flags_t` (L14678–L14683). */
 export enum it_ep_rc_creation_flags_t {
@@ -709,7 +703,9 @@ export enum it_ep_rc_creation_flags_t {
   /** Use the S-RQ in `ep_attr.srv.rc.srq` (and its watermarks). */
   IT_EP_SRQ = 0x02,
 }
-export const { IT_EP_NO_FLAG, IT_EP_REUSEADDR, IT_EP_SRQ } = it_ep_rc_creation_flags_t;
+export const IT_EP_NO_FLAG = it_ep_rc_creation_flags_t.IT_EP_NO_FLAG;
+export const IT_EP_REUSEADDR = it_ep_rc_creation_flags_t.IT_EP_REUSEADDR;
+export const IT_EP_SRQ = it_ep_rc_creation_flags_t.IT_EP_SRQ;
 
 /** `it_cn_est_flags_t` (L14655–L14660). TWO_WAY and THREE_WAY are mutually exclusive. */
 export enum it_cn_est_flags_t {
@@ -734,13 +730,11 @@ export enum it_evd_flags_t {
   /** Requires NOTIFY; invalid for the DTO stream: re-arm overflow reporting when space appears. */
   IT_EVD_OVERFLOW_AUTO_RESET = 0x10,
 }
-export const {
-  IT_EVD_DEQUEUE_NOTIFICATIONS,
-  IT_EVD_CREATE_FD,
-  IT_EVD_OVERFLOW_DEFAULT,
-  IT_EVD_OVERFLOW_NOTIFY,
-  IT_EVD_OVERFLOW_AUTO_RESET,
-} = it_evd_flags_t;
+export const IT_EVD_DEQUEUE_NOTIFICATIONS = it_evd_flags_t.IT_EVD_DEQUEUE_NOTIFICATIONS;
+export const IT_EVD_CREATE_FD = it_evd_flags_t.IT_EVD_CREATE_FD;
+export const IT_EVD_OVERFLOW_DEFAULT = it_evd_flags_t.IT_EVD_OVERFLOW_DEFAULT;
+export const IT_EVD_OVERFLOW_NOTIFY = it_evd_flags_t.IT_EVD_OVERFLOW_NOTIFY;
+export const IT_EVD_OVERFLOW_AUTO_RESET = it_evd_flags_t.IT_EVD_OVERFLOW_AUTO_RESET;
 
 /** `it_evd_param_mask_t` (L14696–L14710). */
 export enum it_evd_param_mask_t {
@@ -757,20 +751,18 @@ export enum it_evd_param_mask_t {
   IT_EVD_PARAM_OVERFLOWED = 0x000400,
   IT_EVD_PARAM_CALLBACK = 0x000800,
 }
-export const {
-  IT_EVD_PARAM_ALL,
-  IT_EVD_PARAM_IA,
-  IT_EVD_PARAM_EVENT_NUMBER,
-  IT_EVD_PARAM_FLAG,
-  IT_EVD_PARAM_QUEUE_SIZE,
-  IT_EVD_PARAM_THRESHOLD,
-  IT_EVD_PARAM_AEVD_HANDLE,
-  IT_EVD_PARAM_FD,
-  IT_EVD_PARAM_BOUND,
-  IT_EVD_PARAM_ENABLED,
-  IT_EVD_PARAM_OVERFLOWED,
-  IT_EVD_PARAM_CALLBACK,
-} = it_evd_param_mask_t;
+export const IT_EVD_PARAM_ALL = it_evd_param_mask_t.IT_EVD_PARAM_ALL;
+export const IT_EVD_PARAM_IA = it_evd_param_mask_t.IT_EVD_PARAM_IA;
+export const IT_EVD_PARAM_EVENT_NUMBER = it_evd_param_mask_t.IT_EVD_PARAM_EVENT_NUMBER;
+export const IT_EVD_PARAM_FLAG = it_evd_param_mask_t.IT_EVD_PARAM_FLAG;
+export const IT_EVD_PARAM_QUEUE_SIZE = it_evd_param_mask_t.IT_EVD_PARAM_QUEUE_SIZE;
+export const IT_EVD_PARAM_THRESHOLD = it_evd_param_mask_t.IT_EVD_PARAM_THRESHOLD;
+export const IT_EVD_PARAM_AEVD_HANDLE = it_evd_param_mask_t.IT_EVD_PARAM_AEVD_HANDLE;
+export const IT_EVD_PARAM_FD = it_evd_param_mask_t.IT_EVD_PARAM_FD;
+export const IT_EVD_PARAM_BOUND = it_evd_param_mask_t.IT_EVD_PARAM_BOUND;
+export const IT_EVD_PARAM_ENABLED = it_evd_param_mask_t.IT_EVD_PARAM_ENABLED;
+export const IT_EVD_PARAM_OVERFLOWED = it_evd_param_mask_t.IT_EVD_PARAM_OVERFLOWED;
+export const IT_EVD_PARAM_CALLBACK = it_evd_param_mask_t.IT_EVD_PARAM_CALLBACK;
 
 /** `it_listen_flags_t` (L14747–L14752). */
 export enum it_listen_flags_t {
@@ -779,7 +771,9 @@ export enum it_listen_flags_t {
   IT_LISTEN_CONN_QUAL_INPUT = 0x0001,
   IT_LISTEN_SUPPRESS_IRD_ORD = 0x0002,
 }
-export const { IT_LISTEN_NO_FLAG, IT_LISTEN_CONN_QUAL_INPUT, IT_LISTEN_SUPPRESS_IRD_ORD } = it_listen_flags_t;
+export const IT_LISTEN_NO_FLAG = it_listen_flags_t.IT_LISTEN_NO_FLAG;
+export const IT_LISTEN_CONN_QUAL_INPUT = it_listen_flags_t.IT_LISTEN_CONN_QUAL_INPUT;
+export const IT_LISTEN_SUPPRESS_IRD_ORD = it_listen_flags_t.IT_LISTEN_SUPPRESS_IRD_ORD;
 
 /** `it_listen_param_mask_t` (L14754–L14762). */
 export enum it_listen_param_mask_t {
@@ -789,13 +783,11 @@ export enum it_listen_param_mask_t {
   IT_LISTEN_PARAM_CONNECT_EVD = 0x0008,
   IT_LISTEN_PARAM_CONN_QUAL = 0x0010,
 }
-export const {
-  IT_LISTEN_PARAM_ALL,
-  IT_LISTEN_PARAM_IA_HANDLE,
-  IT_LISTEN_PARAM_SPIGOT_ID,
-  IT_LISTEN_PARAM_CONNECT_EVD,
-  IT_LISTEN_PARAM_CONN_QUAL,
-} = it_listen_param_mask_t;
+export const IT_LISTEN_PARAM_ALL = it_listen_param_mask_t.IT_LISTEN_PARAM_ALL;
+export const IT_LISTEN_PARAM_IA_HANDLE = it_listen_param_mask_t.IT_LISTEN_PARAM_IA_HANDLE;
+export const IT_LISTEN_PARAM_SPIGOT_ID = it_listen_param_mask_t.IT_LISTEN_PARAM_SPIGOT_ID;
+export const IT_LISTEN_PARAM_CONNECT_EVD = it_listen_param_mask_t.IT_LISTEN_PARAM_CONNECT_EVD;
+export const IT_LISTEN_PARAM_CONN_QUAL = it_listen_param_mask_t.IT_LISTEN_PARAM_CONN_QUAL;
 
 /** `it_lmr_param_mask_t` (L14772–L14789). */
 export enum it_lmr_param_mask_t {
@@ -815,30 +807,29 @@ export enum it_lmr_param_mask_t {
   IT_LMR_PARAM_IOBL_NUM_ELTS = 0x002000,
   IT_LMR_PARAM_IOBL_TYPE = 0x004000,
 }
-export const {
-  IT_LMR_PARAM_ALL,
-  IT_LMR_PARAM_IA,
-  IT_LMR_PARAM_PZ,
-  IT_LMR_PARAM_ADDR,
-  IT_LMR_PARAM_LENGTH,
-  IT_LMR_PARAM_MEM_PRIV,
-  IT_LMR_PARAM_FLAG,
-  IT_LMR_PARAM_SHARED_ID,
-  IT_LMR_PARAM_RMR_CONTEXT,
-  IT_LMR_PARAM_ACTUAL_ADDR,
-  IT_LMR_PARAM_ACTUAL_LENGTH,
-  IT_LMR_PARAM_ADDR_MODE,
-  IT_LMR_PARAM_LINKED,
-  IT_LMR_PARAM_IOBL_NUM_ELTS,
-  IT_LMR_PARAM_IOBL_TYPE,
-} = it_lmr_param_mask_t;
+export const IT_LMR_PARAM_ALL = it_lmr_param_mask_t.IT_LMR_PARAM_ALL;
+export const IT_LMR_PARAM_IA = it_lmr_param_mask_t.IT_LMR_PARAM_IA;
+export const IT_LMR_PARAM_PZ = it_lmr_param_mask_t.IT_LMR_PARAM_PZ;
+export const IT_LMR_PARAM_ADDR = it_lmr_param_mask_t.IT_LMR_PARAM_ADDR;
+export const IT_LMR_PARAM_LENGTH = it_lmr_param_mask_t.IT_LMR_PARAM_LENGTH;
+export const IT_LMR_PARAM_MEM_PRIV = it_lmr_param_mask_t.IT_LMR_PARAM_MEM_PRIV;
+export const IT_LMR_PARAM_FLAG = it_lmr_param_mask_t.IT_LMR_PARAM_FLAG;
+export const IT_LMR_PARAM_SHARED_ID = it_lmr_param_mask_t.IT_LMR_PARAM_SHARED_ID;
+export const IT_LMR_PARAM_RMR_CONTEXT = it_lmr_param_mask_t.IT_LMR_PARAM_RMR_CONTEXT;
+export const IT_LMR_PARAM_ACTUAL_ADDR = it_lmr_param_mask_t.IT_LMR_PARAM_ACTUAL_ADDR;
+export const IT_LMR_PARAM_ACTUAL_LENGTH = it_lmr_param_mask_t.IT_LMR_PARAM_ACTUAL_LENGTH;
+export const IT_LMR_PARAM_ADDR_MODE = it_lmr_param_mask_t.IT_LMR_PARAM_ADDR_MODE;
+export const IT_LMR_PARAM_LINKED = it_lmr_param_mask_t.IT_LMR_PARAM_LINKED;
+export const IT_LMR_PARAM_IOBL_NUM_ELTS = it_lmr_param_mask_t.IT_LMR_PARAM_IOBL_NUM_ELTS;
+export const IT_LMR_PARAM_IOBL_TYPE = it_lmr_param_mask_t.IT_LMR_PARAM_IOBL_TYPE;
 
 /** `it_pz_param_mask_t` (L14811–L14815). */
 export enum it_pz_param_mask_t {
   IT_PZ_PARAM_ALL = 0x01,
   IT_PZ_PARAM_IA = 0x02,
 }
-export const { IT_PZ_PARAM_ALL, IT_PZ_PARAM_IA } = it_pz_param_mask_t;
+export const IT_PZ_PARAM_ALL = it_pz_param_mask_t.IT_PZ_PARAM_ALL;
+export const IT_PZ_PARAM_IA = it_pz_param_mask_t.IT_PZ_PARAM_IA;
 
 /** `it_rmr_param_mask_t` (L14822–L14837). */
 export enum it_rmr_param_mask_t {
@@ -857,20 +848,18 @@ export enum it_rmr_param_mask_t {
   IT_RMR_PARAM_TYPE = 0x000200,
   IT_RMR_PARAM_ADDR_MODE = 0x000400,
 }
-export const {
-  IT_RMR_PARAM_ALL,
-  IT_RMR_PARAM_IA,
-  IT_RMR_PARAM_PZ,
-  IT_RMR_PARAM_BOUND,
-  IT_RMR_PARAM_LINKED,
-  IT_RMR_PARAM_LMR,
-  IT_RMR_PARAM_ADDR,
-  IT_RMR_PARAM_LENGTH,
-  IT_RMR_PARAM_MEM_PRIV,
-  IT_RMR_PARAM_RMR_CONTEXT,
-  IT_RMR_PARAM_TYPE,
-  IT_RMR_PARAM_ADDR_MODE,
-} = it_rmr_param_mask_t;
+export const IT_RMR_PARAM_ALL = it_rmr_param_mask_t.IT_RMR_PARAM_ALL;
+export const IT_RMR_PARAM_IA = it_rmr_param_mask_t.IT_RMR_PARAM_IA;
+export const IT_RMR_PARAM_PZ = it_rmr_param_mask_t.IT_RMR_PARAM_PZ;
+export const IT_RMR_PARAM_BOUND = it_rmr_param_mask_t.IT_RMR_PARAM_BOUND;
+export const IT_RMR_PARAM_LINKED = it_rmr_param_mask_t.IT_RMR_PARAM_LINKED;
+export const IT_RMR_PARAM_LMR = it_rmr_param_mask_t.IT_RMR_PARAM_LMR;
+export const IT_RMR_PARAM_ADDR = it_rmr_param_mask_t.IT_RMR_PARAM_ADDR;
+export const IT_RMR_PARAM_LENGTH = it_rmr_param_mask_t.IT_RMR_PARAM_LENGTH;
+export const IT_RMR_PARAM_MEM_PRIV = it_rmr_param_mask_t.IT_RMR_PARAM_MEM_PRIV;
+export const IT_RMR_PARAM_RMR_CONTEXT = it_rmr_param_mask_t.IT_RMR_PARAM_RMR_CONTEXT;
+export const IT_RMR_PARAM_TYPE = it_rmr_param_mask_t.IT_RMR_PARAM_TYPE;
+export const IT_RMR_PARAM_ADDR_MODE = it_rmr_param_mask_t.IT_RMR_PARAM_ADDR_MODE;
 
 /** `it_sc_flags_t` (L14874–L14878): `it_socket_convert` flags. */
 export enum it_sc_flags_t {
@@ -879,7 +868,8 @@ export enum it_sc_flags_t {
   /** Suppress the MPA Request/Reply exchange (RDMAC peers without MPA start-up). */
   IT_SC_NO_REQ_REP = 0x0001,
 }
-export const { IT_SC_DEFAULT, IT_SC_NO_REQ_REP } = it_sc_flags_t;
+export const IT_SC_DEFAULT = it_sc_flags_t.IT_SC_DEFAULT;
+export const IT_SC_NO_REQ_REP = it_sc_flags_t.IT_SC_NO_REQ_REP;
 
 /** `it_srq_param_mask_t` (L14880–L14888). */
 export enum it_srq_param_mask_t {
@@ -890,14 +880,12 @@ export enum it_srq_param_mask_t {
   IT_SRQ_PARAM_MAX_RECV_SEG = 0x000010,
   IT_SRQ_PARAM_LOW_WATERMARK = 0x000020,
 }
-export const {
-  IT_SRQ_PARAM_ALL,
-  IT_SRQ_PARAM_IA,
-  IT_SRQ_PARAM_PZ,
-  IT_SRQ_PARAM_MAX_RECV_DTO,
-  IT_SRQ_PARAM_MAX_RECV_SEG,
-  IT_SRQ_PARAM_LOW_WATERMARK,
-} = it_srq_param_mask_t;
+export const IT_SRQ_PARAM_ALL = it_srq_param_mask_t.IT_SRQ_PARAM_ALL;
+export const IT_SRQ_PARAM_IA = it_srq_param_mask_t.IT_SRQ_PARAM_IA;
+export const IT_SRQ_PARAM_PZ = it_srq_param_mask_t.IT_SRQ_PARAM_PZ;
+export const IT_SRQ_PARAM_MAX_RECV_DTO = it_srq_param_mask_t.IT_SRQ_PARAM_MAX_RECV_DTO;
+export const IT_SRQ_PARAM_MAX_RECV_SEG = it_srq_param_mask_t.IT_SRQ_PARAM_MAX_RECV_SEG;
+export const IT_SRQ_PARAM_LOW_WATERMARK = it_srq_param_mask_t.IT_SRQ_PARAM_LOW_WATERMARK;
 
 /** `it_ud_svc_req_param_mask_t` (L14899–L14909). */
 export enum it_ud_svc_req_param_mask_t {
@@ -910,16 +898,14 @@ export enum it_ud_svc_req_param_mask_t {
   IT_UD_PARAM_PRIV_DATA = 0x00000040,
   IT_UD_PARAM_PRIV_DATA_LENGTH = 0x00000080,
 }
-export const {
-  IT_UD_PARAM_ALL,
-  IT_UD_PARAM_IA_HANDLE,
-  IT_UD_PARAM_REQ_ID,
-  IT_UD_PARAM_REPLY_EVD,
-  IT_UD_PARAM_CONN_QUAL,
-  IT_UD_PARAM_DEST_PATH,
-  IT_UD_PARAM_PRIV_DATA,
-  IT_UD_PARAM_PRIV_DATA_LENGTH,
-} = it_ud_svc_req_param_mask_t;
+export const IT_UD_PARAM_ALL = it_ud_svc_req_param_mask_t.IT_UD_PARAM_ALL;
+export const IT_UD_PARAM_IA_HANDLE = it_ud_svc_req_param_mask_t.IT_UD_PARAM_IA_HANDLE;
+export const IT_UD_PARAM_REQ_ID = it_ud_svc_req_param_mask_t.IT_UD_PARAM_REQ_ID;
+export const IT_UD_PARAM_REPLY_EVD = it_ud_svc_req_param_mask_t.IT_UD_PARAM_REPLY_EVD;
+export const IT_UD_PARAM_CONN_QUAL = it_ud_svc_req_param_mask_t.IT_UD_PARAM_CONN_QUAL;
+export const IT_UD_PARAM_DEST_PATH = it_ud_svc_req_param_mask_t.IT_UD_PARAM_DEST_PATH;
+export const IT_UD_PARAM_PRIV_DATA = it_ud_svc_req_param_mask_t.IT_UD_PARAM_PRIV_DATA;
+export const IT_UD_PARAM_PRIV_DATA_LENGTH = it_ud_svc_req_param_mask_t.IT_UD_PARAM_PRIV_DATA_LENGTH;
 
 /** `it_addr_param_mask_t` (L14584–L14590): Address Handle query/modify mask. */
 export enum it_addr_param_mask_t {
@@ -928,27 +914,31 @@ export enum it_addr_param_mask_t {
   IT_ADDR_PARAM_PZ = 0x0004,
   IT_ADDR_PARAM_PATH = 0x0008,
 }
-export const { IT_ADDR_PARAM_ALL, IT_ADDR_PARAM_IA, IT_ADDR_PARAM_PZ, IT_ADDR_PARAM_PATH } = it_addr_param_mask_t;
+export const IT_ADDR_PARAM_ALL = it_addr_param_mask_t.IT_ADDR_PARAM_ALL;
+export const IT_ADDR_PARAM_IA = it_addr_param_mask_t.IT_ADDR_PARAM_IA;
+export const IT_ADDR_PARAM_PZ = it_addr_param_mask_t.IT_ADDR_PARAM_PZ;
+export const IT_ADDR_PARAM_PATH = it_addr_param_mask_t.IT_ADDR_PARAM_PATH;
 
 /** `it_ah_flags_t` (L14579–L14582). */
 export enum it_ah_flags_t {
   /** The path is complete (e.g. from `it_get_pathinfo`); clear = the implementation completes it. */
   IT_AH_PATH_COMPLETE = 0x1,
 }
-export const { IT_AH_PATH_COMPLETE } = it_ah_flags_t;
+export const IT_AH_PATH_COMPLETE = it_ah_flags_t.IT_AH_PATH_COMPLETE;
 
 /** `it_dg_type_t` (L14565–L14568). */
 export enum it_dg_type_t {
   IT_DG_TYPE_IB_UD = 0,
 }
-export const { IT_DG_TYPE_IB_UD } = it_dg_type_t;
+export const IT_DG_TYPE_IB_UD = it_dg_type_t.IT_DG_TYPE_IB_UD;
 
 /** `it_atomic_op_t` (L14928–L14932). */
 export enum it_atomic_op_t {
   IT_COMPARE_AND_SWAP = 0,
   IT_FETCH_AND_ADD = 1,
 }
-export const { IT_COMPARE_AND_SWAP, IT_FETCH_AND_ADD } = it_atomic_op_t;
+export const IT_COMPARE_AND_SWAP = it_atomic_op_t.IT_COMPARE_AND_SWAP;
+export const IT_FETCH_AND_ADD = it_atomic_op_t.IT_FETCH_AND_ADD;
 
 // =============================================================================================
 // Handles (it_handle_t page; header L13336–L13363)

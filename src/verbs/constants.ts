@@ -2,8 +2,7 @@
  * libibverbs / librdmacm constants for the ibverbs + rdma_cm face of softrdma.
  *
  * Scope: every enum and constant used by the functions of the "RDMA Aware Networks Programming
- * User Manual" (Mellanox/NVIDIA, `/work/shared/seeds/004_ceaf4ba0e44171de.txt`; map:
- * `/work/shared/digests/rdma-manual.digest.md`). The manual prints names but almost no numbers,
+ * User Manual" (Mellanox/NVIDIA). The manual prints names but almost no numbers,
  * so **every numeric value comes from rdma-core** (github.com/linux-rdma/rdma-core, commit
  * 691953d8d502f54088f776c5ba2aeed0a5ac945d; `libibverbs/verbs.h`, `librdmacm/rdma_cma.h`). Each
  * enum below cites the header lines it mirrors. The `*_str()` helpers return the exact strings of
@@ -769,152 +768,312 @@ export const IBV_EXP_CQ_IGNORE_OVERRUN = 1 << 0;
 
 // ---------------------------------------------------------------------------------------------
 // Top-level constants for every enum member (C spelling), e.g. `IBV_WC_SUCCESS`.
-// (Kept at the end of the module: the enum objects must exist before they are destructured.)
+// (Kept at the end of the module: the enum objects must exist first.) One declaration each, so
+// that the emitted .d.ts keeps each constant's enum-member type, which narrowing needs.
 // ---------------------------------------------------------------------------------------------
 
-export const {
-  IBV_NODE_UNKNOWN, IBV_NODE_CA, IBV_NODE_SWITCH, IBV_NODE_ROUTER, IBV_NODE_RNIC, IBV_NODE_USNIC,
-  IBV_NODE_USNIC_UDP, IBV_NODE_UNSPECIFIED,
-} = ibv_node_type;
-export const {
-  IBV_TRANSPORT_UNKNOWN, IBV_TRANSPORT_IB, IBV_TRANSPORT_IWARP, IBV_TRANSPORT_USNIC,
-  IBV_TRANSPORT_USNIC_UDP, IBV_TRANSPORT_UNSPECIFIED,
-} = ibv_transport_type;
-export const {
-  IBV_DEVICE_RESIZE_MAX_WR, IBV_DEVICE_BAD_PKEY_CNTR, IBV_DEVICE_BAD_QKEY_CNTR,
-  IBV_DEVICE_RAW_MULTI, IBV_DEVICE_AUTO_PATH_MIG, IBV_DEVICE_CHANGE_PHY_PORT,
-  IBV_DEVICE_UD_AV_PORT_ENFORCE, IBV_DEVICE_CURR_QP_STATE_MOD, IBV_DEVICE_SHUTDOWN_PORT,
-  IBV_DEVICE_INIT_TYPE, IBV_DEVICE_PORT_ACTIVE_EVENT, IBV_DEVICE_SYS_IMAGE_GUID,
-  IBV_DEVICE_RC_RNR_NAK_GEN, IBV_DEVICE_SRQ_RESIZE, IBV_DEVICE_N_NOTIFY_CQ, IBV_DEVICE_MEM_WINDOW,
-  IBV_DEVICE_UD_IP_CSUM, IBV_DEVICE_XRC, IBV_DEVICE_MEM_MGT_EXTENSIONS,
-  IBV_DEVICE_MEM_WINDOW_TYPE_2A, IBV_DEVICE_MEM_WINDOW_TYPE_2B, IBV_DEVICE_RC_IP_CSUM,
-  IBV_DEVICE_RAW_IP_CSUM, IBV_DEVICE_MANAGED_FLOW_STEERING,
-} = ibv_device_cap_flags;
-export const {
-  IBV_ATOMIC_NONE, IBV_ATOMIC_HCA, IBV_ATOMIC_GLOB,
-} = ibv_atomic_cap;
-export const {
-  IBV_MTU_256, IBV_MTU_512, IBV_MTU_1024, IBV_MTU_2048, IBV_MTU_4096,
-} = ibv_mtu;
-export const {
-  IBV_PORT_NOP, IBV_PORT_DOWN, IBV_PORT_INIT, IBV_PORT_ARMED, IBV_PORT_ACTIVE,
-  IBV_PORT_ACTIVE_DEFER,
-} = ibv_port_state;
-export const {
-  IBV_PORT_SM, IBV_PORT_NOTICE_SUP, IBV_PORT_TRAP_SUP, IBV_PORT_OPT_IPD_SUP,
-  IBV_PORT_AUTO_MIGR_SUP, IBV_PORT_SL_MAP_SUP, IBV_PORT_MKEY_NVRAM, IBV_PORT_PKEY_NVRAM,
-  IBV_PORT_LED_INFO_SUP, IBV_PORT_SYS_IMAGE_GUID_SUP, IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP,
-  IBV_PORT_EXTENDED_SPEEDS_SUP, IBV_PORT_CAP_MASK2_SUP, IBV_PORT_CM_SUP, IBV_PORT_SNMP_TUNNEL_SUP,
-  IBV_PORT_REINIT_SUP, IBV_PORT_DEVICE_MGMT_SUP, IBV_PORT_VENDOR_CLASS_SUP, IBV_PORT_DR_NOTICE_SUP,
-  IBV_PORT_CAP_MASK_NOTICE_SUP, IBV_PORT_BOOT_MGMT_SUP, IBV_PORT_LINK_LATENCY_SUP,
-  IBV_PORT_CLIENT_REG_SUP, IBV_PORT_IP_BASED_GIDS,
-} = ibv_port_cap_flags;
-export const {
-  IBV_EVENT_CQ_ERR, IBV_EVENT_QP_FATAL, IBV_EVENT_QP_REQ_ERR, IBV_EVENT_QP_ACCESS_ERR,
-  IBV_EVENT_COMM_EST, IBV_EVENT_SQ_DRAINED, IBV_EVENT_PATH_MIG, IBV_EVENT_PATH_MIG_ERR,
-  IBV_EVENT_DEVICE_FATAL, IBV_EVENT_PORT_ACTIVE, IBV_EVENT_PORT_ERR, IBV_EVENT_LID_CHANGE,
-  IBV_EVENT_PKEY_CHANGE, IBV_EVENT_SM_CHANGE, IBV_EVENT_SRQ_ERR, IBV_EVENT_SRQ_LIMIT_REACHED,
-  IBV_EVENT_QP_LAST_WQE_REACHED, IBV_EVENT_CLIENT_REREGISTER, IBV_EVENT_GID_CHANGE,
-  IBV_EVENT_WQ_FATAL, IBV_EVENT_DEVICE_SPEED_CHANGE,
-} = ibv_event_type;
-export const {
-  IBV_WC_SUCCESS, IBV_WC_LOC_LEN_ERR, IBV_WC_LOC_QP_OP_ERR, IBV_WC_LOC_EEC_OP_ERR,
-  IBV_WC_LOC_PROT_ERR, IBV_WC_WR_FLUSH_ERR, IBV_WC_MW_BIND_ERR, IBV_WC_BAD_RESP_ERR,
-  IBV_WC_LOC_ACCESS_ERR, IBV_WC_REM_INV_REQ_ERR, IBV_WC_REM_ACCESS_ERR, IBV_WC_REM_OP_ERR,
-  IBV_WC_RETRY_EXC_ERR, IBV_WC_RNR_RETRY_EXC_ERR, IBV_WC_LOC_RDD_VIOL_ERR,
-  IBV_WC_REM_INV_RD_REQ_ERR, IBV_WC_REM_ABORT_ERR, IBV_WC_INV_EECN_ERR, IBV_WC_INV_EEC_STATE_ERR,
-  IBV_WC_FATAL_ERR, IBV_WC_RESP_TIMEOUT_ERR, IBV_WC_GENERAL_ERR, IBV_WC_TM_ERR,
-  IBV_WC_TM_RNDV_INCOMPLETE,
-} = ibv_wc_status;
-export const {
-  IBV_WC_SEND, IBV_WC_RDMA_WRITE, IBV_WC_RDMA_READ, IBV_WC_COMP_SWAP, IBV_WC_FETCH_ADD,
-  IBV_WC_BIND_MW, IBV_WC_LOCAL_INV, IBV_WC_TSO, IBV_WC_FLUSH, IBV_WC_ATOMIC_WRITE, IBV_WC_RECV,
-  IBV_WC_RECV_RDMA_WITH_IMM, IBV_WC_TM_ADD, IBV_WC_TM_DEL, IBV_WC_TM_SYNC, IBV_WC_TM_RECV,
-  IBV_WC_TM_NO_TAG, IBV_WC_DRIVER1, IBV_WC_DRIVER2, IBV_WC_DRIVER3,
-} = ibv_wc_opcode;
-export const {
-  IBV_WC_GRH, IBV_WC_WITH_IMM, IBV_WC_IP_CSUM_OK, IBV_WC_WITH_INV, IBV_WC_TM_SYNC_REQ,
-  IBV_WC_TM_MATCH, IBV_WC_TM_DATA_VALID,
-} = ibv_wc_flags;
-export const {
-  IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_WRITE, IBV_ACCESS_REMOTE_READ,
-  IBV_ACCESS_REMOTE_ATOMIC, IBV_ACCESS_MW_BIND, IBV_ACCESS_ZERO_BASED, IBV_ACCESS_ON_DEMAND,
-  IBV_ACCESS_HUGETLB, IBV_ACCESS_FLUSH_GLOBAL, IBV_ACCESS_FLUSH_PERSISTENT,
-  IBV_ACCESS_RELAXED_ORDERING,
-} = ibv_access_flags;
-export const {
-  IBV_MW_TYPE_1, IBV_MW_TYPE_2,
-} = ibv_mw_type;
-export const {
-  IBV_RATE_MAX, IBV_RATE_2_5_GBPS, IBV_RATE_5_GBPS, IBV_RATE_10_GBPS, IBV_RATE_20_GBPS,
-  IBV_RATE_30_GBPS, IBV_RATE_40_GBPS, IBV_RATE_60_GBPS, IBV_RATE_80_GBPS, IBV_RATE_120_GBPS,
-  IBV_RATE_14_GBPS, IBV_RATE_56_GBPS, IBV_RATE_112_GBPS, IBV_RATE_168_GBPS, IBV_RATE_25_GBPS,
-  IBV_RATE_100_GBPS, IBV_RATE_200_GBPS, IBV_RATE_300_GBPS, IBV_RATE_28_GBPS, IBV_RATE_50_GBPS,
-  IBV_RATE_400_GBPS, IBV_RATE_600_GBPS, IBV_RATE_800_GBPS, IBV_RATE_1200_GBPS,
-} = ibv_rate;
-export const {
-  IBV_SRQ_MAX_WR, IBV_SRQ_LIMIT,
-} = ibv_srq_attr_mask;
-export const {
-  IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND, IBV_QPT_XRC_RECV,
-  IBV_QPT_DRIVER,
-} = ibv_qp_type;
-export const {
-  IBV_QP_STATE, IBV_QP_CUR_STATE, IBV_QP_EN_SQD_ASYNC_NOTIFY, IBV_QP_ACCESS_FLAGS,
-  IBV_QP_PKEY_INDEX, IBV_QP_PORT, IBV_QP_QKEY, IBV_QP_AV, IBV_QP_PATH_MTU, IBV_QP_TIMEOUT,
-  IBV_QP_RETRY_CNT, IBV_QP_RNR_RETRY, IBV_QP_RQ_PSN, IBV_QP_MAX_QP_RD_ATOMIC, IBV_QP_ALT_PATH,
-  IBV_QP_MIN_RNR_TIMER, IBV_QP_SQ_PSN, IBV_QP_MAX_DEST_RD_ATOMIC, IBV_QP_PATH_MIG_STATE,
-  IBV_QP_CAP, IBV_QP_DEST_QPN, IBV_QP_RATE_LIMIT,
-} = ibv_qp_attr_mask;
-export const {
-  IBV_QPS_RESET, IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS, IBV_QPS_SQD, IBV_QPS_SQE, IBV_QPS_ERR,
-  IBV_QPS_UNKNOWN,
-} = ibv_qp_state;
-export const {
-  IBV_MIG_MIGRATED, IBV_MIG_REARM, IBV_MIG_ARMED,
-} = ibv_mig_state;
-export const {
-  IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_SEND, IBV_WR_SEND_WITH_IMM,
-  IBV_WR_RDMA_READ, IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WR_LOCAL_INV,
-  IBV_WR_BIND_MW, IBV_WR_SEND_WITH_INV, IBV_WR_TSO, IBV_WR_DRIVER1, IBV_WR_FLUSH,
-  IBV_WR_ATOMIC_WRITE,
-} = ibv_wr_opcode;
-export const {
-  IBV_SEND_FENCE, IBV_SEND_SIGNALED, IBV_SEND_SOLICITED, IBV_SEND_INLINE, IBV_SEND_IP_CSUM,
-} = ibv_send_flags;
-export const {
-  RDMA_CM_EVENT_ADDR_RESOLVED, RDMA_CM_EVENT_ADDR_ERROR, RDMA_CM_EVENT_ROUTE_RESOLVED,
-  RDMA_CM_EVENT_ROUTE_ERROR, RDMA_CM_EVENT_CONNECT_REQUEST, RDMA_CM_EVENT_CONNECT_RESPONSE,
-  RDMA_CM_EVENT_CONNECT_ERROR, RDMA_CM_EVENT_UNREACHABLE, RDMA_CM_EVENT_REJECTED,
-  RDMA_CM_EVENT_ESTABLISHED, RDMA_CM_EVENT_DISCONNECTED, RDMA_CM_EVENT_DEVICE_REMOVAL,
-  RDMA_CM_EVENT_MULTICAST_JOIN, RDMA_CM_EVENT_MULTICAST_ERROR, RDMA_CM_EVENT_ADDR_CHANGE,
-  RDMA_CM_EVENT_TIMEWAIT_EXIT, RDMA_CM_EVENT_ADDRINFO_RESOLVED, RDMA_CM_EVENT_ADDRINFO_ERROR,
-  RDMA_CM_EVENT_USER, RDMA_CM_EVENT_INTERNAL,
-} = rdma_cm_event_type;
-export const {
-  RDMA_PS_IPOIB, RDMA_PS_TCP, RDMA_PS_UDP, RDMA_PS_IB,
-} = rdma_port_space;
-export const {
-  IBV_EXP_ATOMIC_NONE, IBV_EXP_ATOMIC_HCA, IBV_EXP_ATOMIC_GLOB, IBV_EXP_ATOMIC_HCA_REPLY_BE,
-} = ibv_exp_atomic_cap;
-export const {
-  IBV_EXP_WR_RDMA_WRITE, IBV_EXP_WR_RDMA_WRITE_WITH_IMM, IBV_EXP_WR_SEND, IBV_EXP_WR_SEND_WITH_IMM,
-  IBV_EXP_WR_RDMA_READ, IBV_EXP_WR_ATOMIC_CMP_AND_SWP, IBV_EXP_WR_ATOMIC_FETCH_AND_ADD,
-  IBV_EXP_WR_LOCAL_INV, IBV_EXP_WR_BIND_MW, IBV_EXP_WR_SEND_WITH_INV, IBV_EXP_WR_TSO,
-  IBV_EXP_WR_SEND_ENABLE, IBV_EXP_WR_RECV_ENABLE, IBV_EXP_WR_CQE_WAIT,
-  IBV_EXP_WR_EXT_MASKED_ATOMIC_CMP_AND_SWP, IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD,
-  IBV_EXP_WR_NOP, IBV_EXP_WR_UMR_FILL, IBV_EXP_WR_UMR_INVALIDATE,
-} = ibv_exp_wr_opcode;
-export const {
-  IBV_EXP_CALC_OP_ADD, IBV_EXP_CALC_OP_MAXLOC, IBV_EXP_CALC_OP_BAND, IBV_EXP_CALC_OP_BXOR,
-  IBV_EXP_CALC_OP_BOR,
-} = ibv_exp_calc_op;
-export const {
-  IBV_EXP_CALC_DATA_TYPE_INT, IBV_EXP_CALC_DATA_TYPE_UINT, IBV_EXP_CALC_DATA_TYPE_FLOAT,
-} = ibv_exp_calc_data_type;
-export const {
-  IBV_EXP_CALC_DATA_SIZE_64_BIT,
-} = ibv_exp_calc_data_size;
-export const {
-  IBV_EXP_UMR_MR_LIST, IBV_EXP_UMR_REPEAT, IBV_EXP_UMR_MR_LIST_FIXED_SIZE,
-} = ibv_exp_umr_wr_type;
+export const IBV_NODE_UNKNOWN = ibv_node_type.IBV_NODE_UNKNOWN;
+export const IBV_NODE_CA = ibv_node_type.IBV_NODE_CA;
+export const IBV_NODE_SWITCH = ibv_node_type.IBV_NODE_SWITCH;
+export const IBV_NODE_ROUTER = ibv_node_type.IBV_NODE_ROUTER;
+export const IBV_NODE_RNIC = ibv_node_type.IBV_NODE_RNIC;
+export const IBV_NODE_USNIC = ibv_node_type.IBV_NODE_USNIC;
+export const IBV_NODE_USNIC_UDP = ibv_node_type.IBV_NODE_USNIC_UDP;
+export const IBV_NODE_UNSPECIFIED = ibv_node_type.IBV_NODE_UNSPECIFIED;
+export const IBV_TRANSPORT_UNKNOWN = ibv_transport_type.IBV_TRANSPORT_UNKNOWN;
+export const IBV_TRANSPORT_IB = ibv_transport_type.IBV_TRANSPORT_IB;
+export const IBV_TRANSPORT_IWARP = ibv_transport_type.IBV_TRANSPORT_IWARP;
+export const IBV_TRANSPORT_USNIC = ibv_transport_type.IBV_TRANSPORT_USNIC;
+export const IBV_TRANSPORT_USNIC_UDP = ibv_transport_type.IBV_TRANSPORT_USNIC_UDP;
+export const IBV_TRANSPORT_UNSPECIFIED = ibv_transport_type.IBV_TRANSPORT_UNSPECIFIED;
+export const IBV_DEVICE_RESIZE_MAX_WR = ibv_device_cap_flags.IBV_DEVICE_RESIZE_MAX_WR;
+export const IBV_DEVICE_BAD_PKEY_CNTR = ibv_device_cap_flags.IBV_DEVICE_BAD_PKEY_CNTR;
+export const IBV_DEVICE_BAD_QKEY_CNTR = ibv_device_cap_flags.IBV_DEVICE_BAD_QKEY_CNTR;
+export const IBV_DEVICE_RAW_MULTI = ibv_device_cap_flags.IBV_DEVICE_RAW_MULTI;
+export const IBV_DEVICE_AUTO_PATH_MIG = ibv_device_cap_flags.IBV_DEVICE_AUTO_PATH_MIG;
+export const IBV_DEVICE_CHANGE_PHY_PORT = ibv_device_cap_flags.IBV_DEVICE_CHANGE_PHY_PORT;
+export const IBV_DEVICE_UD_AV_PORT_ENFORCE = ibv_device_cap_flags.IBV_DEVICE_UD_AV_PORT_ENFORCE;
+export const IBV_DEVICE_CURR_QP_STATE_MOD = ibv_device_cap_flags.IBV_DEVICE_CURR_QP_STATE_MOD;
+export const IBV_DEVICE_SHUTDOWN_PORT = ibv_device_cap_flags.IBV_DEVICE_SHUTDOWN_PORT;
+export const IBV_DEVICE_INIT_TYPE = ibv_device_cap_flags.IBV_DEVICE_INIT_TYPE;
+export const IBV_DEVICE_PORT_ACTIVE_EVENT = ibv_device_cap_flags.IBV_DEVICE_PORT_ACTIVE_EVENT;
+export const IBV_DEVICE_SYS_IMAGE_GUID = ibv_device_cap_flags.IBV_DEVICE_SYS_IMAGE_GUID;
+export const IBV_DEVICE_RC_RNR_NAK_GEN = ibv_device_cap_flags.IBV_DEVICE_RC_RNR_NAK_GEN;
+export const IBV_DEVICE_SRQ_RESIZE = ibv_device_cap_flags.IBV_DEVICE_SRQ_RESIZE;
+export const IBV_DEVICE_N_NOTIFY_CQ = ibv_device_cap_flags.IBV_DEVICE_N_NOTIFY_CQ;
+export const IBV_DEVICE_MEM_WINDOW = ibv_device_cap_flags.IBV_DEVICE_MEM_WINDOW;
+export const IBV_DEVICE_UD_IP_CSUM = ibv_device_cap_flags.IBV_DEVICE_UD_IP_CSUM;
+export const IBV_DEVICE_XRC = ibv_device_cap_flags.IBV_DEVICE_XRC;
+export const IBV_DEVICE_MEM_MGT_EXTENSIONS = ibv_device_cap_flags.IBV_DEVICE_MEM_MGT_EXTENSIONS;
+export const IBV_DEVICE_MEM_WINDOW_TYPE_2A = ibv_device_cap_flags.IBV_DEVICE_MEM_WINDOW_TYPE_2A;
+export const IBV_DEVICE_MEM_WINDOW_TYPE_2B = ibv_device_cap_flags.IBV_DEVICE_MEM_WINDOW_TYPE_2B;
+export const IBV_DEVICE_RC_IP_CSUM = ibv_device_cap_flags.IBV_DEVICE_RC_IP_CSUM;
+export const IBV_DEVICE_RAW_IP_CSUM = ibv_device_cap_flags.IBV_DEVICE_RAW_IP_CSUM;
+export const IBV_DEVICE_MANAGED_FLOW_STEERING = ibv_device_cap_flags.IBV_DEVICE_MANAGED_FLOW_STEERING;
+export const IBV_ATOMIC_NONE = ibv_atomic_cap.IBV_ATOMIC_NONE;
+export const IBV_ATOMIC_HCA = ibv_atomic_cap.IBV_ATOMIC_HCA;
+export const IBV_ATOMIC_GLOB = ibv_atomic_cap.IBV_ATOMIC_GLOB;
+export const IBV_MTU_256 = ibv_mtu.IBV_MTU_256;
+export const IBV_MTU_512 = ibv_mtu.IBV_MTU_512;
+export const IBV_MTU_1024 = ibv_mtu.IBV_MTU_1024;
+export const IBV_MTU_2048 = ibv_mtu.IBV_MTU_2048;
+export const IBV_MTU_4096 = ibv_mtu.IBV_MTU_4096;
+export const IBV_PORT_NOP = ibv_port_state.IBV_PORT_NOP;
+export const IBV_PORT_DOWN = ibv_port_state.IBV_PORT_DOWN;
+export const IBV_PORT_INIT = ibv_port_state.IBV_PORT_INIT;
+export const IBV_PORT_ARMED = ibv_port_state.IBV_PORT_ARMED;
+export const IBV_PORT_ACTIVE = ibv_port_state.IBV_PORT_ACTIVE;
+export const IBV_PORT_ACTIVE_DEFER = ibv_port_state.IBV_PORT_ACTIVE_DEFER;
+export const IBV_PORT_SM = ibv_port_cap_flags.IBV_PORT_SM;
+export const IBV_PORT_NOTICE_SUP = ibv_port_cap_flags.IBV_PORT_NOTICE_SUP;
+export const IBV_PORT_TRAP_SUP = ibv_port_cap_flags.IBV_PORT_TRAP_SUP;
+export const IBV_PORT_OPT_IPD_SUP = ibv_port_cap_flags.IBV_PORT_OPT_IPD_SUP;
+export const IBV_PORT_AUTO_MIGR_SUP = ibv_port_cap_flags.IBV_PORT_AUTO_MIGR_SUP;
+export const IBV_PORT_SL_MAP_SUP = ibv_port_cap_flags.IBV_PORT_SL_MAP_SUP;
+export const IBV_PORT_MKEY_NVRAM = ibv_port_cap_flags.IBV_PORT_MKEY_NVRAM;
+export const IBV_PORT_PKEY_NVRAM = ibv_port_cap_flags.IBV_PORT_PKEY_NVRAM;
+export const IBV_PORT_LED_INFO_SUP = ibv_port_cap_flags.IBV_PORT_LED_INFO_SUP;
+export const IBV_PORT_SYS_IMAGE_GUID_SUP = ibv_port_cap_flags.IBV_PORT_SYS_IMAGE_GUID_SUP;
+export const IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP = ibv_port_cap_flags.IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP;
+export const IBV_PORT_EXTENDED_SPEEDS_SUP = ibv_port_cap_flags.IBV_PORT_EXTENDED_SPEEDS_SUP;
+export const IBV_PORT_CAP_MASK2_SUP = ibv_port_cap_flags.IBV_PORT_CAP_MASK2_SUP;
+export const IBV_PORT_CM_SUP = ibv_port_cap_flags.IBV_PORT_CM_SUP;
+export const IBV_PORT_SNMP_TUNNEL_SUP = ibv_port_cap_flags.IBV_PORT_SNMP_TUNNEL_SUP;
+export const IBV_PORT_REINIT_SUP = ibv_port_cap_flags.IBV_PORT_REINIT_SUP;
+export const IBV_PORT_DEVICE_MGMT_SUP = ibv_port_cap_flags.IBV_PORT_DEVICE_MGMT_SUP;
+export const IBV_PORT_VENDOR_CLASS_SUP = ibv_port_cap_flags.IBV_PORT_VENDOR_CLASS_SUP;
+export const IBV_PORT_DR_NOTICE_SUP = ibv_port_cap_flags.IBV_PORT_DR_NOTICE_SUP;
+export const IBV_PORT_CAP_MASK_NOTICE_SUP = ibv_port_cap_flags.IBV_PORT_CAP_MASK_NOTICE_SUP;
+export const IBV_PORT_BOOT_MGMT_SUP = ibv_port_cap_flags.IBV_PORT_BOOT_MGMT_SUP;
+export const IBV_PORT_LINK_LATENCY_SUP = ibv_port_cap_flags.IBV_PORT_LINK_LATENCY_SUP;
+export const IBV_PORT_CLIENT_REG_SUP = ibv_port_cap_flags.IBV_PORT_CLIENT_REG_SUP;
+export const IBV_PORT_IP_BASED_GIDS = ibv_port_cap_flags.IBV_PORT_IP_BASED_GIDS;
+export const IBV_EVENT_CQ_ERR = ibv_event_type.IBV_EVENT_CQ_ERR;
+export const IBV_EVENT_QP_FATAL = ibv_event_type.IBV_EVENT_QP_FATAL;
+export const IBV_EVENT_QP_REQ_ERR = ibv_event_type.IBV_EVENT_QP_REQ_ERR;
+export const IBV_EVENT_QP_ACCESS_ERR = ibv_event_type.IBV_EVENT_QP_ACCESS_ERR;
+export const IBV_EVENT_COMM_EST = ibv_event_type.IBV_EVENT_COMM_EST;
+export const IBV_EVENT_SQ_DRAINED = ibv_event_type.IBV_EVENT_SQ_DRAINED;
+export const IBV_EVENT_PATH_MIG = ibv_event_type.IBV_EVENT_PATH_MIG;
+export const IBV_EVENT_PATH_MIG_ERR = ibv_event_type.IBV_EVENT_PATH_MIG_ERR;
+export const IBV_EVENT_DEVICE_FATAL = ibv_event_type.IBV_EVENT_DEVICE_FATAL;
+export const IBV_EVENT_PORT_ACTIVE = ibv_event_type.IBV_EVENT_PORT_ACTIVE;
+export const IBV_EVENT_PORT_ERR = ibv_event_type.IBV_EVENT_PORT_ERR;
+export const IBV_EVENT_LID_CHANGE = ibv_event_type.IBV_EVENT_LID_CHANGE;
+export const IBV_EVENT_PKEY_CHANGE = ibv_event_type.IBV_EVENT_PKEY_CHANGE;
+export const IBV_EVENT_SM_CHANGE = ibv_event_type.IBV_EVENT_SM_CHANGE;
+export const IBV_EVENT_SRQ_ERR = ibv_event_type.IBV_EVENT_SRQ_ERR;
+export const IBV_EVENT_SRQ_LIMIT_REACHED = ibv_event_type.IBV_EVENT_SRQ_LIMIT_REACHED;
+export const IBV_EVENT_QP_LAST_WQE_REACHED = ibv_event_type.IBV_EVENT_QP_LAST_WQE_REACHED;
+export const IBV_EVENT_CLIENT_REREGISTER = ibv_event_type.IBV_EVENT_CLIENT_REREGISTER;
+export const IBV_EVENT_GID_CHANGE = ibv_event_type.IBV_EVENT_GID_CHANGE;
+export const IBV_EVENT_WQ_FATAL = ibv_event_type.IBV_EVENT_WQ_FATAL;
+export const IBV_EVENT_DEVICE_SPEED_CHANGE = ibv_event_type.IBV_EVENT_DEVICE_SPEED_CHANGE;
+export const IBV_WC_SUCCESS = ibv_wc_status.IBV_WC_SUCCESS;
+export const IBV_WC_LOC_LEN_ERR = ibv_wc_status.IBV_WC_LOC_LEN_ERR;
+export const IBV_WC_LOC_QP_OP_ERR = ibv_wc_status.IBV_WC_LOC_QP_OP_ERR;
+export const IBV_WC_LOC_EEC_OP_ERR = ibv_wc_status.IBV_WC_LOC_EEC_OP_ERR;
+export const IBV_WC_LOC_PROT_ERR = ibv_wc_status.IBV_WC_LOC_PROT_ERR;
+export const IBV_WC_WR_FLUSH_ERR = ibv_wc_status.IBV_WC_WR_FLUSH_ERR;
+export const IBV_WC_MW_BIND_ERR = ibv_wc_status.IBV_WC_MW_BIND_ERR;
+export const IBV_WC_BAD_RESP_ERR = ibv_wc_status.IBV_WC_BAD_RESP_ERR;
+export const IBV_WC_LOC_ACCESS_ERR = ibv_wc_status.IBV_WC_LOC_ACCESS_ERR;
+export const IBV_WC_REM_INV_REQ_ERR = ibv_wc_status.IBV_WC_REM_INV_REQ_ERR;
+export const IBV_WC_REM_ACCESS_ERR = ibv_wc_status.IBV_WC_REM_ACCESS_ERR;
+export const IBV_WC_REM_OP_ERR = ibv_wc_status.IBV_WC_REM_OP_ERR;
+export const IBV_WC_RETRY_EXC_ERR = ibv_wc_status.IBV_WC_RETRY_EXC_ERR;
+export const IBV_WC_RNR_RETRY_EXC_ERR = ibv_wc_status.IBV_WC_RNR_RETRY_EXC_ERR;
+export const IBV_WC_LOC_RDD_VIOL_ERR = ibv_wc_status.IBV_WC_LOC_RDD_VIOL_ERR;
+export const IBV_WC_REM_INV_RD_REQ_ERR = ibv_wc_status.IBV_WC_REM_INV_RD_REQ_ERR;
+export const IBV_WC_REM_ABORT_ERR = ibv_wc_status.IBV_WC_REM_ABORT_ERR;
+export const IBV_WC_INV_EECN_ERR = ibv_wc_status.IBV_WC_INV_EECN_ERR;
+export const IBV_WC_INV_EEC_STATE_ERR = ibv_wc_status.IBV_WC_INV_EEC_STATE_ERR;
+export const IBV_WC_FATAL_ERR = ibv_wc_status.IBV_WC_FATAL_ERR;
+export const IBV_WC_RESP_TIMEOUT_ERR = ibv_wc_status.IBV_WC_RESP_TIMEOUT_ERR;
+export const IBV_WC_GENERAL_ERR = ibv_wc_status.IBV_WC_GENERAL_ERR;
+export const IBV_WC_TM_ERR = ibv_wc_status.IBV_WC_TM_ERR;
+export const IBV_WC_TM_RNDV_INCOMPLETE = ibv_wc_status.IBV_WC_TM_RNDV_INCOMPLETE;
+export const IBV_WC_SEND = ibv_wc_opcode.IBV_WC_SEND;
+export const IBV_WC_RDMA_WRITE = ibv_wc_opcode.IBV_WC_RDMA_WRITE;
+export const IBV_WC_RDMA_READ = ibv_wc_opcode.IBV_WC_RDMA_READ;
+export const IBV_WC_COMP_SWAP = ibv_wc_opcode.IBV_WC_COMP_SWAP;
+export const IBV_WC_FETCH_ADD = ibv_wc_opcode.IBV_WC_FETCH_ADD;
+export const IBV_WC_BIND_MW = ibv_wc_opcode.IBV_WC_BIND_MW;
+export const IBV_WC_LOCAL_INV = ibv_wc_opcode.IBV_WC_LOCAL_INV;
+export const IBV_WC_TSO = ibv_wc_opcode.IBV_WC_TSO;
+export const IBV_WC_FLUSH = ibv_wc_opcode.IBV_WC_FLUSH;
+export const IBV_WC_ATOMIC_WRITE = ibv_wc_opcode.IBV_WC_ATOMIC_WRITE;
+export const IBV_WC_RECV = ibv_wc_opcode.IBV_WC_RECV;
+export const IBV_WC_RECV_RDMA_WITH_IMM = ibv_wc_opcode.IBV_WC_RECV_RDMA_WITH_IMM;
+export const IBV_WC_TM_ADD = ibv_wc_opcode.IBV_WC_TM_ADD;
+export const IBV_WC_TM_DEL = ibv_wc_opcode.IBV_WC_TM_DEL;
+export const IBV_WC_TM_SYNC = ibv_wc_opcode.IBV_WC_TM_SYNC;
+export const IBV_WC_TM_RECV = ibv_wc_opcode.IBV_WC_TM_RECV;
+export const IBV_WC_TM_NO_TAG = ibv_wc_opcode.IBV_WC_TM_NO_TAG;
+export const IBV_WC_DRIVER1 = ibv_wc_opcode.IBV_WC_DRIVER1;
+export const IBV_WC_DRIVER2 = ibv_wc_opcode.IBV_WC_DRIVER2;
+export const IBV_WC_DRIVER3 = ibv_wc_opcode.IBV_WC_DRIVER3;
+export const IBV_WC_GRH = ibv_wc_flags.IBV_WC_GRH;
+export const IBV_WC_WITH_IMM = ibv_wc_flags.IBV_WC_WITH_IMM;
+export const IBV_WC_IP_CSUM_OK = ibv_wc_flags.IBV_WC_IP_CSUM_OK;
+export const IBV_WC_WITH_INV = ibv_wc_flags.IBV_WC_WITH_INV;
+export const IBV_WC_TM_SYNC_REQ = ibv_wc_flags.IBV_WC_TM_SYNC_REQ;
+export const IBV_WC_TM_MATCH = ibv_wc_flags.IBV_WC_TM_MATCH;
+export const IBV_WC_TM_DATA_VALID = ibv_wc_flags.IBV_WC_TM_DATA_VALID;
+export const IBV_ACCESS_LOCAL_WRITE = ibv_access_flags.IBV_ACCESS_LOCAL_WRITE;
+export const IBV_ACCESS_REMOTE_WRITE = ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
+export const IBV_ACCESS_REMOTE_READ = ibv_access_flags.IBV_ACCESS_REMOTE_READ;
+export const IBV_ACCESS_REMOTE_ATOMIC = ibv_access_flags.IBV_ACCESS_REMOTE_ATOMIC;
+export const IBV_ACCESS_MW_BIND = ibv_access_flags.IBV_ACCESS_MW_BIND;
+export const IBV_ACCESS_ZERO_BASED = ibv_access_flags.IBV_ACCESS_ZERO_BASED;
+export const IBV_ACCESS_ON_DEMAND = ibv_access_flags.IBV_ACCESS_ON_DEMAND;
+export const IBV_ACCESS_HUGETLB = ibv_access_flags.IBV_ACCESS_HUGETLB;
+export const IBV_ACCESS_FLUSH_GLOBAL = ibv_access_flags.IBV_ACCESS_FLUSH_GLOBAL;
+export const IBV_ACCESS_FLUSH_PERSISTENT = ibv_access_flags.IBV_ACCESS_FLUSH_PERSISTENT;
+export const IBV_ACCESS_RELAXED_ORDERING = ibv_access_flags.IBV_ACCESS_RELAXED_ORDERING;
+export const IBV_MW_TYPE_1 = ibv_mw_type.IBV_MW_TYPE_1;
+export const IBV_MW_TYPE_2 = ibv_mw_type.IBV_MW_TYPE_2;
+export const IBV_RATE_MAX = ibv_rate.IBV_RATE_MAX;
+export const IBV_RATE_2_5_GBPS = ibv_rate.IBV_RATE_2_5_GBPS;
+export const IBV_RATE_5_GBPS = ibv_rate.IBV_RATE_5_GBPS;
+export const IBV_RATE_10_GBPS = ibv_rate.IBV_RATE_10_GBPS;
+export const IBV_RATE_20_GBPS = ibv_rate.IBV_RATE_20_GBPS;
+export const IBV_RATE_30_GBPS = ibv_rate.IBV_RATE_30_GBPS;
+export const IBV_RATE_40_GBPS = ibv_rate.IBV_RATE_40_GBPS;
+export const IBV_RATE_60_GBPS = ibv_rate.IBV_RATE_60_GBPS;
+export const IBV_RATE_80_GBPS = ibv_rate.IBV_RATE_80_GBPS;
+export const IBV_RATE_120_GBPS = ibv_rate.IBV_RATE_120_GBPS;
+export const IBV_RATE_14_GBPS = ibv_rate.IBV_RATE_14_GBPS;
+export const IBV_RATE_56_GBPS = ibv_rate.IBV_RATE_56_GBPS;
+export const IBV_RATE_112_GBPS = ibv_rate.IBV_RATE_112_GBPS;
+export const IBV_RATE_168_GBPS = ibv_rate.IBV_RATE_168_GBPS;
+export const IBV_RATE_25_GBPS = ibv_rate.IBV_RATE_25_GBPS;
+export const IBV_RATE_100_GBPS = ibv_rate.IBV_RATE_100_GBPS;
+export const IBV_RATE_200_GBPS = ibv_rate.IBV_RATE_200_GBPS;
+export const IBV_RATE_300_GBPS = ibv_rate.IBV_RATE_300_GBPS;
+export const IBV_RATE_28_GBPS = ibv_rate.IBV_RATE_28_GBPS;
+export const IBV_RATE_50_GBPS = ibv_rate.IBV_RATE_50_GBPS;
+export const IBV_RATE_400_GBPS = ibv_rate.IBV_RATE_400_GBPS;
+export const IBV_RATE_600_GBPS = ibv_rate.IBV_RATE_600_GBPS;
+export const IBV_RATE_800_GBPS = ibv_rate.IBV_RATE_800_GBPS;
+export const IBV_RATE_1200_GBPS = ibv_rate.IBV_RATE_1200_GBPS;
+export const IBV_SRQ_MAX_WR = ibv_srq_attr_mask.IBV_SRQ_MAX_WR;
+export const IBV_SRQ_LIMIT = ibv_srq_attr_mask.IBV_SRQ_LIMIT;
+export const IBV_QPT_RC = ibv_qp_type.IBV_QPT_RC;
+export const IBV_QPT_UC = ibv_qp_type.IBV_QPT_UC;
+export const IBV_QPT_UD = ibv_qp_type.IBV_QPT_UD;
+export const IBV_QPT_RAW_PACKET = ibv_qp_type.IBV_QPT_RAW_PACKET;
+export const IBV_QPT_XRC_SEND = ibv_qp_type.IBV_QPT_XRC_SEND;
+export const IBV_QPT_XRC_RECV = ibv_qp_type.IBV_QPT_XRC_RECV;
+export const IBV_QPT_DRIVER = ibv_qp_type.IBV_QPT_DRIVER;
+export const IBV_QP_STATE = ibv_qp_attr_mask.IBV_QP_STATE;
+export const IBV_QP_CUR_STATE = ibv_qp_attr_mask.IBV_QP_CUR_STATE;
+export const IBV_QP_EN_SQD_ASYNC_NOTIFY = ibv_qp_attr_mask.IBV_QP_EN_SQD_ASYNC_NOTIFY;
+export const IBV_QP_ACCESS_FLAGS = ibv_qp_attr_mask.IBV_QP_ACCESS_FLAGS;
+export const IBV_QP_PKEY_INDEX = ibv_qp_attr_mask.IBV_QP_PKEY_INDEX;
+export const IBV_QP_PORT = ibv_qp_attr_mask.IBV_QP_PORT;
+export const IBV_QP_QKEY = ibv_qp_attr_mask.IBV_QP_QKEY;
+export const IBV_QP_AV = ibv_qp_attr_mask.IBV_QP_AV;
+export const IBV_QP_PATH_MTU = ibv_qp_attr_mask.IBV_QP_PATH_MTU;
+export const IBV_QP_TIMEOUT = ibv_qp_attr_mask.IBV_QP_TIMEOUT;
+export const IBV_QP_RETRY_CNT = ibv_qp_attr_mask.IBV_QP_RETRY_CNT;
+export const IBV_QP_RNR_RETRY = ibv_qp_attr_mask.IBV_QP_RNR_RETRY;
+export const IBV_QP_RQ_PSN = ibv_qp_attr_mask.IBV_QP_RQ_PSN;
+export const IBV_QP_MAX_QP_RD_ATOMIC = ibv_qp_attr_mask.IBV_QP_MAX_QP_RD_ATOMIC;
+export const IBV_QP_ALT_PATH = ibv_qp_attr_mask.IBV_QP_ALT_PATH;
+export const IBV_QP_MIN_RNR_TIMER = ibv_qp_attr_mask.IBV_QP_MIN_RNR_TIMER;
+export const IBV_QP_SQ_PSN = ibv_qp_attr_mask.IBV_QP_SQ_PSN;
+export const IBV_QP_MAX_DEST_RD_ATOMIC = ibv_qp_attr_mask.IBV_QP_MAX_DEST_RD_ATOMIC;
+export const IBV_QP_PATH_MIG_STATE = ibv_qp_attr_mask.IBV_QP_PATH_MIG_STATE;
+export const IBV_QP_CAP = ibv_qp_attr_mask.IBV_QP_CAP;
+export const IBV_QP_DEST_QPN = ibv_qp_attr_mask.IBV_QP_DEST_QPN;
+export const IBV_QP_RATE_LIMIT = ibv_qp_attr_mask.IBV_QP_RATE_LIMIT;
+export const IBV_QPS_RESET = ibv_qp_state.IBV_QPS_RESET;
+export const IBV_QPS_INIT = ibv_qp_state.IBV_QPS_INIT;
+export const IBV_QPS_RTR = ibv_qp_state.IBV_QPS_RTR;
+export const IBV_QPS_RTS = ibv_qp_state.IBV_QPS_RTS;
+export const IBV_QPS_SQD = ibv_qp_state.IBV_QPS_SQD;
+export const IBV_QPS_SQE = ibv_qp_state.IBV_QPS_SQE;
+export const IBV_QPS_ERR = ibv_qp_state.IBV_QPS_ERR;
+export const IBV_QPS_UNKNOWN = ibv_qp_state.IBV_QPS_UNKNOWN;
+export const IBV_MIG_MIGRATED = ibv_mig_state.IBV_MIG_MIGRATED;
+export const IBV_MIG_REARM = ibv_mig_state.IBV_MIG_REARM;
+export const IBV_MIG_ARMED = ibv_mig_state.IBV_MIG_ARMED;
+export const IBV_WR_RDMA_WRITE = ibv_wr_opcode.IBV_WR_RDMA_WRITE;
+export const IBV_WR_RDMA_WRITE_WITH_IMM = ibv_wr_opcode.IBV_WR_RDMA_WRITE_WITH_IMM;
+export const IBV_WR_SEND = ibv_wr_opcode.IBV_WR_SEND;
+export const IBV_WR_SEND_WITH_IMM = ibv_wr_opcode.IBV_WR_SEND_WITH_IMM;
+export const IBV_WR_RDMA_READ = ibv_wr_opcode.IBV_WR_RDMA_READ;
+export const IBV_WR_ATOMIC_CMP_AND_SWP = ibv_wr_opcode.IBV_WR_ATOMIC_CMP_AND_SWP;
+export const IBV_WR_ATOMIC_FETCH_AND_ADD = ibv_wr_opcode.IBV_WR_ATOMIC_FETCH_AND_ADD;
+export const IBV_WR_LOCAL_INV = ibv_wr_opcode.IBV_WR_LOCAL_INV;
+export const IBV_WR_BIND_MW = ibv_wr_opcode.IBV_WR_BIND_MW;
+export const IBV_WR_SEND_WITH_INV = ibv_wr_opcode.IBV_WR_SEND_WITH_INV;
+export const IBV_WR_TSO = ibv_wr_opcode.IBV_WR_TSO;
+export const IBV_WR_DRIVER1 = ibv_wr_opcode.IBV_WR_DRIVER1;
+export const IBV_WR_FLUSH = ibv_wr_opcode.IBV_WR_FLUSH;
+export const IBV_WR_ATOMIC_WRITE = ibv_wr_opcode.IBV_WR_ATOMIC_WRITE;
+export const IBV_SEND_FENCE = ibv_send_flags.IBV_SEND_FENCE;
+export const IBV_SEND_SIGNALED = ibv_send_flags.IBV_SEND_SIGNALED;
+export const IBV_SEND_SOLICITED = ibv_send_flags.IBV_SEND_SOLICITED;
+export const IBV_SEND_INLINE = ibv_send_flags.IBV_SEND_INLINE;
+export const IBV_SEND_IP_CSUM = ibv_send_flags.IBV_SEND_IP_CSUM;
+export const RDMA_CM_EVENT_ADDR_RESOLVED = rdma_cm_event_type.RDMA_CM_EVENT_ADDR_RESOLVED;
+export const RDMA_CM_EVENT_ADDR_ERROR = rdma_cm_event_type.RDMA_CM_EVENT_ADDR_ERROR;
+export const RDMA_CM_EVENT_ROUTE_RESOLVED = rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED;
+export const RDMA_CM_EVENT_ROUTE_ERROR = rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_ERROR;
+export const RDMA_CM_EVENT_CONNECT_REQUEST = rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST;
+export const RDMA_CM_EVENT_CONNECT_RESPONSE = rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_RESPONSE;
+export const RDMA_CM_EVENT_CONNECT_ERROR = rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR;
+export const RDMA_CM_EVENT_UNREACHABLE = rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE;
+export const RDMA_CM_EVENT_REJECTED = rdma_cm_event_type.RDMA_CM_EVENT_REJECTED;
+export const RDMA_CM_EVENT_ESTABLISHED = rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED;
+export const RDMA_CM_EVENT_DISCONNECTED = rdma_cm_event_type.RDMA_CM_EVENT_DISCONNECTED;
+export const RDMA_CM_EVENT_DEVICE_REMOVAL = rdma_cm_event_type.RDMA_CM_EVENT_DEVICE_REMOVAL;
+export const RDMA_CM_EVENT_MULTICAST_JOIN = rdma_cm_event_type.RDMA_CM_EVENT_MULTICAST_JOIN;
+export const RDMA_CM_EVENT_MULTICAST_ERROR = rdma_cm_event_type.RDMA_CM_EVENT_MULTICAST_ERROR;
+export const RDMA_CM_EVENT_ADDR_CHANGE = rdma_cm_event_type.RDMA_CM_EVENT_ADDR_CHANGE;
+export const RDMA_CM_EVENT_TIMEWAIT_EXIT = rdma_cm_event_type.RDMA_CM_EVENT_TIMEWAIT_EXIT;
+export const RDMA_CM_EVENT_ADDRINFO_RESOLVED = rdma_cm_event_type.RDMA_CM_EVENT_ADDRINFO_RESOLVED;
+export const RDMA_CM_EVENT_ADDRINFO_ERROR = rdma_cm_event_type.RDMA_CM_EVENT_ADDRINFO_ERROR;
+export const RDMA_CM_EVENT_USER = rdma_cm_event_type.RDMA_CM_EVENT_USER;
+export const RDMA_CM_EVENT_INTERNAL = rdma_cm_event_type.RDMA_CM_EVENT_INTERNAL;
+export const RDMA_PS_IPOIB = rdma_port_space.RDMA_PS_IPOIB;
+export const RDMA_PS_TCP = rdma_port_space.RDMA_PS_TCP;
+export const RDMA_PS_UDP = rdma_port_space.RDMA_PS_UDP;
+export const RDMA_PS_IB = rdma_port_space.RDMA_PS_IB;
+export const IBV_EXP_ATOMIC_NONE = ibv_exp_atomic_cap.IBV_EXP_ATOMIC_NONE;
+export const IBV_EXP_ATOMIC_HCA = ibv_exp_atomic_cap.IBV_EXP_ATOMIC_HCA;
+export const IBV_EXP_ATOMIC_GLOB = ibv_exp_atomic_cap.IBV_EXP_ATOMIC_GLOB;
+export const IBV_EXP_ATOMIC_HCA_REPLY_BE = ibv_exp_atomic_cap.IBV_EXP_ATOMIC_HCA_REPLY_BE;
+export const IBV_EXP_WR_RDMA_WRITE = ibv_exp_wr_opcode.IBV_EXP_WR_RDMA_WRITE;
+export const IBV_EXP_WR_RDMA_WRITE_WITH_IMM = ibv_exp_wr_opcode.IBV_EXP_WR_RDMA_WRITE_WITH_IMM;
+export const IBV_EXP_WR_SEND = ibv_exp_wr_opcode.IBV_EXP_WR_SEND;
+export const IBV_EXP_WR_SEND_WITH_IMM = ibv_exp_wr_opcode.IBV_EXP_WR_SEND_WITH_IMM;
+export const IBV_EXP_WR_RDMA_READ = ibv_exp_wr_opcode.IBV_EXP_WR_RDMA_READ;
+export const IBV_EXP_WR_ATOMIC_CMP_AND_SWP = ibv_exp_wr_opcode.IBV_EXP_WR_ATOMIC_CMP_AND_SWP;
+export const IBV_EXP_WR_ATOMIC_FETCH_AND_ADD = ibv_exp_wr_opcode.IBV_EXP_WR_ATOMIC_FETCH_AND_ADD;
+export const IBV_EXP_WR_LOCAL_INV = ibv_exp_wr_opcode.IBV_EXP_WR_LOCAL_INV;
+export const IBV_EXP_WR_BIND_MW = ibv_exp_wr_opcode.IBV_EXP_WR_BIND_MW;
+export const IBV_EXP_WR_SEND_WITH_INV = ibv_exp_wr_opcode.IBV_EXP_WR_SEND_WITH_INV;
+export const IBV_EXP_WR_TSO = ibv_exp_wr_opcode.IBV_EXP_WR_TSO;
+export const IBV_EXP_WR_SEND_ENABLE = ibv_exp_wr_opcode.IBV_EXP_WR_SEND_ENABLE;
+export const IBV_EXP_WR_RECV_ENABLE = ibv_exp_wr_opcode.IBV_EXP_WR_RECV_ENABLE;
+export const IBV_EXP_WR_CQE_WAIT = ibv_exp_wr_opcode.IBV_EXP_WR_CQE_WAIT;
+export const IBV_EXP_WR_EXT_MASKED_ATOMIC_CMP_AND_SWP = ibv_exp_wr_opcode.IBV_EXP_WR_EXT_MASKED_ATOMIC_CMP_AND_SWP;
+export const IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD = ibv_exp_wr_opcode.IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD;
+export const IBV_EXP_WR_NOP = ibv_exp_wr_opcode.IBV_EXP_WR_NOP;
+export const IBV_EXP_WR_UMR_FILL = ibv_exp_wr_opcode.IBV_EXP_WR_UMR_FILL;
+export const IBV_EXP_WR_UMR_INVALIDATE = ibv_exp_wr_opcode.IBV_EXP_WR_UMR_INVALIDATE;
+export const IBV_EXP_CALC_OP_ADD = ibv_exp_calc_op.IBV_EXP_CALC_OP_ADD;
+export const IBV_EXP_CALC_OP_MAXLOC = ibv_exp_calc_op.IBV_EXP_CALC_OP_MAXLOC;
+export const IBV_EXP_CALC_OP_BAND = ibv_exp_calc_op.IBV_EXP_CALC_OP_BAND;
+export const IBV_EXP_CALC_OP_BXOR = ibv_exp_calc_op.IBV_EXP_CALC_OP_BXOR;
+export const IBV_EXP_CALC_OP_BOR = ibv_exp_calc_op.IBV_EXP_CALC_OP_BOR;
+export const IBV_EXP_CALC_DATA_TYPE_INT = ibv_exp_calc_data_type.IBV_EXP_CALC_DATA_TYPE_INT;
+export const IBV_EXP_CALC_DATA_TYPE_UINT = ibv_exp_calc_data_type.IBV_EXP_CALC_DATA_TYPE_UINT;
+export const IBV_EXP_CALC_DATA_TYPE_FLOAT = ibv_exp_calc_data_type.IBV_EXP_CALC_DATA_TYPE_FLOAT;
+export const IBV_EXP_CALC_DATA_SIZE_64_BIT = ibv_exp_calc_data_size.IBV_EXP_CALC_DATA_SIZE_64_BIT;
+export const IBV_EXP_UMR_MR_LIST = ibv_exp_umr_wr_type.IBV_EXP_UMR_MR_LIST;
+export const IBV_EXP_UMR_REPEAT = ibv_exp_umr_wr_type.IBV_EXP_UMR_REPEAT;
+export const IBV_EXP_UMR_MR_LIST_FIXED_SIZE = ibv_exp_umr_wr_type.IBV_EXP_UMR_MR_LIST_FIXED_SIZE;

@@ -183,8 +183,8 @@ function reported(element: ibv_async_event['element']): void {
 }
 
 /** Sets errno and returns it (the ibverbs int convention). */
-export function fail(errno: number): number {
-  setErrno(errno);
+export function fail(errno: number, detail?: string): number {
+  setErrno(errno, detail);
   return errno;
 }
 

@@ -103,7 +103,72 @@ export const ERRNO_NAMES: Readonly<Record<number, string>> = Object.freeze({
   [ECANCELED]: 'ECANCELED',
 });
 
+/** glibc's `strerror` text of every errno above (Linux, C locale). */
+const ERRNO_TEXT: Readonly<Record<number, string>> = Object.freeze({
+  [EPERM]: 'Operation not permitted',
+  [ENOENT]: 'No such file or directory',
+  [EINTR]: 'Interrupted system call',
+  [EIO]: 'Input/output error',
+  [ENXIO]: 'No such device or address',
+  [EBADF]: 'Bad file descriptor',
+  [EAGAIN]: 'Resource temporarily unavailable',
+  [ENOMEM]: 'Cannot allocate memory',
+  [EACCES]: 'Permission denied',
+  [EFAULT]: 'Bad address',
+  [EBUSY]: 'Device or resource busy',
+  [EEXIST]: 'File exists',
+  [ENODEV]: 'No such device',
+  [EINVAL]: 'Invalid argument',
+  [ENOSPC]: 'No space left on device',
+  [ERANGE]: 'Numerical result out of range',
+  [ENOSYS]: 'Function not implemented',
+  [ENODATA]: 'No data available',
+  [ETIME]: 'Timer expired',
+  [EPROTO]: 'Protocol error',
+  [EOVERFLOW]: 'Value too large for defined data type',
+  [EMSGSIZE]: 'Message too long',
+  [EPROTONOSUPPORT]: 'Protocol not supported',
+  [EOPNOTSUPP]: 'Operation not supported',
+  [EAFNOSUPPORT]: 'Address family not supported by protocol',
+  [EADDRINUSE]: 'Address already in use',
+  [EADDRNOTAVAIL]: 'Cannot assign requested address',
+  [ENETDOWN]: 'Network is down',
+  [ENETUNREACH]: 'Network is unreachable',
+  [ECONNABORTED]: 'Software caused connection abort',
+  [ECONNRESET]: 'Connection reset by peer',
+  [ENOBUFS]: 'No buffer space available',
+  [EISCONN]: 'Transport endpoint is already connected',
+  [ENOTCONN]: 'Transport endpoint is not connected',
+  [ETIMEDOUT]: 'Connection timed out',
+  [ECONNREFUSED]: 'Connection refused',
+  [EHOSTDOWN]: 'Host is down',
+  [EHOSTUNREACH]: 'No route to host',
+  [EALREADY]: 'Operation already in progress',
+  [EINPROGRESS]: 'Operation now in progress',
+  [ECANCELED]: 'Operation canceled',
+});
+
+/** The symbolic name of an errno (`'EADDRINUSE'` for 98); a negative value is read as its magnitude (CM event status). */
+export function errnoName(errnum: number): string {
+  return ERRNO_NAMES[Math.abs(errnum)] ?? `errno ${errnum}`;
+}
+
+/** C's `strerror(errnum)`: glibc's text, e.g. `'Address already in use'` for 98. */
+export function strerror(errnum: number): string {
+  return ERRNO_TEXT[Math.abs(errnum)] ?? `Unknown error ${errnum}`;
+}
+
+/**
+ * An errno as a person reads it: name and text, `'EADDRINUSE (Address already in use)'`.
+ * rdma-core has no such call (C programs print `strerror(errno)` or use `perror`); this is the
+ * one place the CLI and the examples turn an errno into words.
+ */
+export function errnoString(errnum: number): string {
+  return `${errnoName(errnum)} (${strerror(errnum)})`;
+}
+
 let currentErrno = 0;
+let currentDetail: string | null = null;
 
 /**
  * The `errno` left by the last failing verbs call (C's `errno`). Like C, successful calls do not
@@ -113,9 +178,38 @@ export function getErrno(): number {
   return currentErrno;
 }
 
-/** Sets `errno` (for the implementation of the verbs; C code may also assign `errno = 0`). */
-export function setErrno(value: number): void {
+/**
+ * Sets `errno` (for the implementation of the verbs; C code may also assign `errno = 0`), with
+ * the failing call's own words about what was wrong when it has them. Setting an errno without
+ * `detail` clears the previous detail, so a message never outlives the failure it explains.
+ */
+export function setErrno(value: number, detail?: string): void {
   currentErrno = value;
+  currentDetail = detail ?? null;
+}
+
+/** What {@link softrdmaLastError} returns. */
+export interface SoftrdmaError {
+  /** The errno, as {@link getErrno} returns it. */
+  readonly errno: number;
+  /** Its symbolic name, `'EINVAL'`. */
+  readonly name: string;
+  /**
+   * What went wrong, in words: the failing call's own explanation when it gave one
+   * (`'ibv_reg_mr: addr is a string; expected a Uint8Array (EINVAL)'`), otherwise the errno's
+   * name and `strerror` text.
+   */
+  readonly message: string;
+}
+
+/**
+ * softrdma extension: the last failure of a verbs or rdma_cm call as errno, name and message.
+ * The calls keep C's return conventions (0 / errno / -1 / null); this is the "why". Read it,
+ * like `errno`, right after a call reported failure.
+ */
+export function softrdmaLastError(): SoftrdmaError {
+  const e = currentErrno;
+  return { errno: e, name: errnoName(e), message: currentDetail ?? errnoString(e) };
 }
 
 /**

@@ -378,11 +378,10 @@ export function ibv_dealloc_pd(pd: ibv_pd): number {
 export function ibv_reg_mr(pd: ibv_pd, addr: Uint8Array, length: number, access: number): ibv_mr | null {
   const p = pd as Pd;
   if (!alive(p, 'ibv_pd')) return nullWith(EINVAL);
-  if (!(addr instanceof Uint8Array) || !Number.isInteger(length) || length <= 0 || length > addr.length) {
-    return nullWith(EINVAL);
-  }
+  const bad = regMrArgError(addr, length);
+  if (bad) return nullWith(EINVAL, `ibv_reg_mr: ${bad} (EINVAL)`);
   const flags = memFlagsOf(access);
-  if (flags === null) return nullWith(EINVAL);
+  if (flags === null) return nullWith(EINVAL, `ibv_reg_mr: access 0x${Number(access).toString(16)} is not a valid ibv_access_flags combination (remote write needs local write) (EINVAL)`);
   const va = hostMemory.addressOf(addr);
   const ctx = p.context;
   const r = ctx.ops.ri_mr_reg(ctx.rnic, { va, length, mem_attr: flags | RiMemFlags.USER_VA, pd: p.ri }, 0, null, null);
@@ -391,6 +390,17 @@ export function ibv_reg_mr(pd: ibv_pd, addr: Uint8Array, length: number, access:
   const mr = new Mr(ctx, p, va, length, r.ltag, r.rtag ?? r.ltag, r.mr, addr.subarray(0, length));
   ctx.objects.add(mr);
   return mr;
+}
+
+/** What is wrong with `ibv_reg_mr`'s buffer and length, in words; null when nothing is. */
+function regMrArgError(addr: unknown, length: unknown): string | null {
+  if (!(addr instanceof Uint8Array)) {
+    const what = addr === null ? 'null' : addr instanceof ArrayBuffer ? 'an ArrayBuffer' : `a ${typeof addr}`;
+    return `addr is ${what}; expected a Uint8Array (or Buffer) holding the memory to register`;
+  }
+  if (typeof length !== 'number' || !Number.isInteger(length) || length <= 0) return `length ${String(length)} is not a positive integer`;
+  if (length > addr.length) return `length ${length} is beyond the end of addr (${addr.length} bytes)`;
+  return null;
 }
 
 export function ibv_dereg_mr(mr: ibv_mr): number {
@@ -699,6 +709,8 @@ export function ibv_post_srq_recv(srq: ibv_srq, wr: WrList<ibv_recv_wr>): PostRe
   const s = srq as Srq;
   if (!alive(s, 'ibv_srq')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
   for (const w of wrItems<In<ibv_recv_wr>>(wr)) {
+    const badId = wrIdError('ibv_post_srq_recv', w.wr_id);
+    if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
     const sg = sgeList(w.sg_list, w.num_sge);
     if (!sg) return { ret: fail(EINVAL), bad_wr: w };
     const r = s.context.ops.ri_srq_post_recv(s.context.rnic, s.ri, 0, w.wr_id ?? 0n, sg, sg.length);
@@ -1157,6 +1169,16 @@ export function ibv_query_qp(qp: ibv_qp, attr: ibv_qp_attr, _mask: number, init:
 
 // ------------------------------------------------------------------------------ posting
 
+/**
+ * `wr_id` is C's `uint64_t`, a bigint here: a number would lose precision above 2^53 and would
+ * not compare equal to the `wc.wr_id` bigint it comes back as, so it is refused with a message.
+ */
+function wrIdError(fn: string, id: unknown): string | null {
+  if (id === undefined || (typeof id === 'bigint' && id >= 0n && id < 1n << 64n)) return null;
+  const hint = typeof id === 'number' ? ` (write ${Number.isInteger(id) && id >= 0 ? `${id}n or BigInt(${id})` : 'a bigint'})` : '';
+  return `${fn}: wr_id must be a bigint in 0 … 2^64-1, got ${typeof id === 'bigint' ? String(id) : `a ${typeof id}`}${hint} (EINVAL)`;
+}
+
 function firstOf<W>(list: W | readonly W[]): W | null {
   if (Array.isArray(list)) return (list as readonly W[])[0] ?? null;
   return (list as W) ?? null;
@@ -1294,6 +1316,8 @@ export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<i
   }
   const ctx = q.context;
   for (const w of wrItems<In<ibv_send_wr>>(wr)) {
+    const badId = wrIdError('ibv_post_send', w.wr_id);
+    if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
     const r = toRiWr(q, w);
     if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
     const st = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
@@ -1316,6 +1340,8 @@ export function ibv_post_recv(qp: ibv_qp, wr: WrList<ibv_recv_wr>): PostResult<i
   const batch: ri_wr_recv_t[] = [];
   const items: In<ibv_recv_wr>[] = [];
   for (const w of wrItems<In<ibv_recv_wr>>(wr)) {
+    const badId = wrIdError('ibv_post_recv', w.wr_id);
+    if (badId) return postRecvBatch(q, batch, items) ?? { ret: fail(EINVAL, badId), bad_wr: w };
     const sg = sgeList(w.sg_list, w.num_sge);
     if (!sg) {
       const done = postRecvBatch(q, batch, items);
@@ -1335,9 +1361,17 @@ export function ibv_post_recv(qp: ibv_qp, wr: WrList<ibv_recv_wr>): PostResult<i
 
 // ------------------------------------------------------------------------------ async events
 
+/**
+ * `ibv_get_async_event(context, event)` (manual §4.7.1): C fills the caller's `struct
+ * ibv_async_event`. A missing or non-object `event` is C's NULL pointer, which the binding
+ * answers with EINVAL and a message (see softrdmaLastError) rather than a TypeError.
+ */
 export function ibv_get_async_event(context: ibv_context_like, event: ibv_async_event): Promise<number> {
   const ctx = context as Context;
-  if (!(ctx instanceof Context)) return Promise.resolve(fail(EINVAL));
+  if (!(ctx instanceof Context)) return Promise.resolve(fail(EINVAL, 'ibv_get_async_event: context is not an open ibv_context (EINVAL)'));
+  if (typeof event !== 'object' || event === null) {
+    return Promise.resolve(fail(EINVAL, 'ibv_get_async_event: event must be an ibv_async_event object for the call to fill, e.g. `const ev = {} as ibv_async_event` (EINVAL)'));
+  }
   return ctx.getAsync(event);
 }
 
@@ -1392,8 +1426,8 @@ export function ibv_close_device(context: ibv_context_like): number {
 
 type ibv_context_like = import('./types.js').ibv_context;
 
-function nullWith(errno: number): null {
-  setErrno(errno);
+function nullWith(errno: number, detail?: string): null {
+  setErrno(errno, detail);
   return null;
 }
 

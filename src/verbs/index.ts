@@ -469,3 +469,6 @@ export const verbs: VerbsApi = {
 // constants/errno re-exports above).
 export * from './ibverbs.js';
 export * from './rdma_cm.js';
+
+/** softrdma extension: resolves once a listening id's TCP listener is bound (see rdma_cm.ts). */
+export { rdmaListenReady } from './rdma_cm.js';

@@ -20,7 +20,8 @@ import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, rdma_cm_event_type, rdma_port_space } from './constants.js';
 import { type Context, devices, openDevice } from './device.js';
-import { EADDRINUSE, EADDRNOTAVAIL, EAGAIN, EBADF, EBUSY, EINVAL, ENOSYS, EOPNOTSUPP, getErrno, setErrno } from './errno.js';
+import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAGAIN, EBADF, EBUSY, EINVAL, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
+import { tcpPortBusy } from './portprobe.js';
 import {
   type Cq,
   ibv_alloc_pd,
@@ -115,8 +116,8 @@ export class EventChannel implements rdma_event_channel {
   }
 }
 
-function failRdma(errno: number): number {
-  setErrno(errno);
+function failRdma(errno: number, detail?: string): number {
+  setErrno(errno, detail);
   return -1;
 }
 
@@ -381,7 +382,7 @@ function reservePort(): { port: number; hold: net.Server } | null {
 export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
   const i = id as CmId;
   if (!idOk(i) || !sockaddrOk(addr) || i.state !== 'idle') return failRdma(EINVAL);
-  if (!isLocalAddress(addr.address)) return failRdma(EADDRNOTAVAIL);
+  if (!isLocalAddress(addr.address)) return failRdma(EADDRNOTAVAIL, `rdma_bind_addr: ${addr.address} is not an address of a running interface of this host (EADDRNOTAVAIL)`);
   i.route.addr.src_addr = { ...addr };
   if (addr.port === 0) {
     const r = reservePort();
@@ -394,12 +395,13 @@ export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
   return 0;
 }
 
-/** `SOFTRDMA_MPA` (see `cmParamsFromEnv`), or null (logged) when it is malformed. */
-function envParams(): ReturnType<typeof cmParamsFromEnv> | null {
+/** `SOFTRDMA_MPA` (see `cmParamsFromEnv`), or null when it is malformed (errno EINVAL, the parse error as its message). */
+function envParams(fn: string): ReturnType<typeof cmParamsFromEnv> | null {
   try {
     return cmParamsFromEnv();
   } catch (e) {
     log('%s', (e as Error).message);
+    setErrno(EINVAL, `${fn}: ${(e as Error).message} (EINVAL)`);
     return null;
   }
 }
@@ -407,12 +409,13 @@ function envParams(): ReturnType<typeof cmParamsFromEnv> | null {
 export function rdma_listen(id: rdma_cm_id, backlog: number): number {
   const i = id as CmId;
   if (!idOk(i) || i.state !== 'bound') return failRdma(EINVAL);
-  const env = envParams();
-  if (!env) return failRdma(EINVAL);
-  i.state = 'listen';
-  i.releasePort();
+  const env = envParams('rdma_listen');
+  if (!env) return -1;
   const src = i.route.addr.src_addr;
   const host = src.address === '0.0.0.0' || src.address === '::' ? undefined : src.address;
+  i.releasePort();
+  if (tcpPortBusy(host, src.port)) return failRdma(EADDRINUSE, `rdma_listen: ${src.address} port ${src.port} is already in use (EADDRINUSE)`);
+  i.state = 'listen';
   const { p2p: _offer, settleMs: _settle, ...mpa } = env;
   i.listenReady = CmListener.listen({ ...mpa, host, port: src.port, backlog: backlog > 0 ? backlog : undefined }).then(
     (l) => {
@@ -427,12 +430,27 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
     (e: unknown) => {
       log('listen failed: %s', (e as Error).message);
       i.state = 'bound';
+      throw listenError(e, src);
     },
   );
+  i.listenReady.catch(() => {});
   return 0;
 }
 
-/** Resolves once a listening id's socket is bound (its port is then known). */
+/** The Error a failed listen rejects `rdmaListenReady` with; errno and message are also set. */
+function listenError(e: unknown, src: sockaddr): Error {
+  const code = (e as NodeJS.ErrnoException).code ?? '';
+  const errno = code === 'EADDRINUSE' ? EADDRINUSE : code === 'EADDRNOTAVAIL' ? EADDRNOTAVAIL : code === 'EACCES' ? EACCES : EINVAL;
+  const msg = `rdma_listen: ${src.address} port ${src.port}: ${errnoString(errno)}`;
+  setErrno(errno, msg);
+  return Object.assign(new Error(msg), { errno, code: errnoName(errno) });
+}
+
+/**
+ * Resolves once a listening id's socket is bound (its port is then known); rejects with an
+ * Error (`.errno`, `.code` = `'EADDRINUSE'`, …) when the listen failed after `rdma_listen`
+ * returned — a port taken in between, which the synchronous check could not see.
+ */
 export function rdmaListenReady(id: rdma_cm_id): Promise<void> {
   return (id as CmId).listenReady ?? Promise.resolve();
 }
@@ -631,8 +649,8 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   if (!q || typeof pd === 'number') return failRdma(EINVAL);
   const ird = param?.responder_resources ?? q.ird;
   const ord = param?.initiator_depth ?? q.ord;
-  const env = envParams();
-  if (!env) return failRdma(EINVAL);
+  const env = envParams('rdma_connect');
+  if (!env) return -1;
   i.state = 'connecting';
   i.releasePort();
   const dst = i.route.addr.dst_addr;

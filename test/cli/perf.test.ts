@@ -163,7 +163,7 @@ test('perf --server and perf ADDR: the write_bw server prints the client\'s repo
   const srv = perf('write', '--server', '-p', port, '-s', '16384', '-n', '300');
   let cli = await perf('write', '127.0.0.1', '-p', port, '-s', '16384', '-n', '300');
   // The server may not listen yet: retry while the connection is refused.
-  for (let i = 0; i < 20 && cli.status !== 0 && /REJECTED/.test(cli.stderr); i++) {
+  for (let i = 0; i < 20 && cli.status !== 0 && /ECONNREFUSED/.test(cli.stderr); i++) {
     await new Promise((r) => setTimeout(r, 100));
     cli = await perf('write', '127.0.0.1', '-p', port, '-s', '16384', '-n', '300');
   }

@@ -1,7 +1,7 @@
 /**
  * Pins the IT-API 2.1 constants of `src/itapi/` against `it_api.h` (IT-API 2.1 App. G.1). Line
- * numbers are the spec's printed line numbers of the header listing (source:
- * /work/shared/seeds/000_f4d6619360eddd41.txt); the tables below were transcribed from it, not
+ * numbers are the spec's printed line numbers of the header listing (IT-API 2.1, The Open
+ * Group C055); the tables below were transcribed from it, not
  * from the TypeScript.
  */
 import assert from 'node:assert/strict';
