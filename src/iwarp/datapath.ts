@@ -30,7 +30,7 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { Fault } from '../rnic/faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
-import { type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
@@ -356,23 +356,12 @@ export class IwarpConn implements QpTransport {
    * Read's zero-length Response is matched by an ORQ entry without a WQE.
    */
   private sendRtr(t: RtrType): void {
-    const g: TxSeg = {
-      op: TxOp.RDMA_WRITE,
-      wqe: null,
-      len: 0,
-      parts: [],
-      offset: 0,
-      last: true,
-      se: false,
-      stag: RTR_STAG,
-      to: 0n,
-      invStag: 0,
-      sinkStag: RTR_STAG,
-      sinkTo: 0n,
-      size: 0,
-      srcStag: RTR_STAG,
-      srcTo: 0n,
-    };
+    // A zero-length message outside the SQ, naming RTR_STAG wherever an STag goes.
+    const g = newTxSeg();
+    g.op = TxOp.RDMA_WRITE;
+    g.stag = RTR_STAG;
+    g.sinkStag = RTR_STAG;
+    g.srcStag = RTR_STAG;
     if (t === 'write') {
       this.sendSegment(g);
       return;

@@ -18,7 +18,7 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiQpState } from '../rnicpi/types.js';
 import { Fault } from '../rnic/faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
-import { type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
@@ -48,26 +48,17 @@ const enum K {
   TERMINATE = 3,
 }
 
-interface Unit {
+/** A segment as it crosses the loopback wire: the requester's fields, with the payload copied. */
+interface Unit extends TxSeg {
   k: K;
-  op: TxOp;
   /** Message number within its queue (Send, Read Request), as DDP's MSN. */
   msn: number;
   payload: Uint8Array;
   crc: number;
-  offset: number;
-  last: boolean;
-  se: boolean;
-  stag: number;
-  to: bigint;
-  invStag: number;
-  sinkStag: number;
-  sinkTo: bigint;
-  size: number;
-  srcStag: number;
-  srcTo: bigint;
   /** TERMINATE: the sender's fault. */
   fault: number;
+  /** The sending connection, whose window slot frees when the unit is processed. */
+  from?: LoopbackConn;
 }
 
 /** A sequencing or integrity violation the loopback wire itself detects. */
@@ -195,25 +186,7 @@ export class LoopbackConn implements QpTransport {
       payload.set(p, o);
       o += p.length;
     }
-    const u: Unit = {
-      k: K.DATA,
-      op: g.op,
-      msn,
-      payload,
-      crc: this.ep.hook ? crc32c(payload) : 0,
-      offset: g.offset,
-      last: g.last,
-      se: g.se,
-      stag: g.stag,
-      to: g.to,
-      invStag: g.invStag,
-      sinkStag: g.sinkStag,
-      sinkTo: g.sinkTo,
-      size: g.size,
-      srcStag: g.srcStag,
-      srcTo: g.srcTo,
-      fault: 0,
-    };
+    const u: Unit = { ...g, wqe: null, parts: [], k: K.DATA, msn, payload, crc: this.ep.hook ? crc32c(payload) : 0, fault: 0 };
     this.transmit(u);
     // The payload was copied: the buffer is free and the WR is delivered (local delivery).
     const w = g.wqe;
@@ -268,8 +241,7 @@ export class LoopbackConn implements QpTransport {
   // ------------------------------------------------------------------ receive
 
   private receive(u: Unit, from: LoopbackConn): void {
-    // The sender's window slot frees when the unit is processed.
-    (u as Unit & { from?: LoopbackConn }).from = from;
+    u.from = from;
     this.inbox.push(u);
     this.scheduleDrain();
   }
@@ -295,7 +267,7 @@ export class LoopbackConn implements QpTransport {
     if (this.paused) return;
     const batch = this.inbox.splice(0);
     for (const u of batch) {
-      const from = (u as Unit & { from?: LoopbackConn }).from;
+      const from = u.from;
       if (from) {
         from.inFlight--;
         if (from.inFlight === LOOPBACK_WINDOW - 1 || from.inFlight === 0) from.kick();
@@ -431,25 +403,7 @@ export class LoopbackConn implements QpTransport {
   }
 
   private control(k: K, fault: number): Unit {
-    return {
-      k,
-      op: TxOp.SEND,
-      msn: 0,
-      payload: EMPTY,
-      crc: 0,
-      offset: 0,
-      last: true,
-      se: false,
-      stag: 0,
-      to: 0n,
-      invStag: 0,
-      sinkStag: 0,
-      sinkTo: 0n,
-      size: 0,
-      srcStag: 0,
-      srcTo: 0n,
-      fault,
-    };
+    return { ...newTxSeg(), k, msn: 0, payload: EMPTY, crc: 0, fault };
   }
 }
 

@@ -22,7 +22,7 @@ import { Fault } from './faults.js';
 import { Access, AccessError, type AccessOut, checkAccess, memSlices } from './memory.js';
 import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './memops.js';
 import type { Qp } from './qp.js';
-import { type QpTransport, TxOp, type TxSeg } from './transport.js';
+import { newTxSeg, type QpTransport, TxOp, type TxSeg } from './transport.js';
 import { type OrqEntry, type SqWqe, WqeState } from './wqe.js';
 import { isRequestWr, isWireWr } from './wr-table.js';
 
@@ -50,28 +50,8 @@ const TX_OP_OF_WR: Readonly<Record<number, TxOp>> = {
   [RiWrType.RDMA_READ_LOCAL_INVALIDATE]: TxOp.READ_REQUEST,
 };
 
-function newSeg(): TxSeg {
-  return {
-    op: TxOp.SEND,
-    wqe: null,
-    len: 0,
-    parts: [],
-    offset: 0,
-    last: true,
-    se: false,
-    stag: 0,
-    to: 0n,
-    invStag: 0,
-    sinkStag: 0,
-    sinkTo: 0n,
-    size: 0,
-    srcStag: 0,
-    srcTo: 0n,
-  };
-}
-
 export class Requester {
-  private readonly seg: TxSeg = newSeg();
+  private readonly seg: TxSeg = newTxSeg();
   private readonly access: AccessOut = { target: null, offset: 0, obj: null };
   private irqBurst = 0;
 

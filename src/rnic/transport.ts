@@ -76,6 +76,27 @@ export interface TxSeg {
   srcTo: bigint;
 }
 
+/** A blank segment (zero-length, last, no WQE): the starting point every producer fills in. */
+export function newTxSeg(): TxSeg {
+  return {
+    op: TxOp.SEND,
+    wqe: null,
+    len: 0,
+    parts: [],
+    offset: 0,
+    last: true,
+    se: false,
+    stag: 0,
+    to: 0n,
+    invStag: 0,
+    sinkStag: 0,
+    sinkTo: 0n,
+    size: 0,
+    srcStag: 0,
+    srcTo: 0n,
+  };
+}
+
 /** The transport half of one connected QP. */
 export interface QpTransport {
   readonly caps: TransportCaps;
