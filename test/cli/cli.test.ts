@@ -1,3 +1,4 @@
+import { freePort } from '../helpers/net.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
@@ -44,7 +45,7 @@ test('softrdma devinfo --help and a bad option', () => {
 
 test('softrdma rping: client and server complete -C 1000 -V against each other, the server prints each ping with -v', { timeout: 120_000 }, async () => {
   const { spawn } = await import('node:child_process');
-  const port = String(20000 + (process.pid % 20000));
+  const port = String(await freePort());
   const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let sout = '';
   let serr = '';
@@ -68,7 +69,7 @@ test('softrdma rping: client and server complete -C 1000 -V against each other, 
 
 test('softrdma rping: when the server process is killed mid-run, the client reports the disconnect and exits non-zero (no hang)', { timeout: 60_000 }, async () => {
   const { spawn } = await import('node:child_process');
-  const port = String(20000 + ((process.pid + 7) % 20000));
+  const port = String(await freePort());
   const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-v'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const srvDone = new Promise((r) => srv.on('exit', r));
   let pings = 0;
@@ -120,7 +121,7 @@ test('softrdma rping: option errors exit 22 as rping does', () => {
 
 test('softrdma rping with SOFTRDMA_MPA: the client asks for CRC and a Read RTR, the server prefers it; a bad setting fails with EINVAL', { timeout: 60_000 }, async () => {
   const { spawn } = await import('node:child_process');
-  const port = String(21000 + (process.pid % 20000));
+  const port = String(await freePort());
   const env = { ...process.env, SOFTRDMA_MPA: 'crc=require p2p=read', DEBUG: 'softrdma:cm' };
   const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-C', '5'], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let serr = '';

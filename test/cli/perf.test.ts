@@ -3,10 +3,9 @@
  * the client/server roles on an explicit port, --json, duration mode, and option errors.
  * Numbers are not asserted beyond sanity (positive, finite): timing depends on the machine.
  */
+import { freePort } from '../helpers/net.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import net from 'node:net';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -150,13 +149,6 @@ test('perf write -D 1: duration mode reports the sampled iterations', { timeout:
   assert.equal(rows[0]!.peak, 0);
 });
 
-async function freePort(): Promise<number> {
-  const s = net.createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 test('perf --server and perf ADDR: the write_bw server prints the client\'s report', { timeout: 40_000 }, async () => {
   const port = String(await freePort());

@@ -2,6 +2,7 @@
  * The CLI as a user meets it: --version, help for every command, devices / link, devinfo's
  * bad port, a busy port and a refused connection by name, and perf naming its mode.
  */
+import { freePort } from '../helpers/net.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
@@ -17,12 +18,6 @@ function holdPort(): Promise<{ port: number; close: () => void }> {
   return new Promise((resolve) => s.listen({ port: 0, host: '127.0.0.1' }, () => resolve({ port: (s.address() as net.AddressInfo).port, close: () => s.close() })));
 }
 
-/** A port nobody listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const h = await holdPort();
-  h.close();
-  return h.port;
-}
 
 test('softrdma --version prints the package version', () => {
   const r = run('--version');
