@@ -272,6 +272,11 @@ export class Qp {
     this.isIb = rnic.isIb;
     this.service = init.service ?? 'RC';
     this.ib = newIbAttrs(this.service);
+    // IB: the remote access enables are the access flags given at Reset→INIT (IBTA Vol. 1 §11.2.4.2).
+    if (this.isIb) {
+      this.enableRdmaRead = false;
+      this.enableRdmaWrite = false;
+    }
     this.requester = new Requester(this);
     this.responder = new Responder(this);
   }
@@ -562,7 +567,8 @@ export class Qp {
           if (to === IbQpState.RTS) this.kick();
       }
     }
-    if (mask !== 0 && to !== IbQpState.RESET && to !== IbQpState.ERR) this.transport?.ibModified?.(this.ib, mask, riFrom, this.state);
+    // A transport bound by this Modify got the attributes from its binder.
+    if (mask !== 0 && !transport && to !== IbQpState.RESET && to !== IbQpState.ERR) this.transport?.ibModified?.(this.ib, mask, riFrom, this.state);
     return RiRet.SUCCESS;
   }
 
