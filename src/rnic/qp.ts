@@ -167,6 +167,30 @@ function newIbAttrs(service: IbService): IbQpAttrs {
 
 const u = (v: unknown, max: number): boolean => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max;
 
+/**
+ * Validates an address vector against the RNIC (IBTA Vol. 1 §11.2.2.1; the one port, the GID
+ * table) and returns a private copy with the source GID resolved: the one rule for a QP's AV
+ * (Modify QP) and an address handle's (Create AH).
+ */
+export function resolveAv(rnic: Rnic, av: IbAvIn): IbAv | RiRet {
+  if (!av || typeof av !== 'object') return RiRet.INVALID_PARAMETER;
+  if (!(av.dgid instanceof Uint8Array) || av.dgid.length !== 16) return RiRet.INVALID_PARAMETER;
+  if (!u(av.hopLimit, 0xff) || !u(av.trafficClass, 0xff) || !u(av.flowLabel, 0xf_ffff) || !u(av.sl, 15)) return RiRet.INVALID_PARAMETER;
+  if (av.port !== 1) return RiRet.RNIC_INVALID_PORT;
+  const gids = rnic.gidTable();
+  if (!u(av.sgidIndex, gids.length - 1)) return RiRet.INVALID_PARAMETER;
+  return {
+    dgid: Uint8Array.from(av.dgid),
+    sgidIndex: av.sgidIndex,
+    sgid: Uint8Array.from(gids[av.sgidIndex]!),
+    hopLimit: av.hopLimit,
+    trafficClass: av.trafficClass,
+    flowLabel: av.flowLabel,
+    sl: av.sl,
+    port: av.port,
+  };
+}
+
 /** How long Terminate and Closing may last before the LLP is reset (Verbs §6.2.3). */
 export const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -476,15 +500,11 @@ export class Qp {
       // Atomics are granted only where the RNIC can execute them (a capability, not a promise).
       if (ib.access.atomic && !rnic.atomicsSupported) return RiRet.RNIC_ATOMICS_UNSUPPORTED;
     }
-    let sgid: Uint8Array | null = null;
+    let av: IbAv | null = null;
     if (ib.av !== undefined) {
-      const av = ib.av;
-      if (!(av.dgid instanceof Uint8Array) || av.dgid.length !== 16) return RiRet.INVALID_PARAMETER;
-      if (!u(av.hopLimit, 0xff) || !u(av.trafficClass, 0xff) || !u(av.flowLabel, 0xf_ffff) || !u(av.sl, 15)) return RiRet.INVALID_PARAMETER;
-      if (av.port !== 1) return RiRet.RNIC_INVALID_PORT;
-      const gids = rnic.gidTable();
-      if (!u(av.sgidIndex, gids.length - 1)) return RiRet.INVALID_PARAMETER;
-      sgid = gids[av.sgidIndex]!;
+      const r = resolveAv(rnic, ib.av);
+      if (typeof r === 'number') return r;
+      av = r;
     }
     if (m.ord !== undefined && (!u(m.ord, 0xff) || m.ord > rnic.limits.maxOrdPerQp)) return RiRet.RNIC_IRD_ORD_EXCEEDED;
     if (m.ird !== undefined && (!u(m.ird, 0xff) || m.ird > rnic.limits.maxIrdPerQp)) return RiRet.RNIC_IRD_ORD_EXCEEDED;
@@ -515,7 +535,7 @@ export class Qp {
       ...(ib.port !== undefined && { port: ib.port }),
       ...(ib.sqdNotify !== undefined && { sqdNotify: ib.sqdNotify }),
     };
-    if (ib.av !== undefined) next.av = { ...ib.av, dgid: Uint8Array.from(ib.av.dgid), sgid: Uint8Array.from(sgid!) };
+    if (av) next.av = av;
     let transport: QpTransport | null = null;
     if (from === IbQpState.INIT && to === IbQpState.RTR) {
       const made = bindIb(rnic.config.ibLink ?? rnic.config.transport, this, next) ?? RiRet.XPORT_UNSUPPORTED;
