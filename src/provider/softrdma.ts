@@ -142,6 +142,10 @@ export class SoftrdmaVp implements ri_vp_handle_t {
   get name(): string {
     return this.engine.config.name;
   }
+  /** The RNIC's transport type (`ri_rnic_attr_t.transport_type`): IB for a RoCEv2 RNIC. */
+  get transportType(): RiTransportType {
+    return this.engine.isIb ? RiTransportType.IB : RiTransportType.IWARP;
+  }
 }
 
 /** A consumer RNIC handle (`ri_rnic_get_hdl`). */

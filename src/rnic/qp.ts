@@ -496,10 +496,8 @@ export class Qp {
     // One port with a one-entry P_Key table.
     if (ib.pkeyIndex !== undefined && ib.pkeyIndex !== 0) return RiRet.RNIC_INVALID_PKEY_INDEX;
     if (ib.port !== undefined && ib.port !== 1) return RiRet.RNIC_INVALID_PORT;
-    if (ib.access !== undefined) {
-      // Atomics are granted only where the RNIC can execute them (a capability, not a promise).
-      if (ib.access.atomic && !rnic.atomicsSupported) return RiRet.RNIC_ATOMICS_UNSUPPORTED;
-    }
+    // The remote-atomic enable is accepted on any RNIC (as Linux rxe and the iWARP face do): without
+    // atomics in the work-request table no atomic can reach the QP (the device reports none).
     let av: IbAv | null = null;
     if (ib.av !== undefined) {
       const r = resolveAv(rnic, ib.av);
