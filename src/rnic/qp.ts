@@ -844,9 +844,14 @@ export class Qp {
   }
 
   /** Completes an RQ (or S-RQ) WQE with a WC on the receive CQ. */
-  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number): void {
+  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, srcQpn = -1): void {
     if (this.destroyed) return;
     const wc = this.rnic.makeWc(this);
+    if (srcQpn >= 0) {
+      // A datagram: its source QP, and the GRH in the first 40 octets.
+      wc.remote_qpn = srcQpn;
+      wc.grh_present = 1;
+    }
     wc.op_type = RiWcType.DATA_RECEIVED;
     wc.id = w.id;
     wc.op_status = status;
@@ -955,16 +960,16 @@ export class Qp {
   }
 
   /** Completes the receive WQE consumed first and not yet completed (RQ order). */
-  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number): void {
+  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, srcQpn = -1): void {
     if (this.srq) {
       const i = this.srqTaken.indexOf(w);
       if (i >= 0) this.srqTaken.splice(i, 1);
       // `srqOutstanding` drops only when this WC is polled (onCompletionPolled).
-      this.pushRqWc(w, status, bytes, wcFlags, invalidated);
+      this.pushRqWc(w, status, bytes, wcFlags, invalidated, srcQpn);
       return;
     }
     this.rqCompl++;
-    this.pushRqWc(w, status, bytes, wcFlags, invalidated);
+    this.pushRqWc(w, status, bytes, wcFlags, invalidated, srcQpn);
   }
 
   /**

@@ -25,6 +25,7 @@ import {
   RiWcType,
   RiWrFlags,
   RiWrType,
+  riWcIsGen,
   type ri_address_handle_t,
   type ri_cq_handle_t,
   type ri_gen_address_vector_t,
@@ -657,6 +658,12 @@ function fillWc(w: ibv_wc, r: ri_wc_t): void {
   w.qp_num = qp?.qp_num ?? rc.qp_num ?? 0;
   w.src_qp = 0;
   let flags = 0;
+  if (riWcIsGen(r)) {
+    // A UD completion (`ri_gen_wc_t`): the datagram's source QP, and the GRH in the buffer.
+    w.qp_num = r.qpn;
+    w.src_qp = r.remote_qpn;
+    if (r.grh_present) flags |= ibv_wc_flags.IBV_WC_GRH;
+  }
   w.invalidated_rkey = 0;
   w.imm_data = 0;
   if (rc.flags & RiWcFlags.RTAG_INVALIDATE) {
@@ -1309,10 +1316,32 @@ function queryIbQp(q: Qp, attr: ibv_qp_attr, init: ibv_qp_init_attr): number {
 
 // ------------------------------------------------------------------------------ address handles
 
-/** The 40-octet GRH at the start of a UD receive buffer (IBTA Vol. 1 §8.3; IPv6 layout), or null. */
+/**
+ * The 40 octets at the start of a UD receive buffer, or null. RoCEv2 over IPv4 puts 20 zero
+ * octets and the IPv4 header there (Linux rxe; rdma-core's `ibv_init_ah_from_wc` reads it so):
+ * the GIDs are then the IPv4-mapped source and destination addresses. Otherwise it is the IB
+ * GRH (IBTA Vol. 1 §8.3, the IPv6 layout).
+ */
 function decodeGrh(b: Uint8Array): In<ibv_grh> | null {
   if (b.length < 40) return null;
   const v = new DataView(b.buffer, b.byteOffset, 40);
+  if (b.subarray(0, 20).every((x) => x === 0) && b[20]! >> 4 === 4) {
+    const mapped = (at: number) => {
+      const g = new Uint8Array(16);
+      g[10] = 0xff;
+      g[11] = 0xff;
+      g.set(b.subarray(at, at + 4), 12);
+      return { raw: g };
+    };
+    return {
+      version_tclass_flow: (6 << 28) | (b[21]! << 20),
+      paylen: v.getUint16(22) - 20,
+      next_hdr: 0x1b,
+      hop_limit: b[28]!,
+      sgid: mapped(32),
+      dgid: mapped(36),
+    };
+  }
   return {
     version_tclass_flow: v.getUint32(0),
     paylen: v.getUint16(4),
