@@ -234,6 +234,8 @@ export class Qp {
   readonly isIb: boolean;
   /** The IB service type (iWARP QPs: RC). */
   readonly service: IbService;
+  /** IB: Communication Established was raised since the last RTR (once per connection). */
+  private commEstablished = false;
   /** IB attributes (IBTA Vol. 1 §11.2.4.2), read by the transport; defaults on iWARP QPs. */
   ib: IbQpAttrs;
 
@@ -570,6 +572,7 @@ export class Qp {
           this.toError('modify', null);
           break;
         case IbQpState.RTR:
+          this.commEstablished = false;
           this.transport = transport;
           this.responder.reset();
           this.setState(RiQpState.READY_TO_RECEIVE, 'modify');
@@ -588,6 +591,17 @@ export class Qp {
     // A transport bound by this Modify got the attributes from its binder.
     if (mask !== 0 && !transport && to !== IbQpState.RESET && to !== IbQpState.ERR) this.transport?.ibModified?.(this.ib, mask, riFrom, this.state);
     return RiRet.SUCCESS;
+  }
+
+  /**
+   * A packet reached the responder. In RTR that is the Communication Established event
+   * (IBTA Vol. 1 §11.6.3.1: the first packet a QP receives in RTR); the QP stays in RTR.
+   */
+  received(): void {
+    if (this.state === RiQpState.READY_TO_RECEIVE && !this.commEstablished) {
+      this.commEstablished = true;
+      this.rnic.asyncEvent(RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED, this);
+    }
   }
 
   /** SQD: once every WQE that had started is complete, Draining becomes Drained (IBTA Vol. 1 §10.3.1.5). */

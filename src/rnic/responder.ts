@@ -92,6 +92,7 @@ export class Responder {
    * does not continue in order); later segments only need to stay inside the checked object.
    */
   rxWrite(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number): Fault {
+    if (this.qp.isIb) this.qp.received();
     if (len > 0) {
       const o = this.tagObj;
       const cont = o !== null && stag === this.tagStag && to === this.tagNextTo && o.valid && !o.destroyed && this.tagOffset + len <= this.tagEnd;
@@ -172,6 +173,7 @@ export class Responder {
    */
   rxSend(offset: number, len: number, last: boolean, se: boolean, invalidate: boolean, invStag: number, p: RxPayload, skip: number): Fault {
     const qp = this.qp;
+    if (qp.isIb) qp.received();
     let w = this.recvWqe;
     if (!w) {
       if (offset !== 0) return Fault.BAD_OFFSET;
@@ -303,6 +305,7 @@ export class Responder {
    */
   rxReadRequest(sinkStag: number, sinkTo: bigint, size: number, srcStag: number, srcTo: bigint, t: QpTransport): Fault {
     const qp = this.qp;
+    if (qp.isIb) qp.received();
     // Reads not enabled: the Read Request queue does not exist (Verbs §7.3).
     if (!qp.enableRdmaRead) return Fault.READ_NOT_ENABLED;
     // IRD exceeded (RFC 5040 §6.10, Verbs §6.5).

@@ -279,6 +279,13 @@ export function ibvEventOf(t: RiAsyncEventType): ibv_event_type | null {
       return ibv_event_type.IBV_EVENT_DEVICE_FATAL;
     case RiAsyncEventType.QP_LAST_WQE_REACHED:
       return ibv_event_type.IBV_EVENT_QP_LAST_WQE_REACHED;
+    // InfiniBand QPs (RoCEv2 device).
+    case RiAsyncEventType.QP_SEND_QUEUE_DRAINED:
+      return ibv_event_type.IBV_EVENT_SQ_DRAINED;
+    case RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED:
+      return ibv_event_type.IBV_EVENT_COMM_EST;
+    case RiAsyncEventType.QP_PATH_MIGRATED:
+      return ibv_event_type.IBV_EVENT_PATH_MIG;
     default:
       // Terminate received, LLP reset/lost, bad closes, integrity and remote-operation errors.
       return ibv_event_type.IBV_EVENT_QP_FATAL;
