@@ -1253,6 +1253,8 @@ function modifyIbQp(q: Qp, attr: In<ibv_qp_attr>, mask: number): number {
     rq_size: mask & M.IBV_QP_CAP && !q.srq ? (attr.cap?.max_recv_wr ?? q.cap.max_recv_wr) : undefined,
     qp_xport: { qp_ib: ib },
   });
+  // A read/atomic depth beyond the device is a bad value for ibv_modify_qp (rxe: EINVAL).
+  if (r.status === RiRet.RNIC_IRD_ORD_EXCEEDED) return fail(EINVAL);
   if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
   if (mask & M.IBV_QP_CAP) {
     q.cap.max_send_wr = r.attrs.sq_size;
