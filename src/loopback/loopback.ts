@@ -447,9 +447,8 @@ export class LoopbackConn implements QpTransport {
       return;
     }
     if (this.ib && qp.service === 'UD') {
-      // UD: a Q_Key that is not the QP's drops the datagram (IBTA Vol. 1 §10.2.5 C10-15); so
-      // does no posted receive. Nothing else is checked.
-      if (u.grh && u.qkey === qp.ib.qkey) qp.responder.rxDatagram(u.grh, u.payload.length, u.se, { segments: [u.payload] }, 0, u.srcQpn ?? 0);
+      // UD: the core checks the Q_Key; no posted receive drops the datagram silently.
+      if (u.grh) qp.responder.rxDatagram(u.grh, u.payload.length, u.se, { segments: [u.payload] }, 0, u.srcQpn ?? 0, u.qkey ?? 0);
       return;
     }
     if (this.ep.peer?.hook && crc32c(u.payload) !== u.crc) {

@@ -145,7 +145,7 @@ export function ibRnicAttrs(e: Rnic, portInfo: boolean): ri_ib_rnic_attr_t {
     base_lid: 0,
     sm_lid: 0,
     bad_pkey_count: 0,
-    bad_qkey_count: 0,
+    bad_qkey_count: e.counters.qkeyViolations,
     src_gid_table_size: gids.length,
     lmc: 0,
     max_vls: 1,

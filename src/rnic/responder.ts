@@ -262,15 +262,21 @@ export class Responder {
   // ------------------------------------------------------------------ datagrams
 
   /**
-   * An inbound UD datagram (IBTA Vol. 1 §9.8.3.1, §11.4.2.1), after the transport's own checks
-   * (its Q_Key against `qp.ib.qkey`): it takes the next receive WQE, whose buffer gets the 40-octet
+   * An inbound UD datagram (IBTA Vol. 1 §9.8.3.1, §11.4.2.1), after the transport's own checks.
+   * A Q_Key other than the QP's drops it, counted as a Q_Key violation (IBTA Vol. 1 §10.2.5
+   * C10-15; the transport has already replaced a WR's high-bit Q_Key by the sender QP's own).
+   * Otherwise it takes the next receive WQE, whose buffer gets the 40-octet
    * GRH `grh` first and then the `len` octets of payload; the WC carries the source QP and says
    * a GRH is present. No receive posted: {@link Fault.NO_RECV_BUFFER} and nothing changed (UD
    * drops the datagram silently). A datagram longer than the buffer completes the WQE with
    * Local Length Error and the QP goes on (returned as {@link Fault.HANDLED}).
    */
-  rxDatagram(grh: Uint8Array, len: number, se: boolean, p: RxPayload, skip: number, srcQpn: number): Fault {
+  rxDatagram(grh: Uint8Array, len: number, se: boolean, p: RxPayload, skip: number, srcQpn: number, qkey: number): Fault {
     const qp = this.qp;
+    if (qkey !== qp.ib.qkey) {
+      qp.rnic.counters.qkeyViolations++;
+      return Fault.HANDLED;
+    }
     const w = qp.takeRecv();
     if (!w) return Fault.NO_RECV_BUFFER;
     const pieces: Piece[] = [];

@@ -157,6 +157,8 @@ export class Rnic {
     crcErrors: 0,
     asyncEvents: 0,
     overflows: 0,
+    /** IB: datagrams dropped for a Q_Key that is not the receiving QP's (PortInfo Q_KeyViolations). */
+    qkeyViolations: 0,
   };
 
   constructor(readonly config: RnicConfig = DEFAULT_CONFIG) {

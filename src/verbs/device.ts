@@ -452,7 +452,7 @@ export function queryPort(ctx: Context, port: number, a: ibv_port_attr): number 
   a.port_cap_flags = 0;
   a.max_msg_sz = ib ? ib.max_msg_size : 0xffff_ffff;
   a.bad_pkey_cntr = 0;
-  a.qkey_viol_cntr = 0;
+  a.qkey_viol_cntr = ib ? ib.bad_qkey_count : 0;
   a.pkey_tbl_len = 1;
   a.lid = 0;
   a.sm_lid = 0;

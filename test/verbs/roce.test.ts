@@ -507,6 +507,9 @@ describe('softroce0 over the loopback link: the data path of IB QPs', () => {
     await settle();
     const none: ibv_wc[] = [];
     assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a wrong Q_Key delivers nothing');
+    const port = {} as ibv_port_attr;
+    assert.equal(v.ibv_query_port(b.ctx, 1, port), 0);
+    assert.ok(port.qkey_viol_cntr >= 1, 'counted as a Q_Key violation');
     assert.equal(v.ibv_post_send(a.qp, { wr_id: 7n, opcode: IBV_WR_SEND, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
     const [lw] = await pollN(b.cq, 1);
     assert.equal(lw!.wr_id, 5n);
