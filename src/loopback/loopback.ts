@@ -31,10 +31,12 @@ export const LOOPBACK_WINDOW = 256;
 /** Payload per unit: the segment size the requester cuts messages into. */
 export const LOOPBACK_MTU = 65_536;
 
+/** Both ends are this process's core: every operation, atomics and immediate data included. */
 export const LOOPBACK_CAPS: TransportCaps = Object.freeze({
   kind: 'loopback',
-  immediateData: false,
-  atomics: false,
+  immediateData: true,
+  atomics: true,
+  extAtomics: true,
   rnr: false,
   sendCompletion: 'local-delivery',
   states: 'iwarp',
@@ -174,10 +176,11 @@ export class LoopbackConn implements QpTransport {
 
   private sendSeg(g: TxSeg): void {
     let msn = 0;
-    if (g.op === TxOp.SEND || g.op === TxOp.SEND_INVALIDATE) {
+    if (g.op === TxOp.SEND || g.op === TxOp.SEND_INVALIDATE || g.op === TxOp.SEND_IMM) {
       msn = this.sendMsn;
       if (g.last) this.sendMsn++;
-    } else if (g.op === TxOp.READ_REQUEST) {
+    } else if (g.op === TxOp.READ_REQUEST || g.op === TxOp.ATOMIC_REQUEST) {
+      // Atomic Requests share the Read Request queue, as on iWARP (RFC 7306 §5).
       msn = this.readMsn++;
     }
     const payload = new Uint8Array(g.len);
@@ -315,6 +318,19 @@ export class LoopbackConn implements QpTransport {
     switch (u.op) {
       case TxOp.RDMA_WRITE:
         f = r.rxWrite(u.stag, u.to, len, u.last, p, 0);
+        // RDMA Write with Immediate: the immediate consumes a receive after the data is placed.
+        if (f === Fault.OK && u.hasImm && u.last) f = r.rxWriteImm(u.imm, u.se);
+        break;
+      case TxOp.ATOMIC_REQUEST:
+        if (u.msn !== this.recvReadMsn) {
+          this.wireError(new LoopbackWireError('sequence', `Atomic Request ${u.msn}, expected ${this.recvReadMsn}`));
+          return;
+        }
+        f = r.rxAtomicRequest(u.requestId, u.atomic!, u.stag, u.to, this);
+        if (f === Fault.OK) this.recvReadMsn++;
+        break;
+      case TxOp.ATOMIC_RESPONSE:
+        f = r.rxAtomicResponse(u.requestId, u.orig!, this);
         break;
       case TxOp.READ_RESPONSE:
         f = r.rxReadResponse(u.stag, u.to, len, u.last, p, 0, this);
@@ -333,7 +349,7 @@ export class LoopbackConn implements QpTransport {
           return;
         }
         const inv = u.op === TxOp.SEND_INVALIDATE;
-        f = r.rxSend(u.offset, len, u.last, u.se, inv, u.invStag, p, 0);
+        f = r.rxSend(u.offset, len, u.last, u.se, inv, u.invStag, p, 0, u.op === TxOp.SEND_IMM ? u.imm : undefined);
         if (f === Fault.OK && u.last) this.recvMsn++;
       }
     }

@@ -1353,6 +1353,15 @@ export interface ri_wr_atomic_t extends ri_wr_common_t {
   readonly atomic_operand2: bigint;
   /** Where the original remote value lands (8 bytes). */
   readonly atomic_result: ri_data_seg_t;
+  /**
+   * softrdma extension (the RDMA Aware Networks Programming manual §8.7 extended atomics):
+   * operand size in octets, 8 (default), 16 or 32; larger operands are `bigint`s of that width.
+   */
+  readonly atomic_size?: number;
+  /** softrdma extension: compare mask (CAS, default all ones) or field boundaries (FAA, default 0). */
+  readonly atomic_mask1?: bigint;
+  /** softrdma extension: swap mask (CAS, default all ones). */
+  readonly atomic_mask2?: bigint;
 }
 
 /** `ri_wr_datagram_t`: UD send (type SEND or SEND_IMMEDIATE) on an IB UD QP. */
