@@ -23,7 +23,7 @@
 import { networkInterfaces } from 'node:os';
 import { Socket } from 'node:net';
 import type { Cq, WorkCompletion } from '../rnic/cq.js';
-import { ATOMIC_SIZES, AtomicKind, atomicArgs } from '../rnic/atomics.js';
+import { ATOMIC_SIZES, AtomicKind, atomicArgs, rnicAtomicCaps } from '../rnic/atomics.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { attachIwarp } from '../iwarp/datapath.js';
 import { terminateOfFault } from '../iwarp/terminate-map.js';
@@ -335,6 +335,7 @@ function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
     max_ord_per_qp: l.maxOrdPerQp,
     rnic_flags: SOFTRDMA_RNIC_FLAGS,
     addl_vendor_info: `softrdma ${vp.name} (software iWARP RNIC)`.slice(0, 63),
+    softrdma_atomics: rnicAtomicCaps(vp.engine.config.transport),
     transport_type: RiTransportType.IWARP,
     trans_attr: {
       iwarp: {

@@ -464,6 +464,14 @@ export interface ri_rnic_attr_common_t {
   readonly rnic_flags: ri_rnic_flags_t;
   /** `char addl_vendor_info[RI_MAX_VENDOR_STRING_LEN]` (at most 63 characters). */
   readonly addl_vendor_info: string;
+  /**
+   * softrdma extension (RNICPI 1.0 has no atomic capability for iWARP): what the RNIC's atomic
+   * executor offers. `atomic_cap`: 0 none, 1 atomic with respect to this RNIC (ibverbs
+   * `IBV_ATOMIC_HCA`); `ext_atomic_arg_sizes`: the extended-atomic operand sizes (bit mask of
+   * octet counts, the manual's §8.7); `max_fa_bit_boundary`: log2 of the largest Fetch-and-Add
+   * field in octets. On iWARP they reach only peers that negotiated RFC 7306.
+   */
+  readonly softrdma_atomics?: { readonly atomic_cap: number; readonly ext_atomic_arg_sizes: number; readonly max_fa_bit_boundary: number };
 }
 
 /**

@@ -312,13 +312,13 @@ export function memFlagsOf(access: number): number | null {
     A.IBV_ACCESS_LOCAL_WRITE | A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_ATOMIC |
     A.IBV_ACCESS_MW_BIND | A.IBV_ACCESS_ZERO_BASED | A.IBV_ACCESS_RELAXED_ORDERING;
   if (!Number.isInteger(access) || (access & ~known) !== 0) return null;
-  // Remote Write (and Atomic) need Local Write (ibv_reg_mr(3)); there are no atomics on iWARP.
-  if (access & A.IBV_ACCESS_REMOTE_ATOMIC) return null;
-  if (access & A.IBV_ACCESS_REMOTE_WRITE && !(access & A.IBV_ACCESS_LOCAL_WRITE)) return null;
+  // Remote Write and Remote Atomic need Local Write (ibv_reg_mr(3)).
+  if (access & (A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_ATOMIC) && !(access & A.IBV_ACCESS_LOCAL_WRITE)) return null;
   let f = RiMemFlags.LOCAL_READ;
   if (access & A.IBV_ACCESS_LOCAL_WRITE) f |= RiMemFlags.LOCAL_WRITE;
   if (access & A.IBV_ACCESS_REMOTE_WRITE) f |= RiMemFlags.REMOTE_WRITE;
   if (access & A.IBV_ACCESS_REMOTE_READ) f |= RiMemFlags.REMOTE_READ;
+  if (access & A.IBV_ACCESS_REMOTE_ATOMIC) f |= RiMemFlags.ATOMICS;
   if (access & A.IBV_ACCESS_MW_BIND) f |= RiMemFlags.BINDING;
   if (access & A.IBV_ACCESS_ZERO_BASED) f |= RiMemFlags.ZBVA;
   return f;
@@ -541,7 +541,12 @@ export function wcStatusOf(st: number, opType: number): ibv_wc_status {
     case RiWcStatus.ZERO_ORD_ERROR:
       return S.IBV_WC_LOC_QP_OP_ERR;
     case RiWcStatus.REMOTE_TERMINATION_ERROR:
+    case RiWcStatus.REMOTE_OP_ERROR:
       return S.IBV_WC_REM_OP_ERR;
+    case RiWcStatus.REMOTE_ACCESS_ERROR:
+      return S.IBV_WC_REM_ACCESS_ERR;
+    case RiWcStatus.REMOTE_INVALID_REQ_ERROR:
+      return S.IBV_WC_REM_INV_REQ_ERR;
     case RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR:
       // A receive buffer too small for the message is a length error in ibverbs terms.
       return opType === RiWcType.DATA_RECEIVED ? S.IBV_WC_LOC_LEN_ERR : S.IBV_WC_LOC_PROT_ERR;
@@ -572,6 +577,9 @@ const WC_OPCODE: Record<number, ibv_wc_opcode> = {
   [RiWcType.BIND]: ibv_wc_opcode.IBV_WC_BIND_MW,
   [RiWcType.LOCAL_INVALIDATE]: ibv_wc_opcode.IBV_WC_LOCAL_INV,
   [RiWcType.DATA_RECEIVED]: ibv_wc_opcode.IBV_WC_RECV,
+  [RiWcType.COMPARE_AND_SWAP]: ibv_wc_opcode.IBV_WC_COMP_SWAP,
+  [RiWcType.FETCH_AND_ADD]: ibv_wc_opcode.IBV_WC_FETCH_ADD,
+  [RiWcType.RDMA_IMMEDIATE_RECEIVED]: ibv_wc_opcode.IBV_WC_RECV_RDMA_WITH_IMM,
 };
 
 /** Copies one RNICPI completion into an ibverbs `ibv_wc`. */
@@ -594,6 +602,11 @@ function fillWc(w: ibv_wc, r: ri_wc_t): void {
     flags |= ibv_wc_flags.IBV_WC_WITH_INV;
     w.invalidated_rkey = rc.invalidated_rtag;
     w.imm_data = rc.invalidated_rtag;
+  }
+  if (rc.flags & RiWcFlags.IMMEDIATE_DATA) {
+    // The 32 bits as the sender posted them (C's __be32 travels untouched).
+    flags |= ibv_wc_flags.IBV_WC_WITH_IMM;
+    w.imm_data = rc.immediate_data >>> 0;
   }
   w.wc_flags = flags;
   w.pkey_index = 0;
@@ -1202,6 +1215,42 @@ function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
     sg = inl;
   }
   switch (op) {
+    case O.IBV_WR_SEND_WITH_IMM:
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+      return { type: RiWrType.SEND_IMMEDIATE, flags, id, sg_list: sg, num_sgls: sg.length, rtag: 0, imm_data: (w.imm_data ?? 0) >>> 0 };
+    case O.IBV_WR_RDMA_WRITE_WITH_IMM:
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+      return {
+        type: RiWrType.RDMA_WRITE_IMMEDIATE,
+        flags,
+        id,
+        sg_list: sg,
+        num_sgls: sg.length,
+        rdma_addr: w.wr?.rdma?.remote_addr ?? 0n,
+        rtag: (w.wr?.rdma?.rkey ?? 0) >>> 0,
+        imm_data: (w.imm_data ?? 0) >>> 0,
+      };
+    case O.IBV_WR_ATOMIC_CMP_AND_SWP:
+    case O.IBV_WR_ATOMIC_FETCH_AND_ADD: {
+      // IB's fence orders an atomic after earlier Reads and atomics: the Read Fence.
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+      const a = w.wr?.atomic;
+      const cmpAdd = a?.compare_add ?? 0n;
+      const swap = a?.swap ?? 0n;
+      if (typeof cmpAdd !== 'bigint' || typeof swap !== 'bigint') return EINVAL;
+      // The result buffer is the first SGE (8 octets); none discards the result.
+      if (sg.length > 1) return EINVAL;
+      return {
+        type: op === O.IBV_WR_ATOMIC_FETCH_AND_ADD ? RiWrType.FETCH_AND_ADD : RiWrType.COMPARE_AND_SWAP,
+        flags,
+        id,
+        rtag: (a?.rkey ?? 0) >>> 0,
+        rdma_addr: a?.remote_addr ?? 0n,
+        atomic_operand1: BigInt.asUintN(64, cmpAdd),
+        atomic_operand2: BigInt.asUintN(64, swap),
+        atomic_result: sg[0] ?? { tag: 0, addr: 0n, len: 0 },
+      } as ri_wr_t;
+    }
     case O.IBV_WR_SEND:
     case O.IBV_WR_SEND_WITH_INV: {
       // IB's fence (wait for earlier Reads) is iWARP's Read Fence.
@@ -1271,7 +1320,7 @@ function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
       };
     }
     default:
-      // Immediate data and atomics do not exist on iWARP (siw: EINVAL at post time).
+      // Opcodes an RC QP cannot carry (siw: EINVAL at post time).
       return EINVAL;
   }
 }
@@ -1321,6 +1370,11 @@ export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<i
     const r = toRiWr(q, w);
     if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
     const st = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
+    if (st.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || st.status === RiRet.WR_INVALID_TYPE) {
+      // Atomics or immediate data on a connection that did not negotiate RFC 7306 (a Linux siw
+      // peer): refused as rdma-core's siw provider refuses the opcodes, EINVAL with bad_wr.
+      return { ret: fail(EINVAL, `ibv_post_send: opcode ${w.opcode} not available on this connection (the peer did not negotiate RFC 7306) (EINVAL)`), bad_wr: w };
+    }
     if (st.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(st.status)), bad_wr: w };
     if (q.inline && (w.send_flags ?? 0) & ibv_send_flags.IBV_SEND_INLINE) q.inline.next = (q.inline.next + 1) % q.cap.max_send_wr;
     if (r.type === RiWrType.BIND) {
