@@ -9,6 +9,8 @@ import { test } from 'node:test';
 import {
   EINVAL,
   IBV_ACCESS_LOCAL_WRITE,
+  IBV_EXP_SEND_SIGNALED,
+  IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD,
   IBV_SEND_SIGNALED,
   IBV_WC_SUCCESS,
   IBV_WR_ATOMIC_CMP_AND_SWP,
@@ -26,7 +28,7 @@ import { RdmapOpcode } from '../../src/wire/rdmap.js';
 import { RawPeer } from '../helpers/rawpeer.js';
 import { cap, expectEvent, LOOP, pollN, RC, reg } from './pair.js';
 
-test('verbs against a siw-like peer: atomics and *_WITH_IMM → EINVAL with bad_wr, nothing RFC 7306 on the wire', { timeout: 30_000 }, async () => {
+test('verbs against a siw-like peer: atomics, *_WITH_IMM and the extended atomics → EINVAL with bad_wr, nothing RFC 7306 on the wire', { timeout: 30_000 }, async () => {
   const ch = v.rdma_create_event_channel()!;
   const listen = v.rdma_create_id(ch, 'listener', RDMA_PS_TCP).id!;
   assert.equal(v.rdma_bind_addr(listen, LOOP(0)), 0);
@@ -55,6 +57,15 @@ test('verbs against a siw-like peer: atomics and *_WITH_IMM → EINVAL with bad_
       const r = v.ibv_post_send(id.qp!, wr);
       assert.deepEqual(r, { ret: EINVAL, bad_wr: wr }, `opcode ${wr.opcode}`);
     }
+    // The manual's extended atomics (§8.7) need a softrdma peer: refused the same way.
+    const xwr = {
+      wr_id: 6n,
+      exp_opcode: IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD,
+      exp_send_flags: IBV_EXP_SEND_SIGNALED,
+      sg_list: sg,
+      ext_op: { masked_atomics: { log_arg_sz: 3, remote_addr: 0x1000n, rkey: 0x1234, wr_data: { inline_data: { op: { fetch_add: { add_val: 1n, field_boundary: 0n } } } } } },
+    };
+    assert.deepEqual(v.ibv_exp_post_send(id.qp!, xwr), { ret: EINVAL, bad_wr: xwr });
     // A plain Send goes, and is the only data FPDU the peer sees.
     assert.equal(v.ibv_post_send(id.qp!, { wr_id: 5n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: sg }).ret, 0);
     const [wc] = await pollN(id.qp!.send_cq, 1);
