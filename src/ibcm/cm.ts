@@ -193,6 +193,8 @@ const key2 = (a: bigint | string, b: number) => `${a.toString(16)}:${b}`;
 const gidKey = (g: Uint8Array) => Buffer.from(g).toString('hex');
 const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 const EMPTY = new Uint8Array(0);
+/** Incoming SIDR requests remembered at once (pending or answered); the oldest is forgotten first. */
+const MAX_SIDR_IN = 4096;
 
 /** The IB CM of one RNIC port. */
 export class IbCm {
@@ -510,8 +512,9 @@ export class IbCm {
   sendSidrRep(r: IbCmSidrRequest, rep: CmSidrRep): Uint8Array {
     const mad = encodeCmMad(r.tid, rep);
     this.send(r.from, mad, rep);
-    // Keep the answer for a while: a retransmitted SIDR_REQ gets it again.
-    r.expireTimer = this.timers.set(() => r.expire(), this.timewaitMs ?? ibTimeoutMs(20));
+    // Keep the answer for two of the requester's default retransmission intervals: a
+    // retransmitted SIDR_REQ gets it again without asking the consumer twice. Bounded.
+    r.expireTimer = this.timers.set(() => r.expire(), this.timewaitMs ?? 2 * (2 * ibTimeoutMs(18) + ibTimeoutMs(20)));
     return mad;
   }
 
@@ -859,6 +862,7 @@ export class IbCm {
       return;
     }
     const r = new IbCmSidrRequest(this, key, req, tid, { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey });
+    if (this.#sidrIn.size >= MAX_SIDR_IN) this.#sidrIn.values().next().value?.expire();
     this.#sidrIn.set(key, r);
     l.handler({ type: 'sidr-req', request: r });
   }
