@@ -177,6 +177,8 @@ export interface IbCmOptions {
   caAckDelay?: number;
   /** TIMEWAIT duration; default 4.096 µs × 2^(the path's Local ACK Timeout), as Linux. */
   timewaitMs?: number;
+  /** Connections and pending SIDR requests at once (default 65536). */
+  maxConnections?: number;
 }
 
 /** Counters of one CM, for tests and diagnostics. */
@@ -195,6 +197,8 @@ const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.eve
 const EMPTY = new Uint8Array(0);
 /** Incoming SIDR requests remembered at once (pending or answered); the oldest is forgotten first. */
 const MAX_SIDR_IN = 4096;
+/** Undecided REQs a listener holds by default (rdma_cm's backlog when the consumer gives none). */
+const DEFAULT_BACKLOG = 1024;
 
 /** The IB CM of one RNIC port. */
 export class IbCm {
@@ -205,6 +209,7 @@ export class IbCm {
   readonly #random: () => number;
   readonly caAckDelay: number;
   readonly timewaitMs: number | undefined;
+  readonly maxConnections: number;
   readonly #tidHigh: bigint;
   #tidSeq = 0;
   /** Connections and pending SIDR requests by local comm ID / request ID. */
@@ -227,17 +232,18 @@ export class IbCm {
     this.#random = opts.random ?? Math.random;
     this.caAckDelay = opts.caAckDelay ?? 15;
     this.timewaitMs = opts.timewaitMs;
+    this.maxConnections = opts.maxConnections ?? 65536;
     this.#tidHigh = BigInt(Math.floor(this.#random() * 0x100000000)) << 32n;
     this.#port.onReceive((mad, from) => this.#receive(mad, from));
   }
 
   /** Listens on a service ID (exact match). Throws if one is there already (EADDRINUSE). */
-  listen(serviceId: bigint, handler: (ev: IbCmListenEvent) => void): IbCmListener {
+  listen(serviceId: bigint, handler: (ev: IbCmListenEvent) => void, opts: { backlog?: number } = {}): IbCmListener {
     if (this.#closed) throw new Error('IbCm is closed');
     if (this.#listeners.has(serviceId)) {
       throw Object.assign(new Error(`service ID ${hx(serviceId, 16)} is already listened on`), { code: 'EADDRINUSE' });
     }
-    const l = new IbCmListener(this, serviceId, handler);
+    const l = new IbCmListener(this, serviceId, handler, opts.backlog && opts.backlog > 0 ? opts.backlog : DEFAULT_BACKLOG);
     this.#listeners.set(serviceId, l);
     log('listen sid=%s', hx(serviceId, 16));
     return l;
@@ -251,6 +257,7 @@ export class IbCm {
   /** Sends a REQ (IBTA §12.9.5.1) and returns the connection in REQ_SENT. RangeError on bad parameters. */
   connect(p: IbCmConnectParams, onEvent: (ev: IbCmEvent) => void): IbCmConnection {
     if (this.#closed) throw new Error('IbCm is closed');
+    this.#checkRoom();
     if (!this.#gids().some((g) => sameGid(g, p.localGid))) throw new RangeError(`${stringifyGid(p.localGid)} is not a GID of this port`);
     const pathMtu = p.pathMtu ?? 3;
     if (pathMtu < 1 || pathMtu > 5) throw new RangeError('pathMtu must be 1..5 (256..4096)');
@@ -335,6 +342,7 @@ export class IbCm {
     onEvent: (ev: IbCmSidrEvent) => void,
   ): IbCmSidrPending {
     if (this.#closed) throw new Error('IbCm is closed');
+    this.#checkRoom();
     const s = new IbCmSidrPending(this, this.#newCommId(), onEvent);
     const msg: CmSidrReq = {
       kind: 'SIDR_REQ',
@@ -369,6 +377,12 @@ export class IbCm {
 
   // -------------------------------------------------------------------------------------------
   // Sending.
+
+  #checkRoom(): void {
+    if (this.#byLocal.size >= this.maxConnections) {
+      throw Object.assign(new Error(`IbCm: ${this.maxConnections} connections already (ENOMEM)`), { code: 'ENOMEM' });
+    }
+  }
 
   #newCommId(): number {
     for (;;) {
@@ -641,7 +655,15 @@ export class IbCm {
       this.#issueRej(req, tid, from, CmRejReason.INVALID_MTU);
       return;
     }
+    // Bounded: an undecided-REQ backlog per listener and a cap on connections per CM. A REQ
+    // beyond them is refused with REJ 3 (No Resources); the active side may retry later.
+    if (l.undecided.size >= l.backlog || this.#byLocal.size >= this.maxConnections) {
+      this.#issueRej(req, tid, from, CmRejReason.NO_RESOURCES);
+      return;
+    }
     const c = new IbCmConnection(this, this.#newCommId(), 'passive');
+    c.listener = l;
+    l.undecided.add(c);
     c.remoteCommId = req.localCommId;
     c.remoteCaGuid = req.localCaGuid;
     c.remoteQpn = req.localQpn;
@@ -893,10 +915,14 @@ interface Retransmitter {
 /** A listener on one service ID. */
 export class IbCmListener {
   #open = true;
+  /** Connections of this listener the consumer has not accepted or rejected yet. */
+  readonly undecided = new Set<IbCmConnection>();
   constructor(
     readonly cm: IbCm,
     readonly serviceId: bigint,
     /** @internal */ readonly handler: (ev: IbCmListenEvent) => void,
+    /** At most this many undecided REQs; more are rejected with NO_RESOURCES (3). */
+    readonly backlog: number,
   ) {}
   close(): void {
     if (!this.#open) return;
@@ -932,6 +958,8 @@ export class IbCmConnection implements Retransmitter {
   lastSent: { mad: Uint8Array; msg: CmMessage } | undefined;
   drepPrivateData: Uint8Array = EMPTY;
   onEvent: ((ev: IbCmEvent) => void) | undefined;
+  /** The listener a passive connection came from. */
+  listener: IbCmListener | undefined;
   #destroyed = false;
 
   constructor(
@@ -948,6 +976,7 @@ export class IbCmConnection implements Retransmitter {
   setState(s: IbCmState): void {
     if (s !== this.state) log('%s %s→%s', this.name, this.state, s);
     this.state = s;
+    if (this.listener && s !== 'REQ_RCVD' && s !== 'MRA_REQ_SENT') this.listener.undecided.delete(this);
   }
 
   /** @internal */
