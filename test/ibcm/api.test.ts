@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IbCm } from '../../src/ibcm/cm.js';
+import { MemoryGsiFabric, realTimers } from '../../src/ibcm/gsi.js';
 import { CmRejReason, type CmMessage, decodeCmMad, encodeCmMad, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
 import { GSI_QKEY } from '../../src/wire/ib/mad.js';
 import { Prng } from '../wire/helpers.js';
@@ -261,6 +262,45 @@ describe('IB CM: a hostile peer', () => {
         `round ${round}: ${conns.map((c) => c.state)}`,
       );
       assert.equal(p.clock.pending, 0, 'no timer left behind');
+    }
+  });
+});
+
+describe('IB CM over real timers', () => {
+  it('connects (first REQ lost, retransmitted after ≈17 ms), disconnects and leaves TIMEWAIT on Node timers', { timeout: 20_000 }, async () => {
+    // The CM's timers are unref'd (a pending CM timer never keeps a process alive): hold the loop.
+    const keep = setInterval(() => {}, 1000);
+    try {
+      let reqs = 0;
+      const fabric = new MemoryGsiFabric({ timers: realTimers, latencyMs: 0, tap: (mad) => (mad[17] === 0x10 && ++reqs === 1 ? 'drop' : 'pass') });
+      const a = new IbCm({ port: fabric.port(GID_A), caGuid: 1n, gids: () => [GID_A], timewaitMs: 5 });
+      const b = new IbCm({ port: fabric.port(GID_B), caGuid: 2n, gids: () => [GID_B], timewaitMs: 5 });
+      b.listen(SID, (ev) => {
+        if (ev.type !== 'req') return;
+        ev.conn.onEvent = (e) => e.type === 'dreq' && ev.conn.disconnect();
+        ev.conn.accept({ qpn: 0x22, startingPsn: 1 });
+      });
+      const done = new Promise<string[]>((resolve) => {
+        const seen: string[] = [];
+        const c = a.connect(
+          { destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x11, startingPsn: 1, packetLifeTime: 4, remoteCmResponseTimeout: 12, localCmResponseTimeout: 12 },
+          (e) => {
+            seen.push(e.type);
+            if (e.type === 'rep') {
+              c.ready();
+              setTimeout(() => c.disconnect(), 1);
+            }
+            if (e.type === 'timewait-exit') resolve(seen);
+          },
+        );
+      });
+      assert.deepEqual(await done, ['rep', 'disconnected', 'timewait-exit']);
+      assert.equal(reqs, 2);
+      assert.equal(a.stats.retransmits, 1);
+      a.close();
+      b.close();
+    } finally {
+      clearInterval(keep);
     }
   });
 });

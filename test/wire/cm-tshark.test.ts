@@ -16,7 +16,7 @@ import { describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { IbCm } from '../../src/ibcm/cm.js';
 import { ManualClock, MemoryGsiFabric } from '../../src/ibcm/gsi.js';
-import { type CmMessage, decodeCmMad, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
+import { type CmMessage, cmaAddrFromIpv4, decodeCmMad, encodeCmaHdr, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
 import { GSI_QKEY } from '../../src/wire/ib/mad.js';
 import { PcapWriter } from '../../src/wire/pcap.js';
 import { GID_A, GID_B, seeded } from '../ibcm/helpers.js';
@@ -116,7 +116,8 @@ describe('tshark decodes the CM MADs (infiniband dissector, RRoCE)', () => {
       }
     });
     b.listen(rdmaServiceId(RdmaPs.UDP, 7174), (ev) => ev.type === 'sidr-req' && ev.request.accept({ qpn: 0x44, qkey: 0x01234567 }));
-    const c = a.connect({ destGid: GID_B, localGid: GID_A, serviceId: sid, qpn: 0x11, startingPsn: 0x123456, privateData: new Uint8Array(40) }, (e) => {
+    const cma = encodeCmaHdr({ cmaVersion: 0, ipVersion: 4, srcPort: 40000, srcAddr: cmaAddrFromIpv4('192.168.77.1'), dstAddr: cmaAddrFromIpv4('192.168.77.2') });
+    const c = a.connect({ destGid: GID_B, localGid: GID_A, serviceId: sid, qpn: 0x11, startingPsn: 0x123456, privateData: cma }, (e) => {
       if (e.type === 'rep') c.ready();
     });
     clock.run({ until: () => c.state === 'ESTABLISHED' });
@@ -153,6 +154,21 @@ describe('tshark decodes the CM MADs (infiniband dissector, RRoCE)', () => {
         'infiniband.cm.rep.startpsn',
         'infiniband.cm.rej.reason',
         'infiniband.cm.req.remoteqpneecn',
+        'infiniband.cm.req.remoteresptout',
+        'infiniband.cm.req.localresptout',
+        'infiniband.cm.req.retrcount',
+        'infiniband.cm.req.rnrretrcount',
+        'infiniband.cm.req.pppmtu',
+        'infiniband.cm.req.maxcmretr',
+        'infiniband.cm.req.prim_hoplim',
+        'infiniband.cm.req.prim_localacktout',
+        'infiniband.cm.req.prim_remotegid_ipv4',
+        'infiniband.cm.req.ip_cm.sport',
+        'infiniband.cm.req.ip_cm.sip4',
+        'infiniband.cm.req.ip_cm.dip4',
+        'infiniband.cm.rep.tgtackdelay',
+        'infiniband.cm.rep.rnrretrcount',
+        'infiniband.cm.rej.msgrej',
       ];
       const out = tshark(['-r', path, '-d', 'udp.port==4791,infiniband', '-T', 'fields', '-E', 'separator=|', ...fields.flatMap((f) => ['-e', f])]);
       const rows = out
@@ -180,6 +196,29 @@ describe('tshark decodes the CM MADs (infiniband dissector, RRoCE)', () => {
       assert.equal(Number(rows[2]!['infiniband.cm.rep.startpsn']), 0x654321);
       assert.equal(Number(rows[7]!['infiniband.cm.rej.reason']), 8);
       assert.equal(Number(rows[4]!['infiniband.cm.req.remoteqpneecn']), 0x22);
+      // The REQ's bit fields as Wireshark reads them (rdma_cm's values on RoCE).
+      const req = rows[0]!;
+      const num = (k: string) => Number(req[k]);
+      assert.deepEqual(
+        [
+          num('infiniband.cm.req.remoteresptout'),
+          num('infiniband.cm.req.localresptout'),
+          num('infiniband.cm.req.retrcount'),
+          num('infiniband.cm.req.rnrretrcount'),
+          num('infiniband.cm.req.pppmtu'),
+          num('infiniband.cm.req.maxcmretr'),
+          num('infiniband.cm.req.prim_hoplim'),
+          num('infiniband.cm.req.prim_localacktout'),
+        ],
+        [20, 20, 7, 7, 3, 15, 64, 19],
+      );
+      assert.equal(req['infiniband.cm.req.prim_remotegid_ipv4'], '192.168.77.2');
+      assert.equal(num('infiniband.cm.req.ip_cm.sport'), 40000);
+      assert.equal(req['infiniband.cm.req.ip_cm.sip4'], '192.168.77.1');
+      assert.equal(req['infiniband.cm.req.ip_cm.dip4'], '192.168.77.2');
+      assert.equal(Number(rows[2]!['infiniband.cm.rep.tgtackdelay']), 15);
+      assert.equal(Number(rows[2]!['infiniband.cm.rep.rnrretrcount']), 7);
+      assert.equal(Number(rows[7]!['infiniband.cm.rej.msgrej']), 0);
 
       const verbose = tshark(['-r', path, '-d', 'udp.port==4791,infiniband', '-V']);
       assert.doesNotMatch(verbose, /Malformed/i);
