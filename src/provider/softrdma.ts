@@ -451,11 +451,11 @@ function sgl(list: readonly ri_data_seg_t[] | undefined, num: number | undefined
   if (!Array.isArray(l)) return RiRet.WR_SG_INVALID_FORMAT;
   const n = num ?? l.length;
   if (!Number.isInteger(n) || n < 0 || n > l.length) return RiRet.WR_SG_INVALID_FORMAT;
-  const out: SgeIn[] = [];
+  const out: SgeIn[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const s = l[i];
     if (!s || typeof s !== 'object') return RiRet.WR_SG_INVALID_FORMAT;
-    out.push({ stag: s.tag, to: s.addr, len: s.len });
+    out[i] = { stag: s.tag, to: s.addr, len: s.len };
   }
   return out;
 }
@@ -463,16 +463,16 @@ function sgl(list: readonly ri_data_seg_t[] | undefined, num: number | undefined
 /** Decodes one `ri_wr_t` into the engine's WR form. */
 function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
   if (!wr || typeof wr !== 'object') return RiRet.INVALID_PARAMETER;
-  const base = { type: wr.type, flags: wr.flags, id: wr.id };
+  // The data-path types build their WR in one literal of one shape (the hot path: no spread).
   switch (wr.type) {
     case RiWrType.SEND:
     case RiWrType.SEND_INVALIDATE:
     case RiWrType.SEND_IMMEDIATE: {
       const s = sgl(wr.sg_list, wr.num_sgls);
       if (typeof s === 'number') return s;
-      const rtag = 'rtag' in wr ? wr.rtag : undefined;
-      const imm = 'imm_data' in wr ? wr.imm_data : undefined;
-      return { ...base, sgl: s, rtag: wr.type === RiWrType.SEND_INVALIDATE ? rtag : 0, imm };
+      const rtag = wr.type === RiWrType.SEND_INVALIDATE && 'rtag' in wr ? wr.rtag : 0;
+      const imm = wr.type === RiWrType.SEND_IMMEDIATE && 'imm_data' in wr ? (wr.imm_data ?? 0) : 0;
+      return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag, remoteTo: 0n, imm };
     }
     case RiWrType.RDMA_WRITE:
     case RiWrType.RDMA_WRITE_IMMEDIATE:
@@ -480,9 +480,12 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
     case RiWrType.RDMA_READ_LOCAL_INVALIDATE: {
       const s = sgl(wr.sg_list, wr.num_sgls);
       if (typeof s === 'number') return s;
-      const imm = 'imm_data' in wr ? wr.imm_data : undefined;
-      return { ...base, sgl: s, rtag: wr.rtag, remoteTo: wr.rdma_addr, imm };
+      const imm = wr.type === RiWrType.RDMA_WRITE_IMMEDIATE && 'imm_data' in wr ? (wr.imm_data ?? 0) : 0;
+      return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag: wr.rtag, remoteTo: wr.rdma_addr, imm };
     }
+  }
+  const base = { type: wr.type, flags: wr.flags, id: wr.id };
+  switch (wr.type) {
     case RiWrType.COMPARE_AND_SWAP:
     case RiWrType.FETCH_AND_ADD: {
       // One executor for plain, masked and extended atomics (src/rnic/atomics.ts).
