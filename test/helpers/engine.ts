@@ -209,14 +209,16 @@ export function sge(mr: MemObject, bytes: Uint8Array, off = 0, len = bytes.lengt
 export interface Pair {
   a: Side;
   b: Side;
-  transport: TransportName;
+  transport: TransportName | IbTransportName;
   /** The TCP listener of an iWARP pair (null on loopback). */
   server: net.Server | null;
   close(): Promise<void>;
 }
 
-/** The transports a semantic suite runs on ('loopback-ib': IB-state QPs over the loopback). */
-export type TransportName = 'iwarp' | 'loopback' | 'loopback-ib';
+/** The transports a semantic suite runs on. */
+export type TransportName = 'iwarp' | 'loopback';
+/** The transports the InfiniBand suites run on ('loopback-ib': IB-state QPs over the loopback). */
+export type IbTransportName = 'loopback-ib';
 /**
  * Every transport the suites run on; `SOFTRDMA_TEST_TRANSPORTS=loopback` (comma-separated)
  * narrows a run to some of them.
@@ -231,8 +233,8 @@ export const TRANSPORTS: readonly TransportName[] = (() => {
  * The transports the InfiniBand (IB state set) suites run on; `SOFTRDMA_TEST_TRANSPORTS` narrows
  * them too. The RoCEv2 transport adds its name here.
  */
-export const IB_TRANSPORTS: readonly TransportName[] = (() => {
-  const all: TransportName[] = ['loopback-ib'];
+export const IB_TRANSPORTS: readonly IbTransportName[] = (() => {
+  const all: IbTransportName[] = ['loopback-ib'];
   const want = process.env.SOFTRDMA_TEST_TRANSPORTS?.split(',').map((s) => s.trim());
   return want ? all.filter((t) => want.includes(t)) : all;
 })();
@@ -312,7 +314,7 @@ export async function connectPair(
   a: Side,
   b: Side,
   opts: {
-    transport?: TransportName;
+    transport?: TransportName | IbTransportName;
     mpaA?: Partial<MpaParams>;
     mpaB?: Partial<MpaParams>;
     beforeRts?: (s: Side) => void;
