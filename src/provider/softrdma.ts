@@ -479,11 +479,11 @@ function sgl(list: readonly ri_data_seg_t[] | undefined, num: number | undefined
   if (!Array.isArray(l)) return RiRet.WR_SG_INVALID_FORMAT;
   const n = num ?? l.length;
   if (!Number.isInteger(n) || n < 0 || n > l.length) return RiRet.WR_SG_INVALID_FORMAT;
-  const out: SgeIn[] = [];
+  const out: SgeIn[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const s = l[i];
     if (!s || typeof s !== 'object') return RiRet.WR_SG_INVALID_FORMAT;
-    out.push({ stag: s.tag, to: s.addr, len: s.len });
+    out[i] = { stag: s.tag, to: s.addr, len: s.len };
   }
   return out;
 }
@@ -491,7 +491,7 @@ function sgl(list: readonly ri_data_seg_t[] | undefined, num: number | undefined
 /** Decodes one `ri_wr_t` into the engine's WR form. */
 function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
   if (!wr || typeof wr !== 'object') return RiRet.INVALID_PARAMETER;
-  const base = { type: wr.type, flags: wr.flags, id: wr.id };
+  // The data-path types build their WR in one literal of one shape (the hot path: no spread).
   switch (wr.type) {
     case RiWrType.SEND:
     case RiWrType.SEND_INVALIDATE:
@@ -502,10 +502,11 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
         // A datagram (UD Send): the destination is the address handle's AV, copied now.
         const ah = own(rnic, wr.remote_node_address, AhHandle);
         if (!ah) return RiRet.ADDRESS_HANDLE_INVALID;
-        return { ...base, sgl: s, rtag: 0, ud: { av: ah.av, remoteQpn: wr.dest_qp, remoteQkey: wr.dest_qkey } };
+        const ud = { av: ah.av, remoteQpn: wr.dest_qp, remoteQkey: wr.dest_qkey };
+        return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag: 0, remoteTo: 0n, ud };
       }
-      const rtag = 'rtag' in wr ? wr.rtag : undefined;
-      return { ...base, sgl: s, rtag: wr.type === RiWrType.SEND_INVALIDATE ? rtag : 0 };
+      const rtag = wr.type === RiWrType.SEND_INVALIDATE && 'rtag' in wr ? wr.rtag : 0;
+      return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag, remoteTo: 0n };
     }
     case RiWrType.RDMA_WRITE:
     case RiWrType.RDMA_WRITE_IMMEDIATE:
@@ -513,8 +514,11 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
     case RiWrType.RDMA_READ_LOCAL_INVALIDATE: {
       const s = sgl(wr.sg_list, wr.num_sgls);
       if (typeof s === 'number') return s;
-      return { ...base, sgl: s, rtag: wr.rtag, remoteTo: wr.rdma_addr };
+      return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag: wr.rtag, remoteTo: wr.rdma_addr };
     }
+  }
+  const base = { type: wr.type, flags: wr.flags, id: wr.id };
+  switch (wr.type) {
     case RiWrType.BIND: {
       const mw = own(rnic, wr.mw_handle, MwHandle);
       if (!mw) return RiRet.MW_INVALID_HANDLE;
