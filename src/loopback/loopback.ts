@@ -163,7 +163,7 @@ export function attachLoopbackIb(qp: Qp, attrs: Readonly<IbQpAttrs>): LoopbackCo
     peer.peer = ep;
     // What the peer sent before we were there arrives now, in order.
     for (const u of peer.unlinked.splice(0)) ep.early.push(u);
-    peer.conn?.flushUnlinked();
+    if (peer.conn instanceof LoopbackConn) peer.conn.flushUnlinked();
   }
   return new LoopbackConn(qp, ep, true);
 }
