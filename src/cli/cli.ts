@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { DEVINFO_HELP, devinfo } from './devinfo.js';
 import { DEVICES_HELP, devicesCmd, LINK_HELP, linkCmd } from './link.js';
 import { PERF_HELP, perf } from './perf.js';
+import { PINGPONG_HELP, pingpong } from './pingpong.js';
 import { RPING_HELP, rping } from './rping.js';
 
 /** The package's version (package.json sits three levels above dist/src/cli/, in the repository and in an install alike). */
@@ -30,6 +31,7 @@ Commands:
   link                 the ports: state, transport, addresses (like rdma link)
   rping                rdma-core's rping test, interoperable with it (-s server, -c client)
   perf                 perftest's ib_{write,read,send}_{bw,lat} -R, interoperable with it
+  pingpong             rdma-core's ibv_{rc,uc,ud}_pingpong over RoCEv2, interoperable with them
   help                 show this help, or a command's
 
 Run 'softrdma help <command>' or 'softrdma <command> --help' for a command's options.
@@ -46,6 +48,7 @@ const COMMANDS: Record<string, { help: string; run: (args: readonly string[], io
   link: { help: LINK_HELP, run: (args, io) => linkCmd(args, io) },
   rping: { help: RPING_HELP, run: (args, io) => rping(args, io) },
   perf: { help: PERF_HELP, run: (args, io) => perf(args, io) },
+  pingpong: { help: PINGPONG_HELP, run: (args, io) => pingpong([...args], io) },
 };
 
 /** Runs the command line `args` (without the program name); resolves with the exit code. */

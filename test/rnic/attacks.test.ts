@@ -143,7 +143,7 @@ async function loopbackVictim(ird: number): Promise<Victim> {
   return { ...v, peer };
 }
 
-const VICTIM: Record<TransportName, (ird: number) => Promise<Victim>> = {
+const VICTIM: Partial<Record<TransportName, (ird: number) => Promise<Victim>>> = {
   iwarp: iwarpVictim,
   loopback: loopbackVictim,
 };
@@ -239,10 +239,11 @@ const CASES: Case[] = [
 ];
 
 for (const transport of TRANSPORTS) {
-  describe(`attacks [${transport}]`, () => {
+  const victim = VICTIM[transport];
+  describe(`attacks [${transport}]`, { skip: victim ? false : 'no raw attacker for this transport in this table' }, () => {
     for (const c of CASES) {
       test(`attack: ${c.name}`, async () => {
-        const v = await VICTIM[transport](c.ird ?? 2);
+        const v = await victim!(c.ird ?? 2);
         await c.before?.(v);
         const watched = c.watch(v);
         const before = sha(watched);
