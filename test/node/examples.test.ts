@@ -84,3 +84,9 @@ for (const transport of ['iwarp', 'rocev2'] as const) {
     }
   });
 }
+
+test('examples/node-api/hello (the README program) prints what the README says', { timeout: T }, async () => {
+  const r = await run(example('hello'), []).done;
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, 'written: hello\n');
+});

@@ -19,7 +19,7 @@ const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
 const T = { timeout: 120_000 };
 
 /** Example files that use only the public entry points (rdma_rc_example uses engine internals). */
-const EXAMPLES = ['itapi/common.ts', 'itapi/client.ts', 'itapi/server.ts', 'itapi/rping-server.ts', 'itapi/run.ts', 'verbs/common.ts', 'verbs/cm_con_data.ts', 'verbs/srq.ts', 'verbs/iwarp_unsupported.ts', 'getting-started/verbs.ts', 'getting-started/itapi.ts', 'node-api/kv-cache.ts', 'node-api/file-transfer.ts'];
+const EXAMPLES = ['itapi/common.ts', 'itapi/client.ts', 'itapi/server.ts', 'itapi/rping-server.ts', 'itapi/run.ts', 'verbs/common.ts', 'verbs/cm_con_data.ts', 'verbs/srq.ts', 'verbs/iwarp_unsupported.ts', 'getting-started/verbs.ts', 'getting-started/itapi.ts', 'node-api/kv-cache.ts', 'node-api/file-transfer.ts', 'node-api/hello.ts'];
 
 let dir = '';
 let installed = false;
