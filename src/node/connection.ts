@@ -170,6 +170,37 @@ interface Waiter {
   onAbort: (() => void) | null;
 }
 
+/**
+ * One 'abort' listener per signal however many operations share it: a signal given to 10,000
+ * calls adds one listener (no MaxListenersExceeded warning) and each call costs a Set entry.
+ */
+class AbortHub {
+  readonly #sets = new Map<AbortSignal, { fns: Set<() => void>; listener: () => void }>();
+  add(signal: AbortSignal, fn: () => void): void {
+    let e = this.#sets.get(signal);
+    if (!e) {
+      const fns = new Set<() => void>();
+      const listener = (): void => {
+        this.#sets.delete(signal);
+        for (const f of fns) f();
+      };
+      e = { fns, listener };
+      this.#sets.set(signal, e);
+      signal.addEventListener('abort', listener, { once: true });
+    }
+    e.fns.add(fn);
+  }
+  remove(signal: AbortSignal, fn: () => void): void {
+    const e = this.#sets.get(signal);
+    if (!e) return;
+    e.fns.delete(fn);
+    if (e.fns.size === 0) {
+      this.#sets.delete(signal);
+      signal.removeEventListener('abort', e.listener);
+    }
+  }
+}
+
 function posInt(v: number | undefined, dflt: number, what: string, min = 1): number {
   if (v === undefined) return dflt;
   if (!Number.isSafeInteger(v) || v < min) throw new RangeError(`${what} must be an integer ≥ ${min}; got ${String(v)}`);
@@ -201,6 +232,7 @@ export class Connection implements AsyncIterable<Message> {
   readonly closed: Promise<void>;
 
   readonly #events: IdEvents;
+  readonly #aborts = new AbortHub();
   readonly #window: number;
   readonly #maxQueued: number;
   readonly #moderation: number;
@@ -469,7 +501,7 @@ export class Connection implements AsyncIterable<Message> {
           this.#waiting--;
           reject(signal.reason);
         };
-        signal.addEventListener('abort', w.onAbort, { once: true });
+        this.#aborts.add(signal, w.onAbort);
       }
       this.#waiters.push(w);
       this.#waiting++;
@@ -484,7 +516,7 @@ export class Connection implements AsyncIterable<Message> {
       this.#waiters[this.#waitHead++] = null;
       if (w) {
         this.#waiting--;
-        if (w.onAbort) w.signal!.removeEventListener('abort', w.onAbort);
+        if (w.onAbort) this.#aborts.remove(w.signal!, w.onAbort);
         this.#compactWaiters();
         return w;
       }
@@ -509,7 +541,7 @@ export class Connection implements AsyncIterable<Message> {
   #rewait(w: Waiter): void {
     const at = this.#waiters.length;
     if (w.onAbort) {
-      w.signal!.removeEventListener('abort', w.onAbort);
+      this.#aborts.remove(w.signal!, w.onAbort);
       const signal = w.signal!;
       w.onAbort = () => {
         if (this.#waiters[at] !== w) return;
@@ -517,7 +549,7 @@ export class Connection implements AsyncIterable<Message> {
         this.#waiting--;
         w.reject(signal.reason);
       };
-      signal.addEventListener('abort', w.onAbort, { once: true });
+      this.#aborts.add(signal, w.onAbort);
     }
     this.#waiters.push(w);
   }
@@ -611,7 +643,7 @@ export class Connection implements AsyncIterable<Message> {
           op.settled = true;
           reject(signal.reason);
         };
-        signal.addEventListener('abort', op.onAbort, { once: true });
+        this.#aborts.add(signal, op.onAbort);
       }
       this.#ops[slot] = op;
       this.#pending.push(slot);
@@ -746,7 +778,7 @@ export class Connection implements AsyncIterable<Message> {
 
   #finish(op: Op, err: Error | null): void {
     if (op.tmpMr) ibv_dereg_mr(op.tmpMr);
-    if (op.onAbort) op.signal!.removeEventListener('abort', op.onAbort);
+    if (op.onAbort) this.#aborts.remove(op.signal!, op.onAbort);
     if (op.settled) return;
     op.settled = true;
     if (err) {
