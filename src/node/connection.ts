@@ -7,8 +7,8 @@
  * Inside, the verbs calls do the work: one CQ (send and receive) with a completion channel,
  * drained by one loop — one wakeup (`ibv_get_cq_event`) polls every completion there is
  * (`ibv_poll_cq` in batches of 32); operations issued in the same tick go out as one post list
- * (`ibv_post_send` with an array); and only every `maxOutstanding / 4`-th WR and the last of a
- * list are signaled: the send queue completes in order (RDMA Protocol Verbs §8.1.3.1 — an
+ * (`ibv_post_send` with an array); and only every `maxOutstanding / 4`-th WR (or 16 KiB) and the
+ * last of a list are signaled: the send queue completes in order (RDMA Protocol Verbs §8.1.3.1 — an
  * unsignaled WR is complete when a later WR of the queue is), so one completion settles the
  * operations before it. A WR that fails always completes with its own error status, and a
  * flushed one too, so no promise waits for a completion that never comes.
@@ -142,6 +142,11 @@ export interface ConnectionStats {
 
 const RECV_BASE = 1 << 24;
 const POLL_BATCH = 32;
+/**
+ * Signal at least every this many bytes: large WRs complete one by one (as perftest's CQ
+ * moderation of 1 above 8 KiB), so the window refills smoothly instead of in bursts of megabytes.
+ */
+const SIGNAL_BYTES = 16 << 10;
 
 type Kind = 'send' | 'write' | 'read' | 'writeWithImm' | 'atomicFetchAdd' | 'atomicCompareSwap';
 
@@ -257,7 +262,26 @@ export class Connection implements AsyncIterable<Message> {
   #waiting = 0;
   #pending: number[] = [];
   #flushScheduled = false;
+  #flushSeen = 0;
+  #flushHops = 0;
+  /**
+   * Posts once the calls of this tick have stopped coming: while the list grew since the last
+   * microtask, look again one microtask later (an `await` loop issues one call per microtask), so
+   * that a burst becomes one post list (and one socket write for the transport) at the cost of a
+   * microtask, never of a turn of the event loop.
+   */
+  readonly #flushTick = (): void => {
+    const n = this.#pending.length;
+    if (n > this.#flushSeen && this.#free.length > 0 && this.#flushHops < 1024) {
+      this.#flushSeen = n;
+      this.#flushHops++;
+      queueMicrotask(this.#flushTick);
+      return;
+    }
+    this.#flush();
+  };
   #sinceSignal = 0;
+  #sinceBytes = 0;
   readonly #wcs: ibv_wc[] = [];
   readonly #ready: { index: number; len: number; imm: number | undefined }[] = [];
   readonly #recvWaiters: { resolve: (m: Message | null) => void; reject: (e: unknown) => void }[] = [];
@@ -649,7 +673,9 @@ export class Connection implements AsyncIterable<Message> {
       this.#pending.push(slot);
       if (!this.#flushScheduled) {
         this.#flushScheduled = true;
-        queueMicrotask(() => this.#flush());
+        this.#flushSeen = 0;
+        this.#flushHops = 0;
+        queueMicrotask(this.#flushTick);
       }
     });
   }
@@ -668,9 +694,17 @@ export class Connection implements AsyncIterable<Message> {
       const optional = isOptional(wr.opcode);
       // Signal the last of the list, every `moderation`-th WR, and an optional opcode and the WR
       // before it (if the provider refuses it, nothing posted before waits for a later WC).
-      if (i === last || ++this.#sinceSignal >= this.#moderation || optional || (i < last && isOptional(this.#sendWrs[slots[i + 1]!]!.opcode))) {
+      this.#sinceBytes += wr.sg_list[0]!.length;
+      if (
+        i === last ||
+        ++this.#sinceSignal >= this.#moderation ||
+        this.#sinceBytes >= SIGNAL_BYTES ||
+        optional ||
+        (i < last && isOptional(this.#sendWrs[slots[i + 1]!]!.opcode))
+      ) {
         wr.send_flags = IBV_SEND_SIGNALED;
         this.#sinceSignal = 0;
+        this.#sinceBytes = 0;
       }
       list[i] = wr;
     }
