@@ -13,12 +13,15 @@ const peer = fileURLToPath(new URL('./nodeapi-peer.js', import.meta.url));
 
 async function nodeApi<T>(mode: string, size: number, n: number): Promise<T> {
   const srv = start(peer, ['server']);
+  srv.result.catch(() => {}); // awaited below; an early failure shows there
   try {
     const port = await srv.port;
     const out = await start(peer, [mode, String(port), String(size), String(n)]).result;
+    await srv.result; // the server ends with the client's connection
     return JSON.parse(out.trim().split('\n').pop()!) as T;
-  } finally {
+  } catch (e) {
     srv.kill();
+    throw e;
   }
 }
 

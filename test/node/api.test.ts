@@ -113,6 +113,11 @@ describe('Node API', () => {
     assert.ok(err instanceof ConnectError, String(err));
     assert.equal(err.code, 'ECONNREFUSED');
     assert.equal(Buffer.from(err.privateData!).toString(), 'go away');
+    // Nobody listening: refused, no private data.
+    const closed = await dev.listen({ host: '127.0.0.1' });
+    const port = closed.port;
+    await closed.close();
+    await assert.rejects(dev.connect({ port }), (e: unknown) => e instanceof ConnectError && e.code === 'ECONNREFUSED' && e.privateData === null);
   });
 
   test('AbortSignal and timeout during connect: rejected, nothing left behind', T, async () => {
