@@ -154,6 +154,11 @@ export async function listen(device: RdmaDevice, opts: ListenOptions): Promise<L
   if (!made.id) throw RdmaError.fromErrno('rdma_create_id', softrdmaLastError().errno, softrdmaLastError().message);
   const id = made.id;
   const host = opts.host ?? '0.0.0.0';
+  // The handler is in place before the id listens: no request can arrive unseen.
+  const l = new Listener(device, id, backlog);
+  device.events.on(id, (ev) => {
+    if (ev.event === rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST) l.onRequest(ev);
+  });
   try {
     if (rdma_bind_addr(id, { family: host.includes(':') ? 'ipv6' : 'ipv4', address: host, port }) !== 0) throw RdmaError.fromErrno('listen: rdma_bind_addr', softrdmaLastError().errno, softrdmaLastError().message);
     if (rdma_listen(id, backlog) !== 0) throw RdmaError.fromErrno('listen: rdma_listen', softrdmaLastError().errno, softrdmaLastError().message);
@@ -164,10 +169,6 @@ export async function listen(device: RdmaDevice, opts: ListenOptions): Promise<L
     device.events.destroy(id);
     throw e;
   }
-  const l = new Listener(device, id, backlog);
-  device.events.on(id, (ev) => {
-    if (ev.event === rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST) l.onRequest(ev);
-  });
   device.owned.add(l);
   return l;
 }
