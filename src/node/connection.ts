@@ -68,7 +68,7 @@ import {
 import { logger } from '../util/log.js';
 import { type CmEvent, eventError, IdEvents } from './cm.js';
 import type { RdmaDevice } from './device.js';
-import { ConnectError, ConnectionClosedError, QueueFullError, RdmaError, UnsupportedError, WcError } from './errors.js';
+import { ConnectError, ConnectionClosedError, DeviceNotFoundError, QueueFullError, RdmaError, UnsupportedError, WcError } from './errors.js';
 import { type LocalSlice, MemoryRegion, RemoteBuffer, type RemoteBufferLike } from './memory.js';
 
 const log = logger('node');
@@ -1038,6 +1038,11 @@ export async function connect(device: RdmaDevice, opts: ConnectOptions): Promise
     if ((await rdma_resolve_addr(id, null, { family: isIP(address) === 6 ? 'ipv6' : 'ipv4', address, port: opts.port }, timeout)) !== 0) throw lastError(`connect to ${where}: rdma_resolve_addr`);
     let ev = await events.next(signal);
     if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ADDR_RESOLVED) throw eventError('connect', ev, where);
+    // rdma_cm binds the id to a device when it resolves the address (librdmacm: the device that
+    // owns the route); a connection of this device must be on it.
+    if (id.verbs && id.verbs.device !== device.device) {
+      throw new DeviceNotFoundError(`connect to ${where}: rdma_cm chose device ${id.verbs.device.name} for this connection, not ${device.name} (${device.transport})`);
+    }
     if ((await rdma_resolve_route(id, timeout)) !== 0) throw lastError(`connect to ${where}: rdma_resolve_route`);
     ev = await events.next(signal);
     if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED) throw eventError('connect', ev, where);

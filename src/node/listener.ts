@@ -103,7 +103,9 @@ export class Listener implements AsyncIterable<ConnectionRequest> {
     const pd = ev.param?.conn?.private_data;
     const data = pd ? Uint8Array.from(pd.subarray(0, ev.param.conn.private_data_len ?? pd.length)) : new Uint8Array(0);
     const req = new ConnectionRequest(this, ev.id, data);
-    if (this.#closed) {
+    // rdma_cm may listen on every device that owns the address; this listener takes the
+    // requests that arrived on its own device only.
+    if (this.#closed || (ev.id.verbs && ev.id.verbs.device !== this.device.device)) {
       queueMicrotask(() => req.drop());
       return;
     }
