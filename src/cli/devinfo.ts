@@ -7,6 +7,9 @@ import { ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
 
+/** ibv_devinfo's names of `enum ibv_atomic_cap`. */
+const ATOMIC_CAP_NAMES: Record<number, string> = { 0: 'ATOMIC_NONE', 1: 'ATOMIC_HCA', 2: 'ATOMIC_GLOB' };
+
 export const DEVINFO_HELP = `Usage: softrdma devinfo [options]
 
 Prints the softrdma RDMA devices as ibv_devinfo does.
@@ -104,7 +107,7 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
         ['max_res_rd_atom', a.max_res_rd_atom],
         ['max_qp_init_rd_atom', a.max_qp_init_rd_atom],
         ['max_ee_init_rd_atom', a.max_ee_init_rd_atom],
-        ['atomic_cap', `ATOMIC_NONE (${a.atomic_cap})`],
+        ['atomic_cap', `${ATOMIC_CAP_NAMES[a.atomic_cap] ?? 'ATOMIC_?'} (${a.atomic_cap})`],
         ['max_ee', a.max_ee],
         ['max_rdd', a.max_rdd],
         ['max_mw', a.max_mw],

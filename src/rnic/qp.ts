@@ -127,6 +127,13 @@ export class Qp {
   ord: number;
   ird: number;
   readonly stag0Enabled: boolean;
+  /**
+   * Inbound atomics enabled (IB `IBV_ACCESS_REMOTE_ATOMIC` in `qp_access_flags`). iWARP
+   * Verbs have no such QP attribute, so it stays on there and the MR's right decides.
+   */
+  enableAtomic = true;
+  /** Request Identifier of the next outbound atomic (RFC 7306 §5.1). */
+  nextAtomicId = 1;
   readonly enableBind: boolean;
   rqHiwat: number;
   rqArmed: boolean;
@@ -534,11 +541,16 @@ export class Qp {
     if (!cq.push(wc, this, true, w.seq, solicited)) this.cqOverflow(true);
   }
 
-  /** Completes an RQ (or S-RQ) WQE with a WC on the receive CQ. */
-  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number): void {
+  /**
+   * Completes an RQ (or S-RQ) WQE with a WC on the receive CQ. `opType` is DATA_RECEIVED, or
+   * RDMA_IMMEDIATE_RECEIVED for the receive an RDMA Write with Immediate consumed; `imm` is
+   * reported when `wcFlags` has IMMEDIATE_DATA.
+   */
+  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, opType = RiWcType.DATA_RECEIVED, imm = 0): void {
     if (this.destroyed) return;
     const wc = this.rnic.makeWc(this);
-    wc.op_type = RiWcType.DATA_RECEIVED;
+    wc.op_type = opType;
+    wc.immediate_data = imm;
     wc.id = w.id;
     wc.op_status = status;
     wc.bytes_transferred = bytes;
@@ -641,16 +653,16 @@ export class Qp {
   }
 
   /** Completes the receive WQE consumed first and not yet completed (RQ order). */
-  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number): void {
+  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, opType = RiWcType.DATA_RECEIVED, imm = 0): void {
     if (this.srq) {
       const i = this.srqTaken.indexOf(w);
       if (i >= 0) this.srqTaken.splice(i, 1);
       // `srqOutstanding` drops only when this WC is polled (onCompletionPolled).
-      this.pushRqWc(w, status, bytes, wcFlags, invalidated);
+      this.pushRqWc(w, status, bytes, wcFlags, invalidated, opType, imm);
       return;
     }
     this.rqCompl++;
-    this.pushRqWc(w, status, bytes, wcFlags, invalidated);
+    this.pushRqWc(w, status, bytes, wcFlags, invalidated, opType, imm);
   }
 
   /**
@@ -693,6 +705,8 @@ export class Qp {
   onTerminateReceived(info: TerminateInfo): void {
     if (this.state !== RiQpState.READY_TO_SEND && this.state !== RiQpState.CLOSING) return;
     this.terminate = info;
+    // The peer refused our atomic: it completes with the status of the peer's fault.
+    this.requester.atomicRefused(info.fault);
     if (this.state === RiQpState.CLOSING) {
       // While Closing a Terminate gives a reset and Bad Close (Verbs §6.2 T15).
       this.badClose();

@@ -140,6 +140,8 @@ export class Rnic {
     crcErrors: 0,
     asyncEvents: 0,
     overflows: 0,
+    /** Inbound atomics executed (atomics.ts). */
+    atomicsExecuted: 0,
   };
 
   constructor(readonly config: RnicConfig = DEFAULT_CONFIG) {

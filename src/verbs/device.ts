@@ -391,7 +391,9 @@ export function queryDevice(ctx: Context, a: ibv_device_attr): number {
   a.max_res_rd_atom = r.max_ird;
   a.max_qp_init_rd_atom = r.max_ird_per_qp;
   a.max_ee_init_rd_atom = 0;
-  a.atomic_cap = ibv_atomic_cap.IBV_ATOMIC_NONE;
+  // From the RNIC's atomic executor (ri_rnic_query's softrdma extension); on iWARP the
+  // operations reach only peers that negotiated RFC 7306, others refuse them at post time.
+  a.atomic_cap = (r.softrdma_atomics?.atomic_cap ?? ibv_atomic_cap.IBV_ATOMIC_NONE) as ibv_atomic_cap;
   a.max_ee = 0;
   a.max_rdd = 0;
   a.max_mw = r.max_mws;

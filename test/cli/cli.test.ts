@@ -33,7 +33,7 @@ test('softrdma devinfo -v adds the device limits, which match what the RNIC enfo
   const r = run('devinfo', '-v');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /max_qp_rd_atom:\s+128/);
-  assert.match(r.stdout, /atomic_cap:\s+ATOMIC_NONE \(0\)/);
+  assert.match(r.stdout, /atomic_cap:\s+ATOMIC_HCA \(1\)/);
   assert.match(r.stdout, /GID\[ {2}0\]:/);
 });
 
