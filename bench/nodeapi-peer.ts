@@ -5,9 +5,12 @@
  *   node dist/bench/nodeapi-peer.js rtt PORT SIZE N            → `{"rtt_us": median}`: Send, await the echo
  *
  * As `softrdma perf` (the verbs figure it is compared with): tx depth 128 (here the connection's
- * window), registered local memory, a warm-up pass first, then the measured pass.
+ * window), registered local memory, a warm-up pass first, then the measured pass. It loads the
+ * Node API's own entry point (`softrdma/node`), as perf loads only the verbs face: in paired runs
+ * a server that also loaded the IT-API, RNICPI and wire faces (the package root) placed inbound
+ * 64 KiB Writes measurably slower (the loaded code, not the API; see docs/spec-notes.md).
  */
-import { type Connection, openDevice, RemoteBuffer } from '../src/index.js';
+import { type Connection, openDevice, RemoteBuffer } from '../src/node/index.js';
 
 const [role, portArg, sizeArg, nArg] = process.argv.slice(2);
 const DEPTH = 128;
@@ -19,7 +22,7 @@ async function server(): Promise<void> {
   process.stdout.write(`PORT ${l.port}\n`);
   const req = await l.next();
   if (!req) return;
-  await using conn = await req.accept({ privateData: Buffer.from(JSON.stringify(target)), receive: { count: 64, size: 65536 } });
+  await using conn = await req.accept({ privateData: Buffer.from(JSON.stringify(target)), receive: { count: 64, size: 4096 } });
   for await (const m of conn) await conn.send(m.data);
 }
 

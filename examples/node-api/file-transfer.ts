@@ -17,7 +17,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDevice, RemoteBuffer, type Transport } from '../../src/index.js';
+// softrdma/node: the Node API alone (the package root also loads the IT-API, RNICPI and wire faces).
+import { openDevice, RemoteBuffer, type Transport } from '../../src/node/index.js';
 
 const CHUNK = 64 << 10;
 const transport = (process.argv.includes('--transport') ? process.argv[process.argv.indexOf('--transport') + 1] : 'iwarp') as Transport;

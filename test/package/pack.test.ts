@@ -94,6 +94,7 @@ describe('the packed package, installed into an empty project', () => {
         const text = readFileSync(join(repo, 'examples', f), 'utf8')
           .replaceAll('../../src/itapi/index.js', 'softrdma/itapi')
           .replaceAll('../../src/verbs/index.js', 'softrdma/verbs')
+          .replaceAll('../../src/node/index.js', 'softrdma/node')
           .replaceAll('../../src/index.js', 'softrdma');
         mkdirSync(join(src, f, '..'), { recursive: true });
         writeFileSync(join(src, f), text);
