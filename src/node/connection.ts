@@ -141,6 +141,8 @@ export interface ConnectionStats {
 }
 
 const RECV_BASE = 1 << 24;
+/** `wr_id`s from here on are the caller's own (escape hatch), never the connection's. */
+const FOREIGN_WR_ID = 1n << 32n;
 const POLL_BATCH = 32;
 /**
  * Signal at least every this many bytes: large WRs complete one by one (as perftest's CQ
@@ -222,7 +224,7 @@ function lastError(what: string): RdmaError {
  * (or `await using`) disconnects and frees its QP, CQ, receive buffers and rdma_cm id.
  */
 export class Connection implements AsyncIterable<Message> {
-  /** The verbs QP (escape hatch: post your own WRs with `ibv_post_send`; their completions arrive on `cq`, which this object polls). */
+  /** The verbs QP (escape hatch: post your own WRs with `ibv_post_send` and a `wr_id` ≥ 2^32; see {@link onForeignCompletion}). */
   readonly qp: ibv_qp;
   /** The completion queue of both queues (escape hatch). */
   readonly cq: ibv_cq;
@@ -235,6 +237,13 @@ export class Connection implements AsyncIterable<Message> {
   privateData: Uint8Array = new Uint8Array(0);
   /** Settles once the connection is closed (by either side); never rejects. */
   readonly closed: Promise<void>;
+  /**
+   * Completions of WRs this object did not post (escape hatch: `ibv_post_send(conn.qp, …)` with a
+   * `wr_id` ≥ 2^32, which the connection never uses); the connection polls `cq` and hands them
+   * here (a copy), else drops them. Such WRs share the send queue (`maxOutstanding` entries) with
+   * the connection's own: post them when the window has room (`stats.outstanding`).
+   */
+  onForeignCompletion: ((wc: ibv_wc) => void) | null = null;
 
   readonly #events: IdEvents;
   readonly #aborts = new AbortHub();
@@ -787,12 +796,16 @@ export class Connection implements AsyncIterable<Message> {
   }
 
   #completion(wc: ibv_wc): void {
-    const id = Number(wc.wr_id);
-    if (id >= RECV_BASE) {
+    const id = wc.wr_id < FOREIGN_WR_ID ? Number(wc.wr_id) : -1;
+    if (id >= RECV_BASE && id < RECV_BASE + this.#recvCount) {
       this.#recvCompletion(id - RECV_BASE, wc);
       return;
     }
-    if (!this.#ops[id]) return; // not ours (a WR posted through the escape hatch)
+    if (id < 0 || id >= this.#window || !this.#ops[id]) {
+      // Not ours: a WR posted on `qp` through the escape hatch.
+      this.onForeignCompletion?.({ ...wc });
+      return;
+    }
     // Every WR posted before this one, unsignaled, has completed successfully (in order).
     while (this.#sqLen > 0) {
       const slot = this.#sq[this.#sqHead]!;

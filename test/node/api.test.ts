@@ -22,6 +22,7 @@ import {
   WcError,
 } from '../../src/index.js';
 import { cmStats } from '../../src/iwarp/cm.js';
+import { IBV_SEND_SIGNALED, IBV_WC_SUCCESS, IBV_WR_RDMA_WRITE, type ibv_wc, ibv_post_send } from '../../src/verbs/index.js';
 import { devices } from '../../src/verbs/device.js';
 import { until } from '../helpers/engine.js';
 
@@ -104,8 +105,22 @@ describe('Node API', () => {
       const local = dev.register(Buffer.alloc(64), { remoteWrite: true });
       await c.read(remote.slice(2000, 15), local.slice(10, 15));
       assert.equal(Buffer.from(local.buffer).subarray(10, 25).toString(), 'from the server');
-      // Escape hatches.
+      // Escape hatches: a WR of our own on the connection's QP, its completion handed back.
       assert.ok(c.qp && c.cq && c.pd && c.cm_id && region.mr && dev.context);
+      const own = dev.register(Buffer.from('raw verbs'));
+      const foreign = new Promise<ibv_wc>((resolve) => (c.onForeignCompletion = resolve));
+      const posted = ibv_post_send(c.qp, {
+        wr_id: 1n << 40n,
+        opcode: IBV_WR_RDMA_WRITE,
+        send_flags: IBV_SEND_SIGNALED,
+        sg_list: [{ addr: own.addr, length: own.length, lkey: own.lkey }],
+        wr: { rdma: { remote_addr: region.addr + 3000n, rkey: region.rkey } },
+      });
+      assert.equal(posted.ret, 0);
+      const wc = await foreign;
+      assert.equal(wc.wr_id, 1n << 40n);
+      assert.equal(wc.status, IBV_WC_SUCCESS);
+      assert.equal(Buffer.from(await c.read(remote.slice(3000, 9))).toString(), 'raw verbs');
       await c.close();
       await served;
     });
