@@ -29,7 +29,9 @@ const SRC = 'src';
  * - wire: pure codecs.
  */
 const ALLOWED_FOLDERS = {
-  '.': ['itapi', 'provider', 'rnicpi', 'wire', 'verbs', 'util'],
+  '.': ['itapi', 'provider', 'rnicpi', 'wire', 'verbs', 'util', 'node'],
+  // The Node-native API (issue 20): the verbs face's public index only, and util.
+  node: ['verbs', 'util'],
   cli: ['verbs', 'itapi', 'provider', 'rnicpi', 'wire', 'util'],
   itapi: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
   verbs: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
@@ -56,6 +58,7 @@ const FACE_FILES = {
   provider: ['provider/access-layer', 'provider/softrdma'],
 };
 const ALLOWED_FILES = {
+  node: { verbs: ['verbs/index'] },
   itapi: FACE_FILES,
   verbs: FACE_FILES,
 };

@@ -207,6 +207,8 @@ export class CmId implements rdma_cm_id {
   epQp: { pd: ibv_pd | null; attr: In<ibv_qp_init_attr> } | null = null;
   /** Staging buffer of inline sends/writes given without an MR (see `sgeOf`). */
   inlineScratch: Uint8Array | null = null;
+  /** Cancels an `rdma_connect` in progress (`rdma_destroy_id` during the connect, as librdmacm). */
+  connectAbort: AbortController | null = null;
   /** The port `rdma_bind_addr` picked for port 0, held by a placeholder socket until used. */
   portHold: net.Server | null = null;
   releasePort(): void {
@@ -320,6 +322,7 @@ export function rdma_destroy_id(id: rdma_cm_id): number {
   if (i.unacked > 0) return failRdma(EBUSY);
   i.dead = true;
   i.releasePort();
+  i.connectAbort?.abort();
   void i.listener?.close();
   if (i.req && i.req.state === 'pending') i.req.reject(new Uint8Array(0));
   if (i.conn && !i.conn.closed) i.conn.disconnect('abortive');
@@ -655,9 +658,16 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   i.releasePort();
   const dst = i.route.addr.dst_addr;
   // ESTABLISHED, and so the ULP's first post, waits ACTIVE_SETTLE_MS after the Reply (Linux siw).
-  const run = cmConnect(eqp, dst.address, dst.port, { settleMs: ACTIVE_SETTLE_MS, ...env, privateData: pd ?? undefined, ird, ord }).then(
+  const abort = new AbortController();
+  i.connectAbort = abort;
+  const run = cmConnect(eqp, dst.address, dst.port, { settleMs: ACTIVE_SETTLE_MS, ...env, privateData: pd ?? undefined, ird, ord, signal: abort.signal }).then(
     (conn) => {
-      if (i.dead) return 0;
+      i.connectAbort = null;
+      if (i.dead) {
+        // Destroyed while the connection settled: nobody owns it any more.
+        conn.disconnect('abortive');
+        return 0;
+      }
       i.route.addr.src_addr = { family: 'ipv4', address: stripV6(conn.localAddress), port: conn.localPort };
       i.attach(conn);
       const now = eqp.query();
@@ -666,6 +676,7 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
       return 0;
     },
     (e: unknown) => {
+      i.connectAbort = null;
       i.state = 'route';
       const ev = cmEventOfError(e);
       const p = emptyParam();

@@ -19,7 +19,7 @@ const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
 const T = { timeout: 120_000 };
 
 /** Example files that use only the public entry points (rdma_rc_example uses engine internals). */
-const EXAMPLES = ['itapi/common.ts', 'itapi/client.ts', 'itapi/server.ts', 'itapi/rping-server.ts', 'itapi/run.ts', 'verbs/common.ts', 'verbs/cm_con_data.ts', 'verbs/srq.ts', 'verbs/iwarp_unsupported.ts', 'getting-started/verbs.ts', 'getting-started/itapi.ts'];
+const EXAMPLES = ['itapi/common.ts', 'itapi/client.ts', 'itapi/server.ts', 'itapi/rping-server.ts', 'itapi/run.ts', 'verbs/common.ts', 'verbs/cm_con_data.ts', 'verbs/srq.ts', 'verbs/iwarp_unsupported.ts', 'getting-started/verbs.ts', 'getting-started/itapi.ts', 'node-api/kv-cache.ts', 'node-api/file-transfer.ts', 'node-api/hello.ts'];
 
 let dir = '';
 let installed = false;
@@ -93,7 +93,9 @@ describe('the packed package, installed into an empty project', () => {
       for (const f of EXAMPLES) {
         const text = readFileSync(join(repo, 'examples', f), 'utf8')
           .replaceAll('../../src/itapi/index.js', 'softrdma/itapi')
-          .replaceAll('../../src/verbs/index.js', 'softrdma/verbs');
+          .replaceAll('../../src/verbs/index.js', 'softrdma/verbs')
+          .replaceAll('../../src/node/index.js', 'softrdma/node')
+          .replaceAll('../../src/index.js', 'softrdma');
         mkdirSync(join(src, f, '..'), { recursive: true });
         writeFileSync(join(src, f), text);
       }
