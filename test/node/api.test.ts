@@ -62,14 +62,8 @@ async function closeAll(...xs: (Connection | Listener)[]) {
 describe('Node API', () => {
   for (const transport of ['iwarp', 'rocev2'] as const) {
     test(`${transport}: connect/accept with private data both ways; send/receive, write, read; region JSON round trip`, T, async (t) => {
-      let opened: RdmaDevice;
-      try {
-        opened = openDevice({ transport });
-      } catch (e) {
-        if (e instanceof DeviceNotFoundError && transport === 'rocev2') return t.skip(`no RoCEv2 device in the device list yet: ${e.message}`);
-        throw e;
-      }
-      await using dev = opened;
+      if (transport === 'rocev2') return t.skip('rdma_cm over RoCEv2 (the IB CM on QP1) is not built yet (issue 15), so connect/listen cannot reach a RoCE peer');
+      await using dev = openDevice({ transport });
       assert.equal(dev.transport, transport);
       await using l = await dev.listen({ host: '127.0.0.1' });
       const region = dev.register(Buffer.alloc(4096), { remoteRead: true, remoteWrite: true });
@@ -370,17 +364,17 @@ describe('Node API', () => {
     assert.throws(() => new RemoteBuffer(0n, 1, 10).slice(5, 6), RangeError);
   });
 
-  test('RoCEv2: openDevice({ transport: "rocev2" }) is a DeviceNotFoundError (ENODEV) until the device list has one', () => {
-    let dev: RdmaDevice | null = null;
+  test('RoCEv2: openDevice({ transport: "rocev2" }) opens the RoCE device; an unknown name is a DeviceNotFoundError (ENODEV) naming the devices there are', async () => {
+    const dev = openDevice({ transport: 'rocev2' });
+    assert.equal(dev.transport, 'rocev2');
+    await dev.close();
     try {
-      dev = openDevice({ transport: 'rocev2' });
+      openDevice({ transport: 'rocev2', name: 'nosuch0' });
+      assert.fail('opened a device that does not exist');
     } catch (e) {
       assert.ok(e instanceof DeviceNotFoundError, String(e));
       assert.equal(e.code, 'ENODEV');
-      assert.match(e.message, /no RoCEv2 device; the device list has softrdma0 \(iwarp\)/);
-      return;
+      assert.match(e.message, /softroce0/);
     }
-    assert.equal(dev.transport, 'rocev2');
-    void dev.close();
   });
 });
