@@ -20,7 +20,7 @@ const SRC = 'src';
  * - faces (itapi, verbs, cli) → provider (loading a provider) and rnicpi (the spec's API);
  *   they reach the engine and the transports only for the files of ALLOWED_FILES;
  * - provider: the softrdma RNICPI provider and access layer, over the core and the transports;
- * - transports (iwarp, loopback) → the core (rnic) and the wire codecs;
+ * - transports (iwarp, loopback, roce) → the core (rnic) and the wire codecs;
  * - rnic: the transport-neutral core; it knows no transport;
  * - rnicpi: the RNICPI 1.0 specification (types, codes, ops table, registry): it knows no
  *   implementation;
@@ -31,9 +31,10 @@ const ALLOWED_FOLDERS = {
   cli: ['verbs', 'itapi', 'provider', 'rnicpi', 'wire', 'util'],
   itapi: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
   verbs: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
-  provider: ['rnic', 'iwarp', 'loopback', 'rnicpi', 'wire', 'util'],
+  provider: ['rnic', 'iwarp', 'loopback', 'roce', 'rnicpi', 'wire', 'util'],
   iwarp: ['rnic', 'rnicpi', 'wire', 'util'],
   loopback: ['rnic', 'rnicpi', 'wire', 'util'],
+  roce: ['rnic', 'rnicpi', 'wire', 'util'],
   rnic: ['rnicpi', 'wire', 'util'],
   rnicpi: ['wire', 'util'],
   wire: ['util'],
