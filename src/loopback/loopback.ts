@@ -15,10 +15,20 @@
  * sender stops pulling from its requester until the peer drains them.
  */
 import { RiRet } from '../rnicpi/status.js';
-import { RiAsyncEventType, RiQpState } from '../rnicpi/types.js';
+import { RiAsyncEventType, RiQpState, RiWcStatus } from '../rnicpi/types.js';
 import { Fault } from '../rnic/faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
-import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import {
+  type IbQpAttrs,
+  mtuBytes,
+  newTxSeg,
+  type QpTransport,
+  registerIbBinder,
+  registerLlpBinder,
+  type TransportCaps,
+  TxOp,
+  type TxSeg,
+} from '../rnic/transport.js';
 import { WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
@@ -39,6 +49,9 @@ export const LOOPBACK_CAPS: TransportCaps = Object.freeze({
   sendCompletion: 'local-delivery',
   states: 'iwarp',
 });
+
+/** The loopback carrying InfiniBand (RC, UC) QPs: IB states, segments cut at the path MTU. */
+export const LOOPBACK_IB_CAPS: TransportCaps = Object.freeze({ ...LOOPBACK_CAPS, states: 'ib' });
 
 /** Kinds of unit on the loopback wire. */
 const enum K {
@@ -79,6 +92,10 @@ export class LoopbackEndpoint {
   /** Faults applied to units this end sends. */
   hook: FaultHook | null = null;
   closed = false;
+  /** IB: the QPN this end's QP sends to (the pair is joined when both name each other). */
+  ibDest = -1;
+  /** IB: units sent before the peer QP reached RTR and was joined. */
+  readonly unlinked: Unit[] = [];
   constructor(readonly name: string) {}
 }
 
@@ -106,8 +123,43 @@ export function attachLoopback(qp: Qp, handle: unknown, _mpa: MpaAttrs): Loopbac
 }
 registerLlpBinder(attachLoopback);
 
+/** IB loopback endpoints by the QPN of their QP (QPNs of IB RNICs are unique in the process). */
+const ibEndpoints = new Map<number, LoopbackEndpoint>();
+
+/**
+ * The IB binder of the loopback (`registerIbBinder('loopback', …)`): an RC or UC QP reaching
+ * RTR is joined to the QP its dest QPN names, in this process, once that one names it back;
+ * until then what it sends waits. An RNIC whose `ibLink` is `'loopback'` uses it. UD is not
+ * carried (datagrams need the RoCEv2 transport).
+ */
+export function attachLoopbackIb(qp: Qp, attrs: Readonly<IbQpAttrs>): LoopbackConn | RiRet {
+  if (attrs.service === 'UD') return RiRet.QP_INVALID_SERVICE_TYPE;
+  const ep = new LoopbackEndpoint(`qp${qp.id}`);
+  ep.ibDest = attrs.destQpn;
+  ep.inUse = true;
+  ibEndpoints.set(qp.id, ep);
+  const peer = ibEndpoints.get(attrs.destQpn);
+  if (peer && !peer.closed && peer.ibDest === qp.id) {
+    ep.peer = peer;
+    peer.peer = ep;
+    // What the peer sent before we were there arrives now, in order.
+    for (const u of peer.unlinked.splice(0)) ep.early.push(u);
+    peer.conn?.flushUnlinked();
+  }
+  return new LoopbackConn(qp, ep, true);
+}
+registerIbBinder('loopback', attachLoopbackIb);
+
+/** The completion status of a WQE the loopback peer refused, by the peer's fault (IB NAK codes). */
+function nakStatus(f: number): RiWcStatus {
+  if (f >= Fault.INVALID_STAG && f <= Fault.WRAP) return RiWcStatus.REMOTE_ACCESS_ERROR;
+  if (f >= Fault.READ_SRC_INVALID_STAG && f <= Fault.READ_SRC_WRAP) return RiWcStatus.REMOTE_ACCESS_ERROR;
+  if (f === Fault.LOCAL_CATASTROPHIC || f === Fault.NO_RECV_BUFFER) return RiWcStatus.REMOTE_OP_ERROR;
+  return RiWcStatus.REMOTE_INVALID_REQ_ERROR;
+}
+
 export class LoopbackConn implements QpTransport {
-  readonly caps = LOOPBACK_CAPS;
+  readonly caps: TransportCaps;
   private active = false;
   private detached = false;
   private rxStopped = false;
@@ -132,10 +184,20 @@ export class LoopbackConn implements QpTransport {
   constructor(
     readonly qp: Qp,
     readonly ep: LoopbackEndpoint,
-  ) {}
+    /** Carries an InfiniBand QP (joined by QPN; no FIN/Terminate handshake). */
+    readonly ib = false,
+  ) {
+    this.caps = ib ? LOOPBACK_IB_CAPS : LOOPBACK_CAPS;
+  }
 
   maxPayload(_op: TxOp): number {
-    return LOOPBACK_MTU;
+    // IB: messages are cut at exactly the path MTU, as a RoCE wire does (IBTA Vol. 1 §9.7.7).
+    return this.ib ? mtuBytes(this.qp.ib.pathMtu) : LOOPBACK_MTU;
+  }
+
+  /** IB: the peer was joined; deliver what waited for it. */
+  flushUnlinked(): void {
+    for (const u of this.ep.unlinked.splice(0)) this.toPeer(u, 0);
   }
 
   start(_streamMsg: Uint8Array | null): void {
@@ -143,7 +205,7 @@ export class LoopbackConn implements QpTransport {
     this.ep.conn = this;
     for (const u of this.ep.early.splice(0)) this.inbox.push(u);
     if (this.inbox.length > 0) this.scheduleDrain();
-    if (this.ep.peer.closed) {
+    if (this.ep.peer?.closed) {
       // The peer went away before we attached: as a reset LLP.
       queueMicrotask(() => this.deliverControl(K.RST));
     }
@@ -159,10 +221,10 @@ export class LoopbackConn implements QpTransport {
   private run(): void {
     this.scheduled = false;
     const qp = this.qp;
-    if (!this.active || this.running || qp.state !== RiQpState.READY_TO_SEND) return;
+    if (!this.active || this.running || !qp.canTransmit) return;
     this.running = true;
     try {
-      while (this.inFlight < LOOPBACK_WINDOW && qp.state === RiQpState.READY_TO_SEND) {
+      while (this.inFlight < LOOPBACK_WINDOW && qp.canTransmit) {
         const g = qp.requester.next(this);
         if (!g) break;
         this.sendSeg(g);
@@ -227,6 +289,11 @@ export class LoopbackConn implements QpTransport {
 
   private toPeer(u: Unit, delayMs: number): void {
     const peer = this.ep.peer;
+    if (!peer) {
+      // IB: the QP named by dest QPN has not reached RTR yet.
+      this.ep.unlinked.push(u);
+      return;
+    }
     this.inFlight++;
     const deliver = () => {
       const c = peer.conn;
@@ -286,10 +353,21 @@ export class LoopbackConn implements QpTransport {
         this.maybeClosed();
         return;
       case K.RST:
-        if (!this.detached) qp.onLlpReset(false);
+        // IB has no connection to reset: the peer's packets simply stop.
+        if (!this.detached && !this.ib) qp.onLlpReset(false);
         return;
       case K.TERMINATE:
         if (this.rxStopped) return;
+        if (this.ib) {
+          // The IB peer NAKed: the oldest unfinished WQE completes with the NAK's status and
+          // the QP enters Error (IBTA Vol. 1 §9.7.5.2.2).
+          this.rxStopped = true;
+          qp.rnic.counters.terminatesReceived++;
+          const w = qp.sqAt(qp.firstIncompleteSeq);
+          if (w) qp.requester.failRemote(w, nakStatus(u.fault));
+          else qp.toError('NAK received', null);
+          return;
+        }
         this.rxStopped = true;
         qp.rnic.counters.terminatesReceived++;
         qp.onTerminateReceived({ layer: 0, etype: 0, ecode: 0, fault: u.fault, bytes: new Uint8Array(0), local: false });
@@ -297,14 +375,14 @@ export class LoopbackConn implements QpTransport {
     }
     if (this.rxStopped) return;
     const st = qp.state;
-    if (st === RiQpState.TERMINATE || st === RiQpState.ERROR || st === RiQpState.IDLE) return;
+    if (st === RiQpState.TERMINATE || st === RiQpState.ERROR || st === RiQpState.IDLE || st === RiQpState.INITIALIZED) return;
     if (st === RiQpState.CLOSING) {
       // Data while Closing is a bad close (Verbs §6.2 T15).
       this.rxStopped = true;
       qp.badClose();
       return;
     }
-    if (this.ep.peer.hook && crc32c(u.payload) !== u.crc) {
+    if (this.ep.peer?.hook && crc32c(u.payload) !== u.crc) {
       this.wireError(new LoopbackWireError('corrupt', 'payload checksum mismatch'));
       return;
     }
@@ -317,7 +395,8 @@ export class LoopbackConn implements QpTransport {
         f = r.rxWrite(u.stag, u.to, len, u.last, p, 0);
         break;
       case TxOp.READ_RESPONSE:
-        f = r.rxReadResponse(u.stag, u.to, len, u.last, p, 0, this);
+        // IB responses carry no sink address: they answer the ORQ head.
+        f = this.ib ? r.rxReadResponseIb(len, u.last, p, 0, this) : r.rxReadResponse(u.stag, u.to, len, u.last, p, 0, this);
         break;
       case TxOp.READ_REQUEST:
         if (u.msn !== this.recvReadMsn) {
@@ -395,6 +474,7 @@ export class LoopbackConn implements QpTransport {
 
   detach(): void {
     if (this.detached) return;
+    if (this.ib && ibEndpoints.get(this.qp.id) === this.ep) ibEndpoints.delete(this.qp.id);
     this.detached = true;
     this.active = false;
     this.ep.closed = true;

@@ -16,6 +16,7 @@ import { RiQpState, RiWrType, RI_WR_ALL_FLAGS, RI_WR_RECV_VALID_FLAGS } from '..
 import { MemKind, type MemObject } from './memory.js';
 import type { Qp } from './qp.js';
 import type { Srq } from './srq.js';
+import { mtuBytes, type UdDest } from './transport.js';
 import { type FmrSpec, RqWqe, type Sge, SqWqe } from './wqe.js';
 import { allowedFlags, SgeLimit, SglRole, wrRow } from './wr-table.js';
 
@@ -62,6 +63,35 @@ export interface SqWrIn {
   // Fast-Register / Local Invalidate target
   target?: MemObject;
   targetStag?: number;
+  /** UD Send: the destination (address vector, remote QPN and Q_Key). */
+  ud?: UdDest;
+}
+
+/**
+ * The WR types each IB service carries (IBTA Vol. 1 §9.8.3 Table 38 "Service Types and
+ * Operations"; local memory operations on connected services): UD sends datagrams only; UC
+ * has no RDMA Read, atomics or Send with Invalidate.
+ */
+function serviceCarries(qp: Qp, t: RiWrType): boolean {
+  switch (qp.service) {
+    case 'UD':
+      return t === RiWrType.SEND || t === RiWrType.SEND_IMMEDIATE;
+    case 'UC':
+      return (
+        t !== RiWrType.RDMA_READ &&
+        t !== RiWrType.RDMA_READ_LOCAL_INVALIDATE &&
+        t !== RiWrType.SEND_INVALIDATE &&
+        t !== RiWrType.COMPARE_AND_SWAP &&
+        t !== RiWrType.FETCH_AND_ADD
+      );
+    default:
+      return true;
+  }
+}
+
+/** IB states in which the SQ takes no WR (IBTA Vol. 1 §10.3.1: Reset, Init, RTR). */
+function ibSqClosed(s: RiQpState): boolean {
+  return s === RiQpState.IDLE || s === RiQpState.INITIALIZED || s === RiQpState.READY_TO_RECEIVE;
 }
 
 const MAX_MSG = 0xffff_ffff;
@@ -100,11 +130,13 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   // After some time in Terminate the RI must answer immediately (Verbs §6.2.3); softrdma
   // keeps accepting (and later flushing) only in Idle, RTS, Closing and Error.
   if (qp.state === RiQpState.TERMINATE) return RiRet.QP_INVALID_STATE;
+  if (qp.isIb && ibSqClosed(qp.state)) return RiRet.QP_INVALID_STATE;
   const t = wr.type;
   // Everything about the type comes from its row of the work-request table (wr-table.ts).
   const row = wrRow(t);
   if (!row) return RiRet.WR_INVALID_TYPE;
   if (!row.transports.includes(qp.rnic.config.transport)) return row.unsupported;
+  if (qp.isIb && !serviceCarries(qp, t)) return RiRet.WR_INVALID_TYPE;
   if ((wr.flags & ~RI_WR_ALL_FLAGS) !== 0 || (wr.flags & ~allowedFlags(row)) !== 0) return RiRet.WR_INVALID_FLAGS;
   if (qp.sq.length >= qp.sqSize) return RiRet.QP_CAPACITY_EXCEEDED;
   let sgl: Sge[] = [];
@@ -148,8 +180,20 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
     // Invalidating a wide (Type 1) window is a window-type error (RNICPI §3.8).
     if (want === MemKind.MW && wr.target.mwType === 0) return RiRet.INVALID_WINDOW_TYPE;
   }
+  if (qp.isIb && qp.service === 'UD') {
+    const d = wr.ud;
+    if (!d || !d.av || !(d.av.dgid instanceof Uint8Array)) return RiRet.ADDRESS_HANDLE_INVALID;
+    if (!Number.isInteger(d.remoteQpn) || d.remoteQpn < 0 || d.remoteQpn > 0xff_ffff) return RiRet.INVALID_PARAMETER;
+    if (!Number.isInteger(d.remoteQkey) || d.remoteQkey < 0 || d.remoteQkey > 0xffff_ffff) return RiRet.INVALID_PARAMETER;
+    // A datagram is one packet: at most the port's active MTU (IBTA Vol. 1 §9.8.3.1).
+    if (total > mtuBytes(qp.rnic.config.activeMtu ?? 3)) return RiRet.MEM_INVALID_LENGTH;
+  }
   // ---- valid: copy into a WQE ----
   const w = new SqWqe(qp.nextSqSeq(), t, wr.flags, wr.id);
+  if (qp.isIb && qp.service === 'UD') {
+    const d = wr.ud!;
+    w.ud = { av: { ...d.av, dgid: Uint8Array.from(d.av.dgid), sgid: Uint8Array.from(d.av.sgid) }, remoteQpn: d.remoteQpn, remoteQkey: d.remoteQkey >>> 0 };
+  }
   w.sgl = sgl;
   w.totalLen = total;
   w.remoteStag = (wr.rtag ?? 0) >>> 0;
@@ -184,6 +228,8 @@ export function postRq(qp: Qp, flags: number, id: bigint, sglIn: readonly SgeIn[
   if (typeof id !== 'bigint') return RiRet.INVALID_PARAMETER;
   if (!Number.isInteger(flags) || (flags & ~RI_WR_RECV_VALID_FLAGS) !== 0) return RiRet.WR_INVALID_FLAGS;
   if (qp.state === RiQpState.TERMINATE) return RiRet.QP_INVALID_STATE;
+  // An IB QP in Reset has no Receive Queue to post to (IBTA Vol. 1 §10.3.1.1).
+  if (qp.isIb && qp.state === RiQpState.IDLE) return RiRet.QP_INVALID_STATE;
   const c = copySgl(sglIn);
   if (typeof c === 'number') return c;
   if (c.sgl.length > qp.rqMaxSges) return RiRet.RNIC_SG_LIMIT_EXCEEDED;

@@ -9,8 +9,9 @@
  *   Properties"; the manual §4.5.1; as Linux's `ib_modify_qp_is_ok` encodes it): Reset, Init,
  *   RTR, RTS, SQD, SQE, Error, with required and optional attributes per service type.
  *
- * Adding a transition means adding a row. {@link Qp.modify} reads the iWARP table; the IB
- * table serves the InfiniBand transports and `ibv_modify_qp`.
+ * Adding a transition means adding a row. {@link Qp.modify} reads the iWARP table for the QPs
+ * of an iWARP RNIC and the IB table for those of an InfiniBand (RoCEv2) RNIC; `ibv_modify_qp`
+ * reaches both through `ri_qp_modify`.
  */
 import { RiQpState } from '../rnicpi/types.js';
 
@@ -195,4 +196,42 @@ export function ibModifyOk(from: IbQpState, to: IbQpState, service: IbService, m
   const attrs = mask & ~IbQpAttr.STATE;
   if (to === IbQpState.RESET || to === IbQpState.ERR) return attrs === 0;
   return (attrs & rule.req) === rule.req && (attrs & ~(rule.req | rule.opt | extraOpt)) === 0;
+}
+
+/**
+ * The RNICPI state that stands for each IB state (RNICPI 1.0 §6.7 `ri_qp_state_t`, whose IB
+ * members are Idle = Reset, Initialized, Ready to Receive, Ready to Send, Send Queue
+ * Draining/Drained, Send Queue Error and Error). SQD is entered as Draining.
+ */
+export const RI_OF_IB: Readonly<Record<IbQpState, RiQpState>> = {
+  [IbQpState.RESET]: RiQpState.IDLE,
+  [IbQpState.INIT]: RiQpState.INITIALIZED,
+  [IbQpState.RTR]: RiQpState.READY_TO_RECEIVE,
+  [IbQpState.RTS]: RiQpState.READY_TO_SEND,
+  [IbQpState.SQD]: RiQpState.SEND_QUEUE_DRAINING,
+  [IbQpState.SQE]: RiQpState.SEND_QUEUE_ERROR,
+  [IbQpState.ERR]: RiQpState.ERROR,
+};
+
+/** The IB state of an RNICPI state, or undefined for the iWARP-only ones (Closing, Terminate). */
+export function ibStateOf(s: RiQpState): IbQpState | undefined {
+  switch (s) {
+    case RiQpState.IDLE:
+      return IbQpState.RESET;
+    case RiQpState.INITIALIZED:
+      return IbQpState.INIT;
+    case RiQpState.READY_TO_RECEIVE:
+      return IbQpState.RTR;
+    case RiQpState.READY_TO_SEND:
+      return IbQpState.RTS;
+    case RiQpState.SEND_QUEUE_DRAINING:
+    case RiQpState.SEND_QUEUE_DRAINED:
+      return IbQpState.SQD;
+    case RiQpState.SEND_QUEUE_ERROR:
+      return IbQpState.SQE;
+    case RiQpState.ERROR:
+      return IbQpState.ERR;
+    default:
+      return undefined;
+  }
 }

@@ -29,12 +29,12 @@ import { logger } from '../util/log.js';
 import type { Cq } from './cq.js';
 import { AE_OF_FAULT, Fault } from './faults.js';
 import type { Pd } from './pd.js';
-import { iwarpTransition } from './qp-states.js';
+import { type IbService, IbQpAttr, IbQpState, ibModifyOk, ibStateOf, ibTransition, iwarpTransition, RI_OF_IB } from './qp-states.js';
 import { Requester } from './requester.js';
 import { Responder } from './responder.js';
 import type { Rnic } from './rnic.js';
 import type { Srq } from './srq.js';
-import { bindLlp, type QpTransport } from './transport.js';
+import { bindIb, bindLlp, type IbAv, type IbQpAttrs, newIbAv, type QpTransport } from './transport.js';
 import { type InboundRead, type OrqEntry, RqWqe, type SqWqe, WqeState } from './wqe.js';
 import { WR_TABLE } from './wr-table.js';
 
@@ -46,6 +46,11 @@ export const QP_STATE_NAMES: Record<number, string> = {
   [RiQpState.ERROR]: 'ERROR',
   [RiQpState.TERMINATE]: 'TERMINATE',
   [RiQpState.CLOSING]: 'CLOSING',
+  [RiQpState.INITIALIZED]: 'INIT',
+  [RiQpState.READY_TO_RECEIVE]: 'RTR',
+  [RiQpState.SEND_QUEUE_DRAINING]: 'SQD(draining)',
+  [RiQpState.SEND_QUEUE_DRAINED]: 'SQD',
+  [RiQpState.SEND_QUEUE_ERROR]: 'SQE',
 };
 
 /** MPA attributes of a QP (RNICPI `ri_mpa_attr_t`). */
@@ -89,6 +94,37 @@ export interface QpInit {
   rqHiwat: number;
   mpa: MpaAttrs;
   osData: unknown;
+  /** InfiniBand RNICs: the service type (IBTA Vol. 1 §9.8.1); iWARP QPs are RC and omit it. */
+  service?: IbService;
+}
+
+/** An address vector as a Modify gives it: the source GID is named by its index. */
+export type IbAvIn = Omit<IbAv, 'sgid'>;
+
+/**
+ * The IB attributes of one Modify. Each field present is one component of the IBTA Modify QP
+ * attribute mask (IBTA Vol. 1 §11.2.4.2): the mask is what is present.
+ */
+export interface IbModify {
+  pathMtu?: number;
+  destQpn?: number;
+  rqPsn?: number;
+  sqPsn?: number;
+  timeout?: number;
+  retryCnt?: number;
+  rnrRetry?: number;
+  minRnrTimer?: number;
+  qkey?: number;
+  pkeyIndex?: number;
+  port?: number;
+  av?: IbAvIn;
+  sqdNotify?: boolean;
+  /** The access flags (remote Read, Write, Atomic enables). */
+  access?: { read: boolean; write: boolean; atomic: boolean };
+  /** The state the Consumer believes the QP is in (IBV_QP_CUR_STATE). */
+  curState?: RiQpState;
+  /** Alternate path / path migration: not supported (no APM), refused when present. */
+  altPath?: boolean;
 }
 
 /** One Modify QP request (RNICPI `ri_qp_modify` after mask decoding). */
@@ -105,7 +141,31 @@ export interface QpModify {
   /** Last streaming-mode message to send before RDMA mode (active side). */
   streamMsg?: Uint8Array;
   mpa?: Partial<MpaAttrs>;
+  /** InfiniBand QPs only: the IB attributes (`ord` is max_rd_atomic, `ird` max_dest_rd_atomic). */
+  ib?: IbModify;
 }
+
+/** The default IB attributes of a QP in Reset. */
+function newIbAttrs(service: IbService): IbQpAttrs {
+  return {
+    service,
+    pathMtu: 0,
+    destQpn: 0,
+    rqPsn: 0,
+    sqPsn: 0,
+    timeout: 0,
+    retryCnt: 0,
+    rnrRetry: 0,
+    minRnrTimer: 0,
+    qkey: 0,
+    pkeyIndex: 0,
+    port: 1,
+    av: newIbAv(),
+    sqdNotify: false,
+  };
+}
+
+const u = (v: unknown, max: number): boolean => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max;
 
 /** How long Terminate and Closing may last before the LLP is reset (Verbs §6.2.3). */
 export const CLOSE_TIMEOUT_MS = 5_000;
@@ -122,8 +182,11 @@ export class Qp {
   readonly sqMaxSges: number;
   readonly sqMaxSgesRdmaw: number;
   readonly rqMaxSges: number;
-  readonly enableRdmaRead: boolean;
-  readonly enableRdmaWrite: boolean;
+  /** Remote Read/Write enables: fixed at create on iWARP, the access flags of a Modify on IB. */
+  enableRdmaRead: boolean;
+  enableRdmaWrite: boolean;
+  /** Remote atomics enable (IB access flags; IBTA Vol. 1 §10.2.5). */
+  enableAtomic = false;
   ord: number;
   ird: number;
   readonly stag0Enabled: boolean;
@@ -143,6 +206,12 @@ export class Qp {
   terminate: TerminateInfo | null = null;
   /** MWs bound to this QP: Destroy QP is refused while any is (`WINDOWS_BOUND`). */
   boundWindows = 0;
+  /** The QP uses the InfiniBand state set (an RNIC whose transport is RoCEv2). */
+  readonly isIb: boolean;
+  /** The IB service type (iWARP QPs: RC). */
+  readonly service: IbService;
+  /** IB attributes (IBTA Vol. 1 §11.2.4.2), read by the transport; defaults on iWARP QPs. */
+  ib: IbQpAttrs;
 
   // ---- Send Queue: WQEs in seq order; `sq[0]` has seq `sqBase` ----
   /** Occupied SQ slots, oldest first (released on poll). */
@@ -200,6 +269,14 @@ export class Qp {
     this.rqArmed = init.srq !== null && init.rqHiwat > 0;
     this.mpa = { ...init.mpa };
     this.osData = init.osData;
+    this.isIb = rnic.isIb;
+    this.service = init.service ?? 'RC';
+    this.ib = newIbAttrs(this.service);
+    // IB: the remote access enables are the access flags given at Reset→INIT (IBTA Vol. 1 §11.2.4.2).
+    if (this.isIb) {
+      this.enableRdmaRead = false;
+      this.enableRdmaWrite = false;
+    }
     this.requester = new Requester(this);
     this.responder = new Responder(this);
   }
@@ -243,6 +320,8 @@ export class Qp {
    * changes nothing unless every part is acceptable (all-or-nothing).
    */
   modify(m: QpModify): RiRet {
+    if (this.isIb) return this.modifyIb(m);
+    if (m.ib !== undefined) return RiRet.QP_INVALID_SERVICE_TYPE;
     const from = this.state;
     const to = m.nextState ?? from;
     const rnic = this.rnic;
@@ -328,6 +407,212 @@ export class Qp {
     return RiRet.SUCCESS;
   }
 
+  /**
+   * Modify QP of an InfiniBand QP (IBTA Vol. 1 §10.3.1, §11.2.4.2; the manual §4.5.1
+   * `ibv_modify_qp`): the transition must exist for the service type, every required attribute
+   * must be present and nothing beyond required ∪ optional (qp-states.ts `ibModifyOk`), every
+   * value in range; then everything is applied at once, or nothing. INIT→RTR attaches the
+   * transport from the binder of the RNIC's IB link (transport.ts `bindIb`).
+   */
+  private modifyIb(m: QpModify): RiRet {
+    const from = ibStateOf(this.state)!;
+    let to = from;
+    if (m.nextState !== undefined) {
+      const t = ibStateOf(m.nextState);
+      if (t === undefined) return RiRet.QP_INVALID_STATE;
+      to = t;
+    }
+    if (m.llp !== undefined || m.streamMsg !== undefined || m.mpa !== undefined || m.rqHiwat !== undefined || m.rqArmed !== undefined) {
+      return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+    }
+    const ib = m.ib ?? {};
+    if (ib.altPath) return RiRet.OP_UNSUPPORTED;
+    // The IBTA attribute mask is what the request carries.
+    const A = IbQpAttr;
+    let mask = 0;
+    if (ib.curState !== undefined) mask |= A.CUR_STATE;
+    if (ib.sqdNotify !== undefined) mask |= A.EN_SQD_ASYNC_NOTIFY;
+    if (ib.access !== undefined) mask |= A.ACCESS_FLAGS;
+    if (ib.pkeyIndex !== undefined) mask |= A.PKEY_INDEX;
+    if (ib.port !== undefined) mask |= A.PORT;
+    if (ib.qkey !== undefined) mask |= A.QKEY;
+    if (ib.av !== undefined) mask |= A.AV;
+    if (ib.pathMtu !== undefined) mask |= A.PATH_MTU;
+    if (ib.timeout !== undefined) mask |= A.TIMEOUT;
+    if (ib.retryCnt !== undefined) mask |= A.RETRY_CNT;
+    if (ib.rnrRetry !== undefined) mask |= A.RNR_RETRY;
+    if (ib.rqPsn !== undefined) mask |= A.RQ_PSN;
+    if (m.ord !== undefined) mask |= A.MAX_QP_RD_ATOMIC;
+    if (ib.minRnrTimer !== undefined) mask |= A.MIN_RNR_TIMER;
+    if (ib.sqPsn !== undefined) mask |= A.SQ_PSN;
+    if (m.ird !== undefined) mask |= A.MAX_DEST_RD_ATOMIC;
+    if (m.sqSize !== undefined || m.rqSize !== undefined) mask |= A.CAP;
+    if (ib.destQpn !== undefined) mask |= A.DEST_QPN;
+    if (m.nextState === undefined && mask === 0) return RiRet.SUCCESS;
+    // Queue resizing (IBV_QP_CAP) is accepted wherever attributes may change, except to Reset/Error.
+    if (!ibModifyOk(from, to, this.service, mask, A.CAP)) {
+      // A transition that exists with a wrong mask is a bad parameter; one that does not exist, a bad state.
+      return ibTransition(from, to, this.service) ? RiRet.INVALID_PARAMETER : RiRet.QP_INVALID_STATE;
+    }
+    // SQD takes attributes only once drained (IBTA Vol. 1 §10.3.1.5).
+    if (from === IbQpState.SQD && to === IbQpState.SQD && this.state !== RiQpState.SEND_QUEUE_DRAINED) return RiRet.QP_INVALID_STATE;
+    if (ib.curState !== undefined && ibStateOf(ib.curState) !== from) return RiRet.INVALID_PARAMETER;
+    if (from === IbQpState.ERR && to === IbQpState.RESET && this.flushing) return RiRet.STILL_FLUSHING_WQES;
+    const rnic = this.rnic;
+    // Values (IBTA Vol. 1 §11.2.4.2; ranges as Linux `ib_modify_qp` checks them).
+    if (ib.pathMtu !== undefined && (!u(ib.pathMtu, 5) || ib.pathMtu < 1)) return RiRet.RNIC_INVALID_MTU;
+    if (ib.destQpn !== undefined && !u(ib.destQpn, 0xff_ffff)) return RiRet.INVALID_PARAMETER;
+    if (ib.rqPsn !== undefined && !u(ib.rqPsn, 0xff_ffff)) return RiRet.INVALID_PARAMETER;
+    if (ib.sqPsn !== undefined && !u(ib.sqPsn, 0xff_ffff)) return RiRet.INVALID_PARAMETER;
+    if (ib.timeout !== undefined && !u(ib.timeout, 31)) return RiRet.INVALID_PARAMETER;
+    if (ib.retryCnt !== undefined && !u(ib.retryCnt, 7)) return RiRet.INVALID_PARAMETER;
+    if (ib.rnrRetry !== undefined && !u(ib.rnrRetry, 7)) return RiRet.INVALID_PARAMETER;
+    if (ib.minRnrTimer !== undefined && !u(ib.minRnrTimer, 31)) return RiRet.RNIC_INVALID_RNR_VALUE;
+    if (ib.qkey !== undefined && !u(ib.qkey, 0xffff_ffff)) return RiRet.INVALID_PARAMETER;
+    // One port with a one-entry P_Key table.
+    if (ib.pkeyIndex !== undefined && ib.pkeyIndex !== 0) return RiRet.RNIC_INVALID_PKEY_INDEX;
+    if (ib.port !== undefined && ib.port !== 1) return RiRet.RNIC_INVALID_PORT;
+    if (ib.access !== undefined) {
+      // Atomics are granted only where the RNIC can execute them (a capability, not a promise).
+      if (ib.access.atomic && !rnic.atomicsSupported) return RiRet.RNIC_ATOMICS_UNSUPPORTED;
+    }
+    let sgid: Uint8Array | null = null;
+    if (ib.av !== undefined) {
+      const av = ib.av;
+      if (!(av.dgid instanceof Uint8Array) || av.dgid.length !== 16) return RiRet.INVALID_PARAMETER;
+      if (!u(av.hopLimit, 0xff) || !u(av.trafficClass, 0xff) || !u(av.flowLabel, 0xf_ffff) || !u(av.sl, 15)) return RiRet.INVALID_PARAMETER;
+      if (av.port !== 1) return RiRet.RNIC_INVALID_PORT;
+      const gids = rnic.gidTable();
+      if (!u(av.sgidIndex, gids.length - 1)) return RiRet.INVALID_PARAMETER;
+      sgid = gids[av.sgidIndex]!;
+    }
+    if (m.ord !== undefined && (!u(m.ord, 0xff) || m.ord > rnic.limits.maxOrdPerQp)) return RiRet.RNIC_IRD_ORD_EXCEEDED;
+    if (m.ird !== undefined && (!u(m.ird, 0xff) || m.ird > rnic.limits.maxIrdPerQp)) return RiRet.RNIC_IRD_ORD_EXCEEDED;
+    if (m.sqSize !== undefined) {
+      if (!Number.isInteger(m.sqSize) || m.sqSize === 0) return RiRet.INVALID_PARAMETER;
+      if (m.sqSize > rnic.limits.maxWrsQp) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+      if (m.sqSize < this.sq.length) return RiRet.QP_CANNOT_SHRINK;
+    }
+    if (m.rqSize !== undefined) {
+      if (this.srq) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+      if (!Number.isInteger(m.rqSize) || m.rqSize === 0) return RiRet.INVALID_PARAMETER;
+      if (m.rqSize > rnic.limits.maxWrsQp) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+      if (m.rqSize < this.rq.length) return RiRet.QP_CANNOT_SHRINK;
+    }
+    // The candidate attributes, then the transport (the last thing that may fail).
+    const next: IbQpAttrs = {
+      ...this.ib,
+      ...(ib.pathMtu !== undefined && { pathMtu: ib.pathMtu }),
+      ...(ib.destQpn !== undefined && { destQpn: ib.destQpn }),
+      ...(ib.rqPsn !== undefined && { rqPsn: ib.rqPsn }),
+      ...(ib.sqPsn !== undefined && { sqPsn: ib.sqPsn }),
+      ...(ib.timeout !== undefined && { timeout: ib.timeout }),
+      ...(ib.retryCnt !== undefined && { retryCnt: ib.retryCnt }),
+      ...(ib.rnrRetry !== undefined && { rnrRetry: ib.rnrRetry }),
+      ...(ib.minRnrTimer !== undefined && { minRnrTimer: ib.minRnrTimer }),
+      ...(ib.qkey !== undefined && { qkey: ib.qkey }),
+      ...(ib.pkeyIndex !== undefined && { pkeyIndex: ib.pkeyIndex }),
+      ...(ib.port !== undefined && { port: ib.port }),
+      ...(ib.sqdNotify !== undefined && { sqdNotify: ib.sqdNotify }),
+    };
+    if (ib.av !== undefined) next.av = { ...ib.av, dgid: Uint8Array.from(ib.av.dgid), sgid: Uint8Array.from(sgid!) };
+    let transport: QpTransport | null = null;
+    if (from === IbQpState.INIT && to === IbQpState.RTR) {
+      const made = bindIb(rnic.config.ibLink ?? rnic.config.transport, this, next) ?? RiRet.XPORT_UNSUPPORTED;
+      if (typeof made === 'number') return made;
+      transport = made;
+    }
+    // ---- every check passed: apply ----
+    this.ib = next;
+    if (ib.access !== undefined) {
+      this.enableRdmaRead = ib.access.read;
+      this.enableRdmaWrite = ib.access.write;
+      this.enableAtomic = ib.access.atomic;
+    }
+    if (m.ord !== undefined) this.ord = m.ord;
+    if (m.ird !== undefined) this.ird = m.ird;
+    if (m.sqSize !== undefined) this.sqSize = m.sqSize;
+    if (m.rqSize !== undefined) this.rqSize = m.rqSize;
+    const riFrom = this.state;
+    if (to !== from) {
+      switch (to) {
+        case IbQpState.RESET:
+          // Reset empties the queues; softrdma completes what was posted with a flush status
+          // rather than dropping it (nothing posted is lost; see spec-notes).
+          this.takeTransport()?.reset();
+          if (this.state !== RiQpState.ERROR) this.flushAll();
+          this.setState(RiQpState.IDLE, 'modify');
+          this.ib = newIbAttrs(this.service);
+          this.enableRdmaRead = false;
+          this.enableRdmaWrite = false;
+          this.enableAtomic = false;
+          this.terminate = null;
+          break;
+        case IbQpState.ERR:
+          this.toError('modify', null);
+          break;
+        case IbQpState.RTR:
+          this.transport = transport;
+          this.responder.reset();
+          this.setState(RiQpState.READY_TO_RECEIVE, 'modify');
+          transport!.start(null);
+          break;
+        case IbQpState.SQD:
+          this.setState(RiQpState.SEND_QUEUE_DRAINING, 'modify');
+          this.checkDrained();
+          break;
+        default:
+          this.setState(RI_OF_IB[to], 'modify');
+          // RTR→RTS, SQD→RTS, SQE→RTS: the send side (re)starts.
+          if (to === IbQpState.RTS) this.kick();
+      }
+    }
+    // A transport bound by this Modify got the attributes from its binder.
+    if (mask !== 0 && !transport && to !== IbQpState.RESET && to !== IbQpState.ERR) this.transport?.ibModified?.(this.ib, mask, riFrom, this.state);
+    return RiRet.SUCCESS;
+  }
+
+  /** SQD: once every WQE that had started is complete, Draining becomes Drained (IBTA Vol. 1 §10.3.1.5). */
+  private checkDrained(): void {
+    if (this.state !== RiQpState.SEND_QUEUE_DRAINING) return;
+    if (this.sqCompl < this.sqProc) return;
+    const head = this.sqAt(this.sqProc);
+    if (head && head.state !== WqeState.QUEUED) return;
+    this.setState(RiQpState.SEND_QUEUE_DRAINED, 'send queue drained');
+    if (this.ib.sqdNotify) this.rnic.asyncEvent(RiAsyncEventType.QP_SEND_QUEUE_DRAINED, this);
+  }
+
+  /**
+   * The transport may transmit: iWARP in RTS; IB in RTR (responses only), RTS and SQD (responses
+   * and the WQEs that had started: IBTA Vol. 1 §10.3.1.5).
+   */
+  get canTransmit(): boolean {
+    const s = this.state;
+    if (s === RiQpState.READY_TO_SEND) return true;
+    return this.isIb && (s === RiQpState.READY_TO_RECEIVE || s === RiQpState.SEND_QUEUE_DRAINING || s === RiQpState.SEND_QUEUE_DRAINED);
+  }
+
+  /** The QP is connected and processing (iWARP RTS; IB RTR, RTS, SQD, SQE). */
+  get live(): boolean {
+    return this.canTransmit || (this.isIb && this.state === RiQpState.SEND_QUEUE_ERROR);
+  }
+
+  /** May the SQ WQE `w` at the head be processed now? New WQEs start only in RTS. */
+  sqMayRun(w: SqWqe): boolean {
+    if (this.state === RiQpState.READY_TO_SEND) return true;
+    return this.state === RiQpState.SEND_QUEUE_DRAINING && w.state !== WqeState.QUEUED;
+  }
+
+  /**
+   * An unreliable (UC, UD) QP's send side failed locally: the Send Queue Error state, where the
+   * failed WQE has its status, every later SQ WQE is flushed, and receiving goes on (IBTA Vol. 1
+   * §10.3.1.7). RC QPs go to Error instead.
+   */
+  toSqe(why: string): void {
+    this.setState(RiQpState.SEND_QUEUE_ERROR, why);
+    this.flushSq();
+  }
+
   private toRts(t: QpTransport, handle: unknown, streamMsg: Uint8Array | null): void {
     this.llpHandle = handle;
     this.transport = t;
@@ -339,7 +624,7 @@ export class Qp {
 
   /** Asks the transmit path to make progress (called after posts and state changes). */
   kick(): void {
-    if (this.state === RiQpState.READY_TO_SEND && this.transport) this.transport.kick();
+    if (this.canTransmit && this.transport) this.transport.kick();
   }
 
   /** Detaches and returns the transport (the QP no longer hears from its LLP). */
@@ -478,6 +763,11 @@ export class Qp {
   /** Queues a validated SQ WQE and makes progress according to the state. */
   enqueueSq(w: SqWqe): void {
     this.sq.push(w);
+    if (this.state === RiQpState.SEND_QUEUE_ERROR) {
+      // Work posted in SQE is flushed (IBTA Vol. 1 §10.3.1.7).
+      this.flushSq();
+      return;
+    }
     switch (this.state) {
       case RiQpState.READY_TO_SEND:
         this.kick();
@@ -513,6 +803,7 @@ export class Qp {
       this.sqCompl++;
       const signaled = (w.flags & RiWrFlags.SIGNALED_FLAG) !== 0;
       if (signaled || w.status !== RiWcStatus.SUCCESS) this.pushSqWc(w);
+      if (this.state === RiQpState.SEND_QUEUE_DRAINING) this.checkDrained();
     }
   }
 
@@ -571,7 +862,7 @@ export class Qp {
   private cqOverflow(sq: boolean): void {
     if (this.state === RiQpState.ERROR) return;
     this.rnic.asyncEvent(sq ? RiAsyncEventType.QP_CQ_SQ_ERROR : RiAsyncEventType.QP_CQ_RQ_ERROR, this);
-    if (this.state === RiQpState.READY_TO_SEND) {
+    if (this.live) {
       this.terminateWith(Fault.STREAM_CATASTROPHIC, null);
     } else {
       this.toError('CQ overflow', null);
@@ -590,21 +881,26 @@ export class Qp {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      this.orq.length = 0;
       this.irq.length = 0;
-      for (let s = this.sqCompl; s < this.sqNextSeq; s++) {
-        const w = this.sqAt(s)!;
-        if (w.state !== WqeState.DONE) {
-          w.status = RiWcStatus.WR_FLUSHED_ERROR;
-          w.state = WqeState.DONE;
-        }
-      }
-      this.sqProc = this.sqNextSeq;
-      this.completeSqInOrder();
+      this.flushSq();
       this.flushRq();
     } finally {
       this.flushing = false;
     }
+  }
+
+  /** Flushes every incomplete SQ WQE (status WR_FLUSHED_ERROR), in order, and the ORQ. */
+  flushSq(): void {
+    this.orq.length = 0;
+    for (let s = this.sqCompl; s < this.sqNextSeq; s++) {
+      const w = this.sqAt(s)!;
+      if (w.state !== WqeState.DONE) {
+        w.status = RiWcStatus.WR_FLUSHED_ERROR;
+        w.state = WqeState.DONE;
+      }
+    }
+    this.sqProc = this.sqNextSeq;
+    this.completeSqInOrder();
   }
 
   /** Flushes the RQ (or the S-RQ WQEs this QP had taken). */
@@ -664,6 +960,15 @@ export class Qp {
    * in the transport's form.
    */
   terminateWith(err: Fault | object, copied: unknown): void {
+    if (this.isIb) {
+      // InfiniBand has no Terminate/Closing: the transport sends its wire error (a NAK), and
+      // the QP enters Error at once (IBTA Vol. 1 §10.3.1.8, §9.9.2).
+      if (!this.live) return;
+      const t = this.transport;
+      if (t) this.terminate = t.sendFatal(err, copied);
+      this.toError(typeof err === 'number' ? `fault ${Fault[err]}` : 'transport error', null);
+      return;
+    }
     if (this.state !== RiQpState.READY_TO_SEND) return;
     const t = this.transport;
     if (!t) {
@@ -683,7 +988,7 @@ export class Qp {
    * the fault (Verbs §7.3), then the transport's wire error.
    */
   remoteFault(f: Fault, copied: unknown): void {
-    if (this.state !== RiQpState.READY_TO_SEND) return;
+    if (!this.live) return;
     const ae = AE_OF_FAULT[f];
     if (ae !== undefined) this.rnic.asyncEvent(ae, this);
     this.terminateWith(f, copied);

@@ -64,7 +64,7 @@ export class Requester {
    */
   next(t: QpTransport): TxSeg | null {
     const qp = this.qp;
-    while (qp.state === RiQpState.READY_TO_SEND) {
+    while (qp.canTransmit) {
       const irqReady = qp.irq.length > 0;
       const sqReady = this.sqHeadReady();
       if (irqReady && (this.irqBurst < IRQ_BURST || !sqReady)) {
@@ -102,6 +102,8 @@ export class Requester {
     const qp = this.qp;
     const w = qp.sqAt(qp.sqProc);
     if (!w) return false;
+    // IB: new WQEs start only in RTS; in SQD only the one already started continues.
+    if (!qp.sqMayRun(w)) return false;
     if (w.state !== WqeState.QUEUED) return true;
     // Read Fence: wait for every earlier RDMA Read to complete (Verbs §8.2.2.2).
     if (w.flags & RiWrFlags.READ_FENCE_FLAG && qp.orq.length > 0) return false;
@@ -129,7 +131,23 @@ export class Requester {
     const qp = this.qp;
     qp.sqProc = w.seq + 1;
     qp.finishSq(w, status);
-    qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
+    // An unreliable IB QP's local send error is the Send Queue Error state (IBTA Vol. 1 §10.3.1.7).
+    if (qp.isIb && qp.service !== 'RC') qp.toSqe('local send error');
+    else qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
+  }
+
+  /**
+   * InfiniBand: the peer refused a WQE (a NAK: invalid request, remote access or operation
+   * error) or the transport gave up on it (retry or RNR retry count exceeded). It completes with
+   * `status` and the QP enters Error, flushing the rest (IBTA Vol. 1 §9.7.5.2, §10.3.1.8;
+   * C9-143 …). The transport calls this; nothing goes back on the wire.
+   */
+  failRemote(w: SqWqe, status: RiWcStatus): void {
+    const qp = this.qp;
+    if (w.state === WqeState.DONE) return;
+    if (qp.sqProc <= w.seq) qp.sqProc = w.seq + 1;
+    qp.finishSq(w, status);
+    qp.toError(`remote error ${RiWcStatus[status]}`, w);
   }
 
   /** The next segment of a Send or RDMA Write. */
@@ -157,6 +175,7 @@ export class Requester {
     s.stag = w.remoteStag;
     s.to = w.remoteTo + BigInt(w.bytesSent);
     s.invStag = op === TxOp.SEND_INVALIDATE ? w.remoteStag : 0;
+    s.ud = w.ud;
     const parts: Uint8Array[] = [];
     let off = w.bytesSent;
     let left = n;
@@ -225,6 +244,7 @@ export class Requester {
     s.size = sge.len;
     s.srcStag = w.remoteStag;
     s.srcTo = w.remoteTo + srcOff;
+    s.ud = null;
     return s;
   }
 

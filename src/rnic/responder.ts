@@ -150,6 +150,16 @@ export class Responder {
     return Fault.OK;
   }
 
+  /**
+   * InfiniBand Read Response packet (IBTA Vol. 1 §9.4.4): IB responses carry no sink address,
+   * they answer the oldest outstanding Read in PSN order, so the sink is the ORQ head's.
+   */
+  rxReadResponseIb(len: number, last: boolean, p: RxPayload, skip: number, t: QpTransport): Fault {
+    const e = this.qp.orq[0];
+    if (!e) return Fault.UNEXPECTED_RESPONSE;
+    return this.rxReadResponse(e.sinkStag, e.sinkTo + BigInt(e.received), len, last, p, skip, t);
+  }
+
   // ------------------------------------------------------------------ untagged
 
   /**
@@ -290,6 +300,7 @@ export class Responder {
     s.se = false;
     s.stag = ir.sinkStag;
     s.to = ir.sinkTo + BigInt(ir.sent);
+    s.ud = null;
     ir.sent += n;
     if (last) qp.irq.shift();
     return s;

@@ -8,14 +8,14 @@
  * object after its destroy has returned (RNICPI §2.7).
  */
 import { RiRet } from '../rnicpi/status.js';
-import { RiAsyncEventType } from '../rnicpi/types.js';
+import { RiAsyncEventType, RiWrType } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { Cq, type WorkCompletion } from './cq.js';
 import { StagTable } from './memory.js';
 import { Pd } from './pd.js';
 import { Qp, type QpInit } from './qp.js';
 import { Srq } from './srq.js';
-import type { TransportKind } from './wr-table.js';
+import { type TransportKind, wrRow } from './wr-table.js';
 
 const log = logger('rnic');
 
@@ -91,6 +91,15 @@ export interface RnicConfig {
   maxUlpdu: number;
   /** Octets allowed to wait in a socket before transmission pauses (explicit backpressure). */
   txWindow: number;
+  /**
+   * InfiniBand RNICs: the kind of the registered IB binder that carries the QPs (transport.ts
+   * `registerIbBinder`); default: `transport`. Tests set `'loopback'` to run IB QPs in process.
+   */
+  ibLink?: string;
+  /** InfiniBand RNICs: the port's GID table (16-octet GIDs; index = sgid_index). */
+  gids?: () => readonly Uint8Array[];
+  /** InfiniBand RNICs: the port's active MTU as `enum ibv_mtu` (the UD message limit). */
+  activeMtu?: number;
 }
 
 export const DEFAULT_CONFIG: RnicConfig = {
@@ -113,6 +122,14 @@ export type AsyncHandler = (rnicOsData: unknown, ev: AsyncEventRecord) => void;
 export type CqHandler = (rnicOsData: unknown, cqOsData: unknown) => void;
 
 let rnicSeq = 0;
+
+/**
+ * QP numbers of InfiniBand RNICs come from one counter per process, so that a QPN names one QP
+ * of the process (the in-process IB loopback joins QPs by dest QPN). 0 and 1 are the special
+ * QPs of IB (IBTA Vol. 1 §3.5.2) and rxe starts at 17; QPNs are 24 bits.
+ */
+let nextIbQpn = 17;
+const ibQpns = new Set<number>();
 
 export class Rnic {
   readonly id = rnicSeq++;
@@ -148,6 +165,21 @@ export class Rnic {
 
   get limits(): RnicLimits {
     return this.config.limits;
+  }
+
+  /** The RNIC's QPs use the InfiniBand state set and attributes (RoCEv2). */
+  get isIb(): boolean {
+    return this.config.transport === 'rocev2';
+  }
+
+  /** The GID table of the (one) port; empty on iWARP. */
+  gidTable(): readonly Uint8Array[] {
+    return this.config.gids?.() ?? [];
+  }
+
+  /** Atomic operations can be posted: the work-request table's atomic rows carry this RNIC's transport. */
+  get atomicsSupported(): boolean {
+    return wrRow(RiWrType.COMPARE_AND_SWAP)?.transports.includes(this.config.transport) ?? false;
   }
 
   private newId(): number {
@@ -321,9 +353,19 @@ export class Rnic {
     if (init.mpa.ddpRdmapVersion !== 1) return RiRet.INVALID_DDP_RDMAP_VERSION;
     if ((init.mpa.recvMarkers || init.mpa.xmitMarkers) && !this.config.markers) return RiRet.MPA_ATTR_UNSUPPORTED;
     if (this.qps.size >= l.maxQps) return RiRet.RESOURCE_SHORTAGE;
-    let id = this.nextQpId;
-    while (this.qps.has(id)) id = (id % 0xff_ffff) + 1;
-    this.nextQpId = (id % 0xff_ffff) + 1;
+    // UC and UD exist on InfiniBand only (RNICPI §6.7; iWARP is RC).
+    if (init.service !== undefined && init.service !== 'RC' && !this.isIb) return RiRet.QP_INVALID_SERVICE_TYPE;
+    let id: number;
+    if (this.isIb) {
+      id = nextIbQpn;
+      while (ibQpns.has(id)) id = id >= 0xff_ffff ? 17 : id + 1;
+      nextIbQpn = id >= 0xff_ffff ? 17 : id + 1;
+      ibQpns.add(id);
+    } else {
+      id = this.nextQpId;
+      while (this.qps.has(id)) id = (id % 0xff_ffff) + 1;
+      this.nextQpId = (id % 0xff_ffff) + 1;
+    }
     // Report at least what was asked for: one SGE minimum and the RNIC's floor of 4 Send SGEs.
     const qp = new Qp(this, id, {
       ...init,
@@ -344,6 +386,7 @@ export class Rnic {
     if (qp.boundWindows > 0) return RiRet.WINDOWS_BOUND;
     qp.destroy();
     this.qps.delete(qp.id);
+    if (this.isIb) ibQpns.delete(qp.id);
     qp.pd.users--;
     qp.scq.users--;
     qp.rcq.users--;
@@ -356,7 +399,10 @@ export class Rnic {
 
   /** Close RNIC: frees everything (Verbs §9.1.2: "never refused"). */
   close(): void {
-    for (const qp of [...this.qps.values()]) qp.destroy();
+    for (const qp of [...this.qps.values()]) {
+      qp.destroy();
+      if (this.isIb) ibQpns.delete(qp.id);
+    }
     this.qps.clear();
     for (const cq of this.cqs) cq.destroy();
     this.cqs.clear();

@@ -13,8 +13,10 @@
  * the requester at its own pace, which is where backpressure lives.
  */
 import type { RiRet } from '../rnicpi/status.js';
+import type { RiQpState } from '../rnicpi/types.js';
 import type { Fault } from './faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from './qp.js';
+import type { IbService } from './qp-states.js';
 import type { TransportKind } from './wr-table.js';
 import type { SqWqe } from './wqe.js';
 
@@ -74,6 +76,17 @@ export interface TxSeg {
   size: number;
   srcStag: number;
   srcTo: bigint;
+  /** UD Send: where the datagram goes (IBTA Vol. 1 §9.8 DETH; the WR's `wr.ud`). */
+  ud: UdDest | null;
+}
+
+/** The destination of a UD Send, from its WR (`ibv_send_wr.wr.ud`, RNICPI `ri_wr_datagram_t`). */
+export interface UdDest {
+  /** The address handle's address vector. */
+  readonly av: IbAv;
+  readonly remoteQpn: number;
+  /** The Q_Key sent in the DETH (IBTA Vol. 1 §10.2.5: bit 31 set means "the QP's own Q_Key"). */
+  readonly remoteQkey: number;
 }
 
 /** A blank segment (zero-length, last, no WQE): the starting point every producer fills in. */
@@ -94,6 +107,7 @@ export function newTxSeg(): TxSeg {
     size: 0,
     srcStag: 0,
     srcTo: 0n,
+    ud: null,
   };
 }
 
@@ -119,6 +133,86 @@ export interface QpTransport {
    * what Query QP reports as the terminate information.
    */
   sendFatal(err: Fault | object, copied: unknown): TerminateInfo;
+  /**
+   * InfiniBand QPs: a Modify changed attributes the transport reads (`changed` holds
+   * {@link IbQpAttr} bits; `qp.ib` already holds the new values). Called after the core applied
+   * the Modify, e.g. RTR→RTS with the SQ PSN, timeout and retry counts (IBTA Vol. 1 §11.2.4.2).
+   */
+  ibModified?(attrs: Readonly<IbQpAttrs>, changed: number, from: RiQpState, to: RiQpState): void;
+}
+
+// ---------------------------------------------------------------------------- InfiniBand
+
+/**
+ * An address vector (IBTA Vol. 1 §11.2.2.1 "Address Vector"; for RoCEv2 the GRH fields carry
+ * the IP addresses: Annex A17 §A17.4). GIDs are 16 raw octets.
+ */
+export interface IbAv {
+  dgid: Uint8Array;
+  sgidIndex: number;
+  /** The source GID the index named when the AV was set (from the RNIC's GID table). */
+  sgid: Uint8Array;
+  hopLimit: number;
+  trafficClass: number;
+  flowLabel: number;
+  sl: number;
+  port: number;
+}
+
+/** A blank address vector (all-zero GIDs, port 1). */
+export function newIbAv(): IbAv {
+  return { dgid: new Uint8Array(16), sgidIndex: 0, sgid: new Uint8Array(16), hopLimit: 0, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
+}
+
+/**
+ * The InfiniBand attributes of a QP (IBTA Vol. 1 §11.2.4.2 "Modify Queue Pair"), kept by the
+ * core and read by the transport. `qp.ord` is max_rd_atomic and `qp.ird` max_dest_rd_atomic.
+ */
+export interface IbQpAttrs {
+  service: IbService;
+  /** Path MTU as `enum ibv_mtu` (1..5 = 256..4096 octets); see {@link mtuBytes}. */
+  pathMtu: number;
+  destQpn: number;
+  /** Expected PSN of the receive side (24 bits). */
+  rqPsn: number;
+  /** First PSN of the send side (24 bits). */
+  sqPsn: number;
+  /** Local ACK timeout: 4.096 µs × 2^timeout, 0 = infinite (IBTA Vol. 1 §9.7.6.1.3). */
+  timeout: number;
+  retryCnt: number;
+  /** 7 means infinite (IBTA Vol. 1 §9.7.5.2.8). */
+  rnrRetry: number;
+  minRnrTimer: number;
+  qkey: number;
+  pkeyIndex: number;
+  port: number;
+  av: IbAv;
+  /** Raise the "SQ drained" event on reaching SQD (IBTA Vol. 1 §11.2.4.2). */
+  sqdNotify: boolean;
+}
+
+/** Octets of an `enum ibv_mtu` value (IBTA Vol. 1 §7.7.1: 256 × 2^(mtu−1)). */
+export function mtuBytes(mtu: number): number {
+  return 128 << mtu;
+}
+
+/**
+ * Makes the transport of an InfiniBand QP on INIT→RTR (IBTA Vol. 1 §10.3.1: the QP starts
+ * receiving in RTR). Returning a status fails the Modify, which then changes nothing.
+ */
+export type IbBinder = (qp: Qp, attrs: Readonly<IbQpAttrs>) => QpTransport | RiRet;
+
+const ibBinders = new Map<string, IbBinder>();
+
+/** Registers the binder of an IB transport under its kind (`'rocev2'`, `'loopback'`). */
+export function registerIbBinder(kind: string, b: IbBinder): void {
+  ibBinders.set(kind, b);
+}
+
+/** The transport for `qp` from the binder of `kind`, or null if none is registered. */
+export function bindIb(kind: string, qp: Qp, attrs: Readonly<IbQpAttrs>): QpTransport | RiRet | null {
+  const b = ibBinders.get(kind);
+  return b ? b(qp, attrs) : null;
 }
 
 /**

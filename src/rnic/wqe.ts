@@ -5,6 +5,7 @@
  * WQE at post time (RDMA Protocol Verbs §8.1, RNICPI §5.5 "the VP must copy what it needs").
  */
 import type { MemObject, MemTarget } from './memory.js';
+import type { UdDest } from './transport.js';
 
 /** A scatter/gather element: (STag, TO, length). */
 export interface Sge {
@@ -71,6 +72,8 @@ export class SqWqe {
   fmr: FmrSpec | null = null;
   target: MemObject | null = null;
   targetStag = 0;
+  // -- UD Send: the datagram's destination --
+  ud: UdDest | null = null;
   constructor(
     /** Sequence number of this WQE in its SQ. */
     readonly seq: number,

@@ -16,7 +16,8 @@ import { mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src
 import type { Pd } from '../../src/rnic/pd.js';
 import { postRq, postSq, type SqWrIn } from '../../src/rnic/post.js';
 import type { MpaAttrs, Qp, QpInit } from '../../src/rnic/qp.js';
-import { Rnic, type RnicConfig } from '../../src/rnic/rnic.js';
+import { DEFAULT_CONFIG, Rnic, type RnicConfig } from '../../src/rnic/rnic.js';
+import type { IbService } from '../../src/rnic/qp-states.js';
 import { type CmQp, riCmQp } from '../../src/iwarp/cm.js';
 import type { ri_ops_t } from '../../src/rnicpi/ops.js';
 import { createSoftrdmaVp, SOFTRDMA_KERNEL_OPS } from '../../src/provider/softrdma.js';
@@ -214,8 +215,8 @@ export interface Pair {
   close(): Promise<void>;
 }
 
-/** The transports a semantic suite runs on. */
-export type TransportName = 'iwarp' | 'loopback';
+/** The transports a semantic suite runs on ('loopback-ib': IB-state QPs over the loopback). */
+export type TransportName = 'iwarp' | 'loopback' | 'loopback-ib';
 /**
  * Every transport the suites run on; `SOFTRDMA_TEST_TRANSPORTS=loopback` (comma-separated)
  * narrows a run to some of them.
@@ -225,6 +226,83 @@ export const TRANSPORTS: readonly TransportName[] = (() => {
   const want = process.env.SOFTRDMA_TEST_TRANSPORTS?.split(',').map((s) => s.trim());
   return want ? all.filter((t) => want.includes(t)) : all;
 })();
+
+/**
+ * The transports the InfiniBand (IB state set) suites run on; `SOFTRDMA_TEST_TRANSPORTS` narrows
+ * them too. The RoCEv2 transport adds its name here.
+ */
+export const IB_TRANSPORTS: readonly TransportName[] = (() => {
+  const all: TransportName[] = ['loopback-ib'];
+  const want = process.env.SOFTRDMA_TEST_TRANSPORTS?.split(',').map((s) => s.trim());
+  return want ? all.filter((t) => want.includes(t)) : all;
+})();
+
+/** The one GID of the test IB RNICs: ::ffff:127.0.0.1 (IPv4-mapped, RoCE v2). */
+export const TEST_GID = Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1]);
+
+/** An InfiniBand (RoCEv2-family) RNIC whose QPs are carried by the IB binder `link`. */
+export function ibRnic(link = 'loopback', over: Partial<RnicConfig> = {}): Rnic {
+  return new Rnic({ ...DEFAULT_CONFIG, name: 'softroce-test', transport: 'rocev2', ibLink: link, gids: () => [TEST_GID], ...over });
+}
+
+/** A side on a new IB RNIC (or `rnic`) with a QP of `service`, still in Reset. */
+export function makeIbSide(service: IbService = 'RC', rnic: Rnic = ibRnic(), over: Partial<QpInit> = {}): Side {
+  return makeSide(rnic, { service, ...over });
+}
+
+/** IB connection parameters of {@link ibToRts}. */
+export interface IbPath {
+  pathMtu?: number;
+  psn?: number;
+  peerPsn?: number;
+  access?: { read: boolean; write: boolean; atomic: boolean };
+}
+
+/** Moves an IB QP Reset→INIT→RTR→RTS with the attributes the manual's §4.5.1 table requires. */
+export function ibToRts(qp: Qp, destQpn: number, path: IbPath = {}): RiRet {
+  const rc = qp.service === 'RC';
+  const ud = qp.service === 'UD';
+  const access = path.access ?? { read: true, write: true, atomic: false };
+  let st = qp.modify({ nextState: RiQpState.INITIALIZED, ib: ud ? { pkeyIndex: 0, port: 1, qkey: 0x11111111 } : { pkeyIndex: 0, port: 1, access } });
+  if (st !== RiRet.SUCCESS) return st;
+  const av = { dgid: TEST_GID, sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
+  st = qp.modify(
+    ud
+      ? { nextState: RiQpState.READY_TO_RECEIVE }
+      : {
+          nextState: RiQpState.READY_TO_RECEIVE,
+          ...(rc && { ird: 8 }),
+          ib: { av, pathMtu: path.pathMtu ?? 3, destQpn, rqPsn: path.peerPsn ?? 0, ...(rc && { minRnrTimer: 12 }) },
+        },
+  );
+  if (st !== RiRet.SUCCESS) return st;
+  return qp.modify({
+    nextState: RiQpState.READY_TO_SEND,
+    ...(rc && { ord: 8 }),
+    ib: rc ? { timeout: 14, retryCnt: 7, rnrRetry: 7, sqPsn: path.psn ?? 0 } : { sqPsn: path.psn ?? 0 },
+  });
+}
+
+/** Joins two IB QPs by QPN and moves both to RTS (b first, as a passive side). */
+function connectIb(a: Side, b: Side, opts: { beforeRts?: (s: Side) => void; pathMtu?: number }): Promise<Pair> {
+  for (const [s, peer] of [
+    [b, a],
+    [a, b],
+  ] as const) {
+    opts.beforeRts?.(s);
+    const st = ibToRts(s.qp, peer.qp.id, { pathMtu: opts.pathMtu, psn: 0, peerPsn: 0 });
+    if (st !== RiRet.SUCCESS) throw new Error(`IB modify QP[${s.qp.id}]: ${RiRet[st]}`);
+  }
+  return Promise.resolve({
+    a,
+    b,
+    transport: 'loopback-ib',
+    server: null,
+    async close() {
+      for (const s of [a, b]) if (s.qp.state !== RiQpState.ERROR) s.qp.modify({ nextState: RiQpState.ERROR });
+    },
+  });
+}
 
 /**
  * Connects side `a` (MPA Initiator) to side `b` (Responder) over 127.0.0.1, and moves both
@@ -240,9 +318,12 @@ export async function connectPair(
     beforeRts?: (s: Side) => void;
     /** Loopback only: the fault hook's plan per direction. */
     faults?: { ab?: FaultPlan; ba?: FaultPlan };
+    /** IB transports: the path MTU (`enum ibv_mtu`, default 3 = 1024). */
+    pathMtu?: number;
   } = {},
 ): Promise<Pair> {
   if (opts.transport === 'loopback') return connectLoopback(a, b, opts);
+  if (opts.transport === 'loopback-ib') return connectIb(a, b, opts);
   const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
