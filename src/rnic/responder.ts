@@ -67,6 +67,17 @@ export class Responder {
     this.tagStag = -1;
   }
 
+  /**
+   * InfiniBand UC: a packet of the message in progress was lost, so the message is abandoned
+   * (IBTA Vol. 1 §9.8.3.2). Its receive WQE, if it had taken one, stays for the next message,
+   * placed from offset 0 again; a Write's sink is forgotten.
+   */
+  abortMessage(): void {
+    if (this.recvWqe) this.recvWqe.placed = 0;
+    this.tagObj = null;
+    this.tagStag = -1;
+  }
+
   /** Copies `len` octets of `p` after `skip` header octets into a target at `off`. */
   private place(p: RxPayload, skip: number, target: MemTarget, off: number): void {
     for (const s of p.segments) {

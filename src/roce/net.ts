@@ -44,6 +44,8 @@ export const IPV4_UDP_OVERHEAD = 28;
 const MAX_PENDING = 1024;
 /** Socket buffers asked for (the kernel may clamp): rxe bursts 64 packets / 128 PSNs. */
 const SOCKET_BUFFER = 4 << 20;
+/** How long an unused endpoint stays open (its last datagrams leave; a new QP may reuse it). */
+const CLOSE_DELAY_MS = 50;
 
 /** One received packet, decoded, with where it came from. */
 export interface RoceRx {
@@ -174,6 +176,7 @@ export class RoceNet {
   #hook: FaultHook | null = null;
   #held: [Uint8Array, string, number] | null = null;
   #heldTimer: NodeJS.Timeout | null = null;
+  #closeTimer: NodeJS.Timeout | null = null;
   readonly #pcap: RocePcap | null;
 
   private constructor(address: string, port: number) {
@@ -227,6 +230,10 @@ export class RoceNet {
       endpoints.set(key, n);
     }
     n.#refs++;
+    if (n.#closeTimer) {
+      clearTimeout(n.#closeTimer);
+      n.#closeTimer = null;
+    }
     return n;
   }
 
@@ -235,16 +242,26 @@ export class RoceNet {
     return endpoints.get(`${address}:${port}`);
   }
 
-  /** Drops one reference; the last closes the socket. */
+  /**
+   * Drops one reference; the last closes the socket a little later, so that what was just
+   * sent (a QP's last NAK before it entered Error) leaves first, and so that a QP bound right
+   * after reuses the socket.
+   */
   release(): void {
     if (this.#refs > 0) this.#refs--;
-    if (this.#refs === 0) this.close();
+    if (this.#refs > 0 || this.#closeTimer) return;
+    this.#closeTimer = setTimeout(() => {
+      this.#closeTimer = null;
+      if (this.#refs === 0) this.close();
+    }, CLOSE_DELAY_MS);
   }
 
   /** Closes the socket now (attached clients hear `netError`). */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#closeTimer) clearTimeout(this.#closeTimer);
+    this.#closeTimer = null;
     if (endpoints.get(`${this.address}:${this.port}`) === this) endpoints.delete(`${this.address}:${this.port}`);
     if (this.#heldTimer) clearTimeout(this.#heldTimer);
     this.#held = null;
