@@ -197,6 +197,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #lastAckPsn = -1;
   /** PSN of the last immediate partial-Read retry (one per gap). */
   #readGapPsn = -1;
+  /** PSN of the last RNR NAK received. */
+  #rnrPsn = -1;
   // ---- responder
   #ePsn = 0;
   #msn = 0;
@@ -599,7 +601,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
         f = qp.responder.rxSend(this.#rxOffset, len, info.last, p.bth.se, invalidate, p.ieth ?? 0, payload, 0);
         if (f === Fault.NO_RECV_BUFFER) {
           // Receiver not ready: RNR NAK with this PSN; ePSN unchanged (§9.7.5.2.8).
+          // The packets behind it are dropped silently, as after a sequence NAK: the requester
+          // resends from this PSN when its RNR timer expires.
           this.stats.rnrNaksSent++;
+          this.#nakSent = true;
           this.#sendAck(psn, rnrSyndrome(qp.ib.minRnrTimer));
           return;
         }
@@ -877,6 +882,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         this.#rnrLeft--;
       }
       // Wait the responder's RNR timer, then resend from the NAK's PSN (§9.7.5.2.8).
+      this.#rnrPsn = psn;
       this.#clearTimer();
       if (this.#rnrTimer) clearTimeout(this.#rnrTimer);
       const ms = Math.max(1, RNR_TIMER_USEC[v]! / 1000);
@@ -890,6 +896,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
     }
     if (v === NakCode.PsnSequenceError) {
       this.stats.seqNaksReceived++;
+      // Waiting out an RNR NAK for this PSN: the resend after the RNR timer covers it.
+      if (!progress && this.#rnrTimer && psn === this.#rnrPsn) return;
       if (!progress && !this.#useRetry()) return;
       this.#goBackN(psn);
       return;
