@@ -48,8 +48,9 @@ const ALLOWED_FOLDERS = {
 const FACE_FILES = {
   // The iWARP connection manager is driven by the faces as an RNICPI consumer (through CmQp).
   iwarp: ['iwarp/cm'],
-  // Host memory: the faces turn JS buffers into the addresses RNICPI takes.
-  rnic: ['rnic/hostmem'],
+  // Host memory: the faces turn JS buffers into the addresses RNICPI takes. The Modify QP
+  // transition table (pure data): ibverbs checks IB states it maps onto an iWARP QP with it.
+  rnic: ['rnic/hostmem', 'rnic/qp-states'],
   provider: ['provider/access-layer', 'provider/softrdma'],
 };
 const ALLOWED_FILES = {

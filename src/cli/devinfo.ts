@@ -3,8 +3,8 @@
  * calls (`ibv_get_device_list`, `ibv_query_device`, `ibv_query_port`, `ibv_query_gid`).
  */
 import { parseArgs } from 'node:util';
-import { ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
-import { closeDevice, devices, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
+import { ibv_atomic_cap, ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
+import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
 
 export const DEVINFO_HELP = `Usage: softrdma devinfo [options]
@@ -34,6 +34,37 @@ const MTU: Record<number, number> = {
   [ibv_mtu.IBV_MTU_2048]: 2048,
   [ibv_mtu.IBV_MTU_4096]: 4096,
 };
+
+/** ibv_devinfo's `atomic_cap` words. */
+const ATOMIC_CAP: Record<number, string> = {
+  [ibv_atomic_cap.IBV_ATOMIC_NONE]: 'ATOMIC_NONE',
+  [ibv_atomic_cap.IBV_ATOMIC_HCA]: 'ATOMIC_HCA',
+  [ibv_atomic_cap.IBV_ATOMIC_GLOB]: 'ATOMIC_GLOB',
+};
+
+/** GID types as ibv_devinfo names them after the GID (`enum ibv_gid_type`). */
+const GID_TYPE = ['IB', 'RoCE v1', 'RoCE v2'];
+
+/** A GID as `inet_ntop(AF_INET6)` writes it (IPv4-mapped ones as `::ffff:a.b.c.d`), as ibv_devinfo shows RoCE GIDs. */
+function gidText(g: Uint8Array): string {
+  if (g.subarray(0, 10).every((b) => b === 0) && g[10] === 0xff && g[11] === 0xff) return `::ffff:${[...g.subarray(12)].join('.')}`;
+  const words: string[] = [];
+  for (let i = 0; i < 16; i += 2) words.push(((g[i]! << 8) | g[i + 1]!).toString(16));
+  // The longest run of two or more zero words becomes "::" (RFC 5952 §4.2).
+  let best = -1;
+  let len = 0;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && words[j] === '0') j++;
+    if (j - i > len && j - i >= 2) {
+      best = i;
+      len = j - i;
+    }
+    i = j === i ? i + 1 : j;
+  }
+  if (best < 0) return words.join(':');
+  return `${words.slice(0, best).join(':')}::${words.slice(best + len).join(':')}`;
+}
 
 export function devinfo(argv: readonly string[], out: (s: string) => void, err: (s: string) => void = out): number {
   const { values } = parseArgs({
@@ -104,7 +135,7 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
         ['max_res_rd_atom', a.max_res_rd_atom],
         ['max_qp_init_rd_atom', a.max_qp_init_rd_atom],
         ['max_ee_init_rd_atom', a.max_ee_init_rd_atom],
-        ['atomic_cap', `ATOMIC_NONE (${a.atomic_cap})`],
+        ['atomic_cap', `${ATOMIC_CAP[a.atomic_cap] ?? 'ATOMIC_NONE'} (${a.atomic_cap})`],
         ['max_ee', a.max_ee],
         ['max_rdd', a.max_rdd],
         ['max_mw', a.max_mw],
@@ -146,7 +177,13 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
         out(`\t\t\tpkey_tbl_len:\t\t${p.pkey_tbl_len}\n`);
         out(`\t\t\tgid_tbl_len:\t\t${p.gid_tbl_len}\n`);
         const g: ibv_gid = { raw: new Uint8Array(16) };
-        if (queryGid(ctx, port, 0, g) === 0) {
+        if (dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) {
+          // RoCE: every entry of the GID table with its type, as rdma-core's ibv_devinfo.
+          const types = gidTypes(ctx);
+          for (let i = 0; i < p.gid_tbl_len && queryGid(ctx, port, i, g) === 0; i++) {
+            out(`\t\t\tGID[${String(i).padStart(3)}]:\t\t${gidText(g.raw)}, ${GID_TYPE[types[i] ?? 0]}\n`);
+          }
+        } else if (queryGid(ctx, port, 0, g) === 0) {
           const hex = [...g.raw].map((b) => b.toString(16).padStart(2, '0'));
           const groups: string[] = [];
           for (let i = 0; i < 16; i += 2) groups.push(hex[i]! + hex[i + 1]!);

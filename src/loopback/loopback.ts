@@ -72,6 +72,10 @@ interface Unit extends TxSeg {
   fault: number;
   /** The sending connection, whose window slot frees when the unit is processed. */
   from?: LoopbackConn;
+  /** IB UD: the datagram's GRH as the receiver's buffer gets it, its Q_Key and source QP. */
+  grh?: Uint8Array;
+  qkey?: number;
+  srcQpn?: number;
 }
 
 /** A sequencing or integrity violation the loopback wire itself detects. */
@@ -129,12 +133,17 @@ const ibEndpoints = new Map<number, LoopbackEndpoint>();
 /**
  * The IB binder of the loopback (`registerIbBinder('loopback', …)`): an RC or UC QP reaching
  * RTR is joined to the QP its dest QPN names, in this process, once that one names it back;
- * until then what it sends waits. An RNIC whose `ibLink` is `'loopback'` uses it. UD is not
- * carried (datagrams need the RoCEv2 transport).
+ * until then what it sends waits. A UD QP's datagrams go to the QP each Send names, with a GRH
+ * synthesised from the address vector. An RNIC whose `ibLink` is `'loopback'` uses it.
  */
 export function attachLoopbackIb(qp: Qp, attrs: Readonly<IbQpAttrs>): LoopbackConn | RiRet {
-  if (attrs.service === 'UD') return RiRet.QP_INVALID_SERVICE_TYPE;
   const ep = new LoopbackEndpoint(`qp${qp.id}`);
+  if (attrs.service === 'UD') {
+    // Datagrams go to whichever QP each Send names: no peer to join.
+    ep.inUse = true;
+    ibEndpoints.set(qp.id, ep);
+    return new LoopbackConn(qp, ep, true);
+  }
   ep.ibDest = attrs.destQpn;
   ep.inUse = true;
   ibEndpoints.set(qp.id, ep);
@@ -149,6 +158,46 @@ export function attachLoopbackIb(qp: Qp, attrs: Readonly<IbQpAttrs>): LoopbackCo
   return new LoopbackConn(qp, ep, true);
 }
 registerIbBinder('loopback', attachLoopbackIb);
+
+/** Is `g` an IPv4-mapped GID (::ffff:a.b.c.d, RFC 4291 §2.5.5.2)? */
+function isV4Mapped(g: Uint8Array): boolean {
+  return g.subarray(0, 10).every((b) => b === 0) && g[10] === 0xff && g[11] === 0xff;
+}
+
+/**
+ * The 40 octets a UD receive buffer starts with, as a RoCEv2 receiver writes them: between IPv4
+ * GIDs, 20 zero octets and the IPv4 header the datagram would have had (Linux rxe); otherwise the
+ * IB GRH (IBTA Vol. 1 §8.3: IPVer 6, TClass, FlowLabel, PayLen, NxtHdr 0x1B, HopLmt, SGID, DGID).
+ * `len` is the payload; BTH (12), DETH (8) and ICRC (4) are counted as the wire would carry them.
+ */
+export function synthGrh(sgid: Uint8Array, dgid: Uint8Array, tclass: number, flow: number, hopLimit: number, len: number): Uint8Array {
+  const g = new Uint8Array(40);
+  const v = new DataView(g.buffer);
+  const ibLen = 12 + 8 + len + 4;
+  if (isV4Mapped(sgid) && isV4Mapped(dgid)) {
+    const ip = 20;
+    g[ip] = 0x45;
+    g[ip + 1] = tclass;
+    v.setUint16(ip + 2, 20 + 8 + ibLen);
+    v.setUint16(ip + 6, 0x4000); // DF, ID 0 (as RoCEv2 senders set it)
+    g[ip + 8] = hopLimit;
+    g[ip + 9] = 17;
+    g.set(sgid.subarray(12), ip + 12);
+    g.set(dgid.subarray(12), ip + 16);
+    let sum = 0;
+    for (let i = 0; i < 20; i += 2) sum += v.getUint16(ip + i);
+    while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);
+    v.setUint16(ip + 10, ~sum & 0xffff);
+    return g;
+  }
+  v.setUint32(0, ((6 << 28) | ((tclass & 0xff) << 20) | (flow & 0xf_ffff)) >>> 0);
+  v.setUint16(4, ibLen);
+  g[6] = 0x1b;
+  g[7] = hopLimit;
+  g.set(sgid, 8);
+  g.set(dgid, 24);
+  return g;
+}
 
 /** The completion status of a WQE the loopback peer refused, by the peer's fault (IB NAK codes). */
 function nakStatus(f: number): RiWcStatus {
@@ -192,7 +241,9 @@ export class LoopbackConn implements QpTransport {
 
   maxPayload(_op: TxOp): number {
     // IB: messages are cut at exactly the path MTU, as a RoCE wire does (IBTA Vol. 1 §9.7.7).
-    return this.ib ? mtuBytes(this.qp.ib.pathMtu) : LOOPBACK_MTU;
+    if (!this.ib) return LOOPBACK_MTU;
+    // UD: a datagram is at most the port's active MTU (the core refuses longer ones at post).
+    return this.qp.service === 'UD' ? mtuBytes(this.qp.rnic.config.activeMtu ?? 3) : mtuBytes(this.qp.ib.pathMtu);
   }
 
   /** IB: the peer was joined; deliver what waited for it. */
@@ -249,7 +300,20 @@ export class LoopbackConn implements QpTransport {
       o += p.length;
     }
     const u: Unit = { ...g, wqe: null, parts: [], k: K.DATA, msn, payload, crc: this.ep.hook ? crc32c(payload) : 0, fault: 0 };
-    this.transmit(u);
+    if (this.ib && g.ud) {
+      // A datagram: to the QP it names, if that QP is listening; else it is lost, as on a wire.
+      const d = g.ud;
+      const qp = this.qp;
+      // A Q_Key with the high-order bit set means the QP's own (IBTA Vol. 1 §10.2.5).
+      u.qkey = d.remoteQkey & 0x8000_0000 ? qp.ib.qkey : d.remoteQkey;
+      u.srcQpn = qp.id;
+      u.grh = synthGrh(d.av.sgid, d.av.dgid, d.av.trafficClass, d.av.flowLabel, d.av.hopLimit || 64, g.len);
+      u.ud = null;
+      const target = ibEndpoints.get(d.remoteQpn);
+      if (target?.conn && !target.closed) this.toPeer(u, 0, target);
+    } else {
+      this.transmit(u);
+    }
     // The payload was copied: the buffer is free and the WR is delivered (local delivery).
     const w = g.wqe;
     if (w && g.last && w.state === WqeState.WAIT_DELIVERY) this.qp.requester.delivered(w);
@@ -287,8 +351,8 @@ export class LoopbackConn implements QpTransport {
     this.toPeer(h, 0);
   }
 
-  private toPeer(u: Unit, delayMs: number): void {
-    const peer = this.ep.peer;
+  private toPeer(u: Unit, delayMs: number, to?: LoopbackEndpoint): void {
+    const peer = to ?? this.ep.peer;
     if (!peer) {
       // IB: the QP named by dest QPN has not reached RTR yet.
       this.ep.unlinked.push(u);
@@ -380,6 +444,11 @@ export class LoopbackConn implements QpTransport {
       // Data while Closing is a bad close (Verbs §6.2 T15).
       this.rxStopped = true;
       qp.badClose();
+      return;
+    }
+    if (this.ib && qp.service === 'UD') {
+      // UD: the core checks the Q_Key; no posted receive drops the datagram silently.
+      if (u.grh) qp.responder.rxDatagram(u.grh, u.payload.length, u.se, { segments: [u.payload] }, 0, u.srcQpn ?? 0, u.qkey ?? 0);
       return;
     }
     if (this.ep.peer?.hook && crc32c(u.payload) !== u.crc) {

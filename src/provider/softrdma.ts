@@ -46,7 +46,9 @@ import {
 } from '../rnic/memops.js';
 import type { Pd } from '../rnic/pd.js';
 import { postRq, postSq, postSrq, type SgeIn, type SqWrIn } from '../rnic/post.js';
-import { type MpaAttrs, type Qp, QP_STATE_NAMES, type QpModify } from '../rnic/qp.js';
+import { type MpaAttrs, type Qp, QP_STATE_NAMES, type QpModify, resolveAv } from '../rnic/qp.js';
+import type { IbAv } from '../rnic/transport.js';
+import { avOfRi, decodeModifyIb, hostIpv4Gids, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, riOfAv, serviceOfRi } from './ib.js';
 import { type AsyncHandler, DEFAULT_CONFIG, Rnic, type RnicConfig } from '../rnic/rnic.js';
 import type { Srq } from '../rnic/srq.js';
 import { registerLlpBinder } from '../rnic/transport.js';
@@ -90,6 +92,8 @@ import {
   type ri_wc_t,
   type ri_wr_recv_t,
   type ri_wr_t,
+  type ri_address_handle_t,
+  type ri_ud_address_vector_t,
 } from '../rnicpi/types.js';
 
 /** Name of the provider in the registry. */
@@ -130,6 +134,8 @@ export class SoftrdmaVp implements ri_vp_handle_t {
   /** `ri_mem_pin` / `ri_mem_map` bookkeeping (same range and os_data to undo). */
   readonly pins = new PinTable();
   readonly maps = new Map<string, unknown[]>();
+  /** Address handles held (IB), against `max_addr_hdls`. */
+  ahCount = 0;
   constructor(config: RnicConfig = DEFAULT_CONFIG) {
     this.engine = new Rnic(config);
     // No callback may run before the RNIC is opened.
@@ -137,6 +143,10 @@ export class SoftrdmaVp implements ri_vp_handle_t {
   }
   get name(): string {
     return this.engine.config.name;
+  }
+  /** The RNIC's transport type (`ri_rnic_attr_t.transport_type`): IB for a RoCEv2 RNIC. */
+  get transportType(): RiTransportType {
+    return this.engine.isIb ? RiTransportType.IB : RiTransportType.IWARP;
   }
 }
 
@@ -164,7 +174,7 @@ export class SoftrdmaRnicHandle {
 }
 
 abstract class ObjHandle {
-  abstract readonly [RI_HANDLE_KIND]: 'pd' | 'cq' | 'qp' | 'srq' | 'mr' | 'mw';
+  abstract readonly [RI_HANDLE_KIND]: 'pd' | 'cq' | 'qp' | 'srq' | 'mr' | 'mw' | 'ah';
   dead = false;
   constructor(
     readonly owner: SoftrdmaRnicHandle,
@@ -213,6 +223,17 @@ class MrHandle extends ObjHandle {
 class MwHandle extends ObjHandle {
   readonly [RI_HANDLE_KIND] = 'mw' as const;
   constructor(owner: SoftrdmaRnicHandle, readonly mem: MemObject, vpData: unknown, osData: unknown) {
+    super(owner, vpData, osData);
+  }
+}
+
+/**
+ * An IB address handle (`ri_ah_create`): a validated address vector in a PD. It holds a PD
+ * reference (the PD cannot be deallocated under it) and nothing else: a UD Send copies its AV.
+ */
+class AhHandle extends ObjHandle {
+  readonly [RI_HANDLE_KIND] = 'ah' as const;
+  constructor(owner: SoftrdmaRnicHandle, readonly pdH: PdHandle, public av: IbAv, vpData: unknown, osData: unknown) {
     super(owner, vpData, osData);
   }
 }
@@ -305,7 +326,7 @@ function portAttrs(): ri_iwarp_port_attr_t {
 
 function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
   const l = vp.engine.limits;
-  return {
+  const common = {
     mem_page_sizes_bit_mask: l.pageSizesMask,
     // Block-list mode is not offered (RI_RNIC_EXT_BLOCK_MODE clear), so no block sizes.
     block_size_low: 0n,
@@ -335,7 +356,15 @@ function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
     max_ord: l.maxOrd,
     max_ord_per_qp: l.maxOrdPerQp,
     rnic_flags: SOFTRDMA_RNIC_FLAGS,
-    addl_vendor_info: `softrdma ${vp.name} (software iWARP RNIC)`.slice(0, 63),
+    addl_vendor_info: `softrdma ${vp.name} (software ${vp.engine.isIb ? 'RoCEv2' : 'iWARP'} RNIC)`.slice(0, 63),
+  };
+  if (vp.engine.isIb) {
+    // Memory windows and the iWARP extensions belong to the core on both transports; the IB
+    // specifics (GIDs, P_Keys, MTU) come from ib.ts.
+    return { ...common, transport_type: RiTransportType.IB, trans_attr: { ib: ibRnicAttrs(vp.engine, portInfo) } };
+  }
+  return {
+    ...common,
     transport_type: RiTransportType.IWARP,
     trans_attr: {
       iwarp: {
@@ -354,6 +383,7 @@ function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
  * port (24) and each address (4 / 16).
  */
 export function rnicAttrSize(a: ri_rnic_attr_t): number {
+  if ('ib' in a.trans_attr) return 256 + ibAttrSize(a.trans_attr.ib);
   let n = 256 + 24;
   const ports = 'iwarp' in a.trans_attr ? a.trans_attr.iwarp.port_attrs : null;
   for (const p of ports ?? []) n += 24 + 4 * p.num_ipv4_addrs + 16 * p.num_ipv6_addrs;
@@ -415,7 +445,7 @@ function qpAttrs(h: QpHandle): ri_qp_attr_t {
     max_rdma_read_outgoing: qp.ord,
     max_rdma_read_incoming: qp.ird,
     enable_stag0_fastreg: qp.stag0Enabled,
-    qp_xport: { qp_iwarp: iwarp },
+    qp_xport: qp.isIb ? { qp_ib: ibQpAttr(qp) } : { qp_iwarp: iwarp },
   };
 }
 
@@ -470,6 +500,12 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
     case RiWrType.SEND_IMMEDIATE: {
       const s = sgl(wr.sg_list, wr.num_sgls);
       if (typeof s === 'number') return s;
+      if ('remote_node_address' in wr) {
+        // A datagram (UD Send): the destination is the address handle's AV, copied now.
+        const ah = own(rnic, wr.remote_node_address, AhHandle);
+        if (!ah) return RiRet.ADDRESS_HANDLE_INVALID;
+        return { ...base, sgl: s, rtag: 0, ud: { av: ah.av, remoteQpn: wr.dest_qp, remoteQkey: wr.dest_qkey } };
+      }
       const rtag = 'rtag' in wr ? wr.rtag : undefined;
       return { ...base, sgl: s, rtag: wr.type === RiWrType.SEND_INVALIDATE ? rtag : 0 };
     }
@@ -636,8 +672,8 @@ function rnicDetails(vp: SoftrdmaVp): Record<string, unknown> {
   const e = vp.engine;
   return {
     name: vp.name,
-    transport: 'iWARP',
-    protocol: 'IETF (RFC 5040/5041/5044)',
+    transport: e.isIb ? 'RoCEv2' : 'iWARP',
+    protocol: e.isIb ? 'InfiniBand over UDP 4791 (IBTA Vol. 1 Annex A17)' : 'IETF (RFC 5040/5041/5044)',
     open: vp.open,
     pbl_mode: vp.pblMode === RiPblMode.PAGE_LIST_MODE ? 'page' : 'block',
     rnic_handles: vp.handles.size,
@@ -891,7 +927,17 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       const r = rnicOf(rnic);
       if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
       if (!attrs || typeof attrs !== 'object') return riFail(RiRet.INVALID_PARAMETER);
-      if (attrs.qp_xport && 'qp_ib' in attrs.qp_xport) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
+      const isIb = r.engine.isIb;
+      // The transport struct must be the RNIC's: IB attributes on an iWARP RNIC and the reverse
+      // name a service the RNIC does not have.
+      if (attrs.qp_xport && ('qp_ib' in attrs.qp_xport) !== isIb) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
+      let service: 'RC' | 'UC' | 'UD' | undefined;
+      if (isIb) {
+        const t = attrs.qp_xport && 'qp_ib' in attrs.qp_xport ? attrs.qp_xport.qp_ib?.trans_type : undefined;
+        const sv = t === undefined ? 'RC' : serviceOfRi(t);
+        if (!sv) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
+        service = sv;
+      }
       const iw: Partial<ri_iwarp_qp_attr_t> =
         attrs.qp_xport && 'qp_iwarp' in attrs.qp_xport ? (attrs.qp_xport.qp_iwarp ?? {}) : {};
       const useSrq = attrs.srq_valid === true;
@@ -941,6 +987,7 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
         rqHiwat: useSrq ? (iw.rq_hiwat ?? 0) : 0,
         mpa,
         osData: os_data,
+        ...(service && { service }),
       });
       if (typeof qp === 'number') return riFail(qp as Exclude<RiRet, RiRet.SUCCESS>);
       const h = new QpHandle(r, qp, pd, vp_data, os_data);
@@ -958,7 +1005,7 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
       const h = own(r, qp, QpHandle);
       if (!h) return riFail(RiRet.QP_INVALID_HANDLE);
-      const m = decodeModify(qp_mask, attrs);
+      const m = h.qp.isIb ? decodeModifyIb(h.qp, qp_mask, attrs) : decodeModify(qp_mask, attrs);
       if (typeof m === 'number') return riFail(m as Exclude<RiRet, RiRet.SUCCESS>);
       const st = h.qp.modify(m);
       if (st !== RiRet.SUCCESS) return riFail(st as Exclude<RiRet, RiRet.SUCCESS>);
@@ -1288,17 +1335,46 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
     },
 
     // ------------------------------------------------------------------ InfiniBand only
-    ri_ah_create(rnic) {
-      return ibOnly(rnic);
+    ri_ah_create(rnic, pd, av, vp_data, os_data) {
+      const r = rnicOf(rnic);
+      if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
+      if (!r.engine.isIb) return XPORT;
+      const p = own(r, pd, PdHandle);
+      if (!p) return riFail(RiRet.PD_INVALID_HANDLE);
+      const a = ahAv(r, av);
+      if (typeof a === 'number') return riFail(a as Exclude<RiRet, RiRet.SUCCESS>);
+      if (r.vp.ahCount >= MAX_AHS) return riFail(RiRet.RESOURCE_SHORTAGE);
+      r.vp.ahCount++;
+      p.pd.users++;
+      return riOk({ ah: new AhHandle(r, p, a, vp_data, os_data) as unknown as ri_address_handle_t });
     },
-    ri_ah_query(rnic) {
-      return ibOnly(rnic);
+    ri_ah_query(rnic, ah) {
+      const r = rnicOf(rnic);
+      if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
+      if (!r.engine.isIb) return XPORT;
+      const h = own(r, ah, AhHandle);
+      if (!h) return riFail(RiRet.ADDRESS_HANDLE_INVALID);
+      return riOk({ av: { av_common: riOfAv(h.av), physical_port: h.av.port }, pd: h.pdH });
     },
-    ri_ah_modify(rnic) {
-      return ibOnly(rnic);
+    ri_ah_modify(rnic, ah, av) {
+      const r = rnicOf(rnic);
+      if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
+      if (!r.engine.isIb) return XPORT;
+      const h = own(r, ah, AhHandle);
+      if (!h) return riFail(RiRet.ADDRESS_HANDLE_INVALID);
+      const a = ahAv(r, av);
+      if (typeof a === 'number') return riFail(a as Exclude<RiRet, RiRet.SUCCESS>);
+      h.av = a;
+      return RI_OK;
     },
-    ri_ah_destroy(rnic) {
-      return ibOnly(rnic);
+    ri_ah_destroy(rnic, ah) {
+      const r = rnicOf(rnic);
+      if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
+      if (!r.engine.isIb) return XPORT;
+      const h = own(r, ah, AhHandle);
+      if (!h) return riFail(RiRet.ADDRESS_HANDLE_INVALID);
+      destroyAh(h);
+      return RI_OK;
     },
     ri_mcast_attach(rnic) {
       return ibOnly(rnic);
@@ -1327,6 +1403,20 @@ function single(rnic: unknown, qp: unknown, wr: ri_wr_t): RiStatus {
   const h = own(r, qp, QpHandle);
   if (!h) return riFail(RiRet.QP_INVALID_HANDLE);
   return riStatusOf(postSqOne(r, h, wr));
+}
+
+/** Validates an `ri_ud_address_vector_t` with the core's AV rule. */
+function ahAv(r: SoftrdmaRnicHandle, av: ri_ud_address_vector_t | null): IbAv | RiRet {
+  if (!av || typeof av !== 'object') return RiRet.INVALID_PARAMETER;
+  const a = avOfRi(av.av_common, av.physical_port);
+  if (!a) return RiRet.INVALID_PARAMETER;
+  return resolveAv(r.engine, a);
+}
+
+function destroyAh(h: AhHandle): void {
+  h.pdH.pd.users--;
+  h.owner.vp.ahCount--;
+  h.kill();
 }
 
 function ibOnly(rnic: unknown): RiFail {
@@ -1481,6 +1571,16 @@ for (const v of [SOFTRDMA_KERNEL_OPS, SOFTRDMA_KERNEL_VP_OPS, SOFTRDMA_USER_OPS,
   }
 }
 
+/**
+ * The configuration of the `i`th RoCEv2 RNIC: the InfiniBand transport (its binder is the
+ * RoCEv2 transport's, `registerIbBinder('rocev2', …)`), the GID table of the host's IPv4
+ * addresses (read at each query, so address changes show), and an active MTU of 1024, as Linux
+ * rxe derives it from a 1500-octet Ethernet MTU.
+ */
+export function roceConfig(base: Partial<RnicConfig> | undefined, i: number): Partial<RnicConfig> {
+  return { ...base, name: `softroce${i}`, transport: 'rocev2', gids: hostIpv4Gids, activeMtu: 3 };
+}
+
 /** Creates one softrdma RNIC (a VP handle), not yet attached or opened. */
 export function createSoftrdmaVp(config: Partial<RnicConfig> = {}): SoftrdmaVp {
   return new SoftrdmaVp({ ...DEFAULT_CONFIG, ...config, limits: { ...DEFAULT_CONFIG.limits, ...config.limits } });
@@ -1528,6 +1628,11 @@ export function softrdmaTerminateDomain(vp_hdl: ri_vp_handle_t, rnic: unknown): 
     () => step(MrHandle, (h) => mrDereg(e, h.mem)),
     () => step(SrqHandle, (h) => e.srqDestroy(h.srq)),
     () => step(CqHandle, (h) => e.cqDestroy(h.cq)),
+    () =>
+      step(AhHandle, (h) => {
+        destroyAh(h);
+        return RiRet.SUCCESS;
+      }),
     () => step(PdHandle, (h) => e.pdDealloc(h.pd)),
   ];
   for (const s of steps) {
@@ -1543,8 +1648,10 @@ export function softrdmaTerminateDomain(vp_hdl: ri_vp_handle_t, rnic: unknown): 
 
 /** Options of the "softrdma" provider factory. */
 export interface SoftrdmaProviderOptions {
-  /** Number of RNICs to attach (default 1). */
+  /** Number of iWARP RNICs to attach (default 1), named `softrdma0`, `softrdma1` … */
   rnics?: number;
+  /** Number of RoCEv2 RNICs to attach after them (default 0), named `softroce0` … */
+  roce?: number;
   /** Engine configuration overrides (name gets a per-RNIC suffix). */
   config?: Partial<RnicConfig>;
   /** `dev_info` given to `ri_svc_attach` (default: the RNIC name). */
@@ -1568,8 +1675,11 @@ export function softrdmaProviderFactory(env: RiProviderEnv): SoftrdmaProviderIns
   const count = o.rnics ?? 1;
   const vps: SoftrdmaVp[] = [];
   const baseName = o.config?.name ?? 'softrdma';
-  for (let i = 0; i < count; i++) {
-    const vp = createSoftrdmaVp({ ...o.config, name: `${baseName}${i}` });
+  const configs: Partial<RnicConfig>[] = [];
+  for (let i = 0; i < count; i++) configs.push({ ...o.config, name: `${baseName}${i}` });
+  for (let i = 0; i < (o.roce ?? 0); i++) configs.push(roceConfig(o.config, i));
+  for (const cfg of configs) {
+    const vp = createSoftrdmaVp(cfg);
     const st = env.svc.ri_svc_attach(vp, o.devInfo ?? vp.name, softrdmaDevArg(vp), SOFTRDMA_KERNEL_OPS, SOFTRDMA_KERNEL_VP_OPS);
     if (st.status !== RiRet.SUCCESS) {
       for (const v of vps) env.svc.ri_svc_detach(v);

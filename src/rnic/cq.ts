@@ -37,6 +37,20 @@ export interface WorkCompletion {
   err_data: bigint;
   /** The local QP number (the verbs WC carries it, Verbs §8.2.3). */
   qp_num: number;
+  /**
+   * A UD QP's completions are RNICPI's general WCs (`ri_gen_wc_t`): these members are present
+   * on them only. `qpn` is the local QP, `remote_qpn` a datagram's source QP (its DETH), and
+   * `grh_present` says the first 40 octets of the receive buffer hold the GRH (IBTA Vol. 1 §11.4.2.1).
+   */
+  qpn?: number;
+  remote_lid?: number;
+  remote_qpn?: number;
+  remote_sl?: number;
+  local_lid_pathbits?: number;
+  ether_type?: number;
+  grh_present?: number;
+  pkey_index?: number;
+  freed_resource_count?: number;
 }
 
 /** A queued completion and the queue slot it releases when polled. */

@@ -182,7 +182,7 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   }
   if (qp.isIb && qp.service === 'UD') {
     const d = wr.ud;
-    if (!d || !d.av || !(d.av.dgid instanceof Uint8Array)) return RiRet.ADDRESS_HANDLE_INVALID;
+    if (!d?.av || !(d.av.dgid instanceof Uint8Array)) return RiRet.ADDRESS_HANDLE_INVALID;
     if (!Number.isInteger(d.remoteQpn) || d.remoteQpn < 0 || d.remoteQpn > 0xff_ffff) return RiRet.INVALID_PARAMETER;
     if (!Number.isInteger(d.remoteQkey) || d.remoteQkey < 0 || d.remoteQkey > 0xffff_ffff) return RiRet.INVALID_PARAMETER;
     // A datagram is one packet: at most the port's active MTU (IBTA Vol. 1 §9.8.3.1).

@@ -167,6 +167,30 @@ function newIbAttrs(service: IbService): IbQpAttrs {
 
 const u = (v: unknown, max: number): boolean => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max;
 
+/**
+ * Validates an address vector against the RNIC (IBTA Vol. 1 §11.2.2.1; the one port, the GID
+ * table) and returns a private copy with the source GID resolved: the one rule for a QP's AV
+ * (Modify QP) and an address handle's (Create AH).
+ */
+export function resolveAv(rnic: Rnic, av: IbAvIn): IbAv | RiRet {
+  if (!av || typeof av !== 'object') return RiRet.INVALID_PARAMETER;
+  if (!(av.dgid instanceof Uint8Array) || av.dgid.length !== 16) return RiRet.INVALID_PARAMETER;
+  if (!u(av.hopLimit, 0xff) || !u(av.trafficClass, 0xff) || !u(av.flowLabel, 0xf_ffff) || !u(av.sl, 15)) return RiRet.INVALID_PARAMETER;
+  if (av.port !== 1) return RiRet.RNIC_INVALID_PORT;
+  const gids = rnic.gidTable();
+  if (!u(av.sgidIndex, gids.length - 1)) return RiRet.INVALID_PARAMETER;
+  return {
+    dgid: Uint8Array.from(av.dgid),
+    sgidIndex: av.sgidIndex,
+    sgid: Uint8Array.from(gids[av.sgidIndex]!),
+    hopLimit: av.hopLimit,
+    trafficClass: av.trafficClass,
+    flowLabel: av.flowLabel,
+    sl: av.sl,
+    port: av.port,
+  };
+}
+
 /** How long Terminate and Closing may last before the LLP is reset (Verbs §6.2.3). */
 export const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -210,6 +234,8 @@ export class Qp {
   readonly isIb: boolean;
   /** The IB service type (iWARP QPs: RC). */
   readonly service: IbService;
+  /** IB: Communication Established was raised since the last RTR (once per connection). */
+  private commEstablished = false;
   /** IB attributes (IBTA Vol. 1 §11.2.4.2), read by the transport; defaults on iWARP QPs. */
   ib: IbQpAttrs;
 
@@ -472,19 +498,13 @@ export class Qp {
     // One port with a one-entry P_Key table.
     if (ib.pkeyIndex !== undefined && ib.pkeyIndex !== 0) return RiRet.RNIC_INVALID_PKEY_INDEX;
     if (ib.port !== undefined && ib.port !== 1) return RiRet.RNIC_INVALID_PORT;
-    if (ib.access !== undefined) {
-      // Atomics are granted only where the RNIC can execute them (a capability, not a promise).
-      if (ib.access.atomic && !rnic.atomicsSupported) return RiRet.RNIC_ATOMICS_UNSUPPORTED;
-    }
-    let sgid: Uint8Array | null = null;
+    // The remote-atomic enable is accepted on any RNIC (as Linux rxe and the iWARP face do): without
+    // atomics in the work-request table no atomic can reach the QP (the device reports none).
+    let av: IbAv | null = null;
     if (ib.av !== undefined) {
-      const av = ib.av;
-      if (!(av.dgid instanceof Uint8Array) || av.dgid.length !== 16) return RiRet.INVALID_PARAMETER;
-      if (!u(av.hopLimit, 0xff) || !u(av.trafficClass, 0xff) || !u(av.flowLabel, 0xf_ffff) || !u(av.sl, 15)) return RiRet.INVALID_PARAMETER;
-      if (av.port !== 1) return RiRet.RNIC_INVALID_PORT;
-      const gids = rnic.gidTable();
-      if (!u(av.sgidIndex, gids.length - 1)) return RiRet.INVALID_PARAMETER;
-      sgid = gids[av.sgidIndex]!;
+      const r = resolveAv(rnic, ib.av);
+      if (typeof r === 'number') return r;
+      av = r;
     }
     if (m.ord !== undefined && (!u(m.ord, 0xff) || m.ord > rnic.limits.maxOrdPerQp)) return RiRet.RNIC_IRD_ORD_EXCEEDED;
     if (m.ird !== undefined && (!u(m.ird, 0xff) || m.ird > rnic.limits.maxIrdPerQp)) return RiRet.RNIC_IRD_ORD_EXCEEDED;
@@ -515,7 +535,7 @@ export class Qp {
       ...(ib.port !== undefined && { port: ib.port }),
       ...(ib.sqdNotify !== undefined && { sqdNotify: ib.sqdNotify }),
     };
-    if (ib.av !== undefined) next.av = { ...ib.av, dgid: Uint8Array.from(ib.av.dgid), sgid: Uint8Array.from(sgid!) };
+    if (av) next.av = av;
     let transport: QpTransport | null = null;
     if (from === IbQpState.INIT && to === IbQpState.RTR) {
       const made = bindIb(rnic.config.ibLink ?? rnic.config.transport, this, next) ?? RiRet.XPORT_UNSUPPORTED;
@@ -552,6 +572,7 @@ export class Qp {
           this.toError('modify', null);
           break;
         case IbQpState.RTR:
+          this.commEstablished = false;
           this.transport = transport;
           this.responder.reset();
           this.setState(RiQpState.READY_TO_RECEIVE, 'modify');
@@ -570,6 +591,17 @@ export class Qp {
     // A transport bound by this Modify got the attributes from its binder.
     if (mask !== 0 && !transport && to !== IbQpState.RESET && to !== IbQpState.ERR) this.transport?.ibModified?.(this.ib, mask, riFrom, this.state);
     return RiRet.SUCCESS;
+  }
+
+  /**
+   * A packet reached the responder. In RTR that is the Communication Established event
+   * (IBTA Vol. 1 §11.6.3.1: the first packet a QP receives in RTR); the QP stays in RTR.
+   */
+  received(): void {
+    if (this.state === RiQpState.READY_TO_RECEIVE && !this.commEstablished) {
+      this.commEstablished = true;
+      this.rnic.asyncEvent(RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED, this);
+    }
   }
 
   /** SQD: once every WQE that had started is complete, Draining becomes Drained (IBTA Vol. 1 §10.3.1.5). */
@@ -826,9 +858,14 @@ export class Qp {
   }
 
   /** Completes an RQ (or S-RQ) WQE with a WC on the receive CQ. */
-  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number): void {
+  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, srcQpn = -1): void {
     if (this.destroyed) return;
     const wc = this.rnic.makeWc(this);
+    if (srcQpn >= 0) {
+      // A datagram: its source QP, and the GRH in the first 40 octets.
+      wc.remote_qpn = srcQpn;
+      wc.grh_present = 1;
+    }
     wc.op_type = RiWcType.DATA_RECEIVED;
     wc.id = w.id;
     wc.op_status = status;
@@ -937,16 +974,16 @@ export class Qp {
   }
 
   /** Completes the receive WQE consumed first and not yet completed (RQ order). */
-  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number): void {
+  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, srcQpn = -1): void {
     if (this.srq) {
       const i = this.srqTaken.indexOf(w);
       if (i >= 0) this.srqTaken.splice(i, 1);
       // `srqOutstanding` drops only when this WC is polled (onCompletionPolled).
-      this.pushRqWc(w, status, bytes, wcFlags, invalidated);
+      this.pushRqWc(w, status, bytes, wcFlags, invalidated, srcQpn);
       return;
     }
     this.rqCompl++;
-    this.pushRqWc(w, status, bytes, wcFlags, invalidated);
+    this.pushRqWc(w, status, bytes, wcFlags, invalidated, srcQpn);
   }
 
   /**

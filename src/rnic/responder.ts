@@ -25,6 +25,9 @@ import { LOCAL_ACCESS_STATUS } from './requester.js';
 import { type QpTransport, TxOp, type TxSeg } from './transport.js';
 import type { InboundRead, RqWqe } from './wqe.js';
 
+/** Octets of the Global Route Header a UD receive buffer starts with (IBTA Vol. 1 §8.3). */
+export const GRH_LEN = 40;
+
 /** Received payload: the bytes of one segment, possibly spread over several chunks. */
 export interface RxPayload {
   readonly segments: readonly Uint8Array[];
@@ -100,6 +103,7 @@ export class Responder {
    * does not continue in order); later segments only need to stay inside the checked object.
    */
   rxWrite(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number): Fault {
+    if (this.qp.isIb) this.qp.received();
     if (len > 0) {
       const o = this.tagObj;
       const cont = o !== null && stag === this.tagStag && to === this.tagNextTo && o.valid && !o.destroyed && this.tagOffset + len <= this.tagEnd;
@@ -180,6 +184,7 @@ export class Responder {
    */
   rxSend(offset: number, len: number, last: boolean, se: boolean, invalidate: boolean, invStag: number, p: RxPayload, skip: number): Fault {
     const qp = this.qp;
+    if (qp.isIb) qp.received();
     let w = this.recvWqe;
     if (!w) {
       if (offset !== 0) return Fault.BAD_OFFSET;
@@ -265,6 +270,50 @@ export class Responder {
     }
   }
 
+  // ------------------------------------------------------------------ datagrams
+
+  /**
+   * An inbound UD datagram (IBTA Vol. 1 §9.8.3.1, §11.4.2.1), after the transport's own checks.
+   * A Q_Key other than the QP's drops it, counted as a Q_Key violation (IBTA Vol. 1 §10.2.5
+   * C10-15; the transport has already replaced a WR's high-bit Q_Key by the sender QP's own).
+   * Otherwise it takes the next receive WQE, whose buffer gets the 40-octet
+   * GRH `grh` first and then the `len` octets of payload; the WC carries the source QP and says
+   * a GRH is present. No receive posted: {@link Fault.NO_RECV_BUFFER} and nothing changed (UD
+   * drops the datagram silently). A datagram longer than the buffer completes the WQE with
+   * Local Length Error and the QP goes on (returned as {@link Fault.HANDLED}).
+   */
+  rxDatagram(grh: Uint8Array, len: number, se: boolean, p: RxPayload, skip: number, srcQpn: number, qkey: number): Fault {
+    const qp = this.qp;
+    if (qkey !== qp.ib.qkey) {
+      qp.rnic.counters.qkeyViolations++;
+      return Fault.HANDLED;
+    }
+    const w = qp.takeRecv();
+    if (!w) return Fault.NO_RECV_BUFFER;
+    const pieces: Piece[] = [];
+    const pd = qp.srq ? qp.srq.pd : qp.pd;
+    const a = this.access;
+    for (const sge of w.sgl) {
+      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, pd, qp, a);
+      if (e !== AccessError.OK) {
+        qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0, srcQpn);
+        qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
+        return Fault.HANDLED;
+      }
+      if (sge.len > 0) pieces.push({ target: a.target!, offset: a.offset, len: sge.len });
+    }
+    if (grh.length !== GRH_LEN || GRH_LEN + len > w.capacity) {
+      qp.completeRecv(w, RiWcStatus.LOCAL_LENGTH_ERROR, 0, 0, 0, srcQpn);
+      return Fault.HANDLED;
+    }
+    this.recvPieces = pieces;
+    this.placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);
+    if (len > 0) this.placeUntagged(p, skip, GRH_LEN, len);
+    this.recvPieces = null;
+    qp.completeRecv(w, RiWcStatus.SUCCESS, GRH_LEN + len, se ? RiWcFlags.SOLICITED_EVENT : 0, 0, srcQpn);
+    return Fault.OK;
+  }
+
   // ------------------------------------------------------------------ Read Requests
 
   /**
@@ -273,6 +322,7 @@ export class Responder {
    */
   rxReadRequest(sinkStag: number, sinkTo: bigint, size: number, srcStag: number, srcTo: bigint, t: QpTransport): Fault {
     const qp = this.qp;
+    if (qp.isIb) qp.received();
     // Reads not enabled: the Read Request queue does not exist (Verbs §7.3).
     if (!qp.enableRdmaRead) return Fault.READ_NOT_ENABLED;
     // IRD exceeded (RFC 5040 §6.10, Verbs §6.5).

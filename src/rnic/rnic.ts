@@ -159,6 +159,8 @@ export class Rnic {
     crcErrors: 0,
     asyncEvents: 0,
     overflows: 0,
+    /** IB: datagrams dropped for a Q_Key that is not the receiving QP's (PortInfo Q_KeyViolations). */
+    qkeyViolations: 0,
   };
 
   constructor(readonly config: RnicConfig = DEFAULT_CONFIG) {
@@ -205,7 +207,7 @@ export class Rnic {
   }
 
   makeWc(qp: Qp): WorkCompletion {
-    return {
+    const wc: WorkCompletion = {
       op_type: 0,
       cq_os_data: null,
       flags: 0,
@@ -218,6 +220,19 @@ export class Rnic {
       err_data: 0n,
       qp_num: qp.id,
     };
+    if (qp.service === 'UD') {
+      // RNICPI `ri_gen_wc_t`: the completion of a UD (general) QP.
+      wc.qpn = qp.id;
+      wc.remote_lid = 0;
+      wc.remote_qpn = 0;
+      wc.remote_sl = 0;
+      wc.local_lid_pathbits = 0;
+      wc.ether_type = 0;
+      wc.grh_present = 0;
+      wc.pkey_index = 0;
+      wc.freed_resource_count = 0;
+    }
+    return wc;
   }
 
   // ------------------------------------------------------------------ handlers

@@ -374,6 +374,19 @@ export interface ri_ib_port_attr_t {
   readonly subnet_timeout: number;
   /** 0 if unsupported. */
   readonly init_type_reply: number;
+  /** softrdma extension: the port's active MTU (RNICPI 1.0 reports only `max_mtu`). */
+  readonly sr_active_mtu?: ri_ib_mtu_t;
+  /** softrdma extension: the link layer under the IB transport (RoCE: Ethernet). */
+  readonly sr_link_layer?: 'infiniband' | 'ethernet';
+  /** softrdma extension: the type of each entry of `src_gid_table`. */
+  readonly sr_gid_types?: readonly RiSrGidType[];
+}
+
+/** softrdma extension: GID types (values as `enum ibv_gid_type`; RoCE v2 is IBTA Annex A17). */
+export enum RiSrGidType {
+  IB = 0,
+  ROCE_V1 = 1,
+  ROCE_V2 = 2,
 }
 
 /** `ri_ib_rnic_flags_t` (`RI_IB_` prefix). */
@@ -943,6 +956,11 @@ export type ri_srq_attr_mask_t = number;
 export enum RiSvcType {
   RELIABLE_CONNECTION = 0,
   UNRELIABLE_DATAGRAM = 1,
+  /**
+   * softrdma extension: IB Unreliable Connection (IBTA Vol. 1 §9.8.1). RNICPI 1.0 names RC and
+   * UD only; a softrdma RoCEv2 RNIC also creates UC QPs (see docs/spec-notes.md).
+   */
+  SR_UNRELIABLE_CONNECTION = 2,
 }
 export type ri_svc_type_t = RiSvcType;
 
@@ -1063,6 +1081,13 @@ export interface ri_ib_qp_attr_t {
   readonly enable_atomic: boolean;
   readonly current_state: ri_qp_state_t;
   readonly recv_qkey: number;
+  /**
+   * softrdma extension (input of `ri_qp_modify` with {@link RiQpAttrMask.SR_IBTA_ATTRS}): the IBTA
+   * Modify QP components the call carries (IBTA Vol. 1 §11.2.4.2; bit values as
+   * `enum ibv_qp_attr_mask`), each read from its field of this struct or of `ri_qp_attr_in_t`.
+   * RNICPI 1.0's mask bundles the primary path's members into one bit; this names them one by one.
+   */
+  readonly sr_ibta_mask?: number;
 }
 
 /**
@@ -1158,6 +1183,11 @@ export enum RiQpAttrMask {
   MIGSTATE = 1 << 16,
   PRIMARY_PKEY = 1 << 17,
   PORT_NUM = 1 << 18,
+  /**
+   * softrdma extension (IB RNICs): `qp_ib.sr_ibta_mask` gives the IBTA components of the modify;
+   * the RNICPI IB bits 5–18 must then be clear (see docs/spec-notes.md).
+   */
+  SR_IBTA_ATTRS = 1 << 19,
 }
 /** Bitwise OR of {@link RiQpAttrMask}. */
 export type ri_qp_attr_mask_t = number;

@@ -20,6 +20,10 @@ import {
   RiAsyncEventType,
   RiConsumerDomain,
   RiPblMode,
+  RI_QUERY_RNIC_PORT_INFO,
+  RiTransportType,
+  RiIbRnicFlags,
+  type ri_ib_port_attr_t,
   type ri_event_record_t,
   type ri_rnic_attr_t,
   type ri_rnic_handle_t,
@@ -77,8 +81,9 @@ export interface CompletionTarget {
 /** One softrdma RNIC as an `ibv_device`. */
 export class Device implements ibv_device {
   readonly [VERBS_HANDLE] = 'ibv_device' as const;
-  readonly node_type = ibv_node_type.IBV_NODE_RNIC;
-  readonly transport_type = ibv_transport_type.IBV_TRANSPORT_IWARP;
+  /** An iWARP RNIC, or (RoCEv2) an InfiniBand channel adapter, as Linux rxe shows. */
+  readonly node_type: ibv_node_type;
+  readonly transport_type: ibv_transport_type;
   readonly name: string;
   readonly dev_name: string;
   readonly dev_path: string;
@@ -95,6 +100,9 @@ export class Device implements ibv_device {
     index: number,
   ) {
     this.name = vp.name;
+    const ib = vp.transportType === RiTransportType.IB;
+    this.node_type = ib ? ibv_node_type.IBV_NODE_CA : ibv_node_type.IBV_NODE_RNIC;
+    this.transport_type = ib ? ibv_transport_type.IBV_TRANSPORT_IB : ibv_transport_type.IBV_TRANSPORT_IWARP;
     this.dev_name = `uverbs${index}`;
     this.dev_path = `/sys/class/infiniband_verbs/uverbs${index}`;
     this.ibdev_path = `/sys/class/infiniband/${vp.name}`;
@@ -271,6 +279,13 @@ export function ibvEventOf(t: RiAsyncEventType): ibv_event_type | null {
       return ibv_event_type.IBV_EVENT_DEVICE_FATAL;
     case RiAsyncEventType.QP_LAST_WQE_REACHED:
       return ibv_event_type.IBV_EVENT_QP_LAST_WQE_REACHED;
+    // InfiniBand QPs (RoCEv2 device).
+    case RiAsyncEventType.QP_SEND_QUEUE_DRAINED:
+      return ibv_event_type.IBV_EVENT_SQ_DRAINED;
+    case RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED:
+      return ibv_event_type.IBV_EVENT_COMM_EST;
+    case RiAsyncEventType.QP_PATH_MIGRATED:
+      return ibv_event_type.IBV_EVENT_PATH_MIG;
     default:
       // Terminate received, LLP reset/lost, bad closes, integrity and remote-operation errors.
       return ibv_event_type.IBV_EVENT_QP_FATAL;
@@ -288,7 +303,8 @@ function boot(): AccessLayerState {
   if (state) return state;
   const devices: Device[] = [];
   const al = createAccessLayer();
-  const provider = riLoadProvider<SoftrdmaProviderInstance>(al, 'softrdma', { rnics: 1 });
+  // One iWARP RNIC (softrdma0) and one RoCEv2 RNIC (softroce0).
+  const provider = riLoadProvider<SoftrdmaProviderInstance>(al, 'softrdma', { rnics: 1, roce: 1 });
   for (const att of al.attachments()) {
     const vp = att.vp_hdl as SoftrdmaVp;
     const dev = new Device(vp, att.ops, devices.length);
@@ -391,7 +407,9 @@ export function queryDevice(ctx: Context, a: ibv_device_attr): number {
   a.max_res_rd_atom = r.max_ird;
   a.max_qp_init_rd_atom = r.max_ird_per_qp;
   a.max_ee_init_rd_atom = 0;
-  a.atomic_cap = ibv_atomic_cap.IBV_ATOMIC_NONE;
+  // Atomics only where the RNIC reports them (RoCEv2 with the core's atomic executor).
+  const ib = 'ib' in r.trans_attr ? r.trans_attr.ib : null;
+  a.atomic_cap = ib && ib.ib_rnic_flags & RiIbRnicFlags.ATOMICS ? ibv_atomic_cap.IBV_ATOMIC_HCA : ibv_atomic_cap.IBV_ATOMIC_NONE;
   a.max_ee = 0;
   a.max_rdd = 0;
   a.max_mw = r.max_mws;
@@ -400,29 +418,41 @@ export function queryDevice(ctx: Context, a: ibv_device_attr): number {
   a.max_mcast_grp = 0;
   a.max_mcast_qp_attach = 0;
   a.max_total_mcast_qp_attach = 0;
-  a.max_ah = 0;
+  a.max_ah = ib ? ib.max_addr_hdls : 0;
   a.max_fmr = 0;
   a.max_map_per_fmr = 0;
   a.max_srq = r.max_srq;
   a.max_srq_wr = r.max_wrs_srq;
   a.max_srq_sge = r.max_sgl_srq;
-  a.max_pkeys = 1;
+  a.max_pkeys = ib ? ib.partition_table_size : 1;
   a.local_ca_ack_delay = 0;
   a.phys_port_cnt = 1;
   return 0;
 }
 
-/** `ibv_query_port`: one Ethernet port, active, MTU as Linux siw derives it from 1500. */
+/** The IB port attributes of a RoCEv2 device (`ri_rnic_query` with port info), or null on iWARP. */
+export function ibPort(ctx: Context): ri_ib_port_attr_t | null {
+  if (ctx.device.transport_type !== ibv_transport_type.IBV_TRANSPORT_IB) return null;
+  const q = ctx.ops.ri_rnic_query(ctx.rnic, RI_QUERY_RNIC_PORT_INFO, 1 << 20);
+  if (q.status !== RiRet.SUCCESS || !('ib' in q.attrs.trans_attr)) return null;
+  return q.attrs.trans_attr.ib.port_attrs?.[0] ?? null;
+}
+
+/**
+ * `ibv_query_port`: one Ethernet port, active. iWARP: MTU as Linux siw derives it from 1500.
+ * RoCEv2: the port RNICPI reports (active MTU, GID table length, message size), as rxe.
+ */
 export function queryPort(ctx: Context, port: number, a: ibv_port_attr): number {
   if (ctx.closed || port !== 1) return fail(EINVAL);
+  const ib = ibPort(ctx);
   a.state = ibv_port_state.IBV_PORT_ACTIVE;
-  a.max_mtu = ibv_mtu.IBV_MTU_4096;
-  a.active_mtu = ibv_mtu.IBV_MTU_1024;
-  a.gid_tbl_len = 1;
+  a.max_mtu = ib ? (ib.max_mtu as number as ibv_mtu) : ibv_mtu.IBV_MTU_4096;
+  a.active_mtu = ib ? ((ib.sr_active_mtu ?? ib.max_mtu) as number as ibv_mtu) : ibv_mtu.IBV_MTU_1024;
+  a.gid_tbl_len = ib ? ib.src_gid_table_size : 1;
   a.port_cap_flags = 0;
-  a.max_msg_sz = 0xffff_ffff;
+  a.max_msg_sz = ib ? ib.max_msg_size : 0xffff_ffff;
   a.bad_pkey_cntr = 0;
-  a.qkey_viol_cntr = 0;
+  a.qkey_viol_cntr = ib ? ib.bad_qkey_count : 0;
   a.pkey_tbl_len = 1;
   a.lid = 0;
   a.sm_lid = 0;
@@ -441,14 +471,32 @@ export function queryPort(ctx: Context, port: number, a: ibv_port_attr): number 
   return 0;
 }
 
-/** `ibv_query_gid`: index 0 is the MAC in the first 6 bytes (as siw reports it). */
+/**
+ * `ibv_query_gid`. iWARP: index 0 is the MAC in the first 6 bytes (as siw reports it). RoCEv2:
+ * the port's GID table (the IPv4-mapped GIDs of the host's addresses).
+ */
 export function queryGid(ctx: Context, port: number, index: number, gid: ibv_gid): number {
-  if (ctx.closed || port !== 1 || index !== 0) return fail(EINVAL);
+  if (ctx.closed || port !== 1 || !Number.isInteger(index) || index < 0) return fail(EINVAL);
   const raw = gid.raw instanceof Uint8Array && gid.raw.length === 16 ? gid.raw : new Uint8Array(16);
+  if (ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) {
+    const g = ibPort(ctx)?.src_gid_table?.[index];
+    if (!g) return fail(EINVAL);
+    const v = new DataView(raw.buffer, raw.byteOffset, 16);
+    v.setBigUint64(0, g.gid_prefix);
+    v.setBigUint64(8, g.gid_guid);
+    gid.raw = raw;
+    return 0;
+  }
+  if (index !== 0) return fail(EINVAL);
   raw.fill(0);
   raw.set(ctx.device.mac, 0);
   gid.raw = raw;
   return 0;
+}
+
+/** The GID types of a RoCEv2 port (`IBV_GID_TYPE_ROCE_V2` for each entry); empty on iWARP. */
+export function gidTypes(ctx: Context): readonly number[] {
+  return ibPort(ctx)?.sr_gid_types ?? [];
 }
 
 /** `ibv_query_pkey`: iWARP has no partitions; index 0 reads as the default key. */

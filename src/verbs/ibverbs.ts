@@ -19,12 +19,17 @@ import {
   RiQpAttrMask,
   RiQpState,
   RiSrqAttrMask,
+  RiSvcType,
   RiWcFlags,
   RiWcStatus,
   RiWcType,
   RiWrFlags,
   RiWrType,
+  riWcIsGen,
+  type ri_address_handle_t,
   type ri_cq_handle_t,
+  type ri_gen_address_vector_t,
+  type ri_ib_qp_attr_t,
   type ri_data_seg_t,
   type ri_mr_handle_t,
   type ri_mw_handle_t,
@@ -37,6 +42,7 @@ import {
   type ri_wr_t,
 } from '../rnicpi/types.js';
 import { hostMemory } from '../rnic/hostmem.js';
+import { IbQpAttr, type IbQpState, ibModifyOk } from '../rnic/qp-states.js';
 import type { PostResult, WrList } from './api.js';
 import {
   ibv_access_flags,
@@ -47,15 +53,18 @@ import {
   ibv_qp_type,
   ibv_send_flags,
   ibv_srq_attr_mask,
+  ibv_transport_type,
   ibv_wc_flags,
   ibv_wc_opcode,
   ibv_wc_status,
   ibv_wr_opcode,
 } from './constants.js';
-import { type AsyncTarget, type CompletionTarget, Context, closeDevice, errnoOf, fail } from './device.js';
+import { type AsyncTarget, type CompletionTarget, Context, closeDevice, errnoOf, fail, queryGid } from './device.js';
 import { EAGAIN, EBADF, EBUSY, EINVAL, ENOMEM, EOPNOTSUPP, setErrno } from './errno.js';
 import {
+  type ibv_ah,
   type ibv_ah_attr,
+  type ibv_grh,
   type ibv_async_event,
   type ibv_comp_channel,
   type ibv_cq,
@@ -229,7 +238,6 @@ export class Srq implements ibv_srq, AsyncTarget {
 export class Qp implements ibv_qp, AsyncTarget {
   readonly [VERBS_HANDLE] = 'ibv_qp' as const;
   readonly handle = handleSeq++;
-  readonly qp_type = ibv_qp_type.IBV_QPT_RC;
   events_completed = 0;
   asyncEvents = 0;
   dead = false;
@@ -261,12 +269,18 @@ export class Qp implements ibv_qp, AsyncTarget {
     readonly recv_cq: Cq,
     readonly srq: Srq | null,
     readonly qp_context: unknown,
+    readonly qp_type: ibv_qp_type = ibv_qp_type.IBV_QPT_RC,
   ) {}
-  /** The state the RNIC reports, in IB terms (iWARP mapping of Linux siw). */
+  /** The QP lives on a RoCEv2 (InfiniBand transport) device: the RNIC keeps the IB states. */
+  get isIb(): boolean {
+    return this.context.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB;
+  }
+  /** The state the RNIC reports, in IB terms (iWARP mapping of Linux siw; IB states as they are). */
   get state(): ibv_qp_state {
     if (this.dead) return ibv_qp_state.IBV_QPS_UNKNOWN;
     const q = this.context.ops.ri_qp_query(this.context.rnic, this.ri);
     if (q.status !== RiRet.SUCCESS) return ibv_qp_state.IBV_QPS_UNKNOWN;
+    if (this.isIb) return IBV_OF_RI[q.attrs.state] ?? ibv_qp_state.IBV_QPS_UNKNOWN;
     switch (q.attrs.state) {
       case RiQpState.IDLE:
         return this.ibState === ibv_qp_state.IBV_QPS_ERR || this.ibState === ibv_qp_state.IBV_QPS_RTS
@@ -293,6 +307,39 @@ export class Qp implements ibv_qp, AsyncTarget {
   ackAsync(): void {
     this.events_completed++;
   }
+}
+
+/** The IB state of each RNICPI IB state (RNICPI 1.0 §6.7; SQD covers Draining and Drained). */
+const IBV_OF_RI: Readonly<Record<number, ibv_qp_state>> = {
+  [RiQpState.IDLE]: ibv_qp_state.IBV_QPS_RESET,
+  [RiQpState.INITIALIZED]: ibv_qp_state.IBV_QPS_INIT,
+  [RiQpState.READY_TO_RECEIVE]: ibv_qp_state.IBV_QPS_RTR,
+  [RiQpState.READY_TO_SEND]: ibv_qp_state.IBV_QPS_RTS,
+  [RiQpState.SEND_QUEUE_DRAINING]: ibv_qp_state.IBV_QPS_SQD,
+  [RiQpState.SEND_QUEUE_DRAINED]: ibv_qp_state.IBV_QPS_SQD,
+  [RiQpState.SEND_QUEUE_ERROR]: ibv_qp_state.IBV_QPS_SQE,
+  [RiQpState.ERROR]: ibv_qp_state.IBV_QPS_ERR,
+};
+const RI_OF_IBV: Readonly<Record<number, RiQpState>> = {
+  [ibv_qp_state.IBV_QPS_RESET]: RiQpState.IDLE,
+  [ibv_qp_state.IBV_QPS_INIT]: RiQpState.INITIALIZED,
+  [ibv_qp_state.IBV_QPS_RTR]: RiQpState.READY_TO_RECEIVE,
+  [ibv_qp_state.IBV_QPS_RTS]: RiQpState.READY_TO_SEND,
+  [ibv_qp_state.IBV_QPS_SQD]: RiQpState.SEND_QUEUE_DRAINED,
+  [ibv_qp_state.IBV_QPS_SQE]: RiQpState.SEND_QUEUE_ERROR,
+  [ibv_qp_state.IBV_QPS_ERR]: RiQpState.ERROR,
+};
+
+/** `struct ibv_ah` of a RoCEv2 device: the RNIC's address handle (`ri_ah_create`). */
+export class Ah implements ibv_ah {
+  readonly [VERBS_HANDLE] = 'ibv_ah' as const;
+  readonly handle = handleSeq++;
+  dead = false;
+  constructor(
+    readonly context: Context,
+    readonly pd: Pd,
+    readonly ri: ri_address_handle_t,
+  ) {}
 }
 
 // ------------------------------------------------------------------------------ helpers
@@ -558,6 +605,29 @@ export function wcStatusOf(st: number, opType: number): ibv_wc_status {
     case RiWcStatus.ADDRESS_WRAP_ERROR:
     case RiWcStatus.STAG_INVALIDATE_ERROR:
       return opType === RiWcType.BIND ? S.IBV_WC_MW_BIND_ERR : S.IBV_WC_LOC_PROT_ERR;
+    // InfiniBand completion statuses (RNICPI §6.10 IB-specific; IBTA Vol. 1 §11.6.2).
+    case RiWcStatus.LOCAL_LENGTH_ERROR:
+      return S.IBV_WC_LOC_LEN_ERR;
+    case RiWcStatus.LOCAL_PROTECTION_ERROR:
+      return S.IBV_WC_LOC_PROT_ERR;
+    case RiWcStatus.MEMORY_MGMT_ERROR:
+      return S.IBV_WC_MW_BIND_ERR;
+    case RiWcStatus.BAD_RESPONSE_ERROR:
+      return S.IBV_WC_BAD_RESP_ERR;
+    case RiWcStatus.LOCAL_ACCESS_ERROR:
+      return S.IBV_WC_LOC_ACCESS_ERR;
+    case RiWcStatus.REMOTE_INVALID_REQ_ERROR:
+      return S.IBV_WC_REM_INV_REQ_ERR;
+    case RiWcStatus.REMOTE_ACCESS_ERROR:
+      return S.IBV_WC_REM_ACCESS_ERR;
+    case RiWcStatus.REMOTE_OP_ERROR:
+      return S.IBV_WC_REM_OP_ERR;
+    case RiWcStatus.TRANSPORT_RETRY_EXCEEDED:
+      return S.IBV_WC_RETRY_EXC_ERR;
+    case RiWcStatus.RNR_RETRY_EXCEEDED:
+      return S.IBV_WC_RNR_RETRY_EXC_ERR;
+    case RiWcStatus.REMOTE_ABORTED_ERROR:
+      return S.IBV_WC_REM_ABORT_ERR;
     default:
       if (st >= RiWcStatus.FMR_QP_NOT_PRIVILEGED_ERROR && st <= RiWcStatus.INVALID_FMR_VA_ERROR) return S.IBV_WC_LOC_PROT_ERR;
       return S.IBV_WC_GENERAL_ERR;
@@ -588,6 +658,12 @@ function fillWc(w: ibv_wc, r: ri_wc_t): void {
   w.qp_num = qp?.qp_num ?? rc.qp_num ?? 0;
   w.src_qp = 0;
   let flags = 0;
+  if (riWcIsGen(r)) {
+    // A UD completion (`ri_gen_wc_t`): the datagram's source QP, and the GRH in the buffer.
+    w.qp_num = r.qpn;
+    w.src_qp = r.remote_qpn;
+    if (r.grh_present) flags |= ibv_wc_flags.IBV_WC_GRH;
+  }
   w.invalidated_rkey = 0;
   w.imm_data = 0;
   if (rc.flags & RiWcFlags.RTAG_INVALIDATE) {
@@ -724,8 +800,12 @@ export function ibv_post_srq_recv(srq: ibv_srq, wr: WrList<ibv_recv_wr>): PostRe
 export function ibv_create_qp(pd: ibv_pd, init: In<ibv_qp_init_attr>): ibv_qp | null {
   const p = pd as Pd;
   if (!alive(p, 'ibv_pd') || !init) return nullWith(EINVAL);
-  // siw: "only RC QP's supported" (EOPNOTSUPP); iWARP has no UD/UC/XRC.
-  if ((init.qp_type ?? ibv_qp_type.IBV_QPT_RC) !== ibv_qp_type.IBV_QPT_RC) return nullWith(EOPNOTSUPP);
+  const T = ibv_qp_type;
+  const type = init.qp_type ?? T.IBV_QPT_RC;
+  const ib = p.context.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB;
+  // siw: "only RC QP's supported" (EOPNOTSUPP); iWARP has no UD/UC/XRC. RoCEv2: RC, UC, UD.
+  const svc = type === T.IBV_QPT_RC ? RiSvcType.RELIABLE_CONNECTION : type === T.IBV_QPT_UC ? RiSvcType.SR_UNRELIABLE_CONNECTION : type === T.IBV_QPT_UD ? RiSvcType.UNRELIABLE_DATAGRAM : null;
+  if (svc === null || (!ib && type !== T.IBV_QPT_RC)) return nullWith(EOPNOTSUPP);
   const scq = init.send_cq as Cq | null | undefined;
   const rcq = init.recv_cq as Cq | null | undefined;
   const srq = (init.srq ?? null) as Srq | null;
@@ -734,7 +814,7 @@ export function ibv_create_qp(pd: ibv_pd, init: In<ibv_qp_init_attr>): ibv_qp | 
   const maxInline = cap.max_inline_data ?? 0;
   if (maxInline > MAX_INLINE_DATA) return nullWith(EINVAL);
   const ctx = p.context;
-  const qp = new Qp(ctx, p, scq, rcq, srq, init.qp_context ?? null);
+  const qp = new Qp(ctx, p, scq, rcq, srq, init.qp_context ?? null, type);
   const sendWr = cap.max_send_wr ?? 0;
   const r = ctx.ops.ri_qp_create(
     ctx.rnic,
@@ -750,13 +830,14 @@ export function ibv_create_qp(pd: ibv_pd, init: In<ibv_qp_init_attr>): ibv_qp | 
       sq_max_sges_rdmaw: Math.max(cap.max_send_sge ?? 0, 1),
       rq_max_sges: Math.max(cap.max_recv_sge ?? 0, 1),
       // iWARP fixes the remote-access enables at create (RNICPI §6.7); ibverbs sets them by
-      // modify, so both are on and IBV_QP_ACCESS_FLAGS is recorded (see spec-notes).
-      enable_rdma_read: true,
-      enable_rdma_write: true,
-      max_rdma_read_outgoing: DEFAULT_RD_ATOMIC,
-      max_rdma_read_incoming: DEFAULT_RD_ATOMIC,
+      // modify, so both are on and IBV_QP_ACCESS_FLAGS is recorded (see spec-notes). An IB QP
+      // takes them, and its ORD/IRD, by Modify QP (Reset→INIT, INIT→RTR, RTR→RTS).
+      enable_rdma_read: !ib,
+      enable_rdma_write: !ib,
+      max_rdma_read_outgoing: ib ? 0 : DEFAULT_RD_ATOMIC,
+      max_rdma_read_incoming: ib ? 0 : DEFAULT_RD_ATOMIC,
       enable_stag0_fastreg: false,
-      qp_xport: { qp_iwarp: { enable_bind: true, rq_hiwat: 0 } },
+      qp_xport: ib ? { qp_ib: { trans_type: svc } } : { qp_iwarp: { enable_bind: true, rq_hiwat: 0 } },
     },
     null,
     qp,
@@ -764,6 +845,10 @@ export function ibv_create_qp(pd: ibv_pd, init: In<ibv_qp_init_attr>): ibv_qp | 
   if (r.status !== RiRet.SUCCESS) return nullWith(errnoOf(r.status));
   qp.ri = r.qp;
   qp.qp_num = r.attrs.qp_id;
+  if (ib) {
+    qp.maxRdAtomic = 0;
+    qp.maxDestRdAtomic = 0;
+  }
   qp.sqSigAll = (init.sq_sig_all ?? 0) !== 0;
   qp.cap = {
     max_send_wr: r.attrs.sq_size,
@@ -884,64 +969,16 @@ function copyAh(a: In<ibv_ah_attr> | undefined): ibv_ah_attr {
   };
 }
 
-/** Required and optional `ibv_qp_attr_mask` bits (besides `IBV_QP_STATE`) of one RC transition. */
-interface QpTransition {
-  req: number;
-  opt: number;
-}
-
 /**
- * The RC transitions `ibv_modify_qp` accepts: the manual's table (§4.5.1) for RESET→INIT, INIT→RTR
- * and RTR→RTS, and the Linux kernel's `ib_modify_qp_is_ok` table for the transitions the manual
- * does not list. Any state → RESET and any state → ERR take `IBV_QP_STATE` alone. `IBV_QP_CAP`
- * (queue resizing, `IBV_DEVICE_RESIZE_MAX_WR`) is accepted where the RNIC can resize.
+ * `ibv_qp_attr_mask` bits besides the IB table's that an iWARP QP accepts: `IBV_QP_CAP` (queue
+ * resizing, `IBV_DEVICE_RESIZE_MAX_WR`) on INIT→INIT, INIT→RTR and RTS→RTS, where the RNIC can
+ * resize.
  */
-const RC_TRANSITIONS: ReadonlyMap<ibv_qp_state, ReadonlyMap<ibv_qp_state, QpTransition>> = (() => {
-  const M = ibv_qp_attr_mask;
+function capAllowed(cur: ibv_qp_state, target: ibv_qp_state): number {
   const S = ibv_qp_state;
-  const t = (req: number, opt: number): QpTransition => ({ req, opt });
-  type Row = [ibv_qp_state, QpTransition];
-  const row = (...entries: Row[]): ReadonlyMap<ibv_qp_state, QpTransition> => new Map<ibv_qp_state, QpTransition>(entries);
-  return new Map<ibv_qp_state, ReadonlyMap<ibv_qp_state, QpTransition>>([
-    [S.IBV_QPS_RESET, row([S.IBV_QPS_INIT, t(M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS, 0)])],
-    [
-      S.IBV_QPS_INIT,
-      row(
-        [S.IBV_QPS_INIT, t(0, M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS | M.IBV_QP_CAP)],
-        [
-          S.IBV_QPS_RTR,
-          t(
-            M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN | M.IBV_QP_MAX_DEST_RD_ATOMIC | M.IBV_QP_MIN_RNR_TIMER,
-            M.IBV_QP_ALT_PATH | M.IBV_QP_ACCESS_FLAGS | M.IBV_QP_PKEY_INDEX | M.IBV_QP_CAP,
-          ),
-        ],
-      ),
-    ],
-    [
-      S.IBV_QPS_RTR,
-      row(
-        [
-          S.IBV_QPS_RTS,
-          t(
-            M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_SQ_PSN | M.IBV_QP_MAX_QP_RD_ATOMIC,
-            M.IBV_QP_CUR_STATE | M.IBV_QP_ALT_PATH | M.IBV_QP_ACCESS_FLAGS | M.IBV_QP_MIN_RNR_TIMER | M.IBV_QP_PATH_MIG_STATE,
-          ),
-        ],
-      ),
-    ],
-    [
-      S.IBV_QPS_RTS,
-      row(
-        [
-          S.IBV_QPS_RTS,
-          t(0, M.IBV_QP_CUR_STATE | M.IBV_QP_ACCESS_FLAGS | M.IBV_QP_ALT_PATH | M.IBV_QP_PATH_MIG_STATE | M.IBV_QP_MIN_RNR_TIMER | M.IBV_QP_CAP),
-        ],
-        [S.IBV_QPS_SQD, t(0, M.IBV_QP_EN_SQD_ASYNC_NOTIFY)],
-      ),
-    ],
-    [S.IBV_QPS_SQE, row([S.IBV_QPS_RTS, t(0, M.IBV_QP_CUR_STATE | M.IBV_QP_ACCESS_FLAGS)])],
-  ]);
-})();
+  const ok = (cur === S.IBV_QPS_INIT && (target === S.IBV_QPS_INIT || target === S.IBV_QPS_RTR)) || (cur === S.IBV_QPS_RTS && target === S.IBV_QPS_RTS);
+  return ok ? IbQpAttr.CAP : 0;
+}
 
 const QP_ACCESS_BITS =
   ibv_access_flags.IBV_ACCESS_LOCAL_WRITE |
@@ -1009,6 +1046,7 @@ export function ibv_modify_qp(qp: ibv_qp, attr: In<ibv_qp_attr>, mask: number): 
   const M = ibv_qp_attr_mask;
   const S = ibv_qp_state;
   if (mask & (M.IBV_QP_ALT_PATH | M.IBV_QP_PATH_MIG_STATE)) return fail(EOPNOTSUPP);
+  if (q.isIb) return modifyIbQp(q, attr, mask);
   const cur = q.state;
   const target: ibv_qp_state = mask & M.IBV_QP_STATE ? (attr.qp_state ?? S.IBV_QPS_RESET) : cur;
   const attrMask = mask & ~M.IBV_QP_STATE;
@@ -1017,9 +1055,8 @@ export function ibv_modify_qp(qp: ibv_qp, attr: In<ibv_qp_attr>, mask: number): 
     // attribute to take; one in ERR neither).
     if (attrMask !== 0) return fail(EINVAL);
   } else {
-    const rule = RC_TRANSITIONS.get(cur)?.get(target);
-    if (!rule) return fail(EINVAL);
-    if ((attrMask & rule.req) !== rule.req || (attrMask & ~(rule.req | rule.opt)) !== 0) return fail(EINVAL);
+    // The core's IB transition table (qp-states.ts, as `ib_modify_qp_is_ok`), RC service.
+    if (!ibModifyOk(cur as number as IbQpState, target as number as IbQpState, 'RC', attrMask, capAllowed(cur, target))) return fail(EINVAL);
     if (!qpAttrValuesOk(q, attr, attrMask, cur)) return fail(EINVAL);
   }
   const eng = q.context.ops.ri_qp_query(q.context.rnic, q.ri);
@@ -1126,9 +1163,260 @@ export function modifyQpToRts(qp: Qp, stream: unknown, mpa: { crc: boolean; recv
   return 0;
 }
 
+/** The RNICPI form of an `ibv_ah_attr` (RoCE: the GRH fields; no LID routing). */
+function riAvOf(a: In<ibv_ah_attr> | undefined): ri_gen_address_vector_t | undefined {
+  if (!a || typeof a !== 'object') return undefined;
+  const g = a.grh ?? {};
+  const raw = g.dgid?.raw;
+  if (!(raw instanceof Uint8Array) || raw.length !== 16) return undefined;
+  const v = new DataView(raw.buffer, raw.byteOffset, 16);
+  return {
+    sl: a.sl ?? 0,
+    send_global_routing_hdr_flg: a.is_global ?? 0,
+    hop_limit: g.hop_limit ?? 0,
+    source_gid_index: g.sgid_index ?? 0,
+    flow_label: g.flow_label ?? 0,
+    dgid: { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) },
+    dlid: a.dlid ?? 0,
+    traffic_class: g.traffic_class ?? 0,
+    max_static_rate: a.static_rate ?? 0,
+    source_path_bits: a.src_path_bits ?? 0,
+  };
+}
+
+/** The `ibv_ah_attr` of an RNICPI address vector. */
+function ahOfRi(av: ri_gen_address_vector_t, port: number): ibv_ah_attr {
+  const raw = new Uint8Array(16);
+  const v = new DataView(raw.buffer);
+  v.setBigUint64(0, av.dgid.gid_prefix);
+  v.setBigUint64(8, av.dgid.gid_guid);
+  return {
+    grh: { dgid: { raw }, flow_label: av.flow_label, sgid_index: av.source_gid_index, hop_limit: av.hop_limit, traffic_class: av.traffic_class },
+    dlid: av.dlid,
+    sl: av.sl,
+    src_path_bits: av.source_path_bits,
+    static_rate: av.max_static_rate,
+    is_global: raw.some((x) => x !== 0) ? 1 : 0,
+    port_num: port,
+  };
+}
+
+/**
+ * `ibv_modify_qp` on a RoCEv2 QP: a translation. The mask goes to the RNIC as the IBTA
+ * component mask (`RI_QP_ATTR_SR_IBTA_ATTRS`, the softrdma RNICPI extension; the `ibv_qp_attr_mask`
+ * bits are the IBTA components), each attribute in its `ri_qp_attr_t` field; the RNIC's Modify
+ * QP checks the transition table, every value and applies all or nothing (qp.ts `modifyIb`).
+ * RoCE addresses are global: an AV without a GRH is EINVAL (as Linux `ib_modify_qp` on RoCE).
+ */
+function modifyIbQp(q: Qp, attr: In<ibv_qp_attr>, mask: number): number {
+  const M = ibv_qp_attr_mask;
+  const A = ibv_access_flags;
+  let riMask = RiQpAttrMask.SR_IBTA_ATTRS;
+  let state: RiQpState | undefined;
+  if (mask & M.IBV_QP_STATE) {
+    state = RI_OF_IBV[attr.qp_state as number];
+    if (state === undefined) return fail(EINVAL);
+    riMask |= RiQpAttrMask.NEXT_STATE;
+  }
+  if (mask & M.IBV_QP_AV && (attr.ah_attr?.is_global ?? 0) !== 1) return fail(EINVAL, 'ibv_modify_qp: a RoCE address vector needs the GRH (is_global 1) (EINVAL)');
+  if (mask & M.IBV_QP_CUR_STATE && RI_OF_IBV[attr.cur_qp_state as number] === undefined) return fail(EINVAL);
+  const acc = attr.qp_access_flags ?? 0;
+  if (mask & M.IBV_QP_ACCESS_FLAGS && (!Number.isInteger(acc) || (acc & ~QP_ACCESS_BITS) !== 0)) return fail(EINVAL);
+  const ib: Partial<ri_ib_qp_attr_t> = {
+    sr_ibta_mask: mask & ~M.IBV_QP_STATE,
+    current_state: RI_OF_IBV[attr.cur_qp_state as number],
+    recv_qkey: attr.qkey,
+    send_psn: attr.sq_psn,
+    recv_psn: attr.rq_psn,
+    dest_qpn: attr.dest_qp_num,
+    min_rnrnak_timer: attr.min_rnr_timer,
+    enable_atomic: (acc & A.IBV_ACCESS_REMOTE_ATOMIC) !== 0,
+    enable_async_notify_for_sqd: attr.en_sqd_async_notify,
+    primary_av: {
+      pkey_index: attr.pkey_index as number,
+      physical_port: (mask & M.IBV_QP_PORT ? attr.port_num : attr.ah_attr?.port_num) as number,
+      path_mtu: attr.path_mtu as number,
+      local_ack_timeout: attr.timeout as number,
+      retry_count: attr.retry_cnt as number,
+      rnr_retry_count: attr.rnr_retry as number,
+      av: riAvOf(attr.ah_attr)!,
+    },
+  };
+  const ops = q.context.ops;
+  const r = ops.ri_qp_modify(q.context.rnic, q.ri, riMask, {
+    state,
+    enable_rdma_read: (acc & A.IBV_ACCESS_REMOTE_READ) !== 0,
+    enable_rdma_write: (acc & A.IBV_ACCESS_REMOTE_WRITE) !== 0,
+    max_rdma_read_outgoing: attr.max_rd_atomic,
+    max_rdma_read_incoming: attr.max_dest_rd_atomic,
+    sq_size: mask & M.IBV_QP_CAP ? (attr.cap?.max_send_wr ?? q.cap.max_send_wr) : undefined,
+    rq_size: mask & M.IBV_QP_CAP && !q.srq ? (attr.cap?.max_recv_wr ?? q.cap.max_recv_wr) : undefined,
+    qp_xport: { qp_ib: ib },
+  });
+  // A read/atomic depth beyond the device is a bad value for ibv_modify_qp (rxe: EINVAL).
+  if (r.status === RiRet.RNIC_IRD_ORD_EXCEEDED) return fail(EINVAL);
+  if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
+  if (mask & M.IBV_QP_CAP) {
+    q.cap.max_send_wr = r.attrs.sq_size;
+    if (!q.srq) q.cap.max_recv_wr = r.attrs.rq_size;
+  }
+  // Bits the RNIC has no use for (local write, MW bind) are kept for ibv_query_qp.
+  if (mask & M.IBV_QP_ACCESS_FLAGS) q.accessFlags = acc;
+  if (state === RiQpState.IDLE) q.accessFlags = 0;
+  return 0;
+}
+
+/** `ibv_query_qp` on a RoCEv2 QP: every attribute from `ri_qp_query`. */
+function queryIbQp(q: Qp, attr: ibv_qp_attr, init: ibv_qp_init_attr): number {
+  const r = q.context.ops.ri_qp_query(q.context.rnic, q.ri);
+  if (r.status !== RiRet.SUCCESS) return fail(errnoOf(r.status));
+  const a = r.attrs;
+  if (!('qp_ib' in a.qp_xport)) return fail(EINVAL);
+  const x = a.qp_xport.qp_ib;
+  const A = ibv_access_flags;
+  const s = IBV_OF_RI[a.state] ?? ibv_qp_state.IBV_QPS_UNKNOWN;
+  attr.qp_state = s;
+  attr.cur_qp_state = s;
+  attr.qp_access_flags =
+    (q.accessFlags & (A.IBV_ACCESS_LOCAL_WRITE | A.IBV_ACCESS_MW_BIND)) |
+    (a.enable_rdma_read ? A.IBV_ACCESS_REMOTE_READ : 0) |
+    (a.enable_rdma_write ? A.IBV_ACCESS_REMOTE_WRITE : 0) |
+    (x.enable_atomic ? A.IBV_ACCESS_REMOTE_ATOMIC : 0);
+  attr.cap = { ...q.cap };
+  attr.max_rd_atomic = a.max_rdma_read_outgoing;
+  attr.max_dest_rd_atomic = a.max_rdma_read_incoming;
+  attr.sq_draining = a.state === RiQpState.SEND_QUEUE_DRAINING ? 1 : 0;
+  const p = x.primary_av;
+  attr.path_mtu = p.path_mtu;
+  attr.path_mig_state = ibv_mig_state.IBV_MIG_MIGRATED;
+  attr.qkey = x.recv_qkey;
+  attr.rq_psn = x.recv_psn;
+  attr.sq_psn = x.send_psn;
+  attr.dest_qp_num = x.dest_qpn;
+  attr.ah_attr = ahOfRi(p.av, p.physical_port);
+  attr.alt_ah_attr = zeroAh();
+  attr.pkey_index = p.pkey_index;
+  attr.alt_pkey_index = 0;
+  attr.en_sqd_async_notify = x.enable_async_notify_for_sqd;
+  attr.min_rnr_timer = x.min_rnrnak_timer;
+  attr.port_num = p.physical_port;
+  attr.timeout = p.local_ack_timeout;
+  attr.retry_cnt = p.retry_count;
+  attr.rnr_retry = p.rnr_retry_count;
+  attr.alt_port_num = 0;
+  attr.alt_timeout = 0;
+  attr.rate_limit = 0;
+  init.qp_context = q.qp_context;
+  init.send_cq = q.send_cq;
+  init.recv_cq = q.recv_cq;
+  init.srq = q.srq;
+  init.cap = { ...q.cap };
+  init.qp_type = q.qp_type;
+  init.sq_sig_all = q.sqSigAll ? 1 : 0;
+  return 0;
+}
+
+// ------------------------------------------------------------------------------ address handles
+
+/**
+ * The 40 octets at the start of a UD receive buffer, or null. RoCEv2 over IPv4 puts 20 zero
+ * octets and the IPv4 header there (Linux rxe; rdma-core's `ibv_init_ah_from_wc` reads it so):
+ * the GIDs are then the IPv4-mapped source and destination addresses. Otherwise it is the IB
+ * GRH (IBTA Vol. 1 §8.3, the IPv6 layout).
+ */
+function decodeGrh(b: Uint8Array): In<ibv_grh> | null {
+  if (b.length < 40) return null;
+  const v = new DataView(b.buffer, b.byteOffset, 40);
+  if (b.subarray(0, 20).every((x) => x === 0) && b[20]! >> 4 === 4) {
+    const mapped = (at: number) => {
+      const g = new Uint8Array(16);
+      g[10] = 0xff;
+      g[11] = 0xff;
+      g.set(b.subarray(at, at + 4), 12);
+      return { raw: g };
+    };
+    return {
+      version_tclass_flow: (6 << 28) | (b[21]! << 20),
+      paylen: v.getUint16(22) - 20,
+      next_hdr: 0x1b,
+      hop_limit: b[28]!,
+      sgid: mapped(32),
+      dgid: mapped(36),
+    };
+  }
+  return {
+    version_tclass_flow: v.getUint32(0),
+    paylen: v.getUint16(4),
+    next_hdr: b[6]!,
+    hop_limit: b[7]!,
+    sgid: { raw: b.slice(8, 24) },
+    dgid: { raw: b.slice(24, 40) },
+  };
+}
+
+/** `ibv_create_ah` on a RoCEv2 device (`ri_ah_create`); iWARP keeps the unsupported errno (index.ts). */
+export function createAh(pd: ibv_pd, attr: In<ibv_ah_attr>): Ah | null {
+  const p = pd as Pd;
+  if (!alive(p, 'ibv_pd') || !attr || typeof attr !== 'object') return nullWith(EINVAL);
+  // RoCE: every address is global (a GRH carries the IP addresses: IBTA Annex A17).
+  if ((attr.is_global ?? 0) !== 1) return nullWith(EINVAL);
+  const av = riAvOf(attr);
+  if (!av) return nullWith(EINVAL);
+  const ctx = p.context;
+  const r = ctx.ops.ri_ah_create(ctx.rnic, p.ri, { av_common: av, physical_port: attr.port_num ?? 0 }, null, null);
+  if (r.status !== RiRet.SUCCESS) return nullWith(errnoOf(r.status));
+  const ah = new Ah(ctx, p, r.ah);
+  ctx.objects.add(ah);
+  return ah;
+}
+
+/** `ibv_destroy_ah` (`ri_ah_destroy`). */
+export function destroyAh(ah: ibv_ah): number {
+  const a = ah as Ah;
+  if (!(a instanceof Ah) || a.dead) return fail(EINVAL);
+  const st = a.context.ops.ri_ah_destroy(a.context.rnic, a.ri);
+  if (st.status !== RiRet.SUCCESS) return fail(errnoOf(st.status));
+  a.dead = true;
+  a.context.objects.delete(a);
+  return 0;
+}
+
+/**
+ * `ibv_init_ah_from_wc` on a RoCEv2 device (manual §4.6.11): the reply path of a received
+ * datagram. RoCE datagrams always carry a GRH (`IBV_WC_GRH`): the reply goes to its source GID,
+ * from the local GID it was sent to (its index in the GID table), as rdma-core does.
+ */
+export function initAhFromWc(ctx: Context, port_num: number, wc: In<ibv_wc>, grhIn: Uint8Array | In<ibv_grh> | null, ah_attr: ibv_ah_attr): number {
+  if (ctx.closed || port_num !== 1 || !wc || !ah_attr) return fail(EINVAL);
+  const grh = grhIn instanceof Uint8Array ? decodeGrh(grhIn) : grhIn;
+  if (!((wc.wc_flags ?? 0) & ibv_wc_flags.IBV_WC_GRH) || !grh) return fail(EINVAL, 'ibv_init_ah_from_wc: a RoCE reply needs the GRH of the datagram (EINVAL)');
+  const want = grh.dgid?.raw;
+  const src = grh.sgid?.raw;
+  if (!(want instanceof Uint8Array) || !(src instanceof Uint8Array) || want.length !== 16 || src.length !== 16) return fail(EINVAL);
+  let index = -1;
+  const g = { raw: new Uint8Array(16) };
+  for (let i = 0; queryGid(ctx, 1, i, g) === 0; i++) {
+    if (g.raw.every((b, k) => b === want[k])) {
+      index = i;
+      break;
+    }
+  }
+  if (index < 0) return fail(EINVAL, 'ibv_init_ah_from_wc: the datagram was not sent to a GID of this port (EINVAL)');
+  const vtf = grh.version_tclass_flow ?? 0;
+  ah_attr.grh = { dgid: { raw: Uint8Array.from(src) }, flow_label: vtf & 0xf_ffff, sgid_index: index, hop_limit: 0xff, traffic_class: (vtf >>> 20) & 0xff };
+  ah_attr.dlid = wc.slid ?? 0;
+  ah_attr.sl = wc.sl ?? 0;
+  ah_attr.src_path_bits = wc.dlid_path_bits ?? 0;
+  ah_attr.static_rate = 0;
+  ah_attr.is_global = 1;
+  ah_attr.port_num = port_num;
+  return 0;
+}
+
 export function ibv_query_qp(qp: ibv_qp, attr: ibv_qp_attr, _mask: number, init: ibv_qp_init_attr): number {
   const q = qp as Qp;
   if (!alive(q, 'ibv_qp')) return fail(EINVAL);
+  if (q.isIb) return queryIbQp(q, attr, init);
   const s = q.state;
   attr.qp_state = s;
   attr.cur_qp_state = s;
@@ -1200,6 +1488,24 @@ function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
     const inl = inlineCopy(q, w.sg_list ?? [], sg);
     if (typeof inl === 'number') return inl;
     sg = inl;
+  }
+  if (q.qp_type === ibv_qp_type.IBV_QPT_UD) {
+    // A UD Send names its destination: the address handle, remote QPN and Q_Key (`wr.ud`).
+    if (op !== O.IBV_WR_SEND) return EINVAL;
+    const ud = w.wr?.ud;
+    const ah = ud?.ah as Ah | null | undefined;
+    if (!(ah instanceof Ah) || ah.dead || ah.context !== q.context) return EINVAL;
+    return {
+      type: RiWrType.SEND,
+      flags,
+      id,
+      sg_list: sg,
+      num_sgls: sg.length,
+      remote_node_address: ah.ri,
+      dest_qp: ud?.remote_qpn ?? 0,
+      dest_qkey: (ud?.remote_qkey ?? 0) >>> 0,
+      max_static_rate: 0,
+    };
   }
   switch (op) {
     case O.IBV_WR_SEND:

@@ -20,10 +20,15 @@
  * @module
  */
 import type { PostResult, VerbsApi, WrList } from './api.js';
-import { ibv_event_type_str, ibv_node_type_str, ibv_port_state_str, ibv_wc_status_str, rdma_event_str } from './constants.js';
+import { ibv_event_type_str, ibv_node_type_str, ibv_port_state_str, ibv_transport_type, ibv_wc_status_str, rdma_event_str } from './constants.js';
 import { Context, Device, devices, openDevice, queryDevice, queryGid, queryPkey, queryPort } from './device.js';
 import { EINVAL, getErrno, IWARP_UNSUPPORTED, setErrno } from './errno.js';
 import {
+  Ah,
+  createAh,
+  destroyAh,
+  initAhFromWc,
+  Pd as VerbsPd,
   ibv_ack_async_event,
   ibv_ack_cq_events,
   ibv_alloc_pd,
@@ -117,12 +122,12 @@ import type {
   In,
 } from './types.js';
 
+export type { BufferRef, PostResult, VerbsApi, WrList } from './api.js';
+export { VERBS_API_FUNCTIONS } from './api.js';
 export * from './constants.js';
 export * from './errno.js';
 export type * from './types.js';
 export { VERBS_HANDLE } from './types.js';
-export type { BufferRef, PostResult, VerbsApi, WrList } from './api.js';
-export { VERBS_API_FUNCTIONS } from './api.js';
 
 // ------------------------------------------------------------------------------ unsupported
 
@@ -277,17 +282,37 @@ export function ibv_query_xrc_rcv_qp(..._args: Parameters<VerbsApi['ibv_query_xr
 
 // ------------------------------------------------------------------------------ address handles, multicast (EOPNOTSUPP)
 
-export function ibv_create_ah(..._args: Parameters<VerbsApi['ibv_create_ah']>): ibv_ah | null {
-  return nullUnsupported('ibv_create_ah');
+/** True for a live context/PD of a RoCEv2 device (the InfiniBand transport). */
+function onIb(x: { context?: unknown } | Context | null | undefined): boolean {
+  const c = x instanceof Context ? x : (x?.context as Context | undefined);
+  return c instanceof Context && c.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB;
 }
-export function ibv_destroy_ah(_ah: ibv_ah): number {
-  return intUnsupported('ibv_destroy_ah');
+
+/** §4.4.15 RoCEv2: an address handle of the RNIC. iWARP: null, EOPNOTSUPP. */
+export function ibv_create_ah(...args: Parameters<VerbsApi['ibv_create_ah']>): ibv_ah | null {
+  const [pd, attr] = args;
+  if (!(pd instanceof VerbsPd) || !onIb(pd)) return nullUnsupported('ibv_create_ah');
+  return createAh(pd, attr);
 }
-export function ibv_init_ah_from_wc(..._args: Parameters<VerbsApi['ibv_init_ah_from_wc']>): number {
-  return intUnsupported('ibv_init_ah_from_wc');
+/** §4.4.16 RoCEv2: destroys it. iWARP: EOPNOTSUPP (no AH can exist). */
+export function ibv_destroy_ah(ah: ibv_ah): number {
+  if (!(ah instanceof Ah)) return intUnsupported('ibv_destroy_ah');
+  return destroyAh(ah);
 }
-export function ibv_create_ah_from_wc(..._args: Parameters<VerbsApi['ibv_create_ah_from_wc']>): ibv_ah | null {
-  return nullUnsupported('ibv_create_ah_from_wc');
+/** §4.6.11 RoCEv2: the reply AH of a received datagram. iWARP: EOPNOTSUPP. */
+export function ibv_init_ah_from_wc(...args: Parameters<VerbsApi['ibv_init_ah_from_wc']>): number {
+  const [context, port_num, wc, grh, ah_attr] = args;
+  const c = ctxOf(context);
+  if (!c || !onIb(c)) return intUnsupported('ibv_init_ah_from_wc');
+  return initAhFromWc(c, port_num, wc, grh, ah_attr);
+}
+/** §4.6.12 `ibv_init_ah_from_wc` + `ibv_create_ah`. iWARP: null, EOPNOTSUPP. */
+export function ibv_create_ah_from_wc(...args: Parameters<VerbsApi['ibv_create_ah_from_wc']>): ibv_ah | null {
+  const [pd, wc, grh, port_num] = args;
+  if (!(pd instanceof VerbsPd) || !onIb(pd)) return nullUnsupported('ibv_create_ah_from_wc');
+  const attr = { grh: { dgid: { raw: new Uint8Array(16) }, flow_label: 0, sgid_index: 0, hop_limit: 0, traffic_class: 0 }, dlid: 0, sl: 0, src_path_bits: 0, static_rate: 0, is_global: 0, port_num: 0 };
+  if (initAhFromWc(pd.context, port_num, wc, grh, attr) !== 0) return null;
+  return createAh(pd, attr);
 }
 export function ibv_attach_mcast(_qp: ibv_qp, ..._args: unknown[]): number {
   return intUnsupported('ibv_attach_mcast');

@@ -39,10 +39,10 @@ test('softrdma help CMD and CMD --help print that command\'s usage, for every co
   assert.match(bad.stderr, /unknown command 'frob'/);
 });
 
-test('softrdma devices lists the device and its node GUID as ibv_devices does', () => {
+test('softrdma devices lists the devices (iWARP and RoCEv2) and their node GUIDs as ibv_devices does', () => {
   const r = run('devices');
   assert.equal(r.status, 0);
-  assert.match(r.stdout, /^ {4}device {10}\t {3}node GUID\n {4}------ {10}\t-{16}\n {4}softrdma0 {7}\t[0-9a-f]{16}\n$/);
+  assert.match(r.stdout, /^ {4}device {10}\t {3}node GUID\n {4}------ {10}\t-{16}\n {4}softrdma0 {7}\t[0-9a-f]{16}\n {4}softroce0 {7}\t[0-9a-f]{16}\n$/);
   assert.equal(JSON.parse(run('devices', '--json').stdout)[0].device, 'softrdma0');
 });
 

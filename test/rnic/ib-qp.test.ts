@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RiRet } from '../../src/rnicpi/status.js';
-import { RiAsyncEventType, RiMemFlags, RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import type { Qp } from '../../src/rnic/qp.js';
 import { IbQpAttr } from '../../src/rnic/qp-states.js';
 import type { AsyncEventRecord } from '../../src/rnic/rnic.js';
 import { type IbQpAttrs, type QpTransport, registerIbBinder, type TxOp, type TxSeg } from '../../src/rnic/transport.js';
+import { RiRet } from '../../src/rnicpi/status.js';
+import { RiAsyncEventType, RiMemFlags, RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
 import {
   connectPair,
   IB_TRANSPORTS,
@@ -128,7 +128,6 @@ describe('InfiniBand QP state machine in the core', () => {
     // Out-of-range values: nothing applied.
     assert.equal(qp.modify({ nextState: RiQpState.INITIALIZED, ib: { ...base, port: 2 } }), RiRet.RNIC_INVALID_PORT);
     assert.equal(qp.modify({ nextState: RiQpState.INITIALIZED, ib: { ...base, pkeyIndex: 1 } }), RiRet.RNIC_INVALID_PKEY_INDEX);
-    assert.equal(qp.modify({ nextState: RiQpState.INITIALIZED, ib: { ...base, access: { read: true, write: true, atomic: true } } }), RiRet.RNIC_ATOMICS_UNSUPPORTED);
     assert.equal(qp.enableRdmaRead, false);
     assert.equal(qp.state, RiQpState.IDLE);
     assert.equal(toInit(qp), RiRet.SUCCESS);

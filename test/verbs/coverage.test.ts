@@ -18,6 +18,7 @@ import {
   IBV_ATOMIC_NONE,
   IBV_EVENT_SRQ_LIMIT_REACHED,
   IBV_LINK_LAYER_ETHERNET,
+  IBV_NODE_CA,
   IBV_NODE_RNIC,
   IBV_PORT_ACTIVE,
   IBV_QP_STATE,
@@ -26,6 +27,7 @@ import {
   IBV_QPS_RTS,
   IBV_SEND_SIGNALED,
   IBV_SRQ_LIMIT,
+  IBV_TRANSPORT_IB,
   IBV_TRANSPORT_IWARP,
   IBV_WC_RDMA_READ,
   IBV_WC_RDMA_WRITE,
@@ -139,11 +141,17 @@ const cases: Record<Fn, Case> = {
   },
   ibv_get_device_list() {
     const list = v.ibv_get_device_list()!;
-    assert.ok(Array.isArray(list) && list.length >= 1);
+    assert.ok(Array.isArray(list) && list.length >= 2);
+    // softrdma0 is an iWARP RNIC; softroce0 an InfiniBand channel adapter over Ethernet (RoCEv2), as rxe.
     for (const d of list) {
-      assert.equal(d.node_type, IBV_NODE_RNIC);
-      assert.equal(d.transport_type, IBV_TRANSPORT_IWARP);
+      const roce = d.name.startsWith('softroce');
+      assert.equal(d.node_type, roce ? IBV_NODE_CA : IBV_NODE_RNIC, d.name);
+      assert.equal(d.transport_type, roce ? IBV_TRANSPORT_IB : IBV_TRANSPORT_IWARP, d.name);
     }
+    assert.deepEqual(
+      list.map((d) => d.name),
+      ['softrdma0', 'softroce0'],
+    );
     v.ibv_free_device_list(list);
   },
   ibv_free_device_list() {

@@ -50,7 +50,7 @@ test('rdma_rc_example: both sides print the C program’s lines, exchange consis
   const common = (role: 'server' | 'client') => [
     'TCP connection was established',
     'searching for IB devices in host',
-    'found 1 device(s)',
+    'found 2 device(s)',
     /device not specified, using first one found: softrdma\d+/,
     ...(role === 'server' ? ["going to send the message: 'SEND operation '"] : []),
     new RegExp(`MR was registered with addr=${HEX}, lkey=${HEX}, rkey=${HEX}, flags=0x7`),
