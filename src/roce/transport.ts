@@ -240,7 +240,9 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.nets = locals.map((a) => RoceNet.acquire(a, port));
   }
 
+  /** The path MTU (RC, UC); UD: the port's active MTU (IBTA Vol. 1 §9.8.3.1). */
   get #mtu(): number {
+    if (this.service === 'UD') return mtuBytes(this.qp.rnic.config.activeMtu ?? 3);
     return mtuBytes(this.qp.ib.pathMtu);
   }
 
@@ -784,13 +786,12 @@ export class RoceQp implements QpTransport, RoceNetClient {
 
   #rxUd(r: RoceRx): void {
     const p = r.pkt;
-    const qp = this.qp;
-    // Q_Key (§10.2.5; rxe `check_keys`); a message no larger than the MTU.
-    if (p.deth!.qkey !== qp.ib.qkey >>> 0 || p.payload.length > this.#mtu) return;
-    const grh = this.#grh(r);
-    const f = qp.responder.rxSend(0, GRH_LEN, false, false, false, 0, { segments: [grh] }, 0);
-    if (f !== Fault.OK) return; // no receive posted or too small: dropped silently (class D)
-    qp.responder.rxSend(GRH_LEN, p.payload.length, true, p.bth.se, false, 0, { segments: [p.payload] }, 0);
+    // A message no larger than the MTU; the core checks the Q_Key (§10.2.5; rxe `check_keys`),
+    // takes a receive WQE and completes it with the source QP and the GRH flag. Any problem
+    // drops the datagram: UD has no NAK (a missing receive, a short buffer: class D).
+    if (p.payload.length > this.#mtu) return;
+    const d = p.deth!;
+    this.qp.responder.rxDatagram(this.#grh(r), p.payload.length, p.bth.se, { segments: [p.payload] }, 0, d.srcQp, d.qkey >>> 0);
   }
 
   /**

@@ -308,7 +308,7 @@ export function gidOf(ipv4: string): Uint8Array {
  * link, `a` on 127.0.0.1 and `b` on 127.0.0.2, both on one ephemeral UDP port (the RoCEv2 port
  * of a real host is 4791; parallel test files must not share it). Returns the peers' GIDs.
  */
-async function useRoce(a: Side, b: Side): Promise<[Uint8Array, Uint8Array]> {
+async function useRoce(a: Side, b: Side): Promise<[Uint8Array, Uint8Array, RoceNet]> {
   const probe = RoceNet.acquire('127.0.0.1', 0);
   await probe.ready;
   const port = probe.port;
@@ -324,8 +324,7 @@ async function useRoce(a: Side, b: Side): Promise<[Uint8Array, Uint8Array]> {
     c.gids = () => [g];
   }
   // The QPs take their own references on bind; the probe's socket is the one `a` uses.
-  setTimeout(() => probe.release(), 1000).unref();
-  return [ga, gb];
+  return [ga, gb, probe];
 }
 
 /** Joins two IB QPs by QPN and moves both to RTS (b first, as a passive side). */
@@ -335,14 +334,18 @@ async function connectIb(
   opts: { transport?: TransportName; beforeRts?: (s: Side) => void; pathMtu?: number; ib?: IbPath },
 ): Promise<Pair> {
   const roce = opts.transport === 'rocev2';
-  const [ga, gb] = roce ? await useRoce(a, b) : [TEST_GID, TEST_GID];
-  for (const [s, peer, dgid] of [
-    [b, a, ga],
-    [a, b, gb],
-  ] as const) {
-    opts.beforeRts?.(s);
-    const st = ibToRts(s.qp, peer.qp.id, { ...opts.ib, pathMtu: opts.pathMtu, psn: 0, peerPsn: 0, dgid });
-    if (st !== RiRet.SUCCESS) throw new Error(`IB modify QP[${s.qp.id}]: ${RiRet[st]}`);
+  const [ga, gb, probe] = roce ? await useRoce(a, b) : [TEST_GID, TEST_GID, null];
+  try {
+    for (const [s, peer, dgid] of [
+      [b, a, ga],
+      [a, b, gb],
+    ] as const) {
+      opts.beforeRts?.(s);
+      const st = ibToRts(s.qp, peer.qp.id, { ...opts.ib, pathMtu: opts.pathMtu, psn: 0, peerPsn: 0, dgid });
+      if (st !== RiRet.SUCCESS) throw new Error(`IB modify QP[${s.qp.id}]: ${RiRet[st]}`);
+    }
+  } finally {
+    probe?.release();
   }
   return Promise.resolve({
     a,

@@ -1,0 +1,220 @@
+/**
+ * The RoCEv2 transport over loopback UDP beyond the shared IB suites: UD datagrams (Q_Key,
+ * the synthesised GRH, the source QP), UC losing a packet (the message is dropped, the next
+ * one arrives), a hostile peer breaking the RC opcode sequence and lengths (NAK Invalid
+ * Request, the responder in Error), duplicates and out-of-sequence requests injected raw, and
+ * a live capture (SOFTRDMA_PCAP) that tshark decodes as RRoCE with no malformed packet.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { RiRet } from '../../src/rnicpi/status.js';
+import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
+import { hostMemory } from '../../src/rnic/hostmem.js';
+import { RoceNet, type RoceRx } from '../../src/roce/net.js';
+import type { RoceQp } from '../../src/roce/transport.js';
+import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
+import { connectPair, gidOf, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
+
+const va = (b: Uint8Array) => hostMemory.addressOf(b);
+const roce = (s: Side) => s.qp.transport as unknown as RoceQp;
+
+describe('RoCEv2 transport', () => {
+  it('UD: datagrams with the GRH synthesised in front, the source QP and Q_Key; a wrong Q_Key is dropped', async () => {
+    const a = makeIbSide('UD');
+    const b = makeIbSide('UD');
+    const p = await connectPair(a, b, { transport: 'rocev2' });
+    try {
+      const buf = new Uint8Array(40 + 1024);
+      const mb = reg(b, buf);
+      assert.equal(recv(b.qp, 1n, [sge(mb, buf)]), RiRet.SUCCESS);
+      assert.equal(recv(b.qp, 2n, [sge(mb, buf)]), RiRet.SUCCESS);
+      const src = new Uint8Array(1000).map((_, i) => (i * 3) & 0xff);
+      const ms = reg(a, src);
+      const av = { ...roce(a).qp.ib.av, dgid: gidOf('127.0.0.2'), sgid: gidOf('127.0.0.1'), sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
+      const ud = (qkey: number) => ({ av, remoteQpn: b.qp.id, remoteQkey: qkey });
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 7n, ud: ud(0x12345678) }), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 8n, ud: ud(0x11111111) }), RiRet.SUCCESS);
+      const sw = await pollN(a.cq, 2);
+      assert.ok(sw.every((w) => w.op_status === RiWcStatus.SUCCESS));
+      const [w] = await pollN(b.cq, 1);
+      assert.equal(w!.op_status, RiWcStatus.SUCCESS);
+      assert.equal(w!.bytes_transferred, 1040);
+      assert.equal(w!.remote_qpn, a.qp.id);
+      assert.equal(w!.grh_present, 1);
+      assert.deepEqual(buf.subarray(40, 1040), src);
+      // GRH: 20 zero octets, then the IPv4 header as received (rxe's layout for IPv4).
+      assert.ok(buf.subarray(0, 20).every((x) => x === 0));
+      assert.equal(buf[20], 0x45);
+      assert.equal((buf[22]! << 8) | buf[23]!, 20 + 8 + 12 + 8 + 1000 + 4);
+      assert.deepEqual(Array.from(buf.subarray(32, 40)), [127, 0, 0, 1, 127, 0, 0, 2]);
+      assert.equal(b.rnic.counters.qkeyViolations, 1);
+      // The second receive is still posted: the wrong-Q_Key datagram consumed nothing.
+      assert.equal(b.cq.poll([], 1), 0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('UC: a lost packet drops its message, the receive is reused by the next message', async () => {
+    const a = makeIbSide('UC');
+    const b = makeIbSide('UC');
+    const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1 });
+    try {
+      const dst = new Uint8Array(1000);
+      const md = reg(b, dst);
+      assert.equal(recv(b.qp, 1n, [sge(md, dst)]), RiRet.SUCCESS);
+      const src = new Uint8Array(1000).fill(1);
+      const ms = reg(a, src);
+      // Drop exactly the 2nd datagram of A (a MIDDLE of the 4-packet first message).
+      const net = roce(a).nets[0]!;
+      let n = 0;
+      const orig = net.send.bind(net);
+      net.send = (pkt, addr, port) => {
+        if (++n !== 2) orig(pkt, addr, port);
+      };
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n }), RiRet.SUCCESS);
+      const src2 = new Uint8Array(1000).fill(2);
+      const ms2 = reg(a, src2);
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms2, src2)], id: 2n }), RiRet.SUCCESS);
+      await pollN(a.cq, 2);
+      const [w] = await pollN(b.cq, 1);
+      assert.equal(w!.op_status, RiWcStatus.SUCCESS);
+      assert.equal(w!.bytes_transferred, 1000);
+      assert.ok(dst.every((x) => x === 2), 'the second message');
+      assert.equal(b.qp.state, RiQpState.READY_TO_SEND);
+      net.send = orig;
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+/** A raw peer on 127.0.0.2 speaking to the RC QP `a` on 127.0.0.1 with hand-made packets. */
+async function rawPeer(): Promise<{ p: Pair; a: Side; inject(op: number, psn: number, extra?: object, len?: number, ackReq?: boolean): void; got: RoceRx[]; close(): Promise<void> }> {
+  const a = makeIbSide('RC');
+  const b = makeIbSide('RC');
+  const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1 });
+  // Take b's place on the wire: detach its QP and listen for what A sends to b's QPN.
+  const bq = roce(b);
+  const net = bq.nets[0]!;
+  net.detach(b.qp.id, bq);
+  const got: RoceRx[] = [];
+  net.attach(b.qp.id, { rx: (r) => got.push(r), netError: () => {} });
+  return {
+    p,
+    a,
+    got,
+    inject(op, psn, extra = {}, len = 0, ackReq = true) {
+      const pkt = encodeIbPacket({ bth: { ...newBth(op, a.qp.id, psn), padCnt: ibPadCount(len), ackReq }, payload: new Uint8Array(len).fill(0xee), ...extra });
+      net.send(pkt, '127.0.0.1');
+    },
+    async close() {
+      net.detach(b.qp.id);
+      await p.close();
+    },
+  };
+}
+
+const acks = (got: RoceRx[]) => got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE).map((r) => [r.pkt.bth.psn, r.pkt.aeth!.syndrome]);
+
+describe('RoCEv2 RC responder against a raw peer', () => {
+  it('duplicates are re-ACKed with the last executed PSN; a gap gets one sequence NAK', async () => {
+    const r = await rawPeer();
+    try {
+      const dst = new Uint8Array(256);
+      const md = reg(r.a, dst);
+      const reth = (off: number, len: number) => ({ reth: { va: va(dst) + BigInt(off), rkey: md.stag, dmaLen: len } });
+      r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, reth(0, 8), 8);
+      r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 1, reth(8, 8), 8);
+      await until(() => acks(r.got).length >= 1, 3000, 'ACK');
+      r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, reth(0, 8), 8); // duplicate
+      await until(() => acks(r.got).some(([psn]) => psn === 1) && acks(r.got).length >= 2, 3000, 'duplicate ACK');
+      r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 5, reth(16, 8), 8); // ahead of ePSN 2
+      r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 6, reth(24, 8), 8);
+      await until(() => acks(r.got).some(([, s]) => s === 0x60), 3000, 'sequence NAK');
+      await new Promise((res) => setTimeout(res, 50));
+      const naks = acks(r.got).filter(([, s]) => s === 0x60);
+      assert.deepEqual(naks, [[2, 0x60]], 'one NAK, with the expected PSN');
+      assert.ok(dst.subarray(0, 16).every((x) => x === 0xee));
+      assert.ok(dst.subarray(16).every((x) => x === 0), 'nothing ahead of ePSN executed');
+      assert.equal(r.a.qp.state, RiQpState.READY_TO_SEND);
+    } finally {
+      await r.close();
+    }
+  });
+
+  for (const [name, build, code] of [
+    ['a SEND MIDDLE with no FIRST', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_MIDDLE, 0, {}, 256), NakCode.InvalidRequest],
+    ['a SEND FIRST shorter than the MTU', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_FIRST, 0, {}, 100), NakCode.InvalidRequest],
+    ['an RDMA WRITE ONLY whose payload differs from its DMA length', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: 0x1000n, rkey: 1, dmaLen: 64 } }, 8), NakCode.InvalidRequest],
+    ['an RDMA WRITE with an unknown R_Key', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: 0x1000n, rkey: 0xdead, dmaLen: 8 } }, 8), NakCode.RemoteAccessError],
+    ['a COMPARE SWAP (atomics not carried)', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_COMPARE_SWAP, 0, { atomicEth: { va: 0x1000n, rkey: 1, swapAdd: 1n, compare: 0n } }), NakCode.InvalidRequest],
+  ] as const) {
+    it(`${name}: NAK 0x${(0x60 | code).toString(16)} with its PSN, the QP in Error`, async () => {
+      const r = await rawPeer();
+      try {
+        build(r);
+        await until(() => r.a.qp.state === RiQpState.ERROR, 3000, 'Error');
+        await until(() => acks(r.got).length > 0, 3000, 'NAK');
+        const [[psn, syn]] = acks(r.got) as [[number, number]];
+        assert.equal(psn, 0);
+        assert.equal(aethType(syn), AethType.Nak);
+        assert.equal(aethValue(syn), code);
+      } finally {
+        await r.close();
+      }
+    });
+  }
+});
+
+describe('RoCEv2 live capture', { skip: spawnSync('tshark', ['--version']).status === 0 ? false : 'tshark not installed' }, () => {
+  it('SOFTRDMA_PCAP: an RC Send, Write and Read between two QPs decode as RRoCE with no malformed packet', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'softrdma-roce-live-'));
+    const old = process.env.SOFTRDMA_PCAP;
+    process.env.SOFTRDMA_PCAP = dir;
+    let port = 0;
+    try {
+      const a = makeIbSide('RC');
+      const b = makeIbSide('RC');
+      const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1 });
+      port = roce(a).port;
+      const src = new Uint8Array(1000).map((_, i) => i & 0xff);
+      const dst = new Uint8Array(1000);
+      const ms = reg(a, src);
+      const md = reg(b, dst);
+      assert.equal(recv(b.qp, 1n, [sge(md, dst)]), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n }), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(ms, src)], rtag: md.stag, remoteTo: va(dst), id: 2n }), RiRet.SUCCESS);
+      const sink = new Uint8Array(1000);
+      const mk = reg(a, sink);
+      assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mk, sink)], rtag: md.stag, remoteTo: va(dst), id: 3n }), RiRet.SUCCESS);
+      const wcs = await pollN(a.cq, 3);
+      assert.ok(wcs.every((w) => w.op_status === RiWcStatus.SUCCESS));
+      assert.deepEqual(sink, src);
+      await p.close();
+      // The endpoints close once no QP uses them (and their capture files with them).
+      await until(() => RoceNet.find('127.0.0.1', port) === undefined && RoceNet.find('127.0.0.2', port) === undefined, 3000, 'endpoints closed');
+      const files = readdirSync(dir).filter((f) => f.endsWith('.pcap'));
+      assert.ok(files.length >= 2, files.join());
+      const ops = new Set<string>();
+      for (const f of files) {
+        const args = ['-r', join(dir, f), '-o', `infiniband.rroce.port:${port}`, '--disable-protocol', 'rpcordma', '--disable-heuristic', 'eth_over_ib', '--disable-heuristic', 'mellanox_eoib'];
+        const bad = spawnSync('tshark', [...args, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8' });
+        assert.equal(bad.status, 0, bad.stderr);
+        assert.equal(bad.stdout.trim(), '', `${f}: malformed:\n${bad.stdout}`);
+        const r = spawnSync('tshark', [...args, '-T', 'fields', '-e', 'infiniband.bth.opcode'], { encoding: 'utf8' });
+        for (const l of r.stdout.trim().split('\n')) if (l) ops.add(l);
+      }
+      // SEND FIRST/MIDDLE/LAST, WRITE FIRST/MIDDLE/LAST, READ REQUEST, READ RESPONSE FIRST/MIDDLE/LAST, ACK.
+      for (const op of [0, 1, 2, 6, 7, 8, 12, 13, 14, 15, 17]) assert.ok(ops.has(String(op)), `opcode ${op} in ${[...ops].join()}`);
+    } finally {
+      if (old === undefined) delete process.env.SOFTRDMA_PCAP;
+      else process.env.SOFTRDMA_PCAP = old;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
