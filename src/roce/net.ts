@@ -9,7 +9,8 @@
  * - **the ICRC both ways** (`src/wire/ib/icrc.ts`). On transmit it is computed for IPv4 ID 0, and
  *   the socket is made to send ID 0 with `IP_MTU_DISCOVER = IP_PMTUDISC_DO` (Linux then sets DF
  *   and leaves the ID 0 for unfragmentable datagrams). Node cannot set that option, so it is set
- *   on the socket's file descriptor with the `sockopt` addon when it loads; without it the
+ *   on the socket's file descriptor with the `sockopt` addon (an optional dependency) when it
+ *   loads; without it the
  *   kernel picks the ID and peers that check the ICRC (rxe, hardware) drop our packets, while
  *   softrdma peers still accept them (below). {@link RoceNet.ipIdZero} tells which.
  *   On receive, a UDP socket does not show the IP header, so the one unknown covered field,
@@ -102,6 +103,15 @@ function loadSetsockopt(): SetSockOpt | null {
     log('sockopt did not load (%s): the kernel will choose IPv4 IDs', (e as Error).message);
   }
   return setsockoptFn;
+}
+
+/**
+ * True when the `sockopt` addon loaded, so endpoints can make the kernel send IPv4 ID 0. It is
+ * an optional dependency: its 2.0.1 prebuilds for Linux are in fact macOS binaries, so on
+ * Linux it loads only when node-gyp built it at install (a C++ toolchain and Node's headers).
+ */
+export function ipIdZeroSupported(): boolean {
+  return loadSetsockopt() !== null;
 }
 
 /** Linux `<netinet/in.h>`: IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO. */
