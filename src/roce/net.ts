@@ -129,11 +129,18 @@ function socketFd(sock: dgram.Socket): number | null {
   return null;
 }
 
-/** IPv4 dotted quad → 4 octets (RangeError for anything else). */
+const v4cache = new Map<string, Uint8Array>();
+
+/** IPv4 dotted quad → 4 octets (RangeError for anything else); cached, do not modify. */
 export function ipv4Bytes(a: string): Uint8Array {
+  const c = v4cache.get(a);
+  if (c) return c;
   const p = a.split('.').map(Number);
   if (p.length !== 4 || p.some((x) => !Number.isInteger(x) || x < 0 || x > 255)) throw new RangeError(`not an IPv4 address: ${a}`);
-  return Uint8Array.from(p);
+  const b = Uint8Array.from(p);
+  // Bounded: peers of one process are few; a flood of sources only costs re-parsing.
+  if (v4cache.size < 4096) v4cache.set(a, b);
+  return b;
 }
 
 /** The IPv4 address of an IPv4-mapped GID (`::ffff:a.b.c.d`), or null. */

@@ -193,6 +193,8 @@ interface IdBasis {
 }
 
 const bases = new Map<number, IdBasis>();
+/** The flags/fragment values tried on receive: DF (what RoCEv2 senders set), then none. */
+const FLAGS_TRIED = [IPV4_FLAGS_DF, 0] as const;
 const BASES_MAX = 256;
 
 function highBit(v: number): number {
@@ -268,8 +270,10 @@ export function solveIpv4Id(ip: RoceIpHeader, pkt: Uint8Array): { ipId: number; 
   // the IPv4 header (14), UDP (8) and the packet without its ICRC.
   const tail = 2 + (IPV4_LEN - 6) + UDP_LEN + pkt.length - ICRC_LEN;
   const b = basisFor(tail);
-  for (const flagsFrag of [IPV4_FLAGS_DF, 0]) {
-    const c0 = computeIcrc({ ...ip, ipId: 0, flagsFrag }, pkt);
+  const probe: RoceIpHeader = { src: ip.src, dst: ip.dst, srcPort: ip.srcPort, dstPort: ip.dstPort, ipId: 0, flagsFrag: 0 };
+  for (const flagsFrag of FLAGS_TRIED) {
+    probe.flagsFrag = flagsFrag;
+    const c0 = computeIcrc(probe, pkt);
     const id = solve(b, (received ^ c0) >>> 0);
     if (id !== null) return { ipId: id, flagsFrag };
   }
