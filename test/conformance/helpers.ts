@@ -40,6 +40,7 @@ import { hostMemory } from '../../src/rnic/hostmem.js';
 import { LlpStream } from '../../src/iwarp/llp.js';
 import { buildFrame, mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import type { MpaAttrs } from '../../src/rnic/qp.js';
+import type { RnicConfig } from '../../src/rnic/rnic.js';
 import { loopbackPair } from '../../src/loopback/loopback.js';
 import type { TransportName } from '../helpers/engine.js';
 
@@ -76,8 +77,8 @@ export interface Env {
 
 const live = new Set<Env>();
 
-export function openRnic(opts: { location?: RiConsumerDomain; asyncHandler?: boolean } = {}): Env {
-  const vp = createSoftrdmaVp();
+export function openRnic(opts: { location?: RiConsumerDomain; asyncHandler?: boolean; config?: Partial<RnicConfig> } = {}): Env {
+  const vp = createSoftrdmaVp(opts.config);
   const ops = SOFTRDMA_KERNEL_OPS;
   const osData = { rnic: 'open-os-data' };
   ok(ops.ri_rnic_open(vp, RiPblMode.PAGE_LIST_MODE, osData), 'ri_rnic_open');
