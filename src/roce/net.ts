@@ -29,7 +29,9 @@
  * until the socket listens, and a bind error is reported to every attached QP.
  */
 import dgram from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { networkInterfaces } from 'node:os';
 import { FaultHook, type FaultPlan } from '../util/fault-hook.js';
 import { logger } from '../util/log.js';
 import { BTH_LEN, decodeIbPacket, ICRC_LEN, type IbPacket, isIbWireError, solveIpv4Id, writeIcrc } from '../wire/ib/index.js';
@@ -160,14 +162,35 @@ export function ipv4ToGid(address: string): Uint8Array {
   return g;
 }
 
+/**
+ * The MTU of the network interface that holds `address` (Linux: `/sys/class/net/<if>/mtu`), or
+ * null when it cannot be told (another OS, an address of no interface).
+ */
+export function linkMtuOf(address: string): number | null {
+  for (const [name, list] of Object.entries(networkInterfaces())) {
+    if (!list?.some((a) => a.address === address)) continue;
+    try {
+      const mtu = Number(readFileSync(`/sys/class/net/${name}/mtu`, 'utf8').trim());
+      return Number.isInteger(mtu) && mtu > 0 ? mtu : null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
 const endpoints = new Map<string, RoceNet>();
 
 /** A UDP endpoint of the RoCEv2 transport; see the module documentation. */
 export class RoceNet {
   readonly address: string;
   #port: number;
-  /** Largest UDP payload sent (default: 65507, the IPv4 maximum). */
-  maxDatagram = 65507;
+  /**
+   * Largest UDP payload sent: the link MTU of the address's interface less the IPv4 and UDP
+   * headers (65507, the IPv4 maximum, when the link MTU is unknown). DF is set, so a larger
+   * datagram would not leave; a QP whose path MTU does not fit is refused at INIT→RTR.
+   */
+  readonly maxDatagram: number;
   readonly stats: RoceNetStats = {
     txPackets: 0,
     txBytes: 0,
@@ -200,6 +223,8 @@ export class RoceNet {
     this.address = address;
     this.#port = port;
     this.#addrBytes = ipv4Bytes(address);
+    const link = linkMtuOf(address);
+    this.maxDatagram = link ? Math.min(65507, link - IPV4_UDP_OVERHEAD) : 65507;
     this.#pcap = RocePcap.open(address, port);
     const sock = dgram.createSocket({ type: 'udp4', recvBufferSize: SOCKET_BUFFER, sendBufferSize: SOCKET_BUFFER });
     this.#sock = sock;

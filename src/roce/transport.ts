@@ -85,6 +85,8 @@ export const WINDOW = 128;
 export const ACK_EVERY = 64;
 /** Packets sent per transmit slice before yielding to the event loop (receive, timers). */
 const TX_BURST = 64;
+/** The largest BTH + extension headers + pad + ICRC around a payload (RETH + ImmDt: 12+16+4+3+4). */
+const MAX_HEADERS = 40;
 /** Octets of the GRH in front of a UD receive (IBTA Vol. 1 §8.3; Annex A17.4.5.1 for IPv4). */
 export const GRH_LEN = 40;
 
@@ -168,7 +170,13 @@ export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
   const remote = gidToIpv4(attrs.av.dgid);
   // IPv6 RoCEv2 is not carried: rxe's zero UDP checksum is dropped by IPv6 sockets (spec-notes).
   if (!local || !remote) return RiRet.INVALID_PARAMETER;
-  return new RoceQp(qp, [local], remote, port);
+  const t = new RoceQp(qp, [local], remote, port);
+  // A path MTU the link cannot carry unfragmented (DF is set) would only lose every full packet.
+  if (mtuBytes(attrs.pathMtu) + MAX_HEADERS > t.nets[0]!.maxDatagram) {
+    t.detach();
+    return RiRet.INVALID_PARAMETER;
+  }
+  return t;
 }
 registerIbBinder('rocev2', attachRoce);
 

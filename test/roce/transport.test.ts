@@ -8,16 +8,16 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
-import { RoceNet, type RoceRx } from '../../src/roce/net.js';
+import { linkMtuOf, RoceNet, type RoceRx } from '../../src/roce/net.js';
 import type { RoceQp } from '../../src/roce/transport.js';
 import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
-import { connectPair, gidOf, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
+import { connectPair, gidOf, ibRnic, ibToRts, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
 
 const va = (b: Uint8Array) => hostMemory.addressOf(b);
 const roce = (s: Side) => s.qp.transport as unknown as RoceQp;
@@ -286,5 +286,23 @@ describe('RoCEv2 against a hostile peer', () => {
     } finally {
       await p.close();
     }
+  });
+});
+
+describe('RoCEv2 and the link MTU', () => {
+  const small = Object.entries(networkInterfaces())
+    .flatMap(([, l]) => l ?? [])
+    .filter((x) => x.family === 'IPv4')
+    .map((x) => x.address)
+    .find((addr) => (linkMtuOf(addr) ?? 65536) < 4096 + 40 + 28);
+  it('a path MTU the link cannot carry without fragmentation fails INIT→RTR with INVALID_PARAMETER; one that fits binds', { skip: small ? false : 'no IPv4 interface with an MTU below 4164' }, () => {
+    const g = gidOf(small!);
+    const rnic = ibRnic('rocev2', { gids: () => [g] });
+    const s = makeIbSide('RC', rnic);
+    const t = makeIbSide('RC', ibRnic('rocev2', { gids: () => [g] }));
+    assert.equal(ibToRts(s.qp, t.qp.id, { pathMtu: 5, dgid: g }), RiRet.INVALID_PARAMETER);
+    assert.equal(s.qp.state, RiQpState.INITIALIZED);
+    assert.equal(ibToRts(t.qp, s.qp.id, { pathMtu: 3, dgid: g }), RiRet.SUCCESS);
+    t.qp.modify({ nextState: RiQpState.ERROR });
   });
 });
