@@ -13,6 +13,12 @@
  *
  * Backpressure: at most {@link LOOPBACK_WINDOW} units may wait unconsumed at the peer; the
  * sender stops pulling from its requester until the peer drains them.
+ *
+ * It also carries InfiniBand QPs (an RNIC whose `ibLink` is `'loopback'`, registered with
+ * `registerIbBinder`): RC and UC QPs joined by their dest QPNs, messages cut at the path MTU, UD
+ * datagrams to the QP each Send names with a synthesised GRH, and a responder fault returned to
+ * the requester as the status an IB NAK would give. It has no ACKs, PSNs or retransmission: that
+ * is the RoCEv2 transport's (src/roce/).
  */
 import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiQpState, RiWcStatus } from '../rnicpi/types.js';

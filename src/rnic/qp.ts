@@ -1,10 +1,13 @@
 /**
- * Queue Pairs: the iWARP QP state machine, the Send and Receive Queues, posting, flushing
- * and in-order completion (RDMA Protocol Verbs §6.2, §8; RNICPI §5.4–5.6).
+ * Queue Pairs: the iWARP and InfiniBand QP state machines, the Send and Receive Queues,
+ * posting, flushing and in-order completion (RDMA Protocol Verbs §6.2, §8; RNICPI §5.4–5.6;
+ * IBTA Vol. 1 §10.3, §11.2.4).
  *
- * States are Idle, RTS, Closing, Terminate and Error (Verbs §6.2). The Consumer moves the QP
- * only through {@link Qp.modify}, which reads the transition table of qp-states.ts; the LLP
- * (the attached {@link QpTransport}) and error detection move it through the automatic
+ * iWARP states are Idle, RTS, Closing, Terminate and Error (Verbs §6.2). The QPs of an
+ * InfiniBand (RoCEv2) RNIC have the IB states Reset, INIT, RTR, RTS, SQD, SQE and Error, held as
+ * RNICPI's IB members of `ri_qp_state_t`, and the IB attributes ({@link IbQpAttrs}). The Consumer
+ * moves a QP only through {@link Qp.modify}, which reads the transition tables of qp-states.ts;
+ * the LLP (the attached {@link QpTransport}) and error detection move it through the automatic
  * transitions. Every transition is logged `QP[n] A→B`.
  *
  * The QP owns its {@link Requester} (the SQ side) and {@link Responder} (the receive side);

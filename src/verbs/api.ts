@@ -244,7 +244,8 @@ export interface VerbsApi {
   /**
    * §4.4.3 Creates a QP in `IBV_QPS_RESET`; `qp_init_attr.cap` is written back with the granted
    * values. iWARP: `IBV_QPT_RC` only — UC, UD, RAW_PACKET, XRC types → null, errno EOPNOTSUPP
-   * (siw). A QP created here reaches a peer only through rdma_cm (see `ibv_modify_qp`).
+   * (siw). A QP created here reaches a peer only through rdma_cm (see `ibv_modify_qp`). RoCEv2
+   * (`softroce0`): `IBV_QPT_RC`, `IBV_QPT_UC` and `IBV_QPT_UD`, connected by `ibv_modify_qp`.
    */
   ibv_create_qp(pd: ibv_pd, qp_init_attr: In<ibv_qp_init_attr>): ibv_qp | null;
 
@@ -289,19 +290,25 @@ export interface VerbsApi {
   /** §4.4.14 Legacy XRC. iWARP/softrdma: ENOSYS. */
   ibv_unreg_xrc_rcv_qp(xrc_domain: ibv_xrc_domain, xrc_qp_num: number): number;
 
-  /** §4.4.15 Address handle for UD. iWARP: null, errno EOPNOTSUPP (rdma-core's answer for siw). */
+  /**
+   * §4.4.15 Address handle for UD. RoCEv2: `is_global` must be 1 and `grh.sgid_index` an entry
+   * of the GID table (else EINVAL); the PD is in use while the AH lives. iWARP: null, errno
+   * EOPNOTSUPP (rdma-core's answer for siw).
+   */
   ibv_create_ah(pd: ibv_pd, attr: In<ibv_ah_attr>): ibv_ah | null;
 
-  /** §4.4.16 iWARP: EOPNOTSUPP (no AH can exist). */
+  /** §4.4.16 RoCEv2: 0, then the AH is refused in UD WRs (EINVAL). iWARP: EOPNOTSUPP (no AH can exist). */
   ibv_destroy_ah(ah: ibv_ah): number;
 
   /**
    * §4.5.1 Moves the QP through RESET → INIT → RTR → RTS (and to SQD/SQE/ERR/RESET) with the
    * attributes selected by `attr_mask` (`ibv_qp_attr_mask` bits); the per-transition masks are
    * those of the manual's table for RC (UC/UD per the kernel). All or nothing: a missing required
-   * or disallowed bit → EINVAL, nothing changed. iWARP: `IBV_QP_ALT_PATH` /
-   * `IBV_QP_PATH_MIG_STATE` → EOPNOTSUPP; RTS on a QP that rdma_cm did not connect → EINVAL (siw:
-   * no socket). QPs created through rdma_cm are moved by rdma_cm.
+   * or disallowed bit → EINVAL, nothing changed. `IBV_QP_ALT_PATH` / `IBV_QP_PATH_MIG_STATE` →
+   * EOPNOTSUPP (no APM). iWARP: RTS on a QP that rdma_cm did not connect → EINVAL (siw: no
+   * socket); QPs created through rdma_cm are moved by rdma_cm. RoCEv2: the RNIC's IB state
+   * machine with every IB attribute (RC, UC, UD; out-of-range values and an AV without GRH are
+   * EINVAL); INIT→RTR attaches the RoCEv2 transport (EOPNOTSUPP while none is loaded).
    */
   ibv_modify_qp(qp: ibv_qp, attr: In<ibv_qp_attr>, attr_mask: number): number;
 
@@ -365,7 +372,9 @@ export interface VerbsApi {
 
   /**
    * §4.6.11 Builds `ah_attr` to reply to a received UD datagram (`grh`: the first 40 bytes of the
-   * receive buffer, or a decoded `ibv_grh`). iWARP: EOPNOTSUPP (there are no UD completions).
+   * receive buffer, or a decoded `ibv_grh`; RoCEv2 over IPv4 puts the IPv4 header in its last 20
+   * octets, which is read as rdma-core does). RoCEv2: `IBV_WC_GRH` is required; the reply goes from
+   * the GID the datagram was sent to. iWARP: EOPNOTSUPP (there are no UD completions).
    */
   ibv_init_ah_from_wc(
     context: ibv_context,
@@ -375,7 +384,7 @@ export interface VerbsApi {
     ah_attr: ibv_ah_attr,
   ): number;
 
-  /** §4.6.12 `ibv_init_ah_from_wc` + `ibv_create_ah`. iWARP: null, errno EOPNOTSUPP. */
+  /** §4.6.12 `ibv_init_ah_from_wc` + `ibv_create_ah` (RoCEv2). iWARP: null, errno EOPNOTSUPP. */
   ibv_create_ah_from_wc(pd: ibv_pd, wc: ibv_wc, grh: Uint8Array | In<ibv_grh> | null, port_num: number): ibv_ah | null;
 
   /** §4.6.13 Attaches a UD QP to a multicast group (`lid` in host order). iWARP: EOPNOTSUPP (rdma-core/siw). */

@@ -37,6 +37,23 @@ test('softrdma devinfo -v adds the device limits, which match what the RNIC enfo
   assert.match(r.stdout, /GID\[ {2}0\]:/);
 });
 
+test('softrdma devinfo -v -d softroce0 shows the RoCE device: InfiniBand over Ethernet, its MTUs, atomic_cap and the RoCE v2 GID table', () => {
+  const r = run('devinfo', '-v', '-d', 'softroce0');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^hca_id:\tsoftroce0$/m);
+  assert.doesNotMatch(r.stdout, /softrdma0/);
+  assert.match(r.stdout, /transport:\t+InfiniBand \(0\)/);
+  assert.match(r.stdout, /link_layer:\t+Ethernet/);
+  assert.match(r.stdout, /max_mtu:\t+4096 \(5\)/);
+  assert.match(r.stdout, /active_mtu:\t+1024 \(3\)/);
+  assert.match(r.stdout, /max_qp_rd_atom:\s+128/);
+  // What the core can do: no atomic rows in the work-request table yet.
+  assert.match(r.stdout, /atomic_cap:\s+ATOMIC_NONE \(0\)/);
+  assert.match(r.stdout, /GID\[ *\d+\]:\t+::ffff:127\.0\.0\.1, RoCE v2$/m);
+  const n = Number(/gid_tbl_len:\t+(\d+)/.exec(r.stdout)![1]);
+  assert.equal((r.stdout.match(/GID\[/g) ?? []).length, n);
+});
+
 test('softrdma devinfo --help and a bad option', () => {
   assert.match(run('devinfo', '--help').stdout, /Usage: softrdma devinfo/);
   const r = run('devinfo', '--bogus');
