@@ -12,13 +12,16 @@ const SERIES: Array<{ match: string; name: string; color: string; dash?: string 
   { match: 'RDMA Read, CRC on', name: 'RDMA Read, CRC on', color: '#d62728', dash: '6 4' },
   { match: 'Send, CRC off', name: 'Send/Recv', color: '#2ca02c' },
   { match: 'Send, CRC on', name: 'Send/Recv, CRC on', color: '#2ca02c', dash: '6 4' },
+  // The C peers of bench/peers.ts, measured in the same run.
+  { match: ': ucp_put_bw', name: 'UCX put (tcp, C)', color: '#9467bd', dash: '2 3' },
+  { match: ': tag_bw', name: 'UCX tag (tcp, C)', color: '#8c564b', dash: '2 3' },
 ];
 
 const UNITS: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 * 1024 };
 
-/** Size in octets from a sweep row name ("sweep 64 KiB: …"). */
+/** Size in octets from a sweep or peer row name ("sweep 64 KiB: …", "UCX tcp 4 KiB: …"). */
 function sizeOf(name: string): number | null {
-  const m = /^sweep (\d+) (B|KiB|MiB):/.exec(name);
+  const m = /^(?:sweep|UCX tcp) (\d+) (B|KiB|MiB):/.exec(name);
   return m ? Number(m[1]) * UNITS[m[2]!]! : null;
 }
 

@@ -12,10 +12,11 @@ import { bandwidthChart } from './chart.js';
 import { deframerSection } from './deframer.js';
 import type { BenchRow, BenchSection } from './harness.js';
 import { quick } from './harness.js';
+import { peersSection } from './peers.js';
 import { latencySection, rdmaSection } from './rdma.js';
 import { memorySection, msgRateSection, sweepSection } from './sweep.js';
 
-const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection, sweepSection, msgRateSection, memorySection];
+const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection, sweepSection, msgRateSection, memorySection, peersSection];
 
 const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v.toFixed(v < 100 ? 1 : 0));
 

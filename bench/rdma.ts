@@ -48,11 +48,20 @@ export const tcpPasses = async (size: number, total: number) => pair<Passes>('ra
 export const tcpMBps = async (size: number, total: number) => (await tcpPasses(size, total)).cold_mbps;
 const writePasses = async (size: number, total: number, crc: boolean) => pair<Passes>('rdma', [String(size), String(total), crc ? 'crc' : 'nocrc']);
 
-/** One `softrdma perf ... --json` loopback run (it spawns its own server process); its result row. `crc`: SOFTRDMA_MPA=crc=require on both ends. */
-export async function perf(args: string, crc = false): Promise<Record<string, number>> {
+/**
+ * One `softrdma perf ... --json` loopback run (it spawns its own server process); its result row.
+ * `crc`: SOFTRDMA_MPA=crc=require on both ends. perf reports bandwidth as perftest does, in
+ * MiB/s (its "MB/sec" is 2^20 octets per second); `mbps` gives it in 10^6 octets per second,
+ * the unit of every other bandwidth row here, so ratios compare like with like.
+ */
+export async function perf(args: string, crc = false): Promise<Record<string, number> & { mbps: number }> {
   const out = await start(cli, ['perf', ...args.split(' '), '--json'], crc ? { SOFTRDMA_MPA: 'crc=require' } : undefined).result;
-  return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+  const r = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+  return { ...r, mbps: ((r.bw_average ?? Number.NaN) * MIB) / 1e6 };
 }
+
+/** perftest's (and ucx_perftest's) "MB": 2^20 octets. */
+export const MIB = 0x100000;
 
 /** Collects each named measurement over `ROUNDS` interleaved rounds; returns the medians. */
 export async function rounds(runs: Record<string, () => Promise<number>>, n = ROUNDS): Promise<Record<string, number>> {
@@ -81,7 +90,7 @@ export const rdmaSection: BenchSection = {
       const n = `-s ${size} -n ${total / size} --perform_warm_up`;
       const cliRuns: Record<string, () => Promise<number>> =
         size === 64 << 10
-          ? { read: async () => (await perf(`read --bw ${n}`)).bw_average!, send: async () => (await perf(`send --bw ${n}`)).bw_average! }
+          ? { read: async () => (await perf(`read --bw ${n}`)).mbps, send: async () => (await perf(`send --bw ${n}`)).mbps }
           : {};
       const cold: Record<string, number> = {};
       const both = (k: string, f: () => Promise<Passes>) => async () => {

@@ -27,7 +27,7 @@ export const sweepSection: BenchSection = {
     const rows: BenchRow[] = [];
     for (const size of sizes) {
       const n = itersFor(size);
-      const bw = (verb: string, crc: boolean) => async () => (await perf(`${verb} --bw -s ${size} -n ${n}`, crc)).bw_average!;
+      const bw = (verb: string, crc: boolean) => async () => (await perf(`${verb} --bw -s ${size} -n ${n}`, crc)).mbps;
       // --quick: CRC on for Write only (the full run does every verb both ways).
       const m = await rounds(
         {

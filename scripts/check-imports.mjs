@@ -22,6 +22,8 @@ const SRC = 'src';
  * - provider: the softrdma RNICPI provider and access layer, over the core and the transports;
  * - transports (iwarp, loopback, roce) → the core (rnic) and the wire codecs;
  * - rnic: the transport-neutral core; it knows no transport;
+ * - ibcm: the InfiniBand CM (IBTA Vol. 1 ch. 12) for the RoCE device, an RNICPI consumer like the
+ *   iWARP CM: it speaks MADs over an abstract GSI port and never reaches into the core;
  * - rnicpi: the RNICPI 1.0 specification (types, codes, ops table, registry): it knows no
  *   implementation;
  * - wire: pure codecs.
@@ -35,6 +37,7 @@ const ALLOWED_FOLDERS = {
   iwarp: ['rnic', 'rnicpi', 'wire', 'util'],
   loopback: ['rnic', 'rnicpi', 'wire', 'util'],
   roce: ['rnic', 'rnicpi', 'wire', 'util'],
+  ibcm: ['rnicpi', 'wire', 'util'],
   rnic: ['rnicpi', 'wire', 'util'],
   rnicpi: ['wire', 'util'],
   wire: ['util'],

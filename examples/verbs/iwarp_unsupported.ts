@@ -27,7 +27,6 @@ import {
   IBV_QP_PATH_MIG_STATE,
   IBV_QPT_RC,
   IBV_QPT_UD,
-  IBV_WR_SEND_WITH_IMM,
   IWARP_UNSUPPORTED,
   type ibv_device_attr,
   type ibv_qp_attr,
@@ -144,9 +143,6 @@ async function apm(): Promise<void> {
   report('ibv_modify_qp(qp, alt path, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE)', String(verbs.ibv_modify_qp(client.qp!, alt, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE)), EOPNOTSUPP);
   // The client's manual migration after -m iterations.
   report('ibv_modify_qp(qp, { path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_PATH_MIG_STATE)', String(verbs.ibv_modify_qp(client.qp!, { path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_PATH_MIG_STATE)), EOPNOTSUPP);
-  // Immediate data (the multicast examples' WR) is not iWARP either: shown on the same QP.
-  const r = verbs.ibv_post_send(client.qp!, { opcode: IBV_WR_SEND_WITH_IMM, imm_data: 1, sg_list: [] });
-  report('ibv_post_send(qp, { opcode: IBV_WR_SEND_WITH_IMM })', String(r.ret), EINVAL);
   await verbs.rdma_disconnect(client);
   for (const id of [client, server, listen]) verbs.rdma_destroy_ep(id);
   verbs.rdma_freeaddrinfo(srvInfo);

@@ -3,9 +3,12 @@
  * calls (`ibv_get_device_list`, `ibv_query_device`, `ibv_query_port`, `ibv_query_gid`).
  */
 import { parseArgs } from 'node:util';
-import { ibv_atomic_cap, ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
+import { ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
+
+/** ibv_devinfo's names of `enum ibv_atomic_cap`. */
+const ATOMIC_CAP_NAMES: Record<number, string> = { 0: 'ATOMIC_NONE', 1: 'ATOMIC_HCA', 2: 'ATOMIC_GLOB' };
 
 export const DEVINFO_HELP = `Usage: softrdma devinfo [options]
 
@@ -33,13 +36,6 @@ const MTU: Record<number, number> = {
   [ibv_mtu.IBV_MTU_1024]: 1024,
   [ibv_mtu.IBV_MTU_2048]: 2048,
   [ibv_mtu.IBV_MTU_4096]: 4096,
-};
-
-/** ibv_devinfo's `atomic_cap` words. */
-const ATOMIC_CAP: Record<number, string> = {
-  [ibv_atomic_cap.IBV_ATOMIC_NONE]: 'ATOMIC_NONE',
-  [ibv_atomic_cap.IBV_ATOMIC_HCA]: 'ATOMIC_HCA',
-  [ibv_atomic_cap.IBV_ATOMIC_GLOB]: 'ATOMIC_GLOB',
 };
 
 /** GID types as ibv_devinfo names them after the GID (`enum ibv_gid_type`). */
@@ -135,7 +131,7 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
         ['max_res_rd_atom', a.max_res_rd_atom],
         ['max_qp_init_rd_atom', a.max_qp_init_rd_atom],
         ['max_ee_init_rd_atom', a.max_ee_init_rd_atom],
-        ['atomic_cap', `${ATOMIC_CAP[a.atomic_cap] ?? 'ATOMIC_NONE'} (${a.atomic_cap})`],
+        ['atomic_cap', `${ATOMIC_CAP_NAMES[a.atomic_cap] ?? 'ATOMIC_?'} (${a.atomic_cap})`],
         ['max_ee', a.max_ee],
         ['max_rdd', a.max_rdd],
         ['max_mw', a.max_mw],

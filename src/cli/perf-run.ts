@@ -90,7 +90,10 @@ import {
   RESULT_LINE,
 } from './perf-report.js';
 
-export type Verb = 'write' | 'read' | 'send';
+export type Verb = 'write' | 'read' | 'send' | 'atomic';
+
+/** perftest's `-A`: the atomic operation of ib_atomic_bw / ib_atomic_lat. */
+export type AtomicType = 'CMP_AND_SWAP' | 'FETCH_AND_ADD';
 
 /** Everything a run needs, after perftest's defaults and `force_dependecies`. */
 export interface PerfParams {
@@ -117,6 +120,8 @@ export interface PerfParams {
   /** Work requests per `ibv_post_send` (perftest `--post_list`); 1: one at a time. */
   postList: number;
   outReads: number;
+  /** Atomic tests: the operation (perftest default FETCH_AND_ADD). */
+  atomicType?: AtomicType;
   noPeak: boolean;
   gbits: boolean;
   json: boolean;
@@ -140,7 +145,10 @@ export function allSizes(): number[] {
   return s;
 }
 
-const VERB_NAME: Record<Verb, string> = { send: 'Send', write: 'RDMA_Write', read: 'RDMA_Read' };
+const VERB_NAME: Record<Verb, string> = { send: 'Send', write: 'RDMA_Write', read: 'RDMA_Read', atomic: 'Atomic' };
+
+/** Reads and atomics are requests answered by responses: both count against ORD/IRD. */
+const isRequestVerb = (v: Verb): boolean => v === 'read' || v === 'atomic';
 const POLL_BATCH = 16;
 /** `sysconf(_SC_PAGESIZE)` and the cache line size perftest reads from sysfs. */
 const PAGE_SIZE = 4096;
@@ -281,6 +289,8 @@ class DataCtx {
     if (p.verb === 'write') flags |= A.IBV_ACCESS_REMOTE_WRITE;
     // iWARP: the Read sink is the same MR, and a Read Response is a tagged (remote) write.
     else if (p.verb === 'read') flags |= A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_WRITE;
+    // ib_atomic_*: the target takes atomics (RFC 7306 on iWARP between softrdma peers).
+    else if (p.verb === 'atomic') flags |= A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_ATOMIC;
     const mr = ibv_reg_mr(pd, this.buf, total, flags);
     if (!mr) throw new PerfError(`Couldn't allocate MR (errno ${getErrno()})`);
     this.mr = mr;
@@ -398,7 +408,7 @@ export class PerfRun {
       this.printTestInfo();
       if (p.lat) {
         if (p.verb === 'write') await this.writeLat();
-        else if (p.verb === 'read') await this.readLat();
+        else if (isRequestVerb(p.verb)) await this.readLat();
         else await this.sendLat();
       } else if (p.verb === 'send') await this.sendBw();
       else await this.rdmaBw();
@@ -452,7 +462,7 @@ export class PerfRun {
 
   /** IRD/ORD of the data connections: `out_reads` for read tests, 0 otherwise. */
   private get rdAtom(): number {
-    return this.p.verb === 'read' ? this.p.outReads : 0;
+    return isRequestVerb(this.p.verb) ? this.p.outReads : 0;
   }
 
   /** `rdma_cm_client_connection`: up to 10 attempts, 100 ms apart (the server may not listen yet). */
@@ -553,7 +563,8 @@ export class PerfRun {
   private printTestInfo(): void {
     const p = this.p;
     let s = RESULT_LINE;
-    s += `                    ${VERB_NAME[p.verb]} ${p.lat ? 'Latency ' : 'BW '}Test\n`;
+    const name = p.verb === 'atomic' ? `${VERB_NAME.atomic} ${p.atomicType ?? 'FETCH_AND_ADD'}` : VERB_NAME[p.verb];
+    s += `                    ${name} ${p.lat ? 'Latency ' : 'BW '}Test\n`;
     s += ` Dual-port       : OFF\t\tDevice         : ${this.devName}\n`;
     s += ` Number of qps   : ${p.qps}\t\tTransport type : IW\n`;
     s += ' Connection type : RC\t\tUsing SRQ      : OFF\n';
@@ -566,7 +577,7 @@ export class PerfRun {
     s += ` Mtu             : ${1 << (7 + this.mtu)}[B]\n`;
     s += ' Link type       : Ethernet\n';
     s += ' GID index       : 0\n';
-    s += p.verb === 'read' ? ` Outstand reads  : ${p.outReads}\n` : ' Max inline data : 0[B]\n';
+    s += isRequestVerb(p.verb) ? ` Outstand reads  : ${p.outReads}\n` : ' Max inline data : 0[B]\n';
     s += ' rdma_cm QPs\t : ON\n';
     s += ' Data ex. method : rdma_cm';
     if (p.server) {
@@ -579,7 +590,7 @@ export class PerfRun {
   /** `ctx_print_pingpong_data`. */
   private printDest(d: PingpongDest, side: 'local' | 'remote'): void {
     let s = ` ${side} address: LID ${hexAlt(d.lid, 4)} QPN ${hexAlt(d.qpn >>> 0, 6)} PSN ${hexAlt(d.psn >>> 0, 6)}`;
-    if (this.p.verb === 'read') s += ` OUT ${hexAlt(d.outReads >>> 0, 4)}`;
+    if (isRequestVerb(this.p.verb)) s += ` OUT ${hexAlt(d.outReads >>> 0, 4)}`;
     if (this.p.verb !== 'send') s += ` RKey ${hexAlt(d.rkey >>> 0, 8)} VAddr ${hexAlt(d.vaddr, 16)}`;
     s += '\n';
     s += ` GID: ${[...d.gid].map((b) => String(b).padStart(2, '0')).join(':')}\n`;
@@ -846,7 +857,7 @@ export class PerfRun {
     const step = inc(size, this.cacheLine);
     const wrap = Math.max(1, Math.floor(this.cycle / step));
     const credits = p.verb === 'send';
-    const opcode = p.verb === 'write' ? ibv_wr_opcode.IBV_WR_RDMA_WRITE : p.verb === 'read' ? ibv_wr_opcode.IBV_WR_RDMA_READ : ibv_wr_opcode.IBV_WR_SEND;
+    const opcode = this.opcode();
     const scnt = new Array<number>(q).fill(0);
     const ccnt = new Array<number>(q).fill(0);
     const wrs = d.qps.map((_, i) => {
@@ -861,7 +872,7 @@ export class PerfRun {
           opcode,
           send_flags: 0,
           sg_list: [sge],
-          wr: { rdma: { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey } },
+          wr: this.remoteOf(i),
         },
       };
     });
@@ -879,10 +890,10 @@ export class PerfRun {
     const L = p.postList;
     const chains =
       L > 1
-        ? wrs.map((w) =>
+        ? wrs.map((w, wi) =>
             Array.from({ length: L }, (_, j) => ({
               sge: { ...w.sge },
-              wr: { wr_id: w.wr.wr_id, opcode, send_flags: j === L - 1 ? ibv_send_flags.IBV_SEND_SIGNALED : 0, sg_list: [] as Array<typeof w.sge>, wr: { rdma: { ...w.wr.wr.rdma } }, next: null as unknown },
+              wr: { wr_id: w.wr.wr_id, opcode, send_flags: j === L - 1 ? ibv_send_flags.IBV_SEND_SIGNALED : 0, sg_list: [] as Array<typeof w.sge>, wr: this.remoteOf(wi), next: null as unknown },
             })),
           )
         : [];
@@ -1141,7 +1152,24 @@ export class PerfRun {
     return latReport(size, iters, tposted, 2);
   }
 
-  /** `run_iter_lat` (ib_read_lat, client): one signaled RDMA Read at a time. */
+  /** The work-request opcode of the test. */
+  private opcode(): ibv_wr_opcode {
+    const p = this.p;
+    if (p.verb === 'atomic') return p.atomicType === 'CMP_AND_SWAP' ? ibv_wr_opcode.IBV_WR_ATOMIC_CMP_AND_SWP : ibv_wr_opcode.IBV_WR_ATOMIC_FETCH_AND_ADD;
+    return p.verb === 'write' ? ibv_wr_opcode.IBV_WR_RDMA_WRITE : p.verb === 'read' ? ibv_wr_opcode.IBV_WR_RDMA_READ : ibv_wr_opcode.IBV_WR_SEND;
+  }
+
+  /**
+   * The remote half of QP `i`'s WR: `rdma` for Writes and Reads; for atomics the same object is
+   * also `atomic` (perftest: compare 0 / swap 0 for CMP_AND_SWAP, add 1 for FETCH_AND_ADD), so
+   * address cycling moves both.
+   */
+  private remoteOf(i: number): { rdma: { remote_addr: bigint; rkey: number; compare_add: bigint; swap: bigint }; atomic?: { remote_addr: bigint; rkey: number; compare_add: bigint; swap: bigint } } {
+    const r = { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey, compare_add: this.p.atomicType === 'CMP_AND_SWAP' ? 0n : 1n, swap: 0n };
+    return this.p.verb === 'atomic' ? { rdma: r, atomic: r } : { rdma: r };
+  }
+
+  /** `run_iter_lat` (ib_read_lat and ib_atomic_lat, client): one signaled RDMA Read or atomic at a time. */
   private async runIterLatRead(size: number): Promise<LatReport | LatDurReport> {
     const p = this.p;
     const d = this.data!;
@@ -1150,10 +1178,10 @@ export class PerfRun {
     const tposted = new Float64Array(Math.max(iters, 1));
     const wr = {
       wr_id: 0n,
-      opcode: ibv_wr_opcode.IBV_WR_RDMA_READ,
+      opcode: this.opcode(),
       send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
       sg_list: [{ addr: d.mr.addr, length: size, lkey: d.mr.lkey }],
-      wr: { rdma: { remote_addr: this.rem[0]!.vaddr, rkey: this.rem[0]!.rkey } },
+      wr: this.remoteOf(0),
     };
     const clock = dur ? new DurationClock(p.duration, p.margin) : null;
     let scnt = 0;

@@ -14,16 +14,17 @@ import { parseArgs } from 'node:util';
 import { devices } from '../verbs/device.js';
 import type { CliIo } from './cli.js';
 import { PERFTEST_VERSION, PerfError } from './perf-proto.js';
-import { MAX_SIZE, type PerfParams, PerfRun, type Verb } from './perf-run.js';
+import { type AtomicType, MAX_SIZE, type PerfParams, PerfRun, type Verb } from './perf-run.js';
 
 /** Loopback `-a` runs use these iteration counts unless -n is given (perftest: 5000 / 1000). */
 export const LOOPBACK_ALL_ITERS_BW = 1000;
 export const LOOPBACK_ALL_ITERS_LAT = 200;
 
-export const PERF_HELP = `Usage: softrdma perf write|read|send [--bw|--lat] [options] [ADDR]
+export const PERF_HELP = `Usage: softrdma perf write|read|send|atomic [--bw|--lat] [options] [ADDR]
 
-perftest's ib_write_bw, ib_read_bw, ib_send_bw, ib_write_lat, ib_read_lat and ib_send_lat
-with rdma_cm (-R), interoperable with the real perftest (4.5 / "6.06") over iWARP.
+perftest's ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat, ib_read_lat,
+ib_send_lat and ib_atomic_lat with rdma_cm (-R), interoperable with the real perftest
+(4.5 / "6.06") over iWARP. atomic needs a peer that negotiated RFC 7306 (softrdma; not siw).
 
   softrdma perf write ADDR          client: run against a server at ADDR (ours or ib_write_bw -R)
   softrdma perf write --server      server: wait for a client (ours or ib_write_bw -R ADDR)
@@ -52,7 +53,10 @@ Options:
       --perform_warm_up      bw tests: run the first size once untimed before measuring
                              (steady state: JIT-compiled code, grown TCP windows); both
                              ends must be given it
-  -o, --outs=N               outstanding reads, read tests (default: the device's 128)
+  -o, --outs=N               outstanding reads (or atomics), read and atomic tests
+                             (default: the device's 128)
+  -A, --atomic_type=TYPE     atomic tests: CMP_AND_SWAP or FETCH_AND_ADD (default); the
+                             message size is always 8
   -N, --noPeak               do not compute the peak bandwidth
       --report_gbits         report Gb/s instead of MB/s
   -R, --rdma_cm              accepted: rdma_cm is the only connection method
@@ -71,7 +75,8 @@ Latency is half a round trip for write and send, a whole Read for read. ib_write
 for inbound Writes by watching memory, so it always polls.
 `;
 
-const VERBS: readonly Verb[] = ['write', 'read', 'send'];
+const VERBS: readonly Verb[] = ['write', 'read', 'send', 'atomic'];
+const ATOMIC_TYPES: readonly AtomicType[] = ['CMP_AND_SWAP', 'FETCH_AND_ADD'];
 
 class UsageError extends Error {}
 
@@ -144,6 +149,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
       post_list: { type: 'string', short: 'l' },
       perform_warm_up: { type: 'boolean' },
       outs: { type: 'string', short: 'o' },
+      atomic_type: { type: 'string', short: 'A' },
       noPeak: { type: 'boolean', short: 'N' },
       rdma_cm: { type: 'boolean', short: 'R' },
       'CPU-freq': { type: 'boolean', short: 'F' },
@@ -164,8 +170,8 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   if (v.help) return 'help';
   if (v.version) return 'version';
   const [test, addr, ...extra] = positionals;
-  if (!test) throw new UsageError(' missing the test: write, read or send');
-  if (!VERBS.includes(test as Verb)) throw new UsageError(` unknown test '${test}': write, read or send`);
+  if (!test) throw new UsageError(' missing the test: write, read, send or atomic');
+  if (!VERBS.includes(test as Verb)) throw new UsageError(` unknown test '${test}': write, read, send or atomic`);
   if (extra.length) throw new UsageError(` unexpected argument '${extra[0]}'`);
   if (v.bw && v.lat) throw new UsageError(' --bw and --lat exclude each other');
   if (v.events && v['busy-poll']) throw new UsageError(' --events and --busy-poll exclude each other');
@@ -183,6 +189,14 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   let size = lat ? 2 : 65536;
   if (v.size !== undefined) size = parseSize(v.size);
   if (all) size = MAX_SIZE;
+  let atomicType: AtomicType | undefined;
+  if (verb === 'atomic') {
+    // perftest: atomics are always 8 bytes (one size, even with -a).
+    atomicType = (v.atomic_type ?? 'FETCH_AND_ADD') as AtomicType;
+    if (!ATOMIC_TYPES.includes(atomicType)) throw new UsageError(` Invalid Atomic type! please choose from {CMP_AND_SWAP,FETCH_AND_ADD}`);
+    if (v.size !== undefined && size !== 8) throw new UsageError(' Message size for atomic operations is always 8');
+    size = 8;
+  } else if (v.atomic_type !== undefined) throw new UsageError(' -A is for the atomic test');
   let txDepth = lat ? 1 : 128;
   if (v['tx-depth'] !== undefined) txDepth = inRange(v['tx-depth'], 'Tx depth', 1, 15000);
   let rxDepth = verb === 'send' ? 512 : 1;
@@ -202,7 +216,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     if (!(duration > 2 * margin)) throw new UsageError(' please check that DURATION > 2*MARGIN');
   }
   let outReads = 1;
-  if (verb === 'read') {
+  if (verb === 'read' || verb === 'atomic') {
     outReads = 128;
     if (v.outs !== undefined) {
       const o = cInt(v.outs, 'Outstanding Reads');
@@ -245,7 +259,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     bind: v.bind ?? '0.0.0.0',
     port,
     size,
-    all,
+    all: all && verb !== 'atomic',
     iters,
     duration,
     margin,
@@ -255,6 +269,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     cqMod,
     postList,
     outReads,
+    atomicType,
     noPeak,
     gbits: !!v.report_gbits,
     json: !!v.json,
@@ -269,13 +284,14 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
 function childArgs(p: PerfParams, port: number): string[] {
   const a = ['perf', p.verb, p.lat ? '--lat' : '--bw'];
   if (p.all) a.push('-a');
-  else a.push('-s', String(p.size));
+  else if (p.verb !== 'atomic') a.push('-s', String(p.size));
   if (p.duration) a.push('-D', String(p.duration), '-f', String(p.margin));
   else a.push('-n', String(p.iters));
   a.push('-t', String(p.txDepth), '-q', String(p.qps), '-Q', String(p.cqMod));
   if (p.postList > 1) a.push('-l', String(p.postList));
   if (p.verb === 'send') a.push('-r', String(p.rxDepth));
-  if (p.verb === 'read') a.push('-o', String(p.outReads));
+  if (p.verb === 'read' || p.verb === 'atomic') a.push('-o', String(p.outReads));
+  if (p.verb === 'atomic') a.push('-A', p.atomicType ?? 'FETCH_AND_ADD');
   if (p.busyPoll) a.push('--busy-poll');
   if (p.warmUp) a.push('--perform_warm_up');
   a.push('--server', '--bind', '127.0.0.1', '-p', String(port), '--loopback-child');

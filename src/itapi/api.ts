@@ -744,8 +744,9 @@ export interface ItApi {
    * Spec: Ch. 6 it_post_atomic() p. 169, L5536.
    * Throws: INVALID_EP_STATE, INVALID_DTO_FLAGS, INVALID_ATOMIC_OP, INVALID_EP, INVALID_EP_TYPE,
    * TOO_MANY_POSTS, IA_CATASTROPHE.
-   * iWARP: not applicable ("Atomics are not supported on the iWARP Transport", L5697;
-   * `atomic_support` = false) → `IT_ERR_OP_NOT_SUPPORTED` (binding choice; the page has no code).
+   * iWARP: the page says "Atomics are not supported on the iWARP Transport" (L5697); softrdma
+   * carries them with RFC 7306 towards peers that negotiated it (`atomic_support` = true); towards
+   * another peer the WR completes with `IT_DTO_ERR_LOCAL_EP` and nothing goes on the wire.
    */
   it_post_atomic(
     ep_handle: it_ep_handle_t,
@@ -1973,12 +1974,11 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
       CAT,
     ],
     normal: [],
-    added: [S.IT_ERR_OP_NOT_SUPPORTED],
-    iwarp: 'not-applicable',
+    added: [S.IT_ERR_INVALID_NUM_SEGMENTS],
+    iwarp: 'optional',
     gate: 'atomic_support',
-    iwarpStatus: S.IT_ERR_OP_NOT_SUPPORTED,
     async: false,
-    summary: 'Post a remote Compare-and-Swap / Fetch-and-Add.',
+    summary: 'Post a remote Compare-and-Swap / Fetch-and-Add (RFC 7306 on iWARP).',
   },
   it_post_rdma_read: {
     group: 'DTO',

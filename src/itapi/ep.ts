@@ -130,12 +130,14 @@ export function rejectReason(e: unknown): RJ {
 }
 
 /** What kind of WR a record is (decides the completion's event number and status mapping). */
-export type WrKind = 'send' | 'write' | 'read' | 'rmr_link' | 'rmr_unlink' | 'lmr_link' | 'lmr_unlink';
+export type WrKind = 'send' | 'write' | 'read' | 'fetch_add' | 'cmp_swap' | 'rmr_link' | 'rmr_unlink' | 'lmr_link' | 'lmr_unlink';
 
 const EVENT_OF: Record<WrKind, it_dto_event_number_t> = {
   send: ET.IT_DTO_SEND_CMPL_EVENT,
   write: ET.IT_DTO_RDMA_WRITE_CMPL_EVENT,
   read: ET.IT_DTO_RDMA_READ_CMPL_EVENT,
+  fetch_add: ET.IT_DTO_FETCH_ADD_CMPL_EVENT,
+  cmp_swap: ET.IT_DTO_CMP_SWAP_CMPL_EVENT,
   rmr_link: ET.IT_RMR_LINK_CMPL_EVENT,
   rmr_unlink: ET.IT_RMR_LINK_CMPL_EVENT,
   lmr_link: ET.IT_LMR_LINK_CMPL_EVENT,
@@ -195,6 +197,9 @@ function sqStatus(rec: SqRec, st: RiWcStatus): DS {
   }
   if (LOCAL_PROT.has(st)) return DS.IT_DTO_ERR_LOCAL_PROTECTION;
   if (st === RiWcStatus.REMOTE_TERMINATION_ERROR) return rec.kind === 'read' ? DS.IT_DTO_ERR_REMOTE_ACCESS : DS.IT_DTO_ERR_TRANSPORT;
+  // A refused atomic (RFC 7306): access faults and malformed requests (misaligned, beyond IRD).
+  if (st === RiWcStatus.REMOTE_ACCESS_ERROR) return DS.IT_DTO_ERR_REMOTE_ACCESS;
+  if (st === RiWcStatus.REMOTE_INVALID_REQ_ERROR) return DS.IT_DTO_ERR_REMOTE_RESPONDER;
   if (st === RiWcStatus.HUGE_PAYLOAD_ERROR) return DS.IT_DTO_ERR_LOCAL_LENGTH;
   if (st === RiWcStatus.LOCAL_QP_OP_ERROR || st === RiWcStatus.WQE_FORMAT_ERROR || st === RiWcStatus.ZERO_ORD_ERROR) {
     return DS.IT_DTO_ERR_LOCAL_EP;

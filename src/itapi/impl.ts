@@ -40,6 +40,8 @@ import { Lmr, Rmr } from './mem.js';
 import { check, checkHandle, fail, Ia, IA_RNIC_LOCATION, Pz, setCurrentFn, softrdmaItapiPrivileged } from './objects.js';
 import { isItError, it_status_t as S } from './status.js';
 import {
+  IT_COMPARE_AND_SWAP,
+  IT_FETCH_AND_ADD,
   IT_HARD_HI_WATERMARK_DISABLE,
   IT_HANDLE_KIND,
   IT_MAX_PRIV_DATA,
@@ -191,7 +193,8 @@ function iaInfo(ia: Ia): it_ia_info_t {
     ep_rdma_enables_modifiable: false,
     rdma_read_local_extensions: true,
     dto_evd_overflow_detection: true,
-    atomic_support: false,
+    // Atomics towards peers that negotiated RFC 7306 (the RNIC's executor, src/rnic/atomics.ts).
+    atomic_support: true,
     lmr_link_support: true,
     direct_lmr_handle_support: ia.directLmr !== null,
     direct_lmr_handle: ia.directLmr,
@@ -270,6 +273,8 @@ function memAttrOf(privs: number, relative: boolean): number {
   if (privs & PRIV.IT_PRIV_LOCAL_WRITE) a |= RiMemFlags.LOCAL_WRITE;
   if (privs & PRIV.IT_PRIV_REMOTE_READ) a |= RiMemFlags.REMOTE_READ;
   if (privs & PRIV.IT_PRIV_REMOTE_WRITE) a |= RiMemFlags.REMOTE_WRITE;
+  // IT-API it_post_atomic: the target needs Remote Read and Remote Write (or IT_PRIV_ATOMIC).
+  if (privs & PRIV.IT_PRIV_ATOMIC || (privs & PRIV.IT_PRIV_REMOTE) === PRIV.IT_PRIV_REMOTE) a |= RiMemFlags.ATOMICS;
   if (relative) a |= RiMemFlags.ZBVA;
   return a;
 }
@@ -1326,9 +1331,34 @@ const impl: ItApi = {
 
   // ---- Data Transfer Operations ------------------------------------------------------------
 
-  it_post_atomic(ep_handle) {
-    check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
-    fail(S.IT_ERR_OP_NOT_SUPPORTED, 'Atomics are not supported on the iWARP Transport');
+  it_post_atomic(ep_handle, op, swap_or_add, compare, result, cookie, dto_flags, rdma_addr, rmr_context) {
+    // IT-API §6 it_post_atomic: softrdma carries atomics on iWARP with RFC 7306 towards a peer
+    // that negotiated it (the spec-notes); towards any other peer the WR completes in error
+    // (IT_DTO_ERR_LOCAL_EP) without reaching the wire, and the connection breaks.
+    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    checkSqState(ep);
+    if (op !== IT_COMPARE_AND_SWAP && op !== IT_FETCH_AND_ADD) fail(S.IT_ERR_INVALID_ATOMIC_OP, `op ${op}`);
+    checkDtoFlags(dto_flags, BASE_SQ);
+    if (typeof swap_or_add !== 'bigint' || typeof compare !== 'bigint') fail(S.IT_ERR_INVALID_ATOMIC_OP, 'operands are bigints');
+    const sgl = sglOf(ep, [result], 1, false);
+    // The result buffer holds the 8-octet original value (IT-API: "at least 8 bytes").
+    if (sgl.length !== 1 || sgl[0]!.len < 8) fail(S.IT_ERR_INVALID_NUM_SEGMENTS, 'the result buffer is shorter than 8 bytes');
+    const cas = op === IT_COMPARE_AND_SWAP;
+    ep.postSq(
+      { kind: cas ? 'cmp_swap' : 'fetch_add', cookie: cookieOf(cookie), flags: dto_flags },
+      {
+        type: cas ? RiWrType.COMPARE_AND_SWAP : RiWrType.FETCH_AND_ADD,
+        flags: riFlags(dto_flags, 'read'),
+        id: 0n,
+        rtag: rmr_context >>> 0,
+        rdma_addr: BigInt.asUintN(64, rdma_addr),
+        // RNICPI's operand 1 is the compare value (CAS) or the addend (FAA); operand 2 the swap value.
+        atomic_operand1: BigInt.asUintN(64, cas ? compare : swap_or_add),
+        atomic_operand2: BigInt.asUintN(64, cas ? swap_or_add : 0n),
+        atomic_result: sgl[0]!,
+      },
+      8,
+    );
   },
 
   it_post_rdma_read(ep_handle, local_segments, cookie, dto_flags, rdma_addr, rmr_context) {

@@ -545,6 +545,11 @@ export interface CmMpaParams {
   privateData?: Uint8Array;
   /** Sees every streaming-mode message sent or received, with its exact bytes. */
   trace?: CmTrace;
+  /**
+   * Offer (Initiator) or accept (Responder) softrdma's RDMAP extensions: RFC 7306 atomics and
+   * Immediate Data, agreed through a reserved MPA bit that other peers ignore (default true).
+   */
+  rdmapExt?: boolean;
 }
 
 /**
@@ -676,7 +681,7 @@ function makeOffer(qp: CmQp, p: CmMpaParams): { offer: MpaOffer; policy: MpaPoli
   const markers = policy.markers !== 'refuse' && qp.markersSupported();
   if (policy.markers === 'require' && !markers) throw new CmError('invalid', 'this RNIC has no Marker support');
   return {
-    offer: { revision, crc: policy.crc === 'require', markers: policy.markers === 'require', ird, ord, p2p, privateData },
+    offer: { revision, crc: policy.crc === 'require', markers: policy.markers === 'require', ird, ord, p2p, privateData, rdmapExt: p.rdmapExt ?? true },
     policy,
     markers,
   };
@@ -843,7 +848,7 @@ function runInitiator(
       done(new CmError('invalid', `QP[${qp.id}] left Idle during the MPA exchange`), null);
       return;
     }
-    const stream = new LlpStream(socket, { sendRtr: ag.rtr, pending: r.rest.length > 0 ? r.rest : null });
+    const stream = new LlpStream(socket, { sendRtr: ag.rtr, pending: r.rest.length > 0 ? r.rest : null, rdmapExt: ag.rdmapExt });
     const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord);
     if (ret !== RiRet.SUCCESS) {
       done(new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret }), null);
@@ -991,6 +996,7 @@ export class CmListener extends EventEmitter {
       policy: policyOf(opts.policy),
       rtrPreference: opts.rtrPreference ?? DEFAULT_RTR_PREFERENCE,
       irdOrd: opts.irdOrd ?? 'relaxed',
+      rdmapExt: opts.rdmapExt ?? true,
     };
     this.requestTimeoutMs = opts.requestTimeoutMs ?? MPA_REQUEST_TIMEOUT_MS;
     this.acceptTimeoutMs = opts.acceptTimeoutMs ?? 0;
@@ -1297,7 +1303,7 @@ export class CmConnectRequest extends EventEmitter {
     }
     // The QP's receive path takes over the socket: stop watching it first.
     this.unwatch();
-    const stream = new LlpStream(this.socket, { awaitFirstRx: ag.rtr !== null || (params.awaitFirstRx ?? true), expectRtr: ag.rtr });
+    const stream = new LlpStream(this.socket, { awaitFirstRx: ag.rtr !== null || (params.awaitFirstRx ?? true), expectRtr: ag.rtr, rdmapExt: ag.rdmapExt });
     const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord, a.reply);
     if (ret !== RiRet.SUCCESS) {
       this.watch();
@@ -1432,6 +1438,7 @@ export async function cmConvertSocket(qp: CmQp, socket: net.Socket, opts: CmConv
       policy,
       rtrPreference: p.rtrPreference ?? DEFAULT_RTR_PREFERENCE,
       irdOrd: p.irdOrd ?? 'relaxed',
+      rdmapExt: p.rdmapExt ?? true,
     };
     const reader = new FrameReader(socket, 'request', opts.pending ?? null, (r) => {
       if (r instanceof CmError) {
@@ -1471,7 +1478,7 @@ export async function cmConvertSocket(qp: CmQp, socket: net.Socket, opts: CmConv
         return;
       }
       cancel = null;
-      const stream = new LlpStream(socket, { awaitFirstRx: true, expectRtr: ag.rtr });
+      const stream = new LlpStream(socket, { awaitFirstRx: true, expectRtr: ag.rtr, rdmapExt: ag.rdmapExt });
       const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord, a.reply);
       if (ret !== RiRet.SUCCESS) {
         finish(new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret }), null);

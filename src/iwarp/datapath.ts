@@ -31,11 +31,12 @@ import { RiQpState } from '../rnicpi/types.js';
 import { Fault } from '../rnic/faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
 import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { type AtomicArgs, AtomicKind } from '../rnic/atomics.js';
 import { WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
 import { DDP_UNTAGGED_HDR_LEN } from '../wire/ddp.js';
-import { copyUlpduPrefix, type Fpdu, FpduDeframer } from '../wire/deframer.js';
+import { copyUlpdu, copyUlpduPrefix, type Fpdu, FpduDeframer } from '../wire/deframer.js';
 import { DdpUntaggedEcode, isTerminateError, MpaEcode, RdmapEcode, RdmapEtype, TerminateError } from '../wire/errors.js';
 import { MarkerInserter, MPA_CRC_LEN, MPA_HDR_LEN, MPA_MAX_ULPDU, mpaPadLength, writeMpaCrc } from '../wire/mpa.js';
 import {
@@ -48,7 +49,7 @@ import {
 } from '../wire/rdmap.js';
 import { buildTerminate, decodeTerminate, encodeTerminateMessage } from '../wire/terminate.js';
 import { LlpStream, RTR_STAG, type RtrType } from './llp.js';
-import { asyncEventForTerminate, terminateOfFault } from './terminate-map.js';
+import { asyncEventForTerminate, faultOfAtomicTerminate, terminateOfFault } from './terminate-map.js';
 import { openPcapForConn, type PcapTap } from './trace.js';
 
 const log = logger('conn');
@@ -57,8 +58,21 @@ const log = logger('conn');
 const COPY_THRESHOLD = 8192;
 /** Octets written under one cork before it is flushed (small FPDUs still share a writev). */
 const FLUSH_BYTES = 128 * 1024;
-/** Largest header we ever parse before the payload (untagged 18 + Read Request 28). */
-const MAX_HDR = 64;
+/** Largest header we ever parse before the payload (untagged 18 + RFC 7306 Atomic Request 52). */
+const MAX_HDR = 72;
+/**
+ * softrdma's marker in the untagged RsvdULP field of an Immediate Data message (RFC 7306 §6)
+ * that carries the immediate of an RDMA Write with Immediate (see the spec-notes: RFC 7306 has
+ * one Immediate Data message; the verbs tell a Write's immediate from a Send's).
+ */
+export const IMM_AFTER_WRITE = 1;
+/**
+ * softrdma's AOpCode flag for extended (16/32-octet) atomics (the manual's §8.7): the RFC 7306
+ * AOpCode | 0x8, with the further 64-bit words after the header (32 octets each: Add/Swap
+ * Data, Add/Swap Mask, Compare Data, Compare Mask); the Atomic Response then carries the
+ * further original words (8 octets each) after its header. Used only between softrdma peers.
+ */
+export const AOP_EXTENDED = 0x8;
 
 /** Headers of the offending inbound segment, copied into the Terminate (RFC 5040 §7.1). */
 export interface TermCopied {
@@ -68,15 +82,22 @@ export interface TermCopied {
   segLen: number;
 }
 
-/** What iWARP carries: RFC 5040 operations; RFC 7306 ones are not negotiated yet. */
+/** What iWARP carries towards any peer: the RFC 5040 operations. */
 export const IWARP_CAPS: TransportCaps = Object.freeze({
   kind: 'iwarp',
   immediateData: false,
   atomics: false,
+  extAtomics: false,
   rnr: false,
   sendCompletion: 'local-delivery',
   states: 'iwarp',
 });
+
+/**
+ * What iWARP carries towards a peer that agreed softrdma's RDMAP extensions in the MPA
+ * exchange (mpa-startup.ts): RFC 7306 atomics and Immediate Data, and extended atomics.
+ */
+export const IWARP_CAPS_RFC7306: TransportCaps = Object.freeze({ ...IWARP_CAPS, immediateData: true, atomics: true, extAtomics: true });
 
 /** The RDMAP opcode of each Send-family segment: [invalidate][solicited]. */
 const SEND_OPCODE = [
@@ -91,7 +112,65 @@ const TX_HDR_LEN: Readonly<Record<TxOp, number>> = {
   [TxOp.RDMA_WRITE]: RDMAP_OPCODES[RdmapOpcode.Write]!.headerLength,
   [TxOp.READ_REQUEST]: RDMAP_OPCODES[RdmapOpcode.ReadRequest]!.headerLength,
   [TxOp.READ_RESPONSE]: RDMAP_OPCODES[RdmapOpcode.ReadResponse]!.headerLength,
+  [TxOp.SEND_IMM]: RDMAP_OPCODES[RdmapOpcode.ImmediateData]!.headerLength,
+  [TxOp.ATOMIC_REQUEST]: RDMAP_OPCODES[RdmapOpcode.AtomicRequest]!.headerLength,
+  [TxOp.ATOMIC_RESPONSE]: RDMAP_OPCODES[RdmapOpcode.AtomicResponse]!.headerLength,
 };
+
+/** Writes the RFC 7306 header of `opcode` (Immediate Data, Atomic Request/Response) at `at`. */
+function writeRfc7306Header(b: Uint8Array, at: number, opcode: RdmapOpcode, g: TxSeg): void {
+  const dv = new DataView(b.buffer, b.byteOffset + at);
+  switch (opcode) {
+    case RdmapOpcode.ImmediateData:
+    case RdmapOpcode.ImmediateDataSE:
+      // The verbs' 32-bit immediate is the low-order half of the 64-bit Immediate Data.
+      dv.setUint32(0, 0);
+      dv.setUint32(4, g.imm >>> 0);
+      return;
+    case RdmapOpcode.AtomicRequest: {
+      const a = g.atomic!;
+      const ext = a.size > 8 ? AOP_EXTENDED : 0;
+      dv.setUint32(0, (a.kind | ext) >>> 0);
+      dv.setUint32(4, g.requestId >>> 0);
+      dv.setUint32(8, g.stag >>> 0);
+      dv.setBigUint64(12, g.to);
+      dv.setBigUint64(20, a.addSwap[0]!);
+      dv.setBigUint64(28, a.addSwapMask[0]!);
+      dv.setBigUint64(36, a.compare[0]!);
+      dv.setBigUint64(44, a.compareMask[0]!);
+      return;
+    }
+    case RdmapOpcode.AtomicResponse:
+      dv.setUint32(0, g.requestId >>> 0);
+      dv.setBigUint64(4, g.orig![0]!);
+      return;
+    default:
+  }
+}
+
+/** The words after the first of an extended atomic request or response, as FPDU payload. */
+function extWords(g: TxSeg): Uint8Array | null {
+  if (g.op === TxOp.ATOMIC_REQUEST) {
+    const a = g.atomic!;
+    if (a.size === 8) return null;
+    const b = new Uint8Array((a.size / 8 - 1) * 32);
+    const dv = new DataView(b.buffer);
+    for (let i = 1; i < a.size / 8; i++) {
+      const o = (i - 1) * 32;
+      dv.setBigUint64(o, a.addSwap[i]!);
+      dv.setBigUint64(o + 8, a.addSwapMask[i]!);
+      dv.setBigUint64(o + 16, a.compare[i]!);
+      dv.setBigUint64(o + 24, a.compareMask[i]!);
+    }
+    return b;
+  }
+  const orig = g.orig!;
+  if (orig.length === 1) return null;
+  const b = new Uint8Array((orig.length - 1) * 8);
+  const dv = new DataView(b.buffer);
+  for (let i = 1; i < orig.length; i++) dv.setBigUint64((i - 1) * 8, orig[i]!);
+  return b;
+}
 
 type RxHandler = (c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu) => void;
 
@@ -111,7 +190,8 @@ export function attachIwarp(qp: Qp, handle: unknown, mpa: MpaAttrs): IwarpConn |
 registerLlpBinder(attachIwarp);
 
 export class IwarpConn implements QpTransport {
-  readonly caps = IWARP_CAPS;
+  /** RFC 7306 operations only when the MPA exchange agreed them (LlpStream.rdmapExt). */
+  readonly caps: TransportCaps;
   readonly socket: Socket;
   private readonly deframer: FpduDeframer;
   private readonly markers: MarkerInserter | null;
@@ -136,6 +216,10 @@ export class IwarpConn implements QpTransport {
   private readReqMsn = 1;
   private recvMsn = 1;
   private recvReadMsn = 1;
+  /** RFC 7306 Atomic Responses have their own queue (QN 3) and MSNs. */
+  private atomicRespMsn = 1;
+  private recvAtomicRespMsn = 1;
+  private readonly immSeg: TxSeg = newTxSeg();
 
   constructor(
     readonly qp: Qp,
@@ -143,6 +227,7 @@ export class IwarpConn implements QpTransport {
     readonly mpa: MpaAttrs,
   ) {
     this.socket = stream.socket;
+    this.caps = stream.rdmapExt ? IWARP_CAPS_RFC7306 : IWARP_CAPS;
     this.crcOn = mpa.crc;
     this.maxUlpdu = Math.min(qp.rnic.config.maxUlpdu, MPA_MAX_ULPDU);
     this.markers = mpa.xmitMarkers ? new MarkerInserter(stream.txOffset) : null;
@@ -317,7 +402,52 @@ export class IwarpConn implements QpTransport {
     switch (g.op) {
       case TxOp.RDMA_WRITE:
         opcode = RdmapOpcode.Write;
+        if (g.hasImm) {
+          // RDMA Write with Immediate: the Write, then an Immediate Data message (RFC 7306 §6)
+          // marked as a Write's, which completes the WR.
+          this.emitFpdu(opcode, g, 0, null, null);
+          const t = this.immSeg;
+          t.op = TxOp.SEND_IMM;
+          t.wqe = g.wqe;
+          t.len = 0;
+          t.parts = [];
+          t.offset = 0;
+          t.last = true;
+          t.se = g.se;
+          t.imm = g.imm;
+          t.hasImm = true;
+          this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, t, IMM_AFTER_WRITE);
+          return;
+        }
         break;
+      case TxOp.SEND_IMM:
+        this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, g, 0);
+        return;
+      case TxOp.ATOMIC_REQUEST: {
+        // Atomic Requests share the Read Request queue (QN 1) and its MSNs (RFC 7306 §5).
+        opcode = RdmapOpcode.AtomicRequest;
+        msn = this.readReqMsn;
+        this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+        const ext = extWords(g);
+        if (ext) {
+          g.parts = [ext];
+          g.len = ext.length;
+        }
+        this.emitFpdu(opcode, g, msn, null, null);
+        return;
+      }
+      case TxOp.ATOMIC_RESPONSE: {
+        opcode = RdmapOpcode.AtomicResponse;
+        msn = this.atomicRespMsn;
+        this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+        const ext = extWords(g);
+        if (ext) {
+          g.parts = [ext];
+          g.len = ext.length;
+        }
+        this.emitFpdu(opcode, g, msn, null, null);
+        return;
+      }
       case TxOp.READ_RESPONSE:
         opcode = RdmapOpcode.ReadResponse;
         break;
@@ -333,21 +463,39 @@ export class IwarpConn implements QpTransport {
         rr.srcTo = g.srcTo;
         break;
       default:
-        opcode = SEND_OPCODE[g.op === TxOp.SEND_INVALIDATE ? 1 : 0][g.se ? 1 : 0];
-        msn = this.sendMsn;
-        if (g.last) this.sendMsn = (this.sendMsn + 1) >>> 0;
+        this.sendMessage(SEND_OPCODE[g.op === TxOp.SEND_INVALIDATE ? 1 : 0][g.se ? 1 : 0], g, 0);
+        return;
     }
+    this.deliverWith(opcode, g, msn, rr, 0);
+  }
+
+  /** One segment of an untagged message on the Send queue (QN 0): the MSN moves on its last one. */
+  private sendMessage(opcode: RdmapOpcode, g: TxSeg, rsvdUlp32: number): void {
+    const msn = this.sendMsn;
+    if (g.last) this.sendMsn = (this.sendMsn + 1) >>> 0;
+    this.deliverWith(opcode, g, msn, null, rsvdUlp32);
+  }
+
+  /** Emits the FPDU; the last one of a Send or Write completes its WQE on local delivery. */
+  private deliverWith(opcode: RdmapOpcode, g: TxSeg, msn: number, rr: ReadRequestHeader | null, rsvdUlp32: number): void {
     const w = g.wqe;
     if (w && g.last && w.state === WqeState.WAIT_DELIVERY) {
-      const copied = this.emitFpdu(opcode, g, msn, rr, (err) => {
-        // A failed write means the LLP is gone: the QP's error path flushes the WQE.
-        if (!err) this.qp.requester.delivered(w);
-        this.onWritten();
-      });
+      const copied = this.emitFpdu(
+        opcode,
+        g,
+        msn,
+        rr,
+        (err) => {
+          // A failed write means the LLP is gone: the QP's error path flushes the WQE.
+          if (!err) this.qp.requester.delivered(w);
+          this.onWritten();
+        },
+        rsvdUlp32,
+      );
       if (copied) this.qp.requester.delivered(w);
       return;
     }
-    this.emitFpdu(opcode, g, msn, rr, null);
+    this.emitFpdu(opcode, g, msn, rr, null, rsvdUlp32);
   }
 
   /**
@@ -387,16 +535,19 @@ export class IwarpConn implements QpTransport {
     msn: number,
     rr: ReadRequestHeader | null,
     done: ((err?: Error | null) => void) | null,
+    ulp32 = 0,
   ): boolean {
     const hdrLen = RDMAP_OPCODES[opcode]!.headerLength;
     const payloadLen = g.len;
     const parts = g.parts;
     const ulpduLen = hdrLen + payloadLen;
     const pad = mpaPadLength(ulpduLen);
-    const rsvdUlp32 = g.op === TxOp.SEND_INVALIDATE ? g.invStag : 0;
+    const rsvdUlp32 = g.op === TxOp.SEND_INVALIDATE ? g.invStag : ulp32;
+    const rfc7306 = opcode >= RdmapOpcode.ImmediateData;
     if (this.markers) {
       const head = new Uint8Array(hdrLen);
       encodeRdmapTxHeader(head, 0, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+      if (rfc7306) writeRfc7306Header(head, DDP_UNTAGGED_HDR_LEN, opcode, g);
       const wire = this.markers.frame([head, ...parts], this.crcOn);
       for (let i = 0; i < wire.length - 1; i++) this.write(wire[i]!);
       this.write(wire[wire.length - 1]!, done ?? undefined);
@@ -408,6 +559,7 @@ export class IwarpConn implements QpTransport {
       b[0] = ulpduLen >>> 8;
       b[1] = ulpduLen & 0xff;
       encodeRdmapTxHeader(b, MPA_HDR_LEN, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+      if (rfc7306) writeRfc7306Header(b, MPA_HDR_LEN + DDP_UNTAGGED_HDR_LEN, opcode, g);
       let o = MPA_HDR_LEN + hdrLen;
       for (const p of parts) {
         b.set(p, o);
@@ -423,6 +575,7 @@ export class IwarpConn implements QpTransport {
     head[0] = ulpduLen >>> 8;
     head[1] = ulpduLen & 0xff;
     encodeRdmapTxHeader(head, MPA_HDR_LEN, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+    if (rfc7306) writeRfc7306Header(head, MPA_HDR_LEN + DDP_UNTAGGED_HDR_LEN, opcode, g);
     // allocUnsafe draws from Node's pool for small sizes; the PAD octets are zeroed by hand.
     const trailer = Buffer.allocUnsafe(pad + MPA_CRC_LEN);
     trailer.fill(0);
@@ -609,6 +762,94 @@ export class IwarpConn implements QpTransport {
     c.fault(r, f);
   }
 
+  /**
+   * RFC 7306 opcodes from a peer that did not agree them in the MPA exchange are unexpected
+   * opcodes (RFC 5040 §7.3), as they are to Linux siw.
+   */
+  private rfc7306Refused(f: Fpdu): boolean {
+    if (this.caps.atomics) return false;
+    this.protocolError(TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode, 'RFC 7306 not negotiated'), f);
+    return true;
+  }
+
+  /**
+   * Inbound Immediate Data (RFC 7306 §6), on the Send queue: softrdma's Send with Immediate
+   * (payload after the header), or, marked {@link IMM_AFTER_WRITE}, the immediate of the RDMA
+   * Write before it. The verbs' 32-bit immediate is the low-order half of the 64 bits.
+   */
+  static rxImmediate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
+    if (c.rfc7306Refused(f)) return;
+    if (h.msn !== c.recvMsn) {
+      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `MSN ${h.msn}, expected ${c.recvMsn}`);
+    }
+    const imm = Number(h.immediateData & 0xffff_ffffn);
+    const len = f.length - h.headerLength;
+    const r =
+      h.rsvdUlp32 === IMM_AFTER_WRITE && h.mo === 0 && h.last && len === 0
+        ? c.qp.responder.rxWriteImm(imm, h.info.solicited)
+        : c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, false, 0, f, h.headerLength, imm);
+    if (r === Fault.OK && h.last) c.recvMsn = (c.recvMsn + 1) >>> 0;
+    c.fault(r, f);
+  }
+
+  /** Inbound Atomic Request (RFC 7306 §5.1): DDP sequencing on the Read Request queue here, the rest in the core. */
+  static rxAtomicRequest(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
+    if (c.rfc7306Refused(f)) return;
+    if (h.msn !== c.recvReadMsn) {
+      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Atomic Request MSN ${h.msn}, expected ${c.recvReadMsn}`);
+    }
+    if (h.mo !== 0) throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
+    if (!h.last) throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.CatastrophicStream, 'Atomic Request without L bit');
+    const extra = f.length - h.headerLength;
+    const ext = (h.atomicOpcode & AOP_EXTENDED) !== 0;
+    const kind = h.atomicOpcode & ~AOP_EXTENDED;
+    let args: AtomicArgs;
+    if (kind > AtomicKind.COMPARE_SWAP || (!ext && extra !== 0) || (ext && extra !== 32 && extra !== 96)) {
+      // An AOpCode or operand size we do not implement.
+      args = { kind: -1 as AtomicKind, size: 0, addSwap: [], addSwapMask: [], compare: [], compareMask: [] };
+    } else {
+      args = { kind, size: 8 + extra / 4, addSwap: [h.addSwapData], addSwapMask: [h.addSwapMask], compare: [h.compareData], compareMask: [h.compareMask] };
+      if (extra > 0) {
+        const b = new Uint8Array(extra);
+        copyUlpdu(f, b, 0, h.headerLength, extra);
+        const dv = new DataView(b.buffer);
+        for (let o = 0; o < extra; o += 32) {
+          args.addSwap.push(dv.getBigUint64(o));
+          args.addSwapMask.push(dv.getBigUint64(o + 8));
+          args.compare.push(dv.getBigUint64(o + 16));
+          args.compareMask.push(dv.getBigUint64(o + 24));
+        }
+      }
+    }
+    const r = c.qp.responder.rxAtomicRequest(h.requestId, args, h.remoteStag, h.remoteTo, c);
+    if (r === Fault.OK) c.recvReadMsn = (c.recvReadMsn + 1) >>> 0;
+    c.fault(r, f);
+  }
+
+  /** Inbound Atomic Response (RFC 7306 §5.2) on its own queue (QN 3): matched to the ORQ head by the core. */
+  static rxAtomicResponse(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
+    if (c.rfc7306Refused(f)) return;
+    if (h.msn !== c.recvAtomicRespMsn) {
+      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Atomic Response MSN ${h.msn}, expected ${c.recvAtomicRespMsn}`);
+    }
+    if (h.mo !== 0 || !h.last) throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
+    const extra = f.length - h.headerLength;
+    if (extra % 8 !== 0 || extra > 24) {
+      c.fault(Fault.UNEXPECTED_ATOMIC_RESPONSE, f);
+      return;
+    }
+    const orig = [h.originalValue];
+    if (extra > 0) {
+      const b = new Uint8Array(extra);
+      copyUlpdu(f, b, 0, h.headerLength, extra);
+      const dv = new DataView(b.buffer);
+      for (let o = 0; o < extra; o += 8) orig.push(dv.getBigUint64(o));
+    }
+    const r = c.qp.responder.rxAtomicResponse(h.originalRequestId, orig, c);
+    if (r === Fault.OK) c.recvAtomicRespMsn = (c.recvAtomicRespMsn + 1) >>> 0;
+    c.fault(r, f);
+  }
+
   /** Inbound Terminate (RFC 5040 §4.8): recorded for Query QP; no Terminate goes back. */
   static rxTerminate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
     const all = new Uint8Array(f.length);
@@ -617,22 +858,26 @@ export class IwarpConn implements QpTransport {
     let layer = 0;
     let etype = 0;
     let ecode = 0;
+    let fault: Fault | undefined;
     try {
       const t = decodeTerminate(all, h.headerLength);
       layer = t.layer;
       etype = t.etype;
       ecode = t.ecode;
+      // The Terminate names the offending segment: an Atomic Request of ours gets its own status.
+      const seg = t.ddpHeader;
+      if (seg && seg.length >= 2 && (seg[1]! & 0x0f) === RdmapOpcode.AtomicRequest) fault = faultOfAtomicTerminate(layer, etype, ecode);
     } catch {
       // A malformed Terminate still terminates the stream; its code is then unknown.
     }
     c.rxStopped = true;
     c.qp.rnic.counters.terminatesReceived++;
     log('QP[%d] Terminate received: %s', c.qp.id, new TerminateError(layer, etype, ecode).message);
-    c.qp.onTerminateReceived({ layer, etype, ecode, bytes: body.slice(0, 52), local: false });
+    c.qp.onTerminateReceived({ layer, etype, ecode, bytes: body.slice(0, 52), local: false, fault });
   }
 }
 
-/** Per-opcode receive handlers (RFC 5040 §4; the RFC 7306 opcodes are not supported yet). */
+/** Per-opcode receive handlers (RFC 5040 §4; RFC 7306 §5–6, refused unless negotiated). */
 export const RX_HANDLERS: readonly (RxHandler | undefined)[] = [
   IwarpConn.rxWrite, // 0 Write
   IwarpConn.rxReadRequest, // 1 Read Request
@@ -642,6 +887,10 @@ export const RX_HANDLERS: readonly (RxHandler | undefined)[] = [
   IwarpConn.rxSend, // 5 Send with SE
   IwarpConn.rxSend, // 6 Send with SE and Invalidate
   IwarpConn.rxTerminate, // 7 Terminate
+  IwarpConn.rxImmediate, // 8 Immediate Data (RFC 7306)
+  IwarpConn.rxImmediate, // 9 Immediate Data with SE
+  IwarpConn.rxAtomicRequest, // 10 Atomic Request
+  IwarpConn.rxAtomicResponse, // 11 Atomic Response
 ];
 
 function copyUlpduPrefixInto(f: Fpdu, dst: Uint8Array): void {

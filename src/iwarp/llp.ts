@@ -29,6 +29,8 @@ export interface LlpStreamOptions {
   sendRtr?: RtrType | null;
   /** RFC 6581 peer-to-peer mode, Responder: the RTR message expected as the first FPDU. */
   expectRtr?: RtrType | null;
+  /** The MPA exchange agreed softrdma's RDMAP extensions (RFC 7306, extended atomics). */
+  rdmapExt?: boolean;
 }
 
 /** The zero-length operations RFC 6581 allows as the Ready-To-Receive message. */
@@ -50,6 +52,7 @@ export class LlpStream {
   readonly awaitFirstRx: boolean;
   readonly sendRtr: RtrType | null;
   readonly expectRtr: RtrType | null;
+  readonly rdmapExt: boolean;
   constructor(
     readonly socket: Socket,
     opts: LlpStreamOptions = {},
@@ -60,6 +63,7 @@ export class LlpStream {
     this.awaitFirstRx = opts.awaitFirstRx ?? false;
     this.sendRtr = opts.sendRtr ?? null;
     this.expectRtr = opts.expectRtr ?? null;
+    this.rdmapExt = opts.rdmapExt ?? false;
   }
 
   /** True if the socket is connected and open in both directions. */

@@ -18,6 +18,7 @@ import {
   encodeMpaIrdOrd,
   encodeMpaReqRep,
   MPA_MAX_PRIVATE_DATA,
+  MPA_RES_SOFTRDMA_EXT,
   MPA_V2_IRD_ORD_LEN,
   type MpaIrdOrd,
   type MpaReqRep,
@@ -39,6 +40,8 @@ export interface MpaParams {
   ord: number;
   /** ULP private data (after the IRD/ORD word at revision 2). */
   privateData?: Uint8Array;
+  /** Offer (Request) or accept (Reply) softrdma's RDMAP extensions; default true. */
+  rdmapExt?: boolean;
 }
 
 /** The outcome of a successful exchange. */
@@ -52,6 +55,8 @@ export interface MpaOutcome {
   peerIrdOrd: MpaIrdOrd | null;
   /** The peer's ULP private data (without the IRD/ORD word). */
   peerPrivateData: Uint8Array;
+  /** Both sides agreed softrdma's RDMAP extensions (RFC 7306). */
+  rdmapExt: boolean;
 }
 
 /** Default MPA start-up timeouts, as Linux siw: 10 s for the Reply, 5 s for the Request. */
@@ -59,7 +64,7 @@ export const MPA_REPLY_TIMEOUT_MS = 10_000;
 export const MPA_REQUEST_TIMEOUT_MS = 5_000;
 
 /** The frame this side sends. */
-export function buildFrame(type: 'request' | 'reply', p: MpaParams, reject = false, extra: Partial<MpaIrdOrd> = {}): Uint8Array {
+export function buildFrame(type: 'request' | 'reply', p: MpaParams, reject = false, extra: Partial<MpaIrdOrd> = {}, res = 0): Uint8Array {
   const user = p.privateData ?? new Uint8Array(0);
   const enhanced = p.revision === 2;
   const max = MPA_MAX_PRIVATE_DATA - (enhanced ? MPA_V2_IRD_ORD_LEN : 0);
@@ -87,7 +92,7 @@ export function buildFrame(type: 'request' | 'reply', p: MpaParams, reject = fal
     crc: p.crc,
     reject,
     enhanced,
-    res: 0,
+    res,
     revision: p.revision,
     privateData: pd,
   });
@@ -177,7 +182,8 @@ function sendFrame(socket: Socket, b: Uint8Array): void {
  */
 export async function mpaConnect(socket: Socket, p: MpaParams, timeoutMs = MPA_REPLY_TIMEOUT_MS): Promise<MpaOutcome> {
   socket.setNoDelay(true);
-  sendFrame(socket, buildFrame('request', p));
+  const ext = p.rdmapExt ?? true;
+  sendFrame(socket, buildFrame('request', p, false, {}, ext ? MPA_RES_SOFTRDMA_EXT : 0));
   const { frame, rest } = await readFrame(socket, 'reply', timeoutMs);
   const { irdOrd, user } = splitPrivate(frame);
   if (frame.reject) {
@@ -187,11 +193,12 @@ export async function mpaConnect(socket: Socket, p: MpaParams, timeoutMs = MPA_R
   if (rest.length > 0) throw TerminateError.mpa(MpaEcode.InvalidRequestReply, 'FPDU data before the first FPDU of the Initiator');
   const crc = p.crc || frame.crc;
   return {
-    stream: new LlpStream(socket, { pending: null }),
+    stream: new LlpStream(socket, { pending: null, rdmapExt: ext && (frame.res & MPA_RES_SOFTRDMA_EXT) !== 0 }),
     mpa: { crc, recvMarkers: p.markers, xmitMarkers: frame.markers, ddpRdmapVersion: 1 },
     peer: frame,
     peerIrdOrd: irdOrd,
     peerPrivateData: user,
+    rdmapExt: ext && (frame.res & MPA_RES_SOFTRDMA_EXT) !== 0,
   };
 }
 
@@ -216,14 +223,16 @@ export async function mpaReadRequest(
 export function mpaAccept(socket: Socket, req: MpaReqRep, p: MpaParams): MpaOutcome {
   const revision = Math.min(p.revision, req.revision) as 1 | 2;
   const mine: MpaParams = { ...p, revision, crc: p.crc || req.crc };
-  sendFrame(socket, buildFrame('reply', mine));
+  const ext = (p.rdmapExt ?? true) && (req.res & MPA_RES_SOFTRDMA_EXT) !== 0;
+  sendFrame(socket, buildFrame('reply', mine, false, {}, ext ? MPA_RES_SOFTRDMA_EXT : 0));
   const { irdOrd, user } = splitPrivate(req);
   return {
-    stream: new LlpStream(socket, { awaitFirstRx: true }),
+    stream: new LlpStream(socket, { awaitFirstRx: true, rdmapExt: ext }),
     mpa: { crc: mine.crc, recvMarkers: p.markers, xmitMarkers: req.markers, ddpRdmapVersion: 1 },
     peer: req,
     peerIrdOrd: irdOrd,
     peerPrivateData: user,
+    rdmapExt: ext,
   };
 }
 
@@ -297,6 +306,8 @@ export interface MpaOffer {
   p2p: readonly RtrType[] | null;
   /** ULP private data (after the IRD/ORD word at revision 2). */
   privateData: Uint8Array;
+  /** Offer softrdma's RDMAP extensions (the reserved bit {@link MPA_RES_SOFTRDMA_EXT}). */
+  rdmapExt?: boolean;
 }
 
 /** The fields of a Reply this side sends. */
@@ -314,6 +325,8 @@ export interface MpaReplySpec {
   /** The single RTR type selected (RFC 6581), or null. */
   rtr: RtrType | null;
   privateData: Uint8Array;
+  /** Accept softrdma's RDMAP extensions (only in reply to a Request that offered them). */
+  rdmapExt?: boolean;
 }
 
 function irdOrdWord(ird: number, ord: number, p2p: boolean, rtr: readonly RtrType[]): Uint8Array {
@@ -348,7 +361,7 @@ export function encodeRequest(o: MpaOffer): Uint8Array {
     crc: o.crc,
     reject: false,
     enhanced,
-    res: 0,
+    res: o.rdmapExt ? MPA_RES_SOFTRDMA_EXT : 0,
     revision: o.revision,
     privateData: withWord(word, o.privateData),
   });
@@ -367,7 +380,7 @@ export function encodeReply(r: MpaReplySpec): Uint8Array {
     crc: r.crc,
     reject: r.reject,
     enhanced,
-    res: 0,
+    res: r.rdmapExt && !r.reject ? MPA_RES_SOFTRDMA_EXT : 0,
     revision: r.revision,
     privateData: withWord(word, r.privateData),
   });
@@ -421,6 +434,8 @@ export interface ResponderConfig {
   policy: MpaPolicy;
   rtrPreference: readonly RtrType[];
   irdOrd: IrdOrdMode;
+  /** Accept softrdma's RDMAP extensions when a Request offers them (default true). */
+  rdmapExt?: boolean;
 }
 
 /** A validated MPA Request, as the connection-request event reports it. */
@@ -441,6 +456,8 @@ export interface MpaRequestInfo {
   localMarkers: boolean;
   /** ULP private data (without the IRD/ORD word). */
   privateData: Uint8Array;
+  /** The Initiator offered softrdma's RDMAP extensions (and we accept them). */
+  rdmapExt: boolean;
 }
 
 const fail = (kind: MpaFailureKind, message: string, terminate: MpaEcode | null = null): { ok: false; failure: MpaFailure } => ({
@@ -512,6 +529,7 @@ export function examineRequest(
       peerMarkers: req.markers,
       localMarkers: cfg.policy.markers === 'require',
       privateData: user,
+      rdmapExt: (cfg.rdmapExt ?? true) && (req.res & MPA_RES_SOFTRDMA_EXT) !== 0,
     },
   };
 }
@@ -539,6 +557,8 @@ export interface MpaAgreement {
   /** The peer's advertised IRD/ORD (null when no RFC 6581 word was exchanged). */
   peerIrd: number | null;
   peerOrd: number | null;
+  /** Both sides agreed softrdma's RDMAP extensions (RFC 7306 atomics and Immediate Data). */
+  rdmapExt: boolean;
 }
 
 /**
@@ -597,6 +617,7 @@ export function responderAgree(
     p2p: info.p2p !== null,
     rtr,
     privateData: local.privateData,
+    rdmapExt: info.rdmapExt,
   });
   return {
     ok: true,
@@ -610,6 +631,7 @@ export function responderAgree(
       enhanced,
       peerIrd: w ? w.ird : null,
       peerOrd: w ? w.ord : null,
+      rdmapExt: info.rdmapExt,
     },
   };
 }
@@ -707,6 +729,7 @@ export function initiatorAgree(
       enhanced,
       peerIrd: enhanced ? irdOrd!.ird : null,
       peerOrd: enhanced ? irdOrd!.ord : null,
+      rdmapExt: offer.rdmapExt === true && (reply.res & MPA_RES_SOFTRDMA_EXT) !== 0,
     },
   };
 }

@@ -48,11 +48,49 @@ const TERMINATE_OF_FAULT: Readonly<Partial<Record<Fault, () => TerminateError>>>
   [Fault.RESPONSE_STAG_MISMATCH]: dt(DdpTaggedEcode.InvalidStag, 'Read Response STag does not match the ORQ head'),
   [Fault.RESPONSE_OUT_OF_RANGE]: dt(DdpTaggedEcode.BaseOrBounds, 'Read Response outside the requested sink'),
   [Fault.UNEXPECTED_OP]: ro(RdmapEcode.UnexpectedOpcode),
+  // Atomics (RFC 7306 §5): an Atomic Request's target is checked like a Read Request's source
+  // (RDMAP remote protection errors), and the request counts against IRD on the shared queue.
+  // See the spec-notes for the codes RFC 7306 leaves to us.
+  [Fault.ATOMIC_IRD_EXCEEDED]: du(DdpUntaggedEcode.InvalidMsnRange, 'more Read and Atomic Requests than IRD'),
+  [Fault.ATOMIC_MISALIGNED]: ro(RdmapEcode.Unspecified, 'Atomic Request target not 8-octet aligned'),
+  [Fault.ATOMIC_INVALID_STAG]: rp(RdmapEcode.InvalidStag, 'Atomic Request'),
+  [Fault.ATOMIC_BOUNDS]: rp(RdmapEcode.BaseOrBounds, 'Atomic Request'),
+  [Fault.ATOMIC_RIGHTS]: rp(RdmapEcode.AccessRights, 'Atomic Request without Remote Atomic access'),
+  [Fault.ATOMIC_NOT_ASSOCIATED]: rp(RdmapEcode.StagNotAssociated, 'Atomic Request'),
+  [Fault.ATOMIC_WRAP]: rp(RdmapEcode.ToWrap, 'Atomic Request'),
+  [Fault.ATOMIC_UNSUPPORTED]: ro(RdmapEcode.UnexpectedOpcode, 'AOpCode or operand size not supported'),
+  [Fault.UNEXPECTED_ATOMIC_RESPONSE]: ro(RdmapEcode.UnexpectedOpcode, 'Atomic Response with no matching atomic outstanding'),
   // RDMAP "Local Catastrophic" (Verbs §6.2 T8).
   [Fault.LOCAL_CATASTROPHIC]: () => new TerminateError(0, 0, 0),
   // "Catastrophic error, localized to RDMAP Stream" 0x0207 (Verbs §7.3).
   [Fault.STREAM_CATASTROPHIC]: () => new TerminateError(0, 2, 7),
 };
+
+/**
+ * The fault behind a Terminate received for one of our Atomic Requests (the inverse of the
+ * atomic rows above), so the core can complete the atomic with its own status.
+ */
+export function faultOfAtomicTerminate(layer: number, etype: number, ecode: number): Fault | undefined {
+  if (layer === 1 && etype === 2 && ecode === DdpUntaggedEcode.InvalidMsnRange) return Fault.ATOMIC_IRD_EXCEEDED;
+  if (layer !== 0) return undefined;
+  if (etype === RdmapEtype.RemoteProtection) {
+    switch (ecode) {
+      case RdmapEcode.InvalidStag:
+        return Fault.ATOMIC_INVALID_STAG;
+      case RdmapEcode.BaseOrBounds:
+        return Fault.ATOMIC_BOUNDS;
+      case RdmapEcode.AccessRights:
+        return Fault.ATOMIC_RIGHTS;
+      case RdmapEcode.StagNotAssociated:
+        return Fault.ATOMIC_NOT_ASSOCIATED;
+      case RdmapEcode.ToWrap:
+        return Fault.ATOMIC_WRAP;
+    }
+  }
+  if (etype === RdmapEtype.RemoteOperation && ecode === RdmapEcode.UnexpectedOpcode) return Fault.ATOMIC_UNSUPPORTED;
+  if (etype === RdmapEtype.RemoteOperation && ecode === RdmapEcode.Unspecified) return Fault.ATOMIC_MISALIGNED;
+  return undefined;
+}
 
 /** The Terminate that reports `f` on an iWARP stream. */
 export function terminateOfFault(f: Fault): TerminateError {

@@ -47,10 +47,12 @@ export const LOOPBACK_WINDOW = 256;
 /** Payload per unit: the segment size the requester cuts messages into. */
 export const LOOPBACK_MTU = 65_536;
 
+/** Both ends are this process's core: every operation, atomics and immediate data included. */
 export const LOOPBACK_CAPS: TransportCaps = Object.freeze({
   kind: 'loopback',
-  immediateData: false,
-  atomics: false,
+  immediateData: true,
+  atomics: true,
+  extAtomics: true,
   rnr: false,
   sendCompletion: 'local-delivery',
   states: 'iwarp',
@@ -60,7 +62,7 @@ export const LOOPBACK_CAPS: TransportCaps = Object.freeze({
 export const LOOPBACK_IB_CAPS: TransportCaps = Object.freeze({ ...LOOPBACK_CAPS, states: 'ib' });
 
 /** Kinds of unit on the loopback wire. */
-const enum K {
+export const enum K {
   DATA = 0,
   FIN = 1,
   RST = 2,
@@ -68,7 +70,7 @@ const enum K {
 }
 
 /** A segment as it crosses the loopback wire: the requester's fields, with the payload copied. */
-interface Unit extends TxSeg {
+export interface Unit extends TxSeg {
   k: K;
   /** Message number within its queue (Send, Read Request), as DDP's MSN. */
   msn: number;
@@ -76,12 +78,22 @@ interface Unit extends TxSeg {
   crc: number;
   /** TERMINATE: the sender's fault. */
   fault: number;
+  /** TERMINATE for a violation of the loopback wire itself (no core fault): its kind. */
+  wire?: LoopbackWireError['kind'];
   /** The sending connection, whose window slot frees when the unit is processed. */
   from?: LoopbackConn;
   /** IB UD: the datagram's GRH as the receiver's buffer gets it, its Q_Key and source QP. */
   grh?: Uint8Array;
   qkey?: number;
   srcQpn?: number;
+}
+
+/** What sits at one end of a loopback link and takes the units sent to it. */
+interface UnitSink {
+  readonly detached: boolean;
+  receive(u: Unit, from: LoopbackConn | undefined): void;
+  /** Abortive close of this end (RST toward the other). */
+  reset(): void;
 }
 
 /** A sequencing or integrity violation the loopback wire itself detects. */
@@ -96,7 +108,7 @@ export class LoopbackWireError {
 export class LoopbackEndpoint {
   peer!: LoopbackEndpoint;
   inUse = false;
-  conn: LoopbackConn | null = null;
+  conn: UnitSink | null = null;
   /** Units that arrived before a QP attached (bounded by the sender's window). */
   readonly early: Unit[] = [];
   /** Faults applied to units this end sends. */
@@ -159,7 +171,7 @@ export function attachLoopbackIb(qp: Qp, attrs: Readonly<IbQpAttrs>): LoopbackCo
     peer.peer = ep;
     // What the peer sent before we were there arrives now, in order.
     for (const u of peer.unlinked.splice(0)) ep.early.push(u);
-    peer.conn?.flushUnlinked();
+    if (peer.conn instanceof LoopbackConn) peer.conn.flushUnlinked();
   }
   return new LoopbackConn(qp, ep, true);
 }
@@ -216,7 +228,7 @@ function nakStatus(f: number): RiWcStatus {
 export class LoopbackConn implements QpTransport {
   readonly caps: TransportCaps;
   private active = false;
-  private detached = false;
+  detached = false;
   private rxStopped = false;
   private scheduled = false;
   private running = false;
@@ -293,10 +305,11 @@ export class LoopbackConn implements QpTransport {
 
   private sendSeg(g: TxSeg): void {
     let msn = 0;
-    if (g.op === TxOp.SEND || g.op === TxOp.SEND_INVALIDATE) {
+    if (g.op === TxOp.SEND || g.op === TxOp.SEND_INVALIDATE || g.op === TxOp.SEND_IMM) {
       msn = this.sendMsn;
       if (g.last) this.sendMsn++;
-    } else if (g.op === TxOp.READ_REQUEST) {
+    } else if (g.op === TxOp.READ_REQUEST || g.op === TxOp.ATOMIC_REQUEST) {
+      // Atomic Requests share the Read Request queue, as on iWARP (RFC 7306 §5).
       msn = this.readMsn++;
     }
     const payload = new Uint8Array(g.len);
@@ -377,7 +390,7 @@ export class LoopbackConn implements QpTransport {
 
   // ------------------------------------------------------------------ receive
 
-  private receive(u: Unit, from: LoopbackConn): void {
+  receive(u: Unit, from: LoopbackConn | undefined): void {
     u.from = from;
     this.inbox.push(u);
     this.scheduleDrain();
@@ -468,6 +481,19 @@ export class LoopbackConn implements QpTransport {
     switch (u.op) {
       case TxOp.RDMA_WRITE:
         f = r.rxWrite(u.stag, u.to, len, u.last, p, 0);
+        // RDMA Write with Immediate: the immediate consumes a receive after the data is placed.
+        if (f === Fault.OK && u.hasImm && u.last) f = r.rxWriteImm(u.imm, u.se);
+        break;
+      case TxOp.ATOMIC_REQUEST:
+        if (u.msn !== this.recvReadMsn) {
+          this.wireError(new LoopbackWireError('sequence', `Atomic Request ${u.msn}, expected ${this.recvReadMsn}`));
+          return;
+        }
+        f = r.rxAtomicRequest(u.requestId, u.atomic!, u.stag, u.to, this);
+        if (f === Fault.OK) this.recvReadMsn++;
+        break;
+      case TxOp.ATOMIC_RESPONSE:
+        f = r.rxAtomicResponse(u.requestId, u.orig!, this);
         break;
       case TxOp.READ_RESPONSE:
         // IB responses carry no sink address: they answer the ORQ head.
@@ -487,7 +513,7 @@ export class LoopbackConn implements QpTransport {
           return;
         }
         const inv = u.op === TxOp.SEND_INVALIDATE;
-        f = r.rxSend(u.offset, len, u.last, u.se, inv, u.invStag, p, 0);
+        f = r.rxSend(u.offset, len, u.last, u.se, inv, u.invStag, p, 0, u.op === TxOp.SEND_IMM ? u.imm : undefined);
         if (f === Fault.OK && u.last) this.recvMsn++;
       }
     }
@@ -516,7 +542,9 @@ export class LoopbackConn implements QpTransport {
     this.qp.rnic.counters.terminatesSent++;
     log('QP[%d] sending TERMINATE (%s)', this.qp.id, typeof err === 'number' ? Fault[err] : (err as LoopbackWireError).message);
     this.flushHeld();
-    this.toPeer(this.control(K.TERMINATE, fault), 0);
+    const u = this.control(K.TERMINATE, fault);
+    if (err instanceof LoopbackWireError) u.wire = err.kind;
+    this.toPeer(u, 0);
     return { layer: 0, etype: 0, ecode: 0, fault, bytes: new Uint8Array(0), local: true };
   }
 
@@ -563,3 +591,90 @@ export class LoopbackConn implements QpTransport {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * A raw end of a loopback link: it puts units on the wire exactly as given and records what
+ * arrives, with none of the core's checks. It is the loopback counterpart of a raw TCP peer
+ * speaking MPA/DDP/RDMAP bytes, so a hostile peer can be tested on this transport too.
+ * The victim's window slots are freed as units arrive (a peer that keeps reading).
+ */
+export class LoopbackRawEnd implements UnitSink {
+  detached = false;
+  readonly received: Unit[] = [];
+  private waiters: (() => void)[] = [];
+  private sendMsn = 1;
+  private readMsn = 1;
+
+  constructor(readonly ep: LoopbackEndpoint) {
+    if (ep.inUse) throw new Error('loopback endpoint already in use');
+    ep.inUse = true;
+    ep.conn = this;
+    for (const u of ep.early.splice(0)) this.receive(u, u.from);
+  }
+
+  receive(u: Unit, from: LoopbackConn | undefined): void {
+    if (from) {
+      from.inFlight--;
+      if (from.inFlight === LOOPBACK_WINDOW - 1 || from.inFlight === 0) from.kick();
+    }
+    this.received.push(u);
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Waits for a unit matching `pred` (or throws after `ms`). */
+  async waitFor(pred: (u: Unit) => boolean, ms = 3000): Promise<Unit> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const u = this.received.find(pred);
+      if (u) return u;
+      if (Date.now() > end) throw new Error('loopback raw end: timed out');
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 20).unref?.();
+      });
+    }
+  }
+
+  /** The TERMINATE the victim sent: the core's fault, or the kind of wire violation. */
+  async terminate(ms = 3000): Promise<{ fault: Fault; wire?: LoopbackWireError['kind'] }> {
+    const u = await this.waitFor((x) => x.k === K.TERMINATE, ms);
+    return { fault: u.fault as Fault, wire: u.wire };
+  }
+
+  /** Puts one unit on the wire. Unset fields take a blank segment's values; `msn` defaults to the next of its queue. */
+  inject(fields: Partial<Omit<Unit, 'payload'>> & { op: TxOp; payload?: Uint8Array }): void {
+    const payload = fields.payload ?? EMPTY;
+    let msn = fields.msn;
+    if (msn === undefined) {
+      if (fields.op === TxOp.SEND || fields.op === TxOp.SEND_INVALIDATE) msn = this.sendMsn++;
+      else if (fields.op === TxOp.READ_REQUEST) msn = this.readMsn++;
+      else msn = 0;
+    }
+    const u: Unit = {
+      ...newTxSeg(),
+      k: K.DATA,
+      fault: 0,
+      ...fields,
+      msn,
+      payload,
+      len: payload.length,
+      crc: fields.crc ?? crc32c(payload),
+    };
+    const c = this.ep.peer.conn;
+    if (c && !c.detached) c.receive(u, undefined);
+    else if (!this.ep.peer.closed) this.ep.peer.early.push(u);
+  }
+
+  /** Sends a FIN (as a graceful LLP close) or a RST. */
+  control(k: K.FIN | K.RST): void {
+    this.inject({ op: TxOp.SEND, k, msn: 0 });
+  }
+
+  reset(): void {
+    if (this.detached) return;
+    this.control(K.RST);
+    this.detached = true;
+    this.ep.closed = true;
+    this.ep.conn = null;
+  }
+}

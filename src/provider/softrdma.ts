@@ -23,6 +23,7 @@
 import { networkInterfaces } from 'node:os';
 import { Socket } from 'node:net';
 import type { Cq, WorkCompletion } from '../rnic/cq.js';
+import { ATOMIC_SIZES, AtomicKind, atomicArgs, rnicAtomicCaps } from '../rnic/atomics.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { attachIwarp } from '../iwarp/datapath.js';
 import { terminateOfFault } from '../iwarp/terminate-map.js';
@@ -357,6 +358,7 @@ function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
     max_ord_per_qp: l.maxOrdPerQp,
     rnic_flags: SOFTRDMA_RNIC_FLAGS,
     addl_vendor_info: `softrdma ${vp.name} (software ${vp.engine.isIb ? 'RoCEv2' : 'iWARP'} RNIC)`.slice(0, 63),
+    softrdma_atomics: rnicAtomicCaps(vp.engine.config.transport),
   };
   if (vp.engine.isIb) {
     // Memory windows and the iWARP extensions belong to the core on both transports; the IB
@@ -481,11 +483,11 @@ function sgl(list: readonly ri_data_seg_t[] | undefined, num: number | undefined
   if (!Array.isArray(l)) return RiRet.WR_SG_INVALID_FORMAT;
   const n = num ?? l.length;
   if (!Number.isInteger(n) || n < 0 || n > l.length) return RiRet.WR_SG_INVALID_FORMAT;
-  const out: SgeIn[] = [];
+  const out: SgeIn[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const s = l[i];
     if (!s || typeof s !== 'object') return RiRet.WR_SG_INVALID_FORMAT;
-    out.push({ stag: s.tag, to: s.addr, len: s.len });
+    out[i] = { stag: s.tag, to: s.addr, len: s.len };
   }
   return out;
 }
@@ -493,7 +495,7 @@ function sgl(list: readonly ri_data_seg_t[] | undefined, num: number | undefined
 /** Decodes one `ri_wr_t` into the engine's WR form. */
 function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
   if (!wr || typeof wr !== 'object') return RiRet.INVALID_PARAMETER;
-  const base = { type: wr.type, flags: wr.flags, id: wr.id };
+  // The data-path types build their WR in one literal of one shape (the hot path: no spread).
   switch (wr.type) {
     case RiWrType.SEND:
     case RiWrType.SEND_INVALIDATE:
@@ -504,10 +506,12 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
         // A datagram (UD Send): the destination is the address handle's AV, copied now.
         const ah = own(rnic, wr.remote_node_address, AhHandle);
         if (!ah) return RiRet.ADDRESS_HANDLE_INVALID;
-        return { ...base, sgl: s, rtag: 0, ud: { av: ah.av, remoteQpn: wr.dest_qp, remoteQkey: wr.dest_qkey } };
+        const dimm = wr.type === RiWrType.SEND_IMMEDIATE ? (wr.imm_data ?? 0) : 0;
+        return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag: 0, remoteTo: 0n, imm: dimm, ud: { av: ah.av, remoteQpn: wr.dest_qp, remoteQkey: wr.dest_qkey } };
       }
-      const rtag = 'rtag' in wr ? wr.rtag : undefined;
-      return { ...base, sgl: s, rtag: wr.type === RiWrType.SEND_INVALIDATE ? rtag : 0 };
+      const rtag = wr.type === RiWrType.SEND_INVALIDATE && 'rtag' in wr ? wr.rtag : 0;
+      const imm = wr.type === RiWrType.SEND_IMMEDIATE && 'imm_data' in wr ? (wr.imm_data ?? 0) : 0;
+      return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag, remoteTo: 0n, imm };
     }
     case RiWrType.RDMA_WRITE:
     case RiWrType.RDMA_WRITE_IMMEDIATE:
@@ -515,7 +519,26 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
     case RiWrType.RDMA_READ_LOCAL_INVALIDATE: {
       const s = sgl(wr.sg_list, wr.num_sgls);
       if (typeof s === 'number') return s;
-      return { ...base, sgl: s, rtag: wr.rtag, remoteTo: wr.rdma_addr };
+      const imm = wr.type === RiWrType.RDMA_WRITE_IMMEDIATE && 'imm_data' in wr ? (wr.imm_data ?? 0) : 0;
+      return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag: wr.rtag, remoteTo: wr.rdma_addr, imm };
+    }
+  }
+  const base = { type: wr.type, flags: wr.flags, id: wr.id };
+  switch (wr.type) {
+    case RiWrType.COMPARE_AND_SWAP:
+    case RiWrType.FETCH_AND_ADD: {
+      // One executor for plain, masked and extended atomics (src/rnic/atomics.ts).
+      const size = wr.atomic_size ?? 8;
+      const ops = [wr.atomic_operand1, wr.type === RiWrType.FETCH_AND_ADD ? 0n : wr.atomic_operand2];
+      const masks = [wr.atomic_mask1, wr.atomic_mask2];
+      if (!ATOMIC_SIZES.includes(size)) return RiRet.INVALID_PARAMETER;
+      const lim = 1n << BigInt(size * 8);
+      for (const v of [...ops, ...masks]) if (v !== undefined && (typeof v !== 'bigint' || v < 0n || v >= lim)) return RiRet.INVALID_PARAMETER;
+      const kind = wr.type === RiWrType.FETCH_AND_ADD ? AtomicKind.FETCH_ADD : AtomicKind.COMPARE_SWAP;
+      const r = wr.atomic_result;
+      const s = r ? sgl([r], 1) : [];
+      if (typeof s === 'number') return s;
+      return { ...base, sgl: s, rtag: wr.rtag, remoteTo: wr.rdma_addr, atomic: atomicArgs(kind, size, ops[0]!, ops[1]!, masks[0], masks[1]) };
     }
     case RiWrType.BIND: {
       const mw = own(rnic, wr.mw_handle, MwHandle);
@@ -567,7 +590,7 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
       return { ...base, target: h.mem, targetStag: isMw ? wr.rtag : wr.ltag };
     }
     default:
-      // Atomics (RNIC_ATOMICS_UNSUPPORTED) and unknown types (WR_INVALID_TYPE): the engine decides.
+      // Unknown types (WR_INVALID_TYPE): the engine decides.
       return base;
   }
 }
@@ -1029,14 +1052,14 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       if (!h) return listFail(RiRet.QP_INVALID_HANDLE);
       return postList(wr, num_wrs, (w) => postSqOne(r, h, w));
     },
-    ri_qp_post_send(rnic, qp, type, flags, id, sg_list, rtag, num_sgls, _imm_data) {
-      return single(rnic, qp, { type, flags, id, sg_list, rtag, num_sgls } as ri_wr_t);
+    ri_qp_post_send(rnic, qp, type, flags, id, sg_list, rtag, num_sgls, imm_data) {
+      return single(rnic, qp, { type, flags, id, sg_list, rtag, num_sgls, imm_data } as ri_wr_t);
     },
     ri_qp_post_rdma_read(rnic, qp, type, flags, id, sg_list, rdma_addr, num_sgls, rtag) {
       return single(rnic, qp, { type, flags, id, sg_list, rdma_addr, num_sgls, rtag } as ri_wr_t);
     },
-    ri_qp_post_rdma_write(rnic, qp, type, flags, id, sg_list, rdma_addr, rtag, num_sgls, _imm_data) {
-      return single(rnic, qp, { type, flags, id, sg_list, rdma_addr, rtag, num_sgls } as ri_wr_t);
+    ri_qp_post_rdma_write(rnic, qp, type, flags, id, sg_list, rdma_addr, rtag, num_sgls, imm_data) {
+      return single(rnic, qp, { type, flags, id, sg_list, rdma_addr, rtag, num_sgls, imm_data } as ri_wr_t);
     },
     ri_qp_post_bind(rnic, qp, type, flags, id, mw_handle, rtag, mr_handle, ltag, vaddr, length, mem_attr) {
       return single(rnic, qp, { type, flags, id, mw_handle, rtag, mr_handle, ltag, vaddr, length, mem_attr } as ri_wr_t);
@@ -1047,11 +1070,8 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
     ri_qp_post_local_invalidate(rnic, qp, type, flags, id, ltag, rtag, mrw_handle) {
       return single(rnic, qp, { type, flags, id, ltag, rtag, mrw_handle } as ri_wr_t);
     },
-    ri_qp_post_atomic(rnic, qp) {
-      const r = rnicOf(rnic);
-      if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
-      if (!own(r, qp, QpHandle)) return riFail(RiRet.QP_INVALID_HANDLE);
-      return riFail(RiRet.RNIC_ATOMICS_UNSUPPORTED);
+    ri_qp_post_atomic(rnic, qp, type, flags, id, rtag, atomic_operand1, atomic_operand2, atomic_result, rdma_addr) {
+      return single(rnic, qp, { type, flags, id, rtag, atomic_operand1, atomic_operand2, atomic_result, rdma_addr } as ri_wr_t);
     },
     ri_qp_post_datagram(rnic, qp) {
       const r = rnicOf(rnic);

@@ -56,6 +56,21 @@ export enum Fault {
   RESPONSE_STAG_MISMATCH = 39,
   /** A Read Response falls outside the requested sink or is short. */
   RESPONSE_OUT_OF_RANGE = 40,
+  // ---- atomics (IBTA Vol. 1 §9.4.5; RFC 7306 §5) ----
+  /** The atomic's target is not 8-octet aligned (IBTA: Invalid Request NAK). */
+  ATOMIC_MISALIGNED = 41,
+  /** More Read and Atomic Requests outstanding than the responder's IRD (they share it). */
+  ATOMIC_IRD_EXCEEDED = 42,
+  /** The target failed the access check: the variants mirror 1–5 (rights: no Remote Atomic). */
+  ATOMIC_INVALID_STAG = 43,
+  ATOMIC_BOUNDS = 44,
+  ATOMIC_RIGHTS = 45,
+  ATOMIC_NOT_ASSOCIATED = 46,
+  ATOMIC_WRAP = 47,
+  /** An atomic operation code or operand size this responder does not implement. */
+  ATOMIC_UNSUPPORTED = 48,
+  /** An Atomic Response with no atomic outstanding at the ORQ head, or with another identifier. */
+  UNEXPECTED_ATOMIC_RESPONSE = 49,
   // ---- anything else ----
   /** An operation the receiving side does not support. */
   UNEXPECTED_OP = 50,
@@ -79,6 +94,17 @@ export const READ_SRC_FAULT: Readonly<Record<number, Fault>> = {
   5: Fault.READ_SRC_WRAP,
   6: Fault.READ_SRC_RIGHTS,
   7: Fault.READ_SRC_INVALID_STAG,
+};
+
+/** Faults of an atomic's target, by AccessError. */
+export const ATOMIC_TARGET_FAULT: Readonly<Record<number, Fault>> = {
+  1: Fault.ATOMIC_INVALID_STAG,
+  2: Fault.ATOMIC_BOUNDS,
+  3: Fault.ATOMIC_RIGHTS,
+  4: Fault.ATOMIC_NOT_ASSOCIATED,
+  5: Fault.ATOMIC_WRAP,
+  6: Fault.ATOMIC_RIGHTS,
+  7: Fault.ATOMIC_INVALID_STAG,
 };
 
 /** Faults of a tagged sink (inbound Write), by AccessError. */
@@ -122,4 +148,13 @@ export const AE_OF_FAULT: Readonly<Partial<Record<Fault, AE>>> = {
   [Fault.RESPONSE_STAG_MISMATCH]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
   [Fault.RESPONSE_OUT_OF_RANGE]: AE.QP_PROTECTION_ERROR_BOUNDS_VIOLATION,
   [Fault.UNEXPECTED_OP]: AE.QP_REMOTE_OP_ERROR_OPCODE,
+  [Fault.ATOMIC_MISALIGNED]: AE.QP_PROTECTION_ERROR_BOUNDS_VIOLATION,
+  [Fault.ATOMIC_IRD_EXCEEDED]: AE.QP_IRRQ_PROTECTION_ERROR_TOO_MANY_RDMA_RDs,
+  [Fault.ATOMIC_INVALID_STAG]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+  [Fault.ATOMIC_BOUNDS]: AE.QP_PROTECTION_ERROR_BOUNDS_VIOLATION,
+  [Fault.ATOMIC_RIGHTS]: AE.QP_PROTECTION_ERROR_ACCESS_VIOLATION,
+  [Fault.ATOMIC_NOT_ASSOCIATED]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+  [Fault.ATOMIC_WRAP]: AE.QP_PROTECTION_ERROR_WRAP_ERROR,
+  [Fault.ATOMIC_UNSUPPORTED]: AE.QP_REMOTE_OP_ERROR_OPCODE,
+  [Fault.UNEXPECTED_ATOMIC_RESPONSE]: AE.QP_REMOTE_OP_ERROR_OPCODE,
 };

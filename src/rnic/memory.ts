@@ -248,6 +248,8 @@ export enum Access {
   LOCAL_WRITE = 1,
   REMOTE_READ = 2,
   REMOTE_WRITE = 3,
+  /** An inbound atomic (IBTA Vol. 1 §9.4.5, RFC 7306 §5): needs the Remote Atomic right. */
+  REMOTE_ATOMIC = 4,
 }
 
 /**
@@ -311,7 +313,7 @@ export function checkAccess(
   out.offset = 0;
   out.obj = null;
   if (len === 0) return AccessError.OK;
-  const remote = access === Access.REMOTE_READ || access === Access.REMOTE_WRITE;
+  const remote = access === Access.REMOTE_READ || access === Access.REMOTE_WRITE || access === Access.REMOTE_ATOMIC;
   if (stag === 0) {
     if (remote || !qp || !qp.stag0Enabled) return AccessError.INVALID_STAG;
     const r = mem.resolvePhys(to, len);
@@ -325,7 +327,8 @@ export function checkAccess(
     return AccessError.INVALID_STAG;
   }
   if (remote && qp) {
-    const enabled = access === Access.REMOTE_READ ? qp.enableRdmaRead : qp.enableRdmaWrite;
+    const enabled =
+      access === Access.REMOTE_READ ? qp.enableRdmaRead : access === Access.REMOTE_ATOMIC ? qp.enableAtomic : qp.enableRdmaWrite;
     if (!enabled) return AccessError.QP_RIGHTS;
   }
   let need: number;
@@ -338,6 +341,9 @@ export function checkAccess(
       break;
     case Access.REMOTE_READ:
       need = RiMemFlags.REMOTE_READ;
+      break;
+    case Access.REMOTE_ATOMIC:
+      need = RiMemFlags.ATOMICS;
       break;
     default:
       need = RiMemFlags.REMOTE_WRITE;

@@ -13,6 +13,7 @@
  */
 import { RiRet } from '../rnicpi/status.js';
 import { RiQpState, RiWrType, RI_WR_ALL_FLAGS, RI_WR_RECV_VALID_FLAGS } from '../rnicpi/types.js';
+import { type AtomicArgs, atomicArgsValid } from './atomics.js';
 import { MemKind, type MemObject } from './memory.js';
 import type { Qp } from './qp.js';
 import type { Srq } from './srq.js';
@@ -65,6 +66,10 @@ export interface SqWrIn {
   targetStag?: number;
   /** UD Send: the destination (address vector, remote QPN and Q_Key). */
   ud?: UdDest;
+  /** Send/Write with Immediate: the 32-bit immediate data. */
+  imm?: number;
+  /** Atomics: the operation, its operand size and masks (atomics.ts). */
+  atomic?: AtomicArgs;
 }
 
 /**
@@ -92,6 +97,20 @@ function serviceCarries(qp: Qp, t: RiWrType): boolean {
 /** IB states in which the SQ takes no WR (IBTA Vol. 1 §10.3.1: Reset, Init, RTR). */
 function ibSqClosed(s: RiQpState): boolean {
   return s === RiQpState.IDLE || s === RiQpState.INITIALIZED || s === RiQpState.READY_TO_RECEIVE;
+}
+
+/**
+ * Can the QP's connection carry the row? A row that needs a negotiated capability (iWARP
+ * atomics and immediate data: RFC 7306, agreed per connection) is refused at post time once
+ * the connection is known not to have it, as rdma-core's siw provider refuses the opcodes
+ * (EINVAL with `bad_wr`). Before a connection exists the WR is queued; the requester fails
+ * it without touching the wire if the connection turns out not to have it.
+ */
+export function connectionCarries(qp: Qp, needs: 'atomics' | 'immediateData' | null, atomic?: AtomicArgs | null): boolean {
+  const t = qp.transport;
+  if (!needs || !t) return true;
+  if (!t.caps[needs]) return false;
+  return !atomic || atomic.size === 8 || t.caps.extAtomics === true;
 }
 
 const MAX_MSG = 0xffff_ffff;
@@ -138,6 +157,13 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   if (!row.transports.includes(qp.rnic.config.transport)) return row.unsupported;
   if (qp.isIb && !serviceCarries(qp, t)) return RiRet.WR_INVALID_TYPE;
   if ((wr.flags & ~RI_WR_ALL_FLAGS) !== 0 || (wr.flags & ~allowedFlags(row)) !== 0) return RiRet.WR_INVALID_FLAGS;
+  if (row.needs === 'atomics') {
+    if (!wr.atomic || !atomicArgsValid(wr.atomic)) return RiRet.INVALID_PARAMETER;
+  }
+  if (row.needs === 'immediateData' && (!Number.isInteger(wr.imm ?? 0) || (wr.imm ?? 0) < 0 || (wr.imm ?? 0) > 0xffff_ffff)) {
+    return RiRet.INVALID_PARAMETER;
+  }
+  if (!connectionCarries(qp, row.needs, wr.atomic)) return row.unsupported;
   if (qp.sq.length >= qp.sqSize) return RiRet.QP_CAPACITY_EXCEEDED;
   let sgl: Sge[] = [];
   let total = 0;
@@ -148,6 +174,11 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
     if (c.sgl.length > sgeLimit(qp, row.sgeLimit)) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
     sgl = c.sgl;
     total = c.total;
+  }
+  if (row.sgl === SglRole.RESULT) {
+    // The result buffer holds the whole original value (or there is none: it is discarded).
+    if (sgl.length === 1 && sgl[0]!.len < wr.atomic!.size) return RiRet.WR_SG_INVALID_FORMAT;
+    total = wr.atomic!.size;
   }
   if (row.remote === 'address') {
     if (typeof wr.remoteTo !== 'bigint' || wr.remoteTo < 0n || wr.remoteTo >= 1n << 64n) return RiRet.MEM_INVALID_ADDRESS;
@@ -198,6 +229,11 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   w.totalLen = total;
   w.remoteStag = (wr.rtag ?? 0) >>> 0;
   w.remoteTo = wr.remoteTo ?? 0n;
+  if (row.needs === 'immediateData') w.imm = (wr.imm ?? 0) >>> 0;
+  if (row.needs === 'atomics') {
+    const a = wr.atomic!;
+    w.atomic = { ...a, addSwap: [...a.addSwap], addSwapMask: [...a.addSwapMask], compare: [...a.compare], compareMask: [...a.compareMask] };
+  }
   if (t === RiWrType.BIND) {
     w.mw = wr.mw!;
     w.mr = wr.mr!;

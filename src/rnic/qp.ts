@@ -212,11 +212,17 @@ export class Qp {
   /** Remote Read/Write enables: fixed at create on iWARP, the access flags of a Modify on IB. */
   enableRdmaRead: boolean;
   enableRdmaWrite: boolean;
-  /** Remote atomics enable (IB access flags; IBTA Vol. 1 §10.2.5). */
-  enableAtomic = false;
   ord: number;
   ird: number;
   readonly stag0Enabled: boolean;
+  /**
+   * Inbound atomics enabled (IB `IBV_ACCESS_REMOTE_ATOMIC` in `qp_access_flags`, set by the
+   * access flags of Reset→INIT and later Modifies; IBTA Vol. 1 §10.2.5). iWARP Verbs have no
+   * such QP attribute, so it stays on there and the MR's right decides.
+   */
+  enableAtomic = true;
+  /** Request Identifier of the next outbound atomic (RFC 7306 §5.1). */
+  nextAtomicId = 1;
   readonly enableBind: boolean;
   rqHiwat: number;
   rqArmed: boolean;
@@ -305,6 +311,7 @@ export class Qp {
     if (this.isIb) {
       this.enableRdmaRead = false;
       this.enableRdmaWrite = false;
+      this.enableAtomic = false;
     }
     this.requester = new Requester(this);
     this.responder = new Responder(this);
@@ -860,8 +867,12 @@ export class Qp {
     if (!cq.push(wc, this, true, w.seq, solicited)) this.cqOverflow(true);
   }
 
-  /** Completes an RQ (or S-RQ) WQE with a WC on the receive CQ. */
-  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, srcQpn = -1): void {
+  /**
+   * Completes an RQ (or S-RQ) WQE with a WC on the receive CQ. `opType` is DATA_RECEIVED, or
+   * RDMA_IMMEDIATE_RECEIVED for the receive an RDMA Write with Immediate consumed; `imm` is
+   * reported when `wcFlags` has IMMEDIATE_DATA.
+   */
+  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, opType = RiWcType.DATA_RECEIVED, imm = 0, srcQpn = -1): void {
     if (this.destroyed) return;
     const wc = this.rnic.makeWc(this);
     if (srcQpn >= 0) {
@@ -869,7 +880,8 @@ export class Qp {
       wc.remote_qpn = srcQpn;
       wc.grh_present = 1;
     }
-    wc.op_type = RiWcType.DATA_RECEIVED;
+    wc.op_type = opType;
+    wc.immediate_data = imm;
     wc.id = w.id;
     wc.op_status = status;
     wc.bytes_transferred = bytes;
@@ -977,16 +989,16 @@ export class Qp {
   }
 
   /** Completes the receive WQE consumed first and not yet completed (RQ order). */
-  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, srcQpn = -1): void {
+  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, opType = RiWcType.DATA_RECEIVED, imm = 0, srcQpn = -1): void {
     if (this.srq) {
       const i = this.srqTaken.indexOf(w);
       if (i >= 0) this.srqTaken.splice(i, 1);
       // `srqOutstanding` drops only when this WC is polled (onCompletionPolled).
-      this.pushRqWc(w, status, bytes, wcFlags, invalidated, srcQpn);
+      this.pushRqWc(w, status, bytes, wcFlags, invalidated, opType, imm, srcQpn);
       return;
     }
     this.rqCompl++;
-    this.pushRqWc(w, status, bytes, wcFlags, invalidated, srcQpn);
+    this.pushRqWc(w, status, bytes, wcFlags, invalidated, opType, imm, srcQpn);
   }
 
   /**
@@ -1038,6 +1050,8 @@ export class Qp {
   onTerminateReceived(info: TerminateInfo): void {
     if (this.state !== RiQpState.READY_TO_SEND && this.state !== RiQpState.CLOSING) return;
     this.terminate = info;
+    // The peer refused our atomic: it completes with the status of the peer's fault.
+    this.requester.atomicRefused(info.fault);
     if (this.state === RiQpState.CLOSING) {
       // While Closing a Terminate gives a reset and Bad Close (Verbs §6.2 T15).
       this.badClose();

@@ -18,13 +18,15 @@
  * so a transport that must resend (go-back-N) can re-run a message from an offset.
  */
 import { RiQpState, RiWcStatus, RiWrFlags, RiWrType } from '../rnicpi/types.js';
+import { writeResult } from './atomics.js';
 import { Fault } from './faults.js';
 import { Access, AccessError, type AccessOut, checkAccess, memSlices } from './memory.js';
 import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './memops.js';
+import { connectionCarries } from './post.js';
 import type { Qp } from './qp.js';
 import { newTxSeg, type QpTransport, TxOp, type TxSeg } from './transport.js';
 import { type OrqEntry, type SqWqe, WqeState } from './wqe.js';
-import { isRequestWr, isWireWr } from './wr-table.js';
+import { isRequestWr, isWireWr, WR_TABLE } from './wr-table.js';
 
 /** Read Response segments sent back to back while SQ work waits (siw: 4). */
 export const IRQ_BURST = 4;
@@ -41,6 +43,18 @@ export const LOCAL_ACCESS_STATUS: Readonly<Record<AccessError, RiWcStatus>> = {
   [AccessError.MW_IN_SGE]: RiWcStatus.INVALID_STAG_ERROR,
 };
 
+/** The requester's completion status for each atomic fault the peer reports. */
+const ATOMIC_REMOTE_STATUS: Readonly<Record<number, RiWcStatus>> = {
+  [Fault.ATOMIC_MISALIGNED]: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
+  [Fault.ATOMIC_IRD_EXCEEDED]: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
+  [Fault.ATOMIC_UNSUPPORTED]: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
+  [Fault.ATOMIC_INVALID_STAG]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.ATOMIC_BOUNDS]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.ATOMIC_RIGHTS]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.ATOMIC_NOT_ASSOCIATED]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.ATOMIC_WRAP]: RiWcStatus.REMOTE_ACCESS_ERROR,
+};
+
 /** The transmit op of each wire WR type. */
 const TX_OP_OF_WR: Readonly<Record<number, TxOp>> = {
   [RiWrType.SEND]: TxOp.SEND,
@@ -48,6 +62,10 @@ const TX_OP_OF_WR: Readonly<Record<number, TxOp>> = {
   [RiWrType.RDMA_WRITE]: TxOp.RDMA_WRITE,
   [RiWrType.RDMA_READ]: TxOp.READ_REQUEST,
   [RiWrType.RDMA_READ_LOCAL_INVALIDATE]: TxOp.READ_REQUEST,
+  [RiWrType.SEND_IMMEDIATE]: TxOp.SEND_IMM,
+  [RiWrType.RDMA_WRITE_IMMEDIATE]: TxOp.RDMA_WRITE,
+  [RiWrType.COMPARE_AND_SWAP]: TxOp.ATOMIC_REQUEST,
+  [RiWrType.FETCH_AND_ADD]: TxOp.ATOMIC_REQUEST,
 };
 
 export class Requester {
@@ -80,7 +98,14 @@ export class Requester {
         this.execLocal(w);
         continue;
       }
-      const s = isRequestWr(w.type) ? this.readRequest(w) : this.messageSegment(w, t);
+      if (w.state === WqeState.QUEUED && !connectionCarries(qp, WR_TABLE[w.type]!.needs, w.atomic)) {
+        // Posted before the connection existed, which did not negotiate the operation (iWARP
+        // without RFC 7306): nothing goes on the wire; the WR fails as an unsupported local
+        // operation (IB "local QP operation error") and the QP terminates (Verbs §8.3).
+        this.failWqe(w, RiWcStatus.LOCAL_QP_OP_ERROR);
+        continue;
+      }
+      const s = w.atomic ? this.atomicRequest(w) : isRequestWr(w.type) ? this.readRequest(w) : this.messageSegment(w, t);
       if (s) return s;
     }
     return null;
@@ -176,6 +201,9 @@ export class Requester {
     s.to = w.remoteTo + BigInt(w.bytesSent);
     s.invStag = op === TxOp.SEND_INVALIDATE ? w.remoteStag : 0;
     s.ud = w.ud;
+    // Send with Immediate: every segment; RDMA Write with Immediate: the last one.
+    s.hasImm = op === TxOp.SEND_IMM || (w.type === RiWrType.RDMA_WRITE_IMMEDIATE && s.last);
+    s.imm = w.imm;
     const parts: Uint8Array[] = [];
     let off = w.bytesSent;
     let left = n;
@@ -246,6 +274,75 @@ export class Requester {
     s.srcTo = w.remoteTo + srcOff;
     s.ud = null;
     return s;
+  }
+
+  /**
+   * The Atomic Request of an atomic WQE (IBTA Vol. 1 §9.4.5; RFC 7306 §5.1). It counts against
+   * ORD like a Read (RFC 7306 §5: atomics share the Read queues), is entered in the ORQ before
+   * it is sent, and its local result buffer is checked (Local Write) before anything goes out.
+   */
+  private atomicRequest(w: SqWqe): TxSeg | null {
+    const qp = this.qp;
+    if (qp.ord === 0) {
+      this.failWqe(w, RiWcStatus.ZERO_ORD_ERROR);
+      return null;
+    }
+    const r = this.resolveSgl(w, Access.LOCAL_WRITE);
+    if (typeof r === 'number') {
+      this.failWqe(w, LOCAL_ACCESS_STATUS[r]);
+      return null;
+    }
+    w.targets = r;
+    w.requestId = qp.nextAtomicId;
+    qp.nextAtomicId = (qp.nextAtomicId + 1) >>> 0 || 1;
+    qp.orq.push({ wqe: w, sinkStag: 0, sinkTo: 0n, length: 0, received: 0, target: null, atomicId: w.requestId });
+    w.state = WqeState.WAIT_RESPONSE;
+    qp.sqProc = w.seq + 1;
+    const s = this.seg;
+    s.op = TxOp.ATOMIC_REQUEST;
+    s.wqe = w;
+    s.len = 0;
+    s.parts = [];
+    s.offset = 0;
+    s.last = true;
+    s.se = false;
+    s.hasImm = false;
+    s.stag = w.remoteStag;
+    s.to = w.remoteTo;
+    s.requestId = w.requestId;
+    s.atomic = w.atomic;
+    return s;
+  }
+
+  /** An atomic's response arrived (matched to the ORQ head by the responder): result, then WC. */
+  atomicDone(w: SqWqe, orig: readonly bigint[], t: QpTransport): void {
+    // The result buffer is checked again: it may have been invalidated while the request was out.
+    const sge = w.sgl[0];
+    if (sge && sge.len > 0) {
+      const a = this.access;
+      const e = checkAccess(this.qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, this.qp.pd, this.qp, a);
+      if (e !== AccessError.OK) {
+        this.failRead(w, LOCAL_ACCESS_STATUS[e]);
+        return;
+      }
+      writeResult(a.target!, a.offset, orig, sge.len);
+    }
+    if (w.state === WqeState.WAIT_RESPONSE) this.qp.finishSq(w, RiWcStatus.SUCCESS);
+    // An ORD slot and maybe a Read Fence were released.
+    t.kick();
+  }
+
+  /**
+   * A Terminate (or NAK) answered the atomic at the ORQ head: the WR completes with the status
+   * of the peer's fault (IB: misaligned or beyond IRD → Invalid Request, access → Remote
+   * Access), before the QP's error path flushes the rest.
+   */
+  atomicRefused(fault: number | undefined): void {
+    const e = this.qp.orq[0];
+    const st = fault === undefined ? undefined : ATOMIC_REMOTE_STATUS[fault];
+    if (!e?.wqe || e.atomicId === undefined || st === undefined || e.wqe.state !== WqeState.WAIT_RESPONSE) return;
+    this.qp.orq.shift();
+    this.qp.finishSq(e.wqe, st);
   }
 
   /**

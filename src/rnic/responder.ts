@@ -16,8 +16,9 @@
  * (a Terminate, a NAK) and the QP's error path. {@link Fault.HANDLED} means the core already
  * completed the affected WR in error and moved the QP on.
  */
-import { RiWcFlags, RiWcStatus } from '../rnicpi/types.js';
-import { Fault, READ_SRC_FAULT, SINK_FAULT } from './faults.js';
+import { RiWcFlags, RiWcStatus, RiWcType } from '../rnicpi/types.js';
+import { ATOMIC_ALIGNMENT, type AtomicArgs, atomicArgsValid, executeAtomic } from './atomics.js';
+import { ATOMIC_TARGET_FAULT, Fault, READ_SRC_FAULT, SINK_FAULT } from './faults.js';
 import { Access, AccessError, type AccessOut, checkAccess, copyToMem, type MemObject, type MemTarget, memSlices } from './memory.js';
 import { InvalidateError, invalidateStag } from './memops.js';
 import type { Qp } from './qp.js';
@@ -59,6 +60,9 @@ export class Responder {
   private tagTarget: MemTarget | null = null;
   private tagOffset = 0;
   private tagEnd = 0;
+  /** Octets of the RDMA Write message in progress, and of the last one completed. */
+  private writeLen = 0;
+  private lastWriteLen = 0;
 
   constructor(readonly qp: Qp) {}
 
@@ -126,10 +130,30 @@ export class Responder {
       this.tagOffset += len;
       this.tagNextTo = to + BigInt(len);
     }
+    this.writeLen += len;
     if (last) {
       this.tagObj = null;
       this.tagStag = -1;
+      this.lastWriteLen = this.writeLen;
+      this.writeLen = 0;
     }
+    return Fault.OK;
+  }
+
+  /**
+   * The immediate data of an RDMA Write with Immediate (IBTA Vol. 1 §9.4.3; on iWARP the RFC
+   * 7306 Immediate Data message that follows the Write): consumes the next receive WQE, which
+   * completes as RDMA_IMMEDIATE_RECEIVED with the immediate and the Write's length, after the
+   * Write's data is placed (the transport calls this after the Write's last segment).
+   */
+  rxWriteImm(imm: number, se: boolean): Fault {
+    const qp = this.qp;
+    if (this.recvWqe) return Fault.BAD_OFFSET;
+    const w = qp.takeRecv();
+    if (!w) return Fault.NO_RECV_BUFFER;
+    let flags = RiWcFlags.IMMEDIATE_DATA;
+    if (se) flags |= RiWcFlags.SOLICITED_EVENT;
+    qp.completeRecv(w, RiWcStatus.SUCCESS, this.lastWriteLen, flags, 0, RiWcType.RDMA_IMMEDIATE_RECEIVED, imm >>> 0);
     return Fault.OK;
   }
 
@@ -182,7 +206,7 @@ export class Responder {
    * message offset `offset`. The first segment takes a receive WQE (RQ or S-RQ) and checks its
    * SGL; the last one completes it, after invalidating `invStag` if `invalidate`.
    */
-  rxSend(offset: number, len: number, last: boolean, se: boolean, invalidate: boolean, invStag: number, p: RxPayload, skip: number): Fault {
+  rxSend(offset: number, len: number, last: boolean, se: boolean, invalidate: boolean, invStag: number, p: RxPayload, skip: number, imm?: number): Fault {
     const qp = this.qp;
     if (qp.isIb) qp.received();
     let w = this.recvWqe;
@@ -223,6 +247,8 @@ export class Responder {
     this.recvPieces = null;
     let flags = 0;
     if (se) flags |= RiWcFlags.SOLICITED_EVENT;
+    // Send with Immediate: the immediate is reported with the data (IBTA Vol. 1 §9.4.1).
+    if (imm !== undefined) flags |= RiWcFlags.IMMEDIATE_DATA;
     let invalidated = 0;
     if (invalidate) {
       const r = invalidateStag(qp, invStag, true);
@@ -233,7 +259,7 @@ export class Responder {
       flags |= RiWcFlags.RTAG_INVALIDATE;
       invalidated = invStag;
     }
-    qp.completeRecv(w, RiWcStatus.SUCCESS, w.placed, flags, invalidated);
+    qp.completeRecv(w, RiWcStatus.SUCCESS, w.placed, flags, invalidated, RiWcType.DATA_RECEIVED, (imm ?? 0) >>> 0);
     return Fault.OK;
   }
 
@@ -296,21 +322,21 @@ export class Responder {
     for (const sge of w.sgl) {
       const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, pd, qp, a);
       if (e !== AccessError.OK) {
-        qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0, srcQpn);
+        qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
         qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
         return Fault.HANDLED;
       }
       if (sge.len > 0) pieces.push({ target: a.target!, offset: a.offset, len: sge.len });
     }
     if (grh.length !== GRH_LEN || GRH_LEN + len > w.capacity) {
-      qp.completeRecv(w, RiWcStatus.LOCAL_LENGTH_ERROR, 0, 0, 0, srcQpn);
+      qp.completeRecv(w, RiWcStatus.LOCAL_LENGTH_ERROR, 0, 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
       return Fault.HANDLED;
     }
     this.recvPieces = pieces;
     this.placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);
     if (len > 0) this.placeUntagged(p, skip, GRH_LEN, len);
     this.recvPieces = null;
-    qp.completeRecv(w, RiWcStatus.SUCCESS, GRH_LEN + len, se ? RiWcFlags.SOLICITED_EVENT : 0, 0, srcQpn);
+    qp.completeRecv(w, RiWcStatus.SUCCESS, GRH_LEN + len, se ? RiWcFlags.SOLICITED_EVENT : 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
     return Fault.OK;
   }
 
@@ -336,13 +362,67 @@ export class Responder {
     return Fault.OK;
   }
 
+  // ------------------------------------------------------------------ atomics
+
   /**
-   * The next Read Response segment of the head inbound Read (RFC 5040 §4.5), or null if the
-   * source went away meanwhile (then the QP is terminating: Verbs §7.10.4).
+   * Inbound atomic request (IBTA Vol. 1 §9.4.5; RFC 7306 §5.1): checked, in this order, against
+   * IRD (atomics and Reads share it), the operation, the 8-octet alignment of the target and
+   * the one access check for Remote Atomic; then executed at once by the atomic executor
+   * (atomics.ts), and its response queued behind earlier Read Responses. A refused request
+   * changes no memory.
+   */
+  rxAtomicRequest(requestId: number, args: AtomicArgs, stag: number, to: bigint, t: QpTransport): Fault {
+    const qp = this.qp;
+    if (qp.irq.length >= qp.ird) return Fault.ATOMIC_IRD_EXCEEDED;
+    if (!atomicArgsValid(args)) return Fault.ATOMIC_UNSUPPORTED;
+    if (to % BigInt(ATOMIC_ALIGNMENT) !== 0n) return Fault.ATOMIC_MISALIGNED;
+    const a: AccessOut = { target: null, offset: 0, obj: null };
+    const e = checkAccess(qp.rnic.stags, stag, to, args.size, Access.REMOTE_ATOMIC, qp.pd, qp, a);
+    if (e !== AccessError.OK) return ATOMIC_TARGET_FAULT[e] ?? Fault.ATOMIC_INVALID_STAG;
+    const orig = executeAtomic(a.target!, a.offset, args);
+    qp.rnic.counters.atomicsExecuted++;
+    qp.irq.push({ sinkStag: 0, sinkTo: 0n, length: 0, target: null, offset: 0, src: null, sent: 0, atomic: { requestId, orig } });
+    t.kick();
+    return Fault.OK;
+  }
+
+  /**
+   * Inbound atomic response: must answer the atomic at the ORQ head, with its Request
+   * Identifier (RFC 7306 §5.2); the requester writes the original value into the WR's result
+   * buffer and completes it.
+   */
+  rxAtomicResponse(requestId: number, orig: readonly bigint[], t: QpTransport): Fault {
+    const qp = this.qp;
+    const e = qp.orq[0];
+    if (!e || e.atomicId === undefined || e.atomicId !== requestId || !e.wqe?.atomic) return Fault.UNEXPECTED_ATOMIC_RESPONSE;
+    if (orig.length !== e.wqe.atomic.size / 8) return Fault.UNEXPECTED_ATOMIC_RESPONSE;
+    qp.orq.shift();
+    qp.requester.atomicDone(e.wqe, orig, t);
+    return Fault.OK;
+  }
+
+  /**
+   * The next Read Response segment of the head inbound Read (RFC 5040 §4.5), or the response of
+   * the head inbound atomic, or null if a Read's source went away meanwhile (then the QP is
+   * terminating: Verbs §7.10.4).
    */
   nextReadResponse(s: TxSeg, maxPayload: number): TxSeg | null {
     const qp = this.qp;
     const ir = qp.irq[0]!;
+    if (ir.atomic) {
+      qp.irq.shift();
+      s.op = TxOp.ATOMIC_RESPONSE;
+      s.wqe = null;
+      s.len = 0;
+      s.parts = [];
+      s.offset = 0;
+      s.last = true;
+      s.se = false;
+      s.hasImm = false;
+      s.requestId = ir.atomic.requestId;
+      s.orig = ir.atomic.orig;
+      return s;
+    }
     if (ir.length > 0 && ir.src && (ir.src.destroyed || !ir.src.valid)) {
       qp.irq.shift();
       qp.remoteFault(Fault.READ_SRC_GONE, null);
@@ -353,6 +433,7 @@ export class Responder {
     const parts: Uint8Array[] = [];
     if (n > 0) memSlices(ir.target!, ir.offset + ir.sent, n, parts);
     s.op = TxOp.READ_RESPONSE;
+    s.hasImm = false;
     s.wqe = null;
     s.len = n;
     s.parts = parts;

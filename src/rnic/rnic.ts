@@ -161,6 +161,8 @@ export class Rnic {
     overflows: 0,
     /** IB: datagrams dropped for a Q_Key that is not the receiving QP's (PortInfo Q_KeyViolations). */
     qkeyViolations: 0,
+    /** Inbound atomics executed (atomics.ts). */
+    atomicsExecuted: 0,
   };
 
   constructor(readonly config: RnicConfig = DEFAULT_CONFIG) {

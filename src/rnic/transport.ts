@@ -14,6 +14,7 @@
  */
 import type { RiRet } from '../rnicpi/status.js';
 import type { RiQpState } from '../rnicpi/types.js';
+import type { AtomicArgs } from './atomics.js';
 import type { Fault } from './faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from './qp.js';
 import type { IbService } from './qp-states.js';
@@ -27,6 +28,11 @@ export interface TransportCaps {
   readonly immediateData: boolean;
   /** Atomic operations (IBTA Vol. 1 §9.4.5; RFC 7306 §5). */
   readonly atomics: boolean;
+  /**
+   * Extended atomics (the manual's §8.7: masked operations on 16- and 32-octet operands) can
+   * reach the peer. 8-octet masked atomics need only `atomics` (RFC 7306 carries masks).
+   */
+  readonly extAtomics?: boolean;
   /** Receiver Not Ready retries instead of a fatal error when no receive is posted. */
   readonly rnr: boolean;
   /**
@@ -45,6 +51,12 @@ export enum TxOp {
   RDMA_WRITE = 2,
   READ_REQUEST = 3,
   READ_RESPONSE = 4,
+  /** Send with Immediate: a Send whose every segment carries `imm` (iWARP: RFC 7306 Immediate Data). */
+  SEND_IMM = 5,
+  /** An atomic request (`atomic`, `requestId`, `stag`/`to` of the target). */
+  ATOMIC_REQUEST = 6,
+  /** The response to an inbound atomic (`requestId`, `orig`). */
+  ATOMIC_RESPONSE = 7,
 }
 
 /**
@@ -76,6 +88,16 @@ export interface TxSeg {
   size: number;
   srcStag: number;
   srcTo: bigint;
+  /**
+   * Immediate data (32 bits, IB `imm_data`) when `hasImm`: on every segment of a Send with
+   * Immediate, and on the last segment of an RDMA Write with Immediate.
+   */
+  hasImm: boolean;
+  imm: number;
+  /** Atomics: the Request Identifier (RFC 7306 §5.1), the operation, the original value. */
+  requestId: number;
+  atomic: AtomicArgs | null;
+  orig: readonly bigint[] | null;
   /** UD Send: where the datagram goes (IBTA Vol. 1 §9.8 DETH; the WR's `wr.ud`). */
   ud: UdDest | null;
 }
@@ -108,6 +130,11 @@ export function newTxSeg(): TxSeg {
     srcStag: 0,
     srcTo: 0n,
     ud: null,
+    hasImm: false,
+    imm: 0,
+    requestId: 0,
+    atomic: null,
+    orig: null,
   };
 }
 

@@ -4,6 +4,7 @@
  * A WR exists only during the post call; everything the RNIC needs later is copied into a
  * WQE at post time (RDMA Protocol Verbs §8.1, RNICPI §5.5 "the VP must copy what it needs").
  */
+import type { AtomicArgs } from './atomics.js';
 import type { MemObject, MemTarget } from './memory.js';
 import type { UdDest } from './transport.js';
 
@@ -68,6 +69,11 @@ export class SqWqe {
   bindLength = 0;
   bindFlags = 0;
   bindNewStag = 0;
+  // -- immediate data (Send/Write with Immediate) --
+  imm = 0;
+  // -- atomics: the operation and the Request Identifier it went out with --
+  atomic: AtomicArgs | null = null;
+  requestId = 0;
   // -- Fast-Register / Local Invalidate --
   fmr: FmrSpec | null = null;
   target: MemObject | null = null;
@@ -113,6 +119,12 @@ export interface InboundRead {
   src: MemObject | null;
   /** Octets of the Read Response already handed to the transport. */
   sent: number;
+  /**
+   * An inbound atomic shares the queue (and IRD) with Reads (RFC 7306 §5, IBTA §9.4.5): it was
+   * executed on arrival, and its response (this identifier and original value) waits here in
+   * order with the Read Responses.
+   */
+  atomic?: { requestId: number; orig: bigint[] } | null;
 }
 
 /** One outbound RDMA Read Request in flight: an ORQ entry (Verbs §6.5). */
@@ -126,4 +138,6 @@ export interface OrqEntry {
   received: number;
   /** The resolved sink, checked when the first response segment arrives (Verbs §7.6.3). */
   target: { target: MemTarget | null; offset: number; obj: MemObject | null } | null;
+  /** An atomic's entry: its Request Identifier (the ORQ holds Reads and atomics in order). */
+  atomicId?: number;
 }

@@ -61,6 +61,11 @@ export interface WrRow {
   readonly transports: readonly TransportKind[];
   /** The post-time error on a transport that does not carry it (RNICPI §6.9 notes). */
   readonly unsupported: RiRet;
+  /**
+   * A capability the connection must have agreed (`TransportCaps`): iWARP carries atomics
+   * and immediate data only to a peer that negotiated RFC 7306 (see the spec-notes).
+   */
+  readonly needs: 'atomics' | 'immediateData' | null;
 }
 
 /** Flags every SQ WR may carry (RNICPI §6.9). */
@@ -76,8 +81,6 @@ const SE = RiWrFlags.SOLICITED_EVENT_FLAG;
 const RF = RiWrFlags.READ_FENCE_FLAG;
 const LF = RiWrFlags.LOCAL_FENCE_FLAG;
 const ALL: readonly TransportKind[] = ['iwarp', 'loopback', 'rocev2'];
-/** RFC 7306 operations: defined for iWARP but not negotiated yet, so carried nowhere today. */
-const NOT_YET: readonly TransportKind[] = [];
 const INVALID = RiRet.WR_INVALID_TYPE;
 
 const ROWS: readonly WrRow[] = [
@@ -91,12 +94,14 @@ const ROWS: readonly WrRow[] = [
   row(RiWrType.FAST_REGISTER, 'Fast-Register', 0, SglRole.NONE, SgeLimit.NONE, 0, 'none', WrExec.LOCAL, RiWcType.FAST_REGISTER, ALL, INVALID),
   row(RiWrType.LOCAL_INVALIDATE_MR, 'Local Invalidate (MR)', LF, SglRole.NONE, SgeLimit.NONE, 0, 'none', WrExec.LOCAL, RiWcType.LOCAL_INVALIDATE, ALL, INVALID),
   row(RiWrType.LOCAL_INVALIDATE_MW, 'Local Invalidate (MW)', LF, SglRole.NONE, SgeLimit.NONE, 0, 'none', WrExec.LOCAL, RiWcType.LOCAL_INVALIDATE, ALL, INVALID),
-  // Atomics (IBTA Vol. 1 §9.4.5; RFC 7306 §5 for iWARP): carried once the atomics issue lands.
-  row(RiWrType.COMPARE_AND_SWAP, 'Compare and Swap', RF, SglRole.RESULT, SgeLimit.SEND, 1, 'address', WrExec.REQUEST, RiWcType.COMPARE_AND_SWAP, NOT_YET, RiRet.RNIC_ATOMICS_UNSUPPORTED),
-  row(RiWrType.FETCH_AND_ADD, 'Fetch and Add', RF, SglRole.RESULT, SgeLimit.SEND, 1, 'address', WrExec.REQUEST, RiWcType.FETCH_AND_ADD, NOT_YET, RiRet.RNIC_ATOMICS_UNSUPPORTED),
-  // Immediate data (IBTA Vol. 1 §9.4.1; RFC 7306 §6): RNICPI calls them IB-only (§6.9).
-  row(RiWrType.SEND_IMMEDIATE, 'Send with Immediate', SE | RF, SglRole.SOURCE, SgeLimit.SEND, 0, 'none', WrExec.MESSAGE, RiWcType.SEND, NOT_YET, INVALID),
-  row(RiWrType.RDMA_WRITE_IMMEDIATE, 'RDMA Write with Immediate', SE | RF, SglRole.SOURCE, SgeLimit.RDMA_WRITE, 0, 'address', WrExec.MESSAGE, RiWcType.RDMA_WRITE, NOT_YET, INVALID),
+  // Atomics (IBTA Vol. 1 §9.4.5; RFC 7306 §5 for iWARP), masked and extended ones included
+  // (operand size and masks are WQE fields; the executor is atomics.ts). On iWARP only
+  // towards a peer that negotiated RFC 7306.
+  row(RiWrType.COMPARE_AND_SWAP, 'Compare and Swap', RF, SglRole.RESULT, SgeLimit.SEND, 1, 'address', WrExec.REQUEST, RiWcType.COMPARE_AND_SWAP, ALL, RiRet.RNIC_ATOMICS_UNSUPPORTED, 'atomics'),
+  row(RiWrType.FETCH_AND_ADD, 'Fetch and Add', RF, SglRole.RESULT, SgeLimit.SEND, 1, 'address', WrExec.REQUEST, RiWcType.FETCH_AND_ADD, ALL, RiRet.RNIC_ATOMICS_UNSUPPORTED, 'atomics'),
+  // Immediate data (IBTA Vol. 1 §9.4.1; RFC 7306 §6 Immediate Data for iWARP).
+  row(RiWrType.SEND_IMMEDIATE, 'Send with Immediate', SE | RF, SglRole.SOURCE, SgeLimit.SEND, 0, 'none', WrExec.MESSAGE, RiWcType.SEND, ALL, INVALID, 'immediateData'),
+  row(RiWrType.RDMA_WRITE_IMMEDIATE, 'RDMA Write with Immediate', SE | RF, SglRole.SOURCE, SgeLimit.RDMA_WRITE, 0, 'address', WrExec.MESSAGE, RiWcType.RDMA_WRITE, ALL, INVALID, 'immediateData'),
 ];
 
 function row(
@@ -111,8 +116,9 @@ function row(
   wcType: RiWcType,
   transports: readonly TransportKind[],
   unsupported: RiRet,
+  needs: WrRow['needs'] = null,
 ): WrRow {
-  return { type, name, flags, sgl, sgeLimit, maxSges, remote, exec, wcType, transports, unsupported };
+  return { type, name, flags, sgl, sgeLimit, maxSges, remote, exec, wcType, transports, unsupported, needs };
 }
 
 /** The table indexed by WR type (undefined: not a WR type at all → `WR_INVALID_TYPE`). */

@@ -477,6 +477,14 @@ export interface ri_rnic_attr_common_t {
   readonly rnic_flags: ri_rnic_flags_t;
   /** `char addl_vendor_info[RI_MAX_VENDOR_STRING_LEN]` (at most 63 characters). */
   readonly addl_vendor_info: string;
+  /**
+   * softrdma extension (RNICPI 1.0 has no atomic capability for iWARP): what the RNIC's atomic
+   * executor offers. `atomic_cap`: 0 none, 1 atomic with respect to this RNIC (ibverbs
+   * `IBV_ATOMIC_HCA`); `ext_atomic_arg_sizes`: the extended-atomic operand sizes (bit mask of
+   * octet counts, the manual's §8.7); `max_fa_bit_boundary`: log2 of the largest Fetch-and-Add
+   * field in octets. On iWARP they reach only peers that negotiated RFC 7306.
+   */
+  readonly softrdma_atomics?: { readonly atomic_cap: number; readonly ext_atomic_arg_sizes: number; readonly max_fa_bit_boundary: number };
 }
 
 /**
@@ -1383,6 +1391,15 @@ export interface ri_wr_atomic_t extends ri_wr_common_t {
   readonly atomic_operand2: bigint;
   /** Where the original remote value lands (8 bytes). */
   readonly atomic_result: ri_data_seg_t;
+  /**
+   * softrdma extension (the RDMA Aware Networks Programming manual §8.7 extended atomics):
+   * operand size in octets, 8 (default), 16 or 32; larger operands are `bigint`s of that width.
+   */
+  readonly atomic_size?: number;
+  /** softrdma extension: compare mask (CAS, default all ones) or field boundaries (FAA, default 0). */
+  readonly atomic_mask1?: bigint;
+  /** softrdma extension: swap mask (CAS, default all ones). */
+  readonly atomic_mask2?: bigint;
 }
 
 /** `ri_wr_datagram_t`: UD send (type SEND or SEND_IMMEDIATE) on an IB UD QP. */

@@ -410,15 +410,24 @@ export interface VerbsApi {
   /** (§8.5.3, rdma-core) "success", "local length error", ..., "Work Request Flushed Error", or "unknown". */
   ibv_wc_status_str(status: number): string;
 
-  // --- §4.8 and chapter 8: Mellanox OFED experimental verbs (all ENOSYS on softrdma) ---
+  // --- §4.8 and chapter 8: Mellanox OFED experimental verbs (softrdma: the §8.7 extended atomics; the rest ENOSYS) ---
 
-  /** §4.8.1 Experimental device query. iWARP/softrdma: ENOSYS. */
+  /**
+   * §4.8.1, §8.7.2.1 Experimental device query: the device attributes plus the extended atomics
+   * (`IBV_EXP_DEVICE_EXT_ATOMICS`, `ext_atom`: sizes 8/16/32, `max_fa_bit_boundary` 3). 0 or errno.
+   */
   ibv_exp_query_device(context: ibv_context, attr: ibv_exp_device_attr): number;
 
-  /** §4.8.2 Experimental QP creation (DC initiators, UMR, cross-channel, ...). null, errno ENOSYS. */
+  /**
+   * §4.8.2, §8.7.2.3 Experimental QP creation: an RC QP (`IBV_EXP_QP_INIT_ATTR_PD`, optionally
+   * `_ATOMICS_ARG` ≤ 32). DC, UMR, cross-channel, QP groups: null, errno ENOSYS.
+   */
   ibv_exp_create_qp(context: ibv_context, qp_init_attr: In<ibv_exp_qp_init_attr>): ibv_qp | null;
 
-  /** §4.8.3 Experimental post send (masked atomics, UMR, cross-channel tasks). `ret` ENOSYS, `bad_wr` the first WR. */
+  /**
+   * §4.8.3, §8.7.2.4 Experimental post send: the base opcodes and the masked atomics
+   * (`IBV_EXP_WR_EXT_MASKED_ATOMIC_*`, 8/16/32 octets, between softrdma peers). 0 or errno + `bad_wr`.
+   */
   ibv_exp_post_send(qp: ibv_qp, wr: WrList<ibv_exp_send_wr>): PostResult<ibv_exp_send_wr>;
 
   /** §8.6.1.3 Creates a DC target. null, errno ENOSYS. */

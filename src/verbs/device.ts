@@ -22,7 +22,6 @@ import {
   RiPblMode,
   RI_QUERY_RNIC_PORT_INFO,
   RiTransportType,
-  RiIbRnicFlags,
   type ri_ib_port_attr_t,
   type ri_event_record_t,
   type ri_rnic_attr_t,
@@ -407,9 +406,10 @@ export function queryDevice(ctx: Context, a: ibv_device_attr): number {
   a.max_res_rd_atom = r.max_ird;
   a.max_qp_init_rd_atom = r.max_ird_per_qp;
   a.max_ee_init_rd_atom = 0;
-  // Atomics only where the RNIC reports them (RoCEv2 with the core's atomic executor).
+  // From the RNIC's atomic executor (ri_rnic_query's softrdma extension); on iWARP the
+  // operations reach only peers that negotiated RFC 7306, others refuse them at post time.
+  a.atomic_cap = (r.softrdma_atomics?.atomic_cap ?? ibv_atomic_cap.IBV_ATOMIC_NONE) as ibv_atomic_cap;
   const ib = 'ib' in r.trans_attr ? r.trans_attr.ib : null;
-  a.atomic_cap = ib && ib.ib_rnic_flags & RiIbRnicFlags.ATOMICS ? ibv_atomic_cap.IBV_ATOMIC_HCA : ibv_atomic_cap.IBV_ATOMIC_NONE;
   a.max_ee = 0;
   a.max_rdd = 0;
   a.max_mw = r.max_mws;

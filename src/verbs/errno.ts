@@ -243,7 +243,8 @@ export const IWARP_UNSUPPORTED: Readonly<Record<string, number>> = Object.freeze
   // UD helpers and service lookup (RDMA_PS_UDP).
   rdma_post_ud_send: EOPNOTSUPP,
   'rdma_connect:RDMA_PS_UDP': EOPNOTSUPP,
-  // Work-request opcodes iWARP (RFC 5040 without RFC 7306) cannot carry.
+  // Work-request opcodes a connection without RFC 7306 (a Linux siw peer) cannot carry; between
+  // softrdma peers they work (docs/spec-notes.md, "Atomics and immediate data").
   'ibv_post_send:IBV_WR_RDMA_WRITE_WITH_IMM': EINVAL,
   'ibv_post_send:IBV_WR_SEND_WITH_IMM': EINVAL,
   'ibv_post_send:IBV_WR_ATOMIC_CMP_AND_SWP': EINVAL,
@@ -269,9 +270,6 @@ export const IWARP_UNSUPPORTED: Readonly<Record<string, number>> = Object.freeze
   ibv_reg_xrc_rcv_qp: ENOSYS,
   ibv_unreg_xrc_rcv_qp: ENOSYS,
   // Mellanox OFED experimental verbs (manual §4.8, §8.6-8.9): absent from rdma-core.
-  ibv_exp_query_device: ENOSYS,
-  ibv_exp_create_qp: ENOSYS,
-  ibv_exp_post_send: ENOSYS,
   ibv_exp_create_dct: ENOSYS,
   ibv_exp_destroy_dct: ENOSYS,
   ibv_exp_query_dct: ENOSYS,
@@ -313,10 +311,11 @@ export const IWARP_UNSUPPORTED_SOURCE: Readonly<Record<string, string>> = Object
   rdma_leave_multicast: 'librdmacm: no joined group matches the address → ERR(EADDRNOTAVAIL)',
   rdma_post_ud_send: 'softrdma: on siw the RC QP ignores wr.ud and sends a plain Send; softrdma refuses instead',
   'rdma_connect:RDMA_PS_UDP': 'softrdma: no SIDR service lookup on iWARP (a UD QP cannot exist anyway)',
-  'ibv_post_send:IBV_WR_RDMA_WRITE_WITH_IMM': 'siw: providers/siw push_send_wqe "opcode unsupported" → EINVAL, bad_wr set',
-  'ibv_post_send:IBV_WR_SEND_WITH_IMM': 'siw: push_send_wqe → EINVAL',
-  'ibv_post_send:IBV_WR_ATOMIC_CMP_AND_SWP': 'siw: push_send_wqe → EINVAL (device atomic_cap = IBV_ATOMIC_NONE)',
-  'ibv_post_send:IBV_WR_ATOMIC_FETCH_AND_ADD': 'siw: push_send_wqe → EINVAL',
+  'ibv_post_send:IBV_WR_RDMA_WRITE_WITH_IMM':
+    'siw: providers/siw push_send_wqe "opcode unsupported" → EINVAL, bad_wr set; softrdma: the same on a connection without RFC 7306',
+  'ibv_post_send:IBV_WR_SEND_WITH_IMM': 'siw: push_send_wqe → EINVAL; softrdma: on a connection without RFC 7306',
+  'ibv_post_send:IBV_WR_ATOMIC_CMP_AND_SWP': 'siw: push_send_wqe → EINVAL (atomic_cap IBV_ATOMIC_NONE); softrdma: on a connection without RFC 7306',
+  'ibv_post_send:IBV_WR_ATOMIC_FETCH_AND_ADD': 'siw: push_send_wqe → EINVAL; softrdma: on a connection without RFC 7306',
   'ibv_post_send:IBV_WR_TSO': 'siw: push_send_wqe → EINVAL',
   'ibv_post_send:IBV_WR_DRIVER1': 'siw: push_send_wqe → EINVAL',
   'ibv_post_send:IBV_WR_FLUSH': 'softrdma: beyond siw\'s opcode table; same answer (EINVAL)',
@@ -335,9 +334,6 @@ export const IWARP_UNSUPPORTED_SOURCE: Readonly<Record<string, string>> = Object
   ibv_query_xrc_rcv_qp: 'softrdma: legacy MLNX_OFED verb',
   ibv_reg_xrc_rcv_qp: 'softrdma: legacy MLNX_OFED verb',
   ibv_unreg_xrc_rcv_qp: 'softrdma: legacy MLNX_OFED verb',
-  ibv_exp_query_device: 'softrdma: MLNX_OFED experimental verb, not in rdma-core',
-  ibv_exp_create_qp: 'softrdma: MLNX_OFED experimental verb',
-  ibv_exp_post_send: 'softrdma: MLNX_OFED experimental verb',
   ibv_exp_create_dct: 'softrdma: MLNX_OFED experimental verb (DC transport)',
   ibv_exp_destroy_dct: 'softrdma: MLNX_OFED experimental verb (DC transport)',
   ibv_exp_query_dct: 'softrdma: MLNX_OFED experimental verb (DC transport)',

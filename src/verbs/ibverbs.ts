@@ -58,16 +58,29 @@ import {
   ibv_wc_opcode,
   ibv_wc_status,
   ibv_wr_opcode,
+  ibv_exp_wr_opcode,
+  IBV_EXP_DEVICE_ATTR_EXT_ATOMIC_ARGS,
+  IBV_EXP_DEVICE_EXT_ATOMICS,
+  IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG,
+  IBV_EXP_QP_INIT_ATTR_PD,
+  IBV_EXP_SEND_FENCE,
+  IBV_EXP_SEND_SIGNALED,
+  IBV_EXP_SEND_SOLICITED,
 } from './constants.js';
-import { type AsyncTarget, type CompletionTarget, Context, closeDevice, errnoOf, fail, queryGid } from './device.js';
-import { EAGAIN, EBADF, EBUSY, EINVAL, ENOMEM, EOPNOTSUPP, setErrno } from './errno.js';
+import { type AsyncTarget, type CompletionTarget, Context, closeDevice, errnoOf, fail, queryDevice, queryGid, rnicAttrs } from './device.js';
+import { EAGAIN, EBADF, EBUSY, EINVAL, ENOMEM, ENOSYS, EOPNOTSUPP, setErrno } from './errno.js';
 import {
   type ibv_ah,
   type ibv_ah_attr,
   type ibv_grh,
   type ibv_async_event,
   type ibv_comp_channel,
+  type ibv_context,
   type ibv_cq,
+  type ibv_device_attr,
+  type ibv_exp_device_attr,
+  type ibv_exp_qp_init_attr,
+  type ibv_exp_send_wr,
   type ibv_mr,
   type ibv_mw,
   type ibv_pd,
@@ -359,13 +372,13 @@ export function memFlagsOf(access: number): number | null {
     A.IBV_ACCESS_LOCAL_WRITE | A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_ATOMIC |
     A.IBV_ACCESS_MW_BIND | A.IBV_ACCESS_ZERO_BASED | A.IBV_ACCESS_RELAXED_ORDERING;
   if (!Number.isInteger(access) || (access & ~known) !== 0) return null;
-  // Remote Write (and Atomic) need Local Write (ibv_reg_mr(3)); there are no atomics on iWARP.
-  if (access & A.IBV_ACCESS_REMOTE_ATOMIC) return null;
-  if (access & A.IBV_ACCESS_REMOTE_WRITE && !(access & A.IBV_ACCESS_LOCAL_WRITE)) return null;
+  // Remote Write and Remote Atomic need Local Write (ibv_reg_mr(3)).
+  if (access & (A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_ATOMIC) && !(access & A.IBV_ACCESS_LOCAL_WRITE)) return null;
   let f = RiMemFlags.LOCAL_READ;
   if (access & A.IBV_ACCESS_LOCAL_WRITE) f |= RiMemFlags.LOCAL_WRITE;
   if (access & A.IBV_ACCESS_REMOTE_WRITE) f |= RiMemFlags.REMOTE_WRITE;
   if (access & A.IBV_ACCESS_REMOTE_READ) f |= RiMemFlags.REMOTE_READ;
+  if (access & A.IBV_ACCESS_REMOTE_ATOMIC) f |= RiMemFlags.ATOMICS;
   if (access & A.IBV_ACCESS_MW_BIND) f |= RiMemFlags.BINDING;
   if (access & A.IBV_ACCESS_ZERO_BASED) f |= RiMemFlags.ZBVA;
   return f;
@@ -588,7 +601,12 @@ export function wcStatusOf(st: number, opType: number): ibv_wc_status {
     case RiWcStatus.ZERO_ORD_ERROR:
       return S.IBV_WC_LOC_QP_OP_ERR;
     case RiWcStatus.REMOTE_TERMINATION_ERROR:
+    case RiWcStatus.REMOTE_OP_ERROR:
       return S.IBV_WC_REM_OP_ERR;
+    case RiWcStatus.REMOTE_ACCESS_ERROR:
+      return S.IBV_WC_REM_ACCESS_ERR;
+    case RiWcStatus.REMOTE_INVALID_REQ_ERROR:
+      return S.IBV_WC_REM_INV_REQ_ERR;
     case RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR:
       // A receive buffer too small for the message is a length error in ibverbs terms.
       return opType === RiWcType.DATA_RECEIVED ? S.IBV_WC_LOC_LEN_ERR : S.IBV_WC_LOC_PROT_ERR;
@@ -616,12 +634,6 @@ export function wcStatusOf(st: number, opType: number): ibv_wc_status {
       return S.IBV_WC_BAD_RESP_ERR;
     case RiWcStatus.LOCAL_ACCESS_ERROR:
       return S.IBV_WC_LOC_ACCESS_ERR;
-    case RiWcStatus.REMOTE_INVALID_REQ_ERROR:
-      return S.IBV_WC_REM_INV_REQ_ERR;
-    case RiWcStatus.REMOTE_ACCESS_ERROR:
-      return S.IBV_WC_REM_ACCESS_ERR;
-    case RiWcStatus.REMOTE_OP_ERROR:
-      return S.IBV_WC_REM_OP_ERR;
     case RiWcStatus.TRANSPORT_RETRY_EXCEEDED:
       return S.IBV_WC_RETRY_EXC_ERR;
     case RiWcStatus.RNR_RETRY_EXCEEDED:
@@ -642,6 +654,9 @@ const WC_OPCODE: Record<number, ibv_wc_opcode> = {
   [RiWcType.BIND]: ibv_wc_opcode.IBV_WC_BIND_MW,
   [RiWcType.LOCAL_INVALIDATE]: ibv_wc_opcode.IBV_WC_LOCAL_INV,
   [RiWcType.DATA_RECEIVED]: ibv_wc_opcode.IBV_WC_RECV,
+  [RiWcType.COMPARE_AND_SWAP]: ibv_wc_opcode.IBV_WC_COMP_SWAP,
+  [RiWcType.FETCH_AND_ADD]: ibv_wc_opcode.IBV_WC_FETCH_ADD,
+  [RiWcType.RDMA_IMMEDIATE_RECEIVED]: ibv_wc_opcode.IBV_WC_RECV_RDMA_WITH_IMM,
 };
 
 /** Copies one RNICPI completion into an ibverbs `ibv_wc`. */
@@ -670,6 +685,11 @@ function fillWc(w: ibv_wc, r: ri_wc_t): void {
     flags |= ibv_wc_flags.IBV_WC_WITH_INV;
     w.invalidated_rkey = rc.invalidated_rtag;
     w.imm_data = rc.invalidated_rtag;
+  }
+  if (rc.flags & RiWcFlags.IMMEDIATE_DATA) {
+    // The 32 bits as the sender posted them (C's __be32 travels untouched).
+    flags |= ibv_wc_flags.IBV_WC_WITH_IMM;
+    w.imm_data = rc.immediate_data >>> 0;
   }
   w.wc_flags = flags;
   w.pkey_index = 0;
@@ -1508,6 +1528,42 @@ function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
     };
   }
   switch (op) {
+    case O.IBV_WR_SEND_WITH_IMM:
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+      return { type: RiWrType.SEND_IMMEDIATE, flags, id, sg_list: sg, num_sgls: sg.length, rtag: 0, imm_data: (w.imm_data ?? 0) >>> 0 };
+    case O.IBV_WR_RDMA_WRITE_WITH_IMM:
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+      return {
+        type: RiWrType.RDMA_WRITE_IMMEDIATE,
+        flags,
+        id,
+        sg_list: sg,
+        num_sgls: sg.length,
+        rdma_addr: w.wr?.rdma?.remote_addr ?? 0n,
+        rtag: (w.wr?.rdma?.rkey ?? 0) >>> 0,
+        imm_data: (w.imm_data ?? 0) >>> 0,
+      };
+    case O.IBV_WR_ATOMIC_CMP_AND_SWP:
+    case O.IBV_WR_ATOMIC_FETCH_AND_ADD: {
+      // IB's fence orders an atomic after earlier Reads and atomics: the Read Fence.
+      if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+      const a = w.wr?.atomic;
+      const cmpAdd = a?.compare_add ?? 0n;
+      const swap = a?.swap ?? 0n;
+      if (typeof cmpAdd !== 'bigint' || typeof swap !== 'bigint') return EINVAL;
+      // The result buffer is the first SGE (8 octets); none discards the result.
+      if (sg.length > 1) return EINVAL;
+      return {
+        type: op === O.IBV_WR_ATOMIC_FETCH_AND_ADD ? RiWrType.FETCH_AND_ADD : RiWrType.COMPARE_AND_SWAP,
+        flags,
+        id,
+        rtag: (a?.rkey ?? 0) >>> 0,
+        rdma_addr: a?.remote_addr ?? 0n,
+        atomic_operand1: BigInt.asUintN(64, cmpAdd),
+        atomic_operand2: BigInt.asUintN(64, swap),
+        atomic_result: sg[0] ?? { tag: 0, addr: 0n, len: 0 },
+      } as ri_wr_t;
+    }
     case O.IBV_WR_SEND:
     case O.IBV_WR_SEND_WITH_INV: {
       // IB's fence (wait for earlier Reads) is iWARP's Read Fence.
@@ -1577,7 +1633,7 @@ function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
       };
     }
     default:
-      // Immediate data and atomics do not exist on iWARP (siw: EINVAL at post time).
+      // Opcodes an RC QP cannot carry (siw: EINVAL at post time).
       return EINVAL;
   }
 }
@@ -1627,6 +1683,11 @@ export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<i
     const r = toRiWr(q, w);
     if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
     const st = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
+    if (st.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || st.status === RiRet.WR_INVALID_TYPE) {
+      // Atomics or immediate data on a connection that did not negotiate RFC 7306 (a Linux siw
+      // peer): refused as rdma-core's siw provider refuses the opcodes, EINVAL with bad_wr.
+      return { ret: fail(EINVAL, `ibv_post_send: opcode ${w.opcode} not available on this connection (the peer did not negotiate RFC 7306) (EINVAL)`), bad_wr: w };
+    }
     if (st.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(st.status)), bad_wr: w };
     if (q.inline && (w.send_flags ?? 0) & ibv_send_flags.IBV_SEND_INLINE) q.inline.next = (q.inline.next + 1) % q.cap.max_send_wr;
     if (r.type === RiWrType.BIND) {
@@ -1738,3 +1799,156 @@ function nullWith(errno: number, detail?: string): null {
 }
 
 export { Context };
+
+// ------------------------------------------------------------------------------ §4.8, §8.7 extended atomics
+
+/**
+ * §4.8.1 / §8.7.2.1 `ibv_exp_query_device`: `ibv_query_device`'s attributes plus the extended
+ * atomics (`IBV_EXP_DEVICE_EXT_ATOMICS`, `ext_atom`), all from the RNIC's atomic executor
+ * (ri_rnic_query's softrdma extension). Returns 0 or the errno value (experimental verbs).
+ * Nothing else experimental (DC, UMR, cross-channel, calc) is offered: those fields are 0.
+ */
+export function ibv_exp_query_device(context: ibv_context, attr: ibv_exp_device_attr): number {
+  const ctx = context as Context;
+  if (!(ctx instanceof Context) || ctx.closed || !attr) return fail(EINVAL);
+  const base = {} as ibv_device_attr;
+  const ret = queryDevice(ctx, base);
+  if (ret !== 0) return ret;
+  const r = rnicAttrs(ctx);
+  const x = r?.softrdma_atomics;
+  const { device_cap_flags, atomic_cap, ...rest } = base;
+  Object.assign(attr, rest);
+  attr.reserved = 0;
+  attr.exp_atomic_cap = atomic_cap as number;
+  attr.exp_device_cap_flags = BigInt(device_cap_flags) | (x?.ext_atomic_arg_sizes ? IBV_EXP_DEVICE_EXT_ATOMICS : 0n);
+  attr.comp_mask = x?.ext_atomic_arg_sizes ? IBV_EXP_DEVICE_ATTR_EXT_ATOMIC_ARGS : 0;
+  // The largest inline atomic: a 32-octet masked Compare-and-Swap (4 fields × 32 octets).
+  attr.ext_atom = {
+    atomic_arg_sizes: BigInt(x?.ext_atomic_arg_sizes ?? 0),
+    max_fa_bit_boundary: x?.max_fa_bit_boundary ?? 0,
+    log_max_atomic_inline: x?.ext_atomic_arg_sizes ? 7 : 0,
+  };
+  attr.calc_cap = { data_types: 0n, data_sizes: 0n, int_ops: 0n, uint_ops: 0n, fp_ops: 0n };
+  attr.max_dc_req_rd_atom = 0;
+  attr.max_dc_res_rd_atom = 0;
+  attr.inline_recv_sz = 0;
+  attr.max_rss_tbl_sz = 0;
+  attr.umr_caps = { max_klm_list_size: 0, max_send_wqe_inline_klms: 0, max_umr_recursion_depth: 0, max_umr_stride_dimension: 0 };
+  attr.max_mkey_klm_list_size = 0;
+  attr.max_send_wqe_inline_klms = 0;
+  attr.max_umr_recursion_depth = 0;
+  attr.max_umr_stride_dimension = 0;
+  return 0;
+}
+
+/**
+ * §4.8.2 / §8.7.2.3 `ibv_exp_create_qp`: an RC QP as `ibv_create_qp` makes it, provisioned for
+ * atomics up to `max_atomic_arg` octets (`IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG`; softrdma's WQEs
+ * always hold 32). The other experimental QP kinds (DC, UMR, cross-channel, QP groups) are not
+ * offered: null, errno ENOSYS.
+ */
+export function ibv_exp_create_qp(context: ibv_context, init: In<ibv_exp_qp_init_attr>): ibv_qp | null {
+  const ctx = context as Context;
+  if (!(ctx instanceof Context) || ctx.closed || !init) return nullWith(EINVAL);
+  const mask = init.comp_mask ?? 0;
+  if ((mask & ~(IBV_EXP_QP_INIT_ATTR_PD | IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG)) !== 0 || (init.exp_create_flags ?? 0) !== 0) return nullWith(ENOSYS);
+  if (!(mask & IBV_EXP_QP_INIT_ATTR_PD) || !init.pd) return nullWith(EINVAL);
+  if (mask & IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG && ![0, 8, 16, 32].includes(init.max_atomic_arg ?? 0)) return nullWith(EINVAL);
+  if ((init.pd as Pd).context !== ctx) return nullWith(EINVAL);
+  return ibv_create_qp(init.pd as ibv_pd, {
+    qp_context: init.qp_context,
+    send_cq: init.send_cq,
+    recv_cq: init.recv_cq,
+    srq: init.srq,
+    cap: init.cap,
+    qp_type: init.qp_type,
+    sq_sig_all: init.sq_sig_all,
+  } as In<ibv_qp_init_attr>);
+}
+
+/** Operand sizes of `masked_atomics.log_arg_sz` (§8.7.2.4): 2^3 … 2^5 octets. */
+const EXT_ARG_SIZES: Readonly<Record<number, number>> = { 3: 8, 4: 16, 5: 32 };
+
+/** One `ibv_exp_send_wr` as an `ibv_send_wr` (base opcodes) or an RNICPI atomic WR (masked atomics). */
+function toRiExpWr(q: Qp, w: In<ibv_exp_send_wr>): ri_wr_t | number {
+  const O = ibv_exp_wr_opcode;
+  const ef = w.exp_send_flags ?? 0n;
+  if (typeof ef !== 'bigint') return EINVAL;
+  let sendFlags = 0;
+  if (ef & IBV_EXP_SEND_SIGNALED) sendFlags |= ibv_send_flags.IBV_SEND_SIGNALED;
+  if (ef & IBV_EXP_SEND_SOLICITED) sendFlags |= ibv_send_flags.IBV_SEND_SOLICITED;
+  if (ef & IBV_EXP_SEND_FENCE) sendFlags |= ibv_send_flags.IBV_SEND_FENCE;
+  const op = w.exp_opcode ?? O.IBV_EXP_WR_RDMA_WRITE;
+  if (op !== O.IBV_EXP_WR_EXT_MASKED_ATOMIC_CMP_AND_SWP && op !== O.IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD) {
+    // The base opcodes share ibv_wr_opcode's numbers (verbs_exp.h).
+    if (op > O.IBV_EXP_WR_SEND_WITH_INV) return EINVAL;
+    return toRiWr(q, {
+      wr_id: w.wr_id,
+      sg_list: w.sg_list,
+      num_sge: w.num_sge,
+      opcode: op as number as ibv_wr_opcode,
+      send_flags: sendFlags,
+      imm_data: w.ex?.imm_data,
+      invalidate_rkey: w.ex?.invalidate_rkey,
+      wr: w.wr,
+    } as In<ibv_send_wr>);
+  }
+  const m = w.ext_op?.masked_atomics;
+  const size = EXT_ARG_SIZES[m?.log_arg_sz ?? -1];
+  if (!m || size === undefined) return EINVAL;
+  const sg = sgeList(w.sg_list, w.num_sge);
+  if (!sg || sg.length > 1) return EINVAL;
+  let flags = 0;
+  if (sendFlags & ibv_send_flags.IBV_SEND_SIGNALED || q.sqSigAll) flags |= RiWrFlags.SIGNALED_FLAG;
+  if (sendFlags & ibv_send_flags.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
+  const o = m.wr_data?.inline_data?.op;
+  const cas = op === O.IBV_EXP_WR_EXT_MASKED_ATOMIC_CMP_AND_SWP;
+  // Operands up to 8 octets are inline values; wider ones are bigints of that width (C passes
+  // pointers to them). Every field is required: the masks are the point of these operations.
+  const vals = cas
+    ? [o?.cmp_swap?.compare_val, o?.cmp_swap?.swap_val, o?.cmp_swap?.compare_mask, o?.cmp_swap?.swap_mask]
+    : [o?.fetch_add?.add_val, 0n, o?.fetch_add?.field_boundary, 0n];
+  const lim = 1n << BigInt(size * 8);
+  if (vals.some((v) => typeof v !== 'bigint' || v < 0n || v >= lim)) return EINVAL;
+  return {
+    type: cas ? RiWrType.COMPARE_AND_SWAP : RiWrType.FETCH_AND_ADD,
+    flags,
+    id: w.wr_id ?? 0n,
+    rtag: (m.rkey ?? 0) >>> 0,
+    rdma_addr: m.remote_addr ?? 0n,
+    atomic_operand1: vals[0] as bigint,
+    atomic_operand2: vals[1] as bigint,
+    atomic_result: sg[0] ?? { tag: 0, addr: 0n, len: 0 },
+    atomic_size: size,
+    atomic_mask1: vals[2] as bigint,
+    atomic_mask2: cas ? (vals[3] as bigint) : undefined,
+  } as ri_wr_t;
+}
+
+/**
+ * §4.8.3 / §8.7.2.4 `ibv_exp_post_send`: the base opcodes as `ibv_post_send`, plus the masked
+ * atomics `IBV_EXP_WR_EXT_MASKED_ATOMIC_CMP_AND_SWP` / `_FETCH_AND_ADD` at 8, 16 or 32 octets
+ * (the core's executor; between softrdma peers, RFC 7306 with softrdma's extension on iWARP).
+ * Returns 0 or the errno value with `bad_wr`; towards a peer without the capability: EINVAL.
+ */
+export function ibv_exp_post_send(qp: ibv_qp, wr: WrList<ibv_exp_send_wr>): PostResult<ibv_exp_send_wr> {
+  const q = qp as Qp;
+  if (!alive(q, 'ibv_qp')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
+  const st = q.state;
+  if (st === ibv_qp_state.IBV_QPS_RESET || st === ibv_qp_state.IBV_QPS_INIT || st === ibv_qp_state.IBV_QPS_RTR) {
+    return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
+  }
+  const ctx = q.context;
+  for (const w of wrItems<In<ibv_exp_send_wr>>(wr)) {
+    const badId = wrIdError('ibv_exp_post_send', w.wr_id);
+    if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
+    const r = toRiExpWr(q, w);
+    if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
+    const res = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
+    if (res.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || res.status === RiRet.WR_INVALID_TYPE) {
+      return { ret: fail(EINVAL, 'ibv_exp_post_send: the peer did not negotiate RFC 7306 / extended atomics (EINVAL)'), bad_wr: w };
+    }
+    if (res.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(res.status)), bad_wr: w };
+  }
+  return { ret: 0, bad_wr: null };
+}

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import type { PostResult, VerbsApi, WrList } from './api.js';
+import type { VerbsApi } from './api.js';
 import { ibv_event_type_str, ibv_node_type_str, ibv_port_state_str, ibv_transport_type, ibv_wc_status_str, rdma_event_str } from './constants.js';
 import { Context, Device, devices, openDevice, queryDevice, queryGid, queryPkey, queryPort } from './device.js';
 import { EINVAL, getErrno, IWARP_UNSUPPORTED, setErrno } from './errno.js';
@@ -40,6 +40,9 @@ import {
   ibv_dealloc_pd,
   ibv_dereg_mr,
   ibv_destroy_comp_channel,
+  ibv_exp_create_qp,
+  ibv_exp_post_send,
+  ibv_exp_query_device,
   ibv_destroy_cq,
   ibv_destroy_qp,
   ibv_destroy_srq,
@@ -114,12 +117,10 @@ import type {
   ibv_device,
   ibv_exp_dct,
   ibv_exp_mkey_list_container,
-  ibv_exp_send_wr,
   ibv_mr,
   ibv_qp,
   ibv_srq,
   ibv_xrc_domain,
-  In,
 } from './types.js';
 
 export type { BufferRef, PostResult, VerbsApi, WrList } from './api.js';
@@ -149,12 +150,6 @@ function intUnsupported(name: string): number {
 function nullUnsupported(name: string): null {
   setErrno(unsupportedErrno(name));
   return null;
-}
-
-/** The first WR of a list (the `bad_wr` of a refused post). */
-function firstWr<W>(list: WrList<W>): In<W> | null {
-  if (Array.isArray(list)) return (list as readonly In<W>[])[0] ?? null;
-  return (list as In<W>) ?? null;
 }
 
 // ------------------------------------------------------------------------------ §4.1-4.3 devices
@@ -321,17 +316,11 @@ export function ibv_detach_mcast(_qp: ibv_qp, ..._args: unknown[]): number {
   return intUnsupported('ibv_detach_mcast');
 }
 
-// ------------------------------------------------------------------------------ §4.8, ch. 8 experimental verbs (ENOSYS)
+// ------------------------------------------------------------------------------ §4.8, ch. 8 experimental verbs
 
-export function ibv_exp_query_device(..._args: Parameters<VerbsApi['ibv_exp_query_device']>): number {
-  return intUnsupported('ibv_exp_query_device');
-}
-export function ibv_exp_create_qp(..._args: Parameters<VerbsApi['ibv_exp_create_qp']>): ibv_qp | null {
-  return nullUnsupported('ibv_exp_create_qp');
-}
-export function ibv_exp_post_send(_qp: ibv_qp, wr: WrList<ibv_exp_send_wr>): PostResult<ibv_exp_send_wr> {
-  return { ret: intUnsupported('ibv_exp_post_send'), bad_wr: firstWr(wr) };
-}
+// ibv_exp_query_device, ibv_exp_create_qp and ibv_exp_post_send (the §8.7 extended atomics)
+// are implemented in ibverbs.ts; the rest of the experimental verbs are ENOSYS.
+export { ibv_exp_create_qp, ibv_exp_post_send, ibv_exp_query_device };
 export function ibv_exp_create_dct(..._args: Parameters<VerbsApi['ibv_exp_create_dct']>): ibv_exp_dct | null {
   return nullUnsupported('ibv_exp_create_dct');
 }

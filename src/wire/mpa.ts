@@ -38,6 +38,14 @@ export const MPA_FLAG_REJECT = 0x20;
 export const MPA_FLAG_ENHANCED = 0x10;
 /** The remaining reserved bits: sent as zero, not checked (RFC 5044 §7.1.1). */
 export const MPA_FLAG_RES_MASK = 0x0f;
+/**
+ * softrdma's use of the lowest reserved bit: "this side speaks softrdma's RDMAP extensions"
+ * (RFC 7306 atomics and Immediate Data, and the extended atomics). An Initiator sets it in its
+ * Request; a softrdma Responder echoes it in an accepting Reply. Receivers that do not know it
+ * ignore it (RFC 5044 §7.1.1: reserved bits are not checked). Linux siw uses bit 0x08 of the
+ * same field for its own GSO experiment, which is why softrdma takes 0x01. See the spec-notes.
+ */
+export const MPA_RES_SOFTRDMA_EXT = 0x01;
 /** Revision 1: RFC 5044. */
 export const MPA_REVISION_1 = 1;
 /** Revision 2: RFC 6581 (enhanced connection establishment capable). */

@@ -33,7 +33,7 @@ test('softrdma devinfo -v adds the device limits, which match what the RNIC enfo
   const r = run('devinfo', '-v');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /max_qp_rd_atom:\s+128/);
-  assert.match(r.stdout, /atomic_cap:\s+ATOMIC_NONE \(0\)/);
+  assert.match(r.stdout, /atomic_cap:\s+ATOMIC_HCA \(1\)/);
   assert.match(r.stdout, /GID\[ {2}0\]:/);
 });
 
@@ -47,8 +47,8 @@ test('softrdma devinfo -v -d softroce0 shows the RoCE device: InfiniBand over Et
   assert.match(r.stdout, /max_mtu:\t+4096 \(5\)/);
   assert.match(r.stdout, /active_mtu:\t+1024 \(3\)/);
   assert.match(r.stdout, /max_qp_rd_atom:\s+128/);
-  // What the core can do: no atomic rows in the work-request table yet.
-  assert.match(r.stdout, /atomic_cap:\s+ATOMIC_NONE \(0\)/);
+  // What the core's atomic executor can do (the work-request table carries atomics on RoCEv2).
+  assert.match(r.stdout, /atomic_cap:\s+ATOMIC_HCA \(1\)/);
   assert.match(r.stdout, /GID\[ *\d+\]:\t+::ffff:127\.0\.0\.1, RoCE v2$/m);
   const n = Number(/gid_tbl_len:\t+(\d+)/.exec(r.stdout)![1]);
   assert.equal((r.stdout.match(/GID\[/g) ?? []).length, n);

@@ -119,6 +119,29 @@ test('perf --lat: write, read and send latency on loopback', { timeout: 40_000 }
   });
 });
 
+test('perf atomic --bw|--lat (ib_atomic_bw / ib_atomic_lat, -A): loopback between two softrdma processes over RFC 7306', { timeout: 40_000 }, async () => {
+  const [faa, cas, lat, bad] = await Promise.all([
+    perf('atomic', '-n', '300'),
+    perf('atomic', '--bw', '-A', 'CMP_AND_SWAP', '-n', '200', '-o', '16'),
+    perf('atomic', '--lat', '-A', 'CMP_AND_SWAP', '-n', '100'),
+    perf('atomic', '-A', 'SWAP'),
+  ]);
+  checkBw(faa, [8], 300);
+  assert.match(faa.stdout, /^ {20}Atomic FETCH_AND_ADD BW Test$/m);
+  assert.match(faa.stdout, / Outstand reads {2}: 128/);
+  checkBw(cas, [8], 200);
+  assert.match(cas.stdout, /^ {20}Atomic CMP_AND_SWAP BW Test$/m);
+  assert.match(cas.stdout, / OUT 0x10 RKey/);
+  assert.equal(lat.status, 0, lat.stderr);
+  assert.match(lat.stdout, /^ {20}Atomic CMP_AND_SWAP Latency Test$/m);
+  const rows = latRows(lat.stdout);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.bytes, 8);
+  assert.equal(rows[0]!.iters, 100);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /Invalid Atomic type/);
+});
+
 test('perf --json: one object per size with the table fields', { timeout: 40_000 }, async () => {
   const [bw, lat] = await Promise.all([perf('send', '-a', '-n', '5', '--json'), perf('read', '--lat', '-n', '50', '--json')]);
   assert.equal(bw.status, 0, bw.stderr);

@@ -162,6 +162,8 @@ export function frameBytes(f: {
   rev: number;
   word?: { ird: number; ord: number; a?: boolean; b?: boolean; cw?: boolean; d?: boolean } | null;
   pd: Uint8Array;
+  /** softrdma's RDMAP-extension bit (the lowest reserved flag bit): set between softrdma peers. */
+  x?: boolean;
 }): Uint8Array {
   const key = te(f.reply ? 'MPA ID Rep Frame' : 'MPA ID Req Frame');
   const word = f.word
@@ -173,7 +175,7 @@ export function frameBytes(f: {
       ]
     : [];
   const len = word.length + f.pd.length;
-  const flags = (f.m ? 0x80 : 0) | (f.c ? 0x40 : 0) | (f.r ? 0x20 : 0) | (f.s ? 0x10 : 0);
+  const flags = (f.m ? 0x80 : 0) | (f.c ? 0x40 : 0) | (f.r ? 0x20 : 0) | (f.s ? 0x10 : 0) | (f.x ? 0x01 : 0);
   return new Uint8Array([...key, flags, f.rev, len >> 8, len & 0xff, ...word, ...f.pd]);
 }
 

@@ -178,12 +178,12 @@ async function runCase(c: Case): Promise<void> {
       c.rev === 2 ? { ird, ord, a: c.p2p !== null, b: c.p2p === 'send', cw: c.p2p === 'write', d: c.p2p === 'read' } : null;
     assert.equal(
       hex(up.raw),
-      hex(frameBytes({ reply: false, m: x.iAsk, c: c.crc === 'initiator', s: c.rev === 2, rev: c.rev, word: word(c.pair.i[0], x.iOrdAdv), pd: reqPd })),
+      hex(frameBytes({ reply: false, m: x.iAsk, c: c.crc === 'initiator', s: c.rev === 2, rev: c.rev, word: word(c.pair.i[0], x.iOrdAdv), pd: reqPd, x: true })),
       'MPA Request octets',
     );
     assert.equal(
       hex(down.raw),
-      hex(frameBytes({ reply: true, m: x.rAsk, c: x.crc, s: c.rev === 2, rev: c.rev, word: x.rep ? word(x.rep.ird, x.rep.ord) : null, pd: repPd })),
+      hex(frameBytes({ reply: true, m: x.rAsk, c: x.crc, s: c.rev === 2, rev: c.rev, word: x.rep ? word(x.rep.ird, x.rep.ord) : null, pd: repPd, x: true })),
       'MPA Reply octets',
     );
     // Initiator → Responder: [RTR], Send. The Responder asked for the Markers in this direction.

@@ -12,6 +12,7 @@ import { IbQpAttr } from '../../src/rnic/qp-states.js';
 import { RiRet } from '../../src/rnicpi/status.js';
 import {
   RiIbMtu,
+  RiIbRnicFlags,
   RiQpAttrMask,
   RiQpState,
   RiRnicQueryFlags,
@@ -53,7 +54,8 @@ test('ri_rnic_query of a RoCEv2 RNIC: transport IB, one Ethernet port with the h
   assert.ok('ib' in a.trans_attr);
   const ib = a.trans_attr.ib;
   assert.equal(ib.num_ports, 1);
-  assert.equal(ib.ib_rnic_flags, 0, 'no atomics claimed while the work-request table carries none');
+  // Atomics exactly when the work-request table carries them on this transport (the core's executor).
+  assert.equal(ib.ib_rnic_flags, RiIbRnicFlags.ATOMICS);
   const p = ib.port_attrs![0]!;
   const gids = hostIpv4Gids();
   assert.equal(p.src_gid_table_size, gids.length);

@@ -211,14 +211,16 @@ export function sge(mr: MemObject, bytes: Uint8Array, off = 0, len = bytes.lengt
 export interface Pair {
   a: Side;
   b: Side;
-  transport: TransportName;
+  transport: TransportName | IbTransportName;
   /** The TCP listener of an iWARP pair (null on loopback). */
   server: net.Server | null;
   close(): Promise<void>;
 }
 
-/** The transports a semantic suite runs on ('loopback-ib': IB-state QPs over the loopback). */
-export type TransportName = 'iwarp' | 'loopback' | 'loopback-ib' | 'rocev2';
+/** The transports a semantic suite runs on. */
+export type TransportName = 'iwarp' | 'loopback';
+/** The transports the InfiniBand suites run on ('loopback-ib': IB-state QPs over the loopback). */
+export type IbTransportName = 'loopback-ib' | 'rocev2';
 /**
  * Every transport the suites run on; `SOFTRDMA_TEST_TRANSPORTS=loopback` (comma-separated)
  * narrows a run to some of them.
@@ -233,8 +235,8 @@ export const TRANSPORTS: readonly TransportName[] = (() => {
  * The transports the InfiniBand (IB state set) suites run on; `SOFTRDMA_TEST_TRANSPORTS` narrows
  * them too. The RoCEv2 transport adds its name here.
  */
-export const IB_TRANSPORTS: readonly TransportName[] = (() => {
-  const all: TransportName[] = ['loopback-ib', 'rocev2'];
+export const IB_TRANSPORTS: readonly IbTransportName[] = (() => {
+  const all: IbTransportName[] = ['loopback-ib', 'rocev2'];
   const want = process.env.SOFTRDMA_TEST_TRANSPORTS?.split(',').map((s) => s.trim());
   return want ? all.filter((t) => want.includes(t)) : all;
 })();
@@ -331,7 +333,7 @@ async function useRoce(a: Side, b: Side): Promise<[Uint8Array, Uint8Array, RoceN
 async function connectIb(
   a: Side,
   b: Side,
-  opts: { transport?: TransportName; beforeRts?: (s: Side) => void; pathMtu?: number; ib?: IbPath },
+  opts: { transport?: TransportName | IbTransportName; beforeRts?: (s: Side) => void; pathMtu?: number; ib?: IbPath },
 ): Promise<Pair> {
   const roce = opts.transport === 'rocev2';
   const [ga, gb, probe] = roce ? await useRoce(a, b) : [TEST_GID, TEST_GID, null];
@@ -366,7 +368,7 @@ export async function connectPair(
   a: Side,
   b: Side,
   opts: {
-    transport?: TransportName;
+    transport?: TransportName | IbTransportName;
     mpaA?: Partial<MpaParams>;
     mpaB?: Partial<MpaParams>;
     beforeRts?: (s: Side) => void;

@@ -70,6 +70,7 @@ export class RawPeer {
       if (r.status === 'frame') consumed = r.consumed;
       return r.status === 'frame';
     });
+    p.reply = p.pre.slice(0, consumed);
     const crc = !!opts.crc || (p.pre[16]! & 0x40) !== 0;
     p.crc = crc;
     p.deframer = new FpduDeframer({ maxUlpdu: 65535, crc, markers: false, onFpdu: (f) => p.fpdus.push(concatUlpdu(f)) });
@@ -78,6 +79,8 @@ export class RawPeer {
     return p;
   }
   crc = false;
+  /** The MPA Reply's exact bytes. */
+  reply: Uint8Array = new Uint8Array(0);
 
   sendUlpdu(ulpdu: Uint8Array): void {
     this.sock.write(encodeFpdu(ulpdu, { crc: this.crc }));

@@ -39,6 +39,8 @@ import {
   it_ep_query,
   it_ia_query,
   it_post_atomic,
+  IT_DTO_CMP_SWAP_CMPL_EVENT,
+  IT_DTO_FETCH_ADD_CMPL_EVENT,
   it_post_rdma_read,
   it_post_rdma_write,
   it_post_recv,
@@ -295,13 +297,29 @@ test('ITAPI-DTO-97 with IT_BARRIER_FENCE_FLAG a Send posted after an RDMA Read s
   assert.equal((await dto(a.dto)).cookie, 3n);
 });
 
-test('ITAPI-DTO-98 it_post_atomic on an IA without atomic_support is IT_ERR_OP_NOT_SUPPORTED (bad-op part needs RoCEv2)', async () => {
-  const { a } = await connectPair();
-  assert.equal(it_ia_query(a.ia).atomic_support, false);
+test('ITAPI-DTO-98 it_post_atomic: Fetch-and-Add and Compare-and-Swap between softrdma IAs (RFC 7306), with their completion events; a bad op is IT_ERR_INVALID_ATOMIC_OP', async () => {
+  const { a, b } = await connectPair();
+  assert.equal(it_ia_query(a.ia).atomic_support, true);
+  const target = reg(b.pz, 8);
+  const dv = new DataView(target.bytes.buffer);
+  dv.setBigUint64(0, 100n, true);
   const r = reg(a.pz, 8);
-  for (const op of [IT_COMPARE_AND_SWAP, IT_FETCH_AND_ADD]) {
-    throwsIt(() => it_post_atomic(a.ep, op, 1n, 0n, seg(r), 1n, IT_COMPLETION_FLAG, 0n, 0), S.IT_ERR_OP_NOT_SUPPORTED);
-  }
+  throwsIt(() => it_post_atomic(a.ep, 7 as never, 1n, 0n, seg(r), 1n, IT_COMPLETION_FLAG, target.addr, target.ctx!), S.IT_ERR_INVALID_ATOMIC_OP);
+  throwsIt(() => it_post_atomic(a.ep, IT_FETCH_AND_ADD, 1n, 0n, seg(r, 0, 4), 1n, IT_COMPLETION_FLAG, target.addr, target.ctx!), S.IT_ERR_INVALID_NUM_SEGMENTS);
+  it_post_atomic(a.ep, IT_FETCH_AND_ADD, 5n, 0n, seg(r), 11n, IT_COMPLETION_FLAG, target.addr, target.ctx!);
+  let e = await dto(a.dto);
+  assert.equal(e.event_number, IT_DTO_FETCH_ADD_CMPL_EVENT);
+  assert.equal(e.dto_status, IT_DTO_SUCCESS);
+  assert.equal(e.cookie, 11n);
+  assert.equal(new DataView(r.bytes.buffer).getBigUint64(0, true), 100n);
+  assert.equal(dv.getBigUint64(0, true), 105n);
+  // Compare-and-Swap: swap_or_add is the new value, compare the expected one.
+  it_post_atomic(a.ep, IT_COMPARE_AND_SWAP, 9n, 105n, seg(r), 12n, IT_COMPLETION_FLAG, target.addr, target.ctx!);
+  e = await dto(a.dto);
+  assert.equal(e.event_number, IT_DTO_CMP_SWAP_CMPL_EVENT);
+  assert.equal(e.dto_status, IT_DTO_SUCCESS);
+  assert.equal(new DataView(r.bytes.buffer).getBigUint64(0, true), 105n);
+  assert.equal(dv.getBigUint64(0, true), 9n);
 });
 
 test('ITAPI-DTO-99 it_post_recv on an Endpoint that uses an S-RQ is IT_ERR_INVALID_SRQ', () => {

@@ -50,7 +50,8 @@ test('binding: every transport-dependent call answers its iWARP status and it_ia
   assert.equal(info.transport_type, IT_IWARP_TCP_TRANSPORT);
   assert.equal(info.supported_service_types & IT_UD_SERVICE, 0);
   assert.equal(info.supported_service_types & IT_RC_SERVICE, IT_RC_SERVICE);
-  assert.equal(info.atomic_support, false);
+  // Atomics: RFC 7306 towards peers that negotiated it (test/itapi/dto.test.ts ITAPI-DTO-98).
+  assert.equal(info.atomic_support, true);
   assert.equal(info.three_way_handshake_support, false);
   assert.equal(info.ud_req_private_data_len, 0);
   assert.equal(info.ud_rep_private_data_len, 0);

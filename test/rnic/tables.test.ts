@@ -11,24 +11,30 @@ import { IbQpAttr as A, IbQpState as S, ibModifyOk, iwarpTransition } from '../.
 import { allowedFlags, isRequestWr, isWireWr, SglRole, WrExec, wrRow } from '../../src/rnic/wr-table.js';
 import { makeSide, send } from '../helpers/engine.js';
 
-test('WR table: RDMA Write with Immediate and Send with Immediate are rows, carried by no transport yet', () => {
+test('WR table: immediate data and atomics are rows every transport carries once the connection agreed them', () => {
   const wi = wrRow(RiWrType.RDMA_WRITE_IMMEDIATE)!;
   assert.equal(wi.exec, WrExec.MESSAGE);
   assert.equal(wi.sgl, SglRole.SOURCE);
   assert.equal(wi.remote, 'address');
   assert.equal(wi.wcType, RiWcType.RDMA_WRITE);
-  assert.deepEqual(wi.transports, []);
+  assert.deepEqual(wi.transports, ['iwarp', 'loopback', 'rocev2']);
+  assert.equal(wi.needs, 'immediateData');
   const si = wrRow(RiWrType.SEND_IMMEDIATE)!;
   assert.equal(si.remote, 'none');
   assert.ok(allowedFlags(si) & RiWrFlags.SOLICITED_EVENT_FLAG);
-  // Posting them on an iWARP QP answers the row's error, and nothing is queued.
-  const side = makeSide();
-  for (const t of [RiWrType.RDMA_WRITE_IMMEDIATE, RiWrType.SEND_IMMEDIATE]) {
-    assert.equal(send(side.qp, { type: t, sgl: [], rtag: 1, remoteTo: 0n }), RiRet.WR_INVALID_TYPE);
-  }
   for (const t of [RiWrType.COMPARE_AND_SWAP, RiWrType.FETCH_AND_ADD]) {
-    assert.equal(send(side.qp, { type: t, sgl: [], rtag: 1, remoteTo: 0n }), RiRet.RNIC_ATOMICS_UNSUPPORTED);
+    const r = wrRow(t)!;
+    assert.equal(r.exec, WrExec.REQUEST);
+    assert.equal(r.sgl, SglRole.RESULT);
+    assert.equal(r.needs, 'atomics');
+    assert.equal(r.unsupported, RiRet.RNIC_ATOMICS_UNSUPPORTED);
   }
+  // An atomic without its operation is malformed, and nothing is queued.
+  const side = makeSide();
+  for (const t of [RiWrType.COMPARE_AND_SWAP, RiWrType.FETCH_AND_ADD]) {
+    assert.equal(send(side.qp, { type: t, sgl: [], rtag: 1, remoteTo: 0n }), RiRet.INVALID_PARAMETER);
+  }
+  assert.equal(send(side.qp, { type: RiWrType.SEND_IMMEDIATE, sgl: [], imm: -1 }), RiRet.INVALID_PARAMETER);
   assert.equal(side.qp.sq.length, 0);
 });
 

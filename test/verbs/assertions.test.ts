@@ -72,6 +72,13 @@ import {
   IBV_WC_RECV,
   IBV_WC_SUCCESS,
   IBV_WC_WR_FLUSH_ERR,
+  IBV_ATOMIC_HCA,
+  IBV_WC_COMP_SWAP,
+  IBV_WC_FETCH_ADD,
+  IBV_WC_RECV_RDMA_WITH_IMM,
+  IBV_WC_REM_ACCESS_ERR,
+  IBV_WC_REM_INV_REQ_ERR,
+  IBV_WC_WITH_IMM,
   IBV_WR_ATOMIC_CMP_AND_SWP,
   IBV_WR_ATOMIC_FETCH_AND_ADD,
   IBV_WR_BIND_MW,
@@ -1098,12 +1105,23 @@ describe('E. Posting & completion semantics', () => {
     }
   });
 
-  test('E7: Send with immediate delivers imm_data with IBV_WC_WITH_IMM', ROCE('immediate data (RFC 7306 on iWARP)'), () => {});
-  test('E7 on iWARP: IBV_WR_SEND_WITH_IMM → EINVAL with bad_wr', T, async () => {
+  test('E7: Send with immediate delivers imm_data with IBV_WC_WITH_IMM (RFC 7306 between softrdma peers)', T, async () => {
     const P = await cmPair();
     try {
-      const wr = { opcode: IBV_WR_SEND_WITH_IMM, imm_data: 1, sg_list: [] };
-      assert.deepEqual(v.ibv_post_send(P.client.qp, wr), { ret: IWARP_UNSUPPORTED['ibv_post_send:IBV_WR_SEND_WITH_IMM'], bad_wr: wr });
+      const rbuf = new Uint8Array(32);
+      const rmr = reg(P.server.pd, rbuf);
+      assert.equal(v.ibv_post_recv(P.server.qp, { wr_id: 71n, sg_list: [sge(rmr)] }).ret, 0);
+      const m = reg(P.client.pd, new Uint8Array(Buffer.from('with immediate')));
+      assert.equal(v.ibv_post_send(P.client.qp, { wr_id: 70n, opcode: IBV_WR_SEND_WITH_IMM, send_flags: IBV_SEND_SIGNALED, imm_data: 0x1234_5678, sg_list: [sge(m)] }).ret, 0);
+      const [w] = await pollN(P.server.rcq, 1);
+      assert.equal(w!.status, IBV_WC_SUCCESS);
+      assert.equal(w!.opcode, IBV_WC_RECV);
+      assert.ok(w!.wc_flags & IBV_WC_WITH_IMM);
+      assert.equal(w!.imm_data, 0x1234_5678);
+      assert.equal(w!.byte_len, 14);
+      assert.equal(Buffer.from(rbuf.subarray(0, 14)).toString(), 'with immediate');
+      assert.equal((await pollN(P.client.scq, 1))[0]!.status, IBV_WC_SUCCESS);
+      for (const x of [rmr, m]) v.ibv_dereg_mr(x);
     } finally {
       await P.close();
     }
@@ -1130,12 +1148,28 @@ describe('E. Posting & completion semantics', () => {
     }
   });
 
-  test('E9: RDMA Write with immediate consumes one receive WR', ROCE('immediate data'), () => {});
-  test('E9 on iWARP: IBV_WR_RDMA_WRITE_WITH_IMM → EINVAL with bad_wr', T, async () => {
+  test('E9: RDMA Write with immediate consumes one receive WR (IBV_WC_RECV_RDMA_WITH_IMM, the Write length, the data placed)', T, async () => {
     const P = await cmPair();
     try {
-      const wr = { opcode: IBV_WR_RDMA_WRITE_WITH_IMM, imm_data: 1, sg_list: [] };
-      assert.deepEqual(v.ibv_post_send(P.client.qp, wr), { ret: EINVAL, bad_wr: wr });
+      const dbuf = new Uint8Array(16);
+      const dst = v.rdma_reg_write(P.server.id, dbuf, 16)!;
+      const rbuf = new Uint8Array(8);
+      const rmr = reg(P.server.pd, rbuf);
+      assert.equal(v.ibv_post_recv(P.server.qp, [{ wr_id: 91n, sg_list: [sge(rmr)] }, { wr_id: 92n, sg_list: [sge(rmr)] }]).ret, 0);
+      const src = reg(P.client.pd, new Uint8Array(16).fill(9));
+      const wr = { opcode: IBV_WR_RDMA_WRITE_WITH_IMM, imm_data: 0xfeed, sg_list: [sge(src)], wr: { rdma: { remote_addr: dst.addr, rkey: dst.rkey } } };
+      assert.equal(v.ibv_post_send(P.client.qp, wr).ret, 0);
+      const [w] = await pollN(P.server.rcq, 1);
+      assert.equal(w!.wr_id, 91n);
+      assert.equal(w!.opcode, IBV_WC_RECV_RDMA_WITH_IMM);
+      assert.ok(w!.wc_flags & IBV_WC_WITH_IMM);
+      assert.equal(w!.imm_data, 0xfeed);
+      assert.equal(w!.byte_len, 16);
+      assert.ok(dbuf.every((x) => x === 9), 'the Write is placed before its immediate completes');
+      assert.ok(rbuf.every((x) => x === 0), 'nothing in the receive buffer');
+      await settle();
+      assert.equal(pollAll(P.server.rcq).length, 0, 'one receive consumed, the second still posted');
+      for (const x of [dst, rmr, src]) v.ibv_dereg_mr(x);
     } finally {
       await P.close();
     }
@@ -1163,25 +1197,57 @@ describe('E. Posting & completion semantics', () => {
     }
   });
 
-  for (const [id, what] of [
-    ['E11', 'Fetch-and-Add'],
-    ['E12', 'Compare-and-Swap'],
-    ['E13', 'unaligned atomics'],
-  ] as const) {
-    test(`${id}: ${what}`, ROCE('atomics (RFC 7306 on iWARP)'), () => {});
-  }
-  test('E11/E12 on iWARP: atomic opcodes → EINVAL, atomic_cap IBV_ATOMIC_NONE', T, async () => {
+  test('E11/E12: Fetch-and-Add and Compare-and-Swap return the original value; atomic_cap is IBV_ATOMIC_HCA', T, async () => {
     const P = await cmPair();
     try {
-      for (const op of [IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WR_ATOMIC_CMP_AND_SWP]) {
-        const wr = { opcode: op, sg_list: [] };
-        assert.deepEqual(v.ibv_post_send(P.client.qp, wr), { ret: EINVAL, bad_wr: wr });
-      }
       const a = {} as ibv_device_attr;
       v.ibv_query_device(P.client.id.verbs!, a);
-      assert.equal(a.atomic_cap, 0);
+      assert.equal(a.atomic_cap, IBV_ATOMIC_HCA);
+      const target = new Uint8Array(16);
+      const tmr = reg(P.server.pd, target, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
+      const res = new Uint8Array(8);
+      const rmr = reg(P.client.pd, res);
+      const dv = new DataView(target.buffer);
+      dv.setBigUint64(0, 40n, true);
+      const at = { remote_addr: tmr.addr, rkey: tmr.rkey };
+      assert.equal(v.ibv_post_send(P.client.qp, { wr_id: 11n, opcode: IBV_WR_ATOMIC_FETCH_AND_ADD, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(rmr)], wr: { atomic: { ...at, compare_add: 2n, swap: 0n } } }).ret, 0);
+      let [w] = await pollN(P.client.scq, 1);
+      assert.equal(w!.status, IBV_WC_SUCCESS);
+      assert.equal(w!.opcode, IBV_WC_FETCH_ADD);
+      assert.equal(w!.byte_len, 8);
+      assert.equal(new DataView(res.buffer).getBigUint64(0, true), 40n);
+      assert.equal(dv.getBigUint64(0, true), 42n);
+      assert.equal(v.ibv_post_send(P.client.qp, { wr_id: 12n, opcode: IBV_WR_ATOMIC_CMP_AND_SWP, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(rmr)], wr: { atomic: { ...at, compare_add: 42n, swap: 7n } } }).ret, 0);
+      [w] = await pollN(P.client.scq, 1);
+      assert.equal(w!.opcode, IBV_WC_COMP_SWAP);
+      assert.equal(new DataView(res.buffer).getBigUint64(0, true), 42n);
+      assert.equal(dv.getBigUint64(0, true), 7n);
+      for (const x of [tmr, rmr]) v.ibv_dereg_mr(x);
     } finally {
       await P.close();
+    }
+  });
+
+  test('E13: an unaligned atomic completes with IBV_WC_REM_INV_REQ_ERR and changes nothing; without REMOTE_ATOMIC: IBV_WC_REM_ACCESS_ERR', T, async () => {
+    for (const [off, access, status] of [
+      [4, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC, IBV_WC_REM_INV_REQ_ERR],
+      [0, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, IBV_WC_REM_ACCESS_ERR],
+    ] as const) {
+      const P = await cmPair();
+      const target = new Uint8Array(16).fill(0x33);
+      const tmr = reg(P.server.pd, target, access);
+      const res = new Uint8Array(8);
+      const rmr = reg(P.client.pd, res);
+      assert.equal(
+        v.ibv_post_send(P.client.qp, { wr_id: 13n, opcode: IBV_WR_ATOMIC_FETCH_AND_ADD, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(rmr)], wr: { atomic: { remote_addr: tmr.addr + BigInt(off), rkey: tmr.rkey, compare_add: 1n, swap: 0n } } }).ret,
+        0,
+      );
+      const [w] = await pollN(P.client.scq, 1);
+      assert.equal(w!.status, status);
+      assert.ok(target.every((x) => x === 0x33));
+      v.ibv_dereg_mr(tmr);
+      v.ibv_dereg_mr(rmr);
+      await closeBroken(P);
     }
   });
 

@@ -317,7 +317,7 @@ describe('verbs module surface', () => {
     assert.equal(IWARP_UNSUPPORTED.rdma_join_multicast, ENOSYS);
     assert.equal(IWARP_UNSUPPORTED.rdma_leave_multicast, EADDRNOTAVAIL);
     assert.equal(IWARP_UNSUPPORTED['ibv_post_send:IBV_WR_ATOMIC_FETCH_AND_ADD'], EINVAL);
-    assert.equal(IWARP_UNSUPPORTED.ibv_exp_post_send, ENOSYS);
+    assert.equal(IWARP_UNSUPPORTED.ibv_exp_create_dct, ENOSYS);
   });
 
   it('errno numbers are Linux values and errno is settable', () => {

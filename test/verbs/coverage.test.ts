@@ -15,7 +15,12 @@ import {
   ENOSYS,
   EOPNOTSUPP,
   getErrno,
-  IBV_ATOMIC_NONE,
+  IBV_ATOMIC_HCA,
+  IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG,
+  IBV_EXP_QP_INIT_ATTR_PD,
+  IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD,
+  IBV_QPT_RC,
+  type ibv_exp_device_attr,
   IBV_EVENT_SRQ_LIMIT_REACHED,
   IBV_LINK_LAYER_ETHERNET,
   IBV_NODE_CA,
@@ -204,7 +209,7 @@ const cases: Record<Fn, Case> = {
     const a = {} as ibv_device_attr;
     assert.equal(v.ibv_query_device(ctx, a), 0);
     assert.equal(a.phys_port_cnt, 1);
-    assert.equal(a.atomic_cap, IBV_ATOMIC_NONE);
+    assert.equal(a.atomic_cap, IBV_ATOMIC_HCA);
     assert.ok(a.max_qp > 0 && a.max_cqe > 0 && a.max_srq > 0);
     assert.equal(v.ibv_close_device(ctx), 0);
   },
@@ -626,15 +631,27 @@ const cases: Record<Fn, Case> = {
 
   // ------------------------------------------------------------------ §4.8 / ch. 8 experimental (ENOSYS)
   ibv_exp_query_device(P) {
-    failedWith(v.ibv_exp_query_device(P.client.id.verbs!, {} as never), ENOSYS, ENOSYS);
+    const a = {} as ibv_exp_device_attr;
+    assert.equal(v.ibv_exp_query_device(P.client.id.verbs!, a), 0);
+    assert.equal(a.exp_atomic_cap, 1);
+    assert.equal(a.ext_atom.atomic_arg_sizes, 8n | 16n | 32n);
+    assert.equal(a.ext_atom.max_fa_bit_boundary, 3);
+    failedWith(v.ibv_exp_query_device({} as never, {} as never), EINVAL, EINVAL);
   },
   ibv_exp_create_qp(P) {
-    failedWith(v.ibv_exp_create_qp(P.client.id.verbs!, {}), ENOSYS, null);
+    // DC initiators, UMR and cross-channel QPs are not offered; a plain RC QP for atomics is.
+    failedWith(v.ibv_exp_create_qp(P.client.id.verbs!, { comp_mask: 1 << 2, exp_create_flags: 1 }), ENOSYS, null);
+    const cq = v.ibv_create_cq(P.client.id.verbs!, 4, null, null, 0)!;
+    const qp = v.ibv_exp_create_qp(P.client.id.verbs!, { comp_mask: IBV_EXP_QP_INIT_ATTR_PD | IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG, pd: P.client.pd, send_cq: cq, recv_cq: cq, qp_type: IBV_QPT_RC, max_atomic_arg: 32, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } });
+    assert.ok(qp);
+    assert.equal(v.ibv_destroy_qp(qp), 0);
+    assert.equal(v.ibv_destroy_cq(cq), 0);
   },
   ibv_exp_post_send(P) {
-    const wr = { wr_id: 1n };
+    // A masked atomic of an unsupported size (log_arg_sz 6 = 64 bytes): EINVAL with bad_wr.
+    const wr = { wr_id: 1n, exp_opcode: IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD, ext_op: { masked_atomics: { log_arg_sz: 6, remote_addr: 0n, rkey: 1 } } };
     const r = v.ibv_exp_post_send(P.client.qp, wr);
-    failedWith(r.ret, ENOSYS, ENOSYS);
+    failedWith(r.ret, EINVAL, EINVAL);
     assert.equal(r.bad_wr, wr);
   },
   ibv_exp_create_dct(P) {

@@ -14,7 +14,7 @@ import {
   EOPNOTSUPP,
   getErrno,
   IBV_ACCESS_REMOTE_ATOMIC,
-  IBV_ATOMIC_NONE,
+  IBV_ATOMIC_HCA,
   IBV_EVENT_COMM_EST,
   IBV_EVENT_SQ_DRAINED,
   IBV_LINK_LAYER_ETHERNET,
@@ -120,11 +120,11 @@ describe('softroce0: the device, its port and GID table', () => {
     assert.equal(d.transport_type, IBV_TRANSPORT_IB);
   });
 
-  test('ibv_query_device: atomic_cap from the RNIC capability (none yet), max_qp_rd_atom, address handles', () => {
+  test('ibv_query_device: atomic_cap from the RNIC capability (the core executes atomics), max_qp_rd_atom, address handles', () => {
     const ctx = openRoce();
     const a = {} as ibv_device_attr;
     assert.equal(v.ibv_query_device(ctx, a), 0);
-    assert.equal(a.atomic_cap, IBV_ATOMIC_NONE);
+    assert.equal(a.atomic_cap, IBV_ATOMIC_HCA);
     assert.equal(a.max_qp_rd_atom, 128);
     assert.ok(a.max_ah > 0);
     assert.equal(a.phys_port_cnt, 1);
@@ -275,7 +275,7 @@ describe('softroce0: QP creation and the IB state machine', () => {
     assert.equal(a.ah_attr.grh.sgid_index, 0);
     assert.equal(a.ah_attr.port_num, 1);
     assert.equal(i.qp_type, IBV_QPT_RC);
-    // RTS→RTS with an optional attribute; REMOTE_ATOMIC is accepted (no atomic can arrive yet).
+    // RTS→RTS with optional attributes: the min RNR timer, and the access flags with REMOTE_ATOMIC.
     assert.equal(v.ibv_modify_qp(s.qp, { min_rnr_timer: 3, qp_access_flags: ROCE_ACC | IBV_ACCESS_REMOTE_ATOMIC }, IBV_QP_MIN_RNR_TIMER | (1 << 3)), 0);
     assert.equal(query(s.qp).a.min_rnr_timer, 3);
     assert.equal(query(s.qp).a.qp_access_flags, ROCE_ACC | IBV_ACCESS_REMOTE_ATOMIC);
