@@ -308,7 +308,7 @@ export class Responder {
    * drops the datagram silently). A datagram longer than the buffer completes the WQE with
    * Local Length Error and the QP goes on (returned as {@link Fault.HANDLED}).
    */
-  rxDatagram(grh: Uint8Array, len: number, se: boolean, p: RxPayload, skip: number, srcQpn: number, qkey: number): Fault {
+  rxDatagram(grh: Uint8Array, len: number, se: boolean, p: RxPayload, skip: number, srcQpn: number, qkey: number, imm?: number): Fault {
     const qp = this.qp;
     if (qkey !== qp.ib.qkey) {
       qp.rnic.counters.qkeyViolations++;
@@ -336,7 +336,9 @@ export class Responder {
     this.placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);
     if (len > 0) this.placeUntagged(p, skip, GRH_LEN, len);
     this.recvPieces = null;
-    qp.completeRecv(w, RiWcStatus.SUCCESS, GRH_LEN + len, se ? RiWcFlags.SOLICITED_EVENT : 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
+    // Send with Immediate as a datagram: the immediate is reported with the data (IBTA Vol. 1 §9.4.1).
+    const flags = (se ? RiWcFlags.SOLICITED_EVENT : 0) | (imm !== undefined ? RiWcFlags.IMMEDIATE_DATA : 0);
+    qp.completeRecv(w, RiWcStatus.SUCCESS, GRH_LEN + len, flags, 0, RiWcType.DATA_RECEIVED, (imm ?? 0) >>> 0, srcQpn);
     return Fault.OK;
   }
 

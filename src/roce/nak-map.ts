@@ -36,6 +36,16 @@ const NAK_OF_FAULT: Readonly<Partial<Record<Fault, NakCode>>> = {
   [Fault.IRD_EXCEEDED]: NakCode.InvalidRequest,
   [Fault.READ_NOT_ENABLED]: NakCode.InvalidRequest,
   [Fault.UNEXPECTED_OP]: NakCode.InvalidRequest,
+  // Atomics (§9.4.5; rxe): a misaligned target, more than the responder's resources or an
+  // unsupported operation are invalid requests; the target's key, range or rights an access error.
+  [Fault.ATOMIC_MISALIGNED]: NakCode.InvalidRequest,
+  [Fault.ATOMIC_IRD_EXCEEDED]: NakCode.InvalidRequest,
+  [Fault.ATOMIC_UNSUPPORTED]: NakCode.InvalidRequest,
+  [Fault.ATOMIC_INVALID_STAG]: NakCode.RemoteAccessError,
+  [Fault.ATOMIC_BOUNDS]: NakCode.RemoteAccessError,
+  [Fault.ATOMIC_RIGHTS]: NakCode.RemoteAccessError,
+  [Fault.ATOMIC_NOT_ASSOCIATED]: NakCode.RemoteAccessError,
+  [Fault.ATOMIC_WRAP]: NakCode.RemoteAccessError,
   [Fault.READ_SRC_GONE]: NakCode.RemoteOperationalError,
   [Fault.LOCAL_CATASTROPHIC]: NakCode.RemoteOperationalError,
   [Fault.STREAM_CATASTROPHIC]: NakCode.RemoteOperationalError,

@@ -40,10 +40,19 @@
  * the 40-octet GRH, synthesised from the datagram's addresses and the IPv4 ID recovered from
  * the ICRC, in front of the payload.
  *
- * Atomics and immediate data are not carried yet (their opcodes are refused with NAK 0x61).
+ * **Atomics** (RC) — 8-octet COMPARE SWAP and FETCH ADD (§9.4.5), one PSN each, executed by the
+ * core's atomic executor; the original value returns in an ATOMIC ACKNOWLEDGE. The responder
+ * keeps each atomic's result in its resource ring, so a retried atomic is answered again and
+ * never executed twice. A response that overtakes an earlier one that was lost (an implied NAK,
+ * §9.7.6.1.1) triggers one immediate re-request of the earlier Read/atomic, and an ATOMIC
+ * ACKNOWLEDGE received ahead of its turn is kept until the earlier ones complete.
+ * **Immediate data** (§9.4.1, §9.4.3) — the ImmDt header on the last packet of a Send or RDMA
+ * Write with Immediate (UD too). A Write with Immediate needs a receive WQE: when none is posted
+ * its last packet is RNR-NAKed before anything of it is placed.
  */
 import { RiRet } from '../rnicpi/status.js';
 import { type RiQpState, RiWcStatus } from '../rnicpi/types.js';
+import { AtomicKind, atomicArgs } from '../rnic/atomics.js';
 import { Fault } from '../rnic/faults.js';
 import type { Qp, TerminateInfo } from '../rnic/qp.js';
 import { IbQpAttr } from '../rnic/qp-states.js';
@@ -92,13 +101,15 @@ export const GRH_LEN = 40;
 
 const RC_CAPS: TransportCaps = Object.freeze({
   kind: 'rocev2',
-  immediateData: false,
-  atomics: false,
+  immediateData: true,
+  // Compare & Swap and Fetch & Add on 8 octets (IBTA Vol. 1 §9.4.5); no extended atomics.
+  atomics: true,
+  extAtomics: false,
   rnr: true,
   sendCompletion: 'ack',
   states: 'ib',
 });
-const UNRELIABLE_CAPS: TransportCaps = Object.freeze({ ...RC_CAPS, rnr: false, sendCompletion: 'local-delivery' });
+const UNRELIABLE_CAPS: TransportCaps = Object.freeze({ ...RC_CAPS, atomics: false, rnr: false, sendCompletion: 'local-delivery' });
 
 /** The UDP port of an RNIC's RoCEv2 endpoints (`RnicConfig.roceUdpPort`, default 4791). */
 function portOf(qp: Qp): number {
@@ -116,6 +127,8 @@ interface Entry {
   /** The last packet of its WQE's message: the ACK covering it completes the WQE. */
   lastOfWqe: boolean;
   read: ReadInfo | null;
+  /** An atomic: the core's request identifier (completed by its ATOMIC ACKNOWLEDGE); else null. */
+  atomicId: number | null;
 }
 
 interface ReadInfo {
@@ -129,13 +142,15 @@ interface ReadInfo {
   reqFirst: number;
 }
 
-/** A Read the responder answers: for PSNs of its responses and for duplicate replay. */
+/** A Read or atomic the responder answered: for duplicate replay (rxe `resp.resources`). */
 interface ReadResource {
   first: number;
   n: number;
   va: bigint;
   rkey: number;
   len: number;
+  /** An atomic: the original value sent in its ATOMIC ACKNOWLEDGE (replayed, never re-executed). */
+  orig: bigint | null;
 }
 
 const enum RxMsg {
@@ -207,6 +222,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #readGapPsn = -1;
   /** PSN of the last RNR NAK received. */
   #rnrPsn = -1;
+  /** Original values of atomics whose ATOMIC ACKNOWLEDGE overtook an earlier one's, by PSN. */
+  readonly #stash = new Map<number, bigint>();
+  /** PSN of the head Read/atomic last re-requested because a later response showed it lost. */
+  #impliedPsn = -1;
   // ---- responder
   #ePsn = 0;
   #msn = 0;
@@ -219,6 +238,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #ucDropping = false;
   #ackPsn = -1;
   #ackScheduled = false;
+  /** Read Responses and atomic ACKs queued in the core, by the PSN they answer. */
   readonly #respFifo: { first: number }[] = [];
   readonly #ring: ReadResource[] = [];
   /** PSN of the request being processed (for the NAK of a fault the core reports). */
@@ -381,6 +401,12 @@ export class RoceQp implements QpTransport, RoceNetClient {
       case TxOp.READ_REQUEST:
         this.#emitReadRequest(seg);
         return;
+      case TxOp.ATOMIC_REQUEST:
+        this.#emitAtomic(seg);
+        return;
+      case TxOp.ATOMIC_RESPONSE:
+        this.#emitAtomicAck(seg);
+        return;
       default:
         this.#emitMessage(seg);
     }
@@ -390,12 +416,21 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const first = seg.offset === 0;
     const last = seg.last;
     const svc = this.service === 'UC' ? 0x20 : 0;
-    if (this.service === 'UD') return IbOpcode.UD_SEND_ONLY;
+    const imm = seg.hasImm && last;
+    if (this.service === 'UD') return imm ? IbOpcode.UD_SEND_ONLY_WITH_IMMEDIATE : IbOpcode.UD_SEND_ONLY;
     if (seg.op === TxOp.RDMA_WRITE) {
-      return svc | (first ? (last ? IbOpcode.RC_RDMA_WRITE_ONLY : IbOpcode.RC_RDMA_WRITE_FIRST) : last ? IbOpcode.RC_RDMA_WRITE_LAST : IbOpcode.RC_RDMA_WRITE_MIDDLE);
+      if (last) {
+        if (first) return svc | (imm ? IbOpcode.RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : IbOpcode.RC_RDMA_WRITE_ONLY);
+        return svc | (imm ? IbOpcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : IbOpcode.RC_RDMA_WRITE_LAST);
+      }
+      return svc | (first ? IbOpcode.RC_RDMA_WRITE_FIRST : IbOpcode.RC_RDMA_WRITE_MIDDLE);
     }
     if (seg.op === TxOp.SEND_INVALIDATE && last) return first ? IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE : IbOpcode.RC_SEND_LAST_WITH_INVALIDATE;
-    return svc | (first ? (last ? IbOpcode.RC_SEND_ONLY : IbOpcode.RC_SEND_FIRST) : last ? IbOpcode.RC_SEND_LAST : IbOpcode.RC_SEND_MIDDLE);
+    if (last) {
+      if (first) return svc | (imm ? IbOpcode.RC_SEND_ONLY_WITH_IMMEDIATE : IbOpcode.RC_SEND_ONLY);
+      return svc | (imm ? IbOpcode.RC_SEND_LAST_WITH_IMMEDIATE : IbOpcode.RC_SEND_LAST);
+    }
+    return svc | (first ? IbOpcode.RC_SEND_FIRST : IbOpcode.RC_SEND_MIDDLE);
   }
 
   /** A Send or RDMA Write packet (RC, UC, UD). */
@@ -411,6 +446,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const p: IbPacket = { bth, payload: EMPTY };
     if (seg.op === TxOp.RDMA_WRITE && seg.offset === 0) p.reth = { va: seg.to, rkey: seg.stag, dmaLen: seg.wqe?.totalLen ?? seg.len };
     if (seg.op === TxOp.SEND_INVALIDATE && seg.last) p.ieth = seg.invStag;
+    if (ibOpInfo(opcode)!.immediate) p.immDt = seg.imm >>> 0;
     let dst = this.remote;
     let net = this.nets[0]!;
     if (this.service === 'UD') {
@@ -424,7 +460,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (dst) this.#send(buf, dst, net);
     else log('QP[%d] UD destination is not IPv4-mapped: datagram dropped', qp.id);
     if (rc) {
-      this.#inflight.push({ first: psn, n: 1, wqe: seg.wqe, buf, lastOfWqe: seg.last, read: null });
+      this.#inflight.push({ first: psn, n: 1, wqe: seg.wqe, buf, lastOfWqe: seg.last, read: null, atomicId: null });
       this.#armTimer();
     } else if (seg.last && seg.wqe) {
       // UC and UD complete when the last packet has left (no acknowledgement exists).
@@ -444,7 +480,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.#nextPsn = psnAdd(psn, n);
     const orq = qp.orq[qp.orq.length - 1]!;
     const read: ReadInfo = { va: seg.srcTo, rkey: seg.srcStag, len: seg.size, orq, got: 0, reqFirst: psn };
-    this.#inflight.push({ first: psn, n, wqe: seg.wqe, buf: null, lastOfWqe: true, read });
+    this.#inflight.push({ first: psn, n, wqe: seg.wqe, buf: null, lastOfWqe: true, read, atomicId: null });
     this.#sendReadRequest(read, psn, 0);
     this.#armTimer();
   }
@@ -455,6 +491,41 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const pkt = encodeIbPacket({ bth, reth: { va: r.va + BigInt(received), rkey: r.rkey, dmaLen: r.len - received }, payload: EMPTY });
     r.reqFirst = psn;
     this.#sinceAck = 0;
+    this.#send(pkt, this.remote!);
+  }
+
+  /** A Compare & Swap or Fetch & Add request (IBTA Vol. 1 §9.4.5): one PSN, kept for go-back-N. */
+  #emitAtomic(seg: TxSeg): void {
+    const qp = this.qp;
+    const a = seg.atomic;
+    if (this.service !== 'RC' || !a || a.size !== 8 || a.kind === AtomicKind.SWAP) {
+      // IB has 8-octet Compare & Swap and Fetch & Add on RC only (the caps say so; the core
+      // refuses the rest at post time): a WQE getting here anyway fails locally.
+      if (seg.wqe) qp.requester.failRemote(seg.wqe, RiWcStatus.LOCAL_QP_OP_ERROR);
+      return;
+    }
+    const cs = a.kind === AtomicKind.COMPARE_SWAP;
+    const psn = this.#nextPsn;
+    this.#nextPsn = psnAdd(psn, 1);
+    this.#sinceAck = 0;
+    const bth = { ...newBth(cs ? IbOpcode.RC_COMPARE_SWAP : IbOpcode.RC_FETCH_ADD, qp.ib.destQpn, psn), ackReq: true };
+    const atomicEth = { va: seg.to, rkey: seg.stag, swapAdd: a.addSwap[0]!, compare: cs ? a.compare[0]! : 0n };
+    const buf = encodeIbPacket({ bth, atomicEth, payload: EMPTY });
+    this.#inflight.push({ first: psn, n: 1, wqe: seg.wqe, buf, lastOfWqe: true, read: null, atomicId: seg.requestId });
+    this.#send(buf, this.remote!);
+    this.#armTimer();
+  }
+
+  /** The ATOMIC ACKNOWLEDGE of an executed atomic: the original value, with the request's PSN. */
+  #emitAtomicAck(seg: TxSeg): void {
+    const head = this.#respFifo.shift();
+    if (!head) return;
+    this.#sendAtomicAck(head.first, seg.orig?.[0] ?? 0n);
+  }
+
+  #sendAtomicAck(psn: number, orig: bigint): void {
+    const bth = newBth(IbOpcode.RC_ATOMIC_ACKNOWLEDGE, this.qp.ib.destQpn, psn);
+    const pkt = encodeIbPacket({ bth, aeth: { syndrome: ackSyndrome(), msn: this.#msn }, atomicAckEth: { origData: orig }, payload: EMPTY });
     this.#send(pkt, this.remote!);
   }
 
@@ -500,6 +571,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.#timer = null;
     if (this.#gone || this.#inflight.length === 0) return;
     this.stats.retransmitTimeouts++;
+    if (log.enabled) {
+      const h = this.#inflight[0]!;
+      log('QP[%d] timeout: una %d next %d, %d outstanding, head %s', this.qp.id, this.#una, this.#nextPsn, this.#inflight.length, h.read ? 'Read' : h.atomicId !== null ? 'atomic' : 'packet');
+    }
     if (!this.#useRetry()) return;
     this.#readGapPsn = -1;
     this.#goBackN(this.#una);
@@ -604,11 +679,19 @@ export class RoceQp implements QpTransport, RoceNetClient {
       return;
     }
     const payload: RxPayload = { segments: [p.payload] };
+    // An RDMA Write with Immediate takes a receive at its end: none posted is an RNR NAK before
+    // anything of this packet is placed, so the resent packet finds the Write as it was.
+    if (info.operation === 'write' && info.immediate && !qp.recvReady()) {
+      this.stats.rnrNaksSent++;
+      this.#nakSent = true;
+      this.#sendAck(psn, rnrSyndrome(qp.ib.minRnrTimer));
+      return;
+    }
     let f: Fault;
     switch (info.operation) {
       case 'send': {
         const invalidate = info.invalidate;
-        f = qp.responder.rxSend(this.#rxOffset, len, info.last, p.bth.se, invalidate, p.ieth ?? 0, payload, 0);
+        f = qp.responder.rxSend(this.#rxOffset, len, info.last, p.bth.se, invalidate, p.ieth ?? 0, payload, 0, info.immediate ? p.immDt : undefined);
         if (f === Fault.NO_RECV_BUFFER) {
           // Receiver not ready: RNR NAK with this PSN; ePSN unchanged (§9.7.5.2.8).
           // The packets behind it are dropped silently, as after a sequence NAK: the requester
@@ -641,6 +724,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
         if (f === Fault.OK) {
           this.#rxOffset = info.last ? 0 : end;
           this.#rxMsg = info.last ? RxMsg.NONE : RxMsg.WRITE;
+          // With Immediate: the receive completes with the immediate after the data (§9.4.3).
+          if (info.immediate) f = qp.responder.rxWriteImm(p.immDt!, p.bth.se);
         }
         break;
       }
@@ -650,20 +735,34 @@ export class RoceQp implements QpTransport, RoceNetClient {
         if (f === Fault.OK) {
           const n = Math.max(1, Math.ceil(reth.dmaLen / mtu));
           this.#respFifo.push({ first: psn });
-          this.#ring.push({ first: psn, n, va: reth.va, rkey: reth.rkey, len: reth.dmaLen });
-          while (this.#ring.length > Math.max(1, qp.ird)) this.#ring.shift();
+          this.#remember({ first: psn, n, va: reth.va, rkey: reth.rkey, len: reth.dmaLen, orig: null });
           this.#ePsn = psnAdd(psn, n);
           this.#msn = (this.#msn + 1) & 0xffffff;
           return;
         }
         break;
       }
-      default:
-        // Atomics are not carried yet (the capability says so): an unsupported request.
-        {
-          inv(`${info.name} not supported`);
+      case 'atomic': {
+        // Executed at once by the core's atomic executor (8-octet aligned, Remote Atomic right,
+        // atomic with respect to every other atomic of the process: IBTA Vol. 1 §9.4.5).
+        const ae = p.atomicEth!;
+        const cs = p.bth.opcode === IbOpcode.RC_COMPARE_SWAP;
+        const args = cs ? atomicArgs(AtomicKind.COMPARE_SWAP, 8, ae.compare, ae.swapAdd) : atomicArgs(AtomicKind.FETCH_ADD, 8, ae.swapAdd, 0n);
+        f = qp.responder.rxAtomicRequest(psn, args, ae.rkey, ae.va, this);
+        if (f === Fault.OK) {
+          const orig = qp.irq[qp.irq.length - 1]?.atomic?.orig[0] ?? 0n;
+          this.#respFifo.push({ first: psn });
+          this.#remember({ first: psn, n: 1, va: ae.va, rkey: ae.rkey, len: 8, orig });
+          this.#ePsn = psnAdd(psn, 1);
+          this.#msn = (this.#msn + 1) & 0xffffff;
           return;
         }
+        break;
+      }
+      default: {
+        inv(`${info.name} not supported`);
+        return;
+      }
     }
     if (f !== Fault.OK) {
       if (f !== Fault.HANDLED) qp.remoteFault(f, null);
@@ -674,9 +773,21 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (p.bth.ackReq) this.#scheduleAck(psn);
   }
 
+  /** Keeps a Read or atomic for duplicate replay; the ring holds `max_dest_rd_atomic` (rxe). */
+  #remember(r: ReadResource): void {
+    this.#ring.push(r);
+    while (this.#ring.length > Math.max(1, this.qp.ird)) this.#ring.shift();
+  }
+
   #rxDuplicate(p: IbPacket): void {
     this.stats.duplicateRequests++;
     const info = ibOpInfo(p.bth.opcode)!;
+    if (info.operation === 'atomic') {
+      // A retried atomic is answered with the value it returned, never executed twice (§9.4.5).
+      const res = this.#ring.find((x) => x.orig !== null && x.first === p.bth.psn);
+      if (res && p.atomicEth!.va === res.va && p.atomicEth!.rkey === res.rkey) this.#sendAtomicAck(res.first, res.orig!);
+      return;
+    }
     if (info.operation !== 'read-request') {
       // Executed already: acknowledge what has been executed (rxe: ePSN − 1).
       this.#scheduleAck(psnAdd(this.#ePsn, -1));
@@ -685,7 +796,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     // A Read retried: replay it if it lies inside a Read we answered (its range a subset).
     const reth = p.reth!;
     const psn = p.bth.psn;
-    const res = this.#ring.find((x) => psnInRange(psn, x.first, x.n));
+    const res = this.#ring.find((x) => x.orig === null && psnInRange(psn, x.first, x.n));
     if (!res || reth.rkey !== res.rkey || reth.va < res.va || reth.va + BigInt(reth.dmaLen) > res.va + BigInt(res.len)) return;
     const qp = this.qp;
     if (qp.irq.length >= qp.ird) return; // still answering: the requester will retry again
@@ -753,9 +864,13 @@ export class RoceQp implements QpTransport, RoceNetClient {
       return;
     }
     const payload: RxPayload = { segments: [p.payload] };
+    if (kind === RxMsg.WRITE && info.immediate && !qp.recvReady()) {
+      this.#dropUc(); // no receive for the immediate: UC drops the message
+      return;
+    }
     let f: Fault;
     if (kind === RxMsg.SEND) {
-      f = qp.responder.rxSend(this.#rxOffset, len, info.last, p.bth.se, false, 0, payload, 0);
+      f = qp.responder.rxSend(this.#rxOffset, len, info.last, p.bth.se, false, 0, payload, 0, info.immediate ? p.immDt : undefined);
     } else {
       if (info.first) {
         this.#wVa = p.reth!.va;
@@ -769,6 +884,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         return;
       }
       f = qp.responder.rxWrite(this.#wRkey, this.#wVa + BigInt(this.#rxOffset), len, info.last, payload, 0);
+      if (f === Fault.OK && info.immediate) f = qp.responder.rxWriteImm(p.immDt!, p.bth.se);
     }
     if (f !== Fault.OK) {
       // UC has no NAK: a request in error is dropped (IBTA Vol. 1 §9.8.3.2; rxe drops it).
@@ -799,7 +915,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     // drops the datagram: UD has no NAK (a missing receive, a short buffer: class D).
     if (p.payload.length > this.#mtu) return;
     const d = p.deth!;
-    this.qp.responder.rxDatagram(this.#grh(r), p.payload.length, p.bth.se, { segments: [p.payload] }, 0, d.srcQp, d.qkey >>> 0);
+    this.qp.responder.rxDatagram(this.#grh(r), p.payload.length, p.bth.se, { segments: [p.payload] }, 0, d.srcQp, d.qkey >>> 0, p.immDt);
   }
 
   /**
@@ -838,7 +954,70 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.#curIsResponse = true;
     if (info.operation === 'ack') this.#rxAck(p.bth.psn, p.aeth!.syndrome);
     else if (info.operation === 'read-response') this.#rxReadResponse(p);
-    // ATOMIC ACKNOWLEDGE: no atomics were sent; dropped.
+    else if (info.operation === 'atomic-ack') this.#rxAtomicAck(p);
+  }
+
+  /** An ATOMIC ACKNOWLEDGE: acknowledges what precedes it and completes its atomic (§9.7.6.1.1). */
+  #rxAtomicAck(p: IbPacket): void {
+    const psn = p.bth.psn;
+    const idx = this.#inflight.findIndex((e) => e.atomicId !== null && e.first === psn);
+    if (idx < 0) return; // a duplicate of a finished atomic, or garbage
+    const e = this.#inflight[idx]!;
+    if (aethType(p.aeth!.syndrome) !== AethType.Ack) return;
+    if (idx > 0) {
+      this.#ackUpTo(psnAdd(e.first, -1));
+      if (this.#gone) return;
+      if (this.#inflight[0] !== e) {
+        // An earlier Read or atomic is unfinished: its response was lost. Keep this result for
+        // when it completes, and ask for the earlier one again now (an implied NAK, §9.7.6.1.1).
+        this.#stash.set(e.first, p.atomicAckEth!.origData);
+        this.#impliedRetry();
+        return;
+      }
+    }
+    this.#completeAtomic(e, p.atomicAckEth!.origData);
+  }
+
+  /** Completes the atomic at the head with its original value, then any stashed ones after it. */
+  #completeAtomic(e: Entry, orig: bigint): void {
+    const qp = this.qp;
+    const f = qp.responder.rxAtomicResponse(e.atomicId!, [orig], this);
+    if (f !== Fault.OK) {
+      if (f !== Fault.HANDLED) qp.remoteFault(f, null);
+      return;
+    }
+    this.#inflight.shift();
+    this.#afterResponse();
+  }
+
+  /** A Read or atomic at the head completed: progress, then what waited behind it. */
+  #afterResponse(): void {
+    this.#progress();
+    if (this.#lastAckPsn >= 0) this.#ackUpTo(this.#lastAckPsn);
+    const h = this.#inflight[0];
+    if (!h || this.#gone || h.atomicId === null) return;
+    const orig = this.#stash.get(h.first);
+    if (orig === undefined) return;
+    this.#stash.delete(h.first);
+    this.#completeAtomic(h, orig);
+  }
+
+  /**
+   * A response to a later request arrived while the Read or atomic at the head is unfinished:
+   * its response was lost, so request it again at once (once per head), rather than waiting
+   * for the timer. The responder replays it from its resources.
+   */
+  #impliedRetry(): void {
+    const h = this.#inflight[0];
+    if (!h || h.first === this.#impliedPsn) return;
+    this.#impliedPsn = h.first;
+    this.stats.packetsResent++;
+    if (h.read) {
+      this.#readGapPsn = psnAdd(h.first, h.read.got);
+      this.#sendReadRequest(h.read, this.#readGapPsn, h.read.orq.received);
+    } else if (h.buf) {
+      this.#send(h.buf, this.remote!);
+    }
   }
 
   /** Acknowledges every request wholly at or before `psn`, stopping at an unfinished Read. */
@@ -847,7 +1026,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
     let progress = false;
     while (this.#inflight.length > 0) {
       const e = this.#inflight[0]!;
-      if (e.read || psnDiff(e.first, psn) > 0) break;
+      // Reads and atomics complete only by their responses (§9.7.6.1.1).
+      if (e.read || e.atomicId !== null || psnDiff(e.first, psn) > 0) break;
       this.#inflight.shift();
       progress = true;
       if (e.lastOfWqe && e.wqe) qp.requester.delivered(e.wqe);
@@ -859,7 +1039,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
 
   #progress(): void {
     this.#una = this.#inflight.length ? this.#inflight[0]!.first : this.#nextPsn;
-    if (this.#inflight.length === 0) this.#lastAckPsn = -1;
+    if (this.#inflight.length === 0) {
+      this.#lastAckPsn = -1;
+      this.#stash.clear();
+    }
     this.#resetRetries();
     this.#restartTimer();
     this.kick();
@@ -875,8 +1058,12 @@ export class RoceQp implements QpTransport, RoceNetClient {
       this.#ackUpTo(psn);
       return;
     }
-    // A NAK acknowledges everything before its PSN (§9.7.5.2.x).
-    const progress = this.#ackUpTo(psnAdd(psn, -1));
+    // A NAK acknowledges everything before its PSN (§9.7.5.2.x): progress if that is new, even
+    // when an unfinished Read or atomic at the head keeps the entries from completing yet.
+    const implied = psnAdd(psn, -1);
+    const newer = this.#lastAckPsn < 0 || psnDiff(implied, this.#lastAckPsn) > 0;
+    if (newer && psnDiff(implied, psnAdd(this.#una, -1)) >= 0) this.#lastAckPsn = implied;
+    const progress = this.#ackUpTo(implied) || newer;
     if (this.#gone) return;
     const v = aethValue(syndrome);
     if (type === AethType.RnrNak) {
@@ -933,7 +1120,12 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (!r) return;
     if (idx > 0) {
       this.#ackUpTo(psnAdd(e.first, -1));
-      if (this.#gone || this.#inflight[0] !== e) return; // an earlier Read is unfinished
+      if (this.#gone) return;
+      if (this.#inflight[0] !== e) {
+        // An earlier Read or atomic is unfinished: its response was lost (an implied NAK).
+        this.#impliedRetry();
+        return;
+      }
     }
     const expected = psnAdd(e.first, r.got);
     const d = psnDiff(psn, expected);
@@ -968,9 +1160,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.#readGapPsn = -1;
     if (isLast) {
       this.#inflight.shift();
-      this.#progress();
-      // What an ACK acknowledged past this Read applies now.
-      if (this.#lastAckPsn >= 0) this.#ackUpTo(this.#lastAckPsn);
+      // What an ACK acknowledged past this Read applies now, and atomics that waited behind it.
+      this.#afterResponse();
     } else {
       this.#resetRetries();
       this.#restartTimer();

@@ -152,7 +152,8 @@ describe('RoCEv2 RC responder against a raw peer', () => {
     ['a SEND FIRST shorter than the MTU', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_FIRST, 0, {}, 100), NakCode.InvalidRequest],
     ['an RDMA WRITE ONLY whose payload differs from its DMA length', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: 0x1000n, rkey: 1, dmaLen: 64 } }, 8), NakCode.InvalidRequest],
     ['an RDMA WRITE with an unknown R_Key', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: 0x1000n, rkey: 0xdead, dmaLen: 8 } }, 8), NakCode.RemoteAccessError],
-    ['a COMPARE SWAP (atomics not carried)', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_COMPARE_SWAP, 0, { atomicEth: { va: 0x1000n, rkey: 1, swapAdd: 1n, compare: 0n } }), NakCode.InvalidRequest],
+    ['a COMPARE SWAP on a misaligned address', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_COMPARE_SWAP, 0, { atomicEth: { va: 0x1004n, rkey: 1, swapAdd: 1n, compare: 0n } }), NakCode.InvalidRequest],
+    ['a FETCH ADD with an unknown R_Key', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_FETCH_ADD, 0, { atomicEth: { va: 0x1000n, rkey: 0xdead, swapAdd: 1n, compare: 0n } }), NakCode.RemoteAccessError],
   ] as const) {
     it(`${name}: NAK 0x${(0x60 | code).toString(16)} with its PSN, the QP in Error`, async () => {
       const r = await rawPeer();
