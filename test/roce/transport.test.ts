@@ -12,12 +12,13 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RiRet } from '../../src/rnicpi/status.js';
-import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
+import { RiMemFlags, RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
+import { AtomicKind, atomicArgs } from '../../src/rnic/atomics.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { linkMtuOf, RoceNet, type RoceRx } from '../../src/roce/net.js';
 import type { RoceQp } from '../../src/roce/transport.js';
 import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
-import { connectPair, gidOf, ibRnic, ibToRts, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
+import { ALL_ACCESS, connectPair, gidOf, ibRnic, ibToRts, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
 
 const va = (b: Uint8Array) => hostMemory.addressOf(b);
 const roce = (s: Side) => s.qp.transport as unknown as RoceQp;
@@ -173,7 +174,7 @@ describe('RoCEv2 RC responder against a raw peer', () => {
 });
 
 describe('RoCEv2 live capture', { skip: spawnSync('tshark', ['--version']).status === 0 ? false : 'tshark not installed' }, () => {
-  it('SOFTRDMA_PCAP: an RC Send, Write and Read between two QPs decode as RRoCE with no malformed packet', async () => {
+  it('SOFTRDMA_PCAP: an RC Send, Write, Read, Send with Immediate and Fetch & Add decode as RRoCE with no malformed packet', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'softrdma-roce-live-'));
     const old = process.env.SOFTRDMA_PCAP;
     process.env.SOFTRDMA_PCAP = dir;
@@ -181,7 +182,7 @@ describe('RoCEv2 live capture', { skip: spawnSync('tshark', ['--version']).statu
     try {
       const a = makeIbSide('RC');
       const b = makeIbSide('RC');
-      const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1 });
+      const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1, ib: { access: { read: true, write: true, atomic: true } } });
       port = roce(a).port;
       const src = new Uint8Array(1000).map((_, i) => i & 0xff);
       const dst = new Uint8Array(1000);
@@ -193,7 +194,15 @@ describe('RoCEv2 live capture', { skip: spawnSync('tshark', ['--version']).statu
       const sink = new Uint8Array(1000);
       const mk = reg(a, sink);
       assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mk, sink)], rtag: md.stag, remoteTo: va(dst), id: 3n }), RiRet.SUCCESS);
-      const wcs = await pollN(a.cq, 3);
+      // Immediate data and an atomic: SEND ONLY WITH IMMEDIATE, FETCH ADD, ATOMIC ACKNOWLEDGE.
+      const counter = new Uint8Array(8);
+      const mc = reg(b, counter, ALL_ACCESS | RiMemFlags.ATOMICS);
+      const res = new Uint8Array(8);
+      const mres = reg(a, res);
+      assert.equal(recv(b.qp, 2n, [sge(md, dst, 0, 16)]), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.SEND_IMMEDIATE, sgl: [sge(ms, src, 0, 16)], imm: 0x1234, id: 4n }), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(mres, res)], rtag: mc.stag, remoteTo: va(counter), atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 3n, 0n), id: 5n }), RiRet.SUCCESS);
+      const wcs = await pollN(a.cq, 5);
       assert.ok(wcs.every((w) => w.op_status === RiWcStatus.SUCCESS));
       assert.deepEqual(sink, src);
       await p.close();
@@ -210,8 +219,9 @@ describe('RoCEv2 live capture', { skip: spawnSync('tshark', ['--version']).statu
         const r = spawnSync('tshark', [...args, '-T', 'fields', '-e', 'infiniband.bth.opcode'], { encoding: 'utf8' });
         for (const l of r.stdout.trim().split('\n')) if (l) ops.add(l);
       }
-      // SEND FIRST/MIDDLE/LAST, WRITE FIRST/MIDDLE/LAST, READ REQUEST, READ RESPONSE FIRST/MIDDLE/LAST, ACK.
-      for (const op of [0, 1, 2, 6, 7, 8, 12, 13, 14, 15, 17]) assert.ok(ops.has(String(op)), `opcode ${op} in ${[...ops].join()}`);
+      // SEND FIRST/MIDDLE/LAST, WRITE FIRST/MIDDLE/LAST, READ REQUEST, READ RESPONSE FIRST/MIDDLE/LAST,
+      // ACK, SEND ONLY WITH IMMEDIATE, FETCH ADD, ATOMIC ACKNOWLEDGE.
+      for (const op of [0, 1, 2, 6, 7, 8, 12, 13, 14, 15, 17, 5, 20, 18]) assert.ok(ops.has(String(op)), `opcode ${op} in ${[...ops].join()}`);
     } finally {
       if (old === undefined) delete process.env.SOFTRDMA_PCAP;
       else process.env.SOFTRDMA_PCAP = old;
@@ -305,5 +315,59 @@ describe('RoCEv2 and the link MTU', () => {
     assert.equal(s.qp.state, RiQpState.INITIALIZED);
     assert.equal(ibToRts(t.qp, s.qp.id, { pathMtu: 3, dgid: g }), RiRet.SUCCESS);
     t.qp.modify({ nextState: RiQpState.ERROR });
+  });
+});
+
+describe('RoCEv2 with many QPs on one endpoint', () => {
+  it('16 RC pairs share the two UDP sockets (dispatch by DestQP): concurrent Sends and Writes land in the right QP', { timeout: 60_000 }, async () => {
+    const pairs: Pair[] = [];
+    try {
+      const first = await connectPair(makeIbSide('RC'), makeIbSide('RC'), { transport: 'rocev2', pathMtu: 1 });
+      pairs.push(first);
+      const port = roce(first.a).port;
+      // The other pairs on the same RNICs' addresses and port: one socket per address for all.
+      for (let i = 1; i < 16; i++) {
+        const a = makeIbSide('RC', first.a.rnic);
+        const b = makeIbSide('RC', first.b.rnic);
+        assert.equal(ibToRts(b.qp, a.qp.id, { pathMtu: 1, dgid: gidOf('127.0.0.1') }), RiRet.SUCCESS);
+        assert.equal(ibToRts(a.qp, b.qp.id, { pathMtu: 1, dgid: gidOf('127.0.0.2') }), RiRet.SUCCESS);
+        pairs.push({
+          a,
+          b,
+          transport: 'rocev2',
+          server: null,
+          async close() {
+            for (const x of [a, b]) x.qp.modify({ nextState: RiQpState.ERROR });
+          },
+        });
+        assert.equal(roce(a).port, port);
+        assert.equal(roce(a).nets[0], roce(first.a).nets[0]);
+      }
+      const bufs = pairs.map((p, i) => {
+        const src = new Uint8Array(3000).fill(i + 1);
+        const dst = new Uint8Array(3000);
+        const wdst = new Uint8Array(3000);
+        const ms = reg(p.a, src);
+        const md = reg(p.b, dst);
+        const mw = reg(p.b, wdst);
+        assert.equal(recv(p.b.qp, BigInt(i), [sge(md, dst)]), RiRet.SUCCESS);
+        return { src, dst, wdst, ms, mw };
+      });
+      pairs.forEach((p, i) => {
+        const x = bufs[i]!;
+        assert.equal(send(p.a.qp, { type: RiWrType.SEND, sgl: [sge(x.ms, x.src)], id: 1n }), RiRet.SUCCESS);
+        assert.equal(send(p.a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(x.ms, x.src)], rtag: x.mw.stag, remoteTo: va(x.wdst), id: 2n }), RiRet.SUCCESS);
+      });
+      for (const [i, p] of pairs.entries()) {
+        const wcs = await pollN(p.a.cq, 2);
+        assert.ok(wcs.every((w) => w.op_status === RiWcStatus.SUCCESS));
+        const [r] = await pollN(p.b.cq, 1);
+        assert.equal(r!.id, BigInt(i));
+        assert.ok(bufs[i]!.dst.every((x) => x === i + 1), `pair ${i} Send`);
+        assert.ok(bufs[i]!.wdst.every((x) => x === i + 1), `pair ${i} Write`);
+      }
+    } finally {
+      for (const p of pairs) await p.close();
+    }
   });
 });
