@@ -57,6 +57,8 @@ export interface RoceRx {
   raw: Uint8Array;
   srcAddress: string;
   srcPort: number;
+  /** The local address it was received on (the endpoint's). */
+  dstAddress: string;
   /** The IPv4 Identification recovered from the ICRC. */
   ipId: number;
 }
@@ -468,7 +470,7 @@ export class RoceNet {
     }
     this.stats.rxPackets++;
     try {
-      c.rx({ pkt, raw, srcAddress: rinfo.address, srcPort: rinfo.port, ipId: id.ipId });
+      c.rx({ pkt, raw, srcAddress: rinfo.address, srcPort: rinfo.port, dstAddress: this.address, ipId: id.ipId });
     } catch (e) {
       // A bug in a client must not take the socket (and every other QP) down with it.
       this.stats.rxClientErrors++;

@@ -937,7 +937,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     g[ip + 8] = 64;
     g[ip + 9] = 17;
     g.set(ipv4Bytes(r.srcAddress), ip + 12);
-    g.set(ipv4Bytes(this.nets[0]!.address), ip + 16);
+    g.set(ipv4Bytes(r.dstAddress), ip + 16);
     let s = 0;
     for (let i = ip; i < ip + 20; i += 2) s += (g[i]! << 8) | g[i + 1]!;
     while (s > 0xffff) s = (s & 0xffff) + (s >>> 16);
