@@ -343,7 +343,7 @@ async function connectIb(
       [a, b, gb],
     ] as const) {
       opts.beforeRts?.(s);
-      const st = ibToRts(s.qp, peer.qp.id, { ...opts.ib, pathMtu: opts.pathMtu, psn: 0, peerPsn: 0, dgid });
+      const st = ibToRts(s.qp, peer.qp.id, { ...opts.ib, pathMtu: opts.pathMtu, psn: opts.ib?.psn ?? 0, peerPsn: opts.ib?.psn ?? 0, dgid });
       if (st !== RiRet.SUCCESS) throw new Error(`IB modify QP[${s.qp.id}]: ${RiRet[st]}`);
     }
   } finally {

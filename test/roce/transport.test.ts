@@ -371,3 +371,40 @@ describe('RoCEv2 with many QPs on one endpoint', () => {
     }
   });
 });
+
+describe('RoCEv2 PSN wrap', () => {
+  it('starting 8 PSNs below 2^24: multi-packet Send, Write and Read across the wrap, with loss', async () => {
+    const a = makeIbSide('RC');
+    const b = makeIbSide('RC');
+    const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1, ib: { psn: 0xfffff8, timeout: 10 } });
+    const port = roce(a).port;
+    RoceNet.find('127.0.0.1', port)!.setFaults({ seed: 3, drop: 0.1 });
+    RoceNet.find('127.0.0.2', port)!.setFaults({ seed: 4, drop: 0.1 });
+    try {
+      const src = Uint8Array.from({ length: 20_000 }, (_, i) => (i * 13) & 0xff);
+      const ms = reg(a, src);
+      const dst = new Uint8Array(20_000);
+      const md = reg(b, dst);
+      const wdst = new Uint8Array(20_000);
+      const mw = reg(b, wdst);
+      const back = new Uint8Array(20_000);
+      const mk = reg(a, back);
+      assert.equal(recv(b.qp, 1n, [sge(md, dst)]), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n }), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(ms, src)], rtag: mw.stag, remoteTo: va(wdst), id: 2n }), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mk, back)], rtag: mw.stag, remoteTo: va(wdst), id: 3n }), RiRet.SUCCESS);
+      const wcs = await pollN(a.cq, 3, 30_000);
+      assert.deepEqual(
+        wcs.map((w) => w.op_status),
+        [RiWcStatus.SUCCESS, RiWcStatus.SUCCESS, RiWcStatus.SUCCESS],
+      );
+      assert.deepEqual(dst, src);
+      assert.deepEqual(wdst, src);
+      assert.deepEqual(back, src);
+    } finally {
+      RoceNet.find('127.0.0.1', port)?.setFaults(null);
+      RoceNet.find('127.0.0.2', port)?.setFaults(null);
+      await p.close();
+    }
+  });
+});
