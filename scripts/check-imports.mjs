@@ -20,7 +20,7 @@ const SRC = 'src';
  * - faces (itapi, verbs, cli) → provider (loading a provider) and rnicpi (the spec's API);
  *   they reach the engine and the transports only for the files of ALLOWED_FILES;
  * - provider: the softrdma RNICPI provider and access layer, over the core and the transports;
- * - transports (iwarp, loopback) → the core (rnic) and the wire codecs;
+ * - transports (iwarp, loopback, roce) → the core (rnic) and the wire codecs;
  * - rnic: the transport-neutral core; it knows no transport;
  * - ibcm: the InfiniBand CM (IBTA Vol. 1 ch. 12) for the RoCE device, an RNICPI consumer like the
  *   iWARP CM: it speaks MADs over an abstract GSI port and never reaches into the core;
@@ -35,9 +35,10 @@ const ALLOWED_FOLDERS = {
   cli: ['verbs', 'itapi', 'provider', 'rnicpi', 'wire', 'util'],
   itapi: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
   verbs: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
-  provider: ['rnic', 'iwarp', 'loopback', 'rnicpi', 'wire', 'util'],
+  provider: ['rnic', 'iwarp', 'loopback', 'roce', 'rnicpi', 'wire', 'util'],
   iwarp: ['rnic', 'rnicpi', 'wire', 'util'],
   loopback: ['rnic', 'rnicpi', 'wire', 'util'],
+  roce: ['rnic', 'rnicpi', 'wire', 'util'],
   ibcm: ['rnicpi', 'wire', 'util'],
   rnic: ['rnicpi', 'wire', 'util'],
   rnicpi: ['wire', 'util'],

@@ -30,6 +30,8 @@ import { terminateOfFault } from '../iwarp/terminate-map.js';
 import { buildTerminate, encodeTerminate } from '../wire/terminate.js';
 import { LlpStream } from '../iwarp/llp.js';
 import { attachLoopback } from '../loopback/loopback.js';
+// Registers the RoCEv2 IB binder ('rocev2') that RoCE RNICs' QPs bind through on INIT→RTR.
+import '../roce/transport.js';
 import { MEM_REMOTE, MemKind, type MemObject, MrOrigin } from '../rnic/memory.js';
 import {
   ltagAlloc,

@@ -966,6 +966,15 @@ export class Qp {
     this.rqProc = this.rqNextSeq;
   }
 
+  /**
+   * Is a receive WQE there to take (RQ or S-RQ)? IB transports ask before executing a packet
+   * that will need one (an RDMA Write with Immediate's last packet), so that an RNR NAK leaves
+   * nothing half done (IBTA Vol. 1 §9.7.5.2.8).
+   */
+  recvReady(): boolean {
+    return this.srq ? this.srq.available > 0 : this.rqAt(this.rqProc) !== undefined;
+  }
+
   /** Takes the next receive WQE for an inbound untagged Send (RQ or S-RQ). */
   takeRecv(): RqWqe | undefined {
     if (this.srq) {

@@ -74,6 +74,17 @@ export class Responder {
     this.tagStag = -1;
   }
 
+  /**
+   * InfiniBand UC: a packet of the message in progress was lost, so the message is abandoned
+   * (IBTA Vol. 1 §9.8.3.2). Its receive WQE, if it had taken one, stays for the next message,
+   * placed from offset 0 again; a Write's sink is forgotten.
+   */
+  abortMessage(): void {
+    if (this.recvWqe) this.recvWqe.placed = 0;
+    this.tagObj = null;
+    this.tagStag = -1;
+  }
+
   /** Copies `len` octets of `p` after `skip` header octets into a target at `off`. */
   private place(p: RxPayload, skip: number, target: MemTarget, off: number): void {
     for (const s of p.segments) {
@@ -297,7 +308,7 @@ export class Responder {
    * drops the datagram silently). A datagram longer than the buffer completes the WQE with
    * Local Length Error and the QP goes on (returned as {@link Fault.HANDLED}).
    */
-  rxDatagram(grh: Uint8Array, len: number, se: boolean, p: RxPayload, skip: number, srcQpn: number, qkey: number): Fault {
+  rxDatagram(grh: Uint8Array, len: number, se: boolean, p: RxPayload, skip: number, srcQpn: number, qkey: number, imm?: number): Fault {
     const qp = this.qp;
     if (qkey !== qp.ib.qkey) {
       qp.rnic.counters.qkeyViolations++;
@@ -325,7 +336,9 @@ export class Responder {
     this.placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);
     if (len > 0) this.placeUntagged(p, skip, GRH_LEN, len);
     this.recvPieces = null;
-    qp.completeRecv(w, RiWcStatus.SUCCESS, GRH_LEN + len, se ? RiWcFlags.SOLICITED_EVENT : 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
+    // Send with Immediate as a datagram: the immediate is reported with the data (IBTA Vol. 1 §9.4.1).
+    const flags = (se ? RiWcFlags.SOLICITED_EVENT : 0) | (imm !== undefined ? RiWcFlags.IMMEDIATE_DATA : 0);
+    qp.completeRecv(w, RiWcStatus.SUCCESS, GRH_LEN + len, flags, 0, RiWcType.DATA_RECEIVED, (imm ?? 0) >>> 0, srcQpn);
     return Fault.OK;
   }
 

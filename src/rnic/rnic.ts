@@ -100,6 +100,8 @@ export interface RnicConfig {
   gids?: () => readonly Uint8Array[];
   /** InfiniBand RNICs: the port's active MTU as `enum ibv_mtu` (the UD message limit). */
   activeMtu?: number;
+  /** RoCEv2 RNICs: the UDP port of their endpoints (default 4791; tests use an ephemeral one). */
+  roceUdpPort?: number;
 }
 
 export const DEFAULT_CONFIG: RnicConfig = {

@@ -7,7 +7,8 @@
  * timestamps), link type 1 (Ethernet), all fields written little-endian (readers detect byte
  * order from the magic). Each `send` becomes one or more TCP segments with PSH|ACK, with
  * correct IPv4 header and TCP checksums; a connection starts with SYN, SYN-ACK, ACK and ends
- * with FIN/ACK from both sides.
+ * with FIN/ACK from both sides. {@link PcapWriter.udpDatagram} writes single UDP datagrams
+ * (RoCEv2: port 4791).
  *
  * @packageDocumentation
  */
@@ -51,6 +52,7 @@ export const PCAP_MAX_TCP_PAYLOAD = 0xffff - 20 - 20;
 const ETH_LEN = 14;
 const IP_LEN = 20;
 const TCP_LEN = 20;
+const UDP_LEN = 8;
 const TCP_FIN = 0x01;
 const TCP_SYN = 0x02;
 const TCP_PSH = 0x08;
@@ -78,6 +80,20 @@ function fold(s: number): number {
   while (x > 0xffff) x = (x & 0xffff) + Math.floor(x / 0x10000);
   return ~x & 0xffff;
 }
+
+/** One UDP datagram for {@link PcapWriter.udpDatagram}. */
+export interface PcapUdpDatagram {
+  src: PcapEndpoint;
+  dst: PcapEndpoint;
+  payload: Uint8Array;
+  /** IPv4 Identification (default: the writer's counter). RoCEv2 sends 0 (its ICRC covers it). */
+  ipId?: number;
+  /** Time to live (default 64). */
+  ttl?: number;
+}
+
+/** The UDP port of RoCEv2 (IBTA Vol. 1 Annex A17.2), which Wireshark decodes as RRoCE. */
+export const ROCEV2_UDP_PORT = 4791;
 
 /** Writes libpcap records; see the module documentation. */
 export class PcapWriter {
@@ -132,6 +148,43 @@ export class PcapWriter {
   /** Starts a synthetic TCP connection from `a` (the active opener) to `b`. */
   tcpConnection(a: PcapEndpoint, b: PcapEndpoint, opts: PcapConnectionOptions = {}): PcapTcpConnection {
     return new PcapTcpConnection(this, a, b, opts);
+  }
+
+  /**
+   * Writes one UDP datagram in an Ethernet/IPv4 frame (DF set, IPv4 header checksum and UDP
+   * checksum computed). RoCEv2 traffic to port 4791 decodes in tshark as RRoCE.
+   */
+  udpDatagram(d: PcapUdpDatagram): void {
+    const src = side(d.src, 0);
+    const dst = side(d.dst, 0);
+    const plen = d.payload.length;
+    if (plen > 0xffff - IP_LEN - UDP_LEN) throw new RangeError('UDP payload too large for IPv4');
+    const frame = new Uint8Array(ETH_LEN + IP_LEN + UDP_LEN + plen);
+    const dv = new DataView(frame.buffer);
+    frame.set(dst.mac, 0);
+    frame.set(src.mac, 6);
+    dv.setUint16(12, 0x0800);
+    const ip = ETH_LEN;
+    dv.setUint8(ip, 0x45);
+    dv.setUint16(ip + 2, IP_LEN + UDP_LEN + plen);
+    dv.setUint16(ip + 4, d.ipId ?? this.nextIpId());
+    dv.setUint16(ip + 6, 0x4000);
+    dv.setUint8(ip + 8, d.ttl ?? 64);
+    dv.setUint8(ip + 9, 17);
+    frame.set(src.ip, ip + 12);
+    frame.set(dst.ip, ip + 16);
+    dv.setUint16(ip + 10, fold(sum16(frame, ip, ip + IP_LEN)));
+    const u = ip + IP_LEN;
+    dv.setUint16(u, src.port);
+    dv.setUint16(u + 2, dst.port);
+    dv.setUint16(u + 4, UDP_LEN + plen);
+    frame.set(d.payload, u + UDP_LEN);
+    let s = sum16(frame, ip + 12, ip + 20);
+    s += 17 + UDP_LEN + plen;
+    s = sum16(frame, u, u + UDP_LEN + plen, s);
+    // RFC 768: a computed checksum of zero is sent as all ones (zero means "none").
+    dv.setUint16(u + 6, fold(s) || 0xffff);
+    this.writeFrame(frame);
   }
 
   /** @internal next IPv4 identification value. */

@@ -25,6 +25,8 @@ import { RiConsumerDomain, RiPblMode, type ri_rnic_handle_t } from '../../src/rn
 import { registerLlpBinder } from '../../src/rnic/transport.js';
 import type { FaultPlan } from '../../src/loopback/faults.js';
 import { LoopbackConn, loopbackPair } from '../../src/loopback/loopback.js';
+import { RoceNet } from '../../src/roce/net.js';
+import '../../src/roce/transport.js';
 
 // Engine-level tests attach iWARP streams the way the provider does.
 registerLlpBinder(attachIwarp);
@@ -218,7 +220,7 @@ export interface Pair {
 /** The transports a semantic suite runs on. */
 export type TransportName = 'iwarp' | 'loopback';
 /** The transports the InfiniBand suites run on ('loopback-ib': IB-state QPs over the loopback). */
-export type IbTransportName = 'loopback-ib';
+export type IbTransportName = 'loopback-ib' | 'rocev2';
 /**
  * Every transport the suites run on; `SOFTRDMA_TEST_TRANSPORTS=loopback` (comma-separated)
  * narrows a run to some of them.
@@ -234,7 +236,7 @@ export const TRANSPORTS: readonly TransportName[] = (() => {
  * them too. The RoCEv2 transport adds its name here.
  */
 export const IB_TRANSPORTS: readonly IbTransportName[] = (() => {
-  const all: IbTransportName[] = ['loopback-ib'];
+  const all: IbTransportName[] = ['loopback-ib', 'rocev2'];
   const want = process.env.SOFTRDMA_TEST_TRANSPORTS?.split(',').map((s) => s.trim());
   return want ? all.filter((t) => want.includes(t)) : all;
 })();
@@ -255,6 +257,13 @@ export function makeIbSide(service: IbService = 'RC', rnic: Rnic = ibRnic(), ove
 /** IB connection parameters of {@link ibToRts}. */
 export interface IbPath {
   pathMtu?: number;
+  /** The peer's GID (default {@link TEST_GID}). */
+  dgid?: Uint8Array;
+  /** RC: the Local ACK Timeout, retry counts and RNR timer (defaults 14, 7, 7, 12). */
+  timeout?: number;
+  retryCnt?: number;
+  rnrRetry?: number;
+  minRnrTimer?: number;
   psn?: number;
   peerPsn?: number;
   access?: { read: boolean; write: boolean; atomic: boolean };
@@ -267,38 +276,83 @@ export function ibToRts(qp: Qp, destQpn: number, path: IbPath = {}): RiRet {
   const access = path.access ?? { read: true, write: true, atomic: false };
   let st = qp.modify({ nextState: RiQpState.INITIALIZED, ib: ud ? { pkeyIndex: 0, port: 1, qkey: 0x11111111 } : { pkeyIndex: 0, port: 1, access } });
   if (st !== RiRet.SUCCESS) return st;
-  const av = { dgid: TEST_GID, sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
+  const av = { dgid: path.dgid ?? TEST_GID, sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
   st = qp.modify(
     ud
       ? { nextState: RiQpState.READY_TO_RECEIVE }
       : {
           nextState: RiQpState.READY_TO_RECEIVE,
           ...(rc && { ird: 8 }),
-          ib: { av, pathMtu: path.pathMtu ?? 3, destQpn, rqPsn: path.peerPsn ?? 0, ...(rc && { minRnrTimer: 12 }) },
+          ib: { av, pathMtu: path.pathMtu ?? 3, destQpn, rqPsn: path.peerPsn ?? 0, ...(rc && { minRnrTimer: path.minRnrTimer ?? 12 }) },
         },
   );
   if (st !== RiRet.SUCCESS) return st;
   return qp.modify({
     nextState: RiQpState.READY_TO_SEND,
     ...(rc && { ord: 8 }),
-    ib: rc ? { timeout: 14, retryCnt: 7, rnrRetry: 7, sqPsn: path.psn ?? 0 } : { sqPsn: path.psn ?? 0 },
+    ib: rc
+      ? { timeout: path.timeout ?? 14, retryCnt: path.retryCnt ?? 7, rnrRetry: path.rnrRetry ?? 7, sqPsn: path.psn ?? 0 }
+      : { sqPsn: path.psn ?? 0 },
   });
 }
 
-/** Joins two IB QPs by QPN and moves both to RTS (b first, as a passive side). */
-function connectIb(a: Side, b: Side, opts: { beforeRts?: (s: Side) => void; pathMtu?: number }): Promise<Pair> {
-  for (const [s, peer] of [
-    [b, a],
-    [a, b],
+/** The IPv4-mapped GID of `a.b.c.d`. */
+export function gidOf(ipv4: string): Uint8Array {
+  const g = new Uint8Array(16);
+  g[10] = 0xff;
+  g[11] = 0xff;
+  g.set(ipv4.split('.').map(Number), 12);
+  return g;
+}
+
+/**
+ * RoCEv2 over loopback UDP: switches the sides' RNICs (their QPs still in Reset) to the RoCEv2
+ * link, `a` on 127.0.0.1 and `b` on 127.0.0.2, both on one ephemeral UDP port (the RoCEv2 port
+ * of a real host is 4791; parallel test files must not share it). Returns the peers' GIDs.
+ */
+async function useRoce(a: Side, b: Side): Promise<[Uint8Array, Uint8Array, RoceNet]> {
+  const probe = RoceNet.acquire('127.0.0.1', 0);
+  await probe.ready;
+  const port = probe.port;
+  const ga = gidOf('127.0.0.1');
+  const gb = gidOf('127.0.0.2');
+  for (const [s, g] of [
+    [a, ga],
+    [b, gb],
   ] as const) {
-    opts.beforeRts?.(s);
-    const st = ibToRts(s.qp, peer.qp.id, { pathMtu: opts.pathMtu, psn: 0, peerPsn: 0 });
-    if (st !== RiRet.SUCCESS) throw new Error(`IB modify QP[${s.qp.id}]: ${RiRet[st]}`);
+    const c = s.rnic.config as RnicConfig;
+    c.ibLink = 'rocev2';
+    c.roceUdpPort = port;
+    c.gids = () => [g];
+  }
+  // The QPs take their own references on bind; the probe's socket is the one `a` uses.
+  return [ga, gb, probe];
+}
+
+/** Joins two IB QPs by QPN and moves both to RTS (b first, as a passive side). */
+async function connectIb(
+  a: Side,
+  b: Side,
+  opts: { transport?: TransportName | IbTransportName; beforeRts?: (s: Side) => void; pathMtu?: number; ib?: IbPath },
+): Promise<Pair> {
+  const roce = opts.transport === 'rocev2';
+  const [ga, gb, probe] = roce ? await useRoce(a, b) : [TEST_GID, TEST_GID, null];
+  try {
+    for (const [s, peer, dgid] of [
+      [b, a, ga],
+      [a, b, gb],
+    ] as const) {
+      opts.beforeRts?.(s);
+      const st = ibToRts(s.qp, peer.qp.id, { ...opts.ib, pathMtu: opts.pathMtu, psn: opts.ib?.psn ?? 0, peerPsn: opts.ib?.psn ?? 0, dgid });
+      if (st !== RiRet.SUCCESS) throw new Error(`IB modify QP[${s.qp.id}]: ${RiRet[st]}`);
+    }
+  } finally {
+    probe?.release();
   }
   return Promise.resolve({
     a,
     b,
-    transport: 'loopback-ib',
+    transport: roce ? 'rocev2' : 'loopback-ib',
     server: null,
     async close() {
       for (const s of [a, b]) if (s.qp.state !== RiQpState.ERROR) s.qp.modify({ nextState: RiQpState.ERROR });
@@ -322,10 +376,12 @@ export async function connectPair(
     faults?: { ab?: FaultPlan; ba?: FaultPlan };
     /** IB transports: the path MTU (`enum ibv_mtu`, default 3 = 1024). */
     pathMtu?: number;
+    /** IB transports: timeouts and retry counts of the RC QPs. */
+    ib?: IbPath;
   } = {},
 ): Promise<Pair> {
   if (opts.transport === 'loopback') return connectLoopback(a, b, opts);
-  if (opts.transport === 'loopback-ib') return connectIb(a, b, opts);
+  if (opts.transport === 'loopback-ib' || opts.transport === 'rocev2') return connectIb(a, b, opts);
   const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

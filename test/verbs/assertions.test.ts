@@ -146,12 +146,11 @@ import {
   RTS_MASK,
   settle,
 } from './pair.js';
+import { e19, e20, e21 } from '../roce/manual.js';
 import { avTo, closeRoceSide, gid, QKEY, RC_INIT_MASK, ROCE_ACC, roceSide, roceToRts, UC_RTR_MASK, UC_RTS_MASK, UD_INIT_MASK, useLoopbackLink } from './roce.js';
 
 const T = { timeout: 30_000 };
 const ROCE = (what: string) => ({ skip: `needs RoCEv2: ${what}` });
-/** Items that need the RoCEv2 transport itself (its wire: NAKs, timers, loss), not yet loaded. */
-const ROCE_WIRE = (what: string) => ({ skip: `needs the RoCEv2 transport (src/roce/, another branch): ${what}` });
 
 /**
  * Runs `fn` with softroce0's IB QPs on the in-process loopback link (test/verbs/roce.ts): the
@@ -1334,7 +1333,7 @@ describe('E. Posting & completion semantics', () => {
     await closeBroken(P);
   });
 
-  test('E19: RNR NAK with rnr_retry', ROCE_WIRE('RNR NAK / rnr_retry'), () => {});
+  test('E19: RNR NAK with rnr_retry (softroce0 over RoCEv2): rnr_retry 0 → IBV_WC_RNR_RETRY_EXC_ERR; 7 waits for the receive', T, () => e19());
   test('E19 on iWARP: a Send with no receive posted is fatal — the connection is terminated', T, async () => {
     const P = await cmPair();
     const mr = reg(P.client.pd, new Uint8Array(8));
@@ -1345,8 +1344,8 @@ describe('E. Posting & completion semantics', () => {
     v.ibv_dereg_mr(mr);
     await closeBroken(P);
   });
-  test('E20: RC retry exhaustion after (retry_cnt+1)·4.096µs·2^timeout', ROCE_WIRE('IB ACK timeout / retry_cnt (TCP retransmits on iWARP)'), () => {});
-  test('E21: UC drops a message with a lost packet', ROCE_WIRE('packet loss on the RoCEv2 wire (UC QPs themselves exist)'), () => {});
+  test('E20: RC retry exhaustion after (retry_cnt+1)·4.096µs·2^timeout (softroce0 over RoCEv2): IBV_WC_RETRY_EXC_ERR', T, () => e20());
+  test('E21: UC drops a message with a lost packet (softroce0 over RoCEv2): no CQE at the receiver, the next message arrives', T, () => e21());
   test('E22: a UD send larger than the MTU is rejected at post (softroce0)', () =>
     onRoce(() => {
       const { a, b, ah, ud } = udPair();
