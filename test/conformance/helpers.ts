@@ -4,6 +4,7 @@
  * start-up halves of `src/iwarp/mpa-startup.ts`, then converted with `ri_qp_modify`
  * (NEXT_STATE | LLQ_STREAM_HANDLE | MPA_ATTR).
  */
+import { test } from 'node:test';
 import { once } from 'node:events';
 import net from 'node:net';
 import type { ri_ops_t } from '../../src/rnicpi/ops.js';
@@ -42,7 +43,7 @@ import { buildFrame, mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } fro
 import type { MpaAttrs } from '../../src/rnic/qp.js';
 import type { RnicConfig } from '../../src/rnic/rnic.js';
 import { loopbackPair } from '../../src/loopback/loopback.js';
-import type { TransportName } from '../helpers/engine.js';
+import { TRANSPORTS, type TransportName } from '../helpers/engine.js';
 
 export const ALL_ACCESS =
   RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
@@ -364,6 +365,26 @@ const pairs = new Set<Pair>();
 let conformanceTransport: TransportName = 'iwarp';
 export function setConformanceTransport(t: TransportName): void {
   conformanceTransport = t;
+}
+
+/**
+ * Registers a connected-pair test once per transport in {@link TRANSPORTS} (the transport named
+ * in its title): `fn` runs with `connect`/`twoSides` on that transport. `only` keeps a test to
+ * the transports whose wire it is about (an iWARP streaming-mode message, say).
+ */
+export function transportTest(name: string, fn: (transport: TransportName) => Promise<void>, only?: readonly TransportName[]): void {
+  for (const t of TRANSPORTS) {
+    if (only && !only.includes(t)) continue;
+    test(`${name} [${t}]`, async () => {
+      const before = conformanceTransport;
+      setConformanceTransport(t);
+      try {
+        await fn(t);
+      } finally {
+        setConformanceTransport(before);
+      }
+    });
+  }
 }
 
 /**

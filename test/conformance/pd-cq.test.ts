@@ -37,6 +37,7 @@ import {
   type Side,
   twoSides,
   until,
+  transportTest,
 } from './helpers.js';
 
 after(cleanupAll);
@@ -150,7 +151,7 @@ test('RNICPI-032 ri_cq_set_event_handler with a NULL handler_id returns INVALID_
   env.close();
 });
 
-test('RNICPI-033 after arming with ANY exactly one callback occurs for the next completion, with the ri_rnic_open and ri_cq_create os_data (VERBS-10.N2)', async () => {
+transportTest('RNICPI-033 after arming with ANY exactly one callback occurs for the next completion, with the ri_rnic_open and ri_cq_create os_data (VERBS-10.N2)', async () => {
   const t = await twoSides({}, {}, { handlerId: true });
   try {
     const { a, b, envA } = t;
@@ -188,7 +189,7 @@ test('RNICPI-034 completions already in the CQ when arming do not trigger the ca
   env.close();
 });
 
-test('RNICPI-035 arming with SOLICITED does not fire on a successful unsolicited send completion but does on an error completion', async () => {
+transportTest('RNICPI-035 arming with SOLICITED does not fire on a successful unsolicited send completion but does on an error completion', async () => {
   const t = await twoSides({}, {}, { handlerId: true });
   try {
     const { a, b, envA } = t;
@@ -211,7 +212,7 @@ test('RNICPI-035 arming with SOLICITED does not fire on a successful unsolicited
   }
 });
 
-test('VERBS-10.N1 arm "solicited": a plain Send arriving does not call the handler, a Send with SE does', async () => {
+transportTest('VERBS-10.N1 arm "solicited": a plain Send arriving does not call the handler, a Send with SE does', async () => {
   const t = await twoSides({}, {}, { handlerId: true });
   try {
     const { a, b, envB } = t;
@@ -233,7 +234,7 @@ test('VERBS-10.N1 arm "solicited": a plain Send arriving does not call the handl
   }
 });
 
-test('RNICPI-036 SOLICITED then ANY before the next completion: the callback fires on the next completion of any kind, once (VERBS-10.N4)', async () => {
+transportTest('RNICPI-036 SOLICITED then ANY before the next completion: the callback fires on the next completion of any kind, once (VERBS-10.N4)', async () => {
   const t = await twoSides({}, {}, { handlerId: true });
   try {
     const { a, b, envA } = t;

@@ -45,6 +45,7 @@ import {
   twoSides,
   until,
   userHandle,
+  transportTest,
 } from './helpers.js';
 
 after(cleanupAll);
@@ -76,7 +77,7 @@ test('RNICPI-062 a post list whose 3rd WR is invalid returns the error with num_
   env.close();
 });
 
-test('RNICPI-063 WRs are executed and completed in array order (VERBS-10.W6)', async () => {
+transportTest('RNICPI-063 WRs are executed and completed in array order (VERBS-10.W6)', async () => {
   const t = await twoSides();
   try {
     const mb = regMr(t.b, buf(64));
@@ -97,7 +98,7 @@ test('RNICPI-063 WRs are executed and completed in array order (VERBS-10.W6)', a
   }
 });
 
-test('RNICPI-064 changing a WR array after ri_qp_postsq returns does not affect the posted WRs', async () => {
+transportTest('RNICPI-064 changing a WR array after ri_qp_postsq returns does not affect the posted WRs', async () => {
   const t = await twoSides();
   try {
     const mb = regMr(t.b, buf(64));
@@ -118,7 +119,7 @@ test('RNICPI-064 changing a WR array after ri_qp_postsq returns does not affect 
   }
 });
 
-test('RNICPI-065 RI_WR_LOCAL_SOLICITED_FLAG without RI_WR_SIGNALED_FLAG is ignored (with it, the RNIC raises the event: LOCAL_SOLICITED_EVENT)', async () => {
+transportTest('RNICPI-065 RI_WR_LOCAL_SOLICITED_FLAG without RI_WR_SIGNALED_FLAG is ignored (with it, the RNIC raises the event: LOCAL_SOLICITED_EVENT)', async () => {
   const t = await twoSides({}, {}, { handlerId: true });
   try {
     const attrs = ok(K.ri_rnic_query(t.a.rnic, 0, 1 << 20)).attrs;
@@ -167,7 +168,7 @@ test('RNICPI-067 an RDMA_READ_LOCAL_INVALIDATE WR with 2 SGEs returns WR_SG_INVA
   env.close();
 });
 
-test('RNICPI-068 SQ posts: Idle queues them (softrdma decision, spec-notes), Terminate refuses with QP_INVALID_STATE, Error accepts and flush-completes', async () => {
+transportTest('RNICPI-068 SQ posts: Idle queues them (softrdma decision, spec-notes), Terminate refuses with QP_INVALID_STATE, Error accepts and flush-completes', async () => {
   const env = openRnic();
   const s = makeSide(env);
   ok(postSend(s, null, 1n), 'Idle: accepted and queued (RDMA Verbs §6.2 Idle, §13.1)');
@@ -192,7 +193,7 @@ test('RNICPI-068 SQ posts: Idle queues them (softrdma decision, spec-notes), Ter
   }
 });
 
-test('RNICPI-069 a post with RI_WR_COALESCE_FLAG clear makes all earlier coalesced WRs visible to the engine', async () => {
+transportTest('RNICPI-069 a post with RI_WR_COALESCE_FLAG clear makes all earlier coalesced WRs visible to the engine', async () => {
   const t = await twoSides();
   try {
     const mb = regMr(t.b, buf(64));
@@ -208,7 +209,7 @@ test('RNICPI-069 a post with RI_WR_COALESCE_FLAG clear makes all earlier coalesc
   }
 });
 
-test('RNICPI-070 an unsignaled successful WR produces no WC; an unsignaled failing WR does (VERBS-10.W4)', async () => {
+transportTest('RNICPI-070 an unsignaled successful WR produces no WC; an unsignaled failing WR does (VERBS-10.W4)', async () => {
   const t = await twoSides();
   try {
     const mb = regMr(t.b, buf(64));
@@ -229,7 +230,7 @@ test('RNICPI-070 an unsignaled successful WR produces no WC; an unsignaled faili
   }
 });
 
-test('RNICPI-071 every WC carries the WR 64-bit id and a valid op_status, error completions included (VERBS-10.S21, S22: one error WC, every later WR Flushed)', async () => {
+transportTest('RNICPI-071 every WC carries the WR 64-bit id and a valid op_status, error completions included (VERBS-10.S21, S22: one error WC, every later WR Flushed)', async () => {
   const t = await twoSides();
   try {
     const ma = regMr(t.a, buf(8));
@@ -257,7 +258,7 @@ test('RNICPI-071 every WC carries the WR 64-bit id and a valid op_status, error 
   }
 });
 
-test('RNICPI-072 Send and Send-with-Invalidate complete with op_type SEND; receives with DATA_RECEIVED (VERBS-10.W18)', async () => {
+transportTest('RNICPI-072 Send and Send-with-Invalidate complete with op_type SEND; receives with DATA_RECEIVED (VERBS-10.W18)', async () => {
   const t = await twoSides();
   try {
     const mb = regMr(t.b, buf(16));
@@ -277,7 +278,7 @@ test('RNICPI-072 Send and Send-with-Invalidate complete with op_type SEND; recei
   }
 });
 
-test('RNICPI-073 a received Send-with-Invalidate sets RTAG_INVALIDATE and invalidated_rtag, and that STag is invalid when the WC is polled (VERBS-10.I1, I5)', async () => {
+transportTest('RNICPI-073 a received Send-with-Invalidate sets RTAG_INVALIDATE and invalidated_rtag, and that STag is invalid when the WC is polled (VERBS-10.I1, I5)', async () => {
   const t = await twoSides();
   try {
     const mb = regMr(t.b, buf(16));
@@ -294,7 +295,7 @@ test('RNICPI-073 a received Send-with-Invalidate sets RTAG_INVALIDATE and invali
   }
 });
 
-test('RNICPI-074 bytes_transferred of a receive WC equals the payload length (VERBS-10.W12)', async () => {
+transportTest('RNICPI-074 bytes_transferred of a receive WC equals the payload length (VERBS-10.W12)', async () => {
   const t = await twoSides();
   try {
     const mb = regMr(t.b, buf(300_000));
@@ -313,7 +314,7 @@ test('RNICPI-074 bytes_transferred of a receive WC equals the payload length (VE
   }
 });
 
-test('RNICPI-075 consumer flags 0/1 set on a WR appear in the WC flags when RI_RNIC_CONSUMERx_OPAQUE is reported', async () => {
+transportTest('RNICPI-075 consumer flags 0/1 set on a WR appear in the WC flags when RI_RNIC_CONSUMERx_OPAQUE is reported', async () => {
   const t = await twoSides();
   try {
     const f = ok(K.ri_rnic_query(t.a.rnic, 0, 1 << 20)).attrs.rnic_flags;
@@ -331,7 +332,7 @@ test('RNICPI-075 consumer flags 0/1 set on a WR appear in the WC flags when RI_R
   }
 });
 
-test('RNICPI-076 qp_os_data in a WC equals the os_data given to ri_qp_create (sender and receiver)', async () => {
+transportTest('RNICPI-076 qp_os_data in a WC equals the os_data given to ri_qp_create (sender and receiver)', async () => {
   const t = await twoSides();
   try {
     ok(postRecv(t.b, regMr(t.b, buf(8)), 1n));
@@ -378,7 +379,7 @@ test('VERBS-10.W2 posting into a full SQ or RQ → QP_CAPACITY_EXCEEDED', () => 
   env.close();
 });
 
-test('VERBS-10.W3 a Signaled WR slot is not reusable until its WC is polled: with depth D, D posts succeed and post D+1 fails', async () => {
+transportTest('VERBS-10.W3 a Signaled WR slot is not reusable until its WC is polled: with depth D, D posts succeed and post D+1 fails', async () => {
   const t = await twoSides({ sq_size: 2 });
   try {
     const mb = regMr(t.b, buf(8));
@@ -394,7 +395,7 @@ test('VERBS-10.W3 a Signaled WR slot is not reusable until its WC is polled: wit
   }
 });
 
-test('VERBS-10.W5 an Unsignaled WR slot is freed once a later Signaled WR on the same SQ has been polled', async () => {
+transportTest('VERBS-10.W5 an Unsignaled WR slot is freed once a later Signaled WR on the same SQ has been polled', async () => {
   const t = await twoSides({ sq_size: 2 });
   try {
     const mb = regMr(t.b, buf(8));
@@ -447,7 +448,7 @@ test('VERBS-10.W8 PostSQ with an unknown op type → WR_INVALID_TYPE; datagrams 
   env.close();
 });
 
-test('VERBS-10.W10 an SGE of length 0 with a garbage STag → no error; VERBS-10.W11 a zero-length Send succeeds and the receive WC shows 0 bytes', async () => {
+transportTest('VERBS-10.W10 an SGE of length 0 with a garbage STag → no error; VERBS-10.W11 a zero-length Send succeeds and the receive WC shows 0 bytes', async () => {
   const t = await twoSides();
   try {
     const mb = regMr(t.b, buf(8));
@@ -467,7 +468,7 @@ test('VERBS-10.W10 an SGE of length 0 with a garbage STag → no error; VERBS-10
   }
 });
 
-test('VERBS-10.W13 a receive buffer smaller than the incoming Send → CE on the receive and the receiver QP terminates', async () => {
+transportTest('VERBS-10.W13 a receive buffer smaller than the incoming Send → CE on the receive and the receiver QP terminates', async () => {
   const t = await twoSides();
   try {
     ok(postRecv(t.b, regMr(t.b, buf(8)), 1n));
@@ -481,7 +482,7 @@ test('VERBS-10.W13 a receive buffer smaller than the incoming Send → CE on the
   }
 });
 
-test('VERBS-10.W14 an MW STag in a Send SGE → CE Invalid STag', async () => {
+transportTest('VERBS-10.W14 an MW STag in a Send SGE → CE Invalid STag', async () => {
   const t = await twoSides();
   try {
     const mw = ok(K.ri_mw_alloc(t.a.rnic, t.a.pd, RiMwType.TYPE_2, null, null));
@@ -493,7 +494,7 @@ test('VERBS-10.W14 an MW STag in a Send SGE → CE Invalid STag', async () => {
   }
 });
 
-test('VERBS-10.W15 a Receive SGE whose MR lacks Local Write → CE Access Violation', async () => {
+transportTest('VERBS-10.W15 a Receive SGE whose MR lacks Local Write → CE Access Violation', async () => {
   const t = await twoSides();
   try {
     const ro = regMr(t.b, buf(8), RiMemFlags.LOCAL_READ);
@@ -507,7 +508,7 @@ test('VERBS-10.W15 a Receive SGE whose MR lacks Local Write → CE Access Violat
   }
 });
 
-test('VERBS-10.W16 a Send SGE whose MR is in another PD → CE Invalid PD', async () => {
+transportTest('VERBS-10.W16 a Send SGE whose MR is in another PD → CE Invalid PD', async () => {
   const t = await twoSides();
   try {
     const otherPd = allocPd(t.envA);
@@ -520,7 +521,7 @@ test('VERBS-10.W16 a Send SGE whose MR is in another PD → CE Invalid PD', asyn
   }
 });
 
-test('VERBS-10.W17 a Send SGE one byte past the MR bounds → CE Base & Bounds Violation', async () => {
+transportTest('VERBS-10.W17 a Send SGE one byte past the MR bounds → CE Base & Bounds Violation', async () => {
   const t = await twoSides();
   try {
     const m = regMr(t.a, buf(8));
@@ -532,7 +533,7 @@ test('VERBS-10.W17 a Send SGE one byte past the MR bounds → CE Base & Bounds V
   }
 });
 
-test('VERBS-10.W19 STag 0 in an SGE on a QP without the STag0 privilege → CE; on a privileged QP the TO is a physical address', async () => {
+transportTest('VERBS-10.W19 STag 0 in an SGE on a QP without the STag0 privilege → CE; on a privileged QP the TO is a physical address', async () => {
   const t1 = await twoSides();
   try {
     ok(K.ri_qp_post_send(t1.a.rnic, t1.a.qp, RiWrType.SEND, SIG, 1n, [{ addr: 0x1000n, tag: 0, len: 8 }], 0, 1, 0));
@@ -560,7 +561,7 @@ test('VERBS-10.W19 STag 0 in an SGE on a QP without the STag0 privilege → CE; 
   }
 });
 
-test('VERBS-10.D1 an RDMA Write consumes no receive WQE at the peer; VERBS-10.D8 Write then Read of the same remote buffer returns the written data', async () => {
+transportTest('VERBS-10.D1 an RDMA Write consumes no receive WQE at the peer; VERBS-10.D8 Write then Read of the same remote buffer returns the written data', async () => {
   const t = await twoSides();
   try {
     const remote = regMr(t.b, buf(4096));
@@ -585,7 +586,7 @@ test('VERBS-10.D1 an RDMA Write consumes no receive WQE at the peer; VERBS-10.D8
   }
 });
 
-test('VERBS-10.D2 an RDMA Write to a remote MR without Remote Write → target AE access violation and →Term; the initiator gets "Terminate Message Received"', async () => {
+transportTest('VERBS-10.D2 an RDMA Write to a remote MR without Remote Write → target AE access violation and →Term; the initiator gets "Terminate Message Received"', async () => {
   const t = await twoSides();
   try {
     const ro = regMr(t.b, buf(64, 1), RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ);
@@ -599,7 +600,7 @@ test('VERBS-10.D2 an RDMA Write to a remote MR without Remote Write → target A
   }
 });
 
-test('VERBS-10.D3 an RDMA Read from a remote MR without Remote Read → target AE "IRRQ access violation", Terminate 0x0102', async () => {
+transportTest('VERBS-10.D3 an RDMA Read from a remote MR without Remote Read → target AE "IRRQ access violation", Terminate 0x0102', async () => {
   const t = await twoSides();
   try {
     const wo = regMr(t.b, buf(64), RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_WRITE);
@@ -616,7 +617,7 @@ test('VERBS-10.D3 an RDMA Read from a remote MR without Remote Read → target A
   }
 });
 
-test('VERBS-10.D4 a Read Response landing in a local MR without Remote Write → the local QP goes →Term', async () => {
+transportTest('VERBS-10.D4 a Read Response landing in a local MR without Remote Write → the local QP goes →Term', async () => {
   const t = await twoSides();
   try {
     const src = regMr(t.b, buf(64, 5));
@@ -631,7 +632,7 @@ test('VERBS-10.D4 a Read Response landing in a local MR without Remote Write →
   }
 });
 
-test('VERBS-10.D5 an RDMA Read with ORD = 0 → CE "Zero RDMA Read Resources"', async () => {
+transportTest('VERBS-10.D5 an RDMA Read with ORD = 0 → CE "Zero RDMA Read Resources"', async () => {
   const t = await twoSides({ max_rdma_read_outgoing: 0 });
   try {
     const src = regMr(t.b, buf(8));
@@ -643,7 +644,7 @@ test('VERBS-10.D5 an RDMA Read with ORD = 0 → CE "Zero RDMA Read Resources"', 
   }
 });
 
-test('VERBS-10.D6 posting ORD+1 RDMA Reads is not an error: they all complete', async () => {
+transportTest('VERBS-10.D6 posting ORD+1 RDMA Reads is not an error: they all complete', async () => {
   const t = await twoSides({ max_rdma_read_outgoing: 1 }, { max_rdma_read_incoming: 1 });
   try {
     const src = regMr(t.b, buf(4096, 3));
@@ -663,7 +664,7 @@ test('VERBS-10.D6 posting ORD+1 RDMA Reads is not an error: they all complete', 
   }
 });
 
-test('VERBS-10.D11 a zero-length RDMA Read with an invalid remote STag succeeds', async () => {
+transportTest('VERBS-10.D11 a zero-length RDMA Read with an invalid remote STag succeeds', async () => {
   const t = await twoSides();
   try {
     ok(K.ri_qp_post_rdma_read(t.a.rnic, t.a.qp, RiWrType.RDMA_READ, SIG, 1n, [], 0x1234n, 0, 0x0bad_0bad));
@@ -684,7 +685,7 @@ test('VERBS-10.D13 an RDMA Write or Read naming STag 0 as the remote STag is ref
   env.close();
 });
 
-test('VERBS-10.M12 an access whose TO + length wraps past 2^64-1 → CE Wrap error', async () => {
+transportTest('VERBS-10.M12 an access whose TO + length wraps past 2^64-1 → CE Wrap error', async () => {
   const t = await twoSides();
   try {
     const m = regMr(t.a, buf(8), ALL_ACCESS | RiMemFlags.ZBVA);

@@ -46,6 +46,7 @@ import {
   toRts,
   twoSides,
   until,
+  transportTest,
 } from './helpers.js';
 
 after(cleanupAll);
@@ -91,7 +92,7 @@ async function rawVictim(): Promise<{ env: Env; s: Side; peer: RawPeer; server: 
   };
 }
 
-test('RNICPI-050 modifying MPA attributes after the QP entered RDMA mode returns LL_BAD_STATE', async () => {
+transportTest('RNICPI-050 modifying MPA attributes after the QP entered RDMA mode returns LL_BAD_STATE', async () => {
   const t = await twoSides();
   try {
     const before = query(t.a);
@@ -136,7 +137,7 @@ test('RNICPI-053 Idle→RTS with stream_msg_buf sends that buffer as the last st
   }
 });
 
-test('RNICPI-054 after conversion ri_qp_query returns the (possibly new) LLP handle', async () => {
+transportTest('RNICPI-054 after conversion ri_qp_query returns the (possibly new) LLP handle', async () => {
   const t = await twoSides();
   try {
     const qa = query(t.a);
@@ -150,7 +151,7 @@ test('RNICPI-054 after conversion ri_qp_query returns the (possibly new) LLP han
   }
 });
 
-test('RNICPI LLP handle already owned by a QP: a second conversion with it returns LL_BAD_STATE', async () => {
+transportTest('RNICPI LLP handle already owned by a QP: a second conversion with it returns LL_BAD_STATE', async () => {
   const t = await twoSides();
   try {
     const other = makeSide(t.envA);
@@ -161,7 +162,7 @@ test('RNICPI LLP handle already owned by a QP: a second conversion with it retur
   }
 });
 
-test('VERBS-10.S2 Modify Idle→Terminate, Idle→Closing or RTS→Idle → QP_INVALID_STATE and the state is unchanged', async () => {
+transportTest('VERBS-10.S2 Modify Idle→Terminate, Idle→Closing or RTS→Idle → QP_INVALID_STATE and the state is unchanged', async () => {
   const t = await twoSides();
   try {
     const idle = makeSide(t.envA);
@@ -217,7 +218,7 @@ test('VERBS-10.S7 after Idle→RTS the SQ WRs queued while Idle execute in order
   }
 });
 
-test('VERBS-10.S8 Modify RTS→Error: the peer sees an LLP Reset, no Terminate is sent, every outstanding WR completes Flushed', async () => {
+transportTest('VERBS-10.S8 Modify RTS→Error: the peer sees an LLP Reset, no Terminate is sent, every outstanding WR completes Flushed', async () => {
   const t = await twoSides();
   try {
     const ma = regMr(t.a, buf(16));
@@ -242,7 +243,7 @@ test('VERBS-10.S8 Modify RTS→Error: the peer sees an LLP Reset, no Terminate i
   }
 });
 
-test('VERBS-10.S9 Modify RTS→Terminate: the peer receives a Terminate RDMAP/Local Catastrophic/0, and the local QP reaches Error by itself', async () => {
+transportTest('VERBS-10.S9 Modify RTS→Terminate: the peer receives a Terminate RDMAP/Local Catastrophic/0, and the local QP reaches Error by itself', async () => {
   const t = await twoSides();
   try {
     ok(modifyState(t.a, RiQpState.TERMINATE));
@@ -254,7 +255,7 @@ test('VERBS-10.S9 Modify RTS→Terminate: the peer receives a Terminate RDMAP/Lo
   }
 });
 
-test('VERBS-10.S10 after RTS→Terminate, ri_qp_query returns the Terminate buffer with is_terminate_local true', async () => {
+transportTest('VERBS-10.S10 after RTS→Terminate, ri_qp_query returns the Terminate buffer with is_terminate_local true', async () => {
   const t = await twoSides();
   try {
     ok(modifyState(t.a, RiQpState.TERMINATE));
@@ -277,7 +278,7 @@ test('VERBS-10.S10 after RTS→Terminate, ri_qp_query returns the Terminate buff
   }
 });
 
-test('VERBS-10.S11 any Modify QP while in Terminate or in Closing → QP_INVALID_STATE, attribute-only changes included', async () => {
+transportTest('VERBS-10.S11 any Modify QP while in Terminate or in Closing → QP_INVALID_STATE, attribute-only changes included', async () => {
   const t1 = await twoSides();
   const t2 = await twoSides();
   try {
@@ -298,7 +299,7 @@ test('VERBS-10.S11 any Modify QP while in Terminate or in Closing → QP_INVALID
   }
 });
 
-test('VERBS-10.S13 the peer sends a Terminate: AE "Terminate Message Received" with the QP, no Terminate back, then Error with every WR Flushed', async () => {
+transportTest('VERBS-10.S13 the peer sends a Terminate: AE "Terminate Message Received" with the QP, no Terminate back, then Error with every WR Flushed', async () => {
   const t = await twoSides();
   try {
     ok(postRecv(t.b, regMr(t.b, buf(8)), 7n));
@@ -318,7 +319,7 @@ test('VERBS-10.S13 the peer sends a Terminate: AE "Terminate Message Received" w
   }
 });
 
-test('VERBS-10.S14 peer FIN with the SQ and IRRQ empty: RTS→Closing→Idle, AE "LLP Close Complete", all RQ WRs Flushed', async () => {
+transportTest('VERBS-10.S14 peer FIN with the SQ and IRRQ empty: RTS→Closing→Idle, AE "LLP Close Complete", all RQ WRs Flushed', async () => {
   const t = await twoSides();
   try {
     ok(postRecv(t.a, regMr(t.a, buf(8)), 1n));
@@ -336,7 +337,7 @@ test('VERBS-10.S14 peer FIN with the SQ and IRRQ empty: RTS→Closing→Idle, AE
   }
 });
 
-test('VERBS-10.S16 Modify RTS→Closing with an empty SQ: no AE from the Modify itself; later "LLP Close Complete" and Idle', async () => {
+transportTest('VERBS-10.S16 Modify RTS→Closing with an empty SQ: no AE from the Modify itself; later "LLP Close Complete" and Idle', async () => {
   const t = await twoSides();
   try {
     ok(modifyState(t.b, RiQpState.CLOSING));
@@ -349,7 +350,7 @@ test('VERBS-10.S16 Modify RTS→Closing with an empty SQ: no AE from the Modify 
   }
 });
 
-test('VERBS-10.S17 Modify RTS→Closing with a non-empty SQ → Error with an LLP Reset and AE "Bad Close"', async () => {
+transportTest('VERBS-10.S17 Modify RTS→Closing with a non-empty SQ → Error with an LLP Reset and AE "Bad Close"', async () => {
   const t = await twoSides();
   try {
     const src = regMr(t.b, buf(64));
@@ -366,7 +367,7 @@ test('VERBS-10.S17 Modify RTS→Closing with a non-empty SQ → Error with an LL
   }
 });
 
-test('VERBS-10.S18 PostRQ accepted during Closing is Flushed and the QP stays Closing; PostSQ accepted during Closing ends in Error with "Bad Close"', async () => {
+transportTest('VERBS-10.S18 PostRQ accepted during Closing is Flushed and the QP stays Closing; PostSQ accepted during Closing ends in Error with "Bad Close"', async () => {
   const t = await twoSides();
   try {
     const m = regMr(t.a, buf(8));
@@ -453,7 +454,7 @@ test('VERBS-10.S23 segments arriving while in Terminate are ignored (no placemen
   }
 });
 
-test('VERBS-10.S25 after Closing→Idle the QP can go Idle→RTS on a new stream and transfer data', async () => {
+transportTest('VERBS-10.S25 after Closing→Idle the QP can go Idle→RTS on a new stream and transfer data', async () => {
   const t = await twoSides();
   let again: Awaited<ReturnType<typeof connect>> | null = null;
   try {
@@ -473,7 +474,7 @@ test('VERBS-10.S25 after Closing→Idle the QP can go Idle→RTS on a new stream
   }
 });
 
-test('VERBS-10.Q7 Destroy QP succeeds in each of the five states when no MW is bound', async () => {
+transportTest('VERBS-10.Q7 Destroy QP succeeds in each of the five states when no MW is bound', async () => {
   const env = openRnic();
   const idle = makeSide(env);
   ok(K.ri_qp_destroy(env.rnic, idle.qp), 'Idle');
