@@ -169,7 +169,11 @@ export class Responder {
     if (to !== e.sinkTo + BigInt(e.received) || e.received + len > e.length) return Fault.RESPONSE_OUT_OF_RANGE;
     if (e.received === 0 && e.length > 0 && !e.target) {
       const a: AccessOut = { target: null, offset: 0, obj: null };
-      const err = checkAccess(qp.rnic.stags, e.sinkStag, e.sinkTo, e.length, Access.REMOTE_WRITE, qp.pd, qp, a);
+      // iWARP advertises the sink STag to the peer, which writes it like a tagged buffer (RFC
+      // 5040 §4.4); an InfiniBand Read's local segments only need Local Write (IBTA Vol. 1
+      // §10.6.3.3: the responses are placed through the requester's own L_Keys).
+      const need = qp.isIb ? Access.LOCAL_WRITE : Access.REMOTE_WRITE;
+      const err = checkAccess(qp.rnic.stags, e.sinkStag, e.sinkTo, e.length, need, qp.pd, qp, a);
       if (err !== AccessError.OK) {
         // The local sink is bad: the Read completes in error, then the QP terminates.
         qp.orq.shift();
