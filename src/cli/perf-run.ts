@@ -12,6 +12,7 @@ import {
   ibv_mtu,
   ibv_qp_type,
   ibv_send_flags,
+  ibv_transport_type,
   ibv_wc_status,
   ibv_wr_opcode,
   rdma_cm_event_type as E,
@@ -69,6 +70,7 @@ import {
   type Waiter,
   waitCq,
   wcError,
+  useDevice,
   zeroDest,
 } from './perf-proto.js';
 import {
@@ -104,6 +106,8 @@ export interface PerfParams {
   addr: string;
   /** Server: the address to bind. */
   bind: string;
+  /** `-d`: the device every rdma_cm id uses (rdmaUseDevice); none: rdma_cm's choice. */
+  dev?: string;
   port: number;
   /** Message size; the buffer size with `all` (8 MiB). */
   size: number;
@@ -352,6 +356,7 @@ export class PerfRun {
   private my: PingpongDest[] = [];
   private rem: PingpongDest[] = [];
   private devName = '';
+  private transportName = 'IW';
   private gid: Uint8Array = new Uint8Array(16);
   private readonly wc: ibv_wc[] = Array.from({ length: POLL_BATCH }, () => newWc());
   private readonly wc1: ibv_wc[] = [newWc()];
@@ -395,12 +400,12 @@ export class PerfRun {
       if (!p.server) p.addr = await resolveHost(p.addr, false);
       if (p.server) {
         this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
-        const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1);
+        const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1, p.dev);
         this.listenId = l.listenId;
         p.onListening?.(l.port);
         this.ctl = await Control.accept(this.pump, l.listenId, this.waiter);
       } else {
-        this.ctl = await Control.connect(this.pump, p.addr, p.port, this.waiter);
+        this.ctl = await Control.connect(this.pump, p.addr, p.port, this.waiter, p.dev);
       }
       await this.exchangeSysData();
       await this.connectData();
@@ -446,6 +451,8 @@ export class PerfRun {
     }
     if (versionAtLeast(this.remVersion, 6.29)) ctl.destLen = DEST_LEN_WIDE;
     this.devName = ctx.device.name;
+    // perftest's link_layer/transport line: IW for iWARP, IB for an InfiniBand CA (RoCE too).
+    this.transportName = ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB ? 'IB' : 'IW';
     const g: ibv_gid = { raw: new Uint8Array(16) };
     if (queryGid(ctx, 1, 0, g) === 0) this.gid = g.raw;
   }
@@ -491,6 +498,7 @@ export class PerfRun {
     for (let i = 0; i < p.qps; i++) {
       const { id } = rdma_create_id(this.ch, null, rdma_port_space.RDMA_PS_TCP);
       if (!id) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
+      useDevice(id, p.dev);
       if ((await rdma_resolve_addr(id, null, { family: 'ipv4', address: p.addr, port: p.port }, 2000)) !== 0) {
         rdma_destroy_id(id);
         throw new PerfError('Failed to resolve RDMA CM address.');
@@ -566,7 +574,7 @@ export class PerfRun {
     const name = p.verb === 'atomic' ? `${VERB_NAME.atomic} ${p.atomicType ?? 'FETCH_AND_ADD'}` : VERB_NAME[p.verb];
     s += `                    ${name} ${p.lat ? 'Latency ' : 'BW '}Test\n`;
     s += ` Dual-port       : OFF\t\tDevice         : ${this.devName}\n`;
-    s += ` Number of qps   : ${p.qps}\t\tTransport type : IW\n`;
+    s += ` Number of qps   : ${p.qps}\t\tTransport type : ${this.transportName}\n`;
     s += ' Connection type : RC\t\tUsing SRQ      : OFF\n';
     // A software RNIC has no PCIe, and we post with ibv_post_send (perftest's --use_old_post_send).
     s += ' PCIe relax order: Unsupported\n';

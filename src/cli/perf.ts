@@ -43,7 +43,8 @@ Options:
   -D, --duration=SECS        run for SECS seconds instead of -n (not with -a; polls busily)
   -f, --margin=SECS          duration mode: warm-up and cool-down excluded (default SECS/4)
   -p, --port=PORT            port of the control and data connections (default 18515)
-  -d, --ib-dev=DEV           device (default: the first one)
+  -d, --ib-dev=DEV           device: softrdma0 (iWARP) or softroce0 (RoCEv2); default: rdma_cm's
+                             choice (SOFTRDMA_DEVICE, else softrdma0)
   -t, --tx-depth=N           send queue depth (default: bw 128, lat 1)
   -r, --rx-depth=N           receive queue depth, send tests (default 512)
   -q, --qp=N                 number of QPs / data connections (default 1)
@@ -257,6 +258,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     server: mode === 'server',
     addr: addr ?? '127.0.0.1',
     bind: v.bind ?? '0.0.0.0',
+    ...(dev !== undefined && { dev }),
     port,
     size,
     all: all && verb !== 'atomic',
