@@ -709,14 +709,24 @@ export class PerfRun {
     await this.handshake0(); // ctx_close_connection
   }
 
+  /**
+   * Receive credits: perftest's send_bw uses them on iWARP only (`ctx.send_rcredit` when the
+   * transport is iWARP, which has no RNR retry); over InfiniBand/RoCE the RNR NAK paces the sender.
+   */
+  private get sendCredits(): boolean {
+    return this.transportName === 'IW';
+  }
+
   /** ib_send_bw (docs §2.7, §2.8.4: iWARP receive credits). */
   private async sendBw(): Promise<void> {
     const p = this.p;
     const d = this.data!;
-    d.allocCredit();
-    for (let i = 0; i < p.qps; i++) {
-      this.my[i]!.rkey = d.credit!.mr.rkey;
-      this.my[i]!.vaddr = d.credit!.mr.addr + BigInt(4 * (p.qps + i));
+    if (this.sendCredits) {
+      d.allocCredit();
+      for (let i = 0; i < p.qps; i++) {
+        this.my[i]!.rkey = d.credit!.mr.rkey;
+        this.my[i]!.vaddr = d.credit!.mr.addr + BigInt(4 * (p.qps + i));
+      }
     }
     await this.handshakeAll();
     await this.handshake0();
@@ -729,7 +739,7 @@ export class PerfRun {
     for (const { size, warm } of passes) {
       if (p.server) this.postRecvs(size);
       await this.handshake0();
-      d.credit!.bytes.fill(0, 4 * p.qps);
+      d.credit?.bytes.fill(0, 4 * p.qps);
       const r = p.server ? await this.runIterBwServer(size) : await this.runIterBw(size);
       if (!warm) this.bwRow(r);
       if (p.all || warm) await this.handshake0();
@@ -864,7 +874,7 @@ export class PerfRun {
     const cycling = size <= this.cycle / 2;
     const step = inc(size, this.cacheLine);
     const wrap = Math.max(1, Math.floor(this.cycle / step));
-    const credits = p.verb === 'send';
+    const credits = p.verb === 'send' && this.sendCredits;
     const opcode = this.opcode();
     const scnt = new Array<number>(q).fill(0);
     const ccnt = new Array<number>(q).fill(0);
@@ -1023,14 +1033,16 @@ export class PerfRun {
     let t0 = 0;
     let first = true;
     const clock = dur ? new DurationClock(p.duration, p.margin) : null;
-    const cr = d.credit!;
-    const creditWr = d.qps.map((_, i) => ({
-      wr_id: BigInt(i),
-      opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
-      send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
-      sg_list: [{ addr: cr.mr.addr + BigInt(4 * i), length: 4, lkey: cr.mr.lkey }],
-      wr: { rdma: { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey } },
-    }));
+    const cr = d.credit;
+    const creditWr = cr
+      ? d.qps.map((_, i) => ({
+          wr_id: BigInt(i),
+          opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
+          send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
+          sg_list: [{ addr: cr.mr.addr + BigInt(4 * i), length: 4, lkey: cr.mr.lkey }],
+          wr: { rdma: { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey } },
+        }))
+      : [];
     this.out.status = () => `${size} B: ${dur ? `${counted} received` : `${rcnt}/${tot}`}`;
     const reapCredits = async (): Promise<void> => {
       const n = await waitCq(d.scq, this.waiter.busyPoll ? null : d.sch, this.wc, this.waiter);
@@ -1070,10 +1082,10 @@ export class PerfRun {
           this.postRecv(id, d.mr.addr + BigInt((q + id) * d.sendQpBuff + off), size);
           postedQp[id]!++;
         }
-        if ((rcntQp[id]! % p.rxDepth) % creditCnt === 0) {
+        if (cr && (rcntQp[id]! % p.rxDepth) % creditCnt === 0) {
           cr.view.setUint32(4 * id, rcntQp[id]! >>> 0, true);
           while (scredit[id] === p.txDepth) await reapCredits();
-          this.post(d.qps[id]!, creditWr[id]!, `credit qp ${id}`);
+          this.post(d.qps[id]!, creditWr[id]! as In<ibv_send_wr>, `credit qp ${id}`);
           scredit[id]!++;
           totScredit++;
         }

@@ -177,6 +177,16 @@ export function wireCheck(dir: string, opts: { crc?: boolean } = {}): { failures
   return { failures, summary };
 }
 
+/**
+ * tshark's heuristic InfiniBand payload dissectors (SMB Direct, RPC-over-RDMA, Ethernet over IB…)
+ * read opaque Send payloads (perftest's control messages) as their protocol and flag them
+ * malformed: off, as in test/wire/ib-tshark.test.ts.
+ */
+const TSHARK_IB_OPTS = [
+  ...['smc', 'smb_direct', 'rpcordma', 'nvme-rdma', 'lnet', 'iser', 'fcoib', 'infiniband_sdp'].flatMap((p) => ['--disable-protocol', p]),
+  ...['mellanox_eoib', 'eth_over_ib'].flatMap((h) => ['--disable-heuristic', h]),
+];
+
 /** The names of the CM attribute IDs tshark prints (IBTA Vol. 1 ch. 12). */
 const CM_ATTR: Record<string, string> = {
   '0x0010': 'REQ',
@@ -207,10 +217,10 @@ export function roceWireCheck(dir: string, opts: { needData?: boolean } = {}): {
   let dataTotal = 0;
   for (const f of files) {
     const path = join(dir, f);
-    const bad = spawnSync('tshark', ['-r', path, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const bad = spawnSync('tshark', ['-r', path, ...TSHARK_IB_OPTS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8', maxBuffer: 64 << 20 });
     if (bad.status !== 0) failures.push(`${f}: tshark failed: ${bad.stderr.trim()}`);
     else if (bad.stdout.trim() !== '') failures.push(`${f}: malformed/error frames:\n${bad.stdout.split('\n').slice(0, 5).join('\n')}`);
-    const fields = spawnSync('tshark', ['-r', path, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.mad.attributeid'], { encoding: 'utf8', maxBuffer: 512 << 20 });
+    const fields = spawnSync('tshark', ['-r', path, ...TSHARK_IB_OPTS, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.mad.attributeid'], { encoding: 'utf8', maxBuffer: 512 << 20 });
     const cm = new Map<string, number>();
     const ops = new Map<string, number>();
     for (const line of fields.stdout.split('\n')) {
