@@ -13,7 +13,7 @@
 import { networkInterfaces } from 'node:os';
 import type { IbAvIn, Qp, QpModify } from '../rnic/qp.js';
 import { IbQpAttr, type IbService } from '../rnic/qp-states.js';
-import type { Rnic } from '../rnic/rnic.js';
+import { MCAST_GROUPS, MCAST_QPS_PER_GROUP, type Rnic } from '../rnic/rnic.js';
 import type { IbAv } from '../rnic/transport.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
@@ -198,11 +198,12 @@ export function ibRnicAttrs(e: Rnic, portInfo: boolean): ri_ib_rnic_attr_t {
     system_image_guid: 0n,
     port_attrs: portInfo ? [port] : null,
     // Only what the core can do: atomics when the work-request table carries them.
-    ib_rnic_flags: e.atomicsSupported ? RiIbRnicFlags.ATOMICS : 0,
+    // UD multicast (ri_mcast_attach): the RoCEv2 transport joins IPv4 groups (IGMP) for it.
+    ib_rnic_flags: (e.atomicsSupported ? RiIbRnicFlags.ATOMICS : 0) | RiIbRnicFlags.UD_MULTICAST,
     max_addr_hdls: MAX_AHS,
-    max_mcgs: 0,
-    max_multicast_qps: 0,
-    max_qps_per_mcg: 0,
+    max_mcgs: MCAST_GROUPS,
+    max_multicast_qps: MCAST_GROUPS * MCAST_QPS_PER_GROUP,
+    max_qps_per_mcg: MCAST_QPS_PER_GROUP,
     partition_table_size: 1,
     num_ports: 1,
     local_ack_delay: 0,

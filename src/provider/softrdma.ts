@@ -49,13 +49,13 @@ import type { Pd } from '../rnic/pd.js';
 import { postRq, postSq, postSrq, type SgeIn, type SqWrIn } from '../rnic/post.js';
 import { type MpaAttrs, type Qp, QP_STATE_NAMES, type QpModify, resolveAv } from '../rnic/qp.js';
 import type { IbAv } from '../rnic/transport.js';
-import { avOfRi, decodeModifyIb, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, riOfAv, roceGids, roceUdpPortFromEnv, serviceOfRi } from './ib.js';
+import { avOfRi, decodeModifyIb, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, gidOfRi, riOfAv, roceGids, roceUdpPortFromEnv, serviceOfRi } from './ib.js';
 import { type AsyncHandler, DEFAULT_CONFIG, Rnic, type RnicConfig } from '../rnic/rnic.js';
 import type { Srq } from '../rnic/srq.js';
 import { registerLlpBinder } from '../rnic/transport.js';
 import { type RiOpName, RI_OPS_ORDER, type RiPostListResult, type ri_ops_t } from '../rnicpi/ops.js';
 import { getProvider, type RiProviderEnv, type RiProviderInstance, registerProvider } from '../rnicpi/registry.js';
-import { RI_OK, RiError, type RiFail, RiRet, type RiResult, type RiStatus, riFail, riOk } from '../rnicpi/status.js';
+import { RI_OK, RiError, RiRet, type RiResult, type RiStatus, riFail, riOk } from '../rnicpi/status.js';
 import {
   RI_HANDLE_KIND,
   RI_QP_ATTR_IWARP_VALID_MASK,
@@ -1439,11 +1439,25 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       destroyAh(h);
       return RI_OK;
     },
-    ri_mcast_attach(rnic) {
-      return ibOnly(rnic);
+    ri_mcast_attach(rnic, mlid, mgid, qp) {
+      const r = rnicOf(rnic);
+      if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
+      if (!r.engine.isIb) return XPORT;
+      const h = own(r, qp, QpHandle);
+      if (!h) return riFail(RiRet.QP_INVALID_HANDLE);
+      const g = gidOfRi(mgid);
+      if (!g) return riFail(RiRet.MGID_INVALID);
+      return riStatusOf(r.engine.mcastAttach(h.qp, g, mlid));
     },
-    ri_mcast_detach(rnic) {
-      return ibOnly(rnic);
+    ri_mcast_detach(rnic, mlid, mgid, qp) {
+      const r = rnicOf(rnic);
+      if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
+      if (!r.engine.isIb) return XPORT;
+      const h = own(r, qp, QpHandle);
+      if (!h) return riFail(RiRet.QP_INVALID_HANDLE);
+      const g = gidOfRi(mgid);
+      if (!g) return riFail(RiRet.MGID_INVALID);
+      return riStatusOf(r.engine.mcastDetach(h.qp, g, mlid));
     },
     ri_process_sma_mad() {
       return XPORT;
@@ -1480,10 +1494,6 @@ function destroyAh(h: AhHandle): void {
   h.pdH.pd.users--;
   h.owner.vp.ahCount--;
   h.kill();
-}
-
-function ibOnly(rnic: unknown): RiFail {
-  return rnicOf(rnic) ? XPORT : riFail(RiRet.RNIC_INVALID_HANDLE);
 }
 
 function memSync(rnic: unknown, list: readonly ri_data_seg_t[] | null, num_seg: number | undefined): RiStatus {
@@ -1691,6 +1701,8 @@ export function softrdmaTerminateDomain(vp_hdl: ri_vp_handle_t, rnic: unknown): 
     () => step(MwHandle, (h) => mwDealloc(e, h.mem)),
     () =>
       step(QpHandle, (h) => {
+        // A terminated domain leaves its multicast groups too (Destroy QP refuses an attached QP).
+        for (const m of [...h.qp.mcast.values()]) e.mcastDetach(h.qp, m, 0);
         const st = e.qpDestroy(h.qp);
         if (st === RiRet.SUCCESS) releaseSpecialCqs(h.qp);
         return st;

@@ -245,6 +245,11 @@ export class Qp {
   terminate: TerminateInfo | null = null;
   /** MWs bound to this QP: Destroy QP is refused while any is (`WINDOWS_BOUND`). */
   boundWindows = 0;
+  /**
+   * UD QPs: the multicast groups the QP is attached to, by MGID (hex) (IBTA Vol. 1 §10.5;
+   * Destroy QP is refused while any is: RNICPI `MULTICAST_ATTACHED`).
+   */
+  readonly mcast = new Map<string, Uint8Array>();
   /** The QP uses the InfiniBand state set (an RNIC whose transport is RoCEv2). */
   readonly isIb: boolean;
   /** The IB service type (iWARP QPs: RC). */

@@ -132,6 +132,17 @@ let rnicSeq = 0;
  * QPs of IB (IBTA Vol. 1 §3.5.2) and rxe starts at 17; QPNs are 24 bits.
  */
 let nextIbQpn = 17;
+
+/** Multicast groups per port and QPs per group (Linux rxe: `RXE_MAX_MCAST_GRP`, `RXE_MAX_MCAST_QP_ATTACH`). */
+export const MCAST_GROUPS = 8192;
+export const MCAST_QPS_PER_GROUP = 56;
+
+/** An IPv4-mapped GID of a multicast address (`::ffff:224.0.0.0/4`): an IPv4 group on RoCEv2. */
+export function isIpv4McastGid(g: unknown): g is Uint8Array {
+  if (!(g instanceof Uint8Array) || g.length !== 16) return false;
+  for (let i = 0; i < 10; i++) if (g[i] !== 0) return false;
+  return g[10] === 0xff && g[11] === 0xff && g[12]! >= 224 && g[12]! <= 239;
+}
 const ibQpns = new Set<number>();
 
 export class Rnic {
@@ -141,6 +152,8 @@ export class Rnic {
   readonly cqs = new Set<Cq>();
   readonly qps = new Map<number, Qp>();
   readonly srqs = new Set<Srq>();
+  /** Multicast groups of the port: MGID (hex) → the UD QPs attached (see {@link mcastAttach}). */
+  readonly mcastGroups = new Map<string, Set<Qp>>();
   /** Completion Event Handlers by identifier (RNICPI `ri_cq_set_event_handler`). */
   readonly cqHandlers = new Map<number, CqHandler | null>();
   asyncHandler: AsyncHandler | null = null;
@@ -411,6 +424,7 @@ export class Rnic {
 
   qpDestroy(qp: Qp): RiRet {
     if (qp.boundWindows > 0) return RiRet.WINDOWS_BOUND;
+    if (qp.mcast.size > 0) return RiRet.MULTICAST_ATTACHED;
     qp.destroy();
     this.qps.delete(qp.id);
     if (this.isIb && qp.special === undefined) ibQpns.delete(qp.id);
@@ -424,9 +438,58 @@ export class Rnic {
     return RiRet.SUCCESS;
   }
 
+  // ------------------------------------------------------------------ multicast (IB UD)
+
+  /**
+   * Attaches a UD QP to the multicast group `mgid` (IBTA Vol. 1 §10.5; RNICPI `ri_mcast_attach`):
+   * thereafter it gets a copy of every datagram to the group that arrives on the port. RoCEv2
+   * carries IPv4 groups only: the MGID is the IPv4-mapped one of an address in 224.0.0.0/4 (as
+   * rdma_cm makes it, `cma_iboe_set_mgid`). At most {@link MCAST_QPS_PER_GROUP} QPs per group and
+   * {@link MCAST_GROUPS} groups (Linux rxe's limits); attaching twice is a success (rxe).
+   */
+  mcastAttach(qp: Qp, mgid: Uint8Array, mlid: number): RiRet {
+    if (!this.isIb) return RiRet.XPORT_UNSUPPORTED;
+    if (qp.service !== 'UD') return RiRet.QP_INVALID_SERVICE_TYPE;
+    if (!Number.isInteger(mlid) || mlid < 0 || mlid > 0xffff) return RiRet.MLID_INVALID;
+    if (!isIpv4McastGid(mgid)) return RiRet.MGID_INVALID;
+    const key = Buffer.from(mgid).toString('hex');
+    if (qp.mcast.has(key)) return RiRet.SUCCESS;
+    let g = this.mcastGroups.get(key);
+    if (!g) {
+      if (this.mcastGroups.size >= MCAST_GROUPS) return RiRet.RESOURCE_SHORTAGE;
+      g = new Set();
+      this.mcastGroups.set(key, g);
+    }
+    if (g.size >= MCAST_QPS_PER_GROUP) return RiRet.RNIC_QPS_PER_MCAST_PORT_EXCEEDED;
+    g.add(qp);
+    const m = Uint8Array.from(mgid);
+    qp.mcast.set(key, m);
+    log('QP[%d] attached to multicast group %s', qp.id, key);
+    qp.transport?.mcastChanged?.(m, true);
+    return RiRet.SUCCESS;
+  }
+
+  /** Detaches a QP from a group it is attached to (else MGID_INVALID; RNICPI `ri_mcast_detach`). */
+  mcastDetach(qp: Qp, mgid: Uint8Array, mlid: number): RiRet {
+    if (!this.isIb) return RiRet.XPORT_UNSUPPORTED;
+    if (!Number.isInteger(mlid) || mlid < 0 || mlid > 0xffff) return RiRet.MLID_INVALID;
+    const key = mgid instanceof Uint8Array && mgid.length === 16 ? Buffer.from(mgid).toString('hex') : '';
+    const m = qp.mcast.get(key);
+    if (!m) return RiRet.MGID_INVALID;
+    qp.mcast.delete(key);
+    const g = this.mcastGroups.get(key);
+    g?.delete(qp);
+    if (g && g.size === 0) this.mcastGroups.delete(key);
+    log('QP[%d] detached from multicast group %s', qp.id, key);
+    qp.transport?.mcastChanged?.(m, false);
+    return RiRet.SUCCESS;
+  }
+
   /** Close RNIC: frees everything (Verbs §9.1.2: "never refused"). */
   close(): void {
+    this.mcastGroups.clear();
     for (const qp of [...this.qps.values()]) {
+      qp.mcast.clear();
       qp.destroy();
       if (this.isIb && qp.special === undefined) ibQpns.delete(qp.id);
     }

@@ -166,6 +166,12 @@ export interface QpTransport {
    * the Modify, e.g. RTR→RTS with the SQ PSN, timeout and retry counts (IBTA Vol. 1 §11.2.4.2).
    */
   ibModified?(attrs: Readonly<IbQpAttrs>, changed: number, from: RiQpState, to: RiQpState): void;
+  /**
+   * InfiniBand UD QPs: the QP joined (`attached`) or left a multicast group (IBTA Vol. 1 §10.5;
+   * RNICPI `ri_mcast_attach`); the QP's current groups are `qp.mcast` (the transport reads them
+   * at `start` too, for groups attached before it was bound).
+   */
+  mcastChanged?(mgid: Uint8Array, attached: boolean): void;
 }
 
 // ---------------------------------------------------------------------------- InfiniBand

@@ -150,6 +150,15 @@ export function ipv4Bytes(a: string): Uint8Array {
   return b;
 }
 
+/** The DestQP of a multicast datagram (IBTA Vol. 1 §10.5: QPN 0xFFFFFF). */
+export const MULTICAST_QPN = 0xffffff;
+
+/** True for an IPv4 address in 224.0.0.0/4. */
+export function isIpv4Multicast(a: string): boolean {
+  const first = Number(a.split('.')[0]);
+  return first >= 224 && first <= 239;
+}
+
 /** The IPv4 address of an IPv4-mapped GID (`::ffff:a.b.c.d`), or null. */
 export function gidToIpv4(gid: Uint8Array): string | null {
   if (gid.length !== 16) return null;
@@ -224,15 +233,26 @@ export class RoceNet {
   #heldTimer: NodeJS.Timeout | null = null;
   #closeTimer: NodeJS.Timeout | null = null;
   readonly #pcap: RocePcap | null;
+  /**
+   * A multicast group's endpoint (its address is the group's, 224.0.0.0/4): it receives the
+   * group's datagrams (DestQP 0xFFFFFF) for every QP attached to it, on the interfaces it
+   * joined (a real IGMP membership through the socket, IP_ADD_MEMBERSHIP), and sends nothing.
+   */
+  readonly multicast: boolean;
+  /** Multicast: memberships by interface address, counted (the last leave drops it). */
+  readonly #joined = new Map<string, number>();
 
   private constructor(address: string, port: number) {
     this.address = address;
     this.#port = port;
     this.#addrBytes = ipv4Bytes(address);
+    this.multicast = isIpv4Multicast(address);
     const link = linkMtuOf(address);
     this.maxDatagram = link ? Math.min(65507, link - IPV4_UDP_OVERHEAD) : 65507;
     this.#pcap = RocePcap.open(address, port);
-    const sock = dgram.createSocket({ type: 'udp4', recvBufferSize: SOCKET_BUFFER, sendBufferSize: SOCKET_BUFFER });
+    // Several sockets of a host (processes, RNICs) may receive one group: SO_REUSEADDR, as
+    // every multicast receiver sets it; unicast endpoints keep their address exclusive.
+    const sock = dgram.createSocket({ type: 'udp4', recvBufferSize: SOCKET_BUFFER, sendBufferSize: SOCKET_BUFFER, reuseAddr: this.multicast });
     this.#sock = sock;
     sock.on('message', (msg, rinfo) => this.#onMessage(msg, rinfo));
     this.ready = new Promise<void>((resolve, reject) => {
@@ -245,6 +265,7 @@ export class RoceNet {
         }
         this.#setIpIdZero();
         log('%s:%d listening (IPv4 ID 0: %s)', address, port, this.#ipIdZero);
+        for (const iface of this.#joined.keys()) this.#addMembership(iface);
         const q = this.#pending;
         this.#pending = [];
         for (const [b, a, p] of q) this.#sendNow(b, a, p);
@@ -337,6 +358,42 @@ export class RoceNet {
     if (this.#clients.has(qpn)) throw new RangeError(`QPN ${qpn} already attached to ${this.address}:${this.port}`);
     this.#clients.set(qpn, client);
     if (this.#error) queueMicrotask(() => client.netError(this.#error!));
+  }
+
+  /**
+   * Multicast endpoints: joins the group on the interface of `iface` (an address of ours), or
+   * counts one more user of that membership. An interface without multicast (Linux `lo` unless
+   * `ip link set lo multicast on`) refuses it: logged, the other interfaces still receive.
+   */
+  join(iface: string): void {
+    if (!this.multicast) return;
+    const n = this.#joined.get(iface) ?? 0;
+    this.#joined.set(iface, n + 1);
+    if (n === 0 && this.#listening) this.#addMembership(iface);
+  }
+
+  /** Multicast endpoints: one user less of the membership on `iface`; the last one leaves the group (IGMP leave). */
+  leave(iface: string): void {
+    const n = this.#joined.get(iface) ?? 0;
+    if (n <= 1) {
+      this.#joined.delete(iface);
+      if (n === 1 && this.#listening && !this.#closed) {
+        try {
+          this.#sock.dropMembership(this.address, iface);
+        } catch (e) {
+          log('%s: leaving on %s: %s', this.address, iface, (e as Error).message);
+        }
+      }
+    } else this.#joined.set(iface, n - 1);
+  }
+
+  #addMembership(iface: string): void {
+    try {
+      this.#sock.addMembership(this.address, iface);
+      log('%s:%d joined on %s', this.address, this.port, iface);
+    } catch (e) {
+      log('%s:%d cannot join on %s: %s', this.address, this.port, iface, (e as Error).message);
+    }
   }
 
   /** True when a QP with this number is attached here (QP1 of another RNIC on this address). */
@@ -483,18 +540,22 @@ export class RoceNet {
       if (log.enabled) log('%s:%d drop: %s', this.address, this.port, e.message);
       return;
     }
-    const c = this.#clients.get(pkt.bth.destQp);
-    if (!c) {
+    // A group's datagram (DestQP 0xFFFFFF, IBTA Vol. 1 §10.5) goes to every QP attached to it.
+    const targets = this.multicast ? (pkt.bth.destQp === MULTICAST_QPN ? [...this.#clients.values()] : []) : [this.#clients.get(pkt.bth.destQp)].filter((c) => c !== undefined);
+    if (targets.length === 0) {
       this.stats.rxNoQp++;
       return;
     }
     this.stats.rxPackets++;
-    try {
-      c.rx({ pkt, raw, srcAddress: rinfo.address, srcPort: rinfo.port, dstAddress: this.address, ipId: id.ipId });
-    } catch (e) {
-      // A bug in a client must not take the socket (and every other QP) down with it.
-      this.stats.rxClientErrors++;
-      log('QP %d: error handling a packet: %s', pkt.bth.destQp, (e as Error).stack ?? String(e));
+    const r: RoceRx = { pkt, raw, srcAddress: rinfo.address, srcPort: rinfo.port, dstAddress: this.address, ipId: id.ipId };
+    for (const c of targets) {
+      try {
+        c.rx(r);
+      } catch (e) {
+        // A bug in a client must not take the socket (and every other QP) down with it.
+        this.stats.rxClientErrors++;
+        log('QP %d: error handling a packet: %s', pkt.bth.destQp, (e as Error).stack ?? String(e));
+      }
     }
   }
 }

@@ -295,6 +295,41 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.#una = ib.sqPsn;
     this.#resetRetries();
     for (const n of this.nets) n.attach(this.qp.id, this);
+    // Groups attached before the transport was bound (ibv_attach_mcast in INIT).
+    for (const m of this.qp.mcast.values()) this.#joinGroup(m);
+  }
+
+  /** UD multicast groups joined, by MGID hex: the group's endpoint. */
+  readonly #groups = new Map<string, RoceNet>();
+
+  mcastChanged(mgid: Uint8Array, attached: boolean): void {
+    if (!this.#active || this.#gone) return;
+    if (attached) this.#joinGroup(mgid);
+    else this.#leaveGroup(Buffer.from(mgid).toString('hex'));
+  }
+
+  /**
+   * Receives the IPv4 group of `mgid` (`::ffff:G`): the group's endpoint on this port (a socket
+   * bound to G), joined on the interface of each of the QP's addresses (IGMP), as Linux rdma_cm
+   * joins through `ip_mc_inc_group` for RoCE (`cma_igmp_send`).
+   */
+  #joinGroup(mgid: Uint8Array): void {
+    const key = Buffer.from(mgid).toString('hex');
+    const g = gidToIpv4(mgid);
+    if (!g || this.#groups.has(key)) return;
+    const net = RoceNet.acquire(g, this.port);
+    net.attach(this.qp.id, this);
+    for (const n of this.nets) net.join(n.address);
+    this.#groups.set(key, net);
+  }
+
+  #leaveGroup(key: string): void {
+    const net = this.#groups.get(key);
+    if (!net) return;
+    this.#groups.delete(key);
+    for (const n of this.nets) net.leave(n.address);
+    net.detach(this.qp.id, this);
+    net.release();
   }
 
   ibModified(attrs: Readonly<IbQpAttrs>, changed: number, _from: RiQpState, _to: RiQpState): void {
@@ -338,6 +373,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (this.#rnrTimer) clearTimeout(this.#rnrTimer);
     this.#rnrTimer = null;
     this.#inflight.length = 0;
+    for (const k of [...this.#groups.keys()]) this.#leaveGroup(k);
     for (const n of this.nets) {
       n.detach(this.qp.id, this);
       n.release();

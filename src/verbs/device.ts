@@ -221,6 +221,7 @@ export function errnoOf(st: RiRet): number {
     case RiRet.RNIC_INUSE:
     case RiRet.QP_INUSE:
     case RiRet.STILL_FLUSHING_WQES:
+    case RiRet.MULTICAST_ATTACHED:
       return 16; // EBUSY
     case RiRet.NO_PERMISSION:
       return 1; // EPERM
@@ -421,9 +422,9 @@ export function queryDevice(ctx: Context, a: ibv_device_attr): number {
   a.max_mw = r.max_mws;
   a.max_raw_ipv6_qp = 0;
   a.max_raw_ethy_qp = 0;
-  a.max_mcast_grp = 0;
-  a.max_mcast_qp_attach = 0;
-  a.max_total_mcast_qp_attach = 0;
+  a.max_mcast_grp = ib ? ib.max_mcgs : 0;
+  a.max_mcast_qp_attach = ib ? ib.max_qps_per_mcg : 0;
+  a.max_total_mcast_qp_attach = ib ? ib.max_multicast_qps : 0;
   a.max_ah = ib ? ib.max_addr_hdls : 0;
   a.max_fmr = 0;
   a.max_map_per_fmr = 0;

@@ -72,6 +72,7 @@ import { EAGAIN, EBADF, EBUSY, EINVAL, ENOMEM, ENOSYS, EOPNOTSUPP, setErrno } fr
 import {
   type ibv_ah,
   type ibv_ah_attr,
+  type ibv_gid,
   type ibv_grh,
   type ibv_async_event,
   type ibv_comp_channel,
@@ -1388,6 +1389,27 @@ export function createAh(pd: ibv_pd, attr: In<ibv_ah_attr>): Ah | null {
   const ah = new Ah(ctx, p, r.ah);
   ctx.objects.add(ah);
   return ah;
+}
+
+/**
+ * `ibv_attach_mcast` / `ibv_detach_mcast` on a RoCEv2 device (manual §4.6.13–14;
+ * `ri_mcast_attach`/`ri_mcast_detach`): a UD QP joins or leaves the multicast group `gid` (an
+ * IPv4-mapped group address on RoCEv2). As Linux `ib_attach_mcast`: a QP that is not UD or a GID
+ * that is not a multicast group is EINVAL, a full group ENOMEM; detaching a group the QP is not
+ * in is EINVAL. iWARP keeps the unsupported errno (index.ts).
+ */
+export function mcastAttach(qp: ibv_qp, gid: In<ibv_gid>, lid: number, detach: boolean): number {
+  const q = qp as Qp;
+  if (!alive(q, 'ibv_qp')) return fail(EINVAL);
+  const raw = gid?.raw;
+  if (!(raw instanceof Uint8Array) || raw.length !== 16 || !Number.isInteger(lid)) return fail(EINVAL);
+  const v = new DataView(raw.buffer, raw.byteOffset, 16);
+  const mgid = { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) };
+  const ctx = q.context;
+  const r = detach ? ctx.ops.ri_mcast_detach(ctx.rnic, lid, mgid, q.ri) : ctx.ops.ri_mcast_attach(ctx.rnic, lid, mgid, q.ri, null, null);
+  if (r.status === RiRet.SUCCESS) return 0;
+  if (r.status === RiRet.RNIC_QPS_PER_MCAST_PORT_EXCEEDED || r.status === RiRet.RESOURCE_SHORTAGE) return fail(ENOMEM);
+  return fail(EINVAL, `ibv_${detach ? 'detach' : 'attach'}_mcast: ${RiRet[r.status]} (EINVAL)`);
 }
 
 /** `ibv_destroy_ah` (`ri_ah_destroy`). */

@@ -28,6 +28,7 @@ import {
   createAh,
   destroyAh,
   initAhFromWc,
+  mcastAttach,
   Pd as VerbsPd,
   ibv_ack_async_event,
   ibv_ack_cq_events,
@@ -112,8 +113,10 @@ import {
   rdma_set_option,
 } from './rdma_cm.js';
 import type {
+  In,
   ibv_ah,
   ibv_context,
+  ibv_gid,
   ibv_device,
   ibv_exp_dct,
   ibv_exp_mkey_list_container,
@@ -309,11 +312,15 @@ export function ibv_create_ah_from_wc(...args: Parameters<VerbsApi['ibv_create_a
   if (initAhFromWc(pd.context, port_num, wc, grh, attr) !== 0) return null;
   return createAh(pd, attr);
 }
-export function ibv_attach_mcast(_qp: ibv_qp, ..._args: unknown[]): number {
-  return intUnsupported('ibv_attach_mcast');
+/** §4.6.13 RoCEv2: a UD QP joins a multicast group (IPv4-mapped MGID). iWARP: EOPNOTSUPP. */
+export function ibv_attach_mcast(qp: ibv_qp, gid: In<ibv_gid>, lid: number): number {
+  if (!onIb(qp as unknown as { context?: unknown })) return intUnsupported('ibv_attach_mcast');
+  return mcastAttach(qp, gid, lid, false);
 }
-export function ibv_detach_mcast(_qp: ibv_qp, ..._args: unknown[]): number {
-  return intUnsupported('ibv_detach_mcast');
+/** §4.6.14 RoCEv2: leaves it. iWARP: EOPNOTSUPP. */
+export function ibv_detach_mcast(qp: ibv_qp, gid: In<ibv_gid>, lid: number): number {
+  if (!onIb(qp as unknown as { context?: unknown })) return intUnsupported('ibv_detach_mcast');
+  return mcastAttach(qp, gid, lid, true);
 }
 
 // ------------------------------------------------------------------------------ §4.8, ch. 8 experimental verbs

@@ -69,6 +69,7 @@ import {
   ibv_ack_cq_events,
   ibv_modify_qp,
   ibv_poll_cq,
+  mcastAttach,
   ibv_post_recv,
   ibv_post_send,
   ibv_post_srq_recv,
@@ -357,6 +358,8 @@ export class CmId implements rdma_cm_id {
   ibListen: { roce: RoceCm; sid: bigint; address: string } | null = null;
   /** `RDMA_OPTION_ID_ACK_TIMEOUT`: the QP's Local ACK Timeout (RoCE), instead of the path's. */
   ackTimeout: number | null = null;
+  /** RoCE: the multicast groups joined (IPv4 address → MGID, and whether the QP is attached). */
+  readonly mcast = new Map<string, { mgid: Uint8Array; attached: boolean }>();
   constructor(
     public channel: EventChannel | null,
     public context: unknown,
@@ -475,6 +478,7 @@ export function rdma_destroy_id(id: rdma_cm_id): number {
   void i.listener?.close();
   if (i.req && i.req.state === 'pending') i.req.reject(new Uint8Array(0));
   if (i.conn && !i.conn.closed) i.conn.disconnect('abortive');
+  leaveAll(i);
   ibDestroy(i);
   i.channel?.ids.delete(i);
   return 0;
@@ -926,6 +930,8 @@ export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_q
 export function rdma_destroy_qp(id: rdma_cm_id): void {
   const i = id as CmId;
   if (!(i instanceof CmId) || !i.qp) return;
+  // The QP cannot go while attached to a group (EBUSY): its groups are left first.
+  leaveAll(i);
   if (ibv_destroy_qp(i.qp) !== 0) return;
   i.qp = null;
   if (i.ownSendCq && i.send_cq && ibv_destroy_cq(i.send_cq) === 0 && i.send_cq_channel) ibv_destroy_comp_channel(i.send_cq_channel);
@@ -1480,12 +1486,80 @@ export function rdma_ack_cm_event(event: rdma_cm_event): number {
   return 0;
 }
 
-export async function rdma_join_multicast(_id: rdma_cm_id, _addr: sockaddr, _context: unknown): Promise<number> {
-  // Multicast needs UD QPs, which iWARP does not have (Linux rdma_cm: ENOSYS on iWARP).
-  return failRdma(ENOSYS);
+/**
+ * `rdma_join_multicast` (manual §5.2.21). On the RoCE device, as Linux `cma_iboe_join_multicast`
+ * with librdmacm's `ucma_process_join`: the IPv4 group G becomes the MGID `::ffff:G`, the id's QP
+ * (if it has one) is attached to it (`ibv_attach_mcast`; the RoCEv2 transport then makes the
+ * real IGMP join through its socket), and MULTICAST_JOIN follows with `param.ud`: an address
+ * handle attribute to the group, QPN 0xFFFFFF, Q_Key RDMA_UDP_QKEY, private_data = `context`.
+ * The id must be bound or resolved to the RoCE device; an IPv6 group is EOPNOTSUPP (RoCEv2
+ * over IPv6 is not carried); a group joined twice is EADDRINUSE. Multicast needs UD QPs, which
+ * iWARP does not have: on softrdma0 ENOSYS (Linux rdma_cm on iWARP).
+ */
+export async function rdma_join_multicast(id: rdma_cm_id, addr: sockaddr, context: unknown): Promise<number> {
+  const i = id as CmId;
+  if (!idOk(i) || !sockaddrOk(addr)) return failRdma(EINVAL);
+  if (!isIbContext(i.verbs)) return failRdma(ENOSYS);
+  if (i.state !== 'bound' && i.state !== 'addr' && i.state !== 'route') return failRdma(EINVAL);
+  const g = stripV6(addr.address);
+  if (isIP(g) === 6) return failRdma(EOPNOTSUPP);
+  if (isIP(g) !== 4 || Number(g.split('.')[0]) < 224 || Number(g.split('.')[0]) > 239) return failRdma(EINVAL, `rdma_join_multicast: ${g} is not an IPv4 multicast address (EINVAL)`);
+  if (i.mcast.has(g)) return failRdma(EADDRINUSE);
+  const mgid = gidFromIpv4(g);
+  const joined = { mgid, attached: false };
+  i.mcast.set(g, joined);
+  const sgid = i.route.addr.addr.ibaddr.sgid.raw;
+  const sgidIndex = Math.max(0, gidIndex(i.verbs!, sgid));
+  // The join completes later, as Linux's (a work item): a leave before it cancels it.
+  setImmediate(() => {
+    if (i.dead || i.mcast.get(g) !== joined) return;
+    if (i.qp && !i.qp.dead) {
+      const r = ibv_attach_mcast_ib(i.qp, mgid);
+      if (r !== 0) {
+        i.mcast.delete(g);
+        const p = emptyParam();
+        p.ud.private_data = context as Uint8Array | null;
+        i.post(rdma_cm_event_type.RDMA_CM_EVENT_MULTICAST_ERROR, -r, p);
+        return;
+      }
+      joined.attached = true;
+    }
+    const p = emptyParam();
+    p.ud.private_data = context as Uint8Array | null;
+    p.ud.private_data_len = 0;
+    p.ud.ah_attr = ibAhAttr(mgid, sgidIndex);
+    p.ud.qp_num = 0xffffff;
+    p.ud.qkey = RDMA_UDP_QKEY;
+    i.post(rdma_cm_event_type.RDMA_CM_EVENT_MULTICAST_JOIN, 0, p);
+  });
+  return 0;
 }
-export function rdma_leave_multicast(_id: rdma_cm_id, _addr: sockaddr): number {
-  return failRdma(EADDRNOTAVAIL);
+
+/** `rdma_leave_multicast`: the QP leaves the group (IGMP leave with its last member). A group not joined: EADDRNOTAVAIL. */
+export function rdma_leave_multicast(id: rdma_cm_id, addr: sockaddr): number {
+  const i = id as CmId;
+  if (!idOk(i) || !sockaddrOk(addr)) return failRdma(EADDRNOTAVAIL);
+  const g = stripV6(addr.address);
+  const j = i.mcast.get(g);
+  if (!j) return failRdma(EADDRNOTAVAIL);
+  i.mcast.delete(g);
+  if (j.attached && i.qp && !i.qp.dead) ibv_detach_mcast_ib(i.qp, j.mgid);
+  return 0;
+}
+
+/** Leaves every group the id joined (before its QP or the id goes). */
+function leaveAll(i: CmId): void {
+  for (const [g, j] of [...i.mcast]) {
+    i.mcast.delete(g);
+    if (j.attached && i.qp && !i.qp.dead) ibv_detach_mcast_ib(i.qp, j.mgid);
+  }
+}
+
+function ibv_attach_mcast_ib(qp: Qp, mgid: Uint8Array): number {
+  return mcastAttach(qp, { raw: mgid }, 0, false);
+}
+function ibv_detach_mcast_ib(qp: Qp, mgid: Uint8Array): number {
+  return mcastAttach(qp, { raw: mgid }, 0, true);
 }
 
 // ------------------------------------------------------------------------------ synchronous ids

@@ -54,8 +54,10 @@ test('ri_rnic_query of a RoCEv2 RNIC: transport IB, one Ethernet port with the h
   assert.ok('ib' in a.trans_attr);
   const ib = a.trans_attr.ib;
   assert.equal(ib.num_ports, 1);
-  // Atomics exactly when the work-request table carries them on this transport (the core's executor).
-  assert.equal(ib.ib_rnic_flags, RiIbRnicFlags.ATOMICS);
+  // Atomics exactly when the work-request table carries them on this transport (the core's
+  // executor); UD multicast (ri_mcast_attach) with rxe's limits.
+  assert.equal(ib.ib_rnic_flags, RiIbRnicFlags.ATOMICS | RiIbRnicFlags.UD_MULTICAST);
+  assert.deepEqual([ib.max_mcgs, ib.max_qps_per_mcg, ib.max_multicast_qps], [8192, 56, 8192 * 56]);
   const p = ib.port_attrs![0]!;
   const gids = hostIpv4Gids();
   assert.equal(p.src_gid_table_size, gids.length);

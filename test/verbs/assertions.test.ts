@@ -1486,7 +1486,23 @@ describe('E. Posting & completion semantics', () => {
     assert.equal(v.ibv_dealloc_pd(pd), 0);
     assert.equal(v.ibv_close_device(ctx), 0);
   });
-  test('E26: multicast attach/detach on UD QPs', ROCE('UD multicast'), () => {});
+  test('E26 (attach rules): on softroce0 ibv_attach_mcast of an RC QP is EINVAL; a UD QP attaches twice to one group (one membership) and detaches once; delivery is test/verbs/mckey.test.ts', () => {
+    const ctx = v.rdma_get_devices()!.find((c) => c.device.name === 'softroce0')!;
+    const pd = v.ibv_alloc_pd(ctx)!;
+    const cq = v.ibv_create_cq(ctx, 4, null, null, 0)!;
+    const caps = { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
+    const ud = v.ibv_create_qp(pd, { qp_type: IBV_QPT_UD, send_cq: cq, recv_cq: cq, cap: caps })!;
+    const rc = v.ibv_create_qp(pd, { qp_type: RC, send_cq: cq, recv_cq: cq, cap: caps })!;
+    const group = { raw: Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 239, 9, 9, 9]) };
+    assert.equal(v.ibv_attach_mcast(rc, group, 0), EINVAL);
+    assert.equal(v.ibv_attach_mcast(ud, group, 0), 0);
+    assert.equal(v.ibv_attach_mcast(ud, group, 0), 0);
+    assert.equal(v.ibv_detach_mcast(ud, group, 0), 0);
+    assert.equal(v.ibv_detach_mcast(ud, group, 0), EINVAL, 'one membership');
+    for (const q of [ud, rc]) assert.equal(v.ibv_destroy_qp(q), 0);
+    assert.equal(v.ibv_destroy_cq(cq), 0);
+    assert.equal(v.ibv_dealloc_pd(pd), 0);
+  });
   test('E26 on iWARP: ibv_attach_mcast / ibv_detach_mcast → EOPNOTSUPP', () => {
     const s = localQp();
     const gid = { raw: new Uint8Array(16).fill(0xff, 0, 1) };
@@ -2096,7 +2112,40 @@ describe('H. rdma_cm', () => {
     v.rdma_freeaddrinfo(cli);
   });
 
-  test('H22: rdma_join_multicast gives MULTICAST_JOIN', ROCE('UD multicast'), () => {});
+  /** An RDMA_PS_UDP id bound to 127.0.0.1 (so on softroce0) with a UD QP. */
+  async function mcastId() {
+    const ch = v.rdma_create_event_channel()!;
+    const id = v.rdma_create_id(ch, null, RDMA_PS_UDP).id!;
+    assert.equal(v.rdma_bind_addr(id, LOOP(0)), 0);
+    assert.equal(id.verbs!.device.name, 'softroce0');
+    assert.equal(v.rdma_create_qp(id, null, { qp_type: IBV_QPT_UD, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1 } }), 0);
+    return {
+      ch,
+      id,
+      close() {
+        v.rdma_destroy_qp(id);
+        assert.equal(v.rdma_destroy_id(id), 0);
+        v.rdma_destroy_event_channel(ch);
+      },
+    };
+  }
+  test('H22: rdma_join_multicast gives MULTICAST_JOIN with the context, an AH attribute to ::ffff:G, QPN 0xFFFFFF and RDMA_UDP_QKEY (softroce0)', T, async () => {
+    const m = await mcastId();
+    const ctxTag = Buffer.from('join-context');
+    assert.equal(await v.rdma_join_multicast(m.id, { family: 'ipv4', address: '239.1.2.3', port: 0 }, ctxTag), 0);
+    assert.equal(await v.rdma_join_multicast(m.id, { family: 'ipv4', address: '239.1.2.3', port: 0 }, null), -1, 'joined twice');
+    const ev = await expectEvent(m.ch, rdma_cm_event_type.RDMA_CM_EVENT_MULTICAST_JOIN);
+    assert.equal(ev.param.ud.private_data, ctxTag);
+    assert.equal(ev.param.ud.qp_num, 0xffffff);
+    assert.equal(ev.param.ud.qkey, RDMA_UDP_QKEY);
+    assert.deepEqual([...ev.param.ud.ah_attr.grh.dgid.raw.subarray(10)], [0xff, 0xff, 239, 1, 2, 3]);
+    const ah = v.ibv_create_ah(m.id.pd!, ev.param.ud.ah_attr);
+    assert.ok(ah, 'the AH to the group can be made');
+    v.rdma_ack_cm_event(ev);
+    assert.equal(v.ibv_destroy_ah(ah!), 0);
+    assert.equal(v.rdma_leave_multicast(m.id, { family: 'ipv4', address: '239.1.2.3', port: 0 }), 0);
+    m.close();
+  });
   test('H22 on iWARP: rdma_join_multicast → -1, errno ENOSYS', async () => {
     const id = v.rdma_create_id(null, null, RDMA_PS_TCP).id!;
     assert.equal(v.rdma_bind_addr(id, LOOP(0)), 0);
@@ -2104,7 +2153,21 @@ describe('H. rdma_cm', () => {
     assert.equal(getErrno(), ENOSYS);
     assert.equal(v.rdma_destroy_id(id), 0);
   });
-  test('H23: rdma_leave_multicast cancels a pending join', ROCE('UD multicast'), () => {});
+  test('H23: rdma_leave_multicast before MULTICAST_JOIN cancels the join (no event); destroying the id leaves every group (softroce0)', T, async () => {
+    const m = await mcastId();
+    assert.equal(await v.rdma_join_multicast(m.id, { family: 'ipv4', address: '239.1.2.4', port: 0 }, null), 0);
+    assert.equal(v.rdma_leave_multicast(m.id, { family: 'ipv4', address: '239.1.2.4', port: 0 }), 0);
+    assert.equal(v.rdma_leave_multicast(m.id, { family: 'ipv4', address: '239.1.2.4', port: 0 }), -1);
+    assert.equal(getErrno(), EADDRNOTAVAIL);
+    assert.equal(await v.rdma_join_multicast(m.id, { family: 'ipv4', address: '239.1.2.5', port: 0 }, null), 0);
+    const ev = await expectEvent(m.ch, rdma_cm_event_type.RDMA_CM_EVENT_MULTICAST_JOIN);
+    assert.deepEqual([...ev.param.ud.ah_attr.grh.dgid.raw.subarray(12)], [239, 1, 2, 5], 'the cancelled join made no event');
+    v.rdma_ack_cm_event(ev);
+    const qp = m.id.qp!;
+    assert.equal(v.rdma_destroy_id(m.id), 0, 'the group is left with the id');
+    assert.equal(v.ibv_destroy_qp(qp), 0, 'no longer attached');
+    v.rdma_destroy_event_channel(m.ch);
+  });
   test('H23 on iWARP: rdma_leave_multicast → -1, errno EADDRNOTAVAIL (no group was joined)', () => {
     const id = v.rdma_create_id(null, null, RDMA_PS_TCP).id!;
     assert.equal(v.rdma_leave_multicast(id, { family: 'ipv4', address: '239.1.2.3', port: 0 }), -1);
@@ -2361,9 +2424,13 @@ describe('J. Example-level acceptance', () => {
     assert.deepEqual(unpackConData(c), { addr: 0x0102030405060708n, rkey: 0x11223344, qp_num: 0x00abcdef, lid: 0x5566, gid });
   });
 
+  test('J3: mckey port (examples/rdmacm/mckey): 10 completions per receiver', { skip: 'run by test/verbs/mckey.test.ts: multicast needs an interface that carries it (a namespace of its own whose lo does; root)' }, () => {});
+  test('J4: mckey: -S larger than the active MTU is refused before joining (softroce0)', T, () => {
+    const r = spawnSync(process.execPath, [new URL('../../examples/rdmacm/mckey.js', import.meta.url).pathname, '-m', '239.1.1.1', '-b', '127.0.0.1', '-S', '2000'], { encoding: 'utf8', timeout: 30_000 });
+    assert.match(r.stdout, /mckey: starting server\nmckey: joining\nmckey: message_size 2000 is larger than active mtu 1024\n/);
+    assert.doesNotMatch(r.stdout, /joined dgid/);
+  });
   for (const [id, what] of [
-    ['J3', 'mckey port: 10 completions per connection (UD multicast)'],
-    ['J4', 'mckey: -S larger than the active MTU refused (UD multicast)'],
     ['J5', 'APM port: one "QP path migrated" (APM)'],
     ['J7', 'rdma-verbs multicast port (UD multicast)'],
   ] as const) {
