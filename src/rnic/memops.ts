@@ -82,6 +82,9 @@ function removeObj(rnic: Rnic, obj: MemObject): void {
     hostMemory.unpin(obj.pinned.va, obj.pinned.length);
     obj.pinned = null;
   }
+  // Nothing the object took stays reachable through a stale reference to it.
+  obj.target = null;
+  obj.mr = null;
 }
 
 /** Resolves a virtual range and checks the rights; the pieces of a virtual registration. */

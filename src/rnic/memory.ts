@@ -230,6 +230,10 @@ export class StagTable {
       }
     }
   }
+  /** Forgets every object (the RNIC is closed). */
+  clear(): void {
+    this.byIndex.clear();
+  }
   remove(obj: MemObject): void {
     if (this.byIndex.get(obj.index) === obj) this.byIndex.delete(obj.index);
   }

@@ -11,6 +11,7 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiWrType } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { Cq, type WorkCompletion } from './cq.js';
+import { hostMemory } from './hostmem.js';
 import { StagTable } from './memory.js';
 import { Pd } from './pd.js';
 import { Qp, type QpInit } from './qp.js';
@@ -426,7 +427,17 @@ export class Rnic {
     for (const cq of this.cqs) cq.destroy();
     this.cqs.clear();
     this.srqs.clear();
-    for (const o of this.stags.values()) o.destroyed = true;
+    // Every registration gives back what it took: its pin on host memory (hostmem.ts).
+    for (const o of this.stags.values()) {
+      o.destroyed = true;
+      o.valid = false;
+      if (o.pinned) hostMemory.unpin(o.pinned.va, o.pinned.length);
+      o.pinned = null;
+      o.target = null;
+    }
+    this.stags.clear();
+    this.mrCount = 0;
+    this.mwCount = 0;
     this.pds.clear();
     this.closed = true;
   }
