@@ -103,6 +103,13 @@ export interface RnicConfig {
   activeMtu?: number;
   /** RoCEv2 RNICs: the UDP port of their endpoints (default 4791; tests use an ephemeral one). */
   roceUdpPort?: number;
+  /**
+   * Tell a peer "STag not associated" (RFC 5040/5041 §7.2) for a valid STag of another PD
+   * instead of "Invalid STag". Off by default: an unauthenticated peer must not be able to map
+   * other PDs' regions (issue 17, finding 4; faults.ts `UNDISCLOSED_FAULT`). RDMA Protocol Verbs
+   * §10 I3 expects it on.
+   */
+  discloseNotAssociated?: boolean;
 }
 
 export const DEFAULT_CONFIG: RnicConfig = {
@@ -167,7 +174,7 @@ export class Rnic {
   };
 
   constructor(readonly config: RnicConfig = DEFAULT_CONFIG) {
-    this.stags = new StagTable(config.limits.maxMrs + config.limits.maxMws, 0x100 + ((Math.random() * 0xfe00) | 0));
+    this.stags = new StagTable(config.limits.maxMrs + config.limits.maxMws);
   }
 
   get limits(): RnicLimits {
