@@ -318,6 +318,8 @@ export function checkAccess(
   qp: Qp | null,
   out: AccessOut,
   mem: HostMemory = hostMemory,
+  /** Check the QP's inbound enables for remote accesses (false: a requester's post-time check). */
+  qpEnables = true,
 ): AccessError {
   out.target = null;
   out.offset = 0;
@@ -336,7 +338,7 @@ export function checkAccess(
   if (!obj || obj.destroyed || obj.key !== (stag & 0xff) || !obj.valid || !obj.target) {
     return AccessError.INVALID_STAG;
   }
-  if (remote && qp) {
+  if (remote && qp && qpEnables) {
     const enabled =
       access === Access.REMOTE_READ ? qp.enableRdmaRead : access === Access.REMOTE_ATOMIC ? qp.enableAtomic : qp.enableRdmaWrite;
     if (!enabled) return AccessError.QP_RIGHTS;

@@ -256,6 +256,12 @@ export class Qp {
   private sqNextSeq = 0;
   /** Seq of the next WQE to start processing (tx). */
   sqProc = 0;
+  /**
+   * Sequence number of the last local memory operation (Bind, Fast-Register, Invalidate)
+   * posted; while it is not processed yet (`>= sqProc`), later WRs' SGEs are checked at
+   * execution only (post.ts).
+   */
+  lastLocalOpSeq = -1;
   /** Seq of the next WQE whose completion has not been generated. */
   private sqCompl = 0;
 

@@ -575,7 +575,7 @@ test('RNICPI-095 ri_mem_sync_rread/rwrite with a NULL list and num_seg > 0 retur
     assert.equal(code(f(env.rnic, null, 1)), name(RiRet.INVALID_PARAMETER));
     assert.equal(code(f(env.rnic, null, 0)), name(RiRet.SUCCESS));
     assert.equal(code(f(env.rnic, [seg(m, 0, 32), seg(m, 32, 32)], 2)), name(RiRet.SUCCESS));
-    assert.equal(code(f(env.rnic, [{ addr: m.b.va, tag: m.ltag ^ 0x100, len: 8 }], 1)), name(RiRet.MEM_INVALID_LTAG));
+    assert.equal(code(f(env.rnic, [{ addr: m.b.va, tag: (m.ltag ^ 0x100) >>> 0, len: 8 }], 1)), name(RiRet.MEM_INVALID_LTAG));
     assert.equal(code(f(env.rnic, [{ addr: m.b.va + 60n, tag: m.ltag, len: 8 }], 1)), name(RiRet.MEM_INVALID_LENGTH));
     assert.equal(code(f(env.rnic, [{ addr: m.b.va - 8n, tag: m.ltag, len: 8 }], 1)), name(RiRet.MEM_INVALID_ADDRESS));
   }
