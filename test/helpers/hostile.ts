@@ -145,6 +145,8 @@ interface Conn {
   ch: ibv_comp_channel;
   id: rdma_cm_id | null;
   dead: boolean;
+  /** The application does not post receives again (it is slow, or has not got to it yet). */
+  hold?: boolean;
 }
 
 /** The regions, the application and the bookkeeping both front ends share. */
@@ -221,7 +223,7 @@ export abstract class VerbsServer {
     void this.pump(c);
   }
 
-  private postRecv(c: Conn): void {
+  protected postRecv(c: Conn): void {
     const at = (this.slot++ % 64) * RECV_SLOT;
     const r = v.ibv_post_recv(c.qp, { wr_id: BigInt(at), sg_list: [{ addr: this.mrs.recv.addr + BigInt(at), length: RECV_SLOT, lkey: this.mrs.recv.lkey }] });
     if (r.ret !== 0) this.fail(c);
@@ -261,7 +263,7 @@ export abstract class VerbsServer {
     const addr = dv.getBigUint64(0);
     const rkey = dv.getUint32(8);
     const len = dv.getUint32(12);
-    this.postRecv(c);
+    if (!c.hold) this.postRecv(c);
     if (w.byte_len === 16 && len > 0) {
       // rping's server reads what the client advertises into its own buffer, trusting the
       // length: the RNIC checks the sink when the Read is posted (finding 5).
@@ -540,6 +542,14 @@ export class RoceServer extends VerbsServer {
   /** A QP of the server that failed (its connection was torn down) or is live, by QPN. */
   conn(qpn: number): Conn | undefined {
     return [...this.conns].find((c) => c.qp.qp_num === qpn);
+  }
+
+  /** The application stops posting receives on a connection (`false`: posts them again). */
+  hold(qpn: number, on: boolean): void {
+    const c = this.conn(qpn);
+    if (!c) return;
+    c.hold = on;
+    if (!on) for (let i = 0; i < RECVS; i++) this.postRecv(c);
   }
 
   /** Tears a live connection down (the application's own timeout, for a peer that vanished). */

@@ -25,8 +25,11 @@ import { RiRet } from '../../src/rnicpi/status.js';
 import { RiMemFlags, RiQpState, RiWcStatus } from '../../src/rnicpi/types.js';
 import { makeSide, pollN, recv, reg, type Side, sge, TRANSPORTS, type TransportName, until } from '../helpers/engine.js';
 import { RawPeer } from '../helpers/rawpeer.js';
-import { advert, type EngineCounters, engineCounters, IwarpServer, SERVER_IRD, until as untilTrue, type VerbsServer } from '../helpers/hostile.js';
-import { IBV_WC_LOC_PROT_ERR } from '../../src/verbs/index.js';
+import { advert, type EngineCounters, engineCounters, IwarpServer, ROCE_ATTACKER_ADDR, ROCE_SERVER_ADDR, RoceServer, SERVER_IRD, until as untilTrue, type VerbsServer } from '../helpers/hostile.js';
+import { IBV_WC_LOC_PROT_ERR, IBV_WC_RETRY_EXC_ERR } from '../../src/verbs/index.js';
+import { RoceNet, type RoceRx } from '../../src/roce/net.js';
+import { RoceQp } from '../../src/roce/transport.js';
+import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
 import { RdmapOpcode } from '../../src/wire/rdmap.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -309,7 +312,7 @@ function serverSuite<S extends VerbsServer, A>(
       // The server serves before any attack.
       await s.legit(0);
       await untilTrue(() => s.conns.size === 0, 'legit connection gone');
-      assert.deepEqual(engineCounters(s.engine), idle);
+      await untilTrue(() => deepEq(engineCounters(s.engine), idle), 'engine counters idle after the first legit client');
     });
     after(async () => {
       await s.close();
@@ -529,4 +532,166 @@ serverSuite<IwarpServer, IwarpAttacker>(
     if (!a.raw.sock.destroyed) await a.raw.waitClosed();
   },
   IWARP_CASES,
+);
+
+// ------------------------------------------------------------------------------ RoCEv2
+
+/** The RoCEv2 attacker: raw packets from 127.0.0.3 to the server's QP, which it was connected to. */
+interface RoceAttacker {
+  net: RoceNet;
+  qpn: number;
+  /** The server's QPN. */
+  sqpn: number;
+  /** The next PSN the attacker sends. */
+  psn: number;
+  got: RoceRx[];
+  /** Sends one packet with the next PSN (or `psn`). */
+  pkt(op: number, extra?: object, payload?: Uint8Array, psn?: number): void;
+  naks(): [number, number][];
+  readRequests(): number;
+}
+
+const ATTACKER_QPN = 0xabcde;
+const ATTACKER_PSN = 0x100;
+
+function roceCase(name: string, expect: Expect | { nak: NakCode }, act: ServerCase<RoceServer, RoceAttacker>['act'], after?: ServerCase<RoceServer, RoceAttacker>['after']): ServerCase<RoceServer, RoceAttacker> {
+  return { name, expect: expect as Expect, act, ...(after ? { after } : {}) };
+}
+const wr = (_s: RoceServer, a: RoceAttacker, rkey: number, va: bigint, len = 16) =>
+  a.pkt(IbOpcode.RC_RDMA_WRITE_ONLY, { reth: { va, rkey, dmaLen: len } }, new Uint8Array(len).fill(0xee));
+/** A READ request takes one PSN per response packet (path MTU 1024): the next request's PSN is after them. */
+const rr = (a: RoceAttacker, rkey: number, va: bigint, len: number) => {
+  a.pkt(IbOpcode.RC_RDMA_READ_REQUEST, { reth: { va, rkey, dmaLen: len } });
+  a.psn += Math.max(1, Math.ceil(len / 1024)) - 1;
+};
+const hello = (a: RoceAttacker, psn?: number) => a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(0n, 0, 0), psn);
+const RAE = { nak: NakCode.RemoteAccessError };
+
+const ROCE_CASES: ServerCase<RoceServer, RoceAttacker>[] = [
+  roceCase('an RDMA WRITE with a free R_Key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, freeStag(s), s.va(s.rw))),
+  roceCase('an RDMA WRITE with the right index and a wrong key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, otherKey(s.mrs.rw.rkey), s.va(s.rw))),
+  roceCase('an RDMA WRITE to a live region of another PD gets the same NAK (no STag oracle on IB)', RAE, (s, a) => wr(s, a, s.mrs.other.rkey, s.va(s.other))),
+  roceCase('an RDMA WRITE past the end of a region: NAK, the guard untouched', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.rw) + 4090n)),
+  roceCase('an RDMA WRITE before the start of a region: NAK, the guard untouched', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.rw) - 8n)),
+  roceCase('an RDMA WRITE aimed at the unregistered buffer through a valid R_Key: NAK', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.unreg))),
+  roceCase('an RDMA WRITE whose VA wraps past 2^64: NAK', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, (1n << 64n) - 8n)),
+  roceCase('an RDMA WRITE to a read-only region: NAK', RAE, (s, a) => wr(s, a, s.mrs.ro.rkey, s.va(s.ro))),
+  roceCase('an RDMA READ from a region without Remote Read: NAK', RAE, (s, a) => rr(a, s.mrs.recv.lkey, s.va(s.recv), 64)),
+  roceCase('an RDMA READ of more than its source: NAK', RAE, (s, a) => rr(a, s.mrs.big.rkey, s.va(s.big), 2 << 20)),
+  roceCase('an RDMA READ from another PD\'s region: NAK', RAE, (s, a) => rr(a, s.mrs.other.rkey, s.va(s.other), 64)),
+  roceCase('a SEND MIDDLE with no FIRST (opcode sequence) gets NAK Invalid Request', { nak: NakCode.InvalidRequest }, (_s, a) => a.pkt(IbOpcode.RC_SEND_MIDDLE, {}, new Uint8Array(1024))),
+  roceCase('a SEND longer than the receive buffer gets NAK Invalid Request', { nak: NakCode.InvalidRequest }, (_s, a) => a.pkt(IbOpcode.RC_SEND_ONLY, {}, new Uint8Array(100).fill(0xee))),
+  roceCase(`RDMA READ requests beyond max_dest_rd_atomic (${SERVER_IRD}) in one burst: NAK Invalid Request`, { nak: NakCode.InvalidRequest }, (s, a) => {
+    for (let i = 0; i < 3 * SERVER_IRD; i++) rr(a, s.mrs.big.rkey, s.va(s.big), 1 << 20);
+  }),
+  roceCase('a packet ahead of the expected PSN gets one PSN Sequence Error NAK and is not executed; the connection goes on', { nak: NakCode.PsnSequenceError }, async (s, a) => {
+    const before = s.served.messages;
+    hello(a, a.psn + 5);
+    await untilTrue(() => a.naks().length > 0, 'sequence NAK');
+    hello(a);
+    await untilTrue(() => s.served.messages === before + 1, 'the in-sequence Send received');
+  }),
+  roceCase('a duplicate (replayed) SEND is acknowledged again and not received twice', { gone: true }, async (s, a) => {
+    const before = s.served.messages;
+    const p = a.psn;
+    hello(a, p);
+    a.psn = p + 1;
+    await untilTrue(() => s.served.messages === before + 1, 'first Send received');
+    hello(a, p);
+    hello(a, p);
+    await untilTrue(() => a.got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE).length >= 2, 're-ACK');
+    assert.equal(s.served.messages, before + 1, 'the replayed Send was received again');
+    assert.deepEqual(a.naks(), []);
+  }),
+  roceCase('SENDs beyond the posted receives get an RNR NAK and are not executed; the connection goes on once receives are posted again', { gone: true }, async (s, a) => {
+    const before = s.served.messages;
+    s.hold(a.sqpn, true);
+    for (let i = 0; i < 4; i++) hello(a);
+    await untilTrue(() => s.served.messages === before + 4, 'the posted receives consumed');
+    const p = a.psn;
+    hello(a);
+    await untilTrue(() => a.got.some((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.RnrNak && r.pkt.bth.psn === p), 'RNR NAK');
+    assert.equal(s.served.messages, before + 4);
+    s.hold(a.sqpn, false);
+    // The raw peer retries the RNR-NAKed PSN itself.
+    hello(a, p);
+    await untilTrue(() => s.served.messages === before + 5, 'the retried Send received');
+  }),
+  roceCase('finding 5: a peer advertising a 4 GiB buffer: the server\'s Read into its 64-octet sink fails locally and no READ request goes on the wire', { gone: true }, async (s, a) => {
+    const errs = s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0;
+    a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(s.va(s.unreg), 0x1234_5600, 0xffff_ffff));
+    await untilTrue(() => (s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0) > errs, 'IBV_WC_LOC_PROT_ERR at the server');
+  }, (_s, a) => assert.equal(a.readRequests(), 0, 'a READ request reached the wire')),
+  roceCase('a peer that dies while the server Reads from it: the server retries, gives up (IBV_WC_RETRY_EXC_ERR) and tears down', { gone: true }, async (s, a) => {
+    const errs = s.errors.get(IBV_WC_RETRY_EXC_ERR) ?? 0;
+    a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(0x1000n, 0x1234_5600, 32));
+    await untilTrue(() => a.readRequests() > 0, 'the server asked');
+    a.net.detach(a.qpn);
+    await untilTrue(() => (s.errors.get(IBV_WC_RETRY_EXC_ERR) ?? 0) > errs, 'retry exceeded at the server', 20_000);
+  }),
+  roceCase(`a Read flood (${SERVER_IRD} × 1 MiB) from a peer that does not take the responses: the server queues at most its window toward it (writes rw)`, { gone: true }, async (s, a) => {
+    for (let i = 0; i < SERVER_IRD; i++) rr(a, s.mrs.big.rkey, s.va(s.big), 1 << 20);
+    let maxQueued = 0;
+    const t = setInterval(() => {
+      for (const q of s.engine.qps.values()) if (q.transport instanceof RoceQp) maxQueued = Math.max(maxQueued, q.transport.queuedOctets);
+    }, 1);
+    await s.legit(2048);
+    await untilTrue(() => a.got.filter((r) => r.pkt.bth.opcode >= IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && r.pkt.bth.opcode <= IbOpcode.RC_RDMA_READ_RESPONSE_ONLY).length >= SERVER_IRD * 1024, 'all Read Responses sent', 30_000);
+    clearInterval(t);
+    assert.ok(maxQueued <= s.engine.config.txWindow + 4096, `queued ${maxQueued} octets`);
+  }),
+];
+
+serverSuite<RoceServer, RoceAttacker>(
+  'rocev2',
+  async () => {
+    const probe = RoceNet.acquire('127.0.0.1', 0);
+    await probe.ready;
+    const s = await RoceServer.start(probe.port);
+    // The server's QPs take their own references on the endpoint.
+    const close = s.close.bind(s);
+    s.close = async () => {
+      await close();
+      probe.release();
+    };
+    return s;
+  },
+  async (s) => {
+    const net = RoceNet.acquire(ROCE_ATTACKER_ADDR, s.udpPort);
+    await net.ready;
+    const got: RoceRx[] = [];
+    const qpn = ATTACKER_QPN;
+    net.detach(qpn);
+    net.attach(qpn, { rx: (r) => got.push(r), netError: () => {} });
+    const sqpn = s.connect(qpn, ROCE_ATTACKER_ADDR, ATTACKER_PSN, 0x500, { timeout: 8, retryCnt: 2 });
+    const a: RoceAttacker = {
+      net,
+      qpn,
+      sqpn,
+      psn: ATTACKER_PSN,
+      got,
+      pkt(op, extra = {}, payload = new Uint8Array(0), psn) {
+        const p = psn ?? a.psn++;
+        const pk = encodeIbPacket({ bth: { ...newBth(op, sqpn, p & 0xff_ffff), padCnt: ibPadCount(payload.length), ackReq: true }, payload, ...extra });
+        net.send(pk, ROCE_SERVER_ADDR);
+      },
+      naks: () => got.filter((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.Nak).map((r) => [r.pkt.bth.psn, aethValue(r.pkt.aeth!.syndrome)]),
+      readRequests: () => got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_REQUEST).length,
+    };
+    return a;
+  },
+  async (a, e) => {
+    const want = (e as { nak?: NakCode }).nak;
+    if (want === undefined) return;
+    await untilTrue(() => a.naks().some(([, c]) => c === want), `NAK ${NakCode[want]} (got ${JSON.stringify(a.naks())})`);
+  },
+  async (s, a) => {
+    // IB has no connection to close: a peer that caused no fatal error is dropped by the
+    // application (its own timeout); a fatal one was torn down on its flush completions.
+    await new Promise((r) => setTimeout(r, 5));
+    s.drop(a.sqpn);
+    a.net.detach(a.qpn);
+    a.net.release();
+  },
+  ROCE_CASES,
 );
