@@ -1059,8 +1059,8 @@ export class Qp {
   onTerminateReceived(info: TerminateInfo): void {
     if (this.state !== RiQpState.READY_TO_SEND && this.state !== RiQpState.CLOSING) return;
     this.terminate = info;
-    // The peer refused our atomic: it completes with the status of the peer's fault.
-    this.requester.atomicRefused(info.fault);
+    // The peer refused our Read or atomic: it completes with the status of the peer's fault.
+    this.requester.refusedByPeer(info.fault);
     if (this.state === RiQpState.CLOSING) {
       // While Closing a Terminate gives a reset and Bad Close (Verbs §6.2 T15).
       this.badClose();
