@@ -2,8 +2,8 @@
  * One side of a two-process loopback benchmark, started by bench/rdma.ts:
  *   node dist/bench/peer.js raw-server | rdma-server            → prints `PORT n`
  *   node dist/bench/peer.js raw-client|rdma-client PORT SIZE TOTAL [crc] → prints a JSON result
- *   node dist/bench/peer.js raw-pp-server                          → prints `PORT n`
- *   node dist/bench/peer.js raw-pp-client PORT ITERS [SIZE]        → prints `{"rtt_us": median}`
+ *   node dist/bench/peer.js raw-pp-server [spin]                   → prints `PORT n`
+ *   node dist/bench/peer.js raw-pp-client PORT ITERS [SIZE] [spin] → prints `{"rtt_us": median}`
  *
  * Raw TCP: the client writes SIZE-byte buffers until `write()` returns false, resumes on
  * `drain`; the server answers one byte after TOTAL bytes. RDMA Write: the client keeps DEPTH
@@ -14,7 +14,10 @@
  *
  * Raw ping-pong: the latency baseline for `softrdma perf send --lat`. The client writes 8 bytes
  * and waits for the server's 8-byte echo before the next, ITERS times, woken by ordinary
- * 'data' events (the blocking case, as the perf default sleeps on completion events).
+ * 'data' events (the blocking case, as the perf default sleeps on completion events). With
+ * `spin` both ends keep a `setImmediate` chain going, so libuv polls the socket with a zero
+ * timeout instead of sleeping in epoll: the "spinning event loop" that `perf --busy-poll` and
+ * ib_write_lat's memory polling are compared with.
  */
 import { once } from 'node:events';
 import net from 'node:net';
@@ -96,13 +99,27 @@ async function rawClient(port: number, size: number, total: number): Promise<voi
   c.end();
 }
 
+/** Keeps the event loop from sleeping until the returned stop function is called. */
+function spinLoop(): () => void {
+  let on = true;
+  const spin = (): void => {
+    if (on) setImmediate(spin);
+  };
+  spin();
+  return () => {
+    on = false;
+  };
+}
+
 /** Echoes whatever arrives; ends when the client does. */
-async function rawPpServer(): Promise<void> {
+async function rawPpServer(spin: boolean): Promise<void> {
   const srv = await listen();
   const [c] = (await once(srv, 'connection')) as [net.Socket];
   c.setNoDelay(true);
+  const stop = spin ? spinLoop() : () => {};
   c.on('data', (d: Buffer) => c.write(d));
   c.on('end', () => {
+    stop();
     c.end();
     srv.close();
   });
@@ -110,10 +127,11 @@ async function rawPpServer(): Promise<void> {
 }
 
 /** Median round trip of `iters` SIZE-byte pings (default 8); like perftest, every iteration counts (no warm-up). */
-async function rawPpClient(port: number, iters: number, size = 8): Promise<void> {
+async function rawPpClient(port: number, iters: number, size = 8, spin = false): Promise<void> {
   const c = net.connect({ port, host: '127.0.0.1' });
   await once(c, 'connect');
   c.setNoDelay(true);
+  const stop = spin ? spinLoop() : () => {};
   const msg = Buffer.alloc(size, 7);
   const rtts = new Float64Array(iters);
   let i = 0;
@@ -135,6 +153,7 @@ async function rawPpClient(port: number, iters: number, size = 8): Promise<void>
     });
     ping();
   });
+  stop();
   rtts.sort();
   process.stdout.write(`${JSON.stringify({ rtt_us: rtts[iters >> 1] })}\n`);
   c.end();
@@ -224,10 +243,10 @@ switch (role) {
     await rawClient(Number(portArg), Number(sizeArg), Number(totalArg));
     break;
   case 'raw-pp-server':
-    await rawPpServer();
+    await rawPpServer(portArg === 'spin');
     break;
   case 'raw-pp-client':
-    await rawPpClient(Number(portArg), Number(sizeArg), totalArg ? Number(totalArg) : 8);
+    await rawPpClient(Number(portArg), Number(sizeArg), totalArg ? Number(totalArg) : 8, crcArg === 'spin');
     break;
   case 'rdma-server':
     await rdmaServer();
