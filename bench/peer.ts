@@ -12,6 +12,12 @@
  * figures measure the same thing, and both run two passes on one connection: `cold_mbps` (a
  * fresh process and connection) and `mbps` (steady state: compiled code, grown TCP windows).
  *
+ * Raw UDP (the RoCEv2 baselines): `udp-server` counts datagrams until an end marker and
+ * answers with its goodput (octets received from the first to the last datagram);
+ * `udp-client PORT SIZE TOTAL` sends SIZE-octet datagrams, 64 sends in flight. `udp-pp-server`
+ * echoes; `udp-pp-client PORT ITERS SIZE` prints the median round trip (a lost ping is resent
+ * after 100 ms and that round is not counted).
+ *
  * Raw ping-pong: the latency baseline for `softrdma perf send --lat`. The client writes 8 bytes
  * and waits for the server's 8-byte echo before the next, ITERS times, woken by ordinary
  * 'data' events (the blocking case, as the perf default sleeps on completion events). With
@@ -19,6 +25,7 @@
  * timeout instead of sleeping in epoll: the "spinning event loop" that `perf --busy-poll` and
  * ib_write_lat's memory polling are compared with.
  */
+import dgram from 'node:dgram';
 import { once } from 'node:events';
 import net from 'node:net';
 import { hostMemory } from '../src/rnic/hostmem.js';
@@ -235,7 +242,121 @@ async function rdmaClient(port: number, size: number, total: number, crc: boolea
   setTimeout(() => process.exit(0), 20);
 }
 
+/** The socket buffers the RoCEv2 transport asks for (src/roce/net.ts), so both see the same kernel. */
+const UDP_BUFFER = 4 << 20;
+
+async function udpBind(): Promise<dgram.Socket> {
+  const u = dgram.createSocket({ type: 'udp4', recvBufferSize: UDP_BUFFER, sendBufferSize: UDP_BUFFER });
+  u.bind(0, '127.0.0.1');
+  await once(u, 'listening');
+  process.stdout.write(`PORT ${u.address().port}\n`);
+  return u;
+}
+
+async function udpServer(): Promise<void> {
+  const u = await udpBind();
+  let bytes = 0;
+  let first = 0n;
+  let last = 0n;
+  u.on('message', (m, from) => {
+    if (m.length === 1 && m[0] === 0xff) {
+      const s = Number(last - first) / 1e9;
+      u.send(JSON.stringify({ mbps: s > 0 ? bytes / s / 1e6 : 0, bytes }), from.port, from.address, () => {
+        u.close();
+      });
+      return;
+    }
+    last = process.hrtime.bigint();
+    if (bytes === 0) first = last;
+    bytes += m.length;
+  });
+}
+
+async function udpClient(port: number, size: number, total: number): Promise<void> {
+  const u = dgram.createSocket({ type: 'udp4', recvBufferSize: UDP_BUFFER, sendBufferSize: UDP_BUFFER });
+  u.bind(0, '127.0.0.1');
+  await once(u, 'listening');
+  const msg = Buffer.alloc(size, 7);
+  const n = Math.ceil(total / size);
+  let sent = 0;
+  let inflight = 0;
+  await new Promise<void>((resolve) => {
+    const pump = (): void => {
+      while (sent < n && inflight < 64) {
+        sent++;
+        inflight++;
+        u.send(msg, port, '127.0.0.1', () => {
+          inflight--;
+          if (sent === n && inflight === 0) resolve();
+          else pump();
+        });
+      }
+    };
+    pump();
+  });
+  const reply = new Promise<Buffer>((r) => u.once('message', (m) => r(m)));
+  const end = Buffer.from([0xff]);
+  const t = setInterval(() => u.send(end, port, '127.0.0.1'), 20);
+  u.send(end, port, '127.0.0.1');
+  const r = await reply;
+  clearInterval(t);
+  process.stdout.write(`${r.toString()}\n`);
+  u.close();
+}
+
+async function udpPpServer(): Promise<void> {
+  const u = await udpBind();
+  u.on('message', (m, from) => {
+    if (m.length === 1 && m[0] === 0xff) return u.close();
+    u.send(m, from.port, from.address);
+  });
+}
+
+async function udpPpClient(port: number, iters: number, size: number): Promise<void> {
+  const u = dgram.createSocket('udp4');
+  u.bind(0, '127.0.0.1');
+  await once(u, 'listening');
+  const msg = Buffer.alloc(size, 7);
+  const rtts: number[] = [];
+  let t0 = 0n;
+  let lost = false;
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    const ping = (): void => {
+      t0 = process.hrtime.bigint();
+      u.send(msg, port, '127.0.0.1');
+      timer = setTimeout(() => {
+        lost = true;
+        ping();
+      }, 100);
+    };
+    u.on('message', () => {
+      clearTimeout(timer);
+      if (!lost) rtts.push(Number(process.hrtime.bigint() - t0) / 1e3);
+      lost = false;
+      if (rtts.length >= iters) resolve();
+      else ping();
+    });
+    ping();
+  });
+  u.send(Buffer.from([0xff]), port, '127.0.0.1', () => u.close());
+  rtts.sort((a, b) => a - b);
+  process.stdout.write(`${JSON.stringify({ rtt_us: rtts[rtts.length >> 1] })}\n`);
+}
+
 switch (role) {
+  case 'udp-server':
+    await udpServer();
+    break;
+  case 'udp-client':
+    await udpClient(Number(portArg), Number(sizeArg), Number(totalArg));
+    break;
+  case 'udp-pp-server':
+    await udpPpServer();
+    break;
+  case 'udp-pp-client':
+    await udpPpClient(Number(portArg), Number(sizeArg), Number(totalArg));
+    break;
   case 'raw-server':
     await rawServer();
     break;
