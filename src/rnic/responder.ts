@@ -364,6 +364,21 @@ export class Responder {
     return Fault.OK;
   }
 
+  /**
+   * Restarts the Read Response being sent (the IRQ head) at `delta` octets from where it began,
+   * for `length` octets: a duplicate Read Request asked again for part of the same Read
+   * (IBTA Vol. 1 §9.7.5.1.2; the range was checked to lie inside the original, already
+   * access-checked Read). False when the head is not a Read.
+   */
+  restartHeadRead(delta: number, length: number): boolean {
+    const ir = this.qp.irq[0];
+    if (!ir || ir.atomic || !ir.target || ir.offset + delta < 0) return false;
+    ir.offset += delta;
+    ir.length = length;
+    ir.sent = 0;
+    return true;
+  }
+
   // ------------------------------------------------------------------ atomics
 
   /**

@@ -239,7 +239,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #ackPsn = -1;
   #ackScheduled = false;
   /** Read Responses and atomic ACKs queued in the core, by the PSN they answer. */
-  readonly #respFifo: { first: number }[] = [];
+  readonly #respFifo: { first: number; va: bigint }[] = [];
   readonly #ring: ReadResource[] = [];
   /** PSN of the request being processed (for the NAK of a fault the core reports). */
   #curPsn = 0;
@@ -734,7 +734,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         f = qp.responder.rxReadRequest(0, 0n, reth.dmaLen, reth.rkey, reth.va, this);
         if (f === Fault.OK) {
           const n = Math.max(1, Math.ceil(reth.dmaLen / mtu));
-          this.#respFifo.push({ first: psn });
+          this.#respFifo.push({ first: psn, va: reth.va });
           this.#remember({ first: psn, n, va: reth.va, rkey: reth.rkey, len: reth.dmaLen, orig: null });
           this.#ePsn = psnAdd(psn, n);
           this.#msn = (this.#msn + 1) & 0xffffff;
@@ -751,7 +751,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         f = qp.responder.rxAtomicRequest(psn, args, ae.rkey, ae.va, this);
         if (f === Fault.OK) {
           const orig = qp.irq[qp.irq.length - 1]?.atomic?.orig[0] ?? 0n;
-          this.#respFifo.push({ first: psn });
+          this.#respFifo.push({ first: psn, va: 0n });
           this.#remember({ first: psn, n: 1, va: ae.va, rkey: ae.rkey, len: 8, orig });
           this.#ePsn = psnAdd(psn, 1);
           this.#msn = (this.#msn + 1) & 0xffffff;
@@ -799,11 +799,24 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const res = this.#ring.find((x) => x.orig === null && psnInRange(psn, x.first, x.n));
     if (!res || reth.rkey !== res.rkey || reth.va < res.va || reth.va + BigInt(reth.dmaLen) > res.va + BigInt(res.len)) return;
     const qp = this.qp;
+    // The Read being answered now is this one (or an earlier replay of it): the requester has
+    // given up on that stream (it accepts responses only from the start of its latest request),
+    // so restart the stream where it asks, as rxe's duplicate_request makes the replayed
+    // resource the current one (IBTA Vol. 1 §9.7.5.1.2). Otherwise a Read lost in a long
+    // response could only be retried after the whole stale stream had gone out, and a lossy
+    // path would exhaust retry_cnt on a large Read.
+    const cur = this.#respFifo[0];
+    if (cur && cur.va !== 0n && psnInRange(cur.first, res.first, res.n) && qp.responder.restartHeadRead(Number(reth.va - cur.va), reth.dmaLen)) {
+      cur.first = psn;
+      cur.va = reth.va;
+      this.kick();
+      return;
+    }
     if (qp.irq.length >= qp.ird) return; // still answering: the requester will retry again
     this.#curPsn = psn;
     this.#curIsResponse = false;
     const f = qp.responder.rxReadRequest(0, 0n, reth.dmaLen, reth.rkey, reth.va, this);
-    if (f === Fault.OK) this.#respFifo.push({ first: psn });
+    if (f === Fault.OK) this.#respFifo.push({ first: psn, va: reth.va });
     else if (f !== Fault.HANDLED) qp.remoteFault(f, null);
   }
 
@@ -1129,6 +1142,12 @@ export class RoceQp implements QpTransport, RoceNetClient {
     }
     const expected = psnAdd(e.first, r.got);
     const d = psnDiff(psn, expected);
+    // Responses of this Read that cannot be used (from an earlier request's stream, or after a
+    // gap) still show the responder answering it: the retransmit timer restarts (without a
+    // retry refund), so a backlog of stale responses draining through a busy event loop does
+    // not look like a dead path and trigger yet more Read Requests, each answered by a whole
+    // new response stream (a congestion collapse seen on a loaded 2-core machine).
+    if (d !== 0 || psnDiff(psn, r.reqFirst) < 0) this.#restartTimer();
     if (d !== 0) {
       if (d > 0) {
         // Responses were lost: re-request the rest now, once per gap (a partial Read).
