@@ -5,6 +5,7 @@
  * `run_iter_bw`, `run_iter_bw_server`, `run_iter_lat_write`, `run_iter_lat`, `run_iter_lat_send`).
  */
 import { randomFillSync, randomInt } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep, setImmediate as yieldLoop } from 'node:timers/promises';
 import {
@@ -152,6 +153,12 @@ export interface PerfParams {
   warmUp: boolean;
   /** Show a progress line (stdout is a terminal). */
   progress: boolean;
+  /**
+   * softrdma's `--dump-buffer=FILE`: after the run, the data buffer (both halves: local
+   * sources and Read sinks, then the areas the peer targets) is written to FILE, so that a
+   * test can check what the peer placed or returned.
+   */
+  dumpFile?: string;
   /** Called with the bound port once the server listens. */
   onListening?: (port: number) => void;
 }
@@ -455,6 +462,7 @@ export class PerfRun {
         else await this.sendLat();
       } else if (p.verb === 'send') await this.sendBw();
       else await this.rdmaBw();
+      if (p.dumpFile && this.data) writeFileSync(p.dumpFile, this.data.buf);
       await this.teardown();
       return 0;
     } finally {

@@ -77,6 +77,9 @@ Options:
       --busy-poll            poll completions in a loop (yielding between polls) instead of
                              sleeping on completion events
       --json                 one JSON object per result row, nothing else on stdout
+      --dump-buffer=FILE     after the run, write the data buffer to FILE: the local
+                             sources/Read sinks, then the areas the peer targets (each
+                             max(size, 4096) octets per QP), to check what was placed
       --server               be the server
       --bind=ADDR            server: address to bind (default 0.0.0.0)
   -V, --version              print the perftest version we claim and exit
@@ -170,6 +173,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
       'busy-poll': { type: 'boolean' },
       events: { type: 'boolean', short: 'e' },
       json: { type: 'boolean' },
+      'dump-buffer': { type: 'string' },
       server: { type: 'boolean' },
       bind: { type: 'string' },
       'loopback-child': { type: 'boolean' },
@@ -291,6 +295,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     json: !!v.json,
     busyPoll: !!v['busy-poll'],
     warmUp: !lat && !!v.perform_warm_up,
+    ...(v['dump-buffer'] !== undefined && { dumpFile: v['dump-buffer'] }),
     progress: false,
   };
   return { params, mode, loopbackChild: !!v['loopback-child'], portGiven: v.port !== undefined, inline: v.inline_size !== undefined };
