@@ -315,6 +315,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   reset(): void {
+    // An ACK still coalescing acknowledges requests that were executed (and completed at this
+    // end): it leaves before the QP goes, or a peer whose last message arrived just before
+    // ibv_destroy_qp / Error would retransmit it to nobody (rxe with retry_cnt 7: forever).
+    if (this.#respFifo.length === 0) this.#flushAck();
     this.detach();
   }
 
@@ -347,6 +351,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const syn = nakSyndrome(code);
     const fault = typeof err === 'number' ? err : undefined;
     if (this.service === 'RC' && !this.#curIsResponse && !this.#gone) {
+      // What was executed before the faulty request is acknowledged first, then the NAK.
+      if (this.#respFifo.length === 0) this.#flushAck();
       this.#sendAck(this.#curPsn, syn);
       this.qp.rnic.counters.terminatesSent++;
       log('QP[%d] NAK 0x%s PSN %d (%s)', this.qp.id, syn.toString(16), this.#curPsn, typeof err === 'number' ? Fault[err] : (err as RoceWireError).message);

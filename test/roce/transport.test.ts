@@ -148,6 +148,39 @@ describe('RoCEv2 RC responder against a raw peer', () => {
     }
   });
 
+  it('a QP destroyed right after its last receive completes still sends the coalesced ACK: the peer\'s Send completes', async () => {
+    const a = makeIbSide('RC');
+    const b = makeIbSide('RC');
+    // One retry (timeout 14: ≈67 ms): without that ACK the Send would end in TRANSPORT_RETRY_EXCEEDED.
+    const p = await connectPair(a, b, { transport: 'rocev2', ib: { retryCnt: 1, timeout: 14 } });
+    try {
+      for (const s of [a, b]) for (const n of roce(s).nets) await n.ready;
+      const buf = new Uint8Array(64);
+      const mb = reg(b, buf);
+      assert.equal(recv(b.qp, 1n, [sge(mb, buf)]), RiRet.SUCCESS);
+      const src = new Uint8Array(64).fill(5);
+      const ms = reg(a, src);
+      // Poll b on every turn of the event loop and destroy its QP in the same turn as the
+      // receive completion shows, before the ACK coalesced for the Send has left.
+      const destroyed = new Promise<void>((resolve) => {
+        const tick = () => {
+          if (b.cq.poll([], 1) > 0) {
+            b.qp.destroy();
+            resolve();
+          } else setImmediate(tick);
+        };
+        tick();
+      });
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n }), RiRet.SUCCESS);
+      await destroyed;
+      const [w] = await pollN(a.cq, 1, 3000);
+      assert.equal(w!.op_status, RiWcStatus.SUCCESS);
+      assert.deepEqual(buf, src);
+    } finally {
+      await p.close();
+    }
+  });
+
   for (const [name, build, code] of [
     ['a SEND MIDDLE with no FIRST', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_MIDDLE, 0, {}, 256), NakCode.InvalidRequest],
     ['a SEND FIRST shorter than the MTU', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_FIRST, 0, {}, 100), NakCode.InvalidRequest],
