@@ -30,7 +30,7 @@ import {
 } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import type { Cq } from './cq.js';
-import { AE_OF_FAULT, Fault } from './faults.js';
+import { AE_OF_FAULT, Fault, UNDISCLOSED_FAULT } from './faults.js';
 import type { Pd } from './pd.js';
 import { type IbService, IbQpAttr, IbQpState, ibModifyOk, ibStateOf, ibTransition, iwarpTransition, RI_OF_IB } from './qp-states.js';
 import { Requester } from './requester.js';
@@ -256,6 +256,12 @@ export class Qp {
   private sqNextSeq = 0;
   /** Seq of the next WQE to start processing (tx). */
   sqProc = 0;
+  /**
+   * Sequence number of the last local memory operation (Bind, Fast-Register, Invalidate)
+   * posted; while it is not processed yet (`>= sqProc`), later WRs' SGEs are checked at
+   * execution only (post.ts).
+   */
+  lastLocalOpSeq = -1;
   /** Seq of the next WQE whose completion has not been generated. */
   private sqCompl = 0;
 
@@ -1052,7 +1058,8 @@ export class Qp {
     if (!this.live) return;
     const ae = AE_OF_FAULT[f];
     if (ae !== undefined) this.rnic.asyncEvent(ae, this);
-    this.terminateWith(f, copied);
+    // The peer is not told that an STag exists in another PD (faults.ts UNDISCLOSED_FAULT).
+    this.terminateWith(this.rnic.config.discloseNotAssociated ? f : (UNDISCLOSED_FAULT[f] ?? f), copied);
   }
 
   /** A Terminate message arrived (Verbs §6.2 T11): no Terminate goes back. */

@@ -25,8 +25,8 @@ import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './m
 import { connectionCarries } from './post.js';
 import type { Qp } from './qp.js';
 import { newTxSeg, type QpTransport, TxOp, type TxSeg } from './transport.js';
-import { type OrqEntry, type SqWqe, WqeState } from './wqe.js';
-import { isRequestWr, isWireWr, WR_TABLE } from './wr-table.js';
+import { type OrqEntry, type Sge, type SqWqe, WqeState } from './wqe.js';
+import { isRequestWr, isWireWr, SglRole, WR_TABLE } from './wr-table.js';
 
 /** Read Response segments sent back to back while SQ work waits (siw: 4). */
 export const IRQ_BURST = 4;
@@ -41,6 +41,18 @@ export const LOCAL_ACCESS_STATUS: Readonly<Record<AccessError, RiWcStatus>> = {
   [AccessError.WRAP]: RiWcStatus.ADDRESS_WRAP_ERROR,
   [AccessError.QP_RIGHTS]: RiWcStatus.ACCESS_VIOLATION_ERROR,
   [AccessError.MW_IN_SGE]: RiWcStatus.INVALID_STAG_ERROR,
+};
+
+/**
+ * The access each local SGL needs (Verbs §7.6.3): a source is read; an atomic's result buffer
+ * is written locally; a Read's sink is written by the Read Response, which needs Remote Write
+ * as Verbs §7.6.3 Figure 21 says (the responder checks the same when the response arrives).
+ */
+export const SGL_ACCESS: Readonly<Record<SglRole, Access | null>> = {
+  [SglRole.NONE]: null,
+  [SglRole.SOURCE]: Access.LOCAL_READ,
+  [SglRole.SINK]: Access.REMOTE_WRITE,
+  [SglRole.RESULT]: Access.LOCAL_WRITE,
 };
 
 /** The requester's completion status for each atomic fault the peer reports. */
@@ -110,6 +122,12 @@ export class Requester {
       if (!sqReady) return null;
       this.irqBurst = 0;
       const w = qp.sqAt(qp.sqProc)!;
+      if (w.state === WqeState.QUEUED && w.postError !== 0) {
+        // A local SGE failed its check at post time: the WR completes in error, in order, and
+        // the QP terminates; nothing of it goes on the wire (issue 17, finding 5).
+        this.failWqe(w, w.postError);
+        continue;
+      }
       if (!isWireWr(w.type)) {
         this.execLocal(w);
         continue;
@@ -152,6 +170,23 @@ export class Requester {
     if (w.flags & RiWrFlags.LOCAL_FENCE_FLAG && qp.firstIncompleteSeq < w.seq) return false;
     if (isRequestWr(w.type) && qp.ord > 0 && qp.orq.length >= qp.ord) return false;
     return true;
+  }
+
+  /**
+   * Checks a local SGL against its regions (Verbs §7.6.3): the completion status of the first
+   * failing SGE, or 0. At post time (`qpEnables` false) the QP's own inbound enables are not
+   * looked at: they may change before the WR runs; the check at execution includes them.
+   */
+  checkLocalSgl(sgl: readonly Sge[], role: SglRole, qpEnables: boolean): RiWcStatus {
+    const access = SGL_ACCESS[role];
+    if (access === null) return RiWcStatus.SUCCESS;
+    const qp = this.qp;
+    const a = this.access;
+    for (const sge of sgl) {
+      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, access, qp.pd, qp, a, undefined, qpEnables);
+      if (e !== AccessError.OK) return LOCAL_ACCESS_STATUS[e];
+    }
+    return RiWcStatus.SUCCESS;
   }
 
   /** Resolves an SGL with the local access check; returns the pieces or the error. */
@@ -257,6 +292,13 @@ export class Requester {
       return null;
     }
     if (w.state === WqeState.QUEUED) {
+      // Every sink is checked before the first Read Request goes out, so a Read longer than its
+      // sink, or into a region that went away since the post, never reaches the wire.
+      const st = this.checkLocalSgl(w.sgl, SglRole.SINK, true);
+      if (st !== RiWcStatus.SUCCESS) {
+        this.failWqe(w, st);
+        return null;
+      }
       w.state = WqeState.ACTIVE;
       w.readsIssued = 0;
       w.readsOutstanding = 0;

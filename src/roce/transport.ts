@@ -368,8 +368,29 @@ export class RoceQp implements QpTransport, RoceNetClient {
     return this.nets[0]!;
   }
 
+  /**
+   * Octets handed to the UDP socket and not sent yet. A peer cannot make us queue more than the
+   * RNIC's `txWindow` toward it: transmission pauses above it and resumes at half (the RoCEv2
+   * counterpart of the iWARP socket's backpressure; issue 17, per-peer caps).
+   */
+  #queued = 0;
+  readonly #sent = (n: number) => () => {
+    this.#queued -= n;
+    if (this.#queued < this.qp.rnic.config.txWindow >>> 1 && this.#blocked) {
+      this.#blocked = false;
+      this.kick();
+    }
+  };
+  #blocked = false;
+
+  /** Octets queued in the UDP socket toward the peer (see {@link #queued}). */
+  get queuedOctets(): number {
+    return this.#queued;
+  }
+
   #send(buf: Uint8Array, dst: string, net = this.nets[0]!): void {
-    net.send(buf, dst, this.port);
+    this.#queued += buf.length;
+    net.send(buf, dst, this.port, this.#sent(buf.length));
   }
 
   #run(): void {
@@ -380,6 +401,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
     let budget = TX_BURST;
     try {
       while (budget > 0 && qp.canTransmit && !this.#gone) {
+        if (this.#queued >= qp.rnic.config.txWindow) {
+          // The socket holds a window's worth: resume from the send callbacks.
+          this.#blocked = true;
+          break;
+        }
         // The window of unacknowledged PSNs (Read Responses are not limited by it).
         const full = this.service === 'RC' && (this.#rnrTimer !== null || psnDiff(this.#nextPsn, this.#una) >= WINDOW);
         if (full && qp.irq.length === 0) break;
@@ -392,7 +418,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       this.#running = false;
     }
     if (this.#ackPsn >= 0 && this.#respFifo.length === 0) this.#flushAck();
-    if (budget === 0 && !this.#gone) {
+    if (budget === 0 && !this.#gone && !this.#blocked) {
       // More may be ready: continue after the event loop has had its turn.
       this.#scheduled = true;
       setImmediate(() => this.#run());

@@ -219,7 +219,7 @@ transportTest('RNICPI-070 an unsignaled successful WR produces no WC; an unsigna
     ok(postSend(t.a, ma, 2n, SIG));
     assert.deepEqual((await pollWcs(t.envA, t.a.rnic, t.a.cq, 1)).map((w) => w.id), [2n]);
     // Unsignaled, with an SGE naming a bogus STag: a completion error WC appears anyway.
-    ok(K.ri_qp_post_send(t.a.rnic, t.a.qp, RiWrType.SEND, 0, 3n, [{ addr: ma.b.va, tag: ma.ltag ^ 0x55, len: 8 }], 0, 1, 0));
+    ok(K.ri_qp_post_send(t.a.rnic, t.a.qp, RiWrType.SEND, 0, 3n, [{ addr: ma.b.va, tag: (ma.ltag ^ 0x55) >>> 0, len: 8 }], 0, 1, 0));
     const [e] = await pollWcs(t.envA, t.a.rnic, t.a.cq, 1);
     assert.equal(e!.id, 3n);
     assert.equal(e!.op_status, RiWcStatus.INVALID_STAG_ERROR);

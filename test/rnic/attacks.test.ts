@@ -170,7 +170,7 @@ const CASES: Case[] = [
     fault: Fault.INVALID_STAG,
     iwarp: [1, 1, 0],
     watch: (v) => v.mem,
-    act: (v) => v.peer.write((v.stag & ~0xff) | ((v.stag + 1) & 0xff), v.base, new Uint8Array(16).fill(0xee)),
+    act: (v) => v.peer.write(((v.stag & ~0xff) | ((v.stag + 1) & 0xff)) >>> 0, v.base, new Uint8Array(16).fill(0xee)),
   },
   {
     name: 'RDMA Write past the bounds gets DDP tagged "Base or bounds violation" (0x1101)',
