@@ -179,7 +179,14 @@ export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
       .map((g) => gidToIpv4(g))
       .filter((a): a is string => a !== null);
     if (locals.length === 0) return RiRet.INVALID_PARAMETER;
-    return new RoceQp(qp, locals, null, port);
+    const t = new RoceQp(qp, locals, null, port);
+    // QPNs are unique in the process except QP1, which each RNIC has: two RNICs of one process
+    // cannot both have their GSI on one address and port (a datagram to QP1 would be ambiguous).
+    if (t.nets.some((n) => n.has(qp.id))) {
+      t.detach();
+      return RiRet.QP_INUSE;
+    }
+    return t;
   }
   const local = gidToIpv4(attrs.av.sgid);
   const remote = gidToIpv4(attrs.av.dgid);
