@@ -15,9 +15,10 @@ import { quick } from './harness.js';
 import { nodeApiSection } from './nodeapi.js';
 import { peersSection } from './peers.js';
 import { latencySection, rdmaSection } from './rdma.js';
+import { roceSection } from './roce.js';
 import { memorySection, msgRateSection, scaleSection, sweepSection } from './sweep.js';
 
-const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection, sweepSection, msgRateSection, memorySection, scaleSection, peersSection, nodeApiSection];
+const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection, sweepSection, msgRateSection, memorySection, scaleSection, roceSection, peersSection, nodeApiSection];
 
 const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v.toFixed(v < 100 ? 1 : 0));
 

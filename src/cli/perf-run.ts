@@ -120,6 +120,8 @@ export interface PerfParams {
   rdmaCm: boolean;
   /** `-x`: the source GID index (-1: perftest's choice, the first IPv4-mapped GID). */
   gidIndex: number;
+  /** perftest's -m as an `ibv_mtu` (1 = 256 … 5 = 4096); 0: the port's active MTU. */
+  mtu: number;
   /** Client: the server's address. */
   addr: string;
   /** Server: the address to bind. */
@@ -533,7 +535,7 @@ export class PerfRun {
     }
     const ctx = this.devCtx();
     const port = {} as ibv_port_attr;
-    const local = queryPort(ctx, 1, port) === 0 ? port.active_mtu : ibv_mtu.IBV_MTU_1024;
+    const local = this.p.mtu || (queryPort(ctx, 1, port) === 0 ? port.active_mtu : ibv_mtu.IBV_MTU_1024);
     this.mtu = local;
     if (versionAtLeast(this.remVersion, 5.1)) {
       const len = versionAtLeast(this.remVersion, 5.31) ? 2 : 4;
