@@ -178,7 +178,10 @@ export class Requester {
    * looked at: they may change before the WR runs; the check at execution includes them.
    */
   checkLocalSgl(sgl: readonly Sge[], role: SglRole, qpEnables: boolean): RiWcStatus {
-    const access = SGL_ACCESS[role];
+    // An IB Read's sink is a local buffer named by its L_Key: Local Write, as the responder
+    // checks the Read Responses (rxReadResponseIb; IBTA Vol. 1 §10.6.3.3). iWARP advertises
+    // the sink as a tagged buffer, so it needs Remote Write there.
+    const access = role === SglRole.SINK && this.qp.isIb ? Access.LOCAL_WRITE : SGL_ACCESS[role];
     if (access === null) return RiWcStatus.SUCCESS;
     const qp = this.qp;
     const a = this.access;
