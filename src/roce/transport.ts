@@ -1199,11 +1199,15 @@ export class RoceQp implements QpTransport, RoceNetClient {
       }
       return;
     }
-    // A response must start where its request started, and end at the Read's last PSN.
+    // A response must start where its request started, and end at the Read's last PSN. The
+    // answer to a partial Read Request (a retry from inside the Read) may restart the message
+    // (FIRST/ONLY, as we and hardware answer) or continue it (MIDDLE/LAST: Linux rxe replays a
+    // Read from its resource in that state when the PSN is not the original first one).
     const k = psnDiff(psn, r.reqFirst);
     const isLast = r.got === e.n - 1;
-    const wantFirst = k === 0;
-    if (info.first !== wantFirst || info.last !== isLast) return;
+    const partial = r.reqFirst !== e.first;
+    const firstOk = k === 0 ? info.first || partial : !info.first;
+    if (!firstOk || info.last !== isLast) return;
     if (aethType(p.aeth?.syndrome ?? 0) !== AethType.Ack) return;
     const len = p.payload.length;
     const remaining = r.len - r.orq.received;

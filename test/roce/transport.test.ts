@@ -95,7 +95,13 @@ describe('RoCEv2 transport', () => {
 });
 
 /** A raw peer on 127.0.0.2 speaking to the RC QP `a` on 127.0.0.1 with hand-made packets. */
-async function rawPeer(): Promise<{ p: Pair; a: Side; inject(op: number, psn: number, extra?: object, len?: number, ackReq?: boolean): void; got: RoceRx[]; close(): Promise<void> }> {
+async function rawPeer(): Promise<{
+  p: Pair;
+  a: Side;
+  inject(op: number, psn: number, extra?: object, len?: number, ackReq?: boolean, payload?: Uint8Array): void;
+  got: RoceRx[];
+  close(): Promise<void>;
+}> {
   const a = makeIbSide('RC');
   const b = makeIbSide('RC');
   const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1 });
@@ -109,8 +115,8 @@ async function rawPeer(): Promise<{ p: Pair; a: Side; inject(op: number, psn: nu
     p,
     a,
     got,
-    inject(op, psn, extra = {}, len = 0, ackReq = true) {
-      const pkt = encodeIbPacket({ bth: { ...newBth(op, a.qp.id, psn), padCnt: ibPadCount(len), ackReq }, payload: new Uint8Array(len).fill(0xee), ...extra });
+    inject(op, psn, extra = {}, len = 0, ackReq = true, payload = new Uint8Array(len).fill(0xee)) {
+      const pkt = encodeIbPacket({ bth: { ...newBth(op, a.qp.id, psn), padCnt: ibPadCount(payload.length), ackReq }, payload, ...extra });
       net.send(pkt, '127.0.0.1');
     },
     async close() {
@@ -147,6 +153,44 @@ describe('RoCEv2 RC responder against a raw peer', () => {
       await r.close();
     }
   });
+
+  for (const style of ['continues the message (MIDDLE/LAST, as Linux rxe replays)', 'restarts the message (FIRST/LAST)'] as const) {
+    it(`a lost Read Response: the partial Read Request's answer ${style} and the Read completes with every octet`, async () => {
+      const r = await rawPeer();
+      try {
+        // MTU 256: a 1024-octet Read is 4 responses.
+        const data = new Uint8Array(1024).map((_, i) => (i * 7 + 3) & 0xff);
+        const sink = new Uint8Array(1024);
+        const ms = reg(r.a, sink);
+        assert.equal(send(r.a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(ms, sink)], rtag: 0x1234, remoteTo: 0x10000n, id: 9n }), RiRet.SUCCESS);
+        const isReq = (x: RoceRx) => x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_REQUEST;
+        await until(() => r.got.some(isReq), 3000, 'Read Request');
+        const req = r.got.find(isReq)!;
+        const p0 = req.pkt.bth.psn;
+        assert.equal(req.pkt.reth!.dmaLen, 1024);
+        const part = (k: number) => data.subarray(256 * k, 256 * (k + 1));
+        const aeth = { aeth: { syndrome: 0x1f, msn: 0 } };
+        r.inject(IbOpcode.RC_RDMA_READ_RESPONSE_FIRST, p0, aeth, 0, false, part(0));
+        // Response 1 is lost; response 2 shows the gap.
+        r.inject(IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE, p0 + 2, {}, 0, false, part(2));
+        await until(() => r.got.filter(isReq).length >= 2, 3000, 'partial Read Request');
+        const retry = r.got.filter(isReq)[1]!;
+        assert.equal(retry.pkt.bth.psn, p0 + 1);
+        assert.equal(retry.pkt.reth!.va, 0x10000n + 256n);
+        assert.equal(retry.pkt.reth!.dmaLen, 768);
+        const firstOp = style.startsWith('continues') ? IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE : IbOpcode.RC_RDMA_READ_RESPONSE_FIRST;
+        r.inject(firstOp, p0 + 1, firstOp === IbOpcode.RC_RDMA_READ_RESPONSE_FIRST ? aeth : {}, 0, false, part(1));
+        r.inject(IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE, p0 + 2, {}, 0, false, part(2));
+        r.inject(IbOpcode.RC_RDMA_READ_RESPONSE_LAST, p0 + 3, aeth, 0, false, part(3));
+        const [w] = await pollN(r.a.cq, 1, 3000);
+        assert.equal(w!.op_status, RiWcStatus.SUCCESS);
+        assert.deepEqual(sink, data);
+        assert.equal(r.got.filter(isReq).length, 2, 'no further retry');
+      } finally {
+        await r.close();
+      }
+    });
+  }
 
   it('a QP destroyed right after its last receive completes still sends the coalesced ACK: the peer\'s Send completes', async () => {
     const a = makeIbSide('RC');
