@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import net from 'node:net';
-import { describe, test } from 'node:test';
-import type { IwarpConn } from '../../src/iwarp/datapath.js';
+import { after, before, describe, test } from 'node:test';
+import { IwarpConn } from '../../src/iwarp/datapath.js';
 import { mpaAccept, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import { terminateOfFault } from '../../src/iwarp/terminate-map.js';
 import { LoopbackRawEnd, loopbackPair } from '../../src/loopback/loopback.js';
@@ -25,6 +25,9 @@ import { RiRet } from '../../src/rnicpi/status.js';
 import { RiMemFlags, RiQpState, RiWcStatus } from '../../src/rnicpi/types.js';
 import { makeSide, pollN, recv, reg, type Side, sge, TRANSPORTS, type TransportName, until } from '../helpers/engine.js';
 import { RawPeer } from '../helpers/rawpeer.js';
+import { advert, type EngineCounters, engineCounters, IwarpServer, SERVER_IRD, until as untilTrue, type VerbsServer } from '../helpers/hostile.js';
+import { IBV_WC_LOC_PROT_ERR } from '../../src/verbs/index.js';
+import { RdmapOpcode } from '../../src/wire/rdmap.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -268,3 +271,262 @@ for (const transport of TRANSPORTS) {
     }
   });
 }
+
+// =============================================================================================
+// A raw peer against a long-running server built on the verbs API (issue 17). The server's
+// regions sit between guard bytes; a region in another PD and an unregistered buffer are
+// watched. After every case: the guards and watched buffers unchanged, the server still serving
+// a legitimate client, and the engine's resource counters back to their idle values.
+// =============================================================================================
+
+/** What one case expects from the server on the wire. */
+type Expect = { terminate: [number, number, number] } | { gone: true };
+
+interface ServerCase<S, A> {
+  name: string;
+  expect: Expect;
+  act: (s: S, a: A) => Promise<void> | void;
+  /** Extra checks after the connection is gone (before the legitimate client). */
+  after?: (s: S, a: A) => void;
+}
+
+/** Runs `cases` one after the other against one server, checking the invariants after each. */
+function serverSuite<S extends VerbsServer, A>(
+  label: string,
+  start: () => Promise<S>,
+  attacker: (s: S) => Promise<A>,
+  answer: (a: A, e: Expect) => Promise<void>,
+  finish: (s: S, a: A) => Promise<void>,
+  cases: readonly ServerCase<S, A>[],
+  skip: string | false = false,
+): void {
+  describe(`hostile peer vs a long-running verbs server [${label}]`, { skip }, () => {
+    let s: S;
+    let idle: EngineCounters;
+    before(async () => {
+      s = await start();
+      idle = engineCounters(s.engine);
+      // The server serves before any attack.
+      await s.legit(0);
+      await untilTrue(() => s.conns.size === 0, 'legit connection gone');
+      assert.deepEqual(engineCounters(s.engine), idle);
+    });
+    after(async () => {
+      await s.close();
+    });
+    let n = 0;
+    for (const c of cases) {
+      test(`attack: ${c.name}`, async () => {
+        const watched = s.watched();
+        const rwBefore = sha(s.rw.inner);
+        const a = await attacker(s);
+        await c.act(s, a);
+        await answer(a, c.expect);
+        await finish(s, a);
+        // The attacker's connection is torn down and everything it took is given back.
+        await untilTrue(() => s.conns.size === 0, 'the attacker connection torn down');
+        await untilTrue(() => deepEq(engineCounters(s.engine), idle), `engine counters back to idle ${JSON.stringify(engineCounters(s.engine))} vs ${JSON.stringify(idle)}`);
+        assert.deepEqual(s.watched(), watched, 'guards or watched buffers changed');
+        if (!c.name.includes('(writes rw)')) assert.equal(sha(s.rw.inner), rwBefore, 'rw changed by a refused access');
+        c.after?.(s, a);
+        // Still serving.
+        await s.legit(64 * (++n % 60));
+        await untilTrue(() => s.conns.size === 0, 'legit connection gone');
+        await untilTrue(() => deepEq(engineCounters(s.engine), idle), 'engine counters idle after the legit client');
+      });
+    }
+  });
+}
+
+const deepEq = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** A random STag whose index no object of `rnic` has. */
+function freeStag(s: VerbsServer): number {
+  for (;;) {
+    const st = randomBytes(4).readUInt32BE(0);
+    if (st >>> 8 !== 0 && !s.engine.stags.byStagIndex(st)) return st;
+  }
+}
+const otherKey = (stag: number): number => ((stag & ~0xff) | ((stag + 1) & 0xff)) >>> 0;
+
+/** The iWARP attacker: a raw MPA/DDP/RDMAP peer connected to the server's rdma_cm listener. */
+interface IwarpAttacker {
+  raw: RawPeer;
+  /** Read Requests the server sent (it must never send one for finding 5). */
+  readRequests(): number;
+}
+
+const iwarpSend = (raw: RawPeer, msn: number, payload: Uint8Array, mo = 0) => raw.send(msn, payload, RdmapOpcode.Send, 0, mo);
+const iwarpServerConn = (s: VerbsServer): IwarpConn | undefined => {
+  for (const q of s.engine.qps.values()) if (q.transport instanceof IwarpConn) return q.transport;
+  return undefined;
+};
+
+const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
+  {
+    name: 'a sweep of STags (finding 4): a free STag, a wrong key and a live region of another PD all get DDP "Invalid STag" (0x1100)',
+    expect: { terminate: [1, 1, 0] },
+    async act(s, a) {
+      // Three probes, each costing the attacker a connection: the answers must not differ.
+      for (const stag of [freeStag(s), otherKey(s.mrs.rw.rkey)]) {
+        const p = await RawPeer.connect(s.port);
+        p.write(stag, s.va(s.rw), new Uint8Array(16).fill(0xee));
+        const t = await p.terminate();
+        assert.deepEqual([t.layer, t.etype, t.ecode], [1, 1, 0]);
+        await p.waitClosed();
+      }
+      a.raw.write(s.mrs.other.rkey, s.va(s.other), new Uint8Array(16).fill(0xee));
+    },
+  },
+  {
+    name: 'a Read Request from a live region of another PD gets RDMAP "Invalid STag" (0x0100), not "not associated"',
+    expect: { terminate: [0, 1, 0] },
+    act: (s, a) => a.raw.readRequest(1, { sinkStag: 0x1234, sinkTo: 0n, size: 64, srcStag: s.mrs.other.rkey, srcTo: s.va(s.other) }),
+  },
+  {
+    name: 'an RDMA Write past the end of a region gets DDP "Base or bounds" (0x1101); the guard after it is untouched',
+    expect: { terminate: [1, 1, 1] },
+    act: (s, a) => a.raw.write(s.mrs.rw.rkey, s.va(s.rw) + 4090n, new Uint8Array(16).fill(0xee)),
+  },
+  {
+    name: 'an RDMA Write before the start of a region gets 0x1101; the guard before it is untouched',
+    expect: { terminate: [1, 1, 1] },
+    act: (s, a) => a.raw.write(s.mrs.rw.rkey, s.va(s.rw) - 8n, new Uint8Array(16).fill(0xee)),
+  },
+  {
+    name: 'an RDMA Write aimed at the unregistered buffer through a valid STag gets 0x1101',
+    expect: { terminate: [1, 1, 1] },
+    act: (s, a) => a.raw.write(s.mrs.rw.rkey, s.va(s.unreg), new Uint8Array(16).fill(0xee)),
+  },
+  {
+    name: 'an RDMA Write whose TO wraps past 2^64 gets DDP "TO wrap" (0x1103)',
+    expect: { terminate: [1, 1, 3] },
+    act: (s, a) => a.raw.write(s.mrs.rw.rkey, (1n << 64n) - 8n, new Uint8Array(16).fill(0xee)),
+  },
+  {
+    name: 'an RDMA Write to a read-only region gets RDMAP "Access rights" (0x0102)',
+    expect: { terminate: [0, 1, 2] },
+    act: (s, a) => a.raw.write(s.mrs.ro.rkey, s.va(s.ro), new Uint8Array(16).fill(0xee)),
+  },
+  {
+    name: 'a Read Request from a region without Remote Read (the receive buffers) gets 0x0102',
+    expect: { terminate: [0, 1, 2] },
+    act: (s, a) => a.raw.readRequest(1, { sinkStag: 0x1234, sinkTo: 0n, size: 64, srcStag: s.mrs.recv.lkey, srcTo: s.va(s.recv) }),
+  },
+  {
+    name: 'a Read Request for more than its source gets RDMAP "Base or bounds" (0x0101)',
+    expect: { terminate: [0, 1, 1] },
+    act: (s, a) => a.raw.readRequest(1, { sinkStag: 0x1234, sinkTo: 0n, size: 2 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) }),
+  },
+  {
+    name: 'a Send with a message number out of sequence gets DDP "Invalid MSN - range" (0x1203)',
+    expect: { terminate: [1, 2, 3] },
+    act: (_s, a) => iwarpSend(a.raw, 7, advert(0n, 0, 0)),
+  },
+  {
+    name: 'a first Send segment at message offset 100 gets DDP "Invalid MO" (0x1204)',
+    expect: { terminate: [1, 2, 4] },
+    act: (_s, a) => iwarpSend(a.raw, 1, advert(0n, 0, 0), 100),
+  },
+  {
+    name: 'a replayed Send (the same FPDU twice) is a duplicate MSN: 0x1203, and it is received once',
+    expect: { terminate: [1, 2, 3] },
+    async act(s, a) {
+      const before = s.served.messages;
+      a.raw.sock.cork();
+      iwarpSend(a.raw, 1, advert(0n, 0, 0));
+      iwarpSend(a.raw, 1, advert(0n, 0, 0));
+      a.raw.sock.uncork();
+      await untilTrue(() => s.served.messages === before + 1, 'the first Send received');
+    },
+    after: () => {},
+  },
+  {
+    name: `Read Requests beyond IRD (${SERVER_IRD}) in one burst get 0x1203`,
+    expect: { terminate: [1, 2, 3] },
+    act(s, a) {
+      a.raw.sock.cork();
+      for (let i = 1; i <= 3 * SERVER_IRD; i++) a.raw.readRequest(i, { sinkStag: 0x1234, sinkTo: 0n, size: 1 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) });
+      a.raw.sock.uncork();
+    },
+  },
+  {
+    name: 'Sends beyond the posted receives in one burst get DDP "no buffer" (0x1202)',
+    expect: { terminate: [1, 2, 2] },
+    act(_s, a) {
+      a.raw.sock.cork();
+      for (let i = 1; i <= 5; i++) iwarpSend(a.raw, i, advert(0n, 0, 0));
+      a.raw.sock.uncork();
+    },
+  },
+  {
+    name: 'a Send longer than the receive buffer gets DDP "message too long" (0x1205); the next receive buffer is untouched',
+    expect: { terminate: [1, 2, 5] },
+    act: (_s, a) => iwarpSend(a.raw, 1, new Uint8Array(100).fill(0xee)),
+  },
+  {
+    name: 'finding 5: a peer advertising a 4 GiB buffer: the server\'s Read into its 64-octet sink fails locally (IBV_WC_LOC_PROT_ERR) and no Read Request goes on the wire',
+    expect: { terminate: [0, 0, 0] },
+    act: (s, a) => iwarpSend(a.raw, 1, advert(s.va(s.unreg), 0x1234_5600, 0xffff_ffff)),
+    after(s, a) {
+      assert.equal(a.readRequests(), 0, 'a Read Request reached the wire');
+      assert.ok((s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0) > 0, 'the server saw IBV_WC_LOC_PROT_ERR');
+    },
+  },
+  {
+    name: `zero window: a peer that stops reading while it asks for ${SERVER_IRD} MiB; the server queues at most its window (txWindow) toward it and serves others meanwhile (writes rw)`,
+    expect: { gone: true },
+    async act(s, a) {
+      a.raw.sock.pause();
+      for (let i = 1; i <= SERVER_IRD; i++) a.raw.readRequest(i, { sinkStag: 0x1234, sinkTo: 0n, size: 1 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) });
+      await untilTrue(() => (iwarpServerConn(s)?.socket.writableLength ?? 0) > 0, 'the server queued Read Responses');
+      // Legitimate clients are served while the stalled peer holds its connection.
+      await s.legit(1024);
+      const conn = iwarpServerConn(s);
+      const queued = conn?.socket.writableLength ?? 0;
+      const win = s.engine.config.txWindow;
+      assert.ok(queued <= win + 65_535 + 64, `queued ${queued} octets toward the stalled peer (window ${win})`);
+      // Then the peer is killed.
+      a.raw.sock.destroy();
+    },
+  },
+  {
+    name: 'a peer killed in the middle of a multi-segment RDMA Write: the server tears the connection down (writes rw)',
+    expect: { gone: true },
+    act(s, a) {
+      a.raw.write(s.mrs.rw.rkey, s.va(s.rw), new Uint8Array(512).fill(0x42), false);
+      a.raw.sock.destroy();
+    },
+  },
+  {
+    name: 'a peer reset (RST) in the middle of an FPDU',
+    expect: { gone: true },
+    act(_s, a) {
+      // Half of an FPDU: its length says 100 octets, 10 follow.
+      a.raw.sock.write(Uint8Array.from([0, 100, 0x41, 0x43, 1, 2, 3, 4, 5, 6]));
+      a.raw.sock.resetAndDestroy();
+    },
+  },
+];
+
+serverSuite<IwarpServer, IwarpAttacker>(
+  'iwarp',
+  () => IwarpServer.start(),
+  async (s) => {
+    const raw = await RawPeer.connect(s.port, { ird: 8, ord: 8 });
+    return {
+      raw,
+      readRequests: () => raw.fpdus.filter((u) => (u[1]! & 0x0f) === RdmapOpcode.ReadRequest).length,
+    };
+  },
+  async (a, e) => {
+    if ('terminate' in e) {
+      const t = await a.raw.terminate();
+      assert.deepEqual([t.layer, t.etype, t.ecode], e.terminate, `Terminate ${t.layer}/${t.etype}/${t.ecode}`);
+    }
+  },
+  async (_s, a) => {
+    if (!a.raw.sock.destroyed) await a.raw.waitClosed();
+  },
+  IWARP_CASES,
+);
