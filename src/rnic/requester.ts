@@ -67,6 +67,22 @@ const ATOMIC_REMOTE_STATUS: Readonly<Record<number, RiWcStatus>> = {
   [Fault.ATOMIC_WRAP]: RiWcStatus.REMOTE_ACCESS_ERROR,
 };
 
+/**
+ * The status of a Read Request the peer refused with a Terminate (RDMA Protocol Verbs §6.6.2.4 and
+ * the completion status table's "Remote Termination Error ... related to the execution of this
+ * Work Request"): the source's access-check failures are a Remote Access Error, as the IB
+ * transport's NAK gives them (IBTA Vol. 1 §9.7.5.2.8), so a bad rkey reads the same on both wires.
+ */
+const READ_REMOTE_STATUS: Readonly<Record<number, RiWcStatus>> = {
+  [Fault.READ_SRC_INVALID_STAG]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_SRC_BOUNDS]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_SRC_RIGHTS]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_SRC_NOT_ASSOCIATED]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_SRC_WRAP]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_NOT_ENABLED]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.IRD_EXCEEDED]: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
+};
+
 /** The transmit op of each wire WR type. */
 const TX_OP_OF_WR: Readonly<Record<number, TxOp>> = {
   [RiWrType.SEND]: TxOp.SEND,
@@ -162,7 +178,10 @@ export class Requester {
    * looked at: they may change before the WR runs; the check at execution includes them.
    */
   checkLocalSgl(sgl: readonly Sge[], role: SglRole, qpEnables: boolean): RiWcStatus {
-    const access = SGL_ACCESS[role];
+    // An IB Read's sink is a local buffer named by its L_Key: Local Write, as the responder
+    // checks the Read Responses (rxReadResponseIb; IBTA Vol. 1 §10.6.3.3). iWARP advertises
+    // the sink as a tagged buffer, so it needs Remote Write there.
+    const access = role === SglRole.SINK && this.qp.isIb ? Access.LOCAL_WRITE : SGL_ACCESS[role];
     if (access === null) return RiWcStatus.SUCCESS;
     const qp = this.qp;
     const a = this.access;
@@ -375,14 +394,16 @@ export class Requester {
   }
 
   /**
-   * A Terminate (or NAK) answered the atomic at the ORQ head: the WR completes with the status
-   * of the peer's fault (IB: misaligned or beyond IRD → Invalid Request, access → Remote
-   * Access), before the QP's error path flushes the rest.
+   * A Terminate (or NAK) answered the Read or atomic at the ORQ head: the WR completes with the
+   * status of the peer's fault (IB: misaligned or beyond IRD → Invalid Request, access → Remote
+   * Access), before the QP's error path flushes the rest. The ORQ is in order, so the head is
+   * the first request the peer had not answered; a fault of the other kind leaves it alone.
    */
-  atomicRefused(fault: number | undefined): void {
+  refusedByPeer(fault: number | undefined): void {
     const e = this.qp.orq[0];
-    const st = fault === undefined ? undefined : ATOMIC_REMOTE_STATUS[fault];
-    if (!e?.wqe || e.atomicId === undefined || st === undefined || e.wqe.state !== WqeState.WAIT_RESPONSE) return;
+    if (!e?.wqe || fault === undefined || e.wqe.state !== WqeState.WAIT_RESPONSE) return;
+    const st = e.atomicId === undefined ? READ_REMOTE_STATUS[fault] : ATOMIC_REMOTE_STATUS[fault];
+    if (st === undefined) return;
     this.qp.orq.shift();
     this.qp.finishSq(e.wqe, st);
   }

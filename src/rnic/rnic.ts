@@ -10,6 +10,7 @@
 import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiWrType } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
+import { GSI_QPN } from '../wire/ib/mad.js';
 import { Cq, type WorkCompletion } from './cq.js';
 import { hostMemory } from './hostmem.js';
 import { StagTable } from './memory.js';
@@ -383,7 +384,14 @@ export class Rnic {
     // UC and UD exist on InfiniBand only (RNICPI §6.7; iWARP is RC).
     if (init.service !== undefined && init.service !== 'RC' && !this.isIb) return RiRet.QP_INVALID_SERVICE_TYPE;
     let id: number;
-    if (this.isIb) {
+    if (init.special !== undefined) {
+      // QP1 is per port, not drawn from the process-wide QPN counter (IBTA Vol. 1 §3.5.2); a
+      // special QP is UD, and there is one of each per port (RNICPI ri_special_qp_get: QP_INUSE).
+      if (!this.isIb) return RiRet.XPORT_UNSUPPORTED;
+      if (init.service !== 'UD') return RiRet.QP_INVALID_SERVICE_TYPE;
+      id = GSI_QPN;
+      if (this.qps.has(id)) return RiRet.QP_INUSE;
+    } else if (this.isIb) {
       id = nextIbQpn;
       while (ibQpns.has(id)) id = id >= 0xff_ffff ? 17 : id + 1;
       nextIbQpn = id >= 0xff_ffff ? 17 : id + 1;
@@ -413,7 +421,7 @@ export class Rnic {
     if (qp.boundWindows > 0) return RiRet.WINDOWS_BOUND;
     qp.destroy();
     this.qps.delete(qp.id);
-    if (this.isIb) ibQpns.delete(qp.id);
+    if (this.isIb && qp.special === undefined) ibQpns.delete(qp.id);
     qp.pd.users--;
     qp.scq.users--;
     qp.rcq.users--;
@@ -428,7 +436,7 @@ export class Rnic {
   close(): void {
     for (const qp of [...this.qps.values()]) {
       qp.destroy();
-      if (this.isIb) ibQpns.delete(qp.id);
+      if (this.isIb && qp.special === undefined) ibQpns.delete(qp.id);
     }
     this.qps.clear();
     for (const cq of this.cqs) cq.destroy();

@@ -179,7 +179,14 @@ export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
       .map((g) => gidToIpv4(g))
       .filter((a): a is string => a !== null);
     if (locals.length === 0) return RiRet.INVALID_PARAMETER;
-    return new RoceQp(qp, locals, null, port);
+    const t = new RoceQp(qp, locals, null, port);
+    // QPNs are unique in the process except QP1, which each RNIC has: two RNICs of one process
+    // cannot both have their GSI on one address and port (a datagram to QP1 would be ambiguous).
+    if (t.nets.some((n) => n.has(qp.id))) {
+      t.detach();
+      return RiRet.QP_INUSE;
+    }
+    return t;
   }
   const local = gidToIpv4(attrs.av.sgid);
   const remote = gidToIpv4(attrs.av.dgid);
@@ -239,7 +246,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #ackPsn = -1;
   #ackScheduled = false;
   /** Read Responses and atomic ACKs queued in the core, by the PSN they answer. */
-  readonly #respFifo: { first: number }[] = [];
+  readonly #respFifo: { first: number; va: bigint }[] = [];
   readonly #ring: ReadResource[] = [];
   /** PSN of the request being processed (for the NAK of a fault the core reports). */
   #curPsn = 0;
@@ -315,6 +322,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   reset(): void {
+    // An ACK still coalescing acknowledges requests that were executed (and completed at this
+    // end): it leaves before the QP goes, or a peer whose last message arrived just before
+    // ibv_destroy_qp / Error would retransmit it to nobody (rxe with retry_cnt 7: forever).
+    if (this.#respFifo.length === 0) this.#flushAck();
     this.detach();
   }
 
@@ -347,6 +358,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const syn = nakSyndrome(code);
     const fault = typeof err === 'number' ? err : undefined;
     if (this.service === 'RC' && !this.#curIsResponse && !this.#gone) {
+      // What was executed before the faulty request is acknowledged first, then the NAK.
+      if (this.#respFifo.length === 0) this.#flushAck();
       this.#sendAck(this.#curPsn, syn);
       this.qp.rnic.counters.terminatesSent++;
       log('QP[%d] NAK 0x%s PSN %d (%s)', this.qp.id, syn.toString(16), this.#curPsn, typeof err === 'number' ? Fault[err] : (err as RoceWireError).message);
@@ -760,7 +773,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         f = qp.responder.rxReadRequest(0, 0n, reth.dmaLen, reth.rkey, reth.va, this);
         if (f === Fault.OK) {
           const n = Math.max(1, Math.ceil(reth.dmaLen / mtu));
-          this.#respFifo.push({ first: psn });
+          this.#respFifo.push({ first: psn, va: reth.va });
           this.#remember({ first: psn, n, va: reth.va, rkey: reth.rkey, len: reth.dmaLen, orig: null });
           this.#ePsn = psnAdd(psn, n);
           this.#msn = (this.#msn + 1) & 0xffffff;
@@ -777,7 +790,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         f = qp.responder.rxAtomicRequest(psn, args, ae.rkey, ae.va, this);
         if (f === Fault.OK) {
           const orig = qp.irq[qp.irq.length - 1]?.atomic?.orig[0] ?? 0n;
-          this.#respFifo.push({ first: psn });
+          this.#respFifo.push({ first: psn, va: 0n });
           this.#remember({ first: psn, n: 1, va: ae.va, rkey: ae.rkey, len: 8, orig });
           this.#ePsn = psnAdd(psn, 1);
           this.#msn = (this.#msn + 1) & 0xffffff;
@@ -825,11 +838,24 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const res = this.#ring.find((x) => x.orig === null && psnInRange(psn, x.first, x.n));
     if (!res || reth.rkey !== res.rkey || reth.va < res.va || reth.va + BigInt(reth.dmaLen) > res.va + BigInt(res.len)) return;
     const qp = this.qp;
+    // The Read being answered now is this one (or an earlier replay of it): the requester has
+    // given up on that stream (it accepts responses only from the start of its latest request),
+    // so restart the stream where it asks, as rxe's duplicate_request makes the replayed
+    // resource the current one (IBTA Vol. 1 §9.7.5.1.2). Otherwise a Read lost in a long
+    // response could only be retried after the whole stale stream had gone out, and a lossy
+    // path would exhaust retry_cnt on a large Read.
+    const cur = this.#respFifo[0];
+    if (cur && cur.va !== 0n && psnInRange(cur.first, res.first, res.n) && qp.responder.restartHeadRead(Number(reth.va - cur.va), reth.dmaLen)) {
+      cur.first = psn;
+      cur.va = reth.va;
+      this.kick();
+      return;
+    }
     if (qp.irq.length >= qp.ird) return; // still answering: the requester will retry again
     this.#curPsn = psn;
     this.#curIsResponse = false;
     const f = qp.responder.rxReadRequest(0, 0n, reth.dmaLen, reth.rkey, reth.va, this);
-    if (f === Fault.OK) this.#respFifo.push({ first: psn });
+    if (f === Fault.OK) this.#respFifo.push({ first: psn, va: reth.va });
     else if (f !== Fault.HANDLED) qp.remoteFault(f, null);
   }
 
@@ -1155,6 +1181,12 @@ export class RoceQp implements QpTransport, RoceNetClient {
     }
     const expected = psnAdd(e.first, r.got);
     const d = psnDiff(psn, expected);
+    // Responses of this Read that cannot be used (from an earlier request's stream, or after a
+    // gap) still show the responder answering it: the retransmit timer restarts (without a
+    // retry refund), so a backlog of stale responses draining through a busy event loop does
+    // not look like a dead path and trigger yet more Read Requests, each answered by a whole
+    // new response stream (a congestion collapse seen on a loaded 2-core machine).
+    if (d !== 0 || psnDiff(psn, r.reqFirst) < 0) this.#restartTimer();
     if (d !== 0) {
       if (d > 0) {
         // Responses were lost: re-request the rest now, once per gap (a partial Read).
@@ -1167,11 +1199,15 @@ export class RoceQp implements QpTransport, RoceNetClient {
       }
       return;
     }
-    // A response must start where its request started, and end at the Read's last PSN.
+    // A response must start where its request started, and end at the Read's last PSN. The
+    // answer to a partial Read Request (a retry from inside the Read) may restart the message
+    // (FIRST/ONLY, as we and hardware answer) or continue it (MIDDLE/LAST: Linux rxe replays a
+    // Read from its resource in that state when the PSN is not the original first one).
     const k = psnDiff(psn, r.reqFirst);
     const isLast = r.got === e.n - 1;
-    const wantFirst = k === 0;
-    if (info.first !== wantFirst || info.last !== isLast) return;
+    const partial = r.reqFirst !== e.first;
+    const firstOk = k === 0 ? info.first || partial : !info.first;
+    if (!firstOk || info.last !== isLast) return;
     if (aethType(p.aeth?.syndrome ?? 0) !== AethType.Ack) return;
     const len = p.payload.length;
     const remaining = r.len - r.orq.received;

@@ -107,8 +107,10 @@ describe(`verbs data path [${t}]`, () => {
       await until(() => b.qp.state === RiQpState.ERROR, 5000, 'target in Error');
       assert.ok(hasEvent(evB, RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_ACCESS_VIOLATION));
       assert.deepEqual(termCode(b.qp), [0, 1, 2]);
+      // The Terminate names our Read Request: the Read completes with Remote Access Error
+      // ("Remote Termination Error ... related to this WR", Verbs §6.6.2.4; spec-notes).
       const [wc] = await pollN(a.cq, 1);
-      assert.equal(wc!.op_status, RiWcStatus.WR_FLUSHED_ERROR);
+      assert.equal(wc!.op_status, RiWcStatus.REMOTE_ACCESS_ERROR);
     } finally {
       await p.close();
     }

@@ -157,7 +157,7 @@ describe('RoCEv2 atomics and immediate data', () => {
   });
 
   it('under 5 % drop, 1 % duplicate and reordering both ways: 64 MiB of Writes and Reads mixed with Sends with Immediate and 2,048 Fetch & Adds — bytes right, counter exact', { timeout: 300_000 }, async () => {
-    const p = await rc({ timeout: 12 }, 5);
+    const p = await rc({ timeout: 14 }, 5);
     const port = roce(p.a).port;
     RoceNet.find('127.0.0.1', port)!.setFaults({ seed: 7, drop: 0.05, duplicate: 0.01, reorder: 0.01 });
     RoceNet.find('127.0.0.2', port)!.setFaults({ seed: 8, drop: 0.05, duplicate: 0.01, reorder: 0.01 });
