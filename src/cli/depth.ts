@@ -6,15 +6,18 @@
  * EINVAL) and, if the failure were ignored, would leave the request unanswered.
  */
 import { ibv_query_device } from '../verbs/index.js';
-import type { ibv_context, ibv_device_attr, rdma_cm_event } from '../verbs/types.js';
+import type { ibv_context, ibv_device_attr } from '../verbs/types.js';
 
-/** `responder_resources` (our IRD) and `initiator_depth` (our ORD) for `rdma_accept`, or null if the device cannot be queried. */
-export function cappedDepths(ctx: ibv_context, req: rdma_cm_event): { responder_resources: number; initiator_depth: number } | null {
+/**
+ * `responder_resources` (our IRD) and `initiator_depth` (our ORD) for `rdma_accept`, from a
+ * CONNECT_REQUEST's `param.conn`; null if the device cannot be queried.
+ */
+export function cappedDepths(ctx: ibv_context, req: { responder_resources: number; initiator_depth: number }): { responder_resources: number; initiator_depth: number } | null {
   const a = {} as ibv_device_attr;
   if (ibv_query_device(ctx, a) !== 0) return null;
   // iw_cm reports the peer's ORD as responder_resources and its IRD as initiator_depth.
   return {
-    responder_resources: Math.min(req.param.conn.responder_resources, a.max_qp_rd_atom),
-    initiator_depth: Math.min(req.param.conn.initiator_depth, a.max_qp_init_rd_atom),
+    responder_resources: Math.min(req.responder_resources, a.max_qp_rd_atom),
+    initiator_depth: Math.min(req.initiator_depth, a.max_qp_init_rd_atom),
   };
 }

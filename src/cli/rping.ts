@@ -413,7 +413,7 @@ async function serveOne(req: rdma_cm_event, events: CmEvents, o: Opts, io: CliIo
   } catch (e) {
     return reject(`rping server: ${(e as Error).message}`);
   }
-  const depth = cappedDepths(child.verbs!, req);
+  const depth = cappedDepths(child.verbs!, req.param.conn);
   if (!depth) return reject(`ibv_query_device: ${lastError()}`);
   if ((await rdma_accept(child, depth)) !== 0) return reject(`rdma_accept: ${lastError()}`);
   rdma_ack_cm_event(req);
