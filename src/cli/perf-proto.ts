@@ -42,6 +42,7 @@ import {
   rdma_get_cm_event,
   rdma_get_src_port,
   rdma_listen,
+  rdma_reject,
   rdma_resolve_addr,
   rdma_resolve_route,
   rdmaListenReady,
@@ -365,7 +366,10 @@ export class Control implements CtlChannel {
     const c = new Control(e.id, false, pump, waiter);
     c.setup();
     if ((await rdma_accept(e.id, { responder_resources: 0, initiator_depth: 0, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
-      throw new PerfError(`Function rdma_accept failed (errno ${getErrno()})`);
+      const errno = getErrno();
+      // A failed accept rejects, so the client hears at once rather than waiting for the CM.
+      rdma_reject(e.id, null);
+      throw new PerfError(`Function rdma_accept failed (errno ${errno})`);
     }
     return c;
   }

@@ -50,11 +50,13 @@ import {
   rdma_destroy_qp,
   rdma_disconnect,
   rdma_getaddrinfo,
+  rdma_reject,
   rdma_resolve_addr,
   rdma_resolve_route,
 } from '../verbs/rdma_cm.js';
 import type { ibv_comp_channel, ibv_context, ibv_cq, ibv_gid, ibv_mr, ibv_port_attr, ibv_qp, ibv_send_wr, ibv_wc, In, rdma_cm_id } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
+import { cappedDepths } from './depth.js';
 import { connectIbRcQp, createIbRcQp, EthControl, gidIsV4Mapped, pickGid } from './perf-eth.js';
 import {
   be32,
@@ -636,12 +638,17 @@ export class PerfRun {
       this.data.qps.push(this.data.createQp(e.id));
       this.data.ids.push(e.id);
       // perftest ≥ 23.04 clamps to the request's values; 4.5 accepts with out_reads. The clamp
-      // gives the same result against a siw peer and never asks for more than the peer offers.
+      // gives the same result against a siw peer and never asks for more than the peer offers,
+      // and the device's limits cap what a peer may offer (as librdmacm does).
       const rd = this.rdAtom;
-      const ird = Math.min(rd, e.conn.responder_resources);
-      const ord = Math.min(rd, e.conn.initiator_depth);
+      const dev = cappedDepths(e.id.verbs!, e.conn);
+      const ird = Math.min(rd, dev?.responder_resources ?? 0);
+      const ord = Math.min(rd, dev?.initiator_depth ?? 0);
       if ((await rdma_accept(e.id, { responder_resources: ird, initiator_depth: ord, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
-        throw new PerfError(`Failed to accept RDMA CM connection (errno ${getErrno()}).`);
+        const errno = getErrno();
+        // A failed accept rejects, so the client hears at once rather than waiting for the CM.
+        rdma_reject(e.id, null);
+        throw new PerfError(`Failed to accept RDMA CM connection (errno ${errno}).`);
       }
     }
     rdma_destroy_id(listenId);
