@@ -81,6 +81,7 @@ import {
   type Waiter,
   waitCq,
   wcError,
+  useDevice,
   zeroDest,
 } from './perf-proto.js';
 import {
@@ -112,7 +113,10 @@ export interface PerfParams {
   verb: Verb;
   lat: boolean;
   server: boolean;
-  /** `-d`: the device (default: the first one). */
+  /**
+   * `-d`: the device; with rdma_cm every id uses it (rdmaUseDevice); none: rdma_cm's choice
+   * (SOFTRDMA_DEVICE, else softrdma0), without -R the first device.
+   */
   dev?: string;
   /**
    * `-R`: connect with rdma_cm. Without it an InfiniBand (RoCEv2) device uses perftest's TCP
@@ -483,12 +487,12 @@ export class PerfRun {
     if (!p.server) p.addr = await resolveHost(p.addr, false);
     if (p.server) {
       this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
-      const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1);
+      const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1, p.dev);
       this.listenId = l.listenId;
       p.onListening?.(l.port);
       this.cm = await Control.accept(this.pump, l.listenId, this.waiter);
     } else {
-      this.cm = await Control.connect(this.pump, p.addr, p.port, this.waiter);
+      this.cm = await Control.connect(this.pump, p.addr, p.port, this.waiter, p.dev);
     }
     this.ctl = this.cm;
   }
@@ -602,6 +606,7 @@ export class PerfRun {
     for (let i = 0; i < p.qps; i++) {
       const { id } = rdma_create_id(this.ch, null, rdma_port_space.RDMA_PS_TCP);
       if (!id) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
+      useDevice(id, p.dev);
       if ((await rdma_resolve_addr(id, null, { family: 'ipv4', address: p.addr, port: p.port }, 2000)) !== 0) {
         rdma_destroy_id(id);
         throw new PerfError('Failed to resolve RDMA CM address.');

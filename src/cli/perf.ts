@@ -51,7 +51,8 @@ Options:
   -D, --duration=SECS        run for SECS seconds instead of -n (not with -a; polls busily)
   -f, --margin=SECS          duration mode: warm-up and cool-down excluded (default SECS/4)
   -p, --port=PORT            port of the control and data connections (default 18515)
-  -d, --ib-dev=DEV           device (default: the first one, softrdma0)
+  -d, --ib-dev=DEV           device: softrdma0 (iWARP) or softroce0 (RoCEv2); default: rdma_cm's
+                             choice (SOFTRDMA_DEVICE, else softrdma0)
   -x, --gid-index=N          RoCE: source GID index (default: the first IPv4-mapped GID;
                              softrdma devinfo -v lists them; SOFTRDMA_ROCE_GIDS sets them)
   -m, --mtu=MTU              RoCE: path MTU, 256|512|1024|2048|4096 (default: the port's

@@ -367,6 +367,15 @@ export class IbCm {
     return s;
   }
 
+  /**
+   * True while a request MAD (REQ, REP, DREQ, SIDR_REQ) awaits its answer and would be
+   * retransmitted: closing the port now would leave the peer without it.
+   */
+  get busy(): boolean {
+    for (const x of this.#byLocal.values()) if (x.outstanding) return true;
+    return false;
+  }
+
   /** Closes the CM: every connection is destroyed as by `destroy()`, then the port stops. */
   close(): void {
     if (this.#closed) return;

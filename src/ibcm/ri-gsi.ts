@@ -341,8 +341,13 @@ export class RiGsiPort implements GsiPort {
     const slot = Number(id);
     if (wc.op_status !== RiWcStatus.SUCCESS) {
       this.stats.recvErrors++;
-      // A flush means the QP left RTS (closed, or its socket failed): nothing to re-post.
-      if (wc.op_status === RiWcStatus.WR_FLUSHED_ERROR) return;
+      // A flush means QP1 left RTS under us (its UDP socket failed: the port is taken, the
+      // address went away): the port is dead; close it so that its user opens a new one.
+      if (wc.op_status === RiWcStatus.WR_FLUSHED_ERROR) {
+        log('GSI QP%d failed (its receives were flushed); closing the port', this.qpn);
+        queueMicrotask(() => this.close());
+        return;
+      }
       this.#postRecv(slot);
       return;
     }

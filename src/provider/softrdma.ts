@@ -49,7 +49,7 @@ import type { Pd } from '../rnic/pd.js';
 import { postRq, postSq, postSrq, type SgeIn, type SqWrIn } from '../rnic/post.js';
 import { type MpaAttrs, type Qp, QP_STATE_NAMES, type QpModify, resolveAv } from '../rnic/qp.js';
 import type { IbAv } from '../rnic/transport.js';
-import { avOfRi, decodeModifyIb, hostIpv4Gids, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, riOfAv, serviceOfRi } from './ib.js';
+import { avOfRi, decodeModifyIb, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, riOfAv, roceGids, roceUdpPortFromEnv, serviceOfRi } from './ib.js';
 import { type AsyncHandler, DEFAULT_CONFIG, Rnic, type RnicConfig } from '../rnic/rnic.js';
 import type { Srq } from '../rnic/srq.js';
 import { registerLlpBinder } from '../rnic/transport.js';
@@ -1637,11 +1637,13 @@ for (const v of [SOFTRDMA_KERNEL_OPS, SOFTRDMA_KERNEL_VP_OPS, SOFTRDMA_USER_OPS,
 /**
  * The configuration of the `i`th RoCEv2 RNIC: the InfiniBand transport (its binder is the
  * RoCEv2 transport's, `registerIbBinder('rocev2', …)`), the GID table of the host's IPv4
- * addresses (read at each query, so address changes show), and an active MTU of 1024, as Linux
- * rxe derives it from a 1500-octet Ethernet MTU.
+ * addresses or of `SOFTRDMA_ROCE_ADDRS` (read at each query, so address changes show), the UDP
+ * port of `SOFTRDMA_ROCE_PORT` (default 4791), and an active MTU of 1024, as Linux rxe derives
+ * it from a 1500-octet Ethernet MTU.
  */
 export function roceConfig(base: Partial<RnicConfig> | undefined, i: number): Partial<RnicConfig> {
-  return { ...base, name: `softroce${i}`, transport: 'rocev2', gids: hostIpv4Gids, activeMtu: 3 };
+  const port = roceUdpPortFromEnv();
+  return { ...base, name: `softroce${i}`, transport: 'rocev2', gids: roceGids, activeMtu: 3, ...(port !== undefined && { roceUdpPort: port }) };
 }
 
 /** Creates one softrdma RNIC (a VP handle), not yet attached or opened. */

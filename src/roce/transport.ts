@@ -331,6 +331,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
 
   detach(): void {
     if (this.#gone) return;
+    // Requests already executed are acknowledged before the QP leaves (an ACK coalesced for
+    // the end of this event-loop turn would be lost): otherwise a peer whose last Write or Send
+    // took effect sees it flushed when the connection goes down right after (rdma_disconnect
+    // moves the QP to Error at once; rxe ACKs each such packet as it executes it).
+    if (this.#ackPsn >= 0 && this.#respFifo.length === 0) this.#flushAck();
     this.#gone = true;
     this.#active = false;
     this.#clearTimer();
