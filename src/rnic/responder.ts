@@ -407,6 +407,19 @@ export class Responder {
   }
 
   /**
+   * Abandons the inbound Read being answered when it is the only entry of the queue (not an
+   * atomic): what it has not sent yet is not sent. For a transport whose requester asked again
+   * for the rest of that Read (InfiniBand: a duplicate Read Request from inside it, IBTA Vol. 1
+   * §9.7.5.1), so the rest of the old responses would only be dropped. True if it was dropped.
+   */
+  abandonReadResponse(): boolean {
+    const qp = this.qp;
+    if (qp.irq.length !== 1 || qp.irq[0]!.atomic) return false;
+    qp.irq.shift();
+    return true;
+  }
+
+  /**
    * The next Read Response segment of the head inbound Read (RFC 5040 §4.5), or the response of
    * the head inbound atomic, or null if a Read's source went away meanwhile (then the QP is
    * terminating: Verbs §7.10.4).

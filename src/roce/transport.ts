@@ -212,6 +212,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #una = 0;
   readonly #inflight: Entry[] = [];
   #retriesLeft = 0;
+  /** Counts progress (anything acknowledged or answered), so that a deferred timeout sees it. */
+  #progressMark = 0;
   #rnrLeft = 0;
   #timer: NodeJS.Timeout | null = null;
   #rnrTimer: NodeJS.Timeout | null = null;
@@ -300,6 +302,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   #resetRetries(): void {
+    this.#progressMark++;
     this.#retriesLeft = this.qp.ib.retryCnt;
     this.#rnrLeft = this.qp.ib.rnrRetry;
   }
@@ -576,6 +579,24 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #onTimeout(): void {
     this.#timer = null;
     if (this.#gone || this.#inflight.length === 0) return;
+    // Node runs expired timers before it polls the sockets: after the event loop was held up (a
+    // loaded machine), the answers may already wait in the socket buffer. They are read first
+    // (setImmediate runs after the poll phase), and a timeout they answer is void; otherwise a
+    // stalled process would spend its retries on packets it has received but not yet read.
+    const mark = this.#progressMark;
+    setImmediate(() => {
+      if (this.#gone || this.#inflight.length === 0) return;
+      if (this.#progressMark !== mark) {
+        this.#armTimer();
+        return;
+      }
+      this.#clearTimer();
+      this.#expire();
+    });
+  }
+
+  /** The Local ACK Timeout expired with nothing acknowledged: one retry, go-back-N from the oldest. */
+  #expire(): void {
     this.stats.retransmitTimeouts++;
     if (log.enabled) {
       const h = this.#inflight[0]!;
@@ -805,6 +826,12 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const res = this.#ring.find((x) => x.orig === null && psnInRange(psn, x.first, x.n));
     if (!res || reth.rkey !== res.rkey || reth.va < res.va || reth.va + BigInt(reth.dmaLen) > res.va + BigInt(res.len)) return;
     const qp = this.qp;
+    // The same Read still being answered, with nothing queued behind it: the requester asked for
+    // the rest again from inside it, so what remains of the old stream would only be dropped as
+    // out of sequence (and, repeated under loss or load, would starve the replay). It gives way,
+    // as rxe's responder replaces its current resource (`duplicate_request`).
+    const head = this.#respFifo[0];
+    if (this.#respFifo.length === 1 && psnInRange(head!.first, res.first, res.n) && qp.responder.abandonReadResponse()) this.#respFifo.shift();
     if (qp.irq.length >= qp.ird) return; // still answering: the requester will retry again
     this.#curPsn = psn;
     this.#curIsResponse = false;
