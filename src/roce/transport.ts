@@ -219,6 +219,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #una = 0;
   readonly #inflight: Entry[] = [];
   #retriesLeft = 0;
+  /** Counts progress (anything acknowledged or answered), so that a deferred timeout sees it. */
+  #progressMark = 0;
   #rnrLeft = 0;
   #timer: NodeJS.Timeout | null = null;
   #rnrTimer: NodeJS.Timeout | null = null;
@@ -307,6 +309,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   #resetRetries(): void {
+    this.#progressMark++;
     this.#retriesLeft = this.qp.ib.retryCnt;
     this.#rnrLeft = this.qp.ib.rnrRetry;
   }
@@ -614,6 +617,24 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #onTimeout(): void {
     this.#timer = null;
     if (this.#gone || this.#inflight.length === 0) return;
+    // Node runs expired timers before it polls the sockets: after the event loop was held up (a
+    // loaded machine), the answers may already wait in the socket buffer. They are read first
+    // (setImmediate runs after the poll phase), and a timeout they answer is void; otherwise a
+    // stalled process would spend its retries on packets it has received but not yet read.
+    const mark = this.#progressMark;
+    setImmediate(() => {
+      if (this.#gone || this.#inflight.length === 0) return;
+      if (this.#progressMark !== mark) {
+        this.#armTimer();
+        return;
+      }
+      this.#clearTimer();
+      this.#expire();
+    });
+  }
+
+  /** The Local ACK Timeout expired with nothing acknowledged: one retry, go-back-N from the oldest. */
+  #expire(): void {
     this.stats.retransmitTimeouts++;
     if (log.enabled) {
       const h = this.#inflight[0]!;

@@ -17,7 +17,7 @@ import { AtomicKind, atomicArgs } from '../../src/rnic/atomics.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { linkMtuOf, RoceNet, type RoceRx } from '../../src/roce/net.js';
 import type { RoceQp } from '../../src/roce/transport.js';
-import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
+import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibOpInfo, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
 import { ALL_ACCESS, connectPair, gidOf, ibRnic, ibToRts, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
 
 const va = (b: Uint8Array) => hostMemory.addressOf(b);
@@ -191,6 +191,36 @@ describe('RoCEv2 RC responder against a raw peer', () => {
       }
     });
   }
+
+  it('a duplicate Read Request from inside the Read being answered cuts the old stream short and replays from its PSN', async () => {
+    const r = await rawPeer();
+    try {
+      // MTU 256: a 64 KiB Read is 256 responses, sent 64 per turn of the event loop.
+      const src = new Uint8Array(65536).map((_, i) => (i * 13 + 1) & 0xff);
+      const ms = reg(r.a, src);
+      const reth = (off: number, len: number) => ({ reth: { va: va(src) + BigInt(off), rkey: ms.stag, dmaLen: len } });
+      // The Read and, in the same instant, its retry from response 10 on: both datagrams reach
+      // the responder in one poll of its socket.
+      r.inject(IbOpcode.RC_RDMA_READ_REQUEST, 0, reth(0, 65536));
+      r.inject(IbOpcode.RC_RDMA_READ_REQUEST, 10, reth(2560, 65536 - 2560));
+      const isResp = (x: RoceRx) => ibOpInfo(x.pkt.bth.opcode)?.operation === 'read-response';
+      const restart = (x: RoceRx) => x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && x.pkt.bth.psn === 10;
+      await until(() => r.got.some((x) => isResp(x) && x.pkt.bth.psn === 255 && x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_RESPONSE_LAST), 5000, 'the replay\'s LAST');
+      const resp = r.got.filter(isResp);
+      const k = resp.findIndex(restart);
+      assert.ok(k > 0, 'the replay restarts at PSN 10 with READ RESPONSE FIRST');
+      assert.ok(k < 256, `the old stream was cut short (${k} of 256 responses sent)`);
+      // The replay: PSNs 10 … 255 in order, the data from offset 2560 on.
+      const replay = resp.slice(k);
+      assert.deepEqual(
+        replay.map((x) => x.pkt.bth.psn),
+        Array.from({ length: 246 }, (_, i) => 10 + i),
+      );
+      assert.deepEqual(Buffer.concat(replay.map((x) => x.pkt.payload)), Buffer.from(src.subarray(2560)));
+    } finally {
+      await r.close();
+    }
+  });
 
   it('a QP destroyed right after its last receive completes still sends the coalesced ACK: the peer\'s Send completes', async () => {
     const a = makeIbSide('RC');
