@@ -1185,8 +1185,10 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
             sgidIndex: Math.max(0, gidIndex(ctx, i.route.addr.addr.ibaddr.sgid.raw)),
             pathMtu: req.pathMtu,
             destQpn: rep.localQpn,
-            rqPsn: rep.startingPsn,
-            sqPsn: s.psn,
+            // Each CM message's Starting PSN is the PSN its sender will *receive* first (Linux
+            // ib_cm; seen from rxe: its first Send carries our REP's PSN): ours is our RQ PSN.
+            rqPsn: s.psn,
+            sqPsn: rep.startingPsn,
             // What the peer grants: its REP's initiator depth bounds our responder resources (Linux cm_rep_handler).
             responderResources: Math.min(s.rr, rep.initiatorDepth),
             initiatorDepth: Math.min(s.id, rep.responderResources),
@@ -1396,8 +1398,10 @@ async function ibAccept(i: CmId, param: In<rdma_conn_param> | null): Promise<num
     sgidIndex: Math.max(0, gidIndex(ctx, req.primary.remoteGid)),
     pathMtu: req.pathMtu,
     destQpn: req.localQpn,
-    rqPsn: req.startingPsn,
-    sqPsn: psn,
+    // The REQ's Starting PSN is what the active side will receive first (our SQ PSN); the REP's,
+    // what we will receive (see onIbEvent 'rep').
+    rqPsn: psn,
+    sqPsn: req.startingPsn,
     responderResources: rr,
     initiatorDepth: id,
     timeout: i.ackTimeout ?? req.primary.localAckTimeout,

@@ -145,7 +145,7 @@ describe('IB CM over QP1 on RoCEv2 (loopback UDP)', () => {
         seenReq = e.req;
         passive = e.conn;
         e.conn.onEvent = ev.on;
-        toRts(b, qb, e.req.localQpn, e.req.primary.localGid, e.req.startingPsn, 0x4242, e.req.primary.localAckTimeout);
+        toRts(b, qb, e.req.localQpn, e.req.primary.localGid, 0x4242, e.req.startingPsn, e.req.primary.localAckTimeout);
         e.conn.accept({ qpn: qb.qpn, startingPsn: 0x4242, privateData: Buffer.from('welcome') });
       });
       const aev = events();
@@ -156,7 +156,8 @@ describe('IB CM over QP1 on RoCEv2 (loopback UDP)', () => {
       assert.ok(seenReq);
       assert.equal(Buffer.from(seenReq!.privateData.subarray(0, 5)).toString(), 'hello');
       assert.deepEqual(seenReq!.primary.localGid, a.gid, 'the REQ names the active side by its IPv4-mapped GID');
-      toRts(a, qa, rep.localQpn, b.gid, rep.startingPsn, 0x1111, 14);
+      // Each side receives from the PSN it announced, and sends from the one the peer announced (Linux ib_cm).
+      toRts(a, qa, rep.localQpn, b.gid, 0x1111, rep.startingPsn, 14);
       conn.ready();
       await ev.next('established');
       assert.equal(passive!.state, 'ESTABLISHED');
