@@ -50,11 +50,13 @@ import {
   rdma_destroy_qp,
   rdma_disconnect,
   rdma_getaddrinfo,
+  rdma_reject,
   rdma_resolve_addr,
   rdma_resolve_route,
 } from '../verbs/rdma_cm.js';
 import type { ibv_comp_channel, ibv_context, ibv_cq, ibv_gid, ibv_mr, ibv_port_attr, ibv_qp, ibv_send_wr, ibv_wc, In, rdma_cm_id } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
+import { cappedDepths } from './depth.js';
 import { connectIbRcQp, createIbRcQp, EthControl, gidIsV4Mapped, pickGid } from './perf-eth.js';
 import {
   be32,
@@ -79,6 +81,7 @@ import {
   type Waiter,
   waitCq,
   wcError,
+  useDevice,
   zeroDest,
 } from './perf-proto.js';
 import {
@@ -110,7 +113,10 @@ export interface PerfParams {
   verb: Verb;
   lat: boolean;
   server: boolean;
-  /** `-d`: the device (default: the first one). */
+  /**
+   * `-d`: the device; with rdma_cm every id uses it (rdmaUseDevice); none: rdma_cm's choice
+   * (SOFTRDMA_DEVICE, else softrdma0), without -R the first device.
+   */
   dev?: string;
   /**
    * `-R`: connect with rdma_cm. Without it an InfiniBand (RoCEv2) device uses perftest's TCP
@@ -120,6 +126,8 @@ export interface PerfParams {
   rdmaCm: boolean;
   /** `-x`: the source GID index (-1: perftest's choice, the first IPv4-mapped GID). */
   gidIndex: number;
+  /** perftest's -m as an `ibv_mtu` (1 = 256 … 5 = 4096); 0: the port's active MTU. */
+  mtu: number;
   /** Client: the server's address. */
   addr: string;
   /** Server: the address to bind. */
@@ -479,12 +487,12 @@ export class PerfRun {
     if (!p.server) p.addr = await resolveHost(p.addr, false);
     if (p.server) {
       this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
-      const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1);
+      const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1, p.dev);
       this.listenId = l.listenId;
       p.onListening?.(l.port);
       this.cm = await Control.accept(this.pump, l.listenId, this.waiter);
     } else {
-      this.cm = await Control.connect(this.pump, p.addr, p.port, this.waiter);
+      this.cm = await Control.connect(this.pump, p.addr, p.port, this.waiter, p.dev);
     }
     this.ctl = this.cm;
   }
@@ -533,7 +541,7 @@ export class PerfRun {
     }
     const ctx = this.devCtx();
     const port = {} as ibv_port_attr;
-    const local = queryPort(ctx, 1, port) === 0 ? port.active_mtu : ibv_mtu.IBV_MTU_1024;
+    const local = this.p.mtu || (queryPort(ctx, 1, port) === 0 ? port.active_mtu : ibv_mtu.IBV_MTU_1024);
     this.mtu = local;
     if (versionAtLeast(this.remVersion, 5.1)) {
       const len = versionAtLeast(this.remVersion, 5.31) ? 2 : 4;
@@ -598,6 +606,7 @@ export class PerfRun {
     for (let i = 0; i < p.qps; i++) {
       const { id } = rdma_create_id(this.ch, null, rdma_port_space.RDMA_PS_TCP);
       if (!id) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
+      useDevice(id, p.dev);
       if ((await rdma_resolve_addr(id, null, { family: 'ipv4', address: p.addr, port: p.port }, 2000)) !== 0) {
         rdma_destroy_id(id);
         throw new PerfError('Failed to resolve RDMA CM address.');
@@ -634,12 +643,17 @@ export class PerfRun {
       this.data.qps.push(this.data.createQp(e.id));
       this.data.ids.push(e.id);
       // perftest ≥ 23.04 clamps to the request's values; 4.5 accepts with out_reads. The clamp
-      // gives the same result against a siw peer and never asks for more than the peer offers.
+      // gives the same result against a siw peer and never asks for more than the peer offers,
+      // and the device's limits cap what a peer may offer (as librdmacm does).
       const rd = this.rdAtom;
-      const ird = Math.min(rd, e.conn.responder_resources);
-      const ord = Math.min(rd, e.conn.initiator_depth);
+      const dev = cappedDepths(e.id.verbs!, e.conn);
+      const ird = Math.min(rd, dev?.responder_resources ?? 0);
+      const ord = Math.min(rd, dev?.initiator_depth ?? 0);
       if ((await rdma_accept(e.id, { responder_resources: ird, initiator_depth: ord, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
-        throw new PerfError(`Failed to accept RDMA CM connection (errno ${getErrno()}).`);
+        const errno = getErrno();
+        // A failed accept rejects, so the client hears at once rather than waiting for the CM.
+        rdma_reject(e.id, null);
+        throw new PerfError(`Failed to accept RDMA CM connection (errno ${errno}).`);
       }
     }
     rdma_destroy_id(listenId);

@@ -51,9 +51,12 @@ Options:
   -D, --duration=SECS        run for SECS seconds instead of -n (not with -a; polls busily)
   -f, --margin=SECS          duration mode: warm-up and cool-down excluded (default SECS/4)
   -p, --port=PORT            port of the control and data connections (default 18515)
-  -d, --ib-dev=DEV           device (default: the first one, softrdma0)
+  -d, --ib-dev=DEV           device: softrdma0 (iWARP) or softroce0 (RoCEv2); default: rdma_cm's
+                             choice (SOFTRDMA_DEVICE, else softrdma0)
   -x, --gid-index=N          RoCE: source GID index (default: the first IPv4-mapped GID;
-                             softrdma devinfo -v lists them; SOFTRDMA_ROCE_GIDS sets them)
+                             softrdma devinfo -v lists them; SOFTRDMA_ROCE_ADDRS sets them)
+  -m, --mtu=MTU              RoCE: path MTU, 256|512|1024|2048|4096 (default: the port's
+                             active MTU; the smaller of the two ends' is used)
   -t, --tx-depth=N           send queue depth (default: bw 128, lat 1)
   -r, --rx-depth=N           receive queue depth, send tests (default 512)
   -q, --qp=N                 number of QPs / data connections (default 1)
@@ -167,6 +170,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
       noPeak: { type: 'boolean', short: 'N' },
       rdma_cm: { type: 'boolean', short: 'R' },
       'gid-index': { type: 'string', short: 'x' },
+      mtu: { type: 'string', short: 'm' },
       'CPU-freq': { type: 'boolean', short: 'F' },
       inline_size: { type: 'string', short: 'I' },
       report_gbits: { type: 'boolean' },
@@ -242,6 +246,12 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   const dev = v['ib-dev'];
   if (dev !== undefined && !devices().some((d) => d.name === dev)) throw new PerfError(`IB device ${dev} not found`);
   const gidIndex = v['gid-index'] !== undefined ? inRange(v['gid-index'], 'Gid index', 0, 255) : -1;
+  // perftest's -m: one of the five IB MTUs, as its mtu_enum accepts them (0 = the port's).
+  let mtu = 0;
+  if (v.mtu !== undefined) {
+    mtu = [256, 512, 1024, 2048, 4096].indexOf(Number(v.mtu)) + 1;
+    if (mtu === 0) throw new UsageError(` Invalid MTU ${v.mtu}: 256, 512, 1024, 2048 or 4096`);
+  }
   // force_dependecies: depths clamped to the iterations, CQ moderation off for big messages.
   if (!duration) {
     if (txDepth > iters) txDepth = iters;
@@ -275,6 +285,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     ...(dev !== undefined && { dev }),
     rdmaCm: !!v.rdma_cm,
     gidIndex,
+    mtu,
     addr: addr ?? '127.0.0.1',
     bind: v.bind ?? '0.0.0.0',
     port,
@@ -346,7 +357,7 @@ function ethMode(p: PerfParams): boolean {
 /**
  * The environment of the loopback server. On a RoCE device each process binds UDP 4791 on its
  * GID's address, so the server gets a loopback address of its own as its whole GID table
- * (`SOFTRDMA_ROCE_GIDS`): the client's address plus one when that is a 127/8 address
+ * (`SOFTRDMA_ROCE_ADDRS`): the client's address plus one when that is a 127/8 address
  * (127.0.0.1 → 127.0.0.2), else 127.0.0.2.
  */
 function childEnv(p: PerfParams): NodeJS.ProcessEnv {
@@ -359,7 +370,7 @@ function childEnv(p: PerfParams): NodeJS.ProcessEnv {
     if (g && gidIsV4Mapped(g.gid) && g.gid[12] === 127 && g.gid[15]! < 254) child = `127.${g.gid[13]}.${g.gid[14]}.${g.gid[15]! + 1}`;
     closeDevice(ctx);
   }
-  return { ...process.env, SOFTRDMA_ROCE_GIDS: child };
+  return { ...process.env, SOFTRDMA_ROCE_ADDRS: child };
 }
 
 /** Loopback: the server in a child process (it reports its port over IPC), the client here. */

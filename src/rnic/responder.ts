@@ -367,6 +367,21 @@ export class Responder {
     return Fault.OK;
   }
 
+  /**
+   * Restarts the Read Response being sent (the IRQ head) at `delta` octets from where it began,
+   * for `length` octets: a duplicate Read Request asked again for part of the same Read
+   * (IBTA Vol. 1 §9.7.5.1.2; the range was checked to lie inside the original, already
+   * access-checked Read). False when the head is not a Read.
+   */
+  restartHeadRead(delta: number, length: number): boolean {
+    const ir = this.qp.irq[0];
+    if (!ir || ir.atomic || !ir.target || ir.offset + delta < 0) return false;
+    ir.offset += delta;
+    ir.length = length;
+    ir.sent = 0;
+    return true;
+  }
+
   // ------------------------------------------------------------------ atomics
 
   /**
@@ -404,19 +419,6 @@ export class Responder {
     qp.orq.shift();
     qp.requester.atomicDone(e.wqe, orig, t);
     return Fault.OK;
-  }
-
-  /**
-   * Abandons the inbound Read being answered when it is the only entry of the queue (not an
-   * atomic): what it has not sent yet is not sent. For a transport whose requester asked again
-   * for the rest of that Read (InfiniBand: a duplicate Read Request from inside it, IBTA Vol. 1
-   * §9.7.5.1), so the rest of the old responses would only be dropped. True if it was dropped.
-   */
-  abandonReadResponse(): boolean {
-    const qp = this.qp;
-    if (qp.irq.length !== 1 || qp.irq[0]!.atomic) return false;
-    qp.irq.shift();
-    return true;
   }
 
   /**

@@ -483,7 +483,7 @@ describe('RoCEv2 PSN wrap', () => {
   it('starting 8 PSNs below 2^24: multi-packet Send, Write and Read across the wrap, with loss', async () => {
     const a = makeIbSide('RC');
     const b = makeIbSide('RC');
-    const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1, ib: { psn: 0xfffff8, timeout: 10 } });
+    const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1, ib: { psn: 0xfffff8, timeout: 14 } });
     const port = roce(a).port;
     RoceNet.find('127.0.0.1', port)!.setFaults({ seed: 3, drop: 0.1 });
     RoceNet.find('127.0.0.2', port)!.setFaults({ seed: 4, drop: 0.1 });
