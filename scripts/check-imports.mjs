@@ -18,7 +18,8 @@ const SRC = 'src';
  * nothing. `.` is src/ itself (src/index.ts). The layers (docs/architecture.md):
  *
  * - faces (itapi, verbs, cli) → provider (loading a provider) and rnicpi (the spec's API);
- *   they reach the engine and the transports only for the files of ALLOWED_FILES;
+ *   they reach the engine and the transports only for the files of ALLOWED_FILES; itapi and
+ *   verbs drive the connection managers (iwarp/cm, ibcm) as RNICPI consumers;
  * - provider: the softrdma RNICPI provider and access layer, over the core and the transports;
  * - transports (iwarp, loopback, roce) → the core (rnic) and the wire codecs;
  * - rnic: the transport-neutral core; it knows no transport;
@@ -33,8 +34,8 @@ const ALLOWED_FOLDERS = {
   // The Node-native API (issue 20): the verbs face's public index only, and util.
   node: ['verbs', 'util'],
   cli: ['verbs', 'itapi', 'provider', 'rnicpi', 'wire', 'util'],
-  itapi: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
-  verbs: ['provider', 'rnicpi', 'iwarp', 'rnic', 'wire', 'util'],
+  itapi: ['provider', 'rnicpi', 'iwarp', 'ibcm', 'rnic', 'wire', 'util'],
+  verbs: ['provider', 'rnicpi', 'iwarp', 'ibcm', 'rnic', 'wire', 'util'],
   provider: ['rnic', 'iwarp', 'loopback', 'roce', 'rnicpi', 'wire', 'util'],
   iwarp: ['rnic', 'rnicpi', 'wire', 'util'],
   loopback: ['rnic', 'rnicpi', 'wire', 'util'],

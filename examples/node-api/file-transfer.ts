@@ -7,9 +7,13 @@
  * SHA-256. A Send is ordered behind the Writes before it on the connection, so when the server
  * receives "done" every byte is in place: it checks the digest and stores the file.
  *
- *   node dist/examples/node-api/file-transfer.js server OUTDIR [--transport iwarp|rocev2]   prints "PORT n"
- *   node dist/examples/node-api/file-transfer.js client PORT FILE
- *   node dist/examples/node-api/file-transfer.js                     both, as two processes, on a generated file
+ *   node dist/examples/node-api/file-transfer.js server OUTDIR [--transport iwarp|rocev2] [--host ADDR]   prints "PORT n"
+ *   node dist/examples/node-api/file-transfer.js client PORT FILE [--host ADDR]
+ *   node dist/examples/node-api/file-transfer.js [--transport rocev2]           both, as two processes, on a generated file
+ *
+ * On RoCE two processes of one host must own different addresses (each binds UDP 4791 on its
+ * own): run both roles with SOFTRDMA_ROCE_ADDRS set apart, the server's address as --host.
+ * The two-process mode does that itself (the server on 127.0.0.2, the client on 127.0.0.1).
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -22,12 +26,18 @@ import { openDevice, RemoteBuffer, type Transport } from '../../src/node/index.j
 
 const CHUNK = 64 << 10;
 const transport = (process.argv.includes('--transport') ? process.argv[process.argv.indexOf('--transport') + 1] : 'iwarp') as Transport;
-const args = process.argv.slice(2).filter((a, i, all) => a !== '--transport' && all[i - 1] !== '--transport');
+const opt = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const host = opt('--host') ?? '127.0.0.1';
+const args = process.argv.slice(2).filter((a, i, all) => !['--transport', '--host'].includes(a) && !['--transport', '--host'].includes(all[i - 1]!));
+/** The environment of each role in the two-process mode: on RoCE, an address of its own. */
+const roleEnv = (role: 'server' | 'client'): NodeJS.ProcessEnv =>
+  transport === 'rocev2' ? { ...process.env, SOFTRDMA_ROCE_ADDRS: role === 'server' ? '127.0.0.2' : '127.0.0.1' } : process.env;
+const pairHost = transport === 'rocev2' ? ['--host', '127.0.0.2'] : [];
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
 async function server(outDir: string): Promise<void> {
   await using dev = openDevice({ transport });
-  await using listener = await dev.listen({ host: '127.0.0.1' });
+  await using listener = await dev.listen({ host });
   console.log(`PORT ${listener.port}`);
   const req = await listener.next();
   if (!req) return;
@@ -46,7 +56,7 @@ async function server(outDir: string): Promise<void> {
 async function client(port: number, file: string): Promise<void> {
   const data = await readFile(file);
   await using dev = openDevice({ transport });
-  await using conn = await dev.connect({ port, maxOutstanding: 32 });
+  await using conn = await dev.connect({ host, port, maxOutstanding: 32 });
   await conn.send(Buffer.from(JSON.stringify({ name: basename(file), size: data.length })));
   const remote = RemoteBuffer.from(JSON.parse((await conn.receive()).data.toString()));
   // Register the file's bytes once: every Write is zero-copy from them.
@@ -78,10 +88,10 @@ else {
     const self = fileURLToPath(import.meta.url);
     const out = join(dir, 'out');
     await import('node:fs/promises').then((fs) => fs.mkdir(out));
-    const srv = spawn(process.execPath, [self, 'server', out, '--transport', transport], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const srv = spawn(process.execPath, [self, 'server', out, '--transport', transport, ...pairHost], { stdio: ['ignore', 'pipe', 'inherit'], env: roleEnv('server') });
     const port = await new Promise<number>((resolve) => srv.stdout.on('data', (d: Buffer) => /PORT (\d+)/.test(String(d)) && resolve(Number(/PORT (\d+)/.exec(String(d))![1]))));
     srv.stdout.pipe(process.stdout);
-    const cli = spawn(process.execPath, [self, 'client', String(port), file, '--transport', transport], { stdio: 'inherit' });
+    const cli = spawn(process.execPath, [self, 'client', String(port), file, '--transport', transport, ...pairHost], { stdio: 'inherit', env: roleEnv('client') });
     const codes = await Promise.all([srv, cli].map((c) => new Promise<number | null>((r) => c.on('exit', r))));
     const same = sha256(await readFile(join(out, 'payload.bin'))) === sha256(await readFile(file));
     console.log(`stored copy ${same ? 'identical' : 'DIFFERS'}`);

@@ -6,9 +6,13 @@
  * client in the accept's private data and is not involved in lookups at all: a client hashes the
  * key, RDMA-Reads the 16-byte index entry, then RDMA-Reads the value.
  *
- *   node dist/examples/node-api/kv-cache.js server [--transport iwarp|rocev2]   prints "PORT n"
- *   node dist/examples/node-api/kv-cache.js client PORT key...                  prints "key = value"
- *   node dist/examples/node-api/kv-cache.js                                     both, as two processes
+ *   node dist/examples/node-api/kv-cache.js server [--transport iwarp|rocev2] [--host ADDR]   prints "PORT n"
+ *   node dist/examples/node-api/kv-cache.js client PORT key... [--host ADDR]                   prints "key = value"
+ *   node dist/examples/node-api/kv-cache.js [--transport rocev2]                               both, as two processes
+ *
+ * On RoCE two processes of one host must own different addresses (each binds UDP 4791 on its
+ * own): run both roles with SOFTRDMA_ROCE_ADDRS set apart, the server's address as --host.
+ * The two-process mode does that itself (the server on 127.0.0.2, the client on 127.0.0.1).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,7 +22,13 @@ import { openDevice, RemoteBuffer, type Transport } from '../../src/index.js';
 const SLOTS = 1024;
 const ENTRY = 16;
 const transport = (process.argv.includes('--transport') ? process.argv[process.argv.indexOf('--transport') + 1] : 'iwarp') as Transport;
-const args = process.argv.slice(2).filter((a, i, all) => a !== '--transport' && all[i - 1] !== '--transport');
+const opt = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const host = opt('--host') ?? '127.0.0.1';
+const args = process.argv.slice(2).filter((a, i, all) => !['--transport', '--host'].includes(a) && !['--transport', '--host'].includes(all[i - 1]!));
+/** The environment of each role in the two-process mode: on RoCE, an address of its own. */
+const roleEnv = (role: 'server' | 'client'): NodeJS.ProcessEnv =>
+  transport === 'rocev2' ? { ...process.env, SOFTRDMA_ROCE_ADDRS: role === 'server' ? '127.0.0.2' : '127.0.0.1' } : process.env;
+const pairHost = transport === 'rocev2' ? ['--host', '127.0.0.2'] : [];
 
 /** 64-bit key hash (never 0: 0 marks a free slot). */
 const hash = (key: string): bigint => createHash('sha256').update(key).digest().readBigUInt64LE(0) | 1n;
@@ -41,7 +51,7 @@ async function server(): Promise<void> {
   for (const [k, v] of Object.entries({ alpha: 'first letter', beta: 'second letter', rdma: 'remote direct memory access', node: 'a JavaScript runtime' })) put(k, v);
   const indexMr = dev.register(index, { remoteRead: true });
   const heapMr = dev.register(heap, { remoteRead: true });
-  await using listener = await dev.listen({ host: '127.0.0.1' });
+  await using listener = await dev.listen({ host });
   console.log(`PORT ${listener.port}`);
   for await (const req of listener) {
     // The regions travel as JSON ({ addr: "0x…", rkey, length }); the client says when it is done.
@@ -55,7 +65,7 @@ async function server(): Promise<void> {
 
 async function client(port: number, keys: string[]): Promise<void> {
   await using dev = openDevice({ transport });
-  await using conn = await dev.connect({ port });
+  await using conn = await dev.connect({ host, port });
   const layout = JSON.parse(Buffer.from(conn.privateData).toString());
   const index = RemoteBuffer.from(layout.index);
   const heap = RemoteBuffer.from(layout.heap);
@@ -81,10 +91,10 @@ else if (role === 'client') await client(Number(port), keys);
 else {
   // Both roles, each in its own process.
   const self = fileURLToPath(import.meta.url);
-  const srv = spawn(process.execPath, [self, 'server', '--transport', transport], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const srv = spawn(process.execPath, [self, 'server', '--transport', transport, ...pairHost], { stdio: ['ignore', 'pipe', 'inherit'], env: roleEnv('server') });
   const p = await new Promise<number>((resolve) => srv.stdout.on('data', (d: Buffer) => /PORT (\d+)/.test(String(d)) && resolve(Number(/PORT (\d+)/.exec(String(d))![1]))));
   srv.stdout.pipe(process.stdout);
-  const cli = spawn(process.execPath, [self, 'client', String(p), 'alpha', 'rdma', 'node', 'missing', '--transport', transport], { stdio: 'inherit' });
+  const cli = spawn(process.execPath, [self, 'client', String(p), 'alpha', 'rdma', 'node', 'missing', '--transport', transport, ...pairHost], { stdio: 'inherit', env: roleEnv('client') });
   const codes = await Promise.all([srv, cli].map((c) => new Promise<number | null>((r) => c.on('exit', r))));
   process.exitCode = codes.every((c) => c === 0) ? 0 : 1;
 }

@@ -2,7 +2,9 @@
  * What the manual's multicast and APM examples get on softrdma's iWARP device.
  *
  * - "mckey" (§8.3–8.4) and the rdma-verbs multicast example (§8.5.2) need UD QPs, address handles
- *   and multicast groups; iWARP (RC over TCP) has none of them.
+ *   and multicast groups; iWARP (RC over TCP) has none of them. Their RDMA_PS_UDP ids exist (and
+ *   rdma_cm puts them on the RoCE device, softroce0); here they are named to softrdma0
+ *   (`rdmaUseDevice`), to show what the iWARP device answers.
  * - The APM example (§8.5.1) needs alternate paths and path migration, an InfiniBand notion (two
  *   HCA ports on one subnet in the manual).
  *
@@ -36,6 +38,7 @@ import {
   RDMA_PS_UDP,
   type rdma_cm_id,
   rdmaListenReady,
+  rdmaUseDevice,
   verbs,
 } from '../../src/verbs/index.js';
 import { out } from './common.js';
@@ -59,15 +62,20 @@ function report(call: string, ret: string, want: number): void {
 
 const CAP = { max_send_wr: 10, max_recv_wr: 10, max_send_sge: 1, max_recv_sge: 1 };
 
+/** rdma_cm's context of softrdma0, the iWARP device. */
+function iwarpContext() {
+  return verbs.rdma_get_devices()!.find((c) => c.device.name === 'softrdma0')!;
+}
+
 async function mckey(): Promise<void> {
   out('mckey (manual 8.3-8.4): UD QPs joined to a multicast group through rdma_cm');
   const channel = verbs.rdma_create_event_channel()!;
   // alloc_nodes(): one id per connection, in the port space given by -p (RDMA_PS_UDP by default).
   const r = verbs.rdma_create_id(channel, null, RDMA_PS_UDP);
-  report('rdma_create_id(channel, &id, node, RDMA_PS_UDP)', String(r.ret), EOPNOTSUPP);
-  // With a TCP-port-space id, init_node() still needs a UD QP.
-  const t = verbs.rdma_create_id(channel, null, RDMA_PS_TCP);
-  const id = t.id!;
+  out(`  rdma_create_id(channel, &id, node, RDMA_PS_UDP) -> ${r.ret} (the id exists on every device)`);
+  const id = r.id!;
+  rdmaUseDevice(id, iwarpContext());
+  out('  rdmaUseDevice(id, softrdma0) -> 0');
   await verbs.rdma_resolve_addr(id, null, { family: 'ipv4', address: '127.0.0.1', port: 0 }, 2000);
   verbs.rdma_ack_cm_event((await verbs.rdma_get_cm_event(channel)).event!);
   const pd = verbs.ibv_alloc_pd(id.verbs!)!;
@@ -75,6 +83,9 @@ async function mckey(): Promise<void> {
   const ud = { qp_type: IBV_QPT_UD, send_cq: cq, recv_cq: cq, cap: CAP };
   report('rdma_create_qp(id, pd, { qp_type: IBV_QPT_UD })', String(verbs.rdma_create_qp(id, pd, ud)), IWARP_UNSUPPORTED['rdma_create_qp:IBV_QPT_UD']!);
   report('ibv_create_qp(pd, { qp_type: IBV_QPT_UD })', String(verbs.ibv_create_qp(pd, ud)), EOPNOTSUPP);
+  await verbs.rdma_resolve_route(id, 2000);
+  verbs.rdma_ack_cm_event((await verbs.rdma_get_cm_event(channel)).event!);
+  report('rdma_connect(id, &conn_param) [RDMA_PS_UDP]', String(await verbs.rdma_connect(id, null)), IWARP_UNSUPPORTED['rdma_connect:RDMA_PS_UDP']!);
   report(
     'rdma_join_multicast(id, 239.1.1.1, node)',
     String(await verbs.rdma_join_multicast(id, { family: 'ipv4', address: '239.1.1.1', port: 0 }, null)),
@@ -94,9 +105,9 @@ async function mcRdmaVerbs(): Promise<void> {
   const g = await verbs.rdma_getaddrinfo('239.1.1.1', null, { ai_port_space: RDMA_PS_UDP });
   const channel = verbs.rdma_create_event_channel()!;
   const r = verbs.rdma_create_id(channel, null, RDMA_PS_UDP);
-  report('rdma_create_id(channel, &id, NULL, RDMA_PS_UDP)', String(r.ret), EOPNOTSUPP);
-  // Ids of the TCP port space do exist; the UD steps still fail.
-  const id = verbs.rdma_create_id(channel, null, RDMA_PS_TCP).id!;
+  out(`  rdma_create_id(channel, &id, NULL, RDMA_PS_UDP) -> ${r.ret}`);
+  const id = r.id!;
+  rdmaUseDevice(id, iwarpContext());
   await verbs.rdma_resolve_addr(id, null, g.res!.ai_dst_addr!, 2000);
   verbs.rdma_ack_cm_event((await verbs.rdma_get_cm_event(channel)).event!);
   report('rdma_join_multicast(id, &mcast_sockaddr, NULL)', String(await verbs.rdma_join_multicast(id, g.res!.ai_dst_addr!, null)), ENOSYS);

@@ -5,6 +5,7 @@
  */
 import { rdma_cm_event_type as E, rdma_event_str } from '../verbs/constants.js';
 import { ECONNREFUSED, errnoString, softrdmaLastError } from '../verbs/errno.js';
+import { CmRejReason, cmRejReasonName } from '../wire/ib/cm.js';
 
 /** The last verbs / rdma_cm failure in words (`softrdmaLastError().message`). */
 export function lastError(): string {
@@ -20,6 +21,13 @@ export function connectFailure(ev: { event: number; status: number } | null, pee
   const err = ev.status ? errnoString(ev.status) : 'no status';
   switch (ev.event) {
     case E.RDMA_CM_EVENT_REJECTED:
+      // On RoCE the status is the IB CM's REJ reason (positive), as Linux reports it.
+      if (ev.status > 0) {
+        const why = `REJ reason ${ev.status} (${cmRejReasonName(ev.status)})`;
+        return ev.status === CmRejReason.INVALID_SERVICE_ID
+          ? `connection to ${peer} refused: ${why}; is a server running and listening on that address and port?`
+          : `connection to ${peer} rejected by the peer: ${why}`;
+      }
       return -ev.status === ECONNREFUSED
         ? `connection to ${peer} refused: ${err}; is a server running and listening on that address and port?`
         : `connection to ${peer} rejected by the peer: ${err}`;

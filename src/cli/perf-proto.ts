@@ -41,11 +41,13 @@ import {
   rdma_create_qp,
   rdma_get_cm_event,
   rdma_get_src_port,
+  rdma_get_devices,
   rdma_listen,
   rdma_reject,
   rdma_resolve_addr,
   rdma_resolve_route,
   rdmaListenReady,
+  rdmaUseDevice,
 } from '../verbs/rdma_cm.js';
 import type { ibv_comp_channel, ibv_cq, ibv_mr, ibv_qp, ibv_wc, rdma_cm_id, rdma_conn_param, rdma_event_channel } from '../verbs/types.js';
 
@@ -257,13 +259,36 @@ export function wcError(wc: ibv_wc, what: string): PerfError {
 
 // ------------------------------------------------------------------------------ control connection
 
+/** `-d DEV`: the id uses that device (rdmaUseDevice); without it rdma_cm chooses (SOFTRDMA_DEVICE, else softrdma0). */
+export function useDevice(id: rdma_cm_id, dev: string | undefined): void {
+  if (dev === undefined) return;
+  const ctx = rdma_get_devices()?.find((c) => c.device.name === dev);
+  if (!ctx || rdmaUseDevice(id, ctx) !== 0) throw new PerfError(`IB device ${dev} not found`);
+}
+
+/**
+ * What the test flows need of the out-of-band channel, whichever carries it: the rdma_cm
+ * control connection ({@link Control}, `-R`) or perftest's TCP socket (`EthControl`).
+ */
+export interface CtlChannel {
+  readonly client: boolean;
+  /** Set once the run is over: a closing peer is then expected. */
+  finished: boolean;
+  /** Throws if the peer has gone. */
+  check(): void;
+  /** `ctx_xchg_data`: the client sends then receives; the server receives then sends. */
+  xchg(msg: Uint8Array, n?: number): Promise<Uint8Array>;
+  /** `ctx_hand_shake`: one `pingpong_dest` exchange. */
+  handshake(my: PingpongDest): Promise<PingpongDest>;
+}
+
 /**
  * The control connection (`create_comm_struct`, `rdma_client_connect`, `rdma_server_connect`):
  * an RC QP with one receive always posted (before connect/accept, and re-posted right after a
  * message is consumed, before any reply), IRD/ORD 0. Messages are single signaled Sends; the
  * client sends first in every exchange, the server receives first.
  */
-export class Control {
+export class Control implements CtlChannel {
   private readonly buf = new Uint8Array(2 * COMM_PAGE);
   private mr!: ibv_mr;
   private qp!: ibv_qp;
@@ -310,9 +335,10 @@ export class Control {
   }
 
   /** Client: resolve, create resources, post the receive, connect (IRD/ORD 0), wait for ESTABLISHED. */
-  static async connect(pump: CmPump, addr: string, port: number, waiter: Waiter): Promise<Control> {
+  static async connect(pump: CmPump, addr: string, port: number, waiter: Waiter, dev?: string): Promise<Control> {
     const { id } = rdma_create_id(pump.ch, null, rdma_port_space.RDMA_PS_TCP);
     if (!id) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
+    useDevice(id, dev);
     const c = new Control(id, true, pump, waiter);
     if ((await rdma_resolve_addr(id, null, { family: 'ipv4', address: addr, port }, 2000)) !== 0) throw new PerfError(`rdma_resolve_addr failed: ${lastError()}`);
     await pump.expect(id, E.RDMA_CM_EVENT_ADDR_RESOLVED, 'rdma_resolve_addr');
@@ -327,9 +353,10 @@ export class Control {
   }
 
   /** Server: binds and listens; the listener stays up for the data connections too. Resolves with the port. */
-  static async listen(pump: CmPump, bind: string, port: number, backlog: number): Promise<{ listenId: rdma_cm_id; port: number }> {
+  static async listen(pump: CmPump, bind: string, port: number, backlog: number, dev?: string): Promise<{ listenId: rdma_cm_id; port: number }> {
     const { id: listenId } = rdma_create_id(pump.ch, null, rdma_port_space.RDMA_PS_TCP);
     if (!listenId) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
+    useDevice(listenId, dev);
     if (rdma_bind_addr(listenId, { family: 'ipv4', address: bind, port }) !== 0) throw new PerfError(`rdma_bind_addr failed: ${lastError()}`);
     if (rdma_listen(listenId, backlog) !== 0) throw new PerfError(`rdma_listen failed: ${lastError()}`);
     await rdmaListenReady(listenId).catch((e: Error) => {

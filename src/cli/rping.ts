@@ -77,6 +77,10 @@ Options:
   -V               validate the ping data (client)
   -d               debug output
   -h, --help       show this help
+
+Devices: the server listens on every device that owns its address (softrdma0 over TCP,
+softroce0 on QP1). rping has no device option: a client uses softrdma0 (iWARP) unless
+SOFTRDMA_DEVICE=softroce0 names the RoCE device or its -I address belongs to it alone.
 `;
 
 const MIN_SIZE = 23;
@@ -235,9 +239,27 @@ class Endpoint {
     }
   }
 
+  /**
+   * Completions that arrived ahead of the one awaited. On InfiniBand a Send completes on its
+   * ACK, so the peer's next message (sent once ours was received) may complete first; rping's
+   * CQ handler takes completions in any order, and so does this.
+   */
+  private readonly early: ibv_wc[] = [];
+
   /** Waits for a completion of `opcode`; a receive is re-posted and its payload decoded. */
   async expect(opcode: ibv_wc_opcode, what: string): Promise<{ addr: bigint; rkey: number; size: number } | null> {
-    const w = await this.next();
+    const i = this.early.findIndex((x) => x.opcode === opcode);
+    let w: ibv_wc;
+    if (i >= 0) w = this.early.splice(i, 1)[0]!;
+    else {
+      for (;;) {
+        w = await this.next();
+        if (w.status !== ibv_wc_status.IBV_WC_SUCCESS || w.opcode === opcode) break;
+        // One out-of-order completion at most is legitimate (a Send and the peer's answer).
+        if (this.early.length >= 2) throw new Error(`unexpected completion ${w.opcode} waiting for ${what}`);
+        this.early.push(w);
+      }
+    }
     if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) {
       if (w.status === ibv_wc_status.IBV_WC_WR_FLUSH_ERR) throw new Flushed();
       throw new Error(`cq completion failed status ${w.status}`);

@@ -266,7 +266,7 @@ export class IbCm {
     const routed = hopLimit > 1;
     const c = new IbCmConnection(this, this.#newCommId(), 'active');
     c.localQpn = p.qpn;
-    c.peer = { gid: p.destGid.slice(), qpn: p.destQpn ?? GSI_QPN, qkey: GSI_QKEY, pkey: p.pkey ?? DEFAULT_PKEY };
+    c.peer = { gid: p.destGid.slice(), qpn: p.destQpn ?? GSI_QPN, qkey: GSI_QKEY, pkey: p.pkey ?? DEFAULT_PKEY, localGid: p.localGid.slice() };
     c.serviceId = p.serviceId;
     const localAckTimeout = cmAckTimeout(this.caAckDelay, packetLifeTime);
     const req: CmReq = {
@@ -332,6 +332,8 @@ export class IbCm {
     p: {
       destGid: Uint8Array;
       destQpn?: number;
+      /** Our GID to send from (default: the port's first). */
+      localGid?: Uint8Array;
       serviceId: bigint;
       pkey?: number;
       privateData?: Uint8Array;
@@ -353,7 +355,7 @@ export class IbCm {
     };
     const tid = this.newTid();
     const mad = encodeCmMad(tid, msg);
-    s.peer = { gid: p.destGid.slice(), qpn: p.destQpn ?? GSI_QPN, qkey: GSI_QKEY, pkey: msg.pkey };
+    s.peer = { gid: p.destGid.slice(), qpn: p.destQpn ?? GSI_QPN, qkey: GSI_QKEY, pkey: msg.pkey, ...(p.localGid && { localGid: p.localGid.slice() }) };
     s.timeoutMs = p.timeoutMs ?? 2 * ibTimeoutMs(18) + ibTimeoutMs(20);
     s.maxRetries = p.maxRetries ?? 15;
     this.#byLocal.set(s.requestId, s);
@@ -363,6 +365,15 @@ export class IbCm {
       s.onEvent({ type: 'timeout' });
     });
     return s;
+  }
+
+  /**
+   * True while a request MAD (REQ, REP, DREQ, SIDR_REQ) awaits its answer and would be
+   * retransmitted: closing the port now would leave the peer without it.
+   */
+  get busy(): boolean {
+    for (const x of this.#byLocal.values()) if (x.outstanding) return true;
+    return false;
   }
 
   /** Closes the CM: every connection is destroyed as by `destroy()`, then the port stops. */
@@ -670,7 +681,8 @@ export class IbCm {
     c.serviceId = req.serviceId;
     c.req = req;
     c.tid = tid;
-    c.peer = { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey };
+    // Replies leave from our GID the peer named (validated above), as Linux cm_init_av_for_response.
+    c.peer = { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey, localGid: req.primary.remoteGid.slice() };
     c.localAckTimeout = req.primary.localAckTimeout;
     c.packetLifeTime = Math.max(0, req.primary.localAckTimeout - 1);
     c.maxRetries = req.maxCmRetries;
@@ -883,7 +895,7 @@ export class IbCm {
       this.send(from, encodeCmMad(tid, rep), rep);
       return;
     }
-    const r = new IbCmSidrRequest(this, key, req, tid, { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey });
+    const r = new IbCmSidrRequest(this, key, req, tid, { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey, ...(from.localGid && { localGid: from.localGid.slice() }) });
     if (this.#sidrIn.size >= MAX_SIDR_IN) this.#sidrIn.values().next().value?.expire();
     this.#sidrIn.set(key, r);
     l.handler({ type: 'sidr-req', request: r });

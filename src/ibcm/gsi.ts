@@ -17,6 +17,12 @@ export interface GsiAddress {
   qpn: number;
   qkey: number;
   pkey: number;
+  /**
+   * Our side of the path: on receive, the local GID the MAD was addressed to; on send, the
+   * local GID to send from (a port may hold several: one per IPv4 address on RoCE). A reply
+   * leaves from the GID its request arrived on. Absent: the port's first GID.
+   */
+  localGid?: Uint8Array;
 }
 
 /** A GSI port: QP1 of one RNIC port (IBTA Vol. 1 §13.5.1). */

@@ -3,7 +3,7 @@
  * (manual §5.4: REJECTED, UNREACHABLE, CONNECT_ERROR…) to typed errors.
  * @internal
  */
-import { rdma_cm_event_type, rdma_event_str, type rdma_cm_event, type rdma_cm_id } from '../verbs/index.js';
+import { ibv_transport_type, rdma_cm_event_type, rdma_event_str, type rdma_cm_event, type rdma_cm_id } from '../verbs/index.js';
 import type { CmEvents } from './device.js';
 import { ConnectError } from './errors.js';
 
@@ -15,9 +15,21 @@ export interface CmEvent {
 }
 
 function copyEvent(ev: rdma_cm_event): CmEvent {
+  return { type: ev.event, status: ev.status, privateData: privateDataOf(ev) };
+}
+
+/**
+ * The private data of an event, copied. The InfiniBand CM carries no length (IBTA Vol. 1 §12.6):
+ * on the RoCE device it arrives zero-padded to the message's field (56 octets in a REQ after the
+ * cma_hdr, 196 in a REP, 148 in a REJ), so the padding — every trailing zero octet — is removed;
+ * private data that must end in zero octets needs a length of its own on RoCE.
+ */
+export function privateDataOf(ev: rdma_cm_event): Uint8Array | null {
   const pd = ev.param?.conn?.private_data;
-  const len = ev.param?.conn?.private_data_len ?? pd?.length ?? 0;
-  return { type: ev.event, status: ev.status, privateData: pd ? Uint8Array.from(pd.subarray(0, len)) : null };
+  if (!pd) return null;
+  let len = Math.min(ev.param?.conn?.private_data_len ?? pd.length, pd.length);
+  if (ev.id?.verbs?.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) while (len > 0 && pd[len - 1] === 0) len--;
+  return Uint8Array.from(pd.subarray(0, len));
 }
 
 /** Routes the events of `id` (one waiter at a time; events queue until taken, at most a few per id). */

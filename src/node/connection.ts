@@ -54,6 +54,7 @@ import {
   rdma_get_peer_addr,
   rdma_resolve_addr,
   rdma_resolve_route,
+  rdmaUseDevice,
   softrdmaLastError,
   type ibv_comp_channel,
   type ibv_cq,
@@ -1046,6 +1047,8 @@ export async function connect(device: RdmaDevice, opts: ConnectOptions): Promise
   const events = new IdEvents(device.events, id);
   let conn: Connection | null = null;
   try {
+    // This device, whatever rdma_cm's default (both devices own every local address).
+    if (rdmaUseDevice(id, device.context) !== 0) throw lastError('connect: rdmaUseDevice');
     const address = isIP(host) ? host : (await lookup(host, { family: 4 })).address;
     if (signal.aborted) throw signal.reason;
     if ((await rdma_resolve_addr(id, null, { family: isIP(address) === 6 ? 'ipv6' : 'ipv4', address, port: opts.port }, timeout)) !== 0) throw lastError(`connect to ${where}: rdma_resolve_addr`);

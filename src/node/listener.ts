@@ -12,13 +12,14 @@ import {
   rdma_get_src_port,
   rdma_listen,
   rdma_reject,
+  rdmaUseDevice,
   RDMA_PS_TCP,
   rdmaListenReady,
   softrdmaLastError,
   type rdma_cm_event,
   type rdma_cm_id,
 } from '../verbs/index.js';
-import { IdEvents } from './cm.js';
+import { IdEvents, privateDataOf } from './cm.js';
 import { accept, type Connection, type ConnectionOptions } from './connection.js';
 import type { RdmaDevice } from './device.js';
 import { RdmaError } from './errors.js';
@@ -100,8 +101,7 @@ export class Listener implements AsyncIterable<ConnectionRequest> {
 
   /** @internal A CONNECT_REQUEST for this listener. */
   onRequest(ev: rdma_cm_event): void {
-    const pd = ev.param?.conn?.private_data;
-    const data = pd ? Uint8Array.from(pd.subarray(0, ev.param.conn.private_data_len ?? pd.length)) : new Uint8Array(0);
+    const data = privateDataOf(ev) ?? new Uint8Array(0);
     const req = new ConnectionRequest(this, ev.id, data);
     // rdma_cm may listen on every device that owns the address; this listener takes the
     // requests that arrived on its own device only.
@@ -162,6 +162,8 @@ export async function listen(device: RdmaDevice, opts: ListenOptions): Promise<L
     if (ev.event === rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST) l.onRequest(ev);
   });
   try {
+    // Listen on this device only (rdma_cm would listen on every device that owns the address).
+    if (rdmaUseDevice(id, device.context) !== 0) throw RdmaError.fromErrno('listen: rdmaUseDevice', softrdmaLastError().errno, softrdmaLastError().message);
     if (rdma_bind_addr(id, { family: host.includes(':') ? 'ipv6' : 'ipv4', address: host, port }) !== 0) throw RdmaError.fromErrno('listen: rdma_bind_addr', softrdmaLastError().errno, softrdmaLastError().message);
     if (rdma_listen(id, backlog) !== 0) throw RdmaError.fromErrno('listen: rdma_listen', softrdmaLastError().errno, softrdmaLastError().message);
     await rdmaListenReady(id).catch((e: Error & { errno?: number }) => {

@@ -60,26 +60,83 @@ const RI_OF_SERVICE: Readonly<Record<IbService, RiSvcType>> = {
 
 // ------------------------------------------------------------------------------ GIDs
 
+/** An IPv4 dotted quad as its IPv4-mapped GID (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2), or null. */
+function v4MappedGid(address: string): Uint8Array | null {
+  const p = address.trim().split('.');
+  if (p.length !== 4 || p.some((x) => !/^\d{1,3}$/.test(x) || Number(x) > 255)) return null;
+  const g = new Uint8Array(16);
+  g[10] = 0xff;
+  g[11] = 0xff;
+  p.forEach((x, i) => {
+    g[12 + i] = Number(x);
+  });
+  return g;
+}
+
 /**
- * The GID table of a RoCEv2 port: the IPv4-mapped GID (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2) of
- * each IPv4 address of the host, in `os.networkInterfaces()` order, all of type RoCE v2 (IBTA
- * Annex A17 §A17.4.5.2; as Linux rxe lists them).
+ * The GID table of a RoCEv2 port: the IPv4-mapped GID of each IPv4 address of the host, in
+ * `os.networkInterfaces()` order, all of type RoCE v2 (IBTA Annex A17 §A17.4.5.2; as Linux rxe
+ * lists them).
+ *
+ * `SOFTRDMA_ROCE_GIDS=a.b.c.d[,…]` replaces the table with exactly those addresses, in that
+ * order (entries that are not IPv4 addresses are skipped). A RoCEv2 endpoint binds UDP 4791 on
+ * its GID's address, so two softrdma processes on one host need different addresses — e.g.
+ * 127.0.0.1 and 127.0.0.2, both on the loopback interface — and a test harness can pin which
+ * index is which (`-g`/`-x` of the pingpong and perftest tools).
  */
 export function hostIpv4Gids(): Uint8Array[] {
+  const env = process.env.SOFTRDMA_ROCE_GIDS;
+  if (env !== undefined && env.trim() !== '') {
+    return env
+      .split(',')
+      .map(v4MappedGid)
+      .filter((g): g is Uint8Array => g !== null);
+  }
   const out: Uint8Array[] = [];
   for (const list of Object.values(networkInterfaces())) {
     for (const a of list ?? []) {
       if (a.family !== 'IPv4') continue;
-      const g = new Uint8Array(16);
-      g[10] = 0xff;
-      g[11] = 0xff;
-      a.address.split('.').forEach((x, i) => {
-        g[12 + i] = Number(x);
-      });
-      out.push(g);
+      const g = v4MappedGid(a.address);
+      if (g) out.push(g);
     }
   }
   return out;
+}
+
+/** The environment variable that sets the RoCE device's addresses (see {@link roceGids}). */
+export const ROCE_ADDRS_ENV = 'SOFTRDMA_ROCE_ADDRS';
+/** The environment variable that sets the RoCE device's UDP port (see {@link roceUdpPortFromEnv}). */
+export const ROCE_PORT_ENV = 'SOFTRDMA_ROCE_PORT';
+
+/**
+ * The GID table of the RoCE device: the host's IPv4 addresses ({@link hostIpv4Gids}), or, when
+ * `SOFTRDMA_ROCE_ADDRS` lists IPv4 addresses (comma-separated), exactly those. Two softrdma
+ * processes on one host need this: each binds UDP port 4791 on the addresses of its GID table,
+ * so they must own different addresses (127.0.0.1 and 127.0.0.2 on loopback), as two Linux hosts
+ * would. Entries that are not IPv4 addresses are ignored. Read at each query.
+ */
+export function roceGids(): Uint8Array[] {
+  const env = process.env[ROCE_ADDRS_ENV]?.trim();
+  if (!env) return hostIpv4Gids();
+  const out: Uint8Array[] = [];
+  for (const a of env.split(',').map((x) => x.trim())) {
+    const p = a.split('.').map((x) => (/^\d{1,3}$/.test(x) ? Number(x) : Number.NaN));
+    if (p.length !== 4 || p.some((x) => !(x >= 0 && x <= 255))) continue;
+    const g = new Uint8Array(16);
+    g[10] = 0xff;
+    g[11] = 0xff;
+    g.set(p, 12);
+    out.push(g);
+  }
+  return out;
+}
+
+/** `SOFTRDMA_ROCE_PORT`: the UDP port of the RoCE device (default 4791, IBTA Annex A17.2.4); tests use an ephemeral one. */
+export function roceUdpPortFromEnv(): number | undefined {
+  const v = process.env[ROCE_PORT_ENV]?.trim();
+  if (!v) return undefined;
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
 }
 
 /** 16 raw GID octets as RNICPI's `ri_gid_t` (prefix = the first 8 octets, big-endian). */

@@ -49,13 +49,13 @@ import type { Pd } from '../rnic/pd.js';
 import { postRq, postSq, postSrq, type SgeIn, type SqWrIn } from '../rnic/post.js';
 import { type MpaAttrs, type Qp, QP_STATE_NAMES, type QpModify, resolveAv } from '../rnic/qp.js';
 import type { IbAv } from '../rnic/transport.js';
-import { avOfRi, decodeModifyIb, hostIpv4Gids, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, riOfAv, serviceOfRi } from './ib.js';
+import { avOfRi, decodeModifyIb, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, riOfAv, roceGids, roceUdpPortFromEnv, serviceOfRi } from './ib.js';
 import { type AsyncHandler, DEFAULT_CONFIG, Rnic, type RnicConfig } from '../rnic/rnic.js';
 import type { Srq } from '../rnic/srq.js';
 import { registerLlpBinder } from '../rnic/transport.js';
 import { type RiOpName, RI_OPS_ORDER, type RiPostListResult, type ri_ops_t } from '../rnicpi/ops.js';
 import { getProvider, type RiProviderEnv, type RiProviderInstance, registerProvider } from '../rnicpi/registry.js';
-import { RI_OK, RiError, type RiFail, RiRet, type RiStatus, riFail, riOk } from '../rnicpi/status.js';
+import { RI_OK, RiError, type RiFail, RiRet, type RiResult, type RiStatus, riFail, riOk } from '../rnicpi/status.js';
 import {
   RI_HANDLE_KIND,
   RI_QP_ATTR_IWARP_VALID_MASK,
@@ -71,7 +71,9 @@ import {
   RiQpAttrMask,
   RiRnicFlags,
   RiRnicQueryFlags,
+  RiSqpType,
   RiSrqAttrMask,
+  RiSvcType,
   RiStagState,
   RiTransportType,
   RiWrType,
@@ -86,6 +88,7 @@ import {
   type ri_phys_buf_t,
   type ri_qp_attr_in_t,
   type ri_qp_attr_t,
+  type ri_qp_handle_t,
   type ri_rnic_attr_t,
   type ri_srq_attr_t,
   type ri_svcs_dev_arg_t,
@@ -377,6 +380,99 @@ function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
       },
     },
   };
+}
+
+/** CQs in use by special QPs (QP1): RNICPI forbids sharing them with ordinary QPs (Ch. 7 ri_special_qp_get). */
+const specialCqUsers = new WeakMap<Cq, number>();
+
+/** A destroyed special QP no longer holds its CQs. */
+function releaseSpecialCqs(qp: Qp): void {
+  if (!qp.special) return;
+  for (const c of new Set([qp.scq, qp.rcq])) {
+    const n = (specialCqUsers.get(c) ?? 0) - (qp.scq === qp.rcq ? 2 : 1);
+    if (n > 0) specialCqUsers.set(c, n);
+    else specialCqUsers.delete(c);
+  }
+}
+
+/**
+ * `ri_qp_create` and `ri_special_qp_get`: the attributes "valid in create", checked and given
+ * to the core. A special QP (`special`) is QP1 of the port.
+ */
+function createQp(r: SoftrdmaRnicHandle, attrs: ri_qp_attr_in_t, vp_data: unknown, os_data: unknown, special: 'GSI' | undefined): RiResult<{ qp: ri_qp_handle_t; attrs: ri_qp_attr_t }> {
+  if (!attrs || typeof attrs !== 'object') return riFail(RiRet.INVALID_PARAMETER);
+  const isIb = r.engine.isIb;
+  // The transport struct must be the RNIC's: IB attributes on an iWARP RNIC and the reverse
+  // name a service the RNIC does not have.
+  if (attrs.qp_xport && ('qp_ib' in attrs.qp_xport) !== isIb) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
+  let service: 'RC' | 'UC' | 'UD' | undefined;
+  if (isIb) {
+    const t = attrs.qp_xport && 'qp_ib' in attrs.qp_xport ? attrs.qp_xport.qp_ib?.trans_type : undefined;
+    const sv = t === undefined ? 'RC' : serviceOfRi(t);
+    if (!sv) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
+    service = sv;
+  }
+  const iw: Partial<ri_iwarp_qp_attr_t> =
+    attrs.qp_xport && 'qp_iwarp' in attrs.qp_xport ? (attrs.qp_xport.qp_iwarp ?? {}) : {};
+  const useSrq = attrs.srq_valid === true;
+  // Attributes required at create (Ch. 8 ri_qp_attr_t, "valid in create" for iWARP).
+  const num = (x: unknown): x is number => typeof x === 'number';
+  if (!attrs.scq || !attrs.rcq || !attrs.pd || !num(attrs.sq_size) || !num(attrs.sq_max_sges)) {
+    return riFail(RiRet.INVALID_PARAMETER);
+  }
+  if (!useSrq && (!num(attrs.rq_size) || !num(attrs.rq_max_sges))) return riFail(RiRet.INVALID_PARAMETER);
+  const scq = own(r, attrs.scq.scq_handle, CqHandle);
+  const rcq = own(r, attrs.rcq.rcq_handle, CqHandle);
+  if (!scq || !rcq) return riFail(RiRet.CQ_INVALID_HANDLE);
+  // Special QPs may not share a CQ with ordinary QPs (RNICPI Ch. 7 ri_special_qp_get).
+  for (const c of [scq.cq, rcq.cq]) {
+  const sp = specialCqUsers.get(c) ?? 0;
+  if (special ? c.users > sp : sp > 0) return riFail(RiRet.CQ_INVALID_HANDLE);
+  }
+  const pd = own(r, attrs.pd, PdHandle);
+  if (!pd) return riFail(RiRet.PD_INVALID_HANDLE);
+  let srq: SrqHandle | null = null;
+  if (useSrq) {
+    const s = attrs.srq;
+    srq = s && 'srq_handle' in s ? own(r, s.srq_handle, SrqHandle) : null;
+    if (!srq) return riFail(RiRet.SRQ_INVALID_HANDLE);
+  }
+  const stag0 = attrs.enable_stag0_fastreg === true;
+  // STag0 / Fast-Register QPs are for privileged consumers only (Ch. 5.3.4).
+  if (stag0 && !r.privileged) return riFail(RiRet.NO_PERMISSION);
+  const m = iw.mpa_attributes;
+  const mpa: MpaAttrs = {
+    recvMarkers: false,
+    xmitMarkers: false,
+    crc: m?.crc_enabled ?? true,
+    ddpRdmapVersion: m?.ddp_rdma_version ?? 1,
+  };
+  const qp = r.engine.qpCreate({
+    pd: pd.pd,
+    scq: scq.cq,
+    rcq: rcq.cq,
+    srq: srq ? srq.srq : null,
+    sqSize: attrs.sq_size,
+    rqSize: useSrq ? 0 : (attrs.rq_size as number),
+    sqMaxSges: attrs.sq_max_sges,
+    sqMaxSgesRdmaw: attrs.sq_max_sges_rdmaw ?? attrs.sq_max_sges,
+    rqMaxSges: useSrq ? 0 : (attrs.rq_max_sges as number),
+    enableRdmaRead: attrs.enable_rdma_read === true,
+    enableRdmaWrite: attrs.enable_rdma_write === true,
+    ord: attrs.max_rdma_read_outgoing ?? 0,
+    ird: attrs.max_rdma_read_incoming ?? 0,
+    stag0Enabled: stag0,
+    enableBind: iw.enable_bind === true,
+    rqHiwat: useSrq ? (iw.rq_hiwat ?? 0) : 0,
+    mpa,
+    osData: os_data,
+    ...(service && { service }),
+    ...(special && { special }),
+  });
+  if (typeof qp === 'number') return riFail(qp as Exclude<RiRet, RiRet.SUCCESS>);
+  if (special) for (const c of new Set([qp.scq, qp.rcq])) specialCqUsers.set(c, (specialCqUsers.get(c) ?? 0) + (qp.scq === qp.rcq ? 2 : 1));
+  const h = new QpHandle(r, qp, pd, vp_data, os_data);
+  return riOk({ qp: h, attrs: qpAttrs(h) });
 }
 
 /**
@@ -910,9 +1006,18 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       if (st === RiRet.SUCCESS) h.kill();
       return riStatusOf(st);
     },
-    ri_special_qp_get(rnic) {
-      if (!rnicOf(rnic)) return riFail(RiRet.RNIC_INVALID_HANDLE);
-      return XPORT;
+    ri_special_qp_get(rnic, port, qp_type, attrs, vp_data, os_data) {
+      const r = rnicOf(rnic);
+      if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
+      if (!r.engine.isIb) return XPORT;
+      if (port !== 1) return riFail(RiRet.RNIC_INVALID_PORT);
+      // RoCE has no subnet manager and so no QP0 (IBTA Annex A17.4.7: "QP0 … not used"); QP1
+      // is the GSI. Its service type is UD (IBTA Vol. 1 §13.5.1), as the caller must say.
+      if (qp_type !== RiSqpType.GSI) return riFail(RiRet.QP_INVALID_SPECIAL_TYPE);
+      if (!attrs || typeof attrs !== 'object') return riFail(RiRet.INVALID_PARAMETER);
+      const x = attrs.qp_xport;
+      if (!x || !('qp_ib' in x) || x.qp_ib?.trans_type !== RiSvcType.UNRELIABLE_DATAGRAM) return riFail(RiRet.INVALID_PARAMETER);
+      return createQp(r, attrs, vp_data, os_data, 'GSI');
     },
     ri_cq_set_event_handler(vp_hdl, handler_id, cq_callback) {
       const vp = vpOf(vp_hdl);
@@ -949,72 +1054,7 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
     ri_qp_create(rnic, attrs, vp_data, os_data) {
       const r = rnicOf(rnic);
       if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
-      if (!attrs || typeof attrs !== 'object') return riFail(RiRet.INVALID_PARAMETER);
-      const isIb = r.engine.isIb;
-      // The transport struct must be the RNIC's: IB attributes on an iWARP RNIC and the reverse
-      // name a service the RNIC does not have.
-      if (attrs.qp_xport && ('qp_ib' in attrs.qp_xport) !== isIb) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
-      let service: 'RC' | 'UC' | 'UD' | undefined;
-      if (isIb) {
-        const t = attrs.qp_xport && 'qp_ib' in attrs.qp_xport ? attrs.qp_xport.qp_ib?.trans_type : undefined;
-        const sv = t === undefined ? 'RC' : serviceOfRi(t);
-        if (!sv) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
-        service = sv;
-      }
-      const iw: Partial<ri_iwarp_qp_attr_t> =
-        attrs.qp_xport && 'qp_iwarp' in attrs.qp_xport ? (attrs.qp_xport.qp_iwarp ?? {}) : {};
-      const useSrq = attrs.srq_valid === true;
-      // Attributes required at create (Ch. 8 ri_qp_attr_t, "valid in create" for iWARP).
-      const num = (x: unknown): x is number => typeof x === 'number';
-      if (!attrs.scq || !attrs.rcq || !attrs.pd || !num(attrs.sq_size) || !num(attrs.sq_max_sges)) {
-        return riFail(RiRet.INVALID_PARAMETER);
-      }
-      if (!useSrq && (!num(attrs.rq_size) || !num(attrs.rq_max_sges))) return riFail(RiRet.INVALID_PARAMETER);
-      const scq = own(r, attrs.scq.scq_handle, CqHandle);
-      const rcq = own(r, attrs.rcq.rcq_handle, CqHandle);
-      if (!scq || !rcq) return riFail(RiRet.CQ_INVALID_HANDLE);
-      const pd = own(r, attrs.pd, PdHandle);
-      if (!pd) return riFail(RiRet.PD_INVALID_HANDLE);
-      let srq: SrqHandle | null = null;
-      if (useSrq) {
-        const s = attrs.srq;
-        srq = s && 'srq_handle' in s ? own(r, s.srq_handle, SrqHandle) : null;
-        if (!srq) return riFail(RiRet.SRQ_INVALID_HANDLE);
-      }
-      const stag0 = attrs.enable_stag0_fastreg === true;
-      // STag0 / Fast-Register QPs are for privileged consumers only (Ch. 5.3.4).
-      if (stag0 && !r.privileged) return riFail(RiRet.NO_PERMISSION);
-      const m = iw.mpa_attributes;
-      const mpa: MpaAttrs = {
-        recvMarkers: false,
-        xmitMarkers: false,
-        crc: m?.crc_enabled ?? true,
-        ddpRdmapVersion: m?.ddp_rdma_version ?? 1,
-      };
-      const qp = r.engine.qpCreate({
-        pd: pd.pd,
-        scq: scq.cq,
-        rcq: rcq.cq,
-        srq: srq ? srq.srq : null,
-        sqSize: attrs.sq_size,
-        rqSize: useSrq ? 0 : (attrs.rq_size as number),
-        sqMaxSges: attrs.sq_max_sges,
-        sqMaxSgesRdmaw: attrs.sq_max_sges_rdmaw ?? attrs.sq_max_sges,
-        rqMaxSges: useSrq ? 0 : (attrs.rq_max_sges as number),
-        enableRdmaRead: attrs.enable_rdma_read === true,
-        enableRdmaWrite: attrs.enable_rdma_write === true,
-        ord: attrs.max_rdma_read_outgoing ?? 0,
-        ird: attrs.max_rdma_read_incoming ?? 0,
-        stag0Enabled: stag0,
-        enableBind: iw.enable_bind === true,
-        rqHiwat: useSrq ? (iw.rq_hiwat ?? 0) : 0,
-        mpa,
-        osData: os_data,
-        ...(service && { service }),
-      });
-      if (typeof qp === 'number') return riFail(qp as Exclude<RiRet, RiRet.SUCCESS>);
-      const h = new QpHandle(r, qp, pd, vp_data, os_data);
-      return riOk({ qp: h, attrs: qpAttrs(h) });
+      return createQp(r, attrs, vp_data, os_data, undefined);
     },
     ri_qp_query(rnic, qp) {
       const r = rnicOf(rnic);
@@ -1040,7 +1080,10 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       const h = own(r, qp, QpHandle);
       if (!h) return riFail(RiRet.QP_INVALID_HANDLE);
       const st = r.engine.qpDestroy(h.qp);
-      if (st === RiRet.SUCCESS) h.kill();
+      if (st === RiRet.SUCCESS) {
+        releaseSpecialCqs(h.qp);
+        h.kill();
+      }
       return riStatusOf(st);
     },
 
@@ -1594,11 +1637,13 @@ for (const v of [SOFTRDMA_KERNEL_OPS, SOFTRDMA_KERNEL_VP_OPS, SOFTRDMA_USER_OPS,
 /**
  * The configuration of the `i`th RoCEv2 RNIC: the InfiniBand transport (its binder is the
  * RoCEv2 transport's, `registerIbBinder('rocev2', …)`), the GID table of the host's IPv4
- * addresses (read at each query, so address changes show), and an active MTU of 1024, as Linux
- * rxe derives it from a 1500-octet Ethernet MTU.
+ * addresses or of `SOFTRDMA_ROCE_ADDRS` (read at each query, so address changes show), the UDP
+ * port of `SOFTRDMA_ROCE_PORT` (default 4791), and an active MTU of 1024, as Linux rxe derives
+ * it from a 1500-octet Ethernet MTU.
  */
 export function roceConfig(base: Partial<RnicConfig> | undefined, i: number): Partial<RnicConfig> {
-  return { ...base, name: `softroce${i}`, transport: 'rocev2', gids: hostIpv4Gids, activeMtu: 3 };
+  const port = roceUdpPortFromEnv();
+  return { ...base, name: `softroce${i}`, transport: 'rocev2', gids: roceGids, activeMtu: 3, ...(port !== undefined && { roceUdpPort: port }) };
 }
 
 /** Creates one softrdma RNIC (a VP handle), not yet attached or opened. */
@@ -1644,7 +1689,12 @@ export function softrdmaTerminateDomain(vp_hdl: ri_vp_handle_t, rnic: unknown): 
   };
   const steps: (() => RiRet)[] = [
     () => step(MwHandle, (h) => mwDealloc(e, h.mem)),
-    () => step(QpHandle, (h) => e.qpDestroy(h.qp)),
+    () =>
+      step(QpHandle, (h) => {
+        const st = e.qpDestroy(h.qp);
+        if (st === RiRet.SUCCESS) releaseSpecialCqs(h.qp);
+        return st;
+      }),
     () => step(MrHandle, (h) => mrDereg(e, h.mem)),
     () => step(SrqHandle, (h) => e.srqDestroy(h.srq)),
     () => step(CqHandle, (h) => e.cqDestroy(h.cq)),

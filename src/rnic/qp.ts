@@ -29,8 +29,9 @@ import {
   RiWrFlags,
 } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
+import { GSI_QKEY } from '../wire/ib/mad.js';
 import type { Cq } from './cq.js';
-import { AE_OF_FAULT, Fault } from './faults.js';
+import { AE_OF_FAULT, Fault, UNDISCLOSED_FAULT } from './faults.js';
 import type { Pd } from './pd.js';
 import { type IbService, IbQpAttr, IbQpState, ibModifyOk, ibStateOf, ibTransition, iwarpTransition, RI_OF_IB } from './qp-states.js';
 import { Requester } from './requester.js';
@@ -99,6 +100,11 @@ export interface QpInit {
   osData: unknown;
   /** InfiniBand RNICs: the service type (IBTA Vol. 1 §9.8.1); iWARP QPs are RC and omit it. */
   service?: IbService;
+  /**
+   * InfiniBand RNICs: a special QP (RNICPI `ri_special_qp_get`). `'GSI'` is QP1 of the port, a
+   * UD QP whose Q_Key is fixed at 0x80010000 (IBTA Vol. 1 §3.5.2, §10.2.5, §13.5.1).
+   */
+  special?: 'GSI';
 }
 
 /** An address vector as a Modify gives it: the source GID is named by its index. */
@@ -247,6 +253,8 @@ export class Qp {
   private commEstablished = false;
   /** IB attributes (IBTA Vol. 1 §11.2.4.2), read by the transport; defaults on iWARP QPs. */
   ib: IbQpAttrs;
+  /** A special QP (QP1, the GSI), or undefined for an ordinary one. */
+  readonly special: 'GSI' | undefined;
 
   // ---- Send Queue: WQEs in seq order; `sq[0]` has seq `sqBase` ----
   /** Occupied SQ slots, oldest first (released on poll). */
@@ -256,6 +264,12 @@ export class Qp {
   private sqNextSeq = 0;
   /** Seq of the next WQE to start processing (tx). */
   sqProc = 0;
+  /**
+   * Sequence number of the last local memory operation (Bind, Fast-Register, Invalidate)
+   * posted; while it is not processed yet (`>= sqProc`), later WRs' SGEs are checked at
+   * execution only (post.ts).
+   */
+  lastLocalOpSeq = -1;
   /** Seq of the next WQE whose completion has not been generated. */
   private sqCompl = 0;
 
@@ -306,7 +320,10 @@ export class Qp {
     this.osData = init.osData;
     this.isIb = rnic.isIb;
     this.service = init.service ?? 'RC';
+    this.special = init.special;
     this.ib = newIbAttrs(this.service);
+    // QP1's Q_Key is the well-known GSI Q_Key from the start (IBTA Vol. 1 §10.2.5).
+    if (this.special === 'GSI') this.ib.qkey = GSI_QKEY;
     // IB: the remote access enables are the access flags given at Reset→INIT (IBTA Vol. 1 §11.2.4.2).
     if (this.isIb) {
       this.enableRdmaRead = false;
@@ -505,6 +522,8 @@ export class Qp {
     if (ib.rnrRetry !== undefined && !u(ib.rnrRetry, 7)) return RiRet.INVALID_PARAMETER;
     if (ib.minRnrTimer !== undefined && !u(ib.minRnrTimer, 31)) return RiRet.RNIC_INVALID_RNR_VALUE;
     if (ib.qkey !== undefined && !u(ib.qkey, 0xffff_ffff)) return RiRet.INVALID_PARAMETER;
+    // QP1 answers the GSI Q_Key only (IBTA Vol. 1 §13.5.1: "QP1 … Q_Key 0x80010000").
+    if (ib.qkey !== undefined && this.special === 'GSI' && ib.qkey !== GSI_QKEY) return RiRet.INVALID_PARAMETER;
     // One port with a one-entry P_Key table.
     if (ib.pkeyIndex !== undefined && ib.pkeyIndex !== 0) return RiRet.RNIC_INVALID_PKEY_INDEX;
     if (ib.port !== undefined && ib.port !== 1) return RiRet.RNIC_INVALID_PORT;
@@ -1052,15 +1071,16 @@ export class Qp {
     if (!this.live) return;
     const ae = AE_OF_FAULT[f];
     if (ae !== undefined) this.rnic.asyncEvent(ae, this);
-    this.terminateWith(f, copied);
+    // The peer is not told that an STag exists in another PD (faults.ts UNDISCLOSED_FAULT).
+    this.terminateWith(this.rnic.config.discloseNotAssociated ? f : (UNDISCLOSED_FAULT[f] ?? f), copied);
   }
 
   /** A Terminate message arrived (Verbs §6.2 T11): no Terminate goes back. */
   onTerminateReceived(info: TerminateInfo): void {
     if (this.state !== RiQpState.READY_TO_SEND && this.state !== RiQpState.CLOSING) return;
     this.terminate = info;
-    // The peer refused our atomic: it completes with the status of the peer's fault.
-    this.requester.atomicRefused(info.fault);
+    // The peer refused our Read or atomic: it completes with the status of the peer's fault.
+    this.requester.refusedByPeer(info.fault);
     if (this.state === RiQpState.CLOSING) {
       // While Closing a Terminate gives a reset and Bad Close (Verbs §6.2 T15).
       this.badClose();

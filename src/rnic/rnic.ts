@@ -10,7 +10,9 @@
 import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiWrType } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
+import { GSI_QPN } from '../wire/ib/mad.js';
 import { Cq, type WorkCompletion } from './cq.js';
+import { hostMemory } from './hostmem.js';
 import { StagTable } from './memory.js';
 import { Pd } from './pd.js';
 import { Qp, type QpInit } from './qp.js';
@@ -102,6 +104,13 @@ export interface RnicConfig {
   activeMtu?: number;
   /** RoCEv2 RNICs: the UDP port of their endpoints (default 4791; tests use an ephemeral one). */
   roceUdpPort?: number;
+  /**
+   * Tell a peer "STag not associated" (RFC 5040/5041 §7.2) for a valid STag of another PD
+   * instead of "Invalid STag". Off by default: an unauthenticated peer must not be able to map
+   * other PDs' regions (issue 17, finding 4; faults.ts `UNDISCLOSED_FAULT`). RDMA Protocol Verbs
+   * §10 I3 expects it on.
+   */
+  discloseNotAssociated?: boolean;
 }
 
 export const DEFAULT_CONFIG: RnicConfig = {
@@ -166,7 +175,7 @@ export class Rnic {
   };
 
   constructor(readonly config: RnicConfig = DEFAULT_CONFIG) {
-    this.stags = new StagTable(config.limits.maxMrs + config.limits.maxMws, 0x100 + ((Math.random() * 0xfe00) | 0));
+    this.stags = new StagTable(config.limits.maxMrs + config.limits.maxMws);
   }
 
   get limits(): RnicLimits {
@@ -375,7 +384,14 @@ export class Rnic {
     // UC and UD exist on InfiniBand only (RNICPI §6.7; iWARP is RC).
     if (init.service !== undefined && init.service !== 'RC' && !this.isIb) return RiRet.QP_INVALID_SERVICE_TYPE;
     let id: number;
-    if (this.isIb) {
+    if (init.special !== undefined) {
+      // QP1 is per port, not drawn from the process-wide QPN counter (IBTA Vol. 1 §3.5.2); a
+      // special QP is UD, and there is one of each per port (RNICPI ri_special_qp_get: QP_INUSE).
+      if (!this.isIb) return RiRet.XPORT_UNSUPPORTED;
+      if (init.service !== 'UD') return RiRet.QP_INVALID_SERVICE_TYPE;
+      id = GSI_QPN;
+      if (this.qps.has(id)) return RiRet.QP_INUSE;
+    } else if (this.isIb) {
       id = nextIbQpn;
       while (ibQpns.has(id)) id = id >= 0xff_ffff ? 17 : id + 1;
       nextIbQpn = id >= 0xff_ffff ? 17 : id + 1;
@@ -405,7 +421,7 @@ export class Rnic {
     if (qp.boundWindows > 0) return RiRet.WINDOWS_BOUND;
     qp.destroy();
     this.qps.delete(qp.id);
-    if (this.isIb) ibQpns.delete(qp.id);
+    if (this.isIb && qp.special === undefined) ibQpns.delete(qp.id);
     qp.pd.users--;
     qp.scq.users--;
     qp.rcq.users--;
@@ -420,13 +436,23 @@ export class Rnic {
   close(): void {
     for (const qp of [...this.qps.values()]) {
       qp.destroy();
-      if (this.isIb) ibQpns.delete(qp.id);
+      if (this.isIb && qp.special === undefined) ibQpns.delete(qp.id);
     }
     this.qps.clear();
     for (const cq of this.cqs) cq.destroy();
     this.cqs.clear();
     this.srqs.clear();
-    for (const o of this.stags.values()) o.destroyed = true;
+    // Every registration gives back what it took: its pin on host memory (hostmem.ts).
+    for (const o of this.stags.values()) {
+      o.destroyed = true;
+      o.valid = false;
+      if (o.pinned) hostMemory.unpin(o.pinned.va, o.pinned.length);
+      o.pinned = null;
+      o.target = null;
+    }
+    this.stags.clear();
+    this.mrCount = 0;
+    this.mwCount = 0;
     this.pds.clear();
     this.closed = true;
   }

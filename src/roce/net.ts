@@ -63,6 +63,9 @@ export interface RoceRx {
   ipId: number;
 }
 
+/** A targeted fault of the tests (see {@link RoceNet.setTap}). */
+export type RoceTap = (pkt: Uint8Array, address: string, port: number) => 'pass' | 'drop' | 'duplicate';
+
 /** What a QP attached to a {@link RoceNet} hears. */
 export interface RoceNetClient {
   /** A packet for this QP (DestQP matched, ICRC valid, headers well-formed). */
@@ -216,6 +219,7 @@ export class RoceNet {
   #ipIdZero = false;
   #pending: [Uint8Array, string, number][] = [];
   #hook: FaultHook | null = null;
+  #tap: RoceTap | null = null;
   #held: [Uint8Array, string, number] | null = null;
   #heldTimer: NodeJS.Timeout | null = null;
   #closeTimer: NodeJS.Timeout | null = null;
@@ -335,9 +339,22 @@ export class RoceNet {
     if (this.#error) queueMicrotask(() => client.netError(this.#error!));
   }
 
+  /** True when a QP with this number is attached here (QP1 of another RNIC on this address). */
+  has(qpn: number): boolean {
+    return this.#clients.has(qpn);
+  }
+
   detach(qpn: number, client?: RoceNetClient): void {
     if (client && this.#clients.get(qpn) !== client) return;
     this.#clients.delete(qpn);
+  }
+
+  /**
+   * Installs (or removes, with null) a targeted fault for tests: called with every packet
+   * before the seeded fault hook; `'drop'` loses it, `'duplicate'` sends it twice.
+   */
+  setTap(tap: RoceTap | null): void {
+    this.#tap = tap;
   }
 
   /** Installs (or removes, with null) the seeded fault hook applied to every datagram sent. */
@@ -355,15 +372,27 @@ export class RoceNet {
    * Sends one packet (BTH … ICRC; the ICRC octets are overwritten) to `address:port`. The ICRC
    * is computed for IPv4 ID 0 and DF. The buffer must not be changed afterwards.
    */
-  send(pkt: Uint8Array, address: string, port = this.port): void {
-    if (this.#closed) return;
-    if (pkt.length > this.maxDatagram) throw new RangeError(`datagram of ${pkt.length} octets exceeds ${this.maxDatagram} (no IP fragmentation)`);
-    writeIcrc({ src: this.#addrBytes, dst: ipv4Bytes(address), srcPort: this.port, dstPort: port, ipId: 0 }, pkt);
-    const h = this.#hook;
-    if (!h) {
-      this.#sendNow(pkt, address, port);
+  /**
+   * Sends one datagram. `onDone`, if given, is called once the datagram has left the socket's
+   * queue (sent, dropped by the fault hook, or failed), so a sender can bound what it has queued.
+   */
+  send(pkt: Uint8Array, address: string, port = this.port, onDone?: () => void): void {
+    if (this.#closed) {
+      onDone?.();
       return;
     }
+    if (pkt.length > this.maxDatagram) throw new RangeError(`datagram of ${pkt.length} octets exceeds ${this.maxDatagram} (no IP fragmentation)`);
+    writeIcrc({ src: this.#addrBytes, dst: ipv4Bytes(address), srcPort: this.port, dstPort: port, ipId: 0 }, pkt);
+    const t = this.#tap?.(pkt, address, port) ?? 'pass';
+    if (t === 'drop') return;
+    if (t === 'duplicate') this.#sendNow(pkt, address, port);
+    const h = this.#hook;
+    if (!h) {
+      this.#sendNow(pkt, address, port, onDone);
+      return;
+    }
+    // The fault hook's delays and reordering keep their own (bounded) copies.
+    onDone?.();
     const d = h.decide();
     if (d.drop) return;
     let b = pkt;
@@ -399,16 +428,21 @@ export class RoceNet {
     if (h) this.#sendNow(h[0], h[1], h[2]);
   }
 
-  #sendNow(pkt: Uint8Array, address: string, port: number): void {
-    if (this.#closed) return;
+  #sendNow(pkt: Uint8Array, address: string, port: number, onDone?: () => void): void {
+    if (this.#closed) {
+      onDone?.();
+      return;
+    }
     if (!this.#listening) {
       if (this.#pending.length < MAX_PENDING) this.#pending.push([pkt, address, port]);
+      onDone?.();
       return;
     }
     this.stats.txPackets++;
     this.stats.txBytes += pkt.length;
     this.#pcap?.datagram(this.address, this.port, address, port, pkt, 0);
     this.#sock.send(pkt, port, address, (err) => {
+      onDone?.();
       if (err) {
         this.stats.txErrors++;
         log('%s:%d send to %s:%d failed: %s', this.address, this.port, address, port, err.message);

@@ -105,8 +105,14 @@ export class Device implements ibv_device {
     this.dev_name = `uverbs${index}`;
     this.dev_path = `/sys/class/infiniband_verbs/uverbs${index}`;
     this.ibdev_path = `/sys/class/infiniband/${vp.name}`;
-    // A locally administered MAC derived from the device index (no real NIC behind it).
-    this.mac = Uint8Array.from([0x02, 0x53, 0x4f, 0x46, 0x00, index & 0xff]);
+    // A locally administered MAC derived from the device index (no real NIC behind it). The RoCE
+    // device's also carries the process ID: its node GUID is the CA GUID of the IB CM, which with
+    // a QPN names a connection to every peer (IBTA Vol. 1 §12.9.8.3.1), so two softrdma processes
+    // of one host (whose QPNs both start at 17) must not share it.
+    const pid = process.pid;
+    this.mac = ib
+      ? Uint8Array.from([0x02, 0x53, index & 0xff, (pid >>> 16) & 0xff, (pid >>> 8) & 0xff, pid & 0xff])
+      : Uint8Array.from([0x02, 0x53, 0x4f, 0x46, 0x00, index & 0xff]);
     const m = this.mac;
     this.guid =
       (BigInt(m[0]! ^ 2) << 56n) |

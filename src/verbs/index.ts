@@ -484,5 +484,5 @@ export const verbs: VerbsApi = {
 export * from './ibverbs.js';
 export * from './rdma_cm.js';
 
-/** softrdma extension: resolves once a listening id's TCP listener is bound (see rdma_cm.ts). */
-export { rdmaListenReady } from './rdma_cm.js';
+/** softrdma extensions: a listener's TCP bind (rdmaListenReady) and the device an id uses (rdmaUseDevice; see rdma_cm.ts). */
+export { rdmaListenReady, rdmaUseDevice, RDMA_CM_DEVICE_ENV } from './rdma_cm.js';

@@ -1,6 +1,15 @@
 /**
  * librdmacm in TypeScript (manual chapter 5): `rdma_cm_id`s and event channels over the iWARP
- * connection manager (`src/rnic/cm.ts`), with the QPs of `ibverbs.ts`.
+ * connection manager (`src/iwarp/cm.ts`) for softrdma0 and the InfiniBand CM on QP1
+ * (`src/ibcm`, `rdma_cm_ib.ts`) for the RoCE device softroce0, with the QPs of `ibverbs.ts`.
+ *
+ * **Which device an id uses**, as Linux rdma_cm chooses (docs/spec-notes.md "rdma_cm over
+ * RoCE"): a listener listens on every device that owns its address (iWARP requests arrive over
+ * TCP, RoCE ones on QP1), and each request's new id is on the device it arrived on. An active
+ * id takes, in order: the device the program named (`rdmaUseDevice`, as perftest's `-d`); the
+ * one device that owns its source address and supports its port space (RDMA_PS_UDP and
+ * RDMA_PS_IB: RoCE only); the device named by `SOFTRDMA_DEVICE` (for programs without such a
+ * flag, e.g. rping); else softrdma0.
  *
  * Event sequences are the manual's (§3.5 of the digest): active ADDR_RESOLVED → ROUTE_RESOLVED
  * → ESTABLISHED | REJECTED | UNREACHABLE | CONNECT_ERROR → DISCONNECTED; passive
@@ -12,15 +21,37 @@
  * connect is REJECTED with status -ECONNREFUSED; a timeout is UNREACHABLE (-ETIMEDOUT).
  */
 import { lookup } from 'node:dns/promises';
+import type { IbCmConnection, IbCmEvent, IbCmListenEvent, IbCmSidrPending, IbCmSidrRequest } from '../ibcm/cm.js';
 import net, { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, cmListenDefaults, type CmConnectRequest, CmError, CmListener, type CmQp, cmParamsFromEnv, riCmQp } from '../iwarp/cm.js';
-import { RiQpState } from '../rnicpi/types.js';
+import { RiAsyncEventType, RiQpState } from '../rnicpi/types.js';
+import { CM_PRIVATE_DATA_SIZE, type CmReq, RDMA_UDP_QKEY, rdmaServiceId, SidrStatus, gidFromIpv4 } from '../wire/ib/cm.js';
 import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space } from './constants.js';
-import { type Context, devices, openDevice } from './device.js';
-import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAGAIN, EBADF, EBUSY, EINVAL, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
+import { Context, type Device, devices, onRawAsyncEvent, openDevice, queryDevice } from './device.js';
+import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EAGAIN, EBADF, EBUSY, EINVAL, ENODEV, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
+import {
+  CMA_MRA_TIMEOUT,
+  cmaPrivateData,
+  ephemeralPort,
+  gidIndex,
+  IB_CM_ACCESS,
+  IBOE_HOP_LIMIT,
+  IBOE_PACKET_LIFETIME,
+  IBOE_PATH_MTU,
+  ibAddresses,
+  ibAhAttr,
+  ibQpToRts,
+  ibSourceFor,
+  ibUdQpToRts,
+  isIbContext,
+  randomPsn,
+  REQ_USER_PD,
+  RoceCm,
+  SIDR_REQ_USER_PD,
+} from './rdma_cm_ib.js';
 import { tcpPortBusy } from './portprobe.js';
 import {
   type Cq,
@@ -48,7 +79,10 @@ import {
   type Qp,
 } from './ibverbs.js';
 import {
+  type ibv_ah,
   type ibv_comp_channel,
+  type ibv_context,
+  type ibv_device_attr,
   type ibv_cq,
   type ibv_mr,
   type ibv_pd,
@@ -73,6 +107,7 @@ const log = logger('rdma_cm');
 const ECONNREFUSED = 111;
 const ETIMEDOUT = 110;
 const ECONNRESET = 104;
+const ECONNABORTED = 103;
 
 // ------------------------------------------------------------------------------ channels
 
@@ -145,13 +180,21 @@ function emptyParam(): rdma_cm_event['param'] {
 }
 
 /** One default context per device, shared by every id (librdmacm opens each device once). */
-let defaultCtx: Context | null = null;
-function deviceContext(): Context | null {
-  if (defaultCtx && !defaultCtx.closed) return defaultCtx;
-  const d = devices()[0];
-  defaultCtx = d ? openDevice(d) : null;
-  defaultPdOfCtx = null;
-  return defaultCtx;
+const defaultCtxs = new Map<Device, Context>();
+function contextOf(dev: Device): Context | null {
+  const have = defaultCtxs.get(dev);
+  if (have && !have.closed) return have;
+  const c = openDevice(dev);
+  if (c) defaultCtxs.set(dev, c);
+  else defaultCtxs.delete(dev);
+  return c;
+}
+
+/** The default context of every device, in device order (softrdma0, then softroce0). */
+function deviceContexts(): Context[] {
+  return devices()
+    .map((d) => contextOf(d))
+    .filter((c): c is Context => c !== null);
 }
 
 /**
@@ -160,18 +203,105 @@ function deviceContext(): Context | null {
  * `rdma_create_srq` and the `rdma_reg_*` helpers use it when no PD is given. Being per device, it
  * lets the QPs of several ids share one SRQ and one MR (the manual's SRQ example, §8.5.3).
  */
-let defaultPdOfCtx: ibv_pd | null = null;
+const defaultPds = new Map<Context, ibv_pd>();
 function defaultPd(ctx: Context): ibv_pd | null {
-  if (ctx !== defaultCtx) return null;
-  if (defaultPdOfCtx && !(defaultPdOfCtx as Pd).dead) return defaultPdOfCtx;
-  defaultPdOfCtx = ibv_alloc_pd(ctx);
-  return defaultPdOfCtx;
+  if (defaultCtxs.get(ctx.device) !== ctx) return null;
+  const have = defaultPds.get(ctx);
+  if (have && !(have as Pd).dead) return have;
+  const pd = ibv_alloc_pd(ctx);
+  if (pd) defaultPds.set(ctx, pd);
+  return pd;
 }
 
-/** Binds an id to the (only) device: its context and default PD. */
-function bindDevice(i: CmId): void {
-  i.verbs = deviceContext();
-  if (i.verbs && !i.pd) i.pd = defaultPd(i.verbs);
+/** Binds an id to a device: its context and default PD. */
+function bindDevice(i: CmId, ctx: Context | null): void {
+  i.verbs = ctx;
+  if (ctx && (!i.pd || (i.pd as Pd).context !== ctx)) i.pd = defaultPd(ctx);
+}
+
+/** The environment variable that names the device of active ids whose program names none. */
+export const RDMA_CM_DEVICE_ENV = 'SOFTRDMA_DEVICE';
+
+const isWildcard = (a: string) => a === '0.0.0.0' || a === '::';
+
+/** True when `ctx`'s device owns `address` (a wildcard is everyone's). */
+function owns(ctx: Context, address: string): boolean {
+  const x = stripV6(address);
+  if (isWildcard(x)) return true;
+  return isIbContext(ctx) ? ibAddresses(ctx).includes(x) : hostHas(address);
+}
+
+/** iWARP carries RDMA_PS_TCP connections only; the RoCE device TCP, UDP (SIDR) and IB. */
+function supportsPs(ctx: Context, ps: rdma_port_space): boolean {
+  return isIbContext(ctx) || ps === rdma_port_space.RDMA_PS_TCP;
+}
+
+/**
+ * The device of an id (see the module documentation): the one named with `rdmaUseDevice`; the
+ * only one that owns `src` and supports the id's port space; `SOFTRDMA_DEVICE`; the first. An
+ * errno when none fits (EADDRNOTAVAIL: no device owns `src`; ENODEV: `SOFTRDMA_DEVICE` names a
+ * device that does not exist or cannot serve the id).
+ */
+function chooseDevice(i: CmId, src: string | null, fn: string): Context | number {
+  if (i.pinned) {
+    // A port space the device lacks fails later, where Linux fails it (rdma_connect, rdma_listen).
+    if (src !== null && !owns(i.pinned, src)) return fail(EADDRNOTAVAIL, `${fn}: device ${i.pinned.device.name} does not own ${src} (EADDRNOTAVAIL)`);
+    return i.pinned;
+  }
+  const all = deviceContexts().filter((c) => supportsPs(c, i.ps));
+  const cands = all.filter((c) => src === null || owns(c, src));
+  if (cands.length === 0) return fail(EADDRNOTAVAIL, `${fn}: no RDMA device owns ${src} (EADDRNOTAVAIL)`);
+  if (cands.length === 1) return cands[0]!;
+  const want = process.env[RDMA_CM_DEVICE_ENV]?.trim();
+  if (want) {
+    const c = cands.find((x) => x.device.name === want);
+    if (!c) return fail(ENODEV, `${fn}: ${RDMA_CM_DEVICE_ENV}=${want} names no device that can serve this id (${cands.map((x) => x.device.name).join(', ')}) (ENODEV)`);
+    return c;
+  }
+  return cands[0]!;
+}
+
+function fail(errno: number, detail: string): number {
+  setErrno(errno, detail);
+  log('%s', detail);
+  return errno;
+}
+
+/**
+ * softrdma extension: the device an id will use, named by the program before it binds or
+ * resolves (what perftest's `-d` and a Node API device do; librdmacm has no such call because a
+ * Linux address belongs to one device's netdev, while here both devices own every address).
+ * A listener named to a device listens on it alone. 0, or -1 with errno EINVAL (a destroyed id,
+ * one already bound or resolved, or not a context of this process).
+ */
+export function rdmaUseDevice(id: rdma_cm_id, ctx: ibv_context): number {
+  const i = id as CmId;
+  if (!idOk(i) || i.state !== 'idle' || !(ctx instanceof Context) || ctx.closed) return failRdma(EINVAL);
+  // rdma_cm's ids live on its own context of the device (librdmacm opens each device once).
+  const own = contextOf(ctx.device);
+  if (!own) return failRdma(EINVAL);
+  i.pinned = own;
+  return 0;
+}
+
+/** What a RoCE id holds of the IB CM (Linux: `id_priv->cm_id.ib`). */
+export interface IbIdState {
+  roce: RoceCm;
+  /** RC (PS_TCP, PS_IB): the CM connection. */
+  conn?: IbCmConnection;
+  /** The REQ sent (active) or received (passive). */
+  req?: CmReq;
+  /** UD (PS_UDP) active: the SIDR request in progress. */
+  sidrOut?: IbCmSidrPending;
+  /** UD passive: the SIDR request to answer. */
+  sidrIn?: IbCmSidrRequest;
+  /** Our starting PSN. */
+  psn: number;
+  /** Responder resources and initiator depth we asked for (active) or accepted with (passive). */
+  rr: number;
+  id: number;
+  /** Resolves a synchronous `rdma_connect` with its outcome. */
+  settle?: (ret: number) => void;
 }
 
 export class CmId implements rdma_cm_id {
@@ -186,7 +316,7 @@ export class CmId implements rdma_cm_id {
   recv_cq: ibv_cq | null = null;
   srq: ibv_srq | null = null;
   pd: ibv_pd | null = null;
-  readonly qp_type = ibv_qp_type.IBV_QPT_RC;
+  readonly qp_type: ibv_qp_type;
   readonly route: rdma_route = {
     addr: { src_addr: { ...ANY }, dst_addr: { ...ANY }, addr: { ibaddr: { sgid: { raw: new Uint8Array(16) }, dgid: { raw: new Uint8Array(16) }, pkey: 0xffff } } },
     path_rec: null,
@@ -219,11 +349,27 @@ export class CmId implements rdma_cm_id {
   private readonly syncWaiters: ((ev: rdma_cm_event) => void)[] = [];
   readonly pendingRequests: CmId[] = [];
   private disconnectedPosted = false;
+  /** The device the program named (`rdmaUseDevice`). */
+  pinned: Context | null = null;
+  /** RoCE: this id's IB CM state (see {@link IbIdState}). */
+  ib: IbIdState | null = null;
+  /** RoCE listeners: the service the id listens on through the device's IB CM. */
+  ibListen: { roce: RoceCm; sid: bigint; address: string } | null = null;
+  /** `RDMA_OPTION_ID_ACK_TIMEOUT`: the QP's Local ACK Timeout (RoCE), instead of the path's. */
+  ackTimeout: number | null = null;
   constructor(
     public channel: EventChannel | null,
     public context: unknown,
     readonly ps: rdma_port_space,
-  ) {}
+  ) {
+    // RDMA_PS_UDP ids are UD (librdmacm `rdma_create_id`: ucma_get_qp_type).
+    this.qp_type = ps === rdma_port_space.RDMA_PS_UDP ? ibv_qp_type.IBV_QPT_UD : ibv_qp_type.IBV_QPT_RC;
+  }
+
+  /** True once DISCONNECTED was delivered. */
+  get disconnected(): boolean {
+    return this.disconnectedPosted;
+  }
 
   /** Delivers an event for this id (to its channel, or to a synchronous caller). */
   post(type: rdma_cm_event_type, status = 0, param = emptyParam(), listenId: CmId | null = null, target: CmId = this): void {
@@ -252,7 +398,9 @@ export class CmId implements rdma_cm_id {
     this.state = 'disconnected';
     if (this.qp && !this.qp.dead) {
       const st = cmQpOf(this.qp).query()?.state;
-      if (st === RiQpState.IDLE || st === RiQpState.READY_TO_SEND) ibv_modify_qp(this.qp, { qp_state: ibv_qp_state.IBV_QPS_ERR }, 1);
+      // iWARP: an idle or RTS QP (a closed stream already moved the others); IB: any but Error.
+      const toErr = isIbContext(this.qp.context) ? st !== undefined && st !== RiQpState.ERROR : st === RiQpState.IDLE || st === RiQpState.READY_TO_SEND;
+      if (toErr) ibv_modify_qp(this.qp, { qp_state: ibv_qp_state.IBV_QPS_ERR }, 1);
     }
     this.post(rdma_cm_event_type.RDMA_CM_EVENT_DISCONNECTED);
   }
@@ -309,8 +457,9 @@ export function rdma_destroy_event_channel(channel: rdma_event_channel): void {
 export function rdma_create_id(channel: rdma_event_channel | null, context: unknown, ps: rdma_port_space): { ret: number; id: rdma_cm_id | null } {
   const ch = channel as EventChannel | null;
   if (ch !== null && (!(ch instanceof EventChannel) || ch.dead)) return { ret: failRdma(EINVAL), id: null };
-  // iWARP carries connections over TCP only (Linux: RDMA_PS_UDP ids exist but cannot connect).
-  if (ps !== rdma_port_space.RDMA_PS_TCP) return { ret: failRdma(EOPNOTSUPP), id: null };
+  // TCP on every device; UDP (SIDR, UD QPs) and IB on the RoCE device only (chooseDevice).
+  // IPoIB needs an IPoIB netdev, which softrdma does not have.
+  if (ps !== rdma_port_space.RDMA_PS_TCP && ps !== rdma_port_space.RDMA_PS_UDP && ps !== rdma_port_space.RDMA_PS_IB) return { ret: failRdma(EOPNOTSUPP), id: null };
   const id = new CmId(ch, context, ps);
   ch?.ids.add(id);
   return { ret: 0, id };
@@ -326,6 +475,7 @@ export function rdma_destroy_id(id: rdma_cm_id): number {
   void i.listener?.close();
   if (i.req && i.req.state === 'pending') i.req.reject(new Uint8Array(0));
   if (i.conn && !i.conn.closed) i.conn.disconnect('abortive');
+  ibDestroy(i);
   i.channel?.ids.delete(i);
   return 0;
 }
@@ -357,10 +507,18 @@ export function rdma_migrate_id(id: rdma_cm_id, channel: rdma_event_channel | nu
   return 0;
 }
 
-export function rdma_set_option(id: rdma_cm_id, level: number, optname: number, _optval: number | Uint8Array): number {
-  if (!idOk(id as CmId)) return failRdma(EINVAL);
-  // RDMA_OPTION_ID (0): TOS, REUSEADDR, AFONLY, ACK_TIMEOUT — accepted; TCP needs none of them.
-  if (level === 0 && optname >= 0 && optname <= 3) return 0;
+export function rdma_set_option(id: rdma_cm_id, level: number, optname: number, optval: number | Uint8Array): number {
+  const i = id as CmId;
+  if (!idOk(i)) return failRdma(EINVAL);
+  // RDMA_OPTION_ID (0): TOS, REUSEADDR, AFONLY — accepted (TCP and RoCE need none of them);
+  // ACK_TIMEOUT (3): the Local ACK Timeout of a RoCE QP (Linux `rdma_set_ack_timeout`, 5 bits).
+  if (level === 0 && optname === 3) {
+    const v = typeof optval === 'number' ? optval : (optval[0] ?? -1);
+    if (!Number.isInteger(v) || v < 0 || v > 31) return failRdma(EINVAL);
+    i.ackTimeout = v;
+    return 0;
+  }
+  if (level === 0 && optname >= 0 && optname <= 2) return 0;
   return failRdma(EINVAL);
 }
 
@@ -385,7 +543,12 @@ function reservePort(): { port: number; hold: net.Server } | null {
 export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
   const i = id as CmId;
   if (!idOk(i) || !sockaddrOk(addr) || i.state !== 'idle') return failRdma(EINVAL);
-  if (!isLocalAddress(addr.address)) return failRdma(EADDRNOTAVAIL, `rdma_bind_addr: ${addr.address} is not an address of a running interface of this host (EADDRNOTAVAIL)`);
+  if (!deviceContexts().some((c) => owns(c, addr.address))) {
+    return failRdma(EADDRNOTAVAIL, `rdma_bind_addr: ${addr.address} is not an address of a running interface of this host (EADDRNOTAVAIL)`);
+  }
+  // The id's device (a listener listens on every device that owns the address, see rdma_listen).
+  const ctx = chooseDevice(i, addr.address, 'rdma_bind_addr');
+  if (typeof ctx === 'number') return -1;
   i.route.addr.src_addr = { ...addr };
   if (addr.port === 0) {
     const r = reservePort();
@@ -393,7 +556,8 @@ export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
     i.portHold = r.hold;
     i.route.addr.src_addr.port = r.port;
   }
-  bindDevice(i);
+  bindDevice(i, ctx);
+  if (isIbContext(ctx) && !isWildcard(stripV6(addr.address))) i.route.addr.addr.ibaddr.sgid.raw = gidFromIpv4(stripV6(addr.address));
   i.state = 'bound';
   return 0;
 }
@@ -409,6 +573,12 @@ function envParams(fn: string): ReturnType<typeof cmParamsFromEnv> | null {
   }
 }
 
+/**
+ * `rdma_listen`: on every device that owns the bound address and serves the id's port space
+ * (only the named one after `rdmaUseDevice`), as Linux `cma_listen_on_all`: a TCP listener for
+ * softrdma0 (MPA requests), the service ID `ps << 16 | port` on softroce0's IB CM (REQ and
+ * SIDR_REQ on QP1). EADDRINUSE only when no device could listen.
+ */
 export function rdma_listen(id: rdma_cm_id, backlog: number): number {
   const i = id as CmId;
   if (!idOk(i) || i.state !== 'bound') return failRdma(EINVAL);
@@ -416,9 +586,29 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
   if (!env) return -1;
   const src = i.route.addr.src_addr;
   const host = src.address === '0.0.0.0' || src.address === '::' ? undefined : src.address;
+  const ctxs = (i.pinned ? [i.pinned] : deviceContexts().filter((c) => owns(c, src.address))).filter((c) => supportsPs(c, i.ps));
+  if (ctxs.length === 0) return failRdma(EOPNOTSUPP, `rdma_listen: no device serves port space 0x${i.ps.toString(16)} on ${src.address} (EOPNOTSUPP)`);
+  const iw = ctxs.find((c) => !isIbContext(c));
+  const ib = ctxs.find((c) => isIbContext(c));
   i.releasePort();
-  if (tcpPortBusy(host, src.port)) return failRdma(EADDRINUSE, `rdma_listen: ${src.address} port ${src.port} is already in use (EADDRINUSE)`);
+  // The port is the id's in the rdma_cm port space on every device, or the listen fails.
+  if (iw && tcpPortBusy(host, src.port)) return failRdma(EADDRINUSE, `rdma_listen: ${src.address} port ${src.port} is already in use (EADDRINUSE)`);
+  // RoCE: the service on the device's IB CM, bound to the address (or every address).
+  if (ib) {
+    const roce = RoceCm.of(ib);
+    if (typeof roce === 'number') return failRdma(roce, `rdma_listen: ${ib.device.name} has no IB CM (QP1): ${errnoString(roce)}`);
+    const sid = rdmaServiceId(i.ps, src.port);
+    const address = isWildcard(stripV6(src.address)) ? '0.0.0.0' : stripV6(src.address);
+    const st = roce.listen(sid, address, (ev, addrs) => onIbRequest(i, roce, ev, addrs));
+    if (st !== 0) return failRdma(st, `rdma_listen: ${src.address} port ${src.port} is already in use on ${ib.device.name} (${errnoName(st)})`);
+    roce.hold();
+    i.ibListen = { roce, sid, address };
+  }
   i.state = 'listen';
+  if (!iw) {
+    i.listenReady = Promise.resolve();
+    return 0;
+  }
   const { p2p: _offer, settleMs: _settle, ...mpa } = env;
   // The TCP accept queue is server-sized whatever the program asks (rping asks for 3); a
   // larger backlog is honoured. The CM bounds what peers hold (cmListenDefaults).
@@ -435,6 +625,7 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
     },
     (e: unknown) => {
       log('listen failed: %s', (e as Error).message);
+      ibDestroy(i);
       i.state = 'bound';
       throw listenError(e, src);
     },
@@ -464,7 +655,8 @@ export function rdmaListenReady(id: rdma_cm_id): Promise<void> {
 function onRequest(listen: CmId, req: CmConnectRequest): void {
   const child = new CmId(listen.channel, listen.context, listen.ps);
   listen.channel?.ids.add(child);
-  bindDevice(child);
+  // An MPA request arrives over TCP: the iWARP device's.
+  bindDevice(child, deviceContexts().find((c) => !isIbContext(c)) ?? null);
   child.req = req;
   child.state = 'request';
   child.route.addr.src_addr = { family: 'ipv4', address: stripV6(req.localAddress), port: req.localPort };
@@ -477,6 +669,11 @@ function onRequest(listen: CmId, req: CmConnectRequest): void {
   p.conn.responder_resources = req.peerOrd ?? 0;
   // The peer went away (-ECONNRESET), or the request waited too long and the CM rejected it (-ETIMEDOUT).
   req.once('aborted', (e: CmError) => child.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, e.kind === 'timeout' ? -ETIMEDOUT : -ECONNRESET));
+  postConnectRequest(listen, child, p);
+}
+
+/** CONNECT_REQUEST on the listener's channel, or queued for `rdma_get_request` on a synchronous listener. */
+function postConnectRequest(listen: CmId, child: CmId, p: rdma_cm_event['param']): void {
   if (listen.channel) listen.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST, 0, p, listen, child);
   else {
     child.event = { id: child, listen_id: listen, event: rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST, status: 0, param: p };
@@ -485,41 +682,165 @@ function onRequest(listen: CmId, req: CmConnectRequest): void {
   }
 }
 
+/**
+ * A REQ or SIDR_REQ for a RoCE listener (Linux `cma_ib_req_handler`/`cma_ib_new_conn_id`): a new
+ * id on the RoCE device with the `cma_hdr`'s addresses, and CONNECT_REQUEST with the user's
+ * private data (what follows the `cma_hdr`: 56 octets of a REQ, 180 of a SIDR_REQ) and the
+ * peer's parameters as Linux reports them (a REQ's initiator depth as `responder_resources`,
+ * its responder resources as `initiator_depth`). A REQ the consumer has not answered when the
+ * event has been handed out gets an MRA (service timeout 24, about 67 s), as Linux sends it, so
+ * that the active side stops retransmitting while the program decides. A REQ to a UDP service
+ * or a SIDR_REQ to a TCP one is refused (REJ 28 / SIDR_REP Reject).
+ */
+function onIbRequest(listen: CmId, roce: RoceCm, ev: IbCmListenEvent, addrs: { src: string; dst: string; srcPort: number }): void {
+  const ud = listen.ps === rdma_port_space.RDMA_PS_UDP;
+  if (listen.dead || listen.state !== 'listen') {
+    if (ev.type === 'req') ev.conn.reject();
+    else ev.request.reject();
+    return;
+  }
+  if ((ev.type === 'req') === ud) {
+    log('rdma_listen: a %s for a %s listener refused', ev.type === 'req' ? 'REQ' : 'SIDR_REQ', ud ? 'RDMA_PS_UDP' : 'connected');
+    if (ev.type === 'req') ev.conn.reject();
+    else ev.request.reject();
+    return;
+  }
+  const child = new CmId(listen.channel, listen.context, listen.ps);
+  listen.channel?.ids.add(child);
+  bindDevice(child, roce.ctx);
+  child.state = 'request';
+  child.route.addr.src_addr = { family: 'ipv4', address: addrs.dst, port: listen.route.addr.src_addr.port };
+  child.route.addr.dst_addr = { family: 'ipv4', address: addrs.src, port: addrs.srcPort };
+  const p = emptyParam();
+  roce.hold();
+  if (ev.type === 'req') {
+    const { conn, req } = ev;
+    child.ib = { roce, conn, req, psn: 0, rr: 0, id: 0 };
+    child.route.addr.addr.ibaddr.sgid.raw = Uint8Array.from(req.primary.remoteGid);
+    child.route.addr.addr.ibaddr.dgid.raw = Uint8Array.from(req.primary.localGid);
+    conn.onEvent = (e) => onIbEvent(child, e);
+    const user = req.privateData.subarray(36);
+    p.conn.private_data = user;
+    p.conn.private_data_len = user.length;
+    p.conn.responder_resources = req.initiatorDepth;
+    p.conn.initiator_depth = req.responderResources;
+    p.conn.flow_control = req.e2eFlowControl ? 1 : 0;
+    p.conn.retry_count = req.retryCount;
+    p.conn.rnr_retry_count = req.rnrRetryCount;
+    p.conn.srq = req.srq ? 1 : 0;
+    p.conn.qp_num = req.localQpn;
+    postConnectRequest(listen, child, p);
+    queueMicrotask(() => {
+      if (conn.state === 'REQ_RCVD') conn.mra(CMA_MRA_TIMEOUT);
+    });
+    return;
+  }
+  const r = ev.request;
+  child.ib = { roce, sidrIn: r, psn: 0, rr: 0, id: 0 };
+  const peer = r.from.gid;
+  const local = r.from.localGid ?? gidFromIpv4(addrs.dst);
+  child.route.addr.addr.ibaddr.sgid.raw = Uint8Array.from(local);
+  child.route.addr.addr.ibaddr.dgid.raw = Uint8Array.from(peer);
+  const user = r.req.privateData.subarray(36);
+  p.ud.private_data = user;
+  p.ud.private_data_len = user.length;
+  p.ud.ah_attr = ibAhAttr(peer, Math.max(0, gidIndex(roce.ctx, local)));
+  p.ud.qp_num = 0;
+  p.ud.qkey = 0;
+  postConnectRequest(listen, child, p);
+}
+
 function stripV6(a: string): string {
   return a.startsWith('::ffff:') ? a.slice(7) : a;
 }
 
-/** True when `a` is a wildcard or an address of this host (the RDMA device answers for all of them). */
-function isLocalAddress(a: string): boolean {
+/** True when `a` is an address of a running interface of this host (what the iWARP device answers for). */
+function hostHas(a: string): boolean {
   const x = stripV6(a);
-  if (x === '0.0.0.0' || x === '::') return true;
   for (const list of Object.values(networkInterfaces())) {
     for (const n of list ?? []) if (stripV6(n.address) === x || n.address === a) return true;
   }
   return false;
 }
 
+/**
+ * `rdma_resolve_addr`: binds the id to its device (see the module documentation). On the RoCE
+ * device the source address is the route's (or one the device owns, `ibSourceFor`), and the
+ * path's GIDs are the IPv4-mapped ones of both addresses (Annex A17.4.5.1), as
+ * `cma_resolve_iboe_route` sets them; an IPv6 destination is ADDR_ERROR (-EAFNOSUPPORT): RoCEv2
+ * over IPv6 is not carried (docs/spec-notes.md).
+ */
 export async function rdma_resolve_addr(id: rdma_cm_id, src_addr: sockaddr | null, dst_addr: sockaddr, _timeout_ms: number): Promise<number> {
   const i = id as CmId;
   if (!idOk(i) || !sockaddrOk(dst_addr) || (i.state !== 'idle' && i.state !== 'bound') || (src_addr && !sockaddrOk(src_addr))) {
     return failRdma(EINVAL);
   }
-  if (src_addr && !isLocalAddress(src_addr.address)) {
+  const addrError = (errno: number): number => {
+    i.post(rdma_cm_event_type.RDMA_CM_EVENT_ADDR_ERROR, -errno);
+    return i.channel ? 0 : failRdma(errno);
+  };
+  const bound = i.state === 'bound' ? i.route.addr.src_addr : null;
+  const src = src_addr ?? (bound && !isWildcard(stripV6(bound.address)) ? bound : null);
+  if (src && !deviceContexts().some((c) => owns(c, src.address))) {
     // No local RDMA device has the source address: the resolution fails (Linux: -EADDRNOTAVAIL).
-    i.post(rdma_cm_event_type.RDMA_CM_EVENT_ADDR_ERROR, -EADDRNOTAVAIL);
-    return i.channel ? 0 : failRdma(EADDRNOTAVAIL);
+    return addrError(EADDRNOTAVAIL);
   }
+  const ctx = i.verbs && i.state === 'bound' ? i.verbs : chooseDevice(i, src ? src.address : null, 'rdma_resolve_addr');
+  if (typeof ctx === 'number') return addrError(ctx);
   if (src_addr) i.route.addr.src_addr = { ...src_addr };
   i.route.addr.dst_addr = { ...dst_addr };
-  bindDevice(i);
+  if (isIbContext(ctx)) {
+    const dst = stripV6(dst_addr.address);
+    if (isIP(dst) !== 4) return addrError(EAFNOSUPPORT);
+    const from = src ? stripV6(src.address) : await ibSourceFor(ctx, dst);
+    if (i.dead) return 0;
+    if (!from || isWildcard(from)) return addrError(EADDRNOTAVAIL);
+    const port = i.route.addr.src_addr.port || ephemeralPort();
+    i.route.addr.src_addr = { family: 'ipv4', address: from, port };
+    i.route.addr.addr.ibaddr.sgid.raw = gidFromIpv4(from);
+    i.route.addr.addr.ibaddr.dgid.raw = gidFromIpv4(dst);
+  }
+  bindDevice(i, ctx);
   i.state = 'addr';
   i.post(rdma_cm_event_type.RDMA_CM_EVENT_ADDR_RESOLVED);
   return 0;
 }
 
+/**
+ * `rdma_resolve_route`. On the RoCE device the route is one path record (`struct
+ * ibv_sa_path_rec`) as Linux `cma_resolve_iboe_route` makes it without a subnet manager: the
+ * GIDs, P_Key 0xffff, the port's MTU, hop limit 64 and packet life time 18.
+ */
 export async function rdma_resolve_route(id: rdma_cm_id, _timeout_ms: number): Promise<number> {
   const i = id as CmId;
   if (!idOk(i) || i.state !== 'addr') return failRdma(EINVAL);
+  if (isIbContext(i.verbs)) {
+    const a = i.route.addr.addr.ibaddr;
+    i.route.path_rec = [
+      {
+        dgid: { raw: Uint8Array.from(a.dgid.raw) },
+        sgid: { raw: Uint8Array.from(a.sgid.raw) },
+        dlid: 0,
+        slid: 0,
+        raw_traffic: 0,
+        flow_label: 0,
+        hop_limit: IBOE_HOP_LIMIT,
+        traffic_class: 0,
+        reversible: 1,
+        numb_path: 1,
+        pkey: 0xffff,
+        sl: 0,
+        mtu_selector: 2,
+        mtu: IBOE_PATH_MTU,
+        rate_selector: 2,
+        rate: 0,
+        packet_life_time_selector: 2,
+        packet_life_time: IBOE_PACKET_LIFETIME,
+        preference: 0,
+      },
+    ];
+    i.route.num_paths = 1;
+  }
   i.state = 'route';
   i.post(rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED);
   return 0;
@@ -573,10 +894,19 @@ export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_q
   }
   const qp = ibv_create_qp(p, { ...attr, send_cq: scq, recv_cq: rcq, srq: (attr.srq ?? i.srq ?? null) as ibv_srq | null });
   if (!qp) return undo();
-  // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write.
-  const access = ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
   const M = ibv_qp_attr_mask;
-  const r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
+  let r: number;
+  if (isIbContext(ctx) && (attr.qp_type ?? ibv_qp_type.IBV_QPT_RC) === ibv_qp_type.IBV_QPT_UD) {
+    // A UD QP goes straight to RTS with rdma_cm's Q_Key (Linux cma_init_ud_qp; RDMA_UDP_QKEY).
+    r = ibUdQpToRts(qp as Qp, RDMA_UDP_QKEY);
+  } else {
+    // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write; on RoCE
+    // remote atomics too (Linux grants them with responder resources, cm_init_qp_init_attr).
+    const access = isIbContext(ctx)
+      ? IB_CM_ACCESS
+      : ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
+    r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
+  }
   if (r !== 0) {
     ibv_destroy_qp(qp);
     undo();
@@ -649,6 +979,9 @@ function pdOf(param: In<rdma_conn_param> | null): Uint8Array | null | number {
  */
 export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | null): Promise<number> {
   const i = id as CmId;
+  if (idOk(i) && i.state === 'route' && isIbContext(i.verbs)) return ibConnect(i, param);
+  // iWARP connects RDMA_PS_TCP only (IWARP_UNSUPPORTED 'rdma_connect:RDMA_PS_UDP').
+  if (idOk(i) && i.ps !== rdma_port_space.RDMA_PS_TCP) return failRdma(EOPNOTSUPP);
   if (!idOk(i) || i.state !== 'route' || !i.qp) return failRdma(EINVAL);
   const eqp = cmQpOf(i.qp);
   const q = eqp.query();
@@ -720,6 +1053,7 @@ function acceptDepth(req: CmConnectRequest, param: In<rdma_conn_param> | null, q
 
 export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | null): Promise<number> {
   const i = id as CmId;
+  if (idOk(i) && i.state === 'request' && i.ib) return ibAccept(i, param);
   if (!idOk(i) || i.state !== 'request' || !i.req || !i.qp) return failRdma(EINVAL);
   const eqp = cmQpOf(i.qp);
   const q = eqp.query();
@@ -749,8 +1083,9 @@ export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | n
 
 export function rdma_reject(id: rdma_cm_id, private_data: Uint8Array | null, private_data_len?: number): number {
   const i = id as CmId;
-  if (!idOk(i) || i.state !== 'request' || !i.req) return failRdma(EINVAL);
   const pd = private_data ? private_data.subarray(0, private_data_len ?? private_data.length) : new Uint8Array(0);
+  if (idOk(i) && i.state === 'request' && i.ib) return ibReject(i, pd);
+  if (!idOk(i) || i.state !== 'request' || !i.req) return failRdma(EINVAL);
   i.req.reject(pd);
   i.req = null;
   i.state = 'disconnected';
@@ -764,6 +1099,7 @@ export function rdma_notify(id: rdma_cm_id, _event: number): number {
 /** `rdma_disconnect`: graceful close; DISCONNECTED arrives on both sides when TCP is closed. */
 export async function rdma_disconnect(id: rdma_cm_id): Promise<number> {
   const i = id as CmId;
+  if (idOk(i) && i.ib) return ibDisconnect(i);
   if (!idOk(i) || !i.conn) return failRdma(EINVAL);
   if (i.conn.closed) return 0;
   // RTS→Closing (RNICPI 1.0 §6.1.6 normal close); from any other state, Error. With work still
@@ -774,6 +1110,363 @@ export async function rdma_disconnect(id: rdma_cm_id): Promise<number> {
   i.conn.disconnect(graceful ? 'graceful' : 'abortive');
   if (!i.channel) await i.nextSync();
   return 0;
+}
+
+// ------------------------------------------------------------------------------ RoCE (IB CM)
+
+/** The device's limit of outstanding Reads/atomics per QP, for RDMA_MAX_RESP_RES / RDMA_MAX_INIT_DEPTH (0xff). */
+function maxRdAtomic(ctx: Context): number {
+  const a = {} as ibv_device_attr;
+  return queryDevice(ctx, a) === 0 ? Math.min(a.max_qp_rd_atom, a.max_qp_init_rd_atom) : 1;
+}
+
+/** `responder_resources` / `initiator_depth` of a conn_param: 0xff (or none) is the device's maximum; more than it is EINVAL (librdmacm `ucma_valid_param`). */
+function depthOf(v: number | undefined, max: number): number {
+  if (v === undefined || v === 0xff) return max;
+  return Number.isInteger(v) && v >= 0 && v <= max ? v : -1;
+}
+
+/** The verbs QP of an id by the QP's own object (COMM_EST is reported on the QP). */
+const idOfQp = new WeakMap<object, CmId>();
+let commEstHooked = false;
+
+/**
+ * Data on a passive RoCE QP before the RTU (the RTU was lost): the QP's Communication
+ * Established event makes the connection established (IBTA Vol. 1 §12.9.5.2; Linux
+ * `ib_cm_notify` from `cma_ib_handler`'s user of IB_EVENT_COMM_EST).
+ */
+function hookCommEst(): void {
+  if (commEstHooked) return;
+  commEstHooked = true;
+  onRawAsyncEvent((_dev, ev) => {
+    if (ev.event_type !== RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED || !('resource_os_data' in ev.event_data)) return;
+    const id = idOfQp.get(ev.event_data.resource_os_data as object);
+    const c = id?.ib?.conn;
+    if (c && (c.state === 'REP_SENT' || c.state === 'MRA_REP_RCVD')) c.establish();
+  });
+}
+
+/** Moves a RoCE id's QP to Error (Linux `cma_modify_qp_err`): its WRs are flushed. */
+function ibQpToErr(i: CmId): void {
+  if (i.qp && !i.qp.dead) ibv_modify_qp(i.qp, { qp_state: ibv_qp_state.IBV_QPS_ERR }, ibv_qp_attr_mask.IBV_QP_STATE);
+}
+
+/** Settles a synchronous `rdma_connect` (0 or -1 with errno). */
+function ibSettle(i: CmId, ret: number, errno = 0): void {
+  const s = i.ib?.settle;
+  if (!s) return;
+  i.ib!.settle = undefined;
+  if (ret !== 0) setErrno(errno);
+  s(ret);
+}
+
+/**
+ * The IB CM's events on one RoCE id, as Linux `cma_ib_handler` reports them: the REP moves
+ * the active QP to RTR/RTS and sends the RTU, then ESTABLISHED (private data: the REP's 196
+ * octets); the RTU (or COMM_EST) makes the passive side ESTABLISHED; a REJ is REJECTED with
+ * the REJ reason as status and its 148 octets of private data; an unanswered REQ or REP is
+ * UNREACHABLE (-ETIMEDOUT); a DREQ, or the DREP of ours, is DISCONNECTED; TIMEWAIT's end is
+ * TIMEWAIT_EXIT. Every failure moves the QP to Error.
+ */
+function onIbEvent(i: CmId, e: IbCmEvent): void {
+  if (i.dead || !i.ib) return;
+  const T = rdma_cm_event_type;
+  const s = i.ib;
+  switch (e.type) {
+    case 'mra':
+      return;
+    case 'rep': {
+      const rep = e.rep;
+      const req = s.req!;
+      const ctx = i.verbs!;
+      const r = i.qp
+        ? ibQpToRts(i.qp, {
+            dgid: i.route.addr.addr.ibaddr.dgid.raw,
+            sgidIndex: Math.max(0, gidIndex(ctx, i.route.addr.addr.ibaddr.sgid.raw)),
+            pathMtu: req.pathMtu,
+            destQpn: rep.localQpn,
+            // Each CM message's Starting PSN is the PSN its sender will *receive* first (Linux
+            // ib_cm; seen from rxe: its first Send carries our REP's PSN): ours is our RQ PSN.
+            rqPsn: s.psn,
+            sqPsn: rep.startingPsn,
+            // What the peer grants: its REP's initiator depth bounds our responder resources (Linux cm_rep_handler).
+            responderResources: Math.min(s.rr, rep.initiatorDepth),
+            initiatorDepth: Math.min(s.id, rep.responderResources),
+            timeout: i.ackTimeout ?? req.primary.localAckTimeout,
+            retryCnt: req.retryCount,
+            rnrRetry: rep.rnrRetryCount,
+          })
+        : EINVAL;
+      if (r !== 0) {
+        log('REP: the QP could not reach RTS (%s); REJ', errnoName(r));
+        s.conn?.reject();
+        ibQpToErr(i);
+        i.state = 'route';
+        i.post(T.RDMA_CM_EVENT_CONNECT_ERROR, -r);
+        ibSettle(i, -1, r);
+        return;
+      }
+      s.conn!.ready();
+      i.state = 'connected';
+      if (i.qp) i.qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+      const p = emptyParam();
+      p.conn.private_data = rep.privateData;
+      p.conn.private_data_len = rep.privateData.length;
+      p.conn.responder_resources = rep.initiatorDepth;
+      p.conn.initiator_depth = rep.responderResources;
+      p.conn.flow_control = rep.e2eFlowControl ? 1 : 0;
+      p.conn.rnr_retry_count = rep.rnrRetryCount;
+      p.conn.srq = rep.srq ? 1 : 0;
+      p.conn.qp_num = rep.localQpn;
+      i.post(T.RDMA_CM_EVENT_ESTABLISHED, 0, p);
+      ibSettle(i, 0);
+      return;
+    }
+    case 'established':
+      i.state = 'connected';
+      if (i.qp) i.qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+      i.post(T.RDMA_CM_EVENT_ESTABLISHED);
+      return;
+    case 'rejected': {
+      ibQpToErr(i);
+      if (i.state === 'connected') {
+        i.onClosed();
+        return;
+      }
+      const p = emptyParam();
+      p.conn.private_data = e.privateData;
+      p.conn.private_data_len = e.privateData.length;
+      i.state = i.state === 'connecting' ? 'route' : 'disconnected';
+      i.post(T.RDMA_CM_EVENT_REJECTED, e.reason, p);
+      ibSettle(i, -1, ECONNREFUSED);
+      return;
+    }
+    case 'timeout':
+      ibQpToErr(i);
+      i.state = i.state === 'connecting' ? 'route' : 'disconnected';
+      i.post(T.RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
+      ibSettle(i, -1, ETIMEDOUT);
+      return;
+    case 'dreq':
+    case 'disconnected':
+      i.onClosed();
+      return;
+    case 'timewait-exit':
+      i.post(T.RDMA_CM_EVENT_TIMEWAIT_EXIT);
+      return;
+  }
+}
+
+/**
+ * `rdma_connect` on the RoCE device. RDMA_PS_TCP and RDMA_PS_IB send a REQ (Linux
+ * `cma_connect_ib`): the service ID of the destination port, the QP's number, a random
+ * starting PSN, the conn_param's depths and retry counts, the path of `rdma_resolve_route`,
+ * and the `cma_hdr` then at most 56 octets of private data. RDMA_PS_UDP sends a SIDR_REQ
+ * (`cma_resolve_ib_udp`: at most 180 octets) and reports the peer's QPN and Q_Key in
+ * ESTABLISHED's `param.ud`.
+ */
+async function ibConnect(i: CmId, param: In<rdma_conn_param> | null): Promise<number> {
+  const ctx = i.verbs!;
+  const user = pdOf(param);
+  if (typeof user === 'number') return failRdma(EINVAL);
+  const dst = i.route.addr.dst_addr;
+  const src = i.route.addr.src_addr;
+  const sid = rdmaServiceId(i.ps, dst.port);
+  const dgid = Uint8Array.from(i.route.addr.addr.ibaddr.dgid.raw);
+  const sgid = Uint8Array.from(i.route.addr.addr.ibaddr.sgid.raw);
+  const roce = RoceCm.of(ctx);
+  if (typeof roce === 'number') return failRdma(roce, `rdma_connect: ${ctx.device.name} has no IB CM (QP1): ${errnoString(roce)}`);
+  const T = rdma_cm_event_type;
+  if (i.ps === rdma_port_space.RDMA_PS_UDP) {
+    const pd = cmaPrivateData(src, stripV6(dst.address), user, SIDR_REQ_USER_PD);
+    if (typeof pd === 'number') return failRdma(EINVAL, `rdma_connect: at most ${SIDR_REQ_USER_PD} octets of private data on RDMA_PS_UDP (EINVAL)`);
+    roce.hold();
+    i.ib = { roce, psn: 0, rr: 0, id: 0 };
+    i.state = 'connecting';
+    const done = new Promise<number>((resolve) => {
+      i.ib!.settle = resolve;
+    });
+    i.ib.sidrOut = roce.cm.sidrRequest({ destGid: dgid, localGid: sgid, serviceId: sid, privateData: pd }, (e) => {
+      if (i.dead || !i.ib) return;
+      i.ib.sidrOut = undefined;
+      if (e.type === 'timeout') {
+        i.state = 'route';
+        i.post(T.RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
+        ibSettle(i, -1, ETIMEDOUT);
+        return;
+      }
+      const rep = e.rep;
+      if (rep.status !== SidrStatus.SUCCESS) {
+        i.state = 'route';
+        i.post(T.RDMA_CM_EVENT_UNREACHABLE, rep.status);
+        ibSettle(i, -1, ECONNREFUSED);
+        return;
+      }
+      // rdma_cm's UD services use RDMA_UDP_QKEY; another is an address error (Linux cma_set_qkey).
+      if (rep.qkey !== RDMA_UDP_QKEY) {
+        i.state = 'route';
+        i.post(T.RDMA_CM_EVENT_ADDR_ERROR, -EINVAL);
+        ibSettle(i, -1, EINVAL);
+        return;
+      }
+      i.state = 'connected';
+      const p = emptyParam();
+      p.ud.private_data = rep.privateData;
+      p.ud.private_data_len = rep.privateData.length;
+      p.ud.ah_attr = ibAhAttr(dgid, Math.max(0, gidIndex(ctx, sgid)));
+      p.ud.qp_num = rep.qpn;
+      p.ud.qkey = rep.qkey;
+      i.post(T.RDMA_CM_EVENT_ESTABLISHED, 0, p);
+      ibSettle(i, 0);
+    });
+    if (i.channel) return 0;
+    return done;
+  }
+  if (!i.qp) return failRdma(EINVAL);
+  const pd = cmaPrivateData(src, stripV6(dst.address), user, REQ_USER_PD);
+  if (typeof pd === 'number') return failRdma(EINVAL, `rdma_connect: at most ${REQ_USER_PD} octets of private data on RoCE (EINVAL)`);
+  const max = maxRdAtomic(ctx);
+  const rr = depthOf(param?.responder_resources, max);
+  const id = depthOf(param?.initiator_depth, max);
+  if (rr < 0 || id < 0) return failRdma(EINVAL, `rdma_connect: responder_resources and initiator_depth must be at most ${max} (EINVAL)`);
+  const psn = randomPsn();
+  hookCommEst();
+  let conn: IbCmConnection;
+  try {
+    conn = roce.cm.connect(
+      {
+        destGid: dgid,
+        localGid: sgid,
+        serviceId: sid,
+        qpn: i.qp.qp_num,
+        startingPsn: psn,
+        responderResources: rr,
+        initiatorDepth: id,
+        retryCount: Math.min(Math.max(param?.retry_count ?? 7, 0), 7),
+        rnrRetryCount: Math.min(Math.max(param?.rnr_retry_count ?? 7, 0), 7),
+        pathMtu: IBOE_PATH_MTU,
+        hopLimit: IBOE_HOP_LIMIT,
+        packetLifeTime: IBOE_PACKET_LIFETIME,
+        srq: i.qp.srq !== null,
+        privateData: pd,
+      },
+      (e) => onIbEvent(i, e),
+    );
+  } catch (e) {
+    return failRdma((e as { code?: string }).code === 'ENOMEM' ? 12 : EINVAL, `rdma_connect: ${(e as Error).message}`);
+  }
+  roce.hold();
+  i.ib = { roce, conn, req: conn.req, psn, rr, id };
+  idOfQp.set(i.qp, i);
+  i.state = 'connecting';
+  if (i.channel) return 0;
+  return new Promise<number>((resolve) => {
+    i.ib!.settle = resolve;
+  });
+}
+
+/**
+ * `rdma_accept` on a RoCE request. A REQ: the QP goes to RTR and RTS with the REQ's values
+ * (its QPN, starting PSN, path, Local ACK Timeout and retry counts), then the REP (at most 196
+ * octets of private data) as Linux `cma_accept_ib`; ESTABLISHED follows on the RTU. A SIDR_REQ:
+ * SIDR_REP Success with the UD QP and RDMA_UDP_QKEY (at most 136 octets), no event.
+ */
+async function ibAccept(i: CmId, param: In<rdma_conn_param> | null): Promise<number> {
+  const s = i.ib!;
+  const user = pdOf(param);
+  if (typeof user === 'number') return failRdma(EINVAL);
+  if (s.sidrIn) {
+    const qpn = i.qp?.qp_num ?? param?.qp_num;
+    if (!qpn) return failRdma(EINVAL, 'rdma_accept: a UD request needs a QP (EINVAL)');
+    if ((user?.length ?? 0) > CM_PRIVATE_DATA_SIZE.SIDR_REP) return failRdma(EINVAL);
+    s.sidrIn.accept({ qpn, qkey: RDMA_UDP_QKEY, privateData: user ?? undefined });
+    i.state = 'connected';
+    return 0;
+  }
+  const conn = s.conn!;
+  const req = s.req!;
+  if (!i.qp) return failRdma(EINVAL, 'rdma_accept: the id has no QP (EINVAL)');
+  if ((user?.length ?? 0) > CM_PRIVATE_DATA_SIZE.REP) return failRdma(EINVAL, `rdma_accept: at most ${CM_PRIVATE_DATA_SIZE.REP} octets of private data (EINVAL)`);
+  const ctx = i.verbs!;
+  const max = maxRdAtomic(ctx);
+  const rr = depthOf(param?.responder_resources, max);
+  const id = depthOf(param?.initiator_depth, max);
+  if (rr < 0 || id < 0) return failRdma(EINVAL, `rdma_accept: responder_resources and initiator_depth must be at most ${max} (EINVAL)`);
+  const psn = randomPsn();
+  const r = ibQpToRts(i.qp, {
+    dgid: req.primary.localGid,
+    sgidIndex: Math.max(0, gidIndex(ctx, req.primary.remoteGid)),
+    pathMtu: req.pathMtu,
+    destQpn: req.localQpn,
+    // The REQ's Starting PSN is what the active side will receive first (our SQ PSN); the REP's,
+    // what we will receive (see onIbEvent 'rep').
+    rqPsn: psn,
+    sqPsn: req.startingPsn,
+    responderResources: rr,
+    initiatorDepth: id,
+    timeout: i.ackTimeout ?? req.primary.localAckTimeout,
+    retryCnt: req.retryCount,
+    rnrRetry: req.rnrRetryCount,
+  });
+  if (r !== 0) return failRdma(r, `rdma_accept: the QP could not reach RTS with the REQ's values (${errnoName(r)})`);
+  hookCommEst();
+  try {
+    conn.accept({ qpn: i.qp.qp_num, startingPsn: psn, responderResources: rr, initiatorDepth: id, rnrRetryCount: Math.min(Math.max(param?.rnr_retry_count ?? 7, 0), 7), srq: i.qp.srq !== null, privateData: user ?? undefined });
+  } catch (e) {
+    ibQpToErr(i);
+    return failRdma(EINVAL, `rdma_accept: ${(e as Error).message}`);
+  }
+  s.psn = psn;
+  s.rr = rr;
+  s.id = id;
+  idOfQp.set(i.qp, i);
+  i.state = 'connecting';
+  return 0;
+}
+
+/** `rdma_reject` on a RoCE request: REJ 28 (Consumer Defined) with ≤ 148 octets, or SIDR_REP Reject with ≤ 136. */
+function ibReject(i: CmId, pd: Uint8Array): number {
+  const s = i.ib!;
+  if (pd.length > (s.sidrIn ? CM_PRIVATE_DATA_SIZE.SIDR_REP : CM_PRIVATE_DATA_SIZE.REJ)) return failRdma(EINVAL);
+  if (s.sidrIn) {
+    if (s.sidrIn.reply) return failRdma(EINVAL);
+    s.sidrIn.reject(SidrStatus.REJECT, pd);
+  } else s.conn?.reject(pd);
+  i.state = 'disconnected';
+  return 0;
+}
+
+/**
+ * `rdma_disconnect` on RoCE: the QP to Error, then a DREQ (or the DREP of the peer's DREQ), as
+ * Linux `rdma_disconnect`. DISCONNECTED comes with the DREP (or at once after the peer's DREQ).
+ */
+async function ibDisconnect(i: CmId): Promise<number> {
+  const c = i.ib?.conn;
+  if (!c) return failRdma(EINVAL);
+  if (c.state !== 'ESTABLISHED' && c.state !== 'DREQ_RCVD' && c.state !== 'DREQ_SENT' && c.state !== 'TIMEWAIT') return failRdma(EINVAL);
+  ibQpToErr(i);
+  c.disconnect();
+  if (!i.channel && !i.disconnected) await i.nextSync();
+  return 0;
+}
+
+/** `rdma_destroy_id` of a RoCE id: what Linux `cm_destroy_id` sends (REJ, DREQ or DREP), the listener closed, the CM let go. */
+function ibDestroy(i: CmId): void {
+  const s = i.ib;
+  if (s) {
+    ibSettle(i, -1, ECONNABORTED);
+    s.conn?.destroy();
+    s.sidrOut?.destroy();
+    if (s.sidrIn && !s.sidrIn.reply) s.sidrIn.reject();
+    i.ib = null;
+    s.roce.release();
+  }
+  const l = i.ibListen;
+  if (l) {
+    l.roce.unlisten(l.sid, l.address);
+    i.ibListen = null;
+    l.roce.release();
+  }
 }
 
 export function rdma_get_src_port(id: rdma_cm_id): number {
@@ -789,9 +1482,9 @@ export function rdma_get_peer_addr(id: rdma_cm_id): sockaddr {
   return { ...(id as CmId).route.addr.dst_addr };
 }
 
+/** `rdma_get_devices`: rdma_cm's context of every device (softrdma0, softroce0). */
 export function rdma_get_devices(): Context[] | null {
-  const c = deviceContext();
-  return c ? [c] : [];
+  return deviceContexts();
 }
 export function rdma_free_devices(_list: readonly unknown[]): void {}
 
@@ -1040,8 +1733,20 @@ function sgeOf(i: CmId, mr: ibv_mr | null, addr: Uint8Array | bigint, length: nu
   i.inlineScratch.set(addr.subarray(0, length));
   return { addr: hostMemory.addressOf(i.inlineScratch), length, lkey: 0 };
 }
-export function rdma_post_ud_send(): number {
-  return failRdma(EOPNOTSUPP);
+/**
+ * `rdma_post_ud_send` (manual §6.2.9): a UD Send to `remote_qpn` through `ah` with rdma_cm's
+ * Q_Key (RDMA_UDP_QKEY). Only UD QPs (the RoCE device) have it: on an RC QP -1, errno EOPNOTSUPP.
+ */
+export function rdma_post_ud_send(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr | null, flags: number, ah: ibv_ah, remote_qpn: number): number {
+  const i = id as CmId;
+  if (!idOk(i)) return failRdma(EINVAL);
+  // iWARP has no UD QPs (IWARP_UNSUPPORTED); on RoCE the id's QP must be one.
+  if (!isIbContext(i.verbs)) return failRdma(EOPNOTSUPP);
+  if (!i.qp) return failRdma(EINVAL);
+  if (i.qp.qp_type !== ibv_qp_type.IBV_QPT_UD) return failRdma(EOPNOTSUPP);
+  const sge = sgeOf(i, mr, addr, length, flags);
+  if (!sge) return failRdma(EINVAL);
+  return postSendv(i, { wr_id: context ?? 0n, opcode: ibv_wr_opcode.IBV_WR_SEND, sg_list: [sge as ibv_sge], send_flags: flags, wr: { ud: { ah, remote_qpn, remote_qkey: RDMA_UDP_QKEY } } });
 }
 
 /** Waits for one completion on the id's send or receive CQ, arming and sleeping when empty. */

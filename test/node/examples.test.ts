@@ -1,6 +1,6 @@
 /**
  * examples/node-api run between two processes (a server and a client), on each device: iWARP
- * (softrdma0), and RoCEv2 (softroce0) once the device list has it.
+ * (softrdma0), and RoCEv2 (softroce0: rdma_cm over the IB CM on QP1).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DeviceNotFoundError, openDevice, type Transport } from '../../src/index.js';
+import { freeUdpPort } from '../helpers/roce-port.js';
 
 const T = 60_000;
 const example = (name: string) => fileURLToPath(new URL(`../../examples/node-api/${name}.js`, import.meta.url));
 
 /** Null when the transport's device exists, else the reason to skip. */
 async function missing(transport: Transport): Promise<string | null> {
-  // The RoCE device exists; what it lacks is a CM: rdma_cm reaches peers over iWARP only.
-  if (transport === 'rocev2') return ROCE_CM_MISSING;
   try {
     await openDevice({ transport }).close();
     return null;
@@ -28,12 +27,19 @@ async function missing(transport: Transport): Promise<string | null> {
   }
 }
 
-/** Why the Node API's connections cannot run on RoCEv2 yet. */
-export const ROCE_CM_MISSING = 'rdma_cm over RoCEv2 (the IB CM on QP1) is not built yet (issue 15), so connect/listen cannot reach a RoCE peer';
+/**
+ * The environment and extra arguments of each role: on RoCE the two processes own different
+ * addresses (the server 127.0.0.2, the client 127.0.0.1) on one ephemeral UDP port, as two hosts.
+ */
+const UDP = String(await freeUdpPort());
+function roleOf(transport: Transport, role: 'server' | 'client'): { env: NodeJS.ProcessEnv; args: string[] } {
+  if (transport !== 'rocev2') return { env: process.env, args: [] };
+  return { env: { ...process.env, SOFTRDMA_ROCE_PORT: UDP, SOFTRDMA_ROCE_ADDRS: role === 'server' ? '127.0.0.2' : '127.0.0.1' }, args: ['--host', '127.0.0.2'] };
+}
 
 /** Runs `node script ...args`; `port` resolves with the "PORT n" it prints; `done` with its exit code and output. */
-function run(script: string, args: string[]) {
-  const p = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function run(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const p = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   let err = '';
   let gotPort: (n: number) => void = () => {};
@@ -52,10 +58,12 @@ for (const transport of ['iwarp', 'rocev2'] as const) {
   test(`examples/node-api/kv-cache on ${transport}: a client process reads values with one-sided RDMA Reads from a server process`, { timeout: T }, async (t) => {
     const why = await missing(transport);
     if (why) return t.skip(why);
-    const srv = run(example('kv-cache'), ['server', '--transport', transport]);
+    const S = roleOf(transport, 'server');
+    const C = roleOf(transport, 'client');
+    const srv = run(example('kv-cache'), ['server', '--transport', transport, ...S.args], S.env);
     try {
       const port = await Promise.race([srv.port, srv.done.then((r) => assert.fail(`server exited ${r.code}: ${r.err}`))]);
-      const cli = await run(example('kv-cache'), ['client', String(port), 'rdma', 'beta', 'nope', '--transport', transport]).done;
+      const cli = await run(example('kv-cache'), ['client', String(port), 'rdma', 'beta', 'nope', '--transport', transport, ...C.args], C.env).done;
       assert.equal(cli.code, 0, cli.err);
       assert.equal(cli.out, 'rdma = remote direct memory access\nbeta = second letter\nnope = (not found)\n');
       const s = await srv.done;
@@ -70,13 +78,15 @@ for (const transport of ['iwarp', 'rocev2'] as const) {
     const why = await missing(transport);
     if (why) return t.skip(why);
     const dir = await mkdtemp(join(tmpdir(), 'softrdma-ft-test-'));
-    const srv = run(example('file-transfer'), ['server', join(dir, 'out'), '--transport', transport]);
+    const S = roleOf(transport, 'server');
+    const C = roleOf(transport, 'client');
+    const srv = run(example('file-transfer'), ['server', join(dir, 'out'), '--transport', transport, ...S.args], S.env);
     try {
       await mkdir(join(dir, 'out'));
       const data = randomBytes(3 * 65536 + 12345);
       await writeFile(join(dir, 'f.bin'), data);
       const port = await Promise.race([srv.port, srv.done.then((r) => assert.fail(`server exited ${r.code}: ${r.err}`))]);
-      const cli = await run(example('file-transfer'), ['client', String(port), join(dir, 'f.bin'), '--transport', transport]).done;
+      const cli = await run(example('file-transfer'), ['client', String(port), join(dir, 'f.bin'), '--transport', transport, ...C.args], C.env).done;
       assert.equal(cli.code, 0, cli.err);
       assert.match(cli.out, /client: sent f\.bin \(208953 bytes in 4 RDMA Writes\): ok/);
       const s = await srv.done;

@@ -119,9 +119,12 @@ import {
   RDMA_PS_UDP,
   rdma_cm_event_type,
   rdma_event_str,
+  RDMA_UDP_QKEY,
   rdmaListenReady,
+  rdmaUseDevice,
   verbs as v,
 } from '../../src/verbs/index.js';
+import { useEphemeralRocePort } from '../helpers/roce-port.js';
 import { packConData, unpackConData } from '../../examples/verbs/cm_con_data.js';
 import {
   ACC,
@@ -150,6 +153,54 @@ import { e19, e20, e21 } from '../roce/manual.js';
 import { avTo, closeRoceSide, gid, QKEY, RC_INIT_MASK, ROCE_ACC, roceSide, roceToRts, UC_RTR_MASK, UC_RTS_MASK, UD_INIT_MASK, useLoopbackLink } from './roce.js';
 
 const T = { timeout: 30_000 };
+// rdma_cm over RoCE (H25, I7) rides the RoCEv2 wire: softroce0 on an ephemeral UDP port.
+await useEphemeralRocePort();
+
+/**
+ * A UD (RDMA_PS_UDP) pair over rdma_cm on softroce0: a listener on 127.0.0.1, a client whose
+ * SIDR exchange reached ESTABLISHED, each with a UD QP; `post` sends one datagram with
+ * rdma_post_ud_send, `recv` waits for it on the server.
+ */
+async function udCmPair() {
+  const lch = v.rdma_create_event_channel()!;
+  const listen = v.rdma_create_id(lch, null, RDMA_PS_UDP).id!;
+  assert.equal(v.rdma_bind_addr(listen, LOOP(0)), 0);
+  assert.equal(v.rdma_listen(listen, 4), 0);
+  const port = v.rdma_get_src_port(listen);
+  const cch = v.rdma_create_event_channel()!;
+  const c = v.rdma_create_id(cch, null, RDMA_PS_UDP).id!;
+  assert.equal(await v.rdma_resolve_addr(c, null, LOOP(port), 2000), 0);
+  v.rdma_ack_cm_event(await expectEvent(cch, RDMA_CM_EVENT_ADDR_RESOLVED));
+  assert.equal(c.verbs!.device.name, 'softroce0', 'RDMA_PS_UDP ids resolve onto the RoCE device');
+  assert.equal(await v.rdma_resolve_route(c, 2000), 0);
+  v.rdma_ack_cm_event(await expectEvent(cch, rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED));
+  const udCap = { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 };
+  assert.equal(v.rdma_create_qp(c, null, { qp_type: IBV_QPT_UD, cap: udCap }), 0);
+  assert.equal(await v.rdma_connect(c, { private_data: Buffer.from('sidr') }), 0);
+  const req = await expectEvent(lch, rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_REQUEST);
+  const s = req.id;
+  assert.equal(v.rdma_create_qp(s, null, { qp_type: IBV_QPT_UD, cap: udCap }), 0);
+  const sbuf = new Uint8Array(40 + 64);
+  const smr = v.rdma_reg_msgs(s, sbuf, sbuf.length)!;
+  assert.equal(v.rdma_post_recv(s, 1n, sbuf, sbuf.length, smr), 0);
+  assert.equal(await v.rdma_accept(s, null), 0);
+  v.rdma_ack_cm_event(req);
+  const est = await expectEvent(cch, rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED);
+  return {
+    est,
+    c,
+    s,
+    sbuf,
+    async close() {
+      v.rdma_ack_cm_event(est);
+      v.rdma_dereg_mr(smr);
+      for (const id of [c, s]) v.rdma_destroy_qp(id);
+      for (const id of [c, s, listen]) assert.equal(v.rdma_destroy_id(id), 0);
+      v.rdma_destroy_event_channel(cch);
+      v.rdma_destroy_event_channel(lch);
+    },
+  };
+}
 const ROCE = (what: string) => ({ skip: `needs RoCEv2: ${what}` });
 
 /**
@@ -497,7 +548,7 @@ describe('B. PD / MR / AH lifetime', () => {
         wr_id: 1n,
         opcode: IBV_WR_BIND_MW,
         send_flags: IBV_SEND_SIGNALED,
-        bind_mw: { mw, rkey: (mw.rkey & ~0xff) | ((mw.rkey + 1) & 0xff), bind_info: { mr, addr: mr.addr, length: 64n, mw_access_flags: IBV_ACCESS_REMOTE_READ } },
+        bind_mw: { mw, rkey: ((mw.rkey & ~0xff) | ((mw.rkey + 1) & 0xff)) >>> 0, bind_info: { mr, addr: mr.addr, length: 64n, mw_access_flags: IBV_ACCESS_REMOTE_READ } },
       };
       assert.equal(v.ibv_post_send(P.client.qp, bind).ret, 0, `bind errno ${getErrno()}`);
       const [wc] = await pollN(P.client.scq, 1);
@@ -2073,11 +2124,28 @@ describe('H. rdma_cm', () => {
     v.rdma_destroy_event_channel(ch);
   });
 
-  test('H25: SIDR service lookup for RDMA_PS_UDP', ROCE('UD service lookup (SIDR)'), () => {});
-  test('H25 on iWARP: an RDMA_PS_UDP id cannot be used (rdma_create_id → -1, EOPNOTSUPP)', () => {
-    const r = v.rdma_create_id(null, null, RDMA_PS_UDP);
-    assert.deepEqual(r, { ret: -1, id: null });
-    assert.equal(getErrno(), EOPNOTSUPP);
+  test('H25: SIDR service lookup for RDMA_PS_UDP (RoCE): ESTABLISHED carries the remote QPN and RDMA_UDP_QKEY in param.ud', T, async () => {
+    const P = await udCmPair();
+    try {
+      assert.equal(P.est.param.ud.qp_num, P.s.qp!.qp_num);
+      assert.equal(P.est.param.ud.qkey, RDMA_UDP_QKEY);
+      assert.equal(P.est.param.ud.ah_attr.is_global, 1);
+    } finally {
+      await P.close();
+    }
+  });
+  test('H25 on iWARP: an RDMA_PS_UDP id named to softrdma0 cannot connect (rdma_connect → -1, EOPNOTSUPP)', async () => {
+    const ch = v.rdma_create_event_channel()!;
+    const id = v.rdma_create_id(ch, null, RDMA_PS_UDP).id!;
+    assert.equal(rdmaUseDevice(id, v.rdma_get_devices()!.find((c) => c.device.name === 'softrdma0')!), 0);
+    await v.rdma_resolve_addr(id, null, LOOP(5000), 2000);
+    v.rdma_ack_cm_event(await expectEvent(ch, RDMA_CM_EVENT_ADDR_RESOLVED));
+    await v.rdma_resolve_route(id, 2000);
+    v.rdma_ack_cm_event(await expectEvent(ch, rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED));
+    assert.equal(await v.rdma_connect(id, null), -1);
+    assert.equal(getErrno(), IWARP_UNSUPPORTED['rdma_connect:RDMA_PS_UDP']);
+    assert.equal(v.rdma_destroy_id(id), 0);
+    v.rdma_destroy_event_channel(ch);
   });
 });
 
@@ -2227,7 +2295,25 @@ describe('I. rdma verbs helpers', () => {
     }
   });
 
-  test('I7: rdma_post_ud_send delivers to remote_qpn with the rdma_cm Q_Key', ROCE('UD QPs'), () => {});
+  test('I7: rdma_post_ud_send delivers to remote_qpn with the rdma_cm Q_Key (RoCE)', T, async () => {
+    const P = await udCmPair();
+    try {
+      const ah = v.ibv_create_ah(P.c.pd!, P.est.param.ud.ah_attr)!;
+      const b = Buffer.from('datagram');
+      const mr = v.rdma_reg_msgs(P.c, b, b.length)!;
+      assert.equal(v.rdma_post_ud_send(P.c, 3n, b, b.length, mr, 2, ah, P.est.param.ud.qp_num), 0);
+      const wc = newWc();
+      assert.equal(await v.rdma_get_recv_comp(P.s, wc), 1);
+      assert.equal(wc.byte_len, 40 + b.length);
+      assert.equal(wc.src_qp, P.c.qp!.qp_num);
+      assert.equal(Buffer.from(P.sbuf.subarray(40, 40 + b.length)).toString(), 'datagram');
+      assert.equal(await v.rdma_get_send_comp(P.c, wc), 1);
+      v.rdma_dereg_mr(mr);
+      assert.equal(v.ibv_destroy_ah(ah), 0);
+    } finally {
+      await P.close();
+    }
+  });
   test('I7 on iWARP: rdma_post_ud_send → -1, errno EOPNOTSUPP', T, async () => {
     const P = await cmPair();
     try {

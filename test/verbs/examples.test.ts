@@ -178,9 +178,11 @@ test('iwarp_unsupported: the multicast and APM examples’ calls fail as IWARP_U
   const r = run('iwarp_unsupported');
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const want = [
-    /rdma_create_id\(channel, &id, node, RDMA_PS_UDP\) -> -1, errno EOPNOTSUPP/,
+    /rdma_create_id\(channel, &id, node, RDMA_PS_UDP\) -> 0 \(the id exists on every device\)/,
+    /rdmaUseDevice\(id, softrdma0\) -> 0/,
     /rdma_create_qp\(id, pd, \{ qp_type: IBV_QPT_UD \}\) -> -1, errno EOPNOTSUPP/,
     /ibv_create_qp\(pd, \{ qp_type: IBV_QPT_UD \}\) -> null, errno EOPNOTSUPP/,
+    /rdma_connect\(id, &conn_param\) \[RDMA_PS_UDP\] -> -1, errno EOPNOTSUPP/,
     /rdma_join_multicast\(id, 239\.1\.1\.1, node\) -> -1, errno ENOSYS/,
     /ibv_create_ah\(pd, &param\.ud\.ah_attr\) -> null, errno EOPNOTSUPP/,
     /rdma_leave_multicast\(id, 239\.1\.1\.1\) -> -1, errno EADDRNOTAVAIL/,

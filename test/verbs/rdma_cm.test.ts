@@ -27,8 +27,11 @@ import {
   rdma_reject,
   rdma_resolve_addr,
   rdma_resolve_route,
+  rdma_get_devices,
   rdmaListenReady,
+  rdmaUseDevice,
 } from '../../src/verbs/rdma_cm.js';
+import { getErrno } from '../../src/verbs/errno.js';
 import type { ibv_wc, rdma_cm_event, rdma_cm_id, rdma_event_channel } from '../../src/verbs/types.js';
 import { newWc } from '../../src/verbs/ibverbs.js';
 
@@ -157,9 +160,13 @@ test('rdma_cm: connecting to a port nobody listens on is REJECTED (-ECONNREFUSED
   assert.equal(rdma_destroy_id(id!), 0);
 });
 
-test('rdma_cm: UDP port space and multicast are refused on iWARP', async () => {
+test('rdma_cm: an RDMA_PS_UDP id exists (as on Linux) but the iWARP device does not listen on it: named to softrdma0, rdma_listen → EOPNOTSUPP', async () => {
   const ch = rdma_create_event_channel()!;
   const r = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_UDP);
-  assert.equal(r.ret, -1);
-  assert.equal(r.id, null);
+  assert.equal(r.ret, 0);
+  assert.equal(rdmaUseDevice(r.id!, rdma_get_devices()!.find((c) => c.device.name === 'softrdma0')!), 0);
+  assert.equal(rdma_bind_addr(r.id!, { family: 'ipv4', address: '127.0.0.1', port: 0 }), 0);
+  assert.equal(rdma_listen(r.id!, 1), -1);
+  assert.equal(getErrno(), 95);
+  assert.equal(rdma_destroy_id(r.id!), 0);
 });

@@ -1,0 +1,371 @@
+/**
+ * rdma_cm over the InfiniBand CM, for the RoCE device: the device-level half. `rdma_cm.ts` keeps
+ * the ids and their events; this module holds, per RoCE device, the IB CM on QP1
+ * ({@link RoceCm}: `src/ibcm` over a {@link RiGsiPort}), the rdma_cm services listened on, and
+ * the pure translations between rdma_cm and the CM (IBTA Vol. 1 Annex A11 "RDMA IP CM Service",
+ * as Linux `drivers/infiniband/core/cma.c` applies it to RoCE):
+ *
+ * - the **service ID** `ps << 16 | port` and the **`cma_hdr`** (36 octets: version 0, IP version
+ *   4, source port, source and destination address) at the head of REQ and SIDR_REQ private
+ *   data; the user's private data follows (at most 92 − 36 = 56 octets in a REQ, 216 − 36 = 180
+ *   in a SIDR_REQ); REP, REJ, RTU and SIDR_REP carry the user's data alone;
+ * - the **path**: IPv4-mapped GIDs (Annex A17.4.5.1) of the source and destination addresses,
+ *   hop limit 64, path MTU 1024 (the port's active MTU), packet life time 18, as
+ *   `cma_resolve_iboe_route`;
+ * - the **QP attributes** a connection gives its QP (Linux `cm_init_qp_*_attr`): RTR with the
+ *   peer's QPN, starting PSN and the path, RTS with the Local ACK Timeout and the retry counts.
+ *
+ * @module
+ */
+import dgram from 'node:dgram';
+import { IbCm, type IbCmListener, type IbCmListenEvent } from '../ibcm/cm.js';
+import { RiGsiPort } from '../ibcm/ri-gsi.js';
+import { hostMemory } from '../rnic/hostmem.js';
+import { RiRet } from '../rnicpi/status.js';
+import { logger } from '../util/log.js';
+import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, gidFromIpv4, ipv4FromCmaAddr, ipv4FromGid, stringifyGid } from '../wire/ib/cm.js';
+import { ibv_access_flags, ibv_qp_attr_mask, ibv_qp_state, ibv_transport_type } from './constants.js';
+import { type Context, type Device, queryGid } from './device.js';
+import { EADDRINUSE, EINVAL, ENODEV } from './errno.js';
+import { ibv_modify_qp, type Qp } from './ibverbs.js';
+import type { ibv_ah_attr } from './types.js';
+
+const log = logger('rdma_cm:ib');
+
+/** Hop limit of rdma_cm's RoCE paths (Linux `cma_resolve_iboe_route`: 64 when routed). */
+export const IBOE_HOP_LIMIT = 64;
+/** Packet life time of rdma_cm's RoCE paths (`CMA_IBOE_PACKET_LIFETIME`). */
+export const IBOE_PACKET_LIFETIME = 18;
+/** Path MTU of the RoCE device's paths: its active MTU, 1024 (`enum ibv_mtu` 3), as rxe on 1500-octet Ethernet. */
+export const IBOE_PATH_MTU = 3;
+/** The RNR timer a connected QP advertises: 12 (0.64 ms), as ibv_rc_pingpong; Linux rdma_cm leaves 0 (655 ms). */
+export const CM_MIN_RNR_TIMER = 12;
+/** The MRA service timeout rdma_cm sends while its consumer decides (`CMA_CM_MRA_SETTING`: 24, about 67 s). */
+export const CMA_MRA_TIMEOUT = 24;
+/** User private data in a REQ and a SIDR_REQ after the `cma_hdr` (`rdma_cm` limits). */
+export const REQ_USER_PD = 92 - CMA_HDR_LEN;
+export const SIDR_REQ_USER_PD = 216 - CMA_HDR_LEN;
+
+/** True when `ctx` is the RoCE (InfiniBand transport) device. */
+export function isIbContext(ctx: Context | null): boolean {
+  return !!ctx && ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB;
+}
+
+/** True when `dev` is the RoCE device. */
+export function isIbDevice(dev: Device): boolean {
+  return dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IB;
+}
+
+/** The RoCE device's GID table (`ibv_query_gid` of each index until it fails). */
+export function gidTable(ctx: Context): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < 256; i++) {
+    const g = { raw: new Uint8Array(16) };
+    if (queryGid(ctx, 1, i, g) !== 0) break;
+    out.push(g.raw);
+  }
+  return out;
+}
+
+/** The IPv4 addresses of the RoCE device (those of its IPv4-mapped GIDs). */
+export function ibAddresses(ctx: Context): string[] {
+  return gidTable(ctx)
+    .map((g) => ipv4FromGid(g))
+    .filter((a): a is string => a !== null);
+}
+
+const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The GID table index of `gid`, or -1. */
+export function gidIndex(ctx: Context, gid: Uint8Array): number {
+  return gidTable(ctx).findIndex((g) => sameGid(g, gid));
+}
+
+/**
+ * The local IPv4 address a datagram to `dst` would leave from (the kernel's route lookup: a UDP
+ * socket connected to it), or null when there is no route.
+ */
+function routeSource(dst: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const s = dgram.createSocket('udp4');
+    const done = (a: string | null) => {
+      try {
+        s.close();
+      } catch {
+        // already closed
+      }
+      resolve(a);
+    };
+    s.on('error', () => done(null));
+    s.connect(9, dst, () => {
+      try {
+        done(s.address().address);
+      } catch {
+        done(null);
+      }
+    });
+  });
+}
+
+const isLoopback = (a: string) => a.startsWith('127.');
+
+/**
+ * The source address of a RoCE path to `dst` (rdma_resolve_addr with no source): the route's
+ * source when the device owns it; otherwise one of the device's addresses — a loopback one for
+ * a loopback destination, else the first that is not loopback. A device restricted to other
+ * addresses than the route's (`SOFTRDMA_ROCE_ADDRS`, two processes on one host) thus still
+ * resolves. null when the device has no IPv4 address.
+ */
+export async function ibSourceFor(ctx: Context, dst: string): Promise<string | null> {
+  const own = ibAddresses(ctx);
+  if (own.length === 0) return null;
+  const r = await routeSource(dst);
+  if (r && own.includes(r)) return r;
+  if (isLoopback(dst)) return own.find(isLoopback) ?? own[0]!;
+  return own.find((a) => !isLoopback(a)) ?? own[0]!;
+}
+
+/** `rdma_cm`'s source port for an active id (the port space's ephemeral range). */
+export function ephemeralPort(): number {
+  return 32768 + Math.floor(Math.random() * (60999 - 32768));
+}
+
+/** A random 24-bit starting PSN (IBTA Vol. 1 §9.7.1; Linux `get_random_u32() & 0xffffff`). */
+export function randomPsn(): number {
+  return Math.floor(Math.random() * 0x1000000);
+}
+
+/**
+ * REQ / SIDR_REQ private data: the `cma_hdr` then the user's data, or EINVAL when the user's
+ * data does not fit (`limit` octets).
+ */
+export function cmaPrivateData(src: { address: string; port: number }, dst: string, user: Uint8Array | null, limit: number): Uint8Array | number {
+  const u = user ?? new Uint8Array(0);
+  if (u.length > limit) return EINVAL;
+  const out = new Uint8Array(CMA_HDR_LEN + u.length);
+  encodeCmaHdr({ cmaVersion: CMA_VERSION, ipVersion: 4, srcPort: src.port, srcAddr: cmaAddrFromIpv4(src.address), dstAddr: cmaAddrFromIpv4(dst) }, out);
+  out.set(u, CMA_HDR_LEN);
+  return out;
+}
+
+/** The addresses of a REQ's or SIDR_REQ's `cma_hdr`, or null when it is not a valid IPv4 one. */
+export function cmaAddresses(pd: Uint8Array): { src: string; dst: string; srcPort: number } | null {
+  try {
+    const h = decodeCmaHdr(pd);
+    if (h.ipVersion !== 4) return null;
+    return { src: ipv4FromCmaAddr(h.srcAddr), dst: ipv4FromCmaAddr(h.dstAddr), srcPort: h.srcPort };
+  } catch {
+    return null;
+  }
+}
+
+/** The address handle attributes of a RoCE path (a GRH always: Annex A17). */
+export function ibAhAttr(dgid: Uint8Array, sgidIndex: number, hopLimit = IBOE_HOP_LIMIT): ibv_ah_attr {
+  return {
+    grh: { dgid: { raw: Uint8Array.from(dgid) }, flow_label: 0, sgid_index: sgidIndex, hop_limit: hopLimit, traffic_class: 0 },
+    dlid: 0,
+    sl: 0,
+    src_path_bits: 0,
+    static_rate: 0,
+    is_global: 1,
+    port_num: 1,
+  };
+}
+
+/** The access flags rdma_cm gives a RoCE RC QP at INIT: local write, remote read, write and atomics. */
+export const IB_CM_ACCESS =
+  ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_ATOMIC;
+
+/** What a connection gives its QP on the way to RTS (Linux `cm_init_qp_rtr_attr` / `cm_init_qp_rts_attr`). */
+export interface IbQpPath {
+  dgid: Uint8Array;
+  sgidIndex: number;
+  pathMtu: number;
+  destQpn: number;
+  rqPsn: number;
+  sqPsn: number;
+  /** max_dest_rd_atomic (our responder resources). */
+  responderResources: number;
+  /** max_rd_atomic (our initiator depth). */
+  initiatorDepth: number;
+  timeout: number;
+  retryCnt: number;
+  rnrRetry: number;
+}
+
+/** Moves an RC QP INIT→RTR→RTS with `p` (0, or the errno of the modify that failed). */
+export function ibQpToRts(qp: Qp, p: IbQpPath): number {
+  const M = ibv_qp_attr_mask;
+  let r = ibv_modify_qp(
+    qp,
+    {
+      qp_state: ibv_qp_state.IBV_QPS_RTR,
+      ah_attr: ibAhAttr(p.dgid, p.sgidIndex),
+      path_mtu: p.pathMtu,
+      dest_qp_num: p.destQpn,
+      rq_psn: p.rqPsn,
+      max_dest_rd_atomic: p.responderResources,
+      min_rnr_timer: CM_MIN_RNR_TIMER,
+    },
+    M.IBV_QP_STATE | M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN | M.IBV_QP_MAX_DEST_RD_ATOMIC | M.IBV_QP_MIN_RNR_TIMER,
+  );
+  if (r !== 0) return r;
+  r = ibv_modify_qp(
+    qp,
+    { qp_state: ibv_qp_state.IBV_QPS_RTS, timeout: p.timeout, retry_cnt: p.retryCnt, rnr_retry: p.rnrRetry, sq_psn: p.sqPsn, max_rd_atomic: p.initiatorDepth },
+    M.IBV_QP_STATE | M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_SQ_PSN | M.IBV_QP_MAX_QP_RD_ATOMIC,
+  );
+  return r;
+}
+
+/** A UD QP of rdma_cm straight to RTS (Linux `cma_init_ud_qp`): INIT with `qkey`, RTR, RTS. */
+export function ibUdQpToRts(qp: Qp, qkey: number): number {
+  const M = ibv_qp_attr_mask;
+  let r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_QKEY);
+  if (r !== 0) return r;
+  r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR }, M.IBV_QP_STATE);
+  if (r !== 0) return r;
+  return ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: 0 }, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN);
+}
+
+// ------------------------------------------------------------------------------ the CM of a device
+
+/** A REQ or SIDR_REQ for one rdma_cm listener, with its `cma_hdr` addresses. */
+export type IbListenHandler = (ev: IbCmListenEvent, addrs: { src: string; dst: string; srcPort: number }) => void;
+
+interface Service {
+  listener: IbCmListener;
+  /** rdma_cm listeners on this service ID by bound address ('0.0.0.0' = every address). */
+  byAddress: Map<string, IbListenHandler>;
+}
+
+/** How long an unused CM stays up: its last DREQ/DREP exchanges finish (ref'd: a process waits that long at most). */
+const LINGER_MS = 1000;
+
+/**
+ * rdma_cm's IB CM of one RoCE device: QP1 (a {@link RiGsiPort} on the device's context), the
+ * {@link IbCm} over it, and the services (service IDs) rdma_cm listens on, each shared by the
+ * listeners bound to different addresses on the same port (dispatched by the `cma_hdr`'s
+ * destination, as Linux `cma_ib_id_from_event`). Made on first use; held by the ids that use
+ * it; closed {@link LINGER_MS} after the last one let go, once nothing is being retransmitted.
+ */
+export class RoceCm {
+  static readonly #all = new Map<Device, RoceCm>();
+  readonly cm: IbCm;
+  readonly services = new Map<bigint, Service>();
+  #users = 0;
+  #linger: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  private constructor(
+    readonly ctx: Context,
+    readonly gsi: RiGsiPort,
+  ) {
+    this.cm = new IbCm({ port: gsi, caGuid: ctx.device.guid, gids: () => gidTable(ctx) });
+  }
+
+  /** The CM of `ctx`'s device (made on first use), or the errno of a failure to open QP1. */
+  static of(ctx: Context): RoceCm | number {
+    const have = RoceCm.#all.get(ctx.device);
+    if (have && !have.#closed && !have.gsi.closed && !ctx.closed) return have;
+    have?.close();
+    const gsi = RiGsiPort.open({ ops: ctx.ops, rnic: ctx.rnic, cqHandlerId: ctx.device.cqHandlerId, addressOf: (b) => hostMemory.addressOf(b) });
+    if (typeof gsi === 'number') {
+      log('%s: QP1 could not be opened: %s', ctx.device.name, RiRet[gsi]);
+      return gsi === RiRet.QP_INUSE ? EADDRINUSE : ENODEV;
+    }
+    const c = new RoceCm(ctx, gsi);
+    RoceCm.#all.set(ctx.device, c);
+    log('%s: IB CM on QP%d (CA GUID %s)', ctx.device.name, gsi.qpn, ctx.device.guid.toString(16));
+    return c;
+  }
+
+  /** An id starts using the CM. */
+  hold(): void {
+    this.#users++;
+    if (this.#linger) clearTimeout(this.#linger);
+    this.#linger = null;
+  }
+
+  /** An id stops using it; the last one lets it close once idle. */
+  release(): void {
+    if (this.#users > 0) this.#users--;
+    if (this.#users > 0 || this.#closed || this.#linger) return;
+    const deadline = Date.now() + LINGER_MS;
+    const check = () => {
+      this.#linger = null;
+      if (this.#users > 0 || this.#closed) return;
+      if (this.cm.busy && Date.now() < deadline) {
+        this.#linger = setTimeout(check, 50);
+        return;
+      }
+      this.close();
+    };
+    this.#linger = setTimeout(check, 50);
+  }
+
+  /**
+   * Listens on `sid` for the rdma_cm listener bound to `address` ('0.0.0.0' for all). EADDRINUSE
+   * when that address (or the wildcard, or any address against a wildcard) is taken on it.
+   */
+  listen(sid: bigint, address: string, handler: IbListenHandler): number {
+    let s = this.services.get(sid);
+    if (s) {
+      const wild = address === '0.0.0.0';
+      if (s.byAddress.has(address) || s.byAddress.has('0.0.0.0') || (wild && s.byAddress.size > 0)) return EADDRINUSE;
+      s.byAddress.set(address, handler);
+      return 0;
+    }
+    const byAddress = new Map<string, IbListenHandler>([[address, handler]]);
+    const listener = this.cm.listen(sid, (ev) => this.#dispatch(sid, ev));
+    s = { listener, byAddress };
+    this.services.set(sid, s);
+    return 0;
+  }
+
+  /** Stops the listener of `address` on `sid`; the CM listener goes with the last one. */
+  unlisten(sid: bigint, address: string): void {
+    const s = this.services.get(sid);
+    if (!s) return;
+    s.byAddress.delete(address);
+    if (s.byAddress.size === 0) {
+      s.listener.close();
+      this.services.delete(sid);
+    }
+  }
+
+  /**
+   * A REQ or SIDR_REQ to one of our services: the listener of its `cma_hdr` destination (or the
+   * wildcard one). A missing or malformed `cma_hdr`, or no listener on that address, is refused
+   * as Linux refuses it: REJ 28 (Consumer Defined), or SIDR_REP Reject.
+   */
+  #dispatch(sid: bigint, ev: IbCmListenEvent): void {
+    const s = this.services.get(sid);
+    const pd = ev.type === 'req' ? ev.req.privateData : ev.request.req.privateData;
+    const a = cmaAddresses(pd);
+    const h = a && s ? (s.byAddress.get(a.dst) ?? s.byAddress.get('0.0.0.0')) : undefined;
+    if (!a || !h) {
+      log('service %s: %s', sid.toString(16), a ? `no listener on ${a.dst}` : 'no valid cma_hdr');
+      if (ev.type === 'req') ev.conn.reject();
+      else ev.request.reject();
+      return;
+    }
+    h(ev, a);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#linger) clearTimeout(this.#linger);
+    this.#linger = null;
+    this.cm.close();
+    this.services.clear();
+    if (RoceCm.#all.get(this.ctx.device) === this) RoceCm.#all.delete(this.ctx.device);
+    log('%s: IB CM closed', this.ctx.device.name);
+  }
+}
+
+/** `::ffff:a.b.c.d` text of an IPv4 address's GID (for logs). */
+export function gidText(address: string): string {
+  return stringifyGid(gidFromIpv4(address));
+}
