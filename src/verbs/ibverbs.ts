@@ -1510,13 +1510,15 @@ function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
     sg = inl;
   }
   if (q.qp_type === ibv_qp_type.IBV_QPT_UD) {
-    // A UD Send names its destination: the address handle, remote QPN and Q_Key (`wr.ud`).
-    if (op !== O.IBV_WR_SEND) return EINVAL;
+    // A UD Send (with or without immediate data, IBTA Vol. 1 §9.8.3 Table 38) names its
+    // destination: the address handle, remote QPN and Q_Key (`wr.ud`).
+    if (op !== O.IBV_WR_SEND && op !== O.IBV_WR_SEND_WITH_IMM) return EINVAL;
     const ud = w.wr?.ud;
     const ah = ud?.ah as Ah | null | undefined;
     if (!(ah instanceof Ah) || ah.dead || ah.context !== q.context) return EINVAL;
     return {
-      type: RiWrType.SEND,
+      type: op === O.IBV_WR_SEND_WITH_IMM ? RiWrType.SEND_IMMEDIATE : RiWrType.SEND,
+      ...(op === O.IBV_WR_SEND_WITH_IMM && { imm_data: (w.imm_data ?? 0) >>> 0 }),
       flags,
       id,
       sg_list: sg,

@@ -314,3 +314,12 @@ export function roceWireCheck(dir: string, opts: { needData?: boolean } = {}): {
   if (files.length > 0 && opts.needData !== false && dataTotal === 0) failures.push('no RoCE data packet decoded');
   return { failures, summary };
 }
+
+/** A host-side `node SCRIPT ARGS` in the netns (examples), with a time limit (SIGTERM: rc 128+). */
+export async function hostNode(dir: string, script: string, args: string[], ms: number, env: NodeJS.ProcessEnv = {}): Promise<{ rc: number; lines: string[] }> {
+  const p = run(join(dir, 'host-exec.sh'), ['node', script, ...args], dir, env);
+  const t = setTimeout(() => kill(p), ms);
+  const rc = await p.done;
+  clearTimeout(t);
+  return { rc, lines: p.lines };
+}

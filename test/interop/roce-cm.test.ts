@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, pings, roceWireCheck, run, show, tagged } from './harness.js';
+import { cli, GUEST_IP, HOST_IP, harness, host, hostNode, kill, pcapDir, pings, roceWireCheck, run, show, tagged } from './harness.js';
 
 const COUNT = 100;
 const TESTS = [
@@ -267,4 +267,74 @@ test('interop RD: guest perftest -R clients on rxe → softrdma perf --server -d
     checkWire('RD', pcap, failures);
     assert.deepEqual(failures, [], `RD: ${failures.join('; ')}`);
   });
+});
+
+const example = (name: string): string => join(cli, `../../../examples/rdmacm/${name}.js`);
+
+/**
+ * One guest boot, two exchanges of a librdmacm example: the guest as client against a softrdma
+ * server, then the guest as server against a softrdma client (one softrdma process at a time:
+ * each binds UDP 4791 on 192.168.77.1).
+ */
+async function bothWays(name: string, prog: string, guestArgs: { client: string; server: string }, hostArgs: { server: string[]; client: string[] }, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const pcap = pcapDir(name);
+  const script = [
+    'echo KP_READY',
+    'echo "WAIT a"; sleep 8',
+    `echo "BEGIN a"; ${prog} ${guestArgs.client}; echo "END a rc=$?"`,
+    `(${prog} ${guestArgs.server} 2>&1; echo "END rc=$?") | sed 's/^/b| /' &`,
+    'sleep 2; echo "READY b"; wait',
+  ].join('\n');
+  const guest = guestRun(script, 400);
+  let guestRc = -1;
+  let a: { rc: number; lines: string[] } = { rc: -1, lines: [] };
+  let b: { rc: number; lines: string[] } = { rc: -1, lines: [] };
+  try {
+    assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+    assert.ok(await guest.wait(/^WAIT a$/, 60_000), `${name}: the guest did not reach its client run`);
+    a = await hostNode(dir, example(prog), hostArgs.server, 120_000, { SOFTRDMA_PCAP: pcap });
+    assert.ok(await guest.wait(/^READY b$/, 120_000), `${name}: the guest server did not start`);
+    b = await hostNode(dir, example(prog), hostArgs.client, 120_000, { ...env, SOFTRDMA_PCAP: pcap });
+    const t = setTimeout(() => kill(guest), 60_000);
+    guestRc = await guest.done;
+    clearTimeout(t);
+  } finally {
+    kill(guest);
+    show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+    show(`softrdma ${prog} server (rc ${a.rc})`, 'host', a.lines);
+    show(`softrdma ${prog} client (rc ${b.rc})`, 'host', b.lines);
+  }
+  const failures: string[] = [];
+  const ga = section(guest.lines, 'a');
+  const gb = tagged(guest.lines, 'b');
+  if (ga.rc !== 0) failures.push(`${name}: guest ${prog} client exit status ${ga.rc}`);
+  if (!ga.lines.some((l) => /data transfers complete/.test(l))) failures.push(`${name}: the guest ${prog} client did not complete its data transfers`);
+  if (a.rc !== 0) failures.push(`${name}: softrdma ${prog} server exit status ${a.rc}`);
+  if (gb.rc !== 0) failures.push(`${name}: guest ${prog} server exit status ${gb.rc}`);
+  if (!gb.lines.some((l) => /data transfers complete/.test(l))) failures.push(`${name}: the guest ${prog} server did not complete its data transfers`);
+  if (b.rc !== 0) failures.push(`${name}: softrdma ${prog} client exit status ${b.rc}`);
+  checkWire(name, pcap, failures);
+  assert.deepEqual(failures, [], failures.join('; '));
+}
+
+test('interop RE: udaddy both ways (RDMA_PS_UDP, SIDR and UD datagrams) between the guest (rxe) and examples/rdmacm/udaddy', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(example('udaddy')), 'examples/rdmacm/udaddy.js missing: npx tsc -p .');
+  await retryOnce('RE', () =>
+    bothWays('RE', 'udaddy', { client: `-s ${HOST_IP} -p 7174`, server: `-b ${GUEST_IP} -p 7175` }, { server: ['-b', HOST_IP, '-p', '7174'], client: ['-s', GUEST_IP, '-p', '7175'] }),
+  );
+});
+
+test('interop RF: ucmatose with 4 connections both ways between the guest (rxe) and examples/rdmacm/ucmatose', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(example('ucmatose')), 'examples/rdmacm/ucmatose.js missing: npx tsc -p .');
+  await retryOnce('RF', () =>
+    bothWays(
+      'RF',
+      'ucmatose',
+      { client: `-s ${HOST_IP} -p 7471 -c 4`, server: `-b ${GUEST_IP} -p 7472 -c 4` },
+      { server: ['-b', HOST_IP, '-p', '7471', '-c', '4'], client: ['-s', GUEST_IP, '-p', '7472', '-c', '4'] },
+      ROCE,
+    ),
+  );
 });
