@@ -1201,7 +1201,7 @@ export class PerfRun {
         if (cr && (rcntQp[id]! % p.rxDepth) % creditCnt === 0) {
           cr.view.setUint32(4 * id, rcntQp[id]! >>> 0, true);
           while (scredit[id] === p.txDepth) await reapCredits();
-          this.post(d.qps[id]!, creditWr[id]!, `credit qp ${id}`);
+          this.post(d.qps[id]!, creditWr[id]! as In<ibv_send_wr>, `credit qp ${id}`);
           scredit[id]!++;
           totScredit++;
         }

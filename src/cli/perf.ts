@@ -54,7 +54,7 @@ Options:
   -d, --ib-dev=DEV           device: softrdma0 (iWARP) or softroce0 (RoCEv2); default: rdma_cm's
                              choice (SOFTRDMA_DEVICE, else softrdma0)
   -x, --gid-index=N          RoCE: source GID index (default: the first IPv4-mapped GID;
-                             softrdma devinfo -v lists them; SOFTRDMA_ROCE_GIDS sets them)
+                             softrdma devinfo -v lists them; SOFTRDMA_ROCE_ADDRS sets them)
   -m, --mtu=MTU              RoCE: path MTU, 256|512|1024|2048|4096 (default: the port's
                              active MTU; the smaller of the two ends' is used)
   -t, --tx-depth=N           send queue depth (default: bw 128, lat 1)
@@ -357,7 +357,7 @@ function ethMode(p: PerfParams): boolean {
 /**
  * The environment of the loopback server. On a RoCE device each process binds UDP 4791 on its
  * GID's address, so the server gets a loopback address of its own as its whole GID table
- * (`SOFTRDMA_ROCE_GIDS`): the client's address plus one when that is a 127/8 address
+ * (`SOFTRDMA_ROCE_ADDRS`): the client's address plus one when that is a 127/8 address
  * (127.0.0.1 → 127.0.0.2), else 127.0.0.2.
  */
 function childEnv(p: PerfParams): NodeJS.ProcessEnv {
@@ -370,7 +370,7 @@ function childEnv(p: PerfParams): NodeJS.ProcessEnv {
     if (g && gidIsV4Mapped(g.gid) && g.gid[12] === 127 && g.gid[15]! < 254) child = `127.${g.gid[13]}.${g.gid[14]}.${g.gid[15]! + 1}`;
     closeDevice(ctx);
   }
-  return { ...process.env, SOFTRDMA_ROCE_GIDS: child };
+  return { ...process.env, SOFTRDMA_ROCE_ADDRS: child };
 }
 
 /** Loopback: the server in a child process (it reports its port over IPC), the client here. */

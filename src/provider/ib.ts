@@ -77,21 +77,8 @@ function v4MappedGid(address: string): Uint8Array | null {
  * The GID table of a RoCEv2 port: the IPv4-mapped GID of each IPv4 address of the host, in
  * `os.networkInterfaces()` order, all of type RoCE v2 (IBTA Annex A17 §A17.4.5.2; as Linux rxe
  * lists them).
- *
- * `SOFTRDMA_ROCE_GIDS=a.b.c.d[,…]` replaces the table with exactly those addresses, in that
- * order (entries that are not IPv4 addresses are skipped). A RoCEv2 endpoint binds UDP 4791 on
- * its GID's address, so two softrdma processes on one host need different addresses — e.g.
- * 127.0.0.1 and 127.0.0.2, both on the loopback interface — and a test harness can pin which
- * index is which (`-g`/`-x` of the pingpong and perftest tools).
  */
 export function hostIpv4Gids(): Uint8Array[] {
-  const env = process.env.SOFTRDMA_ROCE_GIDS;
-  if (env !== undefined && env.trim() !== '') {
-    return env
-      .split(',')
-      .map(v4MappedGid)
-      .filter((g): g is Uint8Array => g !== null);
-  }
   const out: Uint8Array[] = [];
   for (const list of Object.values(networkInterfaces())) {
     for (const a of list ?? []) {

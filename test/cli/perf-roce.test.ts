@@ -2,7 +2,7 @@
  * `softrdma perf -d softroce0` without `-R`: perftest's TCP exchange (KEY_PRINT_FMT_GID keys,
  * "Data ex. method : Ethernet") and QPs connected with `ibv_modify_qp`, between two softrdma
  * processes over RoCEv2 on loopback UDP. Each run gets loopback addresses of its own
- * (`SOFTRDMA_ROCE_GIDS`), so runs in parallel (and other test files) never share a UDP
+ * (`SOFTRDMA_ROCE_ADDRS`), so runs in parallel (and other test files) never share a UDP
  * endpoint. Numbers are not asserted beyond sanity: timing depends on the machine.
  */
 import assert from 'node:assert/strict';
@@ -21,7 +21,7 @@ interface Out {
 
 function perf(gids: string, ...args: string[]): Promise<Out> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, [bin, 'perf', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_GIDS: gids } });
+    const c = spawn(process.execPath, [bin, 'perf', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: gids } });
     let stdout = '';
     let stderr = '';
     c.stdout.on('data', (d: Buffer) => (stdout += d));

@@ -1,7 +1,7 @@
 /**
  * `softrdma pingpong rc|uc|ud|srq`: both roles in one process over the RoCE device, its QPs
  * carried by the in-process loopback link, and two processes over RoCEv2 on loopback UDP
- * (`SOFTRDMA_ROCE_GIDS` gives each its own address); the interop suite runs them against
+ * (`SOFTRDMA_ROCE_ADDRS` gives each its own address); the interop suite runs them against
  * rdma-core's own programs. Checks the rdma-core output lines, the exchange and the counts.
  */
 import assert from 'node:assert/strict';
@@ -78,7 +78,7 @@ const bin = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 function spawnPp(gids: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, [bin, 'pingpong', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_GIDS: gids } });
+    const c = spawn(process.execPath, [bin, 'pingpong', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: gids } });
     let out = '';
     let err = '';
     c.stdout.on('data', (d: Buffer) => (out += d));

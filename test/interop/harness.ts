@@ -249,3 +249,68 @@ export function wireCheckRoce(dir: string): { failures: string[]; summary: strin
   if (files.length > 0 && total === 0) failures.push(`no InfiniBand packet in the pcaps of ${dir}`);
   return { failures, summary, ops: all };
 }
+
+/**
+ * tshark's heuristic InfiniBand payload dissectors (SMB Direct, RPC-over-RDMA, Ethernet over IB…)
+ * read opaque Send payloads (perftest's control messages) as their protocol and flag them
+ * malformed: off, as in test/wire/ib-tshark.test.ts.
+ */
+const TSHARK_IB_OPTS = [
+  ...['smc', 'smb_direct', 'rpcordma', 'nvme-rdma', 'lnet', 'iser', 'fcoib', 'infiniband_sdp'].flatMap((p) => ['--disable-protocol', p]),
+  ...['mellanox_eoib', 'eth_over_ib'].flatMap((h) => ['--disable-heuristic', h]),
+];
+
+/** The names of the CM attribute IDs tshark prints (IBTA Vol. 1 ch. 12). */
+const CM_ATTR: Record<string, string> = {
+  '0x0010': 'REQ',
+  '0x0011': 'MRA',
+  '0x0012': 'REJ',
+  '0x0013': 'REP',
+  '0x0014': 'RTU',
+  '0x0015': 'DREQ',
+  '0x0016': 'DREP',
+  '0x0017': 'SIDR_REQ',
+  '0x0018': 'SIDR_REP',
+};
+
+/**
+ * The wire check of RoCEv2 captures: tshark decodes every pcap in `dir` as RRoCE (UDP 4791)
+ * with no malformed frame and no error-level expert info; there are CM MADs and data packets.
+ * (Wireshark's infiniband dissector shows the ICRC but does not verify it; our receive path
+ * does, and the peer dropping a bad one would show as a failed run.) Returns the failures and
+ * a summary per file.
+ */
+export function roceWireCheck(dir: string, opts: { needData?: boolean } = {}): { failures: string[]; summary: string[] } {
+  const failures: string[] = [];
+  const summary: string[] = [];
+  if (!hasTshark) return { failures: ['tshark is not installed (apt-get install tshark)'], summary };
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pcap')) : [];
+  if (files.length === 0) failures.push(`no pcap written in ${dir}`);
+  let cmTotal = 0;
+  let dataTotal = 0;
+  for (const f of files) {
+    const path = join(dir, f);
+    const bad = spawnSync('tshark', ['-r', path, ...TSHARK_IB_OPTS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (bad.status !== 0) failures.push(`${f}: tshark failed: ${bad.stderr.trim()}`);
+    else if (bad.stdout.trim() !== '') failures.push(`${f}: malformed/error frames:\n${bad.stdout.split('\n').slice(0, 5).join('\n')}`);
+    const fields = spawnSync('tshark', ['-r', path, ...TSHARK_IB_OPTS, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.mad.attributeid'], { encoding: 'utf8', maxBuffer: 512 << 20 });
+    const cm = new Map<string, number>();
+    const ops = new Map<string, number>();
+    for (const line of fields.stdout.split('\n')) {
+      if (!line.trim()) continue;
+      const [op = '', attr = ''] = line.split('\t');
+      if (attr) {
+        const k = CM_ATTR[attr] ?? attr;
+        cm.set(k, (cm.get(k) ?? 0) + 1);
+      } else if (op) ops.set(op, (ops.get(op) ?? 0) + 1);
+    }
+    const nCm = [...cm.values()].reduce((a, b) => a + b, 0);
+    const nData = [...ops.values()].reduce((a, b) => a + b, 0);
+    cmTotal += nCm;
+    dataTotal += nData;
+    summary.push(`${f}: CM ${[...cm].map(([k, n]) => `${k}×${n}`).join(' ') || 'none'}; data packets ${nData} (BTH opcodes ${[...ops].map(([o, n]) => `${o}×${n}`).join(' ')})`);
+  }
+  if (files.length > 0 && cmTotal === 0) failures.push('no CM MAD decoded');
+  if (files.length > 0 && opts.needData !== false && dataTotal === 0) failures.push('no RoCE data packet decoded');
+  return { failures, summary };
+}

@@ -16,7 +16,7 @@
  *      guest's buffer regenerated from glibc's rand() (perftest fills it after
  *      srand(time(NULL))); the guest's rxe counters duplicate_request / out_of_seq_request rise.
  *
- * Host side: netns `rdmapeer`, `SOFTRDMA_ROCE_GIDS=127.0.0.1,192.168.77.1` so that our GID index
+ * Host side: netns `rdmapeer`, `SOFTRDMA_ROCE_ADDRS=127.0.0.1,192.168.77.1` so that our GID index
  * 1 is 192.168.77.1, as the guest's GID 1 is ::ffff:192.168.77.2 (`-g 1` / `-x 1`). Every case
  * captures softrdma's traffic (`SOFTRDMA_PCAP`) and tshark decodes it as RRoCE with no
  * malformed packet. One softrdma RoCE process at a time binds 192.168.77.1:4791, so the host
@@ -35,7 +35,7 @@ import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, type Proc, repo, 
 const h = harness();
 const opts = { skip: 'skip' in h ? h.skip : false, timeout: 900_000 };
 /** Our GID table in the netns: index 1 is the link's address. */
-const ENV = { SOFTRDMA_ROCE_GIDS: `127.0.0.1,${HOST_IP}` };
+const ENV = { SOFTRDMA_ROCE_ADDRS: `127.0.0.1,${HOST_IP}` };
 const ready = /KP_READY/;
 
 /**
