@@ -1006,7 +1006,7 @@ export const CM_LISTEN_LIMITS: Readonly<Record<keyof CmListenLimits, { readonly 
   requestTimeoutMs: { default: MPA_REQUEST_TIMEOUT_MS, why: "siw's MPAREQ_TIMEOUT" },
   acceptTimeoutMs: { default: MPA_ACCEPT_TIMEOUT_MS, why: 'below the Initiator\'s 10 s Reply timer (siw MPAREP_TIMEOUT), so the peer learns of the refusal' },
   maxHalfOpen: { default: 1024, why: 'idle sockets are cheap; eviction by age makes room, so the cap only bounds memory' },
-  maxHalfOpenPerSource: { default: 8, why: 'one address cannot fill the listener' },
+  maxHalfOpenPerSource: { default: 32, why: 'one address cannot fill the listener (it holds at most 64 of 1024 for a moment), and a host opening a few dozen connections at once is served' },
   evictGraceMs: { default: 250, why: 'a Request trails its TCP handshake by one flight and an event-loop turn, far less than this' },
   pressureTimeoutMs: { default: 1_000, why: 'a real Initiator sends its Request right after TCP connect' },
   maxRequests: { default: 1024, why: 'what a ULP that answers at once never reaches' },

@@ -1244,7 +1244,8 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
     case 'timeout':
       ibQpToErr(i);
       i.state = i.state === 'connecting' ? 'route' : 'disconnected';
-      i.post(T.RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
+      // A request the program left undecided, rejected by the CM: as on iWARP, CONNECT_ERROR.
+      i.post(e.message === 'decision' ? T.RDMA_CM_EVENT_CONNECT_ERROR : T.RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
       ibSettle(i, -1, ETIMEDOUT);
       return;
     case 'dreq':
