@@ -3,15 +3,17 @@
  * rdma_cm: RDMA_PS_UDP ids, service ID resolution (SIDR) instead of a connection, UD QPs, Sends
  * with immediate data, and replies addressed from the received completion.
  *
- *   node dist/examples/rdmacm/udaddy.js [-b ADDR] [-p PORT] [-c N] [-C COUNT] [-S SIZE]    server
- *   node dist/examples/rdmacm/udaddy.js -s SERVER [-b ADDR] [-p PORT] [-c N] [-C COUNT] [-S SIZE]   client
+ *   node dist/examples/rdmacm/udaddy.js [-b ADDR] [-c N] [-C COUNT] [-S SIZE]    server
+ *   node dist/examples/rdmacm/udaddy.js -s SERVER [-b ADDR] [-c N] [-C COUNT] [-S SIZE]   client
  *
  * The client resolves the server, sends a SIDR request (rdma_connect on an RDMA_PS_UDP id), and
  * on ESTABLISHED makes an address handle from `param.ud` and sends COUNT messages of SIZE bytes
  * with its QP number as immediate data. The server receives them, builds a reply address handle
  * from the first completion (`ibv_create_ah_from_wc`; the QPN is the immediate, the Q_Key its
- * own QP's) and sends COUNT replies. Defaults as udaddy: port 7174, 1 connection, 10 messages of
- * 100 bytes. UD lives on the RoCE device only, so rdma_cm puts these ids on softroce0.
+ * own QP's) and sends COUNT replies. Defaults as udaddy: 1 connection, 10 messages of 100 bytes;
+ * the port is udaddy's fixed 7174 and `-p`/`-P` name the port space (only RDMA_PS_UDP, 0x111,
+ * is supported: there is no IPoIB). UD lives on the RoCE device only, so rdma_cm puts these ids
+ * on softroce0.
  */
 import {
   IBV_QP_QKEY,
@@ -49,21 +51,26 @@ interface Node {
   connected: boolean;
 }
 
-const opts = { server: null as string | null, bind: null as string | null, port: '7174', connections: 1, count: 10, size: 100 };
+const opts = { server: null as string | null, bind: null as string | null, port: '7174', ps: RDMA_PS_UDP as number, connections: 1, count: 10, size: 100 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i]!;
   const val = () => argv[++i] ?? '';
   if (a === '-s') opts.server = val();
   else if (a === '-b') opts.bind = val();
-  else if (a === '-p') opts.port = val();
+  else if (a === '-p') opts.ps = Number(val()); // strtol(…, 0): "0x111" or "273"
+  else if (a === '-P') opts.ps = val() === 'udp' ? RDMA_PS_UDP : -1;
   else if (a === '-c') opts.connections = Number(val());
   else if (a === '-C') opts.count = Number(val());
   else if (a === '-S') opts.size = Number(val());
   else {
-    console.log('usage: udaddy [-s server_address] [-b bind_address] [-c connections] [-C message_count] [-S message_size] [-p port_number]');
+    console.log('usage: udaddy [-s server_address] [-b bind_address] [-P udp] [-c connections] [-C message_count] [-S message_size] [-p port_space - 0x111 for UDP (default)]');
     process.exit(1);
   }
+}
+if (opts.ps !== RDMA_PS_UDP) {
+  console.log('udaddy: only the UDP port space (0x111) is supported (softrdma has no IPoIB)');
+  process.exit(1);
 }
 if (!opts.size) opts.count = 0;
 

@@ -321,7 +321,7 @@ test('interop RE: udaddy both ways (RDMA_PS_UDP, SIDR and UD datagrams) between 
   if ('skip' in h) return;
   assert.ok(existsSync(example('udaddy')), 'examples/rdmacm/udaddy.js missing: npx tsc -p .');
   await retryOnce('RE', () =>
-    bothWays('RE', 'udaddy', { client: `-s ${HOST_IP} -p 7174`, server: `-b ${GUEST_IP} -p 7175` }, { server: ['-b', HOST_IP, '-p', '7174'], client: ['-s', GUEST_IP, '-p', '7175'] }),
+    bothWays('RE', 'udaddy', { client: `-s ${HOST_IP}`, server: `-b ${GUEST_IP}` }, { server: ['-b', HOST_IP], client: ['-s', GUEST_IP] }),
   );
 });
 

@@ -69,11 +69,11 @@ test('ucmatose -c 3 on softrdma0 (iWARP over TCP): the same program, the default
 
 test('udaddy on softroce0: SIDR resolves the server\'s UD QP; 10 datagrams with the sender\'s QPN as immediate, 10 replies addressed from the completion', { timeout: 180_000 }, async () => {
   const e = await roceEnv();
-  const port = String(await freePort());
-  const srv = run(example('udaddy'), ['-b', '127.0.0.2', '-p', port], e.srv);
+  // udaddy's port is fixed (7174): a RoCE service ID, no TCP port, private to each process's device.
+  const srv = run(example('udaddy'), ['-b', '127.0.0.2'], e.srv);
   // RDMA_PS_UDP exists on the RoCE device only: no SOFTRDMA_DEVICE needed.
   const { SOFTRDMA_DEVICE: _d, ...cliEnv } = e.cli;
-  const cli = await clientWhenUp(example('udaddy'), ['-s', '127.0.0.2', '-p', port], cliEnv);
+  const cli = await clientWhenUp(example('udaddy'), ['-s', '127.0.0.2'], cliEnv);
   assert.equal(cli.code, 0, cli.out);
   assert.equal(cli.out, 'udaddy: starting client\nudaddy: connecting\ninitiating data transfers\nreceiving data transfers\ndata transfers complete\ntest complete\n');
   const s = await srv;
