@@ -135,7 +135,9 @@ export function wireCheck(dir: string, opts: { crc?: boolean } = {}): { failures
   const failures: string[] = [];
   const summary: string[] = [];
   if (!hasTshark) return { failures: ['tshark is not installed (apt-get install tshark)'], summary };
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pcap')) : [];
+  // The iWARP captures only: a process whose rdma_cm also listens on the RoCE device (every
+  // device owning the address, as Linux) writes RoCEv2 pcaps beside them (wireCheckRoce's).
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pcap') && !f.includes('-roce-')) : [];
   if (files.length === 0) failures.push(`no pcap written in ${dir}`);
   for (const f of files) {
     const path = join(dir, f);
