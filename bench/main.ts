@@ -15,9 +15,10 @@ import { quick } from './harness.js';
 import { nodeApiSection } from './nodeapi.js';
 import { peersSection } from './peers.js';
 import { latencySection, rdmaSection } from './rdma.js';
-import { memorySection, msgRateSection, sweepSection } from './sweep.js';
+import { roceSection } from './roce.js';
+import { memorySection, msgRateSection, scaleSection, sweepSection } from './sweep.js';
 
-const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection, sweepSection, msgRateSection, memorySection, peersSection, nodeApiSection];
+const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection, sweepSection, msgRateSection, memorySection, scaleSection, roceSection, peersSection, nodeApiSection];
 
 const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v.toFixed(v < 100 ? 1 : 0));
 
@@ -32,6 +33,15 @@ for (const s of sections) {
     all.push({ section: s.name, ...row });
     const ratio = row.ratio === undefined ? '' : `${row.ratio.toFixed(2).padStart(5)}  ${row.vs!.padEnd(18)} ${(row.target ?? '-').padEnd(6)}  ${row.met === undefined ? '' : row.met ? 'met' : 'missed'}`;
     console.log(`${row.name.padEnd(72)} ${fmt(row.value).padStart(8)} ${row.unit.padEnd(5)}  ${ratio}`.trimEnd());
+  }
+}
+
+// Every row that carries a target, once more, together: the issue's checklist for this run.
+const goals = all.filter((r) => r.met !== undefined);
+if (goals.length) {
+  console.log(`# targets: ${goals.filter((r) => r.met).length} met of ${goals.length}`);
+  for (const r of goals) {
+    console.log(`${(r.met ? 'met    ' : 'missed ') + r.name.padEnd(72)} ${r.ratio!.toFixed(2).padStart(5)} ${r.target!.padEnd(6)} vs ${r.vs} (${fmt(r.value)} ${r.unit})`);
   }
 }
 

@@ -44,7 +44,7 @@ async function server(n: number): Promise<void> {
   if (kind === 'qp') {
     const r = riRnic();
     const s = side(r);
-    const l = await CmListener.listen({ host: '127.0.0.1', maxPending: IN_FLIGHT * 2 });
+    const l = await CmListener.listen({ host: '127.0.0.1' });
     port = l.port;
     connected = new Promise((resolve) => {
       l.on('request', (req: CmConnectRequest) => {

@@ -2,8 +2,8 @@
  * One side of a two-process loopback benchmark, started by bench/rdma.ts:
  *   node dist/bench/peer.js raw-server | rdma-server            → prints `PORT n`
  *   node dist/bench/peer.js raw-client|rdma-client PORT SIZE TOTAL [crc] → prints a JSON result
- *   node dist/bench/peer.js raw-pp-server                          → prints `PORT n`
- *   node dist/bench/peer.js raw-pp-client PORT ITERS [SIZE]        → prints `{"rtt_us": median}`
+ *   node dist/bench/peer.js raw-pp-server [spin]                   → prints `PORT n`
+ *   node dist/bench/peer.js raw-pp-client PORT ITERS [SIZE] [spin] → prints `{"rtt_us": median}`
  *
  * Raw TCP: the client writes SIZE-byte buffers until `write()` returns false, resumes on
  * `drain`; the server answers one byte after TOTAL bytes. RDMA Write: the client keeps DEPTH
@@ -12,10 +12,20 @@
  * figures measure the same thing, and both run two passes on one connection: `cold_mbps` (a
  * fresh process and connection) and `mbps` (steady state: compiled code, grown TCP windows).
  *
+ * Raw UDP (the RoCEv2 baselines): `udp-server` counts datagrams until an end marker and
+ * answers with its goodput (octets received from the first to the last datagram);
+ * `udp-client PORT SIZE TOTAL` sends SIZE-octet datagrams, 64 sends in flight. `udp-pp-server`
+ * echoes; `udp-pp-client PORT ITERS SIZE` prints the median round trip (a lost ping is resent
+ * after 100 ms and that round is not counted).
+ *
  * Raw ping-pong: the latency baseline for `softrdma perf send --lat`. The client writes 8 bytes
  * and waits for the server's 8-byte echo before the next, ITERS times, woken by ordinary
- * 'data' events (the blocking case, as the perf default sleeps on completion events).
+ * 'data' events (the blocking case, as the perf default sleeps on completion events). With
+ * `spin` both ends keep a `setImmediate` chain going, so libuv polls the socket with a zero
+ * timeout instead of sleeping in epoll: the "spinning event loop" that `perf --busy-poll` and
+ * ib_write_lat's memory polling are compared with.
  */
+import dgram from 'node:dgram';
 import { once } from 'node:events';
 import net from 'node:net';
 import { hostMemory } from '../src/rnic/hostmem.js';
@@ -96,13 +106,27 @@ async function rawClient(port: number, size: number, total: number): Promise<voi
   c.end();
 }
 
+/** Keeps the event loop from sleeping until the returned stop function is called. */
+function spinLoop(): () => void {
+  let on = true;
+  const spin = (): void => {
+    if (on) setImmediate(spin);
+  };
+  spin();
+  return () => {
+    on = false;
+  };
+}
+
 /** Echoes whatever arrives; ends when the client does. */
-async function rawPpServer(): Promise<void> {
+async function rawPpServer(spin: boolean): Promise<void> {
   const srv = await listen();
   const [c] = (await once(srv, 'connection')) as [net.Socket];
   c.setNoDelay(true);
+  const stop = spin ? spinLoop() : () => {};
   c.on('data', (d: Buffer) => c.write(d));
   c.on('end', () => {
+    stop();
     c.end();
     srv.close();
   });
@@ -110,10 +134,11 @@ async function rawPpServer(): Promise<void> {
 }
 
 /** Median round trip of `iters` SIZE-byte pings (default 8); like perftest, every iteration counts (no warm-up). */
-async function rawPpClient(port: number, iters: number, size = 8): Promise<void> {
+async function rawPpClient(port: number, iters: number, size = 8, spin = false): Promise<void> {
   const c = net.connect({ port, host: '127.0.0.1' });
   await once(c, 'connect');
   c.setNoDelay(true);
+  const stop = spin ? spinLoop() : () => {};
   const msg = Buffer.alloc(size, 7);
   const rtts = new Float64Array(iters);
   let i = 0;
@@ -135,6 +160,7 @@ async function rawPpClient(port: number, iters: number, size = 8): Promise<void>
     });
     ping();
   });
+  stop();
   rtts.sort();
   process.stdout.write(`${JSON.stringify({ rtt_us: rtts[iters >> 1] })}\n`);
   c.end();
@@ -216,7 +242,121 @@ async function rdmaClient(port: number, size: number, total: number, crc: boolea
   setTimeout(() => process.exit(0), 20);
 }
 
+/** The socket buffers the RoCEv2 transport asks for (src/roce/net.ts), so both see the same kernel. */
+const UDP_BUFFER = 4 << 20;
+
+async function udpBind(): Promise<dgram.Socket> {
+  const u = dgram.createSocket({ type: 'udp4', recvBufferSize: UDP_BUFFER, sendBufferSize: UDP_BUFFER });
+  u.bind(0, '127.0.0.1');
+  await once(u, 'listening');
+  process.stdout.write(`PORT ${u.address().port}\n`);
+  return u;
+}
+
+async function udpServer(): Promise<void> {
+  const u = await udpBind();
+  let bytes = 0;
+  let first = 0n;
+  let last = 0n;
+  u.on('message', (m, from) => {
+    if (m.length === 1 && m[0] === 0xff) {
+      const s = Number(last - first) / 1e9;
+      u.send(JSON.stringify({ mbps: s > 0 ? bytes / s / 1e6 : 0, bytes }), from.port, from.address, () => {
+        u.close();
+      });
+      return;
+    }
+    last = process.hrtime.bigint();
+    if (bytes === 0) first = last;
+    bytes += m.length;
+  });
+}
+
+async function udpClient(port: number, size: number, total: number): Promise<void> {
+  const u = dgram.createSocket({ type: 'udp4', recvBufferSize: UDP_BUFFER, sendBufferSize: UDP_BUFFER });
+  u.bind(0, '127.0.0.1');
+  await once(u, 'listening');
+  const msg = Buffer.alloc(size, 7);
+  const n = Math.ceil(total / size);
+  let sent = 0;
+  let inflight = 0;
+  await new Promise<void>((resolve) => {
+    const pump = (): void => {
+      while (sent < n && inflight < 64) {
+        sent++;
+        inflight++;
+        u.send(msg, port, '127.0.0.1', () => {
+          inflight--;
+          if (sent === n && inflight === 0) resolve();
+          else pump();
+        });
+      }
+    };
+    pump();
+  });
+  const reply = new Promise<Buffer>((r) => u.once('message', (m) => r(m)));
+  const end = Buffer.from([0xff]);
+  const t = setInterval(() => u.send(end, port, '127.0.0.1'), 20);
+  u.send(end, port, '127.0.0.1');
+  const r = await reply;
+  clearInterval(t);
+  process.stdout.write(`${r.toString()}\n`);
+  u.close();
+}
+
+async function udpPpServer(): Promise<void> {
+  const u = await udpBind();
+  u.on('message', (m, from) => {
+    if (m.length === 1 && m[0] === 0xff) return u.close();
+    u.send(m, from.port, from.address);
+  });
+}
+
+async function udpPpClient(port: number, iters: number, size: number): Promise<void> {
+  const u = dgram.createSocket('udp4');
+  u.bind(0, '127.0.0.1');
+  await once(u, 'listening');
+  const msg = Buffer.alloc(size, 7);
+  const rtts: number[] = [];
+  let t0 = 0n;
+  let lost = false;
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    const ping = (): void => {
+      t0 = process.hrtime.bigint();
+      u.send(msg, port, '127.0.0.1');
+      timer = setTimeout(() => {
+        lost = true;
+        ping();
+      }, 100);
+    };
+    u.on('message', () => {
+      clearTimeout(timer);
+      if (!lost) rtts.push(Number(process.hrtime.bigint() - t0) / 1e3);
+      lost = false;
+      if (rtts.length >= iters) resolve();
+      else ping();
+    });
+    ping();
+  });
+  u.send(Buffer.from([0xff]), port, '127.0.0.1', () => u.close());
+  rtts.sort((a, b) => a - b);
+  process.stdout.write(`${JSON.stringify({ rtt_us: rtts[rtts.length >> 1] })}\n`);
+}
+
 switch (role) {
+  case 'udp-server':
+    await udpServer();
+    break;
+  case 'udp-client':
+    await udpClient(Number(portArg), Number(sizeArg), Number(totalArg));
+    break;
+  case 'udp-pp-server':
+    await udpPpServer();
+    break;
+  case 'udp-pp-client':
+    await udpPpClient(Number(portArg), Number(sizeArg), Number(totalArg));
+    break;
   case 'raw-server':
     await rawServer();
     break;
@@ -224,10 +364,10 @@ switch (role) {
     await rawClient(Number(portArg), Number(sizeArg), Number(totalArg));
     break;
   case 'raw-pp-server':
-    await rawPpServer();
+    await rawPpServer(portArg === 'spin');
     break;
   case 'raw-pp-client':
-    await rawPpClient(Number(portArg), Number(sizeArg), totalArg ? Number(totalArg) : 8);
+    await rawPpClient(Number(portArg), Number(sizeArg), totalArg ? Number(totalArg) : 8, crcArg === 'spin');
     break;
   case 'rdma-server':
     await rdmaServer();

@@ -113,7 +113,11 @@ async function runServer(addr: string, port: string): Promise<number> {
   const done = new Uint8Array(4);
   const dmr = verbs.rdma_reg_msgs(id, done, done.length)!;
   verbs.rdma_post_recv(id, null, done, done.length, dmr);
-  if ((await verbs.rdma_accept(id, null)) !== 0) return 1;
+  // NULL conn_param: the request's IRD/ORD capped to the device's limits (librdmacm).
+  if ((await verbs.rdma_accept(id, null)) !== 0) {
+    verbs.rdma_reject(id, null);
+    return 1;
+  }
   // Tell the client where the target is: address and rkey (big-endian, like a C struct on the wire).
   const mdv = new DataView(msg.buffer);
   mdv.setBigUint64(0, tmr.addr);

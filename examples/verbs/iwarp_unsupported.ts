@@ -145,8 +145,12 @@ async function apm(): Promise<void> {
   const client = (await verbs.rdma_create_ep(cliInfo, null, qp_attr)).id!;
   const connecting = verbs.rdma_connect(client, { responder_resources: 2, initiator_depth: 2, retry_count: 5, rnr_retry_count: 5 });
   const server = (await verbs.rdma_get_request(listen)).id as rdma_cm_id;
-  await verbs.rdma_accept(server, { responder_resources: 2, initiator_depth: 2 });
-  await connecting;
+  if ((await verbs.rdma_accept(server, { responder_resources: 2, initiator_depth: 2 })) !== 0) {
+    // A failed accept rejects: the client is told at once.
+    verbs.rdma_reject(server, null);
+    throw new Error(`rdma_accept: errno ${verbs.getErrno()}`);
+  }
+  if ((await connecting) !== 0) throw new Error(`rdma_connect: errno ${verbs.getErrno()}`);
   // load_alt_path(): query the QP, copy its path as the alternate, arm migration.
   const qa = {} as ibv_qp_attr;
   verbs.ibv_query_qp(client.qp!, qa, 0, {} as ibv_qp_init_attr);

@@ -225,6 +225,7 @@ async function run_server(ctx: Context, rai: rdma_addrinfo): Promise<number> {
     ret = await verbs.rdma_accept(id, null);
     if (ret) {
       VERB_ERR('rdma_accept', ret);
+      verbs.rdma_reject(id, null);
       return ret;
     }
   }

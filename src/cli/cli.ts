@@ -30,8 +30,8 @@ Commands:
   devinfo              the devices and their attributes (like ibv_devinfo)
   link                 the ports: state, transport, addresses (like rdma link)
   rping                rdma-core's rping test, interoperable with it (-s server, -c client)
-  perf                 perftest's ib_{write,read,send}_{bw,lat} -R, interoperable with it
-  pingpong             rdma-core's ibv_{rc,uc,ud}_pingpong over RoCEv2, interoperable with them
+  perf                 perftest's ib_{write,read,send,atomic}_{bw,lat}, interoperable with it
+  pingpong             rdma-core's ibv_{rc,uc,ud,srq}_pingpong over RoCEv2, interoperable with them
   help                 show this help, or a command's
 
 Run 'softrdma help <command>' or 'softrdma <command> --help' for a command's options.

@@ -155,7 +155,8 @@ export class OobChannel {
 
   private constructor(
     readonly sock: net.Socket,
-    readonly timeoutMs: number,
+    /** How long one {@link read} may wait; 0: as long as the peer keeps the connection open. */
+    public timeoutMs: number,
   ) {
     sock.on('data', (d: Buffer) => {
       this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
@@ -172,6 +173,11 @@ export class OobChannel {
       this.ended = true;
       this.wake();
     });
+  }
+
+  /** The peer closed the connection, or it failed. */
+  get closed(): boolean {
+    return this.ended || this.error !== null;
   }
 
   private fail(e: Error): void {
@@ -222,7 +228,7 @@ export class OobChannel {
 
   /** Reads exactly `n` octets. */
   async read(n: number): Promise<Uint8Array> {
-    const deadline = Date.now() + this.timeoutMs;
+    const deadline = this.timeoutMs > 0 ? Date.now() + this.timeoutMs : Number.POSITIVE_INFINITY;
     while (this.buf.length < n) {
       if (this.error) throw this.error;
       if (this.ended) throw new OobError(`side channel closed after ${this.buf.length}/${n} octets`);
@@ -230,7 +236,7 @@ export class OobChannel {
       if (left <= 0) throw new OobError(`side channel: timed out waiting for ${n} octets`);
       await new Promise<void>((r) => {
         this.waiter = r;
-        setTimeout(r, left).unref?.();
+        if (Number.isFinite(left)) setTimeout(r, left).unref?.();
       });
     }
     const out = new Uint8Array(this.buf.subarray(0, n));
@@ -251,5 +257,11 @@ export class OobChannel {
 
   close(): void {
     this.sock.end();
+  }
+
+  /** Like {@link write}, but nothing is reported if the peer has already gone (a last "done"). */
+  writeLast(b: Uint8Array): void {
+    if (this.closed || this.sock.destroyed) return;
+    this.sock.write(b, () => {});
   }
 }

@@ -43,6 +43,7 @@ import {
   rdma_get_src_port,
   rdma_get_devices,
   rdma_listen,
+  rdma_reject,
   rdma_resolve_addr,
   rdma_resolve_route,
   rdmaListenReady,
@@ -266,12 +267,28 @@ export function useDevice(id: rdma_cm_id, dev: string | undefined): void {
 }
 
 /**
+ * What the test flows need of the out-of-band channel, whichever carries it: the rdma_cm
+ * control connection ({@link Control}, `-R`) or perftest's TCP socket (`EthControl`).
+ */
+export interface CtlChannel {
+  readonly client: boolean;
+  /** Set once the run is over: a closing peer is then expected. */
+  finished: boolean;
+  /** Throws if the peer has gone. */
+  check(): void;
+  /** `ctx_xchg_data`: the client sends then receives; the server receives then sends. */
+  xchg(msg: Uint8Array, n?: number): Promise<Uint8Array>;
+  /** `ctx_hand_shake`: one `pingpong_dest` exchange. */
+  handshake(my: PingpongDest): Promise<PingpongDest>;
+}
+
+/**
  * The control connection (`create_comm_struct`, `rdma_client_connect`, `rdma_server_connect`):
  * an RC QP with one receive always posted (before connect/accept, and re-posted right after a
  * message is consumed, before any reply), IRD/ORD 0. Messages are single signaled Sends; the
  * client sends first in every exchange, the server receives first.
  */
-export class Control {
+export class Control implements CtlChannel {
   private readonly buf = new Uint8Array(2 * COMM_PAGE);
   private mr!: ibv_mr;
   private qp!: ibv_qp;
@@ -360,7 +377,10 @@ export class Control {
     const c = new Control(e.id, false, pump, waiter);
     c.setup();
     if ((await rdma_accept(e.id, { responder_resources: 0, initiator_depth: 0, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
-      throw new PerfError(`Function rdma_accept failed (errno ${getErrno()})`);
+      const errno = getErrno();
+      // A failed accept rejects, so the client hears at once rather than waiting for the CM.
+      rdma_reject(e.id, null);
+      throw new PerfError(`Function rdma_accept failed (errno ${errno})`);
     }
     return c;
   }

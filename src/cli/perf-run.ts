@@ -5,6 +5,7 @@
  * `run_iter_bw`, `run_iter_bw_server`, `run_iter_lat_write`, `run_iter_lat`, `run_iter_lat_send`).
  */
 import { randomFillSync, randomInt } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep, setImmediate as yieldLoop } from 'node:timers/promises';
 import {
@@ -20,12 +21,18 @@ import {
   rdma_event_str,
   rdma_port_space,
 } from '../verbs/constants.js';
-import { type Context, queryGid, queryPort } from '../verbs/device.js';
+import { type Context, devices, openDevice, queryGid, queryPort } from '../verbs/device.js';
 import { getErrno } from '../verbs/errno.js';
 import {
   ibv_alloc_pd,
+  ibv_close_device,
   ibv_create_comp_channel,
   ibv_create_cq,
+  ibv_dealloc_pd,
+  ibv_dereg_mr,
+  ibv_destroy_comp_channel,
+  ibv_destroy_cq,
+  ibv_destroy_qp,
   ibv_poll_cq,
   ibv_post_recv,
   ibv_post_send,
@@ -43,17 +50,21 @@ import {
   rdma_destroy_qp,
   rdma_disconnect,
   rdma_getaddrinfo,
+  rdma_reject,
   rdma_resolve_addr,
   rdma_resolve_route,
 } from '../verbs/rdma_cm.js';
 import type { ibv_comp_channel, ibv_context, ibv_cq, ibv_gid, ibv_mr, ibv_port_attr, ibv_qp, ibv_send_wr, ibv_wc, In, rdma_cm_id } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
+import { cappedDepths } from './depth.js';
+import { connectIbRcQp, createIbRcQp, EthControl, gidIsV4Mapped, pickGid } from './perf-eth.js';
 import {
   be32,
   be64,
   beDouble,
   CmPump,
   Control,
+  type CtlChannel,
   cstring,
   DEST_LEN_WIDE,
   mtuMsg,
@@ -102,12 +113,25 @@ export interface PerfParams {
   verb: Verb;
   lat: boolean;
   server: boolean;
+  /**
+   * `-d`: the device; with rdma_cm every id uses it (rdmaUseDevice); none: rdma_cm's choice
+   * (SOFTRDMA_DEVICE, else softrdma0), without -R the first device.
+   */
+  dev?: string;
+  /**
+   * `-R`: connect with rdma_cm. Without it an InfiniBand (RoCEv2) device uses perftest's TCP
+   * exchange and `ibv_modify_qp` (perf-eth.ts); an iWARP device always uses rdma_cm (it has no
+   * other way to connect).
+   */
+  rdmaCm: boolean;
+  /** `-x`: the source GID index (-1: perftest's choice, the first IPv4-mapped GID). */
+  gidIndex: number;
+  /** perftest's -m as an `ibv_mtu` (1 = 256 … 5 = 4096); 0: the port's active MTU. */
+  mtu: number;
   /** Client: the server's address. */
   addr: string;
   /** Server: the address to bind. */
   bind: string;
-  /** `-d`: the device every rdma_cm id uses (rdmaUseDevice); none: rdma_cm's choice. */
-  dev?: string;
   port: number;
   /** Message size; the buffer size with `all` (8 MiB). */
   size: number;
@@ -137,6 +161,12 @@ export interface PerfParams {
   warmUp: boolean;
   /** Show a progress line (stdout is a terminal). */
   progress: boolean;
+  /**
+   * softrdma's `--dump-buffer=FILE`: after the run, the data buffer (both halves: local
+   * sources and Read sinks, then the areas the peer targets) is written to FILE, so that a
+   * test can check what the peer placed or returned.
+   */
+  dumpFile?: string;
   /** Called with the bound port once the server listens. */
   onListening?: (port: number) => void;
 }
@@ -289,10 +319,11 @@ class DataCtx {
     if (!(p.verb === 'write' && p.lat)) {
       for (let o = 0; o < total; o += 65536) randomFillSync(this.buf, o, Math.min(65536, total - o));
     }
+    const iwarp = ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP;
     let flags = A.IBV_ACCESS_LOCAL_WRITE;
     if (p.verb === 'write') flags |= A.IBV_ACCESS_REMOTE_WRITE;
     // iWARP: the Read sink is the same MR, and a Read Response is a tagged (remote) write.
-    else if (p.verb === 'read') flags |= A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_WRITE;
+    else if (p.verb === 'read') flags |= A.IBV_ACCESS_REMOTE_READ | (iwarp ? A.IBV_ACCESS_REMOTE_WRITE : 0);
     // ib_atomic_*: the target takes atomics (RFC 7306 on iWARP between softrdma peers).
     else if (p.verb === 'atomic') flags |= A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_ATOMIC;
     const mr = ibv_reg_mr(pd, this.buf, total, flags);
@@ -315,6 +346,24 @@ class DataCtx {
       throw new PerfError(`Failed to create QP (errno ${getErrno()})`);
     }
     return id.qp!;
+  }
+
+  /** The data QP of a run without rdma_cm (`ctx_qp_create`, `ctx_modify_qp_to_init`). */
+  createIbQp(): ibv_qp {
+    const p = this.p;
+    return createIbRcQp(this.pd, this.scq, this.rcq, { max_send_wr: p.txDepth, max_recv_wr: p.rxDepth }, p.verb);
+  }
+
+  /** `destroy_ctx` of a run without rdma_cm: QPs, MRs, CQs, channels, PD. */
+  destroyIb(): void {
+    for (const qp of this.qps.splice(0)) ibv_destroy_qp(qp);
+    if (this.credit) ibv_dereg_mr(this.credit.mr);
+    ibv_dereg_mr(this.mr);
+    if (this.rcq !== this.scq) ibv_destroy_cq(this.rcq);
+    ibv_destroy_cq(this.scq);
+    ibv_destroy_comp_channel(this.sch);
+    ibv_destroy_comp_channel(this.rch);
+    ibv_dealloc_pd(this.pd);
   }
 
   /** `ctx_alloc_credit`: `2 × num_qps` uint32 (ours, then the peer's credit slots), LW | RW. */
@@ -345,7 +394,18 @@ export class PerfRun {
   private readonly out: Printer;
   private readonly ch;
   private readonly pump: CmPump;
-  private ctl: Control | null = null;
+  /** The out-of-band channel: {@link cm} with rdma_cm, {@link eth} without. */
+  private ctl: CtlChannel | null = null;
+  private cm: Control | null = null;
+  private eth: EthControl | null = null;
+  /** Without rdma_cm: the device opened for the run. */
+  private ibCtx: Context | null = null;
+  /** Without rdma_cm: the QPs have been moved to RTR (and RTS). */
+  private ibConnected = false;
+  /** The source GID index advertised and used. */
+  private gidIndex = 0;
+  /** iWARP `ib_send_bw`: receive credits (perftest's `send_rcredit`; iWARP has no RNR). */
+  private credits = false;
   private data: DataCtx | null = null;
   private listenId: rdma_cm_id | null = null;
   private remVersion = 0;
@@ -356,7 +416,6 @@ export class PerfRun {
   private my: PingpongDest[] = [];
   private rem: PingpongDest[] = [];
   private devName = '';
-  private transportName = 'IW';
   private gid: Uint8Array = new Uint8Array(16);
   private readonly wc: ibv_wc[] = Array.from({ length: POLL_BATCH }, () => newWc());
   private readonly wc1: ibv_wc[] = [newWc()];
@@ -387,6 +446,7 @@ export class PerfRun {
     busyPoll: false,
     check: () => {
       this.ctl?.check();
+      if (this.eth) return;
       if (this.data && !this.dataDone) for (const id of this.data.ids) if (this.pump.disconnected.has(id)) throw new PerfError('the peer closed a data connection');
     },
   };
@@ -396,17 +456,10 @@ export class PerfRun {
     const p = this.p;
     this.waiter.busyPoll = p.busyPoll || p.duration > 0;
     try {
-      if (p.server && p.bind !== '0.0.0.0') p.bind = await resolveHost(p.bind, true);
-      if (!p.server) p.addr = await resolveHost(p.addr, false);
-      if (p.server) {
-        this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
-        const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1, p.dev);
-        this.listenId = l.listenId;
-        p.onListening?.(l.port);
-        this.ctl = await Control.accept(this.pump, l.listenId, this.waiter);
-      } else {
-        this.ctl = await Control.connect(this.pump, p.addr, p.port, this.waiter, p.dev);
-      }
+      const dev = p.dev === undefined ? devices()[0] : devices().find((d) => d.name === p.dev);
+      if (!dev) throw new PerfError(p.dev === undefined ? 'No IB devices found' : `IB device ${p.dev} not found`);
+      if (!p.rdmaCm && dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) await this.ethConnect(dev);
+      else await this.cmConnect();
       await this.exchangeSysData();
       await this.connectData();
       this.setUpConnection();
@@ -417,6 +470,7 @@ export class PerfRun {
         else await this.sendLat();
       } else if (p.verb === 'send') await this.sendBw();
       else await this.rdmaBw();
+      if (p.dumpFile && this.data) writeFileSync(p.dumpFile, this.data.buf);
       await this.teardown();
       return 0;
     } finally {
@@ -425,6 +479,51 @@ export class PerfRun {
   }
 
   // -------------------------------------------------------------------- set-up
+
+  /** `establish_connection` with `-R`: the rdma_cm control connection. */
+  private async cmConnect(): Promise<void> {
+    const p = this.p;
+    if (p.server && p.bind !== '0.0.0.0') p.bind = await resolveHost(p.bind, true);
+    if (!p.server) p.addr = await resolveHost(p.addr, false);
+    if (p.server) {
+      this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
+      const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1, p.dev);
+      this.listenId = l.listenId;
+      p.onListening?.(l.port);
+      this.cm = await Control.accept(this.pump, l.listenId, this.waiter);
+    } else {
+      this.cm = await Control.connect(this.pump, p.addr, p.port, this.waiter, p.dev);
+    }
+    this.ctl = this.cm;
+  }
+
+  /**
+   * `establish_connection` without `-R` on an InfiniBand device: open it, pick the GID index
+   * (`-x`, else perftest's `get_best_gid_index`: the first IPv4-mapped GID), then the TCP side
+   * channel (perf-eth.ts).
+   */
+  private async ethConnect(dev: ReturnType<typeof devices>[number]): Promise<void> {
+    const p = this.p;
+    const ctx = openDevice(dev);
+    if (!ctx) throw new PerfError(` Couldn't get context for the device`);
+    this.ibCtx = ctx;
+    const g = pickGid(ctx, p.gidIndex);
+    if (!g) throw new PerfError(` Unable to set up socket connection (no GID at index ${p.gidIndex} of ${dev.name})`);
+    this.gidIndex = g.index;
+    this.gid = g.gid;
+    if (p.server) {
+      this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
+      this.eth = await EthControl.accept(p.bind, p.port, p.onListening);
+    } else {
+      this.eth = await EthControl.connect(p.addr, p.port);
+    }
+    this.ctl = this.eth;
+  }
+
+  /** The device of the data connections. */
+  private devCtx(): Context {
+    return this.ibCtx ?? (this.cm!.id.verbs as Context);
+  }
 
   /** P1–P4: version, cycle buffer, cache line, MTU (`exchange_versions`, `check_sys_data`, `check_mtu`). */
   private async exchangeSysData(): Promise<void> {
@@ -440,26 +539,35 @@ export class PerfRun {
       this.cycle = Math.max(this.cycle, rc);
       this.cacheLine = Math.max(this.cacheLine, rl);
     }
-    const ctx = ctl.id.verbs as Context;
+    const ctx = this.devCtx();
     const port = {} as ibv_port_attr;
-    const local = queryPort(ctx, 1, port) === 0 ? port.active_mtu : ibv_mtu.IBV_MTU_1024;
+    const local = this.p.mtu || (queryPort(ctx, 1, port) === 0 ? port.active_mtu : ibv_mtu.IBV_MTU_1024);
     this.mtu = local;
     if (versionAtLeast(this.remVersion, 5.1)) {
       const len = versionAtLeast(this.remVersion, 5.31) ? 2 : 4;
       const rem = parseMtuMsg(await ctl.xchg(mtuMsg(local, len), len));
       if (rem >= ibv_mtu.IBV_MTU_256 && rem <= ibv_mtu.IBV_MTU_4096 && local > rem) this.mtu = rem;
     }
-    if (versionAtLeast(this.remVersion, 6.29)) ctl.destLen = DEST_LEN_WIDE;
+    if (versionAtLeast(this.remVersion, 6.29) && this.cm) this.cm.destLen = DEST_LEN_WIDE;
     this.devName = ctx.device.name;
-    // perftest's link_layer/transport line: IW for iWARP, IB for an InfiniBand CA (RoCE too).
-    this.transportName = ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB ? 'IB' : 'IW';
-    const g: ibv_gid = { raw: new Uint8Array(16) };
-    if (queryGid(ctx, 1, 0, g) === 0) this.gid = g.raw;
+    this.credits = ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP;
+    if (!this.eth) {
+      const g: ibv_gid = { raw: new Uint8Array(16) };
+      if (queryGid(ctx, 1, 0, g) === 0) this.gid = g.raw;
+    }
   }
 
   /** `create_rdma_cm_connection`: handshake, the data connections on the same port, handshake. */
   private async connectData(): Promise<void> {
     const ctl = this.ctl!;
+    if (this.eth) {
+      // Without rdma_cm (`ctx_init`): the data QPs are made here and connected after the
+      // first key handshakes; no handshakes around it.
+      const d = new DataCtx(this.ibCtx!, this.p, this.cycle, this.cacheLine);
+      this.data = d;
+      for (let i = 0; i < this.p.qps; i++) d.qps.push(d.createIbQp());
+      return;
+    }
     await ctl.handshake(zeroDest());
     if (this.client) {
       await this.clientConnectData();
@@ -535,12 +643,17 @@ export class PerfRun {
       this.data.qps.push(this.data.createQp(e.id));
       this.data.ids.push(e.id);
       // perftest ≥ 23.04 clamps to the request's values; 4.5 accepts with out_reads. The clamp
-      // gives the same result against a siw peer and never asks for more than the peer offers.
+      // gives the same result against a siw peer and never asks for more than the peer offers,
+      // and the device's limits cap what a peer may offer (as librdmacm does).
       const rd = this.rdAtom;
-      const ird = Math.min(rd, e.conn.responder_resources);
-      const ord = Math.min(rd, e.conn.initiator_depth);
+      const dev = cappedDepths(e.id.verbs!, e.conn);
+      const ird = Math.min(rd, dev?.responder_resources ?? 0);
+      const ord = Math.min(rd, dev?.initiator_depth ?? 0);
       if ((await rdma_accept(e.id, { responder_resources: ird, initiator_depth: ord, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
-        throw new PerfError(`Failed to accept RDMA CM connection (errno ${getErrno()}).`);
+        const errno = getErrno();
+        // A failed accept rejects, so the client hears at once rather than waiting for the CM.
+        rdma_reject(e.id, null);
+        throw new PerfError(`Failed to accept RDMA CM connection (errno ${errno}).`);
       }
     }
     rdma_destroy_id(listenId);
@@ -560,7 +673,7 @@ export class PerfRun {
       vaddr: d.mr.addr + BigInt((p.qps + i) * d.buff),
       gid: this.gid,
       srqn: 0,
-      gidIndex: 0,
+      gidIndex: this.gidIndex,
     }));
     this.rem = this.my.map(() => zeroDest());
   }
@@ -574,7 +687,7 @@ export class PerfRun {
     const name = p.verb === 'atomic' ? `${VERB_NAME.atomic} ${p.atomicType ?? 'FETCH_AND_ADD'}` : VERB_NAME[p.verb];
     s += `                    ${name} ${p.lat ? 'Latency ' : 'BW '}Test\n`;
     s += ` Dual-port       : OFF\t\tDevice         : ${this.devName}\n`;
-    s += ` Number of qps   : ${p.qps}\t\tTransport type : ${this.transportName}\n`;
+    s += ` Number of qps   : ${p.qps}\t\tTransport type : ${this.credits ? 'IW' : 'IB'}\n`;
     s += ' Connection type : RC\t\tUsing SRQ      : OFF\n';
     // A software RNIC has no PCIe, and we post with ibv_post_send (perftest's --use_old_post_send).
     s += ' PCIe relax order: Unsupported\n';
@@ -584,11 +697,11 @@ export class PerfRun {
     if (!p.lat) s += ` CQ Moderation   : ${p.cqMod}\n`;
     s += ` Mtu             : ${1 << (7 + this.mtu)}[B]\n`;
     s += ' Link type       : Ethernet\n';
-    s += ' GID index       : 0\n';
+    s += ` GID index       : ${this.gidIndex}\n`;
     s += isRequestVerb(p.verb) ? ` Outstand reads  : ${p.outReads}\n` : ' Max inline data : 0[B]\n';
-    s += ' rdma_cm QPs\t : ON\n';
-    s += ' Data ex. method : rdma_cm';
-    if (p.server) {
+    s += ` rdma_cm QPs\t : ${this.eth ? 'OFF' : 'ON'}\n`;
+    s += ` Data ex. method : ${this.eth ? 'Ethernet' : 'rdma_cm'}`;
+    if (p.server && !this.eth) {
       s += `\n${RESULT_LINE} Waiting for client rdma_cm QP to connect\n Please run the same command with the IB/RoCE interface IP`;
     }
     s += `\n${RESULT_LINE}`;
@@ -617,9 +730,27 @@ export class PerfRun {
     }
   }
 
-  /** H×q (keys only). */
+  /**
+   * H×q (keys only): the first key exchange of every test. Without rdma_cm, `ctx_connect`
+   * follows it: each QP to RTR with the peer's keys, and to RTS on the client (the only sender
+   * of a bandwidth test) and on both ends of a latency test.
+   */
   private async handshakeAll(): Promise<void> {
     for (let i = 0; i < this.p.qps; i++) this.rem[i] = await this.ctl!.handshake(this.my[i]!);
+    if (!this.eth || this.ibConnected) return;
+    if (gidIsV4Mapped(this.my[0]!.gid) !== gidIsV4Mapped(this.rem[0]!.gid)) {
+      throw new PerfError('\n Found Incompatibility issue with GID types.\n Please Try to use a different IP version.\n');
+    }
+    const rts = this.p.lat || this.client;
+    for (const [i, qp] of this.data!.qps.entries()) connectIbRcQp(qp, this.my[i]!, this.rem[i]!, this.mtu, this.gidIndex, rts);
+    this.ibConnected = true;
+  }
+
+  /** `ctx_close_connection`: a last handshake; without rdma_cm, then "done" and close. */
+  private async closeConnection(): Promise<void> {
+    this.ctl!.finished = true;
+    await this.handshake0();
+    this.eth?.done();
   }
 
   private async handshake0(): Promise<void> {
@@ -693,8 +824,7 @@ export class PerfRun {
       await this.handshake0();
       const rep = await this.xchgBwReport({ size: 0, iters: 0, bwPeak: 0, bwAvg: 0, msgRate: 0 });
       this.bwRow(rep);
-      this.ctl!.finished = true;
-      await this.handshake0(); // ctx_close_connection
+      await this.closeConnection();
       this.out.text(RESULT_LINE);
       return;
     }
@@ -705,23 +835,14 @@ export class PerfRun {
     this.out.text(RESULT_LINE);
     await this.handshake0();
     await this.xchgBwReport(this.lastBw!);
-    this.ctl!.finished = true;
-    await this.handshake0(); // ctx_close_connection
-  }
-
-  /**
-   * Receive credits: perftest's send_bw uses them on iWARP only (`ctx.send_rcredit` when the
-   * transport is iWARP, which has no RNR retry); over InfiniBand/RoCE the RNR NAK paces the sender.
-   */
-  private get sendCredits(): boolean {
-    return this.transportName === 'IW';
+    await this.closeConnection();
   }
 
   /** ib_send_bw (docs §2.7, §2.8.4: iWARP receive credits). */
   private async sendBw(): Promise<void> {
     const p = this.p;
     const d = this.data!;
-    if (this.sendCredits) {
+    if (this.credits) {
       d.allocCredit();
       for (let i = 0; i < p.qps; i++) {
         this.my[i]!.rkey = d.credit!.mr.rkey;
@@ -746,8 +867,7 @@ export class PerfRun {
     }
     this.out.stopProgress();
     this.out.text(RESULT_LINE);
-    this.ctl!.finished = true;
-    await this.handshake0(); // ctx_close_connection
+    await this.closeConnection();
   }
 
   /** ib_write_lat: the server writes first; no close handshake. */
@@ -778,8 +898,7 @@ export class PerfRun {
     await this.handshakeRemote();
     await this.handshake0();
     if (this.p.server) {
-      this.ctl!.finished = true;
-      await this.handshake0(); // ctx_close_connection
+      await this.closeConnection();
       this.out.text(RESULT_LINE);
       return;
     }
@@ -787,8 +906,7 @@ export class PerfRun {
     this.out.startProgress();
     for (const size of this.sizes()) this.latRow(await this.runIterLatRead(size));
     this.out.stopProgress();
-    this.ctl!.finished = true;
-    await this.handshake0(); // ctx_close_connection
+    await this.closeConnection();
     this.out.text(RESULT_LINE);
   }
 
@@ -807,8 +925,7 @@ export class PerfRun {
     }
     this.out.stopProgress();
     this.out.text(RESULT_LINE);
-    this.ctl!.finished = true;
-    await this.handshake0(); // ctx_close_connection
+    await this.closeConnection();
   }
 
   /** `xchg_bw_reports`: size, iters (8 octets if the peer is ≥ 5.33, else 4), peak, average, rate. */
@@ -874,7 +991,7 @@ export class PerfRun {
     const cycling = size <= this.cycle / 2;
     const step = inc(size, this.cacheLine);
     const wrap = Math.max(1, Math.floor(this.cycle / step));
-    const credits = p.verb === 'send' && this.sendCredits;
+    const credits = p.verb === 'send' && this.credits;
     const opcode = this.opcode();
     const scnt = new Array<number>(q).fill(0);
     const ccnt = new Array<number>(q).fill(0);
@@ -1033,16 +1150,15 @@ export class PerfRun {
     let t0 = 0;
     let first = true;
     const clock = dur ? new DurationClock(p.duration, p.margin) : null;
+    // iWARP only (perftest's send_rcredit): an InfiniBand sender is paced by RNR NAKs instead.
     const cr = d.credit;
-    const creditWr = cr
-      ? d.qps.map((_, i) => ({
-          wr_id: BigInt(i),
-          opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
-          send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
-          sg_list: [{ addr: cr.mr.addr + BigInt(4 * i), length: 4, lkey: cr.mr.lkey }],
-          wr: { rdma: { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey } },
-        }))
-      : [];
+    const creditWr = d.qps.map((_, i) => ({
+      wr_id: BigInt(i),
+      opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
+      send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
+      sg_list: cr ? [{ addr: cr.mr.addr + BigInt(4 * i), length: 4, lkey: cr.mr.lkey }] : [],
+      wr: { rdma: { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey } },
+    }));
     this.out.status = () => `${size} B: ${dur ? `${counted} received` : `${rcnt}/${tot}`}`;
     const reapCredits = async (): Promise<void> => {
       const n = await waitCq(d.scq, this.waiter.busyPoll ? null : d.sch, this.wc, this.waiter);
@@ -1291,6 +1407,15 @@ export class PerfRun {
   private async teardown(): Promise<void> {
     this.dataDone = true;
     if (this.ctl) this.ctl.finished = true;
+    if (this.eth) {
+      // Without rdma_cm there is nothing to disconnect (`destroy_ctx`): the QPs are destroyed,
+      // and an ACK still owed to the peer leaves first (the RoCEv2 transport flushes it).
+      this.data?.destroyIb();
+      this.eth.close();
+      if (this.ibCtx) ibv_close_device(this.ibCtx);
+      rdma_destroy_event_channel(this.ch);
+      return;
+    }
     const ids = this.data?.ids ?? [];
     for (const id of ids) await rdma_disconnect(id);
     await this.waitDisconnected(ids, 3000);
@@ -1298,11 +1423,11 @@ export class PerfRun {
       rdma_destroy_qp(id);
       rdma_destroy_id(id);
     }
-    if (this.ctl) {
-      await rdma_disconnect(this.ctl.id);
-      await this.waitDisconnected([this.ctl.id], 1000);
-      rdma_destroy_qp(this.ctl.id);
-      rdma_destroy_id(this.ctl.id);
+    if (this.cm) {
+      await rdma_disconnect(this.cm.id);
+      await this.waitDisconnected([this.cm.id], 1000);
+      rdma_destroy_qp(this.cm.id);
+      rdma_destroy_id(this.cm.id);
     }
     if (this.listenId) rdma_destroy_id(this.listenId);
     rdma_destroy_event_channel(this.ch);
@@ -1324,7 +1449,12 @@ export class PerfRun {
   abort(): void {
     this.dataDone = true;
     for (const id of this.data?.ids ?? []) void rdma_disconnect(id);
-    if (this.ctl) void rdma_disconnect(this.ctl.id);
+    if (this.cm) void rdma_disconnect(this.cm.id);
+    this.eth?.close();
+    if (this.ibCtx) {
+      // The QPs go to Error (no more retransmissions to a peer that may have gone), then away.
+      for (const qp of this.data?.qps ?? []) ibv_destroy_qp(qp);
+    }
     rdma_destroy_event_channel(this.ch);
   }
 }

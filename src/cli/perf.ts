@@ -1,8 +1,9 @@
 /**
- * `softrdma perf write|read|send [--bw|--lat] [options] [ADDR]`: perftest's
- * `ib_{write,read,send}_{bw,lat} -R` over softrdma's rdma_cm and verbs, compatible on the wire
- * with the real perftest (Debian 12's 4.5-0.17, version "6.06") in both roles
- * (docs/interop-protocols.md §2, §4).
+ * `softrdma perf write|read|send|atomic [--bw|--lat] [options] [ADDR]`: perftest's
+ * `ib_{write,read,send,atomic}_{bw,lat}`, compatible on the wire with the real perftest
+ * (Debian 12's 4.5-0.17, version "6.06") in both roles: with `-R` (and always on the iWARP
+ * device) over softrdma's rdma_cm (docs/interop-protocols.md §2, §4); without `-R` on the RoCE
+ * device over perftest's TCP exchange and `ibv_modify_qp` (perf-eth.ts).
  *
  * With ADDR it is the client; with `--server` it waits for a client (ours or perftest's);
  * with neither it runs both ends on loopback: it starts itself as the server in a second
@@ -11,8 +12,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { devices } from '../verbs/device.js';
+import { ibv_transport_type } from '../verbs/constants.js';
+import { closeDevice, devices, openDevice } from '../verbs/device.js';
 import type { CliIo } from './cli.js';
+import { gidIsV4Mapped, pickGid } from './perf-eth.js';
 import { PERFTEST_VERSION, PerfError } from './perf-proto.js';
 import { type AtomicType, MAX_SIZE, type PerfParams, PerfRun, type Verb } from './perf-run.js';
 
@@ -23,12 +26,17 @@ export const LOOPBACK_ALL_ITERS_LAT = 200;
 export const PERF_HELP = `Usage: softrdma perf write|read|send|atomic [--bw|--lat] [options] [ADDR]
 
 perftest's ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat, ib_read_lat,
-ib_send_lat and ib_atomic_lat with rdma_cm (-R), interoperable with the real perftest
-(4.5 / "6.06") over iWARP. atomic needs a peer that negotiated RFC 7306 (softrdma; not siw).
+ib_send_lat and ib_atomic_lat, interoperable with the real perftest (4.5 / "6.06"):
+- on the iWARP device (softrdma0, the default) with rdma_cm, as perftest -R (against siw);
+  atomic needs a peer that negotiated RFC 7306 (softrdma; not siw);
+- on the RoCE device (-d softroce0) without -R: perftest's own TCP exchange on the port
+  (KEY_PRINT_FMT_GID keys, "Data ex. method : Ethernet") and QPs connected with
+  ibv_modify_qp, as ib_*_bw -d rxe0 -x 1 (against Linux rxe).
 
-  softrdma perf write ADDR          client: run against a server at ADDR (ours or ib_write_bw -R)
-  softrdma perf write --server      server: wait for a client (ours or ib_write_bw -R ADDR)
+  softrdma perf write ADDR          client: run against a server at ADDR (ours or ib_write_bw)
+  softrdma perf write --server      server: wait for a client (ours or ib_write_bw ADDR)
   softrdma perf write               loopback: both ends on 127.0.0.1, in two processes
+                                    (RoCE: the server's GID is the next 127/8 address)
 
 Both ends must be given the same test, sizes and iterations (perftest does not exchange them).
 
@@ -45,6 +53,10 @@ Options:
   -p, --port=PORT            port of the control and data connections (default 18515)
   -d, --ib-dev=DEV           device: softrdma0 (iWARP) or softroce0 (RoCEv2); default: rdma_cm's
                              choice (SOFTRDMA_DEVICE, else softrdma0)
+  -x, --gid-index=N          RoCE: source GID index (default: the first IPv4-mapped GID;
+                             softrdma devinfo -v lists them; SOFTRDMA_ROCE_ADDRS sets them)
+  -m, --mtu=MTU              RoCE: path MTU, 256|512|1024|2048|4096 (default: the port's
+                             active MTU; the smaller of the two ends' is used)
   -t, --tx-depth=N           send queue depth (default: bw 128, lat 1)
   -r, --rx-depth=N           receive queue depth, send tests (default 512)
   -q, --qp=N                 number of QPs / data connections (default 1)
@@ -60,13 +72,17 @@ Options:
                              message size is always 8
   -N, --noPeak               do not compute the peak bandwidth
       --report_gbits         report Gb/s instead of MB/s
-  -R, --rdma_cm              accepted: rdma_cm is the only connection method
+  -R, --rdma_cm              connect with rdma_cm (the iWARP device always does; RoCE
+                             without -R uses perftest's TCP exchange)
   -F, --CPU-freq             accepted and ignored
   -I, --inline_size=N        accepted; inline data is 0 on this device (as on siw)
   -e, --events               sleep on completion events (the default here; perftest polls)
       --busy-poll            poll completions in a loop (yielding between polls) instead of
                              sleeping on completion events
       --json                 one JSON object per result row, nothing else on stdout
+      --dump-buffer=FILE     after the run, write the data buffer to FILE: the local
+                             sources/Read sinks, then the areas the peer targets (each
+                             max(size, 4096) octets per QP), to check what was placed
       --server               be the server
       --bind=ADDR            server: address to bind (default 0.0.0.0)
   -V, --version              print the perftest version we claim and exit
@@ -153,12 +169,15 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
       atomic_type: { type: 'string', short: 'A' },
       noPeak: { type: 'boolean', short: 'N' },
       rdma_cm: { type: 'boolean', short: 'R' },
+      'gid-index': { type: 'string', short: 'x' },
+      mtu: { type: 'string', short: 'm' },
       'CPU-freq': { type: 'boolean', short: 'F' },
       inline_size: { type: 'string', short: 'I' },
       report_gbits: { type: 'boolean' },
       'busy-poll': { type: 'boolean' },
       events: { type: 'boolean', short: 'e' },
       json: { type: 'boolean' },
+      'dump-buffer': { type: 'string' },
       server: { type: 'boolean' },
       bind: { type: 'string' },
       'loopback-child': { type: 'boolean' },
@@ -226,6 +245,13 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   }
   const dev = v['ib-dev'];
   if (dev !== undefined && !devices().some((d) => d.name === dev)) throw new PerfError(`IB device ${dev} not found`);
+  const gidIndex = v['gid-index'] !== undefined ? inRange(v['gid-index'], 'Gid index', 0, 255) : -1;
+  // perftest's -m: one of the five IB MTUs, as its mtu_enum accepts them (0 = the port's).
+  let mtu = 0;
+  if (v.mtu !== undefined) {
+    mtu = [256, 512, 1024, 2048, 4096].indexOf(Number(v.mtu)) + 1;
+    if (mtu === 0) throw new UsageError(` Invalid MTU ${v.mtu}: 256, 512, 1024, 2048 or 4096`);
+  }
   // force_dependecies: depths clamped to the iterations, CQ moderation off for big messages.
   if (!duration) {
     if (txDepth > iters) txDepth = iters;
@@ -256,9 +282,12 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     verb,
     lat,
     server: mode === 'server',
+    ...(dev !== undefined && { dev }),
+    rdmaCm: !!v.rdma_cm,
+    gidIndex,
+    mtu,
     addr: addr ?? '127.0.0.1',
     bind: v.bind ?? '0.0.0.0',
-    ...(dev !== undefined && { dev }),
     port,
     size,
     all: all && verb !== 'atomic',
@@ -277,6 +306,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     json: !!v.json,
     busyPoll: !!v['busy-poll'],
     warmUp: !lat && !!v.perform_warm_up,
+    ...(v['dump-buffer'] !== undefined && { dumpFile: v['dump-buffer'] }),
     progress: false,
   };
   return { params, mode, loopbackChild: !!v['loopback-child'], portGiven: v.port !== undefined, inline: v.inline_size !== undefined };
@@ -296,6 +326,10 @@ function childArgs(p: PerfParams, port: number): string[] {
   if (p.verb === 'atomic') a.push('-A', p.atomicType ?? 'FETCH_AND_ADD');
   if (p.busyPoll) a.push('--busy-poll');
   if (p.warmUp) a.push('--perform_warm_up');
+  if (p.dev !== undefined) a.push('-d', p.dev);
+  if (p.rdmaCm) a.push('-R');
+  // The server's GID table is its own loopback address alone (below): index 0.
+  if (ethMode(p)) a.push('-x', '0');
   a.push('--server', '--bind', '127.0.0.1', '-p', String(port), '--loopback-child');
   return a;
 }
@@ -314,10 +348,35 @@ async function runOne(p: PerfParams, io: CliIo): Promise<number> {
   }
 }
 
+/** Whether a run uses perftest's TCP exchange (an InfiniBand device without -R) rather than rdma_cm. */
+function ethMode(p: PerfParams): boolean {
+  const dev = p.dev === undefined ? devices()[0] : devices().find((d) => d.name === p.dev);
+  return !p.rdmaCm && dev?.transport_type === ibv_transport_type.IBV_TRANSPORT_IB;
+}
+
+/**
+ * The environment of the loopback server. On a RoCE device each process binds UDP 4791 on its
+ * GID's address, so the server gets a loopback address of its own as its whole GID table
+ * (`SOFTRDMA_ROCE_ADDRS`): the client's address plus one when that is a 127/8 address
+ * (127.0.0.1 → 127.0.0.2), else 127.0.0.2.
+ */
+function childEnv(p: PerfParams): NodeJS.ProcessEnv {
+  if (!ethMode(p)) return process.env;
+  let child = '127.0.0.2';
+  const dev = p.dev === undefined ? devices()[0] : devices().find((d) => d.name === p.dev);
+  const ctx = dev ? openDevice(dev) : null;
+  if (ctx) {
+    const g = pickGid(ctx, p.gidIndex);
+    if (g && gidIsV4Mapped(g.gid) && g.gid[12] === 127 && g.gid[15]! < 254) child = `127.${g.gid[13]}.${g.gid[14]}.${g.gid[15]! + 1}`;
+    closeDevice(ctx);
+  }
+  return { ...process.env, SOFTRDMA_ROCE_ADDRS: child };
+}
+
 /** Loopback: the server in a child process (it reports its port over IPC), the client here. */
 async function loopback(p: PerfParams, port: number, io: CliIo): Promise<number> {
   const main = fileURLToPath(new URL('./main.js', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [main, ...childArgs(p, port)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child: ChildProcess = spawn(process.execPath, [main, ...childArgs(p, port)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: childEnv(p) });
   let childErr = '';
   child.stderr?.on('data', (d: Buffer) => (childErr += d.toString()));
   child.stdout?.resume();
@@ -353,7 +412,8 @@ async function loopback(p: PerfParams, port: number, io: CliIo): Promise<number>
 /** One line naming the mode: loopback, server or client, and where. */
 function modeLine(p: PerfParams, mode: Parsed['mode'], portGiven: boolean): string {
   const test = `${p.verb}_${p.lat ? 'lat' : 'bw'}`;
-  if (mode === 'server') return `${test} server: waiting for a client on ${p.bind} port ${p.port} (softrdma perf ${p.verb} ADDR, or ib_${test} -R ADDR)`;
+  const perftest = `ib_${p.verb === 'atomic' ? 'atomic' : p.verb}_${p.lat ? 'lat' : 'bw'}${ethMode(p) ? ` -d rxe0 -x 1${p.verb === 'atomic' ? ` -A ${p.atomicType}` : ''}` : ' -R'} ADDR`;
+  if (mode === 'server') return `${test} server: waiting for a client on ${p.bind} port ${p.port} (softrdma perf ${p.verb} ADDR, or ${perftest})`;
   if (mode === 'client') return `${test} client: connecting to ${p.addr} port ${p.port}`;
   return `${test} loopback: server and client on 127.0.0.1${portGiven ? ` port ${p.port}` : ''}, each in its own process (give ADDR to be a client, --server to be a server)`;
 }

@@ -1,14 +1,19 @@
 /**
- * `softrdma pingpong rc|uc|ud`: rdma-core's `ibv_rc_pingpong`, `ibv_uc_pingpong` and
- * `ibv_ud_pingpong` (libibverbs/examples), wire-compatible with them over RoCEv2: the same
- * flags, the same output, the same CM-less TCP exchange of LID:QPN:PSN:GID (src/cli/oob.ts),
- * the same QP attributes, so either side can be the real program.
+ * `softrdma pingpong rc|uc|ud|srq`: rdma-core's `ibv_rc_pingpong`, `ibv_uc_pingpong`,
+ * `ibv_ud_pingpong` and `ibv_srq_pingpong` (libibverbs/examples), wire-compatible with them
+ * over RoCEv2: the same flags, the same output, the same CM-less TCP exchange of
+ * LID:QPN:PSN:GID (src/cli/oob.ts), the same QP attributes, so either side can be the real
+ * program.
  *
  * The exchange: the client writes its address, the server moves its QP to RTR/RTS with it
  * (RC/UC) or creates its address handle (UD) and answers with its own, the client does the
  * same and writes "done". Then they ping-pong `iters` messages of `size` octets: the client
  * sends first, each side sends its next message once its previous Send completed and the
  * peer's message arrived (rdma-core's `pending` bits).
+ *
+ * srq: `-q` RC QPs (default 16) share one CQ and one shared receive queue; each QP ping-pongs
+ * on its own, and the exchange carries `MAX_QP` (256) addresses each way whatever `-q` is
+ * (the unused ones all zero), as `srq_pingpong.c` writes and reads its whole `my_dest` array.
  */
 import { randomInt } from 'node:crypto';
 import { setImmediate as yieldLoop } from 'node:timers/promises';
@@ -29,15 +34,19 @@ import {
   ibv_alloc_pd,
   ibv_create_comp_channel,
   ibv_create_cq,
+  ibv_create_srq,
   ibv_dealloc_pd,
   ibv_dereg_mr,
+  ibv_destroy_comp_channel,
   ibv_destroy_cq,
   ibv_destroy_qp,
+  ibv_destroy_srq,
   ibv_get_cq_event,
   ibv_modify_qp,
   ibv_poll_cq,
   ibv_post_recv,
   ibv_post_send,
+  ibv_post_srq_recv,
   ibv_reg_mr,
   ibv_req_notify_cq,
   newWc,
@@ -53,27 +62,35 @@ import {
   ibv_query_gid,
   ibv_query_port,
 } from '../verbs/index.js';
-import type { ibv_ah, ibv_comp_channel, ibv_context, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_wc } from '../verbs/types.js';
+import type { ibv_ah, ibv_comp_channel, ibv_context, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq, ibv_wc } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
 import { decodePpDest, encodePpDest, OOB_DEFAULT_PORT, OobChannel, OobError, PP_DONE, PP_MSG_LEN, type PpDest } from './oob.js';
 
-export const PINGPONG_HELP = `Usage: softrdma pingpong rc|uc|ud [options] [HOST]
+export const PINGPONG_HELP = `Usage: softrdma pingpong rc|uc|ud|srq [options] [HOST]
 
-rdma-core's ibv_rc_pingpong, ibv_uc_pingpong and ibv_ud_pingpong, interoperable with them
-over RoCEv2 (device softroce0). Without HOST: start a server and wait for a connection.
+rdma-core's ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong and ibv_srq_pingpong,
+interoperable with them over RoCEv2 (device softroce0). Without HOST: start a server and wait
+for a connection.
 
 Options:
   -p, --port=PORT        listen on/connect to TCP port PORT (default 18515)
   -d, --ib-dev=DEV       use device DEV (default: the first RoCE device)
   -i, --ib-port=PORT     use port PORT of the device (default 1)
-  -s, --size=SIZE        size of message to exchange (default 4096; ud: 2048)
-  -m, --mtu=SIZE         path MTU, 256 … 4096 (default 1024; rc and uc)
+  -s, --size=SIZE        size of message to exchange (default 4096; ud: 2048, at most the
+                         port's active MTU)
+  -m, --mtu=SIZE         path MTU, 256 … 4096 (default 1024; rc, uc and srq)
+  -q, --num-qp=NUM       srq: number of QPs sharing the receive queue (default 16)
   -r, --rx-depth=DEPTH   number of receives to post at a time (default 500)
-  -n, --iters=ITERS      number of exchanges (default 1000)
+  -n, --iters=ITERS      number of exchanges (default 1000; srq: counted over all its QPs,
+                         as ibv_srq_pingpong's loop does)
   -l, --sl=SL            service level value (default 0)
   -e, --events           sleep on CQ events (default poll)
-  -g, --gid-idx=INDEX    local port GID index (RoCE needs one: see softrdma devinfo -v)
+  -g, --gid-idx=INDEX    local port GID index (RoCE needs one: see softrdma devinfo -v; without
+                         it the GID sent is all zero and the path has no GRH, as rdma-core does)
   -c, --chk              validate received buffers (client marks each page, server checks)
+  -N, --new_send         rc: accepted (the new post-send API puts the same packets on the wire)
+  -o, -O, -P, -t, -j     rc: ODP, implicit ODP, prefetch, timestamps, device memory: refused
+                         with rdma-core's message (softroce0 has none of them, as rxe)
 `;
 
 const RECV_WRID = 1n;
@@ -84,8 +101,10 @@ const UD_QKEY = 0x11111111;
 const PAGE = 4096;
 /** UD receive buffers start with the 40-octet GRH (IBTA Vol. 1 §11.4.1.1). */
 const GRH = 40;
+/** `srq_pingpong.c`'s `MAX_QP`: addresses exchanged each way, and the bound on `-q`. */
+export const SRQ_MAX_QP = 256;
 
-type Kind = 'rc' | 'uc' | 'ud';
+type Kind = 'rc' | 'uc' | 'ud' | 'srq';
 
 interface Opts {
   kind: Kind;
@@ -101,6 +120,8 @@ interface Opts {
   events: boolean;
   gidx: number;
   chk: boolean;
+  /** srq: QPs sharing the receive queue; 1 otherwise. */
+  numQp: number;
 }
 
 class PpError extends Error {}
@@ -123,7 +144,7 @@ function int(v: string | undefined, name: string, min: number, max: number, dflt
 
 function parse(args: string[]): Opts {
   const [kind, ...rest] = args;
-  if (kind !== 'rc' && kind !== 'uc' && kind !== 'ud') throw new PpError(`pingpong: say rc, uc or ud (got ${kind ?? 'nothing'})`);
+  if (kind !== 'rc' && kind !== 'uc' && kind !== 'ud' && kind !== 'srq') throw new PpError(`pingpong: say rc, uc, ud or srq (got ${kind ?? 'nothing'})`);
   const { values: v, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -139,12 +160,31 @@ function parse(args: string[]): Opts {
       events: { type: 'boolean', short: 'e' },
       'gid-idx': { type: 'string', short: 'g' },
       chk: { type: 'boolean', short: 'c' },
+      'num-qp': { type: 'string', short: 'q' },
+      new_send: { type: 'boolean', short: 'N' },
+      odp: { type: 'boolean', short: 'o' },
+      iodp: { type: 'boolean', short: 'O' },
+      prefetch: { type: 'boolean', short: 'P' },
+      ts: { type: 'boolean', short: 't' },
+      dm: { type: 'boolean', short: 'j' },
     },
   });
+  // rc_pingpong's options for features a software device lacks, with rdma-core's messages.
+  const rcOnly = ['new_send', 'odp', 'iodp', 'prefetch', 'ts', 'dm'] as const;
+  if (kind !== 'rc') for (const f of rcOnly) if (v[f]) throw new PpError(`pingpong ${kind}: --${f} is an ibv_rc_pingpong option`);
+  if (kind !== 'srq' && v['num-qp'] !== undefined) throw new PpError('pingpong: -q is an ibv_srq_pingpong option');
+  if (kind === 'ud' && v.mtu !== undefined) throw new PpError('pingpong ud: ibv_ud_pingpong has no -m (UD messages fit the port MTU)');
+  if (v.odp || v.iodp || v.prefetch) throw new PpError("The device isn't ODP capable or does not support RC send and receive with ODP");
+  if (v.ts) throw new PpError("The device isn't completion timestamp capable");
+  if (v.dm) throw new PpError("Device doesn't support dm allocation");
   if (positionals.length > 1) throw new PpError('pingpong: at most one HOST');
   const mtuBytes = int(v.mtu, 'MTU', 256, 4096, 1024);
   const mtu = MTUS[mtuBytes];
   if (mtu === undefined) throw new PpError(`invalid MTU ${mtuBytes} (256, 512, 1024, 2048 or 4096)`);
+  const rxDepth = int(v['rx-depth'], 'rx depth', 1, 1 << 16, 500);
+  const numQp = kind === 'srq' ? int(v['num-qp'], 'number of QPs', 1, 1 << 16, 16) : 1;
+  if (numQp > rxDepth) throw new PpError(`rx_depth ${rxDepth} is too small for ${numQp} QPs -- must have at least one receive per QP.`);
+  if (numQp >= SRQ_MAX_QP) throw new PpError(`num_qp ${numQp} must be less than ${SRQ_MAX_QP - 1}`);
   return {
     kind,
     server: positionals[0] ?? null,
@@ -153,12 +193,13 @@ function parse(args: string[]): Opts {
     ibPort: int(v['ib-port'], 'IB port', 1, 255, 1),
     size: int(v.size, 'size', 1, 1 << 30, kind === 'ud' ? 2048 : 4096),
     mtu,
-    rxDepth: int(v['rx-depth'], 'rx depth', 1, 1 << 16, 500),
+    rxDepth,
     iters: int(v.iters, 'iters', 1, 0x7fffffff, 1000),
     sl: int(v.sl, 'SL', 0, 15, 0),
     events: v.events ?? false,
     gidx: int(v['gid-idx'], 'GID index', -1, 255, -1),
     chk: v.chk ?? false,
+    numQp,
   };
 }
 
@@ -196,12 +237,20 @@ class Ctx {
   pd!: ibv_pd;
   mr!: ibv_mr;
   cq!: ibv_cq;
-  qp!: ibv_qp;
+  /** srq: the shared receive queue of every QP. */
+  srq: ibv_srq | null = null;
+  /** One QP (rc, uc, ud) or `-q` of them (srq). */
+  readonly qps: ibv_qp[] = [];
   ah: ibv_ah | null = null;
   buf!: Uint8Array;
   events = 0;
 
   constructor(readonly o: Opts) {}
+
+  /** Octets in front of the payload in the buffer: the GRH of a UD receive. */
+  get extra(): number {
+    return this.o.kind === 'ud' ? GRH : 0;
+  }
 
   open(): void {
     const o = this.o;
@@ -217,8 +266,8 @@ class Ctx {
       const mtu = 1 << ((port as { active_mtu: number }).active_mtu + 7);
       if (o.size > mtu) throw new PpError(`Requested size larger than port MTU (${mtu})`);
     }
-    const extra = o.kind === 'ud' ? GRH : 0;
-    this.buf = new Uint8Array(o.size + extra).fill(0x7b);
+    // rc/uc/ud fill the buffer with 0x7b; srq_pingpong zeroes it.
+    this.buf = new Uint8Array(o.size + this.extra).fill(o.kind === 'srq' ? 0 : 0x7b);
     if (o.events) {
       this.ch = ibv_create_comp_channel(ctx);
       if (!this.ch) throw new PpError("Couldn't create completion channel");
@@ -229,87 +278,118 @@ class Ctx {
     const mr = ibv_reg_mr(pd, this.buf, this.buf.length, A.IBV_ACCESS_LOCAL_WRITE);
     if (!mr) throw new PpError("Couldn't register MR");
     this.mr = mr;
-    const cq = ibv_create_cq(ctx, o.rxDepth + 1, null, this.ch, 0);
+    const cq = ibv_create_cq(ctx, o.rxDepth + o.numQp, null, this.ch, 0);
     if (!cq) throw new PpError("Couldn't create CQ");
     this.cq = cq;
-    const type = o.kind === 'rc' ? ibv_qp_type.IBV_QPT_RC : o.kind === 'uc' ? ibv_qp_type.IBV_QPT_UC : ibv_qp_type.IBV_QPT_UD;
-    const qp = ibv_create_qp(pd, { send_cq: cq, recv_cq: cq, qp_type: type, cap: { max_send_wr: 1, max_recv_wr: o.rxDepth, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } });
-    if (!qp) throw new PpError("Couldn't create QP");
-    this.qp = qp;
-    const init: Record<string, unknown> = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: o.ibPort };
-    let mask = M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT;
-    if (o.kind === 'ud') {
-      init.qkey = UD_QKEY;
-      mask |= M.IBV_QP_QKEY;
-    } else {
-      init.qp_access_flags = 0;
-      mask |= M.IBV_QP_ACCESS_FLAGS;
+    if (o.kind === 'srq') {
+      this.srq = ibv_create_srq(pd, { attr: { max_wr: o.rxDepth, max_sge: 1, srq_limit: 0 } });
+      if (!this.srq) throw new PpError("Couldn't create SRQ");
     }
-    if (ibv_modify_qp(qp, init as never, mask) !== 0) throw new PpError('Failed to modify QP to INIT');
+    const type = o.kind === 'uc' ? ibv_qp_type.IBV_QPT_UC : o.kind === 'ud' ? ibv_qp_type.IBV_QPT_UD : ibv_qp_type.IBV_QPT_RC;
+    for (let i = 0; i < o.numQp; i++) {
+      const init: Record<string, unknown> = {
+        send_cq: cq,
+        recv_cq: cq,
+        qp_type: type,
+        cap: { max_send_wr: 1, max_recv_wr: this.srq ? 0 : o.rxDepth, max_send_sge: 1, max_recv_sge: this.srq ? 0 : 1, max_inline_data: 0 },
+      };
+      if (this.srq) init.srq = this.srq;
+      const qp = ibv_create_qp(pd, init as never);
+      if (!qp) throw new PpError(o.kind === 'srq' ? `Couldn't create QP[${i}]` : "Couldn't create QP");
+      this.qps.push(qp);
+    }
+    for (const [i, qp] of this.qps.entries()) {
+      const attr: Record<string, unknown> = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: o.ibPort };
+      let mask = M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT;
+      if (o.kind === 'ud') {
+        attr.qkey = UD_QKEY;
+        mask |= M.IBV_QP_QKEY;
+      } else {
+        attr.qp_access_flags = 0;
+        mask |= M.IBV_QP_ACCESS_FLAGS;
+      }
+      if (ibv_modify_qp(qp, attr as never, mask) !== 0) throw new PpError(o.kind === 'srq' ? `Failed to modify QP[${i}] to INIT` : 'Failed to modify QP to INIT');
+    }
   }
 
-  /** The address of this side: LID 0 on RoCE, the QPN, a random PSN, the GID at `-g`. */
-  myDest(): PpDest {
+  /** The address of each QP: LID 0 on RoCE, the QPN, a random PSN, the GID at `-g` (all zero without). */
+  myDests(): PpDest[] {
     const o = this.o;
     const port = {} as Parameters<typeof ibv_query_port>[2];
     ibv_query_port(this.ctx, o.ibPort, port);
     const gid = { raw: new Uint8Array(16) };
-    if (o.gidx >= 0 && ibv_query_gid(this.ctx, o.ibPort, o.gidx, gid) !== 0) throw new PpError(`Could not get local gid for gid index ${o.gidx}`);
-    return { lid: (port as { lid?: number }).lid ?? 0, qpn: this.qp.qp_num, psn: randomInt(0, 0x1000000), gid: gid.raw };
+    if (o.gidx >= 0 && ibv_query_gid(this.ctx, o.ibPort, o.gidx, gid) !== 0) {
+      throw new PpError(o.kind === 'rc' ? `can't read sgid of index ${o.gidx}` : `Could not get local gid for gid index ${o.gidx}`);
+    }
+    const lid = (port as { lid?: number }).lid ?? 0;
+    return this.qps.map((qp) => ({ lid, qpn: qp.qp_num, psn: randomInt(0, 0x1000000), gid: gid.raw }));
   }
 
-  /** `pp_connect_ctx`: RTR and RTS (RC/UC) or the address handle (UD). */
-  connect(myPsn: number, dest: PpDest): void {
+  /**
+   * `pp_connect_ctx`: RTR and RTS (RC/UC/SRQ) or the address handle (UD). As rdma-core, the
+   * path is global (a GRH, hop limit 1, our `-g` GID index) when the peer's GID has a non-zero
+   * interface ID — the first peer's, for every QP of srq.
+   */
+  connect(my: PpDest[], dest: PpDest[]): void {
     const o = this.o;
-    const global = dest.gid.subarray(8).some((b) => b !== 0);
-    const ah = {
+    const global = dest[0]!.gid.subarray(8).some((b) => b !== 0);
+    const ahOf = (d: PpDest) => ({
       is_global: global ? 1 : 0,
-      dlid: dest.lid,
+      dlid: d.lid,
       sl: o.sl,
       src_path_bits: 0,
       static_rate: 0,
       port_num: o.ibPort,
-      grh: { dgid: { raw: dest.gid }, sgid_index: o.gidx < 0 ? 0 : o.gidx, hop_limit: 1, flow_label: 0, traffic_class: 0 },
-    };
+      grh: { dgid: { raw: d.gid }, sgid_index: o.gidx < 0 ? 0 : o.gidx, hop_limit: 1, flow_label: 0, traffic_class: 0 },
+    });
     if (o.kind === 'ud') {
-      if (ibv_modify_qp(this.qp, { qp_state: ibv_qp_state.IBV_QPS_RTR } as never, M.IBV_QP_STATE) !== 0) throw new PpError('Failed to modify QP to RTR');
-      if (ibv_modify_qp(this.qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: myPsn } as never, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
+      const qp = this.qps[0]!;
+      if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR } as never, M.IBV_QP_STATE) !== 0) throw new PpError('Failed to modify QP to RTR');
+      if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my[0]!.psn } as never, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
         throw new PpError('Failed to modify QP to RTS');
       }
-      this.ah = ibv_create_ah(this.pd, ah);
+      this.ah = ibv_create_ah(this.pd, ahOf(dest[0]!));
       if (!this.ah) throw new PpError('Failed to create AH');
       return;
     }
-    const rtr: Record<string, unknown> = { qp_state: ibv_qp_state.IBV_QPS_RTR, path_mtu: o.mtu, dest_qp_num: dest.qpn, rq_psn: dest.psn, ah_attr: ah };
-    let mask = M.IBV_QP_STATE | M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN;
-    if (o.kind === 'rc') {
-      Object.assign(rtr, { max_dest_rd_atomic: 1, min_rnr_timer: 12 });
-      mask |= M.IBV_QP_MAX_DEST_RD_ATOMIC | M.IBV_QP_MIN_RNR_TIMER;
+    const reliable = o.kind !== 'uc';
+    const what = (i: number, st: string) => (o.kind === 'srq' ? `Failed to modify QP[${i}] to ${st}` : `Failed to modify QP to ${st}`);
+    for (const [i, qp] of this.qps.entries()) {
+      const d = dest[i]!;
+      const rtr: Record<string, unknown> = { qp_state: ibv_qp_state.IBV_QPS_RTR, path_mtu: o.mtu, dest_qp_num: d.qpn, rq_psn: d.psn, ah_attr: ahOf(d) };
+      let mask = M.IBV_QP_STATE | M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN;
+      if (reliable) {
+        Object.assign(rtr, { max_dest_rd_atomic: 1, min_rnr_timer: 12 });
+        mask |= M.IBV_QP_MAX_DEST_RD_ATOMIC | M.IBV_QP_MIN_RNR_TIMER;
+      }
+      if (ibv_modify_qp(qp, rtr as never, mask) !== 0) throw new PpError(what(i, 'RTR'));
+      const rts: Record<string, unknown> = { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my[i]!.psn };
+      mask = M.IBV_QP_STATE | M.IBV_QP_SQ_PSN;
+      if (reliable) {
+        Object.assign(rts, { timeout: 14, retry_cnt: 7, rnr_retry: 7, max_rd_atomic: 1 });
+        mask |= M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_MAX_QP_RD_ATOMIC;
+      }
+      if (ibv_modify_qp(qp, rts as never, mask) !== 0) throw new PpError(what(i, 'RTS'));
     }
-    if (ibv_modify_qp(this.qp, rtr as never, mask) !== 0) throw new PpError('Failed to modify QP to RTR');
-    const rts: Record<string, unknown> = { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: myPsn };
-    mask = M.IBV_QP_STATE | M.IBV_QP_SQ_PSN;
-    if (o.kind === 'rc') {
-      Object.assign(rts, { timeout: 14, retry_cnt: 7, rnr_retry: 7, max_rd_atomic: 1 });
-      mask |= M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_MAX_QP_RD_ATOMIC;
-    }
-    if (ibv_modify_qp(this.qp, rts as never, mask) !== 0) throw new PpError('Failed to modify QP to RTS');
   }
 
+  /** Posts up to `n` receives (on the SRQ for srq); returns how many were posted. */
   postRecv(n: number): number {
-    const extra = this.o.kind === 'ud' ? GRH : 0;
-    const sge = { addr: this.mr.addr, length: this.o.size + extra, lkey: this.mr.lkey };
+    const sge = { addr: this.mr.addr, length: this.o.size + this.extra, lkey: this.mr.lkey };
+    const wr = { wr_id: RECV_WRID, sg_list: [sge], num_sge: 1 };
     let i = 0;
-    for (; i < n; i++) if (ibv_post_recv(this.qp, { wr_id: RECV_WRID, sg_list: [sge], num_sge: 1 }).ret !== 0) break;
+    for (; i < n; i++) {
+      const r = this.srq ? ibv_post_srq_recv(this.srq, wr) : ibv_post_recv(this.qps[0]!, wr);
+      if (r.ret !== 0) break;
+    }
     return i;
   }
 
-  postSend(remoteQpn: number): number {
-    const extra = this.o.kind === 'ud' ? GRH : 0;
-    const sge = { addr: this.mr.addr + BigInt(extra), length: this.o.size, lkey: this.mr.lkey };
+  postSend(qpIndex: number, remoteQpn: number): number {
+    const sge = { addr: this.mr.addr + BigInt(this.extra), length: this.o.size, lkey: this.mr.lkey };
     const wr: Record<string, unknown> = { wr_id: SEND_WRID, sg_list: [sge], num_sge: 1, opcode: ibv_wr_opcode.IBV_WR_SEND, send_flags: ibv_send_flags.IBV_SEND_SIGNALED };
     if (this.o.kind === 'ud') wr.wr = { ud: { ah: this.ah, remote_qpn: remoteQpn, remote_qkey: UD_QKEY } };
-    return ibv_post_send(this.qp, wr as never).ret;
+    return ibv_post_send(this.qps[qpIndex]!, wr as never).ret;
   }
 
   /** Waits for completions: on the channel with -e, else by polling with a turn of the event loop between polls (the wire runs on it). */
@@ -334,12 +414,54 @@ class Ctx {
 
   close(): void {
     if (this.events) ibv_ack_cq_events(this.cq, this.events);
-    if (this.qp) ibv_destroy_qp(this.qp);
+    for (const qp of this.qps.splice(0)) ibv_destroy_qp(qp);
+    if (this.srq) ibv_destroy_srq(this.srq);
     if (this.cq) ibv_destroy_cq(this.cq);
     if (this.mr) ibv_dereg_mr(this.mr);
     if (this.ah) ibv_destroy_ah(this.ah);
     if (this.pd) ibv_dealloc_pd(this.pd);
+    if (this.ch) ibv_destroy_comp_channel(this.ch);
     if (this.ctx) ibv_close_device(this.ctx);
+  }
+}
+
+const ZERO_DEST: PpDest = { lid: 0, qpn: 0, psn: 0, gid: new Uint8Array(16) };
+
+/**
+ * The TCP exchange (`pp_client_exch_dest` / `pp_server_exch_dest`): one address per QP — for
+ * srq, `MAX_QP` of them each way, ours padded with zero addresses and the peer's beyond `-q`
+ * ignored. The server connects its QPs between reading and answering.
+ */
+async function exchange(c: Ctx, my: PpDest[]): Promise<PpDest[]> {
+  const o = c.o;
+  const count = o.kind === 'srq' ? SRQ_MAX_QP : 1;
+  const out = Buffer.concat(Array.from({ length: count }, (_, i) => encodePpDest(my[i] ?? ZERO_DEST)));
+  const readAll = async (ch: OobChannel): Promise<PpDest[]> => {
+    const got: PpDest[] = [];
+    for (let i = 0; i < count; i++) got.push(decodePpDest(await ch.read(PP_MSG_LEN)));
+    return got.slice(0, o.numQp);
+  };
+  if (o.server) {
+    const ch = await OobChannel.connect(o.server, o.port);
+    try {
+      ch.write(out);
+      const rem = await readAll(ch);
+      ch.write(PP_DONE);
+      return rem;
+    } finally {
+      ch.close();
+    }
+  }
+  const ch = await OobChannel.accept(undefined, o.port, 0);
+  try {
+    const rem = await readAll(ch);
+    c.connect(my, rem);
+    ch.write(out);
+    // The client's "done" (5 octets; srq_pingpong reads up to a whole message's worth).
+    await ch.read(PP_DONE.length).catch(() => null);
+    return rem;
+  } finally {
+    ch.close();
   }
 }
 
@@ -353,60 +475,55 @@ export async function pingpong(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   const c = new Ctx(o);
-  let ch: OobChannel | null = null;
   try {
     c.open();
     let routs = c.postRecv(o.rxDepth);
     if (routs < o.rxDepth) throw new PpError(`Couldn't post receive (${routs})`);
     if (c.ch && ibv_req_notify_cq(c.cq, 0) !== 0) throw new PpError("Couldn't request CQ notification");
-    const my = c.myDest();
-    io.out(`  local address:  LID ${hx(my.lid, 4)}, QPN ${hx(my.qpn, 6)}, PSN ${hx(my.psn, 6)}, GID ${gidText(my.gid)}\n`);
-    let rem: PpDest;
+    const my = c.myDests();
+    for (const d of my) io.out(`  local address:  LID ${hx(d.lid, 4)}, QPN ${hx(d.qpn, 6)}, PSN ${hx(d.psn, 6)}, GID ${gidText(d.gid)}\n`);
+    const rem = await exchange(c, my);
+    for (const d of rem) io.out(`  remote address: LID ${hx(d.lid, 4)}, QPN ${hx(d.qpn, 6)}, PSN ${hx(d.psn, 6)}, GID ${gidText(d.gid)}\n`);
+    if (o.server) c.connect(my, rem);
+    const n = o.numQp;
+    const pending: bigint[] = new Array(n).fill(RECV_WRID);
+    // -c as the C programs do it: the client marks the first octet of every page of its
+    // payload (with i / page_size % sizeof(char), i.e. 0), the server checks those at the end.
+    if (o.server && o.chk) for (let i = 0; i < o.size; i += PAGE) c.buf[c.extra + i] = 0;
     if (o.server) {
-      ch = await OobChannel.connect(o.server, o.port);
-      rem = decodePpDest(await ch.xchg(true, encodePpDest(my), PP_MSG_LEN));
-      ch.write(PP_DONE);
-      ch.close();
-    } else {
-      ch = await OobChannel.accept(undefined, o.port, 0);
-      rem = decodePpDest(await ch.read(PP_MSG_LEN));
-      c.connect(my.psn, rem);
-      ch.write(encodePpDest(my));
-      // The client's "done" (5 octets; some versions read a whole message's worth): whatever comes.
-      await ch.read(PP_DONE.length).catch(() => null);
-      ch.close();
+      for (let i = 0; i < n; i++) {
+        if (c.postSend(i, rem[i]!.qpn) !== 0) throw new PpError("Couldn't post send");
+        pending[i] = RECV_WRID | SEND_WRID;
+      }
     }
-    io.out(`  remote address: LID ${hx(rem.lid, 4)}, QPN ${hx(rem.qpn, 6)}, PSN ${hx(rem.psn, 6)}, GID ${gidText(rem.gid)}\n`);
-    if (o.server) c.connect(my.psn, rem);
-    let pending = RECV_WRID;
-    // -c as rc_pingpong does it: the client marks the first octet of every page of its buffer
-    // (with i / page_size % sizeof(char), i.e. 0), the server checks those octets at the end.
-    if (o.server && o.chk) for (let i = 0; i < o.size; i += PAGE) c.buf[i] = 0;
-    if (o.server) {
-      if (c.postSend(rem.qpn) !== 0) throw new PpError("Couldn't post send");
-      pending |= SEND_WRID;
-    }
+    const byQpn = new Map(c.qps.map((qp, i) => [qp.qp_num, i]));
     const t0 = process.hrtime.bigint();
     let rcnt = 0;
     let scnt = 0;
-    const wc = [newWc(), newWc()];
+    // srq_pingpong counts sends and receives over all its QPs (its help says "per QP", its loop
+    // stops at `iters` in total).
+    const wc = Array.from({ length: o.rxDepth + n }, () => newWc());
+    // Refill the receive queue when it runs this low (srq: one receive per QP).
+    const low = o.kind === 'srq' ? n : 1;
     while (rcnt < o.iters || scnt < o.iters) {
       const ne = await c.poll(wc);
       for (let i = 0; i < ne; i++) {
         const w = wc[i]!;
         if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) throw new PpError(`Failed status ${ibv_wc_status_str(w.status)} (${w.status}) for wr_id ${Number(w.wr_id)}`);
+        const q = byQpn.get(w.qp_num);
+        if (q === undefined) throw new PpError(`Couldn't find QPN ${w.qp_num.toString(16).padStart(6, '0')}`);
         if (w.wr_id === SEND_WRID) scnt++;
         else if (w.wr_id === RECV_WRID) {
-          if (--routs <= 1) {
+          if (--routs <= low) {
             routs += c.postRecv(o.rxDepth - routs);
             if (routs < o.rxDepth) throw new PpError(`Couldn't post receive (${routs})`);
           }
           rcnt++;
         } else throw new PpError(`Completion for unknown wr_id ${Number(w.wr_id)}`);
-        pending &= ~w.wr_id;
-        if (scnt < o.iters && pending === 0n) {
-          if (c.postSend(rem.qpn) !== 0) throw new PpError("Couldn't post send");
-          pending = RECV_WRID | SEND_WRID;
+        pending[q] = pending[q]! & ~w.wr_id;
+        if (scnt < o.iters && pending[q] === 0n) {
+          if (c.postSend(q, rem[q]!.qpn) !== 0) throw new PpError("Couldn't post send");
+          pending[q] = RECV_WRID | SEND_WRID;
         }
       }
     }
@@ -414,14 +531,13 @@ export async function pingpong(args: string[], io: CliIo): Promise<number> {
     const bytes = o.size * o.iters * 2;
     io.out(`${bytes} bytes in ${(usec / 1e6).toFixed(2)} seconds = ${((bytes * 8) / usec).toFixed(2)} Mbit/sec\n`);
     io.out(`${o.iters} iters in ${(usec / 1e6).toFixed(2)} seconds = ${(usec / o.iters).toFixed(2)} usec/iter\n`);
-    if (!o.server && o.chk) for (let i = 0; i < o.size; i += PAGE) if (c.buf[i] !== 0) io.out(`invalid data in page ${i / PAGE}\n`);
+    if (!o.server && o.chk) for (let i = 0; i < o.size; i += PAGE) if (c.buf[c.extra + i] !== 0) io.out(`invalid data in page ${i / PAGE}\n`);
     return 0;
   } catch (e) {
     if (e instanceof PpError || e instanceof OobError) io.err(`${e.message}\n`);
     else io.err(`pingpong: ${(e as Error).message}\n`);
     return 1;
   } finally {
-    ch?.close();
     c.close();
   }
 }

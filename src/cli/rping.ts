@@ -17,13 +17,18 @@ import {
   rdma_event_str,
   rdma_port_space,
 } from '../verbs/constants.js';
-import { errnoString, getErrno } from '../verbs/errno.js';
+import { errnoString } from '../verbs/errno.js';
+import { cappedDepths } from './depth.js';
 import { connectFailure, lastError } from './errors.js';
 import {
   ibv_ack_cq_events,
   ibv_alloc_pd,
   ibv_create_comp_channel,
   ibv_create_cq,
+  ibv_dealloc_pd,
+  ibv_dereg_mr,
+  ibv_destroy_comp_channel,
+  ibv_destroy_cq,
   ibv_get_cq_event,
   ibv_poll_cq,
   ibv_post_recv,
@@ -40,17 +45,19 @@ import {
   rdma_create_event_channel,
   rdma_create_id,
   rdma_create_qp,
+  rdma_destroy_event_channel,
   rdma_destroy_id,
   rdma_destroy_qp,
   rdma_disconnect,
   rdma_get_cm_event,
   rdma_getaddrinfo,
   rdma_listen,
+  rdma_reject,
   rdma_resolve_addr,
   rdma_resolve_route,
   rdmaListenReady,
 } from '../verbs/rdma_cm.js';
-import type { ibv_comp_channel, ibv_cq, ibv_mr, ibv_qp, ibv_wc, rdma_cm_event, rdma_cm_id, rdma_event_channel } from '../verbs/types.js';
+import type { ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_wc, rdma_cm_event, rdma_cm_id, rdma_event_channel } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
 
 export const RPING_HELP = `Usage: softrdma rping -s|-c [options]
@@ -59,6 +66,7 @@ The rping test of rdma-core (librdmacm/examples/rping), interoperable with it.
 
 Options:
   -s               server
+  -P               persistent server: serves clients concurrently, one after another, until killed
   -c               client
   -a ADDR          address (server: to bind, default 0.0.0.0; client: the server)
   -I ADDR          client source address
@@ -80,6 +88,7 @@ const INFO_LEN = 16;
 
 interface Opts {
   server: boolean;
+  persistent: boolean;
   addr: string;
   src: string | null;
   port: number;
@@ -109,10 +118,11 @@ function cstr(b: Uint8Array): string {
   return Buffer.from(b.subarray(0, z < 0 ? b.length : z)).toString('latin1');
 }
 
-/** One end's verbs resources (rping_setup_qp / rping_setup_buffers). */
+/** One end's verbs resources (rping_setup_qp / rping_setup_buffers), freed by `free()`. */
 class Endpoint {
-  cq!: ibv_cq;
-  ch!: ibv_comp_channel;
+  pd: ibv_pd | null = null;
+  cq: ibv_cq | null = null;
+  ch: ibv_comp_channel | null = null;
   qp!: ibv_qp;
   recvBuf = new Uint8Array(INFO_LEN);
   sendBuf = new Uint8Array(INFO_LEN);
@@ -122,6 +132,7 @@ class Endpoint {
   sendMr!: ibv_mr;
   rdmaMr!: ibv_mr;
   startMr: ibv_mr | null = null;
+  private readonly mrs: ibv_mr[] = [];
   private readonly wc: ibv_wc[] = [newWc()];
   constructor(
     readonly id: rdma_cm_id,
@@ -131,21 +142,50 @@ class Endpoint {
     this.startBuf = o.server ? null : new Uint8Array(o.size);
   }
 
+  /** Creates the PD, CQ, QP and MRs; throws naming the call that failed (what is made so far is freed by `free`). */
   setup(): void {
-    const ctx = this.id.verbs!;
-    const pd = ibv_alloc_pd(ctx)!;
-    this.ch = ibv_create_comp_channel(ctx)!;
-    this.cq = ibv_create_cq(ctx, 32, null, this.ch, 0)!;
-    ibv_req_notify_cq(this.cq, 0);
-    if (rdma_create_qp(this.id, pd, { send_cq: this.cq, recv_cq: this.cq, qp_type: 2, cap: { max_send_wr: 16, max_recv_wr: 2, max_send_sge: 1, max_recv_sge: 1 } }) !== 0) {
-      throw new Error(`rdma_create_qp: errno ${getErrno()}`);
+    const ctx = this.id.verbs;
+    if (!ctx) throw new Error('no device for the connection');
+    this.pd = ibv_alloc_pd(ctx);
+    if (!this.pd) throw new Error(`ibv_alloc_pd: ${lastError()}`);
+    this.ch = ibv_create_comp_channel(ctx);
+    if (!this.ch) throw new Error(`ibv_create_comp_channel: ${lastError()}`);
+    this.cq = ibv_create_cq(ctx, 32, null, this.ch, 0);
+    if (!this.cq) throw new Error(`ibv_create_cq: ${lastError()}`);
+    if (ibv_req_notify_cq(this.cq, 0) !== 0) throw new Error(`ibv_req_notify_cq: ${lastError()}`);
+    if (rdma_create_qp(this.id, this.pd, { send_cq: this.cq, recv_cq: this.cq, qp_type: 2, cap: { max_send_wr: 16, max_recv_wr: 2, max_send_sge: 1, max_recv_sge: 1 } }) !== 0) {
+      throw new Error(`rdma_create_qp: ${lastError()}`);
     }
     this.qp = this.id.qp!;
     const rw = A.IBV_ACCESS_LOCAL_WRITE | A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_WRITE;
-    this.recvMr = ibv_reg_mr(pd, this.recvBuf, INFO_LEN, A.IBV_ACCESS_LOCAL_WRITE)!;
-    this.sendMr = ibv_reg_mr(pd, this.sendBuf, INFO_LEN, 0)!;
-    this.rdmaMr = ibv_reg_mr(pd, this.rdmaBuf, this.o.size, rw)!;
-    if (this.startBuf) this.startMr = ibv_reg_mr(pd, this.startBuf, this.o.size, rw)!;
+    this.recvMr = this.reg(this.recvBuf, A.IBV_ACCESS_LOCAL_WRITE);
+    this.sendMr = this.reg(this.sendBuf, 0);
+    this.rdmaMr = this.reg(this.rdmaBuf, rw);
+    if (this.startBuf) this.startMr = this.reg(this.startBuf, rw);
+  }
+
+  private reg(buf: Uint8Array, access: number): ibv_mr {
+    const mr = ibv_reg_mr(this.pd!, buf, buf.length, access);
+    if (!mr) throw new Error(`ibv_reg_mr: ${lastError()}`);
+    this.mrs.push(mr);
+    return mr;
+  }
+
+  /**
+   * rping_free_buffers / rping_free_qp: every MR, the QP, the CQ and its channel, the PD. A
+   * persistent server serves peer after peer, so nothing may stay behind; a failing call is
+   * reported and the rest still freed.
+   */
+  free(io: CliIo): void {
+    const check = (what: string, r: number): void => {
+      if (r !== 0) io.err(`${what}: ${errnoString(r)}\n`);
+    };
+    for (const mr of this.mrs.splice(0)) check('ibv_dereg_mr', ibv_dereg_mr(mr));
+    if (this.id.qp) rdma_destroy_qp(this.id);
+    if (this.cq) check('ibv_destroy_cq', ibv_destroy_cq(this.cq));
+    if (this.ch) check('ibv_destroy_comp_channel', ibv_destroy_comp_channel(this.ch));
+    if (this.pd) check('ibv_dealloc_pd', ibv_dealloc_pd(this.pd));
+    this.cq = this.ch = this.pd = null;
   }
 
   postRecv(): void {
@@ -184,16 +224,18 @@ class Endpoint {
 
   /** Waits (blocking on the completion channel) for the next completion. */
   async next(): Promise<ibv_wc> {
+    const cq = this.cq!;
     for (;;) {
-      const n = ibv_poll_cq(this.cq, 1, this.wc);
+      const n = ibv_poll_cq(cq, 1, this.wc);
+      if (n < 0) throw new Error(`ibv_poll_cq: ${errnoString(-n)}`);
       if (n > 0) {
         const w = this.wc[0]!;
         return { ...w };
       }
-      const ev = await ibv_get_cq_event(this.ch);
+      const ev = await ibv_get_cq_event(this.ch!);
       if (ev.ret !== 0) throw new Error(`ibv_get_cq_event ${ev.ret}`);
-      ibv_ack_cq_events(this.cq, 1);
-      ibv_req_notify_cq(this.cq, 0);
+      ibv_ack_cq_events(cq, 1);
+      if (ibv_req_notify_cq(cq, 0) !== 0) throw new Error(`ibv_req_notify_cq: ${lastError()}`);
     }
   }
 
@@ -254,21 +296,30 @@ async function resolve(host: string): Promise<string> {
 }
 
 async function client(o: Opts, io: CliIo): Promise<number> {
-  const ch = rdma_create_event_channel()!;
+  const ch = rdma_create_event_channel();
+  if (!ch) throw new Error(`rdma_create_event_channel: ${lastError()}`);
   const { id } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
+  if (!id) throw new Error(`rdma_create_id: ${lastError()}`);
   const addr = await resolve(o.addr);
   const src = o.src ? { family: 'ipv4' as const, address: await resolve(o.src), port: 0 } : null;
-  if ((await rdma_resolve_addr(id!, src, { family: 'ipv4', address: addr, port: o.port }, 2000)) !== 0) throw new Error(`rdma_resolve_addr: ${lastError()}`);
+  if ((await rdma_resolve_addr(id, src, { family: 'ipv4', address: addr, port: o.port }, 2000)) !== 0) throw new Error(`rdma_resolve_addr: ${lastError()}`);
   rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ADDR_RESOLVED, io));
-  if ((await rdma_resolve_route(id!, 2000)) !== 0) throw new Error(`rdma_resolve_route: ${lastError()}`);
+  if ((await rdma_resolve_route(id, 2000)) !== 0) throw new Error(`rdma_resolve_route: ${lastError()}`);
   rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ROUTE_RESOLVED, io));
-  const ep = new Endpoint(id!, o);
-  ep.setup();
-  ep.postRecv();
-  if ((await rdma_connect(id!, { responder_resources: 1, initiator_depth: 1, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
-    throw new Error(`rdma_connect: ${lastError()}`);
+  const ep = new Endpoint(id, o);
+  try {
+    ep.setup();
+    ep.postRecv();
+    if ((await rdma_connect(id, { responder_resources: 1, initiator_depth: 1, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
+      throw new Error(`rdma_connect: ${lastError()}`);
+    }
+    rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ESTABLISHED, io, `${addr}:${o.port}`));
+  } catch (e) {
+    ep.free(io);
+    rdma_destroy_id(id);
+    rdma_destroy_event_channel(ch);
+    throw e;
   }
-  rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ESTABLISHED, io, `${addr}:${o.port}`));
   if (o.debug) io.out('rping client connected\n');
   let start = 65;
   let failed = false;
@@ -298,44 +349,112 @@ async function client(o: Opts, io: CliIo): Promise<number> {
     if (!(e instanceof Flushed)) io.err(`rping client failed: ${(e as Error).message}\n`);
     failed = true;
   }
-  await rdma_disconnect(id!);
+  if ((await rdma_disconnect(id)) !== 0) io.err(`rdma_disconnect: ${lastError()}\n`);
   const ev = await rdma_get_cm_event(ch);
   if (ev.event?.event === E.RDMA_CM_EVENT_DISCONNECTED) io.err('client DISCONNECT EVENT...\n');
   if (ev.event) rdma_ack_cm_event(ev.event);
-  rdma_destroy_qp(id!);
-  rdma_destroy_id(id!);
+  ep.free(io);
+  if (rdma_destroy_id(id) !== 0) io.err(`rdma_destroy_id: ${lastError()}\n`);
+  rdma_destroy_event_channel(ch);
   return failed ? 255 : 0;
 }
 
-async function server(o: Opts, io: CliIo): Promise<number> {
-  const ch = rdma_create_event_channel()!;
-  const { id: listen } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
-  const addr = o.addr === '0.0.0.0' ? o.addr : await resolve(o.addr);
-  if (rdma_bind_addr(listen!, { family: 'ipv4', address: addr, port: o.port }) !== 0) throw new Error(lastError());
-  if (rdma_listen(listen!, 3) !== 0) throw new Error(lastError());
-  await rdmaListenReady(listen!);
-  if (o.debug) io.out(`rping server listening on ${addr}:${o.port}\n`);
-  const req = await cmEvent(ch, E.RDMA_CM_EVENT_CONNECT_REQUEST, io);
+/**
+ * Routes a server's CM events (rping's `cm_thread`): connection requests to `onRequest`, the
+ * events of each accepted id to whoever waits for them, in order.
+ */
+class CmEvents {
+  private readonly queues = new Map<rdma_cm_id, rdma_cm_event[]>();
+  private readonly waiters = new Map<rdma_cm_id, (ev: rdma_cm_event) => void>();
+  /** Settles when the channel fails or is destroyed. */
+  readonly done: Promise<void>;
+  constructor(
+    readonly ch: rdma_event_channel,
+    onRequest: (ev: rdma_cm_event) => void,
+  ) {
+    this.done = (async () => {
+      for (;;) {
+        const r = await rdma_get_cm_event(ch);
+        if (r.ret !== 0 || !r.event) return;
+        const ev = r.event;
+        if (ev.event === E.RDMA_CM_EVENT_CONNECT_REQUEST) {
+          onRequest(ev);
+          continue;
+        }
+        const w = this.waiters.get(ev.id);
+        if (w) {
+          this.waiters.delete(ev.id);
+          w(ev);
+        } else {
+          const q = this.queues.get(ev.id) ?? [];
+          q.push(ev);
+          this.queues.set(ev.id, q);
+        }
+      }
+    })();
+  }
+
+  /** The next event of `id` (the caller acks it). */
+  next(id: rdma_cm_id): Promise<rdma_cm_event> {
+    const q = this.queues.get(id);
+    const ev = q?.shift();
+    if (q && q.length === 0) this.queues.delete(id);
+    if (ev) return Promise.resolve(ev);
+    return new Promise((resolve) => this.waiters.set(id, resolve));
+  }
+
+  /** Forgets `id` (its events not taken yet are acked). */
+  forget(id: rdma_cm_id): void {
+    for (const ev of this.queues.get(id) ?? []) rdma_ack_cm_event(ev);
+    this.queues.delete(id);
+    this.waiters.delete(id);
+  }
+}
+
+/**
+ * Serves one client (rping_test_server): resources, accept with the request's IRD/ORD capped to
+ * the device's limits (as librdmacm does for rping's NULL `conn_param`), the ping loop until the
+ * client disconnects, then everything freed. A failed accept rejects the request. Returns
+ * whether the connection failed.
+ */
+async function serveOne(req: rdma_cm_event, events: CmEvents, o: Opts, io: CliIo): Promise<boolean> {
   const child = req.id;
   const ep = new Endpoint(child, o);
-  ep.setup();
-  ep.postRecv();
-  // NULL conn_param: librdmacm answers with the request's IRD/ORD (capped by the device).
-  await rdma_accept(child, { responder_resources: req.param.conn.responder_resources, initiator_depth: req.param.conn.initiator_depth });
-  rdma_ack_cm_event(req);
-  // The client's first Send may complete before our ESTABLISHED arrives; both are fine.
-  const est = await cmEvent(ch, E.RDMA_CM_EVENT_ESTABLISHED, io);
-  rdma_ack_cm_event(est);
-  let failed = false;
-  const disconnected = new Promise<void>((resolve) => {
-    void rdma_get_cm_event(ch).then((r) => {
-      if (r.event?.event === E.RDMA_CM_EVENT_DISCONNECTED) io.err('server DISCONNECT EVENT...\n');
-      if (r.event) rdma_ack_cm_event(r.event);
-      resolve();
-    });
-  });
+  const reject = (why: string): boolean => {
+    io.err(`${why}\n`);
+    if (rdma_reject(child, null) !== 0) io.err(`rdma_reject: ${lastError()}\n`);
+    rdma_ack_cm_event(req);
+    ep.free(io);
+    events.forget(child);
+    if (rdma_destroy_id(child) !== 0) io.err(`rdma_destroy_id: ${lastError()}\n`);
+    return true;
+  };
   try {
-    for (;;) {
+    ep.setup();
+    ep.postRecv();
+  } catch (e) {
+    return reject(`rping server: ${(e as Error).message}`);
+  }
+  const depth = cappedDepths(child.verbs!, req.param.conn);
+  if (!depth) return reject(`ibv_query_device: ${lastError()}`);
+  if ((await rdma_accept(child, depth)) !== 0) return reject(`rdma_accept: ${lastError()}`);
+  rdma_ack_cm_event(req);
+  let failed = false;
+  // The client's first Send may complete before our ESTABLISHED arrives; both are fine.
+  const est = await events.next(child);
+  rdma_ack_cm_event(est);
+  if (est.event !== E.RDMA_CM_EVENT_ESTABLISHED) {
+    io.err(`cma event ${rdma_event_str(est.event)}, error ${est.status}\n`);
+    failed = true;
+  }
+  const disconnected = failed
+    ? Promise.resolve()
+    : events.next(child).then((ev) => {
+        if (ev.event === E.RDMA_CM_EVENT_DISCONNECTED) io.err('server DISCONNECT EVENT...\n');
+        rdma_ack_cm_event(ev);
+      });
+  try {
+    for (; !failed; ) {
       const adv = await ep.expect(ibv_wc_opcode.IBV_WC_RECV, 'read advertisement');
       ep.rdma(ibv_wr_opcode.IBV_WR_RDMA_READ, adv!.size, adv!.addr, adv!.rkey);
       await ep.expect(ibv_wc_opcode.IBV_WC_RDMA_READ, 'read');
@@ -353,13 +472,63 @@ async function server(o: Opts, io: CliIo): Promise<number> {
     if (!(e instanceof Flushed)) {
       io.err(`rping server failed: ${(e as Error).message}\n`);
       failed = true;
+      // Our own error: end the connection so that DISCONNECTED comes.
+      if ((await rdma_disconnect(child)) !== 0) io.err(`rdma_disconnect: ${lastError()}\n`);
     }
   }
   await disconnected;
   io.err('wait for RDMA_READ_ADV state 10\n');
-  rdma_destroy_qp(child);
-  rdma_destroy_id(child);
-  rdma_destroy_id(listen!);
+  ep.free(io);
+  events.forget(child);
+  if (rdma_destroy_id(child) !== 0) io.err(`rdma_destroy_id: ${lastError()}\n`);
+  return failed;
+}
+
+async function server(o: Opts, io: CliIo): Promise<number> {
+  const ch = rdma_create_event_channel();
+  if (!ch) throw new Error(`rdma_create_event_channel: ${lastError()}`);
+  const { id: listen } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
+  if (!listen) throw new Error(`rdma_create_id: ${lastError()}`);
+  const addr = o.addr === '0.0.0.0' ? o.addr : await resolve(o.addr);
+  if (rdma_bind_addr(listen, { family: 'ipv4', address: addr, port: o.port }) !== 0) throw new Error(lastError());
+  // rping's backlog of 3; rdma_cm sizes the TCP accept queue for a server whatever is asked.
+  if (rdma_listen(listen, 3) !== 0) throw new Error(lastError());
+  await rdmaListenReady(listen);
+  if (o.debug) io.out(`rping server listening on ${addr}:${o.port}${o.persistent ? ' (persistent)' : ''}\n`);
+  let first: ((ev: rdma_cm_event) => void) | null = null;
+  const firstReq = new Promise<rdma_cm_event>((r) => (first = r));
+  let served = 0;
+  let failures = 0;
+  const events = new CmEvents(ch, (ev) => {
+    if (o.persistent) {
+      // rping_run_persistent_server: one handler per client, each on its own.
+      served++;
+      void serveOne(ev, events, o, io).then((bad) => {
+        if (bad) failures++;
+        if (o.debug) io.out(`rping server: ${served} connections, ${failures} failed\n`);
+      });
+      return;
+    }
+    if (first) {
+      const f = first;
+      first = null;
+      f(ev);
+      return;
+    }
+    // rping -s serves one client; a second one is told so at once instead of waiting.
+    if (rdma_reject(ev.id, null) !== 0) io.err(`rdma_reject: ${lastError()}\n`);
+    rdma_ack_cm_event(ev);
+    rdma_destroy_id(ev.id);
+  });
+  if (o.persistent) {
+    await events.done;
+    return 255;
+  }
+  const req = await Promise.race([firstReq, events.done.then(() => null)]);
+  if (!req) throw new Error(`rdma_get_cm_event: ${lastError()}`);
+  const failed = await serveOne(req, events, o, io);
+  rdma_destroy_id(listen);
+  rdma_destroy_event_channel(ch);
   return failed ? 255 : 0;
 }
 
@@ -368,6 +537,7 @@ export async function rping(argv: readonly string[], io: CliIo): Promise<number>
     args: [...argv],
     options: {
       s: { type: 'boolean', short: 's' },
+      P: { type: 'boolean', short: 'P' },
       c: { type: 'boolean', short: 'c' },
       a: { type: 'string', short: 'a' },
       I: { type: 'string', short: 'I' },
@@ -385,6 +555,8 @@ export async function rping(argv: readonly string[], io: CliIo): Promise<number>
     io.out(RPING_HELP);
     return 0;
   }
+  // -P alone is a server, as in rdma-core's rping.
+  if (values.P) values.s = true;
   if (values.s === values.c) {
     io.err(RPING_HELP);
     return 22;
@@ -401,6 +573,7 @@ export async function rping(argv: readonly string[], io: CliIo): Promise<number>
   }
   const o: Opts = {
     server: !!values.s,
+    persistent: !!values.P,
     addr: values.a ?? (values.s ? '0.0.0.0' : '127.0.0.1'),
     src: values.I ?? null,
     port: Number(values.p ?? 7174),

@@ -96,8 +96,14 @@ export type IbCmEvent =
   | { type: 'established'; privateData: Uint8Array }
   /** The peer refused (or answered a stale connection). */
   | { type: 'rejected'; reason: number; ari: Uint8Array; privateData: Uint8Array; msgRejected: CmMsgResponse }
-  /** Our REQ or REP was never answered after MaxCMRetries retransmissions (Linux REQ_ERROR/REP_ERROR). */
-  | { type: 'timeout'; message: 'REQ' | 'REP' }
+  /**
+   * Our REQ or REP was never answered after MaxCMRetries retransmissions (Linux REQ_ERROR/REP_ERROR),
+   * or, passive, the listener's limits ended the connection before it was established: `REP` when
+   * its REP was awaiting the RTU (the peer got REJ Timeout), `decision` when the consumer had not
+   * accepted or rejected the REQ in time or it was evicted undecided (the peer got REJ 3, No
+   * Resources) ({@link IbCmListenLimits}).
+   */
+  | { type: 'timeout'; message: 'REQ' | 'REP' | 'decision' }
   /** The peer disconnected (DREQ); answer with `disconnect()` (DREP). */
   | { type: 'dreq'; privateData: Uint8Array }
   /** Our DREQ was answered (DREP) or timed out. */
@@ -179,7 +185,49 @@ export interface IbCmOptions {
   timewaitMs?: number;
   /** Connections and pending SIDR requests at once (default 65536). */
   maxConnections?: number;
+  /**
+   * The longest wait a peer may ask of us, as a timeout exponent (4.096 µs × 2^t): a REQ's Local
+   * CM Response Timeout and Local ACK Timeout (our REP retransmission interval and TIMEWAIT) and
+   * the ServiceTimeout of an MRA for our REP are cut to it. Default 22 (about 17 s): above the
+   * 20 (4.3 s) Linux rdma_cm sends, far below the 31 (2.4 hours) a hostile REQ may carry.
+   */
+  maxResponseTimeout?: number;
+  /** Defaults of every listener's limits ({@link IBCM_LISTEN_LIMITS}). */
+  listenLimits?: Partial<IbCmListenLimits>;
 }
+
+/**
+ * A listener's bounds on the passive connections peers make it hold before they are
+ * established: *half-open* = REQ_RCVD, MRA_REQ_SENT (the consumer decides), REP_SENT,
+ * MRA_REP_RCVD (the REP awaits its RTU). As the iWARP listener's (`CM_LISTEN_LIMITS` in
+ * `src/iwarp/cm.ts`): per source and per listener, in time, and full means the oldest goes, not
+ * the newest. A source is the GRH source GID a REQ arrived with; RoCEv2 cannot authenticate it
+ * (a spoofed source is one more source), so the per-listener cap and the timers are what bound
+ * a spoofing peer, while a legitimate active side, which answers the REP at once, leaves the
+ * half-open set within a round trip.
+ */
+export interface IbCmListenLimits {
+  /** Half-open connections per listener; a new REQ beyond it evicts the oldest (REJ 3 if undecided, REJ Timeout if its REP awaits the RTU). */
+  maxHalfOpen: number;
+  /** Half-open connections per source GID; a new REQ beyond it evicts that source's oldest. */
+  maxHalfOpenPerSource: number;
+  /** How long a REQ may wait for the consumer's accept/reject before the CM rejects it (REJ 3, No Resources); 0 = no limit. */
+  acceptTimeoutMs: number;
+  /** Under pressure (half-open at half of `maxHalfOpen` or more) a REP awaits its RTU this long in all (one retransmission). */
+  pressureTimeoutMs: number;
+}
+
+/** The listener limits and their defaults (docs/spec-notes.md, "InfiniBand CM"). A rule table. */
+export const IBCM_LISTEN_LIMITS: Readonly<Record<keyof IbCmListenLimits, { readonly default: number; readonly why: string }>> = Object.freeze({
+  maxHalfOpen: { default: 1024, why: 'as the iWARP listener; the undecided REQs are bounded by the backlog too' },
+  maxHalfOpenPerSource: { default: 32, why: 'one GID cannot fill the listener, and a host opening a few dozen connections at once is served' },
+  acceptTimeoutMs: { default: 8_000, why: 'as the iWARP listener: a consumer that never answers cannot hold a REQ' },
+  pressureTimeoutMs: { default: 1_000, why: 'a real active side sends its RTU one round trip after the REP' },
+});
+
+/** The MRA ServiceTimeout an active side honours at most: Linux rdma_cm's own (`CMA_CM_MRA_SETTING`, 24, about 67 s). */
+const MAX_MRA_FOR_REQ = 24;
+const HALF_OPEN: ReadonlySet<IbCmState> = new Set<IbCmState>(['REQ_RCVD', 'MRA_REQ_SENT', 'REP_SENT', 'MRA_REP_RCVD']);
 
 /** Counters of one CM, for tests and diagnostics. */
 export interface IbCmStats {
@@ -189,6 +237,10 @@ export interface IbCmStats {
   duplicates: number;
   malformed: number;
   unmatched: number;
+  /** Half-open passive connections evicted for newer REQs (per source or per listener). */
+  evicted: number;
+  /** REQs the consumer left undecided past `acceptTimeoutMs`. */
+  expired: number;
 }
 
 const key2 = (a: bigint | string, b: number) => `${a.toString(16)}:${b}`;
@@ -199,6 +251,22 @@ const EMPTY = new Uint8Array(0);
 const MAX_SIDR_IN = 4096;
 /** Undecided REQs a listener holds by default (rdma_cm's backlog when the consumer gives none). */
 const DEFAULT_BACKLOG = 1024;
+
+function defaultLimits(): IbCmListenLimits {
+  return Object.fromEntries(Object.entries(IBCM_LISTEN_LIMITS).map(([k, v]) => [k, v.default])) as unknown as IbCmListenLimits;
+}
+
+/** `over` on `base`, validated (RangeError): non-negative integers, the caps at least 1, the pressure timeout above 0. */
+function limitsOf(over: Partial<IbCmListenLimits>, base: IbCmListenLimits): IbCmListenLimits {
+  const l = { ...base };
+  for (const k of Object.keys(IBCM_LISTEN_LIMITS) as (keyof IbCmListenLimits)[]) {
+    const v = over[k] ?? base[k];
+    const min = k === 'acceptTimeoutMs' ? 0 : 1;
+    if (!Number.isSafeInteger(v) || v < min) throw new RangeError(`IB CM listener limit ${k} = ${String(v)}; an integer ≥ ${min}`);
+    l[k] = v;
+  }
+  return l;
+}
 
 /** The IB CM of one RNIC port. */
 export class IbCm {
@@ -222,7 +290,9 @@ export class IbCm {
   /** Incoming SIDR requests by (source GID, request ID): pending or recently answered. */
   readonly #sidrIn = new Map<string, IbCmSidrRequest>();
   #closed = false;
-  readonly stats: IbCmStats = { sent: {}, received: {}, retransmits: 0, duplicates: 0, malformed: 0, unmatched: 0 };
+  readonly stats: IbCmStats = { sent: {}, received: {}, retransmits: 0, duplicates: 0, malformed: 0, unmatched: 0, evicted: 0, expired: 0 };
+  readonly maxResponseTimeout: number;
+  readonly listenLimits: Readonly<IbCmListenLimits>;
 
   constructor(opts: IbCmOptions) {
     this.#port = opts.port;
@@ -233,17 +303,19 @@ export class IbCm {
     this.caAckDelay = opts.caAckDelay ?? 15;
     this.timewaitMs = opts.timewaitMs;
     this.maxConnections = opts.maxConnections ?? 65536;
+    this.maxResponseTimeout = Math.min(31, Math.max(0, opts.maxResponseTimeout ?? 22));
+    this.listenLimits = Object.freeze(limitsOf(opts.listenLimits ?? {}, defaultLimits()));
     this.#tidHigh = BigInt(Math.floor(this.#random() * 0x100000000)) << 32n;
     this.#port.onReceive((mad, from) => this.#receive(mad, from));
   }
 
   /** Listens on a service ID (exact match). Throws if one is there already (EADDRINUSE). */
-  listen(serviceId: bigint, handler: (ev: IbCmListenEvent) => void, opts: { backlog?: number } = {}): IbCmListener {
+  listen(serviceId: bigint, handler: (ev: IbCmListenEvent) => void, opts: { backlog?: number; limits?: Partial<IbCmListenLimits> } = {}): IbCmListener {
     if (this.#closed) throw new Error('IbCm is closed');
     if (this.#listeners.has(serviceId)) {
       throw Object.assign(new Error(`service ID ${hx(serviceId, 16)} is already listened on`), { code: 'EADDRINUSE' });
     }
-    const l = new IbCmListener(this, serviceId, handler, opts.backlog && opts.backlog > 0 ? opts.backlog : DEFAULT_BACKLOG);
+    const l = new IbCmListener(this, serviceId, handler, opts.backlog && opts.backlog > 0 ? opts.backlog : DEFAULT_BACKLOG, limitsOf(opts.limits ?? {}, this.listenLimits));
     this.#listeners.set(serviceId, l);
     log('listen sid=%s', hx(serviceId, 16));
     return l;
@@ -478,7 +550,7 @@ export class IbCm {
 
   /** REQ or REP unanswered: REJ Timeout with our CA GUID as ARI (IBTA REJ reason 4), back to IDLE. */
   /** @internal */
-  requestTimedOut(c: IbCmConnection, message: 'REQ' | 'REP'): void {
+  requestTimedOut(c: IbCmConnection, message: 'REQ' | 'REP' | 'decision'): void {
     const rej = this.rejFor(c, CmRejReason.TIMEOUT, this.caGuidAri(), EMPTY);
     this.send(c.peer, encodeCmMad(c.tid, rej), rej);
     this.toIdle(c);
@@ -497,6 +569,7 @@ export class IbCm {
   /** @internal Forgets `c` entirely (IDLE). */
   toIdle(c: IbCmConnection): void {
     this.cancelRetransmit(c);
+    c.stopDecideTimer();
     if (c.twTimer !== undefined) this.timers.clear(c.twTimer);
     c.twTimer = undefined;
     c.setState('IDLE');
@@ -514,7 +587,8 @@ export class IbCm {
   enterTimewait(c: IbCmConnection): void {
     this.cancelRetransmit(c);
     c.setState('TIMEWAIT');
-    const ms = this.timewaitMs ?? ibTimeoutMs(c.localAckTimeout);
+    // The ACK timeout of a passive connection came from the peer's REQ: bounded.
+    const ms = this.timewaitMs ?? ibTimeoutMs(c.role === 'passive' ? Math.min(c.localAckTimeout, this.maxResponseTimeout) : c.localAckTimeout);
     c.twTimer = this.timers.set(() => {
       c.twTimer = undefined;
       this.toIdle(c);
@@ -666,15 +740,28 @@ export class IbCm {
       this.#issueRej(req, tid, from, CmRejReason.INVALID_MTU);
       return;
     }
+    // Fair half-open limit: a source at its cap loses its own oldest half-open connection.
+    const source = gidKey(from.gid);
+    const lim = l.limits;
+    const mine = l.bySource.get(source);
+    if (mine && mine.size >= lim.maxHalfOpenPerSource) this.#evict(mine.values().next().value as IbCmConnection);
     // Bounded: an undecided-REQ backlog per listener and a cap on connections per CM. A REQ
     // beyond them is refused with REJ 3 (No Resources); the active side may retry later.
     if (l.undecided.size >= l.backlog || this.#byLocal.size >= this.maxConnections) {
       this.#issueRej(req, tid, from, CmRejReason.NO_RESOURCES);
       return;
     }
+    // A full listener evicts its oldest half-open connection rather than refuse the newest.
+    if (l.halfOpen.size >= lim.maxHalfOpen) this.#evict(l.halfOpen.values().next().value as IbCmConnection);
     const c = new IbCmConnection(this, this.#newCommId(), 'passive');
     c.listener = l;
+    c.source = source;
     l.undecided.add(c);
+    l.halfOpen.add(c);
+    // (The eviction above may have dropped the source's entry: look it up again.)
+    const held = l.bySource.get(source);
+    if (held) held.add(c);
+    else l.bySource.set(source, new Set([c]));
     c.remoteCommId = req.localCommId;
     c.remoteCaGuid = req.localCaGuid;
     c.remoteQpn = req.localQpn;
@@ -684,14 +771,51 @@ export class IbCm {
     // Replies leave from our GID the peer named (validated above), as Linux cm_init_av_for_response.
     c.peer = { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey, localGid: req.primary.remoteGid.slice() };
     c.localAckTimeout = req.primary.localAckTimeout;
-    c.packetLifeTime = Math.max(0, req.primary.localAckTimeout - 1);
+    // The peer names how long we wait for it; a hostile REQ says hours: bounded (maxResponseTimeout).
+    const cap = this.maxResponseTimeout;
+    c.packetLifeTime = Math.min(cap, Math.max(0, req.primary.localAckTimeout - 1));
     c.maxRetries = req.maxCmRetries;
     // The active side answers a REP within its LocalCMResponseTimeout (Linux cm_req_handler).
-    c.timeoutMs = ibTimeoutMs(req.localCmResponseTimeout) + 2 * ibTimeoutMs(c.packetLifeTime);
+    c.timeoutMs = ibTimeoutMs(Math.min(cap, req.localCmResponseTimeout)) + 2 * ibTimeoutMs(c.packetLifeTime);
     this.#byLocal.set(c.localCommId, c);
     this.bindRemote(c);
     c.setState('REQ_RCVD');
+    if (lim.acceptTimeoutMs > 0) {
+      c.decideTimer = this.timers.set(() => {
+        c.decideTimer = undefined;
+        if (c.state !== 'REQ_RCVD' && c.state !== 'MRA_REQ_SENT') return;
+        this.stats.expired++;
+        log('%s: the consumer did not decide within %d ms; REJ No Resources', c.name, lim.acceptTimeoutMs);
+        this.#drop(c);
+      }, lim.acceptTimeoutMs);
+    }
     l.handler({ type: 'req', conn: c, req, from });
+  }
+
+  /** Ends a half-open passive connection to make room (see {@link IbCm.#drop}). */
+  #evict(c: IbCmConnection): void {
+    this.stats.evicted++;
+    log('%s: evicted (%s, half-open from %s)', c.name, c.state, c.source ?? '?');
+    this.#drop(c);
+  }
+
+  /**
+   * Ends a passive connection that is not established, for the listener's limits, and tells the
+   * consumer (`timeout`). An undecided REQ gets REJ 3 (No Resources): the passive side had no
+   * room to keep it, and a REJ from REQ_RCVD carries no local comm ID, so only a reason matched
+   * by the remote comm ID reaches the active side (Linux `cm_acquire_rejected_id` looks a REJ
+   * Timeout up by the ARI's CA GUID and the local comm ID). A REP awaiting its RTU ends as an
+   * unanswered REP does: REJ Timeout with our CA GUID.
+   */
+  #drop(c: IbCmConnection): void {
+    if (c.state === 'REQ_RCVD' || c.state === 'MRA_REQ_SENT') {
+      const rej = this.rejFor(c, CmRejReason.NO_RESOURCES, EMPTY, EMPTY);
+      this.send(c.peer, encodeCmMad(c.tid, rej), rej);
+      this.toIdle(c);
+      c.emit({ type: 'timeout', message: 'decision' });
+    } else {
+      this.requestTimedOut(c, 'REP');
+    }
   }
 
   #onMra(mra: CmMra): void {
@@ -716,7 +840,10 @@ export class IbCm {
     // the next retransmission (IBTA §12.6.6; Linux cm_mra_handler → ib_modify_mad).
     if (c.timer !== undefined) this.timers.clear(c.timer);
     c.setState(next);
-    this.#armRetransmit(c, ibTimeoutMs(mra.serviceTimeout) + 2 * ibTimeoutMs(c.packetLifeTime));
+    // How long the peer may make us wait is bounded: for our REP (a passive connection, the peer
+    // is whoever sent a REQ) by maxResponseTimeout, for our REQ by what Linux rdma_cm itself asks.
+    const st = Math.min(mra.serviceTimeout, next === 'MRA_REP_RCVD' ? this.maxResponseTimeout : MAX_MRA_FOR_REQ);
+    this.#armRetransmit(c, ibTimeoutMs(st) + 2 * ibTimeoutMs(c.packetLifeTime));
     c.emit({ type: 'mra', serviceTimeout: mra.serviceTimeout });
   }
 
@@ -929,13 +1056,29 @@ export class IbCmListener {
   #open = true;
   /** Connections of this listener the consumer has not accepted or rejected yet. */
   readonly undecided = new Set<IbCmConnection>();
+  /** Passive connections not established yet, oldest first ({@link IbCmListenLimits}). */
+  readonly halfOpen = new Set<IbCmConnection>();
+  /** The half-open connections of each source GID (hex), oldest first; no empty entries. */
+  readonly bySource = new Map<string, Set<IbCmConnection>>();
   constructor(
     readonly cm: IbCm,
     readonly serviceId: bigint,
     /** @internal */ readonly handler: (ev: IbCmListenEvent) => void,
     /** At most this many undecided REQs; more are rejected with NO_RESOURCES (3). */
     readonly backlog: number,
+    readonly limits: Readonly<IbCmListenLimits> = defaultLimits(),
   ) {}
+  /** Half-open connections of the source GID `gid`. */
+  heldBy(gid: Uint8Array): number {
+    return this.bySource.get(gidKey(gid))?.size ?? 0;
+  }
+  /** @internal `c` is no longer half-open. */
+  forget(c: IbCmConnection): void {
+    if (!this.halfOpen.delete(c)) return;
+    const set = c.source === undefined ? undefined : this.bySource.get(c.source);
+    set?.delete(c);
+    if (set && set.size === 0) this.bySource.delete(c.source!);
+  }
   close(): void {
     if (!this.#open) return;
     this.#open = false;
@@ -972,6 +1115,10 @@ export class IbCmConnection implements Retransmitter {
   onEvent: ((ev: IbCmEvent) => void) | undefined;
   /** The listener a passive connection came from. */
   listener: IbCmListener | undefined;
+  /** Passive: the source GID (hex) its REQ came from, for the per-source cap. */
+  source: string | undefined;
+  /** Passive: the consumer's deadline for accept/reject (`acceptTimeoutMs`). */
+  decideTimer: unknown;
   #destroyed = false;
 
   constructor(
@@ -988,7 +1135,17 @@ export class IbCmConnection implements Retransmitter {
   setState(s: IbCmState): void {
     if (s !== this.state) log('%s %s→%s', this.name, this.state, s);
     this.state = s;
-    if (this.listener && s !== 'REQ_RCVD' && s !== 'MRA_REQ_SENT') this.listener.undecided.delete(this);
+    if (this.listener && s !== 'REQ_RCVD' && s !== 'MRA_REQ_SENT') {
+      this.listener.undecided.delete(this);
+      this.stopDecideTimer();
+    }
+    if (this.listener && !HALF_OPEN.has(s)) this.listener.forget(this);
+  }
+
+  /** @internal */
+  stopDecideTimer(): void {
+    if (this.decideTimer !== undefined) this.cm.timers.clear(this.decideTimer);
+    this.decideTimer = undefined;
   }
 
   /** @internal */
@@ -1040,6 +1197,14 @@ export class IbCmConnection implements Retransmitter {
     this.rep = rep;
     this.lastSent = { mad, msg: rep };
     this.setState('REP_SENT');
+    // Under pressure the REP gets one retransmission within the pressure timeout, not the
+    // MaxCMRetries the REQ asked for: a spoofed REQ's REP would otherwise hold the slot (and be
+    // sent to whoever the spoofed GID is) for as long as the peer said.
+    const l = this.listener;
+    if (l && l.halfOpen.size >= Math.ceil(l.limits.maxHalfOpen / 2)) {
+      this.timeoutMs = Math.min(this.timeoutMs, l.limits.pressureTimeoutMs / 2);
+      this.maxRetries = Math.min(this.maxRetries, 1);
+    }
     this.cm.sendReliable(this, mad, rep, () => this.cm.requestTimedOut(this, 'REP'));
   }
 

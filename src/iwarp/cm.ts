@@ -17,9 +17,12 @@
  *   is accepted, rejected or aborted once; a listener reports a failed handshake once;
  * - every failure before RTS destroys the socket and clears its timers, and leaves the QP in
  *   Idle (Modify QP is all-or-nothing, so a failed Idle→RTS changes nothing);
- * - slow or hostile peers are bounded in time (the MPA Request timer at the Responder, 5 s; the
- *   Reply timer at the Initiator, 10 s — siw's `MPAREQ_TIMEOUT`/`MPAREP_TIMEOUT`) and in number
- *   (a listener holds at most `maxPending` unanswered connections; more are reset at once).
+ * - slow or hostile peers are bounded in time (the MPA Request timer at the Responder, 5 s, 1 s
+ *   under pressure; the Reply timer at the Initiator, 10 s — siw's `MPAREQ_TIMEOUT`/
+ *   `MPAREP_TIMEOUT`; a request the ULP leaves unanswered is rejected after 8 s) and in number,
+ *   fairly (per source address and per listener, see {@link CM_LISTEN_LIMITS}): a listener that
+ *   is full evicts its oldest half-open connection rather than refuse the newest, so a peer that
+ *   opens connections and sends nothing cannot lock others out.
  *
  * {@link cmStats} counts what the CM holds (listeners, sockets, timers, connects in progress)
  * so tests can prove that nothing leaks.
@@ -51,6 +54,7 @@ import {
   examineRequest,
   type IrdOrdMode,
   initiatorAgree,
+  MPA_ACCEPT_TIMEOUT_MS,
   MPA_REPLY_TIMEOUT_MS,
   MPA_REQUEST_TIMEOUT_MS,
   type MpaAgreement,
@@ -275,7 +279,10 @@ export type CmErrorKind =
   | 'aborted'
   /** Modify QP refused the transition; `ret` holds its status. */
   | 'qp'
-  /** Dropped because the listener holds `maxPending` unanswered connections already. */
+  /**
+   * Ended by a listener limit ({@link CM_LISTEN_LIMITS}): a half-open connection evicted for a
+   * newer one, or a Request beyond the request caps (answered with an R Reply).
+   */
   | 'overload';
 
 export class CmError extends Error {
@@ -578,7 +585,7 @@ export interface CmConnectParams extends CmMpaParams {
 const EMPTY = new Uint8Array(0);
 
 /** What `SOFTRDMA_MPA` can set. */
-export type CmEnvParams = Pick<CmConnectParams, 'revision' | 'policy' | 'p2p' | 'rtrPreference' | 'settleMs'>;
+export type CmEnvParams = Pick<CmConnectParams, 'revision' | 'policy' | 'p2p' | 'rtrPreference' | 'settleMs'> & Pick<Partial<CmListenLimits>, 'acceptTimeoutMs'>;
 
 /**
  * MPA start-up settings from the environment, `SOFTRDMA_MPA="crc=require p2p=write,read rev=2"`:
@@ -590,7 +597,9 @@ export type CmEnvParams = Pick<CmConnectParams, 'revision' | 'policy' | 'p2p' | 
  * - `rev=1|2`: the Request's revision, or the highest a Responder accepts;
  * - `p2p=none|write,read,send`: the RTR types an Initiator offers (RFC 6581 §4) and, in that
  *   order, a Responder's preference;
- * - `settle=MS`: {@link CmConnectParams.settleMs} (rdma_cm's default: {@link ACTIVE_SETTLE_MS}).
+ * - `settle=MS`: {@link CmConnectParams.settleMs} (rdma_cm's default: {@link ACTIVE_SETTLE_MS});
+ * - `accept=MS`: a listener's {@link CmListenLimits.acceptTimeoutMs}, how long a connection
+ *   request may wait for `rdma_accept`/`rdma_reject` before the CM rejects it (0: no limit).
  * Throws a {@link CmError} (`invalid`) naming the bad key, so a typo never goes unnoticed.
  */
 export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_MPA): CmEnvParams {
@@ -602,7 +611,7 @@ export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA
     const k = eq < 0 ? item : item.slice(0, eq);
     const v = eq < 0 ? '' : item.slice(eq + 1);
     const bad = (): never => {
-      throw new CmError('invalid', `SOFTRDMA_MPA: bad setting "${item}" (crc=never|allow|require markers=refuse|allow|require rev=1|2 p2p=none|write,read,send settle=MS)`);
+      throw new CmError('invalid', `SOFTRDMA_MPA: bad setting "${item}" (crc=never|allow|require markers=refuse|allow|require rev=1|2 p2p=none|write,read,send settle=MS accept=MS)`);
     };
     if (k === 'crc') {
       if (v !== 'never' && v !== 'allow' && v !== 'require') bad();
@@ -616,6 +625,9 @@ export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA
     } else if (k === 'settle') {
       if (!/^\d{1,5}$/.test(v)) bad();
       out.settleMs = Number(v);
+    } else if (k === 'accept') {
+      if (!/^\d{1,7}$/.test(v)) bad();
+      out.acceptTimeoutMs = Number(v);
     } else if (k === 'p2p') {
       if (v === 'none') {
         out.p2p = false;
@@ -935,22 +947,118 @@ async function establish(qp: CmQp, host: string, port: number, params: CmConnect
 // Responder: listener and connection requests
 // ---------------------------------------------------------------------------------------------
 
-export interface CmListenOptions extends Omit<CmMpaParams, 'p2p' | 'privateData' | 'ird' | 'ord'> {
+export interface CmListenOptions extends Omit<CmMpaParams, 'p2p' | 'privateData' | 'ird' | 'ord'>, Partial<CmListenLimits> {
   /** Address to bind (default all). */
   host?: string;
   /** TCP port; 0 (default) picks a free one. */
   port?: number;
-  /** TCP listen backlog. */
-  backlog?: number;
-  /** How long an accepted TCP connection may take to deliver its MPA Request (default 5 s, siw's `MPAREQ_TIMEOUT`). */
-  requestTimeoutMs?: number;
-  /** How long a delivered request may wait for accept/reject; 0 = no limit (the default, as siw and IT-API). */
-  acceptTimeoutMs?: number;
+}
+
+/**
+ * A listener's bounds on what peers can make it hold before the ULP has a connection: time,
+ * number per listener and number per source address. One row per limit; the defaults are
+ * {@link cmListenDefaults} (changeable process-wide with {@link setCmListenDefaults}), each
+ * overridable per listener in {@link CmListenOptions}.
+ *
+ * A *half-open* connection is a TCP connection whose MPA Request is not complete yet (RFC 5044
+ * §7.1.2: the Responder waits for it); a *request* is a valid Request delivered to the ULP and
+ * not yet accepted or rejected.
+ */
+export interface CmListenLimits {
+  /** TCP accept queue (`listen(2)` backlog; Linux caps it at `net.core.somaxconn`). */
+  backlog: number;
+  /** How long a half-open connection may take to complete its Request (siw's `MPAREQ_TIMEOUT`). */
+  requestTimeoutMs: number;
   /**
-   * Most connections held before accept/reject (handshakes awaiting their Request plus delivered
-   * requests). Beyond it a new TCP connection is reset at once (default 64).
+   * How long a delivered request may wait for accept/reject before the CM rejects it (an MPA
+   * Reply with R, then a FIN); 0 = no limit.
    */
-  maxPending?: number;
+  acceptTimeoutMs: number;
+  /**
+   * Half-open connections per listener. Newcomers are always admitted; above the cap the oldest
+   * are evicted once older than `evictGraceMs` (a newcomer's Request has been read by then).
+   */
+  maxHalfOpen: number;
+  /** Half-open connections per source address (IPv4 address, IPv6 /64); above it that source's oldest are evicted. */
+  maxHalfOpenPerSource: number;
+  /**
+   * How old a half-open connection must be before it can be evicted for a newer one: a real
+   * Initiator's Request has arrived by then. Twice the caps, the oldest go at once.
+   */
+  evictGraceMs: number;
+  /**
+   * Under pressure (half-open connections at half of `maxHalfOpen` or more), the Request timeout
+   * of new half-open connections, and the age beyond which older ones are dropped.
+   */
+  pressureTimeoutMs: number;
+  /** Delivered requests per listener; one more is refused with an R Reply. */
+  maxRequests: number;
+  /** Delivered requests per source address; one more is refused with an R Reply. */
+  maxRequestsPerSource: number;
+}
+
+/**
+ * The listener limits, their defaults and why (docs/spec-notes.md, "Timers and hostile peers").
+ * A rule table: the listener reads the values from here; the docs list the same rows.
+ */
+export const CM_LISTEN_LIMITS: Readonly<Record<keyof CmListenLimits, { readonly default: number; readonly why: string }>> = Object.freeze({
+  backlog: { default: 511, why: "a server's TCP accept queue (Node's and nginx's default), not rping's 3: bursts of legitimate clients must fit" },
+  requestTimeoutMs: { default: MPA_REQUEST_TIMEOUT_MS, why: "siw's MPAREQ_TIMEOUT" },
+  acceptTimeoutMs: { default: MPA_ACCEPT_TIMEOUT_MS, why: 'below the Initiator\'s 10 s Reply timer (siw MPAREP_TIMEOUT), so the peer learns of the refusal' },
+  maxHalfOpen: { default: 1024, why: 'idle sockets are cheap; eviction by age makes room, so the cap only bounds memory' },
+  maxHalfOpenPerSource: { default: 32, why: 'one address cannot fill the listener (it holds at most 64 of 1024 for a moment), and a host opening a few dozen connections at once is served' },
+  evictGraceMs: { default: 250, why: 'a Request trails its TCP handshake by one flight and an event-loop turn, far less than this' },
+  pressureTimeoutMs: { default: 1_000, why: 'a real Initiator sends its Request right after TCP connect' },
+  maxRequests: { default: 1024, why: 'what a ULP that answers at once never reaches' },
+  maxRequestsPerSource: { default: 128, why: 'one address cannot fill the ULP\'s queue; above perf\'s 64 QPs + 1' },
+});
+
+const listenDefaults: CmListenLimits = Object.fromEntries(Object.entries(CM_LISTEN_LIMITS).map(([k, v]) => [k, v.default])) as unknown as CmListenLimits;
+
+/** The listener limits a new listener starts from (see {@link CM_LISTEN_LIMITS}). */
+export function cmListenDefaults(): Readonly<CmListenLimits> {
+  return { ...listenDefaults };
+}
+
+/**
+ * Changes the process-wide defaults of later listeners (existing ones keep theirs); returns
+ * the previous defaults. Values must be non-negative integers; the caps and `backlog` at least 1.
+ */
+export function setCmListenDefaults(limits: Partial<CmListenLimits>): CmListenLimits {
+  const prev = { ...listenDefaults };
+  const next = checkLimits({ ...listenDefaults, ...limits });
+  Object.assign(listenDefaults, next);
+  return prev;
+}
+
+/** Validates limits (throws `invalid`): non-negative integers, caps and backlog ≥ 1. */
+function checkLimits(l: CmListenLimits): CmListenLimits {
+  for (const k of Object.keys(CM_LISTEN_LIMITS) as (keyof CmListenLimits)[]) {
+    const v = l[k];
+    const min = k.endsWith('Ms') ? 0 : 1;
+    if (!Number.isSafeInteger(v) || v < min) throw new CmError('invalid', `listener limit ${k} = ${String(v)}; an integer ≥ ${min}`);
+  }
+  if (l.requestTimeoutMs === 0 || l.pressureTimeoutMs === 0) throw new CmError('invalid', 'the Request timeouts must be above 0');
+  return l;
+}
+
+/**
+ * The address a per-source cap counts by: an IPv4 address (IPv4-mapped IPv6 included) as is,
+ * an IPv6 address by its /64 prefix, since one host commonly owns a whole /64 (RFC 4291 §2.5.1
+ * interface identifiers are 64 bits).
+ */
+export function sourceKey(address: string): string {
+  const a = address.toLowerCase();
+  if (a.startsWith('::ffff:') && a.includes('.')) return a.slice(7);
+  if (!a.includes(':')) return a;
+  const [head = '', tail] = a.split('%')[0]!.split('::');
+  const hs = head ? head.split(':') : [];
+  const ts = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? hs : [...hs, ...Array<string>(Math.max(0, 8 - hs.length - ts.length)).fill('0'), ...ts];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g || '0', 16) || 0).toString(16))
+    .join(':')}::/64`;
 }
 
 /** A handshake that failed before (or instead of) a connection request. */
@@ -967,6 +1075,18 @@ interface Handshake {
   socket: net.Socket;
   reader: FrameReader | null;
   timer: NodeJS.Timeout | null;
+  /** {@link sourceKey} of the peer. */
+  source: string;
+  /** `performance.now()` at TCP accept: the age the pressure timeout and eviction go by. */
+  born: number;
+}
+
+/** What one source address holds at a listener (the entry is dropped when it holds nothing). */
+interface SourceUse {
+  /** Its half-open connections, oldest first. */
+  halfOpen: Set<Handshake>;
+  /** Its delivered, unanswered requests. */
+  requests: number;
 }
 
 /**
@@ -975,19 +1095,32 @@ interface Handshake {
  * ({@link CmConnectRequest}) per valid Request for the ULP to accept or reject. Handshakes that
  * fail are answered as RFC 5044 asks (a Reply with R for an unsupported revision or a refused
  * policy; a reset for anything that is not MPA) and reported once as a `failure` event.
+ *
+ * What peers can make it hold is bounded fairly ({@link CM_LISTEN_LIMITS}): per source address
+ * and per listener, in time, with the oldest half-open connection evicted rather than the newest
+ * refused, so that legitimate Initiators, which send their Request at once, keep being served.
  */
 export class CmListener extends EventEmitter {
   readonly server: net.Server;
   readonly cfg: ResponderConfig;
-  readonly requestTimeoutMs: number;
-  readonly acceptTimeoutMs: number;
-  readonly maxPending: number;
+  /** The limits this listener runs with. */
+  readonly limits: Readonly<CmListenLimits>;
   readonly trace: CmTrace | undefined;
   private closed = false;
+  /** Half-open connections, oldest first (a Set keeps insertion order). */
   private readonly handshakes = new Set<Handshake>();
+  private readonly sources = new Map<string, SourceUse>();
+  /** Sources above `maxHalfOpenPerSource`, for the next trim. */
+  private readonly crowded = new Set<string>();
+  private trimTimer: NodeJS.Timeout | null = null;
   /** @internal delivered, unanswered requests */
   readonly requests = new Set<CmConnectRequest>();
-  readonly stats = { connections: 0, requests: 0, accepted: 0, rejected: 0, aborted: 0, failed: 0, dropped: 0 };
+  /**
+   * `evicted`: half-open connections dropped for newer ones (per source or per listener) or by
+   * the pressure timeout; `expired`: requests the ULP left unanswered past `acceptTimeoutMs`;
+   * `refused`: Requests beyond the request caps; `dropped`: connections arriving while closing.
+   */
+  readonly stats = { connections: 0, requests: 0, accepted: 0, rejected: 0, aborted: 0, failed: 0, dropped: 0, evicted: 0, expired: 0, refused: 0 };
 
   private constructor(opts: CmListenOptions) {
     super();
@@ -998,13 +1131,25 @@ export class CmListener extends EventEmitter {
       irdOrd: opts.irdOrd ?? 'relaxed',
       rdmapExt: opts.rdmapExt ?? true,
     };
-    this.requestTimeoutMs = opts.requestTimeoutMs ?? MPA_REQUEST_TIMEOUT_MS;
-    this.acceptTimeoutMs = opts.acceptTimeoutMs ?? 0;
-    this.maxPending = opts.maxPending ?? 64;
+    const limits = { ...listenDefaults };
+    for (const k of Object.keys(CM_LISTEN_LIMITS) as (keyof CmListenLimits)[]) {
+      const v = opts[k];
+      if (v !== undefined) limits[k] = v;
+    }
+    this.limits = Object.freeze(checkLimits(limits));
     this.trace = opts.trace;
     // Half-open must stay possible for the QP (a Terminate may follow the peer's FIN), and the
     // socket must not be read by anyone before the MPA reader is in place.
     this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (s) => this.onConnection(s));
+  }
+
+  /** How long a half-open connection may take to complete its Request (outside pressure). */
+  get requestTimeoutMs(): number {
+    return this.limits.requestTimeoutMs;
+  }
+  /** How long a delivered request may wait for the ULP (0: no limit). */
+  get acceptTimeoutMs(): number {
+    return this.limits.acceptTimeoutMs;
   }
 
   /** Opens a listener; resolves once it is bound. */
@@ -1013,7 +1158,7 @@ export class CmListener extends EventEmitter {
     return new Promise((resolve, reject) => {
       const onErr = (e: Error): void => reject(new CmError('invalid', `listen: ${e.message}`, { cause: e }));
       l.server.once('error', onErr);
-      l.server.listen({ host: opts.host, port: opts.port ?? 0, backlog: opts.backlog }, () => {
+      l.server.listen({ host: opts.host, port: opts.port ?? 0, backlog: l.limits.backlog }, () => {
         l.server.off('error', onErr);
         l.server.on('error', (e) => log('listener error: %s', e.message));
         live.listeners.add(l);
@@ -1033,7 +1178,7 @@ export class CmListener extends EventEmitter {
     const l = new CmListener(opts);
     // A failed bind is also emitted as an 'error' on the next tick: keep it from being uncaught.
     l.server.on('error', (e) => log('listener error: %s', e.message));
-    l.server.listen({ port: opts.port ?? 0, backlog: opts.backlog });
+    l.server.listen({ port: opts.port ?? 0, backlog: l.limits.backlog });
     if (l.server.address() === null) return null;
     live.listeners.add(l);
     log('listening on *:%d', l.port);
@@ -1049,6 +1194,15 @@ export class CmListener extends EventEmitter {
   get pendingRequests(): number {
     return this.requests.size;
   }
+  /** Half-open connections and delivered requests of one source address ({@link sourceKey}). */
+  heldBy(address: string): { halfOpen: number; requests: number } {
+    const u = this.sources.get(sourceKey(address));
+    return { halfOpen: u?.halfOpen.size ?? 0, requests: u?.requests ?? 0 };
+  }
+  /** Source addresses holding anything right now. */
+  get sourceCount(): number {
+    return this.sources.size;
+  }
 
   /**
    * Stops listening (IT-API `it_listen_free`): handshakes still waiting for their Request are
@@ -1060,6 +1214,8 @@ export class CmListener extends EventEmitter {
     live.listeners.delete(this);
     for (const r of this.requests) orphanRequests.add(r);
     for (const h of [...this.handshakes]) this.endHandshake(h, null);
+    stopTimer(this.trimTimer);
+    this.trimTimer = null;
     return new Promise((resolve) => {
       // The listening handle closes now; 'close' waits for accepted sockets, which QPs own.
       this.server.close();
@@ -1076,31 +1232,133 @@ export class CmListener extends EventEmitter {
     this.emit('failure', f);
   }
 
+  private use(source: string): SourceUse {
+    let u = this.sources.get(source);
+    if (!u) {
+      u = { halfOpen: new Set(), requests: 0 };
+      this.sources.set(source, u);
+    }
+    return u;
+  }
+
+  private release(source: string): void {
+    const u = this.sources.get(source);
+    if (u && u.halfOpen.size === 0 && u.requests === 0) this.sources.delete(source);
+  }
+
+  /** @internal a delivered request of `source` was answered, expired or aborted */
+  requestSettled(r: CmConnectRequest): void {
+    if (!this.requests.delete(r)) return;
+    const u = this.sources.get(r.source);
+    if (u) {
+      u.requests--;
+      this.release(r.source);
+    }
+  }
+
   private endHandshake(h: Handshake, next: 'keep' | null): void {
     if (!this.handshakes.delete(h)) return;
+    this.sources.get(h.source)?.halfOpen.delete(h);
+    this.release(h.source);
     stopTimer(h.timer);
     h.reader?.cancel();
     if (next === null) resetSocket(h.socket);
   }
 
+  /** Drops a half-open connection to make room (reset, reported as `overload` or `timeout`). */
+  private evict(h: Handshake, err: CmError): void {
+    this.stats.evicted++;
+    this.endHandshake(h, null);
+    this.fail(h.socket, err);
+  }
+
   private onConnection(s: net.Socket): void {
     track(s);
-    peers.set(s, { remoteAddress: s.remoteAddress ?? '', remotePort: s.remotePort ?? 0 });
+    const remoteAddress = s.remoteAddress ?? '';
+    peers.set(s, { remoteAddress, remotePort: s.remotePort ?? 0 });
     this.stats.connections++;
-    if (this.closed || this.handshakes.size + this.requests.size >= this.maxPending) {
+    if (this.closed) {
       this.stats.dropped++;
-      this.fail(s, new CmError('overload', `listener holds ${this.maxPending} pending connections`));
+      this.fail(s, new CmError('overload', 'the listener is closing'));
       resetSocket(s);
       return;
     }
+    const lim = this.limits;
+    const source = sourceKey(remoteAddress);
+    const use = this.use(source);
+    const now = performance.now();
+    // Under pressure a new half-open connection gets the short Request timeout.
+    const pressure = this.handshakes.size >= Math.ceil(lim.maxHalfOpen / 2);
     s.setNoDelay(true);
-    const h: Handshake = { socket: s, reader: null, timer: null };
+    const h: Handshake = { socket: s, reader: null, timer: null, source, born: now };
     this.handshakes.add(h);
-    h.timer = startTimer(this.requestTimeoutMs, () => {
+    use.halfOpen.add(h);
+    const ms = pressure ? lim.pressureTimeoutMs : lim.requestTimeoutMs;
+    h.timer = startTimer(ms, () => {
+      h.timer = null;
       this.endHandshake(h, null);
-      this.fail(s, new CmError('timeout', `no MPA Request within ${this.requestTimeoutMs} ms`));
+      this.fail(s, new CmError('timeout', `no MPA Request within ${ms} ms`));
     });
     h.reader = new FrameReader(s, 'request', null, (r) => this.onRequest(h, r));
+    // Hard ceilings (twice the caps): beyond them the oldest go at once, whatever their age.
+    while (use.halfOpen.size > 2 * lim.maxHalfOpenPerSource) {
+      this.evict(use.halfOpen.values().next().value as Handshake, new CmError('overload', `evicted: ${source} holds ${2 * lim.maxHalfOpenPerSource} half-open connections`));
+    }
+    while (this.handshakes.size > 2 * lim.maxHalfOpen) {
+      this.evict(this.handshakes.values().next().value as Handshake, new CmError('overload', `evicted: the listener holds ${2 * lim.maxHalfOpen} half-open connections`));
+    }
+    if (use.halfOpen.size > lim.maxHalfOpenPerSource) this.crowded.add(source);
+    if (pressure || this.crowded.size > 0 || this.handshakes.size > lim.maxHalfOpen) this.scheduleTrim();
+  }
+
+  /**
+   * Evictions wait `evictGraceMs`: Node accepts a whole accept queue before it reads any of the
+   * new sockets, and a peer's Request may trail its TCP handshake a little, so evicting at accept
+   * time could drop a connection whose Request is on its way. A legitimate Initiator sends its
+   * Request right after TCP connect and leaves the half-open set within the grace; only peers
+   * that sent nothing (or half a Request) grow older than it. Meanwhile the hard ceilings (twice
+   * the caps) bound what is admitted.
+   */
+  private scheduleTrim(): void {
+    if (this.trimTimer || this.closed) return;
+    this.trimTimer = startTimer(Math.max(1, this.limits.evictGraceMs), () => {
+      this.trimTimer = null;
+      this.trim();
+    });
+  }
+
+  /**
+   * The fair half-open limit, on connections older than the grace: a source above its cap loses
+   * its own oldest; under pressure, connections older than the pressure timeout go; a listener
+   * above its cap loses its oldest. The newest connection is never refused.
+   */
+  private trim(): void {
+    if (this.closed) return;
+    const lim = this.limits;
+    const now = performance.now();
+    const ripe = (h: Handshake): boolean => now - h.born >= lim.evictGraceMs;
+    for (const source of [...this.crowded]) {
+      this.crowded.delete(source);
+      const use = this.sources.get(source);
+      if (!use) continue;
+      for (const h of [...use.halfOpen]) {
+        if (use.halfOpen.size <= lim.maxHalfOpenPerSource || !ripe(h)) break;
+        this.evict(h, new CmError('overload', `evicted: ${source} holds more than ${lim.maxHalfOpenPerSource} half-open connections`));
+      }
+      if (use.halfOpen.size > lim.maxHalfOpenPerSource) this.crowded.add(source);
+    }
+    const pressure = this.handshakes.size >= Math.ceil(lim.maxHalfOpen / 2);
+    if (pressure) {
+      for (const h of this.handshakes) {
+        if (now - h.born < lim.pressureTimeoutMs) break;
+        this.evict(h, new CmError('timeout', `no MPA Request within ${lim.pressureTimeoutMs} ms (listener under pressure)`));
+      }
+    }
+    for (const h of this.handshakes) {
+      if (this.handshakes.size <= lim.maxHalfOpen || !ripe(h)) break;
+      this.evict(h, new CmError('overload', `evicted: the listener holds more than ${lim.maxHalfOpen} half-open connections`));
+    }
+    if (this.crowded.size > 0 || this.handshakes.size > lim.maxHalfOpen) this.scheduleTrim();
   }
 
   private onRequest(h: Handshake, r: FrameRead | CmError): void {
@@ -1144,8 +1402,27 @@ export class CmListener extends EventEmitter {
       resetSocket(s);
       return;
     }
-    const req = new CmConnectRequest(this, s, ex.info);
+    // The ULP's queue is bounded too, per source and in all: a complete Request beyond it is
+    // refused the way the ULP would refuse it (RFC 5044 §7.1.1: a Reply with R set).
+    const use = this.use(h.source);
+    const full =
+      use.requests >= this.limits.maxRequestsPerSource
+        ? `${h.source} has ${this.limits.maxRequestsPerSource} requests waiting for the ULP`
+        : this.requests.size >= this.limits.maxRequests
+          ? `the listener has ${this.limits.maxRequests} requests waiting for the ULP`
+          : null;
+    if (full) {
+      this.release(h.source);
+      this.stats.refused++;
+      const reply = rejectReply(ex.info, EMPTY);
+      this.trace?.({ dir: 'tx', what: 'reply', bytes: reply });
+      closeGracefully(s, reply);
+      this.fail(s, new CmError('overload', `refused: ${full}`));
+      return;
+    }
+    const req = new CmConnectRequest(this, s, ex.info, h.source);
     this.requests.add(req);
+    use.requests++;
     this.stats.requests++;
     this.emit('request', req);
   }
@@ -1169,7 +1446,9 @@ export interface CmAcceptParams {
 /**
  * One valid MPA Request awaiting the ULP's decision (IT-API `IT_CM_REQ_CONN_REQUEST_EVENT`): it
  * carries the peer's private data, IRD and ORD. It ends exactly once: `accept`, `reject`, or
- * `aborted` (event) when the peer goes away, sends data early, or the accept timer fires.
+ * `aborted` (event) when the peer goes away or sends data early (the socket is reset), or when
+ * the ULP leaves it unanswered past the listener's `acceptTimeoutMs` (error kind `timeout`: the
+ * CM rejects it as the ULP would, with an R Reply and a FIN, so the Initiator is told at once).
  */
 export class CmConnectRequest extends EventEmitter {
   state: 'pending' | 'accepted' | 'rejected' | 'aborted' = 'pending';
@@ -1184,6 +1463,8 @@ export class CmConnectRequest extends EventEmitter {
     readonly listener: CmListener,
     readonly socket: net.Socket,
     readonly info: MpaRequestInfo,
+    /** The peer's {@link sourceKey}, which the listener's per-source caps count by. */
+    readonly source: string = sourceKey(socket.remoteAddress ?? ''),
   ) {
     super();
     this.remoteAddress = socket.remoteAddress ?? '';
@@ -1233,7 +1514,7 @@ export class CmConnectRequest extends EventEmitter {
     if (this.listener.acceptTimeoutMs > 0 && !this.timer) {
       this.timer = startTimer(this.listener.acceptTimeoutMs, () => {
         this.timer = null;
-        this.abort(new CmError('timeout', `not accepted within ${this.listener.acceptTimeoutMs} ms`));
+        this.expire();
       });
     }
   }
@@ -1260,8 +1541,26 @@ export class CmConnectRequest extends EventEmitter {
     this.unwatch();
     stopTimer(this.timer);
     this.timer = null;
-    this.listener.requests.delete(this);
+    this.listener.requestSettled(this);
     orphanRequests.delete(this);
+  }
+
+  /**
+   * The ULP did not answer in time: rejected for it (an R Reply without private data, then a
+   * FIN), so the Initiator is refused rather than left waiting for its own timer, and the
+   * listener's slot is free again. The ULP sees `aborted` with kind `timeout`.
+   */
+  private expire(): void {
+    if (this.state !== 'pending') return;
+    const ms = this.listener.acceptTimeoutMs;
+    this.settle('aborted');
+    this.listener.stats.aborted++;
+    this.listener.stats.expired++;
+    const reply = rejectReply(this.info, EMPTY);
+    this.listener.trace?.({ dir: 'tx', what: 'reply', bytes: reply });
+    closeGracefully(this.socket, reply);
+    log('request from %s:%d not answered within %d ms: rejected', this.remoteAddress, this.remotePort, ms);
+    this.emit('aborted', new CmError('timeout', `not accepted or rejected within ${ms} ms; the CM rejected it`));
   }
 
   private abort(err: CmError): void {

@@ -49,7 +49,7 @@ import {
 } from '../wire/rdmap.js';
 import { buildTerminate, decodeTerminate, encodeTerminateMessage } from '../wire/terminate.js';
 import { LlpStream, RTR_STAG, type RtrType } from './llp.js';
-import { asyncEventForTerminate, faultOfAtomicTerminate, terminateOfFault } from './terminate-map.js';
+import { asyncEventForTerminate, faultOfAtomicTerminate, faultOfReadTerminate, terminateOfFault } from './terminate-map.js';
 import { openPcapForConn, type PcapTap } from './trace.js';
 
 const log = logger('conn');
@@ -864,9 +864,12 @@ export class IwarpConn implements QpTransport {
       layer = t.layer;
       etype = t.etype;
       ecode = t.ecode;
-      // The Terminate names the offending segment: an Atomic Request of ours gets its own status.
+      // The Terminate names the offending segment: a Read or Atomic Request of ours gets its own
+      // status (Verbs §6.6.2.4, "Remote Termination Error ... related to this Work Request").
       const seg = t.ddpHeader;
-      if (seg && seg.length >= 2 && (seg[1]! & 0x0f) === RdmapOpcode.AtomicRequest) fault = faultOfAtomicTerminate(layer, etype, ecode);
+      const op = seg && seg.length >= 2 ? seg[1]! & 0x0f : -1;
+      if (op === RdmapOpcode.AtomicRequest) fault = faultOfAtomicTerminate(layer, etype, ecode);
+      else if (op === RdmapOpcode.ReadRequest) fault = faultOfReadTerminate(layer, etype, ecode);
     } catch {
       // A malformed Terminate still terminates the stream; its code is then unknown.
     }

@@ -62,6 +62,12 @@ export interface MpaOutcome {
 /** Default MPA start-up timeouts, as Linux siw: 10 s for the Reply, 5 s for the Request. */
 export const MPA_REPLY_TIMEOUT_MS = 10_000;
 export const MPA_REQUEST_TIMEOUT_MS = 5_000;
+/**
+ * How long a delivered Request may wait for the ULP's accept or reject before the Responder
+ * rejects it: below the Initiator's 10 s, so the Initiator gets an R Reply rather than its own
+ * timeout (siw and IT-API set no such bound; a ULP that never answers would hold it forever).
+ */
+export const MPA_ACCEPT_TIMEOUT_MS = 8_000;
 
 /** The frame this side sends. */
 export function buildFrame(type: 'request' | 'reply', p: MpaParams, reject = false, extra: Partial<MpaIrdOrd> = {}, res = 0): Uint8Array {

@@ -92,6 +92,29 @@ export function faultOfAtomicTerminate(layer: number, etype: number, ecode: numb
   return undefined;
 }
 
+/**
+ * The fault behind a Terminate received for one of our Read Requests (the inverse of the Read
+ * rows above), so the core can complete the Read with its own status rather than a flush.
+ */
+export function faultOfReadTerminate(layer: number, etype: number, ecode: number): Fault | undefined {
+  if (layer === 1 && etype === 2 && ecode === DdpUntaggedEcode.InvalidMsnRange) return Fault.IRD_EXCEEDED;
+  if (layer === 1 && etype === 2 && ecode === DdpUntaggedEcode.InvalidQn) return Fault.READ_NOT_ENABLED;
+  if (layer !== 0 || etype !== RdmapEtype.RemoteProtection) return undefined;
+  switch (ecode) {
+    case RdmapEcode.InvalidStag:
+      return Fault.READ_SRC_INVALID_STAG;
+    case RdmapEcode.BaseOrBounds:
+      return Fault.READ_SRC_BOUNDS;
+    case RdmapEcode.AccessRights:
+      return Fault.READ_SRC_RIGHTS;
+    case RdmapEcode.StagNotAssociated:
+      return Fault.READ_SRC_NOT_ASSOCIATED;
+    case RdmapEcode.ToWrap:
+      return Fault.READ_SRC_WRAP;
+  }
+  return undefined;
+}
+
 /** The Terminate that reports `f` on an iWARP stream. */
 export function terminateOfFault(f: Fault): TerminateError {
   return (TERMINATE_OF_FAULT[f] ?? TERMINATE_OF_FAULT[Fault.LOCAL_CATASTROPHIC]!)();

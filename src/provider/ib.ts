@@ -60,23 +60,31 @@ const RI_OF_SERVICE: Readonly<Record<IbService, RiSvcType>> = {
 
 // ------------------------------------------------------------------------------ GIDs
 
+/** An IPv4 dotted quad as its IPv4-mapped GID (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2), or null. */
+function v4MappedGid(address: string): Uint8Array | null {
+  const p = address.trim().split('.');
+  if (p.length !== 4 || p.some((x) => !/^\d{1,3}$/.test(x) || Number(x) > 255)) return null;
+  const g = new Uint8Array(16);
+  g[10] = 0xff;
+  g[11] = 0xff;
+  p.forEach((x, i) => {
+    g[12 + i] = Number(x);
+  });
+  return g;
+}
+
 /**
- * The GID table of a RoCEv2 port: the IPv4-mapped GID (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2) of
- * each IPv4 address of the host, in `os.networkInterfaces()` order, all of type RoCE v2 (IBTA
- * Annex A17 §A17.4.5.2; as Linux rxe lists them).
+ * The GID table of a RoCEv2 port: the IPv4-mapped GID of each IPv4 address of the host, in
+ * `os.networkInterfaces()` order, all of type RoCE v2 (IBTA Annex A17 §A17.4.5.2; as Linux rxe
+ * lists them).
  */
 export function hostIpv4Gids(): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (const list of Object.values(networkInterfaces())) {
     for (const a of list ?? []) {
       if (a.family !== 'IPv4') continue;
-      const g = new Uint8Array(16);
-      g[10] = 0xff;
-      g[11] = 0xff;
-      a.address.split('.').forEach((x, i) => {
-        g[12 + i] = Number(x);
-      });
-      out.push(g);
+      const g = v4MappedGid(a.address);
+      if (g) out.push(g);
     }
   }
   return out;

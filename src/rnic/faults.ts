@@ -119,6 +119,21 @@ export const SINK_FAULT: Readonly<Record<number, Fault>> = {
 };
 
 /**
+ * What a peer is told instead of "STag not associated" (issue 17, finding 4). A valid STag of
+ * another Protection Domain, or a window bound to another QP, is reported on the wire exactly as
+ * an STag that does not exist, so that an unauthenticated peer cannot sweep the STag space for
+ * other PDs' regions; the local Consumer still gets the precise affiliated event. RDMA Protocol
+ * Verbs §10 I3 wants 0x0103 for a Send with Invalidate of another PD's MR: an RNIC configured
+ * with `discloseNotAssociated` sends the RFC's "not associated" codes (see the spec-notes).
+ */
+export const UNDISCLOSED_FAULT: Readonly<Partial<Record<Fault, Fault>>> = {
+  [Fault.NOT_ASSOCIATED]: Fault.INVALID_STAG,
+  [Fault.READ_SRC_NOT_ASSOCIATED]: Fault.READ_SRC_INVALID_STAG,
+  [Fault.INVALIDATE_NOT_ASSOCIATED]: Fault.INVALIDATE_INVALID_STAG,
+  [Fault.ATOMIC_NOT_ASSOCIATED]: Fault.ATOMIC_INVALID_STAG,
+};
+
+/**
  * The affiliated asynchronous event that reports each inbound fault (RDMA Protocol Verbs §7.3
  * "Asynchronous Event Identifiers"; RNICPI 1.0 §6.11). Faults with no entry (local ones) raise
  * no event of their own: the failed WR's completion reports them (Verbs §8.3).

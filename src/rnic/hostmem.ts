@@ -14,6 +14,13 @@
  * buffer is physically contiguous and its pages are aligned as its virtual pages are.
  *
  * Pinning is reference counted per exact range (RNICPI §3.6: "unpin range = pin range").
+ *
+ * Memory is given back. The address space holds a buffer *strongly* only while some pin
+ * (a registration, `ri_mem_pin`) covers part of it; otherwise it holds it weakly, as a C
+ * process's page tables do not keep `malloc`ed memory alive after `free`. While the consumer
+ * still holds the buffer its address stays the same (a view placed again resolves to the
+ * same address); once the garbage collector has taken it, its place is removed and the
+ * address range is reused for later buffers, as freed address space is in a C process.
  */
 
 /** Page size of the synthetic address space (one of `mem_page_sizes_bit_mask`). */
@@ -26,14 +33,48 @@ export const PA_BASE = 0x0000_1000_0000n;
 const SPACE_SIZE = 0x00ff_0000_0000n;
 
 /** One consumer buffer placed in the address space. */
-export interface HostRegion {
+export class HostRegion {
   /** First virtual address of the buffer. */
   readonly va: bigint;
-  /** First virtual address as a number (all synthetic addresses are below 2^53). */
-  readonly vaNum: number;
-  readonly bytes: Uint8Array;
   /** Pin reference counts keyed by `"offset:length"`. */
-  readonly pins: Map<string, number>;
+  readonly pins = new Map<string, number>();
+  /** The buffer while a pin holds it; null when only the consumer does. */
+  private strong: ArrayBufferLike | null = null;
+  private readonly weak: WeakRef<ArrayBufferLike>;
+  /** Octets of address space taken, guard page included. */
+  readonly span: number;
+  constructor(
+    /** First virtual address as a number (all synthetic addresses are below 2^53). */
+    readonly vaNum: number,
+    buffer: ArrayBufferLike,
+    /** Length of the buffer in octets. */
+    readonly length: number,
+    span: number,
+  ) {
+    this.va = BigInt(vaNum);
+    this.weak = new WeakRef(buffer);
+    this.span = span;
+  }
+  /** The backing buffer, or undefined once the garbage collector took it. */
+  buffer(): ArrayBufferLike | undefined {
+    return this.strong ?? this.weak.deref();
+  }
+  /**
+   * The region's octets (the whole backing buffer). Only called on a region that {@link
+   * HostMemory.resolve} just returned, which holds the buffer for the current job.
+   */
+  get bytes(): Uint8Array {
+    const b = this.buffer();
+    return b ? new Uint8Array(b, 0, this.length) : new Uint8Array(0);
+  }
+  /** True while a pin holds the buffer strongly. */
+  get pinned(): boolean {
+    return this.strong !== null;
+  }
+  /** @internal Hold strongly (some pin) or weakly (no pin). */
+  hold(strong: boolean): void {
+    this.strong = strong ? (this.weak.deref() ?? null) : null;
+  }
 }
 
 /** A resolved address: a view of `length` bytes starting at the address. */
@@ -42,8 +83,23 @@ export interface Resolved {
   readonly offset: number;
 }
 
+/** What the address space holds (for tests, the soak and diagnostics). */
+export interface HostMemoryStats {
+  /** Buffers placed (consumer-held or pinned). */
+  regions: number;
+  /** Buffers held strongly because a pin covers them. */
+  pinnedRegions: number;
+  /** Octets of those buffers. */
+  pinnedBytes: number;
+  /** Pinned ranges, counted with their reference counts. */
+  pins: number;
+  /** Address ranges freed and available for reuse. */
+  freeRanges: number;
+}
+
 const vaBaseNum = Number(VA_BASE);
 const paBaseNum = Number(PA_BASE);
+const vaEndNum = Number(VA_BASE + SPACE_SIZE);
 
 /**
  * Places buffers in the synthetic address space and resolves addresses back to bytes.
@@ -53,8 +109,12 @@ const paBaseNum = Number(PA_BASE);
 export class HostMemory {
   /** Regions sorted by `vaNum`. */
   private readonly regions: HostRegion[] = [];
-  private readonly byBuffer = new WeakMap<ArrayBufferLike, { off: number; region: HostRegion }[]>();
+  private readonly byBuffer = new WeakMap<ArrayBufferLike, HostRegion>();
+  /** Freed address ranges `[start, start+span)`, sorted by start, never adjacent. */
+  private readonly free: { start: number; span: number }[] = [];
   private next = vaBaseNum;
+  /** Removes a region once the garbage collector has taken its buffer. */
+  private readonly reaper = new FinalizationRegistry<HostRegion>((r) => this.unplace(r));
 
   /**
    * Returns the virtual address of `bytes[0]`, placing the buffer in the address space
@@ -62,34 +122,85 @@ export class HostMemory {
    * region, so two views of one ArrayBuffer get consistent addresses.
    */
   addressOf(bytes: Uint8Array): bigint {
-    const known = this.byBuffer.get(bytes.buffer);
-    if (known) {
-      for (const k of known) {
-        const start = k.off;
-        const end = start + k.region.bytes.length;
-        if (bytes.byteOffset >= start && bytes.byteOffset + bytes.length <= end) {
-          return k.region.va + BigInt(bytes.byteOffset - start);
-        }
-      }
+    let region = this.byBuffer.get(bytes.buffer);
+    if (!region) {
+      // Place the whole backing ArrayBuffer, so that any later view of it resolves too.
+      region = this.place(bytes.buffer);
+      this.byBuffer.set(bytes.buffer, region);
     }
-    // Place the whole backing ArrayBuffer, so that any later view of it resolves too.
-    const whole = new Uint8Array(bytes.buffer, 0, bytes.buffer.byteLength);
-    const region = this.place(whole);
-    const list = known ?? [];
-    list.push({ off: 0, region });
-    if (!known) this.byBuffer.set(bytes.buffer, list);
     return region.va + BigInt(bytes.byteOffset);
   }
 
-  private place(bytes: Uint8Array): HostRegion {
-    const vaNum = this.next;
-    const span = Math.max(HOST_PAGE_SIZE, Math.ceil(bytes.length / HOST_PAGE_SIZE) * HOST_PAGE_SIZE);
-    // One guard page between regions, so an off-by-one never lands in a neighbour.
-    this.next += span + HOST_PAGE_SIZE;
-    if (BigInt(this.next) - VA_BASE > SPACE_SIZE) throw new RangeError('synthetic address space exhausted');
-    const region: HostRegion = { va: BigInt(vaNum), vaNum, bytes, pins: new Map() };
-    this.regions.push(region);
+  private place(buffer: ArrayBufferLike): HostRegion {
+    const length = buffer.byteLength;
+    // One guard page after each region, so an off-by-one never lands in a neighbour.
+    const span = Math.max(HOST_PAGE_SIZE, Math.ceil(length / HOST_PAGE_SIZE) * HOST_PAGE_SIZE) + HOST_PAGE_SIZE;
+    let vaNum = -1;
+    for (let i = 0; i < this.free.length; i++) {
+      const f = this.free[i]!;
+      if (f.span < span) continue;
+      vaNum = f.start;
+      if (f.span === span) this.free.splice(i, 1);
+      else {
+        f.start += span;
+        f.span -= span;
+      }
+      break;
+    }
+    if (vaNum < 0) {
+      if (this.next + span > vaEndNum) throw new RangeError('synthetic address space exhausted');
+      vaNum = this.next;
+      this.next += span;
+    }
+    const region = new HostRegion(vaNum, buffer, length, span);
+    this.regions.splice(this.indexAfter(vaNum), 0, region);
+    this.reaper.register(buffer, region);
     return region;
+  }
+
+  /** Index of the first region whose address is above `vaNum`. */
+  private indexAfter(vaNum: number): number {
+    const rs = this.regions;
+    let lo = 0;
+    let hi = rs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (rs[mid]!.vaNum <= vaNum) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The buffer of `r` was collected: its place and address range are given back. */
+  private unplace(r: HostRegion): void {
+    const i = this.indexAfter(r.vaNum) - 1;
+    if (this.regions[i] !== r) return;
+    this.regions.splice(i, 1);
+    if (r.vaNum + r.span === this.next) {
+      this.next = r.vaNum;
+      // The range below may be free too.
+      const last = this.free[this.free.length - 1];
+      if (last && last.start + last.span === this.next) {
+        this.next = last.start;
+        this.free.pop();
+      }
+      return;
+    }
+    const f = this.free;
+    let k = 0;
+    while (k < f.length && f[k]!.start < r.vaNum) k++;
+    const prev = f[k - 1];
+    const nextF = f[k];
+    if (prev && prev.start + prev.span === r.vaNum) {
+      prev.span += r.span;
+      if (nextF && prev.start + prev.span === nextF.start) {
+        prev.span += nextF.span;
+        f.splice(k, 1);
+      }
+    } else if (nextF && r.vaNum + r.span === nextF.start) {
+      nextF.start = r.vaNum;
+      nextF.span += r.span;
+    } else f.splice(k, 0, { start: r.vaNum, span: r.span });
   }
 
   /** Finds the region holding `[va, va+length)`; null if the range is not wholly inside one. */
@@ -106,21 +217,14 @@ export class HostMemory {
 
   private lookup(vaNum: number, length: number): Resolved | null {
     if (length < 0) return null;
-    const rs = this.regions;
-    let lo = 0;
-    let hi = rs.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const r = rs[mid]!;
-      if (vaNum < r.vaNum) hi = mid - 1;
-      else if (vaNum >= r.vaNum + Math.max(r.bytes.length, 1)) lo = mid + 1;
-      else {
-        const offset = vaNum - r.vaNum;
-        if (offset + length > r.bytes.length) return null;
-        return { region: r, offset };
-      }
-    }
-    return null;
+    const i = this.indexAfter(vaNum) - 1;
+    const r = this.regions[i];
+    if (!r || vaNum >= r.vaNum + Math.max(r.length, 1)) return null;
+    const offset = vaNum - r.vaNum;
+    if (offset + length > r.length) return null;
+    // A buffer the collector took is no longer memory (its finalizer has not run yet).
+    if (!r.buffer()) return null;
+    return { region: r, offset };
   }
 
   /** The physical address of a virtual one (identity shift; see the module comment). */
@@ -134,10 +238,14 @@ export class HostMemory {
     if (!r) return false;
     const key = `${r.offset}:${length}`;
     r.region.pins.set(key, (r.region.pins.get(key) ?? 0) + 1);
+    if (!r.region.pinned) r.region.hold(true);
     return true;
   }
 
-  /** Unpins a range pinned before with exactly the same bounds. */
+  /**
+   * Unpins a range pinned before with exactly the same bounds. When no pin is left the
+   * buffer is held only weakly again: deregistration gives the memory back.
+   */
   unpin(va: bigint, length: number): boolean {
     const r = this.resolve(va, length);
     if (!r) return false;
@@ -146,6 +254,7 @@ export class HostMemory {
     if (!n) return false;
     if (n === 1) r.region.pins.delete(key);
     else r.region.pins.set(key, n - 1);
+    if (r.region.pins.size === 0) r.region.hold(false);
     return true;
   }
 
@@ -158,6 +267,20 @@ export class HostMemory {
       if (o <= r.offset && r.offset + length <= o + l) return true;
     }
     return false;
+  }
+
+  /** What the address space holds now. */
+  stats(): HostMemoryStats {
+    let pinnedRegions = 0;
+    let pinnedBytes = 0;
+    let pins = 0;
+    for (const r of this.regions) {
+      if (!r.pinned) continue;
+      pinnedRegions++;
+      pinnedBytes += r.length;
+      for (const n of r.pins.values()) pins += n;
+    }
+    return { regions: this.regions.length, pinnedRegions, pinnedBytes, pins, freeRanges: this.free.length };
   }
 }
 

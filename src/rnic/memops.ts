@@ -12,6 +12,7 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiMemFlags, RiMwType, RiPblMode, RiWcStatus } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { hostMemory } from './hostmem.js';
+import { randomOctet } from './random.js';
 import {
   contigTarget,
   isPow2,
@@ -31,11 +32,15 @@ import type { FmrSpec } from './wqe.js';
 
 const log = logger('mem');
 
-/** Keys chosen by the RNIC when the Consumer does not own the key: a rolling counter. */
-let keySeq = (Math.random() * 256) | 0;
+/**
+ * The key the RNIC chooses when the Consumer does not own it: a fresh random octet for every
+ * registration and window (RDMA Protocol Verbs §7.2 "Implementation Note": a suitable random
+ * number with each binding), so that one advertised STag tells a peer nothing about the key
+ * of the next (issue 17, finding 4; RFC 5040 §8 and the DDP/RDMAP security analysis it refers
+ * to: STags should not be predictable).
+ */
 function freshKey(): number {
-  keySeq = (keySeq + 1) & 0xff;
-  return keySeq;
+  return randomOctet();
 }
 
 /** Attributes of a virtual registration (`ri_mr_reg_attr_t`). */
@@ -82,6 +87,9 @@ function removeObj(rnic: Rnic, obj: MemObject): void {
     hostMemory.unpin(obj.pinned.va, obj.pinned.length);
     obj.pinned = null;
   }
+  // Nothing the object took stays reachable through a stale reference to it.
+  obj.target = null;
+  obj.mr = null;
 }
 
 /** Resolves a virtual range and checks the rights; the pieces of a virtual registration. */

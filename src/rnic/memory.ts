@@ -15,6 +15,7 @@ import { RiMemFlags, RiMwType } from '../rnicpi/types.js';
 import { type HostMemory, hostMemory, HOST_PAGE_SIZE } from './hostmem.js';
 import type { Pd } from './pd.js';
 import type { Qp } from './qp.js';
+import { randomIndex } from './random.js';
 
 /** Highest STag index (24 bits). */
 export const STAG_INDEX_MAX = 0xff_ffff;
@@ -201,34 +202,43 @@ export class MemObject {
 }
 
 /**
- * The STag table: index → object. Indices are handed out round-robin, so a just-freed
- * index is not reused at once and a stale STag is very unlikely to find a new object
- * even before its key is compared.
+ * The STag table: index → object. Indices are drawn at random from the whole 24-bit space
+ * (never 0, Verbs §7.2.1), so consecutive registrations get unrelated indices: one advertised
+ * STag does not give away the others (issue 17, finding 4; RFC 5040 §8), and a just-freed
+ * index is very unlikely to be reused soon, so a stale STag does not find a new object even
+ * before its key is compared.
  */
 export class StagTable {
   private readonly byIndex = new Map<number, MemObject>();
-  private cursor: number;
   constructor(
     private readonly limit: number,
-    seed = 1,
-  ) {
-    this.cursor = seed & STAG_INDEX_MAX || 1;
-  }
+    /** Source of random indices (tests may pass a deterministic one). */
+    private readonly random: () => number = randomIndex,
+  ) {}
   get size(): number {
     return this.byIndex.size;
   }
   /** Allocates an index for `obj`; false if the table is full. */
   insert(obj: MemObject): boolean {
-    if (this.byIndex.size >= this.limit) return false;
-    for (;;) {
-      const i = this.cursor;
-      this.cursor = this.cursor >= STAG_INDEX_MAX ? 1 : this.cursor + 1;
-      if (!this.byIndex.has(i)) {
-        obj.index = i;
-        this.byIndex.set(i, obj);
-        return true;
-      }
+    if (this.byIndex.size >= this.limit || this.byIndex.size >= STAG_INDEX_MAX) return false;
+    // The table holds at most a small fraction of the space in practice, so a few draws find
+    // a free index; a nearly full table falls back to the next free index after a draw.
+    for (let tries = 0; tries < 64; tries++) {
+      const i = this.random() & STAG_INDEX_MAX;
+      if (i !== 0 && !this.byIndex.has(i)) return this.take(obj, i);
     }
+    let i = (this.random() & STAG_INDEX_MAX) || 1;
+    while (this.byIndex.has(i)) i = i >= STAG_INDEX_MAX ? 1 : i + 1;
+    return this.take(obj, i);
+  }
+  private take(obj: MemObject, i: number): true {
+    obj.index = i;
+    this.byIndex.set(i, obj);
+    return true;
+  }
+  /** Forgets every object (the RNIC is closed). */
+  clear(): void {
+    this.byIndex.clear();
   }
   remove(obj: MemObject): void {
     if (this.byIndex.get(obj.index) === obj) this.byIndex.delete(obj.index);
@@ -308,6 +318,8 @@ export function checkAccess(
   qp: Qp | null,
   out: AccessOut,
   mem: HostMemory = hostMemory,
+  /** Check the QP's inbound enables for remote accesses (false: a requester's post-time check). */
+  qpEnables = true,
 ): AccessError {
   out.target = null;
   out.offset = 0;
@@ -326,7 +338,7 @@ export function checkAccess(
   if (!obj || obj.destroyed || obj.key !== (stag & 0xff) || !obj.valid || !obj.target) {
     return AccessError.INVALID_STAG;
   }
-  if (remote && qp) {
+  if (remote && qp && qpEnables) {
     const enabled =
       access === Access.REMOTE_READ ? qp.enableRdmaRead : access === Access.REMOTE_ATOMIC ? qp.enableAtomic : qp.enableRdmaWrite;
     if (!enabled) return AccessError.QP_RIGHTS;

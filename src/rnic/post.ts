@@ -6,10 +6,17 @@
  * immediate error and reports how many WRs were posted (Verbs §8.2.1); that loop lives in
  * the provider, one call to these functions per WR.
  *
- * Checks that need the memory state at execution time (STag validity, bounds, rights) are
- * not done here: they become completion errors when the WQE is processed (Verbs §8.1.3.2,
- * RNICPI §2.4), because the memory may legitimately change between post and execution
- * (a Fast-Register earlier in the same SQ, for instance).
+ * Every local SGE of an SQ WR (a Send's or Write's source, a Read's sink, an atomic's result
+ * buffer) is checked against its region here, when it is posted (issue 17, finding 5: a Read
+ * longer than its own sink went on the wire before its sink was looked at). A violation is the
+ * spec's *completion* error (Verbs §8.1.3.2, the manual's E15 "completes with
+ * IBV_WC_LOC_PROT_ERR"; RNICPI §2.4 lets the provider choose): the WR is queued already failed,
+ * completes with that status in post order when it reaches the SQ head, the QP terminates
+ * (Verbs §8.3), and nothing of it goes on the wire. The check is left to execution only when a
+ * local memory operation (Bind, Fast-Register, Invalidate) is still queued ahead of the WR,
+ * because that one may legitimately change the verdict; the requester checks every SGE again
+ * before the first octet or Read Request goes out, since the region may also have changed since
+ * the post (a deregistration, a remote invalidation).
  */
 import { RiRet } from '../rnicpi/status.js';
 import { RiQpState, RiWrType, RI_WR_ALL_FLAGS, RI_WR_RECV_VALID_FLAGS } from '../rnicpi/types.js';
@@ -19,7 +26,7 @@ import type { Qp } from './qp.js';
 import type { Srq } from './srq.js';
 import { mtuBytes, type UdDest } from './transport.js';
 import { type FmrSpec, RqWqe, type Sge, SqWqe } from './wqe.js';
-import { allowedFlags, SgeLimit, SglRole, wrRow } from './wr-table.js';
+import { allowedFlags, SgeLimit, SglRole, WrExec, wrRow } from './wr-table.js';
 
 /** The QP's SGE limit of each kind (RNICPI `sq_max_sges`, `sq_max_sges_rdmaw`; Read sinks also the RNIC's). */
 function sgeLimit(qp: Qp, k: SgeLimit): number {
@@ -221,6 +228,9 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   }
   // ---- valid: copy into a WQE ----
   const w = new SqWqe(qp.nextSqSeq(), t, wr.flags, wr.id);
+  // Local SGEs are checked now unless a local memory operation ahead may still change them.
+  if (row.sgl !== SglRole.NONE && !(qp.lastLocalOpSeq >= qp.sqProc)) w.postError = qp.requester.checkLocalSgl(sgl, row.sgl, false);
+  if (row.exec === WrExec.LOCAL) qp.lastLocalOpSeq = w.seq;
   if (qp.isIb && qp.service === 'UD') {
     const d = wr.ud!;
     w.ud = { av: { ...d.av, dgid: Uint8Array.from(d.av.dgid), sgid: Uint8Array.from(d.av.sgid) }, remoteQpn: d.remoteQpn, remoteQkey: d.remoteQkey >>> 0 };

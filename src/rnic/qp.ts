@@ -31,7 +31,7 @@ import {
 import { logger } from '../util/log.js';
 import { GSI_QKEY } from '../wire/ib/mad.js';
 import type { Cq } from './cq.js';
-import { AE_OF_FAULT, Fault } from './faults.js';
+import { AE_OF_FAULT, Fault, UNDISCLOSED_FAULT } from './faults.js';
 import type { Pd } from './pd.js';
 import { type IbService, IbQpAttr, IbQpState, ibModifyOk, ibStateOf, ibTransition, iwarpTransition, RI_OF_IB } from './qp-states.js';
 import { Requester } from './requester.js';
@@ -269,6 +269,12 @@ export class Qp {
   private sqNextSeq = 0;
   /** Seq of the next WQE to start processing (tx). */
   sqProc = 0;
+  /**
+   * Sequence number of the last local memory operation (Bind, Fast-Register, Invalidate)
+   * posted; while it is not processed yet (`>= sqProc`), later WRs' SGEs are checked at
+   * execution only (post.ts).
+   */
+  lastLocalOpSeq = -1;
   /** Seq of the next WQE whose completion has not been generated. */
   private sqCompl = 0;
 
@@ -1070,15 +1076,16 @@ export class Qp {
     if (!this.live) return;
     const ae = AE_OF_FAULT[f];
     if (ae !== undefined) this.rnic.asyncEvent(ae, this);
-    this.terminateWith(f, copied);
+    // The peer is not told that an STag exists in another PD (faults.ts UNDISCLOSED_FAULT).
+    this.terminateWith(this.rnic.config.discloseNotAssociated ? f : (UNDISCLOSED_FAULT[f] ?? f), copied);
   }
 
   /** A Terminate message arrived (Verbs §6.2 T11): no Terminate goes back. */
   onTerminateReceived(info: TerminateInfo): void {
     if (this.state !== RiQpState.READY_TO_SEND && this.state !== RiQpState.CLOSING) return;
     this.terminate = info;
-    // The peer refused our atomic: it completes with the status of the peer's fault.
-    this.requester.atomicRefused(info.fault);
+    // The peer refused our Read or atomic: it completes with the status of the peer's fault.
+    this.requester.refusedByPeer(info.fault);
     if (this.state === RiQpState.CLOSING) {
       // While Closing a Terminate gives a reset and Bad Close (Verbs §6.2 T15).
       this.badClose();

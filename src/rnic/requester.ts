@@ -25,8 +25,8 @@ import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './m
 import { connectionCarries } from './post.js';
 import type { Qp } from './qp.js';
 import { newTxSeg, type QpTransport, TxOp, type TxSeg } from './transport.js';
-import { type OrqEntry, type SqWqe, WqeState } from './wqe.js';
-import { isRequestWr, isWireWr, WR_TABLE } from './wr-table.js';
+import { type OrqEntry, type Sge, type SqWqe, WqeState } from './wqe.js';
+import { isRequestWr, isWireWr, SglRole, WR_TABLE } from './wr-table.js';
 
 /** Read Response segments sent back to back while SQ work waits (siw: 4). */
 export const IRQ_BURST = 4;
@@ -43,6 +43,18 @@ export const LOCAL_ACCESS_STATUS: Readonly<Record<AccessError, RiWcStatus>> = {
   [AccessError.MW_IN_SGE]: RiWcStatus.INVALID_STAG_ERROR,
 };
 
+/**
+ * The access each local SGL needs (Verbs §7.6.3): a source is read; an atomic's result buffer
+ * is written locally; a Read's sink is written by the Read Response, which needs Remote Write
+ * as Verbs §7.6.3 Figure 21 says (the responder checks the same when the response arrives).
+ */
+export const SGL_ACCESS: Readonly<Record<SglRole, Access | null>> = {
+  [SglRole.NONE]: null,
+  [SglRole.SOURCE]: Access.LOCAL_READ,
+  [SglRole.SINK]: Access.REMOTE_WRITE,
+  [SglRole.RESULT]: Access.LOCAL_WRITE,
+};
+
 /** The requester's completion status for each atomic fault the peer reports. */
 const ATOMIC_REMOTE_STATUS: Readonly<Record<number, RiWcStatus>> = {
   [Fault.ATOMIC_MISALIGNED]: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
@@ -53,6 +65,22 @@ const ATOMIC_REMOTE_STATUS: Readonly<Record<number, RiWcStatus>> = {
   [Fault.ATOMIC_RIGHTS]: RiWcStatus.REMOTE_ACCESS_ERROR,
   [Fault.ATOMIC_NOT_ASSOCIATED]: RiWcStatus.REMOTE_ACCESS_ERROR,
   [Fault.ATOMIC_WRAP]: RiWcStatus.REMOTE_ACCESS_ERROR,
+};
+
+/**
+ * The status of a Read Request the peer refused with a Terminate (RDMA Protocol Verbs §6.6.2.4 and
+ * the completion status table's "Remote Termination Error ... related to the execution of this
+ * Work Request"): the source's access-check failures are a Remote Access Error, as the IB
+ * transport's NAK gives them (IBTA Vol. 1 §9.7.5.2.8), so a bad rkey reads the same on both wires.
+ */
+const READ_REMOTE_STATUS: Readonly<Record<number, RiWcStatus>> = {
+  [Fault.READ_SRC_INVALID_STAG]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_SRC_BOUNDS]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_SRC_RIGHTS]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_SRC_NOT_ASSOCIATED]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_SRC_WRAP]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.READ_NOT_ENABLED]: RiWcStatus.REMOTE_ACCESS_ERROR,
+  [Fault.IRD_EXCEEDED]: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
 };
 
 /** The transmit op of each wire WR type. */
@@ -94,6 +122,12 @@ export class Requester {
       if (!sqReady) return null;
       this.irqBurst = 0;
       const w = qp.sqAt(qp.sqProc)!;
+      if (w.state === WqeState.QUEUED && w.postError !== 0) {
+        // A local SGE failed its check at post time: the WR completes in error, in order, and
+        // the QP terminates; nothing of it goes on the wire (issue 17, finding 5).
+        this.failWqe(w, w.postError);
+        continue;
+      }
       if (!isWireWr(w.type)) {
         this.execLocal(w);
         continue;
@@ -136,6 +170,26 @@ export class Requester {
     if (w.flags & RiWrFlags.LOCAL_FENCE_FLAG && qp.firstIncompleteSeq < w.seq) return false;
     if (isRequestWr(w.type) && qp.ord > 0 && qp.orq.length >= qp.ord) return false;
     return true;
+  }
+
+  /**
+   * Checks a local SGL against its regions (Verbs §7.6.3): the completion status of the first
+   * failing SGE, or 0. At post time (`qpEnables` false) the QP's own inbound enables are not
+   * looked at: they may change before the WR runs; the check at execution includes them.
+   */
+  checkLocalSgl(sgl: readonly Sge[], role: SglRole, qpEnables: boolean): RiWcStatus {
+    // An IB Read's sink is a local buffer named by its L_Key: Local Write, as the responder
+    // checks the Read Responses (rxReadResponseIb; IBTA Vol. 1 §10.6.3.3). iWARP advertises
+    // the sink as a tagged buffer, so it needs Remote Write there.
+    const access = role === SglRole.SINK && this.qp.isIb ? Access.LOCAL_WRITE : SGL_ACCESS[role];
+    if (access === null) return RiWcStatus.SUCCESS;
+    const qp = this.qp;
+    const a = this.access;
+    for (const sge of sgl) {
+      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, access, qp.pd, qp, a, undefined, qpEnables);
+      if (e !== AccessError.OK) return LOCAL_ACCESS_STATUS[e];
+    }
+    return RiWcStatus.SUCCESS;
   }
 
   /** Resolves an SGL with the local access check; returns the pieces or the error. */
@@ -241,6 +295,13 @@ export class Requester {
       return null;
     }
     if (w.state === WqeState.QUEUED) {
+      // Every sink is checked before the first Read Request goes out, so a Read longer than its
+      // sink, or into a region that went away since the post, never reaches the wire.
+      const st = this.checkLocalSgl(w.sgl, SglRole.SINK, true);
+      if (st !== RiWcStatus.SUCCESS) {
+        this.failWqe(w, st);
+        return null;
+      }
       w.state = WqeState.ACTIVE;
       w.readsIssued = 0;
       w.readsOutstanding = 0;
@@ -333,14 +394,16 @@ export class Requester {
   }
 
   /**
-   * A Terminate (or NAK) answered the atomic at the ORQ head: the WR completes with the status
-   * of the peer's fault (IB: misaligned or beyond IRD → Invalid Request, access → Remote
-   * Access), before the QP's error path flushes the rest.
+   * A Terminate (or NAK) answered the Read or atomic at the ORQ head: the WR completes with the
+   * status of the peer's fault (IB: misaligned or beyond IRD → Invalid Request, access → Remote
+   * Access), before the QP's error path flushes the rest. The ORQ is in order, so the head is
+   * the first request the peer had not answered; a fault of the other kind leaves it alone.
    */
-  atomicRefused(fault: number | undefined): void {
+  refusedByPeer(fault: number | undefined): void {
     const e = this.qp.orq[0];
-    const st = fault === undefined ? undefined : ATOMIC_REMOTE_STATUS[fault];
-    if (!e?.wqe || e.atomicId === undefined || st === undefined || e.wqe.state !== WqeState.WAIT_RESPONSE) return;
+    if (!e?.wqe || fault === undefined || e.wqe.state !== WqeState.WAIT_RESPONSE) return;
+    const st = e.atomicId === undefined ? READ_REMOTE_STATUS[fault] : ATOMIC_REMOTE_STATUS[fault];
+    if (st === undefined) return;
     this.qp.orq.shift();
     this.qp.finishSq(e.wqe, st);
   }

@@ -159,9 +159,12 @@ export class Responder {
 
   /**
    * Inbound Read Response segment: must match the head of the ORQ (RFC 5040 §4.5, Verbs §6.5).
-   * The local sink is checked when the first segment arrives (Verbs §7.6.3).
+   * The local sink is checked when the first segment arrives (Verbs §7.6.3) for `sinkAccess`:
+   * on iWARP the Read Response is a tagged message into the Data Sink STag, which takes Remote
+   * Write (RFC 5040 §4.5, as siw checks it); on InfiniBand the sink is a local data segment,
+   * which takes Local Write only (IBTA Vol. 1 §10.6.3.1, as rxe copies the response).
    */
-  rxReadResponse(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number, t: QpTransport): Fault {
+  rxReadResponse(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number, t: QpTransport, sinkAccess: Access = Access.REMOTE_WRITE): Fault {
     const qp = this.qp;
     const e = qp.orq[0];
     if (!e) return Fault.UNEXPECTED_RESPONSE;
@@ -169,11 +172,7 @@ export class Responder {
     if (to !== e.sinkTo + BigInt(e.received) || e.received + len > e.length) return Fault.RESPONSE_OUT_OF_RANGE;
     if (e.received === 0 && e.length > 0 && !e.target) {
       const a: AccessOut = { target: null, offset: 0, obj: null };
-      // iWARP advertises the sink STag to the peer, which writes it like a tagged buffer (RFC
-      // 5040 §4.4); an InfiniBand Read's local segments only need Local Write (IBTA Vol. 1
-      // §10.6.3.3: the responses are placed through the requester's own L_Keys).
-      const need = qp.isIb ? Access.LOCAL_WRITE : Access.REMOTE_WRITE;
-      const err = checkAccess(qp.rnic.stags, e.sinkStag, e.sinkTo, e.length, need, qp.pd, qp, a);
+      const err = checkAccess(qp.rnic.stags, e.sinkStag, e.sinkTo, e.length, sinkAccess, qp.pd, qp, a);
       if (err !== AccessError.OK) {
         // The local sink is bad: the Read completes in error, then the QP terminates.
         qp.orq.shift();
@@ -200,7 +199,7 @@ export class Responder {
   rxReadResponseIb(len: number, last: boolean, p: RxPayload, skip: number, t: QpTransport): Fault {
     const e = this.qp.orq[0];
     if (!e) return Fault.UNEXPECTED_RESPONSE;
-    return this.rxReadResponse(e.sinkStag, e.sinkTo + BigInt(e.received), len, last, p, skip, t);
+    return this.rxReadResponse(e.sinkStag, e.sinkTo + BigInt(e.received), len, last, p, skip, t, Access.LOCAL_WRITE);
   }
 
   // ------------------------------------------------------------------ untagged
@@ -366,6 +365,21 @@ export class Responder {
     qp.irq.push(ir);
     t.kick();
     return Fault.OK;
+  }
+
+  /**
+   * Restarts the Read Response being sent (the IRQ head) at `delta` octets from where it began,
+   * for `length` octets: a duplicate Read Request asked again for part of the same Read
+   * (IBTA Vol. 1 §9.7.5.1.2; the range was checked to lie inside the original, already
+   * access-checked Read). False when the head is not a Read.
+   */
+  restartHeadRead(delta: number, length: number): boolean {
+    const ir = this.qp.irq[0];
+    if (!ir || ir.atomic || !ir.target || ir.offset + delta < 0) return false;
+    ir.offset += delta;
+    ir.length = length;
+    ir.sent = 0;
+    return true;
   }
 
   // ------------------------------------------------------------------ atomics

@@ -12,6 +12,7 @@ import { RiAsyncEventType, RiWrType } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { GSI_QPN } from '../wire/ib/mad.js';
 import { Cq, type WorkCompletion } from './cq.js';
+import { hostMemory } from './hostmem.js';
 import { StagTable } from './memory.js';
 import { Pd } from './pd.js';
 import { Qp, type QpInit } from './qp.js';
@@ -103,6 +104,13 @@ export interface RnicConfig {
   activeMtu?: number;
   /** RoCEv2 RNICs: the UDP port of their endpoints (default 4791; tests use an ephemeral one). */
   roceUdpPort?: number;
+  /**
+   * Tell a peer "STag not associated" (RFC 5040/5041 §7.2) for a valid STag of another PD
+   * instead of "Invalid STag". Off by default: an unauthenticated peer must not be able to map
+   * other PDs' regions (issue 17, finding 4; faults.ts `UNDISCLOSED_FAULT`). RDMA Protocol Verbs
+   * §10 I3 expects it on.
+   */
+  discloseNotAssociated?: boolean;
 }
 
 export const DEFAULT_CONFIG: RnicConfig = {
@@ -180,7 +188,7 @@ export class Rnic {
   };
 
   constructor(readonly config: RnicConfig = DEFAULT_CONFIG) {
-    this.stags = new StagTable(config.limits.maxMrs + config.limits.maxMws, 0x100 + ((Math.random() * 0xfe00) | 0));
+    this.stags = new StagTable(config.limits.maxMrs + config.limits.maxMws);
   }
 
   get limits(): RnicLimits {
@@ -497,7 +505,17 @@ export class Rnic {
     for (const cq of this.cqs) cq.destroy();
     this.cqs.clear();
     this.srqs.clear();
-    for (const o of this.stags.values()) o.destroyed = true;
+    // Every registration gives back what it took: its pin on host memory (hostmem.ts).
+    for (const o of this.stags.values()) {
+      o.destroyed = true;
+      o.valid = false;
+      if (o.pinned) hostMemory.unpin(o.pinned.va, o.pinned.length);
+      o.pinned = null;
+      o.target = null;
+    }
+    this.stags.clear();
+    this.mrCount = 0;
+    this.mwCount = 0;
     this.pds.clear();
     this.closed = true;
   }

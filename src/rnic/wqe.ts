@@ -48,6 +48,11 @@ export class SqWqe {
   state = WqeState.QUEUED;
   /** Completion status (RI_WC_STATUS_*); 0 = success. */
   status = 0;
+  /**
+   * A local SGE failed its check when the WR was posted (post.ts): the WR completes with this
+   * status when it reaches the SQ head, and nothing of it goes on the wire. 0 = none.
+   */
+  postError = 0;
   /** Send/Write: octets of the message already handed to the transport. */
   bytesSent = 0;
   /** Read: sink SGEs for which a Read Request has been issued. */

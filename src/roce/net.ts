@@ -429,8 +429,15 @@ export class RoceNet {
    * Sends one packet (BTH … ICRC; the ICRC octets are overwritten) to `address:port`. The ICRC
    * is computed for IPv4 ID 0 and DF. The buffer must not be changed afterwards.
    */
-  send(pkt: Uint8Array, address: string, port = this.port): void {
-    if (this.#closed) return;
+  /**
+   * Sends one datagram. `onDone`, if given, is called once the datagram has left the socket's
+   * queue (sent, dropped by the fault hook, or failed), so a sender can bound what it has queued.
+   */
+  send(pkt: Uint8Array, address: string, port = this.port, onDone?: () => void): void {
+    if (this.#closed) {
+      onDone?.();
+      return;
+    }
     if (pkt.length > this.maxDatagram) throw new RangeError(`datagram of ${pkt.length} octets exceeds ${this.maxDatagram} (no IP fragmentation)`);
     writeIcrc({ src: this.#addrBytes, dst: ipv4Bytes(address), srcPort: this.port, dstPort: port, ipId: 0 }, pkt);
     const t = this.#tap?.(pkt, address, port) ?? 'pass';
@@ -438,9 +445,11 @@ export class RoceNet {
     if (t === 'duplicate') this.#sendNow(pkt, address, port);
     const h = this.#hook;
     if (!h) {
-      this.#sendNow(pkt, address, port);
+      this.#sendNow(pkt, address, port, onDone);
       return;
     }
+    // The fault hook's delays and reordering keep their own (bounded) copies.
+    onDone?.();
     const d = h.decide();
     if (d.drop) return;
     let b = pkt;
@@ -476,16 +485,21 @@ export class RoceNet {
     if (h) this.#sendNow(h[0], h[1], h[2]);
   }
 
-  #sendNow(pkt: Uint8Array, address: string, port: number): void {
-    if (this.#closed) return;
+  #sendNow(pkt: Uint8Array, address: string, port: number, onDone?: () => void): void {
+    if (this.#closed) {
+      onDone?.();
+      return;
+    }
     if (!this.#listening) {
       if (this.#pending.length < MAX_PENDING) this.#pending.push([pkt, address, port]);
+      onDone?.();
       return;
     }
     this.stats.txPackets++;
     this.stats.txBytes += pkt.length;
     this.#pcap?.datagram(this.address, this.port, address, port, pkt, 0);
     this.#sock.send(pkt, port, address, (err) => {
+      onDone?.();
       if (err) {
         this.stats.txErrors++;
         log('%s:%d send to %s:%d failed: %s', this.address, this.port, address, port, err.message);

@@ -219,6 +219,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #una = 0;
   readonly #inflight: Entry[] = [];
   #retriesLeft = 0;
+  /** Counts progress (anything acknowledged or answered), so that a deferred timeout sees it. */
+  #progressMark = 0;
   #rnrLeft = 0;
   #timer: NodeJS.Timeout | null = null;
   #rnrTimer: NodeJS.Timeout | null = null;
@@ -246,7 +248,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #ackPsn = -1;
   #ackScheduled = false;
   /** Read Responses and atomic ACKs queued in the core, by the PSN they answer. */
-  readonly #respFifo: { first: number }[] = [];
+  readonly #respFifo: { first: number; va: bigint }[] = [];
   readonly #ring: ReadResource[] = [];
   /** PSN of the request being processed (for the NAK of a fault the core reports). */
   #curPsn = 0;
@@ -342,6 +344,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   #resetRetries(): void {
+    this.#progressMark++;
     this.#retriesLeft = this.qp.ib.retryCnt;
     this.#rnrLeft = this.qp.ib.rnrRetry;
   }
@@ -357,6 +360,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   reset(): void {
+    // An ACK still coalescing acknowledges requests that were executed (and completed at this
+    // end): it leaves before the QP goes, or a peer whose last message arrived just before
+    // ibv_destroy_qp / Error would retransmit it to nobody (rxe with retry_cnt 7: forever).
+    if (this.#respFifo.length === 0) this.#flushAck();
     this.detach();
   }
 
@@ -395,6 +402,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const syn = nakSyndrome(code);
     const fault = typeof err === 'number' ? err : undefined;
     if (this.service === 'RC' && !this.#curIsResponse && !this.#gone) {
+      // What was executed before the faulty request is acknowledged first, then the NAK.
+      if (this.#respFifo.length === 0) this.#flushAck();
       this.#sendAck(this.#curPsn, syn);
       this.qp.rnic.counters.terminatesSent++;
       log('QP[%d] NAK 0x%s PSN %d (%s)', this.qp.id, syn.toString(16), this.#curPsn, typeof err === 'number' ? Fault[err] : (err as RoceWireError).message);
@@ -410,8 +419,29 @@ export class RoceQp implements QpTransport, RoceNetClient {
     return this.nets[0]!;
   }
 
+  /**
+   * Octets handed to the UDP socket and not sent yet. A peer cannot make us queue more than the
+   * RNIC's `txWindow` toward it: transmission pauses above it and resumes at half (the RoCEv2
+   * counterpart of the iWARP socket's backpressure; issue 17, per-peer caps).
+   */
+  #queued = 0;
+  readonly #sent = (n: number) => () => {
+    this.#queued -= n;
+    if (this.#queued < this.qp.rnic.config.txWindow >>> 1 && this.#blocked) {
+      this.#blocked = false;
+      this.kick();
+    }
+  };
+  #blocked = false;
+
+  /** Octets queued in the UDP socket toward the peer (see {@link #queued}). */
+  get queuedOctets(): number {
+    return this.#queued;
+  }
+
   #send(buf: Uint8Array, dst: string, net = this.nets[0]!): void {
-    net.send(buf, dst, this.port);
+    this.#queued += buf.length;
+    net.send(buf, dst, this.port, this.#sent(buf.length));
   }
 
   #run(): void {
@@ -422,6 +452,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
     let budget = TX_BURST;
     try {
       while (budget > 0 && qp.canTransmit && !this.#gone) {
+        if (this.#queued >= qp.rnic.config.txWindow) {
+          // The socket holds a window's worth: resume from the send callbacks.
+          this.#blocked = true;
+          break;
+        }
         // The window of unacknowledged PSNs (Read Responses are not limited by it).
         const full = this.service === 'RC' && (this.#rnrTimer !== null || psnDiff(this.#nextPsn, this.#una) >= WINDOW);
         if (full && qp.irq.length === 0) break;
@@ -434,7 +469,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       this.#running = false;
     }
     if (this.#ackPsn >= 0 && this.#respFifo.length === 0) this.#flushAck();
-    if (budget === 0 && !this.#gone) {
+    if (budget === 0 && !this.#gone && !this.#blocked) {
       // More may be ready: continue after the event loop has had its turn.
       this.#scheduled = true;
       setImmediate(() => this.#run());
@@ -618,6 +653,24 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #onTimeout(): void {
     this.#timer = null;
     if (this.#gone || this.#inflight.length === 0) return;
+    // Node runs expired timers before it polls the sockets: after the event loop was held up (a
+    // loaded machine), the answers may already wait in the socket buffer. They are read first
+    // (setImmediate runs after the poll phase), and a timeout they answer is void; otherwise a
+    // stalled process would spend its retries on packets it has received but not yet read.
+    const mark = this.#progressMark;
+    setImmediate(() => {
+      if (this.#gone || this.#inflight.length === 0) return;
+      if (this.#progressMark !== mark) {
+        this.#armTimer();
+        return;
+      }
+      this.#clearTimer();
+      this.#expire();
+    });
+  }
+
+  /** The Local ACK Timeout expired with nothing acknowledged: one retry, go-back-N from the oldest. */
+  #expire(): void {
     this.stats.retransmitTimeouts++;
     if (log.enabled) {
       const h = this.#inflight[0]!;
@@ -782,7 +835,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         f = qp.responder.rxReadRequest(0, 0n, reth.dmaLen, reth.rkey, reth.va, this);
         if (f === Fault.OK) {
           const n = Math.max(1, Math.ceil(reth.dmaLen / mtu));
-          this.#respFifo.push({ first: psn });
+          this.#respFifo.push({ first: psn, va: reth.va });
           this.#remember({ first: psn, n, va: reth.va, rkey: reth.rkey, len: reth.dmaLen, orig: null });
           this.#ePsn = psnAdd(psn, n);
           this.#msn = (this.#msn + 1) & 0xffffff;
@@ -799,7 +852,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         f = qp.responder.rxAtomicRequest(psn, args, ae.rkey, ae.va, this);
         if (f === Fault.OK) {
           const orig = qp.irq[qp.irq.length - 1]?.atomic?.orig[0] ?? 0n;
-          this.#respFifo.push({ first: psn });
+          this.#respFifo.push({ first: psn, va: 0n });
           this.#remember({ first: psn, n: 1, va: ae.va, rkey: ae.rkey, len: 8, orig });
           this.#ePsn = psnAdd(psn, 1);
           this.#msn = (this.#msn + 1) & 0xffffff;
@@ -847,11 +900,24 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const res = this.#ring.find((x) => x.orig === null && psnInRange(psn, x.first, x.n));
     if (!res || reth.rkey !== res.rkey || reth.va < res.va || reth.va + BigInt(reth.dmaLen) > res.va + BigInt(res.len)) return;
     const qp = this.qp;
+    // The Read being answered now is this one (or an earlier replay of it): the requester has
+    // given up on that stream (it accepts responses only from the start of its latest request),
+    // so restart the stream where it asks, as rxe's duplicate_request makes the replayed
+    // resource the current one (IBTA Vol. 1 §9.7.5.1.2). Otherwise a Read lost in a long
+    // response could only be retried after the whole stale stream had gone out, and a lossy
+    // path would exhaust retry_cnt on a large Read.
+    const cur = this.#respFifo[0];
+    if (cur && cur.va !== 0n && psnInRange(cur.first, res.first, res.n) && qp.responder.restartHeadRead(Number(reth.va - cur.va), reth.dmaLen)) {
+      cur.first = psn;
+      cur.va = reth.va;
+      this.kick();
+      return;
+    }
     if (qp.irq.length >= qp.ird) return; // still answering: the requester will retry again
     this.#curPsn = psn;
     this.#curIsResponse = false;
     const f = qp.responder.rxReadRequest(0, 0n, reth.dmaLen, reth.rkey, reth.va, this);
-    if (f === Fault.OK) this.#respFifo.push({ first: psn });
+    if (f === Fault.OK) this.#respFifo.push({ first: psn, va: reth.va });
     else if (f !== Fault.HANDLED) qp.remoteFault(f, null);
   }
 
@@ -1177,6 +1243,12 @@ export class RoceQp implements QpTransport, RoceNetClient {
     }
     const expected = psnAdd(e.first, r.got);
     const d = psnDiff(psn, expected);
+    // Responses of this Read that cannot be used (from an earlier request's stream, or after a
+    // gap) still show the responder answering it: the retransmit timer restarts (without a
+    // retry refund), so a backlog of stale responses draining through a busy event loop does
+    // not look like a dead path and trigger yet more Read Requests, each answered by a whole
+    // new response stream (a congestion collapse seen on a loaded 2-core machine).
+    if (d !== 0 || psnDiff(psn, r.reqFirst) < 0) this.#restartTimer();
     if (d !== 0) {
       if (d > 0) {
         // Responses were lost: re-request the rest now, once per gap (a partial Read).
@@ -1189,11 +1261,15 @@ export class RoceQp implements QpTransport, RoceNetClient {
       }
       return;
     }
-    // A response must start where its request started, and end at the Read's last PSN.
+    // A response must start where its request started, and end at the Read's last PSN. The
+    // answer to a partial Read Request (a retry from inside the Read) may restart the message
+    // (FIRST/ONLY, as we and hardware answer) or continue it (MIDDLE/LAST: Linux rxe replays a
+    // Read from its resource in that state when the PSN is not the original first one).
     const k = psnDiff(psn, r.reqFirst);
     const isLast = r.got === e.n - 1;
-    const wantFirst = k === 0;
-    if (info.first !== wantFirst || info.last !== isLast) return;
+    const partial = r.reqFirst !== e.first;
+    const firstOk = k === 0 ? info.first || partial : !info.first;
+    if (!firstOk || info.last !== isLast) return;
     if (aethType(p.aeth?.syndrome ?? 0) !== AethType.Ack) return;
     const len = p.payload.length;
     const remaining = r.len - r.orq.received;

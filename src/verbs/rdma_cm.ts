@@ -24,12 +24,12 @@ import { lookup } from 'node:dns/promises';
 import type { IbCmConnection, IbCmEvent, IbCmListenEvent, IbCmSidrPending, IbCmSidrRequest } from '../ibcm/cm.js';
 import net, { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError, CmListener, type CmQp, cmParamsFromEnv, riCmQp } from '../iwarp/cm.js';
+import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, cmListenDefaults, type CmConnectRequest, CmError, CmListener, type CmQp, cmParamsFromEnv, riCmQp } from '../iwarp/cm.js';
 import { RiAsyncEventType, RiQpState } from '../rnicpi/types.js';
 import { CM_PRIVATE_DATA_SIZE, type CmReq, RDMA_UDP_QKEY, rdmaServiceId, SidrStatus, gidFromIpv4 } from '../wire/ib/cm.js';
 import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
-import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, rdma_cm_event_type, rdma_port_space } from './constants.js';
+import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space } from './constants.js';
 import { Context, type Device, devices, onRawAsyncEvent, openDevice, queryDevice } from './device.js';
 import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EAGAIN, EBADF, EBUSY, EINVAL, ENODEV, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
 import {
@@ -614,7 +614,10 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
     return 0;
   }
   const { p2p: _offer, settleMs: _settle, ...mpa } = env;
-  i.listenReady = CmListener.listen({ ...mpa, host, port: src.port, backlog: backlog > 0 ? backlog : undefined }).then(
+  // The TCP accept queue is server-sized whatever the program asks (rping asks for 3); a
+  // larger backlog is honoured. The CM bounds what peers hold (cmListenDefaults).
+  const tcpBacklog = Math.max(backlog, cmListenDefaults().backlog);
+  i.listenReady = CmListener.listen({ ...mpa, host, port: src.port, backlog: tcpBacklog }).then(
     (l) => {
       if (i.dead) {
         void l.close();
@@ -668,7 +671,8 @@ function onRequest(listen: CmId, req: CmConnectRequest): void {
   // iw_cm reports the peer's IRD as initiator_depth and its ORD as responder_resources.
   p.conn.initiator_depth = req.peerIrd ?? 0;
   p.conn.responder_resources = req.peerOrd ?? 0;
-  req.once('aborted', () => child.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, -ECONNRESET));
+  // The peer went away (-ECONNRESET), or the request waited too long and the CM rejected it (-ETIMEDOUT).
+  req.once('aborted', (e: CmError) => child.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, e.kind === 'timeout' ? -ETIMEDOUT : -ECONNRESET));
   postConnectRequest(listen, child, p);
 }
 
@@ -1034,6 +1038,25 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   return r;
 }
 
+/**
+ * The IRD/ORD an accept asks for, as librdmacm's `rdma_accept` decides them: without
+ * `conn_param`, or with `RDMA_MAX_RESP_RES`/`RDMA_MAX_INIT_DEPTH`, the request's values capped to
+ * the device's limits (a Request without the RFC 6581 word has none: the QP's own then); an
+ * explicit value above the device's limit is refused (`ucma_valid_param`: EINVAL), so a peer's
+ * oversized IRD/ORD never reaches the CM unchecked. null = EINVAL.
+ */
+function acceptDepth(req: CmConnectRequest, param: In<rdma_conn_param> | null, q: { ird: number; ord: number }, lim: { maxIrdPerQp: number; maxOrdPerQp: number }): { ird: number; ord: number } | null {
+  // iw_cm reports the peer's ORD as responder_resources (our IRD) and its IRD as initiator_depth (our ORD).
+  const pick = (given: number | undefined, max: number, sentinel: number, peer: number | null, own: number): number | null => {
+    if (param && given !== undefined && given !== sentinel) return given > max ? null : given;
+    if (param && given === undefined) return own;
+    return Math.min(peer ?? own, max);
+  };
+  const ird = pick(param?.responder_resources, lim.maxIrdPerQp, RDMA_MAX_RESP_RES, req.peerOrd, q.ird);
+  const ord = pick(param?.initiator_depth, lim.maxOrdPerQp, RDMA_MAX_INIT_DEPTH, req.peerIrd, q.ord);
+  return ird === null || ord === null ? null : { ird, ord };
+}
+
 export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | null): Promise<number> {
   const i = id as CmId;
   if (idOk(i) && i.state === 'request' && i.ib) return ibAccept(i, param);
@@ -1042,11 +1065,13 @@ export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | n
   const q = eqp.query();
   const pd = pdOf(param);
   if (!q || typeof pd === 'number') return failRdma(EINVAL);
+  const depth = acceptDepth(i.req, param, q, eqp.caps());
+  if (!depth) return failRdma(EINVAL, 'rdma_accept: responder_resources/initiator_depth above the device limits (EINVAL)');
   let conn: CmConnection;
   try {
     conn = i.req.accept(eqp, {
-      ird: param?.responder_resources ?? q.ird,
-      ord: param?.initiator_depth ?? q.ord,
+      ird: depth.ird,
+      ord: depth.ord,
       privateData: pd ?? undefined,
       // As Linux siw: the passive side may send first when no RTR was agreed.
       awaitFirstRx: false,
@@ -1225,7 +1250,8 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
     case 'timeout':
       ibQpToErr(i);
       i.state = i.state === 'connecting' ? 'route' : 'disconnected';
-      i.post(T.RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
+      // A request the program left undecided, rejected by the CM: as on iWARP, CONNECT_ERROR.
+      i.post(e.message === 'decision' ? T.RDMA_CM_EVENT_CONNECT_ERROR : T.RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
       ibSettle(i, -1, ETIMEDOUT);
       return;
     case 'dreq':

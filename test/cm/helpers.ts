@@ -196,8 +196,9 @@ export class RawSock {
     });
     sock.on('close', () => (this.closed = true));
   }
-  static async connect(port: number): Promise<RawSock> {
-    const sock = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  /** Connects to `host:port` (default loopback), from `localAddress` when given (any 127/8 address works unprivileged on Linux). */
+  static async connect(port: number, localAddress?: string, host = '127.0.0.1'): Promise<RawSock> {
+    const sock = net.connect({ port, host, allowHalfOpen: true, ...(localAddress ? { localAddress } : {}) });
     await once(sock, 'connect');
     return new RawSock(sock);
   }

@@ -4,7 +4,6 @@
  * listener's pending counts, the CM's sockets and timers, and the QPs are checked after each.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { test } from 'node:test';
 import { CmError, type CmConnectRequest, type CmFailure, CmListener, cmConnect } from '../../src/iwarp/cm.js';
 import { RiQpState } from '../../src/rnicpi/types.js';
@@ -132,19 +131,36 @@ test('slow Initiator: nothing at all, or half a Request, until the Request timer
   }
 });
 
-test('slow ULP: a request not answered within acceptTimeoutMs is aborted and the Initiator reset', T, async () => {
+test('slow ULP: a request not answered within acceptTimeoutMs is rejected by the CM (R Reply), the ULP told `aborted` (timeout)', T, async () => {
   const { l, requests } = await listen({ acceptTimeoutMs: 50 });
   const a = cmSide(riRnic());
+  const aborted: CmError[] = [];
+  l.on('request', (r: CmConnectRequest) => r.on('aborted', (e: CmError) => aborted.push(e)));
   const err = await cmConnect(a.cm, '127.0.0.1', l.port).then(
     () => assert.fail('no connection expected'),
     (e: unknown) => e as CmError,
   );
-  assert.ok(err instanceof CmError && err.kind === 'reset', String(err));
+  // The Initiator is told at once, as by a ULP's reject, rather than left to its own timer.
+  assert.ok(err instanceof CmError && err.kind === 'rejected', String(err));
   assert.equal(requests[0]!.state, 'aborted');
+  assert.equal(aborted.length, 1);
+  assert.equal(aborted[0]!.kind, 'timeout');
+  assert.equal(l.stats.expired, 1);
+  assert.equal(l.pendingRequests, 0);
   assert.equal(a.qp.state, RiQpState.IDLE);
   await l.close();
   destroyAll(a.rnic);
   await assertNoLeaks([a.rnic]);
+});
+
+test('a request nobody answers is rejected by default: the listener has a finite acceptTimeoutMs unless told 0', T, async () => {
+  const l = await CmListener.listen({ host: '127.0.0.1' });
+  assert.ok(l.acceptTimeoutMs > 0 && l.acceptTimeoutMs < 10_000, `default ${l.acceptTimeoutMs} ms, below the Initiator's 10 s`);
+  await l.close();
+  const unbounded = await CmListener.listen({ host: '127.0.0.1', acceptTimeoutMs: 0 });
+  assert.equal(unbounded.acceptTimeoutMs, 0);
+  await unbounded.close();
+  await assertNoLeaks();
 });
 
 test('a half-open peer closing before its Request is reported once as closed', T, async () => {
@@ -158,28 +174,38 @@ test('a half-open peer closing before its Request is reported once as closed', T
   await assertNoLeaks();
 });
 
-test('maxPending bounds how many slow peers a listener holds; the rest are reset and others proceed later', T, async () => {
-  const { l, failures, requests } = await listen({ maxPending: 3, requestTimeoutMs: 300 });
-  const slow = await Promise.all([0, 1, 2].map(() => RawSock.connect(l.port)));
-  await until(() => l.pendingHandshakes === 3, 3000, 'three pending handshakes');
-  // The fourth is dropped at once, while the three are still held.
-  const fourth = net.connect({ port: l.port, host: '127.0.0.1' });
-  fourth.on('error', () => {});
-  await new Promise((r) => fourth.once('close', r));
-  assert.equal(l.stats.dropped, 1);
-  assert.equal(failures.filter((f) => f.kind === 'overload').length, 1);
-  assert.equal(l.pendingHandshakes, 3);
-  // Once the slow ones time out, a real Initiator gets through.
-  await until(() => l.pendingHandshakes === 0, 5000, 'the slow peers to time out');
-  assert.equal(failures.filter((f) => f.kind === 'timeout').length, 3);
+test('a full listener evicts its oldest half-open connection, not the newest: a real Initiator gets through at once', T, async () => {
+  // A long grace: the in-process Initiator's Request must be read first even on a loaded machine.
+  const { l, failures, requests } = await listen({ maxHalfOpen: 3, maxHalfOpenPerSource: 100, evictGraceMs: 1500, pressureTimeoutMs: LONG });
+  const slow: RawSock[] = [];
+  for (let i = 0; i < 3; i++) {
+    slow.push(await RawSock.connect(l.port));
+    await until(() => l.pendingHandshakes === i + 1, 3000, `half-open ${i + 1}`);
+  }
+  // Full with three peers that send nothing (each could hold its slot for the 60 s Request timer).
   const a = cmSide(riRnic());
   const b = cmSide(riRnic());
   l.on('request', (r: CmConnectRequest) => r.accept(b.cm));
   const c = await cmConnect(a.cm, '127.0.0.1', l.port);
   assert.equal(requests.length, 1);
+  // Its Request was read before any eviction, so it never counted against the idle ones.
+  assert.equal(l.stats.evicted, 0);
+  assert.equal(l.pendingHandshakes, 3);
+  // A fourth idle peer is admitted, and the oldest idle one makes room for it.
+  const fourth = await RawSock.connect(l.port);
+  await slow[0]!.waitClosed();
+  assert.equal(slow[1]!.closed || slow[2]!.closed || fourth.closed, false);
+  await until(() => l.pendingHandshakes === 3, 3000, 'three half-open');
+  assert.equal(l.stats.evicted, 1);
+  assert.deepEqual(failures.map((f) => f.kind), ['overload']);
+  // And a fifth the next oldest: the listener never holds more than three for long.
+  const fifth = await RawSock.connect(l.port);
+  await slow[1]!.waitClosed();
+  assert.equal(slow[2]!.closed || fourth.closed || fifth.closed, false);
+  slow.push(fourth);
   c.disconnect('abortive');
-  for (const s of slow) await s.waitClosed();
   await l.close();
+  for (const s of [...slow, fifth]) await s.waitClosed();
   destroyAll(a.rnic, b.rnic);
   await assertNoLeaks([a.rnic, b.rnic]);
 });

@@ -41,7 +41,7 @@ test(`${TOTAL} connections through one listener, established and torn down, noth
   };
   const A = mk(ra);
   const B = mk(rb);
-  const l = await CmListener.listen({ host: '127.0.0.1', maxPending: IN_FLIGHT * 2 });
+  const l = await CmListener.listen({ host: '127.0.0.1' });
   const passive = new Map<number, CmConnection>();
   l.on('request', (r: CmConnectRequest) => {
     const q = B.qp();

@@ -435,10 +435,10 @@ export const DELIVER_ID = 0xffff_ffff_ffff_fff0n;
 export async function twoSides(
   overA: Partial<ri_qp_attr_in_t> = {},
   overB: Partial<ri_qp_attr_in_t> = {},
-  opts: { beforeRts?: (s: Side) => void; handlerId?: boolean; cqSize?: number; warm?: boolean } = {},
+  opts: { beforeRts?: (s: Side) => void; handlerId?: boolean; cqSize?: number; warm?: boolean; configB?: Partial<RnicConfig> } = {},
 ): Promise<{ a: Side; b: Side; pair: Pair; envA: Env; envB: Env; done(): void }> {
   const envA = openRnic();
-  const envB = openRnic();
+  const envB = openRnic(opts.configB ? { config: opts.configB } : {});
   const a = makeSide(envA, overA, { handlerId: opts.handlerId ? envA.handlerId : 0, cqSize: opts.cqSize ?? 64 });
   const b = makeSide(envB, overB, { handlerId: opts.handlerId ? envB.handlerId : 0, cqSize: opts.cqSize ?? 64 });
   const pair = await connect(a, b, opts.beforeRts ? { beforeRts: opts.beforeRts } : {});

@@ -209,7 +209,7 @@ transportTest('VERBS-10.M10 an access with the wrong key (right index) → prote
   const t = await twoSides();
   try {
     const m = regMr(t.b, buf(64, 1));
-    const wrong = (m.rtag! & ~0xff) | ((m.rtag! + 1) & 0xff);
+    const wrong = ((m.rtag! & ~0xff) | ((m.rtag! + 1) & 0xff)) >>> 0;
     ok(writeTo(t.a, regMr(t.a, buf(8, 0x66)), wrong, m.b.va));
     await until(() => t.envB.events.some((e) => e.event_type === RiAsyncEventType.QP_PROTECTION_ERROR_STAG_QP_MISMATCH), 'protection AE');
     assert.ok(m.b.bytes.every((x) => x === 1));
@@ -350,7 +350,7 @@ transportTest('Fast-register, use, invalidate, fast-register again: the cycle wi
     const { b: phys, pages } = physPages(a, 2);
     const al = ok(K.ri_ltag_alloc(a.rnic, 2, a.pd, ALL_ACCESS, 0x10, null, null));
     const va = 0x30_0000n;
-    const k1 = (al.ltag & ~0xff) | 0x11;
+    const k1 = ((al.ltag & ~0xff) | 0x11) >>> 0;
     phys.bytes.fill(0x5c, 0, 32);
     const mb = regMr(t.b, buf(32));
     ok(postRecv(t.b, mb, 1n));
@@ -376,7 +376,7 @@ transportTest('Fast-register, use, invalidate, fast-register again: the cycle wi
     const [iwc] = await pollWcs(t.envA, a.rnic, a.cq, 1);
     assert.deepEqual([iwc!.op_type, iwc!.op_status], [RiWcType.LOCAL_INVALIDATE, 0]);
     assert.equal(info(a, al.mr).stag_state, RiStagState.INVALID);
-    const k2 = (al.ltag & ~0xff) | 0x12;
+    const k2 = ((al.ltag & ~0xff) | 0x12) >>> 0;
     ok(fmr(a, 5n, al.mr, k2, physAttr(a.pd, pages, va, PAGE, RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_WRITE)));
     assert.equal((await pollWcs(t.envA, a.rnic, a.cq, 1))[0]!.op_status, 0);
     ok(writeTo(t.b, src, k2, va, 6n, 4));
@@ -459,7 +459,7 @@ transportTest('VERBS-10.M27 Invalidate Local STag with the wrong key → CE and 
   const t = await twoSides();
   try {
     const m = regMr(t.a, buf(16));
-    ok(invalidateMr(t.a, 1n, m.mr, (m.ltag & ~0xff) | ((m.ltag + 3) & 0xff)));
+    ok(invalidateMr(t.a, 1n, m.mr, ((m.ltag & ~0xff) | ((m.ltag + 3) & 0xff)) >>> 0));
     const [wc] = await pollWcs(t.envA, t.a.rnic, t.a.cq, 1);
     assert.equal(wc!.op_status, RiWcStatus.INVALID_STAG_ERROR);
     await until(() => state(t.a) === RiQpState.ERROR, 'terminated');
@@ -575,7 +575,7 @@ test('RNICPI-095 ri_mem_sync_rread/rwrite with a NULL list and num_seg > 0 retur
     assert.equal(code(f(env.rnic, null, 1)), name(RiRet.INVALID_PARAMETER));
     assert.equal(code(f(env.rnic, null, 0)), name(RiRet.SUCCESS));
     assert.equal(code(f(env.rnic, [seg(m, 0, 32), seg(m, 32, 32)], 2)), name(RiRet.SUCCESS));
-    assert.equal(code(f(env.rnic, [{ addr: m.b.va, tag: m.ltag ^ 0x100, len: 8 }], 1)), name(RiRet.MEM_INVALID_LTAG));
+    assert.equal(code(f(env.rnic, [{ addr: m.b.va, tag: (m.ltag ^ 0x100) >>> 0, len: 8 }], 1)), name(RiRet.MEM_INVALID_LTAG));
     assert.equal(code(f(env.rnic, [{ addr: m.b.va + 60n, tag: m.ltag, len: 8 }], 1)), name(RiRet.MEM_INVALID_LENGTH));
     assert.equal(code(f(env.rnic, [{ addr: m.b.va - 8n, tag: m.ltag, len: 8 }], 1)), name(RiRet.MEM_INVALID_ADDRESS));
   }

@@ -219,7 +219,7 @@ transportTest('RNICPI-070 an unsignaled successful WR produces no WC; an unsigna
     ok(postSend(t.a, ma, 2n, SIG));
     assert.deepEqual((await pollWcs(t.envA, t.a.rnic, t.a.cq, 1)).map((w) => w.id), [2n]);
     // Unsignaled, with an SGE naming a bogus STag: a completion error WC appears anyway.
-    ok(K.ri_qp_post_send(t.a.rnic, t.a.qp, RiWrType.SEND, 0, 3n, [{ addr: ma.b.va, tag: ma.ltag ^ 0x55, len: 8 }], 0, 1, 0));
+    ok(K.ri_qp_post_send(t.a.rnic, t.a.qp, RiWrType.SEND, 0, 3n, [{ addr: ma.b.va, tag: (ma.ltag ^ 0x55) >>> 0, len: 8 }], 0, 1, 0));
     const [e] = await pollWcs(t.envA, t.a.rnic, t.a.cq, 1);
     assert.equal(e!.id, 3n);
     assert.equal(e!.op_status, RiWcStatus.INVALID_STAG_ERROR);
@@ -673,6 +673,30 @@ transportTest('VERBS-10.D11 a zero-length RDMA Read with an invalid remote STag 
     assert.equal(state(t.a), RiQpState.READY_TO_SEND);
   } finally {
     t.done();
+  }
+});
+
+transportTest('VERBS-6.6.2.4 an RDMA Read the peer refuses (bad remote STag, then a region without Remote Read) completes with Remote Access Error, the Read behind it flushed', async () => {
+  for (const rights of ['stag', 'rights'] as const) {
+    const t = await twoSides();
+    try {
+      const sink = regMr(t.a, buf(64));
+      const src = regMr(t.b, buf(64), rights === 'rights' ? RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_WRITE : ALL_ACCESS);
+      const rtag = rights === 'stag' ? (src.rtag! ^ 0x100) >>> 0 : src.rtag!;
+      ok(K.ri_qp_post_rdma_read(t.a.rnic, t.a.qp, RiWrType.RDMA_READ, SIG, 1n, [seg(sink)], src.b.va, 1, rtag));
+      // A good Read behind it: the peer has stopped, so it never gets its Response.
+      const good = regMr(t.b, buf(64));
+      const sink2 = regMr(t.a, buf(64));
+      ok(K.ri_qp_post_rdma_read(t.a.rnic, t.a.qp, RiWrType.RDMA_READ, SIG, 2n, [seg(sink2)], good.b.va, 1, good.rtag!));
+      const wcs = await pollWcs(t.envA, t.a.rnic, t.a.cq, 2);
+      assert.deepEqual(wcs.map((w) => [w.id, w.op_status]), [
+        [1n, RiWcStatus.REMOTE_ACCESS_ERROR],
+        [2n, RiWcStatus.WR_FLUSHED_ERROR],
+      ], rights);
+      assert.ok(sink.b.bytes.every((x) => x === 0), 'nothing placed in the sink');
+    } finally {
+      t.done();
+    }
   }
 });
 

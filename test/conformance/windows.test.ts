@@ -489,13 +489,26 @@ describe(`RNICPI conformance: memory windows [${transport}]`, () => {
     }
   });
 
-  test('VERBS-10.I3 a Send with Invalidate naming an MR in another PD → the receiver terminates with 0x0103', async () => {
-    const t = await twoSides();
+  test('VERBS-10.I3 a Send with Invalidate naming an MR in another PD → the receiver terminates with 0x0103 (RNIC with discloseNotAssociated)', async () => {
+    const t = await twoSides({}, {}, { configB: { discloseNotAssociated: true } });
     try {
       const pd2 = allocPd(t.envB);
       const target = regMr({ env: t.envB, rnic: t.b.rnic, pd: pd2 }, buf(8));
       const { term } = await sendInvalidate(t, target.rtag!);
       assert.deepEqual([term[0], term[1]], [0x01, 0x03]);
+    } finally {
+      t.done();
+    }
+  });
+
+  test('VERBS-10.I3 by default the peer is told 0x0100 "Invalid STag", as for an STag that does not exist (issue 17: no STag oracle); the local event still says STag/QP mismatch', async () => {
+    const t = await twoSides();
+    try {
+      const pd2 = allocPd(t.envB);
+      const target = regMr({ env: t.envB, rnic: t.b.rnic, pd: pd2 }, buf(8));
+      const { term } = await sendInvalidate(t, target.rtag!);
+      assert.deepEqual([term[0], term[1]], [0x01, 0x00]);
+      assert.ok(t.envB.events.some((e) => e.event_type === RiAsyncEventType.QP_PROTECTION_ERROR_STAG_QP_MISMATCH));
     } finally {
       t.done();
     }

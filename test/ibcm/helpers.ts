@@ -1,6 +1,6 @@
 /** Two IB CMs over an in-memory GSI fabric on a virtual clock, with a record of every MAD. */
 import { type GsiAddress, type GsiTap, ManualClock, MemoryGsiFabric } from '../../src/ibcm/gsi.js';
-import { IbCm, type IbCmEvent, type IbCmListenEvent } from '../../src/ibcm/cm.js';
+import { IbCm, type IbCmEvent, type IbCmListener, type IbCmListenEvent, type IbCmListenLimits } from '../../src/ibcm/cm.js';
 import { type CmMessage, decodeCmMad, gidFromIpv4 } from '../../src/wire/ib/cm.js';
 import type { GsiFaultSource } from '../../src/ibcm/gsi.js';
 
@@ -37,7 +37,11 @@ export interface Pair {
   kinds(from?: 'A' | 'B'): string[];
 }
 
-export function pair(opts: { faults?: GsiFaultSource; seed?: number; timewaitMs?: number } = {}): Pair {
+/**
+ * `listenLimits` default to no accept timeout: these tests model consumers that decide late on
+ * purpose (after an MRA); the limits have their own tests.
+ */
+export function pair(opts: { faults?: GsiFaultSource; seed?: number; timewaitMs?: number; listenLimits?: Partial<IbCmListenLimits> } = {}): Pair {
   const clock = new ManualClock();
   const wire: Wire[] = [];
   const counts = new Map<string, number>();
@@ -59,7 +63,7 @@ export function pair(opts: { faults?: GsiFaultSource; seed?: number; timewaitMs?
   };
   const fabric = new MemoryGsiFabric({ timers: clock, tap, ...(opts.faults ? { faults: opts.faults } : {}) });
   const rnd = seeded(opts.seed ?? 7);
-  const tw = opts.timewaitMs !== undefined ? { timewaitMs: opts.timewaitMs } : {};
+  const tw = { ...(opts.timewaitMs !== undefined ? { timewaitMs: opts.timewaitMs } : {}), listenLimits: { acceptTimeoutMs: 0, ...opts.listenLimits } };
   const a = new IbCm({ port: fabric.port(GID_A), caGuid: 0x0002c90300aaaa01n, gids: () => [GID_A], timers: clock, random: rnd, ...tw });
   const b = new IbCm({ port: fabric.port(GID_B), caGuid: 0x0002c90300bbbb02n, gids: () => [GID_B], timers: clock, random: rnd, ...tw });
   Object.assign(p, {
@@ -85,10 +89,10 @@ export function acceptingListener(
   cm: IbCm,
   sid: bigint,
   opts: { qpn?: number; psn?: number; reject?: Uint8Array; mra?: number; manual?: boolean } = {},
-): { reqs: Extract<IbCmListenEvent, { type: 'req' }>[]; events: IbCmEvent[] } {
+): { reqs: Extract<IbCmListenEvent, { type: 'req' }>[]; events: IbCmEvent[]; listener: IbCmListener } {
   const reqs: Extract<IbCmListenEvent, { type: 'req' }>[] = [];
   const events: IbCmEvent[] = [];
-  cm.listen(sid, (ev) => {
+  const listener = cm.listen(sid, (ev) => {
     if (ev.type !== 'req') return;
     reqs.push(ev);
     ev.conn.onEvent = (e) => events.push(e);
@@ -98,5 +102,5 @@ export function acceptingListener(
     // A QPN per connection: a QPN used twice is a stale connection (IBTA §12.9.8.3.1).
     else ev.conn.accept({ qpn: opts.qpn ?? 0x200 + reqs.length - 1, startingPsn: opts.psn ?? 0x654321 });
   });
-  return { reqs, events };
+  return { reqs, events, listener };
 }

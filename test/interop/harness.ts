@@ -135,7 +135,9 @@ export function wireCheck(dir: string, opts: { crc?: boolean } = {}): { failures
   const failures: string[] = [];
   const summary: string[] = [];
   if (!hasTshark) return { failures: ['tshark is not installed (apt-get install tshark)'], summary };
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pcap')) : [];
+  // The iWARP captures only: a process whose rdma_cm also listens on the RoCE device (every
+  // device owning the address, as Linux) writes RoCEv2 pcaps beside them (wireCheckRoce's).
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pcap') && !f.includes('-roce-')) : [];
   if (files.length === 0) failures.push(`no pcap written in ${dir}`);
   for (const f of files) {
     const path = join(dir, f);
@@ -175,6 +177,79 @@ export function wireCheck(dir: string, opts: { crc?: boolean } = {}): { failures
     summary.push(`${f}: MPA frames ${mpa}, RDMAP messages ${frames} (opcodes ${opsText}), CRC good ${good} bad ${badCrc}`);
   }
   return { failures, summary };
+}
+
+/** Opcode names of the RoCE packets the summaries show (IBTA Vol. 1 §9.2, Table 38). */
+const IB_OPS: Record<string, string> = {
+  '0': 'SEND_FIRST',
+  '1': 'SEND_MIDDLE',
+  '2': 'SEND_LAST',
+  '4': 'SEND_ONLY',
+  '6': 'WRITE_FIRST',
+  '7': 'WRITE_MIDDLE',
+  '8': 'WRITE_LAST',
+  '10': 'WRITE_ONLY',
+  '12': 'READ_REQUEST',
+  '13': 'READ_RESP_FIRST',
+  '14': 'READ_RESP_MIDDLE',
+  '15': 'READ_RESP_LAST',
+  '16': 'READ_RESP_ONLY',
+  '17': 'ACK',
+  '18': 'ATOMIC_ACK',
+  '19': 'CMP_SWAP',
+  '20': 'FETCH_ADD',
+  '32': 'UC_SEND_FIRST',
+  '33': 'UC_SEND_MIDDLE',
+  '34': 'UC_SEND_LAST',
+  '36': 'UC_SEND_ONLY',
+  '100': 'UD_SEND_ONLY',
+};
+
+/**
+ * The wire check of RoCEv2 captures (`SOFTRDMA_PCAP` on the RoCE device: Ethernet/IPv4/UDP
+ * 4791 frames): tshark decodes every pcap in `dir` as RRoCE (the `infiniband` dissector) with no
+ * malformed frame and no error-level expert info, and at least one BTH. Returns the failures
+ * (empty = pass) and a summary line per file (packets per opcode, AETH NAKs).
+ */
+export function wireCheckRoce(dir: string): { failures: string[]; summary: string[]; ops: Map<string, number> } {
+  const failures: string[] = [];
+  const summary: string[] = [];
+  const all = new Map<string, number>();
+  if (!hasTshark) return { failures: ['tshark is not installed (apt-get install tshark)'], summary, ops: all };
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.pcap')) : [];
+  if (files.length === 0) failures.push(`no pcap written in ${dir}`);
+  let total = 0;
+  const opts = ['--disable-protocol', 'rpcordma', '--disable-heuristic', 'eth_over_ib', '--disable-heuristic', 'mellanox_eoib'];
+  for (const f of files) {
+    const path = join(dir, f);
+    const bad = spawnSync('tshark', ['-r', path, ...opts, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (bad.status !== 0) failures.push(`${f}: tshark failed: ${bad.stderr.trim()}`);
+    else if (bad.stdout.trim() !== '') failures.push(`${f}: malformed/error frames:\n${bad.stdout.split('\n').slice(0, 5).join('\n')}`);
+    const fields = spawnSync('tshark', ['-r', path, ...opts, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.aeth.syndrome'], { encoding: 'utf8', maxBuffer: 512 << 20 });
+    const ops = new Map<string, number>();
+    let naks = 0;
+    let n = 0;
+    let frames = 0;
+    for (const line of fields.stdout.split('\n')) {
+      if (line === '') continue;
+      frames++;
+      const [op = '', syn = ''] = line.split('\t');
+      if (!op) continue;
+      n++;
+      const name = IB_OPS[op] ?? `op${op}`;
+      ops.set(name, (ops.get(name) ?? 0) + 1);
+      all.set(name, (all.get(name) ?? 0) + 1);
+      // AETH syndrome: 0b011xxxxx is a NAK (0x60 sequence, 0x61–0x63 errors); 0b001xxxxx RNR.
+      const s = Number(syn);
+      if (syn && (s & 0xe0) === 0x60) naks++;
+    }
+    // An endpoint that carried nothing (a UD QP also binds the table's other addresses) is empty.
+    if (frames > 0 && n < frames) failures.push(`${f}: ${frames - n} of ${frames} frames without an InfiniBand BTH`);
+    total += n;
+    summary.push(`${f}: ${n} RRoCE packets (${[...ops].map(([o, c]) => `${o}×${c}`).join(' ')}), NAKs ${naks}`);
+  }
+  if (files.length > 0 && total === 0) failures.push(`no InfiniBand packet in the pcaps of ${dir}`);
+  return { failures, summary, ops: all };
 }
 
 /**

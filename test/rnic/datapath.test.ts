@@ -105,7 +105,7 @@ test('the MPA Responder holds FPDUs until the Initiator speaks, but runs a Bind 
     const mwo = mw as Exclude<typeof mw, number>;
     const va = hostMemory.addressOf(buf);
     assert.equal(
-      send(b.qp, { type: RiWrType.BIND, id: 5n, mw: mwo, mr, bindVa: va, bindLength: 64, bindFlags: RiMemFlags.REMOTE_WRITE, rtag: (mwo.stag & ~0xff) | 0x42 }),
+      send(b.qp, { type: RiWrType.BIND, id: 5n, mw: mwo, mr, bindVa: va, bindLength: 64, bindFlags: RiMemFlags.REMOTE_WRITE, rtag: ((mwo.stag & ~0xff) | 0x42) >>> 0 }),
       RiRet.SUCCESS,
     );
     // A Send from the Responder stays held: the Initiator has sent nothing yet.

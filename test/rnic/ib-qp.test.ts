@@ -290,7 +290,7 @@ describe('InfiniBand QP state machine in the core', () => {
       const mrs = reg(a, src);
       assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mrs, src)], rtag: 1, remoteTo: 0n }), RiRet.WR_INVALID_TYPE);
       // A bad local key: the Send fails locally.
-      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [{ stag: mrs.stag ^ 0x55, to: va(src), len: 32 }], id: 1n }), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [{ stag: (mrs.stag ^ 0x55) >>> 0, to: va(src), len: 32 }], id: 1n }), RiRet.SUCCESS);
       assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(mrs, src)], id: 2n }), RiRet.SUCCESS);
       const wcs = await pollN(a.cq, 2);
       assert.equal(wcs[0]!.op_status, RiWcStatus.INVALID_STAG_ERROR);

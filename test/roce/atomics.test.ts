@@ -80,6 +80,53 @@ describe('RoCEv2 atomics and immediate data', () => {
     }
   });
 
+  it('an atomic without Remote Atomic access is NAKed Remote Access: REMOTE_ACCESS_ERROR, nothing changed', async () => {
+    const p = await rc();
+    try {
+      const { a, b } = p;
+      const mem = new Uint8Array(16).fill(9);
+      const mm = reg(b, mem, ALL_ACCESS); // Remote Read and Write, no Remote Atomic
+      const res = new Uint8Array(8);
+      const rm = reg(a, res);
+      assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rm, res)], rtag: mm.stag, remoteTo: va(mem) + 8n, atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n), id: 1n }), RiRet.SUCCESS);
+      const [w] = await pollN(a.cq, 1);
+      assert.equal(w!.op_status, RiWcStatus.REMOTE_ACCESS_ERROR);
+      assert.equal(w!.op_type, RiWcType.FETCH_AND_ADD);
+      assert.ok(mem.every((x) => x === 9), 'no memory changed');
+      assert.ok(res.every((x) => x === 0), 'no result written');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('atomics beyond the responder IRD are NAKed Invalid Request: only the atomic within IRD executes', async () => {
+    const p = await rc();
+    try {
+      const { a, b } = p;
+      // A requester that ignores the responder's max_dest_rd_atomic: ORD 8 against IRD 1.
+      b.qp.ird = 1;
+      a.qp.ord = 8;
+      const mem = new Uint8Array(16);
+      const mm = reg(b, mem, ATOMIC_ACCESS);
+      const res = new Uint8Array(64);
+      const rm = reg(a, res);
+      // Hold the responder's transmit side so the first atomic's response stays queued.
+      const held = b.qp.transport!;
+      const kick = held.kick.bind(held);
+      held.kick = () => {};
+      for (let i = 0; i < 3; i++) {
+        assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rm, res, i * 8, 8)], rtag: mm.stag, remoteTo: va(mem), atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n), id: BigInt(i) }), RiRet.SUCCESS);
+      }
+      const wcs = await pollN(a.cq, 3);
+      held.kick = kick;
+      assert.ok(wcs.every((w) => w.op_status !== RiWcStatus.SUCCESS || w.id === 0n), 'only the first atomic may succeed');
+      assert.ok(wcs.some((w) => w.op_status === RiWcStatus.REMOTE_INVALID_REQ_ERROR), wcs.map((w) => w.op_status).join(','));
+      assert.equal(u64(mem), 1n, 'only the atomic within IRD executed');
+    } finally {
+      await p.close();
+    }
+  });
+
   it('Send with Immediate and RDMA Write with Immediate (RC and UC): the immediate in the receiver WC', async () => {
     for (const service of ['RC', 'UC'] as const) {
       const a = makeIbSide(service);
@@ -157,7 +204,7 @@ describe('RoCEv2 atomics and immediate data', () => {
   });
 
   it('under 5 % drop, 1 % duplicate and reordering both ways: 64 MiB of Writes and Reads mixed with Sends with Immediate and 2,048 Fetch & Adds — bytes right, counter exact', { timeout: 300_000 }, async () => {
-    const p = await rc({ timeout: 12 }, 5);
+    const p = await rc({ timeout: 14 }, 5);
     const port = roce(p.a).port;
     RoceNet.find('127.0.0.1', port)!.setFaults({ seed: 7, drop: 0.05, duplicate: 0.01, reorder: 0.01 });
     RoceNet.find('127.0.0.2', port)!.setFaults({ seed: 8, drop: 0.05, duplicate: 0.01, reorder: 0.01 });

@@ -62,7 +62,7 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
 
 describe('RoCEv2 loss recovery (seeded faults on both directions)', { timeout: 900_000 }, () => {
   it('64 MiB each of RDMA Write, RDMA Read and Send under 5 % drop, 1 % duplicate and reordering: every byte verified', async () => {
-    const p = await pair({ timeout: 12, retryCnt: 7, rnrRetry: 7 });
+    const p = await pair({ timeout: 14, retryCnt: 7, rnrRetry: 7 });
     const plan = (seed: number): FaultPlan => ({ seed, drop: 0.05, duplicate: 0.01, reorder: 0.01 });
     faults(p, plan(0xa11ce), plan(0xb0b));
     try {

@@ -17,7 +17,7 @@ import { AtomicKind, atomicArgs } from '../../src/rnic/atomics.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { linkMtuOf, RoceNet, type RoceRx } from '../../src/roce/net.js';
 import type { RoceQp } from '../../src/roce/transport.js';
-import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
+import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibOpInfo, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
 import { ALL_ACCESS, connectPair, gidOf, ibRnic, ibToRts, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
 
 const va = (b: Uint8Array) => hostMemory.addressOf(b);
@@ -95,7 +95,13 @@ describe('RoCEv2 transport', () => {
 });
 
 /** A raw peer on 127.0.0.2 speaking to the RC QP `a` on 127.0.0.1 with hand-made packets. */
-async function rawPeer(): Promise<{ p: Pair; a: Side; inject(op: number, psn: number, extra?: object, len?: number, ackReq?: boolean): void; got: RoceRx[]; close(): Promise<void> }> {
+async function rawPeer(): Promise<{
+  p: Pair;
+  a: Side;
+  inject(op: number, psn: number, extra?: object, len?: number, ackReq?: boolean, payload?: Uint8Array): void;
+  got: RoceRx[];
+  close(): Promise<void>;
+}> {
   const a = makeIbSide('RC');
   const b = makeIbSide('RC');
   const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1 });
@@ -109,8 +115,8 @@ async function rawPeer(): Promise<{ p: Pair; a: Side; inject(op: number, psn: nu
     p,
     a,
     got,
-    inject(op, psn, extra = {}, len = 0, ackReq = true) {
-      const pkt = encodeIbPacket({ bth: { ...newBth(op, a.qp.id, psn), padCnt: ibPadCount(len), ackReq }, payload: new Uint8Array(len).fill(0xee), ...extra });
+    inject(op, psn, extra = {}, len = 0, ackReq = true, payload = new Uint8Array(len).fill(0xee)) {
+      const pkt = encodeIbPacket({ bth: { ...newBth(op, a.qp.id, psn), padCnt: ibPadCount(payload.length), ackReq }, payload, ...extra });
       net.send(pkt, '127.0.0.1');
     },
     async close() {
@@ -145,6 +151,107 @@ describe('RoCEv2 RC responder against a raw peer', () => {
       assert.equal(r.a.qp.state, RiQpState.READY_TO_SEND);
     } finally {
       await r.close();
+    }
+  });
+
+  for (const style of ['continues the message (MIDDLE/LAST, as Linux rxe replays)', 'restarts the message (FIRST/LAST)'] as const) {
+    it(`a lost Read Response: the partial Read Request's answer ${style} and the Read completes with every octet`, async () => {
+      const r = await rawPeer();
+      try {
+        // MTU 256: a 1024-octet Read is 4 responses.
+        const data = new Uint8Array(1024).map((_, i) => (i * 7 + 3) & 0xff);
+        const sink = new Uint8Array(1024);
+        const ms = reg(r.a, sink);
+        assert.equal(send(r.a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(ms, sink)], rtag: 0x1234, remoteTo: 0x10000n, id: 9n }), RiRet.SUCCESS);
+        const isReq = (x: RoceRx) => x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_REQUEST;
+        await until(() => r.got.some(isReq), 3000, 'Read Request');
+        const req = r.got.find(isReq)!;
+        const p0 = req.pkt.bth.psn;
+        assert.equal(req.pkt.reth!.dmaLen, 1024);
+        const part = (k: number) => data.subarray(256 * k, 256 * (k + 1));
+        const aeth = { aeth: { syndrome: 0x1f, msn: 0 } };
+        r.inject(IbOpcode.RC_RDMA_READ_RESPONSE_FIRST, p0, aeth, 0, false, part(0));
+        // Response 1 is lost; response 2 shows the gap.
+        r.inject(IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE, p0 + 2, {}, 0, false, part(2));
+        await until(() => r.got.filter(isReq).length >= 2, 3000, 'partial Read Request');
+        const retry = r.got.filter(isReq)[1]!;
+        assert.equal(retry.pkt.bth.psn, p0 + 1);
+        assert.equal(retry.pkt.reth!.va, 0x10000n + 256n);
+        assert.equal(retry.pkt.reth!.dmaLen, 768);
+        const firstOp = style.startsWith('continues') ? IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE : IbOpcode.RC_RDMA_READ_RESPONSE_FIRST;
+        r.inject(firstOp, p0 + 1, firstOp === IbOpcode.RC_RDMA_READ_RESPONSE_FIRST ? aeth : {}, 0, false, part(1));
+        r.inject(IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE, p0 + 2, {}, 0, false, part(2));
+        r.inject(IbOpcode.RC_RDMA_READ_RESPONSE_LAST, p0 + 3, aeth, 0, false, part(3));
+        const [w] = await pollN(r.a.cq, 1, 3000);
+        assert.equal(w!.op_status, RiWcStatus.SUCCESS);
+        assert.deepEqual(sink, data);
+        assert.equal(r.got.filter(isReq).length, 2, 'no further retry');
+      } finally {
+        await r.close();
+      }
+    });
+  }
+
+  it('a duplicate Read Request from inside the Read being answered cuts the old stream short and replays from its PSN', async () => {
+    const r = await rawPeer();
+    try {
+      // MTU 256: a 64 KiB Read is 256 responses, sent 64 per turn of the event loop.
+      const src = new Uint8Array(65536).map((_, i) => (i * 13 + 1) & 0xff);
+      const ms = reg(r.a, src);
+      const reth = (off: number, len: number) => ({ reth: { va: va(src) + BigInt(off), rkey: ms.stag, dmaLen: len } });
+      // The Read and, in the same instant, its retry from response 10 on: both datagrams reach
+      // the responder in one poll of its socket.
+      r.inject(IbOpcode.RC_RDMA_READ_REQUEST, 0, reth(0, 65536));
+      r.inject(IbOpcode.RC_RDMA_READ_REQUEST, 10, reth(2560, 65536 - 2560));
+      const isResp = (x: RoceRx) => ibOpInfo(x.pkt.bth.opcode)?.operation === 'read-response';
+      const restart = (x: RoceRx) => x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && x.pkt.bth.psn === 10;
+      await until(() => r.got.some((x) => isResp(x) && x.pkt.bth.psn === 255 && x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_RESPONSE_LAST), 5000, 'the replay\'s LAST');
+      const resp = r.got.filter(isResp);
+      const k = resp.findIndex(restart);
+      assert.ok(k > 0, 'the replay restarts at PSN 10 with READ RESPONSE FIRST');
+      assert.ok(k < 256, `the old stream was cut short (${k} of 256 responses sent)`);
+      // The replay: PSNs 10 … 255 in order, the data from offset 2560 on.
+      const replay = resp.slice(k);
+      assert.deepEqual(
+        replay.map((x) => x.pkt.bth.psn),
+        Array.from({ length: 246 }, (_, i) => 10 + i),
+      );
+      assert.deepEqual(Buffer.concat(replay.map((x) => x.pkt.payload)), Buffer.from(src.subarray(2560)));
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a QP destroyed right after its last receive completes still sends the coalesced ACK: the peer\'s Send completes', async () => {
+    const a = makeIbSide('RC');
+    const b = makeIbSide('RC');
+    // One retry (timeout 14: ≈67 ms): without that ACK the Send would end in TRANSPORT_RETRY_EXCEEDED.
+    const p = await connectPair(a, b, { transport: 'rocev2', ib: { retryCnt: 1, timeout: 14 } });
+    try {
+      for (const s of [a, b]) for (const n of roce(s).nets) await n.ready;
+      const buf = new Uint8Array(64);
+      const mb = reg(b, buf);
+      assert.equal(recv(b.qp, 1n, [sge(mb, buf)]), RiRet.SUCCESS);
+      const src = new Uint8Array(64).fill(5);
+      const ms = reg(a, src);
+      // Poll b on every turn of the event loop and destroy its QP in the same turn as the
+      // receive completion shows, before the ACK coalesced for the Send has left.
+      const destroyed = new Promise<void>((resolve) => {
+        const tick = () => {
+          if (b.cq.poll([], 1) > 0) {
+            b.qp.destroy();
+            resolve();
+          } else setImmediate(tick);
+        };
+        tick();
+      });
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n }), RiRet.SUCCESS);
+      await destroyed;
+      const [w] = await pollN(a.cq, 1, 3000);
+      assert.equal(w!.op_status, RiWcStatus.SUCCESS);
+      assert.deepEqual(buf, src);
+    } finally {
+      await p.close();
     }
   });
 
@@ -376,7 +483,7 @@ describe('RoCEv2 PSN wrap', () => {
   it('starting 8 PSNs below 2^24: multi-packet Send, Write and Read across the wrap, with loss', async () => {
     const a = makeIbSide('RC');
     const b = makeIbSide('RC');
-    const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1, ib: { psn: 0xfffff8, timeout: 10 } });
+    const p = await connectPair(a, b, { transport: 'rocev2', pathMtu: 1, ib: { psn: 0xfffff8, timeout: 14 } });
     const port = roce(a).port;
     RoceNet.find('127.0.0.1', port)!.setFaults({ seed: 3, drop: 0.1 });
     RoceNet.find('127.0.0.2', port)!.setFaults({ seed: 4, drop: 0.1 });

@@ -548,7 +548,7 @@ describe('B. PD / MR / AH lifetime', () => {
         wr_id: 1n,
         opcode: IBV_WR_BIND_MW,
         send_flags: IBV_SEND_SIGNALED,
-        bind_mw: { mw, rkey: (mw.rkey & ~0xff) | ((mw.rkey + 1) & 0xff), bind_info: { mr, addr: mr.addr, length: 64n, mw_access_flags: IBV_ACCESS_REMOTE_READ } },
+        bind_mw: { mw, rkey: ((mw.rkey & ~0xff) | ((mw.rkey + 1) & 0xff)) >>> 0, bind_info: { mr, addr: mr.addr, length: 64n, mw_access_flags: IBV_ACCESS_REMOTE_READ } },
       };
       assert.equal(v.ibv_post_send(P.client.qp, bind).ret, 0, `bind errno ${getErrno()}`);
       const [wc] = await pollN(P.client.scq, 1);
