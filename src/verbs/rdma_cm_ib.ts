@@ -18,19 +18,18 @@
  * @module
  */
 import dgram from 'node:dgram';
-import { IbCm, type IbCmListener, type IbCmListenEvent } from '../ibcm/cm.js';
+import type { IbCm } from '../ibcm/cm.js';
+import { cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler } from '../ibcm/rdma-ip.js';
 import { RiGsiPort } from '../ibcm/ri-gsi.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
-import { logger } from '../util/log.js';
-import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, gidFromIpv4, ipv4FromCmaAddr, ipv4FromGid, stringifyGid } from '../wire/ib/cm.js';
+import { CMA_HDR_LEN, gidFromIpv4, ipv4FromGid, stringifyGid } from '../wire/ib/cm.js';
 import { ibv_access_flags, ibv_qp_attr_mask, ibv_qp_state, ibv_transport_type } from './constants.js';
 import { type Context, type Device, queryGid } from './device.js';
 import { EADDRINUSE, EINVAL, ENODEV } from './errno.js';
 import { ibv_modify_qp, type Qp } from './ibverbs.js';
 import type { ibv_ah_attr } from './types.js';
 
-const log = logger('rdma_cm:ib');
 
 /** Hop limit of rdma_cm's RoCE paths (Linux `cma_resolve_iboe_route`: 64 when routed). */
 export const IBOE_HOP_LIMIT = 64;
@@ -140,24 +139,11 @@ export function randomPsn(): number {
  * data does not fit (`limit` octets).
  */
 export function cmaPrivateData(src: { address: string; port: number }, dst: string, user: Uint8Array | null, limit: number): Uint8Array | number {
-  const u = user ?? new Uint8Array(0);
-  if (u.length > limit) return EINVAL;
-  const out = new Uint8Array(CMA_HDR_LEN + u.length);
-  encodeCmaHdr({ cmaVersion: CMA_VERSION, ipVersion: 4, srcPort: src.port, srcAddr: cmaAddrFromIpv4(src.address), dstAddr: cmaAddrFromIpv4(dst) }, out);
-  out.set(u, CMA_HDR_LEN);
-  return out;
+  if ((user?.length ?? 0) > limit) return EINVAL;
+  return cmaPrivateDataOf(src, dst, user);
 }
 
-/** The addresses of a REQ's or SIDR_REQ's `cma_hdr`, or null when it is not a valid IPv4 one. */
-export function cmaAddresses(pd: Uint8Array): { src: string; dst: string; srcPort: number } | null {
-  try {
-    const h = decodeCmaHdr(pd);
-    if (h.ipVersion !== 4) return null;
-    return { src: ipv4FromCmaAddr(h.srcAddr), dst: ipv4FromCmaAddr(h.dstAddr), srcPort: h.srcPort };
-  } catch {
-    return null;
-  }
-}
+export { cmaAddresses };
 
 /** The address handle attributes of a RoCE path (a GRH always: Annex A17). */
 export function ibAhAttr(dgid: Uint8Array, sgidIndex: number, hopLimit = IBOE_HOP_LIMIT): ibv_ah_attr {
@@ -231,77 +217,45 @@ export function ibUdQpToRts(qp: Qp, qkey: number): number {
 // ------------------------------------------------------------------------------ the CM of a device
 
 /** A REQ or SIDR_REQ for one rdma_cm listener, with its `cma_hdr` addresses. */
-export type IbListenHandler = (ev: IbCmListenEvent, addrs: { src: string; dst: string; srcPort: number }) => void;
-
-interface Service {
-  listener: IbCmListener;
-  /** rdma_cm listeners on this service ID by bound address ('0.0.0.0' = every address). */
-  byAddress: Map<string, IbListenHandler>;
-}
-
-/** How long an unused CM stays up: its last DREQ/DREP exchanges finish (ref'd: a process waits that long at most). */
-const LINGER_MS = 1000;
+export type IbListenHandler = RdmaIpListenHandler;
 
 /**
- * rdma_cm's IB CM of one RoCE device: QP1 (a {@link RiGsiPort} on the device's context), the
- * {@link IbCm} over it, and the services (service IDs) rdma_cm listens on, each shared by the
- * listeners bound to different addresses on the same port (dispatched by the `cma_hdr`'s
- * destination, as Linux `cma_ib_id_from_event`). Made on first use; held by the ids that use
- * it; closed {@link LINGER_MS} after the last one let go, once nothing is being retransmitted.
+ * rdma_cm's view of the IB CM of one RoCE device: the process's {@link RdmaIpCm} of the port
+ * (`src/ibcm/rdma-ip.ts`: QP1, the {@link IbCm} over it, the services by service ID dispatched
+ * on the `cma_hdr`'s destination, as Linux `cma_ib_id_from_event`), opened on this context's
+ * RNIC when rdma_cm is the first face to need it, and the context the ids it serves are on.
  */
 export class RoceCm {
-  static readonly #all = new Map<Device, RoceCm>();
-  readonly cm: IbCm;
-  readonly services = new Map<bigint, Service>();
-  #users = 0;
-  #linger: NodeJS.Timeout | null = null;
-  #closed = false;
-
   private constructor(
     readonly ctx: Context,
-    readonly gsi: RiGsiPort,
-  ) {
-    this.cm = new IbCm({ port: gsi, caGuid: ctx.device.guid, gids: () => gidTable(ctx) });
+    readonly shared: RdmaIpCm,
+  ) {}
+
+  /** The CM of `ctx`'s device (QP1 opened on first use), or the errno of a failure to open QP1. */
+  static of(ctx: Context): RoceCm | number {
+    if (ctx.closed) return ENODEV;
+    const c = RdmaIpCm.of({
+      name: ctx.device.name,
+      openGsi: () => RiGsiPort.open({ ops: ctx.ops, rnic: ctx.rnic, cqHandlerId: ctx.device.cqHandlerId, addressOf: (b) => hostMemory.addressOf(b) }),
+      caGuid: ctx.device.guid,
+      gids: () => gidTable(ctx),
+    });
+    if (typeof c === 'number') return c === RiRet.QP_INUSE ? EADDRINUSE : ENODEV;
+    return new RoceCm(ctx, c);
   }
 
-  /** The CM of `ctx`'s device (made on first use), or the errno of a failure to open QP1. */
-  static of(ctx: Context): RoceCm | number {
-    const have = RoceCm.#all.get(ctx.device);
-    if (have && !have.#closed && !have.gsi.closed && !ctx.closed) return have;
-    have?.close();
-    const gsi = RiGsiPort.open({ ops: ctx.ops, rnic: ctx.rnic, cqHandlerId: ctx.device.cqHandlerId, addressOf: (b) => hostMemory.addressOf(b) });
-    if (typeof gsi === 'number') {
-      log('%s: QP1 could not be opened: %s', ctx.device.name, RiRet[gsi]);
-      return gsi === RiRet.QP_INUSE ? EADDRINUSE : ENODEV;
-    }
-    const c = new RoceCm(ctx, gsi);
-    RoceCm.#all.set(ctx.device, c);
-    log('%s: IB CM on QP%d (CA GUID %s)', ctx.device.name, gsi.qpn, ctx.device.guid.toString(16));
-    return c;
+  get cm(): IbCm {
+    return this.shared.cm;
   }
 
   /** An id starts using the CM. */
   hold(): void {
-    this.#users++;
-    if (this.#linger) clearTimeout(this.#linger);
-    this.#linger = null;
+    this.shared.hold();
   }
 
-  /** An id stops using it; the last one lets it close once idle. */
+  /** An id stops using it; the last user lets it close once idle. */
   release(): void {
-    if (this.#users > 0) this.#users--;
-    if (this.#users > 0 || this.#closed || this.#linger) return;
-    const deadline = Date.now() + LINGER_MS;
-    const check = () => {
-      this.#linger = null;
-      if (this.#users > 0 || this.#closed) return;
-      if (this.cm.busy && Date.now() < deadline) {
-        this.#linger = setTimeout(check, 50);
-        return;
-      }
-      this.close();
-    };
-    this.#linger = setTimeout(check, 50);
+    this.shared.release();
   }
 
   /**
@@ -309,59 +263,12 @@ export class RoceCm {
    * when that address (or the wildcard, or any address against a wildcard) is taken on it.
    */
   listen(sid: bigint, address: string, handler: IbListenHandler): number {
-    let s = this.services.get(sid);
-    if (s) {
-      const wild = address === '0.0.0.0';
-      if (s.byAddress.has(address) || s.byAddress.has('0.0.0.0') || (wild && s.byAddress.size > 0)) return EADDRINUSE;
-      s.byAddress.set(address, handler);
-      return 0;
-    }
-    const byAddress = new Map<string, IbListenHandler>([[address, handler]]);
-    const listener = this.cm.listen(sid, (ev) => this.#dispatch(sid, ev));
-    s = { listener, byAddress };
-    this.services.set(sid, s);
-    return 0;
+    return this.shared.listen(sid, address, handler) ? 0 : EADDRINUSE;
   }
 
-  /** Stops the listener of `address` on `sid`; the CM listener goes with the last one. */
+  /** Stops the listener of `address` on `sid`. */
   unlisten(sid: bigint, address: string): void {
-    const s = this.services.get(sid);
-    if (!s) return;
-    s.byAddress.delete(address);
-    if (s.byAddress.size === 0) {
-      s.listener.close();
-      this.services.delete(sid);
-    }
-  }
-
-  /**
-   * A REQ or SIDR_REQ to one of our services: the listener of its `cma_hdr` destination (or the
-   * wildcard one). A missing or malformed `cma_hdr`, or no listener on that address, is refused
-   * as Linux refuses it: REJ 28 (Consumer Defined), or SIDR_REP Reject.
-   */
-  #dispatch(sid: bigint, ev: IbCmListenEvent): void {
-    const s = this.services.get(sid);
-    const pd = ev.type === 'req' ? ev.req.privateData : ev.request.req.privateData;
-    const a = cmaAddresses(pd);
-    const h = a && s ? (s.byAddress.get(a.dst) ?? s.byAddress.get('0.0.0.0')) : undefined;
-    if (!a || !h) {
-      log('service %s: %s', sid.toString(16), a ? `no listener on ${a.dst}` : 'no valid cma_hdr');
-      if (ev.type === 'req') ev.conn.reject();
-      else ev.request.reject();
-      return;
-    }
-    h(ev, a);
-  }
-
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    if (this.#linger) clearTimeout(this.#linger);
-    this.#linger = null;
-    this.cm.close();
-    this.services.clear();
-    if (RoceCm.#all.get(this.ctx.device) === this) RoceCm.#all.delete(this.ctx.device);
-    log('%s: IB CM closed', this.ctx.device.name);
+    this.shared.unlisten(sid, address);
   }
 }
 

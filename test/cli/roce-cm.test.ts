@@ -62,7 +62,7 @@ for (const size of ['64', '65535']) {
     const e = await envs();
     const port = String(await freePort());
     // The server owns 127.0.0.2 through its RoCE device only: it listens there on QP1 (no TCP).
-    const srv = run(['rping', '-s', '-a', '127.0.0.2', '-p', port, '-C', '100', '-S', size, '-v'], { ...e.srv, DEBUG: 'softrdma:rdma_cm*' });
+    const srv = run(['rping', '-s', '-a', '127.0.0.2', '-p', port, '-C', '100', '-S', size, '-v'], { ...e.srv, DEBUG: 'softrdma:rdma_cm*,softrdma:ibcm:rdma-ip' });
     const cli = await clientWhenUp(['rping', '-c', '-a', '127.0.0.2', '-p', port, '-C', '100', '-S', size, '-V', '-d'], e.cli);
     assert.equal(cli.status, 0, cli.stderr);
     assert.match(cli.stdout, /rping client connected/);

@@ -1,0 +1,197 @@
+/**
+ * The RDMA IP CM service of a RoCE port (IBTA Vol. 1 Annex A11, as Linux `cma.c` applies it to
+ * RoCE), shared by every consumer face of the process: the IB CM on QP1 of the port, and the
+ * services (service IDs `ps << 16 | port`) listened on, each dispatched to the listener of the
+ * REQ's `cma_hdr` destination address.
+ *
+ * Linux has one `ib_cm` per device, shared by rdma_cm and every kernel consumer. softrdma's
+ * faces (ibverbs/rdma_cm in `src/verbs`, IT-API in `src/itapi`) each load their own provider
+ * instance and so have their own RoCE RNIC, but the RoCEv2 endpoint (UDP 4791 on an address) is
+ * one per process and dispatches by QPN — and QP1 is one per port. So the faces share one
+ * {@link RdmaIpCm} per RoCE port, keyed by the port's name: the first face that needs it opens
+ * QP1 on its RNIC; the others use that CM (a CM message names QPNs, which are process-wide on
+ * RoCE RNICs, and the CA GUID, which is the first face's). It lives while any face holds it and
+ * closes a moment after the last let go, once nothing is being retransmitted.
+ *
+ * @module
+ */
+import { RiRet } from '../rnicpi/status.js';
+import { logger } from '../util/log.js';
+import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
+import { IbCm, type IbCmListener, type IbCmListenEvent } from './cm.js';
+import type { RiGsiPort } from './ri-gsi.js';
+
+const log = logger('ibcm:rdma-ip');
+
+/** The addresses a REQ's or SIDR_REQ's `cma_hdr` carries. */
+export interface CmaAddresses {
+  src: string;
+  dst: string;
+  srcPort: number;
+}
+
+/** REQ / SIDR_REQ private data: the IPv4 `cma_hdr` (36 octets), then `user`. */
+export function cmaPrivateDataOf(src: { address: string; port: number }, dst: string, user: Uint8Array | null): Uint8Array {
+  const u = user ?? new Uint8Array(0);
+  const out = new Uint8Array(CMA_HDR_LEN + u.length);
+  encodeCmaHdr({ cmaVersion: CMA_VERSION, ipVersion: 4, srcPort: src.port, srcAddr: cmaAddrFromIpv4(src.address), dstAddr: cmaAddrFromIpv4(dst) }, out);
+  out.set(u, CMA_HDR_LEN);
+  return out;
+}
+
+/** The addresses of a REQ's or SIDR_REQ's `cma_hdr`, or null when it is not a valid IPv4 one. */
+export function cmaAddresses(pd: Uint8Array): CmaAddresses | null {
+  try {
+    const h = decodeCmaHdr(pd);
+    if (h.ipVersion !== 4) return null;
+    return { src: ipv4FromCmaAddr(h.srcAddr), dst: ipv4FromCmaAddr(h.dstAddr), srcPort: h.srcPort };
+  } catch {
+    return null;
+  }
+}
+
+/** A REQ or SIDR_REQ for one listener, with its `cma_hdr` addresses. */
+export type RdmaIpListenHandler = (ev: IbCmListenEvent, addrs: CmaAddresses) => void;
+
+/** How a face opens the CM of a port when it is the first to need it. */
+export interface RdmaIpCmOpener {
+  /** The port's name (the RoCE device's, `softroce0`): the key faces share the CM by. */
+  name: string;
+  /** Opens QP1 on the face's RNIC. */
+  openGsi(): RiGsiPort | RiRet;
+  /** The face's RNIC node GUID (the CM's CA GUID). */
+  caGuid: bigint;
+  /** The port's GID table, read on each REQ. */
+  gids(): readonly Uint8Array[];
+}
+
+interface Service {
+  listener: IbCmListener;
+  /** Listeners on this service ID by bound address ('0.0.0.0' = every address). */
+  byAddress: Map<string, RdmaIpListenHandler>;
+}
+
+/** How long an unused CM stays up: its last DREQ/DREP exchanges finish (ref'd: a process waits that long at most). */
+const LINGER_MS = 1000;
+
+/** The IB CM of one RoCE port with its RDMA IP services, shared by the faces of the process. */
+export class RdmaIpCm {
+  static readonly #all = new Map<string, RdmaIpCm>();
+  readonly cm: IbCm;
+  readonly services = new Map<bigint, Service>();
+  #users = 0;
+  #linger: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  private constructor(
+    readonly name: string,
+    readonly gsi: RiGsiPort,
+    opener: RdmaIpCmOpener,
+  ) {
+    this.cm = new IbCm({ port: gsi, caGuid: opener.caGuid, gids: () => opener.gids() });
+  }
+
+  /** The CM of the port `o.name` (opened through `o` on first use), or the RNICPI status of a failure to open QP1. */
+  static of(o: RdmaIpCmOpener): RdmaIpCm | RiRet {
+    const have = RdmaIpCm.#all.get(o.name);
+    if (have && !have.#closed && !have.gsi.closed) return have;
+    have?.close();
+    const gsi = o.openGsi();
+    if (typeof gsi === 'number') {
+      log('%s: QP1 could not be opened: %s', o.name, RiRet[gsi]);
+      return gsi;
+    }
+    const c = new RdmaIpCm(o.name, gsi, o);
+    RdmaIpCm.#all.set(o.name, c);
+    log('%s: IB CM on QP%d (CA GUID %s)', o.name, gsi.qpn, o.caGuid.toString(16));
+    return c;
+  }
+
+  get closed(): boolean {
+    return this.#closed || this.gsi.closed;
+  }
+
+  /** A user (an id, an endpoint, a listener) starts using the CM. */
+  hold(): void {
+    this.#users++;
+    if (this.#linger) clearTimeout(this.#linger);
+    this.#linger = null;
+  }
+
+  /** A user stops using it; the last one lets it close once idle. */
+  release(): void {
+    if (this.#users > 0) this.#users--;
+    if (this.#users > 0 || this.#closed || this.#linger) return;
+    const deadline = Date.now() + LINGER_MS;
+    const check = () => {
+      this.#linger = null;
+      if (this.#users > 0 || this.#closed) return;
+      if (this.cm.busy && Date.now() < deadline) {
+        this.#linger = setTimeout(check, 50);
+        return;
+      }
+      this.close();
+    };
+    this.#linger = setTimeout(check, 50);
+  }
+
+  /**
+   * Listens on `sid` for the listener bound to `address` ('0.0.0.0' for all). False when that
+   * address (or the wildcard, or any address against a wildcard) is taken on it.
+   */
+  listen(sid: bigint, address: string, handler: RdmaIpListenHandler): boolean {
+    let s = this.services.get(sid);
+    if (s) {
+      const wild = address === '0.0.0.0';
+      if (s.byAddress.has(address) || s.byAddress.has('0.0.0.0') || (wild && s.byAddress.size > 0)) return false;
+      s.byAddress.set(address, handler);
+      return true;
+    }
+    const byAddress = new Map<string, RdmaIpListenHandler>([[address, handler]]);
+    const listener = this.cm.listen(sid, (ev) => this.#dispatch(sid, ev));
+    s = { listener, byAddress };
+    this.services.set(sid, s);
+    return true;
+  }
+
+  /** Stops the listener of `address` on `sid`; the CM listener goes with the last one. */
+  unlisten(sid: bigint, address: string): void {
+    const s = this.services.get(sid);
+    if (!s) return;
+    s.byAddress.delete(address);
+    if (s.byAddress.size === 0) {
+      s.listener.close();
+      this.services.delete(sid);
+    }
+  }
+
+  /**
+   * A REQ or SIDR_REQ to one of our services: the listener of its `cma_hdr` destination (or the
+   * wildcard one). A missing or malformed `cma_hdr`, or no listener on that address, is refused
+   * as Linux refuses it: REJ 28 (Consumer Defined), or SIDR_REP Reject.
+   */
+  #dispatch(sid: bigint, ev: IbCmListenEvent): void {
+    const s = this.services.get(sid);
+    const pd = ev.type === 'req' ? ev.req.privateData : ev.request.req.privateData;
+    const a = cmaAddresses(pd);
+    const h = a && s ? (s.byAddress.get(a.dst) ?? s.byAddress.get('0.0.0.0')) : undefined;
+    if (!a || !h) {
+      log('service %s: %s', sid.toString(16), a ? `no listener on ${a.dst}` : 'no valid cma_hdr');
+      if (ev.type === 'req') ev.conn.reject();
+      else ev.request.reject();
+      return;
+    }
+    h(ev, a);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#linger) clearTimeout(this.#linger);
+    this.#linger = null;
+    this.cm.close();
+    this.services.clear();
+    if (RdmaIpCm.#all.get(this.name) === this) RdmaIpCm.#all.delete(this.name);
+    log('%s: IB CM closed', this.name);
+  }
+}
