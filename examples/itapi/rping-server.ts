@@ -3,7 +3,7 @@
  * §1) written against IT-API 2.1 only: it answers a real `rping -c` (Linux siw) or
  * `softrdma rping -c`.
  *
- *   node dist/examples/itapi/rping-server.js [--addr A] [--port P] [--count N] [--size S] [-v]
+ *   node dist/examples/itapi/rping-server.js [--addr A] [--port P] [--count N] [--size S] [-v] [--device NAME]
  *
  * Prints `rping server listening on A:P` once the Listen Point exists (`--port 0`: IT-API picks
  * the port). One connection: like rping, it posts a Receive and accepts; the client's first Send
@@ -19,6 +19,12 @@
  *
  * IT-API has no listen address: a Listen Point listens on its Spigot (all addresses of the
  * Interface). `--addr` is checked to be an address of this host and is then informational.
+ *
+ * The Interface: `--device NAME`, else the environment's `SOFTRDMA_DEVICE` (as for softrdma's
+ * rping), else the first of `it_interface_list` (`softrdma0`, iWARP). On the RoCE Interface
+ * (`--device softroce0`) the Listen Point is rdma_cm's RDMA_PS_TCP service of the port on QP1, so
+ * `rping -c` of Linux rxe or `SOFTRDMA_DEVICE=softroce0 softrdma rping -c` connect to it; the
+ * RTU (or the client's first Send) makes the Endpoint CONNECTED.
  */
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -88,6 +94,7 @@ interface Opts {
   size: number;
   verbose: boolean;
   debug: boolean;
+  device: string | undefined;
 }
 
 function parse(argv: string[]): Opts {
@@ -100,6 +107,7 @@ function parse(argv: string[]): Opts {
       size: { type: 'string', short: 'S', default: String(MAX_SIZE) },
       v: { type: 'boolean', short: 'v', default: false },
       d: { type: 'boolean', short: 'd', default: false },
+      device: { type: 'string' },
     },
     strict: true,
   });
@@ -115,6 +123,7 @@ function parse(argv: string[]): Opts {
     size: num(values.size, 'size', 23, MAX_SIZE),
     verbose: values.v,
     debug: values.d,
+    device: values.device ?? (process.env.SOFTRDMA_DEVICE || undefined),
   };
 }
 
@@ -183,9 +192,18 @@ class Waiter {
     else this.disconnected = true; // any reject / failure ends this one-connection server
   }
 
-  /** The next DTO completion, which must be `type` and successful; throws Disconnected otherwise. */
+  /** Completions that arrived before the one awaited (kept in order). */
+  private readonly early: it_dto_cmpl_event_t[] = [];
+
+  /**
+   * The next DTO completion of `type`, which must be successful; throws Disconnected otherwise.
+   * Completions of another type are kept for later: on InfiniBand (the RoCE Interface) a Send
+   * completes on its ACK, which may come after the peer's answer to it has arrived.
+   */
   async dto_(type: it_event_type_t, what: string): Promise<it_dto_cmpl_event_t> {
-    const dtoWait = it_evd_wait(this.dto, IT_TIMEOUT_INFINITE);
+    const i = this.early.findIndex((e) => e.event_number === type);
+    if (i >= 0) return this.early.splice(i, 1)[0]!;
+    let dtoWait = it_evd_wait(this.dto, IT_TIMEOUT_INFINITE);
     for (;;) {
       const cmWait = this.armCm();
       const won = await Promise.race([dtoWait.then((r) => ({ k: 'dto' as const, r })), cmWait.then((ev) => ({ k: 'cm' as const, ev }))]);
@@ -199,8 +217,10 @@ class Waiter {
       const ev = r.event as it_dto_cmpl_event_t;
       this.debug(`dto event ${it_event_type_t[ev.event_number]} cookie=${ev.cookie} status=${ev.dto_status} length=${ev.transferred_length}`);
       if (ev.dto_status !== IT_DTO_SUCCESS) throw new Disconnected(`${what} completed with status ${ev.dto_status}`);
-      if (ev.event_number !== type) throw new Error(`expected ${it_event_type_t[type]} (${what}), got ${it_event_type_t[ev.event_number]}`);
-      return ev;
+      if (ev.event_number === type) return ev;
+      if (this.early.length >= 8) throw new Error(`expected ${it_event_type_t[type]} (${what}), got ${this.early.map((e) => it_event_type_t[e.event_number]).join(', ')}`);
+      this.early.push(ev);
+      dtoWait = it_evd_wait(this.dto, IT_TIMEOUT_INFINITE);
     }
   }
 
@@ -226,11 +246,13 @@ async function serve(o: Opts): Promise<number> {
     err(`rping server: ${o.addr} is not an address of this host\n`);
     return 1;
   }
-  const name = it_interface_list(1).interfaces[0]?.name;
-  if (!name) {
-    err('rping server: no IT-API interface\n');
+  const list = it_interface_list(16).interfaces;
+  const name = o.device ?? list[0]?.name;
+  if (!name || !list.some((i) => i.name === name)) {
+    err(`rping server: no IT-API interface ${name ?? ''} (have ${list.map((i) => i.name).join(', ')})\n`);
     return 1;
   }
+  debug(`interface ${name}`);
   const ia = it_ia_create(name, 2, 1);
   let pings = 0;
   try {

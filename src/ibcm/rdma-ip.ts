@@ -15,6 +15,7 @@
  *
  * @module
  */
+import dgram from 'node:dgram';
 import { RiRet } from '../rnicpi/status.js';
 import { logger } from '../util/log.js';
 import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
@@ -22,6 +23,59 @@ import { IbCm, type IbCmListener, type IbCmListenEvent } from './cm.js';
 import type { RiGsiPort } from './ri-gsi.js';
 
 const log = logger('ibcm:rdma-ip');
+
+/**
+ * The local IPv4 address a datagram to `dst` would leave from (the kernel's route lookup: a UDP
+ * socket connected to it), or null when there is no route.
+ */
+function routeSource(dst: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const s = dgram.createSocket('udp4');
+    const done = (a: string | null) => {
+      try {
+        s.close();
+      } catch {
+        // already closed
+      }
+      resolve(a);
+    };
+    s.on('error', () => done(null));
+    s.connect(9, dst, () => {
+      try {
+        done(s.address().address);
+      } catch {
+        done(null);
+      }
+    });
+  });
+}
+
+const isLoopback = (a: string) => a.startsWith('127.');
+
+/**
+ * The source address of a RoCE path to `dst` from a port owning the IPv4 addresses `own`: the
+ * route's source when the port owns it; otherwise one of its addresses — a loopback one for a
+ * loopback destination, else the first that is not loopback. A port restricted to other
+ * addresses than the route's (`SOFTRDMA_ROCE_ADDRS`, two processes on one host) thus still
+ * resolves. null when the port has no IPv4 address.
+ */
+export async function roceSourceFor(own: readonly string[], dst: string): Promise<string | null> {
+  if (own.length === 0) return null;
+  const r = await routeSource(dst);
+  if (r && own.includes(r)) return r;
+  if (isLoopback(dst)) return own.find(isLoopback) ?? own[0]!;
+  return own.find((a) => !isLoopback(a)) ?? own[0]!;
+}
+
+/** rdma_cm's source port for an active id (the port space's ephemeral range). */
+export function ephemeralPort(): number {
+  return 32768 + Math.floor(Math.random() * (60999 - 32768));
+}
+
+/** A random 24-bit starting PSN (IBTA Vol. 1 §9.7.1; Linux `get_random_u32() & 0xffffff`). */
+export function randomPsn(): number {
+  return Math.floor(Math.random() * 0x1000000);
+}
 
 /** The addresses a REQ's or SIDR_REQ's `cma_hdr` carries. */
 export interface CmaAddresses {

@@ -8,8 +8,11 @@
  * its own RNIC handle (`ri_rnic_get_hdl`). Every resource call of the IT-API layer then goes
  * through that attachment's `ri_ops_t`.
  *
- * The IT-API face loads its own provider instance (its own RNIC engine), so an IT-API Interface
- * and an ibverbs device of the same process are two RNICs that talk over TCP like any two peers.
+ * The IT-API face loads its own provider instance (its own RNIC engines): the iWARP Interface
+ * `softrdma0` and the RoCE Interface `softroce0` (`IT_IB_TRANSPORT`, `roce.ts`). An IT-API
+ * Interface and an ibverbs device of the same process are two RNICs that talk over the wire like
+ * any two peers; on RoCE they share the process's UDP endpoints (dispatch by QPN, process-wide on
+ * RoCE RNICs) and the port's CM on QP1 (`src/ibcm/rdma-ip.ts`).
  *
  * Upcalls are routed by `os_data` (RNICPI returns it by identity): CQ events to the DTO SEVD that
  * owns the CQ, QP/SRQ/CQ affiliated events to the Endpoint, S-RQ or SEVD object, RNIC-level
@@ -36,6 +39,11 @@ export interface ItCqTarget {
   onRiCqEvent(): void;
 }
 
+/** The CQ `os_data` convention of `src/ibcm/ri-gsi.ts` (QP1's CQ): told through `onCompletionEvent`. */
+interface GsiCqTarget {
+  onCompletionEvent(): void;
+}
+
 /** An object told about RNIC-level events (the IAs of the RNIC). */
 export interface ItRnicListener {
   onRnicEvent(ev: ri_event_record_t): void;
@@ -51,6 +59,8 @@ export class ItDevice {
     readonly vp: SoftrdmaVp,
     /** The consumer vector (AL-serialized kernel ops). */
     readonly ops: ri_ops_t,
+    /** Position in the Interface list (the RoCE Interface's CA GUID carries it). */
+    readonly index: number,
   ) {}
   /** The Interface name (`it_interface_t.name`, the `it_ia_create` argument). */
   get name(): string {
@@ -72,15 +82,18 @@ function isAsyncTarget(x: unknown): x is ItAsyncTarget {
 function isCqTarget(x: unknown): x is ItCqTarget {
   return typeof x === 'object' && x !== null && typeof (x as ItCqTarget).onRiCqEvent === 'function';
 }
+function isGsiCqTarget(x: unknown): x is GsiCqTarget {
+  return typeof x === 'object' && x !== null && typeof (x as GsiCqTarget).onCompletionEvent === 'function';
+}
 
 function boot(): State {
   if (state) return state;
   const al = createAccessLayer();
-  const provider = riLoadProvider<SoftrdmaProviderInstance>(al, 'softrdma', { rnics: 1 });
+  const provider = riLoadProvider<SoftrdmaProviderInstance>(al, 'softrdma', { rnics: 1, roce: 1 });
   const devices: ItDevice[] = [];
   for (const att of al.attachments()) {
     const vp = att.vp_hdl as SoftrdmaVp;
-    const dev = new ItDevice(vp, att.ops);
+    const dev = new ItDevice(vp, att.ops, devices.length);
     const opened = att.ops.ri_rnic_open(vp, RiPblMode.PAGE_LIST_MODE, dev);
     if (opened.status !== RiRet.SUCCESS) throw new Error(`ri_rnic_open(${vp.name}): ${RiRet[opened.status]}`);
     att.ops.ri_async_set_event_handler(vp, (_os, ev) => {
@@ -90,6 +103,7 @@ function boot(): State {
     });
     const h = att.ops.ri_cq_set_event_handler(vp, 0, (_os, cqOs) => {
       if (isCqTarget(cqOs)) cqOs.onRiCqEvent();
+      else if (isGsiCqTarget(cqOs)) cqOs.onCompletionEvent();
     });
     if (h.status !== RiRet.SUCCESS) throw new Error(`ri_cq_set_event_handler: ${RiRet[h.status]}`);
     dev.cqHandlerId = h.handler_id;

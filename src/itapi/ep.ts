@@ -21,6 +21,8 @@
  * @module
  */
 import type { Socket } from 'node:net';
+import type { IbCmConnection, IbCmEvent } from '../ibcm/cm.js';
+import { cmaPrivateDataOf, ephemeralPort, type RdmaIpCm, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
 import {
   ACTIVE_SETTLE_MS,
   type CmConnection,
@@ -40,6 +42,7 @@ import {
   RiQpAttrMask,
   RiQpState,
   RiSrqAttrMask,
+  RiSvcType,
   RiWcFlags,
   RiWcStatus,
   RiWcType,
@@ -53,11 +56,13 @@ import {
   type ri_wr_t,
 } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
+import { CmRejReason, gidFromIpv4, RdmaPs, rdmaServiceId } from '../wire/ib/cm.js';
 import { decodeTerminate } from '../wire/terminate.js';
 import type { ItAsyncTarget } from './access.js';
 import type { Sevd } from './evd.js';
 import type { Lmr, Rmr } from './mem.js';
 import { fail, type Ia, ItObject, type Pz } from './objects.js';
+import { gidIndexOf, IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type IbItListen, IbItRequest, ibPathOf, ibQpInit, ibQpToRts, isIbDevice, rejectCodeOf, roceAddresses, roceCm } from './roce.js';
 import { it_status_t as S } from './status.js';
 import {
   IT_HANDLE_KIND,
@@ -307,6 +312,25 @@ export interface EpAttrs {
   atomics_enable: boolean;
 }
 
+/** An Endpoint's connection on the RoCE Interface. */
+interface IbEpConn {
+  cm: RdmaIpCm;
+  conn: IbCmConnection;
+  /** Our Starting PSN (our RQ's first PSN). */
+  psn: number;
+  /** The IRD/ORD we asked for (active) or granted (passive). */
+  ird: number;
+  ord: number;
+  sgid: Uint8Array;
+  dgid: Uint8Array;
+  /** Active: the connect in progress (`pending`). */
+  ac: AbortController | null;
+  /** Active: the path's timeout. */
+  timer: NodeJS.Timeout | null;
+  /** A hold on the port's CM is ours to release. */
+  held: boolean;
+}
+
 /** An RC Endpoint. */
 export class Ep extends ItObject implements ItAsyncTarget {
   readonly [IT_HANDLE_KIND] = HT.IT_HANDLE_TYPE_EP as const;
@@ -327,6 +351,8 @@ export class Ep extends ItObject implements ItAsyncTarget {
   private accepted: { pdata: Uint8Array; ird: number; ord: number } | null = null;
   /** TDI: ESTABLISHED carries no private data and IRD = ORD = 0. */
   private converted = false;
+  /** RoCE Interface: the IB CM connection (held on the port's CM until the Endpoint goes). */
+  private ib: IbEpConn | null = null;
 
   // ---- Send Queue accounting ----
   private sqNext = 0;
@@ -364,6 +390,10 @@ export class Ep extends ItObject implements ItAsyncTarget {
   private get ops() {
     return this.ia_.ops;
   }
+  /** On the RoCE Interface (InfiniBand transport, the IB CM). */
+  get isIb(): boolean {
+    return isIbDevice(this.ia_.device);
+  }
 
   // ------------------------------------------------------------------ QP
 
@@ -389,12 +419,20 @@ export class Ep extends ItObject implements ItAsyncTarget {
         max_rdma_read_outgoing: a.rdma_read_ord,
         max_rdma_read_incoming: a.rdma_read_ird,
         enable_stag0_fastreg: a.priv_ops_enable,
-        qp_xport: { qp_iwarp: { enable_bind: true } },
+        qp_xport: this.isIb ? { qp_ib: { trans_type: RiSvcType.RELIABLE_CONNECTION } } : { qp_iwarp: { enable_bind: true } },
       },
       null,
       this,
     );
     if (r.status !== RiRet.SUCCESS) return r.status;
+    if (this.isIb) {
+      // An IB QP starts in Reset: Init (P_Key, port, remote access) takes Receives already.
+      const st = ibQpInit(this.ops, ia.rnic, r.qp, { read: a.rdma_read_enable, write: a.rdma_write_enable, atomic: a.atomics_enable });
+      if (st !== RiRet.SUCCESS) {
+        this.ops.ri_qp_destroy(ia.rnic, r.qp);
+        return st;
+      }
+    }
     this.qp = r.qp;
     this.cmQp = riCmQp(this.ops, ia.rnic, r.qp);
     a.max_request_dtos = r.attrs.sq_size;
@@ -418,6 +456,11 @@ export class Ep extends ItObject implements ItAsyncTarget {
   /** Moves the QP out of service: Idle → Error (flushes pre-posted Receives), RTS → Closing/Error. */
   private quenchQp(how: 'close' | 'abort'): void {
     const st = this.qpState();
+    if (this.isIb) {
+      // IB has no graceful close of the QP: the CM's DREQ/DREP says it; the QP goes to Error.
+      if (st !== null && st !== RiQpState.ERROR) this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.ERROR });
+      return;
+    }
     let next: RiQpState | null = null;
     if (st === RiQpState.IDLE) next = RiQpState.ERROR;
     else if (st === RiQpState.READY_TO_SEND) next = how === 'close' ? RiQpState.CLOSING : RiQpState.ERROR;
@@ -465,6 +508,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     this.pending = null;
     p?.abort();
     if (event !== null) this.cmEvent(event, o);
+    this.ibTeardown();
     this.quenchQp(how);
     this.flushDeferred();
   }
@@ -503,6 +547,11 @@ export class Ep extends ItObject implements ItAsyncTarget {
   onRiAsync(ev: ri_event_record_t): void {
     if (this.freed) return;
     const t = ev.event_type;
+    if (t === RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED) {
+      // IB: data arrived before the RTU (IBTA §12.9.5.2): the CM is told, ESTABLISHED follows.
+      this.ibCommEst();
+      return;
+    }
     if (t === RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE) {
       // The peer closed the connection gracefully (or our own close finished).
       if (this.state === ST.IT_EP_STATE_CONNECTED) this.toNonoperational(ET.IT_CM_MSG_CONN_DISCONNECT_EVENT, {}, 'close');
@@ -595,6 +644,10 @@ export class Ep extends ItObject implements ItAsyncTarget {
   /** `it_ep_accept` (2-way, passive) after validation. Throws the immediate error. */
   accept(req: PendingRequest, pdata: Uint8Array): void {
     const cm = req.cm;
+    if (cm instanceof IbItRequest) {
+      this.acceptIb(req, cm, pdata);
+      return;
+    }
     const info = { pdata: cm.privateData.slice(), ird: cm.peerIrd ?? 0, ord: cm.peerOrd ?? 0 };
     if (cm.state === 'pending') {
       let conn: CmConnection;
@@ -620,6 +673,263 @@ export class Ep extends ItObject implements ItAsyncTarget {
     this.accepted = info;
     this.state = ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING;
     queueMicrotask(() => this.connectionFailed(RJ.IT_CN_REJ_OTHER));
+  }
+
+  // ------------------------------------------------------------------ RoCE: the IB CM
+
+  /**
+   * `it_ep_connect` on the RoCE Interface: UNCONNECTED → ACTIVE1, a REQ to `host`'s GID for
+   * the RDMA_PS_TCP service of `port` with the `cma_hdr` in front of the private data (rdma_cm's
+   * format, so any rdma_cm server answers); the REP moves the QP to RTR/RTS, the RTU goes out
+   * and ESTABLISHED is queued. A REJ 28 is PEER_REJECT with its private data; other REJ reasons,
+   * the CM's timeouts and the path's `timeout` are NONPEER_REJECT.
+   */
+  connectIb(host: string, port: number, path: it_path_t, opts: { localAddress?: string; timeoutMs: number; pdata: Uint8Array }): void {
+    this.state = ST.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING;
+    this.dstPath = path;
+    this.spigot = path.spigot_id;
+    const ac = new AbortController();
+    this.pending = ac;
+    const dev = this.ia_.device;
+    const fails = (reason: RJ) => {
+      if (this.freed || this.pending !== ac) return;
+      this.pending = null;
+      this.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, { reject_reason_code: reason, dst_path: reason === RJ.IT_CN_REJ_BAD_PATH ? path : null });
+    };
+    const cm = roceCm(dev, dev.index);
+    if (typeof cm === 'number') {
+      log('connect: the CM of %s cannot be opened: %s', dev.name, RiRet[cm]);
+      queueMicrotask(() => fails(RJ.IT_CN_REJ_RESOURCES));
+      return;
+    }
+    cm.hold();
+    let held = true;
+    const letGo = () => {
+      if (held) cm.release();
+      held = false;
+    };
+    void (async () => {
+      const own = roceAddresses(dev);
+      const src = opts.localAddress && own.includes(opts.localAddress) ? opts.localAddress : await roceSourceFor(own, host);
+      if (this.freed || this.pending !== ac) {
+        letGo();
+        return;
+      }
+      if (!src) {
+        letGo();
+        fails(RJ.IT_CN_REJ_BAD_PATH);
+        return;
+      }
+      const sgid = gidFromIpv4(src);
+      const dgid = gidFromIpv4(host);
+      const psn = randomPsn();
+      const ird = this.attr.rdma_read_ird;
+      const ord = this.attr.rdma_read_ord;
+      let conn: IbCmConnection;
+      try {
+        conn = cm.cm.connect(
+          {
+            destGid: dgid,
+            localGid: sgid,
+            serviceId: rdmaServiceId(RdmaPs.TCP, port),
+            qpn: this.cmQp.id,
+            startingPsn: psn,
+            responderResources: ird,
+            initiatorDepth: ord,
+            retryCount: 7,
+            rnrRetryCount: 7,
+            pathMtu: IBOE_PATH_MTU,
+            hopLimit: IBOE_HOP_LIMIT,
+            packetLifeTime: IBOE_PACKET_LIFETIME,
+            srq: this.srq !== null,
+            privateData: cmaPrivateDataOf({ address: src, port: ephemeralPort() }, host, opts.pdata),
+          },
+          (e) => this.onIbEvent(e),
+        );
+      } catch (e) {
+        log('connect: %s', (e as Error).message);
+        letGo();
+        fails(RJ.IT_CN_REJ_RESOURCES);
+        return;
+      }
+      const timer = setTimeout(() => {
+        if (this.ib?.conn === conn) fails(RJ.IT_CN_REJ_TIMEOUT);
+      }, opts.timeoutMs);
+      timer.unref();
+      this.ib = { cm, conn, psn, ird, ord, sgid, dgid, ac, timer, held };
+      held = false;
+    })();
+  }
+
+  /**
+   * `it_ep_accept` of a RoCE request: the QP to RTR/RTS with the REQ's values (its QPN and
+   * starting PSN, the path, its Local ACK Timeout and retry counts; IRD/ORD the smaller of ours
+   * and the peer's), then the REP with our private data. ESTABLISHED follows on the RTU, or on
+   * the first data (COMM_EST).
+   */
+  private acceptIb(req: PendingRequest, cm: IbItRequest, pdata: Uint8Array): void {
+    const info = { pdata: cm.privateData.slice(), ird: cm.peerIrd, ord: cm.peerOrd };
+    if (cm.state !== 'pending') {
+      req.consume();
+      this.accepted = info;
+      this.state = ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING;
+      queueMicrotask(() => this.connectionFailed(RJ.IT_CN_REJ_OTHER));
+      return;
+    }
+    const r = cm.req;
+    const dev = this.ia_.device;
+    const psn = randomPsn();
+    const ird = Math.min(this.attr.rdma_read_ird, r.initiatorDepth);
+    const ord = Math.min(this.attr.rdma_read_ord, r.responderResources);
+    const back = () => {
+      // Back to Init with the Receives flushed, as the Endpoint was (the request stays open).
+      this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.IDLE });
+      ibQpInit(this.ops, this.ia_.rnic, this.qp, { read: this.attr.rdma_read_enable, write: this.attr.rdma_write_enable, atomic: this.attr.atomics_enable });
+    };
+    const st = ibQpToRts(this.ops, this.ia_.rnic, this.qp, {
+      dgid: r.primary.localGid,
+      sgidIndex: gidIndexOf(dev, r.primary.remoteGid),
+      pathMtu: r.pathMtu,
+      destQpn: r.localQpn,
+      // The REQ's Starting PSN is what the active side receives first (our SQ PSN); the REP's
+      // (ours) what we will receive.
+      rqPsn: psn,
+      sqPsn: r.startingPsn,
+      ird,
+      ord,
+      timeout: r.primary.localAckTimeout,
+      retryCount: r.retryCount,
+      rnrRetryCount: r.rnrRetryCount,
+    });
+    if (st !== RiRet.SUCCESS) {
+      back();
+      fail(S.IT_ERR_INVALID_EP_ATTR, `the QP cannot take the request's path: ${RiRet[st]}`);
+    }
+    cm.take((e) => this.onIbEvent(e));
+    try {
+      cm.conn.accept({ qpn: this.cmQp.id, startingPsn: psn, responderResources: ird, initiatorDepth: ord, rnrRetryCount: 7, srq: this.srq !== null, privateData: pdata });
+    } catch (e) {
+      back();
+      fail(S.IT_ERR_INVALID_EP_STATE, (e as Error).message);
+    }
+    cm.cm.hold();
+    this.ib = { cm: cm.cm, conn: cm.conn, psn, ird, ord, sgid: r.primary.remoteGid, dgid: r.primary.localGid, ac: null, timer: null, held: true };
+    req.consume();
+    this.accepted = info;
+    this.state = ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING;
+    this.spigot = 0;
+    this.dstPath = ibPathOf(cm.localAddress, cm.remoteAddress, 0n);
+  }
+
+  /** The IB CM's events for this Endpoint's connection. */
+  private onIbEvent(e: IbCmEvent): void {
+    const ib = this.ib;
+    if (this.freed || !ib) return;
+    switch (e.type) {
+      case 'rep': {
+        if (this.state !== ST.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING || this.pending !== ib.ac) {
+          ib.conn.destroy();
+          return;
+        }
+        const rep = e.rep;
+        const req = ib.conn.req!;
+        const st = ibQpToRts(this.ops, this.ia_.rnic, this.qp, {
+          dgid: ib.dgid,
+          sgidIndex: gidIndexOf(this.ia_.device, ib.sgid),
+          pathMtu: req.pathMtu,
+          destQpn: rep.localQpn,
+          // Each CM message's Starting PSN is the PSN its sender receives first.
+          rqPsn: ib.psn,
+          sqPsn: rep.startingPsn,
+          // What the peer grants: its initiator depth bounds our IRD, its responder resources our ORD.
+          ird: Math.min(ib.ird, rep.initiatorDepth),
+          ord: Math.min(ib.ord, rep.responderResources),
+          timeout: req.primary.localAckTimeout,
+          retryCount: req.retryCount,
+          rnrRetryCount: rep.rnrRetryCount,
+        });
+        if (st !== RiRet.SUCCESS) {
+          log('REP: the QP cannot reach RTS (%s): REJ', RiRet[st]);
+          ib.conn.reject();
+          this.pending = null;
+          this.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, { reject_reason_code: RJ.IT_CN_REJ_BAD_CONN_PARMS });
+          return;
+        }
+        ib.conn.ready();
+        if (ib.timer) clearTimeout(ib.timer);
+        this.pending = null;
+        this.established({
+          private_data: pdataBuffer(rep.privateData),
+          private_data_present: rep.privateData.length > 0,
+          rdma_read_ird: rep.responderResources,
+          rdma_read_ord: rep.initiatorDepth,
+        });
+        return;
+      }
+      case 'established': {
+        if (this.state !== ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING) return;
+        const a = this.accepted;
+        this.established(a ? { private_data: pdataBuffer(a.pdata), private_data_present: a.pdata.length > 0, rdma_read_ird: a.ird, rdma_read_ord: a.ord } : {});
+        return;
+      }
+      case 'rejected': {
+        if (this.state === ST.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING && this.pending === ib.ac) {
+          this.pending = null;
+          if (e.reason === CmRejReason.CONSUMER_DEFINED) {
+            this.toNonoperational(ET.IT_CM_MSG_CONN_PEER_REJECT_EVENT, { private_data: pdataBuffer(e.privateData), private_data_present: e.privateData.length > 0 });
+            return;
+          }
+          const code = rejectCodeOf(e.reason);
+          log('connect: REJ reason %d', e.reason);
+          this.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, { reject_reason_code: code, dst_path: code === RJ.IT_CN_REJ_BAD_PATH ? this.dstPath : null });
+          return;
+        }
+        this.connectionFailed(rejectCodeOf(e.reason));
+        return;
+      }
+      case 'timeout':
+        if (this.state === ST.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING) this.pending = null;
+        this.connectionFailed(RJ.IT_CN_REJ_TIMEOUT);
+        return;
+      case 'dreq':
+        ib.conn.disconnect();
+        if (this.state === ST.IT_EP_STATE_CONNECTED) this.toNonoperational(ET.IT_CM_MSG_CONN_DISCONNECT_EVENT, {}, 'close');
+        else this.connectionFailed();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** IB: the first data arrived before the RTU; the CM is told (it reports ESTABLISHED). */
+  private ibCommEst(): void {
+    const c = this.ib?.conn;
+    if (c && (c.state === 'REP_SENT' || c.state === 'MRA_REP_RCVD')) c.establish();
+  }
+
+  /** IB: the connection ends with the Endpoint's: DREQ when established, else REJ (Linux `cm_destroy_id`). */
+  private ibTeardown(): void {
+    const ib = this.ib;
+    if (!ib) return;
+    if (ib.timer) clearTimeout(ib.timer);
+    ib.timer = null;
+    const c = ib.conn;
+    try {
+      if (c.state === 'ESTABLISHED' || c.state === 'DREQ_RCVD') c.disconnect();
+      else if (c.state !== 'DREQ_SENT' && c.state !== 'TIMEWAIT' && c.state !== 'IDLE') c.destroy();
+    } catch (e) {
+      log('CM teardown: %s', (e as Error).message);
+    }
+  }
+
+  /** IB: lets go of the connection and the port's CM (free, reset). */
+  private ibRelease(): void {
+    const ib = this.ib;
+    if (!ib) return;
+    this.ibTeardown();
+    if (ib.held) ib.cm.release();
+    ib.held = false;
+    this.ib = null;
   }
 
   /**
@@ -677,10 +987,15 @@ export class Ep extends ItObject implements ItAsyncTarget {
   reset(): boolean {
     const st = this.qpState();
     let ok = false;
+    this.ibRelease();
     if (st === RiQpState.IDLE) ok = true;
     else if (st === RiQpState.ERROR) {
       const r = this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.IDLE });
       ok = r.status === RiRet.SUCCESS;
+    }
+    if (ok && this.isIb) {
+      const a = this.attr;
+      ok = ibQpInit(this.ops, this.ia_.rnic, this.qp, { read: a.rdma_read_enable, write: a.rdma_write_enable, atomic: a.atomics_enable }) === RiRet.SUCCESS;
     }
     if (!ok) {
       // Still closing (LLP close or Terminate in progress): start over with a fresh QP.
@@ -717,6 +1032,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     const p = this.pending;
     this.pending = null;
     p?.abort();
+    this.ibRelease();
     const ia = this.ia_;
     const st = this.ops.ri_qp_destroy(ia.rnic, this.qp);
     if (st.status !== RiRet.SUCCESS) log('ri_qp_destroy: %s', RiRet[st.status]);
@@ -929,6 +1245,8 @@ export class Ep extends ItObject implements ItAsyncTarget {
   }
 
   private completeRecv(rec: RecvRec, st: DS, bytes: number, solicited: boolean, unlinked: Lmr | Rmr | null): void {
+    // IB: the first data before the RTU establishes the connection (COMM_EST).
+    if (st === DS.IT_DTO_SUCCESS && this.state === ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING) this.ibCommEst();
     // iWARP without RTR: the first Receive completion is the first payload (App. B).
     if (st === DS.IT_DTO_SUCCESS && this.state === ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING) {
       const a = this.accepted;
@@ -1000,11 +1318,12 @@ export class Listen extends ItObject {
     readonly spigot: number,
     readonly evd: Sevd,
     readonly port: number,
-    readonly cm: CmListener,
+    /** The iWARP CM's listener, or the RoCE Interface's ({@link IbItListen}). */
+    readonly cm: CmListener | IbItListen,
     readonly suppressIrdOrd: boolean,
   ) {
     super();
-    cm.on('request', (r: CmConnectRequest) => this.onRequest(r));
+    cm.on('request', (r: CmConnectRequest | IbItRequest) => this.onRequest(r));
     cm.on('failure', (f: { kind: string; remoteAddress: string }) => log('handshake from %s failed: %s', f.remoteAddress, f.kind));
   }
   get ia(): Ia {
@@ -1013,7 +1332,7 @@ export class Listen extends ItObject {
   get connQual(): it_conn_qual_t {
     return { type: IT_IANA_PORT, conn_qual: { port: this.port } };
   }
-  private onRequest(r: CmConnectRequest): void {
+  private onRequest(r: CmConnectRequest | IbItRequest): void {
     if (this.freed) {
       r.reject();
       return;
@@ -1043,7 +1362,7 @@ export class PendingRequest implements it_cn_est_identifier_t {
   event: it_conn_request_event_t | null = null;
   constructor(
     readonly ia: Ia,
-    readonly cm: CmConnectRequest,
+    readonly cm: CmConnectRequest | IbItRequest,
     readonly suppressIrdOrd: boolean,
   ) {}
   consume(): void {

@@ -18,6 +18,7 @@
  */
 import net from 'node:net';
 import { endianness, networkInterfaces } from 'node:os';
+import { roceSourceFor } from '../ibcm/rdma-ip.js';
 import { CmListener } from '../iwarp/cm.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
@@ -32,12 +33,14 @@ import {
   type ri_rnic_attr_t,
   type ri_wr_t,
 } from '../rnicpi/types.js';
+import { ipv4FromGid } from '../wire/ib/cm.js';
 import { type ItApi, IT_API_FUNCTION_NAMES, IT_API_FUNCTIONS, type ItWaitOptions } from './api.js';
 import { type ItDevice, itDevice, itDevices } from './access.js';
 import { deliverRequest, Ep, type EpAttrs, epAttrsOf, Listen, PendingRequest, type SqRec, Srq } from './ep.js';
 import { Aevd, Evd, MAX_SEVD_QUEUE, nextFd, Sevd } from './evd.js';
 import { Lmr, Rmr } from './mem.js';
 import { check, checkHandle, fail, Ia, IA_RNIC_LOCATION, Pz, setCurrentFn, softrdmaItapiPrivileged } from './objects.js';
+import { gidFromText, IB_PDATA_ACCEPT, IB_PDATA_CONNECT, IB_PDATA_REJECT, IbItListen, ibPathOf, isIbDevice, roceAddresses, roceCm } from './roce.js';
 import { isItError, it_status_t as S } from './status.js';
 import {
   IT_COMPARE_AND_SWAP,
@@ -88,6 +91,7 @@ import {
   type it_rmr_triplet_t,
   type it_spigot_info_t,
   type it_srq_param_t,
+  type it_conn_qual_t,
 } from './types.js';
 
 // =============================================================================================
@@ -119,9 +123,22 @@ function limits(ia: Ia): ri_rnic_attr_t {
   return l;
 }
 
-/** The transport of an IA (softrdma: iWARP; an IB-transport face would answer IT_IB_TRANSPORT). */
-function transportOf(_ia: Ia): TT {
-  return TT.IT_IWARP_TCP_TRANSPORT;
+/** The transport of an Interface: iWARP (`softrdma0`) or InfiniBand (the RoCE Interface `softroce0`). */
+function transportOfDevice(d: ItDevice): TT {
+  return isIbDevice(d) ? TT.IT_IB_TRANSPORT : TT.IT_IWARP_TCP_TRANSPORT;
+}
+function transportOf(ia: Ia): TT {
+  return transportOfDevice(ia.device);
+}
+function isIb(ia: Ia): boolean {
+  return isIbDevice(ia.device);
+}
+
+/** Private data limits of an IA: iWARP's MPA frames carry 256 octets; the IB CM's REQ (less the `cma_hdr`), REP and REJ fewer. */
+function pdataLimits(ia: Ia): { connect: number; accept: number; reject: number; disconnect: number } {
+  return isIb(ia)
+    ? { connect: IB_PDATA_CONNECT, accept: IB_PDATA_ACCEPT, reject: IB_PDATA_REJECT, disconnect: PDATA_DISCONNECT }
+    : { connect: PDATA_CONNECT, accept: PDATA_ACCEPT, reject: PDATA_REJECT, disconnect: PDATA_DISCONNECT };
 }
 
 function localAddrs(): it_net_addr_t[] {
@@ -149,15 +166,33 @@ function spigotInfo(): it_spigot_info_t {
   };
 }
 
+/** The RoCE Interface's Spigot: its GIDs' IPv4 addresses; connections by IANA port (rdma_cm's service IDs). */
+function roceSpigotInfo(ia: Ia): it_spigot_info_t {
+  const addrs: it_net_addr_t[] = roceAddresses(ia.device).map((a) => ({ addr_type: NA.IT_IPV4, addr: { ipv4: a } }));
+  return {
+    spigot_id: 0,
+    max_rc_send_len: MAX_RC_LEN,
+    max_rc_rdma_len: MAX_RC_LEN,
+    max_ud_send_len: 0,
+    spigot_online: true,
+    active_side_conn_qual: CQ.IT_IANA_PORT,
+    passive_side_conn_qual: CQ.IT_IANA_PORT,
+    num_net_addr: addrs.length,
+    net_addr: addrs,
+  };
+}
+
 function iaInfo(ia: Ia): it_ia_info_t {
   const vid = new Uint8Array(64);
+  const ib = isIb(ia);
+  const pd = pdataLimits(ia);
   return {
     ia_name: ia.device.name,
     api_major_version: 2,
     api_minor_version: 1,
     sw_major_version: 0,
     sw_minor_version: 1,
-    vendor: { iwarp: { valid_vid: false, vid } },
+    vendor: ib ? { ib: { vendor: 0, device: 0, revision: 0 } } : { iwarp: { valid_vid: false, vid } },
     dto_alignment_hint: 64,
     transport_type: transportOf(ia),
     supported_service_types: SVC.IT_RC_SERVICE,
@@ -169,14 +204,14 @@ function iaInfo(ia: Ia): it_ia_info_t {
     ird_ord_suppressible: true,
     spigot_online_support: false,
     spigot_offline_support: false,
-    connect_private_data_len: PDATA_CONNECT,
-    accept_private_data_len: PDATA_ACCEPT,
-    reject_private_data_len: PDATA_REJECT,
-    disconnect_private_data_len: PDATA_DISCONNECT,
+    connect_private_data_len: pd.connect,
+    accept_private_data_len: pd.accept,
+    reject_private_data_len: pd.reject,
+    disconnect_private_data_len: pd.disconnect,
     ud_req_private_data_len: 0,
     ud_rep_private_data_len: 0,
     num_spigots: 1,
-    spigot_info: [spigotInfo()],
+    spigot_info: [ib ? roceSpigotInfo(ia) : spigotInfo()],
     affiliated_err_evd: ia.affEvd,
     unaffiliated_err_evd: ia.unaffEvd,
     srq_support: true,
@@ -184,12 +219,14 @@ function iaInfo(ia: Ia): it_ia_info_t {
     soft_hi_watermark_support: false,
     srq_resizable: true,
     extended_iwarp_qp_states: false,
-    socket_conversion_support: true,
+    // A TCP socket can become an iWARP connection only.
+    socket_conversion_support: !ib,
     rdma_read_ord_increasable: true,
     rdma_read_ird_modifiable: true,
     rmr_types_supported: RT.IT_RMR_TYPE_NARROW,
     addr_mode_relative_support: true,
-    rdma_read_requires_remote_write: true,
+    // iWARP's Read sink is a tagged buffer (Remote Write); IB's needs Local Write only.
+    rdma_read_requires_remote_write: !ib,
     ep_rdma_enables_modifiable: false,
     rdma_read_local_extensions: true,
     dto_evd_overflow_detection: true,
@@ -455,6 +492,33 @@ const EP_MODIFIABLE =
 // The API
 // =============================================================================================
 
+/**
+ * `it_ep_connect` on the RoCE Interface after the common checks: the path's remote GID must be
+ * IPv4-mapped (rdma_cm's `cma_hdr` carries IPv4 addresses), the qualifier an IANA port (the
+ * service ID `RDMA_PS_TCP << 16 | port`), the private data at most 56 octets.
+ */
+function connectIb(ep: Ep, path: it_path_t, connect_qual: it_conn_qual_t, private_data: Uint8Array | null | undefined): void {
+  if (!('ib' in path.remote)) fail(S.IT_ERR_INVALID_SOURCE_PATH, 'an InfiniBand path is needed on the RoCE Interface');
+  const ib = path.remote.ib;
+  const dgid = gidFromText(ib.remote_port_gid);
+  const host = dgid ? ipv4FromGid(dgid) : null;
+  if (!host) fail(S.IT_ERR_INVALID_SOURCE_PATH, 'the remote GID must be IPv4-mapped (::ffff:a.b.c.d)');
+  const sgid = ib.local_port_gid ? gidFromText(ib.local_port_gid) : null;
+  const local = sgid ? ipv4FromGid(sgid) : null;
+  if (typeof path.timeout !== 'bigint' || path.timeout < 0n) fail(S.IT_ERR_INVALID_SOURCE_PATH, 'timeout');
+  if (!connect_qual || typeof connect_qual !== 'object' || connect_qual.type !== CQ.IT_IANA_PORT) {
+    fail(S.IT_ERR_INVALID_CONN_QUAL, 'RoCE connections are to IANA ports (rdma_cm service IDs)');
+  }
+  const port = connect_qual.conn_qual.port;
+  if (!isUint(port) || port === 0 || port > 0xffff) fail(S.IT_ERR_INVALID_CONN_QUAL);
+  const pd = pdataOf(private_data, IB_PDATA_CONNECT);
+  const us = path.timeout === 0n ? DEFAULT_PATH_TIMEOUT_US : path.timeout;
+  const timeoutMs = Math.max(1, Number((us + 999n) / 1000n));
+  const opts: Parameters<Ep['connectIb']>[3] = { timeoutMs, pdata: pd };
+  if (local && local !== '0.0.0.0') opts.localAddress = local;
+  ep.connectIb(host, port, path, opts);
+}
+
 const impl: ItApi = {
   // ---- UD Address Handles (not on an iWARP IA) ------------------------------------------
 
@@ -511,7 +575,7 @@ const impl: ItApi = {
     if (req.ia !== ep.ia) fail(S.IT_ERR_INVALID_CN_EST_ID, 'the request belongs to another IA');
     // iWARP is 2-way only: the passive side accepts with an UNCONNECTED Endpoint.
     if (ep.state !== ST.IT_EP_STATE_UNCONNECTED) fail(S.IT_ERR_INVALID_EP_STATE);
-    const pd = pdataOf(private_data, PDATA_ACCEPT);
+    const pd = pdataOf(private_data, pdataLimits(ep.ia).accept);
     ep.accept(req, pd);
     return { status: S.IT_SUCCESS };
   },
@@ -530,6 +594,10 @@ const impl: ItApi = {
     void conn_attr;
     if (!path || typeof path !== 'object' || !path.remote) fail(S.IT_ERR_INVALID_SOURCE_PATH);
     if (path.spigot_id !== 0) fail(S.IT_ERR_INVALID_SPIGOT);
+    if (isIb(ep.ia)) {
+      connectIb(ep, path, connect_qual, private_data);
+      return;
+    }
     if (!('iwarp' in path.remote)) fail(S.IT_ERR_INVALID_SOURCE_PATH, 'an iWARP path is needed');
     const iw = path.remote.iwarp;
     const v6 = iw.ip_vers === it_ip_vers_t.IT_IP_VERS_IPV6;
@@ -939,6 +1007,13 @@ const impl: ItApi = {
     if (t === NA.IT_IPV4 ? !net.isIPv4(ip) : !net.isIPv6(ip)) fail(S.IT_ERR_INVALID_ADDRESS);
     if (!isUint(num_paths)) fail(S.IT_ERR_INVALID_ADDRESS, 'num_paths');
     if (options?.signal?.aborted) return { status: S.IT_ERR_INTERRUPT };
+    if (isIb(ia_handle as Ia)) {
+      // RoCE: IPv4 only (its GIDs are IPv4-mapped); the source is the route's, as rdma_cm's.
+      if (t !== NA.IT_IPV4) fail(S.IT_ERR_INVALID_NETADDR, 'RoCE paths are to IPv4 addresses');
+      const src = await roceSourceFor(roceAddresses((ia_handle as Ia).device), ip);
+      if (!src) fail(S.IT_ERR_INVALID_NETADDR, 'the RoCE Interface has no IPv4 address');
+      return { status: S.IT_SUCCESS, paths: num_paths > 0 ? [ibPathOf(src, ip, DEFAULT_PATH_TIMEOUT_US)] : [], total_paths: 1 };
+    }
     // One path: the local address the stack would use (loopback for loopback, else unspecified
     // and chosen by the routing table at connect time).
     const loop = t === NA.IT_IPV4 ? ip.startsWith('127.') : ip === '::1';
@@ -1017,7 +1092,7 @@ const impl: ItApi = {
     const all: it_interface_t[] = itDevices().map((d) => ({
       major_version: 2,
       minor_version: 1,
-      transport_type: TT.IT_IWARP_TCP_TRANSPORT,
+      transport_type: transportOfDevice(d),
       name: d.name,
     }));
     const n = isUint(num_interfaces) ? num_interfaces : 0;
@@ -1033,19 +1108,28 @@ const impl: ItApi = {
     if (e.ia !== ia) fail(S.IT_ERR_INVALID_CONN_EVD);
     if (!(e instanceof Sevd) || e.stream !== ET.IT_CM_REQ_EVENT_STREAM) fail(S.IT_ERR_INVALID_EVD_TYPE);
     if (!isUint(flags) || (flags & ~(LFL.IT_LISTEN_CONN_QUAL_INPUT | LFL.IT_LISTEN_SUPPRESS_IRD_ORD)) !== 0) fail(S.IT_ERR_INVALID_FLAGS);
-    if (!conn_qual || conn_qual.type !== CQ.IT_IANA_PORT) fail(S.IT_ERR_INVALID_CONN_QUAL, 'iWARP listens on IANA ports');
+    if (!conn_qual || conn_qual.type !== CQ.IT_IANA_PORT) fail(S.IT_ERR_INVALID_CONN_QUAL, 'Listen Points are on IANA ports (iWARP; RoCE: rdma_cm service IDs)');
     const input = (flags & LFL.IT_LISTEN_CONN_QUAL_INPUT) !== 0;
     let port = 0;
     if (input) {
       port = conn_qual.conn_qual.port;
       if (!isUint(port) || port === 0 || port > 0xffff) fail(S.IT_ERR_INVALID_CONN_QUAL);
-      for (const d of itDevices()) {
-        for (const x of d.listeners) {
-          if (x instanceof Ia) for (const l of x.listens) if (!l.freed && l.port === port) fail(S.IT_ERR_CONN_QUAL_BUSY);
-        }
+      // One Listen per port and Interface (iWARP's TCP port and RoCE's service ID are apart).
+      for (const x of ia.device.listeners) {
+        if (x instanceof Ia) for (const l of x.listens) if (!l.freed && l.port === port) fail(S.IT_ERR_CONN_QUAL_BUSY);
       }
     }
     const suppress = (flags & LFL.IT_LISTEN_SUPPRESS_IRD_ORD) !== 0;
+    if (isIb(ia)) {
+      const roce = roceCm(ia.device, ia.device.index);
+      if (typeof roce === 'number') fail(S.IT_ERR_RESOURCES, `the CM (QP1) cannot be opened: ${RiRet[roce]}`);
+      const ibl = IbItListen.listen(roce, port);
+      if (!ibl) fail(input ? S.IT_ERR_CONN_QUAL_BUSY : S.IT_ERR_RESOURCES, `service ID of port ${port} taken`);
+      const l = new Listen(ia, spigot_id, e, ibl.port, ibl, suppress);
+      e.feeders++;
+      ia.listens.add(l);
+      return { listen_handle: l, conn_qual: l.connQual };
+    }
     const cm = CmListener.listenSync({ port, revision: suppress ? 1 : 2 });
     if (!cm) fail(input ? S.IT_ERR_CONN_QUAL_BUSY : S.IT_ERR_RESOURCES, `port ${port} cannot be bound`);
     const l = new Listen(ia, spigot_id, e, cm.port, cm, suppress);
@@ -1521,7 +1605,7 @@ const impl: ItApi = {
 
   it_reject(cn_est_id, private_data) {
     const req = cnOf(cn_est_id);
-    const pd = pdataOf(private_data, PDATA_REJECT);
+    const pd = pdataOf(private_data, pdataLimits(req.ia).reject);
     req.consume();
     if (req.cm.state === 'pending') req.cm.reject(pd);
   },
@@ -1632,6 +1716,7 @@ const impl: ItApi = {
     const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
     if (!isUint(flags) || (flags & ~SC.IT_SC_NO_REQ_REP) !== 0) fail(S.IT_ERR_INVALID_FLAGS);
     if (!(sd instanceof net.Socket)) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'not a TCP socket');
+    if (isIb(ep.ia)) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'socket conversion is iWARP only');
     if (sd.destroyed) fail(S.IT_ERR_INVALID_SD, 'the socket is closed');
     if (sd.connecting || sd.readyState !== 'open') fail(S.IT_ERR_INVALID_SD_STATE, 'the socket is not connected');
     if (msg !== null && msg !== undefined && !(msg instanceof Uint8Array)) fail(S.IT_ERR_INVALID_FLAGS, 'msg');

@@ -17,9 +17,8 @@
  *
  * @module
  */
-import dgram from 'node:dgram';
 import type { IbCm } from '../ibcm/cm.js';
-import { cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler } from '../ibcm/rdma-ip.js';
+import { cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler, ephemeralPort, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
 import { RiGsiPort } from '../ibcm/ri-gsi.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
@@ -81,58 +80,14 @@ export function gidIndex(ctx: Context, gid: Uint8Array): number {
 }
 
 /**
- * The local IPv4 address a datagram to `dst` would leave from (the kernel's route lookup: a UDP
- * socket connected to it), or null when there is no route.
+ * The source address of a RoCE path to `dst` (rdma_resolve_addr with no source): see
+ * {@link roceSourceFor}. null when the device has no IPv4 address.
  */
-function routeSource(dst: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    const s = dgram.createSocket('udp4');
-    const done = (a: string | null) => {
-      try {
-        s.close();
-      } catch {
-        // already closed
-      }
-      resolve(a);
-    };
-    s.on('error', () => done(null));
-    s.connect(9, dst, () => {
-      try {
-        done(s.address().address);
-      } catch {
-        done(null);
-      }
-    });
-  });
+export function ibSourceFor(ctx: Context, dst: string): Promise<string | null> {
+  return roceSourceFor(ibAddresses(ctx), dst);
 }
 
-const isLoopback = (a: string) => a.startsWith('127.');
-
-/**
- * The source address of a RoCE path to `dst` (rdma_resolve_addr with no source): the route's
- * source when the device owns it; otherwise one of the device's addresses — a loopback one for
- * a loopback destination, else the first that is not loopback. A device restricted to other
- * addresses than the route's (`SOFTRDMA_ROCE_ADDRS`, two processes on one host) thus still
- * resolves. null when the device has no IPv4 address.
- */
-export async function ibSourceFor(ctx: Context, dst: string): Promise<string | null> {
-  const own = ibAddresses(ctx);
-  if (own.length === 0) return null;
-  const r = await routeSource(dst);
-  if (r && own.includes(r)) return r;
-  if (isLoopback(dst)) return own.find(isLoopback) ?? own[0]!;
-  return own.find((a) => !isLoopback(a)) ?? own[0]!;
-}
-
-/** `rdma_cm`'s source port for an active id (the port space's ephemeral range). */
-export function ephemeralPort(): number {
-  return 32768 + Math.floor(Math.random() * (60999 - 32768));
-}
-
-/** A random 24-bit starting PSN (IBTA Vol. 1 §9.7.1; Linux `get_random_u32() & 0xffffff`). */
-export function randomPsn(): number {
-  return Math.floor(Math.random() * 0x1000000);
-}
+export { ephemeralPort, randomPsn };
 
 /**
  * REQ / SIDR_REQ private data: the `cma_hdr` then the user's data, or EINVAL when the user's

@@ -1,0 +1,348 @@
+/**
+ * IT-API on the RoCE Interface (`softroce0`, IT_IB_TRANSPORT): RC Endpoints connected through
+ * the InfiniBand CM on QP1 (rdma_cm's service IDs and `cma_hdr`, so rdma_cm peers interoperate),
+ * in one process over loopback UDP (an ephemeral RoCEv2 port). The IA's attributes, paths with
+ * IPv4-mapped GIDs, connect/accept with private data, Send/Write/Read, disconnect from either
+ * side, a consumer reject with private data (PEER_REJECT), no listener (REJ 8 → NONPEER_REJECT
+ * BAD_PATH), a lost REP recovered by the CM's retransmission. The same server against softrdma's
+ * rping client in another process is test/itapi/rping-server.test.ts; against Linux rxe,
+ * test/interop/roce-cm.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  IT_ADDR_MODE_ABSOLUTE,
+  IT_CM_MSG_CONN_DISCONNECT_EVENT,
+  IT_CM_MSG_CONN_ESTABLISHED_EVENT,
+  IT_CM_MSG_CONN_NONPEER_REJECT_EVENT,
+  IT_CM_MSG_CONN_PEER_REJECT_EVENT,
+  IT_CM_MSG_EVENT_STREAM,
+  IT_CM_REQ_CONN_REQUEST_EVENT,
+  IT_CM_REQ_EVENT_STREAM,
+  IT_CN_REJ_BAD_PATH,
+  IT_COMPLETION_FLAG,
+  IT_CONNECT_FLAG_TWO_WAY,
+  IT_DTO_EVENT_STREAM,
+  IT_DTO_RC_RECV_CMPL_EVENT,
+  IT_DTO_RDMA_READ_CMPL_EVENT,
+  IT_DTO_RDMA_WRITE_CMPL_EVENT,
+  IT_DTO_SEND_CMPL_EVENT,
+  IT_DTO_SUCCESS,
+  IT_ERR_INVALID_CONN_QUAL,
+  IT_ERR_INVALID_PDATA_LENGTH,
+  IT_ERR_INVALID_SOURCE_PATH,
+  IT_ERR_OP_NOT_SUPPORTED,
+  IT_EVD_OVERFLOW_DEFAULT,
+  IT_IANA_PORT,
+  IT_IB_SERVICEID,
+  IT_IB_TRANSPORT,
+  IT_IPV4,
+  IT_IWARP_TCP_TRANSPORT,
+  IT_LISTEN_NO_FLAG,
+  IT_NOTIFY_FLAG,
+  IT_PRIV_ALL,
+  IT_RC_SERVICE,
+  IT_SUCCESS,
+  isItError,
+  it_ep_accept,
+  it_ep_connect,
+  it_ep_disconnect,
+  it_ep_rc_create,
+  it_evd_create,
+  it_evd_wait,
+  it_get_pathinfo,
+  it_ia_create,
+  it_ia_free,
+  it_ia_query,
+  it_interface_list,
+  it_listen_create,
+  it_lmr_create,
+  it_make_rdma_addr_absolute,
+  it_post_rdma_read,
+  it_post_rdma_write,
+  it_post_recv,
+  it_post_send,
+  it_pz_create,
+  it_reject,
+  it_socket_convert,
+  itStatusName,
+  type it_conn_request_event_t,
+  type it_connection_event_t,
+  type it_dto_cmpl_event_t,
+  type it_ep_handle_t,
+  type it_evd_handle_t,
+  type it_event_t,
+  type it_ia_handle_t,
+  type it_lmr_handle_t,
+  type it_path_t,
+  type it_pz_handle_t,
+  type it_rmr_context_t,
+  type it_status_t,
+} from '../../src/itapi/index.js';
+import { RoceNet } from '../../src/roce/net.js';
+import { decodeCmMad } from '../../src/wire/ib/cm.js';
+import { useEphemeralRocePort } from '../helpers/roce-port.js';
+import { rcAttrs } from './helpers.js';
+
+const IF = 'softroce0';
+let rocePort = 0;
+const open = new Set<it_ia_handle_t>();
+
+before(async () => {
+  rocePort = await useEphemeralRocePort('127.0.0.1');
+});
+after(() => {
+  for (const ia of open) it_ia_free(ia);
+});
+
+/** The CM message of a RoCEv2 datagram to QP1 (BTH 12 + DETH 8, then the MAD), or null. */
+function madKind(pkt: Uint8Array): string | null {
+  const destQp = (pkt[5]! << 16) | (pkt[6]! << 8) | pkt[7]!;
+  if (destQp !== 1 || pkt.length < 12 + 8 + 256) return null;
+  try {
+    return decodeCmMad(pkt.subarray(20, 20 + 256)).msg.kind;
+  } catch {
+    return null;
+  }
+}
+
+function ia(): it_ia_handle_t {
+  const h = it_ia_create(IF, 2, 1);
+  open.add(h);
+  return h;
+}
+function free(h: it_ia_handle_t): void {
+  if (open.delete(h)) it_ia_free(h);
+}
+
+function throwsIt(fn: () => unknown, status: it_status_t): void {
+  try {
+    fn();
+  } catch (e) {
+    if (!isItError(e)) throw e;
+    assert.equal(itStatusName(e.status), itStatusName(status), e.message);
+    return;
+  }
+  assert.fail(`expected ${itStatusName(status)}`);
+}
+
+async function next(evd: it_evd_handle_t, ms = 10_000): Promise<it_event_t> {
+  const r = await it_evd_wait(evd, BigInt(ms) * 1000n);
+  assert.equal(r.status, IT_SUCCESS, `no event within ${ms} ms`);
+  return r.event!;
+}
+
+async function nextOf(evd: it_evd_handle_t, n: number): Promise<it_event_t> {
+  for (;;) {
+    const ev = await next(evd);
+    if (ev.event_number === n) return ev;
+  }
+}
+
+interface Side {
+  ia: it_ia_handle_t;
+  pz: it_pz_handle_t;
+  dto: it_evd_handle_t;
+  cm: it_evd_handle_t;
+  ep: it_ep_handle_t;
+}
+
+function side(h = ia()): Side {
+  const pz = it_pz_create(h);
+  const dto = it_evd_create(h, IT_DTO_EVENT_STREAM, 0 as never, 64, 1, null).evd_handle;
+  const cm = it_evd_create(h, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 16, 1, null).evd_handle;
+  const ep = it_ep_rc_create(pz, dto, dto, cm, 0, rcAttrs());
+  return { ia: h, pz, dto, cm, ep };
+}
+
+interface Buf {
+  bytes: Uint8Array;
+  lmr: it_lmr_handle_t;
+  ctx: it_rmr_context_t | null;
+  addr: bigint;
+}
+function reg(pz: it_pz_handle_t, n: number, fill = ''): Buf {
+  const bytes = new Uint8Array(n);
+  bytes.set(new TextEncoder().encode(fill).subarray(0, n));
+  const r = it_lmr_create(pz, bytes, null, n, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, 0 as never, 0);
+  return { bytes, lmr: r.lmr_handle, ctx: r.rmr_context, addr: it_make_rdma_addr_absolute(bytes) };
+}
+const seg = (b: Buf, len = b.bytes.length) => [{ lmr: b.lmr, addr: b.addr, length: len }];
+const F = IT_COMPLETION_FLAG | IT_NOTIFY_FLAG;
+const te = (s: string) => new TextEncoder().encode(s);
+const td = (b: Uint8Array) => new TextDecoder().decode(b);
+
+function listen(h: it_ia_handle_t): { evd: it_evd_handle_t; port: number } {
+  const evd = it_evd_create(h, IT_CM_REQ_EVENT_STREAM, 0 as never, 8, 1, null).evd_handle;
+  const r = it_listen_create(h, 0, evd, IT_LISTEN_NO_FLAG, { type: IT_IANA_PORT, conn_qual: { port: 0 } });
+  return { evd, port: 'port' in r.conn_qual.conn_qual ? r.conn_qual.conn_qual.port : 0 };
+}
+
+async function pathTo(h: it_ia_handle_t, ip: string): Promise<it_path_t> {
+  const r = await it_get_pathinfo(h, 0, { addr_type: IT_IPV4, addr: { ipv4: ip } }, 1);
+  assert.equal(r.status, IT_SUCCESS);
+  return r.paths![0]!;
+}
+
+function connect(ep: it_ep_handle_t, path: it_path_t, port: number, pdata: Uint8Array | null): void {
+  it_ep_connect(ep, path, null, { type: IT_IANA_PORT, conn_qual: { port } }, IT_CONNECT_FLAG_TWO_WAY, pdata);
+}
+
+/** A connected pair on softroce0: `a` active, `b` passive (its ESTABLISHED on the RTU). */
+async function pair(): Promise<{ a: Side; b: Side }> {
+  const b = side();
+  const a = side();
+  const l = listen(b.ia);
+  connect(a.ep, await pathTo(a.ia, '127.0.0.1'), l.port, te('hello from a'));
+  const req = (await nextOf(l.evd, IT_CM_REQ_CONN_REQUEST_EVENT)) as it_conn_request_event_t;
+  assert.equal(td(req.private_data.subarray(0, 12)), 'hello from a', 'the cma_hdr is not shown to the consumer');
+  assert.deepEqual(req.source_addr, { addr_type: IT_IPV4, addr: { ipv4: '127.0.0.1' } });
+  assert.equal(req.rdma_read_ird, 4);
+  assert.equal(req.rdma_read_ord, 4);
+  it_ep_accept(b.ep, req.cn_est_id, te('welcome'));
+  const ea = (await next(a.cm)) as it_connection_event_t;
+  assert.equal(ea.event_number, IT_CM_MSG_CONN_ESTABLISHED_EVENT);
+  assert.equal(td(ea.private_data.subarray(0, 7)), 'welcome');
+  const eb = (await next(b.cm)) as it_connection_event_t;
+  assert.equal(eb.event_number, IT_CM_MSG_CONN_ESTABLISHED_EVENT, 'the RTU establishes the passive side');
+  return { a, b };
+}
+
+describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)', () => {
+  test('softroce0 is an InfiniBand-transport Interface; its IA says what differs from iWARP', () => {
+    const list = it_interface_list(8).interfaces;
+    assert.deepEqual(
+      list.map((i) => [i.name, i.transport_type]),
+      [
+        ['softrdma0', IT_IWARP_TCP_TRANSPORT],
+        [IF, IT_IB_TRANSPORT],
+      ],
+    );
+    const h = ia();
+    const info = it_ia_query(h);
+    assert.equal(info.transport_type, IT_IB_TRANSPORT);
+    assert.equal(info.supported_service_types & IT_RC_SERVICE, IT_RC_SERVICE);
+    assert.equal(info.connect_private_data_len, 56, 'REQ 92 octets less the cma_hdr');
+    assert.equal(info.accept_private_data_len, 196);
+    assert.equal(info.reject_private_data_len, 148);
+    assert.equal(info.socket_conversion_support, false);
+    assert.equal(info.rdma_read_requires_remote_write, false);
+    assert.deepEqual(info.spigot_info[0]!.net_addr, [{ addr_type: IT_IPV4, addr: { ipv4: '127.0.0.1' } }]);
+    free(h);
+  });
+
+  test('it_get_pathinfo: an IB path between IPv4-mapped GIDs; it_ep_connect checks path, qualifier and private data', async () => {
+    const s = side();
+    const p = await pathTo(s.ia, '127.0.0.1');
+    assert.ok('ib' in p.remote);
+    assert.equal(p.remote.ib.local_port_gid, '::ffff:127.0.0.1');
+    assert.equal(p.remote.ib.remote_port_gid, '::ffff:127.0.0.1');
+    assert.equal(p.remote.ib.hop_limit, 64);
+    const iw: it_path_t = { spigot_id: 0, timeout: 0n, remote: { iwarp: { ip_vers: 4 as never, laddr: { ipv4: '127.0.0.1' }, raddr: { ipv4: '127.0.0.1' } } } };
+    throwsIt(() => connect(s.ep, iw, 1, null), IT_ERR_INVALID_SOURCE_PATH);
+    const v6: it_path_t = { ...p, remote: { ib: { ...p.remote.ib, remote_port_gid: 'fe80::1' } } };
+    throwsIt(() => connect(s.ep, v6, 1, null), IT_ERR_INVALID_SOURCE_PATH);
+    throwsIt(
+      () => it_ep_connect(s.ep, p, null, { type: IT_IB_SERVICEID, conn_qual: { serviceid: 1n } }, IT_CONNECT_FLAG_TWO_WAY, null),
+      IT_ERR_INVALID_CONN_QUAL,
+    );
+    throwsIt(() => connect(s.ep, p, 1, new Uint8Array(57)), IT_ERR_INVALID_PDATA_LENGTH);
+    throwsIt(() => it_socket_convert({} as never, s.ep, 0, null), IT_ERR_OP_NOT_SUPPORTED);
+    free(s.ia);
+  });
+
+  test('connect/accept with private data, Send, RDMA Write and Read, disconnect from the active side', async () => {
+    const { a, b } = await pair();
+    // Send a → b.
+    const rb = reg(b.pz, 64);
+    it_post_recv(b.ep, seg(rb), 1n, F);
+    const sa = reg(a.pz, 64, 'send over RoCE');
+    it_post_send(a.ep, seg(sa, 14), 2n, F);
+    const rc = (await nextOf(b.dto, IT_DTO_RC_RECV_CMPL_EVENT)) as it_dto_cmpl_event_t;
+    assert.equal(rc.dto_status, IT_DTO_SUCCESS);
+    assert.equal(rc.transferred_length, 14);
+    assert.equal(td(rb.bytes.subarray(0, 14)), 'send over RoCE');
+    await nextOf(a.dto, IT_DTO_SEND_CMPL_EVENT);
+    // RDMA Write a → b's buffer, then Read it back.
+    const target = reg(b.pz, 4096);
+    const src = reg(a.pz, 4096, 'written by a'.repeat(300));
+    it_post_rdma_write(a.ep, seg(src), 3n, F, target.addr, target.ctx!);
+    const w = (await nextOf(a.dto, IT_DTO_RDMA_WRITE_CMPL_EVENT)) as it_dto_cmpl_event_t;
+    assert.equal(w.dto_status, IT_DTO_SUCCESS);
+    assert.deepEqual(target.bytes, src.bytes);
+    const sink = reg(a.pz, 4096);
+    it_post_rdma_read(a.ep, seg(sink), 4n, F, target.addr, target.ctx!);
+    const r = (await nextOf(a.dto, IT_DTO_RDMA_READ_CMPL_EVENT)) as it_dto_cmpl_event_t;
+    assert.equal(r.dto_status, IT_DTO_SUCCESS);
+    assert.deepEqual(sink.bytes, target.bytes);
+    it_ep_disconnect(a.ep, null);
+    assert.equal((await next(a.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
+    assert.equal((await next(b.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT, 'the DREQ reached the passive side');
+    free(a.ia);
+    free(b.ia);
+  });
+
+  test('disconnect from the passive side', async () => {
+    const { a, b } = await pair();
+    it_ep_disconnect(b.ep, null);
+    assert.equal((await next(b.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
+    assert.equal((await next(a.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
+    free(a.ia);
+    free(b.ia);
+  });
+
+  test('it_reject with private data: PEER_REJECT carrying it (REJ 28)', async () => {
+    const b = ia();
+    const a = side();
+    const l = listen(b);
+    connect(a.ep, await pathTo(a.ia, '127.0.0.1'), l.port, null);
+    const req = (await nextOf(l.evd, IT_CM_REQ_CONN_REQUEST_EVENT)) as it_conn_request_event_t;
+    throwsIt(() => it_reject(req.cn_est_id, new Uint8Array(149)), IT_ERR_INVALID_PDATA_LENGTH);
+    it_reject(req.cn_est_id, te('go away'));
+    const ev = (await next(a.cm)) as it_connection_event_t;
+    assert.equal(ev.event_number, IT_CM_MSG_CONN_PEER_REJECT_EVENT);
+    assert.equal(td(ev.private_data.subarray(0, 7)), 'go away');
+    free(a.ia);
+    free(b);
+  });
+
+  test('no Listen Point on the port: NONPEER_REJECT BAD_PATH (REJ 8, Invalid Service ID)', async () => {
+    const a = side();
+    const b = ia();
+    const l = listen(b); // the CM runs; nothing listens on l.port + 1
+    connect(a.ep, await pathTo(a.ia, '127.0.0.1'), l.port === 65535 ? 1 : l.port + 1, null);
+    const ev = (await next(a.cm)) as it_connection_event_t;
+    assert.equal(ev.event_number, IT_CM_MSG_CONN_NONPEER_REJECT_EVENT);
+    assert.equal(ev.reject_reason_code, IT_CN_REJ_BAD_PATH);
+    free(a.ia);
+    free(b);
+  });
+
+  test('a lost REP is retransmitted by the passive CM: both sides still establish', async () => {
+    const b = side();
+    const a = side();
+    const l = listen(b.ia);
+    let dropped = 0;
+    const net = RoceNet.acquire('127.0.0.1', rocePort);
+    net.setTap((pkt) => {
+      if (madKind(pkt) === 'REP' && dropped === 0) {
+        dropped++;
+        return 'drop';
+      }
+      return 'pass';
+    });
+    try {
+      connect(a.ep, await pathTo(a.ia, '127.0.0.1'), l.port, null);
+      const req = (await nextOf(l.evd, IT_CM_REQ_CONN_REQUEST_EVENT)) as it_conn_request_event_t;
+      it_ep_accept(b.ep, req.cn_est_id, null);
+      assert.equal((await next(a.cm, 20_000)).event_number, IT_CM_MSG_CONN_ESTABLISHED_EVENT);
+      assert.equal((await next(b.cm, 20_000)).event_number, IT_CM_MSG_CONN_ESTABLISHED_EVENT);
+      assert.equal(dropped, 1);
+    } finally {
+      net.setTap(null);
+      net.release();
+    }
+    free(a.ia);
+    free(b.ia);
+  });
+});
