@@ -7,6 +7,8 @@
  *   RB. softrdma `rping -c` (SOFTRDMA_DEVICE=softroce0) → guest `rping -s` (64 B and -S 65535)
  *   RC. softrdma `perf … -d softroce0 ADDR` → guest `ib_*` -R servers: the six bw/lat tests and ib_atomic_bw
  *   RD. guest `ib_* -R ADDR` → softrdma `perf … --server -d softroce0`: the same seven
+ *   RE–RG. udaddy, ucmatose, mckey both ways (examples/rdmacm)
+ *   RH. guest `rping -c` → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0)
  *
  * The host side runs in the harness's netns (192.168.77.1); its GID table holds the netns's
  * IPv4 addresses. Every case checks its pcaps with tshark (RRoCE: CM MADs and data, nothing
@@ -353,4 +355,52 @@ test('interop RG: mckey both ways (IPv4 group 239.255.1.1, IGMP, UD to QPN 0xFFF
       false,
     ),
   );
+});
+
+test('interop RH: guest rping -c (Linux rxe) → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0), 64 B and -S 65535, -C 100 -V', opts, async () => {
+  if ('skip' in h) return;
+  const itServer = join(cli, '../../../examples/itapi/rping-server.js');
+  assert.ok(existsSync(itServer), 'examples/itapi/rping-server.js missing: npx tsc -p .');
+  await retryOnce('RH', async () => {
+    const pcap = pcapDir('RH');
+    const cases = [
+      { tag: 'small', port: 7276, size: [] as string[], ours: [] as string[] },
+      { tag: 'big', port: 7277, size: ['-S', '65535'], ours: ['--size', '65535'] },
+    ];
+    const script = [
+      'echo KP_READY',
+      ...cases.map((c) => `echo "WAIT ${c.tag}"; sleep 8; echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"`),
+    ].join('\n');
+    const guest = guestRun(script, 400);
+    let guestRc = -1;
+    const results: Array<{ rc: number; lines: string[] }> = [];
+    try {
+      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+      for (const c of cases) {
+        assert.ok(await guest.wait(new RegExp(`^WAIT ${c.tag}$`), 240_000), `RH: the guest did not reach ${c.tag}`);
+        const args = ['--device', 'softroce0', '--addr', HOST_IP, '--port', String(c.port), '--count', String(COUNT), '-v', ...c.ours];
+        results.push(await hostNode(dir, itServer, args, 240_000, { SOFTRDMA_PCAP: pcap }));
+      }
+      guestRc = await guest.done;
+    } finally {
+      kill(guest);
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+    }
+    const failures: string[] = [];
+    for (const [i, c] of cases.entries()) {
+      const g = section(guest.lines, c.tag);
+      const p = pings(g.lines);
+      const s = results[i]!;
+      const served = s.lines.filter((l) => /^server ping data: rdma-ping-\d+: /.test(l)).length;
+      console.log(`---- RH ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; IT-API rping server rc=${s.rc}, ${served} served ----`);
+      for (const l of p.ends) console.log(`[guest] ${l}`);
+      show(`IT-API rping-server --device softroce0 -p ${c.port} (rc ${s.rc})`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
+      if (p.n !== COUNT) failures.push(`RH ${c.tag}: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
+      if (g.rc !== 0) failures.push(`RH ${c.tag}: guest rping -c exit status ${g.rc}`);
+      if (s.rc !== 0) failures.push(`RH ${c.tag}: IT-API rping server exit status ${s.rc}`);
+      if (served !== COUNT) failures.push(`RH ${c.tag}: the IT-API server served ${served} of ${COUNT}`);
+    }
+    checkWire('RH', pcap, failures);
+    assert.deepEqual(failures, [], failures.join('; '));
+  });
 });
