@@ -21,8 +21,8 @@
  * @module
  */
 import type { Socket } from 'node:net';
-import type { IbCmConnection, IbCmEvent } from '../ibcm/cm.js';
-import { cmaPrivateDataOf, ephemeralPort, type RdmaIpCm, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
+import type { IbCmConnection, IbCmEvent, IbCmSidrRequest } from '../ibcm/cm.js';
+import { type CmaAddresses, cmaPrivateDataOf, ephemeralPort, type RdmaIpCm, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
 import {
   ACTIVE_SETTLE_MS,
   type CmConnection,
@@ -64,6 +64,7 @@ import type { Lmr, Rmr } from './mem.js';
 import { fail, type Ia, ItObject, type Pz } from './objects.js';
 import { gidIndexOf, IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type IbItListen, IbItRequest, ibPathOf, ibQpInit, ibQpToRts, isIbDevice, rejectCodeOf, roceAddresses, roceCm } from './roce.js';
 import { it_status_t as S } from './status.js';
+import { UdSvcRequest } from './ud.js';
 import {
   IT_HANDLE_KIND,
   IT_ID_KIND,
@@ -1324,6 +1325,8 @@ export class Listen extends ItObject {
   ) {
     super();
     cm.on('request', (r: CmConnectRequest | IbItRequest) => this.onRequest(r));
+    // RoCE: the port's UD service requests (SIDR_REQ to RDMA_PS_UDP) arrive here too.
+    cm.on('ud-request', (r: IbCmSidrRequest, a: CmaAddresses) => this.onUdRequest(r, a));
     cm.on('failure', (f: { kind: string; remoteAddress: string }) => log('handshake from %s failed: %s', f.remoteAddress, f.kind));
   }
   get ia(): Ia {
@@ -1332,6 +1335,30 @@ export class Listen extends ItObject {
   get connQual(): it_conn_qual_t {
     return { type: IT_IANA_PORT, conn_qual: { port: this.port } };
   }
+  /** A UD service request: `IT_CM_REQ_UD_SERVICE_REQUEST_EVENT` (a full SEVD drops it; the requester retransmits). */
+  private onUdRequest(r: IbCmSidrRequest, a: CmaAddresses): void {
+    if (this.freed || this.evd.full) {
+      if (!this.freed) this.evd.drop();
+      return;
+    }
+    const id = new UdSvcRequest(this.ia_, r, netAddrOf(a.src));
+    this.ia_.udRequests.add(id);
+    const pd = id.privateData;
+    this.evd.post(
+      {
+        event_number: ET.IT_CM_REQ_UD_SERVICE_REQUEST_EVENT,
+        evd: this.evd,
+        ud_svc_req_id: id,
+        conn_qual: this.connQual,
+        source_addr: id.source,
+        spigot_id: this.spigot,
+        private_data: pdataBuffer(pd),
+        private_data_present: pd.length > 0,
+      },
+      true,
+    );
+  }
+
   private onRequest(r: CmConnectRequest | IbItRequest): void {
     if (this.freed) {
       r.reject();

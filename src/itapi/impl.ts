@@ -36,10 +36,11 @@ import {
 import { ipv4FromGid } from '../wire/ib/cm.js';
 import { type ItApi, IT_API_FUNCTION_NAMES, IT_API_FUNCTIONS, type ItWaitOptions } from './api.js';
 import { type ItDevice, itDevice, itDevices } from './access.js';
-import { deliverRequest, Ep, type EpAttrs, epAttrsOf, Listen, PendingRequest, type SqRec, Srq } from './ep.js';
+import { deliverRequest, Ep, type EpAttrs, epAttrsOf, Listen, PendingRequest, pdataBuffer, type SqRec, Srq } from './ep.js';
 import { Aevd, Evd, MAX_SEVD_QUEUE, nextFd, Sevd } from './evd.js';
 import { Lmr, Rmr } from './mem.js';
 import { check, checkHandle, fail, Ia, IA_RNIC_LOCATION, Pz, setCurrentFn, softrdmaItapiPrivileged } from './objects.js';
+import { Ah, avOfPath, hostOfPath, sidrOfStatus, UD_GRH_LEN, UD_MAX_MESSAGE, UD_PDATA_REPLY, UD_PDATA_REQUEST, UdEp, UdSvcHandle, UdSvcRequest } from './ud.js';
 import { gidFromText, IB_PDATA_ACCEPT, IB_PDATA_CONNECT, IB_PDATA_REJECT, IbItListen, ibPathOf, isIbDevice, roceAddresses, roceCm } from './roce.js';
 import { isItError, it_status_t as S } from './status.js';
 import {
@@ -51,8 +52,11 @@ import {
   IT_TIMEOUT_INFINITE,
   isItEventStream,
   it_addr_mode_t as AM,
+  it_addr_param_mask_t as ADM,
+  it_ah_flags_t as AHF,
   it_cn_est_flags_t as CF,
   it_conn_qual_type_t as CQ,
+  it_dg_type_t as DG,
   it_dto_flags_t as DF,
   it_ep_param_mask_t as EPM,
   it_ep_rc_creation_flags_t as EPF,
@@ -75,6 +79,8 @@ import {
   it_srq_param_mask_t as SQM,
   it_transport_service_type_t as SVC,
   it_transport_type_t as TT,
+  it_ud_svc_req_param_mask_t as UDM,
+  it_ud_svc_req_status_t as US,
   type it_ep_attributes_partial_t,
   type it_ep_attributes_t,
   type it_ep_param_partial_t,
@@ -173,7 +179,7 @@ function roceSpigotInfo(ia: Ia): it_spigot_info_t {
     spigot_id: 0,
     max_rc_send_len: MAX_RC_LEN,
     max_rc_rdma_len: MAX_RC_LEN,
-    max_ud_send_len: 0,
+    max_ud_send_len: UD_MAX_MESSAGE,
     spigot_online: true,
     active_side_conn_qual: CQ.IT_IANA_PORT,
     passive_side_conn_qual: CQ.IT_IANA_PORT,
@@ -195,7 +201,7 @@ function iaInfo(ia: Ia): it_ia_info_t {
     vendor: ib ? { ib: { vendor: 0, device: 0, revision: 0 } } : { iwarp: { valid_vid: false, vid } },
     dto_alignment_hint: 64,
     transport_type: transportOf(ia),
-    supported_service_types: SVC.IT_RC_SERVICE,
+    supported_service_types: ib ? ((SVC.IT_RC_SERVICE | SVC.IT_UD_SERVICE) as SVC) : SVC.IT_RC_SERVICE,
     ep_work_queues_resizable: true,
     three_way_handshake_support: false,
     private_data_support: true,
@@ -208,8 +214,8 @@ function iaInfo(ia: Ia): it_ia_info_t {
     accept_private_data_len: pd.accept,
     reject_private_data_len: pd.reject,
     disconnect_private_data_len: pd.disconnect,
-    ud_req_private_data_len: 0,
-    ud_rep_private_data_len: 0,
+    ud_req_private_data_len: ib ? UD_PDATA_REQUEST : 0,
+    ud_rep_private_data_len: ib ? UD_PDATA_REPLY : 0,
     num_spigots: 1,
     spigot_info: [ib ? roceSpigotInfo(ia) : spigotInfo()],
     affiliated_err_evd: ia.affEvd,
@@ -291,6 +297,25 @@ const SEND_FLAGS = BASE_SQ | DF.IT_SOLICITED_WAIT_FLAG;
 const READ_FLAGS = BASE_SQ | DF.IT_UNLINK_LOCAL_SINK;
 const UNLINK_FLAGS = BASE_SQ | DF.IT_UNLINK_FENCE_FLAG;
 const RECV_FLAGS = DF.IT_COMPLETION_FLAG | DF.IT_NOTIFY_FLAG | DF.IT_COALESCE_WR_FLAG;
+/** A datagram Send: no fences (digest: BARRIER_FENCE is illegal on any UD WR). */
+const SENDTO_FLAGS = DF.IT_COMPLETION_FLAG | DF.IT_NOTIFY_FLAG | DF.IT_SOLICITED_WAIT_FLAG | DF.IT_COALESCE_WR_FLAG;
+
+/** An RC Endpoint handle; a UD Endpoint is the wrong type (`IT_ERR_INVALID_EP_TYPE`). */
+function rcEp(h: unknown): Ep {
+  if (h instanceof UdEp && !h.freed) {
+    if (h.ia.disabled) fail(S.IT_ERR_IA_CATASTROPHE);
+    fail(S.IT_ERR_INVALID_EP_TYPE, 'a UD Endpoint');
+  }
+  return check(h, Ep, S.IT_ERR_INVALID_EP);
+}
+/** A UD Endpoint handle; an RC Endpoint is the wrong type (`IT_ERR_INVALID_EP_TYPE`). */
+function udEp(h: unknown): UdEp {
+  if (h instanceof Ep && !h.freed) {
+    if (h.ia.disabled) fail(S.IT_ERR_IA_CATASTROPHE);
+    fail(S.IT_ERR_INVALID_EP_TYPE, 'not a UD Endpoint');
+  }
+  return check(h, UdEp, S.IT_ERR_INVALID_EP);
+}
 
 /** RNICPI WR flags of an IT-API WR: always signalled (the Endpoint filters the completions). */
 function riFlags(f: number, kind: 'send' | 'write' | 'read' | 'mem' | 'unlink'): number {
@@ -327,12 +352,36 @@ function checkAddrMode(m: number): void {
 }
 
 /** SQ posts are legal in CONNECTED and NONOPERATIONAL (flushed) only. */
+function udEpParams(ep: UdEp, mask: number): it_ep_param_partial_t {
+  const all = (mask & EPM.IT_EP_PARAM_ALL) !== 0;
+  const has = (b: number): boolean => all || (mask & b) !== 0;
+  const out: { -readonly [K in keyof it_ep_param_partial_t]: it_ep_param_partial_t[K] } = {};
+  if (has(EPM.IT_EP_PARAM_IA)) out.ia = ep.ia;
+  if (has(EPM.IT_EP_PARAM_SPIGOT)) out.spigot_id = ep.spigot;
+  if (has(EPM.IT_EP_PARAM_STATE)) out.ep_state = { ud: ep.state };
+  if (has(EPM.IT_EP_PARAM_SERV_TYPE)) out.service_type = SVC.IT_UD_SERVICE;
+  if (has(EPM.IT_EP_PARAM_PZ)) out.pz = ep.pz;
+  if (has(EPM.IT_EP_PARAM_REQ_SEVD)) out.request_sevd = ep.reqEvd;
+  if (has(EPM.IT_EP_PARAM_RECV_SEVD)) out.recv_sevd = ep.recvEvd;
+  const a = ep.attr;
+  const attr: { -readonly [K in keyof it_ep_attributes_partial_t]: it_ep_attributes_partial_t[K] } = {};
+  if (has(EPM.IT_EP_PARAM_MAX_PAYLOAD)) attr.max_dto_payload_size = a.max_dto_payload_size;
+  if (has(EPM.IT_EP_PARAM_MAX_REQ_DTO)) attr.max_request_dtos = a.max_request_dtos;
+  if (has(EPM.IT_EP_PARAM_MAX_RECV_DTO)) attr.max_recv_dtos = a.max_recv_dtos;
+  if (has(EPM.IT_EP_PARAM_MAX_SEND_SEG)) attr.max_send_segments = a.max_send_segments;
+  if (has(EPM.IT_EP_PARAM_MAX_RECV_SEG)) attr.max_recv_segments = a.max_recv_segments;
+  if (has(EPM.IT_EP_PARAM_PRIV_OPS_ENABLE)) attr.priv_ops_enable = false;
+  if (has(EPM.IT_EP_PARAM_EP_ID) || has(EPM.IT_EP_PARAM_EP_KEY)) attr.srv = { ud: { ep_info: { ud_ep_id: ep.qpn, ud_ep_key: a.ud_ep_key } } };
+  if (Object.keys(attr).length > 0) out.attr = attr;
+  return out;
+}
+
 function checkSqState(ep: Ep): void {
   if (ep.state !== ST.IT_EP_STATE_CONNECTED && ep.state !== ST.IT_EP_STATE_NONOPERATIONAL) fail(S.IT_ERR_INVALID_EP_STATE);
 }
 
 /** One local segment as an RNICPI SGE. */
-function sgeOf(ep: Ep, t: it_lmr_triplet_t, invalidLmrImmediate: boolean): ri_data_seg_t {
+function sgeOf(ep: { ia: Ia }, t: it_lmr_triplet_t, invalidLmrImmediate: boolean): ri_data_seg_t {
   if (!t || typeof t !== 'object' || typeof t.addr !== 'bigint' || !isUint(t.length) || t.length > MAX_RC_LEN) {
     fail(S.IT_ERR_INVALID_NUM_SEGMENTS, 'malformed segment');
   }
@@ -351,7 +400,7 @@ function sgeOf(ep: Ep, t: it_lmr_triplet_t, invalidLmrImmediate: boolean): ri_da
   return { tag: BAD_STAG, addr: t.addr, len: t.length };
 }
 
-function sglOf(ep: Ep, segs: readonly it_lmr_triplet_t[] | null, max: number, invalidLmrImmediate: boolean): ri_data_seg_t[] {
+function sglOf(ep: { ia: Ia }, segs: readonly it_lmr_triplet_t[] | null, max: number, invalidLmrImmediate: boolean): ri_data_seg_t[] {
   const list = segs ?? [];
   if (!Array.isArray(list) || list.length > max) fail(S.IT_ERR_INVALID_NUM_SEGMENTS);
   return list.map((t) => sgeOf(ep, t, invalidLmrImmediate));
@@ -522,18 +571,44 @@ function connectIb(ep: Ep, path: it_path_t, connect_qual: it_conn_qual_t, privat
 const impl: ItApi = {
   // ---- UD Address Handles (not on an iWARP IA) ------------------------------------------
 
-  it_address_handle_create(pz_handle) {
-    check(pz_handle, Pz, S.IT_ERR_INVALID_PZ);
-    return fail(S.IT_ERR_OP_NOT_SUPPORTED, 'no UD service on an iWARP IA');
+  it_address_handle_create(pz_handle, destination_path, ah_flags) {
+    const pz = check(pz_handle, Pz, S.IT_ERR_INVALID_PZ);
+    const ia = pz.ia;
+    if (!isIb(ia)) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'no UD service on an iWARP IA');
+    if (!isUint(ah_flags) || (ah_flags & ~AHF.IT_AH_PATH_COMPLETE) !== 0) fail(S.IT_ERR_INVALID_FLAGS);
+    if (!destination_path || typeof destination_path !== 'object') fail(S.IT_ERR_INVALID_SOURCE_PATH);
+    if (destination_path.spigot_id !== 0) fail(S.IT_ERR_INVALID_SPIGOT);
+    const av = avOfPath(ia, destination_path);
+    if (!av) fail(S.IT_ERR_INVALID_SOURCE_PATH, 'an IB path with a remote GID is needed');
+    const r = ia.ops.ri_ah_create(ia.rnic, pz.pd, av, null, null);
+    if (r.status !== RiRet.SUCCESS) fail(S.IT_ERR_RESOURCES, `ri_ah_create: ${RiRet[r.status]}`);
+    const ah = new Ah(pz, r.ah, destination_path);
+    ia.ahs.add(ah);
+    return ah as never;
   },
-  it_address_handle_free() {
-    fail(S.IT_ERR_INVALID_AH, 'no Address Handle exists on an iWARP IA');
+  it_address_handle_free(addr_handle) {
+    check(addr_handle, Ah, S.IT_ERR_INVALID_AH).destroy();
   },
-  it_address_handle_modify() {
-    fail(S.IT_ERR_INVALID_AH, 'no Address Handle exists on an iWARP IA');
+  it_address_handle_modify(addr_handle, mask, params) {
+    const ah = check(addr_handle, Ah, S.IT_ERR_INVALID_AH);
+    if (mask !== ADM.IT_ADDR_PARAM_PATH) fail(S.IT_ERR_INVALID_MASK, 'only the path can change');
+    const path = params?.path;
+    if (!path || typeof path !== 'object') fail(S.IT_ERR_INVALID_SOURCE_PATH);
+    if (path.spigot_id !== 0) fail(S.IT_ERR_INVALID_SPIGOT);
+    const av = avOfPath(ah.ia, path);
+    if (!av) fail(S.IT_ERR_INVALID_SOURCE_PATH);
+    const st = ah.ia.ops.ri_ah_modify(ah.ia.rnic, ah.ah, av);
+    if (st.status !== RiRet.SUCCESS) fail(S.IT_ERR_INVALID_SOURCE_PATH, `ri_ah_modify: ${RiRet[st.status]}`);
+    ah.path = path;
   },
-  it_address_handle_query() {
-    return fail(S.IT_ERR_INVALID_AH, 'no Address Handle exists on an iWARP IA');
+  it_address_handle_query(addr_handle, mask) {
+    const ah = check(addr_handle, Ah, S.IT_ERR_INVALID_AH);
+    checkMask(mask, ADM.IT_ADDR_PARAM_ALL | ADM.IT_ADDR_PARAM_IA | ADM.IT_ADDR_PARAM_PZ | ADM.IT_ADDR_PARAM_PATH);
+    return pick(mask, { ia: ah.ia, pz: ah.pz, path: ah.path }, [
+      [ADM.IT_ADDR_PARAM_IA, 'ia'],
+      [ADM.IT_ADDR_PARAM_PZ, 'pz'],
+      [ADM.IT_ADDR_PARAM_PATH, 'path'],
+    ]);
   },
 
   // ---- Utilities -------------------------------------------------------------------------
@@ -570,7 +645,7 @@ const impl: ItApi = {
   // ---- Endpoints and connection management ----------------------------------------------
 
   it_ep_accept(ep_handle, cn_est_id, private_data) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     const req = cnOf(cn_est_id);
     if (req.ia !== ep.ia) fail(S.IT_ERR_INVALID_CN_EST_ID, 'the request belongs to another IA');
     // iWARP is 2-way only: the passive side accepts with an UNCONNECTED Endpoint.
@@ -581,7 +656,7 @@ const impl: ItApi = {
   },
 
   it_ep_connect(ep_handle, path, conn_attr, connect_qual, cn_est_flags, private_data) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     if (ep.state !== ST.IT_EP_STATE_UNCONNECTED) fail(S.IT_ERR_INVALID_EP_STATE);
     const f = cn_est_flags;
     const known = CF.IT_CONNECT_FLAG_TWO_WAY | CF.IT_CONNECT_FLAG_THREE_WAY | CF.IT_CONNECT_SUPPRESS_IRD_ORD;
@@ -626,20 +701,36 @@ const impl: ItApi = {
   },
 
   it_ep_disconnect(ep_handle, private_data) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     pdataOf(private_data, PDATA_DISCONNECT);
     if (ep.state === ST.IT_EP_STATE_UNCONNECTED) fail(S.IT_ERR_INVALID_EP_STATE);
     ep.disconnect();
   },
 
   it_ep_free(ep_handle) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    if (ep_handle instanceof UdEp) {
+      check(ep_handle, UdEp, S.IT_ERR_INVALID_EP).destroy();
+      return;
+    }
+    const ep = rcEp(ep_handle);
     if (ep.narrowLinked > 0) fail(S.IT_ERR_EP_BUSY, 'a Narrow RMR is linked through the Endpoint');
     ep.destroy();
   },
 
   it_ep_modify(ep_handle, mask, ep_attr) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    if (ep_handle instanceof UdEp) {
+      const u = check(ep_handle, UdEp, S.IT_ERR_INVALID_EP);
+      // A UD Endpoint: its key and its payload size.
+      if (!isUint(mask) || Number(mask) === 0 || (mask & ~(EPM.IT_EP_PARAM_EP_KEY | EPM.IT_EP_PARAM_MAX_PAYLOAD)) !== 0) fail(S.IT_ERR_INVALID_MASK);
+      const a = ep_attr ?? {};
+      const key = a.srv && 'ud' in a.srv ? a.srv.ud.ep_info?.ud_ep_key : undefined;
+      if (mask & EPM.IT_EP_PARAM_EP_KEY && (!isUint(key) || key > 0xffff_ffff || (key & 0x8000_0000) !== 0)) fail(S.IT_ERR_INVALID_EP_KEY);
+      if (mask & EPM.IT_EP_PARAM_MAX_PAYLOAD && (!isUint(a.max_dto_payload_size) || a.max_dto_payload_size > UD_MAX_MESSAGE)) fail(S.IT_ERR_PAYLOAD_SIZE);
+      if (mask & EPM.IT_EP_PARAM_EP_KEY && u.setKey(key!) !== RiRet.SUCCESS) fail(S.IT_ERR_INVALID_EP_STATE);
+      if (mask & EPM.IT_EP_PARAM_MAX_PAYLOAD) u.attr.max_dto_payload_size = a.max_dto_payload_size!;
+      return;
+    }
+    const ep = rcEp(ep_handle);
     if (!isUint(mask) || Number(mask) === 0 || (mask & ~EP_MODIFIABLE) !== 0) fail(S.IT_ERR_INVALID_MASK);
     if (mask & EPM.IT_EP_PARAM_EP_KEY) fail(S.IT_ERR_INVALID_MASK, 'ud_ep_key is a UD attribute');
     const ia = ep.ia;
@@ -729,7 +820,12 @@ const impl: ItApi = {
   },
 
   it_ep_query(ep_handle, mask) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    if (ep_handle instanceof UdEp) {
+      const u = check(ep_handle, UdEp, S.IT_ERR_INVALID_EP);
+      checkMask(mask, (1 << 28) - 1);
+      return udEpParams(u, mask);
+    }
+    const ep = rcEp(ep_handle);
     checkMask(mask, (1 << 28) - 1);
     return epParams(ep, mask);
   },
@@ -779,15 +875,76 @@ const impl: ItApi = {
   },
 
   it_ep_reset(ep_handle) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     if (ep.state !== ST.IT_EP_STATE_NONOPERATIONAL) fail(S.IT_ERR_INVALID_EP_STATE);
     if (ep.cannotReset) fail(S.IT_ERR_CANNOT_RESET, 'broken by a DTO SEVD overflow');
     if (!ep.reset()) fail(S.IT_ERR_CANNOT_RESET, 'the connection is still being torn down with RMRs linked');
   },
 
-  it_ep_ud_create(pz_handle) {
-    check(pz_handle, Pz, S.IT_ERR_INVALID_PZ);
-    return fail(S.IT_ERR_OP_NOT_SUPPORTED, 'no UD service on an iWARP IA');
+  it_ep_ud_create(pz_handle, request_sevd_handle, recv_sevd_handle, ep_attr, spigot_id) {
+    const pz = check(pz_handle, Pz, S.IT_ERR_INVALID_PZ);
+    const ia = pz.ia;
+    if (!isIb(ia)) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'no UD service on an iWARP IA');
+    const evdOf = (h: unknown, invalid: S): Evd => {
+      const e = check(h, Evd, invalid);
+      if (e.ia !== ia) fail(invalid);
+      return e;
+    };
+    const req = evdOf(request_sevd_handle, S.IT_ERR_INVALID_REQ_EVD);
+    const recv = evdOf(recv_sevd_handle, S.IT_ERR_INVALID_RECV_EVD);
+    if (!(req instanceof Sevd) || req.stream !== ET.IT_DTO_EVENT_STREAM) fail(S.IT_ERR_INVALID_EVD_TYPE, 'request SEVD');
+    if (!(recv instanceof Sevd) || recv.stream !== ET.IT_DTO_EVENT_STREAM) fail(S.IT_ERR_INVALID_EVD_TYPE, 'recv SEVD');
+    if (req.overflowed || req.dtoDead) fail(S.IT_ERR_INVALID_REQ_EVD_STATE);
+    if (recv.overflowed || recv.dtoDead) fail(S.IT_ERR_INVALID_RECV_EVD_STATE);
+    if (spigot_id !== 0) fail(S.IT_ERR_INVALID_SPIGOT);
+    const l = limits(ia);
+    const a = ep_attr;
+    if (!a || typeof a !== 'object' || !a.srv || !('ud' in a.srv)) fail(S.IT_ERR_INVALID_EP_KEY, 'UD attributes (srv.ud) required');
+    if (!isUint(a.max_dto_payload_size) || a.max_dto_payload_size > UD_MAX_MESSAGE) fail(S.IT_ERR_PAYLOAD_SIZE, `a UD message is at most ${UD_MAX_MESSAGE} octets`);
+    if (!isUint(a.max_request_dtos) || a.max_request_dtos > l.max_wrs_qp) fail(S.IT_ERR_RESOURCE_REQ_DTO);
+    if (!isUint(a.max_recv_dtos) || a.max_recv_dtos > l.max_wrs_qp) fail(S.IT_ERR_RESOURCE_RECV_DTO);
+    if (!isUint(a.max_send_segments) || a.max_send_segments > l.max_sgl_send_recvqp) fail(S.IT_ERR_RESOURCE_SSEG);
+    if (!isUint(a.max_recv_segments) || a.max_recv_segments > l.max_sgl_send_recvqp) fail(S.IT_ERR_RESOURCE_RSEG);
+    if (a.priv_ops_enable) fail(S.IT_ERR_PRIV_OPS_UNAVAILABLE, 'no privileged operations on UD Endpoints');
+    const key = a.srv.ud.ep_info?.ud_ep_key;
+    if (!isUint(key) || key > 0xffff_ffff || (key & 0x8000_0000) !== 0) fail(S.IT_ERR_INVALID_EP_KEY, 'a Q_Key below 0x80000000 (the high bit is for privileged keys)');
+    const ep = new UdEp(
+      ia,
+      pz,
+      req,
+      recv,
+      {
+        max_dto_payload_size: a.max_dto_payload_size,
+        max_request_dtos: a.max_request_dtos,
+        max_recv_dtos: a.max_recv_dtos,
+        max_send_segments: a.max_send_segments,
+        max_recv_segments: a.max_recv_segments,
+        ud_ep_key: key,
+      },
+      spigot_id,
+    );
+    const sq = Math.max(1, a.max_request_dtos);
+    const rq = Math.max(1, a.max_recv_dtos);
+    if (!req.reserveCq(sq)) fail(S.IT_ERR_RESOURCES, 'request SEVD completion queue');
+    if (!recv.reserveCq(rq)) {
+      req.unreserveCq(sq);
+      fail(S.IT_ERR_RESOURCES, 'recv SEVD completion queue');
+    }
+    ep.cqReservation = { req: sq, recv: rq };
+    const st = ep.createQp();
+    if (st !== RiRet.SUCCESS) {
+      req.unreserveCq(sq);
+      recv.unreserveCq(rq);
+      if (st === RiRet.RNIC_WR_LIMIT_EXCEEDED) fail(S.IT_ERR_RESOURCE_REQ_DTO);
+      if (st === RiRet.RNIC_SG_LIMIT_EXCEEDED) fail(S.IT_ERR_RESOURCE_SSEG);
+      fail(S.IT_ERR_RESOURCES, `ri_qp_create: ${RiRet[st]}`);
+    }
+    req.feeders++;
+    recv.feeders++;
+    req.eps.add(ep as never);
+    recv.eps.add(ep as never);
+    ia.udEps.add(ep);
+    return ep as never;
   },
 
   // ---- Event Dispatchers -----------------------------------------------------------------
@@ -1246,7 +1403,7 @@ const impl: ItApi = {
   it_lmr_link(lmr_handle, addr, iobl, length, addr_mode, privs, ep_handle, cookie, dto_flags) {
     const lmr = check(lmr_handle, Lmr, S.IT_ERR_INVALID_LMR);
     if (lmr.direct) fail(S.IT_ERR_INVALID_LMR, 'the Direct LMR Handle cannot be linked');
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     if (!ep.attr.priv_ops_enable) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'LMR Link needs a Privileged Mode Endpoint');
     checkDtoFlags(dto_flags, BASE_SQ);
@@ -1368,7 +1525,7 @@ const impl: ItApi = {
   it_lmr_unlink(lmr_handle, ep_handle, cookie, dto_flags) {
     const lmr = check(lmr_handle, Lmr, S.IT_ERR_INVALID_LMR);
     if (lmr.direct) fail(S.IT_ERR_INVALID_LMR, 'the Direct LMR Handle cannot be unlinked');
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     checkDtoFlags(dto_flags, UNLINK_FLAGS);
     ep.postSq(
@@ -1419,7 +1576,7 @@ const impl: ItApi = {
     // IT-API §6 it_post_atomic: softrdma carries atomics on iWARP with RFC 7306 towards a peer
     // that negotiated it (the spec-notes); towards any other peer the WR completes in error
     // (IT_DTO_ERR_LOCAL_EP) without reaching the wire, and the connection breaks.
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     if (op !== IT_COMPARE_AND_SWAP && op !== IT_FETCH_AND_ADD) fail(S.IT_ERR_INVALID_ATOMIC_OP, `op ${op}`);
     checkDtoFlags(dto_flags, BASE_SQ);
@@ -1446,7 +1603,7 @@ const impl: ItApi = {
   },
 
   it_post_rdma_read(ep_handle, local_segments, cookie, dto_flags, rdma_addr, rmr_context) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     checkDtoFlags(dto_flags, READ_FLAGS);
     const sgl = sglOf(ep, local_segments, ep.attr.max_rdma_read_segments, false);
@@ -1474,7 +1631,7 @@ const impl: ItApi = {
   },
 
   it_post_rdma_read_to_rmr(ep_handle, local_segments, cookie, dto_flags, rdma_addr, rmr_context) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     checkDtoFlags(dto_flags, READ_FLAGS);
     const list = local_segments ?? [];
@@ -1508,7 +1665,7 @@ const impl: ItApi = {
   },
 
   it_post_rdma_write(ep_handle, local_segments, cookie, dto_flags, rdma_addr, rmr_context) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     checkDtoFlags(dto_flags, BASE_SQ);
     const sgl = sglOf(ep, local_segments, ep.attr.max_rdma_write_segments, false);
@@ -1541,7 +1698,7 @@ const impl: ItApi = {
       srq.post({ cookie: cookieOf(cookie), flags: dto_flags }, sgl);
       return;
     }
-    const ep = check(handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(handle);
     checkDtoFlags(dto_flags, RECV_FLAGS);
     if (!(dto_flags & DF.IT_COMPLETION_FLAG)) fail(S.IT_ERR_INVALID_DTO_FLAGS, 'Receives need IT_COMPLETION_FLAG');
     if (ep.srq) fail(S.IT_ERR_INVALID_SRQ, 'the Endpoint receives through its S-RQ');
@@ -1549,13 +1706,17 @@ const impl: ItApi = {
     ep.postRecv({ cookie: cookieOf(cookie), flags: dto_flags }, sgl);
   },
 
-  it_post_recvfrom(ep_handle) {
-    check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
-    fail(S.IT_ERR_INVALID_EP_TYPE, 'not a UD Endpoint');
+  it_post_recvfrom(ep_handle, local_segments, cookie, dto_flags) {
+    const ep = udEp(ep_handle);
+    checkDtoFlags(dto_flags, RECV_FLAGS);
+    if (!(dto_flags & DF.IT_COMPLETION_FLAG)) fail(S.IT_ERR_INVALID_DTO_FLAGS, 'Receives need IT_COMPLETION_FLAG');
+    const sgl = sglOf({ ia: ep.ia }, local_segments, ep.attr.max_recv_segments, false);
+    if (sgl.length === 0) fail(S.IT_ERR_INVALID_NUM_SEGMENTS, `a UD Receive needs at least one segment (${UD_GRH_LEN} octets for the GRH)`);
+    ep.postRecvfrom(sgl, cookieOf(cookie), dto_flags);
   },
 
   it_post_send(ep_handle, local_segments, cookie, dto_flags) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     checkDtoFlags(dto_flags, SEND_FLAGS);
     const sgl = sglOf(ep, local_segments, ep.attr.max_send_segments, true);
@@ -1563,7 +1724,7 @@ const impl: ItApi = {
   },
 
   it_post_send_and_unlink(ep_handle, local_segments, cookie, dto_flags, rmr_context) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     checkDtoFlags(dto_flags, SEND_FLAGS);
     const sgl = sglOf(ep, local_segments, ep.attr.max_send_segments, true);
@@ -1574,9 +1735,18 @@ const impl: ItApi = {
     );
   },
 
-  it_post_sendto(ep_handle) {
-    check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
-    fail(S.IT_ERR_INVALID_EP_TYPE, 'not a UD Endpoint');
+  it_post_sendto(ep_handle, local_segments, cookie, dto_flags, remote_ep_addr) {
+    const ep = udEp(ep_handle);
+    checkDtoFlags(dto_flags, SENDTO_FLAGS);
+    const d = remote_ep_addr;
+    if (!d || typeof d !== 'object' || d.type !== DG.IT_DG_TYPE_IB_UD || !d.addr?.ud) fail(S.IT_ERR_INVALID_AH, 'an IB UD destination is needed');
+    const ah = check(d.addr.ud.addr, Ah, S.IT_ERR_INVALID_AH);
+    // The AH must be of the Endpoint's PZ (IT-API §2.7; IBTA: the AH's PD is the QP's).
+    if (ah.pz !== ep.pz || ah.path.spigot_id !== ep.spigot) fail(S.IT_ERR_INVALID_AH, 'the Address Handle belongs to another PZ or Spigot');
+    const info = d.addr.ud.ep_info;
+    if (!info || !isUint(info.ud_ep_id) || !isUint(info.ud_ep_key)) fail(S.IT_ERR_INVALID_AH, 'ep_info');
+    const sgl = sglOf({ ia: ep.ia }, local_segments, ep.attr.max_send_segments, true);
+    ep.postSendto(sgl, cookieOf(cookie), dto_flags, ah, info);
   },
 
   // ---- Protection Zones ----------------------------------------------------------------------
@@ -1634,7 +1804,7 @@ const impl: ItApi = {
     const rmr = check(rmr_handle, Rmr, S.IT_ERR_INVALID_RMR);
     const lmr = check(lmr_handle, Lmr, S.IT_ERR_INVALID_LMR);
     if (lmr.direct) fail(S.IT_ERR_INVALID_LMR, 'the Direct LMR Handle has no remote access');
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     checkDtoFlags(dto_flags, BASE_SQ);
     checkAddrMode(addr_mode);
@@ -1696,7 +1866,7 @@ const impl: ItApi = {
 
   it_rmr_unlink(rmr_handle, ep_handle, cookie, dto_flags) {
     const rmr = check(rmr_handle, Rmr, S.IT_ERR_INVALID_RMR);
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     checkSqState(ep);
     checkDtoFlags(dto_flags, UNLINK_FLAGS);
     ep.postSq(
@@ -1713,7 +1883,7 @@ const impl: ItApi = {
   },
 
   it_socket_convert(sd, ep_handle, flags, msg) {
-    const ep = check(ep_handle, Ep, S.IT_ERR_INVALID_EP);
+    const ep = rcEp(ep_handle);
     if (!isUint(flags) || (flags & ~SC.IT_SC_NO_REQ_REP) !== 0) fail(S.IT_ERR_INVALID_FLAGS);
     if (!(sd instanceof net.Socket)) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'not a TCP socket');
     if (isIb(ep.ia)) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'socket conversion is iWARP only');
@@ -1796,21 +1966,67 @@ const impl: ItApi = {
 
   // ---- UD service resolution (not on an iWARP IA) ----------------------------------------
 
-  it_ud_service_reply() {
-    fail(S.IT_ERR_INVALID_UD_SVC_REQ_ID, 'no UD service request exists on an iWARP IA');
+  it_ud_service_reply(ud_svc_req_id, status, ep_info, private_data) {
+    const id = ud_svc_req_id as unknown;
+    if (!(id instanceof UdSvcRequest) || id.replied || !id.ia.udRequests.has(id)) fail(S.IT_ERR_INVALID_UD_SVC_REQ_ID);
+    if (id.ia.disabled) fail(S.IT_ERR_IA_CATASTROPHE);
+    if (status === US.IT_UD_REQ_REDIRECTED) fail(S.IT_ERR_INVALID_UD_STATUS, 'IT_UD_REQ_REDIRECTED is for implementations only');
+    const sidr = sidrOfStatus(status);
+    if (sidr === null) fail(S.IT_ERR_INVALID_UD_STATUS);
+    const pd = pdataOf(private_data, UD_PDATA_REPLY);
+    if (sidr === 0 && (!ep_info || !isUint(ep_info.ud_ep_id) || !isUint(ep_info.ud_ep_key))) fail(S.IT_ERR_INVALID_UD_STATUS, 'EP_INFO_VALID needs ep_info');
+    id.ia.udRequests.delete(id);
+    id.reply(sidr, ep_info, pd);
   },
-  it_ud_service_request() {
-    fail(S.IT_ERR_INVALID_UD_SVC, 'no UD Service Request Handle exists on an iWARP IA');
+  it_ud_service_request(ud_svc_handle) {
+    const h = check(ud_svc_handle, UdSvcHandle, S.IT_ERR_INVALID_UD_SVC);
+    h.request();
   },
-  it_ud_service_request_handle_create(_conn_qual, reply_evd) {
-    check(reply_evd, Evd, S.IT_ERR_INVALID_CONN_EVD);
-    return fail(S.IT_ERR_OP_NOT_SUPPORTED, 'no UD service on an iWARP IA');
+  it_ud_service_request_handle_create(conn_qual, reply_evd, destination_path, private_data) {
+    const e = check(reply_evd, Evd, S.IT_ERR_INVALID_CONN_EVD);
+    if (!(e instanceof Sevd) || e.stream !== ET.IT_CM_MSG_EVENT_STREAM) fail(S.IT_ERR_INVALID_EVD_TYPE, 'the reply SEVD is a CM_MSG one');
+    const ia = e.ia;
+    if (!isIb(ia)) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'no UD service on an iWARP IA');
+    const pd = pdataOf(private_data, UD_PDATA_REQUEST);
+    if (!conn_qual || typeof conn_qual !== 'object' || conn_qual.type !== CQ.IT_IANA_PORT) fail(S.IT_ERR_INVALID_CONN_QUAL, 'UD services are on IANA ports (rdma_cm service IDs)');
+    const port = conn_qual.conn_qual.port;
+    if (!isUint(port) || port === 0 || port > 0xffff) fail(S.IT_ERR_INVALID_CONN_QUAL);
+    if (!destination_path || typeof destination_path !== 'object') fail(S.IT_ERR_INVALID_SOURCE_PATH);
+    if (destination_path.spigot_id !== 0) fail(S.IT_ERR_INVALID_SPIGOT);
+    const where = hostOfPath(destination_path);
+    if (!where) fail(S.IT_ERR_INVALID_SOURCE_PATH, 'an IB path to an IPv4-mapped GID is needed');
+    const cm = roceCm(ia.device, ia.device.index);
+    if (typeof cm === 'number') fail(S.IT_ERR_RESOURCES, `the CM (QP1) cannot be opened: ${RiRet[cm]}`);
+    const h = new UdSvcHandle(ia, cm, e, conn_qual, destination_path, pd.slice(), where.host, where.local);
+    e.feeders++;
+    ia.udSvcs.add(h);
+    return h as never;
   },
-  it_ud_service_request_handle_free() {
-    fail(S.IT_ERR_INVALID_UD_SVC, 'no UD Service Request Handle exists on an iWARP IA');
+  it_ud_service_request_handle_free(ud_svc_handle) {
+    check(ud_svc_handle, UdSvcHandle, S.IT_ERR_INVALID_UD_SVC).destroy();
   },
-  it_ud_service_request_handle_query() {
-    return fail(S.IT_ERR_INVALID_UD_SVC, 'no UD Service Request Handle exists on an iWARP IA');
+  it_ud_service_request_handle_query(ud_svc_handle, mask) {
+    const h = check(ud_svc_handle, UdSvcHandle, S.IT_ERR_INVALID_UD_SVC);
+    const U = UDM;
+    checkMask(mask, U.IT_UD_PARAM_ALL | U.IT_UD_PARAM_IA_HANDLE | U.IT_UD_PARAM_REQ_ID | U.IT_UD_PARAM_REPLY_EVD | U.IT_UD_PARAM_CONN_QUAL | U.IT_UD_PARAM_DEST_PATH | U.IT_UD_PARAM_PRIV_DATA | U.IT_UD_PARAM_PRIV_DATA_LENGTH);
+    const full = {
+      ia: h.ia,
+      request_id: h.requestId,
+      reply_evd: h.replyEvd,
+      conn_qual: h.connQual,
+      destination_path: h.path,
+      private_data: pdataBuffer(h.privateData),
+      private_data_length: h.privateData.length,
+    };
+    return pick(mask, full, [
+      [U.IT_UD_PARAM_IA_HANDLE, 'ia'],
+      [U.IT_UD_PARAM_REQ_ID, 'request_id'],
+      [U.IT_UD_PARAM_REPLY_EVD, 'reply_evd'],
+      [U.IT_UD_PARAM_CONN_QUAL, 'conn_qual'],
+      [U.IT_UD_PARAM_DEST_PATH, 'destination_path'],
+      [U.IT_UD_PARAM_PRIV_DATA, 'private_data'],
+      [U.IT_UD_PARAM_PRIV_DATA_LENGTH, 'private_data_length'],
+    ]);
   },
 };
 

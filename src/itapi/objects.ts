@@ -23,6 +23,7 @@ import type { ItDevice, ItRnicListener } from './access.js';
 import type { Ep, Listen, PendingRequest, Srq } from './ep.js';
 import type { Evd, Sevd } from './evd.js';
 import type { Lmr, Rmr } from './mem.js';
+import type { Ah, UdEp, UdSvcHandle, UdSvcRequest } from './ud.js';
 import { ItError, it_status_t as S } from './status.js';
 import {
   IT_HANDLE_KIND,
@@ -33,6 +34,8 @@ import {
 } from './types.js';
 
 const log = logger('itapi');
+/** SIDR_REP status Reject (IBTA Table 115): a UD service request left unanswered when its IA goes. */
+const SIDR_REJECT = 2;
 
 // =============================================================================================
 // Errors
@@ -119,6 +122,11 @@ export class Ia extends ItObject implements ItRnicListener {
   readonly rmrs = new Set<Rmr>();
   readonly listens = new Set<Listen>();
   readonly srqs = new Set<Srq>();
+  /** RoCE Interface: UD Endpoints, Address Handles, UD Service Request Handles, UD service requests not answered. */
+  readonly udEps = new Set<UdEp>();
+  readonly ahs = new Set<Ah>();
+  readonly udSvcs = new Set<UdSvcHandle>();
+  readonly udRequests = new Set<UdSvcRequest>();
   /** Connection requests delivered and not consumed (`cn_est_id`s). */
   readonly requests = new Set<PendingRequest>();
   /** `it_ia_info_t`s handed out and not freed. */
@@ -179,10 +187,15 @@ export class Ia extends ItObject implements ItRnicListener {
    */
   destroy(): void {
     for (const r of [...this.requests]) r.terminate();
+    for (const r of [...this.udRequests]) if (!r.replied) r.reply(SIDR_REJECT, null, new Uint8Array(0));
+    this.udRequests.clear();
+    for (const h of [...this.udSvcs]) h.destroy();
     for (const l of [...this.listens]) l.destroy();
     // Windows first (a QP with a bound Narrow window cannot be destroyed), then the QPs.
     for (const r of [...this.rmrs]) r.destroy();
     for (const ep of [...this.eps]) ep.destroy();
+    for (const ep of [...this.udEps]) ep.destroy();
+    for (const a of [...this.ahs]) a.destroy();
     for (const l of [...this.lmrs]) l.destroy();
     for (const s of [...this.srqs]) s.destroy();
     for (const e of [...this.evds]) e.destroy();

@@ -321,8 +321,9 @@ export class IbItRequest extends EventEmitter {
 }
 
 /**
- * An IT-API Listen Point on the RoCE Interface: the RDMA_PS_TCP service of `port` on every
- * address of the port, shaped like the iWARP CM listener (`'request'` events, `close()`).
+ * An IT-API Listen Point on the RoCE Interface: the RDMA_PS_TCP service of `port` (connection
+ * requests, `'request'`) and its RDMA_PS_UDP service (UD service requests, `'ud-request'`) on
+ * every address of the port, shaped like the iWARP CM listener (`close()`).
  */
 export class IbItListen extends EventEmitter {
   #closed = false;
@@ -338,15 +339,25 @@ export class IbItListen extends EventEmitter {
     for (let tries = 0; tries < (port === 0 ? 64 : 1); tries++) {
       const p = port === 0 ? ephemeralPort() : port;
       const l = new IbItListen(cm, p);
-      if (cm.listen(rdmaServiceId(RdmaPs.TCP, p), '0.0.0.0', (ev, addrs) => l.#onRequest(ev, addrs))) {
-        cm.hold();
-        return l;
+      const tcp = rdmaServiceId(RdmaPs.TCP, p);
+      const udp = rdmaServiceId(RdmaPs.UDP, p);
+      if (!cm.listen(tcp, '0.0.0.0', (ev, addrs) => l.#onRequest(ev, addrs, 'rc'))) continue;
+      if (!cm.listen(udp, '0.0.0.0', (ev, addrs) => l.#onRequest(ev, addrs, 'ud'))) {
+        cm.unlisten(tcp, '0.0.0.0');
+        continue;
       }
+      cm.hold();
+      return l;
     }
     return null;
   }
 
-  #onRequest(ev: Parameters<Parameters<RdmaIpCm['listen']>[2]>[0], addrs: CmaAddresses): void {
+  #onRequest(ev: Parameters<Parameters<RdmaIpCm['listen']>[2]>[0], addrs: CmaAddresses, service: 'rc' | 'ud'): void {
+    if (service === 'ud') {
+      if (ev.type === 'sidr-req') this.emit('ud-request', ev.request, addrs);
+      else ev.conn.reject();
+      return;
+    }
     if (ev.type !== 'req') {
       // A SIDR_REQ to a connection service: SIDR_REP "service ID not supported".
       ev.request.reject(SidrStatus.UNSUPPORTED);
@@ -359,6 +370,7 @@ export class IbItListen extends EventEmitter {
     if (this.#closed) return;
     this.#closed = true;
     this.cm.unlisten(rdmaServiceId(RdmaPs.TCP, this.port), '0.0.0.0');
+    this.cm.unlisten(rdmaServiceId(RdmaPs.UDP, this.port), '0.0.0.0');
     this.cm.release();
   }
 }

@@ -4,7 +4,9 @@
  * in one process over loopback UDP (an ephemeral RoCEv2 port). The IA's attributes, paths with
  * IPv4-mapped GIDs, connect/accept with private data, Send/Write/Read, disconnect from either
  * side, a consumer reject with private data (PEER_REJECT), no listener (REJ 8 → NONPEER_REJECT
- * BAD_PATH), a lost REP recovered by the CM's retransmission. The same server against softrdma's
+ * BAD_PATH), a lost REP recovered by the CM's retransmission. The UD service: UD Endpoints,
+ * Address Handles, datagrams with the GRH area (digest §10, assertions 116–118) and UD service
+ * resolution over SIDR (IANA port = RDMA_PS_UDP service ID). The same server against softrdma's
  * rping client in another process is test/itapi/rping-server.test.ts; against Linux rxe,
  * test/interop/roce-cm.test.ts.
  */
@@ -12,6 +14,38 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
   IT_ADDR_MODE_ABSOLUTE,
+  IT_CM_REQ_UD_SERVICE_REQUEST_EVENT,
+  IT_CM_MSG_UD_SERVICE_REPLY_EVENT,
+  IT_DG_TYPE_IB_UD,
+  IT_DTO_UD_RECV_CMPL_EVENT,
+  IT_EP_PARAM_ALL,
+  IT_EP_STATE_UD_OPERATIONAL,
+  IT_ERR_INVALID_AH,
+  IT_ERR_INVALID_EP_TYPE,
+  IT_ERR_INVALID_EP_KEY,
+  IT_ERR_INVALID_UD_STATUS,
+  IT_ERR_INVALID_UD_SVC_REQ_ID,
+  IT_ERR_PAYLOAD_SIZE,
+  IT_UD_IB_GRH_PRESENT,
+  IT_UD_REQ_REDIRECTED,
+  IT_UD_SERVICE,
+  IT_UD_SVC_EP_INFO_VALID,
+  IT_UD_SVC_REQ_REJECTED,
+  it_address_handle_create,
+  it_address_handle_free,
+  it_address_handle_query,
+  it_ep_query,
+  it_ep_ud_create,
+  it_post_recvfrom,
+  it_post_sendto,
+  it_ud_service_reply,
+  it_ud_service_request,
+  it_ud_service_request_handle_create,
+  it_ud_service_request_handle_free,
+  type it_all_dto_cmpl_event_t,
+  type it_ud_svc_reply_event_t,
+  type it_ud_svc_request_event_t,
+  type it_addr_handle_t,
   IT_CM_MSG_CONN_DISCONNECT_EVENT,
   IT_CM_MSG_CONN_ESTABLISHED_EVENT,
   IT_CM_MSG_CONN_NONPEER_REJECT_EVENT,
@@ -344,5 +378,144 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     }
     free(a.ia);
     free(b.ia);
+  });
+
+  // ------------------------------------------------------------------------------------ UD
+
+  const UD_KEY = 0x11223344;
+  function udSide(h = ia(), key = UD_KEY): { ia: it_ia_handle_t; pz: it_pz_handle_t; dto: it_evd_handle_t; ep: it_ep_handle_t } {
+    const pz = it_pz_create(h);
+    const dto = it_evd_create(h, IT_DTO_EVENT_STREAM, 0 as never, 64, 1, null).evd_handle;
+    const ep = it_ep_ud_create(
+      pz,
+      dto,
+      dto,
+      { max_dto_payload_size: 1024, max_request_dtos: 8, max_recv_dtos: 8, max_send_segments: 2, max_recv_segments: 2, priv_ops_enable: false, srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: key } } } },
+      0,
+    );
+    return { ia: h, pz, dto, ep };
+  }
+  const qpnOf = (ep: it_ep_handle_t): number => {
+    const q = it_ep_query(ep, IT_EP_PARAM_ALL);
+    const srv = q.attr?.srv;
+    assert.ok(srv && 'ud' in srv);
+    return srv.ud.ep_info!.ud_ep_id!;
+  };
+
+  test('UD Endpoints: born UD_OPERATIONAL with their key; RC calls are the wrong type; attributes checked', () => {
+    const u = udSide();
+    const q = it_ep_query(u.ep, IT_EP_PARAM_ALL);
+    assert.deepEqual(q.ep_state, { ud: IT_EP_STATE_UD_OPERATIONAL });
+    assert.equal(q.service_type, IT_UD_SERVICE);
+    assert.ok(qpnOf(u.ep) >= 17);
+    assert.equal(it_ia_query(u.ia).supported_service_types & IT_UD_SERVICE, IT_UD_SERVICE);
+    throwsIt(() => it_post_send(u.ep, [], 1n, 0 as never), IT_ERR_INVALID_EP_TYPE);
+    throwsIt(() => it_ep_disconnect(u.ep, null), IT_ERR_INVALID_EP_TYPE);
+    const attrs = (over: object) => ({ max_dto_payload_size: 1024, max_request_dtos: 8, max_recv_dtos: 8, max_send_segments: 1, max_recv_segments: 1, priv_ops_enable: false, srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: 1 } } }, ...over });
+    throwsIt(() => it_ep_ud_create(u.pz, u.dto, u.dto, attrs({ max_dto_payload_size: 1025 }), 0), IT_ERR_PAYLOAD_SIZE);
+    throwsIt(() => it_ep_ud_create(u.pz, u.dto, u.dto, attrs({ srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: 0x80000000 } } } }), 0), IT_ERR_INVALID_EP_KEY);
+    const rc = side(u.ia);
+    throwsIt(() => it_post_recvfrom(rc.ep, [], 1n, IT_COMPLETION_FLAG), IT_ERR_INVALID_EP_TYPE);
+    free(u.ia);
+  });
+
+  test('ITAPI-UD-116 a UD Receive completion reports payload + 40 bytes and IT_DTO_UD_RECV_CMPL_EVENT', async () => {
+    const a = udSide();
+    const b = udSide();
+    const path = await pathTo(a.ia, '127.0.0.1');
+    const ah = it_address_handle_create(a.pz, path, 0 as never);
+    const q = it_address_handle_query(ah, 0x1 as never);
+    assert.equal(q.pz, a.pz);
+    assert.deepEqual(q.path, path);
+    const rbuf = reg(b.pz, 40 + 256);
+    it_post_recvfrom(b.ep, seg(rbuf), 7n, F);
+    const sbuf = reg(a.pz, 64, 'a datagram over RoCE');
+    it_post_sendto(a.ep, seg(sbuf, 20), 8n, F, { type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: ah, ep_info: { ud_ep_id: qpnOf(b.ep), ud_ep_key: UD_KEY } } } });
+    const rc = (await nextOf(b.dto, IT_DTO_UD_RECV_CMPL_EVENT)) as it_all_dto_cmpl_event_t;
+    assert.equal(rc.dto_status, IT_DTO_SUCCESS);
+    assert.equal(rc.transferred_length, 20 + 40, 'payload + the 40-octet GRH area');
+    assert.equal(rc.cookie, 7n);
+    assert.equal(rc.flags & IT_UD_IB_GRH_PRESENT, IT_UD_IB_GRH_PRESENT);
+    assert.equal(rc.ud_ep_id, qpnOf(a.ep), 'the sender is named by its UD Endpoint id');
+    assert.equal(td(rbuf.bytes.subarray(40, 60)), 'a datagram over RoCE');
+    const sc = (await nextOf(a.dto, IT_DTO_SEND_CMPL_EVENT)) as it_dto_cmpl_event_t;
+    assert.equal(sc.dto_status, IT_DTO_SUCCESS);
+    // A datagram with the wrong key is dropped by the receiver (IBTA §10.2.4): nothing completes.
+    it_post_recvfrom(b.ep, seg(rbuf), 9n, F);
+    it_post_sendto(a.ep, seg(sbuf, 4), 10n, F, { type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: ah, ep_info: { ud_ep_id: qpnOf(b.ep), ud_ep_key: UD_KEY + 1 } } } });
+    await nextOf(a.dto, IT_DTO_SEND_CMPL_EVENT);
+    const r = await it_evd_wait(b.dto, 300_000n);
+    assert.notEqual(r.status, IT_SUCCESS, 'no Receive completed');
+    it_address_handle_free(ah);
+    free(a.ia);
+    free(b.ia);
+  });
+
+  test('ITAPI-UD-117 it_post_sendto with an Address Handle of another PZ/spigot is IT_ERR_INVALID_AH', async () => {
+    const a = udSide();
+    const otherPz = it_pz_create(a.ia);
+    const path = await pathTo(a.ia, '127.0.0.1');
+    const foreign: it_addr_handle_t = it_address_handle_create(otherPz, path, 0 as never);
+    const buf = reg(a.pz, 16);
+    const to = (ah: it_addr_handle_t) => ({ type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: ah, ep_info: { ud_ep_id: 1, ud_ep_key: 1 } } } }) as const;
+    throwsIt(() => it_post_sendto(a.ep, seg(buf), 1n, F, to(foreign)), IT_ERR_INVALID_AH);
+    const mine = it_address_handle_create(a.pz, path, 0 as never);
+    it_address_handle_free(mine);
+    throwsIt(() => it_post_sendto(a.ep, seg(buf), 1n, F, to(mine)), IT_ERR_INVALID_AH);
+    free(a.ia);
+  });
+
+  test('UD service resolution over SIDR: request → UD_SERVICE_REQUEST at the Listen Point → reply with ep_info → datagrams to it', async () => {
+    const srv = udSide();
+    const l = listen(srv.ia);
+    const cli = udSide();
+    const replies = it_evd_create(cli.ia, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 8, 1, null).evd_handle;
+    const path = await pathTo(cli.ia, '127.0.0.1');
+    const h = it_ud_service_request_handle_create({ type: IT_IANA_PORT, conn_qual: { port: l.port } }, replies, path, te('who serves?'));
+    it_ud_service_request(h);
+    const req = (await nextOf(l.evd, IT_CM_REQ_UD_SERVICE_REQUEST_EVENT)) as it_ud_svc_request_event_t;
+    assert.equal(td(req.private_data.subarray(0, 11)), 'who serves?', 'the cma_hdr is not shown');
+    assert.deepEqual(req.source_addr, { addr_type: IT_IPV4, addr: { ipv4: '127.0.0.1' } });
+    throwsIt(() => it_ud_service_reply(req.ud_svc_req_id, IT_UD_REQ_REDIRECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null), IT_ERR_INVALID_UD_STATUS);
+    it_ud_service_reply(req.ud_svc_req_id, IT_UD_SVC_EP_INFO_VALID, { ud_ep_id: qpnOf(srv.ep), ud_ep_key: UD_KEY }, te('here'));
+    const rep = (await nextOf(replies, IT_CM_MSG_UD_SERVICE_REPLY_EVENT)) as it_ud_svc_reply_event_t;
+    assert.equal(rep.status, IT_UD_SVC_EP_INFO_VALID);
+    assert.deepEqual(rep.ep_info, { ud_ep_id: qpnOf(srv.ep), ud_ep_key: UD_KEY });
+    assert.equal(td(rep.private_data.subarray(0, 4)), 'here');
+    assert.equal(rep.ud_svc, h);
+    // The resolved Endpoint receives.
+    const ah = it_address_handle_create(cli.pz, path, 0 as never);
+    const rbuf = reg(srv.pz, 40 + 64);
+    it_post_recvfrom(srv.ep, seg(rbuf), 1n, F);
+    const sbuf = reg(cli.pz, 8, 'resolved');
+    it_post_sendto(cli.ep, seg(sbuf), 2n, F, { type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: ah, ep_info: rep.ep_info } } });
+    const rc = (await nextOf(srv.dto, IT_DTO_UD_RECV_CMPL_EVENT)) as it_all_dto_cmpl_event_t;
+    assert.equal(td(rbuf.bytes.subarray(40, 48)), 'resolved');
+    assert.equal(rc.ud_ep_id, qpnOf(cli.ep));
+    // A second request, rejected.
+    it_ud_service_request(h);
+    const req2 = (await nextOf(l.evd, IT_CM_REQ_UD_SERVICE_REQUEST_EVENT)) as it_ud_svc_request_event_t;
+    it_ud_service_reply(req2.ud_svc_req_id, IT_UD_SVC_REQ_REJECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null);
+    const rep2 = (await nextOf(replies, IT_CM_MSG_UD_SERVICE_REPLY_EVENT)) as it_ud_svc_reply_event_t;
+    assert.equal(rep2.status, IT_UD_SVC_REQ_REJECTED);
+    it_ud_service_request_handle_free(h);
+    free(cli.ia);
+    free(srv.ia);
+  });
+
+  test('ITAPI-UD-118 it_ud_service_reply with IT_UD_REQ_REDIRECTED is IT_ERR_INVALID_UD_STATUS; a replied id is IT_ERR_INVALID_UD_SVC_REQ_ID', async () => {
+    const srv = ia();
+    const l = listen(srv);
+    const cli = ia();
+    const replies = it_evd_create(cli, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 8, 1, null).evd_handle;
+    const h = it_ud_service_request_handle_create({ type: IT_IANA_PORT, conn_qual: { port: l.port } }, replies, await pathTo(cli, '127.0.0.1'), null);
+    it_ud_service_request(h);
+    const req = (await nextOf(l.evd, IT_CM_REQ_UD_SERVICE_REQUEST_EVENT)) as it_ud_svc_request_event_t;
+    throwsIt(() => it_ud_service_reply(req.ud_svc_req_id, IT_UD_REQ_REDIRECTED, { ud_ep_id: 1, ud_ep_key: 1 }, null), IT_ERR_INVALID_UD_STATUS);
+    it_ud_service_reply(req.ud_svc_req_id, IT_UD_SVC_REQ_REJECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null);
+    throwsIt(() => it_ud_service_reply(req.ud_svc_req_id, IT_UD_SVC_REQ_REJECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null), IT_ERR_INVALID_UD_SVC_REQ_ID);
+    await nextOf(replies, IT_CM_MSG_UD_SERVICE_REPLY_EVENT);
+    free(cli);
+    free(srv);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * IT-API conformance, digest §10 "UD" (assertions 116–118, which need an InfiniBand-transport IA),
- * and the binding's answers on the iWARP IA for every transport-dependent function
- * (`IT_API_FUNCTIONS[name].iwarpStatus`), plus the utility calls that need no connection.
+ * The binding's answers on the iWARP IA for every transport-dependent function
+ * (`IT_API_FUNCTIONS[name].iwarpStatus`), plus the utility calls that need no connection. Digest
+ * §10 "UD" (assertions 116–118) runs on the RoCE Interface: test/itapi/roce.test.ts.
  */
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
@@ -40,9 +40,8 @@ import { freeAll, loopPath, makeSide, openIa, rcAttrs, reg, rejectsIt, seg, sevd
 
 afterEach(freeAll);
 
-test('ITAPI-UD-116 a UD Receive completion reports payload + 40 bytes and IT_DTO_UD_RECV_CMPL_EVENT', { skip: 'needs RoCEv2 (UD)' }, () => {});
-test('ITAPI-UD-117 it_post_sendto with an Address Handle of another PZ/spigot is IT_ERR_INVALID_AH', { skip: 'needs RoCEv2 (UD)' }, () => {});
-test('ITAPI-UD-118 it_ud_service_reply with IT_UD_REQ_REDIRECTED is IT_ERR_INVALID_UD_STATUS; a replied id is IT_ERR_INVALID_UD_SVC_REQ_ID', { skip: 'needs RoCEv2 (UD service resolution)' }, () => {});
+// ITAPI-UD-116..118 need the InfiniBand-transport IA: they run on the RoCE Interface in
+// test/itapi/roce.test.ts (its process sets the RoCEv2 port before the IT-API face boots).
 
 test('binding: every transport-dependent call answers its iWARP status and it_ia_info_t reports the features absent', () => {
   const s = makeSide();
