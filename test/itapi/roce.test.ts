@@ -114,6 +114,24 @@ import {
   type it_status_t,
 } from '../../src/itapi/index.js';
 import { RoceNet } from '../../src/roce/net.js';
+import { rdma_cm_event_type as E, ibv_wc_status, rdma_port_space } from '../../src/verbs/constants.js';
+import { ibv_reg_mr, newWc } from '../../src/verbs/ibverbs.js';
+import {
+  rdma_accept,
+  rdma_ack_cm_event,
+  rdma_bind_addr,
+  rdma_create_event_channel,
+  rdma_create_id,
+  rdma_create_qp,
+  rdma_destroy_id,
+  rdma_get_cm_event,
+  rdma_get_recv_comp,
+  rdma_get_src_port,
+  rdma_listen,
+  rdma_post_recv,
+  rdmaListenReady,
+} from '../../src/verbs/rdma_cm.js';
+import type { rdma_cm_event, rdma_event_channel } from '../../src/verbs/types.js';
 import { decodeCmMad } from '../../src/wire/ib/cm.js';
 import { useEphemeralRocePort } from '../helpers/roce-port.js';
 import { rcAttrs } from './helpers.js';
@@ -517,5 +535,70 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     await nextOf(replies, IT_CM_MSG_UD_SERVICE_REPLY_EVENT);
     free(cli);
     free(srv);
+  });
+
+  // ------------------------------------------------------------------------------- with rdma_cm
+
+  async function cmNext(ch: rdma_event_channel, want: E): Promise<rdma_cm_event> {
+    const r = await rdma_get_cm_event(ch);
+    assert.equal(r.ret, 0);
+    assert.equal(E[r.event!.event], E[want], `event ${E[r.event!.event]} status ${r.event!.status}`);
+    return r.event!;
+  }
+
+  test('IT-API and rdma_cm in one process share the port\'s CM: an IT-API Endpoint connects to an rdma_cm listener and sends to it; an IT-API UD service request reaches an RDMA_PS_UDP listener', async () => {
+    // rdma_cm server (verbs face) on 127.0.0.1: it listens on QP1 of softroce0 too.
+    const ch = rdma_create_event_channel()!;
+    const { id: lid } = rdma_create_id(ch, 'srv', rdma_port_space.RDMA_PS_TCP);
+    assert.equal(rdma_bind_addr(lid!, { family: 'ipv4', address: '127.0.0.1', port: 0 }), 0);
+    assert.equal(rdma_listen(lid!, 4), 0);
+    await rdmaListenReady(lid!);
+    const port = rdma_get_src_port(lid!);
+    const a = side();
+    connect(a.ep, await pathTo(a.ia, '127.0.0.1'), port, te('from IT-API'));
+    const req = await cmNext(ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+    assert.equal(req.id.verbs!.device.name, 'softroce0');
+    assert.equal(Buffer.from(req.param.conn.private_data!.subarray(0, 11)).toString(), 'from IT-API');
+    assert.equal(rdma_create_qp(req.id, null, { cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 }, qp_type: 2 }), 0);
+    const rbuf = new Uint8Array(64);
+    const mr = ibv_reg_mr(req.id.pd!, rbuf, 64, 1)!;
+    assert.equal(rdma_post_recv(req.id, 5n, rbuf, 64, mr), 0);
+    assert.equal(await rdma_accept(req.id, { private_data: Buffer.from('from rdma_cm'), responder_resources: 1, initiator_depth: 1 }), 0);
+    rdma_ack_cm_event(req);
+    const est = (await next(a.cm)) as it_connection_event_t;
+    assert.equal(est.event_number, IT_CM_MSG_CONN_ESTABLISHED_EVENT);
+    assert.equal(td(est.private_data.subarray(0, 12)), 'from rdma_cm');
+    rdma_ack_cm_event(await cmNext(ch, E.RDMA_CM_EVENT_ESTABLISHED));
+    const sb = reg(a.pz, 16, 'it_post_send');
+    it_post_send(a.ep, seg(sb, 12), 1n, F);
+    const wc = newWc();
+    assert.equal(await rdma_get_recv_comp(req.id, wc), 1);
+    assert.equal(wc.status, ibv_wc_status.IBV_WC_SUCCESS);
+    assert.equal(wc.wr_id, 5n);
+    assert.equal(Buffer.from(rbuf.subarray(0, 12)).toString(), 'it_post_send');
+    it_ep_disconnect(a.ep, null);
+    rdma_ack_cm_event(await cmNext(ch, E.RDMA_CM_EVENT_DISCONNECTED));
+    assert.equal(rdma_destroy_id(req.id), 0);
+
+    // UD: an rdma_cm RDMA_PS_UDP listener answers an IT-API UD service request (SIDR).
+    const { id: uid } = rdma_create_id(ch, 'ud', rdma_port_space.RDMA_PS_UDP);
+    assert.equal(rdma_bind_addr(uid!, { family: 'ipv4', address: '127.0.0.1', port: 0 }), 0);
+    assert.equal(rdma_listen(uid!, 4), 0);
+    await rdmaListenReady(uid!);
+    const replies = it_evd_create(a.ia, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 8, 1, null).evd_handle;
+    const h = it_ud_service_request_handle_create({ type: IT_IANA_PORT, conn_qual: { port: rdma_get_src_port(uid!) } }, replies, await pathTo(a.ia, '127.0.0.1'), te('ud?'));
+    it_ud_service_request(h);
+    const ureq = await cmNext(ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+    assert.equal(Buffer.from(ureq.param.ud.private_data!.subarray(0, 3)).toString(), 'ud?');
+    assert.equal(rdma_create_qp(ureq.id, null, { cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 }, qp_type: 4 }), 0);
+    assert.equal(await rdma_accept(ureq.id, null), 0);
+    rdma_ack_cm_event(ureq);
+    const rep = (await nextOf(replies, IT_CM_MSG_UD_SERVICE_REPLY_EVENT)) as it_ud_svc_reply_event_t;
+    assert.equal(rep.status, IT_UD_SVC_EP_INFO_VALID);
+    assert.equal(rep.ep_info.ud_ep_id, ureq.id.qp!.qp_num);
+    assert.equal(rep.ep_info.ud_ep_key, 0x01234567, 'RDMA_UDP_QKEY');
+    it_ud_service_request_handle_free(h);
+    for (const x of [ureq.id, uid!, lid!]) assert.equal(rdma_destroy_id(x), 0);
+    free(a.ia);
   });
 });
