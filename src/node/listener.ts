@@ -8,6 +8,7 @@ import {
   rdma_bind_addr,
   rdma_cm_event_type,
   rdma_create_id,
+  rdma_event_str,
   rdma_get_peer_addr,
   rdma_get_src_port,
   rdma_listen,
@@ -19,10 +20,13 @@ import {
   type rdma_cm_event,
   type rdma_cm_id,
 } from '../verbs/index.js';
-import { IdEvents, privateDataOf } from './cm.js';
+import { logger } from '../util/log.js';
+import { type CmEvent, IdEvents, privateDataOf } from './cm.js';
 import { accept, type Connection, type ConnectionOptions } from './connection.js';
 import type { RdmaDevice } from './device.js';
 import { RdmaError } from './errors.js';
+
+const log = logger('node');
 
 export interface ListenOptions {
   /** Address to listen on (default 0.0.0.0: every address). */
@@ -40,6 +44,12 @@ export class ConnectionRequest {
   readonly remoteAddress: string;
   readonly remotePort: number;
   #done = false;
+  /**
+   * The events of the request's id from its arrival on: while the request waits in the
+   * listener's queue, an event means it died there (the client gave up, the CM's accept timeout
+   * refused it) and the listener drops it; once taken, they wait for `accept()`.
+   */
+  readonly #events: IdEvents;
   /** @internal */
   constructor(
     readonly listener: Listener,
@@ -51,29 +61,45 @@ export class ConnectionRequest {
     const peer = rdma_get_peer_addr(cm_id);
     this.remoteAddress = peer.address;
     this.remotePort = peer.port;
+    this.#events = new IdEvents(listener.device.events, cm_id);
+  }
+
+  /** True once accepted, rejected or dropped. */
+  get settled(): boolean {
+    return this.#done;
+  }
+
+  /** @internal While queued: `fn` hears the id's events (null: they wait for `accept()`). */
+  watch(fn: ((ev: CmEvent) => void) | null): void {
+    this.#events.onEvent = fn;
   }
 
   /** Accepts: creates the QP and buffers, answers with `privateData`, resolves once established. */
   accept(options: ConnectionOptions & { privateData?: Uint8Array } = {}): Promise<Connection> {
     if (this.#done) return Promise.reject(new RdmaError('the request was already accepted or rejected', 'EINVAL', 22));
     this.#done = true;
-    const dev = this.listener.device;
-    return accept(dev, this.cm_id, new IdEvents(dev.events, this.cm_id), options, this.privateData);
+    this.listener.forget(this);
+    return accept(this.listener.device, this.cm_id, this.#events, options, this.privateData);
   }
 
   /** Rejects, with `privateData` for the client (its `ConnectError.privateData`). */
   reject(privateData?: Uint8Array): void {
     if (this.#done) throw new RdmaError('the request was already accepted or rejected', 'EINVAL', 22);
     this.#done = true;
+    this.listener.forget(this);
     rdma_reject(this.cm_id, privateData ?? null);
     this.listener.device.events.destroy(this.cm_id);
   }
 
-  /** @internal The listener closed before the request was taken. */
-  drop(): void {
+  /**
+   * @internal The request will not be taken: the listener closed or is full (refuse it), or it
+   * died in the queue (`refuse: false`: the CM already ended it; only the id is freed).
+   */
+  drop(refuse = true): void {
     if (this.#done) return;
     this.#done = true;
-    rdma_reject(this.cm_id, null);
+    this.listener.forget(this);
+    if (refuse) rdma_reject(this.cm_id, null);
     this.listener.device.events.destroy(this.cm_id);
   }
 }
@@ -111,14 +137,36 @@ export class Listener implements AsyncIterable<ConnectionRequest> {
     }
     const w = this.#waiters.shift();
     if (w) w(req);
-    else if (this.#queue.length < this.#backlog) this.#queue.push(req);
-    else queueMicrotask(() => req.drop());
+    else if (this.#queue.length < this.#backlog) {
+      this.#queue.push(req);
+      // Any event on a request not yet taken ends it (CONNECT_ERROR from the CM's accept
+      // timeout, REJECTED/DISCONNECTED when the client gave up): it leaves the queue, so that
+      // the iterator never yields a dead request and it holds no backlog slot.
+      req.watch((e) => {
+        log('listener %d: queued request from %s:%d ended by %s before it was taken', this.port, req.remoteAddress, req.remotePort, rdma_event_str(e.type));
+        req.drop(false);
+      });
+    } else queueMicrotask(() => req.drop());
+  }
+
+  /** @internal `req` is settled: it leaves the queue if it still waits there. */
+  forget(req: ConnectionRequest): void {
+    const i = this.#queue.indexOf(req);
+    if (i >= 0) this.#queue.splice(i, 1);
+  }
+
+  /** Requests waiting in the queue, not yet taken from the iterator. */
+  get pending(): number {
+    return this.#queue.length;
   }
 
   /** The next request, or null once the listener is closed. */
   next(): Promise<ConnectionRequest | null> {
     const r = this.#queue.shift();
-    if (r) return Promise.resolve(r);
+    if (r) {
+      r.watch(null);
+      return Promise.resolve(r);
+    }
     if (this.#closed) return Promise.resolve(null);
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
@@ -136,7 +184,8 @@ export class Listener implements AsyncIterable<ConnectionRequest> {
     if (this.#closed) return;
     this.#closed = true;
     for (const w of this.#waiters.splice(0)) w(null);
-    for (const r of this.#queue.splice(0)) r.drop();
+    for (const r of [...this.#queue]) r.drop();
+    this.#queue.length = 0;
     this.device.events.destroy(this.cm_id);
     this.device.owned.delete(this);
   }

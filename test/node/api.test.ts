@@ -140,6 +140,37 @@ describe('Node API', () => {
     await assert.rejects(dev.connect({ port }), (e: unknown) => e instanceof ConnectError && e.code === 'ECONNREFUSED' && e.privateData === null);
   });
 
+  for (const transport of ['iwarp', 'rocev2'] as const) {
+    test(`${transport}: a queued request leaves the listener's queue once rejected, or once the client gave up; the iterator never yields a dead one`, T, async () => {
+      await using dev = openDevice({ transport });
+      await using l = await dev.listen({ host: '127.0.0.1', backlog: 4 });
+      // Two requests wait in the queue (nobody iterates yet).
+      const a = dev.connect({ port: l.port, privateData: Buffer.from('a') }).catch((e: unknown) => e);
+      const b = dev.connect({ port: l.port, privateData: Buffer.from('b') });
+      await until(() => l.pending === 2, 10_000, 'two queued requests');
+      const first = (await l.next())!;
+      assert.equal(Buffer.from(first.privateData).toString(), 'a');
+      first.reject(Buffer.from('no'));
+      assert.ok(first.settled);
+      assert.equal(l.pending, 1);
+      assert.ok((await a) instanceof ConnectError);
+      // A client that gives up while its request is queued: the request leaves the queue.
+      const ac = new AbortController();
+      const gaveUp = dev.connect({ port: l.port, privateData: Buffer.from('c'), signal: ac.signal });
+      await until(() => l.pending === 2, 10_000, 'the third request queued');
+      ac.abort();
+      await assert.rejects(gaveUp, (e: Error) => e.name === 'AbortError');
+      await until(() => l.pending === 1, 10_000, 'the abandoned request to leave the queue');
+      const second = (await l.next())!;
+      assert.equal(Buffer.from(second.privateData).toString(), 'b');
+      await using s = await second.accept();
+      await using c = await b;
+      await c.send(Buffer.from('live'));
+      assert.equal((await s.receive()).data.toString(), 'live');
+      assert.equal(l.pending, 0);
+    });
+  }
+
   test('AbortSignal and timeout during connect: rejected, nothing left behind', T, async () => {
     // A TCP server that never answers the MPA Request.
     const socks: net.Socket[] = [];
