@@ -1,8 +1,11 @@
 /**
  * One side of the Node API benchmark (bench/nodeapi.ts), over softrdma's idiomatic API:
- *   node dist/bench/nodeapi-peer.js server                     → prints `PORT n`; echoes messages
- *   node dist/bench/nodeapi-peer.js write PORT SIZE N          → `{"mbps": …}`: N RDMA Writes of SIZE bytes
- *   node dist/bench/nodeapi-peer.js rtt PORT SIZE N            → `{"rtt_us": median}`: Send, await the echo
+ *   node dist/bench/nodeapi-peer.js server [TRANSPORT HOST]                → prints `PORT n`; echoes messages
+ *   node dist/bench/nodeapi-peer.js write PORT SIZE N [TRANSPORT HOST]     → `{"mbps": …}`: N RDMA Writes of SIZE bytes
+ *   node dist/bench/nodeapi-peer.js rtt PORT SIZE N [TRANSPORT HOST]       → `{"rtt_us": median}`: Send, await the echo
+ *
+ * TRANSPORT is `iwarp` (default) or `rocev2`; HOST the server's address (default 127.0.0.1). On
+ * RoCE the two processes own different addresses (`SOFTRDMA_ROCE_ADDRS`, set by bench/nodeapi.ts).
  *
  * As `softrdma perf` (the verbs figure it is compared with): tx depth 128 (here the connection's
  * window), registered local memory, a warm-up pass first, then the measured pass. It loads the
@@ -10,14 +13,19 @@
  * a server that also loaded the IT-API, RNICPI and wire faces (the package root) placed inbound
  * 64 KiB Writes measurably slower (the loaded code, not the API; see docs/spec-notes.md).
  */
-import { type Connection, openDevice, RemoteBuffer } from '../src/node/index.js';
+import { type Connection, openDevice, RemoteBuffer, type Transport } from '../src/node/index.js';
 
-const [role, portArg, sizeArg, nArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const role = argv[0];
+const [portArg, sizeArg, nArg] = role === 'server' ? [] : argv.slice(1, 4);
+const [transportArg, hostArg] = role === 'server' ? argv.slice(1, 3) : argv.slice(4, 6);
+const transport = (transportArg ?? 'iwarp') as Transport;
+const host = hostArg ?? '127.0.0.1';
 const DEPTH = 128;
 
 async function server(): Promise<void> {
-  await using dev = openDevice();
-  await using l = await dev.listen({ host: '127.0.0.1' });
+  await using dev = openDevice({ transport });
+  await using l = await dev.listen({ host });
   const target = dev.register(Buffer.alloc(1 << 20), { remoteWrite: true });
   process.stdout.write(`PORT ${l.port}\n`);
   const req = await l.next();
@@ -42,8 +50,8 @@ async function writes(conn: Connection, src: Buffer, remote: RemoteBuffer, n: nu
 }
 
 async function client(mode: string, port: number, size: number, n: number): Promise<void> {
-  await using dev = openDevice();
-  await using conn = await dev.connect({ port, maxOutstanding: DEPTH, receive: { count: 16, size: Math.max(size, 64) } });
+  await using dev = openDevice({ transport });
+  await using conn = await dev.connect({ host, port, maxOutstanding: DEPTH, receive: { count: 16, size: Math.max(size, 64) } });
   const remote = RemoteBuffer.from(JSON.parse(Buffer.from(conn.privateData).toString())).slice(0, size);
   const src = Buffer.alloc(size, 1);
   if (mode === 'write') {

@@ -2,12 +2,13 @@
  * A server process for the Node API tests: listens, accepts one connection with its registered
  * region's JSON as private data, prints `PORT n`, then idles (the test stops or kills it).
  *
- *   node dist/test/node/peer-fixture.js
+ *   node dist/test/node/peer-fixture.js [iwarp|rocev2]   (on RoCE: SOFTRDMA_ROCE_ADDRS=127.0.0.2)
  */
-import { openDevice } from '../../src/index.js';
+import { openDevice, type Transport } from '../../src/index.js';
 
-const dev = openDevice();
-const l = await dev.listen({ host: '127.0.0.1' });
+const transport = (process.argv[2] ?? 'iwarp') as Transport;
+const dev = openDevice({ transport });
+const l = await dev.listen({ host: transport === 'rocev2' ? '127.0.0.2' : '127.0.0.1' });
 const buf = Buffer.alloc(1 << 20, 0x5a);
 const mr = dev.register(buf, { remoteRead: true, remoteWrite: true });
 console.log(`PORT ${l.port}`);
