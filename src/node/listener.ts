@@ -144,7 +144,9 @@ export class Listener implements AsyncIterable<ConnectionRequest> {
       // the iterator never yields a dead request and it holds no backlog slot.
       req.watch((e) => {
         log('listener %d: queued request from %s:%d ended by %s before it was taken', this.port, req.remoteAddress, req.remotePort, rdma_event_str(e.type));
-        req.drop(false);
+        this.forget(req);
+        // After the event is acknowledged: rdma_destroy_id refuses an id with events unacknowledged.
+        queueMicrotask(() => req.drop(false));
       });
     } else queueMicrotask(() => req.drop());
   }
