@@ -276,6 +276,24 @@ describe('Node API', () => {
     await closeAll(client, server, l);
   });
 
+  test('rocev2: a Send with no receive posted waits (RNR NAKs, rnr_retry_count 7 = retry forever, IBTA §9.7.5.2.8); the peer closing rejects it', T, async () => {
+    await using dev = openDevice({ transport: 'rocev2' });
+    const { l, client, server } = await pairOn(dev, {}, { receive: { count: 0 } });
+    const p = client.send(Buffer.from('nobody listens'));
+    let settled = false;
+    p.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(settled, false);
+    assert.equal(client.stats.outstanding, 1);
+    await server.close(); // DREQ: the client's QP goes to Error, the Send is flushed
+    await assert.rejects(p, (e: unknown) => e instanceof WcError || e instanceof ConnectionClosedError);
+    await client.closed;
+    await closeAll(client, l);
+  });
+
   for (const transport of ['iwarp', 'rocev2'] as const) {
     test(`${transport}: 10,000 operations against a window of 16: at most 16 posted, all complete, in order`, T, async () => {
       await using dev = openDevice({ transport });
