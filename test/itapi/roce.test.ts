@@ -115,7 +115,7 @@ import {
 } from '../../src/itapi/index.js';
 import { RoceNet } from '../../src/roce/net.js';
 import { rdma_cm_event_type as E, ibv_wc_status, rdma_port_space } from '../../src/verbs/constants.js';
-import { ibv_reg_mr, newWc } from '../../src/verbs/ibverbs.js';
+import { ibv_dereg_mr, ibv_reg_mr, newWc } from '../../src/verbs/ibverbs.js';
 import {
   rdma_accept,
   rdma_ack_cm_event,
@@ -123,7 +123,9 @@ import {
   rdma_create_event_channel,
   rdma_create_id,
   rdma_create_qp,
+  rdma_destroy_event_channel,
   rdma_destroy_id,
+  rdma_destroy_qp,
   rdma_get_cm_event,
   rdma_get_recv_comp,
   rdma_get_src_port,
@@ -578,6 +580,8 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     assert.equal(Buffer.from(rbuf.subarray(0, 12)).toString(), 'it_post_send');
     it_ep_disconnect(a.ep, null);
     rdma_ack_cm_event(await cmNext(ch, E.RDMA_CM_EVENT_DISCONNECTED));
+    assert.equal(ibv_dereg_mr(mr), 0);
+    rdma_destroy_qp(req.id);
     assert.equal(rdma_destroy_id(req.id), 0);
 
     // UD: an rdma_cm RDMA_PS_UDP listener answers an IT-API UD service request (SIDR).
@@ -598,7 +602,9 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     assert.equal(rep.ep_info.ud_ep_id, ureq.id.qp!.qp_num);
     assert.equal(rep.ep_info.ud_ep_key, 0x01234567, 'RDMA_UDP_QKEY');
     it_ud_service_request_handle_free(h);
+    rdma_destroy_qp(ureq.id);
     for (const x of [ureq.id, uid!, lid!]) assert.equal(rdma_destroy_id(x), 0);
+    rdma_destroy_event_channel(ch);
     free(a.ia);
   });
 });
