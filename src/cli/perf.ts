@@ -327,6 +327,9 @@ function childArgs(p: PerfParams, port: number): string[] {
   if (p.busyPoll) a.push('--busy-poll');
   if (p.warmUp) a.push('--perform_warm_up');
   if (p.dev !== undefined) a.push('-d', p.dev);
+  // -m on both ends, as perftest is run: the smaller MTU of the two wins, and a server left at
+  // its port's active MTU (1024 on softroce0) would pull a `-m 4096` run down to 1024.
+  if (p.mtu) a.push('-m', String(128 << p.mtu));
   if (p.rdmaCm) a.push('-R');
   // The server's GID table is its own loopback address alone (below): index 0.
   if (ethMode(p)) a.push('-x', '0');

@@ -47,6 +47,36 @@ export const IPV4_UDP_OVERHEAD = 28;
 const MAX_PENDING = 1024;
 /** Socket buffers asked for (the kernel may clamp): rxe bursts 64 packets / 128 PSNs. */
 const SOCKET_BUFFER = 4 << 20;
+/**
+ * The receive buffer a RoCEv2 socket gets: {@link SOCKET_BUFFER} clamped to the host's
+ * `net.core.rmem_max` (Linux clamps SO_RCVBUF to it silently), doubled as Linux doubles it
+ * for its bookkeeping (socket(7)). Read once; 212992 (the usual default) when unreadable.
+ */
+let rcvBufCache = 0;
+export function socketRecvBuffer(): number {
+  if (rcvBufCache) return rcvBufCache;
+  let max = 212992;
+  try {
+    const v = Number(readFileSync('/proc/sys/net/core/rmem_max', 'utf8').trim());
+    if (Number.isInteger(v) && v > 0) max = v;
+  } catch {
+    // not Linux, or no /proc: keep the usual default
+  }
+  rcvBufCache = 2 * Math.min(SOCKET_BUFFER, max);
+  return rcvBufCache;
+}
+
+/**
+ * How many datagrams carrying `payload` octets (BTH … ICRC) the receive buffer holds. The
+ * kernel charges each queued datagram its `truesize`: the sk_buff (about 256 octets) plus its
+ * data area, which is allocated in power-of-two sizes from the Ethernet + IPv4 + UDP headers
+ * and `skb_shared_info` (about 320 octets) on; a 4112-octet datagram costs 8448, not 4140.
+ */
+export function datagramsPerRecvBuffer(payload: number): number {
+  const data = 2 ** Math.ceil(Math.log2(payload + 14 + IPV4_UDP_OVERHEAD + 320));
+  return Math.floor(socketRecvBuffer() / (data + 256));
+}
+
 /** How long an unused endpoint stays open (its last datagrams leave; a new QP may reuse it). */
 const CLOSE_DELAY_MS = 50;
 

@@ -9,7 +9,8 @@
  * **Requester (RC)** — §9.7.6. Each packet takes the next PSN; a Read Request reserves
  * `max(1, ceil(len / MTU))` PSNs, one per response packet. Messages are cut at exactly the path
  * MTU (`maxPayload`). AckReq is set on the last packet of every message and on every 64th packet
- * (rxe ACKs only packets that ask). At most {@link WINDOW} PSNs are unacknowledged. The encoded
+ * (every half window when that is less; rxe ACKs only packets that ask). At most a window
+ * of PSNs is unacknowledged: {@link MAX_WINDOW}, or half what the receive buffer holds. The encoded
  * packets of unacknowledged PSNs are kept, so go-back-N resends them as they were; a Read is
  * retried from its first missing response as a *partial* Read Request (VA advanced, length
  * reduced, PSN of the missing response: rxe's `retry_first_write_send`/read rewind). The
@@ -84,12 +85,17 @@ import {
   rnrSyndrome,
 } from '../wire/ib/index.js';
 import { nakOfFault, wcStatusOfNak } from './nak-map.js';
-import { gidToIpv4, ipv4Bytes, ROCEV2_PORT, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
+import { datagramsPerRecvBuffer, gidToIpv4, ipv4Bytes, ROCEV2_PORT, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
 
 const log = logger('roce');
 
-/** Unacknowledged PSNs a requester may have outstanding (rxe: `RXE_MAX_UNACKED_PSNS`). */
-export const WINDOW = 128;
+/**
+ * Unacknowledged PSNs a requester may have outstanding at most (rxe: `RXE_MAX_UNACKED_PSNS`);
+ * fewer when the receive buffer holds fewer (see `#window`).
+ */
+export const MAX_WINDOW = 128;
+/** ... and at least (a receive buffer too small for more still gets this many). */
+const MIN_WINDOW = 16;
 /** AckReq at least every this many packets within a message (rxe: `noack_pkts > 64`). */
 export const ACK_EVERY = 64;
 /** Packets sent per transmit slice before yielding to the event loop (receive, timers). */
@@ -277,6 +283,27 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.nets = locals.map((a) => RoceNet.acquire(a, port));
   }
 
+  /**
+   * The PSN window of this QP (RC): never more full-MTU packets than half the peer's receive
+   * buffer holds — the peer is assumed to have this host's (loopback, or a host set up alike)
+   * — so that a window sent back to back is queued, not dropped. A fixed 128 overran the
+   * default 208 KiB buffer at MTU 4096 (it holds 49 such datagrams), each overrun costing a
+   * sequence NAK or a Local ACK Timeout and a go-back-N of the window. Follows the path MTU.
+   */
+  get #window(): number {
+    const mtu = this.#mtu;
+    if (mtu !== this.#windowMtu) {
+      this.#windowMtu = mtu;
+      this.#windowCache = Math.max(MIN_WINDOW, Math.min(MAX_WINDOW, datagramsPerRecvBuffer(mtu + MAX_HEADERS) >>> 1));
+      // AckReq often enough that an ACK comes back before the window closes: every half window.
+      this.#ackEvery = Math.min(ACK_EVERY, this.#windowCache >>> 1);
+    }
+    return this.#windowCache;
+  }
+  #windowMtu = 0;
+  #windowCache = MIN_WINDOW;
+  #ackEvery = ACK_EVERY;
+
   /** The path MTU (RC, UC); UD: the port's active MTU (IBTA Vol. 1 §9.8.3.1). */
   get #mtu(): number {
     if (this.service === 'UD') return mtuBytes(this.qp.rnic.config.activeMtu ?? 3);
@@ -458,7 +485,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
           break;
         }
         // The window of unacknowledged PSNs (Read Responses are not limited by it).
-        const full = this.service === 'RC' && (this.#rnrTimer !== null || psnDiff(this.#nextPsn, this.#una) >= WINDOW);
+        const full = this.service === 'RC' && (this.#rnrTimer !== null || psnDiff(this.#nextPsn, this.#una) >= this.#window);
         if (full && qp.irq.length === 0) break;
         const seg = qp.requester.next(this);
         if (!seg) break;
@@ -523,7 +550,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const psn = this.#nextPsn;
     this.#nextPsn = psnAdd(psn, 1);
     const rc = this.service === 'RC';
-    const ackReq = rc && (seg.last || ++this.#sinceAck >= ACK_EVERY);
+    const ackReq = rc && (seg.last || ++this.#sinceAck >= this.#ackEvery);
     if (ackReq) this.#sinceAck = 0;
     const bth = { ...newBth(opcode, this.service === 'UD' ? (seg.ud?.remoteQpn ?? 0) : qp.ib.destQpn, psn), padCnt: ibPadCount(seg.len), ackReq, se: seg.se && seg.last };
     const p: IbPacket = { bth, payload: EMPTY };
