@@ -309,7 +309,7 @@ const sample = () => {
   rssLog.push({ t, rss: m.rss });
   const o = totals.ops;
   console.log(
-    `t=${String(t).padStart(5)}s  ops ${String(o.send + o.write + o.read + o.fetchAdd).padStart(9)}  pairs ${totals.pairs.iwarp + totals.pairs.rocev2}  kills ${totals.kills.iwarp + totals.kills.rocev2}  rss ${mib(m.rss)} MiB  heap ${mib(m.heapUsed)} MiB  pins ${hostMemory.stats().pins}`,
+    `t=${String(t).padStart(5)}s  ops ${String(o.send + o.write + o.read + o.fetchAdd).padStart(9)}  pairs ${totals.pairs.iwarp + totals.pairs.rocev2}  kills ${totals.kills.iwarp + totals.kills.rocev2}  rss ${mib(m.rss)} MiB  heap ${mib(m.heapUsed)} MiB  external ${mib(m.external)} MiB (array buffers ${mib(m.arrayBuffers)})  pins ${hostMemory.stats().pins}`,
   );
 };
 console.log(`soak: ${seconds} s, ${values.iwarp} iWARP + ${values.rocev2} RoCEv2 lanes (2 QPs each, ${DEPTH} outstanding), kill probability ${killP} per operation, RoCEv2 loss 1 %, dup 0.5 %, reorder 0.5 %, seed ${seed}`);
