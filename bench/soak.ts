@@ -326,12 +326,18 @@ console.log('--- soak report');
 console.log(`operations completed: ${o.send + o.write + o.read + o.fetchAdd} (send ${o.send}, write ${o.write}, read ${o.read} of which ${o.read - totals.readsRaced} checked byte for byte, fetch&add ${o.fetchAdd})`);
 console.log(`pairs: iWARP ${totals.pairs.iwarp}, RoCEv2 ${totals.pairs.rocev2}; kills/resets: iWARP ${totals.kills.iwarp}, RoCEv2 ${totals.kills.rocev2}`);
 console.log(`errors by kind: ${[...totals.errors].sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
-const r0 = rssLog.length > 2 ? rssLog[1]! : rssLog[0]!;
-const r1 = rssLog[rssLog.length - 1]!;
-const peak = Math.max(...rssLog.map((x) => x.rss));
+// Drift is measured in the steady state: from the first sample at a tenth of the run (as
+// rss-mem's warm-up: V8's heap, malloc's arenas and the binary's code pages reach their working
+// size in the first minutes) to the last sample taken while the lanes ran. The sample after
+// teardown is printed apart: it catches the closing pairs' buffers at one instant.
+const during = rssLog.slice(0, -1);
+const r0 = during.find((x) => x.t >= seconds / 10) ?? during[0] ?? rssLog[0]!;
+const r1 = during[during.length - 1] ?? rssLog[rssLog.length - 1]!;
+const after = rssLog[rssLog.length - 1]!;
+const peak = Math.max(...during.filter((x) => x.t >= r0.t).map((x) => x.rss));
 console.log(`rss: ${rssLog.map((x) => `${x.t}s ${mib(x.rss)}`).join(' | ')} MiB`);
 console.log(
-  `rss start ${mib(r0.rss)} MiB (first sample after start), peak ${mib(peak)} MiB, end ${mib(r1.rss)} MiB, drift ${(((r1.rss - r0.rss) / r0.rss) * 100).toFixed(1)} %${gc ? ' (each sample after a full GC)' : ' (no --expose-gc: samples include garbage)'}`,
+  `rss after warm-up (${r0.t}s) ${mib(r0.rss)} MiB, peak ${mib(peak)} MiB, end of run (${r1.t}s) ${mib(r1.rss)} MiB, drift ${(((r1.rss - r0.rss) / r0.rss) * 100).toFixed(1)} %; after teardown ${mib(after.rss)} MiB${gc ? ' (each sample after a full GC)' : ' (no --expose-gc: samples include garbage)'}`,
 );
 console.log(`lost ${totals.lost}, duplicated ${totals.duplicated}, out of order ${totals.outOfOrder}, corrupted ${totals.corrupted}, lane failures ${totals.laneFailures.length}`);
 for (const f of totals.laneFailures.slice(0, 5)) console.log(`  lane failure: ${f}`);
