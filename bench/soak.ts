@@ -19,6 +19,7 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { writeHeapSnapshot } from 'node:v8';
 import { IwarpConn } from '../src/iwarp/datapath.js';
 import { AtomicKind, atomicArgs } from '../src/rnic/atomics.js';
 import type { WorkCompletion } from '../src/rnic/cq.js';
@@ -46,6 +47,14 @@ const killP = Number(values.kill);
 const seed = Number(values.seed);
 const sampleMs = values.sample ? Number(values.sample) * 1000 : seconds > 120 ? 60_000 : 5_000;
 const DEPTH = 16;
+/**
+ * RoCEv2 Local ACK Timeout exponent: 4.096 µs × 2^14 ≈ 67 ms (IBTA "Local ACK Timeout", 9.7.6.1.3).
+ * The soak used 10 (≈ 4 ms): on a loaded 2-core machine an event-loop stall of 8 × 4 ms ran a
+ * live requester's retries out, which counted as extra RETRY_EXCEEDED completions beside the
+ * ones the kills cause. rdma_cm's RoCE default is larger still (a packet life time of 16 + 1,
+ * ≈ 0.5 s); 14 keeps a killed pair's retries (8 × 67 ms) short enough for the soak's churn.
+ */
+const LOCAL_ACK_TIMEOUT = 14;
 const SLOTS = 16;
 const SLOT = 4096;
 const ALL = RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
@@ -85,7 +94,7 @@ async function incarnation(kind: Kind, rng: Rng, deadline: number): Promise<void
   const b: Side = ib ? makeIbSide('RC', undefined, { sqSize: 64, rqSize: 64 }) : makeSide(undefined, { sqSize: 64, rqSize: 64 });
   let p: Pair | null = null;
   try {
-    p = await connectPair(a, b, ib ? { transport: 'rocev2', pathMtu: 3, ib: { timeout: 10, retryCnt: 7, rnrRetry: 7, access: { read: true, write: true, atomic: true } } } : { transport: 'iwarp' });
+    p = await connectPair(a, b, ib ? { transport: 'rocev2', pathMtu: 3, ib: { timeout: LOCAL_ACK_TIMEOUT, retryCnt: 7, rnrRetry: 7, access: { read: true, write: true, atomic: true } } } : { transport: 'iwarp' });
     totals.pairs[kind]++;
     if (ib) {
       const port = (a.qp.transport as unknown as RoceQp).port;
@@ -290,13 +299,17 @@ const t0 = Date.now();
 const deadline = t0 + seconds * 1000;
 const mib = (x: number) => (x / 1048576).toFixed(1);
 const rssLog: { t: number; rss: number }[] = [];
+/** With `node --expose-gc` (as `npm run soak` runs it) each sample follows a full GC, so RSS and heap are what is live. */
+const gc = (globalThis as { gc?: () => void }).gc;
 const sample = () => {
+  gc?.();
   const m = process.memoryUsage();
+  if (process.env.SOAK_HEAPSNAP) writeHeapSnapshot(`${process.env.SOAK_HEAPSNAP}/soak-${String(Math.round((Date.now() - t0) / 1000)).padStart(5, '0')}.heapsnapshot`);
   const t = Math.round((Date.now() - t0) / 1000);
   rssLog.push({ t, rss: m.rss });
   const o = totals.ops;
   console.log(
-    `t=${String(t).padStart(5)}s  ops ${String(o.send + o.write + o.read + o.fetchAdd).padStart(9)}  pairs ${totals.pairs.iwarp + totals.pairs.rocev2}  kills ${totals.kills.iwarp + totals.kills.rocev2}  rss ${mib(m.rss)} MiB  heap ${mib(m.heapUsed)} MiB  pins ${hostMemory.stats().pins}`,
+    `t=${String(t).padStart(5)}s  ops ${String(o.send + o.write + o.read + o.fetchAdd).padStart(9)}  pairs ${totals.pairs.iwarp + totals.pairs.rocev2}  kills ${totals.kills.iwarp + totals.kills.rocev2}  rss ${mib(m.rss)} MiB  heap ${mib(m.heapUsed)} MiB  external ${mib(m.external)} MiB (array buffers ${mib(m.arrayBuffers)})  pins ${hostMemory.stats().pins}`,
   );
 };
 console.log(`soak: ${seconds} s, ${values.iwarp} iWARP + ${values.rocev2} RoCEv2 lanes (2 QPs each, ${DEPTH} outstanding), kill probability ${killP} per operation, RoCEv2 loss 1 %, dup 0.5 %, reorder 0.5 %, seed ${seed}`);
@@ -313,9 +326,19 @@ console.log('--- soak report');
 console.log(`operations completed: ${o.send + o.write + o.read + o.fetchAdd} (send ${o.send}, write ${o.write}, read ${o.read} of which ${o.read - totals.readsRaced} checked byte for byte, fetch&add ${o.fetchAdd})`);
 console.log(`pairs: iWARP ${totals.pairs.iwarp}, RoCEv2 ${totals.pairs.rocev2}; kills/resets: iWARP ${totals.kills.iwarp}, RoCEv2 ${totals.kills.rocev2}`);
 console.log(`errors by kind: ${[...totals.errors].sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
-const r0 = rssLog.length > 2 ? rssLog[1]! : rssLog[0]!;
-const r1 = rssLog[rssLog.length - 1]!;
-console.log(`rss: ${rssLog.map((x) => `${x.t}s ${mib(x.rss)}`).join(' | ')} MiB (first sample after start ${mib(r0.rss)}, end ${mib(r1.rss)})`);
+// Drift is measured in the steady state: from the first sample at a tenth of the run (as
+// rss-mem's warm-up: V8's heap, malloc's arenas and the binary's code pages reach their working
+// size in the first minutes) to the last sample taken while the lanes ran. The sample after
+// teardown is printed apart: it catches the closing pairs' buffers at one instant.
+const during = rssLog.slice(0, -1);
+const r0 = during.find((x) => x.t >= seconds / 10) ?? during[0] ?? rssLog[0]!;
+const r1 = during[during.length - 1] ?? rssLog[rssLog.length - 1]!;
+const after = rssLog[rssLog.length - 1]!;
+const peak = Math.max(...during.filter((x) => x.t >= r0.t).map((x) => x.rss));
+console.log(`rss: ${rssLog.map((x) => `${x.t}s ${mib(x.rss)}`).join(' | ')} MiB`);
+console.log(
+  `rss after warm-up (${r0.t}s) ${mib(r0.rss)} MiB, peak ${mib(peak)} MiB, end of run (${r1.t}s) ${mib(r1.rss)} MiB, drift ${(((r1.rss - r0.rss) / r0.rss) * 100).toFixed(1)} %; after teardown ${mib(after.rss)} MiB${gc ? ' (each sample after a full GC)' : ' (no --expose-gc: samples include garbage)'}`,
+);
 console.log(`lost ${totals.lost}, duplicated ${totals.duplicated}, out of order ${totals.outOfOrder}, corrupted ${totals.corrupted}, lane failures ${totals.laneFailures.length}`);
 for (const f of totals.laneFailures.slice(0, 5)) console.log(`  lane failure: ${f}`);
 const bad = totals.lost + totals.duplicated + totals.outOfOrder + totals.corrupted + totals.laneFailures.length;

@@ -456,13 +456,18 @@ async function serveOne(req: rdma_cm_event, events: CmEvents, o: Opts, io: CliIo
   try {
     for (; !failed; ) {
       const adv = await ep.expect(ibv_wc_opcode.IBV_WC_RECV, 'read advertisement');
+      // The peer's size is untrusted: a Read longer than our ping buffer is refused before it is
+      // posted (the post-time SGE check would fail it too; this says why, and nothing goes on
+      // the wire), and the connection ends.
+      if (adv!.size > ep.rdmaBuf.length) throw new Error(`advertised size ${adv!.size} exceeds the ping buffer (${ep.rdmaBuf.length}); use -S`);
       ep.rdma(ibv_wr_opcode.IBV_WR_RDMA_READ, adv!.size, adv!.addr, adv!.rkey);
       await ep.expect(ibv_wc_opcode.IBV_WC_RDMA_READ, 'read');
       if (o.verbose) io.out(`server ping data: ${cstr(ep.rdmaBuf)}\n`);
       ep.send();
       await ep.expect(ibv_wc_opcode.IBV_WC_SEND, 'send');
       const wadv = await ep.expect(ibv_wc_opcode.IBV_WC_RECV, 'write advertisement');
-      const len = Math.min(cstr(ep.rdmaBuf).length + 1, o.size);
+      // Never more than the peer advertised for its sink.
+      const len = Math.min(cstr(ep.rdmaBuf).length + 1, o.size, wadv!.size);
       ep.rdma(ibv_wr_opcode.IBV_WR_RDMA_WRITE, len, wadv!.addr, wadv!.rkey);
       await ep.expect(ibv_wc_opcode.IBV_WC_RDMA_WRITE, 'write');
       ep.send();

@@ -19,7 +19,7 @@ import dgram from 'node:dgram';
 import { RiRet } from '../rnicpi/status.js';
 import { logger } from '../util/log.js';
 import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
-import { IbCm, type IbCmListener, type IbCmListenEvent } from './cm.js';
+import { IbCm, type IbCmEnvParams, type IbCmListener, type IbCmListenEvent, type IbCmListenLimits, ibCmParamsFromEnv } from './cm.js';
 import type { RiGsiPort } from './ri-gsi.js';
 
 const log = logger('ibcm:rdma-ip');
@@ -142,7 +142,15 @@ export class RdmaIpCm {
     readonly gsi: RiGsiPort,
     opener: RdmaIpCmOpener,
   ) {
-    this.cm = new IbCm({ port: gsi, caGuid: opener.caGuid, gids: () => opener.gids() });
+    // SOFTRDMA_IBCM's per-CM settings (the listeners' are applied per listen by the faces);
+    // a malformed value is refused by rdma_listen/rdma_connect, here it is logged and ignored.
+    let env: IbCmEnvParams = { listenLimits: {} };
+    try {
+      env = ibCmParamsFromEnv();
+    } catch (e) {
+      log('%s: %s (ignored)', name, (e as Error).message);
+    }
+    this.cm = new IbCm({ port: gsi, caGuid: opener.caGuid, gids: () => opener.gids(), listenLimits: env.listenLimits, ...(env.maxResponseTimeout !== undefined ? { maxResponseTimeout: env.maxResponseTimeout } : {}) });
   }
 
   /** The CM of the port `o.name` (opened through `o` on first use), or the RNICPI status of a failure to open QP1. */
@@ -193,7 +201,7 @@ export class RdmaIpCm {
    * Listens on `sid` for the listener bound to `address` ('0.0.0.0' for all). False when that
    * address (or the wildcard, or any address against a wildcard) is taken on it.
    */
-  listen(sid: bigint, address: string, handler: RdmaIpListenHandler): boolean {
+  listen(sid: bigint, address: string, handler: RdmaIpListenHandler, limits?: Partial<IbCmListenLimits>): boolean {
     let s = this.services.get(sid);
     if (s) {
       const wild = address === '0.0.0.0';
@@ -202,7 +210,8 @@ export class RdmaIpCm {
       return true;
     }
     const byAddress = new Map<string, RdmaIpListenHandler>([[address, handler]]);
-    const listener = this.cm.listen(sid, (ev) => this.#dispatch(sid, ev));
+    // The first listener of a service sets its limits (one IB CM listener per service ID).
+    const listener = this.cm.listen(sid, (ev) => this.#dispatch(sid, ev), limits ? { limits } : {});
     s = { listener, byAddress };
     this.services.set(sid, s);
     return true;

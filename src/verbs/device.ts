@@ -408,10 +408,14 @@ export function queryDevice(ctx: Context, a: ibv_device_attr): number {
   a.max_cqe = r.max_cqes_per_cq;
   a.max_mr = r.max_mrs;
   a.max_pd = r.max_pds;
-  a.max_qp_rd_atom = r.max_ord_per_qp;
+  // The RDMA Verbs manual (rdma_conn_param): responder_resources ≤ the local max_qp_rd_atom and
+  // the remote max_qp_init_rd_atom; initiator_depth ≤ the local max_qp_init_rd_atom. So
+  // max_qp_rd_atom is the responder side (IRD per QP) and max_qp_init_rd_atom the initiator side
+  // (ORD per QP), as librdmacm caps them and rxe checks max_dest_rd_atomic.
+  a.max_qp_rd_atom = r.max_ird_per_qp;
   a.max_ee_rd_atom = 0;
   a.max_res_rd_atom = r.max_ird;
-  a.max_qp_init_rd_atom = r.max_ird_per_qp;
+  a.max_qp_init_rd_atom = r.max_ord_per_qp;
   a.max_ee_init_rd_atom = 0;
   // From the RNIC's atomic executor (ri_rnic_query's softrdma extension); on iWARP the
   // operations reach only peers that negotiated RFC 7306, others refuse them at post time.

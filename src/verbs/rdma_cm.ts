@@ -21,7 +21,7 @@
  * connect is REJECTED with status -ECONNREFUSED; a timeout is UNREACHABLE (-ETIMEDOUT).
  */
 import { lookup } from 'node:dns/promises';
-import type { IbCmConnection, IbCmEvent, IbCmListenEvent, IbCmSidrPending, IbCmSidrRequest } from '../ibcm/cm.js';
+import { type IbCmConnection, type IbCmEnvParams, type IbCmEvent, type IbCmListenEvent, type IbCmSidrPending, type IbCmSidrRequest, ibCmParamsFromEnv } from '../ibcm/cm.js';
 import net, { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, cmListenDefaults, type CmConnectRequest, CmError, CmListener, type CmQp, cmParamsFromEnv, riCmQp } from '../iwarp/cm.js';
@@ -603,7 +603,14 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
     if (typeof roce === 'number') return failRdma(roce, `rdma_listen: ${ib.device.name} has no IB CM (QP1): ${errnoString(roce)}`);
     const sid = rdmaServiceId(i.ps, src.port);
     const address = isWildcard(stripV6(src.address)) ? '0.0.0.0' : stripV6(src.address);
-    const st = roce.listen(sid, address, (ev, addrs) => onIbRequest(i, roce, ev, addrs));
+    // SOFTRDMA_IBCM: the RoCE CM's listener limits (accept=MS … as SOFTRDMA_MPA's for iWARP).
+    let ibEnv: IbCmEnvParams;
+    try {
+      ibEnv = ibCmParamsFromEnv();
+    } catch (e) {
+      return failRdma(EINVAL, `rdma_listen: ${(e as Error).message} (EINVAL)`);
+    }
+    const st = roce.listen(sid, address, (ev, addrs) => onIbRequest(i, roce, ev, addrs), ibEnv.listenLimits);
     if (st !== 0) return failRdma(st, `rdma_listen: ${src.address} port ${src.port} is already in use on ${ib.device.name} (${errnoName(st)})`);
     roce.hold();
     i.ibListen = { roce, sid, address };

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { IbCm } from '../ibcm/cm.js';
+import type { IbCm, IbCmListenLimits } from '../ibcm/cm.js';
 import { cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler, ephemeralPort, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
 import { RiGsiPort } from '../ibcm/ri-gsi.js';
 import { hostMemory } from '../rnic/hostmem.js';
@@ -217,8 +217,8 @@ export class RoceCm {
    * Listens on `sid` for the rdma_cm listener bound to `address` ('0.0.0.0' for all). EADDRINUSE
    * when that address (or the wildcard, or any address against a wildcard) is taken on it.
    */
-  listen(sid: bigint, address: string, handler: IbListenHandler): number {
-    return this.shared.listen(sid, address, handler) ? 0 : EADDRINUSE;
+  listen(sid: bigint, address: string, handler: IbListenHandler, limits?: Partial<IbCmListenLimits>): number {
+    return this.shared.listen(sid, address, handler, limits) ? 0 : EADDRINUSE;
   }
 
   /** Stops the listener of `address` on `sid`. */

@@ -121,3 +121,17 @@ test('rping -s serves one client: a second one is rejected at once, not left wai
     srv.proc.kill('SIGKILL');
   }
 });
+
+test('rping -s refuses a Read advertisement longer than its ping buffer: the client sees the connection end, the server says why and exits', T, async () => {
+  const srv = await server(['-s', '-S', '64']);
+  try {
+    // A legitimate rping client with a larger buffer advertises 4096 octets; before, the server
+    // posted a 4096-octet Read into its 64-octet region and failed on the SGE check.
+    const r = client(srv.port, '-S', '4096', '-C', '1');
+    assert.notEqual(r.status, 0, 'the client does not complete a ping');
+    await within(once(srv.proc, 'exit'), 20_000, 'the server to exit');
+    assert.match(srv.err(), /advertised size 4096 exceeds the ping buffer \(64\)/);
+  } finally {
+    srv.proc.kill('SIGKILL');
+  }
+});

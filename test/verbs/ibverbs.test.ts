@@ -109,6 +109,22 @@ test('ibv_get_device_list / ibv_query_device / ibv_query_port describe one iWARP
   assert.equal(closeDevice(ctx), 0);
 });
 
+test('ibv_query_device: max_qp_rd_atom is the per-QP IRD (responder resources), max_qp_init_rd_atom the per-QP ORD (initiator depth)', () => {
+  const ctx = openDevice(devices()[0]!)!;
+  // An RNIC whose IRD and ORD per QP differ (the default has both 128): the query must not swap them.
+  const ops = { ...ctx.ops, ri_rnic_query: (...args: Parameters<typeof ctx.ops.ri_rnic_query>) => {
+    const q = ctx.ops.ri_rnic_query(...args);
+    return q.status === 0 ? { ...q, attrs: { ...q.attrs, max_ird_per_qp: 16, max_ord_per_qp: 4, max_ird: 1024 } } : q;
+  } };
+  const view = { closed: false, ops, rnic: ctx.rnic, device: ctx.device } as unknown as typeof ctx;
+  const a = {} as ibv_device_attr;
+  assert.equal(queryDevice(view, a), 0);
+  assert.equal(a.max_qp_rd_atom, 16);
+  assert.equal(a.max_qp_init_rd_atom, 4);
+  assert.equal(a.max_res_rd_atom, 1024);
+  assert.equal(closeDevice(ctx), 0);
+});
+
 test('ibv_create_qp refuses non-RC QPs with EOPNOTSUPP, as siw does', () => {
   const { ctx, pd, cq } = side();
   assert.equal(ibv_create_qp(pd, { send_cq: cq, recv_cq: cq, qp_type: 4, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1 } }), null);

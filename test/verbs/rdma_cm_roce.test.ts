@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { ibCmParamsFromEnv } from '../../src/ibcm/cm.js';
 import { RoceNet } from '../../src/roce/net.js';
 import { ibv_qp_state, ibv_send_flags, ibv_wc_status, rdma_cm_event_type as E, rdma_port_space } from '../../src/verbs/constants.js';
 import { ibv_create_ah, ibv_destroy_ah } from '../../src/verbs/index.js';
@@ -19,6 +20,7 @@ import {
   rdma_create_event_channel,
   rdma_create_id,
   rdma_create_qp,
+  rdma_destroy_event_channel,
   rdma_destroy_id,
   rdma_destroy_qp,
   rdma_disconnect,
@@ -293,4 +295,51 @@ describe('rdma_cm over RoCEv2 (IB CM on QP1, one process, loopback UDP)', () => 
       }
     });
   }
+});
+
+test('SOFTRDMA_IBCM sets the RoCE CM limits as SOFTRDMA_MPA does the iWARP ones: keys parsed and range-checked; a malformed value makes rdma_listen EINVAL', () => {
+  assert.deepEqual(ibCmParamsFromEnv('accept=250 persource=8;halfopen=64 pressure=500 resp=18'), {
+    listenLimits: { acceptTimeoutMs: 250, maxHalfOpenPerSource: 8, maxHalfOpen: 64, pressureTimeoutMs: 500 },
+    maxResponseTimeout: 18,
+  });
+  assert.deepEqual(ibCmParamsFromEnv(''), { listenLimits: {} });
+  for (const bad of ['accept=', 'accept=-1', 'accept=1s', 'persource=0', 'resp=32', 'ird=4', 'accept']) assert.throws(() => ibCmParamsFromEnv(bad), RangeError, bad);
+  const ch = rdma_create_event_channel()!;
+  const { id } = rdma_create_id(ch, 'srv', rdma_port_space.RDMA_PS_TCP);
+  assert.equal(rdmaUseDevice(id!, roce()), 0);
+  assert.equal(rdma_bind_addr(id!, { family: 'ipv4', address: '127.0.0.1', port: 0 }), 0);
+  process.env.SOFTRDMA_IBCM = 'accept=soon';
+  try {
+    assert.equal(rdma_listen(id!, 4), -1);
+  } finally {
+    delete process.env.SOFTRDMA_IBCM;
+  }
+  assert.equal(rdma_destroy_id(id!), 0);
+  rdma_destroy_event_channel(ch);
+});
+
+test('a RoCE request the program never answers is rejected by the CM after SOFTRDMA_IBCM accept=MS: REJECTED at the client, CONNECT_ERROR -ETIMEDOUT on the request\'s id', T, async () => {
+  process.env.SOFTRDMA_IBCM = 'accept=200';
+  let srv: Awaited<ReturnType<typeof listener>>;
+  try {
+    srv = await listener();
+  } finally {
+    delete process.env.SOFTRDMA_IBCM;
+  }
+  const c = await client(srv.port);
+  assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 2 }), 0);
+  assert.equal(await rdma_connect(c.id, null), 0);
+  // The server takes the request and then does nothing with it.
+  const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+  rdma_ack_cm_event(req);
+  const rej = await next(c.ch, E.RDMA_CM_EVENT_REJECTED);
+  rdma_ack_cm_event(rej);
+  const err = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_ERROR);
+  assert.equal(err.id, req.id);
+  assert.equal(err.status, -110);
+  rdma_ack_cm_event(err);
+  assert.equal(rdma_destroy_id(req.id), 0);
+  rdma_destroy_qp(c.id);
+  assert.equal(rdma_destroy_id(c.id), 0);
+  assert.equal(rdma_destroy_id(srv.id), 0);
 });
