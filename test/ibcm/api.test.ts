@@ -295,8 +295,10 @@ describe('IB CM over real timers', () => {
         );
       });
       assert.deepEqual(await done, ['rep', 'disconnected', 'timewait-exit']);
-      assert.equal(reqs, 2);
-      assert.equal(a.stats.retransmits, 1);
+      // At least the one retransmission the tap forces; a loaded machine can delay the REP past
+      // the ≈17 ms response timeout once more, which is a further retransmission, not an error.
+      assert.ok(reqs >= 2, `REQs sent: ${reqs}`);
+      assert.equal(a.stats.retransmits, reqs - 1);
       a.close();
       b.close();
     } finally {
