@@ -22,7 +22,7 @@
  * - `sock_sync_data` reads until the whole record is in (the C loop re-reads into the start).
  */
 import { cmConvertSocket, riCmQp } from '../../src/iwarp/cm.js';
-import { getErrno, IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_WRITE, IBV_MTU_256, IBV_QP_ACCESS_FLAGS, IBV_QP_AV, IBV_QP_DEST_QPN, IBV_QP_MAX_DEST_RD_ATOMIC, IBV_QP_MAX_QP_RD_ATOMIC, IBV_QP_MIN_RNR_TIMER, IBV_QP_PATH_MTU, IBV_QP_PKEY_INDEX, IBV_QP_PORT, IBV_QP_RETRY_CNT, IBV_QP_RNR_RETRY, IBV_QP_RQ_PSN, IBV_QP_SQ_PSN, IBV_QP_STATE, IBV_QP_TIMEOUT, IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS, IBV_QPT_RC, IBV_SEND_SIGNALED, IBV_WC_SUCCESS, IBV_WR_RDMA_READ, IBV_WR_RDMA_WRITE, IBV_WR_SEND, newWc, verbs, } from '../../src/verbs/index.js';
+import { getErrno, IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_READ, IBV_ACCESS_REMOTE_WRITE, IBV_MTU_256, IBV_QP_ACCESS_FLAGS, IBV_QP_AV, IBV_QP_DEST_QPN, IBV_QP_MAX_DEST_RD_ATOMIC, IBV_QP_MAX_QP_RD_ATOMIC, IBV_QP_MIN_RNR_TIMER, IBV_QP_PATH_MTU, IBV_QP_PKEY_INDEX, IBV_QP_PORT, IBV_QP_RETRY_CNT, IBV_QP_RNR_RETRY, IBV_QP_RQ_PSN, IBV_QP_SQ_PSN, IBV_QP_STATE, IBV_QP_TIMEOUT, IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS, IBV_QPT_RC, IBV_SEND_SIGNALED, IBV_WC_SUCCESS, IBV_WR_RDMA_READ, IBV_WR_RDMA_WRITE, IBV_WR_SEND, ibv_transport_type, newWc, verbs, } from '../../src/verbs/index.js';
 import { packConData, unpackConData } from './cm_con_data.js';
 import { acceptN, connectTo, cstr, err, freePort, getopt, hex, out, runBoth, SockReader, strcpy } from './common.js';
 /** Poll CQ timeout in milliseconds (2 seconds). */
@@ -301,12 +301,20 @@ function modify_qp_to_rtr(qp, remote_qpn, dlid, dgid) {
  * the connection manager, which runs the MPA start-up on it (the client as MPA Initiator, the
  * server as Responder) and moves the RNIC QP to RTS with the IRD/ORD of the C program (1/1).
  */
+/** iWARP: the record's socket was handed to the CM (it goes with the QP); else it is ours to close. */
+let recordSocketConverted = false;
 async function connect_llp(res) {
     const qp = res.qp;
     if (!res.sock)
         return 1;
+    // InfiniBand/RoCE (softroce0): the QP needs no LLP; RTR→RTS by ibv_modify_qp alone is the C
+    // program's way, with the peer's QPN and GID from the record. The record's socket stays open
+    // unused until the end (the syncs keep their own connection, as on iWARP).
+    if (qp.context.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB)
+        return 0;
     const eqp = riCmQp(qp.context.ops, qp.context.rnic, qp.ri);
     const pending = res.sock.detach();
+    recordSocketConverted = true;
     try {
         await cmConvertSocket(eqp, res.sock.socket, {
             // MPA lets the Responder send only after the Initiator's first FPDU; the C server sends
@@ -412,7 +420,10 @@ function resources_destroy(res) {
         err('failed to close device context');
         rc = 1;
     }
-    // The converted socket went with the QP; the sync connection is closed here.
+    // A converted socket went with the QP (iWARP); an unconverted one (InfiniBand, or a failure
+    // before the conversion) and the sync connection are closed here.
+    if (!recordSocketConverted)
+        res.sock?.socket.end();
     res.sync?.socket.end();
     return rc;
 }
