@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { IT_ADDR_MODE_ABSOLUTE, IT_CM_REQ_UD_SERVICE_REQUEST_EVENT, IT_CM_MSG_UD_SERVICE_REPLY_EVENT, IT_DG_TYPE_IB_UD, IT_DTO_UD_RECV_CMPL_EVENT, IT_EP_PARAM_ALL, IT_EP_STATE_UD_OPERATIONAL, IT_ERR_INVALID_AH, IT_ERR_INVALID_EP_TYPE, IT_ERR_INVALID_EP_KEY, IT_ERR_INVALID_UD_STATUS, IT_ERR_INVALID_UD_SVC_REQ_ID, IT_ERR_PAYLOAD_SIZE, IT_UD_IB_GRH_PRESENT, IT_UD_REQ_REDIRECTED, IT_UD_SERVICE, IT_UD_SVC_EP_INFO_VALID, IT_UD_SVC_REQ_REJECTED, it_address_handle_create, it_address_handle_free, it_address_handle_query, it_ep_query, it_ep_ud_create, it_post_recvfrom, it_post_sendto, it_ud_service_reply, it_ud_service_request, it_ud_service_request_handle_create, it_ud_service_request_handle_free, IT_CM_MSG_CONN_DISCONNECT_EVENT, IT_CM_MSG_CONN_ESTABLISHED_EVENT, IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, IT_CM_MSG_CONN_PEER_REJECT_EVENT, IT_CM_MSG_EVENT_STREAM, IT_CM_REQ_CONN_REQUEST_EVENT, IT_CM_REQ_EVENT_STREAM, IT_CN_REJ_BAD_PATH, IT_COMPLETION_FLAG, IT_CONNECT_FLAG_TWO_WAY, IT_DTO_EVENT_STREAM, IT_DTO_RC_RECV_CMPL_EVENT, IT_DTO_RDMA_READ_CMPL_EVENT, IT_DTO_RDMA_WRITE_CMPL_EVENT, IT_DTO_SEND_CMPL_EVENT, IT_DTO_SUCCESS, IT_ERR_INVALID_CONN_QUAL, IT_ERR_INVALID_PDATA_LENGTH, IT_ERR_INVALID_SOURCE_PATH, IT_ERR_OP_NOT_SUPPORTED, IT_EVD_OVERFLOW_DEFAULT, IT_IANA_PORT, IT_IB_SERVICEID, IT_IB_TRANSPORT, IT_IPV4, IT_IWARP_TCP_TRANSPORT, IT_LISTEN_NO_FLAG, IT_NOTIFY_FLAG, IT_PRIV_ALL, IT_RC_SERVICE, IT_SUCCESS, isItError, it_ep_accept, it_ep_connect, it_ep_disconnect, it_ep_rc_create, it_evd_create, it_evd_wait, it_get_pathinfo, it_ia_create, it_ia_free, it_ia_query, it_interface_list, it_listen_create, it_lmr_create, it_make_rdma_addr_absolute, it_post_rdma_read, it_post_rdma_write, it_post_recv, it_post_send, it_pz_create, it_reject, it_socket_convert, itStatusName, } from '../../src/itapi/index.js';
+import { IT_ADDR_MODE_ABSOLUTE, IT_CM_REQ_UD_SERVICE_REQUEST_EVENT, IT_CM_MSG_UD_SERVICE_REPLY_EVENT, IT_DG_TYPE_IB_UD, IT_DTO_UD_RECV_CMPL_EVENT, IT_EP_PARAM_ALL, IT_EP_STATE_UD_OPERATIONAL, IT_ERR_INVALID_AH, IT_ERR_INVALID_EP_TYPE, IT_ERR_INVALID_EP_KEY, IT_ERR_INVALID_UD_STATUS, IT_ERR_INVALID_UD_SVC_REQ_ID, IT_ERR_PAYLOAD_SIZE, IT_UD_IB_GRH_PRESENT, IT_UD_REQ_REDIRECTED, IT_UD_SERVICE, IT_UD_SVC_EP_INFO_VALID, IT_UD_SVC_REQ_REJECTED, it_address_handle_create, it_address_handle_free, it_address_handle_query, it_ep_query, it_ep_ud_create, it_post_recvfrom, it_post_sendto, it_ud_service_reply, it_ud_service_request, it_ud_service_request_handle_create, it_ud_service_request_handle_free, IT_CM_MSG_CONN_DISCONNECT_EVENT, IT_CM_MSG_CONN_ESTABLISHED_EVENT, IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, IT_CM_MSG_CONN_PEER_REJECT_EVENT, IT_CM_MSG_EVENT_STREAM, IT_CM_REQ_CONN_REQUEST_EVENT, IT_CM_REQ_EVENT_STREAM, IT_CN_REJ_BAD_PATH, IT_COMPLETION_FLAG, IT_CONNECT_FLAG_TWO_WAY, IT_DTO_EVENT_STREAM, IT_DTO_RC_RECV_CMPL_EVENT, IT_DTO_RDMA_READ_CMPL_EVENT, IT_DTO_FETCH_ADD_CMPL_EVENT, IT_DTO_ERR_REMOTE_ACCESS, IT_DTO_CMP_SWAP_CMPL_EVENT, IT_FETCH_AND_ADD, IT_COMPARE_AND_SWAP, it_post_atomic, IT_DTO_RDMA_WRITE_CMPL_EVENT, IT_DTO_SEND_CMPL_EVENT, IT_DTO_SUCCESS, IT_ERR_INVALID_CONN_QUAL, IT_ERR_INVALID_PDATA_LENGTH, IT_ERR_INVALID_SOURCE_PATH, IT_ERR_OP_NOT_SUPPORTED, IT_EVD_OVERFLOW_DEFAULT, IT_IANA_PORT, IT_IB_SERVICEID, IT_IB_TRANSPORT, IT_IPV4, IT_IWARP_TCP_TRANSPORT, IT_LISTEN_NO_FLAG, IT_NOTIFY_FLAG, IT_PRIV_ALL, IT_RC_SERVICE, IT_SUCCESS, isItError, it_ep_accept, it_ep_connect, it_ep_disconnect, it_ep_rc_create, it_evd_create, it_evd_wait, it_get_pathinfo, it_ia_create, it_ia_free, it_ia_query, it_interface_list, it_listen_create, it_lmr_create, it_make_rdma_addr_absolute, it_post_rdma_read, it_post_rdma_write, it_post_recv, it_post_send, it_pz_create, it_reject, it_socket_convert, itStatusName, } from '../../src/itapi/index.js';
 import { RoceNet } from '../../src/roce/net.js';
 import { rdma_cm_event_type as E, ibv_wc_status, rdma_port_space } from '../../src/verbs/constants.js';
 import { ibv_reg_mr, newWc } from '../../src/verbs/ibverbs.js';
@@ -75,11 +75,11 @@ async function nextOf(evd, n) {
             return ev;
     }
 }
-function side(h = ia()) {
+function side(h = ia(), rc = {}) {
     const pz = it_pz_create(h);
     const dto = it_evd_create(h, IT_DTO_EVENT_STREAM, 0, 64, 1, null).evd_handle;
     const cm = it_evd_create(h, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 16, 1, null).evd_handle;
-    const ep = it_ep_rc_create(pz, dto, dto, cm, 0, rcAttrs());
+    const ep = it_ep_rc_create(pz, dto, dto, cm, 0, rcAttrs({}, rc));
     return { ia: h, pz, dto, cm, ep };
 }
 function reg(pz, n, fill = '') {
@@ -106,9 +106,9 @@ function connect(ep, path, port, pdata) {
     it_ep_connect(ep, path, null, { type: IT_IANA_PORT, conn_qual: { port } }, IT_CONNECT_FLAG_TWO_WAY, pdata);
 }
 /** A connected pair on softroce0: `a` active, `b` passive (its ESTABLISHED on the RTU). */
-async function pair() {
-    const b = side();
-    const a = side();
+async function pair(rc = {}) {
+    const b = side(undefined, rc);
+    const a = side(undefined, rc);
     const l = listen(b.ia);
     connect(a.ep, await pathTo(a.ia, '127.0.0.1'), l.port, te('hello from a'));
     const req = (await nextOf(l.evd, IT_CM_REQ_CONN_REQUEST_EVENT));
@@ -186,6 +186,43 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
         it_ep_disconnect(a.ep, null);
         assert.equal((await next(a.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
         assert.equal((await next(b.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT, 'the DREQ reached the passive side');
+        free(a.ia);
+        free(b.ia);
+    });
+    test('it_post_atomic over RoCE (IB AtomicETH): Fetch-and-Add and Compare-and-Swap with their completion events and original values', async () => {
+        const { a, b } = await pair({ atomics_enable: true });
+        assert.equal(it_ia_query(a.ia).atomic_support, true);
+        const target = reg(b.pz, 8);
+        const dv = new DataView(target.bytes.buffer);
+        dv.setBigUint64(0, 100n, true);
+        const r = reg(a.pz, 8);
+        it_post_atomic(a.ep, IT_FETCH_AND_ADD, 5n, 0n, seg(r)[0], 11n, F, target.addr, target.ctx);
+        let e = (await nextOf(a.dto, IT_DTO_FETCH_ADD_CMPL_EVENT));
+        assert.equal(e.dto_status, IT_DTO_SUCCESS);
+        assert.equal(e.cookie, 11n);
+        assert.equal(new DataView(r.bytes.buffer).getBigUint64(0, true), 100n);
+        assert.equal(dv.getBigUint64(0, true), 105n);
+        it_post_atomic(a.ep, IT_COMPARE_AND_SWAP, 9n, 105n, seg(r)[0], 12n, F, target.addr, target.ctx);
+        e = (await nextOf(a.dto, IT_DTO_CMP_SWAP_CMPL_EVENT));
+        assert.equal(e.dto_status, IT_DTO_SUCCESS);
+        assert.equal(new DataView(r.bytes.buffer).getBigUint64(0, true), 105n);
+        assert.equal(dv.getBigUint64(0, true), 9n);
+        it_ep_disconnect(a.ep, null);
+        assert.equal((await next(a.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
+        assert.equal((await next(b.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
+        free(a.ia);
+        free(b.ia);
+    });
+    test('it_post_atomic to an Endpoint without atomics_enable: the responder refuses (IB NAK Remote Access Error) → IT_DTO_ERR_REMOTE_ACCESS, target unchanged', async () => {
+        const { a, b } = await pair();
+        const target = reg(b.pz, 8);
+        const dv = new DataView(target.bytes.buffer);
+        dv.setBigUint64(0, 100n, true);
+        const r = reg(a.pz, 8);
+        it_post_atomic(a.ep, IT_FETCH_AND_ADD, 5n, 0n, seg(r)[0], 13n, F, target.addr, target.ctx);
+        const e = (await nextOf(a.dto, IT_DTO_FETCH_ADD_CMPL_EVENT));
+        assert.equal(e.dto_status, IT_DTO_ERR_REMOTE_ACCESS);
+        assert.equal(dv.getBigUint64(0, true), 100n);
         free(a.ia);
         free(b.ia);
     });
