@@ -9,6 +9,7 @@
 // reason. Arguments filter the test files by substring, as in scripts/run-tests.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const dir = process.env.KERNEL_PEER_DIR ?? resolve('test/interop/kernel-peer');
@@ -32,5 +33,13 @@ if (chosen.length === 0) {
   console.error('no interop test files found (npm run build first)');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...chosen], { stdio: 'inherit' });
+// Every process's whole output (the guest's rdma-core tools and softrdma's side) is kept, one
+// directory per test file (test/interop/harness.ts); the place is printed at the end.
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const transcripts = process.env.SOFTRDMA_INTEROP_TRANSCRIPTS ?? join(tmpdir(), `softrdma-interop-${stamp}`);
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...chosen], {
+  stdio: 'inherit',
+  env: { ...process.env, SOFTRDMA_INTEROP_TRANSCRIPTS: transcripts },
+});
+console.log(`# interop transcripts (guest and softrdma output of every case): ${transcripts}`);
 process.exit(r.status ?? 1);

@@ -53,6 +53,7 @@ import {
   IBV_WR_RDMA_READ,
   IBV_WR_RDMA_WRITE,
   IBV_WR_SEND,
+  ibv_transport_type,
   type ibv_context,
   type ibv_cq,
   type ibv_gid,
@@ -358,11 +359,19 @@ function modify_qp_to_rtr(qp: ibv_qp, remote_qpn: number, dlid: number, dgid: Ui
  * the connection manager, which runs the MPA start-up on it (the client as MPA Initiator, the
  * server as Responder) and moves the RNIC QP to RTS with the IRD/ORD of the C program (1/1).
  */
+/** iWARP: the record's socket was handed to the CM (it goes with the QP); else it is ours to close. */
+let recordSocketConverted = false;
+
 async function connect_llp(res: Resources): Promise<number> {
   const qp = res.qp as Qp;
   if (!res.sock) return 1;
+  // InfiniBand/RoCE (softroce0): the QP needs no LLP; RTR→RTS by ibv_modify_qp alone is the C
+  // program's way, with the peer's QPN and GID from the record. The record's socket stays open
+  // unused until the end (the syncs keep their own connection, as on iWARP).
+  if (qp.context.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) return 0;
   const eqp = riCmQp(qp.context.ops, qp.context.rnic, qp.ri);
   const pending = res.sock.detach();
+  recordSocketConverted = true;
   try {
     await cmConvertSocket(eqp, res.sock.socket, {
       // MPA lets the Responder send only after the Initiator's first FPDU; the C server sends
@@ -468,7 +477,9 @@ function resources_destroy(res: Resources): number {
     err('failed to close device context');
     rc = 1;
   }
-  // The converted socket went with the QP; the sync connection is closed here.
+  // A converted socket went with the QP (iWARP); an unconverted one (InfiniBand, or a failure
+  // before the conversion) and the sync connection are closed here.
+  if (!recordSocketConverted) res.sock?.socket.end();
   res.sync?.socket.end();
   return rc;
 }

@@ -9,9 +9,9 @@
  * image the tests skip with the reason.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -36,6 +36,41 @@ export function harness(): { dir: string } | { skip: string } {
 
 export type Proc = { child: ChildProcess; lines: string[]; done: Promise<number>; wait: (re: RegExp, ms: number) => Promise<boolean> };
 
+/**
+ * Where every process of the suite leaves its whole output (the transcripts): one directory per
+ * test file under `SOFTRDMA_INTEROP_TRANSCRIPTS` (default: `softrdma-interop-transcripts` in the
+ * OS temporary directory), one file per process, numbered in start order, named after what ran
+ * (`guest` for run-guest.sh: the rdma-core side of every job of the case, with its START/END
+ * markers; `host-…` for softrdma's side). The directory is printed when the test file ends.
+ */
+export const transcriptDir = join(
+  process.env.SOFTRDMA_INTEROP_TRANSCRIPTS ?? join(tmpdir(), 'softrdma-interop-transcripts'),
+  basename(process.argv[1] ?? `pid-${process.pid}`).replace(/\.test\.js$/, ''),
+);
+let transcriptSeq = 0;
+let transcriptAnnounced = false;
+
+/** A short file name for a process: `guest`, or `host-` and its softrdma arguments. */
+function transcriptName(cmd: string, args: string[]): string {
+  const n = String(++transcriptSeq).padStart(3, '0');
+  if (basename(cmd) === 'run-guest.sh') return `${n}-guest.log`;
+  const shown = (basename(cmd) === 'host-exec.sh' ? args.slice(1) : [cmd, ...args]).map((a) => (a.includes('/') ? basename(a) : a));
+  return `${n}-host-${shown.join('_').replace(/[^A-Za-z0-9._=-]+/g, '_').slice(0, 80)}.log`;
+}
+
+function keepTranscript(name: string, cmd: string, args: string[], lines: string[], rc: number): void {
+  try {
+    mkdirSync(transcriptDir, { recursive: true });
+    writeFileSync(join(transcriptDir, name), `$ ${[cmd, ...args].join(' ')}\n${lines.join('\n')}\n# exit status ${rc}\n`);
+    if (!transcriptAnnounced) {
+      transcriptAnnounced = true;
+      process.once('exit', () => console.log(`# interop transcripts: ${transcriptDir}`));
+    }
+  } catch (e) {
+    console.log(`# interop transcripts: cannot write ${name}: ${(e as Error).message}`);
+  }
+}
+
 /** Starts a child and collects its stdout+stderr lines and its exit status (128+ on a signal). */
 export function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Proc {
   const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
@@ -54,7 +89,14 @@ export function run(cmd: string, args: string[], cwd: string, env?: NodeJS.Proce
       if (rest) lines.push(rest);
     });
   }
-  const done = new Promise<number>((res) => child.on('close', (code, sig) => res(code ?? (sig ? 128 : 1))));
+  const name = transcriptName(cmd, args);
+  const done = new Promise<number>((res) =>
+    child.on('close', (code, sig) => {
+      const rc = code ?? (sig ? 128 : 1);
+      keepTranscript(name, cmd, args, lines, rc);
+      res(rc);
+    }),
+  );
   const wait = (re: RegExp, ms: number): Promise<boolean> =>
     new Promise((res) => {
       const check = (): void => {

@@ -59,6 +59,12 @@ import {
   IT_DTO_EVENT_STREAM,
   IT_DTO_RC_RECV_CMPL_EVENT,
   IT_DTO_RDMA_READ_CMPL_EVENT,
+  IT_DTO_FETCH_ADD_CMPL_EVENT,
+  IT_DTO_ERR_REMOTE_ACCESS,
+  IT_DTO_CMP_SWAP_CMPL_EVENT,
+  IT_FETCH_AND_ADD,
+  IT_COMPARE_AND_SWAP,
+  it_post_atomic,
   IT_DTO_RDMA_WRITE_CMPL_EVENT,
   IT_DTO_SEND_CMPL_EVENT,
   IT_DTO_SUCCESS,
@@ -201,11 +207,11 @@ interface Side {
   ep: it_ep_handle_t;
 }
 
-function side(h = ia()): Side {
+function side(h = ia(), rc: Record<string, unknown> = {}): Side {
   const pz = it_pz_create(h);
   const dto = it_evd_create(h, IT_DTO_EVENT_STREAM, 0 as never, 64, 1, null).evd_handle;
   const cm = it_evd_create(h, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 16, 1, null).evd_handle;
-  const ep = it_ep_rc_create(pz, dto, dto, cm, 0, rcAttrs());
+  const ep = it_ep_rc_create(pz, dto, dto, cm, 0, rcAttrs({}, rc));
   return { ia: h, pz, dto, cm, ep };
 }
 
@@ -243,9 +249,9 @@ function connect(ep: it_ep_handle_t, path: it_path_t, port: number, pdata: Uint8
 }
 
 /** A connected pair on softroce0: `a` active, `b` passive (its ESTABLISHED on the RTU). */
-async function pair(): Promise<{ a: Side; b: Side }> {
-  const b = side();
-  const a = side();
+async function pair(rc: Record<string, unknown> = {}): Promise<{ a: Side; b: Side }> {
+  const b = side(undefined, rc);
+  const a = side(undefined, rc);
   const l = listen(b.ia);
   connect(a.ep, await pathTo(a.ia, '127.0.0.1'), l.port, te('hello from a'));
   const req = (await nextOf(l.evd, IT_CM_REQ_CONN_REQUEST_EVENT)) as it_conn_request_event_t;
@@ -332,6 +338,45 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     it_ep_disconnect(a.ep, null);
     assert.equal((await next(a.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
     assert.equal((await next(b.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT, 'the DREQ reached the passive side');
+    free(a.ia);
+    free(b.ia);
+  });
+
+  test('it_post_atomic over RoCE (IB AtomicETH): Fetch-and-Add and Compare-and-Swap with their completion events and original values', async () => {
+    const { a, b } = await pair({ atomics_enable: true });
+    assert.equal(it_ia_query(a.ia).atomic_support, true);
+    const target = reg(b.pz, 8);
+    const dv = new DataView(target.bytes.buffer);
+    dv.setBigUint64(0, 100n, true);
+    const r = reg(a.pz, 8);
+    it_post_atomic(a.ep, IT_FETCH_AND_ADD, 5n, 0n, seg(r)[0]!, 11n, F, target.addr, target.ctx!);
+    let e = (await nextOf(a.dto, IT_DTO_FETCH_ADD_CMPL_EVENT)) as it_dto_cmpl_event_t;
+    assert.equal(e.dto_status, IT_DTO_SUCCESS);
+    assert.equal(e.cookie, 11n);
+    assert.equal(new DataView(r.bytes.buffer).getBigUint64(0, true), 100n);
+    assert.equal(dv.getBigUint64(0, true), 105n);
+    it_post_atomic(a.ep, IT_COMPARE_AND_SWAP, 9n, 105n, seg(r)[0]!, 12n, F, target.addr, target.ctx!);
+    e = (await nextOf(a.dto, IT_DTO_CMP_SWAP_CMPL_EVENT)) as it_dto_cmpl_event_t;
+    assert.equal(e.dto_status, IT_DTO_SUCCESS);
+    assert.equal(new DataView(r.bytes.buffer).getBigUint64(0, true), 105n);
+    assert.equal(dv.getBigUint64(0, true), 9n);
+    it_ep_disconnect(a.ep, null);
+    assert.equal((await next(a.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
+    assert.equal((await next(b.cm)).event_number, IT_CM_MSG_CONN_DISCONNECT_EVENT);
+    free(a.ia);
+    free(b.ia);
+  });
+
+  test('it_post_atomic to an Endpoint without atomics_enable: the responder refuses (IB NAK Remote Access Error) → IT_DTO_ERR_REMOTE_ACCESS, target unchanged', async () => {
+    const { a, b } = await pair();
+    const target = reg(b.pz, 8);
+    const dv = new DataView(target.bytes.buffer);
+    dv.setBigUint64(0, 100n, true);
+    const r = reg(a.pz, 8);
+    it_post_atomic(a.ep, IT_FETCH_AND_ADD, 5n, 0n, seg(r)[0]!, 13n, F, target.addr, target.ctx!);
+    const e = (await nextOf(a.dto, IT_DTO_FETCH_ADD_CMPL_EVENT)) as it_dto_cmpl_event_t;
+    assert.equal(e.dto_status, IT_DTO_ERR_REMOTE_ACCESS);
+    assert.equal(dv.getBigUint64(0, true), 100n);
     free(a.ia);
     free(b.ia);
   });

@@ -4,9 +4,11 @@
  * processes — and print what the C programs print.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { freePort } from '../helpers/net.js';
+import { freeUdpPort } from '../helpers/roce-port.js';
 
 const T = { timeout: 30_000 };
 
@@ -122,6 +124,60 @@ test('rdma_rc_example -g 0: the GID goes in the record and the remote GID is pri
     const gid = lines.find((l) => l.startsWith('Remote GID ='));
     assert.match(gid ?? '', /^Remote GID =([0-9a-f]{2}:){15}[0-9a-f]{2}$/);
     assert.notEqual(gid, 'Remote GID =00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00');
+  }
+});
+
+/** Runs one role of an example as its own process, with `env` added. */
+function runRole(name: string, args: string[], env: Record<string, string>): Promise<{ status: number | null; out: string }> {
+  const script = fileURLToPath(new URL(`../../examples/verbs/${name}.js`, import.meta.url));
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let out = '';
+    c.stdout.on('data', (d: Buffer) => (out += d));
+    c.stderr.on('data', (d: Buffer) => (out += d));
+    const t = setTimeout(() => c.kill(), 25_000);
+    c.on('exit', (status) => {
+      clearTimeout(t);
+      resolve({ status, out });
+    });
+  });
+}
+
+/**
+ * The RC example on softroce0 between two processes that own different addresses (server
+ * 127.0.0.2, client 127.0.0.1) on one ephemeral RoCEv2 UDP port, as two hosts would.
+ */
+async function rcOnRoce(extra: string[]): Promise<{ srv: { status: number | null; out: string }; cli: { status: number | null; out: string } }> {
+  const udp = String(await freeUdpPort());
+  const port = String(await freePort());
+  const srv = runRole('rdma_rc_example', ['-s', '-p', port, '-d', 'softroce0', ...extra], { SOFTRDMA_ROCE_ADDRS: '127.0.0.2', SOFTRDMA_ROCE_PORT: udp });
+  let cli = await runRole('rdma_rc_example', ['-p', port, '-d', 'softroce0', ...extra, '127.0.0.2'], { SOFTRDMA_ROCE_ADDRS: '127.0.0.1', SOFTRDMA_ROCE_PORT: udp });
+  // The server may not listen yet (the example's "failed to establish TCP connection").
+  for (let i = 0; i < 20 && /TCP connection/.test(cli.out) && !/TCP connection was established/.test(cli.out); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    cli = await runRole('rdma_rc_example', ['-p', port, '-d', 'softroce0', ...extra, '127.0.0.2'], { SOFTRDMA_ROCE_ADDRS: '127.0.0.1', SOFTRDMA_ROCE_PORT: udp });
+  }
+  return { srv: await srv, cli };
+}
+
+test('rdma_rc_example -d softroce0 -g 0 (RoCEv2), two processes: the GIDs in the records, RTR with the GRH, RTS by ibv_modify_qp alone; Send, RDMA Read and RDMA Write, "test result is 0"', T, async () => {
+  const { srv, cli } = await rcOnRoce(['-g', '0']);
+  assert.equal(cli.status, 0, cli.out);
+  assert.equal(srv.status, 0, srv.out);
+  assert.match(cli.out, /Remote GID =00:00:00:00:00:00:00:00:00:00:ff:ff:7f:00:00:02\n/, 'the server\'s IPv4-mapped GID');
+  assert.match(srv.out, /Remote GID =00:00:00:00:00:00:00:00:00:00:ff:ff:7f:00:00:01\n/, 'the client\'s IPv4-mapped GID');
+  assert.match(cli.out, /Message is: 'SEND operation '\n/);
+  assert.match(cli.out, /Contents of server's buffer: 'RDMA read operation '\n/);
+  assert.match(srv.out, /Contents of server buffer: 'RDMA write operation'\n/);
+  for (const r of [srv, cli]) assert.match(r.out, /QP state was change to RTS\n[\s\S]*test result is 0\n$/);
+});
+
+test('rdma_rc_example -d softroce0 without -g: RoCE needs a GRH, so RTR without one is EINVAL (as on Linux), "test result is 1"', T, async () => {
+  const { srv, cli } = await rcOnRoce([]);
+  for (const r of [srv, cli]) {
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /failed to modify QP state to RTR/);
+    assert.match(r.out, /test result is 1/);
   }
 });
 

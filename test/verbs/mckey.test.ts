@@ -15,6 +15,7 @@ import { useEphemeralRocePort } from '../helpers/roce-port.js';
 
 await useEphemeralRocePort();
 const mckey = fileURLToPath(new URL('../../examples/rdmacm/mckey.js', import.meta.url));
+const multicast = fileURLToPath(new URL('../../examples/verbs/multicast.js', import.meta.url));
 const NS = `sr-mckey-${process.pid}`;
 
 function nsReady(): string | null {
@@ -33,11 +34,14 @@ after(() => {
   if (!why) spawnSync('ip', ['netns', 'del', NS]);
 });
 
-function inNs(args: string[], addr: string): Promise<{ code: number | null; out: string }> {
+function inNs(args: string[], addr: string, program = mckey, onOut?: (out: string) => void): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const p = spawn('ip', ['netns', 'exec', NS, process.execPath, mckey, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr, SOFTRDMA_ROCE_PORT: '4791' } });
+    const p = spawn('ip', ['netns', 'exec', NS, process.execPath, program, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr, SOFTRDMA_ROCE_PORT: '4791' } });
     let out = '';
-    p.stdout.on('data', (d: Buffer) => (out += d));
+    p.stdout.on('data', (d: Buffer) => {
+      out += d;
+      onOut?.(out);
+    });
     p.stderr.on('data', (d: Buffer) => (out += d));
     const t = setTimeout(() => p.kill(), 60_000);
     p.on('exit', (code) => {
@@ -59,6 +63,35 @@ test('mckey: one sender and two receivers in separate processes, each receiver g
     assert.equal(r.code, 0, r.out);
     assert.equal(r.out, 'mckey: starting server\nmckey: joining\nmckey: joined dgid: ::ffff:239.255.1.1 mlid 0x0 sl 0\nreceiving data transfers\ndata transfers complete\ntest complete\nreturn status 0\n');
   }
+});
+
+test('the manual\'s multicast example with the rdma_cm (§8.5.2, examples/verbs/multicast): two receivers and a sender in separate processes, 20 messages of 512 bytes each', { timeout: 120_000, skip: why ?? false }, async () => {
+  const waiting: Promise<void>[] = [];
+  const recv = ['127.0.0.2', '127.0.0.3'].map((a) => {
+    let ready: () => void = () => {};
+    waiting.push(new Promise<void>((r) => (ready = r)));
+    return inNs(['-m', '239.255.1.2', '-b', a, '-c', '20', '-l', '512'], a, multicast, (o) => {
+      if (o.includes('waiting for messages...')) ready();
+    });
+  });
+  // A datagram sent before a member joined is not delivered: the sender starts once both wait.
+  await Promise.race([Promise.all(waiting), new Promise((x) => setTimeout(x, 30_000))]);
+  const s = await inNs(['-m', '239.255.1.2', '-s', '-b', '127.0.0.1', '-c', '20', '-l', '512'], '127.0.0.1', multicast);
+  assert.equal(s.code, 0, s.out);
+  assert.equal(s.out, Array.from({ length: 20 }, (_, i) => `sent message ${i + 1}\n`).join(''));
+  for (const r of await Promise.all(recv)) {
+    assert.equal(r.code, 0, r.out);
+    assert.equal(r.out, `waiting for messages...\n${Array.from({ length: 20 }, (_, i) => `received message ${i + 1}\n`).join('')}`);
+  }
+});
+
+test('the manual\'s multicast example: without -m it says so; a length above the active MTU is refused', { timeout: 60_000, skip: why ?? false }, async () => {
+  const a = await inNs([], '127.0.0.1', multicast);
+  assert.equal(a.code, 1);
+  assert.equal(a.out, 'multicast address must be specified with -m\n');
+  const b = await inNs(['-m', '239.255.1.3', '-b', '127.0.0.1', '-l', '100000'], '127.0.0.1', multicast);
+  assert.equal(b.code, 1, b.out);
+  assert.match(b.out, /msg_length 100000 is larger than the active MTU \d+/);
 });
 
 test('ibv_attach_mcast on softroce0: an RC QP or a non-multicast GID is EINVAL; attach twice is fine; detach of a group not joined is EINVAL; a QP still attached cannot be destroyed (EBUSY)', () => {

@@ -35,6 +35,9 @@ import {
   IBV_QPS_RTS,
   IBV_QPS_SQD,
   IBV_QPT_RC,
+  IBV_DEVICE_AUTO_PATH_MIG,
+  IBV_MIG_MIGRATED,
+  IBV_QP_PATH_MIG_STATE,
   IBV_QPT_UC,
   IBV_QPT_UD,
   IBV_SEND_SIGNALED,
@@ -152,6 +155,32 @@ describe('softroce0: the device, its port and GID table', () => {
     });
     assert.equal(v.ibv_query_gid(ctx, 1, addrs.length, { raw: new Uint8Array(16) }), EINVAL);
     assert.equal(v.ibv_close_device(ctx), 0);
+  });
+});
+
+describe('softroce0: Automatic Path Migration (the manual\'s APM example, §8.5.1) is not supported', () => {
+  test('no IBV_DEVICE_AUTO_PATH_MIG (the example stops with "device does not support auto path migration!"); an alternate path or a path migration state on an RTS RC QP is EOPNOTSUPP and changes nothing', async () => {
+    const ctx = openRoce();
+    const a = {} as ibv_device_attr;
+    assert.equal(v.ibv_query_device(ctx, a), 0);
+    assert.equal(a.device_cap_flags & IBV_DEVICE_AUTO_PATH_MIG, 0);
+    assert.equal(v.ibv_close_device(ctx), 0);
+    const s = roceSide(IBV_QPT_RC);
+    roceToRts(s, s.qp.qp_num);
+    const g = gid(s.ctx);
+    // The example's step 2 (its client and server): the alternate path with the same GID (the
+    // only port) and MIG_REARM; then its -m option: path_mig_state = IBV_MIG_MIGRATED.
+    const alt = { alt_ah_attr: avTo(g), alt_pkey_index: 0, alt_port_num: 1, alt_timeout: 14, path_mig_state: 1 };
+    assert.equal(v.ibv_modify_qp(s.qp, alt, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE), EOPNOTSUPP);
+    assert.equal(getErrno(), EOPNOTSUPP);
+    assert.equal(v.ibv_modify_qp(s.qp, { path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_PATH_MIG_STATE), EOPNOTSUPP);
+    assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTS, path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_STATE | IBV_QP_PATH_MIG_STATE), EOPNOTSUPP);
+    assert.equal(s.qp.state, IBV_QPS_RTS);
+    // ibv_query_qp reports the state a QP without APM is in: migrated, no alternate port.
+    const q = query(s.qp).a;
+    assert.equal(q.path_mig_state, IBV_MIG_MIGRATED);
+    assert.equal(q.alt_port_num, 0);
+    closeRoceSide(s);
   });
 });
 

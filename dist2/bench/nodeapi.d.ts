@@ -1,0 +1,2 @@
+import { type BenchSection } from './harness.js';
+export declare const nodeApiSection: BenchSection;

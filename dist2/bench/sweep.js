@@ -1,0 +1,130 @@
+/**
+ * The rest of the issue's benchmark list, each side by side with its raw Node TCP baseline from
+ * the same run:
+ * - bandwidth against message size, 64 B … 4 MiB, RDMA Write/Read/Send (`softrdma perf --bw`,
+ *   perftest's deep queue: tx depth 128) with MPA CRC off and on (the SVG chart's data);
+ * - message rate of 64 B RDMA Writes and Sends, one WR per post and post lists of 32;
+ * - memory of 1,000 connected idle QPs in one process, against 1,000 idle TCP sockets.
+ */
+import { fileURLToPath } from 'node:url';
+import { quick, ratioRow } from './harness.js';
+import { perf, rounds, start, tcpMBps } from './rdma.js';
+const KiB = 1024;
+const MiB = 1024 * 1024;
+const label = (n) => (n >= MiB ? `${n / MiB} MiB` : n >= KiB ? `${n / KiB} KiB` : `${n} B`);
+/** Iterations for one size: the same bytes as the raw TCP run, within perf's practical range. */
+function itersFor(size) {
+    const total = quick ? 64 * MiB : 256 * MiB;
+    return Math.max(200, Math.min(quick ? 20_000 : 100_000, Math.floor(total / size)));
+}
+export const sweepSection = {
+    name: 'bandwidth vs message size: perf write/read/send --bw (tx depth 128) vs raw Node TCP, CRC off/on',
+    async run() {
+        const sizes = quick ? [64, 4 * KiB, 64 * KiB, MiB] : [64, KiB, 4 * KiB, 64 * KiB, MiB, 4 * MiB];
+        const rows = [];
+        for (const size of sizes) {
+            const n = itersFor(size);
+            const bw = (verb, crc) => async () => (await perf(`${verb} --bw -s ${size} -n ${n}`, crc)).mbps;
+            // --quick: CRC on for Write only (the full run does every verb both ways).
+            const m = await rounds({
+                raw: () => tcpMBps(size, n * size),
+                write: bw('write', false),
+                read: bw('read', false),
+                send: bw('send', false),
+                writeCrc: bw('write', true),
+                ...(quick ? {} : { readCrc: bw('read', true), sendCrc: bw('send', true) }),
+            }, quick ? 1 : 3);
+            const vs = `raw TCP ${label(size)}`;
+            rows.push({ name: `sweep ${label(size)}: raw TCP writes`, value: m.raw, unit: 'MB/s' });
+            for (const [k, what] of [
+                ['write', 'RDMA Write'],
+                ['read', 'RDMA Read'],
+                ['send', 'Send'],
+            ]) {
+                rows.push(ratioRow(`sweep ${label(size)}: ${what}, CRC off`, m[k], 'MB/s', m.raw, vs));
+                const c = m[`${k}Crc`];
+                if (c !== undefined)
+                    rows.push(ratioRow(`sweep ${label(size)}: ${what}, CRC on`, c, 'MB/s', m.raw, vs));
+            }
+        }
+        return rows;
+    },
+};
+export const msgRateSection = {
+    name: 'message rate: 64 B RDMA Write / Send, one WR per post vs post lists of 32, vs raw TCP 64 B writes',
+    async run() {
+        const n = quick ? 64_000 : 320_000;
+        const rate = (verb, list, crc = false) => async () => (await perf(`${verb} --bw -s 64 -n ${n} -N${list > 1 ? ` -l ${list}` : ''}`, crc)).msg_rate * 1e6;
+        const m = await rounds({
+            raw: async () => ((await tcpMBps(64, n * 64)) * 1e6) / 64,
+            write1: rate('write', 1),
+            write32: rate('write', 32),
+            send1: rate('send', 1),
+            send32: rate('send', 32),
+            // --quick: CRC off only.
+            ...(quick ? {} : { write1Crc: rate('write', 1, true), send1Crc: rate('send', 1, true) }),
+        }, quick ? 1 : 3);
+        const vs = 'raw TCP 64 B writes';
+        const k = (x) => x / 1000;
+        // The issue's target: 64 B operations per second, one WR per post, at least raw TCP's writes.
+        const goal = { min: 1.0 };
+        return [
+            { name: 'raw TCP 64 B writes (messages/s)', value: k(m.raw), unit: 'k/s' },
+            ratioRow('RDMA Write 64 B, 1 WR per ibv_post_send', k(m.write1), 'k/s', k(m.raw), vs, goal),
+            ratioRow('RDMA Write 64 B, post list of 32', k(m.write32), 'k/s', k(m.raw), vs),
+            ratioRow('Send 64 B, 1 WR per ibv_post_send', k(m.send1), 'k/s', k(m.raw), vs, goal),
+            ratioRow('Send 64 B, post list of 32', k(m.send32), 'k/s', k(m.raw), vs),
+            ...(m.write1Crc === undefined ? [] : [ratioRow('RDMA Write 64 B, 1 WR per post, CRC on', k(m.write1Crc), 'k/s', k(m.raw), vs)]),
+            ...(m.send1Crc === undefined ? [] : [ratioRow('Send 64 B, 1 WR per post, CRC on', k(m.send1Crc), 'k/s', k(m.raw), vs)]),
+        ];
+    },
+};
+const memqp = fileURLToPath(new URL('./memqp.js', import.meta.url));
+async function memory(kind, n) {
+    const srv = start(memqp, ['server', kind, String(n)], undefined, ['--expose-gc']);
+    const port = await srv.port;
+    const cli = start(memqp, ['client', kind, String(port), String(n)]);
+    cli.result.catch(() => { });
+    try {
+        const out = await srv.result;
+        return JSON.parse(out.trim().split('\n').pop());
+    }
+    finally {
+        cli.kill();
+    }
+}
+/** The issue's goal: ≤ 16 KiB of RSS per connected idle QP (13 KiB on 2026-11-21: keep it). */
+const QP_MEM_TARGET_KIB = 16;
+export const memorySection = {
+    name: 'memory: 1,000 connected idle QPs in one process (SQ 16, RQ 16) vs 1,000 idle TCP sockets',
+    async run() {
+        const n = 1000;
+        const qp = await memory('qp', n);
+        const tcp = await memory('tcp', n);
+        const kib = (x) => x / 1024;
+        const rssRow = ratioRow('RSS growth per idle connected QP', kib(qp.rss_per), 'KiB', kib(tcp.rss_per), 'per TCP socket');
+        Object.assign(rssRow, { target: `≤${QP_MEM_TARGET_KIB} KiB`, met: kib(qp.rss_per) <= QP_MEM_TARGET_KIB });
+        return [
+            { name: 'RSS growth per idle TCP socket (baseline)', value: kib(tcp.rss_per), unit: 'KiB' },
+            rssRow,
+            ratioRow('JS heap + external per idle connected QP', kib(qp.heap_per), 'KiB', kib(tcp.heap_per), 'per TCP socket'),
+        ];
+    },
+};
+export const scaleSection = {
+    name: 'scale: RDMA Write 64 KiB over 16 QPs together vs one QP (perf write --bw -q), same bytes',
+    async run() {
+        const size = 64 * KiB;
+        const n = (quick ? 256 : 1024) * 16;
+        const m = await rounds({
+            one: async () => (await perf(`write --bw -s ${size} -n ${n}`)).mbps,
+            // perftest's -n is per QP: 16 QPs each move a sixteenth.
+            sixteen: async () => (await perf(`write --bw -s ${size} -n ${n / 16} -q 16`)).mbps,
+        }, quick ? 1 : 3);
+        return [
+            { name: 'RDMA Write 64 KiB, one QP', value: m.one, unit: 'MB/s' },
+            ratioRow('RDMA Write 64 KiB, 16 QPs together', m.sixteen, 'MB/s', m.one, 'one QP', { min: 0.9 }),
+        ];
+    },
+};
+//# sourceMappingURL=sweep.js.map

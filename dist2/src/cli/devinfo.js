@@ -1,0 +1,198 @@
+/**
+ * `softrdma devinfo [-v] [-d DEV] [-i PORT]`: what `ibv_devinfo` prints, from the same verbs
+ * calls (`ibv_get_device_list`, `ibv_query_device`, `ibv_query_port`, `ibv_query_gid`).
+ */
+import { parseArgs } from 'node:util';
+import { ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
+import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
+/** ibv_devinfo's names of `enum ibv_atomic_cap`. */
+const ATOMIC_CAP_NAMES = { 0: 'ATOMIC_NONE', 1: 'ATOMIC_HCA', 2: 'ATOMIC_GLOB' };
+export const DEVINFO_HELP = `Usage: softrdma devinfo [options]
+
+Prints the softrdma RDMA devices as ibv_devinfo does.
+
+Options:
+  -d, --ib-dev=DEV     use IB device DEV (default: all devices)
+  -i, --ib-port=PORT   use port PORT of the device (default: all ports)
+  -l, --list           print only the device names
+  -v, --verbose        print all the attributes of the device
+  -h, --help           show this help
+`;
+function guid(g) {
+    const h = g.toString(16).padStart(16, '0');
+    return `${h.slice(0, 4)}:${h.slice(4, 8)}:${h.slice(8, 12)}:${h.slice(12, 16)}`;
+}
+/** ibv_devinfo's own port state names (not ibv_port_state_str's). */
+const PORT_STATE = ['PORT_NOP', 'PORT_DOWN', 'PORT_INIT', 'PORT_ARMED', 'PORT_ACTIVE', 'PORT_ACTIVE_DEFER'];
+const MTU = {
+    [ibv_mtu.IBV_MTU_256]: 256,
+    [ibv_mtu.IBV_MTU_512]: 512,
+    [ibv_mtu.IBV_MTU_1024]: 1024,
+    [ibv_mtu.IBV_MTU_2048]: 2048,
+    [ibv_mtu.IBV_MTU_4096]: 4096,
+};
+/** GID types as ibv_devinfo names them after the GID (`enum ibv_gid_type`). */
+const GID_TYPE = ['IB', 'RoCE v1', 'RoCE v2'];
+/** A GID as `inet_ntop(AF_INET6)` writes it (IPv4-mapped ones as `::ffff:a.b.c.d`), as ibv_devinfo shows RoCE GIDs. */
+function gidText(g) {
+    if (g.subarray(0, 10).every((b) => b === 0) && g[10] === 0xff && g[11] === 0xff)
+        return `::ffff:${[...g.subarray(12)].join('.')}`;
+    const words = [];
+    for (let i = 0; i < 16; i += 2)
+        words.push(((g[i] << 8) | g[i + 1]).toString(16));
+    // The longest run of two or more zero words becomes "::" (RFC 5952 §4.2).
+    let best = -1;
+    let len = 0;
+    for (let i = 0; i < 8;) {
+        let j = i;
+        while (j < 8 && words[j] === '0')
+            j++;
+        if (j - i > len && j - i >= 2) {
+            best = i;
+            len = j - i;
+        }
+        i = j === i ? i + 1 : j;
+    }
+    if (best < 0)
+        return words.join(':');
+    return `${words.slice(0, best).join(':')}::${words.slice(best + len).join(':')}`;
+}
+export function devinfo(argv, out, err = out) {
+    const { values } = parseArgs({
+        args: [...argv],
+        options: {
+            'ib-dev': { type: 'string', short: 'd' },
+            'ib-port': { type: 'string', short: 'i' },
+            list: { type: 'boolean', short: 'l' },
+            verbose: { type: 'boolean', short: 'v' },
+            help: { type: 'boolean', short: 'h' },
+        },
+        strict: true,
+    });
+    if (values.help) {
+        out(DEVINFO_HELP);
+        return 0;
+    }
+    // ibv_devinfo: `ib_port = strtol(optarg, NULL, 0); if (ib_port <= 0) { usage(); return 1; }`.
+    const ibPort = values['ib-port'] === undefined ? 0 : Number(values['ib-port']);
+    if (!Number.isInteger(ibPort) || ibPort < 0 || (values['ib-port'] !== undefined && ibPort === 0)) {
+        err(`softrdma devinfo: invalid port '${values['ib-port']}'\n\n${DEVINFO_HELP}`);
+        return 1;
+    }
+    const devs = devices().filter((d) => !values['ib-dev'] || d.name === values['ib-dev']);
+    if (devs.length === 0) {
+        out(values['ib-dev'] ? `IB device '${values['ib-dev']}' wasn't found\n` : 'No IB devices found\n');
+        return values['ib-dev'] ? 255 : 0;
+    }
+    if (values.list) {
+        out(`${devs.length} HCA${devs.length === 1 ? '' : 's'} found:\n`);
+        for (const d of devs)
+            out(`\t${d.name}\n`);
+        return 0;
+    }
+    for (const dev of devs) {
+        const ctx = openDevice(dev);
+        if (!ctx)
+            return 1;
+        const a = {};
+        if (queryDevice(ctx, a) !== 0)
+            return 1;
+        if (ibPort > a.phys_port_cnt) {
+            // ibv_devinfo's words and status ("rc = 3 is taken by failure to clean up").
+            closeDevice(ctx);
+            err('Invalid port requested for device\n');
+            return 4;
+        }
+        out(`hca_id:\t${dev.name}\n`);
+        out(`\ttransport:\t\t\t${dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP ? 'iWARP' : 'InfiniBand'} (${dev.transport_type})\n`);
+        out(`\tfw_ver:\t\t\t\t${a.fw_ver}\n`);
+        out(`\tnode_guid:\t\t\t${guid(a.node_guid)}\n`);
+        out(`\tsys_image_guid:\t\t\t${guid(a.sys_image_guid)}\n`);
+        out(`\tvendor_id:\t\t\t0x${a.vendor_id.toString(16).padStart(4, '0')}\n`);
+        out(`\tvendor_part_id:\t\t\t${a.vendor_part_id}\n`);
+        out(`\thw_ver:\t\t\t\t0x${a.hw_ver.toString(16)}\n`);
+        if (values.verbose) {
+            const rows = [
+                ['max_mr_size', `0x${a.max_mr_size.toString(16)}`],
+                ['page_size_cap', `0x${a.page_size_cap.toString(16)}`],
+                ['max_qp', a.max_qp],
+                ['max_qp_wr', a.max_qp_wr],
+                ['device_cap_flags', `0x${a.device_cap_flags.toString(16).padStart(8, '0')}`],
+                ['max_sge', a.max_sge],
+                ['max_sge_rd', a.max_sge_rd],
+                ['max_cq', a.max_cq],
+                ['max_cqe', a.max_cqe],
+                ['max_mr', a.max_mr],
+                ['max_pd', a.max_pd],
+                ['max_qp_rd_atom', a.max_qp_rd_atom],
+                ['max_ee_rd_atom', a.max_ee_rd_atom],
+                ['max_res_rd_atom', a.max_res_rd_atom],
+                ['max_qp_init_rd_atom', a.max_qp_init_rd_atom],
+                ['max_ee_init_rd_atom', a.max_ee_init_rd_atom],
+                ['atomic_cap', `${ATOMIC_CAP_NAMES[a.atomic_cap] ?? 'ATOMIC_?'} (${a.atomic_cap})`],
+                ['max_ee', a.max_ee],
+                ['max_rdd', a.max_rdd],
+                ['max_mw', a.max_mw],
+                ['max_raw_ipv6_qp', a.max_raw_ipv6_qp],
+                ['max_raw_ethy_qp', a.max_raw_ethy_qp],
+                ['max_mcast_grp', a.max_mcast_grp],
+                ['max_mcast_qp_attach', a.max_mcast_qp_attach],
+                ['max_total_mcast_qp_attach', a.max_total_mcast_qp_attach],
+                ['max_ah', a.max_ah],
+                ['max_fmr', a.max_fmr],
+                ['max_srq', a.max_srq],
+                ['max_srq_wr', a.max_srq_wr],
+                ['max_srq_sge', a.max_srq_sge],
+                ['max_pkeys', a.max_pkeys],
+                ['local_ca_ack_delay', a.local_ca_ack_delay],
+            ];
+            for (const [k, v] of rows)
+                out(`\t${`${k}:`.padEnd(32)}${v}\n`);
+        }
+        out(`\tphys_port_cnt:\t\t\t${a.phys_port_cnt}\n`);
+        for (let port = 1; port <= a.phys_port_cnt; port++) {
+            if (ibPort && ibPort !== port)
+                continue;
+            const p = {};
+            if (queryPort(ctx, port, p) !== 0)
+                continue;
+            out(`\t\tport:\t${port}\n`);
+            out(`\t\t\tstate:\t\t\t${PORT_STATE[p.state] ?? 'invalid state'} (${p.state})\n`);
+            out(`\t\t\tmax_mtu:\t\t${MTU[p.max_mtu]} (${p.max_mtu})\n`);
+            out(`\t\t\tactive_mtu:\t\t${MTU[p.active_mtu]} (${p.active_mtu})\n`);
+            out(`\t\t\tsm_lid:\t\t\t${p.sm_lid}\n`);
+            out(`\t\t\tport_lid:\t\t${p.lid}\n`);
+            out(`\t\t\tport_lmc:\t\t0x${p.lmc.toString(16).padStart(2, '0')}\n`);
+            out('\t\t\tlink_layer:\t\tEthernet\n');
+            if (values.verbose) {
+                out(`\t\t\tmax_msg_sz:\t\t0x${p.max_msg_sz.toString(16)}\n`);
+                out(`\t\t\tport_cap_flags:\t\t0x${p.port_cap_flags.toString(16).padStart(8, '0')}\n`);
+                out(`\t\t\tmax_vl_num:\t\t${p.max_vl_num}\n`);
+                out(`\t\t\tbad_pkey_cntr:\t\t0x${p.bad_pkey_cntr.toString(16)}\n`);
+                out(`\t\t\tqkey_viol_cntr:\t\t0x${p.qkey_viol_cntr.toString(16)}\n`);
+                out(`\t\t\tsm_sl:\t\t\t${p.sm_sl}\n`);
+                out(`\t\t\tpkey_tbl_len:\t\t${p.pkey_tbl_len}\n`);
+                out(`\t\t\tgid_tbl_len:\t\t${p.gid_tbl_len}\n`);
+                const g = { raw: new Uint8Array(16) };
+                if (dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) {
+                    // RoCE: every entry of the GID table with its type, as rdma-core's ibv_devinfo.
+                    const types = gidTypes(ctx);
+                    for (let i = 0; i < p.gid_tbl_len && queryGid(ctx, port, i, g) === 0; i++) {
+                        out(`\t\t\tGID[${String(i).padStart(3)}]:\t\t${gidText(g.raw)}, ${GID_TYPE[types[i] ?? 0]}\n`);
+                    }
+                }
+                else if (queryGid(ctx, port, 0, g) === 0) {
+                    const hex = [...g.raw].map((b) => b.toString(16).padStart(2, '0'));
+                    const groups = [];
+                    for (let i = 0; i < 16; i += 2)
+                        groups.push(hex[i] + hex[i + 1]);
+                    out(`\t\t\tGID[  0]:\t\t${groups.join(':')}\n`);
+                }
+            }
+            out('\n');
+        }
+        closeDevice(ctx);
+    }
+    return 0;
+}
+//# sourceMappingURL=devinfo.js.map

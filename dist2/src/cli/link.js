@@ -1,0 +1,120 @@
+/**
+ * `softrdma devices` (rdma-core's `ibv_devices`) and `softrdma link` (iproute2's `rdma link`):
+ * the devices by name and node GUID, and each port's state with the addresses it answers on.
+ */
+import { networkInterfaces } from 'node:os';
+import { parseArgs } from 'node:util';
+import { ibv_port_state, ibv_transport_type } from '../verbs/constants.js';
+import { closeDevice, devices, openDevice, queryDevice, queryPort } from '../verbs/device.js';
+export const DEVICES_HELP = `Usage: softrdma devices [--json]
+
+Lists the softrdma RDMA devices with their node GUIDs, as ibv_devices does.
+
+Options:
+      --json           one JSON array of { device, node_guid }
+  -h, --help           show this help
+`;
+export const LINK_HELP = `Usage: softrdma link [show] [DEV[/PORT]] [--json]
+
+Shows each port of the softrdma devices as 'rdma link' does: state, physical state,
+transport, and the network devices and addresses it answers on. softrdma's device is not tied
+to one netdev: it serves every running interface of the host (iWARP runs over the host's TCP).
+
+Options:
+      --json           one JSON array, like 'rdma -j link'
+  -h, --help           show this help
+`;
+export function devicesCmd(argv, io) {
+    const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    if (values.help) {
+        io.out(DEVICES_HELP);
+        return 0;
+    }
+    const list = devices().map((d) => ({ device: d.name, node_guid: d.guid.toString(16).padStart(16, '0') }));
+    if (values.json) {
+        io.out(`${JSON.stringify(list)}\n`);
+        return 0;
+    }
+    // ibv_devices' own layout: "    %-16s\t%016llx".
+    io.out(`    ${'device'.padEnd(16)}\t   node GUID\n`);
+    io.out(`    ${'------'.padEnd(16)}\t----------------\n`);
+    for (const d of list)
+        io.out(`    ${d.device.padEnd(16)}\t${d.node_guid}\n`);
+    return 0;
+}
+/** rdma's names for the port states (`rdma link`: "ACTIVE", "DOWN", …). */
+const STATE = {
+    [ibv_port_state.IBV_PORT_NOP]: 'NOP',
+    [ibv_port_state.IBV_PORT_DOWN]: 'DOWN',
+    [ibv_port_state.IBV_PORT_INIT]: 'INIT',
+    [ibv_port_state.IBV_PORT_ARMED]: 'ARMED',
+    [ibv_port_state.IBV_PORT_ACTIVE]: 'ACTIVE',
+    [ibv_port_state.IBV_PORT_ACTIVE_DEFER]: 'ACTIVE_DEFER',
+};
+/** The running interfaces and their IPv4/IPv6 addresses (what the device can listen and connect on). */
+function netdevs() {
+    return Object.entries(networkInterfaces()).map(([netdev, list]) => ({ netdev, addresses: (list ?? []).map((a) => a.address) }));
+}
+export function linkCmd(argv, io) {
+    const { values, positionals } = parseArgs({
+        args: [...argv],
+        options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+        allowPositionals: true,
+        strict: true,
+    });
+    if (values.help) {
+        io.out(LINK_HELP);
+        return 0;
+    }
+    const args = positionals[0] === 'show' || positionals[0] === 'list' ? positionals.slice(1) : positionals;
+    if (args.length > 1) {
+        io.err(`softrdma link: unexpected argument '${args[1]}'\n`);
+        return 2;
+    }
+    const [wantDev, wantPortText] = (args[0] ?? '').split('/');
+    const wantPort = wantPortText === undefined ? undefined : Number(wantPortText);
+    const devs = devices().filter((d) => !wantDev || d.name === wantDev);
+    if (wantDev && devs.length === 0) {
+        io.err(`Wrong device name\n`);
+        return 1;
+    }
+    const rows = [];
+    for (const dev of devs) {
+        const ctx = openDevice(dev);
+        if (!ctx)
+            return 1;
+        const a = {};
+        queryDevice(ctx, a);
+        if (wantPort !== undefined && !(Number.isInteger(wantPort) && wantPort >= 1 && wantPort <= a.phys_port_cnt)) {
+            closeDevice(ctx);
+            io.err('Wrong port number\n');
+            return 1;
+        }
+        for (let port = 1; port <= a.phys_port_cnt; port++) {
+            if (wantPort !== undefined && port !== wantPort)
+                continue;
+            const p = {};
+            if (queryPort(ctx, port, p) !== 0)
+                continue;
+            rows.push({
+                ifname: dev.name,
+                port,
+                state: STATE[p.state] ?? String(p.state),
+                physical_state: p.state === ibv_port_state.IBV_PORT_ACTIVE ? 'LINK_UP' : 'DISABLED',
+                transport: dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP ? 'iWARP' : 'InfiniBand',
+                netdevs: netdevs(),
+            });
+        }
+        closeDevice(ctx);
+    }
+    if (values.json) {
+        io.out(`${JSON.stringify(rows)}\n`);
+        return 0;
+    }
+    for (const r of rows) {
+        const nd = r.netdevs.map((n) => `${n.netdev} ${n.addresses.join(' ')}`).join(', ');
+        io.out(`link ${r.ifname}/${r.port} state ${r.state} physical_state ${r.physical_state} transport ${r.transport} netdev ${nd || '-'}\n`);
+    }
+    return 0;
+}
+//# sourceMappingURL=link.js.map

@@ -1,0 +1,223 @@
+/**
+ * The RDMA IP CM service of a RoCE port (IBTA Vol. 1 Annex A11, as Linux `cma.c` applies it to
+ * RoCE), shared by every consumer face of the process: the IB CM on QP1 of the port, and the
+ * services (service IDs `ps << 16 | port`) listened on, each dispatched to the listener of the
+ * REQ's `cma_hdr` destination address.
+ *
+ * Linux has one `ib_cm` per device, shared by rdma_cm and every kernel consumer. softrdma's
+ * faces (ibverbs/rdma_cm in `src/verbs`, IT-API in `src/itapi`) each load their own provider
+ * instance and so have their own RoCE RNIC, but the RoCEv2 endpoint (UDP 4791 on an address) is
+ * one per process and dispatches by QPN — and QP1 is one per port. So the faces share one
+ * {@link RdmaIpCm} per RoCE port, keyed by the port's name: the first face that needs it opens
+ * QP1 on its RNIC; the others use that CM (a CM message names QPNs, which are process-wide on
+ * RoCE RNICs, and the CA GUID, which is the first face's). It lives while any face holds it and
+ * closes a moment after the last let go, once nothing is being retransmitted.
+ *
+ * @module
+ */
+import dgram from 'node:dgram';
+import { RiRet } from '../rnicpi/status.js';
+import { logger } from '../util/log.js';
+import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
+import { IbCm } from './cm.js';
+const log = logger('ibcm:rdma-ip');
+/**
+ * The local IPv4 address a datagram to `dst` would leave from (the kernel's route lookup: a UDP
+ * socket connected to it), or null when there is no route.
+ */
+function routeSource(dst) {
+    return new Promise((resolve) => {
+        const s = dgram.createSocket('udp4');
+        const done = (a) => {
+            try {
+                s.close();
+            }
+            catch {
+                // already closed
+            }
+            resolve(a);
+        };
+        s.on('error', () => done(null));
+        s.connect(9, dst, () => {
+            try {
+                done(s.address().address);
+            }
+            catch {
+                done(null);
+            }
+        });
+    });
+}
+const isLoopback = (a) => a.startsWith('127.');
+/**
+ * The source address of a RoCE path to `dst` from a port owning the IPv4 addresses `own`: the
+ * route's source when the port owns it; otherwise one of its addresses — a loopback one for a
+ * loopback destination, else the first that is not loopback. A port restricted to other
+ * addresses than the route's (`SOFTRDMA_ROCE_ADDRS`, two processes on one host) thus still
+ * resolves. null when the port has no IPv4 address.
+ */
+export async function roceSourceFor(own, dst) {
+    if (own.length === 0)
+        return null;
+    const r = await routeSource(dst);
+    if (r && own.includes(r))
+        return r;
+    if (isLoopback(dst))
+        return own.find(isLoopback) ?? own[0];
+    return own.find((a) => !isLoopback(a)) ?? own[0];
+}
+/** rdma_cm's source port for an active id (the port space's ephemeral range). */
+export function ephemeralPort() {
+    return 32768 + Math.floor(Math.random() * (60999 - 32768));
+}
+/** A random 24-bit starting PSN (IBTA Vol. 1 §9.7.1; Linux `get_random_u32() & 0xffffff`). */
+export function randomPsn() {
+    return Math.floor(Math.random() * 0x1000000);
+}
+/** REQ / SIDR_REQ private data: the IPv4 `cma_hdr` (36 octets), then `user`. */
+export function cmaPrivateDataOf(src, dst, user) {
+    const u = user ?? new Uint8Array(0);
+    const out = new Uint8Array(CMA_HDR_LEN + u.length);
+    encodeCmaHdr({ cmaVersion: CMA_VERSION, ipVersion: 4, srcPort: src.port, srcAddr: cmaAddrFromIpv4(src.address), dstAddr: cmaAddrFromIpv4(dst) }, out);
+    out.set(u, CMA_HDR_LEN);
+    return out;
+}
+/** The addresses of a REQ's or SIDR_REQ's `cma_hdr`, or null when it is not a valid IPv4 one. */
+export function cmaAddresses(pd) {
+    try {
+        const h = decodeCmaHdr(pd);
+        if (h.ipVersion !== 4)
+            return null;
+        return { src: ipv4FromCmaAddr(h.srcAddr), dst: ipv4FromCmaAddr(h.dstAddr), srcPort: h.srcPort };
+    }
+    catch {
+        return null;
+    }
+}
+/** How long an unused CM stays up: its last DREQ/DREP exchanges finish (ref'd: a process waits that long at most). */
+const LINGER_MS = 1000;
+/** The IB CM of one RoCE port with its RDMA IP services, shared by the faces of the process. */
+export class RdmaIpCm {
+    name;
+    gsi;
+    static #all = new Map();
+    cm;
+    services = new Map();
+    #users = 0;
+    #linger = null;
+    #closed = false;
+    constructor(name, gsi, opener) {
+        this.name = name;
+        this.gsi = gsi;
+        this.cm = new IbCm({ port: gsi, caGuid: opener.caGuid, gids: () => opener.gids() });
+    }
+    /** The CM of the port `o.name` (opened through `o` on first use), or the RNICPI status of a failure to open QP1. */
+    static of(o) {
+        const have = RdmaIpCm.#all.get(o.name);
+        if (have && !have.#closed && !have.gsi.closed)
+            return have;
+        have?.close();
+        const gsi = o.openGsi();
+        if (typeof gsi === 'number') {
+            log('%s: QP1 could not be opened: %s', o.name, RiRet[gsi]);
+            return gsi;
+        }
+        const c = new RdmaIpCm(o.name, gsi, o);
+        RdmaIpCm.#all.set(o.name, c);
+        log('%s: IB CM on QP%d (CA GUID %s)', o.name, gsi.qpn, o.caGuid.toString(16));
+        return c;
+    }
+    get closed() {
+        return this.#closed || this.gsi.closed;
+    }
+    /** A user (an id, an endpoint, a listener) starts using the CM. */
+    hold() {
+        this.#users++;
+        if (this.#linger)
+            clearTimeout(this.#linger);
+        this.#linger = null;
+    }
+    /** A user stops using it; the last one lets it close once idle. */
+    release() {
+        if (this.#users > 0)
+            this.#users--;
+        if (this.#users > 0 || this.#closed || this.#linger)
+            return;
+        const deadline = Date.now() + LINGER_MS;
+        const check = () => {
+            this.#linger = null;
+            if (this.#users > 0 || this.#closed)
+                return;
+            if (this.cm.busy && Date.now() < deadline) {
+                this.#linger = setTimeout(check, 50);
+                return;
+            }
+            this.close();
+        };
+        this.#linger = setTimeout(check, 50);
+    }
+    /**
+     * Listens on `sid` for the listener bound to `address` ('0.0.0.0' for all). False when that
+     * address (or the wildcard, or any address against a wildcard) is taken on it.
+     */
+    listen(sid, address, handler) {
+        let s = this.services.get(sid);
+        if (s) {
+            const wild = address === '0.0.0.0';
+            if (s.byAddress.has(address) || s.byAddress.has('0.0.0.0') || (wild && s.byAddress.size > 0))
+                return false;
+            s.byAddress.set(address, handler);
+            return true;
+        }
+        const byAddress = new Map([[address, handler]]);
+        const listener = this.cm.listen(sid, (ev) => this.#dispatch(sid, ev));
+        s = { listener, byAddress };
+        this.services.set(sid, s);
+        return true;
+    }
+    /** Stops the listener of `address` on `sid`; the CM listener goes with the last one. */
+    unlisten(sid, address) {
+        const s = this.services.get(sid);
+        if (!s)
+            return;
+        s.byAddress.delete(address);
+        if (s.byAddress.size === 0) {
+            s.listener.close();
+            this.services.delete(sid);
+        }
+    }
+    /**
+     * A REQ or SIDR_REQ to one of our services: the listener of its `cma_hdr` destination (or the
+     * wildcard one). A missing or malformed `cma_hdr`, or no listener on that address, is refused
+     * as Linux refuses it: REJ 28 (Consumer Defined), or SIDR_REP Reject.
+     */
+    #dispatch(sid, ev) {
+        const s = this.services.get(sid);
+        const pd = ev.type === 'req' ? ev.req.privateData : ev.request.req.privateData;
+        const a = cmaAddresses(pd);
+        const h = a && s ? (s.byAddress.get(a.dst) ?? s.byAddress.get('0.0.0.0')) : undefined;
+        if (!a || !h) {
+            log('service %s: %s', sid.toString(16), a ? `no listener on ${a.dst}` : 'no valid cma_hdr');
+            if (ev.type === 'req')
+                ev.conn.reject();
+            else
+                ev.request.reject();
+            return;
+        }
+        h(ev, a);
+    }
+    close() {
+        if (this.#closed)
+            return;
+        this.#closed = true;
+        if (this.#linger)
+            clearTimeout(this.#linger);
+        this.#linger = null;
+        this.cm.close();
+        this.services.clear();
+        if (RdmaIpCm.#all.get(this.name) === this)
+            RdmaIpCm.#all.delete(this.name);
+        log('%s: IB CM closed', this.name);
+    }
+}
+//# sourceMappingURL=rdma-ip.js.map

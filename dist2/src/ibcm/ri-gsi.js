@@ -1,0 +1,315 @@
+import { RiRet } from '../rnicpi/status.js';
+import { RiCmpltNotifyType, RiMemFlags, RiQpAttrMask, RiQpState, RiRnicQueryFlags, RiSqpType, RiSvcType, RiWcStatus, RiWrFlags, RiWrType, } from '../rnicpi/types.js';
+import { logger } from '../util/log.js';
+import { stringifyGid } from '../wire/ib/cm.js';
+import { DEFAULT_PKEY, GSI_QKEY, MAD_SIZE } from '../wire/ib/mad.js';
+const log = logger('ibcm:gsi');
+/** Octets in front of a UD receive: the GRH (IBTA Vol. 1 §8.3, §11.4.2.1). */
+const GRH_LEN = 40;
+/** Address handles kept at once (one per peer and local GID); the oldest is destroyed first. */
+const MAX_AHS = 256;
+/** Send WR ids carry this bit; receive WR ids are the slot number. */
+const SEND_ID = 1n << 32n;
+/** The raw 16 octets of an RNICPI GID. */
+function gidBytes(g) {
+    const out = new Uint8Array(16);
+    const v = new DataView(out.buffer);
+    v.setBigUint64(0, BigInt.asUintN(64, g.gid_prefix));
+    v.setBigUint64(8, BigInt.asUintN(64, g.gid_guid));
+    return out;
+}
+function riGid(b) {
+    const v = new DataView(b.buffer, b.byteOffset, 16);
+    return { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) };
+}
+const sameGid = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+/**
+ * The source and destination GIDs of a received GRH. RoCEv2 over IPv4 (Annex A17.4.5.1): 20
+ * zero octets then the IPv4 header, whose addresses become IPv4-mapped GIDs; otherwise the IB
+ * GRH (SGID at 8, DGID at 24).
+ */
+export function grhGids(g) {
+    if (g.length < GRH_LEN)
+        return null;
+    const v4 = g.subarray(0, 20).every((x) => x === 0) && g[20] >> 4 === 4;
+    if (v4) {
+        const mapped = (off) => {
+            const x = new Uint8Array(16);
+            x[10] = 0xff;
+            x[11] = 0xff;
+            x.set(g.subarray(off, off + 4), 12);
+            return x;
+        };
+        return { sgid: mapped(20 + 12), dgid: mapped(20 + 16) };
+    }
+    return { sgid: g.slice(8, 24), dgid: g.slice(24, 40) };
+}
+/** QP1 of one port of an RNIC, as a {@link GsiPort}. */
+export class RiGsiPort {
+    stats = { sent: 0, received: 0, sendDrops: 0, recvErrors: 0 };
+    #o;
+    #pd = null;
+    #cq = null;
+    #mr = null;
+    #qp = null;
+    #ltag = 0;
+    /** Receive slots, then send slots, in one registered buffer. */
+    #buf = new Uint8Array(0);
+    #va = 0n;
+    #freeSend = [];
+    #ahs = new Map();
+    #handler = null;
+    #closed = false;
+    /** The QP number (1 once open). */
+    qpn = 0;
+    constructor(o) {
+        this.#o = { port: 1, recvDepth: 64, sendDepth: 64, ...o };
+    }
+    /**
+     * Opens QP1 of the port: PD, CQ, one registered buffer, `ri_special_qp_get(GSI)`, INIT (P_Key
+     * index 0, Q_Key 0x80010000) → RTR → RTS, and the receives posted. Returns the RNICPI status
+     * of the first call that failed (everything made so far is freed again).
+     */
+    static open(o) {
+        const p = new RiGsiPort(o);
+        const st = p.#open();
+        if (st !== RiRet.SUCCESS) {
+            p.close();
+            return st;
+        }
+        return p;
+    }
+    #open() {
+        const { ops, rnic, recvDepth, sendDepth, port } = this.#o;
+        const pd = ops.ri_pd_alloc(rnic, null, null);
+        if (pd.status !== RiRet.SUCCESS)
+            return pd.status;
+        this.#pd = pd.pd;
+        const cq = ops.ri_cq_create(rnic, { num_cqe: recvDepth + sendDepth, handler_id: this.#o.cqHandlerId }, null, { onCompletionEvent: () => this.#drain() });
+        if (cq.status !== RiRet.SUCCESS)
+            return cq.status;
+        this.#cq = cq.cq;
+        this.#buf = new Uint8Array(recvDepth * (GRH_LEN + MAD_SIZE) + sendDepth * MAD_SIZE);
+        this.#va = this.#o.addressOf(this.#buf);
+        const mr = ops.ri_mr_reg(rnic, { va: this.#va, length: this.#buf.length, mem_attr: RiMemFlags.LOCAL_WRITE | RiMemFlags.USER_VA, pd: this.#pd }, 0, null, null);
+        if (mr.status !== RiRet.SUCCESS)
+            return mr.status;
+        this.#mr = mr.mr;
+        this.#ltag = mr.ltag;
+        const qp = ops.ri_special_qp_get(rnic, port, RiSqpType.GSI, {
+            scq: { scq_handle: this.#cq },
+            rcq: { rcq_handle: this.#cq },
+            pd: this.#pd,
+            sq_size: sendDepth,
+            rq_size: recvDepth,
+            sq_max_sges: 1,
+            rq_max_sges: 1,
+            qp_xport: { qp_ib: { trans_type: RiSvcType.UNRELIABLE_DATAGRAM } },
+        }, null, { gsi: true });
+        if (qp.status !== RiRet.SUCCESS)
+            return qp.status;
+        this.#qp = qp.qp;
+        this.qpn = qp.attrs.qp_id;
+        const M = RiQpAttrMask;
+        const path = { pkey_index: 0, physical_port: port };
+        const steps = [
+            [M.NEXT_STATE | M.QKEY | M.PRIMARY_PKEY | M.PORT_NUM, { state: RiQpState.INITIALIZED, qp_xport: { qp_ib: { recv_qkey: GSI_QKEY, primary_av: path } } }],
+            [M.NEXT_STATE, { state: RiQpState.READY_TO_RECEIVE }],
+            [M.NEXT_STATE | M.SEND_PSN, { state: RiQpState.READY_TO_SEND, qp_xport: { qp_ib: { send_psn: 0 } } }],
+        ];
+        for (const [i, [mask, attrs]] of steps.entries()) {
+            const r = ops.ri_qp_modify(rnic, this.#qp, mask, attrs);
+            if (r.status !== RiRet.SUCCESS)
+                return r.status;
+            // Receives are posted in INIT, before the port can receive anything.
+            if (i === 0)
+                for (let s = 0; s < recvDepth; s++)
+                    if (!this.#postRecv(s))
+                        return RiRet.FAIL;
+        }
+        for (let s = 0; s < sendDepth; s++)
+            this.#freeSend.push(s);
+        const arm = ops.ri_cq_req_notification(rnic, this.#cq, RiCmpltNotifyType.ANY);
+        if (arm.status !== RiRet.SUCCESS)
+            return arm.status;
+        log('GSI QP%d open (%d receives, %d sends)', this.qpn, recvDepth, sendDepth);
+        return RiRet.SUCCESS;
+    }
+    /** The port's GID table (RNICPI `ri_rnic_query` with the port information). */
+    gids() {
+        const r = this.#o.ops.ri_rnic_query(this.#o.rnic, RiRnicQueryFlags.PORT_INFO, 1 << 20);
+        if (r.status !== RiRet.SUCCESS || !('ib' in r.attrs.trans_attr))
+            return [];
+        const p = r.attrs.trans_attr.ib.port_attrs?.[this.#o.port - 1];
+        return (p?.src_gid_table ?? []).map(gidBytes);
+    }
+    get closed() {
+        return this.#closed;
+    }
+    #postRecv(slot) {
+        const len = GRH_LEN + MAD_SIZE;
+        const r = this.#o.ops.ri_qp_postrq(this.#o.rnic, this.#qp, [{ flags: 0, id: BigInt(slot), sg_list: [{ addr: this.#va + BigInt(slot * len), tag: this.#ltag, len }] }]);
+        return r.status === RiRet.SUCCESS;
+    }
+    #sendOffset(slot) {
+        return this.#o.recvDepth * (GRH_LEN + MAD_SIZE) + slot * MAD_SIZE;
+    }
+    /** An address handle to `dgid` from the local GID at `sgidIndex`, made on first use. */
+    #ah(dgid, sgidIndex) {
+        const key = `${Buffer.from(dgid).toString('hex')}/${sgidIndex}`;
+        const have = this.#ahs.get(key);
+        if (have) {
+            // Most recently used last: the oldest is the first evicted.
+            this.#ahs.delete(key);
+            this.#ahs.set(key, have);
+            return have;
+        }
+        const { ops, rnic, port } = this.#o;
+        const av = {
+            sl: 0,
+            send_global_routing_hdr_flg: 1,
+            // Linux sends CM MADs on RoCE with the path's hop limit; TTL is masked in the ICRC anyway.
+            hop_limit: 64,
+            source_gid_index: sgidIndex,
+            flow_label: 0,
+            dgid: riGid(dgid),
+            dlid: 0,
+            traffic_class: 0,
+            max_static_rate: 0,
+            source_path_bits: 0,
+        };
+        const r = ops.ri_ah_create(rnic, this.#pd, { av_common: av, physical_port: port }, null, null);
+        if (r.status !== RiRet.SUCCESS) {
+            log('ri_ah_create(%s): %s', stringifyGid(dgid), RiRet[r.status]);
+            return null;
+        }
+        if (this.#ahs.size >= MAX_AHS) {
+            const [k, old] = this.#ahs.entries().next().value;
+            this.#ahs.delete(k);
+            // A posted UD WR holds a copy of its address vector: destroying the AH now is safe.
+            ops.ri_ah_destroy(rnic, old);
+        }
+        this.#ahs.set(key, r.ah);
+        return r.ah;
+    }
+    send(mad, to) {
+        if (this.#closed || !this.#qp)
+            return;
+        if (mad.length !== MAD_SIZE)
+            throw new RangeError(`a MAD is ${MAD_SIZE} octets, not ${mad.length}`);
+        const gids = this.gids();
+        let sgidIndex = to.localGid ? gids.findIndex((g) => sameGid(g, to.localGid)) : 0;
+        if (sgidIndex < 0) {
+            log('send to %s: %s is not a GID of the port; from GID index 0', stringifyGid(to.gid), stringifyGid(to.localGid));
+            sgidIndex = 0;
+        }
+        const ah = this.#ah(to.gid, sgidIndex);
+        const slot = this.#freeSend.pop();
+        if (!ah || slot === undefined) {
+            this.stats.sendDrops++;
+            log('send to %s dropped (%s)', stringifyGid(to.gid), ah ? 'no free send buffer' : 'no address handle');
+            return;
+        }
+        const off = this.#sendOffset(slot);
+        this.#buf.set(mad, off);
+        const { ops, rnic } = this.#o;
+        const r = ops.ri_qp_postsq(rnic, this.#qp, [
+            {
+                type: RiWrType.SEND,
+                flags: RiWrFlags.SIGNALED_FLAG,
+                id: SEND_ID | BigInt(slot),
+                sg_list: [{ addr: this.#va + BigInt(off), tag: this.#ltag, len: MAD_SIZE }],
+                num_sgls: 1,
+                remote_node_address: ah,
+                dest_qp: to.qpn,
+                dest_qkey: to.qkey >>> 0,
+                max_static_rate: 0,
+            },
+        ]);
+        if (r.status !== RiRet.SUCCESS) {
+            this.#freeSend.push(slot);
+            this.stats.sendDrops++;
+            log('ri_qp_postsq: %s', RiRet[r.status]);
+            return;
+        }
+        this.stats.sent++;
+    }
+    onReceive(handler) {
+        this.#handler = handler;
+    }
+    /** Reaps every completion, hands up the MADs, re-posts their buffers, re-arms the CQ. */
+    #drain() {
+        if (this.#closed || !this.#cq)
+            return;
+        const { ops, rnic } = this.#o;
+        for (let pass = 0; pass < 2; pass++) {
+            for (;;) {
+                const r = ops.ri_cq_poll(rnic, this.#cq, 16);
+                if (r.status !== RiRet.SUCCESS)
+                    break;
+                for (const wc of r.wcs)
+                    this.#complete(wc);
+                if (this.#closed)
+                    return;
+            }
+            // Re-arm, then poll once more: a completion between the last poll and the arm is not lost.
+            if (pass === 0)
+                ops.ri_cq_req_notification(rnic, this.#cq, RiCmpltNotifyType.ANY);
+        }
+    }
+    #complete(wc) {
+        const id = wc.id;
+        if (id & SEND_ID) {
+            this.#freeSend.push(Number(id & 0xffffffffn));
+            return;
+        }
+        const slot = Number(id);
+        if (wc.op_status !== RiWcStatus.SUCCESS) {
+            this.stats.recvErrors++;
+            // A flush means QP1 left RTS under us (its UDP socket failed: the port is taken, the
+            // address went away): the port is dead; close it so that its user opens a new one.
+            if (wc.op_status === RiWcStatus.WR_FLUSHED_ERROR) {
+                log('GSI QP%d failed (its receives were flushed); closing the port', this.qpn);
+                queueMicrotask(() => this.close());
+                return;
+            }
+            this.#postRecv(slot);
+            return;
+        }
+        const len = GRH_LEN + MAD_SIZE;
+        const base = slot * len;
+        const n = Math.min(wc.bytes_transferred, len);
+        const g = 'grh_present' in wc && wc.grh_present ? grhGids(this.#buf.subarray(base, base + GRH_LEN)) : null;
+        const mad = this.#buf.slice(base + GRH_LEN, base + Math.max(GRH_LEN, n));
+        const remoteQpn = 'remote_qpn' in wc ? wc.remote_qpn : 0;
+        this.#postRecv(slot);
+        if (!g) {
+            log('MAD without a GRH dropped');
+            return;
+        }
+        this.stats.received++;
+        // The datagram arrived with the GSI Q_Key (the core checks it against QP1's).
+        this.#handler?.(mad, { gid: g.sgid, qpn: remoteQpn, qkey: GSI_QKEY, pkey: DEFAULT_PKEY, localGid: g.dgid });
+    }
+    /** Stops receiving and frees QP1, its address handles, buffer, CQ and PD. Idempotent. */
+    close() {
+        if (this.#closed)
+            return;
+        this.#closed = true;
+        const { ops, rnic } = this.#o;
+        if (this.#qp)
+            ops.ri_qp_destroy(rnic, this.#qp);
+        for (const ah of this.#ahs.values())
+            ops.ri_ah_destroy(rnic, ah);
+        this.#ahs.clear();
+        if (this.#mr)
+            ops.ri_mr_dereg(rnic, this.#mr);
+        if (this.#cq)
+            ops.ri_cq_destroy(rnic, this.#cq);
+        if (this.#pd)
+            ops.ri_pd_dealloc(rnic, this.#pd);
+        this.#qp = this.#mr = this.#cq = this.#pd = null;
+        log('GSI QP%d closed', this.qpn);
+    }
+}
+//# sourceMappingURL=ri-gsi.js.map

@@ -1,0 +1,349 @@
+/**
+ * IT-API on the RoCE Interface (`softroce0`, `IT_IB_TRANSPORT`): the device-level half. The
+ * Endpoint logic stays in `ep.ts`; this module holds what the InfiniBand CM needs there:
+ *
+ * - the Interface's **CM**: the process's RDMA IP CM service of the port (`src/ibcm/rdma-ip.ts`:
+ *   QP1, the IB CM, the services), shared with rdma_cm — opened on this face's RNIC when IT-API
+ *   is the first to need it. IT-API connections use rdma_cm's conventions on it (IBTA Vol. 1
+ *   Annex A11 as Linux `cma.c`): an `IT_IANA_PORT` qualifier is the service ID
+ *   `RDMA_PS_TCP << 16 | port`, and a REQ's private data starts with the `cma_hdr` (the
+ *   addresses), so an IT-API Endpoint talks to any rdma_cm peer (rping, perftest `-R`, rxe);
+ * - **paths**: `it_path_t.remote.ib` with IPv4-mapped GIDs (Annex A17.4.5.1), hop limit 64,
+ *   path MTU 1024, packet life time 18, as rdma_cm's RoCE routes;
+ * - the **QP transitions** a connection makes (Linux `cm_init_qp_*_attr`);
+ * - **requests** and **Listen Points** shaped like the iWARP CM's, so the Listen/request code of
+ *   `ep.ts` serves both transports.
+ *
+ * @module
+ */
+import { EventEmitter } from 'node:events';
+import { ephemeralPort, RdmaIpCm } from '../ibcm/rdma-ip.js';
+import { RiGsiPort } from '../ibcm/ri-gsi.js';
+import { hostMemory } from '../rnic/hostmem.js';
+import { RiRet } from '../rnicpi/status.js';
+import { RI_QUERY_RNIC_PORT_INFO, RiConsumerDomain, RiQpAttrMask, RiQpState, RiTransportType, } from '../rnicpi/types.js';
+import { logger } from '../util/log.js';
+import { CMA_HDR_LEN, CmRejReason, gidFromIpv4, ipv4FromGid, RdmaPs, rdmaServiceId, SidrStatus, stringifyGid } from '../wire/ib/cm.js';
+import { it_conn_reject_code_t as RJ } from './types.js';
+const log = logger('itapi:roce');
+/** Hop limit, path MTU (1024) and packet life time of a RoCE path (rdma_cm's `cma_resolve_iboe_route`). */
+export const IBOE_HOP_LIMIT = 64;
+export const IBOE_PATH_MTU = 3;
+export const IBOE_PACKET_LIFETIME = 18;
+/** The RNR timer a connected QP advertises (as rdma_cm over RoCE in `src/verbs`). */
+const MIN_RNR_TIMER = 12;
+/** Private data on RoCE: a REQ's 92 octets less the `cma_hdr`; REP 196; REJ 148 (IBTA Table 99). */
+export const IB_PDATA_CONNECT = 92 - CMA_HDR_LEN;
+export const IB_PDATA_ACCEPT = 196;
+export const IB_PDATA_REJECT = 148;
+/** True for the RoCE (InfiniBand-transport) Interface. */
+export function isIbDevice(dev) {
+    return dev.vp.transportType === RiTransportType.IB;
+}
+/** One RNIC handle per RoCE Interface for QP1 (the IAs come and go; the CM outlives them). */
+const gsiRnic = new WeakMap();
+function deviceRnic(dev) {
+    const have = gsiRnic.get(dev);
+    if (have)
+        return have;
+    const r = dev.ops.ri_rnic_get_hdl(dev.vp, RiConsumerDomain.KERNEL, null, null);
+    if (r.status !== RiRet.SUCCESS)
+        return r.status;
+    gsiRnic.set(dev, r.rnic);
+    return r.rnic;
+}
+/** The port's GID table (RNICPI port attributes). */
+export function roceGids(dev) {
+    const rnic = deviceRnic(dev);
+    if (typeof rnic === 'number')
+        return [];
+    const q = dev.ops.ri_rnic_query(rnic, RI_QUERY_RNIC_PORT_INFO, 1 << 20);
+    if (q.status !== RiRet.SUCCESS || !('ib' in q.attrs.trans_attr))
+        return [];
+    const table = q.attrs.trans_attr.ib.port_attrs?.[0]?.src_gid_table ?? [];
+    return table.map((g) => {
+        const b = new Uint8Array(16);
+        const v = new DataView(b.buffer);
+        v.setBigUint64(0, g.gid_prefix);
+        v.setBigUint64(8, g.gid_guid);
+        return b;
+    });
+}
+/** The IPv4 addresses of the port (those of its IPv4-mapped GIDs). */
+export function roceAddresses(dev) {
+    return roceGids(dev)
+        .map((g) => ipv4FromGid(g))
+        .filter((a) => a !== null);
+}
+const sameGid = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** The GID table index of `gid` (0 when it is not in the table). */
+export function gidIndexOf(dev, gid) {
+    return Math.max(0, roceGids(dev).findIndex((g) => sameGid(g, gid)));
+}
+/**
+ * The CA GUID the CM announces when IT-API opens it: the verbs face's rule (a locally
+ * administered EUI-64 of the device index and the process ID), so the port has one CA GUID in a
+ * process whichever face opened its CM.
+ */
+function caGuidOf(index) {
+    const pid = process.pid;
+    const m = [0x02, 0x53, index & 0xff, (pid >>> 16) & 0xff, (pid >>> 8) & 0xff, pid & 0xff];
+    return (BigInt(m[0] ^ 2) << 56n) | (BigInt(m[1]) << 48n) | (BigInt(m[2]) << 40n) | (0xfffen << 24n) | (BigInt(m[3]) << 16n) | (BigInt(m[4]) << 8n) | BigInt(m[5]);
+}
+/** The CM of the RoCE Interface (QP1 opened on first use), or the RNICPI status of the failure. */
+export function roceCm(dev, index) {
+    return RdmaIpCm.of({
+        name: dev.name,
+        openGsi: () => {
+            const rnic = deviceRnic(dev);
+            if (typeof rnic === 'number')
+                return rnic;
+            return RiGsiPort.open({ ops: dev.ops, rnic, cqHandlerId: dev.cqHandlerId, addressOf: (b) => hostMemory.addressOf(b) });
+        },
+        caGuid: caGuidOf(index),
+        gids: () => roceGids(dev),
+    });
+}
+// ------------------------------------------------------------------------------------ paths
+/** The 16 octets of an IPv6-text GID (`::ffff:192.0.2.1`, `fe80::1`), or null. */
+export function gidFromText(text) {
+    if (typeof text !== 'string')
+        return null;
+    let s = text.trim();
+    const out = new Uint8Array(16);
+    const v4 = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
+    let tail = [];
+    if (v4) {
+        const o = v4.slice(2, 6).map(Number);
+        if (o.some((x) => x > 255))
+            return null;
+        tail = [(o[0] << 8) | o[1], (o[2] << 8) | o[3]];
+        s = v4[1].endsWith('::') ? v4[1] : v4[1].slice(0, -1);
+    }
+    const halves = s.split('::');
+    if (halves.length > 2)
+        return null;
+    const words = (p) => (p === '' ? [] : p.split(':').map((w) => (/^[0-9a-f]{1,4}$/i.test(w) ? Number.parseInt(w, 16) : Number.NaN)));
+    const head = words(halves[0]);
+    const back = halves.length === 2 ? [...words(halves[1]), ...tail] : [];
+    const front = halves.length === 2 ? head : [...head, ...tail];
+    const fill = 8 - front.length - back.length;
+    if (fill < 0 || (halves.length === 1 && fill !== 0) || (halves.length === 2 && fill < 1))
+        return null;
+    const all = [...front, ...new Array(fill).fill(0), ...back];
+    if (all.some((w) => !Number.isInteger(w)))
+        return null;
+    all.forEach((w, i) => {
+        out[2 * i] = w >> 8;
+        out[2 * i + 1] = w & 0xff;
+    });
+    return out;
+}
+/** An `it_path_t` on the RoCE Interface between the GIDs of two IPv4 addresses. */
+export function ibPathOf(local, remote, timeoutUs) {
+    return {
+        spigot_id: 0,
+        timeout: timeoutUs,
+        remote: {
+            ib: {
+                partition_key: 0xffff,
+                path_mtu: IBOE_PATH_MTU,
+                packet_lifetime: IBOE_PACKET_LIFETIME,
+                local_port_lid: 0,
+                remote_port_lid: 0,
+                local_port_gid: stringifyGid(gidFromIpv4(local)),
+                remote_port_gid: stringifyGid(gidFromIpv4(remote)),
+                packet_rate: 0,
+                sl: 0,
+                subnet_local: 0,
+                flow_label: 0,
+                traffic_class: 0,
+                hop_limit: IBOE_HOP_LIMIT,
+            },
+        },
+    };
+}
+/** The IT-API reject code of an IB CM REJ reason (the active side's NONPEER_REJECT). */
+export function rejectCodeOf(reason) {
+    switch (reason) {
+        case CmRejReason.TIMEOUT:
+            return RJ.IT_CN_REJ_TIMEOUT;
+        case CmRejReason.STALE_CONN:
+            return RJ.IT_CN_REJ_STALE_CONN;
+        case CmRejReason.INVALID_SERVICE_ID:
+        case CmRejReason.INVALID_GID:
+        case CmRejReason.INVALID_LID:
+            return RJ.IT_CN_REJ_BAD_PATH;
+        case CmRejReason.NO_QP:
+        case CmRejReason.NO_EEC:
+        case CmRejReason.NO_RESOURCES:
+            return RJ.IT_CN_REJ_RESOURCES;
+        default:
+            return RJ.IT_CN_REJ_OTHER;
+    }
+}
+// ------------------------------------------------------------------------------------ the QP
+/** Moves a new RC QP RESET → INIT (P_Key index 0, port 1, the remote access it allows). */
+export function ibQpInit(ops, rnic, qp, access) {
+    const M = RiQpAttrMask;
+    return ops.ri_qp_modify(rnic, qp, M.NEXT_STATE | M.PRIMARY_PKEY | M.PORT_NUM | M.ENABLE_RDMA_READ | M.ENABLE_RDMA_WRITE | M.ENABLE_ATOMICS, {
+        state: RiQpState.INITIALIZED,
+        enable_rdma_read: access.read,
+        enable_rdma_write: access.write,
+        qp_xport: { qp_ib: { enable_atomic: access.atomic, primary_av: { pkey_index: 0, physical_port: 1 } } },
+    }).status;
+}
+/** Moves an RC QP INIT → RTR → RTS with `p` (Linux `cm_init_qp_rtr_attr` / `cm_init_qp_rts_attr`). */
+export function ibQpToRts(ops, rnic, qp, p) {
+    const M = RiQpAttrMask;
+    const v = new DataView(p.dgid.buffer, p.dgid.byteOffset, 16);
+    const av = {
+        sl: 0,
+        send_global_routing_hdr_flg: 1,
+        hop_limit: IBOE_HOP_LIMIT,
+        source_gid_index: p.sgidIndex,
+        flow_label: 0,
+        dgid: { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) },
+        dlid: 0,
+        traffic_class: 0,
+        max_static_rate: 0,
+        source_path_bits: 0,
+    };
+    const path = { pkey_index: 0, physical_port: 1, path_mtu: p.pathMtu, local_ack_timeout: p.timeout, retry_count: p.retryCount, rnr_retry_count: p.rnrRetryCount, av };
+    let r = ops.ri_qp_modify(rnic, qp, M.NEXT_STATE | M.PRIMARY_PATH | M.DEST_QPID | M.RECV_PSN | M.MIN_RNR_TIMER | M.MAX_RDMA_READ_INCOMING, {
+        state: RiQpState.READY_TO_RECEIVE,
+        max_rdma_read_incoming: p.ird,
+        qp_xport: { qp_ib: { dest_qpn: p.destQpn, recv_psn: p.rqPsn, min_rnrnak_timer: MIN_RNR_TIMER, primary_av: path } },
+    });
+    if (r.status !== RiRet.SUCCESS)
+        return r.status;
+    r = ops.ri_qp_modify(rnic, qp, M.NEXT_STATE | M.PRIMARY_PATH | M.SEND_PSN | M.MAX_RDMA_READ_OUTGOING, {
+        state: RiQpState.READY_TO_SEND,
+        max_rdma_read_outgoing: p.ord,
+        qp_xport: { qp_ib: { send_psn: p.sqPsn, primary_av: path } },
+    });
+    return r.status;
+}
+// ------------------------------------------------------------------------- passive side
+/**
+ * A REQ delivered to an IT-API Listen Point, shaped like the iWARP CM's request: `state`,
+ * the consumer's private data (after the `cma_hdr`), the peer's IRD/ORD (the REQ's responder
+ * resources and initiator depth), the addresses of the `cma_hdr`; `'aborted'` when the active
+ * side gave up (REJ, timeout) before the consumer answered.
+ */
+export class IbItRequest extends EventEmitter {
+    cm;
+    conn;
+    req;
+    state = 'pending';
+    privateData;
+    remoteAddress;
+    remotePort;
+    localAddress;
+    localPort;
+    constructor(cm, conn, req, addrs, port) {
+        super();
+        this.cm = cm;
+        this.conn = conn;
+        this.req = req;
+        this.privateData = req.privateData.subarray(CMA_HDR_LEN);
+        this.remoteAddress = addrs.src;
+        this.remotePort = addrs.srcPort;
+        this.localAddress = addrs.dst;
+        this.localPort = port;
+        conn.onEvent = (e) => this.#onEvent(e);
+    }
+    get peerIrd() {
+        return this.req.responderResources;
+    }
+    get peerOrd() {
+        return this.req.initiatorDepth;
+    }
+    #onEvent(e) {
+        if (this.state !== 'pending')
+            return;
+        if (e.type === 'rejected' || e.type === 'timeout') {
+            log('request from %s aborted (%s)', this.remoteAddress, e.type);
+            this.state = 'aborted';
+            this.emit('aborted');
+        }
+    }
+    /** REJ 28 (Consumer Defined) with the consumer's private data. */
+    reject(pd = new Uint8Array(0)) {
+        if (this.state !== 'pending')
+            return;
+        this.state = 'rejected';
+        try {
+            this.conn.reject(pd.subarray(0, IB_PDATA_REJECT));
+        }
+        catch (e) {
+            log('reject: %s', e.message);
+        }
+    }
+    /** The Endpoint takes the connection over (its events go there from now on). */
+    take(onEvent) {
+        this.state = 'accepted';
+        this.conn.onEvent = onEvent;
+    }
+}
+/**
+ * An IT-API Listen Point on the RoCE Interface: the RDMA_PS_TCP service of `port` (connection
+ * requests, `'request'`) and its RDMA_PS_UDP service (UD service requests, `'ud-request'`) on
+ * every address of the port, shaped like the iWARP CM listener (`close()`).
+ */
+export class IbItListen extends EventEmitter {
+    cm;
+    port;
+    #closed = false;
+    constructor(cm, port) {
+        super();
+        this.cm = cm;
+        this.port = port;
+    }
+    /** Listens on `port` (0: an unused one of the ephemeral range); null when the port is taken. */
+    static listen(cm, port) {
+        for (let tries = 0; tries < (port === 0 ? 64 : 1); tries++) {
+            const p = port === 0 ? ephemeralPort() : port;
+            const l = new IbItListen(cm, p);
+            const tcp = rdmaServiceId(RdmaPs.TCP, p);
+            const udp = rdmaServiceId(RdmaPs.UDP, p);
+            if (!cm.listen(tcp, '0.0.0.0', (ev, addrs) => l.#onRequest(ev, addrs, 'rc')))
+                continue;
+            if (!cm.listen(udp, '0.0.0.0', (ev, addrs) => l.#onRequest(ev, addrs, 'ud'))) {
+                cm.unlisten(tcp, '0.0.0.0');
+                continue;
+            }
+            cm.hold();
+            return l;
+        }
+        return null;
+    }
+    #onRequest(ev, addrs, service) {
+        if (service === 'ud') {
+            if (ev.type === 'sidr-req')
+                this.emit('ud-request', ev.request, addrs);
+            else
+                ev.conn.reject();
+            return;
+        }
+        if (ev.type !== 'req') {
+            // A SIDR_REQ to a connection service: SIDR_REP "service ID not supported".
+            ev.request.reject(SidrStatus.UNSUPPORTED);
+            return;
+        }
+        this.emit('request', new IbItRequest(this.cm, ev.conn, ev.req, addrs, this.port));
+    }
+    close() {
+        if (this.#closed)
+            return;
+        this.#closed = true;
+        this.cm.unlisten(rdmaServiceId(RdmaPs.TCP, this.port), '0.0.0.0');
+        this.cm.unlisten(rdmaServiceId(RdmaPs.UDP, this.port), '0.0.0.0');
+        this.cm.release();
+    }
+}
+/** `::ffff:a.b.c.d` of an IPv4 address (logs). */
+export function gidTextOf(ip) {
+    return stringifyGid(gidFromIpv4(ip));
+}
+//# sourceMappingURL=roce.js.map

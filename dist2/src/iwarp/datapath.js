@@ -1,0 +1,873 @@
+import { RiRet } from '../rnicpi/status.js';
+import { RiQpState } from '../rnicpi/types.js';
+import { Fault } from '../rnic/faults.js';
+import { newTxSeg, registerLlpBinder, TxOp } from '../rnic/transport.js';
+import { AtomicKind } from '../rnic/atomics.js';
+import { WqeState } from '../rnic/wqe.js';
+import { logger } from '../util/log.js';
+import { crc32c } from '../wire/crc32c.js';
+import { DDP_UNTAGGED_HDR_LEN } from '../wire/ddp.js';
+import { copyUlpdu, copyUlpduPrefix, FpduDeframer } from '../wire/deframer.js';
+import { DdpUntaggedEcode, isTerminateError, MpaEcode, RdmapEcode, RdmapEtype, TerminateError } from '../wire/errors.js';
+import { MarkerInserter, MPA_CRC_LEN, MPA_HDR_LEN, MPA_MAX_ULPDU, mpaPadLength, writeMpaCrc } from '../wire/mpa.js';
+import { decodeRdmapHeaderInto, encodeRdmapTxHeader, RDMAP_OPCODES, RdmapHeaderStruct, RdmapOpcode, } from '../wire/rdmap.js';
+import { buildTerminate, decodeTerminate, encodeTerminateMessage } from '../wire/terminate.js';
+import { LlpStream, RTR_STAG } from './llp.js';
+import { asyncEventForTerminate, faultOfAtomicTerminate, faultOfReadTerminate, terminateOfFault } from './terminate-map.js';
+import { openPcapForConn } from './trace.js';
+const log = logger('conn');
+/** Payloads up to this size are copied into one FPDU buffer (one write, no callback wait). */
+const COPY_THRESHOLD = 8192;
+/** Octets written under one cork before it is flushed (small FPDUs still share a writev). */
+const FLUSH_BYTES = 128 * 1024;
+/** Largest header we ever parse before the payload (untagged 18 + RFC 7306 Atomic Request 52). */
+const MAX_HDR = 72;
+/**
+ * softrdma's marker in the untagged RsvdULP field of an Immediate Data message (RFC 7306 §6)
+ * that carries the immediate of an RDMA Write with Immediate (see the spec-notes: RFC 7306 has
+ * one Immediate Data message; the verbs tell a Write's immediate from a Send's).
+ */
+export const IMM_AFTER_WRITE = 1;
+/**
+ * softrdma's AOpCode flag for extended (16/32-octet) atomics (the manual's §8.7): the RFC 7306
+ * AOpCode | 0x8, with the further 64-bit words after the header (32 octets each: Add/Swap
+ * Data, Add/Swap Mask, Compare Data, Compare Mask); the Atomic Response then carries the
+ * further original words (8 octets each) after its header. Used only between softrdma peers.
+ */
+export const AOP_EXTENDED = 0x8;
+/** What iWARP carries towards any peer: the RFC 5040 operations. */
+export const IWARP_CAPS = Object.freeze({
+    kind: 'iwarp',
+    immediateData: false,
+    atomics: false,
+    extAtomics: false,
+    rnr: false,
+    sendCompletion: 'local-delivery',
+    states: 'iwarp',
+});
+/**
+ * What iWARP carries towards a peer that agreed softrdma's RDMAP extensions in the MPA
+ * exchange (mpa-startup.ts): RFC 7306 atomics and Immediate Data, and extended atomics.
+ */
+export const IWARP_CAPS_RFC7306 = Object.freeze({ ...IWARP_CAPS, immediateData: true, atomics: true, extAtomics: true });
+/** The RDMAP opcode of each Send-family segment: [invalidate][solicited]. */
+const SEND_OPCODE = [
+    [RdmapOpcode.Send, RdmapOpcode.SendSE],
+    [RdmapOpcode.SendInvalidate, RdmapOpcode.SendSEInvalidate],
+];
+/** Header length of each transmit op (for the payload room of an FPDU). */
+const TX_HDR_LEN = {
+    [TxOp.SEND]: RDMAP_OPCODES[RdmapOpcode.Send].headerLength,
+    [TxOp.SEND_INVALIDATE]: RDMAP_OPCODES[RdmapOpcode.SendInvalidate].headerLength,
+    [TxOp.RDMA_WRITE]: RDMAP_OPCODES[RdmapOpcode.Write].headerLength,
+    [TxOp.READ_REQUEST]: RDMAP_OPCODES[RdmapOpcode.ReadRequest].headerLength,
+    [TxOp.READ_RESPONSE]: RDMAP_OPCODES[RdmapOpcode.ReadResponse].headerLength,
+    [TxOp.SEND_IMM]: RDMAP_OPCODES[RdmapOpcode.ImmediateData].headerLength,
+    [TxOp.ATOMIC_REQUEST]: RDMAP_OPCODES[RdmapOpcode.AtomicRequest].headerLength,
+    [TxOp.ATOMIC_RESPONSE]: RDMAP_OPCODES[RdmapOpcode.AtomicResponse].headerLength,
+};
+/** Writes the RFC 7306 header of `opcode` (Immediate Data, Atomic Request/Response) at `at`. */
+function writeRfc7306Header(b, at, opcode, g) {
+    const dv = new DataView(b.buffer, b.byteOffset + at);
+    switch (opcode) {
+        case RdmapOpcode.ImmediateData:
+        case RdmapOpcode.ImmediateDataSE:
+            // The verbs' 32-bit immediate is the low-order half of the 64-bit Immediate Data.
+            dv.setUint32(0, 0);
+            dv.setUint32(4, g.imm >>> 0);
+            return;
+        case RdmapOpcode.AtomicRequest: {
+            const a = g.atomic;
+            const ext = a.size > 8 ? AOP_EXTENDED : 0;
+            dv.setUint32(0, (a.kind | ext) >>> 0);
+            dv.setUint32(4, g.requestId >>> 0);
+            dv.setUint32(8, g.stag >>> 0);
+            dv.setBigUint64(12, g.to);
+            dv.setBigUint64(20, a.addSwap[0]);
+            dv.setBigUint64(28, a.addSwapMask[0]);
+            dv.setBigUint64(36, a.compare[0]);
+            dv.setBigUint64(44, a.compareMask[0]);
+            return;
+        }
+        case RdmapOpcode.AtomicResponse:
+            dv.setUint32(0, g.requestId >>> 0);
+            dv.setBigUint64(4, g.orig[0]);
+            return;
+        default:
+    }
+}
+/** The words after the first of an extended atomic request or response, as FPDU payload. */
+function extWords(g) {
+    if (g.op === TxOp.ATOMIC_REQUEST) {
+        const a = g.atomic;
+        if (a.size === 8)
+            return null;
+        const b = new Uint8Array((a.size / 8 - 1) * 32);
+        const dv = new DataView(b.buffer);
+        for (let i = 1; i < a.size / 8; i++) {
+            const o = (i - 1) * 32;
+            dv.setBigUint64(o, a.addSwap[i]);
+            dv.setBigUint64(o + 8, a.addSwapMask[i]);
+            dv.setBigUint64(o + 16, a.compare[i]);
+            dv.setBigUint64(o + 24, a.compareMask[i]);
+        }
+        return b;
+    }
+    const orig = g.orig;
+    if (orig.length === 1)
+        return null;
+    const b = new Uint8Array((orig.length - 1) * 8);
+    const dv = new DataView(b.buffer);
+    for (let i = 1; i < orig.length; i++)
+        dv.setBigUint64((i - 1) * 8, orig[i]);
+    return b;
+}
+/**
+ * Validates an LLP stream handle and attaches a new connection to `qp` (RNICPI §4.4).
+ * Returns null for a handle that is not an {@link LlpStream} (another transport's),
+ * `INVALID_LL_HANDLE` for a stream that is not open, and `LL_BAD_STATE` for a stream another
+ * QP already owns.
+ */
+export function attachIwarp(qp, handle, mpa) {
+    if (!(handle instanceof LlpStream))
+        return null;
+    if (!handle.usable)
+        return RiRet.INVALID_LL_HANDLE;
+    if (handle.inUse)
+        return RiRet.LL_BAD_STATE;
+    handle.inUse = true;
+    return new IwarpConn(qp, handle, mpa);
+}
+registerLlpBinder(attachIwarp);
+export class IwarpConn {
+    qp;
+    stream;
+    mpa;
+    /** RFC 7306 operations only when the MPA exchange agreed them (LlpStream.rdmapExt). */
+    caps;
+    socket;
+    deframer;
+    markers;
+    crcOn;
+    maxUlpdu;
+    hdr = new RdmapHeaderStruct();
+    scratch = new Uint8Array(MAX_HDR);
+    rr = { sinkStag: 0, sinkTo: 0n, size: 0, srcStag: 0, srcTo: 0n };
+    pcap = null;
+    active = false;
+    detached = false;
+    rxStopped = false;
+    scheduled = false;
+    running = false;
+    graceful = false;
+    /** Responder: hold transmission until the Initiator's first FPDU (RFC 5044 §7.1.2). */
+    txHold;
+    /** Responder in RFC 6581 peer-to-peer mode: the RTR type still expected. */
+    expectRtr;
+    // ---- DDP sequence numbers (RFC 5041 §5: MSNs start at 1 per queue) ----
+    sendMsn = 1;
+    readReqMsn = 1;
+    recvMsn = 1;
+    recvReadMsn = 1;
+    /** RFC 7306 Atomic Responses have their own queue (QN 3) and MSNs. */
+    atomicRespMsn = 1;
+    recvAtomicRespMsn = 1;
+    immSeg = newTxSeg();
+    constructor(qp, stream, mpa) {
+        this.qp = qp;
+        this.stream = stream;
+        this.mpa = mpa;
+        this.socket = stream.socket;
+        this.caps = stream.rdmapExt ? IWARP_CAPS_RFC7306 : IWARP_CAPS;
+        this.crcOn = mpa.crc;
+        this.maxUlpdu = Math.min(qp.rnic.config.maxUlpdu, MPA_MAX_ULPDU);
+        this.markers = mpa.xmitMarkers ? new MarkerInserter(stream.txOffset) : null;
+        this.txHold = stream.awaitFirstRx;
+        this.expectRtr = stream.expectRtr;
+        this.deframer = new FpduDeframer({
+            maxUlpdu: MPA_MAX_ULPDU,
+            crc: mpa.crc,
+            markers: mpa.recvMarkers,
+            streamOffset: stream.rxOffset,
+            onFpdu: (f) => this.onFpdu(f),
+            onError: (e) => this.protocolError(e, null),
+        });
+    }
+    maxPayload(op) {
+        return this.maxUlpdu - TX_HDR_LEN[op];
+    }
+    // ------------------------------------------------------------------ lifecycle
+    /** Enters RDMA mode: optional last streaming-mode message, then FPDUs (Verbs §6.2 T3). */
+    start(streamMsg) {
+        const s = this.socket;
+        this.active = true;
+        this.pcap = openPcapForConn(s, this.qp.id);
+        s.setNoDelay(true);
+        // Half-close must stay possible: a Terminate can still go out after the peer's FIN.
+        s.allowHalfOpen = true;
+        if (streamMsg && streamMsg.length > 0)
+            this.write(streamMsg);
+        if (this.stream.sendRtr)
+            this.sendRtr(this.stream.sendRtr);
+        s.on('data', this.onData);
+        s.on('end', this.onEnd);
+        s.on('close', this.onClose);
+        s.on('error', this.onError);
+        s.on('drain', this.onDrain);
+        if (this.stream.pending && this.stream.pending.length > 0)
+            this.onData(this.stream.pending);
+        s.resume();
+    }
+    onData = (chunk) => {
+        if (this.detached || this.rxStopped)
+            return;
+        this.pcap?.rx(chunk);
+        this.deframer.push(chunk);
+        // Transmit work made possible by this chunk (Read Responses, freed ORD) goes out now.
+        if (this.scheduled)
+            this.run();
+    };
+    onEnd = () => {
+        if (!this.detached)
+            this.qp.onLlpFin();
+    };
+    onClose = (hadError) => {
+        if (this.detached)
+            return;
+        if (hadError)
+            this.qp.onLlpReset(false);
+        else
+            this.qp.onLlpClosed();
+    };
+    onError = (err) => {
+        if (this.detached)
+            return;
+        log('QP[%d] socket error %s', this.qp.id, err.code ?? err.message);
+        this.qp.onLlpReset(err.code !== 'ECONNRESET' && err.code !== 'EPIPE');
+    };
+    onDrain = () => {
+        this.kick();
+    };
+    /**
+     * A zero-copy write finished: refill the socket once it is below half the window rather
+     * than waiting for `drain` (which only comes when it is empty), so the pipe never idles.
+     */
+    onWritten() {
+        if (this.socket.writableLength < this.qp.rnic.config.txWindow >>> 1)
+            this.kick();
+    }
+    /** Removes every listener; the QP no longer hears from this stream. */
+    detach() {
+        if (this.detached)
+            return;
+        this.detached = true;
+        this.active = false;
+        const s = this.socket;
+        s.off('data', this.onData);
+        s.off('end', this.onEnd);
+        s.off('close', this.onClose);
+        s.off('drain', this.onDrain);
+        // Keep a no-op error listener: a late ECONNRESET must not become an uncaught exception.
+        s.off('error', this.onError);
+        s.on('error', noop);
+        this.pcap?.close();
+        this.pcap = null;
+    }
+    /** Graceful LLP close: a FIN after everything queued (TCP half-close). */
+    closeGraceful() {
+        if (this.graceful)
+            return;
+        this.graceful = true;
+        this.socket.end();
+    }
+    /**
+     * Abortive close: RST (Verbs §6.2 T12). After our own FIN (`end()`) a reset is refused by
+     * libuv (EINVAL) and would leak the handle, so a half-closed socket is simply destroyed.
+     */
+    reset() {
+        this.detach();
+        const s = this.socket;
+        if (!s.destroyed) {
+            if (!s.writableEnded && typeof s.resetAndDestroy === 'function')
+                s.resetAndDestroy();
+            else
+                s.destroy();
+        }
+    }
+    // ------------------------------------------------------------------ transmit
+    /** Schedules a transmit run; posts in one synchronous block share one run (one writev). */
+    kick() {
+        if (this.scheduled || !this.active)
+            return;
+        this.scheduled = true;
+        queueMicrotask(() => this.run());
+    }
+    /**
+     * Backpressure: stop producing FPDUs once `txWindow` octets wait in the socket. The
+     * window is larger than the socket's 16 KiB high-water mark so that 64 KiB FPDUs keep
+     * the pipe full; `write()` has returned false by then, so `drain` will restart the loop.
+     */
+    blocked() {
+        return this.socket.writableLength >= this.qp.rnic.config.txWindow;
+    }
+    write(b, cb) {
+        this.pcap?.tx(b);
+        this.socket.write(b, cb);
+    }
+    /** The transmit loop: one FPDU per iteration, pulled from the requester. */
+    run() {
+        this.scheduled = false;
+        const qp = this.qp;
+        if (!this.active || this.running || qp.state !== RiQpState.READY_TO_SEND)
+            return;
+        if (this.txHold) {
+            // Nothing may go on the wire yet, but Bind, Fast-Register and Local Invalidate at the
+            // head of the SQ have no wire effect and run now (Verbs §8.2.2.1).
+            qp.requester.runLocalOps();
+            return;
+        }
+        this.running = true;
+        const s = this.socket;
+        s.cork();
+        // Flush the cork every FLUSH_BYTES so the kernel sends while the next FPDUs are built:
+        // corking a whole window would serialize building and sending.
+        let flushAt = s.writableLength + FLUSH_BYTES;
+        try {
+            while (!this.blocked() && qp.state === RiQpState.READY_TO_SEND) {
+                if (s.writableLength >= flushAt) {
+                    s.uncork();
+                    s.cork();
+                    flushAt = s.writableLength + FLUSH_BYTES;
+                }
+                const seg = qp.requester.next(this);
+                if (!seg)
+                    break;
+                this.sendSegment(seg);
+            }
+        }
+        finally {
+            this.running = false;
+            s.uncork();
+        }
+    }
+    /** Frames one segment of the requester as one FPDU; Sends and Writes complete on delivery. */
+    sendSegment(g) {
+        let opcode;
+        let msn = 0;
+        let rr = null;
+        switch (g.op) {
+            case TxOp.RDMA_WRITE:
+                opcode = RdmapOpcode.Write;
+                if (g.hasImm) {
+                    // RDMA Write with Immediate: the Write, then an Immediate Data message (RFC 7306 §6)
+                    // marked as a Write's, which completes the WR.
+                    this.emitFpdu(opcode, g, 0, null, null);
+                    const t = this.immSeg;
+                    t.op = TxOp.SEND_IMM;
+                    t.wqe = g.wqe;
+                    t.len = 0;
+                    t.parts = [];
+                    t.offset = 0;
+                    t.last = true;
+                    t.se = g.se;
+                    t.imm = g.imm;
+                    t.hasImm = true;
+                    this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, t, IMM_AFTER_WRITE);
+                    return;
+                }
+                break;
+            case TxOp.SEND_IMM:
+                this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, g, 0);
+                return;
+            case TxOp.ATOMIC_REQUEST: {
+                // Atomic Requests share the Read Request queue (QN 1) and its MSNs (RFC 7306 §5).
+                opcode = RdmapOpcode.AtomicRequest;
+                msn = this.readReqMsn;
+                this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+                const ext = extWords(g);
+                if (ext) {
+                    g.parts = [ext];
+                    g.len = ext.length;
+                }
+                this.emitFpdu(opcode, g, msn, null, null);
+                return;
+            }
+            case TxOp.ATOMIC_RESPONSE: {
+                opcode = RdmapOpcode.AtomicResponse;
+                msn = this.atomicRespMsn;
+                this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+                const ext = extWords(g);
+                if (ext) {
+                    g.parts = [ext];
+                    g.len = ext.length;
+                }
+                this.emitFpdu(opcode, g, msn, null, null);
+                return;
+            }
+            case TxOp.READ_RESPONSE:
+                opcode = RdmapOpcode.ReadResponse;
+                break;
+            case TxOp.READ_REQUEST:
+                opcode = RdmapOpcode.ReadRequest;
+                msn = this.readReqMsn;
+                this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+                rr = this.rr;
+                rr.sinkStag = g.sinkStag;
+                rr.sinkTo = g.sinkTo;
+                rr.size = g.size;
+                rr.srcStag = g.srcStag;
+                rr.srcTo = g.srcTo;
+                break;
+            default:
+                this.sendMessage(SEND_OPCODE[g.op === TxOp.SEND_INVALIDATE ? 1 : 0][g.se ? 1 : 0], g, 0);
+                return;
+        }
+        this.deliverWith(opcode, g, msn, rr, 0);
+    }
+    /** One segment of an untagged message on the Send queue (QN 0): the MSN moves on its last one. */
+    sendMessage(opcode, g, rsvdUlp32) {
+        const msn = this.sendMsn;
+        if (g.last)
+            this.sendMsn = (this.sendMsn + 1) >>> 0;
+        this.deliverWith(opcode, g, msn, null, rsvdUlp32);
+    }
+    /** Emits the FPDU; the last one of a Send or Write completes its WQE on local delivery. */
+    deliverWith(opcode, g, msn, rr, rsvdUlp32) {
+        const w = g.wqe;
+        if (w && g.last && w.state === WqeState.WAIT_DELIVERY) {
+            const copied = this.emitFpdu(opcode, g, msn, rr, (err) => {
+                // A failed write means the LLP is gone: the QP's error path flushes the WQE.
+                if (!err)
+                    this.qp.requester.delivered(w);
+                this.onWritten();
+            }, rsvdUlp32);
+            if (copied)
+                this.qp.requester.delivered(w);
+            return;
+        }
+        this.emitFpdu(opcode, g, msn, rr, null, rsvdUlp32);
+    }
+    /**
+     * Sends the RFC 6581 Ready-To-Receive message: a zero-length RDMA Write, RDMA Read or Send,
+     * outside the Send Queue, before any other FPDU. Write and Read use {@link RTR_STAG}; the
+     * Read's zero-length Response is matched by an ORQ entry without a WQE.
+     */
+    sendRtr(t) {
+        // A zero-length message outside the SQ, naming RTR_STAG wherever an STag goes.
+        const g = newTxSeg();
+        g.op = TxOp.RDMA_WRITE;
+        g.stag = RTR_STAG;
+        g.sinkStag = RTR_STAG;
+        g.srcStag = RTR_STAG;
+        if (t === 'write') {
+            this.sendSegment(g);
+            return;
+        }
+        if (t === 'read') {
+            this.qp.requester.pushInternalRead(RTR_STAG);
+            g.op = TxOp.READ_REQUEST;
+        }
+        else {
+            g.op = TxOp.SEND;
+        }
+        this.sendSegment(g);
+    }
+    /**
+     * Frames and writes one FPDU: `[ULPDU_LENGTH | header | payload | PAD | CRC]`
+     * (RFC 5044 §4.1, CRC little-endian as Linux siw sends it). Small payloads are copied into
+     * a single buffer; larger ones are written as views and `done` runs from the socket's write
+     * callback. Returns true if the payload was copied (so the source buffer is free again).
+     */
+    emitFpdu(opcode, g, msn, rr, done, ulp32 = 0) {
+        const hdrLen = RDMAP_OPCODES[opcode].headerLength;
+        const payloadLen = g.len;
+        const parts = g.parts;
+        const ulpduLen = hdrLen + payloadLen;
+        const pad = mpaPadLength(ulpduLen);
+        const rsvdUlp32 = g.op === TxOp.SEND_INVALIDATE ? g.invStag : ulp32;
+        const rfc7306 = opcode >= RdmapOpcode.ImmediateData;
+        if (this.markers) {
+            const head = new Uint8Array(hdrLen);
+            encodeRdmapTxHeader(head, 0, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+            if (rfc7306)
+                writeRfc7306Header(head, DDP_UNTAGGED_HDR_LEN, opcode, g);
+            const wire = this.markers.frame([head, ...parts], this.crcOn);
+            for (let i = 0; i < wire.length - 1; i++)
+                this.write(wire[i]);
+            this.write(wire[wire.length - 1], done ?? undefined);
+            return false;
+        }
+        if (payloadLen <= COPY_THRESHOLD) {
+            const total = MPA_HDR_LEN + ulpduLen + pad + MPA_CRC_LEN;
+            const b = Buffer.allocUnsafe(total);
+            b[0] = ulpduLen >>> 8;
+            b[1] = ulpduLen & 0xff;
+            encodeRdmapTxHeader(b, MPA_HDR_LEN, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+            if (rfc7306)
+                writeRfc7306Header(b, MPA_HDR_LEN + DDP_UNTAGGED_HDR_LEN, opcode, g);
+            let o = MPA_HDR_LEN + hdrLen;
+            for (const p of parts) {
+                b.set(p, o);
+                o += p.length;
+            }
+            for (let k = 0; k < pad; k++)
+                b[o + k] = 0;
+            o += pad;
+            writeMpaCrc(b, o, this.crcOn ? crc32c(b.subarray(0, o)) : 0);
+            this.write(b);
+            return true;
+        }
+        const head = Buffer.allocUnsafe(MPA_HDR_LEN + hdrLen);
+        head[0] = ulpduLen >>> 8;
+        head[1] = ulpduLen & 0xff;
+        encodeRdmapTxHeader(head, MPA_HDR_LEN, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+        if (rfc7306)
+            writeRfc7306Header(head, MPA_HDR_LEN + DDP_UNTAGGED_HDR_LEN, opcode, g);
+        // allocUnsafe draws from Node's pool for small sizes; the PAD octets are zeroed by hand.
+        const trailer = Buffer.allocUnsafe(pad + MPA_CRC_LEN);
+        trailer.fill(0);
+        if (this.crcOn) {
+            let c = crc32c(head);
+            for (const p of parts)
+                c = crc32c(p, c);
+            if (pad)
+                c = crc32c(trailer.subarray(0, pad), c);
+            writeMpaCrc(trailer, pad, c);
+        }
+        this.write(head);
+        for (const p of parts)
+            this.write(p);
+        this.write(trailer, done ?? undefined);
+        return false;
+    }
+    /**
+     * Sends the Terminate message for `err` (RFC 5040 §4.8) on the Terminate queue (QN 2,
+     * MSN 1, siw's convention), copying the offending segment's headers when given, and
+     * returns what Query QP reports (`terminate_buffer`).
+     */
+    sendFatal(err, copied) {
+        const te = typeof err === 'number' ? terminateOfFault(err) : err;
+        const c = copied;
+        const t = buildTerminate(te, c?.segment, c?.segLen);
+        const ulpdu = encodeTerminateMessage(t, 1);
+        this.qp.rnic.counters.terminatesSent++;
+        log('QP[%d] sending Terminate %s', this.qp.id, te.message);
+        if (!this.socket.destroyed && this.socket.writable)
+            this.emitRaw(ulpdu);
+        return { layer: te.layer, etype: te.etype, ecode: te.ecode, bytes: ulpdu.slice(DDP_UNTAGGED_HDR_LEN), local: true };
+    }
+    /** Frames an already-encoded ULPDU (the Terminate message). */
+    emitRaw(ulpdu) {
+        const len = ulpdu.length;
+        if (this.markers) {
+            const wire = this.markers.frame([ulpdu], this.crcOn);
+            for (const w of wire)
+                this.write(w);
+            return;
+        }
+        const pad = mpaPadLength(len);
+        const b = Buffer.alloc(MPA_HDR_LEN + len + pad + MPA_CRC_LEN);
+        b[0] = len >>> 8;
+        b[1] = len & 0xff;
+        b.set(ulpdu, MPA_HDR_LEN);
+        const o = MPA_HDR_LEN + len + pad;
+        writeMpaCrc(b, o, this.crcOn ? crc32c(b.subarray(0, o)) : 0);
+        this.write(b);
+    }
+    // ------------------------------------------------------------------ receive
+    onFpdu(f) {
+        if (this.rxStopped || this.detached)
+            return;
+        if (this.txHold) {
+            this.txHold = false;
+            this.kick();
+        }
+        const qp = this.qp;
+        const st = qp.state;
+        // Terminate: inbound segments are ignored (Verbs §6.2.3).
+        if (st === RiQpState.TERMINATE || st === RiQpState.ERROR || st === RiQpState.IDLE)
+            return;
+        const buf = copyUlpduPrefix(f, MAX_HDR, this.scratch);
+        const h = this.hdr;
+        try {
+            decodeRdmapHeaderInto(buf, 0, f.length, h);
+        }
+        catch (e) {
+            if (isTerminateError(e)) {
+                this.protocolError(e, f);
+                return;
+            }
+            throw e;
+        }
+        if (this.expectRtr !== null && h.opcode !== RdmapOpcode.Terminate) {
+            const want = this.expectRtr;
+            this.expectRtr = null;
+            const len = f.length - h.headerLength;
+            const got = h.opcode === RdmapOpcode.Write ? 'write' : h.opcode === RdmapOpcode.ReadRequest ? 'read' : h.opcode === RdmapOpcode.Send ? 'send' : null;
+            const zero = h.opcode === RdmapOpcode.ReadRequest ? h.readSize === 0 : len === 0;
+            if (got !== want || !zero || !h.last) {
+                // Not the RTR the Reply asked for (RFC 6581 §9.2: "No matching RTR model", 0x07).
+                this.protocolError(TerminateError.mpa(MpaEcode.NoMatchingRtr, `expected a zero-length ${want} RTR`), f);
+                return;
+            }
+            // The RTR is consumed by the RNIC, never delivered to the ULP. A zero-length Send uses
+            // MSN 1; a zero-length Read is answered by the normal path with a zero-length Response.
+            if (got === 'send') {
+                this.recvMsn = (this.recvMsn + 1) >>> 0;
+                return;
+            }
+            if (got === 'write')
+                return;
+        }
+        if (st === RiQpState.CLOSING && h.opcode !== RdmapOpcode.Terminate) {
+            // An incoming non-Terminate segment while Closing is a bad close (Verbs §6.2 T15).
+            this.rxStopped = true;
+            qp.badClose();
+            return;
+        }
+        const handler = RX_HANDLERS[h.opcode];
+        if (!handler) {
+            this.protocolError(TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode), f);
+            return;
+        }
+        try {
+            handler(this, h, f);
+        }
+        catch (e) {
+            if (isTerminateError(e))
+                this.protocolError(e, f);
+            else
+                throw e;
+        }
+    }
+    /**
+     * Records an inbound protocol error: a {@link TerminateError} found by this transport (its
+     * affiliated event from terminate-map.ts) or a core {@link Fault} (the core's event table),
+     * then terminates the QP with the offending segment's headers. Only the first error counts;
+     * afterwards the receive side ignores the stream.
+     */
+    protocolError(err, f) {
+        if (this.rxStopped)
+            return;
+        this.rxStopped = true;
+        if (err === Fault.HANDLED)
+            return;
+        let copied = null;
+        if (f) {
+            const seg = new Uint8Array(Math.min(f.length, 46));
+            copyUlpduPrefixInto(f, seg);
+            copied = { segment: seg, segLen: f.length };
+        }
+        if (typeof err === 'number') {
+            log('QP[%d] protocol error: %s', this.qp.id, Fault[err]);
+            this.qp.remoteFault(err, copied);
+            return;
+        }
+        if (err.layer === 2 && err.ecode === 2)
+            this.qp.rnic.counters.crcErrors++;
+        log('QP[%d] protocol error: %s', this.qp.id, err.message);
+        // Reported through a completion instead when the error belongs to a local WR (Verbs §8.3).
+        this.qp.rnic.asyncEvent(asyncEventForTerminate(err, f ? this.hdr.opcode : -1), this.qp);
+        this.qp.terminateWith(err, copied);
+    }
+    /** A fault from the core's responder ends the receive side with its Terminate. */
+    fault(r, f) {
+        if (r !== Fault.OK)
+            this.protocolError(r, f);
+    }
+    /** Inbound RDMA Write (RFC 5040 §4.3): placement is the responder's. */
+    static rxWrite(c, h, f) {
+        const len = f.length - h.headerLength;
+        c.fault(c.qp.responder.rxWrite(h.stag, h.to, len, h.last, f, h.headerLength), f);
+    }
+    /** Inbound Read Response: matched against the ORQ by the responder (RFC 5040 §4.5). */
+    static rxReadResponse(c, h, f) {
+        const len = f.length - h.headerLength;
+        c.fault(c.qp.responder.rxReadResponse(h.stag, h.to, len, h.last, f, h.headerLength, c), f);
+    }
+    /** Inbound Send family (RFC 5040 §4.6–4.7): the DDP MSN here, receive matching in the responder. */
+    static rxSend(c, h, f) {
+        if (h.msn !== c.recvMsn) {
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `MSN ${h.msn}, expected ${c.recvMsn}`);
+        }
+        const len = f.length - h.headerLength;
+        const inv = h.info.invalidate;
+        const r = c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, inv, inv ? h.invalidateStag : 0, f, h.headerLength);
+        if (r === Fault.OK && h.last)
+            c.recvMsn = (c.recvMsn + 1) >>> 0;
+        c.fault(r, f);
+    }
+    /** Inbound RDMA Read Request (RFC 5040 §4.4): DDP sequencing here, IRD and access in the responder. */
+    static rxReadRequest(c, h, f) {
+        const qp = c.qp;
+        if (!qp.enableRdmaRead) {
+            // Reads not enabled: the Read Request queue does not exist (Verbs §7.3: 0x1201).
+            c.fault(Fault.READ_NOT_ENABLED, f);
+            return;
+        }
+        if (h.msn !== c.recvReadMsn) {
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Read Request MSN ${h.msn}, expected ${c.recvReadMsn}`);
+        }
+        if (h.mo !== 0)
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
+        if (!h.last)
+            throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.CatastrophicStream, 'Read Request without L bit');
+        const r = qp.responder.rxReadRequest(h.sinkStag, h.sinkTo, h.readSize, h.srcStag, h.srcTo, c);
+        if (r === Fault.OK)
+            c.recvReadMsn = (c.recvReadMsn + 1) >>> 0;
+        c.fault(r, f);
+    }
+    /**
+     * RFC 7306 opcodes from a peer that did not agree them in the MPA exchange are unexpected
+     * opcodes (RFC 5040 §7.3), as they are to Linux siw.
+     */
+    rfc7306Refused(f) {
+        if (this.caps.atomics)
+            return false;
+        this.protocolError(TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode, 'RFC 7306 not negotiated'), f);
+        return true;
+    }
+    /**
+     * Inbound Immediate Data (RFC 7306 §6), on the Send queue: softrdma's Send with Immediate
+     * (payload after the header), or, marked {@link IMM_AFTER_WRITE}, the immediate of the RDMA
+     * Write before it. The verbs' 32-bit immediate is the low-order half of the 64 bits.
+     */
+    static rxImmediate(c, h, f) {
+        if (c.rfc7306Refused(f))
+            return;
+        if (h.msn !== c.recvMsn) {
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `MSN ${h.msn}, expected ${c.recvMsn}`);
+        }
+        const imm = Number(h.immediateData & 0xffffffffn);
+        const len = f.length - h.headerLength;
+        const r = h.rsvdUlp32 === IMM_AFTER_WRITE && h.mo === 0 && h.last && len === 0
+            ? c.qp.responder.rxWriteImm(imm, h.info.solicited)
+            : c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, false, 0, f, h.headerLength, imm);
+        if (r === Fault.OK && h.last)
+            c.recvMsn = (c.recvMsn + 1) >>> 0;
+        c.fault(r, f);
+    }
+    /** Inbound Atomic Request (RFC 7306 §5.1): DDP sequencing on the Read Request queue here, the rest in the core. */
+    static rxAtomicRequest(c, h, f) {
+        if (c.rfc7306Refused(f))
+            return;
+        if (h.msn !== c.recvReadMsn) {
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Atomic Request MSN ${h.msn}, expected ${c.recvReadMsn}`);
+        }
+        if (h.mo !== 0)
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
+        if (!h.last)
+            throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.CatastrophicStream, 'Atomic Request without L bit');
+        const extra = f.length - h.headerLength;
+        const ext = (h.atomicOpcode & AOP_EXTENDED) !== 0;
+        const kind = h.atomicOpcode & ~AOP_EXTENDED;
+        let args;
+        if (kind > AtomicKind.COMPARE_SWAP || (!ext && extra !== 0) || (ext && extra !== 32 && extra !== 96)) {
+            // An AOpCode or operand size we do not implement.
+            args = { kind: -1, size: 0, addSwap: [], addSwapMask: [], compare: [], compareMask: [] };
+        }
+        else {
+            args = { kind, size: 8 + extra / 4, addSwap: [h.addSwapData], addSwapMask: [h.addSwapMask], compare: [h.compareData], compareMask: [h.compareMask] };
+            if (extra > 0) {
+                const b = new Uint8Array(extra);
+                copyUlpdu(f, b, 0, h.headerLength, extra);
+                const dv = new DataView(b.buffer);
+                for (let o = 0; o < extra; o += 32) {
+                    args.addSwap.push(dv.getBigUint64(o));
+                    args.addSwapMask.push(dv.getBigUint64(o + 8));
+                    args.compare.push(dv.getBigUint64(o + 16));
+                    args.compareMask.push(dv.getBigUint64(o + 24));
+                }
+            }
+        }
+        const r = c.qp.responder.rxAtomicRequest(h.requestId, args, h.remoteStag, h.remoteTo, c);
+        if (r === Fault.OK)
+            c.recvReadMsn = (c.recvReadMsn + 1) >>> 0;
+        c.fault(r, f);
+    }
+    /** Inbound Atomic Response (RFC 7306 §5.2) on its own queue (QN 3): matched to the ORQ head by the core. */
+    static rxAtomicResponse(c, h, f) {
+        if (c.rfc7306Refused(f))
+            return;
+        if (h.msn !== c.recvAtomicRespMsn) {
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Atomic Response MSN ${h.msn}, expected ${c.recvAtomicRespMsn}`);
+        }
+        if (h.mo !== 0 || !h.last)
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
+        const extra = f.length - h.headerLength;
+        if (extra % 8 !== 0 || extra > 24) {
+            c.fault(Fault.UNEXPECTED_ATOMIC_RESPONSE, f);
+            return;
+        }
+        const orig = [h.originalValue];
+        if (extra > 0) {
+            const b = new Uint8Array(extra);
+            copyUlpdu(f, b, 0, h.headerLength, extra);
+            const dv = new DataView(b.buffer);
+            for (let o = 0; o < extra; o += 8)
+                orig.push(dv.getBigUint64(o));
+        }
+        const r = c.qp.responder.rxAtomicResponse(h.originalRequestId, orig, c);
+        if (r === Fault.OK)
+            c.recvAtomicRespMsn = (c.recvAtomicRespMsn + 1) >>> 0;
+        c.fault(r, f);
+    }
+    /** Inbound Terminate (RFC 5040 §4.8): recorded for Query QP; no Terminate goes back. */
+    static rxTerminate(c, h, f) {
+        const all = new Uint8Array(f.length);
+        copyUlpduPrefixInto(f, all);
+        const body = all.subarray(h.headerLength);
+        let layer = 0;
+        let etype = 0;
+        let ecode = 0;
+        let fault;
+        try {
+            const t = decodeTerminate(all, h.headerLength);
+            layer = t.layer;
+            etype = t.etype;
+            ecode = t.ecode;
+            // The Terminate names the offending segment: a Read or Atomic Request of ours gets its own
+            // status (Verbs §6.6.2.4, "Remote Termination Error ... related to this Work Request").
+            const seg = t.ddpHeader;
+            const op = seg && seg.length >= 2 ? seg[1] & 0x0f : -1;
+            if (op === RdmapOpcode.AtomicRequest)
+                fault = faultOfAtomicTerminate(layer, etype, ecode);
+            else if (op === RdmapOpcode.ReadRequest)
+                fault = faultOfReadTerminate(layer, etype, ecode);
+        }
+        catch {
+            // A malformed Terminate still terminates the stream; its code is then unknown.
+        }
+        c.rxStopped = true;
+        c.qp.rnic.counters.terminatesReceived++;
+        log('QP[%d] Terminate received: %s', c.qp.id, new TerminateError(layer, etype, ecode).message);
+        c.qp.onTerminateReceived({ layer, etype, ecode, bytes: body.slice(0, 52), local: false, fault });
+    }
+}
+/** Per-opcode receive handlers (RFC 5040 §4; RFC 7306 §5–6, refused unless negotiated). */
+export const RX_HANDLERS = [
+    IwarpConn.rxWrite, // 0 Write
+    IwarpConn.rxReadRequest, // 1 Read Request
+    IwarpConn.rxReadResponse, // 2 Read Response
+    IwarpConn.rxSend, // 3 Send
+    IwarpConn.rxSend, // 4 Send with Invalidate
+    IwarpConn.rxSend, // 5 Send with SE
+    IwarpConn.rxSend, // 6 Send with SE and Invalidate
+    IwarpConn.rxTerminate, // 7 Terminate
+    IwarpConn.rxImmediate, // 8 Immediate Data (RFC 7306)
+    IwarpConn.rxImmediate, // 9 Immediate Data with SE
+    IwarpConn.rxAtomicRequest, // 10 Atomic Request
+    IwarpConn.rxAtomicResponse, // 11 Atomic Response
+];
+function copyUlpduPrefixInto(f, dst) {
+    let o = 0;
+    for (const s of f.segments) {
+        if (o >= dst.length)
+            break;
+        const n = Math.min(s.length, dst.length - o);
+        dst.set(n === s.length ? s : s.subarray(0, n), o);
+        o += n;
+    }
+}
+function noop() { }
+//# sourceMappingURL=datapath.js.map

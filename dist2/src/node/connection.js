@@ -1,0 +1,993 @@
+/**
+ * A connected RC queue pair, Node style: `send`, `write`, `read`, the atomics and
+ * `writeWithImm` return promises settled by the work completion; received messages come from an
+ * async iterator over receive buffers the connection manages; at most `maxOutstanding`
+ * operations are posted at once and further calls wait their turn.
+ *
+ * Inside, the verbs calls do the work: one CQ (send and receive) with a completion channel,
+ * drained by one loop — one wakeup (`ibv_get_cq_event`) polls every completion there is
+ * (`ibv_poll_cq` in batches of 32); operations issued in the same tick go out as one post list
+ * (`ibv_post_send` with an array); and only every `maxOutstanding / 4`-th WR (or 16 KiB) and the
+ * last of a list are signaled: the send queue completes in order (RDMA Protocol Verbs §8.1.3.1 — an
+ * unsignaled WR is complete when a later WR of the queue is), so one completion settles the
+ * operations before it. A WR that fails always completes with its own error status, and a
+ * flushed one too, so no promise waits for a completion that never comes.
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { IBV_QPT_RC, IBV_SEND_SIGNALED, IBV_WC_SUCCESS, IBV_WC_WITH_IMM, IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WR_RDMA_READ, IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_SEND, IWARP_UNSUPPORTED_SOURCE, RDMA_PS_TCP, errnoName, ibv_access_flags, ibv_ack_cq_events, ibv_create_comp_channel, ibv_create_cq, ibv_dereg_mr, ibv_destroy_comp_channel, ibv_destroy_cq, ibv_get_cq_event, ibv_poll_cq, ibv_post_recv, ibv_post_send, ibv_reg_mr, ibv_req_notify_cq, ibv_wr_opcode, rdma_accept, rdma_cm_event_type, rdma_connect, rdma_create_id, rdma_create_qp, rdma_destroy_qp, rdma_disconnect, rdma_get_local_addr, rdma_get_peer_addr, rdma_resolve_addr, rdma_resolve_route, rdmaUseDevice, softrdmaLastError, } from '../verbs/index.js';
+import { logger } from '../util/log.js';
+import { eventError, IdEvents } from './cm.js';
+import { ConnectError, ConnectionClosedError, DeviceNotFoundError, QueueFullError, RdmaError, UnsupportedError, WcError } from './errors.js';
+import { MemoryRegion, RemoteBuffer } from './memory.js';
+const log = logger('node');
+const RECV_BASE = 1 << 24;
+/** `wr_id`s from here on are the caller's own (escape hatch), never the connection's. */
+const FOREIGN_WR_ID = 1n << 32n;
+const POLL_BATCH = 32;
+/**
+ * Signal at least every this many bytes: large WRs complete one by one (as perftest's CQ
+ * moderation of 1 above 8 KiB), so the window refills smoothly instead of in bursts of megabytes.
+ */
+const SIGNAL_BYTES = 16 << 10;
+/**
+ * One 'abort' listener per signal however many operations share it: a signal given to 10,000
+ * calls adds one listener (no MaxListenersExceeded warning) and each call costs a Set entry.
+ */
+class AbortHub {
+    #sets = new Map();
+    add(signal, fn) {
+        let e = this.#sets.get(signal);
+        if (!e) {
+            const fns = new Set();
+            const listener = () => {
+                this.#sets.delete(signal);
+                for (const f of fns)
+                    f();
+            };
+            e = { fns, listener };
+            this.#sets.set(signal, e);
+            signal.addEventListener('abort', listener, { once: true });
+        }
+        e.fns.add(fn);
+    }
+    remove(signal, fn) {
+        const e = this.#sets.get(signal);
+        if (!e)
+            return;
+        e.fns.delete(fn);
+        if (e.fns.size === 0) {
+            this.#sets.delete(signal);
+            signal.removeEventListener('abort', e.listener);
+        }
+    }
+}
+function posInt(v, dflt, what, min = 1) {
+    if (v === undefined)
+        return dflt;
+    if (!Number.isSafeInteger(v) || v < min)
+        throw new RangeError(`${what} must be an integer ≥ ${min}; got ${String(v)}`);
+    return v;
+}
+function lastError(what) {
+    const e = softrdmaLastError();
+    return RdmaError.fromErrno(what, e.errno, e.message);
+}
+/**
+ * One connection. Made by {@link RdmaDevice.connect} or `ConnectionRequest.accept()`; `close()`
+ * (or `await using`) disconnects and frees its QP, CQ, receive buffers and rdma_cm id.
+ */
+export class Connection {
+    /** The verbs QP (escape hatch: post your own WRs with `ibv_post_send` and a `wr_id` ≥ 2^32; see {@link onForeignCompletion}). */
+    qp;
+    /** The completion queue of both queues (escape hatch). */
+    cq;
+    /** The completion channel the CQ reports to (escape hatch). */
+    channel;
+    /** The rdma_cm id (escape hatch). */
+    cm_id;
+    device;
+    /** Private data the peer sent with its request (server side) or its accept (client side). */
+    privateData = new Uint8Array(0);
+    /** Settles once the connection is closed (by either side); never rejects. */
+    closed;
+    /**
+     * Completions of WRs this object did not post (escape hatch: `ibv_post_send(conn.qp, …)` with a
+     * `wr_id` ≥ 2^32, which the connection never uses); the connection polls `cq` and hands them
+     * here (a copy), else drops them. Such WRs share the send queue (`maxOutstanding` entries) with
+     * the connection's own: post them when the window has room (`stats.outstanding`).
+     */
+    onForeignCompletion = null;
+    #events;
+    #aborts = new AbortHub();
+    #window;
+    #maxQueued;
+    #moderation;
+    #stagingSize;
+    #staging;
+    #stagingMr;
+    #recvCount;
+    #recvSize;
+    #recvBuf;
+    #recvMr;
+    #recvWrs = [];
+    #sendWrs = [];
+    #slotIds = [];
+    #ops = [];
+    #free = [];
+    /** Slots in posting order (the send queue's completion order). */
+    #sq;
+    #sqHead = 0;
+    #sqLen = 0;
+    #waiters = [];
+    #waitHead = 0;
+    #waiting = 0;
+    #pending = [];
+    #flushScheduled = false;
+    #flushSeen = 0;
+    #flushHops = 0;
+    /**
+     * Posts once the calls of this tick have stopped coming: while the list grew since the last
+     * microtask, look again one microtask later (an `await` loop issues one call per microtask), so
+     * that a burst becomes one post list (and one socket write for the transport) at the cost of a
+     * microtask, never of a turn of the event loop.
+     */
+    #flushTick = () => {
+        const n = this.#pending.length;
+        if (n > this.#flushSeen && this.#free.length > 0 && this.#flushHops < 1024) {
+            this.#flushSeen = n;
+            this.#flushHops++;
+            queueMicrotask(this.#flushTick);
+            return;
+        }
+        this.#flush();
+    };
+    #sinceSignal = 0;
+    #sinceBytes = 0;
+    #wcs = [];
+    #ready = [];
+    #recvWaiters = [];
+    #repost = [];
+    #repostScheduled = false;
+    #recvOpen;
+    #state = 'setup';
+    #closing = null;
+    #resolveClosed;
+    #disconnected = false;
+    #onDisconnected = null;
+    #onIdle = null;
+    #stats = { outstanding: 0, maxOutstandingSeen: 0, waiting: 0, posted: 0, postCalls: 0, completions: 0, wakeups: 0 };
+    /** @internal Creates the CQ, QP and buffers on `id` (bound to the device). Throws RdmaError; frees what it made. */
+    constructor(device, id, events, opts) {
+        this.device = device;
+        this.cm_id = id;
+        this.#events = events;
+        this.closed = new Promise((r) => (this.#resolveClosed = r));
+        const N = posInt(opts.maxOutstanding, 64, 'maxOutstanding');
+        if (N > device.capabilities.maxQpWr)
+            throw new RangeError(`maxOutstanding ${N} exceeds the device's max_qp_wr ${device.capabilities.maxQpWr}`);
+        this.#window = N;
+        this.#maxQueued = posInt(opts.maxQueued, 65536, 'maxQueued', 0);
+        this.#moderation = Math.max(1, N >> 2);
+        this.#stagingSize = posInt(opts.stagingSize, 4096, 'stagingSize', 8);
+        this.#recvCount = posInt(opts.receive?.count, 16, 'receive.count', 0);
+        this.#recvSize = posInt(opts.receive?.size, 4096, 'receive.size');
+        if (this.#recvCount > device.capabilities.maxQpWr)
+            throw new RangeError(`receive.count ${this.#recvCount} exceeds the device's max_qp_wr`);
+        this.#recvOpen = this.#recvCount > 0;
+        this.#sq = new Array(N).fill(0);
+        const undo = [];
+        try {
+            const ctx = device.context;
+            const ch = ibv_create_comp_channel(ctx);
+            if (!ch)
+                throw lastError('ibv_create_comp_channel');
+            undo.push(() => ibv_destroy_comp_channel(ch));
+            const cq = ibv_create_cq(ctx, N + this.#recvCount, this, ch, 0);
+            if (!cq)
+                throw lastError('ibv_create_cq');
+            undo.push(() => ibv_destroy_cq(cq));
+            this.#staging = new Uint8Array(N * this.#stagingSize);
+            const smr = ibv_reg_mr(device.pd, this.#staging, this.#staging.length, this.#sinkAccess);
+            if (!smr)
+                throw lastError('ibv_reg_mr');
+            undo.push(() => ibv_dereg_mr(smr));
+            this.#stagingMr = smr;
+            this.#recvBuf = new Uint8Array(this.#recvCount * this.#recvSize);
+            let rmr = null;
+            if (this.#recvCount > 0) {
+                rmr = ibv_reg_mr(device.pd, this.#recvBuf, this.#recvBuf.length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
+                if (!rmr)
+                    throw lastError('ibv_reg_mr');
+                const m = rmr;
+                undo.push(() => ibv_dereg_mr(m));
+            }
+            this.#recvMr = rmr;
+            const cap = { max_send_wr: N, max_recv_wr: Math.max(this.#recvCount, 1), max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
+            if (rdma_create_qp(id, device.pd, { qp_type: IBV_QPT_RC, send_cq: cq, recv_cq: cq, cap, sq_sig_all: 0 }) !== 0)
+                throw lastError('rdma_create_qp');
+            undo.push(() => rdma_destroy_qp(id));
+            this.qp = id.qp;
+            this.cq = cq;
+            this.channel = ch;
+            for (let i = 0; i < N; i++) {
+                this.#slotIds.push(BigInt(i));
+                this.#free.push(N - 1 - i);
+                this.#sendWrs.push({
+                    wr_id: BigInt(i),
+                    next: null,
+                    sg_list: [{ addr: 0n, length: 0, lkey: 0 }],
+                    num_sge: 1,
+                    opcode: IBV_WR_SEND,
+                    send_flags: 0,
+                    imm_data: 0,
+                    invalidate_rkey: 0,
+                    wr: { rdma: { remote_addr: 0n, rkey: 0 }, atomic: { remote_addr: 0n, compare_add: 0n, swap: 0n, rkey: 0 }, ud: { ah: null, remote_qpn: 0, remote_qkey: 0 } },
+                    qp_type: { xrc: { remote_srqn: 0 } },
+                    xrc_remote_srq_num: 0,
+                    bind_mw: { mw: null, rkey: 0, bind_info: { mr: null, addr: 0n, length: 0n, mw_access_flags: 0 } },
+                });
+            }
+            for (let i = 0; i < this.#recvCount; i++) {
+                this.#recvWrs.push({ wr_id: BigInt(RECV_BASE + i), next: null, sg_list: [{ addr: rmr.addr + BigInt(i * this.#recvSize), length: this.#recvSize, lkey: rmr.lkey }], num_sge: 1 });
+            }
+            if (this.#recvCount > 0) {
+                const r = ibv_post_recv(this.qp, this.#recvWrs);
+                if (r.ret !== 0)
+                    throw RdmaError.fromErrno('ibv_post_recv', r.ret, softrdmaLastError().message);
+            }
+            if (ibv_req_notify_cq(cq, 0) !== 0)
+                throw lastError('ibv_req_notify_cq');
+        }
+        catch (e) {
+            for (const u of undo.reverse())
+                u();
+            throw e;
+        }
+        void this.#cqLoop();
+    }
+    /**
+     * The rights of memory an RDMA Read lands in. On iWARP the Read Response is a tagged message
+     * placed through the sink's STag, which needs remote write (RFC 5040 §4.5, Verbs §7.2.3; as
+     * Linux siw); InfiniBand/RoCE needs local write only (IBTA §10.6.3.3).
+     */
+    get #sinkAccess() {
+        const F = ibv_access_flags;
+        return this.device.transport === 'iwarp' ? F.IBV_ACCESS_LOCAL_WRITE | F.IBV_ACCESS_REMOTE_WRITE : F.IBV_ACCESS_LOCAL_WRITE;
+    }
+    /** The protection domain (escape hatch; the device's). */
+    get pd() {
+        return this.device.pd;
+    }
+    /** The peer's address and port. */
+    get remoteAddress() {
+        return rdma_get_peer_addr(this.cm_id).address;
+    }
+    get remotePort() {
+        return rdma_get_peer_addr(this.cm_id).port;
+    }
+    get localAddress() {
+        return rdma_get_local_addr(this.cm_id).address;
+    }
+    get localPort() {
+        return rdma_get_local_addr(this.cm_id).port;
+    }
+    /** The window: at most this many operations are posted at once. */
+    get maxOutstanding() {
+        return this.#window;
+    }
+    /** A snapshot of the counters. */
+    get stats() {
+        return { ...this.#stats, outstanding: this.#sqLen, waiting: this.#waiting };
+    }
+    /** True until the connection is closing or closed. */
+    get open() {
+        return this.#state === 'open';
+    }
+    /** @internal The connection is established: events now mean "disconnected". */
+    start(ev) {
+        this.privateData = ev.privateData ?? new Uint8Array(0);
+        this.#state = 'open';
+        this.#events.forward((e) => {
+            if (e.type === rdma_cm_event_type.RDMA_CM_EVENT_DISCONNECTED || e.type === rdma_cm_event_type.RDMA_CM_EVENT_DEVICE_REMOVAL)
+                this.#peerGone();
+        });
+    }
+    // ------------------------------------------------------------------------------ operations
+    /** Sends `data` into the peer's next receive buffer (a Send); resolves on its completion. */
+    send(data, options) {
+        return this.#op('send', IBV_WR_SEND, data, null, 0, 0n, 0n, options);
+    }
+    /** RDMA-Writes `data` to `remote` (its start); resolves on the completion. */
+    write(data, remote, options) {
+        return this.#op('write', IBV_WR_RDMA_WRITE, data, remote, 0, 0n, 0n, options);
+    }
+    /**
+     * RDMA Write with Immediate: like `write`, and the peer's receive completes with `imm` (its
+     * {@link Message.imm}). Rejects with `UnsupportedError` where the transport has no immediate data.
+     */
+    writeWithImm(data, remote, imm, options) {
+        if (!Number.isInteger(imm) || imm < 0 || imm > 0xffffffff)
+            return Promise.reject(new RangeError(`imm must be a 32-bit unsigned integer; got ${imm}`));
+        return this.#op('writeWithImm', IBV_WR_RDMA_WRITE_WITH_IMM, data, remote, imm, 0n, 0n, options);
+    }
+    /**
+     * RDMA-Reads `remote` into `into` (a registered region or slice, or a plain `Uint8Array`, or a
+     * byte count: a new Buffer); resolves with the buffer that holds the bytes.
+     */
+    read(remote, into, options) {
+        let local;
+        if (into === undefined || typeof into === 'number') {
+            let r;
+            try {
+                r = RemoteBuffer.from(remote);
+            }
+            catch (e) {
+                return Promise.reject(e);
+            }
+            local = Buffer.alloc(into ?? r.length);
+        }
+        else
+            local = into;
+        return this.#op('read', IBV_WR_RDMA_READ, local, remote, 0, 0n, 0n, options);
+    }
+    /** Atomic Fetch and Add on the 8 bytes at `remote`; resolves with the value before the add. */
+    atomicFetchAdd(remote, add, options) {
+        return this.#op('atomicFetchAdd', IBV_WR_ATOMIC_FETCH_AND_ADD, null, remote, 0, BigInt.asUintN(64, add), 0n, options);
+    }
+    /** Atomic Compare and Swap on the 8 bytes at `remote`; resolves with the value found there. */
+    atomicCompareSwap(remote, compare, swap, options) {
+        return this.#op('atomicCompareSwap', IBV_WR_ATOMIC_CMP_AND_SWP, null, remote, 0, BigInt.asUintN(64, compare), BigInt.asUintN(64, swap), options);
+    }
+    /** The next received message; rejects with `ConnectionClosedError` once the connection is closed and every message was taken. */
+    async receive(options) {
+        const m = await this.#nextMessage(options?.signal);
+        if (!m)
+            throw new ConnectionClosedError('the connection is closed: no more messages');
+        return m;
+    }
+    /** Received messages until the connection closes. */
+    async *messages(options) {
+        for (;;) {
+            const m = await this.#nextMessage(options?.signal);
+            if (!m)
+                return;
+            yield m;
+        }
+    }
+    [Symbol.asyncIterator]() {
+        return this.messages();
+    }
+    // ------------------------------------------------------------------------------ the window
+    #op(kind, opcode, local, remote, imm, a, b, opts) {
+        let rb = null;
+        let len;
+        try {
+            if (remote !== null)
+                rb = RemoteBuffer.from(remote);
+            len = local === null ? 8 : localLength(local);
+            if (rb && len > rb.length)
+                throw new RangeError(`${kind}: ${len} bytes do not fit the remote buffer of ${rb.length} bytes`);
+            if (this.#state !== 'open')
+                throw new ConnectionClosedError(`${kind}: the connection is ${this.#state === 'setup' ? 'not established' : 'closed'}`);
+            const signal = opts?.signal;
+            if (signal?.aborted)
+                throw signal.reason;
+            if (this.#free.length > 0 && this.#waiting === 0)
+                return this.#start(this.#free.pop(), kind, opcode, local, len, rb, imm, a, b, signal);
+            if (this.#waiting >= this.#maxQueued)
+                throw new QueueFullError(this.#maxQueued);
+            return this.#wait(signal).then((slot) => this.#start(slot, kind, opcode, local, len, rb, imm, a, b, signal));
+        }
+        catch (e) {
+            return Promise.reject(e);
+        }
+    }
+    #wait(signal) {
+        return new Promise((resolve, reject) => {
+            const w = { resolve, reject, signal, onAbort: null };
+            const at = this.#waiters.length;
+            if (signal) {
+                w.onAbort = () => {
+                    if (this.#waiters[at] !== w)
+                        return;
+                    this.#waiters[at] = null;
+                    this.#waiting--;
+                    reject(signal.reason);
+                };
+                this.#aborts.add(signal, w.onAbort);
+            }
+            this.#waiters.push(w);
+            this.#waiting++;
+            this.#stats.waiting = this.#waiting;
+        });
+    }
+    /** The oldest waiter still waiting, removed from the queue (or null). */
+    #nextWaiter() {
+        while (this.#waitHead < this.#waiters.length) {
+            const w = this.#waiters[this.#waitHead];
+            this.#waiters[this.#waitHead++] = null;
+            if (w) {
+                this.#waiting--;
+                if (w.onAbort)
+                    this.#aborts.remove(w.signal, w.onAbort);
+                this.#compactWaiters();
+                return w;
+            }
+        }
+        this.#compactWaiters();
+        return null;
+    }
+    #compactWaiters() {
+        if (this.#waitHead === this.#waiters.length) {
+            this.#waiters.length = 0;
+            this.#waitHead = 0;
+        }
+        else if (this.#waitHead > 1024 && this.#waitHead * 2 > this.#waiters.length) {
+            // Waiters remember their index for abort: shift them with a fresh index map.
+            const rest = this.#waiters.slice(this.#waitHead).filter((w) => w !== null);
+            this.#waiters.length = 0;
+            this.#waitHead = 0;
+            for (const w of rest)
+                this.#rewait(w);
+        }
+    }
+    #rewait(w) {
+        const at = this.#waiters.length;
+        if (w.onAbort) {
+            this.#aborts.remove(w.signal, w.onAbort);
+            const signal = w.signal;
+            w.onAbort = () => {
+                if (this.#waiters[at] !== w)
+                    return;
+                this.#waiters[at] = null;
+                this.#waiting--;
+                w.reject(signal.reason);
+            };
+            this.#aborts.add(signal, w.onAbort);
+        }
+        this.#waiters.push(w);
+    }
+    #release(slot) {
+        if (this.#state === 'open') {
+            const w = this.#nextWaiter();
+            if (w) {
+                w.resolve(slot);
+                return;
+            }
+        }
+        this.#free.push(slot);
+        if (this.#sqLen === 0 && this.#onIdle)
+            this.#onIdle();
+    }
+    /** Builds the WR of `slot` and queues it for the next post list. */
+    #start(slot, kind, opcode, local, len, rb, imm, a, b, signal) {
+        if (this.#state !== 'open') {
+            this.#free.push(slot);
+            return Promise.reject(new ConnectionClosedError(`${kind}: the connection is closed`));
+        }
+        if (signal?.aborted) {
+            this.#release(slot);
+            return Promise.reject(signal.reason);
+        }
+        return new Promise((resolve, reject) => {
+            const op = { kind, resolve, reject, settled: false, tmpMr: null, copyTo: null, stageAt: 0, result: 'void', buffer: null, signal, onAbort: null };
+            const wr = this.#sendWrs[slot];
+            const sge = wr.sg_list[0];
+            wr.opcode = opcode;
+            wr.send_flags = 0;
+            const inbound = opcode === IBV_WR_RDMA_READ;
+            if (local === null) {
+                // Atomics: the 8-byte result lands in the slot's staging area.
+                sge.addr = this.#stagingMr.addr + BigInt(slot * this.#stagingSize);
+                sge.length = 8;
+                sge.lkey = this.#stagingMr.lkey;
+                op.result = 'u64';
+                op.buffer = this.#staging.subarray(slot * this.#stagingSize, slot * this.#stagingSize + 8);
+            }
+            else if (local instanceof MemoryRegion) {
+                sge.addr = local.mr.addr;
+                sge.length = len;
+                sge.lkey = local.mr.lkey;
+                op.buffer = local.buffer;
+            }
+            else if (!(local instanceof Uint8Array)) {
+                sge.addr = local.region.mr.addr + BigInt(local.offset);
+                sge.length = len;
+                sge.lkey = local.region.mr.lkey;
+                op.buffer = local.region.buffer.subarray(local.offset, local.offset + len);
+            }
+            else if (len <= this.#stagingSize) {
+                const at = slot * this.#stagingSize;
+                if (inbound) {
+                    op.copyTo = local;
+                    op.stageAt = at;
+                }
+                else
+                    this.#staging.set(local, at);
+                sge.addr = this.#stagingMr.addr + BigInt(at);
+                sge.length = len;
+                sge.lkey = this.#stagingMr.lkey;
+                op.buffer = local;
+            }
+            else {
+                const mr = ibv_reg_mr(this.device.pd, local, len, inbound ? this.#sinkAccess : ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
+                if (!mr) {
+                    this.#release(slot);
+                    reject(lastError(`${kind}: ibv_reg_mr`));
+                    return;
+                }
+                op.tmpMr = mr;
+                sge.addr = mr.addr;
+                sge.length = len;
+                sge.lkey = mr.lkey;
+                op.buffer = local;
+            }
+            if (inbound)
+                op.result = 'buffer';
+            if (rb) {
+                if (local === null) {
+                    const at = wr.wr.atomic;
+                    at.remote_addr = rb.addr;
+                    at.rkey = rb.rkey;
+                    at.compare_add = a;
+                    at.swap = b;
+                }
+                else {
+                    wr.wr.rdma.remote_addr = rb.addr;
+                    wr.wr.rdma.rkey = rb.rkey;
+                }
+            }
+            wr.imm_data = imm;
+            if (signal) {
+                op.onAbort = () => {
+                    if (op.settled)
+                        return;
+                    op.settled = true;
+                    reject(signal.reason);
+                };
+                this.#aborts.add(signal, op.onAbort);
+            }
+            this.#ops[slot] = op;
+            this.#pending.push(slot);
+            if (!this.#flushScheduled) {
+                this.#flushScheduled = true;
+                this.#flushSeen = 0;
+                this.#flushHops = 0;
+                queueMicrotask(this.#flushTick);
+            }
+        });
+    }
+    /** Posts the WRs queued in this tick as one list. */
+    #flush() {
+        this.#flushScheduled = false;
+        const slots = this.#pending;
+        if (slots.length === 0)
+            return;
+        this.#pending = [];
+        const list = new Array(slots.length);
+        const last = slots.length - 1;
+        for (let i = 0; i <= last; i++) {
+            const slot = slots[i];
+            const wr = this.#sendWrs[slot];
+            const optional = isOptional(wr.opcode);
+            // Signal the last of the list, every `moderation`-th WR, and an optional opcode and the WR
+            // before it (if the provider refuses it, nothing posted before waits for a later WC).
+            this.#sinceBytes += wr.sg_list[0].length;
+            if (i === last ||
+                ++this.#sinceSignal >= this.#moderation ||
+                this.#sinceBytes >= SIGNAL_BYTES ||
+                optional ||
+                (i < last && isOptional(this.#sendWrs[slots[i + 1]].opcode))) {
+                wr.send_flags = IBV_SEND_SIGNALED;
+                this.#sinceSignal = 0;
+                this.#sinceBytes = 0;
+            }
+            list[i] = wr;
+        }
+        let from = 0;
+        while (from < list.length) {
+            const part = from === 0 ? list : list.slice(from);
+            this.#stats.postCalls++;
+            const r = ibv_post_send(this.qp, part);
+            const bad = r.ret === 0 ? part.length : part.indexOf(r.bad_wr);
+            for (let i = 0; i < bad; i++)
+                this.#sqPush(slots[from + i]);
+            this.#stats.posted += bad;
+            if (r.ret === 0)
+                break;
+            const detail = softrdmaLastError().message;
+            const slot = slots[from + bad];
+            const op = this.#ops[slot];
+            this.#ops[slot] = undefined;
+            const opcode = this.#sendWrs[slot].opcode;
+            if (isOptional(opcode)) {
+                this.#finish(op, this.#unsupported(op.kind, opcode, r.ret));
+                this.#release(slot);
+                from += bad + 1;
+                continue;
+            }
+            // Anything else refused at post time: this WR and the rest of the list fail with the errno.
+            const err = RdmaError.fromErrno(`${op.kind}: ibv_post_send`, r.ret, detail);
+            this.#finish(op, err);
+            this.#release(slot);
+            for (let i = from + bad + 1; i < slots.length; i++) {
+                const s = slots[i];
+                const o = this.#ops[s];
+                this.#ops[s] = undefined;
+                this.#finish(o, err);
+                this.#release(s);
+            }
+            break;
+        }
+    }
+    #unsupported(kind, opcode, errno) {
+        const name = ibv_wr_opcode[opcode] ?? String(opcode);
+        const why = IWARP_UNSUPPORTED_SOURCE[`ibv_post_send:${name}`];
+        const atomics = opcode === IBV_WR_ATOMIC_FETCH_AND_ADD || opcode === IBV_WR_ATOMIC_CMP_AND_SWP;
+        const cap = atomics && !this.device.capabilities.atomics ? ', atomic_cap IBV_ATOMIC_NONE' : '';
+        return new UnsupportedError(`${kind} is not supported by ${this.device.name} (${this.device.transport}${cap}): ibv_post_send(${name}) returned ${errnoName(errno)}${why ? ` (${why})` : ''}`, errno);
+    }
+    #sqPush(slot) {
+        this.#sq[(this.#sqHead + this.#sqLen) % this.#window] = slot;
+        this.#sqLen++;
+        if (this.#sqLen > this.#stats.maxOutstandingSeen)
+            this.#stats.maxOutstandingSeen = this.#sqLen;
+    }
+    // ------------------------------------------------------------------------------ completions
+    async #cqLoop() {
+        this.#drain();
+        for (;;) {
+            const { ret, cq } = await ibv_get_cq_event(this.channel);
+            if (ret !== 0 || !cq)
+                return; // the channel was destroyed
+            this.#stats.wakeups++;
+            ibv_ack_cq_events(cq, 1);
+            // Re-arm before polling, so a completion that lands after the last poll still wakes us.
+            ibv_req_notify_cq(cq, 0);
+            this.#drain();
+        }
+    }
+    #drain() {
+        const wcs = this.#wcs;
+        for (;;) {
+            const n = ibv_poll_cq(this.cq, POLL_BATCH, wcs);
+            if (n <= 0)
+                return;
+            this.#stats.completions += n;
+            for (let i = 0; i < n; i++)
+                this.#completion(wcs[i]);
+            if (n < POLL_BATCH)
+                return;
+        }
+    }
+    #completion(wc) {
+        const id = wc.wr_id < FOREIGN_WR_ID ? Number(wc.wr_id) : -1;
+        if (id >= RECV_BASE && id < RECV_BASE + this.#recvCount) {
+            this.#recvCompletion(id - RECV_BASE, wc);
+            return;
+        }
+        if (id < 0 || id >= this.#window || !this.#ops[id]) {
+            // Not ours: a WR posted on `qp` through the escape hatch.
+            this.onForeignCompletion?.({ ...wc });
+            return;
+        }
+        // Every WR posted before this one, unsignaled, has completed successfully (in order).
+        while (this.#sqLen > 0) {
+            const slot = this.#sq[this.#sqHead];
+            this.#sqHead = (this.#sqHead + 1) % this.#window;
+            this.#sqLen--;
+            const op = this.#ops[slot];
+            this.#ops[slot] = undefined;
+            if (slot === id) {
+                if (op)
+                    this.#finish(op, wc.status === IBV_WC_SUCCESS ? null : new WcError(op.kind, wc));
+                this.#release(slot);
+                return;
+            }
+            if (op)
+                this.#finish(op, null);
+            this.#release(slot);
+        }
+    }
+    #finish(op, err) {
+        if (op.tmpMr)
+            ibv_dereg_mr(op.tmpMr);
+        if (op.onAbort)
+            this.#aborts.remove(op.signal, op.onAbort);
+        if (op.settled)
+            return;
+        op.settled = true;
+        if (err) {
+            op.reject(err);
+            return;
+        }
+        if (op.result === 'void')
+            op.resolve(undefined);
+        else if (op.result === 'u64') {
+            const b = op.buffer;
+            op.resolve(new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true));
+        }
+        else {
+            if (op.copyTo)
+                op.copyTo.set(this.#staging.subarray(op.stageAt, op.stageAt + op.copyTo.byteLength));
+            op.resolve(op.buffer);
+        }
+    }
+    #recvCompletion(index, wc) {
+        if (wc.status !== IBV_WC_SUCCESS) {
+            // Flushed (the connection is closing) or failed: no more messages.
+            if (this.#recvOpen) {
+                this.#recvOpen = false;
+                if (wc.status !== 5 /* IBV_WC_WR_FLUSH_ERR */)
+                    log('receive failed: %s', new WcError('recv', wc).message);
+            }
+            this.#wakeReceivers();
+            return;
+        }
+        const imm = wc.wc_flags & IBV_WC_WITH_IMM ? wc.imm_data : undefined;
+        this.#ready.push({ index, len: wc.byte_len, imm });
+        const w = this.#recvWaiters.shift();
+        if (w)
+            w.resolve(this.#take());
+    }
+    #take() {
+        const r = this.#ready.shift();
+        const at = r.index * this.#recvSize;
+        const data = Buffer.from(this.#recvBuf.subarray(at, at + r.len));
+        this.#repost.push(r.index);
+        if (!this.#repostScheduled) {
+            this.#repostScheduled = true;
+            queueMicrotask(() => this.#repostNow());
+        }
+        return { data, imm: r.imm };
+    }
+    #repostNow() {
+        this.#repostScheduled = false;
+        const idx = this.#repost;
+        this.#repost = [];
+        if (!this.#recvOpen || this.#state !== 'open' || idx.length === 0)
+            return;
+        const r = ibv_post_recv(this.qp, idx.map((i) => this.#recvWrs[i]));
+        if (r.ret !== 0)
+            log('ibv_post_recv: %s', softrdmaLastError().message);
+    }
+    #nextMessage(signal) {
+        if (this.#ready.length > 0)
+            return Promise.resolve(this.#take());
+        if (!this.#recvOpen || this.#state === 'closing' || this.#state === 'closed' || this.#state === 'peer-closed')
+            return Promise.resolve(null);
+        if (signal?.aborted)
+            return Promise.reject(signal.reason);
+        return new Promise((resolve, reject) => {
+            const w = {
+                resolve: (m) => {
+                    signal?.removeEventListener('abort', onAbort);
+                    resolve(m);
+                },
+                reject,
+            };
+            const onAbort = () => {
+                const i = this.#recvWaiters.indexOf(w);
+                if (i >= 0)
+                    this.#recvWaiters.splice(i, 1);
+                reject(signal.reason);
+            };
+            signal?.addEventListener('abort', onAbort, { once: true });
+            this.#recvWaiters.push(w);
+        });
+    }
+    #wakeReceivers() {
+        for (const w of this.#recvWaiters.splice(0))
+            w.resolve(this.#ready.length > 0 ? this.#take() : null);
+    }
+    // ------------------------------------------------------------------------------ teardown
+    /** The peer disconnected (or died): rdma_cm moved the QP to Error, so every posted WR is flushed. */
+    #peerGone() {
+        this.#disconnected = true;
+        this.#onDisconnected?.();
+        if (this.#state === 'open') {
+            this.#state = 'peer-closed';
+            this.#rejectWaiters(new ConnectionClosedError('the peer closed the connection'));
+            // Flushed completions are in the CQ now (or soon): drain them at once.
+            this.#drain();
+            this.#wakeReceivers();
+            this.#resolveClosed();
+        }
+    }
+    #rejectWaiters(err) {
+        for (let w = this.#nextWaiter(); w; w = this.#nextWaiter())
+            w.reject(err);
+    }
+    /**
+     * Disconnects (gracefully when nothing is outstanding), waits for the flushed completions of
+     * what was still posted (every such promise rejects, with `IBV_WC_WR_FLUSH_ERR`), then frees the
+     * QP, CQ, completion channel, buffers and rdma_cm id. Idempotent.
+     */
+    close() {
+        this.#closing ??= this.#close();
+        return this.#closing;
+    }
+    async #close() {
+        const was = this.#state;
+        this.#state = 'closing';
+        this.#rejectWaiters(new ConnectionClosedError('the connection was closed'));
+        this.#wakeReceivers();
+        const wait = (ms, cond, arm) => cond()
+            ? Promise.resolve()
+            : new Promise((resolve) => {
+                const t = setTimeout(done, ms);
+                function done() {
+                    clearTimeout(t);
+                    arm(null);
+                    resolve();
+                }
+                arm(done);
+            });
+        if (was === 'open' && !this.#disconnected) {
+            if ((await rdma_disconnect(this.cm_id)) !== 0)
+                log('rdma_disconnect: %s', softrdmaLastError().message);
+            await wait(2000, () => this.#disconnected, (fn) => (this.#onDisconnected = fn));
+        }
+        // What was posted completes (flushed) once the QP is in Error.
+        this.#drain();
+        await wait(2000, () => this.#sqLen === 0, (fn) => (this.#onIdle = fn));
+        const leftover = new ConnectionClosedError('the connection was closed before the operation completed');
+        for (let i = 0; i < this.#ops.length; i++) {
+            const op = this.#ops[i];
+            if (op) {
+                this.#ops[i] = undefined;
+                this.#finish(op, leftover);
+            }
+        }
+        this.#sqLen = 0;
+        for (const s of this.#pending) {
+            const op = this.#ops[s];
+            if (op)
+                this.#finish(op, leftover);
+        }
+        this.#pending = [];
+        this.#recvOpen = false;
+        this.#wakeReceivers();
+        rdma_destroy_qp(this.cm_id);
+        if (ibv_destroy_cq(this.cq) !== 0)
+            log('ibv_destroy_cq: %s', softrdmaLastError().message);
+        if (ibv_destroy_comp_channel(this.channel) !== 0)
+            log('ibv_destroy_comp_channel: %s', softrdmaLastError().message);
+        ibv_dereg_mr(this.#stagingMr);
+        if (this.#recvMr)
+            ibv_dereg_mr(this.#recvMr);
+        const e = this.device.events.destroy(this.cm_id);
+        if (e !== 0)
+            log('rdma_destroy_id: %s', errnoName(e));
+        this.device.owned.delete(this);
+        this.#state = 'closed';
+        this.#resolveClosed();
+    }
+    /** @internal Frees what the constructor made, before the connection was established. */
+    destroyUnestablished() {
+        this.#state = 'closed';
+        rdma_destroy_qp(this.cm_id);
+        ibv_destroy_cq(this.cq);
+        ibv_destroy_comp_channel(this.channel);
+        ibv_dereg_mr(this.#stagingMr);
+        if (this.#recvMr)
+            ibv_dereg_mr(this.#recvMr);
+        this.#resolveClosed();
+    }
+    [Symbol.asyncDispose]() {
+        return this.close();
+    }
+}
+function isOptional(op) {
+    return op === IBV_WR_ATOMIC_FETCH_AND_ADD || op === IBV_WR_ATOMIC_CMP_AND_SWP || op === IBV_WR_RDMA_WRITE_WITH_IMM;
+}
+function localLength(l) {
+    if (l instanceof MemoryRegion) {
+        if (l.closed)
+            throw new RdmaError('the memory region is deregistered', 'EINVAL', 22);
+        return l.length;
+    }
+    if (l instanceof Uint8Array)
+        return l.byteLength;
+    if (l && l.region instanceof MemoryRegion) {
+        if (l.region.closed)
+            throw new RdmaError('the memory region is deregistered', 'EINVAL', 22);
+        return l.length;
+    }
+    throw new TypeError('the local buffer must be a Uint8Array, a MemoryRegion or region.slice(offset, length)');
+}
+// ------------------------------------------------------------------------------ connect
+/** `device.connect()`: resolve, create the QP, `rdma_connect`, wait for ESTABLISHED. */
+export async function connect(device, opts) {
+    if (!opts || !Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535)
+        throw new RangeError(`connect: port must be 1..65535; got ${String(opts?.port)}`);
+    const host = opts.host ?? '127.0.0.1';
+    const timeout = opts.timeout ?? 10_000;
+    const where = `${host}:${opts.port}`;
+    const outer = opts.signal;
+    if (outer?.aborted)
+        throw outer.reason;
+    // One signal for the caller's abort and the timeout.
+    const ac = new AbortController();
+    const onOuter = () => ac.abort(outer.reason);
+    outer?.addEventListener('abort', onOuter, { once: true });
+    const timer = setTimeout(() => ac.abort(new ConnectError(`connect to ${where}: no connection within ${timeout} ms`, 'ETIMEDOUT', 110)), timeout);
+    const signal = ac.signal;
+    const made = rdma_create_id(device.events.channel, null, RDMA_PS_TCP);
+    if (!made.id) {
+        clearTimeout(timer);
+        outer?.removeEventListener('abort', onOuter);
+        throw lastError('rdma_create_id');
+    }
+    const id = made.id;
+    const events = new IdEvents(device.events, id);
+    let conn = null;
+    try {
+        // This device, whatever rdma_cm's default (both devices own every local address).
+        if (rdmaUseDevice(id, device.context) !== 0)
+            throw lastError('connect: rdmaUseDevice');
+        const address = isIP(host) ? host : (await lookup(host, { family: 4 })).address;
+        if (signal.aborted)
+            throw signal.reason;
+        if ((await rdma_resolve_addr(id, null, { family: isIP(address) === 6 ? 'ipv6' : 'ipv4', address, port: opts.port }, timeout)) !== 0)
+            throw lastError(`connect to ${where}: rdma_resolve_addr`);
+        let ev = await events.next(signal);
+        if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ADDR_RESOLVED)
+            throw eventError('connect', ev, where);
+        // rdma_cm binds the id to a device when it resolves the address (librdmacm: the device that
+        // owns the route); a connection of this device must be on it.
+        if (id.verbs && id.verbs.device !== device.device) {
+            throw new DeviceNotFoundError(`connect to ${where}: rdma_cm chose device ${id.verbs.device.name} for this connection, not ${device.name} (${device.transport})`);
+        }
+        if ((await rdma_resolve_route(id, timeout)) !== 0)
+            throw lastError(`connect to ${where}: rdma_resolve_route`);
+        ev = await events.next(signal);
+        if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED)
+            throw eventError('connect', ev, where);
+        conn = new Connection(device, id, events, opts);
+        const pd = opts.privateData ?? null;
+        const param = { private_data: pd, private_data_len: pd?.length ?? 0, responder_resources: 16, initiator_depth: 16, flow_control: 0, retry_count: 7, rnr_retry_count: 7, srq: 0, qp_num: 0 };
+        if ((await rdma_connect(id, param)) !== 0)
+            throw lastError(`connect to ${where}: rdma_connect`);
+        ev = await events.next(signal);
+        if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED)
+            throw eventError('connect', ev, where);
+        conn.start(ev);
+        device.owned.add(conn);
+        return conn;
+    }
+    catch (e) {
+        // Destroying the id first cancels a connect in progress; then the QP and the rest.
+        device.events.destroy(id);
+        conn?.destroyUnestablished();
+        throw e;
+    }
+    finally {
+        clearTimeout(timer);
+        outer?.removeEventListener('abort', onOuter);
+    }
+}
+/** @internal `ConnectionRequest.accept()`: the QP on the request's id, `rdma_accept`, ESTABLISHED. */
+export async function accept(device, id, events, opts, peerData) {
+    let conn = null;
+    try {
+        conn = new Connection(device, id, events, opts);
+        const pd = opts.privateData ?? null;
+        const param = { private_data: pd, private_data_len: pd?.length ?? 0, responder_resources: 16, initiator_depth: 16, flow_control: 0, retry_count: 7, rnr_retry_count: 7, srq: 0, qp_num: 0 };
+        if ((await rdma_accept(id, param)) !== 0)
+            throw lastError('accept: rdma_accept');
+        const ev = await events.next(AbortSignal.timeout(10_000));
+        if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED)
+            throw eventError('accept', ev, 'the client');
+        conn.start({ ...ev, privateData: peerData });
+        device.owned.add(conn);
+        return conn;
+    }
+    catch (e) {
+        device.events.destroy(id);
+        conn?.destroyUnestablished();
+        throw e;
+    }
+}
+//# sourceMappingURL=connection.js.map

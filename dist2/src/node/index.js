@@ -1,0 +1,21 @@
+/**
+ * softrdma for Node developers: devices, listeners, connections and registered memory as objects,
+ * with promises, async iterators, AbortSignal, typed errors and `await using`. Built only on the
+ * verbs/rdma_cm face (`softrdma/verbs`); every object exposes its verbs handles.
+ *
+ * ```ts
+ * import { openDevice } from 'softrdma';
+ * await using dev = openDevice();                       // iWARP; { transport: 'rocev2' } for RoCE
+ * await using conn = await dev.connect({ host: '127.0.0.1', port: 7471 });
+ * await conn.send(Buffer.from('hello'));
+ * ```
+ *
+ * @module
+ */
+import './dispose.js';
+export { Connection } from './connection.js';
+export { openDevice, RdmaDevice } from './device.js';
+export { ConnectError, ConnectionClosedError, DeviceNotFoundError, QueueFullError, RdmaError, UnsupportedError, WcError } from './errors.js';
+export { ConnectionRequest, Listener } from './listener.js';
+export { MemoryRegion, RemoteBuffer } from './memory.js';
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,430 @@
+/**
+ * The InfiniBand half of the softrdma provider: how a RoCEv2 RNIC speaks RNICPI.
+ *
+ * RNICPI 1.0 defines the IB structures (`ri_ib_rnic_attr_t`, `ri_ib_qp_attr_t`, the address
+ * vectors) but bundles the primary path's members behind one mask bit and has no UC service
+ * type. softrdma carries the IBTA Modify QP components one by one through a small extension
+ * (`RI_QP_ATTR_SR_IBTA_ATTRS` with `qp_ib.sr_ibta_mask`; `RI_SERVICE_SR_UNRELIABLE_CONNECTION`;
+ * the `sr_*` port attributes), documented in docs/spec-notes.md "RNICPI IB extension". This
+ * module only decodes and encodes; every rule is the core's (qp.ts `modifyIb`, `resolveAv`).
+ *
+ * @module
+ */
+import { networkInterfaces } from 'node:os';
+import { IbQpAttr } from '../rnic/qp-states.js';
+import { MCAST_GROUPS, MCAST_QPS_PER_GROUP } from '../rnic/rnic.js';
+import { RiRet } from '../rnicpi/status.js';
+import { RI_QP_ATTR_IB_VALID_MASK, RiIbMtu, RiIbPortState, RiIbRnicFlags, RiMigState, RiQpAttrMask, RiQpState, RiSrGidType, RiSvcType, } from '../rnicpi/types.js';
+/** Address handles one RoCE RNIC may hold (`max_addr_hdls`, `ibv_device_attr.max_ah`). */
+export const MAX_AHS = 1 << 16;
+/** The service type of an `ri_svc_type_t` (UC: the softrdma extension). */
+export function serviceOfRi(t) {
+    switch (t) {
+        case RiSvcType.RELIABLE_CONNECTION:
+            return 'RC';
+        case RiSvcType.SR_UNRELIABLE_CONNECTION:
+            return 'UC';
+        case RiSvcType.UNRELIABLE_DATAGRAM:
+            return 'UD';
+        default:
+            return null;
+    }
+}
+const RI_OF_SERVICE = {
+    RC: RiSvcType.RELIABLE_CONNECTION,
+    UC: RiSvcType.SR_UNRELIABLE_CONNECTION,
+    UD: RiSvcType.UNRELIABLE_DATAGRAM,
+};
+// ------------------------------------------------------------------------------ GIDs
+/** An IPv4 dotted quad as its IPv4-mapped GID (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2), or null. */
+function v4MappedGid(address) {
+    const p = address.trim().split('.');
+    if (p.length !== 4 || p.some((x) => !/^\d{1,3}$/.test(x) || Number(x) > 255))
+        return null;
+    const g = new Uint8Array(16);
+    g[10] = 0xff;
+    g[11] = 0xff;
+    p.forEach((x, i) => {
+        g[12 + i] = Number(x);
+    });
+    return g;
+}
+/**
+ * The GID table of a RoCEv2 port: the IPv4-mapped GID of each IPv4 address of the host, in
+ * `os.networkInterfaces()` order, all of type RoCE v2 (IBTA Annex A17 §A17.4.5.2; as Linux rxe
+ * lists them).
+ */
+export function hostIpv4Gids() {
+    const out = [];
+    for (const list of Object.values(networkInterfaces())) {
+        for (const a of list ?? []) {
+            if (a.family !== 'IPv4')
+                continue;
+            const g = v4MappedGid(a.address);
+            if (g)
+                out.push(g);
+        }
+    }
+    return out;
+}
+/** The environment variable that sets the RoCE device's addresses (see {@link roceGids}). */
+export const ROCE_ADDRS_ENV = 'SOFTRDMA_ROCE_ADDRS';
+/** The environment variable that sets the RoCE device's UDP port (see {@link roceUdpPortFromEnv}). */
+export const ROCE_PORT_ENV = 'SOFTRDMA_ROCE_PORT';
+/**
+ * The GID table of the RoCE device: the host's IPv4 addresses ({@link hostIpv4Gids}), or, when
+ * `SOFTRDMA_ROCE_ADDRS` lists IPv4 addresses (comma-separated), exactly those. Two softrdma
+ * processes on one host need this: each binds UDP port 4791 on the addresses of its GID table,
+ * so they must own different addresses (127.0.0.1 and 127.0.0.2 on loopback), as two Linux hosts
+ * would. Entries that are not IPv4 addresses are ignored. Read at each query.
+ */
+export function roceGids() {
+    const env = process.env[ROCE_ADDRS_ENV]?.trim();
+    if (!env)
+        return hostIpv4Gids();
+    const out = [];
+    for (const a of env.split(',').map((x) => x.trim())) {
+        const p = a.split('.').map((x) => (/^\d{1,3}$/.test(x) ? Number(x) : Number.NaN));
+        if (p.length !== 4 || p.some((x) => !(x >= 0 && x <= 255)))
+            continue;
+        const g = new Uint8Array(16);
+        g[10] = 0xff;
+        g[11] = 0xff;
+        g.set(p, 12);
+        out.push(g);
+    }
+    return out;
+}
+/** `SOFTRDMA_ROCE_PORT`: the UDP port of the RoCE device (default 4791, IBTA Annex A17.2.4); tests use an ephemeral one. */
+export function roceUdpPortFromEnv() {
+    const v = process.env[ROCE_PORT_ENV]?.trim();
+    if (!v)
+        return undefined;
+    const n = Number(v);
+    return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
+}
+/** 16 raw GID octets as RNICPI's `ri_gid_t` (prefix = the first 8 octets, big-endian). */
+export function riOfGid(g) {
+    const v = new DataView(g.buffer, g.byteOffset, 16);
+    return { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) };
+}
+/** RNICPI's `ri_gid_t` as 16 raw octets, or null if it is not one. */
+export function gidOfRi(g) {
+    if (!g || typeof g.gid_prefix !== 'bigint' || typeof g.gid_guid !== 'bigint')
+        return null;
+    const out = new Uint8Array(16);
+    const v = new DataView(out.buffer);
+    v.setBigUint64(0, BigInt.asUintN(64, g.gid_prefix));
+    v.setBigUint64(8, BigInt.asUintN(64, g.gid_guid));
+    return out;
+}
+/** An RNICPI address vector in the core's form (null: malformed). */
+export function avOfRi(av, port) {
+    if (!av || typeof av !== 'object')
+        return null;
+    const dgid = gidOfRi(av.dgid);
+    if (!dgid)
+        return null;
+    return {
+        dgid,
+        sgidIndex: av.source_gid_index,
+        hopLimit: av.hop_limit,
+        trafficClass: av.traffic_class,
+        flowLabel: av.flow_label,
+        sl: av.sl,
+        port: port ?? 1,
+    };
+}
+/** The core's address vector as RNICPI's (RoCE: always with a GRH). */
+export function riOfAv(av) {
+    return {
+        sl: av.sl,
+        send_global_routing_hdr_flg: 1,
+        hop_limit: av.hopLimit,
+        source_gid_index: av.sgidIndex,
+        flow_label: av.flowLabel,
+        dgid: riOfGid(av.dgid),
+        dlid: 0,
+        traffic_class: av.trafficClass,
+        max_static_rate: 0,
+        source_path_bits: 0,
+    };
+}
+// ------------------------------------------------------------------------------ ri_rnic_query
+/** The IB attributes of a RoCEv2 RNIC (`ri_rnic_query`), with its one port when asked. */
+export function ibRnicAttrs(e, portInfo) {
+    const gids = e.gidTable();
+    const port = {
+        src_gid_table: gids.map(riOfGid),
+        pkey_table: [0xffff],
+        max_msg_size: 0xffff_ffff,
+        max_mtu: RiIbMtu.MTU_4K,
+        port_state: RiIbPortState.ACTIVE,
+        ib_port_flags: 0,
+        base_lid: 0,
+        sm_lid: 0,
+        bad_pkey_count: 0,
+        bad_qkey_count: e.counters.qkeyViolations,
+        src_gid_table_size: gids.length,
+        lmc: 0,
+        max_vls: 1,
+        sm_sl: 0,
+        subnet_timeout: 0,
+        init_type_reply: 0,
+        sr_active_mtu: e.config.activeMtu ?? RiIbMtu.MTU_1K,
+        sr_link_layer: 'ethernet',
+        sr_gid_types: gids.map(() => RiSrGidType.ROCE_V2),
+    };
+    return {
+        max_mr_size: 0xffffffffn,
+        node_guid: 0n,
+        system_image_guid: 0n,
+        port_attrs: portInfo ? [port] : null,
+        // Only what the core can do: atomics when the work-request table carries them.
+        // UD multicast (ri_mcast_attach): the RoCEv2 transport joins IPv4 groups (IGMP) for it.
+        ib_rnic_flags: (e.atomicsSupported ? RiIbRnicFlags.ATOMICS : 0) | RiIbRnicFlags.UD_MULTICAST,
+        max_addr_hdls: MAX_AHS,
+        max_mcgs: MCAST_GROUPS,
+        max_multicast_qps: MCAST_GROUPS * MCAST_QPS_PER_GROUP,
+        max_qps_per_mcg: MCAST_QPS_PER_GROUP,
+        partition_table_size: 1,
+        num_ports: 1,
+        local_ack_delay: 0,
+    };
+}
+/** Notional C size of the IB part of a query answer (struct, ports, GIDs, P_Keys). */
+export function ibAttrSize(a) {
+    let n = 64;
+    for (const p of a.port_attrs ?? [])
+        n += 64 + 16 * p.src_gid_table_size + 2 * (p.pkey_table?.length ?? 0);
+    return n;
+}
+// ------------------------------------------------------------------------------ QP attributes
+function zeroPath() {
+    return {
+        pkey_index: 0,
+        physical_port: 0,
+        path_mtu: 0,
+        local_ack_timeout: 0,
+        retry_count: 0,
+        rnr_retry_count: 0,
+        av: {
+            sl: 0,
+            send_global_routing_hdr_flg: 0,
+            hop_limit: 0,
+            source_gid_index: 0,
+            flow_label: 0,
+            dgid: { gid_prefix: 0n, gid_guid: 0n },
+            dlid: 0,
+            traffic_class: 0,
+            max_static_rate: 0,
+            source_path_bits: 0,
+        },
+    };
+}
+/** The IB attributes of a QP as `ri_qp_query` returns them. */
+export function ibQpAttr(qp) {
+    const ib = qp.ib;
+    return {
+        send_psn: ib.sqPsn,
+        signal_completions: true,
+        trans_type: RI_OF_SERVICE[qp.service],
+        enable_async_notify_for_sqd: ib.sqdNotify ? 1 : 0,
+        primary_av: {
+            pkey_index: ib.pkeyIndex,
+            physical_port: ib.port,
+            path_mtu: ib.pathMtu,
+            local_ack_timeout: ib.timeout,
+            retry_count: ib.retryCnt,
+            rnr_retry_count: ib.rnrRetry,
+            av: riOfAv(ib.av),
+        },
+        recv_psn: ib.rqPsn,
+        dest_qpn: ib.destQpn,
+        min_rnrnak_timer: ib.minRnrTimer,
+        alternate_av: zeroPath(),
+        mig_state: RiMigState.MIGRATED,
+        enable_atomic: qp.enableAtomic,
+        current_state: qp.state,
+        recv_qkey: ib.qkey,
+    };
+}
+/** RNICPI IB mask bits 5–18 (the ones {@link RiQpAttrMask.SR_IBTA_ATTRS} replaces). */
+const RI_IB_BITS = RI_QP_ATTR_IB_VALID_MASK & ~((1 << 5) - 1);
+/**
+ * Decodes `ri_qp_modify` for an IB QP into the core's request. With
+ * {@link RiQpAttrMask.SR_IBTA_ATTRS} the IBTA components come one by one from `sr_ibta_mask`;
+ * otherwise the RNICPI 1.0 bits, where `PRIMARY_PATH` carries the members of the primary path
+ * the transition takes (INIT→RTR: AV and path MTU; RTR→RTS: timeout and retry counts; SQD→SQD:
+ * all of them), as IBTA Vol. 1 §11.2.4.2 lists them.
+ */
+export function decodeModifyIb(qp, mask, a) {
+    if (!Number.isInteger(mask) || (mask & ~(RI_QP_ATTR_IB_VALID_MASK | RiQpAttrMask.SR_IBTA_ATTRS)) !== 0)
+        return RiRet.INVALID_PARAMETER;
+    if (!a || typeof a !== 'object')
+        return RiRet.INVALID_PARAMETER;
+    if (a.qp_xport && 'qp_iwarp' in a.qp_xport)
+        return RiRet.QP_INVALID_SERVICE_TYPE;
+    const x = a.qp_xport && 'qp_ib' in a.qp_xport ? (a.qp_xport.qp_ib ?? {}) : {};
+    const m = { ib: {} };
+    const ib = m.ib;
+    const int = (v) => Number.isInteger(v);
+    if (mask & RiQpAttrMask.NEXT_STATE) {
+        if (!int(a.state))
+            return RiRet.INVALID_PARAMETER;
+        m.nextState = a.state;
+    }
+    if (mask & RiQpAttrMask.SQ_SIZE) {
+        if (!int(a.sq_size))
+            return RiRet.INVALID_PARAMETER;
+        m.sqSize = a.sq_size;
+    }
+    if (mask & RiQpAttrMask.RQ_SIZE) {
+        if (!int(a.rq_size))
+            return RiRet.INVALID_PARAMETER;
+        m.rqSize = a.rq_size;
+    }
+    if (mask & RiQpAttrMask.MAX_RDMA_READ_OUTGOING) {
+        if (!int(a.max_rdma_read_outgoing))
+            return RiRet.INVALID_PARAMETER;
+        m.ord = a.max_rdma_read_outgoing;
+    }
+    if (mask & RiQpAttrMask.MAX_RDMA_READ_INCOMING) {
+        if (!int(a.max_rdma_read_incoming))
+            return RiRet.INVALID_PARAMETER;
+        m.ird = a.max_rdma_read_incoming;
+    }
+    let comps;
+    if (mask & RiQpAttrMask.SR_IBTA_ATTRS) {
+        if (mask & RI_IB_BITS)
+            return RiRet.INVALID_PARAMETER;
+        if (!int(x.sr_ibta_mask))
+            return RiRet.INVALID_PARAMETER;
+        comps = x.sr_ibta_mask & ~IbQpAttr.STATE;
+    }
+    else {
+        comps = 0;
+        const M = RiQpAttrMask;
+        if (mask & (M.ENABLE_RDMA_READ | M.ENABLE_RDMA_WRITE | M.ENABLE_ATOMICS))
+            comps |= IbQpAttr.ACCESS_FLAGS;
+        if (mask & M.DEST_QPID)
+            comps |= IbQpAttr.DEST_QPN;
+        if (mask & M.ENABLE_ASYNC_NOTIFY_FOR_SQD)
+            comps |= IbQpAttr.EN_SQD_ASYNC_NOTIFY;
+        if (mask & M.QKEY)
+            comps |= IbQpAttr.QKEY;
+        if (mask & M.SEND_PSN)
+            comps |= IbQpAttr.SQ_PSN;
+        if (mask & M.RECV_PSN)
+            comps |= IbQpAttr.RQ_PSN;
+        if (mask & M.MIN_RNR_TIMER)
+            comps |= IbQpAttr.MIN_RNR_TIMER;
+        if (mask & M.PRIMARY_PKEY)
+            comps |= IbQpAttr.PKEY_INDEX;
+        if (mask & M.PORT_NUM)
+            comps |= IbQpAttr.PORT;
+        if (mask & (M.ALTERNATE_PATH | M.MIGSTATE))
+            comps |= IbQpAttr.ALT_PATH;
+        if (mask & M.PRIMARY_PATH) {
+            const to = m.nextState ?? qp.state;
+            if (to === RiQpState.READY_TO_RECEIVE)
+                comps |= IbQpAttr.AV | IbQpAttr.PATH_MTU;
+            else if (to === RiQpState.READY_TO_SEND && qp.state === RiQpState.READY_TO_RECEIVE)
+                comps |= IbQpAttr.TIMEOUT | IbQpAttr.RETRY_CNT | IbQpAttr.RNR_RETRY;
+            else
+                comps |= IbQpAttr.AV | IbQpAttr.PATH_MTU | IbQpAttr.TIMEOUT | IbQpAttr.RETRY_CNT | IbQpAttr.RNR_RETRY;
+        }
+    }
+    const A = IbQpAttr;
+    const path = x.primary_av;
+    const needPath = A.PKEY_INDEX | A.PORT | A.AV | A.PATH_MTU | A.TIMEOUT | A.RETRY_CNT | A.RNR_RETRY;
+    if (comps & needPath && (!path || typeof path !== 'object'))
+        return RiRet.INVALID_PARAMETER;
+    const set = (bit, v, put) => {
+        if (!(comps & bit))
+            return RiRet.SUCCESS;
+        if (!int(v))
+            return RiRet.INVALID_PARAMETER;
+        put(v);
+        return RiRet.SUCCESS;
+    };
+    const steps = [
+        set(A.CUR_STATE, x.current_state, (n) => {
+            ib.curState = n;
+        }),
+        set(A.PKEY_INDEX, path?.pkey_index, (n) => {
+            ib.pkeyIndex = n;
+        }),
+        set(A.PORT, path?.physical_port, (n) => {
+            ib.port = n;
+        }),
+        set(A.QKEY, x.recv_qkey, (n) => {
+            ib.qkey = n;
+        }),
+        set(A.PATH_MTU, path?.path_mtu, (n) => {
+            ib.pathMtu = n;
+        }),
+        set(A.TIMEOUT, path?.local_ack_timeout, (n) => {
+            ib.timeout = n;
+        }),
+        set(A.RETRY_CNT, path?.retry_count, (n) => {
+            ib.retryCnt = n;
+        }),
+        set(A.RNR_RETRY, path?.rnr_retry_count, (n) => {
+            ib.rnrRetry = n;
+        }),
+        set(A.RQ_PSN, x.recv_psn, (n) => {
+            ib.rqPsn = n;
+        }),
+        set(A.SQ_PSN, x.send_psn, (n) => {
+            ib.sqPsn = n;
+        }),
+        set(A.MIN_RNR_TIMER, x.min_rnrnak_timer, (n) => {
+            ib.minRnrTimer = n;
+        }),
+        set(A.DEST_QPN, x.dest_qpn, (n) => {
+            ib.destQpn = n;
+        }),
+        set(A.MAX_QP_RD_ATOMIC, a.max_rdma_read_outgoing, (n) => {
+            m.ord = n;
+        }),
+        set(A.MAX_DEST_RD_ATOMIC, a.max_rdma_read_incoming, (n) => {
+            m.ird = n;
+        }),
+        set(A.EN_SQD_ASYNC_NOTIFY, x.enable_async_notify_for_sqd ?? 0, (n) => {
+            ib.sqdNotify = n !== 0;
+        }),
+    ];
+    const bad = steps.find((s) => s !== RiRet.SUCCESS);
+    if (bad !== undefined)
+        return bad;
+    if (comps & A.ACCESS_FLAGS) {
+        ib.access = {
+            read: a.enable_rdma_read ?? qp.enableRdmaRead,
+            write: a.enable_rdma_write ?? qp.enableRdmaWrite,
+            atomic: x.enable_atomic ?? qp.enableAtomic,
+        };
+        if (typeof ib.access.read !== 'boolean' || typeof ib.access.write !== 'boolean' || typeof ib.access.atomic !== 'boolean')
+            return RiRet.INVALID_PARAMETER;
+    }
+    if (comps & A.AV) {
+        const av = avOfRi(path?.av, path?.physical_port || 1);
+        if (!av)
+            return RiRet.INVALID_PARAMETER;
+        ib.av = av;
+    }
+    if (comps & (A.ALT_PATH | A.PATH_MIG_STATE))
+        ib.altPath = true;
+    if (comps & A.CAP) {
+        if (m.sqSize === undefined && m.rqSize === undefined) {
+            if (!int(a.sq_size) && !int(a.rq_size))
+                return RiRet.INVALID_PARAMETER;
+            if (int(a.sq_size))
+                m.sqSize = a.sq_size;
+            if (int(a.rq_size))
+                m.rqSize = a.rq_size;
+        }
+    }
+    return m;
+}
+//# sourceMappingURL=ib.js.map

@@ -1,0 +1,171 @@
+/**
+ * Transport-neutral faults: what the core's responder and requester report when an inbound
+ * operation or a local condition must end the connection. Each transport maps them to its
+ * own wire error: an iWARP Terminate with layer/type/code (RFC 5040 §7, RFC 5041 §7), or an
+ * InfiniBand NAK syndrome (IBTA Vol. 1 §9.7.5.2.8: 0x61 Remote Access, 0x62 Remote
+ * Operational, 0x63 Invalid Request).
+ *
+ * The names follow the checks of RDMA Protocol Verbs §7.6.3 (the access check) and §6.5
+ * (ORD/IRD), so that a fault says *which rule* failed, not how a wire spells it.
+ */
+import { RiAsyncEventType as AE } from '../rnicpi/types.js';
+/** A fault found on an inbound operation, or a local condition that ends the stream. */
+export var Fault;
+(function (Fault) {
+    /** No error. */
+    Fault[Fault["OK"] = 0] = "OK";
+    // ---- the access check of a tagged buffer (Verbs §7.6.3) ----
+    /** No such STag/key, or the STag is invalid. */
+    Fault[Fault["INVALID_STAG"] = 1] = "INVALID_STAG";
+    /** The range is outside the region or window. */
+    Fault[Fault["BOUNDS"] = 2] = "BOUNDS";
+    /** The region's (or the QP's) rights do not allow the access. */
+    Fault[Fault["RIGHTS"] = 3] = "RIGHTS";
+    /** The STag exists but belongs to another PD (or its window to another QP). */
+    Fault[Fault["NOT_ASSOCIATED"] = 4] = "NOT_ASSOCIATED";
+    /** TO + length wraps past 2^64 − 1. */
+    Fault[Fault["WRAP"] = 5] = "WRAP";
+    // ---- untagged (Send) messages ----
+    /** A Send arrived and no receive WQE is posted (iWARP: Terminate; IB: RNR NAK). */
+    Fault[Fault["NO_RECV_BUFFER"] = 10] = "NO_RECV_BUFFER";
+    /** The message is longer than the receive WQE's buffers. */
+    Fault[Fault["MSG_TOO_LONG"] = 11] = "MSG_TOO_LONG";
+    /** A segment's message offset is not the next expected one. */
+    Fault[Fault["BAD_OFFSET"] = 12] = "BAD_OFFSET";
+    // ---- Send with Invalidate (Verbs §7.10.2) ----
+    Fault[Fault["INVALIDATE_INVALID_STAG"] = 20] = "INVALIDATE_INVALID_STAG";
+    Fault[Fault["INVALIDATE_NOT_ASSOCIATED"] = 21] = "INVALIDATE_NOT_ASSOCIATED";
+    Fault[Fault["INVALIDATE_RIGHTS"] = 22] = "INVALIDATE_RIGHTS";
+    Fault[Fault["CANNOT_INVALIDATE"] = 23] = "CANNOT_INVALIDATE";
+    // ---- Read Requests and Responses (Verbs §6.5) ----
+    /** More Read Requests outstanding than the responder's IRD. */
+    Fault[Fault["IRD_EXCEEDED"] = 30] = "IRD_EXCEEDED";
+    /** Inbound RDMA Read is not enabled on the QP (its Read Request queue does not exist). */
+    Fault[Fault["READ_NOT_ENABLED"] = 31] = "READ_NOT_ENABLED";
+    /** A Read Request whose source failed the access check: the variants mirror 1–5. */
+    Fault[Fault["READ_SRC_INVALID_STAG"] = 32] = "READ_SRC_INVALID_STAG";
+    Fault[Fault["READ_SRC_BOUNDS"] = 33] = "READ_SRC_BOUNDS";
+    Fault[Fault["READ_SRC_RIGHTS"] = 34] = "READ_SRC_RIGHTS";
+    Fault[Fault["READ_SRC_NOT_ASSOCIATED"] = 35] = "READ_SRC_NOT_ASSOCIATED";
+    Fault[Fault["READ_SRC_WRAP"] = 36] = "READ_SRC_WRAP";
+    /** The Read's source was invalidated or deallocated while its Response was going out. */
+    Fault[Fault["READ_SRC_GONE"] = 37] = "READ_SRC_GONE";
+    /** A Read Response arrived with no Read outstanding. */
+    Fault[Fault["UNEXPECTED_RESPONSE"] = 38] = "UNEXPECTED_RESPONSE";
+    /** A Read Response names another sink than the outstanding Read. */
+    Fault[Fault["RESPONSE_STAG_MISMATCH"] = 39] = "RESPONSE_STAG_MISMATCH";
+    /** A Read Response falls outside the requested sink or is short. */
+    Fault[Fault["RESPONSE_OUT_OF_RANGE"] = 40] = "RESPONSE_OUT_OF_RANGE";
+    // ---- atomics (IBTA Vol. 1 §9.4.5; RFC 7306 §5) ----
+    /** The atomic's target is not 8-octet aligned (IBTA: Invalid Request NAK). */
+    Fault[Fault["ATOMIC_MISALIGNED"] = 41] = "ATOMIC_MISALIGNED";
+    /** More Read and Atomic Requests outstanding than the responder's IRD (they share it). */
+    Fault[Fault["ATOMIC_IRD_EXCEEDED"] = 42] = "ATOMIC_IRD_EXCEEDED";
+    /** The target failed the access check: the variants mirror 1–5 (rights: no Remote Atomic). */
+    Fault[Fault["ATOMIC_INVALID_STAG"] = 43] = "ATOMIC_INVALID_STAG";
+    Fault[Fault["ATOMIC_BOUNDS"] = 44] = "ATOMIC_BOUNDS";
+    Fault[Fault["ATOMIC_RIGHTS"] = 45] = "ATOMIC_RIGHTS";
+    Fault[Fault["ATOMIC_NOT_ASSOCIATED"] = 46] = "ATOMIC_NOT_ASSOCIATED";
+    Fault[Fault["ATOMIC_WRAP"] = 47] = "ATOMIC_WRAP";
+    /** An atomic operation code or operand size this responder does not implement. */
+    Fault[Fault["ATOMIC_UNSUPPORTED"] = 48] = "ATOMIC_UNSUPPORTED";
+    /** An Atomic Response with no atomic outstanding at the ORQ head, or with another identifier. */
+    Fault[Fault["UNEXPECTED_ATOMIC_RESPONSE"] = 49] = "UNEXPECTED_ATOMIC_RESPONSE";
+    // ---- anything else ----
+    /** An operation the receiving side does not support. */
+    Fault[Fault["UNEXPECTED_OP"] = 50] = "UNEXPECTED_OP";
+    /** A local, catastrophic error: a local WR failed, or the Consumer asked (Verbs §6.2 T8). */
+    Fault[Fault["LOCAL_CATASTROPHIC"] = 60] = "LOCAL_CATASTROPHIC";
+    /**
+     * A catastrophic error local to this stream: the LLP closed while work was outstanding
+     * ("Bad LLP Close"), or a CQ overflowed (Verbs §7.3).
+     */
+    Fault[Fault["STREAM_CATASTROPHIC"] = 61] = "STREAM_CATASTROPHIC";
+    /** The fault was already handled by the core (a completion and the QP's error path). */
+    Fault[Fault["HANDLED"] = 99] = "HANDLED";
+})(Fault || (Fault = {}));
+/** Faults that mean "the Read Request's source failed the access check", by AccessError. */
+export const READ_SRC_FAULT = {
+    1: Fault.READ_SRC_INVALID_STAG,
+    2: Fault.READ_SRC_BOUNDS,
+    3: Fault.READ_SRC_RIGHTS,
+    4: Fault.READ_SRC_NOT_ASSOCIATED,
+    5: Fault.READ_SRC_WRAP,
+    6: Fault.READ_SRC_RIGHTS,
+    7: Fault.READ_SRC_INVALID_STAG,
+};
+/** Faults of an atomic's target, by AccessError. */
+export const ATOMIC_TARGET_FAULT = {
+    1: Fault.ATOMIC_INVALID_STAG,
+    2: Fault.ATOMIC_BOUNDS,
+    3: Fault.ATOMIC_RIGHTS,
+    4: Fault.ATOMIC_NOT_ASSOCIATED,
+    5: Fault.ATOMIC_WRAP,
+    6: Fault.ATOMIC_RIGHTS,
+    7: Fault.ATOMIC_INVALID_STAG,
+};
+/** Faults of a tagged sink (inbound Write), by AccessError. */
+export const SINK_FAULT = {
+    1: Fault.INVALID_STAG,
+    2: Fault.BOUNDS,
+    3: Fault.RIGHTS,
+    4: Fault.NOT_ASSOCIATED,
+    5: Fault.WRAP,
+    6: Fault.RIGHTS,
+    7: Fault.INVALID_STAG,
+};
+/**
+ * What a peer is told instead of "STag not associated" (issue 17, finding 4). A valid STag of
+ * another Protection Domain, or a window bound to another QP, is reported on the wire exactly as
+ * an STag that does not exist, so that an unauthenticated peer cannot sweep the STag space for
+ * other PDs' regions; the local Consumer still gets the precise affiliated event. RDMA Protocol
+ * Verbs §10 I3 wants 0x0103 for a Send with Invalidate of another PD's MR: an RNIC configured
+ * with `discloseNotAssociated` sends the RFC's "not associated" codes (see the spec-notes).
+ */
+export const UNDISCLOSED_FAULT = {
+    [Fault.NOT_ASSOCIATED]: Fault.INVALID_STAG,
+    [Fault.READ_SRC_NOT_ASSOCIATED]: Fault.READ_SRC_INVALID_STAG,
+    [Fault.INVALIDATE_NOT_ASSOCIATED]: Fault.INVALIDATE_INVALID_STAG,
+    [Fault.ATOMIC_NOT_ASSOCIATED]: Fault.ATOMIC_INVALID_STAG,
+};
+/**
+ * The affiliated asynchronous event that reports each inbound fault (RDMA Protocol Verbs §7.3
+ * "Asynchronous Event Identifiers"; RNICPI 1.0 §6.11). Faults with no entry (local ones) raise
+ * no event of their own: the failed WR's completion reports them (Verbs §8.3).
+ */
+export const AE_OF_FAULT = {
+    [Fault.INVALID_STAG]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.BOUNDS]: AE.QP_PROTECTION_ERROR_BOUNDS_VIOLATION,
+    [Fault.RIGHTS]: AE.QP_PROTECTION_ERROR_ACCESS_VIOLATION,
+    [Fault.NOT_ASSOCIATED]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.WRAP]: AE.QP_PROTECTION_ERROR_WRAP_ERROR,
+    [Fault.NO_RECV_BUFFER]: AE.QP_RQ_PROTECTION_ERROR_INVALID_MSN,
+    [Fault.MSG_TOO_LONG]: AE.QP_RQ_PROTECTION_ERROR_INVALID_MSN,
+    [Fault.BAD_OFFSET]: AE.QP_RQ_PROTECTION_ERROR_INVALID_MSN,
+    [Fault.INVALIDATE_INVALID_STAG]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.INVALIDATE_NOT_ASSOCIATED]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.INVALIDATE_RIGHTS]: AE.QP_PROTECTION_ERROR_ACCESS_VIOLATION,
+    [Fault.CANNOT_INVALIDATE]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.IRD_EXCEEDED]: AE.QP_IRRQ_PROTECTION_ERROR_TOO_MANY_RDMA_RDs,
+    [Fault.READ_NOT_ENABLED]: AE.QP_REMOTE_OP_ERROR_DDP_QN,
+    [Fault.READ_SRC_INVALID_STAG]: AE.QP_IRRQ_PROTECTION_ERROR_INVALID_STAG,
+    [Fault.READ_SRC_BOUNDS]: AE.QP_IRRQ_PROTECTION_ERROR_BOUNDS_VIOLATION,
+    [Fault.READ_SRC_RIGHTS]: AE.QP_IRRQ_PROTECTION_ERROR_ACCESS_VIOLATION,
+    [Fault.READ_SRC_NOT_ASSOCIATED]: AE.QP_IRRQ_PROTECTION_ERROR_INVALID_PD,
+    [Fault.READ_SRC_WRAP]: AE.QP_IRRQ_PROTECTION_ERROR_WRAP_ERROR,
+    [Fault.READ_SRC_GONE]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.UNEXPECTED_RESPONSE]: AE.QP_REMOTE_OP_ERROR_OPCODE,
+    [Fault.RESPONSE_STAG_MISMATCH]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.RESPONSE_OUT_OF_RANGE]: AE.QP_PROTECTION_ERROR_BOUNDS_VIOLATION,
+    [Fault.UNEXPECTED_OP]: AE.QP_REMOTE_OP_ERROR_OPCODE,
+    [Fault.ATOMIC_MISALIGNED]: AE.QP_PROTECTION_ERROR_BOUNDS_VIOLATION,
+    [Fault.ATOMIC_IRD_EXCEEDED]: AE.QP_IRRQ_PROTECTION_ERROR_TOO_MANY_RDMA_RDs,
+    [Fault.ATOMIC_INVALID_STAG]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.ATOMIC_BOUNDS]: AE.QP_PROTECTION_ERROR_BOUNDS_VIOLATION,
+    [Fault.ATOMIC_RIGHTS]: AE.QP_PROTECTION_ERROR_ACCESS_VIOLATION,
+    [Fault.ATOMIC_NOT_ASSOCIATED]: AE.QP_PROTECTION_ERROR_STAG_QP_MISMATCH,
+    [Fault.ATOMIC_WRAP]: AE.QP_PROTECTION_ERROR_WRAP_ERROR,
+    [Fault.ATOMIC_UNSUPPORTED]: AE.QP_REMOTE_OP_ERROR_OPCODE,
+    [Fault.UNEXPECTED_ATOMIC_RESPONSE]: AE.QP_REMOTE_OP_ERROR_OPCODE,
+};
+//# sourceMappingURL=faults.js.map

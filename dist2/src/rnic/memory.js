@@ -1,0 +1,391 @@
+/**
+ * Memory registration, STags and the single access check.
+ *
+ * Every memory object the RNIC knows (Memory Region or Memory Window) is named by a 32-bit
+ * STag: a 24-bit index chosen here and an 8-bit key chosen by the Consumer (RDMA Protocol
+ * Verbs §7.2, RNICPI §5 "STag / LTag / RTag"). Index 0 is never issued, because STag 0 is
+ * the privileged "reserved LTag" (Verbs §7.2.1).
+ *
+ * {@link checkAccess} is the one function that decides whether bytes may be touched. The
+ * local path (SGEs of posted WRs) and the remote path (inbound tagged DDP segments and
+ * inbound RDMA Read Requests) both call it, so the rules of Verbs §7.6.3 and §7.10.6.2 live
+ * in exactly one place.
+ */
+import { RiMemFlags, RiMwType } from '../rnicpi/types.js';
+import { hostMemory, HOST_PAGE_SIZE } from './hostmem.js';
+import { randomIndex } from './random.js';
+/** Highest STag index (24 bits). */
+export const STAG_INDEX_MAX = 0xff_ffff;
+/** Remote rights mask. */
+export const MEM_REMOTE = RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
+/** Local rights mask. */
+export const MEM_LOCAL = RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE;
+export function contigTarget(bytes) {
+    return { length: bytes.length, contig: bytes, pages: null, pbeSize: 0, starts: null, fbo: 0 };
+}
+/** A target over a physical buffer list; `pages` already resolved to bytes. */
+export function listTarget(pages, pbeSize, fbo, length) {
+    let starts = null;
+    if (pbeSize === 0) {
+        starts = [];
+        let at = 0;
+        for (const p of pages) {
+            starts.push(at);
+            at += p.length;
+        }
+    }
+    return { length, contig: null, pages, pbeSize, starts, fbo };
+}
+/** Index of the buffer holding list offset `pos`. */
+function pageIndex(t, pos) {
+    if (t.pbeSize > 0)
+        return Math.floor(pos / t.pbeSize);
+    const st = t.starts;
+    let lo = 0;
+    let hi = st.length - 1;
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if (st[mid] <= pos)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+/**
+ * Walks the buffers covering `[off, off+len)` of a list target, calling `fn` with each
+ * piece (buffer, offset in buffer, length, running offset from `off`).
+ */
+function walk(t, off, len, fn) {
+    let pos = off + t.fbo;
+    let done = 0;
+    while (len > 0) {
+        const i = pageIndex(t, pos);
+        const page = t.pages[i];
+        const inPage = t.pbeSize > 0 ? pos - i * t.pbeSize : pos - t.starts[i];
+        const n = Math.min(len, page.length - inPage);
+        fn(page, inPage, n, done);
+        pos += n;
+        done += n;
+        len -= n;
+    }
+}
+/** Copies `len` bytes from `src[srcOff..]` into the object at byte offset `off`. */
+export function copyToMem(t, off, src, srcOff, len) {
+    if (t.contig) {
+        t.contig.set(src.subarray(srcOff, srcOff + len), off);
+        return;
+    }
+    walk(t, off, len, (b, at, n, done) => b.set(src.subarray(srcOff + done, srcOff + done + n), at));
+}
+/** Copies `len` bytes of the object at offset `off` into `dst[dstOff..]`. */
+export function copyFromMem(t, off, dst, dstOff, len) {
+    if (t.contig) {
+        dst.set(t.contig.subarray(off, off + len), dstOff);
+        return;
+    }
+    walk(t, off, len, (b, at, n, done) => dst.set(b.subarray(at, at + n), dstOff + done));
+}
+/** Appends views covering `[off, off+len)` of the object to `out` (zero-copy transmit). */
+export function memSlices(t, off, len, out) {
+    if (len === 0)
+        return;
+    if (t.contig) {
+        out.push(t.contig.subarray(off, off + len));
+        return;
+    }
+    walk(t, off, len, (b, at, n) => out.push(b.subarray(at, at + n)));
+}
+/** The kinds of memory object. */
+export var MemKind;
+(function (MemKind) {
+    /** A Memory Region. */
+    MemKind[MemKind["MR"] = 0] = "MR";
+    /** A Memory Window. */
+    MemKind[MemKind["MW"] = 1] = "MW";
+})(MemKind || (MemKind = {}));
+/** How a Memory Region came to be; decides which re-registration paths apply. */
+export var MrOrigin;
+(function (MrOrigin) {
+    MrOrigin[MrOrigin["VIRTUAL"] = 0] = "VIRTUAL";
+    MrOrigin[MrOrigin["PHYSICAL"] = 1] = "PHYSICAL";
+    /** `ri_ltag_alloc`: an STag with no memory until Fast-Register. */
+    MrOrigin[MrOrigin["LTAG_ALLOC"] = 2] = "LTAG_ALLOC";
+    MrOrigin[MrOrigin["SHARED"] = 3] = "SHARED";
+})(MrOrigin || (MrOrigin = {}));
+/**
+ * A Memory Region or Memory Window. One class, because both live in one STag index space
+ * and the access check treats them alike up to the rules that differ (Verbs §7.10.6.2).
+ */
+export class MemObject {
+    kind;
+    osData;
+    /** STag index (bits 31..8). */
+    index = 0;
+    /** Consumer key (bits 7..0). */
+    key = 0;
+    /** Valid/Invalid state of the STag (Verbs §7.2.2). */
+    valid = false;
+    /** Set once the object is gone; a stale reference then fails every check. */
+    destroyed = false;
+    /** Shared MRs are always Valid and can never be invalidated (Verbs §7.2.2). */
+    shared = false;
+    /** The PD: for an MR always; for an MW while it is Invalid. */
+    pd;
+    /** For a bound narrow MW: the QP that bound it (it replaces the PD in later checks). */
+    qp = null;
+    /** RI_MEM_FLAGS_* rights in force. */
+    rights = 0;
+    /** Remote Access Flag (Verbs §7.4): remote rights may ever be granted. */
+    remoteAllowed = false;
+    zeroBased = false;
+    /** TO of the first byte: the VA for VA-based objects, 0 for zero-based ones. */
+    base = 0n;
+    length = 0;
+    target = null;
+    /** MR: how many MWs are bound to it. */
+    boundWindows = 0;
+    /** MR: PBL capacity reserved at allocation (Verbs §7.3, Fast-Register limit). */
+    maxPbl = 0;
+    origin = MrOrigin.VIRTUAL;
+    /** MR: the VA range pinned on registration (unpinned on deregistration). */
+    pinned = null;
+    /** MW: the MR it is bound to. */
+    mr = null;
+    mwType = RiMwType.TYPE_NARROW;
+    /** MW: byte offset of the window's first byte inside its MR's target. */
+    mwOffset = 0;
+    /** The attributes as registered, returned by `ri_mr_query`. */
+    regVa = 0n;
+    regFlags = 0;
+    constructor(kind, pd, 
+    /** Opaque consumer data, returned by identity. */
+    osData) {
+        this.kind = kind;
+        this.osData = osData;
+        this.pd = pd;
+    }
+    get stag() {
+        return ((this.index << 8) | this.key) >>> 0;
+    }
+    get isMw() {
+        return this.kind === MemKind.MW;
+    }
+}
+/**
+ * The STag table: index → object. Indices are drawn at random from the whole 24-bit space
+ * (never 0, Verbs §7.2.1), so consecutive registrations get unrelated indices: one advertised
+ * STag does not give away the others (issue 17, finding 4; RFC 5040 §8), and a just-freed
+ * index is very unlikely to be reused soon, so a stale STag does not find a new object even
+ * before its key is compared.
+ */
+export class StagTable {
+    limit;
+    random;
+    byIndex = new Map();
+    constructor(limit, 
+    /** Source of random indices (tests may pass a deterministic one). */
+    random = randomIndex) {
+        this.limit = limit;
+        this.random = random;
+    }
+    get size() {
+        return this.byIndex.size;
+    }
+    /** Allocates an index for `obj`; false if the table is full. */
+    insert(obj) {
+        if (this.byIndex.size >= this.limit || this.byIndex.size >= STAG_INDEX_MAX)
+            return false;
+        // The table holds at most a small fraction of the space in practice, so a few draws find
+        // a free index; a nearly full table falls back to the next free index after a draw.
+        for (let tries = 0; tries < 64; tries++) {
+            const i = this.random() & STAG_INDEX_MAX;
+            if (i !== 0 && !this.byIndex.has(i))
+                return this.take(obj, i);
+        }
+        let i = (this.random() & STAG_INDEX_MAX) || 1;
+        while (this.byIndex.has(i))
+            i = i >= STAG_INDEX_MAX ? 1 : i + 1;
+        return this.take(obj, i);
+    }
+    take(obj, i) {
+        obj.index = i;
+        this.byIndex.set(i, obj);
+        return true;
+    }
+    /** Forgets every object (the RNIC is closed). */
+    clear() {
+        this.byIndex.clear();
+    }
+    remove(obj) {
+        if (this.byIndex.get(obj.index) === obj)
+            this.byIndex.delete(obj.index);
+    }
+    /** The object whose index matches the STag's index (its key is not compared here). */
+    byStagIndex(stag) {
+        return this.byIndex.get(stag >>> 8);
+    }
+    values() {
+        return this.byIndex.values();
+    }
+}
+/** What a memory access wants to do. */
+export var Access;
+(function (Access) {
+    Access[Access["LOCAL_READ"] = 0] = "LOCAL_READ";
+    Access[Access["LOCAL_WRITE"] = 1] = "LOCAL_WRITE";
+    Access[Access["REMOTE_READ"] = 2] = "REMOTE_READ";
+    Access[Access["REMOTE_WRITE"] = 3] = "REMOTE_WRITE";
+    /** An inbound atomic (IBTA Vol. 1 §9.4.5, RFC 7306 §5): needs the Remote Atomic right. */
+    Access[Access["REMOTE_ATOMIC"] = 4] = "REMOTE_ATOMIC";
+})(Access || (Access = {}));
+/**
+ * Why an access was refused. Callers turn this into a completion status (local path) or
+ * a Terminate layer/etype/ecode (remote path) through their tables; see tx.ts and rx.ts.
+ */
+export var AccessError;
+(function (AccessError) {
+    AccessError[AccessError["OK"] = 0] = "OK";
+    /** No such STag, key mismatch, STag Invalid or deallocated. */
+    AccessError[AccessError["INVALID_STAG"] = 1] = "INVALID_STAG";
+    /** TO/length outside the object's bounds. */
+    AccessError[AccessError["BOUNDS"] = 2] = "BOUNDS";
+    /** The object's rights do not allow the access. */
+    AccessError[AccessError["RIGHTS"] = 3] = "RIGHTS";
+    /** PD mismatch, or an MW bound to another QP: "STag not associated". */
+    AccessError[AccessError["NOT_ASSOCIATED"] = 4] = "NOT_ASSOCIATED";
+    /** TO + length wraps past 2^64 − 1. */
+    AccessError[AccessError["WRAP"] = 5] = "WRAP";
+    /** The QP does not enable inbound RDMA Read/Write (Verbs §7.6.3 check 2). */
+    AccessError[AccessError["QP_RIGHTS"] = 6] = "QP_RIGHTS";
+    /** An MW STag in an SGE (MWs are remote-only, Verbs §7.10). */
+    AccessError[AccessError["MW_IN_SGE"] = 7] = "MW_IN_SGE";
+})(AccessError || (AccessError = {}));
+const TWO64 = 1n << 64n;
+/**
+ * The access check of RDMA Protocol Verbs §7.6.3 (MRs) and §7.10.6.2 (MWs), the one place
+ * that decides whether `[to, to+len)` under `stag` may be read or written.
+ *
+ * - Zero-length accesses skip every check (§7.6.3, §8.1.3.2: "an SGE with length 0 is not
+ *   validated").
+ * - STag 0 is only for privileged QPs created with STag0+FastReg, only locally, with a
+ *   physical address as TO, and with no PD check (§7.2.1).
+ * - All 32 bits of the STag must match and the STag must be Valid (§7.2).
+ * - MR: PD equals `pd` (the QP's, or for receives on an S-RQ QP the S-RQ's). MW: a narrow
+ *   window must be bound to `qp`; a wide one must be in `qp`'s PD.
+ * - MR rights, or for an MW the MW's rights only (the MR's are not checked, §7.10.6.2); for
+ *   remote accesses also the QP's enables.
+ * - Bounds to the byte, and no 64-bit wrap.
+ */
+export function checkAccess(stags, stag, to, len, access, pd, qp, out, mem = hostMemory, 
+/** Check the QP's inbound enables for remote accesses (false: a requester's post-time check). */
+qpEnables = true) {
+    out.target = null;
+    out.offset = 0;
+    out.obj = null;
+    if (len === 0)
+        return AccessError.OK;
+    const remote = access === Access.REMOTE_READ || access === Access.REMOTE_WRITE || access === Access.REMOTE_ATOMIC;
+    if (stag === 0) {
+        if (remote || !qp || !qp.stag0Enabled)
+            return AccessError.INVALID_STAG;
+        const r = mem.resolvePhys(to, len);
+        if (!r)
+            return AccessError.BOUNDS;
+        out.target = contigTarget(r.region.bytes);
+        out.offset = r.offset;
+        return AccessError.OK;
+    }
+    const obj = stags.byStagIndex(stag);
+    if (!obj || obj.destroyed || obj.key !== (stag & 0xff) || !obj.valid || !obj.target) {
+        return AccessError.INVALID_STAG;
+    }
+    if (remote && qp && qpEnables) {
+        const enabled = access === Access.REMOTE_READ ? qp.enableRdmaRead : access === Access.REMOTE_ATOMIC ? qp.enableAtomic : qp.enableRdmaWrite;
+        if (!enabled)
+            return AccessError.QP_RIGHTS;
+    }
+    let need;
+    switch (access) {
+        case Access.LOCAL_READ:
+            need = RiMemFlags.LOCAL_READ;
+            break;
+        case Access.LOCAL_WRITE:
+            need = RiMemFlags.LOCAL_WRITE;
+            break;
+        case Access.REMOTE_READ:
+            need = RiMemFlags.REMOTE_READ;
+            break;
+        case Access.REMOTE_ATOMIC:
+            need = RiMemFlags.ATOMICS;
+            break;
+        default:
+            need = RiMemFlags.REMOTE_WRITE;
+    }
+    if (obj.isMw) {
+        if (!remote)
+            return AccessError.MW_IN_SGE;
+        if (obj.mwType === RiMwType.TYPE_NARROW) {
+            if (obj.qp !== qp)
+                return AccessError.NOT_ASSOCIATED;
+        }
+        else if (!qp || obj.mr?.pd !== qp.pd) {
+            return AccessError.NOT_ASSOCIATED;
+        }
+    }
+    else if (obj.pd !== pd) {
+        return AccessError.NOT_ASSOCIATED;
+    }
+    if ((obj.rights & need) === 0)
+        return AccessError.RIGHTS;
+    if (to + BigInt(len) > TWO64)
+        return AccessError.WRAP;
+    const off = to - obj.base;
+    if (off < 0n || off + BigInt(len) > BigInt(obj.length))
+        return AccessError.BOUNDS;
+    const offNum = Number(off);
+    if (obj.isMw) {
+        // A window's offset is into its MR: the window starts `obj.mwOffset` bytes into it.
+        out.target = obj.target;
+        out.offset = offNum + obj.mwOffset;
+    }
+    else {
+        out.target = obj.target;
+        out.offset = offNum;
+    }
+    out.obj = obj;
+    return AccessError.OK;
+}
+/**
+ * Verbs §7.6.3 Figure 18: the valid MR rights combinations. At least one local right;
+ * Remote Write needs Local Write and Remote Read needs Local Read. RNICPI says Local Read
+ * is always implied (§6.6 `RI_MEM_FLAGS_LOCAL_READ`), so it is added before checking.
+ */
+export function normalizeMrRights(flags) {
+    let r = flags & (MEM_LOCAL | MEM_REMOTE | RiMemFlags.BINDING | RiMemFlags.ATOMICS);
+    r |= RiMemFlags.LOCAL_READ;
+    if (r & RiMemFlags.REMOTE_WRITE && !(r & RiMemFlags.LOCAL_WRITE))
+        return null;
+    return r;
+}
+/**
+ * Verbs §7.10 Figure 20: the remote rights a window may get from its MR's local rights.
+ * Remote Read needs the MR's Local Read, Remote Write needs its Local Write.
+ */
+export function windowRightsAllowed(mrRights, mwRights) {
+    const rr = (mwRights & RiMemFlags.REMOTE_READ) !== 0;
+    const rw = (mwRights & RiMemFlags.REMOTE_WRITE) !== 0;
+    if (!rr && !rw)
+        return false;
+    if (rr && !(mrRights & RiMemFlags.LOCAL_READ))
+        return false;
+    if (rw && !(mrRights & RiMemFlags.LOCAL_WRITE))
+        return false;
+    return true;
+}
+/** Is `n` a power of two? */
+export function isPow2(n) {
+    return n > 0 && (n & (n - 1)) === 0;
+}
+export { HOST_PAGE_SIZE };
+//# sourceMappingURL=memory.js.map

@@ -1,0 +1,1079 @@
+/**
+ * Queue Pairs: the iWARP and InfiniBand QP state machines, the Send and Receive Queues,
+ * posting, flushing and in-order completion (RDMA Protocol Verbs §6.2, §8; RNICPI §5.4–5.6;
+ * IBTA Vol. 1 §10.3, §11.2.4).
+ *
+ * iWARP states are Idle, RTS, Closing, Terminate and Error (Verbs §6.2). The QPs of an
+ * InfiniBand (RoCEv2) RNIC have the IB states Reset, INIT, RTR, RTS, SQD, SQE and Error, held as
+ * RNICPI's IB members of `ri_qp_state_t`, and the IB attributes ({@link IbQpAttrs}). The Consumer
+ * moves a QP only through {@link Qp.modify}, which reads the transition tables of qp-states.ts;
+ * the LLP (the attached {@link QpTransport}) and error detection move it through the automatic
+ * transitions. Every transition is logged `QP[n] A→B`.
+ *
+ * The QP owns its {@link Requester} (the SQ side) and {@link Responder} (the receive side);
+ * a transport attached at Idle→RTS carries their work on a wire.
+ *
+ * Send Queue completions are generated strictly in post order (Verbs §8.2.2 rule 2): a WQE
+ * that finishes early (a Send behind an outstanding RDMA Read) waits for its predecessors.
+ * A queue slot is released only when the Consumer polls the completion that covers it
+ * (Verbs §8.1.3.1): a signaled WR's own WC, or for unsignaled WRs the WC of a later
+ * signaled WR on the same queue.
+ */
+import { RiRet } from '../rnicpi/status.js';
+import { RiAsyncEventType, RiQpState, RiWcFlags, RiWcStatus, RiWcType, RiWrFlags, } from '../rnicpi/types.js';
+import { logger } from '../util/log.js';
+import { GSI_QKEY } from '../wire/ib/mad.js';
+import { AE_OF_FAULT, Fault, UNDISCLOSED_FAULT } from './faults.js';
+import { IbQpAttr, IbQpState, ibModifyOk, ibStateOf, ibTransition, iwarpTransition, RI_OF_IB } from './qp-states.js';
+import { Requester } from './requester.js';
+import { Responder } from './responder.js';
+import { bindIb, bindLlp, newIbAv } from './transport.js';
+import { RqWqe, WqeState } from './wqe.js';
+import { WR_TABLE } from './wr-table.js';
+const log = logger('qp');
+export const QP_STATE_NAMES = {
+    [RiQpState.IDLE]: 'IDLE',
+    [RiQpState.READY_TO_SEND]: 'RTS',
+    [RiQpState.ERROR]: 'ERROR',
+    [RiQpState.TERMINATE]: 'TERMINATE',
+    [RiQpState.CLOSING]: 'CLOSING',
+    [RiQpState.INITIALIZED]: 'INIT',
+    [RiQpState.READY_TO_RECEIVE]: 'RTR',
+    [RiQpState.SEND_QUEUE_DRAINING]: 'SQD(draining)',
+    [RiQpState.SEND_QUEUE_DRAINED]: 'SQD',
+    [RiQpState.SEND_QUEUE_ERROR]: 'SQE',
+};
+/** The default IB attributes of a QP in Reset. */
+function newIbAttrs(service) {
+    return {
+        service,
+        pathMtu: 0,
+        destQpn: 0,
+        rqPsn: 0,
+        sqPsn: 0,
+        timeout: 0,
+        retryCnt: 0,
+        rnrRetry: 0,
+        minRnrTimer: 0,
+        qkey: 0,
+        pkeyIndex: 0,
+        port: 1,
+        av: newIbAv(),
+        sqdNotify: false,
+    };
+}
+const u = (v, max) => Number.isInteger(v) && v >= 0 && v <= max;
+/**
+ * Validates an address vector against the RNIC (IBTA Vol. 1 §11.2.2.1; the one port, the GID
+ * table) and returns a private copy with the source GID resolved: the one rule for a QP's AV
+ * (Modify QP) and an address handle's (Create AH).
+ */
+export function resolveAv(rnic, av) {
+    if (!av || typeof av !== 'object')
+        return RiRet.INVALID_PARAMETER;
+    if (!(av.dgid instanceof Uint8Array) || av.dgid.length !== 16)
+        return RiRet.INVALID_PARAMETER;
+    if (!u(av.hopLimit, 0xff) || !u(av.trafficClass, 0xff) || !u(av.flowLabel, 0xf_ffff) || !u(av.sl, 15))
+        return RiRet.INVALID_PARAMETER;
+    if (av.port !== 1)
+        return RiRet.RNIC_INVALID_PORT;
+    const gids = rnic.gidTable();
+    if (!u(av.sgidIndex, gids.length - 1))
+        return RiRet.INVALID_PARAMETER;
+    return {
+        dgid: Uint8Array.from(av.dgid),
+        sgidIndex: av.sgidIndex,
+        sgid: Uint8Array.from(gids[av.sgidIndex]),
+        hopLimit: av.hopLimit,
+        trafficClass: av.trafficClass,
+        flowLabel: av.flowLabel,
+        sl: av.sl,
+        port: av.port,
+    };
+}
+/** How long Terminate and Closing may last before the LLP is reset (Verbs §6.2.3). */
+export const CLOSE_TIMEOUT_MS = 5_000;
+export class Qp {
+    rnic;
+    id;
+    state = RiQpState.IDLE;
+    destroyed = false;
+    pd;
+    scq;
+    rcq;
+    srq;
+    sqSize;
+    rqSize;
+    sqMaxSges;
+    sqMaxSgesRdmaw;
+    rqMaxSges;
+    /** Remote Read/Write enables: fixed at create on iWARP, the access flags of a Modify on IB. */
+    enableRdmaRead;
+    enableRdmaWrite;
+    ord;
+    ird;
+    stag0Enabled;
+    /**
+     * Inbound atomics enabled (IB `IBV_ACCESS_REMOTE_ATOMIC` in `qp_access_flags`, set by the
+     * access flags of Reset→INIT and later Modifies; IBTA Vol. 1 §10.2.5). iWARP Verbs have no
+     * such QP attribute, so it stays on there and the MR's right decides.
+     */
+    enableAtomic = true;
+    /** Request Identifier of the next outbound atomic (RFC 7306 §5.1). */
+    nextAtomicId = 1;
+    enableBind;
+    rqHiwat;
+    rqArmed;
+    mpa;
+    osData;
+    /** The stream handle given at Idle→RTS (returned by Query QP). */
+    llpHandle = null;
+    /** The attached transport while in RTS/Closing/Terminate. */
+    transport = null;
+    /** The Send Queue side: what goes out next (requester.ts). */
+    requester;
+    /** The receive side: placement, matching, Read Requests (responder.ts). */
+    responder;
+    terminate = null;
+    /** MWs bound to this QP: Destroy QP is refused while any is (`WINDOWS_BOUND`). */
+    boundWindows = 0;
+    /**
+     * UD QPs: the multicast groups the QP is attached to, by MGID (hex) (IBTA Vol. 1 §10.5;
+     * Destroy QP is refused while any is: RNICPI `MULTICAST_ATTACHED`).
+     */
+    mcast = new Map();
+    /** The QP uses the InfiniBand state set (an RNIC whose transport is RoCEv2). */
+    isIb;
+    /** The IB service type (iWARP QPs: RC). */
+    service;
+    /** IB: Communication Established was raised since the last RTR (once per connection). */
+    commEstablished = false;
+    /** IB attributes (IBTA Vol. 1 §11.2.4.2), read by the transport; defaults on iWARP QPs. */
+    ib;
+    /** A special QP (QP1, the GSI), or undefined for an ordinary one. */
+    special;
+    // ---- Send Queue: WQEs in seq order; `sq[0]` has seq `sqBase` ----
+    /** Occupied SQ slots, oldest first (released on poll). */
+    sq = [];
+    sqBase = 0;
+    /** Next SQ seq to assign. */
+    sqNextSeq = 0;
+    /** Seq of the next WQE to start processing (tx). */
+    sqProc = 0;
+    /**
+     * Sequence number of the last local memory operation (Bind, Fast-Register, Invalidate)
+     * posted; while it is not processed yet (`>= sqProc`), later WRs' SGEs are checked at
+     * execution only (post.ts).
+     */
+    lastLocalOpSeq = -1;
+    /** Seq of the next WQE whose completion has not been generated. */
+    sqCompl = 0;
+    // ---- Receive Queue ----
+    rq = [];
+    rqBase = 0;
+    rqNextSeq = 0;
+    /** Seq of the next RQ WQE to consume for an inbound Send. */
+    rqProc = 0;
+    rqCompl = 0;
+    /** S-RQ WQEs taken by this QP and not yet completed (flushed on Error). */
+    srqTaken = [];
+    /** S-RQ WQEs taken and whose completion is not yet polled (for `rq_hiwat`). */
+    srqOutstanding = 0;
+    /** Outbound RDMA Read Requests in flight, oldest first (at most ORD): the ORQ (Verbs §6.5). */
+    orq = [];
+    /** Inbound RDMA Read Requests not yet fully answered, oldest first (at most IRD). */
+    irq = [];
+    /** A modify to Error/Idle is refused while flushing is in progress. */
+    flushing = false;
+    closeTimer = null;
+    constructor(rnic, id, init) {
+        this.rnic = rnic;
+        this.id = id;
+        this.pd = init.pd;
+        this.scq = init.scq;
+        this.rcq = init.rcq;
+        this.srq = init.srq;
+        this.sqSize = init.sqSize;
+        this.rqSize = init.rqSize;
+        this.sqMaxSges = init.sqMaxSges;
+        this.sqMaxSgesRdmaw = init.sqMaxSgesRdmaw;
+        this.rqMaxSges = init.rqMaxSges;
+        this.enableRdmaRead = init.enableRdmaRead;
+        this.enableRdmaWrite = init.enableRdmaWrite;
+        this.ord = init.ord;
+        this.ird = init.ird;
+        this.stag0Enabled = init.stag0Enabled;
+        this.enableBind = init.enableBind;
+        this.rqHiwat = init.rqHiwat;
+        this.rqArmed = init.srq !== null && init.rqHiwat > 0;
+        this.mpa = { ...init.mpa };
+        this.osData = init.osData;
+        this.isIb = rnic.isIb;
+        this.service = init.service ?? 'RC';
+        this.special = init.special;
+        this.ib = newIbAttrs(this.service);
+        // QP1's Q_Key is the well-known GSI Q_Key from the start (IBTA Vol. 1 §10.2.5).
+        if (this.special === 'GSI')
+            this.ib.qkey = GSI_QKEY;
+        // IB: the remote access enables are the access flags given at Reset→INIT (IBTA Vol. 1 §11.2.4.2).
+        if (this.isIb) {
+            this.enableRdmaRead = false;
+            this.enableRdmaWrite = false;
+            this.enableAtomic = false;
+        }
+        this.requester = new Requester(this);
+        this.responder = new Responder(this);
+    }
+    // ------------------------------------------------------------------ state
+    /** Changes state, logging old→new with the QP id. */
+    setState(next, why) {
+        if (next === this.state)
+            return;
+        log('QP[%d] %s→%s (%s)', this.id, QP_STATE_NAMES[this.state], QP_STATE_NAMES[next], why);
+        this.state = next;
+    }
+    get sqOccupied() {
+        return this.sq.length;
+    }
+    get rqOccupied() {
+        return this.rq.length;
+    }
+    /** Seq of the oldest SQ WQE that has not finished (its completion not generated). */
+    get firstIncompleteSeq() {
+        return this.sqCompl;
+    }
+    /** WQEs posted to the SQ and not yet finished. */
+    get sqOutstanding() {
+        return this.sqNextSeq - this.sqCompl;
+    }
+    sqAt(seq) {
+        return this.sq[seq - this.sqBase];
+    }
+    rqAt(seq) {
+        return this.rq[seq - this.rqBase];
+    }
+    /** True while a Remote RDMA Read Operation is in progress (Verbs §6.2 T6/T10). */
+    get remoteReadInProgress() {
+        return this.irq.length > 0;
+    }
+    /**
+     * Modify QP (Verbs §9.2.2, RNICPI `ri_qp_modify`): validates the whole request first and
+     * changes nothing unless every part is acceptable (all-or-nothing).
+     */
+    modify(m) {
+        if (this.isIb)
+            return this.modifyIb(m);
+        if (m.ib !== undefined)
+            return RiRet.QP_INVALID_SERVICE_TYPE;
+        const from = this.state;
+        const to = m.nextState ?? from;
+        const rnic = this.rnic;
+        // The transition table (qp-states.ts): Closing and Terminate have no rows, so they refuse
+        // every Modify; a modify naming no next state is checked as the from→from row.
+        const rule = iwarpTransition(from, to, m.nextState !== undefined);
+        if (!rule)
+            return RiRet.QP_INVALID_STATE;
+        const attrChange = m.sqSize !== undefined ||
+            m.rqSize !== undefined ||
+            m.ord !== undefined ||
+            m.ird !== undefined ||
+            m.rqHiwat !== undefined ||
+            m.rqArmed !== undefined;
+        // Attributes may change only where the row allows (Verbs §6.2 Figure 4/5).
+        if (attrChange && !rule.attrs)
+            return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+        if ((m.llp !== undefined || m.streamMsg !== undefined) && !rule.llp)
+            return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+        // MPA attributes belong to the conversion: once in RDMA mode they are LL_BAD_STATE (RNICPI
+        // ri_qp_modify, Ch. 6.1.4); they may be set again after Error→Idle.
+        if (m.mpa !== undefined && from !== RiQpState.IDLE)
+            return RiRet.LL_BAD_STATE;
+        if (from === RiQpState.ERROR && to === RiQpState.IDLE && this.flushing)
+            return RiRet.STILL_FLUSHING_WQES;
+        // Queue resizing.
+        if (m.sqSize !== undefined) {
+            if (m.sqSize === 0)
+                return RiRet.INVALID_PARAMETER;
+            if (m.sqSize > rnic.limits.maxWrsQp)
+                return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+            if (m.sqSize < this.sq.length)
+                return RiRet.QP_CANNOT_SHRINK;
+        }
+        if (m.rqSize !== undefined) {
+            if (this.srq)
+                return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+            if (m.rqSize === 0)
+                return RiRet.INVALID_PARAMETER;
+            if (m.rqSize > rnic.limits.maxWrsQp)
+                return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+            if (m.rqSize < this.rq.length)
+                return RiRet.QP_CANNOT_SHRINK;
+        }
+        if ((m.rqHiwat !== undefined || m.rqArmed !== undefined) && !this.srq)
+            return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+        if (m.rqHiwat !== undefined && this.srq && m.rqHiwat > this.srq.capacity)
+            return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
+        if (m.ord !== undefined && m.ord > rnic.limits.maxOrdPerQp)
+            return RiRet.RNIC_IRD_ORD_EXCEEDED;
+        if (m.ird !== undefined && m.ird > rnic.limits.maxIrdPerQp)
+            return RiRet.RNIC_IRD_ORD_EXCEEDED;
+        if (m.mpa) {
+            if (m.mpa.ddpRdmapVersion !== undefined && m.mpa.ddpRdmapVersion !== 1)
+                return RiRet.INVALID_DDP_RDMAP_VERSION;
+            if ((m.mpa.recvMarkers || m.mpa.xmitMarkers) && !rnic.config.markers)
+                return RiRet.MPA_ATTR_UNSUPPORTED;
+        }
+        let transport = null;
+        if (rule.llp) {
+            if (m.llp === undefined || m.llp === null)
+                return RiRet.INVALID_LL_HANDLE;
+            // Each transport recognises its own handles (transport.ts); none: not an LLP handle.
+            const made = bindLlp(this, m.llp, { ...this.mpa, ...m.mpa }) ?? RiRet.INVALID_LL_HANDLE;
+            if (typeof made === 'number')
+                return made;
+            transport = made;
+        }
+        // ---- every check passed: apply ----
+        if (m.sqSize !== undefined)
+            this.sqSize = m.sqSize;
+        if (m.rqSize !== undefined)
+            this.rqSize = m.rqSize;
+        if (m.ord !== undefined)
+            this.ord = m.ord;
+        if (m.ird !== undefined)
+            this.ird = m.ird;
+        if (m.rqHiwat !== undefined) {
+            this.rqHiwat = m.rqHiwat;
+            this.rqArmed = true;
+        }
+        if (m.rqArmed !== undefined)
+            this.rqArmed = m.rqArmed;
+        if (m.mpa)
+            this.mpa = { ...this.mpa, ...m.mpa };
+        if (from === to)
+            return RiRet.SUCCESS;
+        switch (to) {
+            case RiQpState.READY_TO_SEND:
+                this.toRts(transport, m.llp, m.streamMsg ?? null);
+                break;
+            case RiQpState.ERROR:
+                // RTS→Error is the abortive teardown: LLP reset, no Terminate (Verbs §6.2 T12).
+                this.toError('modify', null);
+                break;
+            case RiQpState.CLOSING:
+                this.startGracefulClose();
+                break;
+            case RiQpState.TERMINATE:
+                // ULP-initiated termination: Terminate with RDMAP Local Catastrophic (Verbs §6.2 T8).
+                this.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
+                break;
+            case RiQpState.IDLE:
+                this.setState(RiQpState.IDLE, 'modify');
+                this.terminate = null;
+                this.llpHandle = null;
+                break;
+        }
+        return RiRet.SUCCESS;
+    }
+    /**
+     * Modify QP of an InfiniBand QP (IBTA Vol. 1 §10.3.1, §11.2.4.2; the manual §4.5.1
+     * `ibv_modify_qp`): the transition must exist for the service type, every required attribute
+     * must be present and nothing beyond required ∪ optional (qp-states.ts `ibModifyOk`), every
+     * value in range; then everything is applied at once, or nothing. INIT→RTR attaches the
+     * transport from the binder of the RNIC's IB link (transport.ts `bindIb`).
+     */
+    modifyIb(m) {
+        const from = ibStateOf(this.state);
+        let to = from;
+        if (m.nextState !== undefined) {
+            const t = ibStateOf(m.nextState);
+            if (t === undefined)
+                return RiRet.QP_INVALID_STATE;
+            to = t;
+        }
+        if (m.llp !== undefined || m.streamMsg !== undefined || m.mpa !== undefined || m.rqHiwat !== undefined || m.rqArmed !== undefined) {
+            return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+        }
+        const ib = m.ib ?? {};
+        if (ib.altPath)
+            return RiRet.OP_UNSUPPORTED;
+        // The IBTA attribute mask is what the request carries.
+        const A = IbQpAttr;
+        let mask = 0;
+        if (ib.curState !== undefined)
+            mask |= A.CUR_STATE;
+        if (ib.sqdNotify !== undefined)
+            mask |= A.EN_SQD_ASYNC_NOTIFY;
+        if (ib.access !== undefined)
+            mask |= A.ACCESS_FLAGS;
+        if (ib.pkeyIndex !== undefined)
+            mask |= A.PKEY_INDEX;
+        if (ib.port !== undefined)
+            mask |= A.PORT;
+        if (ib.qkey !== undefined)
+            mask |= A.QKEY;
+        if (ib.av !== undefined)
+            mask |= A.AV;
+        if (ib.pathMtu !== undefined)
+            mask |= A.PATH_MTU;
+        if (ib.timeout !== undefined)
+            mask |= A.TIMEOUT;
+        if (ib.retryCnt !== undefined)
+            mask |= A.RETRY_CNT;
+        if (ib.rnrRetry !== undefined)
+            mask |= A.RNR_RETRY;
+        if (ib.rqPsn !== undefined)
+            mask |= A.RQ_PSN;
+        if (m.ord !== undefined)
+            mask |= A.MAX_QP_RD_ATOMIC;
+        if (ib.minRnrTimer !== undefined)
+            mask |= A.MIN_RNR_TIMER;
+        if (ib.sqPsn !== undefined)
+            mask |= A.SQ_PSN;
+        if (m.ird !== undefined)
+            mask |= A.MAX_DEST_RD_ATOMIC;
+        if (m.sqSize !== undefined || m.rqSize !== undefined)
+            mask |= A.CAP;
+        if (ib.destQpn !== undefined)
+            mask |= A.DEST_QPN;
+        if (m.nextState === undefined && mask === 0)
+            return RiRet.SUCCESS;
+        // Queue resizing (IBV_QP_CAP) is accepted wherever attributes may change, except to Reset/Error.
+        if (!ibModifyOk(from, to, this.service, mask, A.CAP)) {
+            // A transition that exists with a wrong mask is a bad parameter; one that does not exist, a bad state.
+            return ibTransition(from, to, this.service) ? RiRet.INVALID_PARAMETER : RiRet.QP_INVALID_STATE;
+        }
+        // SQD takes attributes only once drained (IBTA Vol. 1 §10.3.1.5).
+        if (from === IbQpState.SQD && to === IbQpState.SQD && this.state !== RiQpState.SEND_QUEUE_DRAINED)
+            return RiRet.QP_INVALID_STATE;
+        if (ib.curState !== undefined && ibStateOf(ib.curState) !== from)
+            return RiRet.INVALID_PARAMETER;
+        if (from === IbQpState.ERR && to === IbQpState.RESET && this.flushing)
+            return RiRet.STILL_FLUSHING_WQES;
+        const rnic = this.rnic;
+        // Values (IBTA Vol. 1 §11.2.4.2; ranges as Linux `ib_modify_qp` checks them).
+        if (ib.pathMtu !== undefined && (!u(ib.pathMtu, 5) || ib.pathMtu < 1))
+            return RiRet.RNIC_INVALID_MTU;
+        if (ib.destQpn !== undefined && !u(ib.destQpn, 0xff_ffff))
+            return RiRet.INVALID_PARAMETER;
+        if (ib.rqPsn !== undefined && !u(ib.rqPsn, 0xff_ffff))
+            return RiRet.INVALID_PARAMETER;
+        if (ib.sqPsn !== undefined && !u(ib.sqPsn, 0xff_ffff))
+            return RiRet.INVALID_PARAMETER;
+        if (ib.timeout !== undefined && !u(ib.timeout, 31))
+            return RiRet.INVALID_PARAMETER;
+        if (ib.retryCnt !== undefined && !u(ib.retryCnt, 7))
+            return RiRet.INVALID_PARAMETER;
+        if (ib.rnrRetry !== undefined && !u(ib.rnrRetry, 7))
+            return RiRet.INVALID_PARAMETER;
+        if (ib.minRnrTimer !== undefined && !u(ib.minRnrTimer, 31))
+            return RiRet.RNIC_INVALID_RNR_VALUE;
+        if (ib.qkey !== undefined && !u(ib.qkey, 0xffff_ffff))
+            return RiRet.INVALID_PARAMETER;
+        // QP1 answers the GSI Q_Key only (IBTA Vol. 1 §13.5.1: "QP1 … Q_Key 0x80010000").
+        if (ib.qkey !== undefined && this.special === 'GSI' && ib.qkey !== GSI_QKEY)
+            return RiRet.INVALID_PARAMETER;
+        // One port with a one-entry P_Key table.
+        if (ib.pkeyIndex !== undefined && ib.pkeyIndex !== 0)
+            return RiRet.RNIC_INVALID_PKEY_INDEX;
+        if (ib.port !== undefined && ib.port !== 1)
+            return RiRet.RNIC_INVALID_PORT;
+        // The remote-atomic enable is accepted on any RNIC (as Linux rxe and the iWARP face do): without
+        // atomics in the work-request table no atomic can reach the QP (the device reports none).
+        let av = null;
+        if (ib.av !== undefined) {
+            const r = resolveAv(rnic, ib.av);
+            if (typeof r === 'number')
+                return r;
+            av = r;
+        }
+        if (m.ord !== undefined && (!u(m.ord, 0xff) || m.ord > rnic.limits.maxOrdPerQp))
+            return RiRet.RNIC_IRD_ORD_EXCEEDED;
+        if (m.ird !== undefined && (!u(m.ird, 0xff) || m.ird > rnic.limits.maxIrdPerQp))
+            return RiRet.RNIC_IRD_ORD_EXCEEDED;
+        if (m.sqSize !== undefined) {
+            if (!Number.isInteger(m.sqSize) || m.sqSize === 0)
+                return RiRet.INVALID_PARAMETER;
+            if (m.sqSize > rnic.limits.maxWrsQp)
+                return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+            if (m.sqSize < this.sq.length)
+                return RiRet.QP_CANNOT_SHRINK;
+        }
+        if (m.rqSize !== undefined) {
+            if (this.srq)
+                return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+            if (!Number.isInteger(m.rqSize) || m.rqSize === 0)
+                return RiRet.INVALID_PARAMETER;
+            if (m.rqSize > rnic.limits.maxWrsQp)
+                return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+            if (m.rqSize < this.rq.length)
+                return RiRet.QP_CANNOT_SHRINK;
+        }
+        // The candidate attributes, then the transport (the last thing that may fail).
+        const next = {
+            ...this.ib,
+            ...(ib.pathMtu !== undefined && { pathMtu: ib.pathMtu }),
+            ...(ib.destQpn !== undefined && { destQpn: ib.destQpn }),
+            ...(ib.rqPsn !== undefined && { rqPsn: ib.rqPsn }),
+            ...(ib.sqPsn !== undefined && { sqPsn: ib.sqPsn }),
+            ...(ib.timeout !== undefined && { timeout: ib.timeout }),
+            ...(ib.retryCnt !== undefined && { retryCnt: ib.retryCnt }),
+            ...(ib.rnrRetry !== undefined && { rnrRetry: ib.rnrRetry }),
+            ...(ib.minRnrTimer !== undefined && { minRnrTimer: ib.minRnrTimer }),
+            ...(ib.qkey !== undefined && { qkey: ib.qkey }),
+            ...(ib.pkeyIndex !== undefined && { pkeyIndex: ib.pkeyIndex }),
+            ...(ib.port !== undefined && { port: ib.port }),
+            ...(ib.sqdNotify !== undefined && { sqdNotify: ib.sqdNotify }),
+        };
+        if (av)
+            next.av = av;
+        let transport = null;
+        if (from === IbQpState.INIT && to === IbQpState.RTR) {
+            const made = bindIb(rnic.config.ibLink ?? rnic.config.transport, this, next) ?? RiRet.XPORT_UNSUPPORTED;
+            if (typeof made === 'number')
+                return made;
+            transport = made;
+        }
+        // ---- every check passed: apply ----
+        this.ib = next;
+        if (ib.access !== undefined) {
+            this.enableRdmaRead = ib.access.read;
+            this.enableRdmaWrite = ib.access.write;
+            this.enableAtomic = ib.access.atomic;
+        }
+        if (m.ord !== undefined)
+            this.ord = m.ord;
+        if (m.ird !== undefined)
+            this.ird = m.ird;
+        if (m.sqSize !== undefined)
+            this.sqSize = m.sqSize;
+        if (m.rqSize !== undefined)
+            this.rqSize = m.rqSize;
+        const riFrom = this.state;
+        if (to !== from) {
+            switch (to) {
+                case IbQpState.RESET:
+                    // Reset empties the queues; softrdma completes what was posted with a flush status
+                    // rather than dropping it (nothing posted is lost; see spec-notes).
+                    this.takeTransport()?.reset();
+                    if (this.state !== RiQpState.ERROR)
+                        this.flushAll();
+                    this.setState(RiQpState.IDLE, 'modify');
+                    this.ib = newIbAttrs(this.service);
+                    this.enableRdmaRead = false;
+                    this.enableRdmaWrite = false;
+                    this.enableAtomic = false;
+                    this.terminate = null;
+                    break;
+                case IbQpState.ERR:
+                    this.toError('modify', null);
+                    break;
+                case IbQpState.RTR:
+                    this.commEstablished = false;
+                    this.transport = transport;
+                    this.responder.reset();
+                    this.setState(RiQpState.READY_TO_RECEIVE, 'modify');
+                    transport.start(null);
+                    break;
+                case IbQpState.SQD:
+                    this.setState(RiQpState.SEND_QUEUE_DRAINING, 'modify');
+                    this.checkDrained();
+                    break;
+                default:
+                    this.setState(RI_OF_IB[to], 'modify');
+                    // RTR→RTS, SQD→RTS, SQE→RTS: the send side (re)starts.
+                    if (to === IbQpState.RTS)
+                        this.kick();
+            }
+        }
+        // A transport bound by this Modify got the attributes from its binder.
+        if (mask !== 0 && !transport && to !== IbQpState.RESET && to !== IbQpState.ERR)
+            this.transport?.ibModified?.(this.ib, mask, riFrom, this.state);
+        return RiRet.SUCCESS;
+    }
+    /**
+     * A packet reached the responder. In RTR that is the Communication Established event
+     * (IBTA Vol. 1 §11.6.3.1: the first packet a QP receives in RTR); the QP stays in RTR.
+     */
+    received() {
+        if (this.state === RiQpState.READY_TO_RECEIVE && !this.commEstablished) {
+            this.commEstablished = true;
+            this.rnic.asyncEvent(RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED, this);
+        }
+    }
+    /** SQD: once every WQE that had started is complete, Draining becomes Drained (IBTA Vol. 1 §10.3.1.5). */
+    checkDrained() {
+        if (this.state !== RiQpState.SEND_QUEUE_DRAINING)
+            return;
+        if (this.sqCompl < this.sqProc)
+            return;
+        const head = this.sqAt(this.sqProc);
+        if (head && head.state !== WqeState.QUEUED)
+            return;
+        this.setState(RiQpState.SEND_QUEUE_DRAINED, 'send queue drained');
+        if (this.ib.sqdNotify)
+            this.rnic.asyncEvent(RiAsyncEventType.QP_SEND_QUEUE_DRAINED, this);
+    }
+    /**
+     * The transport may transmit: iWARP in RTS; IB in RTR (responses only), RTS and SQD (responses
+     * and the WQEs that had started: IBTA Vol. 1 §10.3.1.5).
+     */
+    get canTransmit() {
+        const s = this.state;
+        if (s === RiQpState.READY_TO_SEND)
+            return true;
+        return this.isIb && (s === RiQpState.READY_TO_RECEIVE || s === RiQpState.SEND_QUEUE_DRAINING || s === RiQpState.SEND_QUEUE_DRAINED);
+    }
+    /** The QP is connected and processing (iWARP RTS; IB RTR, RTS, SQD, SQE). */
+    get live() {
+        return this.canTransmit || (this.isIb && this.state === RiQpState.SEND_QUEUE_ERROR);
+    }
+    /** May the SQ WQE `w` at the head be processed now? New WQEs start only in RTS. */
+    sqMayRun(w) {
+        if (this.state === RiQpState.READY_TO_SEND)
+            return true;
+        return this.state === RiQpState.SEND_QUEUE_DRAINING && w.state !== WqeState.QUEUED;
+    }
+    /**
+     * An unreliable (UC, UD) QP's send side failed locally: the Send Queue Error state, where the
+     * failed WQE has its status, every later SQ WQE is flushed, and receiving goes on (IBTA Vol. 1
+     * §10.3.1.7). RC QPs go to Error instead.
+     */
+    toSqe(why) {
+        this.setState(RiQpState.SEND_QUEUE_ERROR, why);
+        this.flushSq();
+    }
+    toRts(t, handle, streamMsg) {
+        this.llpHandle = handle;
+        this.transport = t;
+        this.responder.reset();
+        this.setState(RiQpState.READY_TO_SEND, 'modify');
+        t.start(streamMsg);
+        this.kick();
+    }
+    /** Asks the transmit path to make progress (called after posts and state changes). */
+    kick() {
+        if (this.canTransmit && this.transport)
+            this.transport.kick();
+    }
+    /** Detaches and returns the transport (the QP no longer hears from its LLP). */
+    takeTransport() {
+        const t = this.transport;
+        this.transport = null;
+        return t;
+    }
+    /**
+     * Graceful close requested by the Consumer (RTS→Closing, Verbs §6.2 T6): flush the RQ and
+     * send a FIN. With SQ work or a remote Read in progress this is a bad close.
+     */
+    startGracefulClose() {
+        this.setState(RiQpState.CLOSING, 'modify');
+        this.flushRq();
+        if (this.sqOutstanding > 0 || this.remoteReadInProgress) {
+            this.badClose();
+            return;
+        }
+        this.armCloseTimer();
+        this.transport?.closeGraceful();
+    }
+    /** The peer sent a FIN (Verbs §6.2 T7 / T10). */
+    onLlpFin() {
+        if (this.state === RiQpState.READY_TO_SEND) {
+            if (this.sqOutstanding > 0 || this.remoteReadInProgress) {
+                // Bad LLP Close: Terminate with "catastrophic error local to the RDMAP stream"
+                // (0x0207), AE "Bad LLP Close" (Verbs §7.3).
+                this.rnic.asyncEvent(RiAsyncEventType.QP_BAD_LLQ_CLOSE, this);
+                this.terminateWith(Fault.STREAM_CATASTROPHIC, null);
+                return;
+            }
+            this.setState(RiQpState.CLOSING, 'peer FIN');
+            this.flushRq();
+            this.armCloseTimer();
+            this.transport?.closeGraceful();
+            return;
+        }
+        // In Terminate the FIN is part of the close we asked for: the close path finishes it.
+    }
+    /** The LLP finished closing (both FINs, socket closed) without error. */
+    onLlpClosed() {
+        this.clearCloseTimer();
+        this.takeTransport()?.detach();
+        if (this.state === RiQpState.CLOSING) {
+            this.setState(RiQpState.IDLE, 'LLP close complete');
+            this.llpHandle = null;
+            this.rnic.asyncEvent(RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE, this);
+        }
+        else if (this.state === RiQpState.TERMINATE) {
+            this.toError('LLP closed after Terminate', null);
+        }
+        else if (this.state === RiQpState.READY_TO_SEND) {
+            this.onLlpReset(false);
+        }
+    }
+    /** The LLP was reset or lost (Verbs §6.2 T13/T15/T16). */
+    onLlpReset(lost) {
+        this.clearCloseTimer();
+        this.takeTransport()?.detach();
+        const from = this.state;
+        if (from === RiQpState.READY_TO_SEND) {
+            this.toError(lost ? 'LLP lost' : 'LLP reset', null);
+            this.rnic.asyncEvent(lost ? RiAsyncEventType.QP_LLQ_CONNECTION_LOST : RiAsyncEventType.QP_LLQ_CONNECTION_RESET, this);
+        }
+        else if (from === RiQpState.CLOSING) {
+            this.toError('LLP failure while closing', null);
+            this.rnic.asyncEvent(RiAsyncEventType.QP_LLQ_CONNECTION_LOST, this);
+        }
+        else if (from === RiQpState.TERMINATE) {
+            this.toError('LLP reset after Terminate', null);
+        }
+    }
+    /** Bad Close while Closing (Verbs §6.2 T15): reset, then Error, then the AE. */
+    badClose() {
+        const t = this.takeTransport();
+        this.clearCloseTimer();
+        t?.reset();
+        this.toError('bad close', null);
+        this.rnic.asyncEvent(RiAsyncEventType.QP_BAD_CLOSE, this);
+    }
+    armCloseTimer() {
+        this.clearCloseTimer();
+        this.closeTimer = setTimeout(() => {
+            this.closeTimer = null;
+            log('QP[%d] close timeout in %s: resetting the LLP', this.id, QP_STATE_NAMES[this.state]);
+            this.takeTransport()?.reset();
+            if (this.state === RiQpState.CLOSING) {
+                this.toError('close timeout', null);
+                this.rnic.asyncEvent(RiAsyncEventType.QP_LLQ_CONNECTION_LOST, this);
+            }
+            else if (this.state === RiQpState.TERMINATE) {
+                this.toError('terminate timeout', null);
+            }
+        }, CLOSE_TIMEOUT_MS);
+        this.closeTimer.unref?.();
+    }
+    clearCloseTimer() {
+        if (this.closeTimer) {
+            clearTimeout(this.closeTimer);
+            this.closeTimer = null;
+        }
+    }
+    /**
+     * Enters Error: the LLP (if any) is reset, then every incomplete WQE on the SQ and RQ is
+     * flushed in order, except the one that caused the error, which has already been given
+     * its status (Verbs §6.2 Error state).
+     */
+    toError(why, _cause) {
+        this.clearCloseTimer();
+        this.takeTransport()?.reset();
+        this.setState(RiQpState.ERROR, why);
+        this.flushAll();
+        // A QP on an S-RQ reports that no further WQE of the S-RQ will be consumed for it
+        // (IBTA Vol. 1 §11.6.3.2 "Last WQE Reached"; RNICPI `RI_RNIC_SRQ_LAST_WQE_ASYNC`), as Linux
+        // siw and rxe raise it on entering Error.
+        if (this.srq)
+            this.rnic.asyncEvent(RiAsyncEventType.QP_LAST_WQE_REACHED, this);
+    }
+    // ------------------------------------------------------------------ posting
+    /** Allocates the next SQ WQE sequence number. Caller has checked capacity. */
+    nextSqSeq() {
+        return this.sqNextSeq++;
+    }
+    nextRqSeq() {
+        return this.rqNextSeq++;
+    }
+    /** Queues a validated SQ WQE and makes progress according to the state. */
+    enqueueSq(w) {
+        this.sq.push(w);
+        if (this.state === RiQpState.SEND_QUEUE_ERROR) {
+            // Work posted in SQE is flushed (IBTA Vol. 1 §10.3.1.7).
+            this.flushSq();
+            return;
+        }
+        switch (this.state) {
+            case RiQpState.READY_TO_SEND:
+                this.kick();
+                break;
+            case RiQpState.ERROR:
+                this.flushAll();
+                break;
+            case RiQpState.CLOSING:
+                // An SQ WQE at any time during Closing makes the close a bad one (Verbs §6.2 T15).
+                this.badClose();
+                break;
+            default:
+                // Idle: accepted and queued, never processed; Terminate: flushed on entering Error.
+                break;
+        }
+    }
+    enqueueRq(w) {
+        this.rq.push(w);
+        if (this.state === RiQpState.ERROR || this.state === RiQpState.CLOSING)
+            this.flushRq();
+    }
+    // ------------------------------------------------------------------ completion
+    /**
+     * Generates SQ completions in post order for every finished WQE at the completion head.
+     * Unsignaled successes produce no WC (Verbs §8.1.3.1).
+     */
+    completeSqInOrder() {
+        for (;;) {
+            const w = this.sqAt(this.sqCompl);
+            if (!w || w.state !== WqeState.DONE)
+                return;
+            this.sqCompl++;
+            const signaled = (w.flags & RiWrFlags.SIGNALED_FLAG) !== 0;
+            if (signaled || w.status !== RiWcStatus.SUCCESS)
+                this.pushSqWc(w);
+            if (this.state === RiQpState.SEND_QUEUE_DRAINING)
+                this.checkDrained();
+        }
+    }
+    pushSqWc(w) {
+        // Nothing completes after Destroy QP returned (RNICPI ri_qp_destroy), e.g. a late write callback.
+        if (this.destroyed)
+            return;
+        const cq = this.scq;
+        const wc = this.rnic.makeWc(this);
+        wc.op_type = WR_TABLE[w.type]?.wcType ?? RiWcType.SEND;
+        wc.id = w.id;
+        wc.op_status = w.status;
+        wc.bytes_transferred = w.status === RiWcStatus.SUCCESS ? w.totalLen : 0;
+        let flags = 0;
+        if (w.flags & RiWrFlags.LOCAL_SOLICITED_FLAG)
+            flags |= RiWcFlags.LOCAL_SOLICITED;
+        if (w.flags & RiWrFlags.CONSUMER_FLAG0)
+            flags |= RiWcFlags.CONSUMER0;
+        if (w.flags & RiWrFlags.CONSUMER_FLAG1)
+            flags |= RiWcFlags.CONSUMER1;
+        wc.flags = flags;
+        const solicited = (w.flags & RiWrFlags.LOCAL_SOLICITED_FLAG) !== 0 && (w.flags & RiWrFlags.SIGNALED_FLAG) !== 0;
+        if (!cq.push(wc, this, true, w.seq, solicited))
+            this.cqOverflow(true);
+    }
+    /**
+     * Completes an RQ (or S-RQ) WQE with a WC on the receive CQ. `opType` is DATA_RECEIVED, or
+     * RDMA_IMMEDIATE_RECEIVED for the receive an RDMA Write with Immediate consumed; `imm` is
+     * reported when `wcFlags` has IMMEDIATE_DATA.
+     */
+    pushRqWc(w, status, bytes, wcFlags, invalidated, opType = RiWcType.DATA_RECEIVED, imm = 0, srcQpn = -1) {
+        if (this.destroyed)
+            return;
+        const wc = this.rnic.makeWc(this);
+        if (srcQpn >= 0) {
+            // A datagram: its source QP, and the GRH in the first 40 octets.
+            wc.remote_qpn = srcQpn;
+            wc.grh_present = 1;
+        }
+        wc.op_type = opType;
+        wc.immediate_data = imm;
+        wc.id = w.id;
+        wc.op_status = status;
+        wc.bytes_transferred = bytes;
+        wc.flags = wcFlags;
+        wc.invalidated_rtag = invalidated;
+        const solicited = (wcFlags & RiWcFlags.SOLICITED_EVENT) !== 0;
+        if (!this.rcq.push(wc, this, false, this.srq ? -1 : w.seq, solicited))
+            this.cqOverflow(false);
+    }
+    /** Called by the CQ when the Consumer polls a WC of this QP: releases queue slots. */
+    onCompletionPolled(sq, seq) {
+        if (sq) {
+            while (this.sq.length > 0 && this.sqBase <= seq) {
+                this.sq.shift();
+                this.sqBase++;
+            }
+        }
+        else if (seq >= 0) {
+            while (this.rq.length > 0 && this.rqBase <= seq) {
+                this.rq.shift();
+                this.rqBase++;
+            }
+        }
+        else if (this.srqOutstanding > 0) {
+            this.srqOutstanding--;
+            // The S-RQ slot of that WQE is free again (Verbs §8.1.3.1, §10 Q-S5).
+            if (this.srq)
+                this.srq.inFlight--;
+        }
+    }
+    /** A completion could not be queued: the CQ overflowed (Verbs §7.3 CQ/SQ, CQ/RQ error). */
+    cqOverflow(sq) {
+        if (this.state === RiQpState.ERROR)
+            return;
+        this.rnic.asyncEvent(sq ? RiAsyncEventType.QP_CQ_SQ_ERROR : RiAsyncEventType.QP_CQ_RQ_ERROR, this);
+        if (this.live) {
+            this.terminateWith(Fault.STREAM_CATASTROPHIC, null);
+        }
+        else {
+            this.toError('CQ overflow', null);
+        }
+    }
+    /** Marks a WQE finished with `status` and generates completions in order. */
+    finishSq(w, status) {
+        w.status = status;
+        w.state = WqeState.DONE;
+        this.completeSqInOrder();
+    }
+    /** Flushes every incomplete SQ and RQ WQE (status WR_FLUSHED_ERROR), in order. */
+    flushAll() {
+        if (this.flushing)
+            return;
+        this.flushing = true;
+        try {
+            this.irq.length = 0;
+            this.flushSq();
+            this.flushRq();
+        }
+        finally {
+            this.flushing = false;
+        }
+    }
+    /** Flushes every incomplete SQ WQE (status WR_FLUSHED_ERROR), in order, and the ORQ. */
+    flushSq() {
+        this.orq.length = 0;
+        for (let s = this.sqCompl; s < this.sqNextSeq; s++) {
+            const w = this.sqAt(s);
+            if (w.state !== WqeState.DONE) {
+                w.status = RiWcStatus.WR_FLUSHED_ERROR;
+                w.state = WqeState.DONE;
+            }
+        }
+        this.sqProc = this.sqNextSeq;
+        this.completeSqInOrder();
+    }
+    /** Flushes the RQ (or the S-RQ WQEs this QP had taken). */
+    flushRq() {
+        for (const w of this.srqTaken.splice(0))
+            this.pushRqWc(w, RiWcStatus.WR_FLUSHED_ERROR, 0, 0, 0);
+        while (this.rqCompl < this.rqNextSeq) {
+            const w = this.rqAt(this.rqCompl);
+            this.rqCompl++;
+            this.pushRqWc(w, RiWcStatus.WR_FLUSHED_ERROR, 0, 0, 0);
+        }
+        this.rqProc = this.rqNextSeq;
+    }
+    /**
+     * Is a receive WQE there to take (RQ or S-RQ)? IB transports ask before executing a packet
+     * that will need one (an RDMA Write with Immediate's last packet), so that an RNR NAK leaves
+     * nothing half done (IBTA Vol. 1 §9.7.5.2.8).
+     */
+    recvReady() {
+        return this.srq ? this.srq.available > 0 : this.rqAt(this.rqProc) !== undefined;
+    }
+    /** Takes the next receive WQE for an inbound untagged Send (RQ or S-RQ). */
+    takeRecv() {
+        if (this.srq) {
+            const w = this.srq.shift();
+            if (!w)
+                return undefined;
+            this.srqTaken.push(w);
+            this.srqOutstanding++;
+            this.srq.inFlight++;
+            // rq_hiwat: the event fires when this QP's outstanding S-RQ WQEs reach the mark;
+            // a mark of 0 set by modify means "the first S-RQ WQE consumed" (RNICPI §6.7).
+            if (this.rqArmed && this.srqOutstanding >= Math.max(1, this.rqHiwat)) {
+                this.rqArmed = false;
+                this.rnic.asyncEvent(RiAsyncEventType.QP_RQ_LIMIT_REACHED, this);
+            }
+            return w;
+        }
+        const w = this.rqAt(this.rqProc);
+        if (!w)
+            return undefined;
+        this.rqProc++;
+        return w;
+    }
+    /** Completes the receive WQE consumed first and not yet completed (RQ order). */
+    completeRecv(w, status, bytes, wcFlags, invalidated, opType = RiWcType.DATA_RECEIVED, imm = 0, srcQpn = -1) {
+        if (this.srq) {
+            const i = this.srqTaken.indexOf(w);
+            if (i >= 0)
+                this.srqTaken.splice(i, 1);
+            // `srqOutstanding` drops only when this WC is polled (onCompletionPolled).
+            this.pushRqWc(w, status, bytes, wcFlags, invalidated, opType, imm, srcQpn);
+            return;
+        }
+        this.rqCompl++;
+        this.pushRqWc(w, status, bytes, wcFlags, invalidated, opType, imm, srcQpn);
+    }
+    /**
+     * Stops the QP for a protocol or local error and has the transport send its wire error
+     * (iWARP: the Terminate message): the single place where that is decided (RDMA Protocol
+     * Verbs §6.4, RFC 5040 §7). Only the first error is recorded; later ones while already
+     * terminating are ignored.
+     *
+     * `err` is a neutral {@link Fault} or the transport's own error object; `copied` carries
+     * the offending segment's headers for errors found on inbound segments (Verbs §6.4 rule 8),
+     * in the transport's form.
+     */
+    terminateWith(err, copied) {
+        if (this.isIb) {
+            // InfiniBand has no Terminate/Closing: the transport sends its wire error (a NAK), and
+            // the QP enters Error at once (IBTA Vol. 1 §10.3.1.8, §9.9.2).
+            if (!this.live)
+                return;
+            const t = this.transport;
+            if (t)
+                this.terminate = t.sendFatal(err, copied);
+            this.toError(typeof err === 'number' ? `fault ${Fault[err]}` : 'transport error', null);
+            return;
+        }
+        if (this.state !== RiQpState.READY_TO_SEND)
+            return;
+        const t = this.transport;
+        if (!t) {
+            this.setState(RiQpState.TERMINATE, 'terminate');
+            this.toError('terminate without LLP', null);
+            return;
+        }
+        const info = t.sendFatal(err, copied);
+        this.setState(RiQpState.TERMINATE, `terminate ${info.layer}/${info.etype}/${info.ecode}`);
+        this.terminate = info;
+        this.armCloseTimer();
+        t.closeGraceful();
+    }
+    /**
+     * An inbound operation broke a rule the core checks (responder.ts): the affiliated event of
+     * the fault (Verbs §7.3), then the transport's wire error.
+     */
+    remoteFault(f, copied) {
+        if (!this.live)
+            return;
+        const ae = AE_OF_FAULT[f];
+        if (ae !== undefined)
+            this.rnic.asyncEvent(ae, this);
+        // The peer is not told that an STag exists in another PD (faults.ts UNDISCLOSED_FAULT).
+        this.terminateWith(this.rnic.config.discloseNotAssociated ? f : (UNDISCLOSED_FAULT[f] ?? f), copied);
+    }
+    /** A Terminate message arrived (Verbs §6.2 T11): no Terminate goes back. */
+    onTerminateReceived(info) {
+        if (this.state !== RiQpState.READY_TO_SEND && this.state !== RiQpState.CLOSING)
+            return;
+        this.terminate = info;
+        // The peer refused our Read or atomic: it completes with the status of the peer's fault.
+        this.requester.refusedByPeer(info.fault);
+        if (this.state === RiQpState.CLOSING) {
+            // While Closing a Terminate gives a reset and Bad Close (Verbs §6.2 T15).
+            this.badClose();
+            return;
+        }
+        this.setState(RiQpState.TERMINATE, 'Terminate received');
+        this.rnic.asyncEvent(RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED, this);
+        this.armCloseTimer();
+        this.transport?.closeGraceful();
+    }
+    /** Destroy QP (Verbs §9.2.4): stops everything; no more completions or events after. */
+    destroy() {
+        this.destroyed = true;
+        // S-RQ WQEs this QP took and whose completions will never be polled free their slots.
+        if (this.srq)
+            this.srq.inFlight -= this.srqOutstanding;
+        this.srqOutstanding = 0;
+        this.clearCloseTimer();
+        this.takeTransport()?.reset();
+        this.orq.length = 0;
+        this.irq.length = 0;
+    }
+}
+export { RqWqe };
+//# sourceMappingURL=qp.js.map

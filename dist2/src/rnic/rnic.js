@@ -1,0 +1,477 @@
+/**
+ * The software RNIC: one instance per opened device. It owns every resource (PDs, CQs,
+ * S-RQs, QPs, STags), states its limits truthfully ({@link RnicLimits}, reported by
+ * `ri_rnic_query`), and delivers asynchronous events (RDMA Protocol Verbs §9.1, RNICPI §5.1).
+ *
+ * Asynchrony reaches the Consumer only through completion handlers and the async event
+ * handler, both invoked from microtasks, never re-entrantly inside a verb, and never for an
+ * object after its destroy has returned (RNICPI §2.7).
+ */
+import { RiRet } from '../rnicpi/status.js';
+import { RiAsyncEventType, RiWrType } from '../rnicpi/types.js';
+import { logger } from '../util/log.js';
+import { GSI_QPN } from '../wire/ib/mad.js';
+import { Cq } from './cq.js';
+import { hostMemory } from './hostmem.js';
+import { StagTable } from './memory.js';
+import { Pd } from './pd.js';
+import { Qp } from './qp.js';
+import { Srq } from './srq.js';
+import { wrRow } from './wr-table.js';
+const log = logger('rnic');
+export const DEFAULT_LIMITS = {
+    maxPds: 1 << 16,
+    maxQps: 1 << 16,
+    maxWrsQp: 1 << 14,
+    maxSrqs: 1 << 12,
+    maxWrsSrq: 1 << 14,
+    maxSglSendRecv: 8,
+    maxSglSrq: 8,
+    maxSglRdmaWrite: 8,
+    maxSglRdmaRead: 8,
+    maxCqs: 1 << 16,
+    maxCqesPerCq: 1 << 18,
+    maxCqEventHandlers: 64,
+    maxMrs: 1 << 20,
+    maxMws: 1 << 16,
+    maxPblSize: 1 << 20,
+    maxIrd: 1 << 20,
+    maxIrdPerQp: 128,
+    maxOrd: 1 << 20,
+    maxOrdPerQp: 128,
+    // 4 KiB … 2 MiB pages.
+    pageSizesMask: ((1n << 22n) - 1n) & ~((1n << 12n) - 1n),
+    blockSizeLow: 512n,
+    blockSizeHigh: 1n << 30n,
+};
+export const DEFAULT_CONFIG = {
+    name: 'softrdma0',
+    transport: 'iwarp',
+    limits: DEFAULT_LIMITS,
+    markers: true,
+    maxUlpdu: 65_535,
+    txWindow: 4 << 20,
+};
+let rnicSeq = 0;
+/**
+ * QP numbers of InfiniBand RNICs come from one counter per process, so that a QPN names one QP
+ * of the process (the in-process IB loopback joins QPs by dest QPN). 0 and 1 are the special
+ * QPs of IB (IBTA Vol. 1 §3.5.2) and rxe starts at 17; QPNs are 24 bits.
+ */
+let nextIbQpn = 17;
+/** Multicast groups per port and QPs per group (Linux rxe: `RXE_MAX_MCAST_GRP`, `RXE_MAX_MCAST_QP_ATTACH`). */
+export const MCAST_GROUPS = 8192;
+export const MCAST_QPS_PER_GROUP = 56;
+/** An IPv4-mapped GID of a multicast address (`::ffff:224.0.0.0/4`): an IPv4 group on RoCEv2. */
+export function isIpv4McastGid(g) {
+    if (!(g instanceof Uint8Array) || g.length !== 16)
+        return false;
+    for (let i = 0; i < 10; i++)
+        if (g[i] !== 0)
+            return false;
+    return g[10] === 0xff && g[11] === 0xff && g[12] >= 224 && g[12] <= 239;
+}
+const ibQpns = new Set();
+export class Rnic {
+    config;
+    id = rnicSeq++;
+    stags;
+    pds = new Set();
+    cqs = new Set();
+    qps = new Map();
+    srqs = new Set();
+    /** Multicast groups of the port: MGID (hex) → the UD QPs attached (see {@link mcastAttach}). */
+    mcastGroups = new Map();
+    /** Completion Event Handlers by identifier (RNICPI `ri_cq_set_event_handler`). */
+    cqHandlers = new Map();
+    asyncHandler = null;
+    /** `os_data` of `ri_rnic_open`, passed to every callback. */
+    osData = null;
+    /** MRs (including `ri_ltag_alloc` STags) counted against `maxMrs`; MWs against `maxMws`. */
+    mrCount = 0;
+    mwCount = 0;
+    closed = false;
+    nextId = 1;
+    nextQpId = 1;
+    nextHandlerId = 1;
+    /** Counters reported by `ri_rnic_diag`. */
+    counters = {
+        terminatesSent: 0,
+        terminatesReceived: 0,
+        crcErrors: 0,
+        asyncEvents: 0,
+        overflows: 0,
+        /** IB: datagrams dropped for a Q_Key that is not the receiving QP's (PortInfo Q_KeyViolations). */
+        qkeyViolations: 0,
+        /** Inbound atomics executed (atomics.ts). */
+        atomicsExecuted: 0,
+    };
+    constructor(config = DEFAULT_CONFIG) {
+        this.config = config;
+        this.stags = new StagTable(config.limits.maxMrs + config.limits.maxMws);
+    }
+    get limits() {
+        return this.config.limits;
+    }
+    /** The RNIC's QPs use the InfiniBand state set and attributes (RoCEv2). */
+    get isIb() {
+        return this.config.transport === 'rocev2';
+    }
+    /** The GID table of the (one) port; empty on iWARP. */
+    gidTable() {
+        return this.config.gids?.() ?? [];
+    }
+    /** Atomic operations can be posted: the work-request table's atomic rows carry this RNIC's transport. */
+    get atomicsSupported() {
+        return wrRow(RiWrType.COMPARE_AND_SWAP)?.transports.includes(this.config.transport) ?? false;
+    }
+    newId() {
+        return this.nextId++;
+    }
+    // ------------------------------------------------------------------ events
+    /** Queues an asynchronous event for the handler (lost if none is registered, RNICPI §5.1). */
+    asyncEvent(type, obj) {
+        this.counters.asyncEvents++;
+        const osData = obj ? obj.osData : this.osData;
+        log('RNIC[%d] async event %s on %s', this.id, RiAsyncEventType[type], objName(obj));
+        const handler = this.asyncHandler;
+        if (!handler)
+            return;
+        const rec = { event_type: type, event_data: { resource_os_data: osData }, err_data: 0n };
+        queueMicrotask(() => {
+            if (this.closed || obj?.destroyed)
+                return;
+            handler(this.osData, rec);
+        });
+    }
+    makeWc(qp) {
+        const wc = {
+            op_type: 0,
+            cq_os_data: null,
+            flags: 0,
+            invalidated_rtag: 0,
+            qp_os_data: qp.osData,
+            id: 0n,
+            op_status: 0,
+            bytes_transferred: 0,
+            immediate_data: 0,
+            err_data: 0n,
+            qp_num: qp.id,
+        };
+        if (qp.service === 'UD') {
+            // RNICPI `ri_gen_wc_t`: the completion of a UD (general) QP.
+            wc.qpn = qp.id;
+            wc.remote_lid = 0;
+            wc.remote_qpn = 0;
+            wc.remote_sl = 0;
+            wc.local_lid_pathbits = 0;
+            wc.ether_type = 0;
+            wc.grh_present = 0;
+            wc.pkey_index = 0;
+            wc.freed_resource_count = 0;
+        }
+        return wc;
+    }
+    // ------------------------------------------------------------------ handlers
+    /** Allocates (id 0) or replaces a Completion Event Handler; null clears it. */
+    setCqHandler(id, cb) {
+        if (id === 0) {
+            if (this.cqHandlers.size >= this.limits.maxCqEventHandlers)
+                return { status: RiRet.RESOURCE_SHORTAGE, id: 0 };
+            const nid = this.nextHandlerId++;
+            this.cqHandlers.set(nid, cb);
+            return { status: RiRet.SUCCESS, id: nid };
+        }
+        if (!this.cqHandlers.has(id))
+            return { status: RiRet.INVALID_HANDLER_ID, id };
+        this.cqHandlers.set(id, cb);
+        return { status: RiRet.SUCCESS, id };
+    }
+    // ------------------------------------------------------------------ PD
+    pdAlloc(osData) {
+        if (this.pds.size >= this.limits.maxPds)
+            return RiRet.RESOURCE_SHORTAGE;
+        const pd = new Pd(this.newId(), osData);
+        this.pds.add(pd);
+        return pd;
+    }
+    pdDealloc(pd) {
+        if (pd.users > 0)
+            return RiRet.PD_INUSE;
+        pd.destroyed = true;
+        this.pds.delete(pd);
+        return RiRet.SUCCESS;
+    }
+    // ------------------------------------------------------------------ CQ
+    cqCreate(numCqe, handlerId, osData) {
+        if (!Number.isInteger(numCqe) || numCqe < 1)
+            return RiRet.INVALID_PARAMETER;
+        if (numCqe > this.limits.maxCqesPerCq)
+            return RiRet.CQ_CAPACITY_EXCEEDED;
+        if (handlerId !== 0 && !this.cqHandlers.has(handlerId))
+            return RiRet.CQ_INVALID_EVENT_HANDLER;
+        if (this.cqs.size >= this.limits.maxCqs)
+            return RiRet.RESOURCE_SHORTAGE;
+        const cq = new Cq(this.newId(), numCqe, handlerId, osData, (c) => {
+            const h = this.cqHandlers.get(c.handlerId);
+            if (h && !this.closed)
+                h(this.osData, c.osData);
+        }, (c) => {
+            this.counters.overflows++;
+            this.asyncEvent(RiAsyncEventType.CQ_OVERFLOW_DETECTED, c);
+        });
+        this.cqs.add(cq);
+        return cq;
+    }
+    cqDestroy(cq) {
+        if (cq.users > 0)
+            return RiRet.CQ_INUSE;
+        cq.destroy();
+        this.cqs.delete(cq);
+        return RiRet.SUCCESS;
+    }
+    cqResize(cq, numCqe) {
+        if (!Number.isInteger(numCqe) || numCqe < 1)
+            return RiRet.INVALID_PARAMETER;
+        if (numCqe > this.limits.maxCqesPerCq)
+            return RiRet.CQ_CAPACITY_EXCEEDED;
+        if (cq.error)
+            return RiRet.CQ_ERROR;
+        return cq.resize(numCqe) ? RiRet.SUCCESS : RiRet.CQ_WOULD_OVERFLOW;
+    }
+    // ------------------------------------------------------------------ S-RQ
+    srqCreate(pd, maxWrs, maxSgl, lowat, osData) {
+        if (!Number.isInteger(maxWrs) || maxWrs < 1 || !Number.isInteger(maxSgl) || maxSgl < 1) {
+            return RiRet.INVALID_PARAMETER;
+        }
+        if (maxWrs > this.limits.maxWrsSrq)
+            return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+        if (maxSgl > this.limits.maxSglSrq)
+            return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+        if (lowat < 0 || lowat > maxWrs)
+            return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
+        if (this.srqs.size >= this.limits.maxSrqs)
+            return RiRet.RESOURCE_SHORTAGE;
+        const srq = new Srq(this.newId(), maxWrs, maxSgl, lowat, pd, osData, (s) => this.asyncEvent(RiAsyncEventType.SRQ_LIMIT_REACHED, s));
+        pd.users++;
+        this.srqs.add(srq);
+        return srq;
+    }
+    srqModify(srq, maxWrs, lowat) {
+        if (srq.error)
+            return RiRet.SRQ_IN_ERROR;
+        const cap = maxWrs ?? srq.capacity;
+        if (maxWrs !== undefined) {
+            if (!Number.isInteger(maxWrs) || maxWrs < 1)
+                return RiRet.INVALID_PARAMETER;
+            if (maxWrs > this.limits.maxWrsSrq)
+                return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+            if (maxWrs < srq.occupied)
+                return RiRet.SRQ_CANNOT_SHRINK;
+        }
+        // The limit must stay within the queue, also when only the size changes (Verbs §10 Q-S10).
+        const lo = lowat ?? srq.lowat;
+        if (!Number.isInteger(lo) || lo < 0 || lo > cap)
+            return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
+        if (maxWrs !== undefined)
+            srq.resize(maxWrs);
+        if (lowat !== undefined) {
+            srq.lowat = lowat;
+            // Setting a value > 0 arms the limit on return (RNICPI ri_srq_modify).
+            if (lowat > 0)
+                srq.armed = true;
+        }
+        return RiRet.SUCCESS;
+    }
+    srqDestroy(srq) {
+        if (srq.users > 0)
+            return RiRet.SRQ_INUSE;
+        srq.destroyed = true;
+        srq.pd.users--;
+        this.srqs.delete(srq);
+        return RiRet.SUCCESS;
+    }
+    // ------------------------------------------------------------------ QP
+    qpCreate(init) {
+        const l = this.limits;
+        for (const n of [init.sqSize, init.rqSize, init.sqMaxSges, init.sqMaxSgesRdmaw, init.rqMaxSges, init.ord, init.ird]) {
+            if (!Number.isInteger(n) || n < 0)
+                return RiRet.INVALID_PARAMETER;
+        }
+        // No zero-sized SQ (Linux siw refuses it too); an RQ may be 0 only with an S-RQ.
+        if (init.sqSize === 0 || (init.rqSize === 0 && !init.srq))
+            return RiRet.INVALID_PARAMETER;
+        if (init.sqSize > l.maxWrsQp || init.rqSize > l.maxWrsQp)
+            return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+        if (init.sqMaxSges > l.maxSglSendRecv || init.sqMaxSgesRdmaw > l.maxSglRdmaWrite) {
+            return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+        }
+        if (init.rqMaxSges > (init.srq ? l.maxSglSrq : l.maxSglSendRecv))
+            return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+        if (init.ord > l.maxOrdPerQp || init.ird > l.maxIrdPerQp)
+            return RiRet.RNIC_IRD_ORD_EXCEEDED;
+        if (init.srq && init.rqHiwat > init.srq.capacity)
+            return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
+        if (init.mpa.ddpRdmapVersion !== 1)
+            return RiRet.INVALID_DDP_RDMAP_VERSION;
+        if ((init.mpa.recvMarkers || init.mpa.xmitMarkers) && !this.config.markers)
+            return RiRet.MPA_ATTR_UNSUPPORTED;
+        if (this.qps.size >= l.maxQps)
+            return RiRet.RESOURCE_SHORTAGE;
+        // UC and UD exist on InfiniBand only (RNICPI §6.7; iWARP is RC).
+        if (init.service !== undefined && init.service !== 'RC' && !this.isIb)
+            return RiRet.QP_INVALID_SERVICE_TYPE;
+        let id;
+        if (init.special !== undefined) {
+            // QP1 is per port, not drawn from the process-wide QPN counter (IBTA Vol. 1 §3.5.2); a
+            // special QP is UD, and there is one of each per port (RNICPI ri_special_qp_get: QP_INUSE).
+            if (!this.isIb)
+                return RiRet.XPORT_UNSUPPORTED;
+            if (init.service !== 'UD')
+                return RiRet.QP_INVALID_SERVICE_TYPE;
+            id = GSI_QPN;
+            if (this.qps.has(id))
+                return RiRet.QP_INUSE;
+        }
+        else if (this.isIb) {
+            id = nextIbQpn;
+            while (ibQpns.has(id))
+                id = id >= 0xff_ffff ? 17 : id + 1;
+            nextIbQpn = id >= 0xff_ffff ? 17 : id + 1;
+            ibQpns.add(id);
+        }
+        else {
+            id = this.nextQpId;
+            while (this.qps.has(id))
+                id = (id % 0xff_ffff) + 1;
+            this.nextQpId = (id % 0xff_ffff) + 1;
+        }
+        // Report at least what was asked for: one SGE minimum and the RNIC's floor of 4 Send SGEs.
+        const qp = new Qp(this, id, {
+            ...init,
+            sqMaxSges: Math.max(init.sqMaxSges, 1),
+            sqMaxSgesRdmaw: Math.max(init.sqMaxSgesRdmaw, 1),
+            rqMaxSges: Math.max(init.rqMaxSges, 1),
+        });
+        this.qps.set(id, qp);
+        init.pd.users++;
+        init.scq.users++;
+        init.rcq.users++;
+        if (init.srq)
+            init.srq.users++;
+        log('QP[%d] created (sq %d, rq %d, ord %d, ird %d)', id, init.sqSize, init.rqSize, init.ord, init.ird);
+        return qp;
+    }
+    qpDestroy(qp) {
+        if (qp.boundWindows > 0)
+            return RiRet.WINDOWS_BOUND;
+        if (qp.mcast.size > 0)
+            return RiRet.MULTICAST_ATTACHED;
+        qp.destroy();
+        this.qps.delete(qp.id);
+        if (this.isIb && qp.special === undefined)
+            ibQpns.delete(qp.id);
+        qp.pd.users--;
+        qp.scq.users--;
+        qp.rcq.users--;
+        if (qp.srq) {
+            qp.srq.users--;
+        }
+        log('QP[%d] destroyed', qp.id);
+        return RiRet.SUCCESS;
+    }
+    // ------------------------------------------------------------------ multicast (IB UD)
+    /**
+     * Attaches a UD QP to the multicast group `mgid` (IBTA Vol. 1 §10.5; RNICPI `ri_mcast_attach`):
+     * thereafter it gets a copy of every datagram to the group that arrives on the port. RoCEv2
+     * carries IPv4 groups only: the MGID is the IPv4-mapped one of an address in 224.0.0.0/4 (as
+     * rdma_cm makes it, `cma_iboe_set_mgid`). At most {@link MCAST_QPS_PER_GROUP} QPs per group and
+     * {@link MCAST_GROUPS} groups (Linux rxe's limits); attaching twice is a success (rxe).
+     */
+    mcastAttach(qp, mgid, mlid) {
+        if (!this.isIb)
+            return RiRet.XPORT_UNSUPPORTED;
+        if (qp.service !== 'UD')
+            return RiRet.QP_INVALID_SERVICE_TYPE;
+        if (!Number.isInteger(mlid) || mlid < 0 || mlid > 0xffff)
+            return RiRet.MLID_INVALID;
+        if (!isIpv4McastGid(mgid))
+            return RiRet.MGID_INVALID;
+        const key = Buffer.from(mgid).toString('hex');
+        if (qp.mcast.has(key))
+            return RiRet.SUCCESS;
+        let g = this.mcastGroups.get(key);
+        if (!g) {
+            if (this.mcastGroups.size >= MCAST_GROUPS)
+                return RiRet.RESOURCE_SHORTAGE;
+            g = new Set();
+            this.mcastGroups.set(key, g);
+        }
+        if (g.size >= MCAST_QPS_PER_GROUP)
+            return RiRet.RNIC_QPS_PER_MCAST_PORT_EXCEEDED;
+        g.add(qp);
+        const m = Uint8Array.from(mgid);
+        qp.mcast.set(key, m);
+        log('QP[%d] attached to multicast group %s', qp.id, key);
+        qp.transport?.mcastChanged?.(m, true);
+        return RiRet.SUCCESS;
+    }
+    /** Detaches a QP from a group it is attached to (else MGID_INVALID; RNICPI `ri_mcast_detach`). */
+    mcastDetach(qp, mgid, mlid) {
+        if (!this.isIb)
+            return RiRet.XPORT_UNSUPPORTED;
+        if (!Number.isInteger(mlid) || mlid < 0 || mlid > 0xffff)
+            return RiRet.MLID_INVALID;
+        const key = mgid instanceof Uint8Array && mgid.length === 16 ? Buffer.from(mgid).toString('hex') : '';
+        const m = qp.mcast.get(key);
+        if (!m)
+            return RiRet.MGID_INVALID;
+        qp.mcast.delete(key);
+        const g = this.mcastGroups.get(key);
+        g?.delete(qp);
+        if (g && g.size === 0)
+            this.mcastGroups.delete(key);
+        log('QP[%d] detached from multicast group %s', qp.id, key);
+        qp.transport?.mcastChanged?.(m, false);
+        return RiRet.SUCCESS;
+    }
+    /** Close RNIC: frees everything (Verbs §9.1.2: "never refused"). */
+    close() {
+        this.mcastGroups.clear();
+        for (const qp of [...this.qps.values()]) {
+            qp.mcast.clear();
+            qp.destroy();
+            if (this.isIb && qp.special === undefined)
+                ibQpns.delete(qp.id);
+        }
+        this.qps.clear();
+        for (const cq of this.cqs)
+            cq.destroy();
+        this.cqs.clear();
+        this.srqs.clear();
+        // Every registration gives back what it took: its pin on host memory (hostmem.ts).
+        for (const o of this.stags.values()) {
+            o.destroyed = true;
+            o.valid = false;
+            if (o.pinned)
+                hostMemory.unpin(o.pinned.va, o.pinned.length);
+            o.pinned = null;
+            o.target = null;
+        }
+        this.stags.clear();
+        this.mrCount = 0;
+        this.mwCount = 0;
+        this.pds.clear();
+        this.closed = true;
+    }
+}
+function objName(obj) {
+    if (!obj)
+        return 'RNIC';
+    if (obj instanceof Qp)
+        return `QP[${obj.id}]`;
+    if (obj instanceof Cq)
+        return `CQ[${obj.id}]`;
+    return `SRQ[${obj.id}]`;
+}
+//# sourceMappingURL=rnic.js.map

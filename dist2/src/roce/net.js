@@ -1,0 +1,549 @@
+/**
+ * The UDP layer of RoCEv2 (IBTA Vol. 1 Annex A17: InfiniBand transport packets in UDP
+ * datagrams to port 4791), and the only UDP code of the transport, like Linux rxe's
+ * `rxe_net.c`:
+ *
+ * - **one socket per local address** (and port), shared by every QP that sends from that
+ *   address; received datagrams are dispatched by the BTH's DestQP (QPNs are unique in the
+ *   process);
+ * - **the ICRC both ways** (`src/wire/ib/icrc.ts`). On transmit it is computed for IPv4 ID 0, and
+ *   the socket is made to send ID 0 with `IP_MTU_DISCOVER = IP_PMTUDISC_DO` (Linux then sets DF
+ *   and leaves the ID 0 for unfragmentable datagrams). Node cannot set that option, so it is set
+ *   on the socket's file descriptor with the `sockopt` addon (an optional dependency) when it
+ *   loads; without it the
+ *   kernel picks the ID and peers that check the ICRC (rxe, hardware) drop our packets, while
+ *   softrdma peers still accept them (below). {@link RoceNet.ipIdZero} tells which.
+ *   On receive, a UDP socket does not show the IP header, so the one unknown covered field,
+ *   the IPv4 ID, is solved for from the ICRC by CRC linearity (`solveIpv4Id`): a packet no ID
+ *   explains is corrupt and is dropped silently, as rxe does (docs/spec-notes.md, "RoCEv2:
+ *   ICRC on receive");
+ * - **no IP fragmentation**: DF is set, and a datagram larger than the endpoint's
+ *   `maxDatagram` is refused (the transport segments at the path MTU, so this is a bug guard);
+ * - **bounded receive**: each datagram is handled synchronously in its `message` event — nothing
+ *   is queued in user space, so the kernel's socket buffer is the only queue and overflows drop
+ *   there, which the RC transport recovers from like any loss;
+ * - the seeded fault hook of the tests (drop, duplicate, reorder, delay, corrupt) on transmit,
+ *   and the pcap tap (`SOFTRDMA_PCAP`).
+ *
+ * Binding is asynchronous: {@link RoceNet.acquire} returns at once, sends are held (bounded)
+ * until the socket listens, and a bind error is reported to every attached QP.
+ */
+import dgram from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { networkInterfaces } from 'node:os';
+import { FaultHook } from '../util/fault-hook.js';
+import { logger } from '../util/log.js';
+import { BTH_LEN, decodeIbPacket, ICRC_LEN, isIbWireError, solveIpv4Id, writeIcrc } from '../wire/ib/index.js';
+import { RocePcap } from './trace.js';
+const log = logger('roce:net');
+/** The RoCEv2 UDP destination port (IBTA Vol. 1 Annex A17.2.4). */
+export const ROCEV2_PORT = 4791;
+/** IPv4 + UDP header octets in front of every packet. */
+export const IPV4_UDP_OVERHEAD = 28;
+/** Sends held while the socket binds, at most. */
+const MAX_PENDING = 1024;
+/** Socket buffers asked for (the kernel may clamp): rxe bursts 64 packets / 128 PSNs. */
+const SOCKET_BUFFER = 4 << 20;
+/** How long an unused endpoint stays open (its last datagrams leave; a new QP may reuse it). */
+const CLOSE_DELAY_MS = 50;
+let setsockoptFn;
+/** The `sockopt` addon's setsockopt, or null when it does not load (non-Linux, no binary). */
+function loadSetsockopt() {
+    if (setsockoptFn !== undefined)
+        return setsockoptFn;
+    setsockoptFn = null;
+    if (process.platform !== 'linux')
+        return null;
+    try {
+        const require = createRequire(import.meta.url);
+        const so = require('sockopt');
+        // sockopt reads `socket._handle.fd`; handing it the descriptor directly avoids the dgram
+        // `_handle` getter and its DEP0112 warning.
+        setsockoptFn = (fd, level, name, value) => so.setsockopt({ _handle: { fd } }, level, name, value);
+    }
+    catch (e) {
+        log('sockopt did not load (%s): the kernel will choose IPv4 IDs', e.message);
+    }
+    return setsockoptFn;
+}
+/**
+ * True when the `sockopt` addon loaded, so endpoints can make the kernel send IPv4 ID 0. It is
+ * an optional dependency: its 2.0.1 prebuilds for Linux are in fact macOS binaries, so on
+ * Linux it loads only when node-gyp built it at install (a C++ toolchain and Node's headers).
+ */
+export function ipIdZeroSupported() {
+    return loadSetsockopt() !== null;
+}
+/** Linux `<netinet/in.h>`: IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO. */
+const IPPROTO_IP = 0;
+const IP_MTU_DISCOVER = 10;
+const IP_PMTUDISC_DO = 2;
+/** The descriptor of a bound dgram socket (Node keeps its handle behind a private symbol). */
+function socketFd(sock) {
+    const o = sock;
+    for (const s of Object.getOwnPropertySymbols(sock)) {
+        const fd = o[s]?.handle?.fd;
+        if (typeof fd === 'number' && fd >= 0)
+            return fd;
+    }
+    return null;
+}
+const v4cache = new Map();
+/** IPv4 dotted quad → 4 octets (RangeError for anything else); cached, do not modify. */
+export function ipv4Bytes(a) {
+    const c = v4cache.get(a);
+    if (c)
+        return c;
+    const p = a.split('.').map(Number);
+    if (p.length !== 4 || p.some((x) => !Number.isInteger(x) || x < 0 || x > 255))
+        throw new RangeError(`not an IPv4 address: ${a}`);
+    const b = Uint8Array.from(p);
+    // Bounded: peers of one process are few; a flood of sources only costs re-parsing.
+    if (v4cache.size < 4096)
+        v4cache.set(a, b);
+    return b;
+}
+/** The DestQP of a multicast datagram (IBTA Vol. 1 §10.5: QPN 0xFFFFFF). */
+export const MULTICAST_QPN = 0xffffff;
+/** True for an IPv4 address in 224.0.0.0/4. */
+export function isIpv4Multicast(a) {
+    const first = Number(a.split('.')[0]);
+    return first >= 224 && first <= 239;
+}
+/** The IPv4 address of an IPv4-mapped GID (`::ffff:a.b.c.d`), or null. */
+export function gidToIpv4(gid) {
+    if (gid.length !== 16)
+        return null;
+    for (let i = 0; i < 10; i++)
+        if (gid[i] !== 0)
+            return null;
+    if (gid[10] !== 0xff || gid[11] !== 0xff)
+        return null;
+    return `${gid[12]}.${gid[13]}.${gid[14]}.${gid[15]}`;
+}
+/** The IPv4-mapped GID of `a.b.c.d` (RoCE v2 GID type, IBTA Annex A17.8). */
+export function ipv4ToGid(address) {
+    const g = new Uint8Array(16);
+    g[10] = 0xff;
+    g[11] = 0xff;
+    g.set(ipv4Bytes(address), 12);
+    return g;
+}
+/**
+ * The MTU of the network interface that holds `address` (Linux: `/sys/class/net/<if>/mtu`), or
+ * null when it cannot be told (another OS, an address of no interface).
+ */
+export function linkMtuOf(address) {
+    for (const [name, list] of Object.entries(networkInterfaces())) {
+        if (!list?.some((a) => a.address === address))
+            continue;
+        try {
+            const mtu = Number(readFileSync(`/sys/class/net/${name}/mtu`, 'utf8').trim());
+            return Number.isInteger(mtu) && mtu > 0 ? mtu : null;
+        }
+        catch {
+            return null;
+        }
+    }
+    return null;
+}
+const endpoints = new Map();
+/** A UDP endpoint of the RoCEv2 transport; see the module documentation. */
+export class RoceNet {
+    address;
+    #port;
+    /**
+     * Largest UDP payload sent: the link MTU of the address's interface less the IPv4 and UDP
+     * headers (65507, the IPv4 maximum, when the link MTU is unknown). DF is set, so a larger
+     * datagram would not leave; a QP whose path MTU does not fit is refused at INIT→RTR.
+     */
+    maxDatagram;
+    stats = {
+        txPackets: 0,
+        txBytes: 0,
+        txErrors: 0,
+        rxPackets: 0,
+        rxBytes: 0,
+        rxIcrcErrors: 0,
+        rxMalformed: 0,
+        rxNoQp: 0,
+        rxClientErrors: 0,
+    };
+    /** Resolves when the socket listens; rejects with the bind error. */
+    ready;
+    #addrBytes;
+    #sock;
+    #clients = new Map();
+    #refs = 0;
+    #listening = false;
+    #closed = false;
+    #error = null;
+    #ipIdZero = false;
+    #pending = [];
+    #hook = null;
+    #tap = null;
+    #held = null;
+    #heldTimer = null;
+    #closeTimer = null;
+    #pcap;
+    /**
+     * A multicast group's endpoint (its address is the group's, 224.0.0.0/4): it receives the
+     * group's datagrams (DestQP 0xFFFFFF) for every QP attached to it, on the interfaces it
+     * joined (a real IGMP membership through the socket, IP_ADD_MEMBERSHIP), and sends nothing.
+     */
+    multicast;
+    /** Multicast: memberships by interface address, counted (the last leave drops it). */
+    #joined = new Map();
+    constructor(address, port) {
+        this.address = address;
+        this.#port = port;
+        this.#addrBytes = ipv4Bytes(address);
+        this.multicast = isIpv4Multicast(address);
+        const link = linkMtuOf(address);
+        this.maxDatagram = link ? Math.min(65507, link - IPV4_UDP_OVERHEAD) : 65507;
+        this.#pcap = RocePcap.open(address, port);
+        // Several sockets of a host (processes, RNICs) may receive one group: SO_REUSEADDR, as
+        // every multicast receiver sets it; unicast endpoints keep their address exclusive.
+        const sock = dgram.createSocket({ type: 'udp4', recvBufferSize: SOCKET_BUFFER, sendBufferSize: SOCKET_BUFFER, reuseAddr: this.multicast });
+        this.#sock = sock;
+        sock.on('message', (msg, rinfo) => this.#onMessage(msg, rinfo));
+        this.ready = new Promise((resolve, reject) => {
+            sock.once('listening', () => {
+                this.#listening = true;
+                if (this.#port === 0) {
+                    this.#port = sock.address().port;
+                    endpoints.delete(`${address}:0`);
+                    endpoints.set(`${address}:${this.#port}`, this);
+                }
+                this.#setIpIdZero();
+                log('%s:%d listening (IPv4 ID 0: %s)', address, port, this.#ipIdZero);
+                for (const iface of this.#joined.keys())
+                    this.#addMembership(iface);
+                const q = this.#pending;
+                this.#pending = [];
+                for (const [b, a, p] of q)
+                    this.#sendNow(b, a, p);
+                resolve();
+            });
+            sock.on('error', (err) => {
+                log('%s:%d socket error: %s', address, port, err.message);
+                if (!this.#listening) {
+                    this.#fail(err);
+                    reject(err);
+                }
+                else {
+                    this.stats.txErrors++;
+                }
+            });
+        });
+        // Nobody may be awaiting it: a bind error is reported to the clients instead.
+        this.ready.catch(() => { });
+        sock.bind(port, address);
+    }
+    /**
+     * The endpoint for `address:port`, created (and bound in the background) on first use;
+     * every acquire is matched by a {@link release}. Port 0 (tests) binds a fresh ephemeral
+     * port every time.
+     */
+    static acquire(address, port = ROCEV2_PORT) {
+        const key = `${address}:${port}`;
+        let n = port === 0 ? undefined : endpoints.get(key);
+        if (!n || n.#closed) {
+            n = new RoceNet(address, port);
+            endpoints.set(key, n);
+        }
+        n.#refs++;
+        if (n.#closeTimer) {
+            clearTimeout(n.#closeTimer);
+            n.#closeTimer = null;
+        }
+        return n;
+    }
+    /** The endpoint for `address:port` if one is open. */
+    static find(address, port = ROCEV2_PORT) {
+        return endpoints.get(`${address}:${port}`);
+    }
+    /**
+     * Drops one reference; the last closes the socket a little later, so that what was just
+     * sent (a QP's last NAK before it entered Error) leaves first, and so that a QP bound right
+     * after reuses the socket.
+     */
+    release() {
+        if (this.#refs > 0)
+            this.#refs--;
+        if (this.#refs > 0 || this.#closeTimer)
+            return;
+        this.#closeTimer = setTimeout(() => {
+            this.#closeTimer = null;
+            if (this.#refs === 0)
+                this.close();
+        }, CLOSE_DELAY_MS);
+    }
+    /** Closes the socket now (attached clients hear `netError`). */
+    close() {
+        if (this.#closed)
+            return;
+        this.#closed = true;
+        if (this.#closeTimer)
+            clearTimeout(this.#closeTimer);
+        this.#closeTimer = null;
+        if (endpoints.get(`${this.address}:${this.port}`) === this)
+            endpoints.delete(`${this.address}:${this.port}`);
+        if (this.#heldTimer)
+            clearTimeout(this.#heldTimer);
+        this.#held = null;
+        this.#pending = [];
+        try {
+            this.#sock.close();
+        }
+        catch {
+            // already closed
+        }
+        this.#pcap?.close();
+    }
+    /** The UDP port (for port 0, the one the kernel chose, once {@link ready}). */
+    get port() {
+        return this.#port;
+    }
+    /** True once `IP_MTU_DISCOVER = IP_PMTUDISC_DO` is set: datagrams leave with IPv4 ID 0. */
+    get ipIdZero() {
+        return this.#ipIdZero;
+    }
+    /** Directs packets for `qpn` to `client` (RangeError if the QPN is taken here). */
+    attach(qpn, client) {
+        if (this.#clients.has(qpn))
+            throw new RangeError(`QPN ${qpn} already attached to ${this.address}:${this.port}`);
+        this.#clients.set(qpn, client);
+        if (this.#error)
+            queueMicrotask(() => client.netError(this.#error));
+    }
+    /**
+     * Multicast endpoints: joins the group on the interface of `iface` (an address of ours), or
+     * counts one more user of that membership. An interface without multicast (Linux `lo` unless
+     * `ip link set lo multicast on`) refuses it: logged, the other interfaces still receive.
+     */
+    join(iface) {
+        if (!this.multicast)
+            return;
+        const n = this.#joined.get(iface) ?? 0;
+        this.#joined.set(iface, n + 1);
+        if (n === 0 && this.#listening)
+            this.#addMembership(iface);
+    }
+    /** Multicast endpoints: one user less of the membership on `iface`; the last one leaves the group (IGMP leave). */
+    leave(iface) {
+        const n = this.#joined.get(iface) ?? 0;
+        if (n <= 1) {
+            this.#joined.delete(iface);
+            if (n === 1 && this.#listening && !this.#closed) {
+                try {
+                    this.#sock.dropMembership(this.address, iface);
+                }
+                catch (e) {
+                    log('%s: leaving on %s: %s', this.address, iface, e.message);
+                }
+            }
+        }
+        else
+            this.#joined.set(iface, n - 1);
+    }
+    #addMembership(iface) {
+        try {
+            this.#sock.addMembership(this.address, iface);
+            log('%s:%d joined on %s', this.address, this.port, iface);
+        }
+        catch (e) {
+            log('%s:%d cannot join on %s: %s', this.address, this.port, iface, e.message);
+        }
+    }
+    /** True when a QP with this number is attached here (QP1 of another RNIC on this address). */
+    has(qpn) {
+        return this.#clients.has(qpn);
+    }
+    detach(qpn, client) {
+        if (client && this.#clients.get(qpn) !== client)
+            return;
+        this.#clients.delete(qpn);
+    }
+    /**
+     * Installs (or removes, with null) a targeted fault for tests: called with every packet
+     * before the seeded fault hook; `'drop'` loses it, `'duplicate'` sends it twice.
+     */
+    setTap(tap) {
+        this.#tap = tap;
+    }
+    /** Installs (or removes, with null) the seeded fault hook applied to every datagram sent. */
+    setFaults(plan) {
+        this.#hook = plan ? new FaultHook(plan) : null;
+        return this.#hook;
+    }
+    /** Datagrams the socket has not handed to the kernel yet (backpressure for senders). */
+    get sendQueueCount() {
+        return this.#pending.length + (this.#listening && !this.#closed ? this.#sock.getSendQueueCount() : 0);
+    }
+    /**
+     * Sends one packet (BTH … ICRC; the ICRC octets are overwritten) to `address:port`. The ICRC
+     * is computed for IPv4 ID 0 and DF. The buffer must not be changed afterwards.
+     */
+    /**
+     * Sends one datagram. `onDone`, if given, is called once the datagram has left the socket's
+     * queue (sent, dropped by the fault hook, or failed), so a sender can bound what it has queued.
+     */
+    send(pkt, address, port = this.port, onDone) {
+        if (this.#closed) {
+            onDone?.();
+            return;
+        }
+        if (pkt.length > this.maxDatagram)
+            throw new RangeError(`datagram of ${pkt.length} octets exceeds ${this.maxDatagram} (no IP fragmentation)`);
+        writeIcrc({ src: this.#addrBytes, dst: ipv4Bytes(address), srcPort: this.port, dstPort: port, ipId: 0 }, pkt);
+        const t = this.#tap?.(pkt, address, port) ?? 'pass';
+        if (t === 'drop')
+            return;
+        if (t === 'duplicate')
+            this.#sendNow(pkt, address, port);
+        const h = this.#hook;
+        if (!h) {
+            this.#sendNow(pkt, address, port, onDone);
+            return;
+        }
+        // The fault hook's delays and reordering keep their own (bounded) copies.
+        onDone?.();
+        const d = h.decide();
+        if (d.drop)
+            return;
+        let b = pkt;
+        if (d.corrupt && b.length > BTH_LEN + ICRC_LEN) {
+            b = b.slice();
+            // Any bit the ICRC covers except octet 4 of the BTH (masked): the receiver must drop it.
+            let bit = h.pick((b.length - ICRC_LEN) * 8 - 8);
+            if (bit >= 32)
+                bit += 8;
+            b[bit >> 3] ^= 1 << (bit & 7);
+        }
+        const out = (x) => {
+            if (d.delayMs)
+                setTimeout(() => this.#sendNow(x, address, port), d.delayMs).unref();
+            else
+                this.#sendNow(x, address, port);
+        };
+        if (d.reorder && !this.#held) {
+            // Hold it back until the next datagram has gone (or 2 ms, whichever is first).
+            this.#held = [b, address, port];
+            this.#heldTimer = setTimeout(() => this.#flushHeld(), 2);
+            this.#heldTimer.unref();
+            if (d.duplicate)
+                out(b);
+            return;
+        }
+        out(b);
+        if (d.duplicate)
+            out(b);
+        this.#flushHeld();
+    }
+    #flushHeld() {
+        if (this.#heldTimer)
+            clearTimeout(this.#heldTimer);
+        this.#heldTimer = null;
+        const h = this.#held;
+        this.#held = null;
+        if (h)
+            this.#sendNow(h[0], h[1], h[2]);
+    }
+    #sendNow(pkt, address, port, onDone) {
+        if (this.#closed) {
+            onDone?.();
+            return;
+        }
+        if (!this.#listening) {
+            if (this.#pending.length < MAX_PENDING)
+                this.#pending.push([pkt, address, port]);
+            onDone?.();
+            return;
+        }
+        this.stats.txPackets++;
+        this.stats.txBytes += pkt.length;
+        this.#pcap?.datagram(this.address, this.port, address, port, pkt, 0);
+        this.#sock.send(pkt, port, address, (err) => {
+            onDone?.();
+            if (err) {
+                this.stats.txErrors++;
+                log('%s:%d send to %s:%d failed: %s', this.address, this.port, address, port, err.message);
+            }
+        });
+    }
+    #setIpIdZero() {
+        const set = loadSetsockopt();
+        const fd = socketFd(this.#sock);
+        if (!set || fd === null)
+            return;
+        try {
+            set(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO);
+            this.#ipIdZero = true;
+        }
+        catch (e) {
+            log('IP_MTU_DISCOVER failed: %s', e.message);
+        }
+    }
+    #fail(err) {
+        this.#error = err;
+        for (const c of [...this.#clients.values()])
+            c.netError(err);
+    }
+    #onMessage(msg, rinfo) {
+        const raw = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
+        this.stats.rxBytes += raw.length;
+        if (raw.length < BTH_LEN + ICRC_LEN || rinfo.family !== 'IPv4') {
+            this.stats.rxMalformed++;
+            return;
+        }
+        let srcBytes;
+        try {
+            srcBytes = ipv4Bytes(rinfo.address);
+        }
+        catch {
+            this.stats.rxMalformed++;
+            return;
+        }
+        const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort: rinfo.port, dstPort: this.port }, raw);
+        if (!id) {
+            this.stats.rxIcrcErrors++;
+            if (log.enabled)
+                log('%s:%d drop from %s:%d: bad ICRC', this.address, this.port, rinfo.address, rinfo.port);
+            return;
+        }
+        this.#pcap?.datagram(rinfo.address, rinfo.port, this.address, this.port, raw, id.ipId);
+        let pkt;
+        try {
+            pkt = decodeIbPacket(raw);
+        }
+        catch (e) {
+            if (!isIbWireError(e))
+                throw e;
+            this.stats.rxMalformed++;
+            if (log.enabled)
+                log('%s:%d drop: %s', this.address, this.port, e.message);
+            return;
+        }
+        // A group's datagram (DestQP 0xFFFFFF, IBTA Vol. 1 §10.5) goes to every QP attached to it.
+        const targets = this.multicast ? (pkt.bth.destQp === MULTICAST_QPN ? [...this.#clients.values()] : []) : [this.#clients.get(pkt.bth.destQp)].filter((c) => c !== undefined);
+        if (targets.length === 0) {
+            this.stats.rxNoQp++;
+            return;
+        }
+        this.stats.rxPackets++;
+        const r = { pkt, raw, srcAddress: rinfo.address, srcPort: rinfo.port, dstAddress: this.address, ipId: id.ipId };
+        for (const c of targets) {
+            try {
+                c.rx(r);
+            }
+            catch (e) {
+                // A bug in a client must not take the socket (and every other QP) down with it.
+                this.stats.rxClientErrors++;
+                log('QP %d: error handling a packet: %s', pkt.bth.destQp, e.stack ?? String(e));
+            }
+        }
+    }
+}
+//# sourceMappingURL=net.js.map

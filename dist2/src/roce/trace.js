@@ -1,0 +1,50 @@
+/**
+ * Wire tracing for RoCEv2: with `SOFTRDMA_PCAP=<directory>`, every UDP endpoint of the
+ * transport (one per local address and port, `net.ts`) writes
+ * `softrdma-<pid>-<n>-roce-<addr>-<port>.pcap`
+ * holding each datagram it sent and each it received, framed as Ethernet/IPv4/UDP so that
+ * Wireshark/tshark decode the packets as RRoCE (the `infiniband` dissector on UDP 4791; for
+ * another port, `-o infiniband.rroce.port:<port>`).
+ * Received datagrams carry the IPv4 ID recovered from their ICRC, sent ones ID 0, so the
+ * capture shows what was on the wire.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PcapWriter } from '../wire/pcap.js';
+let seq = 0;
+/** The directory captures go to, or null when tracing is off. */
+export function pcapDir() {
+    const d = process.env.SOFTRDMA_PCAP;
+    return d ? d : null;
+}
+/** A capture of one UDP endpoint. */
+export class RocePcap {
+    #w;
+    file;
+    #open = true;
+    constructor(file) {
+        this.file = file;
+        this.#w = new PcapWriter(file);
+    }
+    /** Opens a capture for the endpoint `address:port`; null when tracing is off. */
+    static open(address, port) {
+        const dir = pcapDir();
+        if (!dir)
+            return null;
+        mkdirSync(dir, { recursive: true });
+        return new RocePcap(join(dir, `softrdma-${process.pid}-${seq++}-roce-${address}${port ? `-${port}` : ''}.pcap`));
+    }
+    /** Records one datagram. */
+    datagram(srcIp, srcPort, dstIp, dstPort, payload, ipId) {
+        if (!this.#open)
+            return;
+        this.#w.udpDatagram({ src: { ip: srcIp, port: srcPort || 1 }, dst: { ip: dstIp, port: dstPort || 1 }, payload, ipId });
+    }
+    close() {
+        if (!this.#open)
+            return;
+        this.#open = false;
+        this.#w.close();
+    }
+}
+//# sourceMappingURL=trace.js.map

@@ -1,0 +1,458 @@
+/**
+ * The verbs access layer: devices, contexts and asynchronous events.
+ *
+ * libibverbs is a consumer face over RNICPI (`src/rnicpi/`). This module plays the access
+ * layer's part for the process: it loads the "softrdma" provider once, opens each RNIC
+ * (`ri_rnic_open`), registers the one asynchronous event handler and the one completion event
+ * handler per RNIC, and hands each `ibv_open_device` its own RNIC handle
+ * (`ri_rnic_get_hdl`). Every `ibv_*` call then goes through that handle's `ri_ops_t`.
+ *
+ * The handle is obtained at the kernel location: in a single Node process the library is both
+ * the user-level and the kernel-level access layer, and RNICPI lets only the kernel side name a
+ * completion event handler at CQ creation (`ri_cq_create`, "non-privileged consumers must pass
+ * 0"). Nothing privileged is exposed through the verbs API itself.
+ */
+import { createAccessLayer, riLoadProvider } from '../provider/access-layer.js';
+import { RiRet } from '../rnicpi/status.js';
+import { RiAsyncEventType, RiConsumerDomain, RiPblMode, RI_QUERY_RNIC_PORT_INFO, RiTransportType, } from '../rnicpi/types.js';
+import { logger } from '../util/log.js';
+import { ibv_atomic_cap, ibv_device_cap_flags, ibv_event_type, ibv_mtu, ibv_node_type, ibv_port_state, ibv_transport_type, IBV_LINK_LAYER_ETHERNET, } from './constants.js';
+import { EAGAIN, EBADF, EINVAL, setErrno } from './errno.js';
+import { VERBS_HANDLE, } from './types.js';
+const log = logger('verbs');
+/** Vendor id reported by `ibv_query_device` (none is registered for a software RNIC). */
+export const SOFTRDMA_VENDOR_ID = 0x534f46; // "SOF"
+export const SOFTRDMA_VENDOR_PART_ID = 1;
+/** One softrdma RNIC as an `ibv_device`. */
+export class Device {
+    vp;
+    ops;
+    [VERBS_HANDLE] = 'ibv_device';
+    /** An iWARP RNIC, or (RoCEv2) an InfiniBand channel adapter, as Linux rxe shows. */
+    node_type;
+    transport_type;
+    name;
+    dev_name;
+    dev_path;
+    ibdev_path;
+    /** Node GUID: the EUI-64 of the device's MAC, as siw derives it. */
+    guid;
+    mac;
+    /** The completion event handler id every CQ of this device is created with. */
+    cqHandlerId = 0;
+    constructor(vp, 
+    /** The consumer vector (AL-serialized kernel ops). */
+    ops, index) {
+        this.vp = vp;
+        this.ops = ops;
+        this.name = vp.name;
+        const ib = vp.transportType === RiTransportType.IB;
+        this.node_type = ib ? ibv_node_type.IBV_NODE_CA : ibv_node_type.IBV_NODE_RNIC;
+        this.transport_type = ib ? ibv_transport_type.IBV_TRANSPORT_IB : ibv_transport_type.IBV_TRANSPORT_IWARP;
+        this.dev_name = `uverbs${index}`;
+        this.dev_path = `/sys/class/infiniband_verbs/uverbs${index}`;
+        this.ibdev_path = `/sys/class/infiniband/${vp.name}`;
+        // A locally administered MAC derived from the device index (no real NIC behind it). The RoCE
+        // device's also carries the process ID: its node GUID is the CA GUID of the IB CM, which with
+        // a QPN names a connection to every peer (IBTA Vol. 1 §12.9.8.3.1), so two softrdma processes
+        // of one host (whose QPNs both start at 17) must not share it.
+        const pid = process.pid;
+        this.mac = ib
+            ? Uint8Array.from([0x02, 0x53, index & 0xff, (pid >>> 16) & 0xff, (pid >>> 8) & 0xff, pid & 0xff])
+            : Uint8Array.from([0x02, 0x53, 0x4f, 0x46, 0x00, index & 0xff]);
+        const m = this.mac;
+        this.guid =
+            (BigInt(m[0] ^ 2) << 56n) |
+                (BigInt(m[1]) << 48n) |
+                (BigInt(m[2]) << 40n) |
+                (0xfffen << 24n) |
+                (BigInt(m[3]) << 16n) |
+                (BigInt(m[4]) << 8n) |
+                BigInt(m[5]);
+    }
+}
+let asyncFdSeq = 100;
+/** An opened device (`ibv_context`). */
+export class Context {
+    device;
+    rnic;
+    [VERBS_HANDLE] = 'ibv_context';
+    async_fd = asyncFdSeq++;
+    num_comp_vectors = 1;
+    async_nonblocking = false;
+    closed = false;
+    /** Objects created through this context and not yet destroyed. */
+    objects = new Set();
+    events = [];
+    waiters = [];
+    constructor(device, rnic) {
+        this.device = device;
+        this.rnic = rnic;
+    }
+    get ops() {
+        return this.device.ops;
+    }
+    /** Queues an asynchronous event, or hands it to the oldest waiter. */
+    postAsync(type, element) {
+        if (this.closed)
+            return;
+        const w = this.waiters.shift();
+        if (w) {
+            w.ev.event_type = type;
+            w.ev.element = element;
+            reported(element);
+            w.resolve(0);
+            return;
+        }
+        this.events.push({ event_type: type, element });
+    }
+    /** Drops the queued (not yet read) events of an object being destroyed. */
+    dropAsync(target) {
+        for (let i = this.events.length - 1; i >= 0; i--) {
+            const e = this.events[i].element;
+            if (e.qp === target || e.cq === target || e.srq === target)
+                this.events.splice(i, 1);
+        }
+    }
+    /** `ibv_get_async_event`: resolves with 0 once an event is copied into `ev`. */
+    getAsync(ev) {
+        if (this.closed)
+            return Promise.resolve(fail(EBADF));
+        const e = this.events.shift();
+        if (e) {
+            ev.event_type = e.event_type;
+            ev.element = e.element;
+            reported(e.element);
+            return Promise.resolve(0);
+        }
+        if (this.async_nonblocking)
+            return Promise.resolve(fail(EAGAIN));
+        return new Promise((resolve) => this.waiters.push({ ev, resolve }));
+    }
+    close() {
+        this.closed = true;
+        for (const w of this.waiters.splice(0))
+            w.resolve(fail(EBADF));
+        this.events.length = 0;
+    }
+}
+/** Counts an event handed to the consumer on its object (see {@link AsyncTarget.reportAsync}). */
+function reported(element) {
+    const t = (element.qp ?? element.cq ?? element.srq);
+    t?.reportAsync?.();
+}
+/** Sets errno and returns it (the ibverbs int convention). */
+export function fail(errno, detail) {
+    setErrno(errno, detail);
+    return errno;
+}
+/** Maps an RNICPI return code to the errno a C provider would give. */
+export function errnoOf(st) {
+    switch (st) {
+        case RiRet.SUCCESS:
+            return 0;
+        case RiRet.RESOURCE_SHORTAGE:
+        case RiRet.CQ_CAPACITY_EXCEEDED:
+        case RiRet.RNIC_WR_LIMIT_EXCEEDED:
+        case RiRet.RNIC_SG_LIMIT_EXCEEDED:
+        case RiRet.RNIC_IRD_ORD_EXCEEDED:
+            return 12; // ENOMEM
+        case RiRet.QP_CAPACITY_EXCEEDED:
+            return 12; // ENOMEM (a full queue, as rdma-core providers answer)
+        case RiRet.PD_INUSE:
+        case RiRet.CQ_INUSE:
+        case RiRet.SRQ_INUSE:
+        case RiRet.WINDOWS_BOUND:
+        case RiRet.RNIC_INUSE:
+        case RiRet.QP_INUSE:
+        case RiRet.STILL_FLUSHING_WQES:
+        case RiRet.MULTICAST_ATTACHED:
+            return 16; // EBUSY
+        case RiRet.NO_PERMISSION:
+            return 1; // EPERM
+        case RiRet.OP_UNSUPPORTED:
+        case RiRet.XPORT_UNSUPPORTED:
+        case RiRet.RNIC_ATOMICS_UNSUPPORTED:
+        case RiRet.SRQ_UNSUPPORTED:
+        case RiRet.QP_INVALID_SERVICE_TYPE:
+            return 95; // EOPNOTSUPP
+        default:
+            return EINVAL;
+    }
+}
+let state = null;
+/** Every live context, to route asynchronous events by resource. */
+const liveContexts = new Set();
+/** Maps an RNICPI asynchronous event to the ibverbs event type (null: not reported). */
+export function ibvEventOf(t) {
+    switch (t) {
+        case RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE:
+        case RiAsyncEventType.QP_RQ_LIMIT_REACHED:
+            // A clean close is reported by rdma_cm (DISCONNECTED); the per-QP S-RQ mark has no
+            // ibverbs counterpart.
+            return null;
+        case RiAsyncEventType.QP_PROTECTION_ERROR_STAG_QP_MISMATCH:
+        case RiAsyncEventType.QP_PROTECTION_ERROR_BOUNDS_VIOLATION:
+        case RiAsyncEventType.QP_PROTECTION_ERROR_ACCESS_VIOLATION:
+        case RiAsyncEventType.QP_PROTECTION_ERROR_INVALID_PD:
+        case RiAsyncEventType.QP_PROTECTION_ERROR_WRAP_ERROR:
+        case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_INVALID_STAG:
+        case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_BOUNDS_VIOLATION:
+        case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_ACCESS_VIOLATION:
+        case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_INVALID_PD:
+        case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_WRAP_ERROR:
+            return ibv_event_type.IBV_EVENT_QP_ACCESS_ERR;
+        case RiAsyncEventType.QP_CQ_SQ_ERROR:
+        case RiAsyncEventType.QP_CQ_RQ_ERROR:
+            // The QP cannot complete work because its CQ failed (overrun): the manual's QP_FATAL
+            // ("if the cause is the CQ, the CQ also gets CQ_ERR"), not QP_REQ_ERR (a bad request).
+            return ibv_event_type.IBV_EVENT_QP_FATAL;
+        case RiAsyncEventType.CQ_OVERFLOW_DETECTED:
+        case RiAsyncEventType.CQ_OP_ERROR:
+        case RiAsyncEventType.CQ_ERROR:
+            return ibv_event_type.IBV_EVENT_CQ_ERR;
+        case RiAsyncEventType.SRQ_LIMIT_REACHED:
+            return ibv_event_type.IBV_EVENT_SRQ_LIMIT_REACHED;
+        case RiAsyncEventType.SRQ_CATASTROPHIC_ERROR:
+        case RiAsyncEventType.QP_SRQ_ERROR:
+            return ibv_event_type.IBV_EVENT_SRQ_ERR;
+        case RiAsyncEventType.LOCAL_CATASTROPHIC_ERROR:
+            return ibv_event_type.IBV_EVENT_DEVICE_FATAL;
+        case RiAsyncEventType.QP_LAST_WQE_REACHED:
+            return ibv_event_type.IBV_EVENT_QP_LAST_WQE_REACHED;
+        // InfiniBand QPs (RoCEv2 device).
+        case RiAsyncEventType.QP_SEND_QUEUE_DRAINED:
+            return ibv_event_type.IBV_EVENT_SQ_DRAINED;
+        case RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED:
+            return ibv_event_type.IBV_EVENT_COMM_EST;
+        case RiAsyncEventType.QP_PATH_MIGRATED:
+            return ibv_event_type.IBV_EVENT_PATH_MIG;
+        default:
+            // Terminate received, LLP reset/lost, bad closes, integrity and remote-operation errors.
+            return ibv_event_type.IBV_EVENT_QP_FATAL;
+    }
+}
+/** Listeners that want every RNICPI event of a device (the rdma_cm layer). */
+const rawListeners = new Set();
+export function onRawAsyncEvent(fn) {
+    rawListeners.add(fn);
+    return () => rawListeners.delete(fn);
+}
+function boot() {
+    if (state)
+        return state;
+    const devices = [];
+    const al = createAccessLayer();
+    // One iWARP RNIC (softrdma0) and one RoCEv2 RNIC (softroce0).
+    const provider = riLoadProvider(al, 'softrdma', { rnics: 1, roce: 1 });
+    for (const att of al.attachments()) {
+        const vp = att.vp_hdl;
+        const dev = new Device(vp, att.ops, devices.length);
+        const opened = att.ops.ri_rnic_open(vp, RiPblMode.PAGE_LIST_MODE, dev);
+        if (opened.status !== RiRet.SUCCESS)
+            throw new Error(`ri_rnic_open(${vp.name}): ${RiRet[opened.status]}`);
+        att.ops.ri_async_set_event_handler(vp, (_os, ev) => {
+            for (const l of rawListeners)
+                l(dev, ev);
+            const type = ibvEventOf(ev.event_type);
+            if (type === null || !('resource_os_data' in ev.event_data))
+                return;
+            const target = ev.event_data.resource_os_data;
+            if (target && typeof target === 'object' && 'asyncElement' in target) {
+                if (ev.event_type === RiAsyncEventType.QP_BAD_CLOSE && target.quietBadClose)
+                    return;
+                if (!target.dead)
+                    target.context.postAsync(type, target.asyncElement());
+            }
+            else if (type === ibv_event_type.IBV_EVENT_DEVICE_FATAL) {
+                for (const c of liveContexts)
+                    if (c.device === dev)
+                        c.postAsync(type, { cq: null, qp: null, srq: null, port_num: 0 });
+            }
+        });
+        const h = att.ops.ri_cq_set_event_handler(vp, 0, (_os, cqOs) => {
+            cqOs?.onCompletionEvent();
+        });
+        if (h.status !== RiRet.SUCCESS)
+            throw new Error(`ri_cq_set_event_handler: ${RiRet[h.status]}`);
+        dev.cqHandlerId = h.handler_id;
+        devices.push(dev);
+        log('device %s ready (cq handler %d)', dev.name, dev.cqHandlerId);
+    }
+    state = { al, provider, devices };
+    return state;
+}
+/** The devices (booting the provider on first use). */
+export function devices() {
+    return boot().devices;
+}
+/** `ibv_open_device`. */
+export function openDevice(dev) {
+    const r = dev.ops.ri_rnic_get_hdl(dev.vp, RiConsumerDomain.KERNEL, null, null);
+    if (r.status !== RiRet.SUCCESS) {
+        fail(errnoOf(r.status));
+        return null;
+    }
+    const ctx = new Context(dev, r.rnic);
+    liveContexts.add(ctx);
+    return ctx;
+}
+/** `ibv_close_device`: refuses (EBUSY) while objects remain, as the RNIC handle does. */
+export function closeDevice(ctx) {
+    if (ctx.closed)
+        return fail(EINVAL);
+    const st = ctx.ops.ri_rnic_free_hdl(ctx.device.vp, ctx.rnic);
+    if (st.status !== RiRet.SUCCESS)
+        return fail(errnoOf(st.status));
+    ctx.close();
+    liveContexts.delete(ctx);
+    return 0;
+}
+/** The RNIC attributes (`ri_rnic_query`). */
+export function rnicAttrs(ctx) {
+    const q = ctx.ops.ri_rnic_query(ctx.rnic, 0, 1 << 20);
+    if (q.status !== RiRet.SUCCESS) {
+        fail(errnoOf(q.status));
+        return null;
+    }
+    return q.attrs;
+}
+/** `ibv_query_device`, from `ri_rnic_query`: what the RNIC really has, nothing more. */
+export function queryDevice(ctx, a) {
+    if (ctx.closed)
+        return fail(EINVAL);
+    const r = rnicAttrs(ctx);
+    if (!r)
+        return EINVAL;
+    const dev = ctx.device;
+    a.fw_ver = '0.1.0';
+    a.node_guid = dev.guid;
+    a.sys_image_guid = dev.guid;
+    a.max_mr_size = 0xffffffffn;
+    a.page_size_cap = r.mem_page_sizes_bit_mask;
+    a.vendor_id = SOFTRDMA_VENDOR_ID;
+    a.vendor_part_id = SOFTRDMA_VENDOR_PART_ID;
+    a.hw_ver = r.hw_version;
+    a.max_qp = r.max_qps;
+    a.max_qp_wr = r.max_wrs_qp;
+    // Memory windows (type 2B: bound by a WR, per QP) and the memory management extensions
+    // (fast registration, local and remote invalidation) are what an iWARP RNIC offers.
+    a.device_cap_flags =
+        ibv_device_cap_flags.IBV_DEVICE_MEM_MGT_EXTENSIONS |
+            ibv_device_cap_flags.IBV_DEVICE_MEM_WINDOW |
+            ibv_device_cap_flags.IBV_DEVICE_MEM_WINDOW_TYPE_2B |
+            ibv_device_cap_flags.IBV_DEVICE_RESIZE_MAX_WR |
+            ibv_device_cap_flags.IBV_DEVICE_SRQ_RESIZE |
+            ibv_device_cap_flags.IBV_DEVICE_N_NOTIFY_CQ;
+    a.max_sge = r.max_sgl_send_recvqp;
+    a.max_sge_rd = r.max_sgl_rdma_read;
+    a.max_cq = r.max_cqs;
+    a.max_cqe = r.max_cqes_per_cq;
+    a.max_mr = r.max_mrs;
+    a.max_pd = r.max_pds;
+    a.max_qp_rd_atom = r.max_ord_per_qp;
+    a.max_ee_rd_atom = 0;
+    a.max_res_rd_atom = r.max_ird;
+    a.max_qp_init_rd_atom = r.max_ird_per_qp;
+    a.max_ee_init_rd_atom = 0;
+    // From the RNIC's atomic executor (ri_rnic_query's softrdma extension); on iWARP the
+    // operations reach only peers that negotiated RFC 7306, others refuse them at post time.
+    a.atomic_cap = (r.softrdma_atomics?.atomic_cap ?? ibv_atomic_cap.IBV_ATOMIC_NONE);
+    const ib = 'ib' in r.trans_attr ? r.trans_attr.ib : null;
+    a.max_ee = 0;
+    a.max_rdd = 0;
+    a.max_mw = r.max_mws;
+    a.max_raw_ipv6_qp = 0;
+    a.max_raw_ethy_qp = 0;
+    a.max_mcast_grp = ib ? ib.max_mcgs : 0;
+    a.max_mcast_qp_attach = ib ? ib.max_qps_per_mcg : 0;
+    a.max_total_mcast_qp_attach = ib ? ib.max_multicast_qps : 0;
+    a.max_ah = ib ? ib.max_addr_hdls : 0;
+    a.max_fmr = 0;
+    a.max_map_per_fmr = 0;
+    a.max_srq = r.max_srq;
+    a.max_srq_wr = r.max_wrs_srq;
+    a.max_srq_sge = r.max_sgl_srq;
+    a.max_pkeys = ib ? ib.partition_table_size : 1;
+    a.local_ca_ack_delay = 0;
+    a.phys_port_cnt = 1;
+    return 0;
+}
+/** The IB port attributes of a RoCEv2 device (`ri_rnic_query` with port info), or null on iWARP. */
+export function ibPort(ctx) {
+    if (ctx.device.transport_type !== ibv_transport_type.IBV_TRANSPORT_IB)
+        return null;
+    const q = ctx.ops.ri_rnic_query(ctx.rnic, RI_QUERY_RNIC_PORT_INFO, 1 << 20);
+    if (q.status !== RiRet.SUCCESS || !('ib' in q.attrs.trans_attr))
+        return null;
+    return q.attrs.trans_attr.ib.port_attrs?.[0] ?? null;
+}
+/**
+ * `ibv_query_port`: one Ethernet port, active. iWARP: MTU as Linux siw derives it from 1500.
+ * RoCEv2: the port RNICPI reports (active MTU, GID table length, message size), as rxe.
+ */
+export function queryPort(ctx, port, a) {
+    if (ctx.closed || port !== 1)
+        return fail(EINVAL);
+    const ib = ibPort(ctx);
+    a.state = ibv_port_state.IBV_PORT_ACTIVE;
+    a.max_mtu = ib ? ib.max_mtu : ibv_mtu.IBV_MTU_4096;
+    a.active_mtu = ib ? (ib.sr_active_mtu ?? ib.max_mtu) : ibv_mtu.IBV_MTU_1024;
+    a.gid_tbl_len = ib ? ib.src_gid_table_size : 1;
+    a.port_cap_flags = 0;
+    a.max_msg_sz = ib ? ib.max_msg_size : 0xffff_ffff;
+    a.bad_pkey_cntr = 0;
+    a.qkey_viol_cntr = ib ? ib.bad_qkey_count : 0;
+    a.pkey_tbl_len = 1;
+    a.lid = 0;
+    a.sm_lid = 0;
+    a.lmc = 0;
+    a.max_vl_num = 1;
+    a.sm_sl = 0;
+    a.subnet_timeout = 0;
+    a.init_type_reply = 0;
+    a.active_width = 2; // 4X
+    a.active_speed = 2; // 5.0 Gbps per lane
+    a.phys_state = 5; // LinkUp
+    a.link_layer = IBV_LINK_LAYER_ETHERNET;
+    a.flags = 0;
+    a.port_cap_flags2 = 0;
+    a.active_speed_ex = 0;
+    return 0;
+}
+/**
+ * `ibv_query_gid`. iWARP: index 0 is the MAC in the first 6 bytes (as siw reports it). RoCEv2:
+ * the port's GID table (the IPv4-mapped GIDs of the host's addresses).
+ */
+export function queryGid(ctx, port, index, gid) {
+    if (ctx.closed || port !== 1 || !Number.isInteger(index) || index < 0)
+        return fail(EINVAL);
+    const raw = gid.raw instanceof Uint8Array && gid.raw.length === 16 ? gid.raw : new Uint8Array(16);
+    if (ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) {
+        const g = ibPort(ctx)?.src_gid_table?.[index];
+        if (!g)
+            return fail(EINVAL);
+        const v = new DataView(raw.buffer, raw.byteOffset, 16);
+        v.setBigUint64(0, g.gid_prefix);
+        v.setBigUint64(8, g.gid_guid);
+        gid.raw = raw;
+        return 0;
+    }
+    if (index !== 0)
+        return fail(EINVAL);
+    raw.fill(0);
+    raw.set(ctx.device.mac, 0);
+    gid.raw = raw;
+    return 0;
+}
+/** The GID types of a RoCEv2 port (`IBV_GID_TYPE_ROCE_V2` for each entry); empty on iWARP. */
+export function gidTypes(ctx) {
+    return ibPort(ctx)?.sr_gid_types ?? [];
+}
+/** `ibv_query_pkey`: iWARP has no partitions; index 0 reads as the default key. */
+export function queryPkey(ctx, port, index) {
+    if (ctx.closed || port !== 1 || index !== 0)
+        return { ret: fail(EINVAL), pkey: 0 };
+    return { ret: 0, pkey: 0xffff };
+}
+//# sourceMappingURL=device.js.map

@@ -1,0 +1,167 @@
+/**
+ * A whole InfiniBand transport packet as RoCEv2 carries it in a UDP datagram (IBTA Vol. 1
+ * §9.2–§9.3; Annex A17.4): BTH, the extension headers of its opcode (the table in
+ * `opcodes.ts`), the payload, 0–3 pad octets (PadCnt; zero), and the 4-octet ICRC.
+ *
+ * {@link encodeIbPacket} builds it (the ICRC with the IP/UDP header it will be sent with, or
+ * zero when none is given: a caller may patch it later with `writeIcrc`); {@link decodeIbPacket}
+ * parses and validates everything that does not depend on the receiving QP (§9.6: the
+ * transport version, a supported opcode, lengths, pad), leaving the ICRC to `icrc.ts` because
+ * checking it needs the IP header. The payload is a view into the input, not a copy.
+ *
+ * @packageDocumentation
+ */
+import { decodeAeth, encodeAeth, stringifyAeth } from './aeth.js';
+import { decodeAtomicAckEth, decodeAtomicEth, encodeAtomicAckEth, encodeAtomicEth, stringifyAtomicAckEth, stringifyAtomicEth, } from './atomic-eth.js';
+import { decodeBth, encodeBth, stringifyBth } from './bth.js';
+import { decodeDeth, encodeDeth, stringifyDeth } from './deth.js';
+import { hx, IbDropReason, IbWireError } from './errors.js';
+import { ICRC_LEN, readIcrc, writeIcrc } from './icrc.js';
+import { decodeIeth, decodeImmDt, encodeIeth, encodeImmDt, stringifyIeth, stringifyImmDt } from './immdt.js';
+import { ibOpcodeName, ibOpInfo } from './opcodes.js';
+import { decodeReth, encodeReth, stringifyReth } from './reth.js';
+/** Pad octets after a payload of `len` octets: to the next multiple of 4 (§9.2, PadCnt). */
+export function ibPadCount(len) {
+    return -len & 3;
+}
+/** Octets of the packet (BTH … ICRC) for `opcode` with `payloadLen` payload octets. */
+export function ibPacketLength(opcode, payloadLen) {
+    const info = ibOpInfo(opcode);
+    if (!info)
+        throw new RangeError(`unsupported opcode ${hx(opcode, 2)}`);
+    return info.headerLength + payloadLen + ibPadCount(payloadLen) + ICRC_LEN;
+}
+function need(v, what, info) {
+    if (v === undefined)
+        throw new RangeError(`${info.name} needs ${what}`);
+    return v;
+}
+/**
+ * Encodes `p` (BTH … ICRC). The opcode must be in the table, its extension headers present
+ * (others are refused, so a packet cannot carry a header its opcode does not have), a payload
+ * only where the opcode allows one, and `bth.padCnt` equal to {@link ibPadCount} of the payload
+ * (RangeError otherwise). `payload` may be given in parts (gathered without a copy first). With
+ * `ip`, the ICRC is computed for those IP/UDP headers; without, it is left zero.
+ */
+export function encodeIbPacket(p, ip, parts) {
+    const info = ibOpInfo(p.bth.opcode);
+    if (!info)
+        throw new RangeError(`unsupported opcode ${hx(p.bth.opcode, 2)}`);
+    let plen = p.payload.length;
+    if (parts)
+        for (const x of parts)
+            plen += x.length;
+    if (plen && !info.payload)
+        throw new RangeError(`${info.name} carries no payload`);
+    const pad = ibPadCount(plen);
+    if (p.bth.padCnt !== pad)
+        throw new RangeError(`PadCnt ${p.bth.padCnt} for a ${plen}-octet payload (needs ${pad})`);
+    const check = (present, offset, name) => {
+        if ((present !== undefined) !== offset >= 0)
+            throw new RangeError(`${info.name} ${offset >= 0 ? 'needs' : 'has no'} ${name}`);
+    };
+    check(p.reth, info.rethOffset, 'RETH');
+    check(p.aeth, info.aethOffset, 'AETH');
+    check(p.atomicEth, info.atomicEthOffset, 'AtomicETH');
+    check(p.atomicAckEth, info.atomicAckEthOffset, 'AtomicAckETH');
+    check(p.deth, info.dethOffset, 'DETH');
+    check(p.immDt, info.immDtOffset, 'ImmDt');
+    check(p.ieth, info.iethOffset, 'IETH');
+    const total = info.headerLength + plen + pad + ICRC_LEN;
+    const buf = new Uint8Array(total);
+    encodeBth(p.bth, buf, 0);
+    if (info.rethOffset >= 0)
+        encodeReth(need(p.reth, 'RETH', info), buf, info.rethOffset);
+    if (info.aethOffset >= 0)
+        encodeAeth(need(p.aeth, 'AETH', info), buf, info.aethOffset);
+    if (info.atomicEthOffset >= 0)
+        encodeAtomicEth(need(p.atomicEth, 'AtomicETH', info), buf, info.atomicEthOffset);
+    if (info.atomicAckEthOffset >= 0)
+        encodeAtomicAckEth(need(p.atomicAckEth, 'AtomicAckETH', info), buf, info.atomicAckEthOffset);
+    if (info.dethOffset >= 0)
+        encodeDeth(need(p.deth, 'DETH', info), buf, info.dethOffset);
+    if (info.immDtOffset >= 0)
+        encodeImmDt(need(p.immDt, 'ImmDt', info), buf, info.immDtOffset);
+    if (info.iethOffset >= 0)
+        encodeIeth(need(p.ieth, 'IETH', info), buf, info.iethOffset);
+    let o = info.headerLength;
+    buf.set(p.payload, o);
+    o += p.payload.length;
+    if (parts) {
+        for (const x of parts) {
+            buf.set(x, o);
+            o += x.length;
+        }
+    }
+    if (ip)
+        writeIcrc(ip, buf);
+    return buf;
+}
+/**
+ * Decodes a packet (the whole UDP payload: BTH … ICRC). Drops (IbWireError) a truncated packet,
+ * TVer ≠ 0, an opcode not in the table, a length that is not a multiple of 4 (§9.2: payload +
+ * pad fill whole words), a payload or pad on an opcode without payload, a pad on a FIRST or
+ * MIDDLE packet (only the last packet of a message may be short, §9.7.1), and a reserved AETH
+ * syndrome. The ICRC is read, not checked.
+ */
+export function decodeIbPacket(buf) {
+    const bth = decodeBth(buf);
+    const info = ibOpInfo(bth.opcode);
+    if (!info)
+        throw new IbWireError(IbDropReason.Opcode, `unsupported opcode ${hx(bth.opcode, 2)}`);
+    const n = buf.length;
+    if (n < info.headerLength + ICRC_LEN) {
+        throw new IbWireError(IbDropReason.Truncated, `${info.name}: ${n} octets, needs ${info.headerLength + ICRC_LEN}`);
+    }
+    if (n & 3)
+        throw new IbWireError(IbDropReason.Pad, `${info.name}: ${n} octets is not a whole number of words`);
+    const region = n - info.headerLength - ICRC_LEN;
+    if (!info.payload && (region || bth.padCnt)) {
+        throw new IbWireError(IbDropReason.Length, `${info.name} carries no payload (${region} octets, pad ${bth.padCnt})`);
+    }
+    if (bth.padCnt && !info.last)
+        throw new IbWireError(IbDropReason.Pad, `${info.name} with PadCnt ${bth.padCnt}`);
+    if (bth.padCnt > region)
+        throw new IbWireError(IbDropReason.Pad, `PadCnt ${bth.padCnt} exceeds ${region} octets`);
+    const p = {
+        bth,
+        payload: buf.subarray(info.headerLength, info.headerLength + region - bth.padCnt),
+        icrc: readIcrc(buf),
+    };
+    if (info.rethOffset >= 0)
+        p.reth = decodeReth(buf, info.rethOffset);
+    if (info.aethOffset >= 0)
+        p.aeth = decodeAeth(buf, info.aethOffset);
+    if (info.atomicEthOffset >= 0)
+        p.atomicEth = decodeAtomicEth(buf, info.atomicEthOffset);
+    if (info.atomicAckEthOffset >= 0)
+        p.atomicAckEth = decodeAtomicAckEth(buf, info.atomicAckEthOffset);
+    if (info.dethOffset >= 0)
+        p.deth = decodeDeth(buf, info.dethOffset);
+    if (info.immDtOffset >= 0)
+        p.immDt = decodeImmDt(buf, info.immDtOffset);
+    if (info.iethOffset >= 0)
+        p.ieth = decodeIeth(buf, info.iethOffset);
+    return p;
+}
+/** One line: `RC_SEND_ONLY BTH … | RETH … | 100 B`. */
+export function stringifyIbPacket(p) {
+    const s = [`${ibOpcodeName(p.bth.opcode)} ${stringifyBth(p.bth)}`];
+    if (p.reth)
+        s.push(stringifyReth(p.reth));
+    if (p.aeth)
+        s.push(stringifyAeth(p.aeth));
+    if (p.atomicEth)
+        s.push(stringifyAtomicEth(p.atomicEth));
+    if (p.atomicAckEth)
+        s.push(stringifyAtomicAckEth(p.atomicAckEth));
+    if (p.deth)
+        s.push(stringifyDeth(p.deth));
+    if (p.immDt !== undefined)
+        s.push(stringifyImmDt(p.immDt));
+    if (p.ieth !== undefined)
+        s.push(stringifyIeth(p.ieth));
+    s.push(`${p.payload.length} B`);
+    return s.join(' | ');
+}
+//# sourceMappingURL=packet.js.map

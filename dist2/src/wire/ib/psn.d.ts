@@ -1,0 +1,23 @@
+/**
+ * Packet Sequence Numbers: 24-bit counters that wrap (IBTA Vol. 1 §9.7.1 "Packet sequence
+ * numbers"). Two PSNs are compared by their distance modulo 2^24, taken as a signed 24-bit
+ * number: a PSN up to 2^23 − 1 ahead is "later", up to 2^23 behind is "earlier"
+ * (§9.7.5.1.1: the responder's valid and duplicate regions each span half the PSN space).
+ * Linux rxe writes this `psn_compare(a, b) = (s32)((a − b) << 8)`.
+ *
+ * @packageDocumentation
+ */
+/** The PSN space: 2^24. */
+export declare const PSN_MODULUS = 16777216;
+/** Mask of a PSN. */
+export declare const PSN_MASK = 16777215;
+/** `(a + n) mod 2^24`; `n` may be negative. */
+export declare function psnAdd(a: number, n: number): number;
+/** The signed distance `a − b` in [−2^23, 2^23). */
+export declare function psnDiff(a: number, b: number): number;
+/** Negative, zero or positive as `a` is before, equal to or after `b`. */
+export declare function psnCompare(a: number, b: number): number;
+/** True if `psn` lies in the half-open range `[first, first + count)` modulo 2^24. */
+export declare function psnInRange(psn: number, first: number, count: number): boolean;
+/** True if `v` is a valid PSN (an integer in [0, 2^24)). */
+export declare function isPsn(v: number): boolean;

@@ -1,0 +1,502 @@
+/**
+ * RDMAP: the Remote Direct Memory Access Protocol (RFC 5040) and its extensions of RFC 7306
+ * (Immediate Data and Atomic operations), as headers on top of DDP segments.
+ *
+ * RDMAP puts its control octet in DDP's 8-bit RsvdULP field (RFC 5040 §4.1):
+ *
+ * ```
+ *  0 1 2 3 4 5 6 7
+ * |RV |Rsv| OpCode|     RV = RDMAP version (01b), OpCode = message type
+ * ```
+ *
+ * and, for Send with Invalidate, the Invalidate STag in DDP's untagged 32-bit RsvdULP field.
+ * Some messages carry a further RDMAP header after the DDP header: RDMA Read Request
+ * (RFC 5040 §4.4, 28 octets), Terminate (RFC 5040 §4.8, see `terminate.ts`), Immediate Data
+ * (RFC 7306, 8 octets), Atomic Request (RFC 7306, 52 octets), Atomic Response (RFC 7306,
+ * 12 octets).
+ *
+ * Two decoders: {@link decodeRdmapHeaderInto} fills a reusable {@link RdmapHeaderStruct} without
+ * allocating (the receive path), {@link decodeRdmapHeader} returns a plain object.
+ *
+ * @packageDocumentation
+ */
+import { DDP_DV_MASK, DDP_FLAG_LAST, DDP_FLAG_TAGGED, DDP_RSVD_MASK, DDP_TAGGED_HDR_LEN, DDP_UNTAGGED_HDR_LEN, DDP_VERSION, DdpQueue, encodeDdpHeader, stringifyDdpHeader, } from './ddp.js';
+import { DdpTaggedEcode, DdpUntaggedEcode, RdmapEcode, RdmapEtype, TerminateError } from './errors.js';
+/** RFC 5040 §4.1: RDMAP version (RV = 01b). */
+export const RDMAP_VERSION = 1;
+/** RV bits of the RDMAP control octet. */
+export const RDMAP_RV_MASK = 0xc0;
+/** Reserved bits of the RDMAP control octet (sent as zero, not checked). */
+export const RDMAP_RSVD_MASK = 0x30;
+/** OpCode bits of the RDMAP control octet. */
+export const RDMAP_OPCODE_MASK = 0x0f;
+/** RFC 5040 §4.4: RDMA Read Request header length. */
+export const RDMAP_READ_REQ_HDR_LEN = 28;
+/** RFC 7306: Immediate Data header length (64 bits of data). */
+export const RDMAP_IMMEDIATE_HDR_LEN = 8;
+/** RFC 7306: Atomic Request header length. */
+export const RDMAP_ATOMIC_REQ_HDR_LEN = 52;
+/** RFC 7306: Atomic Response header length. */
+export const RDMAP_ATOMIC_RESP_HDR_LEN = 12;
+/** RDMAP OpCodes: RFC 5040 §4.2 (0–7) and RFC 7306 (8–11). 12–15 are reserved. */
+export var RdmapOpcode;
+(function (RdmapOpcode) {
+    RdmapOpcode[RdmapOpcode["Write"] = 0] = "Write";
+    RdmapOpcode[RdmapOpcode["ReadRequest"] = 1] = "ReadRequest";
+    RdmapOpcode[RdmapOpcode["ReadResponse"] = 2] = "ReadResponse";
+    RdmapOpcode[RdmapOpcode["Send"] = 3] = "Send";
+    RdmapOpcode[RdmapOpcode["SendInvalidate"] = 4] = "SendInvalidate";
+    RdmapOpcode[RdmapOpcode["SendSE"] = 5] = "SendSE";
+    RdmapOpcode[RdmapOpcode["SendSEInvalidate"] = 6] = "SendSEInvalidate";
+    RdmapOpcode[RdmapOpcode["Terminate"] = 7] = "Terminate";
+    /** RFC 7306 Immediate Data. */
+    RdmapOpcode[RdmapOpcode["ImmediateData"] = 8] = "ImmediateData";
+    /** RFC 7306 Immediate Data with Solicited Event. */
+    RdmapOpcode[RdmapOpcode["ImmediateDataSE"] = 9] = "ImmediateDataSE";
+    /** RFC 7306 Atomic Request. */
+    RdmapOpcode[RdmapOpcode["AtomicRequest"] = 10] = "AtomicRequest";
+    /** RFC 7306 Atomic Response. */
+    RdmapOpcode[RdmapOpcode["AtomicResponse"] = 11] = "AtomicResponse";
+})(RdmapOpcode || (RdmapOpcode = {}));
+/** RFC 7306 Atomic Operation codes (4-bit AOpCode of the Atomic Request header). */
+export var AtomicOpcode;
+(function (AtomicOpcode) {
+    AtomicOpcode[AtomicOpcode["FetchAdd"] = 0] = "FetchAdd";
+    AtomicOpcode[AtomicOpcode["Swap"] = 1] = "Swap";
+    AtomicOpcode[AtomicOpcode["CompareSwap"] = 2] = "CompareSwap";
+})(AtomicOpcode || (AtomicOpcode = {}));
+function op(opcode, name, qn, rdmapHeaderLength, payload, flags = {}) {
+    const tagged = qn === null;
+    return Object.freeze({
+        opcode,
+        name,
+        tagged,
+        qn,
+        rdmapHeaderLength,
+        headerLength: (tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN) + rdmapHeaderLength,
+        payload,
+        invalidate: flags.invalidate ?? false,
+        solicited: flags.solicited ?? false,
+        rfc: opcode >= RdmapOpcode.ImmediateData ? 7306 : 5040,
+    });
+}
+/**
+ * Per-opcode table indexed by the 4-bit OpCode (undefined for the reserved 12–15).
+ * RFC 5040 §4.2 Table "RDMA Usage of DDP Fields" and RFC 7306's additions (§3: Immediate Data on
+ * QN 0, Atomic Request on QN 1 sharing the RDMA Read Request queue, Atomic Response on QN 3).
+ */
+export const RDMAP_OPCODES = Object.freeze([
+    op(RdmapOpcode.Write, 'Write', null, 0, true),
+    op(RdmapOpcode.ReadRequest, 'Read Request', DdpQueue.ReadRequest, RDMAP_READ_REQ_HDR_LEN, false),
+    op(RdmapOpcode.ReadResponse, 'Read Response', null, 0, true),
+    op(RdmapOpcode.Send, 'Send', DdpQueue.Send, 0, true),
+    op(RdmapOpcode.SendInvalidate, 'Send with Invalidate', DdpQueue.Send, 0, true, { invalidate: true }),
+    op(RdmapOpcode.SendSE, 'Send with SE', DdpQueue.Send, 0, true, { solicited: true }),
+    op(RdmapOpcode.SendSEInvalidate, 'Send with SE and Invalidate', DdpQueue.Send, 0, true, {
+        invalidate: true,
+        solicited: true,
+    }),
+    op(RdmapOpcode.Terminate, 'Terminate', DdpQueue.Terminate, 0, false),
+    op(RdmapOpcode.ImmediateData, 'Immediate Data', DdpQueue.Send, RDMAP_IMMEDIATE_HDR_LEN, false),
+    op(RdmapOpcode.ImmediateDataSE, 'Immediate Data with SE', DdpQueue.Send, RDMAP_IMMEDIATE_HDR_LEN, false, {
+        solicited: true,
+    }),
+    op(RdmapOpcode.AtomicRequest, 'Atomic Request', DdpQueue.ReadRequest, RDMAP_ATOMIC_REQ_HDR_LEN, false),
+    op(RdmapOpcode.AtomicResponse, 'Atomic Response', DdpQueue.AtomicResponse, RDMAP_ATOMIC_RESP_HDR_LEN, false),
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+]);
+/** RDMAP control octet from its fields. */
+export function rdmapControl(version, rsvd, opcode) {
+    return ((version & 3) << 6) | ((rsvd & 3) << 4) | (opcode & RDMAP_OPCODE_MASK);
+}
+const U64 = (1n << 64n) - 1n;
+function checkU32(name, v) {
+    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff)
+        throw new RangeError(`${name} ${v} is not a uint32`);
+}
+function checkU64(name, v) {
+    if (v < 0n || v > U64)
+        throw new RangeError(`${name} is not a uint64`);
+}
+/** Octets {@link encodeRdmapHeader} writes for `h`. */
+export function rdmapHeaderLength(h) {
+    const ddpLen = h.ddp.tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN;
+    return ddpLen + (RDMAP_OPCODES[h.opcode & 0xf]?.rdmapHeaderLength ?? 0);
+}
+/**
+ * Encodes the DDP header and the opcode's fixed RDMAP header (none for Write, Read Response,
+ * Sends and Terminate). The opcode's extra header must be given (RangeError otherwise). The
+ * DDP header's buffer model is taken from `h.ddp` as is, so malformed combinations can be built
+ * for tests.
+ */
+export function encodeRdmapHeader(h, out, offset = 0) {
+    const len = rdmapHeaderLength(h);
+    const buf = out ?? new Uint8Array(len);
+    if (buf.length - offset < len)
+        throw new RangeError('buffer too small for the RDMAP header');
+    encodeDdpHeader({ ...h.ddp, rsvdUlp: rdmapControl(h.version, h.rsvd, h.opcode) }, buf, offset);
+    const at = offset + (h.ddp.tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN);
+    const dv = new DataView(buf.buffer, buf.byteOffset + at, len - (at - offset));
+    switch (h.opcode) {
+        case RdmapOpcode.ReadRequest: {
+            const r = h.readRequest;
+            if (!r)
+                throw new RangeError('RDMA Read Request needs readRequest');
+            checkU32('Sink STag', r.sinkStag);
+            checkU32('RDMA Read Message Size', r.size);
+            checkU32('Source STag', r.srcStag);
+            checkU64('Sink TO', r.sinkTo);
+            checkU64('Source TO', r.srcTo);
+            dv.setUint32(0, r.sinkStag);
+            dv.setBigUint64(4, r.sinkTo);
+            dv.setUint32(12, r.size);
+            dv.setUint32(16, r.srcStag);
+            dv.setBigUint64(20, r.srcTo);
+            break;
+        }
+        case RdmapOpcode.ImmediateData:
+        case RdmapOpcode.ImmediateDataSE:
+            if (h.immediateData === undefined)
+                throw new RangeError('Immediate Data needs immediateData');
+            checkU64('Immediate Data', h.immediateData);
+            dv.setBigUint64(0, h.immediateData);
+            break;
+        case RdmapOpcode.AtomicRequest: {
+            const a = h.atomicRequest;
+            if (!a)
+                throw new RangeError('Atomic Request needs atomicRequest');
+            if (!Number.isInteger(a.rsvd) || a.rsvd < 0 || a.rsvd > 0x0fffffff)
+                throw new RangeError('atomic rsvd is 28 bits');
+            checkU32('Request Identifier', a.requestId);
+            checkU32('Remote STag', a.remoteStag);
+            for (const [k, v] of [
+                ['Remote TO', a.remoteTo],
+                ['Add/Swap Data', a.addSwapData],
+                ['Add/Swap Mask', a.addSwapMask],
+                ['Compare Data', a.compareData],
+                ['Compare Mask', a.compareMask],
+            ]) {
+                checkU64(k, v);
+            }
+            dv.setUint32(0, ((a.rsvd << 4) | (a.atomicOpcode & 0xf)) >>> 0);
+            dv.setUint32(4, a.requestId);
+            dv.setUint32(8, a.remoteStag);
+            dv.setBigUint64(12, a.remoteTo);
+            dv.setBigUint64(20, a.addSwapData);
+            dv.setBigUint64(28, a.addSwapMask);
+            dv.setBigUint64(36, a.compareData);
+            dv.setBigUint64(44, a.compareMask);
+            break;
+        }
+        case RdmapOpcode.AtomicResponse: {
+            const a = h.atomicResponse;
+            if (!a)
+                throw new RangeError('Atomic Response needs atomicResponse');
+            checkU32('Original Request Identifier', a.originalRequestId);
+            checkU64('Original Remote Data Value', a.originalValue);
+            dv.setUint32(0, a.originalRequestId);
+            dv.setBigUint64(4, a.originalValue);
+            break;
+        }
+        default:
+            break;
+    }
+    return buf;
+}
+/**
+ * A reusable, mutable decoded header for the receive path: {@link decodeRdmapHeaderInto} fills
+ * it without allocating for the RFC 5040 messages. 64-bit offsets of the hot messages are kept
+ * as two uint32 halves (`toHi`/`toLo`, …) with bigint getters; RFC 7306 fields are bigints.
+ * Fields not used by the decoded opcode keep stale values.
+ */
+export class RdmapHeaderStruct {
+    // DDP (RFC 5041 §4)
+    tagged = false;
+    last = false;
+    ddpRsvd = 0;
+    ddpVersion = 0;
+    // RDMAP control (RFC 5040 §4.1)
+    version = 0;
+    rsvd = 0;
+    opcode = 0;
+    // Tagged (RFC 5041 §4.2)
+    stag = 0;
+    toHi = 0;
+    toLo = 0;
+    // Untagged (RFC 5041 §4.3)
+    rsvdUlp32 = 0;
+    qn = 0;
+    msn = 0;
+    mo = 0;
+    // Read Request (RFC 5040 §4.4)
+    sinkStag = 0;
+    sinkToHi = 0;
+    sinkToLo = 0;
+    readSize = 0;
+    srcStag = 0;
+    srcToHi = 0;
+    srcToLo = 0;
+    // RFC 7306
+    immediateData = 0n;
+    atomicRsvd = 0;
+    atomicOpcode = 0;
+    requestId = 0;
+    remoteStag = 0;
+    remoteTo = 0n;
+    addSwapData = 0n;
+    addSwapMask = 0n;
+    compareData = 0n;
+    compareMask = 0n;
+    originalRequestId = 0;
+    originalValue = 0n;
+    /** Octets of DDP + RDMAP header decoded (the payload, if any, starts here). */
+    headerLength = 0;
+    /** Tagged Offset of a tagged segment. */
+    get to() {
+        return (BigInt(this.toHi) << 32n) | BigInt(this.toLo);
+    }
+    /** Read Request Data Sink TO. */
+    get sinkTo() {
+        return (BigInt(this.sinkToHi) << 32n) | BigInt(this.sinkToLo);
+    }
+    /** Read Request Data Source TO. */
+    get srcTo() {
+        return (BigInt(this.srcToHi) << 32n) | BigInt(this.srcToLo);
+    }
+    /** The Invalidate STag of Send with Invalidate (the untagged RsvdULP field). */
+    get invalidateStag() {
+        return this.rsvdUlp32;
+    }
+    /** The opcode's table entry (always defined after a successful decode). */
+    get info() {
+        return RDMAP_OPCODES[this.opcode];
+    }
+}
+function rd32(b, o) {
+    return ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
+}
+function rd64(b, o) {
+    return (BigInt(rd32(b, o)) << 32n) | BigInt(rd32(b, o + 4));
+}
+/**
+ * Decodes the DDP and RDMAP headers of the segment `buf[offset .. offset+length)` into `out`
+ * and returns the header length. Throws {@link TerminateError}, checking in this order:
+ *
+ * 1. DDP version ≠ 1 → DDP/Tagged 0x04 or DDP/Untagged 0x06 "Invalid DDP version" (RFC 5041 §7);
+ *    segment shorter than the DDP header → DDP local catastrophic error.
+ * 2. RDMAP version ≠ 1 → RDMAP/Remote Operation/"Invalid RDMAP version" (RFC 5040 §7.3).
+ * 3. Reserved opcode, or an opcode in the wrong buffer model (e.g. a tagged Send) →
+ *    RDMAP/Remote Operation/"Unexpected OpCode" (RFC 5040 §7.3).
+ * 4. Untagged opcode on another queue than its own → DDP/Untagged/"Invalid QN" (RFC 5041 §7).
+ * 5. Segment too short for the opcode's RDMAP header → RDMAP/Remote Operation/"Unspecified Error".
+ *
+ * The Terminate header after the DDP header is not decoded here (see `decodeTerminate`).
+ */
+export function decodeRdmapHeaderInto(buf, offset, length, out) {
+    if (length < 1)
+        throw TerminateError.ddpCatastrophic('empty DDP segment');
+    const ctrl = buf[offset];
+    const tagged = (ctrl & DDP_FLAG_TAGGED) !== 0;
+    if ((ctrl & DDP_DV_MASK) !== DDP_VERSION) {
+        const detail = `DDP version ${ctrl & DDP_DV_MASK}`;
+        throw tagged
+            ? TerminateError.ddpTagged(DdpTaggedEcode.InvalidVersion, detail)
+            : TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidVersion, detail);
+    }
+    const ddpLen = tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN;
+    if (length < ddpLen) {
+        throw TerminateError.ddpCatastrophic(`DDP segment of ${length} octets is shorter than its ${ddpLen}-octet header`);
+    }
+    const rctl = buf[offset + 1];
+    const version = rctl >>> 6;
+    if (version !== RDMAP_VERSION) {
+        throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.InvalidVersion, `RDMAP version ${version}`);
+    }
+    const opcode = rctl & RDMAP_OPCODE_MASK;
+    const info = RDMAP_OPCODES[opcode];
+    if (info === undefined) {
+        throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode, `reserved opcode ${opcode}`);
+    }
+    if (info.tagged !== tagged) {
+        throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode, `${info.name} in a ${tagged ? 'tagged' : 'untagged'} segment`);
+    }
+    out.tagged = tagged;
+    out.last = (ctrl & DDP_FLAG_LAST) !== 0;
+    out.ddpRsvd = (ctrl & DDP_RSVD_MASK) >>> 2;
+    out.ddpVersion = ctrl & DDP_DV_MASK;
+    out.version = version;
+    out.rsvd = (rctl & RDMAP_RSVD_MASK) >>> 4;
+    out.opcode = opcode;
+    let o = offset + 2;
+    if (tagged) {
+        out.stag = rd32(buf, o);
+        out.toHi = rd32(buf, o + 4);
+        out.toLo = rd32(buf, o + 8);
+    }
+    else {
+        const qn = rd32(buf, o + 4);
+        if (qn !== info.qn) {
+            throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidQn, `${info.name} on QN ${qn}`);
+        }
+        out.rsvdUlp32 = rd32(buf, o);
+        out.qn = qn;
+        out.msn = rd32(buf, o + 8);
+        out.mo = rd32(buf, o + 12);
+    }
+    o = offset + ddpLen;
+    if (length < info.headerLength) {
+        throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.Unspecified, `${info.name} segment of ${length} octets is shorter than its ${info.headerLength}-octet header`);
+    }
+    switch (opcode) {
+        case RdmapOpcode.ReadRequest:
+            out.sinkStag = rd32(buf, o);
+            out.sinkToHi = rd32(buf, o + 4);
+            out.sinkToLo = rd32(buf, o + 8);
+            out.readSize = rd32(buf, o + 12);
+            out.srcStag = rd32(buf, o + 16);
+            out.srcToHi = rd32(buf, o + 20);
+            out.srcToLo = rd32(buf, o + 24);
+            break;
+        case RdmapOpcode.ImmediateData:
+        case RdmapOpcode.ImmediateDataSE:
+            out.immediateData = rd64(buf, o);
+            break;
+        case RdmapOpcode.AtomicRequest: {
+            const w = rd32(buf, o);
+            out.atomicRsvd = w >>> 4;
+            out.atomicOpcode = w & 0xf;
+            out.requestId = rd32(buf, o + 4);
+            out.remoteStag = rd32(buf, o + 8);
+            out.remoteTo = rd64(buf, o + 12);
+            out.addSwapData = rd64(buf, o + 20);
+            out.addSwapMask = rd64(buf, o + 28);
+            out.compareData = rd64(buf, o + 36);
+            out.compareMask = rd64(buf, o + 44);
+            break;
+        }
+        case RdmapOpcode.AtomicResponse:
+            out.originalRequestId = rd32(buf, o);
+            out.originalValue = rd64(buf, o + 4);
+            break;
+        default:
+            break;
+    }
+    out.headerLength = info.headerLength;
+    return info.headerLength;
+}
+/** Converts a decoded struct to the plain {@link RdmapHeader} form. */
+export function rdmapStructToHeader(s) {
+    const rsvdUlp = rdmapControl(s.version, s.rsvd, s.opcode);
+    const common = { last: s.last, rsvd: s.ddpRsvd, version: s.ddpVersion, rsvdUlp };
+    const h = {
+        ddp: s.tagged
+            ? { tagged: true, ...common, stag: s.stag, to: s.to }
+            : { tagged: false, ...common, rsvdUlp32: s.rsvdUlp32, qn: s.qn, msn: s.msn, mo: s.mo },
+        version: s.version,
+        rsvd: s.rsvd,
+        opcode: s.opcode,
+    };
+    switch (s.opcode) {
+        case RdmapOpcode.ReadRequest:
+            h.readRequest = { sinkStag: s.sinkStag, sinkTo: s.sinkTo, size: s.readSize, srcStag: s.srcStag, srcTo: s.srcTo };
+            break;
+        case RdmapOpcode.ImmediateData:
+        case RdmapOpcode.ImmediateDataSE:
+            h.immediateData = s.immediateData;
+            break;
+        case RdmapOpcode.AtomicRequest:
+            h.atomicRequest = {
+                rsvd: s.atomicRsvd,
+                atomicOpcode: s.atomicOpcode,
+                requestId: s.requestId,
+                remoteStag: s.remoteStag,
+                remoteTo: s.remoteTo,
+                addSwapData: s.addSwapData,
+                addSwapMask: s.addSwapMask,
+                compareData: s.compareData,
+                compareMask: s.compareMask,
+            };
+            break;
+        case RdmapOpcode.AtomicResponse:
+            h.atomicResponse = { originalRequestId: s.originalRequestId, originalValue: s.originalValue };
+            break;
+        default:
+            break;
+    }
+    return h;
+}
+/** Plain-object decode: see {@link decodeRdmapHeaderInto} for the checks. */
+export function decodeRdmapHeader(buf, offset = 0, length = buf.length - offset) {
+    const s = new RdmapHeaderStruct();
+    const headerLength = decodeRdmapHeaderInto(buf, offset, length, s);
+    return { header: rdmapStructToHeader(s), headerLength };
+}
+/** Name of an opcode (e.g. "Send with SE"), or `OpCode(n)` for reserved values. */
+export function rdmapOpcodeName(opcode) {
+    return RDMAP_OPCODES[opcode & 0xf]?.name ?? `OpCode(${opcode})`;
+}
+const h32 = (v) => `0x${v.toString(16).padStart(8, '0')}`;
+/** One-line description, e.g. `RDMAP Read Request [DDP U L QN=1 MSN=1 MO=0] sink=… size=4096 src=…`. */
+export function stringifyRdmapHeader(h) {
+    let s = `RDMAP ${rdmapOpcodeName(h.opcode)}`;
+    if (h.version !== RDMAP_VERSION)
+        s += ` RV=${h.version}`;
+    if (h.rsvd)
+        s += ` rsvd=${h.rsvd}`;
+    const info = RDMAP_OPCODES[h.opcode & 0xf];
+    s += ` [${stringifyDdpHeader(h.ddp)}]`;
+    if (info?.invalidate && !h.ddp.tagged)
+        s += ` InvSTag=${h32(h.ddp.rsvdUlp32)}`;
+    const r = h.readRequest;
+    if (r)
+        s += ` sink=${h32(r.sinkStag)}@0x${r.sinkTo.toString(16)} size=${r.size} src=${h32(r.srcStag)}@0x${r.srcTo.toString(16)}`;
+    if (h.immediateData !== undefined)
+        s += ` imm=0x${h.immediateData.toString(16)}`;
+    const a = h.atomicRequest;
+    if (a) {
+        const name = AtomicOpcode[a.atomicOpcode] ?? `AOp(${a.atomicOpcode})`;
+        s += ` ${name} id=${a.requestId} remote=${h32(a.remoteStag)}@0x${a.remoteTo.toString(16)} data=0x${a.addSwapData.toString(16)}/0x${a.addSwapMask.toString(16)} cmp=0x${a.compareData.toString(16)}/0x${a.compareMask.toString(16)}`;
+    }
+    const ar = h.atomicResponse;
+    if (ar)
+        s += ` id=${ar.originalRequestId} orig=0x${ar.originalValue.toString(16)}`;
+    return s;
+}
+/**
+ * Writes the DDP + RDMAP header of an outbound segment straight from the opcode table
+ * ({@link RDMAP_OPCODES}), the way Linux siw builds headers from `iwarp_pktinfo[]`: the table
+ * says tagged or untagged, the queue number and the extra RDMAP header; the caller gives the
+ * per-segment fields. Returns the header length. No validation beyond the table: the transmit
+ * path only passes values it made itself (use {@link encodeRdmapHeader} for arbitrary input).
+ *
+ * - tagged (Write, Read Response): `stag`, `to`;
+ * - untagged: `rsvdUlp32` (Send with Invalidate's STag), `msn`, `mo`;
+ * - Read Request: `rr` (RFC 5040 §4.4).
+ */
+export function encodeRdmapTxHeader(out, offset, opcode, last, stag, to, rsvdUlp32, msn, mo, rr) {
+    const info = RDMAP_OPCODES[opcode];
+    const dv = new DataView(out.buffer, out.byteOffset + offset, info.headerLength);
+    dv.setUint8(0, (info.tagged ? DDP_FLAG_TAGGED : 0) | (last ? DDP_FLAG_LAST : 0) | DDP_VERSION);
+    dv.setUint8(1, rdmapControl(RDMAP_VERSION, 0, opcode));
+    if (info.tagged) {
+        dv.setUint32(2, stag >>> 0);
+        dv.setBigUint64(6, to);
+        return info.headerLength;
+    }
+    dv.setUint32(2, rsvdUlp32 >>> 0);
+    dv.setUint32(6, info.qn);
+    dv.setUint32(10, msn >>> 0);
+    dv.setUint32(14, mo >>> 0);
+    if (rr) {
+        dv.setUint32(18, rr.sinkStag >>> 0);
+        dv.setBigUint64(22, rr.sinkTo);
+        dv.setUint32(30, rr.size >>> 0);
+        dv.setUint32(34, rr.srcStag >>> 0);
+        dv.setBigUint64(38, rr.srcTo);
+    }
+    return info.headerLength;
+}
+//# sourceMappingURL=rdmap.js.map

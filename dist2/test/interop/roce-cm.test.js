@@ -1,0 +1,427 @@
+/**
+ * Interop over RoCEv2 with the IB CM: softrdma's softroce0 (rdma_cm over QP1) against Linux rxe
+ * and rdma-core 44.0 / perftest 4.5 in the kernel-peer guest booted with `-l rxe` (so that the
+ * guest's rdma_cm uses rxe0, not siw0).
+ *
+ *   RA. guest `rping -c` → softrdma `rping -s` (64 B and -S 65535, -C 100 -V)
+ *   RB. softrdma `rping -c` (SOFTRDMA_DEVICE=softroce0) → guest `rping -s` (64 B and -S 65535)
+ *   RC. softrdma `perf … -d softroce0 ADDR` → guest `ib_*` -R servers: the six bw/lat tests and ib_atomic_bw
+ *   RD. guest `ib_* -R ADDR` → softrdma `perf … --server -d softroce0`: the same seven
+ *   RE–RG. udaddy, ucmatose, mckey both ways (examples/rdmacm)
+ *   RH. guest `rping -c` → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0)
+ *
+ * The host side runs in the harness's netns (192.168.77.1); its GID table holds the netns's
+ * IPv4 addresses. Every case checks its pcaps with tshark (RRoCE: CM MADs and data, nothing
+ * malformed). Same skip rules as the other interop files.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cli, GUEST_IP, HOST_IP, harness, host, hostNode, kill, pcapDir, pings, roceWireCheck, run, show, tagged } from './harness.js';
+const COUNT = 100;
+const TESTS = [
+    ['write', 'bw'],
+    ['read', 'bw'],
+    ['send', 'bw'],
+    ['write', 'lat'],
+    ['read', 'lat'],
+    ['send', 'lat'],
+    ['atomic', 'bw'],
+];
+/** perftest arguments (atomic: 8-octet Fetch & Add, no -s). */
+const perfArgs = (t) => ['-R', '-n', '200', ...(t[0] === 'atomic' ? [] : ['-s', '65536']), '-p', '18515'];
+const rowOf = (t) => (t[0] === 'atomic' ? /^\s*8\s+200\s/ : /^\s*65536\s+200\s/);
+const ibName = (t) => `ib_${t[0]}_${t[1]}`;
+/** The guest's ib_read_lat server is passive and prints no row (the real one neither). */
+const passive = (name) => name === 'ib_read_lat';
+const ROCE = { SOFTRDMA_DEVICE: 'softroce0' };
+function checkWire(name, dir, failures, needCm = true) {
+    const w = roceWireCheck(dir, { needCm });
+    console.log(`---- ${name}: tshark on softrdma's RoCEv2 pcaps (${dir}) ----`);
+    for (const l of w.summary)
+        console.log(`[tshark] ${l}`);
+    failures.push(...w.failures.map((f) => `${name} wire: ${f}`));
+}
+async function retryOnce(name, body) {
+    try {
+        await body();
+    }
+    catch (e) {
+        console.log(`RETRY ${name}: the first attempt failed: ${e.message.split('\n')[0]}`);
+        await body();
+    }
+}
+function section(lines, tag) {
+    const b = lines.indexOf(`BEGIN ${tag}`);
+    const e = lines.findIndex((l, i) => i > b && l.startsWith(`END ${tag} rc=`));
+    if (b < 0 || e < 0)
+        return { rc: -1, lines: b < 0 ? [] : lines.slice(b + 1) };
+    return { rc: Number(lines[e].slice(`END ${tag} rc=`.length)), lines: lines.slice(b + 1, e) };
+}
+/** The output of one guest perftest run between "START name" and the next START. */
+function perfOut(lines, name) {
+    const e = lines.findIndex((l) => l.startsWith(`END ${name} rc=`));
+    const rc = e < 0 ? -1 : Number(lines[e].slice(`END ${name} rc=`.length));
+    const after = e < 0 ? [] : lines.slice(e + 1);
+    const next = after.findIndex((l) => l.startsWith('START '));
+    return { rc, out: next < 0 ? after : after.slice(0, next) };
+}
+const h = harness();
+const opts = { skip: 'skip' in h ? h.skip : false, timeout: 900_000 };
+const ready = /KP_READY/;
+const dir = 'dir' in h ? h.dir : '';
+const guestRun = (script, limit) => run(join(dir, 'run-guest.sh'), ['-t', String(limit), '-l', 'rxe', script], dir);
+test('interop RA: guest rping -c (Linux rxe, rdma_cm over the IB CM) → softrdma rping -s, 64 B and -S 65535, -C 100 -V', opts, async () => {
+    if ('skip' in h)
+        return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RA', async () => {
+        const pcap = pcapDir('RA');
+        const cases = [
+            { tag: 'small', port: 7274, size: [] },
+            { tag: 'big', port: 7275, size: ['-S', '65535'] },
+        ];
+        // One softrdma process at a time: each binds UDP 4791 on 192.168.77.1 for its RoCE device.
+        const script = [
+            'echo KP_READY',
+            ...cases.map((c) => `echo "WAIT ${c.tag}"; sleep 8; echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"`),
+            'rdma statistic show link rxe0/1 2>/dev/null | tr " " "\\n" | grep -A1 -E "^(rcvd_pkts|sent_pkts|duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err)$" | paste - - | sed "s/^/rxe0: /"',
+        ].join('\n');
+        const guest = guestRun(script, 400);
+        let guestRc = -1;
+        const results = [];
+        try {
+            assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+            // One server per case, listening on every device; the guest's rdma_cm reaches softroce0's QP1.
+            for (const c of cases) {
+                assert.ok(await guest.wait(new RegExp(`^WAIT ${c.tag}$`), 240_000), `RA: the guest did not reach ${c.tag}`);
+                results.push(await host(dir, ['rping', '-s', '-a', HOST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', ...c.size], 240_000, { SOFTRDMA_PCAP: pcap }));
+            }
+            guestRc = await guest.done;
+        }
+        finally {
+            kill(guest);
+            show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+        }
+        const failures = [];
+        for (const [i, c] of cases.entries()) {
+            const g = section(guest.lines, c.tag);
+            const p = pings(g.lines);
+            const s = results[i];
+            console.log(`---- RA ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; softrdma rping -s rc=${s.rc} ----`);
+            for (const l of p.ends)
+                console.log(`[guest] ${l}`);
+            show(`softrdma rping -s -p ${c.port} (rc ${s.rc})`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
+            if (p.n !== COUNT)
+                failures.push(`RA ${c.tag}: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
+            if (g.rc !== 0)
+                failures.push(`RA ${c.tag}: guest rping -c exit status ${g.rc}`);
+            if (s.rc !== 0)
+                failures.push(`RA ${c.tag}: softrdma rping -s exit status ${s.rc}`);
+        }
+        checkWire('RA', pcap, failures);
+        assert.deepEqual(failures, [], failures.join('; '));
+    });
+});
+test('interop RB: softrdma rping -c (SOFTRDMA_DEVICE=softroce0) → guest rping -s (Linux rxe), 64 B and -S 65535, -C 100 -V', opts, async () => {
+    if ('skip' in h)
+        return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RB', async () => {
+        const pcap = pcapDir('RB');
+        const cases = [
+            { tag: 'small', port: 7280, size: [] },
+            { tag: 'big', port: 7281, size: ['-S', '65535'] },
+        ];
+        const script = [
+            ...cases.map((c) => `(rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')} 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &`),
+            'sleep 3',
+            'echo KP_READY',
+            'wait',
+        ].join('\n');
+        const guest = guestRun(script, 400);
+        let guestRc = -1;
+        const results = [];
+        try {
+            assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+            for (const c of cases) {
+                results.push(await host(dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size], 120_000, { ...ROCE, SOFTRDMA_PCAP: pcap }));
+            }
+            const t = setTimeout(() => kill(guest), 30_000);
+            guestRc = await guest.done;
+            clearTimeout(t);
+        }
+        finally {
+            kill(guest);
+            show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+        }
+        const failures = [];
+        for (const [i, c] of cases.entries()) {
+            const g = tagged(guest.lines, c.tag);
+            const s = results[i] ?? { rc: -1, lines: [] };
+            const p = pings(s.lines);
+            const gp = pings(g.lines);
+            console.log(`---- RB ${c.tag} (${c.size.join(' ') || '64 B'}): softrdma rping -c rc=${s.rc}, ${p.n} ping lines; guest rping -s rc=${g.rc}, ${gp.n} ping lines ----`);
+            for (const l of p.ends)
+                console.log(`[host] ${l}`);
+            for (const l of gp.ends)
+                console.log(`[guest] ${l}`);
+            show(`softrdma rping -c -p ${c.port} (other lines)`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
+            if (s.rc !== 0)
+                failures.push(`RB ${c.tag}: softrdma rping -c exit status ${s.rc}`);
+            if (p.n !== COUNT)
+                failures.push(`RB ${c.tag}: softrdma rping -c printed ${p.n} of ${COUNT} ping data lines`);
+            if (gp.n !== COUNT)
+                failures.push(`RB ${c.tag}: the guest rping -s printed ${gp.n} of ${COUNT} ping data lines`);
+            if (g.rc !== 0)
+                failures.push(`RB ${c.tag}: guest rping -s exit status ${g.rc}`);
+        }
+        checkWire('RB', pcap, failures);
+        assert.deepEqual(failures, [], failures.join('; '));
+    });
+});
+test('interop RC: softrdma perf -d softroce0 clients → guest perftest -R servers on rxe (six bw/lat tests and ib_atomic_bw)', opts, async () => {
+    if ('skip' in h)
+        return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RC', async () => {
+        const pcap = pcapDir('RC');
+        const script = [
+            'echo KP_READY',
+            ...TESTS.map((t) => `echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} > /tmp/o 2>&1; echo "END ${ibName(t)} rc=$?"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; grep -iE "error|bad|fail" /tmp/o | head -3`),
+        ].join('\n');
+        const guest = guestRun(script, 900);
+        let guestRc = -1;
+        const results = [];
+        try {
+            assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+            for (const t of TESTS) {
+                assert.ok(await guest.wait(new RegExp(`^START ${ibName(t)}$`), 120_000), `RC: the guest did not start ${ibName(t)}`);
+                await sleep(2000); // the server's rdma_cm listen (TCG)
+                results.push(await host(dir, ['perf', t[0], `--${t[1]}`, '-d', 'softroce0', ...perfArgs(t), GUEST_IP], 120_000, { SOFTRDMA_PCAP: pcap }));
+            }
+            const tm = setTimeout(() => kill(guest), 120_000);
+            guestRc = await guest.done;
+            clearTimeout(tm);
+        }
+        finally {
+            kill(guest);
+            show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+        }
+        const failures = [];
+        for (const [i, t] of TESTS.entries()) {
+            const r = results[i];
+            const name = ibName(t);
+            const g = perfOut(guest.lines, name);
+            const gRows = g.out.filter((l) => rowOf(t).test(l));
+            const rows = r?.lines.filter((l) => rowOf(t).test(l)) ?? [];
+            console.log(`---- RC softrdma perf ${t[0]} --${t[1]} -d softroce0 → guest ${name} -R: ours rc=${r?.rc}, guest rc=${g.rc} ----`);
+            for (const l of rows)
+                console.log(`[host ] ${l}`);
+            for (const l of gRows)
+                console.log(`[guest] ${l}`);
+            if (r?.rc !== 0 || rows.length === 0)
+                show(`softrdma perf ${t[0]} --${t[1]} output`, 'host', r?.lines ?? []);
+            if (!r)
+                failures.push(`${name}: not run`);
+            else {
+                if (r.rc !== 0)
+                    failures.push(`${name}: softrdma perf client exit status ${r.rc}`);
+                if (rows.length === 0)
+                    failures.push(`${name}: softrdma perf client printed no result row`);
+            }
+            if (gRows.length === 0 && !passive(name))
+                failures.push(`${name}: the guest server printed no result row`);
+            if (g.rc !== 0)
+                failures.push(`${name}: guest server exit status ${g.rc}`);
+        }
+        checkWire('RC', pcap, failures);
+        assert.deepEqual(failures, [], `RC: ${failures.join('; ')}`);
+    });
+});
+test('interop RD: guest perftest -R clients on rxe → softrdma perf --server -d softroce0 (six bw/lat tests and ib_atomic_bw)', opts, async () => {
+    if ('skip' in h)
+        return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RD', async () => {
+        const pcap = pcapDir('RD');
+        const script = [
+            'echo KP_READY',
+            'sleep 4',
+            ...TESTS.map((t) => `sleep 3; echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} ${HOST_IP} > /tmp/o 2>&1; echo "END ${ibName(t)} rc=$?"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; grep -iE "error|bad|fail" /tmp/o | head -3`),
+        ].join('\n');
+        const guest = guestRun(script, 900);
+        let guestRc = -1;
+        const results = [];
+        try {
+            assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+            for (const t of TESTS)
+                results.push(await host(dir, ['perf', t[0], `--${t[1]}`, '--server', '-d', 'softroce0', ...perfArgs(t)], 150_000, { SOFTRDMA_PCAP: pcap }));
+            const tm = setTimeout(() => kill(guest), 120_000);
+            guestRc = await guest.done;
+            clearTimeout(tm);
+        }
+        finally {
+            kill(guest);
+            show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+        }
+        const failures = [];
+        for (const [i, t] of TESTS.entries()) {
+            const r = results[i];
+            const name = ibName(t);
+            const g = perfOut(guest.lines, name);
+            const gRows = g.out.filter((l) => rowOf(t).test(l));
+            const rows = r?.lines.filter((l) => rowOf(t).test(l)) ?? [];
+            console.log(`---- RD guest ${name} -R → softrdma perf ${t[0]} --${t[1]} --server -d softroce0: ours rc=${r?.rc}, guest rc=${g.rc} ----`);
+            for (const l of rows)
+                console.log(`[host ] ${l}`);
+            for (const l of gRows)
+                console.log(`[guest] ${l}`);
+            if (r?.rc !== 0 || (rows.length === 0 && !passive(name)))
+                show(`softrdma perf ${t[0]} --${t[1]} --server output`, 'host', r?.lines ?? []);
+            if (!r)
+                failures.push(`${name}: not run`);
+            else {
+                if (r.rc !== 0)
+                    failures.push(`${name}: softrdma perf server exit status ${r.rc}`);
+                if (rows.length === 0 && !passive(name))
+                    failures.push(`${name}: softrdma perf server printed no result row`);
+            }
+            if (g.rc !== 0)
+                failures.push(`${name}: guest client exit status ${g.rc}`);
+            if (gRows.length === 0)
+                failures.push(`${name}: the guest client printed no result row`);
+        }
+        checkWire('RD', pcap, failures);
+        assert.deepEqual(failures, [], `RD: ${failures.join('; ')}`);
+    });
+});
+const example = (name) => join(cli, `../../../examples/rdmacm/${name}.js`);
+/**
+ * One guest boot, two exchanges of a librdmacm example: the guest as client against a softrdma
+ * server, then the guest as server against a softrdma client (one softrdma process at a time:
+ * each binds UDP 4791 on 192.168.77.1).
+ */
+async function bothWays(name, prog, guestArgs, hostArgs, env = {}, needCm = true) {
+    const pcap = pcapDir(name);
+    const script = [
+        'echo KP_READY',
+        'echo "WAIT a"; sleep 8',
+        `echo "BEGIN a"; ${prog} ${guestArgs.client}; echo "END a rc=$?"`,
+        `(${prog} ${guestArgs.server} 2>&1; echo "END rc=$?") | sed 's/^/b| /' &`,
+        'sleep 2; echo "READY b"; wait',
+    ].join('\n');
+    const guest = guestRun(script, 400);
+    let guestRc = -1;
+    let a = { rc: -1, lines: [] };
+    let b = { rc: -1, lines: [] };
+    try {
+        assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        assert.ok(await guest.wait(/^WAIT a$/, 60_000), `${name}: the guest did not reach its client run`);
+        a = await hostNode(dir, example(prog), hostArgs.server, 120_000, { SOFTRDMA_PCAP: pcap });
+        assert.ok(await guest.wait(/^READY b$/, 120_000), `${name}: the guest server did not start`);
+        b = await hostNode(dir, example(prog), hostArgs.client, 120_000, { ...env, SOFTRDMA_PCAP: pcap });
+        const t = setTimeout(() => kill(guest), 60_000);
+        guestRc = await guest.done;
+        clearTimeout(t);
+    }
+    finally {
+        kill(guest);
+        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+        show(`softrdma ${prog} server (rc ${a.rc})`, 'host', a.lines);
+        show(`softrdma ${prog} client (rc ${b.rc})`, 'host', b.lines);
+    }
+    const failures = [];
+    const ga = section(guest.lines, 'a');
+    const gb = tagged(guest.lines, 'b');
+    if (ga.rc !== 0)
+        failures.push(`${name}: guest ${prog} client exit status ${ga.rc}`);
+    if (!ga.lines.some((l) => /data transfers complete/.test(l)))
+        failures.push(`${name}: the guest ${prog} client did not complete its data transfers`);
+    if (a.rc !== 0)
+        failures.push(`${name}: softrdma ${prog} server exit status ${a.rc}`);
+    if (gb.rc !== 0)
+        failures.push(`${name}: guest ${prog} server exit status ${gb.rc}`);
+    if (!gb.lines.some((l) => /data transfers complete/.test(l)))
+        failures.push(`${name}: the guest ${prog} server did not complete its data transfers`);
+    if (b.rc !== 0)
+        failures.push(`${name}: softrdma ${prog} client exit status ${b.rc}`);
+    checkWire(name, pcap, failures, needCm);
+    assert.deepEqual(failures, [], failures.join('; '));
+}
+test('interop RE: udaddy both ways (RDMA_PS_UDP, SIDR and UD datagrams) between the guest (rxe) and examples/rdmacm/udaddy', opts, async () => {
+    if ('skip' in h)
+        return;
+    assert.ok(existsSync(example('udaddy')), 'examples/rdmacm/udaddy.js missing: npx tsc -p .');
+    await retryOnce('RE', () => bothWays('RE', 'udaddy', { client: `-s ${HOST_IP}`, server: `-b ${GUEST_IP}` }, { server: ['-b', HOST_IP], client: ['-s', GUEST_IP] }));
+});
+test('interop RF: ucmatose with 4 connections both ways between the guest (rxe) and examples/rdmacm/ucmatose', opts, async () => {
+    if ('skip' in h)
+        return;
+    assert.ok(existsSync(example('ucmatose')), 'examples/rdmacm/ucmatose.js missing: npx tsc -p .');
+    await retryOnce('RF', () => bothWays('RF', 'ucmatose', { client: `-s ${HOST_IP} -p 7471 -c 4`, server: `-b ${GUEST_IP} -p 7472 -c 4` }, { server: ['-b', HOST_IP, '-p', '7471', '-c', '4'], client: ['-s', GUEST_IP, '-p', '7472', '-c', '4'] }, ROCE));
+});
+test('interop RG: mckey both ways (IPv4 group 239.255.1.1, IGMP, UD to QPN 0xFFFFFF): guest sender → softrdma receiver, then softrdma sender → guest receiver', opts, async () => {
+    if ('skip' in h)
+        return;
+    assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
+    const G = '239.255.1.1';
+    await retryOnce('RG', () => bothWays('RG', 'mckey', { client: `-m ${G} -b ${GUEST_IP} -s`, server: `-m ${G} -b ${GUEST_IP}` }, { server: ['-m', G, '-b', HOST_IP], client: ['-m', G, '-b', HOST_IP, '-s'] }, {}, false));
+});
+test('interop RH: guest rping -c (Linux rxe) → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0), 64 B and -S 65535, -C 100 -V', opts, async () => {
+    if ('skip' in h)
+        return;
+    const itServer = join(cli, '../../../examples/itapi/rping-server.js');
+    assert.ok(existsSync(itServer), 'examples/itapi/rping-server.js missing: npx tsc -p .');
+    await retryOnce('RH', async () => {
+        const pcap = pcapDir('RH');
+        const cases = [
+            { tag: 'small', port: 7276, size: [], ours: [] },
+            { tag: 'big', port: 7277, size: ['-S', '65535'], ours: ['--size', '65535'] },
+        ];
+        const script = [
+            'echo KP_READY',
+            ...cases.map((c) => `echo "WAIT ${c.tag}"; sleep 8; echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"`),
+        ].join('\n');
+        const guest = guestRun(script, 400);
+        let guestRc = -1;
+        const results = [];
+        try {
+            assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+            for (const c of cases) {
+                assert.ok(await guest.wait(new RegExp(`^WAIT ${c.tag}$`), 240_000), `RH: the guest did not reach ${c.tag}`);
+                const args = ['--device', 'softroce0', '--addr', HOST_IP, '--port', String(c.port), '--count', String(COUNT), '-v', ...c.ours];
+                results.push(await hostNode(dir, itServer, args, 240_000, { SOFTRDMA_PCAP: pcap }));
+            }
+            guestRc = await guest.done;
+        }
+        finally {
+            kill(guest);
+            show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+        }
+        const failures = [];
+        for (const [i, c] of cases.entries()) {
+            const g = section(guest.lines, c.tag);
+            const p = pings(g.lines);
+            const s = results[i];
+            const served = s.lines.filter((l) => /^server ping data: rdma-ping-\d+: /.test(l)).length;
+            console.log(`---- RH ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; IT-API rping server rc=${s.rc}, ${served} served ----`);
+            for (const l of p.ends)
+                console.log(`[guest] ${l}`);
+            show(`IT-API rping-server --device softroce0 -p ${c.port} (rc ${s.rc})`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
+            if (p.n !== COUNT)
+                failures.push(`RH ${c.tag}: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
+            if (g.rc !== 0)
+                failures.push(`RH ${c.tag}: guest rping -c exit status ${g.rc}`);
+            if (s.rc !== 0)
+                failures.push(`RH ${c.tag}: IT-API rping server exit status ${s.rc}`);
+            if (served !== COUNT)
+                failures.push(`RH ${c.tag}: the IT-API server served ${served} of ${COUNT}`);
+        }
+        checkWire('RH', pcap, failures);
+        assert.deepEqual(failures, [], failures.join('; '));
+    });
+});
+//# sourceMappingURL=roce-cm.test.js.map

@@ -1,0 +1,590 @@
+/**
+ * Remote-access attacks, on every transport: a raw peer (not a QP) puts forged operations on
+ * the wire; the victim must answer with the transport's error for the rule that failed (iWARP:
+ * the RFC's Terminate code; loopback: the core's neutral fault in its TERMINATE unit), leave
+ * its memory untouched, and flush what was posted.
+ *
+ * The cases are one table; each transport gives a raw attacker ({@link Attacker}): on iWARP a
+ * TCP socket speaking MPA/DDP/RDMAP bytes (test/helpers/rawpeer.ts), on the loopback transport
+ * a raw end of the link that injects units (`LoopbackRawEnd`).
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import net from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { IwarpConn } from '../../src/iwarp/datapath.js';
+import { mpaAccept, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
+import { terminateOfFault } from '../../src/iwarp/terminate-map.js';
+import { LoopbackRawEnd, loopbackPair } from '../../src/loopback/loopback.js';
+import { Fault } from '../../src/rnic/faults.js';
+import { hostMemory } from '../../src/rnic/hostmem.js';
+import { invalidateStag } from '../../src/rnic/memops.js';
+import { TxOp } from '../../src/rnic/transport.js';
+import { RiRet } from '../../src/rnicpi/status.js';
+import { RiMemFlags, RiQpState, RiWcStatus } from '../../src/rnicpi/types.js';
+import { makeSide, pollN, recv, reg, sge, TRANSPORTS, until } from '../helpers/engine.js';
+import { RawPeer } from '../helpers/rawpeer.js';
+import { advert, engineCounters, IwarpServer, ROCE_ATTACKER_ADDR, ROCE_SERVER_ADDR, RoceServer, SERVER_IRD, until as untilTrue } from '../helpers/hostile.js';
+import { IBV_WC_LOC_PROT_ERR, IBV_WC_RETRY_EXC_ERR } from '../../src/verbs/index.js';
+import { RoceNet } from '../../src/roce/net.js';
+import { RoceQp } from '../../src/roce/transport.js';
+import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
+import { RdmapOpcode } from '../../src/wire/rdmap.js';
+const sha = (b) => createHash('sha256').update(b).digest('hex');
+/** The victim's QP and memory: a writable region, a read-only one, a posted receive to be flushed. */
+function victimSide(ird) {
+    const side = makeSide(undefined, { ird });
+    const mem = randomBytes(4096);
+    const mr = reg(side, mem);
+    const roMem = randomBytes(1024);
+    const ro = reg(side, roMem, RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ);
+    const nrMem = randomBytes(256);
+    const nr = reg(side, nrMem, RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_WRITE);
+    const rbuf = new Uint8Array(64);
+    const rmr = reg(side, rbuf);
+    assert.equal(recv(side.qp, 100n, [sge(rmr, rbuf)]), RiRet.SUCCESS);
+    return {
+        side,
+        mem,
+        stag: mr.stag,
+        base: hostMemory.addressOf(mem),
+        ro: { stag: ro.stag, base: hostMemory.addressOf(roMem), mem: roMem },
+        nr: { stag: nr.stag, base: hostMemory.addressOf(nrMem), mem: nrMem },
+    };
+}
+/** iWARP: the victim accepts an MPA connection from a raw TCP peer. */
+async function iwarpVictim(ird) {
+    const v = victimSide(ird);
+    const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = server.address().port;
+    const accepted = (async () => {
+        const [sock] = (await once(server, 'connection'));
+        const req = await mpaReadRequest(sock);
+        const out = mpaAccept(sock, req.frame, { revision: 2, crc: false, markers: false, ird, ord: 2 });
+        assert.equal(v.side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa }), RiRet.SUCCESS);
+    })();
+    const raw = await RawPeer.connect(port);
+    await accepted;
+    const peer = {
+        write: (stag, to, p) => raw.write(stag, to, p),
+        send: (msn, p) => raw.send(msn, p),
+        readRequest: (msn, rr) => raw.readRequest(msn, rr),
+        holdVictimTx: () => v.side.qp.transport.socket.cork(),
+        async answer() {
+            const t = await raw.terminate();
+            return { code: [t.layer, t.etype, t.ecode] };
+        },
+        async close() {
+            await raw.waitClosed();
+            server.close();
+        },
+    };
+    return { ...v, peer };
+}
+/** Loopback: the victim's QP is given one end of a link whose other end is raw. */
+async function loopbackVictim(ird) {
+    const v = victimSide(ird);
+    const [ev, er] = loopbackPair();
+    const raw = new LoopbackRawEnd(er);
+    assert.equal(v.side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: ev }), RiRet.SUCCESS);
+    const peer = {
+        write: (stag, to, payload) => raw.inject({ op: TxOp.RDMA_WRITE, stag, to, payload }),
+        send: (msn, payload) => raw.inject({ op: TxOp.SEND, msn, payload }),
+        readRequest: (msn, rr) => raw.inject({ op: TxOp.READ_REQUEST, msn, ...rr }),
+        // Inbound units are processed in one batch before the victim's transmit loop runs.
+        holdVictimTx: () => { },
+        answer: () => raw.terminate(),
+        async close() {
+            // The victim closes its side after the Terminate; the raw end's FIN completes the close.
+            await raw.waitFor((u) => u.k === 1 /* FIN */ || u.k === 2 /* RST */);
+            raw.control(1);
+        },
+    };
+    return { ...v, peer };
+}
+const VICTIM = {
+    iwarp: iwarpVictim,
+    loopback: loopbackVictim,
+};
+const CASES = [
+    {
+        name: 'RDMA Write with a wrong key gets DDP tagged "Invalid STag" (0x1100)',
+        fault: Fault.INVALID_STAG,
+        iwarp: [1, 1, 0],
+        watch: (v) => v.mem,
+        act: (v) => v.peer.write(((v.stag & ~0xff) | ((v.stag + 1) & 0xff)) >>> 0, v.base, new Uint8Array(16).fill(0xee)),
+    },
+    {
+        name: 'RDMA Write past the bounds gets DDP tagged "Base or bounds violation" (0x1101)',
+        fault: Fault.BOUNDS,
+        iwarp: [1, 1, 1],
+        watch: (v) => v.mem,
+        act: (v) => v.peer.write(v.stag, v.base + 4090n, new Uint8Array(16).fill(0xee)),
+    },
+    {
+        name: 'RDMA Write to a region without Remote Write gets RDMAP "Access rights violation" (0x0102)',
+        fault: Fault.RIGHTS,
+        iwarp: [0, 1, 2],
+        watch: (v) => v.ro.mem,
+        act: (v) => v.peer.write(v.ro.stag, v.ro.base, new Uint8Array(16).fill(0xee)),
+    },
+    {
+        name: 'RDMA Write after the region was invalidated gets "Invalid STag" (0x1100)',
+        fault: Fault.INVALID_STAG,
+        iwarp: [1, 1, 0],
+        watch: (v) => v.mem,
+        async before(v) {
+            // A permitted write lands first; then the region is invalidated locally.
+            v.peer.write(v.stag, v.base, new Uint8Array(8).fill(0x11));
+            await until(() => v.mem[0] === 0x11, 2000, 'first write');
+            const mrObj = v.side.rnic.stags.byStagIndex(v.stag);
+            assert.equal(invalidateStag(v.side.qp, v.stag, false), 0);
+            assert.equal(mrObj.valid, false);
+        },
+        act: (v) => v.peer.write(v.stag, v.base + 100n, new Uint8Array(8).fill(0xee)),
+    },
+    {
+        name: 'a Send with a bad message number gets DDP untagged "Invalid MSN - range not valid" (0x1203)',
+        fault: null,
+        iwarp: [1, 2, 3],
+        watch: (v) => v.mem,
+        act: (v) => v.peer.send(5, new Uint8Array(8)),
+    },
+    {
+        name: 'RDMA Read Requests beyond IRD get DDP untagged "Invalid MSN - range not valid" (0x1203)',
+        ird: 1,
+        fault: Fault.IRD_EXCEEDED,
+        iwarp: [1, 2, 3],
+        watch: (v) => v.mem,
+        act(v) {
+            v.peer.holdVictimTx();
+            const rr = { sinkStag: 0x1234, sinkTo: 0n, size: 4000, srcStag: v.stag, srcTo: v.base };
+            v.peer.readRequest(1, rr);
+            v.peer.readRequest(2, rr);
+            v.peer.readRequest(3, rr);
+        },
+    },
+    {
+        name: 'a Read Request for more than the source region gets RDMAP "Base or bounds" (0x0101)',
+        fault: Fault.READ_SRC_BOUNDS,
+        iwarp: [0, 1, 1],
+        watch: (v) => v.mem,
+        act: (v) => v.peer.readRequest(1, { sinkStag: 0x1234, sinkTo: 0n, size: 5000, srcStag: v.stag, srcTo: v.base }),
+    },
+    {
+        name: 'a Read Request from a region without Remote Read gets RDMAP "Access rights violation" (0x0102)',
+        fault: Fault.READ_SRC_RIGHTS,
+        iwarp: [0, 1, 2],
+        watch: (v) => v.nr.mem,
+        act: (v) => v.peer.readRequest(1, { sinkStag: 0x1234, sinkTo: 0n, size: 16, srcStag: v.nr.stag, srcTo: v.nr.base }),
+    },
+];
+for (const transport of TRANSPORTS) {
+    const victim = VICTIM[transport];
+    describe(`attacks [${transport}]`, { skip: victim ? false : 'no raw attacker for this transport in this table' }, () => {
+        for (const c of CASES) {
+            test(`attack: ${c.name}`, async () => {
+                const v = await victim(c.ird ?? 2);
+                await c.before?.(v);
+                const watched = c.watch(v);
+                const before = sha(watched);
+                await c.act(v);
+                const a = await v.peer.answer();
+                if (a.code)
+                    assert.deepEqual(a.code, c.iwarp, `Terminate ${a.code.join('/')}`);
+                else if (c.fault === null)
+                    assert.equal(a.wire, 'sequence');
+                else {
+                    assert.equal(Fault[a.fault], Fault[c.fault]);
+                    // The iWARP transport maps this fault to the code the case names.
+                    const e = terminateOfFault(c.fault);
+                    assert.deepEqual([e.layer, e.etype, e.ecode], c.iwarp);
+                }
+                assert.equal(v.side.qp.state === RiQpState.TERMINATE || v.side.qp.state === RiQpState.ERROR, true);
+                await v.peer.close();
+                await until(() => v.side.qp.state === RiQpState.ERROR, 3000, 'victim in Error');
+                assert.equal(sha(watched), before, 'victim memory changed');
+                const [wc] = await pollN(v.side.cq, 1);
+                assert.equal(wc.id, 100n);
+                assert.equal(wc.op_status, RiWcStatus.WR_FLUSHED_ERROR);
+            });
+        }
+    });
+}
+/** Runs `cases` one after the other against one server, checking the invariants after each. */
+function serverSuite(label, start, attacker, answer, finish, cases, skip = false) {
+    describe(`hostile peer vs a long-running verbs server [${label}]`, { skip }, () => {
+        let s;
+        let idle;
+        before(async () => {
+            s = await start();
+            // The server serves before any attack. Its counters at rest are taken after that first
+            // client: on RoCE the first rdma_cm connection brings up the device's QP1 (the GSI QP,
+            // its CQs and receive ring), which stays for the device's life, as Linux's does.
+            await s.legit(0);
+            await untilTrue(() => s.conns.size === 0, 'legit connection gone');
+            // Settled: unchanged across 100 ms.
+            for (let i = 0;; i++) {
+                const before = engineCounters(s.engine);
+                await new Promise((r) => setTimeout(r, 100));
+                idle = engineCounters(s.engine);
+                if (deepEq(before, idle))
+                    break;
+                if (i === 100)
+                    throw new Error('engine counters never settled after the first legit client');
+            }
+            // A second client leaves them exactly as they were.
+            await s.legit(0);
+            await untilTrue(() => s.conns.size === 0, 'legit connection gone');
+            await untilTrue(() => deepEq(engineCounters(s.engine), idle), 'engine counters idle after the second legit client');
+        });
+        after(async () => {
+            await s.close();
+        });
+        let n = 0;
+        for (const c of cases) {
+            test(`attack: ${c.name}`, async () => {
+                const watched = s.watched();
+                const rwBefore = sha(s.rw.inner);
+                const a = await attacker(s);
+                await c.act(s, a);
+                await answer(a, c.expect);
+                await finish(s, a);
+                // The attacker's connection is torn down and everything it took is given back.
+                await untilTrue(() => s.conns.size === 0, 'the attacker connection torn down');
+                await untilTrue(() => deepEq(engineCounters(s.engine), idle), `engine counters back to idle ${JSON.stringify(engineCounters(s.engine))} vs ${JSON.stringify(idle)}`);
+                assert.deepEqual(s.watched(), watched, 'guards or watched buffers changed');
+                if (!c.name.includes('(writes rw)'))
+                    assert.equal(sha(s.rw.inner), rwBefore, 'rw changed by a refused access');
+                c.after?.(s, a);
+                // Still serving.
+                await s.legit(64 * (++n % 60));
+                await untilTrue(() => s.conns.size === 0, 'legit connection gone');
+                await untilTrue(() => deepEq(engineCounters(s.engine), idle), 'engine counters idle after the legit client');
+            });
+        }
+    });
+}
+const deepEq = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/** A random STag whose index no object of `rnic` has. */
+function freeStag(s) {
+    for (;;) {
+        const st = randomBytes(4).readUInt32BE(0);
+        if (st >>> 8 !== 0 && !s.engine.stags.byStagIndex(st))
+            return st;
+    }
+}
+const otherKey = (stag) => ((stag & ~0xff) | ((stag + 1) & 0xff)) >>> 0;
+const iwarpSend = (raw, msn, payload, mo = 0) => raw.send(msn, payload, RdmapOpcode.Send, 0, mo);
+const iwarpServerConn = (s) => {
+    for (const q of s.engine.qps.values())
+        if (q.transport instanceof IwarpConn)
+            return q.transport;
+    return undefined;
+};
+const IWARP_CASES = [
+    {
+        name: 'a sweep of STags (finding 4): a free STag, a wrong key and a live region of another PD all get DDP "Invalid STag" (0x1100)',
+        expect: { terminate: [1, 1, 0] },
+        async act(s, a) {
+            // Three probes, each costing the attacker a connection: the answers must not differ.
+            for (const stag of [freeStag(s), otherKey(s.mrs.rw.rkey)]) {
+                const p = await RawPeer.connect(s.port);
+                p.write(stag, s.va(s.rw), new Uint8Array(16).fill(0xee));
+                const t = await p.terminate();
+                assert.deepEqual([t.layer, t.etype, t.ecode], [1, 1, 0]);
+                await p.waitClosed();
+            }
+            a.raw.write(s.mrs.other.rkey, s.va(s.other), new Uint8Array(16).fill(0xee));
+        },
+    },
+    {
+        name: 'a Read Request from a live region of another PD gets RDMAP "Invalid STag" (0x0100), not "not associated"',
+        expect: { terminate: [0, 1, 0] },
+        act: (s, a) => a.raw.readRequest(1, { sinkStag: 0x1234, sinkTo: 0n, size: 64, srcStag: s.mrs.other.rkey, srcTo: s.va(s.other) }),
+    },
+    {
+        name: 'an RDMA Write past the end of a region gets DDP "Base or bounds" (0x1101); the guard after it is untouched',
+        expect: { terminate: [1, 1, 1] },
+        act: (s, a) => a.raw.write(s.mrs.rw.rkey, s.va(s.rw) + 4090n, new Uint8Array(16).fill(0xee)),
+    },
+    {
+        name: 'an RDMA Write before the start of a region gets 0x1101; the guard before it is untouched',
+        expect: { terminate: [1, 1, 1] },
+        act: (s, a) => a.raw.write(s.mrs.rw.rkey, s.va(s.rw) - 8n, new Uint8Array(16).fill(0xee)),
+    },
+    {
+        name: 'an RDMA Write aimed at the unregistered buffer through a valid STag gets 0x1101',
+        expect: { terminate: [1, 1, 1] },
+        act: (s, a) => a.raw.write(s.mrs.rw.rkey, s.va(s.unreg), new Uint8Array(16).fill(0xee)),
+    },
+    {
+        name: 'an RDMA Write whose TO wraps past 2^64 gets DDP "TO wrap" (0x1103)',
+        expect: { terminate: [1, 1, 3] },
+        act: (s, a) => a.raw.write(s.mrs.rw.rkey, (1n << 64n) - 8n, new Uint8Array(16).fill(0xee)),
+    },
+    {
+        name: 'an RDMA Write to a read-only region gets RDMAP "Access rights" (0x0102)',
+        expect: { terminate: [0, 1, 2] },
+        act: (s, a) => a.raw.write(s.mrs.ro.rkey, s.va(s.ro), new Uint8Array(16).fill(0xee)),
+    },
+    {
+        name: 'a Read Request from a region without Remote Read (the receive buffers) gets 0x0102',
+        expect: { terminate: [0, 1, 2] },
+        act: (s, a) => a.raw.readRequest(1, { sinkStag: 0x1234, sinkTo: 0n, size: 64, srcStag: s.mrs.recv.lkey, srcTo: s.va(s.recv) }),
+    },
+    {
+        name: 'a Read Request for more than its source gets RDMAP "Base or bounds" (0x0101)',
+        expect: { terminate: [0, 1, 1] },
+        act: (s, a) => a.raw.readRequest(1, { sinkStag: 0x1234, sinkTo: 0n, size: 2 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) }),
+    },
+    {
+        name: 'a Send with a message number out of sequence gets DDP "Invalid MSN - range" (0x1203)',
+        expect: { terminate: [1, 2, 3] },
+        act: (_s, a) => iwarpSend(a.raw, 7, advert(0n, 0, 0)),
+    },
+    {
+        name: 'a first Send segment at message offset 100 gets DDP "Invalid MO" (0x1204)',
+        expect: { terminate: [1, 2, 4] },
+        act: (_s, a) => iwarpSend(a.raw, 1, advert(0n, 0, 0), 100),
+    },
+    {
+        name: 'a replayed Send (the same FPDU twice) is a duplicate MSN: 0x1203, and it is received once',
+        expect: { terminate: [1, 2, 3] },
+        async act(s, a) {
+            const before = s.served.messages;
+            a.raw.sock.cork();
+            iwarpSend(a.raw, 1, advert(0n, 0, 0));
+            iwarpSend(a.raw, 1, advert(0n, 0, 0));
+            a.raw.sock.uncork();
+            await untilTrue(() => s.served.messages === before + 1, 'the first Send received');
+        },
+        after: () => { },
+    },
+    {
+        name: `Read Requests beyond IRD (${SERVER_IRD}) in one burst get 0x1203`,
+        expect: { terminate: [1, 2, 3] },
+        act(s, a) {
+            a.raw.sock.cork();
+            for (let i = 1; i <= 3 * SERVER_IRD; i++)
+                a.raw.readRequest(i, { sinkStag: 0x1234, sinkTo: 0n, size: 1 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) });
+            a.raw.sock.uncork();
+        },
+    },
+    {
+        name: 'Sends beyond the posted receives in one burst get DDP "no buffer" (0x1202)',
+        expect: { terminate: [1, 2, 2] },
+        act(_s, a) {
+            a.raw.sock.cork();
+            for (let i = 1; i <= 5; i++)
+                iwarpSend(a.raw, i, advert(0n, 0, 0));
+            a.raw.sock.uncork();
+        },
+    },
+    {
+        name: 'a Send longer than the receive buffer gets DDP "message too long" (0x1205); the next receive buffer is untouched',
+        expect: { terminate: [1, 2, 5] },
+        act: (_s, a) => iwarpSend(a.raw, 1, new Uint8Array(100).fill(0xee)),
+    },
+    {
+        name: 'finding 5: a peer advertising a 4 GiB buffer: the server\'s Read into its 64-octet sink fails locally (IBV_WC_LOC_PROT_ERR) and no Read Request goes on the wire',
+        expect: { terminate: [0, 0, 0] },
+        act: (s, a) => iwarpSend(a.raw, 1, advert(s.va(s.unreg), 0x1234_5600, 0xffff_ffff)),
+        after(s, a) {
+            assert.equal(a.readRequests(), 0, 'a Read Request reached the wire');
+            assert.ok((s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0) > 0, 'the server saw IBV_WC_LOC_PROT_ERR');
+        },
+    },
+    {
+        name: `zero window: a peer that stops reading while it asks for ${SERVER_IRD} MiB; the server queues at most its window (txWindow) toward it and serves others meanwhile (writes rw)`,
+        expect: { gone: true },
+        async act(s, a) {
+            a.raw.sock.pause();
+            for (let i = 1; i <= SERVER_IRD; i++)
+                a.raw.readRequest(i, { sinkStag: 0x1234, sinkTo: 0n, size: 1 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) });
+            await untilTrue(() => (iwarpServerConn(s)?.socket.writableLength ?? 0) > 0, 'the server queued Read Responses');
+            // Legitimate clients are served while the stalled peer holds its connection.
+            await s.legit(1024);
+            const conn = iwarpServerConn(s);
+            const queued = conn?.socket.writableLength ?? 0;
+            const win = s.engine.config.txWindow;
+            assert.ok(queued <= win + 65_535 + 64, `queued ${queued} octets toward the stalled peer (window ${win})`);
+            // Then the peer is killed.
+            a.raw.sock.destroy();
+        },
+    },
+    {
+        name: 'a peer killed in the middle of a multi-segment RDMA Write: the server tears the connection down (writes rw)',
+        expect: { gone: true },
+        act(s, a) {
+            a.raw.write(s.mrs.rw.rkey, s.va(s.rw), new Uint8Array(512).fill(0x42), false);
+            a.raw.sock.destroy();
+        },
+    },
+    {
+        name: 'a peer reset (RST) in the middle of an FPDU',
+        expect: { gone: true },
+        act(_s, a) {
+            // Half of an FPDU: its length says 100 octets, 10 follow.
+            a.raw.sock.write(Uint8Array.from([0, 100, 0x41, 0x43, 1, 2, 3, 4, 5, 6]));
+            a.raw.sock.resetAndDestroy();
+        },
+    },
+];
+serverSuite('iwarp', () => IwarpServer.start(), async (s) => {
+    const raw = await RawPeer.connect(s.port, { ird: 8, ord: 8 });
+    return {
+        raw,
+        readRequests: () => raw.fpdus.filter((u) => (u[1] & 0x0f) === RdmapOpcode.ReadRequest).length,
+    };
+}, async (a, e) => {
+    if ('terminate' in e) {
+        const t = await a.raw.terminate();
+        assert.deepEqual([t.layer, t.etype, t.ecode], e.terminate, `Terminate ${t.layer}/${t.etype}/${t.ecode}`);
+    }
+}, async (_s, a) => {
+    if (!a.raw.sock.destroyed)
+        await a.raw.waitClosed();
+}, IWARP_CASES);
+const ATTACKER_QPN = 0xabcde;
+const ATTACKER_PSN = 0x100;
+function roceCase(name, expect, act, after) {
+    return { name, expect: expect, act, ...(after ? { after } : {}) };
+}
+const wr = (_s, a, rkey, va, len = 16) => a.pkt(IbOpcode.RC_RDMA_WRITE_ONLY, { reth: { va, rkey, dmaLen: len } }, new Uint8Array(len).fill(0xee));
+/** A READ request takes one PSN per response packet (path MTU 1024): the next request's PSN is after them. */
+const rr = (a, rkey, va, len) => {
+    a.pkt(IbOpcode.RC_RDMA_READ_REQUEST, { reth: { va, rkey, dmaLen: len } });
+    a.psn += Math.max(1, Math.ceil(len / 1024)) - 1;
+};
+const hello = (a, psn) => a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(0n, 0, 0), psn);
+const RAE = { nak: NakCode.RemoteAccessError };
+const ROCE_CASES = [
+    roceCase('an RDMA WRITE with a free R_Key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, freeStag(s), s.va(s.rw))),
+    roceCase('an RDMA WRITE with the right index and a wrong key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, otherKey(s.mrs.rw.rkey), s.va(s.rw))),
+    roceCase('an RDMA WRITE to a live region of another PD gets the same NAK (no STag oracle on IB)', RAE, (s, a) => wr(s, a, s.mrs.other.rkey, s.va(s.other))),
+    roceCase('an RDMA WRITE past the end of a region: NAK, the guard untouched', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.rw) + 4090n)),
+    roceCase('an RDMA WRITE before the start of a region: NAK, the guard untouched', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.rw) - 8n)),
+    roceCase('an RDMA WRITE aimed at the unregistered buffer through a valid R_Key: NAK', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.unreg))),
+    roceCase('an RDMA WRITE whose VA wraps past 2^64: NAK', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, (1n << 64n) - 8n)),
+    roceCase('an RDMA WRITE to a read-only region: NAK', RAE, (s, a) => wr(s, a, s.mrs.ro.rkey, s.va(s.ro))),
+    roceCase('an RDMA READ from a region without Remote Read: NAK', RAE, (s, a) => rr(a, s.mrs.recv.lkey, s.va(s.recv), 64)),
+    roceCase('an RDMA READ of more than its source: NAK', RAE, (s, a) => rr(a, s.mrs.big.rkey, s.va(s.big), 2 << 20)),
+    roceCase('an RDMA READ from another PD\'s region: NAK', RAE, (s, a) => rr(a, s.mrs.other.rkey, s.va(s.other), 64)),
+    roceCase('a SEND MIDDLE with no FIRST (opcode sequence) gets NAK Invalid Request', { nak: NakCode.InvalidRequest }, (_s, a) => a.pkt(IbOpcode.RC_SEND_MIDDLE, {}, new Uint8Array(1024))),
+    roceCase('a SEND longer than the receive buffer gets NAK Invalid Request', { nak: NakCode.InvalidRequest }, (_s, a) => a.pkt(IbOpcode.RC_SEND_ONLY, {}, new Uint8Array(100).fill(0xee))),
+    roceCase(`RDMA READ requests beyond max_dest_rd_atomic (${SERVER_IRD}) in one burst: NAK Invalid Request`, { nak: NakCode.InvalidRequest }, (s, a) => {
+        for (let i = 0; i < 3 * SERVER_IRD; i++)
+            rr(a, s.mrs.big.rkey, s.va(s.big), 1 << 20);
+    }),
+    roceCase('a packet ahead of the expected PSN gets one PSN Sequence Error NAK and is not executed; the connection goes on', { nak: NakCode.PsnSequenceError }, async (s, a) => {
+        const before = s.served.messages;
+        hello(a, a.psn + 5);
+        await untilTrue(() => a.naks().length > 0, 'sequence NAK');
+        hello(a);
+        await untilTrue(() => s.served.messages === before + 1, 'the in-sequence Send received');
+    }),
+    roceCase('a duplicate (replayed) SEND is acknowledged again and not received twice', { gone: true }, async (s, a) => {
+        const before = s.served.messages;
+        const p = a.psn;
+        hello(a, p);
+        a.psn = p + 1;
+        await untilTrue(() => s.served.messages === before + 1, 'first Send received');
+        hello(a, p);
+        hello(a, p);
+        await untilTrue(() => a.got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE).length >= 2, 're-ACK');
+        assert.equal(s.served.messages, before + 1, 'the replayed Send was received again');
+        assert.deepEqual(a.naks(), []);
+    }),
+    roceCase('SENDs beyond the posted receives get an RNR NAK and are not executed; the connection goes on once receives are posted again', { gone: true }, async (s, a) => {
+        const before = s.served.messages;
+        s.hold(a.sqpn, true);
+        for (let i = 0; i < 4; i++)
+            hello(a);
+        await untilTrue(() => s.served.messages === before + 4, 'the posted receives consumed');
+        const p = a.psn;
+        hello(a);
+        await untilTrue(() => a.got.some((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.RnrNak && r.pkt.bth.psn === p), 'RNR NAK');
+        assert.equal(s.served.messages, before + 4);
+        s.hold(a.sqpn, false);
+        // The raw peer retries the RNR-NAKed PSN itself.
+        hello(a, p);
+        await untilTrue(() => s.served.messages === before + 5, 'the retried Send received');
+    }),
+    roceCase('finding 5: a peer advertising a 4 GiB buffer: the server\'s Read into its 64-octet sink fails locally and no READ request goes on the wire', { gone: true }, async (s, a) => {
+        const errs = s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0;
+        a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(s.va(s.unreg), 0x1234_5600, 0xffff_ffff));
+        await untilTrue(() => (s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0) > errs, 'IBV_WC_LOC_PROT_ERR at the server');
+    }, (_s, a) => assert.equal(a.readRequests(), 0, 'a READ request reached the wire')),
+    roceCase('a peer that dies while the server Reads from it: the server retries, gives up (IBV_WC_RETRY_EXC_ERR) and tears down', { gone: true }, async (s, a) => {
+        const errs = s.errors.get(IBV_WC_RETRY_EXC_ERR) ?? 0;
+        a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(0x1000n, 0x1234_5600, 32));
+        await untilTrue(() => a.readRequests() > 0, 'the server asked');
+        a.net.detach(a.qpn);
+        await untilTrue(() => (s.errors.get(IBV_WC_RETRY_EXC_ERR) ?? 0) > errs, 'retry exceeded at the server', 20_000);
+    }),
+    roceCase(`a Read flood (${SERVER_IRD} × 1 MiB) from a peer that does not take the responses: the server queues at most its window toward it (writes rw)`, { gone: true }, async (s, a) => {
+        for (let i = 0; i < SERVER_IRD; i++)
+            rr(a, s.mrs.big.rkey, s.va(s.big), 1 << 20);
+        let maxQueued = 0;
+        const t = setInterval(() => {
+            for (const q of s.engine.qps.values())
+                if (q.transport instanceof RoceQp)
+                    maxQueued = Math.max(maxQueued, q.transport.queuedOctets);
+        }, 1);
+        await s.legit(2048);
+        await untilTrue(() => a.got.filter((r) => r.pkt.bth.opcode >= IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && r.pkt.bth.opcode <= IbOpcode.RC_RDMA_READ_RESPONSE_ONLY).length >= SERVER_IRD * 1024, 'all Read Responses sent', 30_000);
+        clearInterval(t);
+        assert.ok(maxQueued <= s.engine.config.txWindow + 4096, `queued ${maxQueued} octets`);
+    }),
+];
+serverSuite('rocev2', async () => {
+    const probe = RoceNet.acquire('127.0.0.1', 0);
+    await probe.ready;
+    const s = await RoceServer.start(probe.port);
+    // The server's QPs take their own references on the endpoint.
+    const close = s.close.bind(s);
+    s.close = async () => {
+        await close();
+        probe.release();
+    };
+    return s;
+}, async (s) => {
+    const net = RoceNet.acquire(ROCE_ATTACKER_ADDR, s.udpPort);
+    await net.ready;
+    const got = [];
+    const qpn = ATTACKER_QPN;
+    net.detach(qpn);
+    net.attach(qpn, { rx: (r) => got.push(r), netError: () => { } });
+    const sqpn = s.connect(qpn, ROCE_ATTACKER_ADDR, ATTACKER_PSN, 0x500, { timeout: 8, retryCnt: 2 });
+    const a = {
+        net,
+        qpn,
+        sqpn,
+        psn: ATTACKER_PSN,
+        got,
+        pkt(op, extra = {}, payload = new Uint8Array(0), psn) {
+            const p = psn ?? a.psn++;
+            const pk = encodeIbPacket({ bth: { ...newBth(op, sqpn, p & 0xff_ffff), padCnt: ibPadCount(payload.length), ackReq: true }, payload, ...extra });
+            net.send(pk, ROCE_SERVER_ADDR);
+        },
+        naks: () => got.filter((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.Nak).map((r) => [r.pkt.bth.psn, aethValue(r.pkt.aeth.syndrome)]),
+        readRequests: () => got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_REQUEST).length,
+    };
+    return a;
+}, async (a, e) => {
+    const want = e.nak;
+    if (want === undefined)
+        return;
+    await untilTrue(() => a.naks().some(([, c]) => c === want), `NAK ${NakCode[want]} (got ${JSON.stringify(a.naks())})`);
+}, async (s, a) => {
+    // IB has no connection to close: a peer that caused no fatal error is dropped by the
+    // application (its own timeout); a fatal one was torn down on its flush completions.
+    await new Promise((r) => setTimeout(r, 5));
+    s.drop(a.sqpn);
+    a.net.detach(a.qpn);
+    a.net.release();
+}, ROCE_CASES);
+//# sourceMappingURL=attacks.test.js.map

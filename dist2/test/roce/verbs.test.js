@@ -1,0 +1,130 @@
+/**
+ * ibverbs on softroce0 over the real RoCEv2 transport (UDP on the host's first IPv4 address,
+ * an ephemeral port instead of 4791 so parallel test files do not collide): RC Send, Write and
+ * Read through ibv_post_send/ibv_poll_cq, a remote access error as IBV_WC_REM_ACCESS_ERR, and a
+ * UD datagram with its GRH and source QP. Both QPs are on one device, so their packets go
+ * through one UDP socket to itself, as rxe's do on one host.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { gidToIpv4, RoceNet } from '../../src/roce/net.js';
+import { IBV_ACCESS_LOCAL_WRITE, IBV_MTU_1024, IBV_QPS_ERR, IBV_QPT_RC, IBV_QPT_UD, IBV_SEND_SIGNALED, IBV_WC_GRH, IBV_WC_REM_ACCESS_ERR, IBV_WC_SUCCESS, IBV_WC_WR_FLUSH_ERR, IBV_WR_RDMA_READ, IBV_WR_RDMA_WRITE, IBV_WR_SEND, verbs as v, } from '../../src/verbs/index.js';
+import { pollN, reg } from '../verbs/pair.js';
+import { avTo, closeRoceSide, gid, QKEY, roceDevice, roceSide, roceToRts } from '../verbs/roce.js';
+const T = { timeout: 30_000 };
+const sge = (mr, length = mr.length, offset = 0) => ({ addr: mr.addr + BigInt(offset), length, lkey: mr.lkey });
+let probe = null;
+let restore = () => { };
+before(async () => {
+    const cfg = roceDevice().vp.engine.config;
+    const addr = gidToIpv4(cfg.gids()[0]);
+    probe = RoceNet.acquire(addr, 0);
+    await probe.ready;
+    const before = { link: cfg.ibLink, port: cfg.roceUdpPort };
+    cfg.ibLink = 'rocev2';
+    cfg.roceUdpPort = probe.port;
+    restore = () => {
+        cfg.ibLink = before.link;
+        cfg.roceUdpPort = before.port;
+    };
+});
+after(() => {
+    restore();
+    probe?.release();
+});
+function rcPair() {
+    const a = roceSide(IBV_QPT_RC);
+    const b = roceSide(IBV_QPT_RC);
+    roceToRts(b, a.qp.qp_num, { pathMtu: IBV_MTU_1024 });
+    roceToRts(a, b.qp.qp_num, { pathMtu: IBV_MTU_1024 });
+    return { a, b };
+}
+function qpState(s) {
+    const a = {};
+    assert.equal(v.ibv_query_qp(s.qp, a, 0, {}), 0);
+    return a.qp_state;
+}
+describe('ibverbs on softroce0 over RoCEv2 (loopback UDP)', () => {
+    test('RC: Send, RDMA Write and RDMA Read of many MTUs, every byte verified', T, async () => {
+        const { a, b } = rcPair();
+        const n = 100_000;
+        const src = Uint8Array.from({ length: n }, (_, i) => (i * 31 + 7) & 0xff);
+        const smr = reg(a.pd, src);
+        const rbuf = new Uint8Array(n);
+        const rmr = reg(b.pd, rbuf);
+        assert.equal(v.ibv_post_recv(b.qp, { wr_id: 1n, sg_list: [sge(rmr)] }).ret, 0);
+        assert.equal(v.ibv_post_send(a.qp, { wr_id: 2n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(smr)] }).ret, 0);
+        const [rw] = await pollN(b.cq, 1);
+        assert.equal(rw.status, IBV_WC_SUCCESS);
+        assert.equal(rw.byte_len, n);
+        assert.deepEqual(rbuf, src);
+        const wbuf = new Uint8Array(n);
+        const wmr = reg(b.pd, wbuf);
+        assert.equal(v.ibv_post_send(a.qp, { wr_id: 3n, opcode: IBV_WR_RDMA_WRITE, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(smr)], wr: { rdma: { remote_addr: wmr.addr, rkey: wmr.rkey } } }).ret, 0);
+        const sink = new Uint8Array(n);
+        const kmr = reg(a.pd, sink);
+        assert.equal(v.ibv_post_send(a.qp, { wr_id: 4n, opcode: IBV_WR_RDMA_READ, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(kmr)], wr: { rdma: { remote_addr: wmr.addr, rkey: wmr.rkey } } }).ret, 0);
+        const wcs = await pollN(a.cq, 3);
+        assert.deepEqual(wcs.map((w) => [w.wr_id, w.status]), [
+            [2n, IBV_WC_SUCCESS],
+            [3n, IBV_WC_SUCCESS],
+            [4n, IBV_WC_SUCCESS],
+        ]);
+        assert.deepEqual(wbuf, src);
+        assert.deepEqual(sink, src);
+        for (const m of [smr, rmr, wmr, kmr])
+            v.ibv_dereg_mr(m);
+        closeRoceSide(a);
+        closeRoceSide(b);
+    });
+    test('RC: a Write to an MR without Remote Write → IBV_WC_REM_ACCESS_ERR (NAK 0x62), both QPs in ERR, later WRs flushed', T, async () => {
+        const { a, b } = rcPair();
+        const src = new Uint8Array(64).fill(1);
+        const smr = reg(a.pd, src);
+        const dst = new Uint8Array(64);
+        const dmr = reg(b.pd, dst, IBV_ACCESS_LOCAL_WRITE);
+        assert.equal(v.ibv_post_send(a.qp, { wr_id: 1n, opcode: IBV_WR_RDMA_WRITE, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(smr)], wr: { rdma: { remote_addr: dmr.addr, rkey: dmr.rkey } } }).ret, 0);
+        assert.equal(v.ibv_post_send(a.qp, { wr_id: 2n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(smr)] }).ret, 0);
+        const wcs = await pollN(a.cq, 2);
+        assert.deepEqual(wcs.map((w) => [w.wr_id, w.status]), [
+            [1n, IBV_WC_REM_ACCESS_ERR],
+            [2n, IBV_WC_WR_FLUSH_ERR],
+        ]);
+        assert.equal(qpState(a), IBV_QPS_ERR);
+        assert.equal(qpState(b), IBV_QPS_ERR);
+        assert.ok(dst.every((x) => x === 0));
+        for (const m of [smr, dmr])
+            v.ibv_dereg_mr(m);
+        closeRoceSide(a);
+        closeRoceSide(b);
+    });
+    test('UD: a datagram lands after the 40-octet GRH, with IBV_WC_GRH and the sender as src_qp', T, async () => {
+        const a = roceSide(IBV_QPT_UD);
+        const b = roceSide(IBV_QPT_UD);
+        roceToRts(a, 0);
+        roceToRts(b, 0);
+        const buf = new Uint8Array(40 + 512);
+        const rmr = reg(b.pd, buf);
+        assert.equal(v.ibv_post_recv(b.qp, { wr_id: 9n, sg_list: [sge(rmr)] }).ret, 0);
+        const src = Uint8Array.from({ length: 512 }, (_, i) => i & 0xff);
+        const smr = reg(a.pd, src);
+        const ah = v.ibv_create_ah(a.pd, avTo(gid(b.ctx)));
+        assert.ok(ah);
+        assert.equal(v.ibv_post_send(a.qp, { wr_id: 1n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(smr)], wr: { ud: { ah, remote_qpn: b.qp.qp_num, remote_qkey: QKEY } } }).ret, 0);
+        const [sw] = await pollN(a.cq, 1);
+        assert.equal(sw.status, IBV_WC_SUCCESS);
+        const [w] = await pollN(b.cq, 1);
+        assert.equal(w.status, IBV_WC_SUCCESS);
+        assert.equal(w.byte_len, 552);
+        assert.equal(w.src_qp, a.qp.qp_num);
+        assert.ok(w.wc_flags & IBV_WC_GRH);
+        assert.deepEqual(buf.subarray(40), src);
+        assert.equal(buf[20], 0x45, 'the IPv4 header of the GRH (rxe layout)');
+        assert.equal(v.ibv_destroy_ah(ah), 0);
+        for (const m of [smr, rmr])
+            v.ibv_dereg_mr(m);
+        closeRoceSide(a);
+        closeRoceSide(b);
+    });
+});
+//# sourceMappingURL=verbs.test.js.map
