@@ -1,2 +1,0 @@
-import { type BenchSection } from './harness.js';
-export declare const deframerSection: BenchSection;

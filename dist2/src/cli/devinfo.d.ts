@@ -1,2 +1,0 @@
-export declare const DEVINFO_HELP = "Usage: softrdma devinfo [options]\n\nPrints the softrdma RDMA devices as ibv_devinfo does.\n\nOptions:\n  -d, --ib-dev=DEV     use IB device DEV (default: all devices)\n  -i, --ib-port=PORT   use port PORT of the device (default: all ports)\n  -l, --list           print only the device names\n  -v, --verbose        print all the attributes of the device\n  -h, --help           show this help\n";
-export declare function devinfo(argv: readonly string[], out: (s: string) => void, err?: (s: string) => void): number;
