@@ -569,6 +569,24 @@ static napi_value SetsockoptInt(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* features() -> { gso, gro }: whether this kernel takes UDP_SEGMENT and UDP_GRO (probed on a fresh socket). */
+static napi_value Features(napi_env env, napi_callback_info info) {
+  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  int one = 1, zero = 0, gso = 0, gro = 0;
+  if (fd >= 0) {
+    gso = setsockopt(fd, SOL_UDP, UDP_SEGMENT, &zero, sizeof zero) == 0;
+    gro = setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof one) == 0;
+    close(fd);
+  }
+  napi_value res, x;
+  napi_create_object(env, &res);
+  napi_get_boolean(env, gso, &x);
+  napi_set_named_property(env, res, "gso", x);
+  napi_get_boolean(env, gro, &x);
+  napi_set_named_property(env, res, "gro", x);
+  return res;
+}
+
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor methods[] = {
     {"bind", NULL, Bind, NULL, NULL, NULL, napi_default_method, NULL},
@@ -583,6 +601,8 @@ static napi_value Init(napi_env env, napi_value exports) {
   CHECK(env, napi_set_named_property(env, exports, "UdpSocket", cls));
   CHECK(env, napi_create_function(env, "setsockoptInt", NAPI_AUTO_LENGTH, SetsockoptInt, NULL, &fn));
   CHECK(env, napi_set_named_property(env, exports, "setsockoptInt", fn));
+  CHECK(env, napi_create_function(env, "features", NAPI_AUTO_LENGTH, Features, NULL, &fn));
+  CHECK(env, napi_set_named_property(env, exports, "features", fn));
   napi_value v;
   napi_create_uint32(env, MAX_TX_MSGS, &v);
   napi_set_named_property(env, exports, "MAX_TX_MSGS", v);
