@@ -90,16 +90,32 @@ static napi_ref socket_ctor;
     }                                                      \
   } while (0)
 
+static const char *errno_name(int err) {
+  switch (err) {
+    case EADDRINUSE: return "EADDRINUSE";
+    case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+    case EACCES: return "EACCES";
+    case EPERM: return "EPERM";
+    case EINVAL: return "EINVAL";
+    case EBADF: return "EBADF";
+    case ENODEV: return "ENODEV";
+    case ENOBUFS: return "ENOBUFS";
+    case ENOMEM: return "ENOMEM";
+    case EMFILE: return "EMFILE";
+    default: return "EIO";
+  }
+}
+
+/* Throws an Error as Node's system errors read: "<syscall> <CODE> (<text>)", with code and errno. */
 static napi_value throw_errno(napi_env env, const char *what, int err) {
-  char msg[160];
-  snprintf(msg, sizeof msg, "%s: %s", what, strerror(err));
+  char msg[200];
+  snprintf(msg, sizeof msg, "%s %s (%s)", what, errno_name(err), strerror(err));
   napi_value m, e, code, num;
   napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m);
   napi_create_error(env, NULL, m, &e);
   napi_create_int32(env, -err, &num);
   napi_set_named_property(env, e, "errno", num);
-  const char *name = err == EADDRINUSE ? "EADDRINUSE" : err == EADDRNOTAVAIL ? "EADDRNOTAVAIL" : err == EACCES ? "EACCES" : err == EINVAL ? "EINVAL" : "ESYSCALL";
-  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
+  napi_create_string_utf8(env, errno_name(err), NAPI_AUTO_LENGTH, &code);
   napi_set_named_property(env, e, "code", code);
   napi_throw(env, e);
   return NULL;
