@@ -315,6 +315,9 @@ export class RoceNet {
   #txWaiting = false;
   #inBatch = false;
   #txPkts: Uint8Array[] = [];
+  /** The ICRC deltas of IPv4 IDs 0 … {@link MAX_GSO_SEGS} − 1 for datagrams of {@link #deltaLen} octets. */
+  readonly #deltas = new Uint32Array(MAX_GSO_SEGS);
+  #deltaLen = -1;
   #txMsgs: Uint32Array | null = null;
   readonly #clients = new Map<number, RoceNetClient>();
   #refs = 0;
@@ -719,16 +722,16 @@ export class RoceNet {
               // Already in this call with ID `had`: a copy carries ID k.
               if (had !== k) {
                 p = p.slice();
-                adjustIcrcIpId(p, (icrcIpIdDelta(p.length, had) ^ icrcIpIdDelta(p.length, k)) >>> 0);
+                adjustIcrcIpId(p, (this.#delta(p.length, had) ^ this.#delta(p.length, k)) >>> 0);
               }
             } else {
-              if (k > 0) adjustIcrcIpId(p, icrcIpIdDelta(p.length, k));
+              if (k > 0) adjustIcrcIpId(p, this.#delta(p.length, k));
               adjusted.set(p, k);
             }
           } else if (adjusted?.has(p) && adjusted.get(p) !== 0) {
             const had = adjusted.get(p)!;
             p = p.slice();
-            adjustIcrcIpId(p, icrcIpIdDelta(p.length, had));
+            adjustIcrcIpId(p, this.#delta(p.length, had));
           } else adjusted?.set(p, 0);
           pkts.push(p);
         }
@@ -739,7 +742,7 @@ export class RoceNet {
       try {
         r = ns.send(pkts, msgs, 0, m);
       } finally {
-        if (adjusted) for (const [p, k] of adjusted) if (k > 0) adjustIcrcIpId(p, icrcIpIdDelta(p.length, k));
+        if (adjusted) for (const [p, k] of adjusted) if (k > 0) adjustIcrcIpId(p, this.#delta(p.length, k));
       }
       if (r === -EAGAIN) {
         this.#txWaiting = true;
@@ -774,6 +777,15 @@ export class RoceNet {
       this.#txHead = 0;
     }
     pkts.length = 0;
+  }
+
+  /** {@link icrcIpIdDelta} for segment `k` of a run (k < {@link MAX_GSO_SEGS}), cached per length. */
+  #delta(len: number, k: number): number {
+    if (len !== this.#deltaLen) {
+      for (let i = 0; i < MAX_GSO_SEGS; i++) this.#deltas[i] = icrcIpIdDelta(len, i);
+      this.#deltaLen = len;
+    }
+    return this.#deltas[k]!;
   }
 
   #onWritable(): void {
