@@ -58,7 +58,7 @@ describe('RoCEv2 UDP layer', () => {
     try {
       // With the addon the kernel sends ID 0; without it, it picks IDs, and since the ICRC was
       // computed for 0 the receiver's solver finds 0 either way (softrdma peers interoperate).
-      assert.equal(a.ipIdZero, ipIdZeroSupported(), 'IP_PMTUDISC_DO set through sockopt when it loads');
+      assert.equal(a.ipIdZero, ipIdZeroSupported(), 'IP_PMTUDISC_DO set through the native addon when it is built');
       const q1 = collector();
       const q2 = collector();
       b.attach(0x11, q1.client);
