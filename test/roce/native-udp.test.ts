@@ -2,9 +2,11 @@
  * The native datagram layer (native/udp.c through src/util/native-udp.ts) on loopback sockets:
  * batched receive (one callback per recvmmsg batch), batched send (sendmmsg), UDP_SEGMENT runs
  * split again by UDP_GRO, the IPv4 IDs the kernel gives GSO segments (which the per-segment ICRC
- * of src/roce/net.ts relies on), truncation, and bad input. Skipped when the addon is not built.
+ * of src/roce/net.ts relies on), truncation, bad input, and EAGAIN on a full send buffer.
+ * Skipped when the addon is not built.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { RoceNet } from '../../src/roce/net.js';
 import { type NativeUdpSocket, nativeUdp } from '../../src/util/native-udp.js';
@@ -195,5 +197,80 @@ describe('native datagram layer', { skip }, () => {
       tx.sock.close();
     }
     assert.throws(() => tx.sock.send([new Uint8Array(4)], Uint32Array.from([LO, 9, 0, 1, 0]), 0, 1), /EBADF/, 'send after close');
+  });
+});
+
+/**
+ * EAGAIN: a socket whose send buffer is full. Loopback frees a datagram's memory at transmit, so
+ * the test needs a link that holds datagrams: a veth device behind a slow tbf qdisc, in a network
+ * namespace of its own (root and iproute2 needed; skipped otherwise).
+ */
+describe('native datagram layer: a full send buffer', { skip }, () => {
+  const ns = `softrdma-eagain-${process.pid}`;
+  const ip = (...a: string[]) => spawnSync('ip', a, { encoding: 'utf8' });
+  const why = process.getuid?.() !== 0 ? 'needs root (a network namespace with a tbf qdisc)' : ip('netns', 'add', ns).status !== 0 ? 'cannot create a network namespace' : null;
+
+  it('EAGAIN, then the writable callback; RoceNet queues, reports sendQueueCount, and delivers every datagram once the link drains', { skip: why ?? false }, () => {
+    try {
+      // A veth pair: the datagrams leave d0 (through the qdisc) to a static neighbour; d1 drops them.
+      const setup = [
+        ['link', 'set', 'lo', 'up'],
+        ['link', 'add', 'd0', 'type', 'veth', 'peer', 'name', 'd1'],
+        ['addr', 'add', '10.99.0.1/24', 'dev', 'd0'],
+        ['link', 'set', 'd0', 'up'],
+        ['link', 'set', 'd1', 'up'],
+        ['neigh', 'add', '10.99.0.2', 'lladdr', '02:00:00:00:00:02', 'dev', 'd0'],
+      ];
+      for (const a of setup) assert.equal(ip('netns', 'exec', ns, 'ip', ...a).status, 0, `ip ${a.join(' ')}`);
+      // 16 Mbit/s with a 32 MB queue: the qdisc holds what the socket sends, charged to it.
+      const tc = spawnSync('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', 'd0', 'root', 'tbf', 'rate', '16mbit', 'burst', '32kb', 'limit', '32mb']);
+      assert.equal(tc.status, 0, 'tc qdisc add tbf');
+      const child = `
+        const { nativeUdp } = await import(${JSON.stringify(new URL('../../src/util/native-udp.js', import.meta.url).href)});
+        const { RoceNet } = await import(${JSON.stringify(new URL('../../src/roce/net.js', import.meta.url).href)});
+        const n = nativeUdp();
+        const out = {};
+        let writable = 0;
+        const s = new n.UdpSocket(() => {}, () => { writable++; });
+        s.bind(0x0a630001, 0, 65536, 4096, false, false, 2048, 1);
+        const pkts = Array(64).fill(new Uint8Array(1000));
+        const msgs = new Uint32Array(64 * 5);
+        for (let i = 0; i < 64; i++) msgs.set([0x0a630002, 4791, i, 1, 0], i * 5);
+        let r = 0;
+        for (let k = 0; k < 1000 && (r = s.send(pkts, msgs, 0, 64)) > 0; k++);
+        out.eagain = r;
+        s.pollWritable();
+        const t0 = Date.now();
+        while (writable === 0 && Date.now() - t0 < 10000) await new Promise((res) => setTimeout(res, 5));
+        out.writable = writable;
+        out.after = s.send(pkts, msgs, 0, 1);
+        s.close();
+        // RoceNet: 8,000 datagrams of 1,400 octets (11 MB) into a socket buffer of at most 8 MiB.
+        const net = RoceNet.acquire('10.99.0.1', 0);
+        await net.ready;
+        let done = 0;
+        for (let i = 0; i < 8000; i++) net.send(new Uint8Array(1400), '10.99.0.2', 4791, () => done++);
+        await null;
+        out.queued = net.sendQueueCount;
+        const t1 = Date.now();
+        while (done < 8000 && Date.now() - t1 < 30000) await new Promise((res) => setTimeout(res, 10));
+        out.done = done;
+        out.left = net.sendQueueCount;
+        out.tx = net.stats.txPackets;
+        out.errors = net.stats.txErrors;
+        net.close();
+        console.log(JSON.stringify(out));
+      `;
+      const r = spawnSync('ip', ['netns', 'exec', ns, process.execPath, '--input-type=module', '-e', child], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
+      assert.equal(out.eagain, -11, 'EAGAIN once the send buffer is full');
+      assert.equal(out.writable, 1, 'one writable callback');
+      assert.equal(out.after, 1, 'the socket takes datagrams again');
+      assert.ok(out.queued! > 0, `datagrams wait in the queue (${out.queued})`);
+      assert.deepEqual([out.done, out.left, out.tx, out.errors], [8000, 0, 8000, 0]);
+    } finally {
+      ip('netns', 'del', ns);
+    }
   });
 });
