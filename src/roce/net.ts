@@ -21,7 +21,7 @@
  *   check the ICRC (rxe, hardware) drop our packets, while softrdma peers still accept them
  *   (below). {@link RoceNet.ipIdZero} tells which. UDP segmentation numbers the segments of one
  *   send 0, 1, 2, … (Linux `inet_gso_segment`), so a segment's ICRC is turned into the one for
- *   its ID with one XOR (`icrcIpIdDelta`) just before the send;
+ *   its ID with one XOR (`icrcIpIdDelta`) just before the send.
  *   On receive, a UDP socket does not show the IP header, so the one unknown covered field,
  *   the IPv4 ID, is solved for from the ICRC by CRC linearity (`solveIpv4Id`): a packet no ID
  *   explains is corrupt and is dropped silently, as rxe does (docs/spec-notes.md, "RoCEv2:
@@ -159,11 +159,6 @@ function fallbackSetsockopt(): ((fd: number, level: number, name: number, value:
   const n = nativeUdp() ?? nativeUdp(true);
   fbSetsockopt = n ? n.setsockoptInt : null;
   return fbSetsockopt;
-}
-
-/** Which datagram layer endpoints use: `'native'` or `'dgram'`, with a line for `devinfo -v`. */
-export function roceDatagramLayer(): ReturnType<typeof datagramLayer> {
-  return datagramLayer();
 }
 
 /** Datagrams the native layer's transmit queue holds at most (beyond: dropped, counted in txErrors). */
