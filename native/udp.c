@@ -80,8 +80,6 @@ typedef struct sock_s {
   char tx_ctl[MAX_TX_MSGS][CMSG_SPACE(sizeof(uint16_t))];
 } sock_t;
 
-static napi_ref socket_ctor;
-
 #define CHECK(env, call)                                   \
   do {                                                     \
     if ((call) != napi_ok) {                               \
@@ -613,7 +611,6 @@ static napi_value Init(napi_env env, napi_value exports) {
   };
   napi_value cls, fn;
   CHECK(env, napi_define_class(env, "UdpSocket", NAPI_AUTO_LENGTH, Ctor, NULL, sizeof methods / sizeof methods[0], methods, &cls));
-  napi_create_reference(env, cls, 1, &socket_ctor);
   CHECK(env, napi_set_named_property(env, exports, "UdpSocket", cls));
   CHECK(env, napi_create_function(env, "setsockoptInt", NAPI_AUTO_LENGTH, SetsockoptInt, NULL, &fn));
   CHECK(env, napi_set_named_property(env, exports, "setsockoptInt", fn));
