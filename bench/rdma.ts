@@ -52,10 +52,11 @@ const writePasses = async (size: number, total: number, crc: boolean) => pair<Pa
  * One `softrdma perf ... --json` loopback run (it spawns its own server process); its result row.
  * `crc`: SOFTRDMA_MPA=crc=require on both ends. perf reports bandwidth as perftest does, in
  * MiB/s (its "MB/sec" is 2^20 octets per second); `mbps` gives it in 10^6 octets per second,
+ * `env`: more environment for both processes (`SOFTRDMA_NATIVE=0`: the RoCEv2 dgram path);
  * the unit of every other bandwidth row here, so ratios compare like with like.
  */
-export async function perf(args: string, crc = false): Promise<Record<string, number> & { mbps: number }> {
-  const out = await start(cli, ['perf', ...args.split(' '), '--json'], crc ? { SOFTRDMA_MPA: 'crc=require' } : undefined).result;
+export async function perf(args: string, crc = false, env?: NodeJS.ProcessEnv): Promise<Record<string, number> & { mbps: number }> {
+  const out = await start(cli, ['perf', ...args.split(' '), '--json'], crc || env ? { ...(crc && { SOFTRDMA_MPA: 'crc=require' }), ...env } : undefined).result;
   const r = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
   return { ...r, mbps: ((r.bw_average ?? Number.NaN) * MIB) / 1e6 };
 }

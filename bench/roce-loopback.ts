@@ -5,8 +5,11 @@
  * one CPU).
  *
  *   node dist/bench/roce-loopback.js [rocev2|loopback-ib] [ibv_mtu 1..5] [messages of 1 MiB]
+ *
+ * `SOFTRDMA_NATIVE=0` runs RoCEv2 on the dgram fallback instead of the native datagram layer.
  */
 import { RiWrType } from '../src/rnicpi/types.js';
+import { datagramLayer } from '../src/util/native-udp.js';
 import { hostMemory } from '../src/rnic/hostmem.js';
 import { connectPair, type IbTransportName, makeIbSide, pollN, reg, send, sge } from '../test/helpers/engine.js';
 
@@ -32,6 +35,6 @@ while (done < n) {
   done += (await pollN(a.cq, 1, 60_000)).length;
 }
 const s = Number(process.hrtime.bigint() - t0) / 1e9;
-console.log(`${transport} path MTU ${128 << mtu}: RDMA Write ${n} × 1 MiB in ${s.toFixed(2)} s = ${((n * MSG) / s / 1e6).toFixed(0)} MB/s`);
+console.log(`${transport}${transport === 'rocev2' ? ` [${datagramLayer().text}]` : ''} path MTU ${128 << mtu}: RDMA Write ${n} × 1 MiB in ${s.toFixed(2)} s = ${((n * MSG) / s / 1e6).toFixed(0)} MB/s`);
 await p.close();
 setTimeout(() => process.exit(0), 200);

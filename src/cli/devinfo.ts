@@ -3,6 +3,7 @@
  * calls (`ibv_get_device_list`, `ibv_query_device`, `ibv_query_port`, `ibv_query_gid`).
  */
 import { parseArgs } from 'node:util';
+import { datagramLayer } from '../util/native-udp.js';
 import { ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
@@ -179,6 +180,8 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
           for (let i = 0; i < p.gid_tbl_len && queryGid(ctx, port, i, g) === 0; i++) {
             out(`\t\t\tGID[${String(i).padStart(3)}]:\t\t${gidText(g.raw)}, ${GID_TYPE[types[i] ?? 0]}\n`);
           }
+          // softrdma's own line: the UDP layer the RoCEv2 datagrams go through (src/roce/net.ts).
+          out(`\t\t\tdatagram_layer:\t\t${datagramLayer().text}\n`);
         } else if (queryGid(ctx, port, 0, g) === 0) {
           const hex = [...g.raw].map((b) => b.toString(16).padStart(2, '0'));
           const groups: string[] = [];

@@ -6,22 +6,35 @@
  * - **one socket per local address** (and port), shared by every QP that sends from that
  *   address; received datagrams are dispatched by the BTH's DestQP (QPNs are unique in the
  *   process);
+ * - **two datagram layers behind one surface**: the package's native addon
+ *   (`src/util/native-udp.ts`: its own socket polled by the event loop, `recvmmsg` with UDP_GRO
+ *   delivering a whole batch in one callback, `sendmmsg` with UDP_SEGMENT for runs of
+ *   equal-sized packets to one peer), or Node's `dgram` (one datagram per call and per
+ *   `message` event) when the addon was not built, on another OS, or with `SOFTRDMA_NATIVE=0`.
+ *   On the native layer, sends are queued and flushed in one `sendmmsg` at the end of the
+ *   received batch or of the current job (a microtask), so a batch's replies leave together;
  * - **the ICRC both ways** (`src/wire/ib/icrc.ts`). On transmit it is computed for IPv4 ID 0, and
  *   the socket is made to send ID 0 with `IP_MTU_DISCOVER = IP_PMTUDISC_DO` (Linux then sets DF
- *   and leaves the ID 0 for unfragmentable datagrams). Node cannot set that option, so it is set
- *   on the socket's file descriptor with the `sockopt` addon (an optional dependency) when it
- *   loads; without it the
- *   kernel picks the ID and peers that check the ICRC (rxe, hardware) drop our packets, while
- *   softrdma peers still accept them (below). {@link RoceNet.ipIdZero} tells which.
+ *   and leaves the ID 0 for unfragmentable datagrams of an unconnected socket). Node cannot set
+ *   that option: the native layer sets it on its own socket, and the `dgram` path has the addon
+ *   set it on the socket's descriptor; without the addon the kernel picks the ID and peers that
+ *   check the ICRC (rxe, hardware) drop our packets, while softrdma peers still accept them
+ *   (below). {@link RoceNet.ipIdZero} tells which. UDP segmentation numbers the segments of one
+ *   send 0, 1, 2, … (Linux `inet_gso_segment`), so a segment's ICRC is turned into the one for
+ *   its ID with one XOR (`icrcIpIdDelta`) just before the send.
  *   On receive, a UDP socket does not show the IP header, so the one unknown covered field,
  *   the IPv4 ID, is solved for from the ICRC by CRC linearity (`solveIpv4Id`): a packet no ID
  *   explains is corrupt and is dropped silently, as rxe does (docs/spec-notes.md, "RoCEv2:
  *   ICRC on receive");
  * - **no IP fragmentation**: DF is set, and a datagram larger than the endpoint's
  *   `maxDatagram` is refused (the transport segments at the path MTU, so this is a bug guard);
- * - **bounded receive**: each datagram is handled synchronously in its `message` event — nothing
- *   is queued in user space, so the kernel's socket buffer is the only queue and overflows drop
- *   there, which the RC transport recovers from like any loss;
+ * - **bounded receive**: each datagram (or batch) is handled synchronously in its callback —
+ *   nothing is queued in user space, so the kernel's socket buffer is the only queue and
+ *   overflows drop there, which the RC transport recovers from like any loss. Every datagram
+ *   goes through one function, `#onDatagram`, whatever the layer;
+ * - **bounded transmit**: the native layer's queue holds at most {@link MAX_TX_QUEUE} datagrams;
+ *   on EAGAIN it waits for the socket to be writable, and senders see the queue in
+ *   {@link RoceNet.sendQueueCount} and through each datagram's `onDone`;
  * - the seeded fault hook of the tests (drop, duplicate, reorder, delay, corrupt) on transmit,
  *   and the pcap tap (`SOFTRDMA_PCAP`).
  *
@@ -30,11 +43,21 @@
  */
 import dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { networkInterfaces } from 'node:os';
 import { FaultHook, type FaultPlan } from '../util/fault-hook.js';
 import { logger } from '../util/log.js';
-import { BTH_LEN, decodeIbPacket, ICRC_LEN, type IbPacket, isIbWireError, solveIpv4Id, writeIcrc } from '../wire/ib/index.js';
+import { datagramLayer, type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
+import {
+  adjustIcrcIpId,
+  BTH_LEN,
+  decodeIbPacket,
+  ICRC_LEN,
+  type IbPacket,
+  icrcIpIdDelta,
+  isIbWireError,
+  solveIpv4Id,
+  writeIcrc,
+} from '../wire/ib/index.js';
 import { RocePcap } from './trace.js';
 
 const log = logger('roce:net');
@@ -121,34 +144,57 @@ export interface RoceNetStats {
   rxClientErrors: number;
 }
 
-type SetSockOpt = (fd: number, level: number, name: number, value: number) => void;
-
-let setsockoptFn: SetSockOpt | null | undefined;
-
-/** The `sockopt` addon's setsockopt, or null when it does not load (non-Linux, no binary). */
-function loadSetsockopt(): SetSockOpt | null {
-  if (setsockoptFn !== undefined) return setsockoptFn;
-  setsockoptFn = null;
-  if (process.platform !== 'linux') return null;
-  try {
-    const require = createRequire(import.meta.url);
-    const so = require('sockopt') as { setsockopt(s: unknown, level: number, name: number, value: number): void };
-    // sockopt reads `socket._handle.fd`; handing it the descriptor directly avoids the dgram
-    // `_handle` getter and its DEP0112 warning.
-    setsockoptFn = (fd, level, name, value) => so.setsockopt({ _handle: { fd } }, level, name, value);
-  } catch (e) {
-    log('sockopt did not load (%s): the kernel will choose IPv4 IDs', (e as Error).message);
-  }
-  return setsockoptFn;
-}
-
 /**
- * True when the `sockopt` addon loaded, so endpoints can make the kernel send IPv4 ID 0. It is
- * an optional dependency: its 2.0.1 prebuilds for Linux are in fact macOS binaries, so on
- * Linux it loads only when node-gyp built it at install (a C++ toolchain and Node's headers).
+ * True when endpoints can make the kernel send IPv4 ID 0: the native addon loaded (it sets
+ * `IP_MTU_DISCOVER` on its own socket, or on the `dgram` socket's descriptor).
  */
 export function ipIdZeroSupported(): boolean {
-  return loadSetsockopt() !== null;
+  return nativeUdp() !== null || fallbackSetsockopt() !== null;
+}
+
+/** The addon's setsockopt for the `dgram` path (it loads even with `SOFTRDMA_NATIVE=0`, which only picks the path). */
+let fbSetsockopt: ((fd: number, level: number, name: number, value: number) => void) | null | undefined;
+function fallbackSetsockopt(): ((fd: number, level: number, name: number, value: number) => void) | null {
+  if (fbSetsockopt !== undefined) return fbSetsockopt;
+  const n = nativeUdp() ?? nativeUdp(true);
+  fbSetsockopt = n ? n.setsockoptInt : null;
+  return fbSetsockopt;
+}
+
+/** Datagrams the native layer's transmit queue holds at most (beyond: dropped, counted in txErrors). */
+export const MAX_TX_QUEUE = 8192;
+/** Segments per UDP_SEGMENT send, and octets (the IPv4 datagram limit less headers). */
+const MAX_GSO_SEGS = 64;
+const MAX_GSO_BYTES = 65507;
+/** Receive slots per recvmmsg (each 64 KiB: a GRO datagram, or one datagram up to the IPv4 maximum). */
+const RX_SLOTS_GRO = 16;
+const RX_SLOTS = 64;
+const EAGAIN = 11;
+
+/** `a.b.c.d` as a 32-bit number (a << 24 | …). */
+function ipv4Number(a: string): number {
+  const b = ipv4Bytes(a);
+  return ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
+}
+
+const addrText = new Map<number, string>();
+/** 32-bit IPv4 address → dotted quad, cached (bounded). */
+function ipv4Text(n: number): string {
+  let t = addrText.get(n);
+  if (t === undefined) {
+    t = `${n >>> 24}.${(n >>> 16) & 0xff}.${(n >>> 8) & 0xff}.${n & 0xff}`;
+    if (addrText.size < 4096) addrText.set(n, t);
+  }
+  return t;
+}
+
+/** A datagram waiting in the native layer's transmit queue. */
+interface TxItem {
+  pkt: Uint8Array;
+  addr: number;
+  address: string;
+  port: number;
+  onDone: (() => void) | undefined;
 }
 
 /** Linux `<netinet/in.h>`: IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO. */
@@ -249,7 +295,25 @@ export class RoceNet {
   /** Resolves when the socket listens; rejects with the bind error. */
   readonly ready: Promise<void>;
   readonly #addrBytes: Uint8Array;
-  readonly #sock: dgram.Socket;
+  /** The `dgram` layer's socket, or null on the native layer. */
+  readonly #sock: dgram.Socket | null = null;
+  /** The native layer's socket, or null on the `dgram` layer. */
+  readonly #nsock: NativeUdpSocket | null = null;
+  /** Native: the batch metadata the addon fills (4 words per datagram). */
+  #meta: Uint32Array | null = null;
+  #gso = false;
+  #gro = false;
+  /** Native: the transmit queue (from {@link #txHead}), flushed by {@link #flushTx}. */
+  #txq: TxItem[] = [];
+  #txHead = 0;
+  #txScheduled = false;
+  #txWaiting = false;
+  #inBatch = false;
+  #txPkts: Uint8Array[] = [];
+  /** The ICRC deltas of IPv4 IDs 0 … {@link MAX_GSO_SEGS} − 1 for datagrams of {@link #deltaLen} octets. */
+  readonly #deltas = new Uint32Array(MAX_GSO_SEGS);
+  #deltaLen = -1;
+  #txMsgs: Uint32Array | null = null;
   readonly #clients = new Map<number, RoceNetClient>();
   #refs = 0;
   #listening = false;
@@ -280,6 +344,38 @@ export class RoceNet {
     const link = linkMtuOf(address);
     this.maxDatagram = link ? Math.min(65507, link - IPV4_UDP_OVERHEAD) : 65507;
     this.#pcap = RocePcap.open(address, port);
+    const native = nativeUdp();
+    if (native) {
+      this.#nsock = new native.UdpSocket(
+        (buf, n) => this.#onBatch(buf, n),
+        () => this.#onWritable(),
+      );
+      this.#txMsgs = new Uint32Array(native.MAX_TX_MSGS * 5);
+      const layer = datagramLayer();
+      let err: Error | null = null;
+      try {
+        const r = this.#nsock.bind(ipv4Number(address), port, SOCKET_BUFFER, SOCKET_BUFFER, this.multicast, layer.gro, 65536, layer.gro ? RX_SLOTS_GRO : RX_SLOTS);
+        this.#meta = r.meta;
+        this.#gso = r.gso && layer.gso;
+        this.#gro = r.gro;
+        this.#ipIdZero = true;
+        this.#listening = true;
+        if (this.#port === 0) this.#port = r.port;
+      } catch (e) {
+        err = e as Error;
+      }
+      // The endpoint map is keyed by the real port (port 0 binds a fresh one each time).
+      if (port === 0 && !err) endpoints.set(`${address}:${this.#port}`, this);
+      log('%s:%d native (GSO %s, GRO %s)%s', address, this.#port, this.#gso, this.#gro, err ? `: ${err.message}` : '');
+      if (err) {
+        // As a dgram bind error: reported to every client (attach), sends held and dropped.
+        this.#error = err;
+        this.#nsock.close();
+        this.ready = Promise.reject(err);
+      } else this.ready = Promise.resolve();
+      this.ready.catch(() => {});
+      return;
+    }
     // Several sockets of a host (processes, RNICs) may receive one group: SO_REUSEADDR, as
     // every multicast receiver sets it; unicast endpoints keep their address exclusive.
     const sock = dgram.createSocket({ type: 'udp4', recvBufferSize: SOCKET_BUFFER, sendBufferSize: SOCKET_BUFFER, reuseAddr: this.multicast });
@@ -326,7 +422,7 @@ export class RoceNet {
     let n = port === 0 ? undefined : endpoints.get(key);
     if (!n || n.#closed) {
       n = new RoceNet(address, port);
-      endpoints.set(key, n);
+      if (port !== 0 || !n.#nsock) endpoints.set(key, n);
     }
     n.#refs++;
     if (n.#closeTimer) {
@@ -365,8 +461,15 @@ export class RoceNet {
     if (this.#heldTimer) clearTimeout(this.#heldTimer);
     this.#held = null;
     this.#pending = [];
+    // Datagrams still queued for the native socket are dropped with it; their senders hear onDone.
+    const q = this.#txq;
+    const h = this.#txHead;
+    this.#txq = [];
+    this.#txHead = 0;
+    for (let i = h; i < q.length; i++) q[i]!.onDone?.();
     try {
-      this.#sock.close();
+      this.#sock?.close();
+      this.#nsock?.close();
     } catch {
       // already closed
     }
@@ -376,6 +479,11 @@ export class RoceNet {
   /** The UDP port (for port 0, the one the kernel chose, once {@link ready}). */
   get port(): number {
     return this.#port;
+  }
+
+  /** The datagram layer in use: `'native'` (with `gso`/`gro` as enabled on its socket) or `'dgram'`. */
+  get layer(): { kind: 'native' | 'dgram'; gso: boolean; gro: boolean } {
+    return { kind: this.#nsock ? 'native' : 'dgram', gso: this.#gso, gro: this.#gro };
   }
 
   /** True once `IP_MTU_DISCOVER = IP_PMTUDISC_DO` is set: datagrams leave with IPv4 ID 0. */
@@ -409,7 +517,8 @@ export class RoceNet {
       this.#joined.delete(iface);
       if (n === 1 && this.#listening && !this.#closed) {
         try {
-          this.#sock.dropMembership(this.address, iface);
+          if (this.#nsock) this.#nsock.membership(ipv4Number(this.address), ipv4Number(iface), false);
+          else this.#sock!.dropMembership(this.address, iface);
         } catch (e) {
           log('%s: leaving on %s: %s', this.address, iface, (e as Error).message);
         }
@@ -419,7 +528,8 @@ export class RoceNet {
 
   #addMembership(iface: string): void {
     try {
-      this.#sock.addMembership(this.address, iface);
+      if (this.#nsock) this.#nsock.membership(ipv4Number(this.address), ipv4Number(iface), true);
+      else this.#sock!.addMembership(this.address, iface);
       log('%s:%d joined on %s', this.address, this.port, iface);
     } catch (e) {
       log('%s:%d cannot join on %s: %s', this.address, this.port, iface, (e as Error).message);
@@ -452,7 +562,8 @@ export class RoceNet {
 
   /** Datagrams the socket has not handed to the kernel yet (backpressure for senders). */
   get sendQueueCount(): number {
-    return this.#pending.length + (this.#listening && !this.#closed ? this.#sock.getSendQueueCount() : 0);
+    if (this.#nsock) return this.#txq.length - this.#txHead;
+    return this.#pending.length + (this.#listening && !this.#closed ? this.#sock!.getSendQueueCount() : 0);
   }
 
   /**
@@ -472,7 +583,8 @@ export class RoceNet {
     writeIcrc({ src: this.#addrBytes, dst: ipv4Bytes(address), srcPort: this.port, dstPort: port, ipId: 0 }, pkt);
     const t = this.#tap?.(pkt, address, port) ?? 'pass';
     if (t === 'drop') return;
-    if (t === 'duplicate') this.#sendNow(pkt, address, port);
+    // A copy: the native layer may give the two sends different IPv4 IDs (and ICRCs).
+    if (t === 'duplicate') this.#sendNow(pkt.slice(), address, port);
     const h = this.#hook;
     if (!h) {
       this.#sendNow(pkt, address, port, onDone);
@@ -499,11 +611,11 @@ export class RoceNet {
       this.#held = [b, address, port];
       this.#heldTimer = setTimeout(() => this.#flushHeld(), 2);
       this.#heldTimer.unref();
-      if (d.duplicate) out(b);
+      if (d.duplicate) out(b.slice());
       return;
     }
     out(b);
-    if (d.duplicate) out(b);
+    if (d.duplicate) out(b.slice());
     this.#flushHeld();
   }
 
@@ -525,10 +637,14 @@ export class RoceNet {
       onDone?.();
       return;
     }
+    if (this.#nsock) {
+      this.#enqueue(pkt, address, port, onDone);
+      return;
+    }
     this.stats.txPackets++;
     this.stats.txBytes += pkt.length;
     this.#pcap?.datagram(this.address, this.port, address, port, pkt, 0);
-    this.#sock.send(pkt, port, address, (err) => {
+    this.#sock!.send(pkt, port, address, (err) => {
       onDone?.();
       if (err) {
         this.stats.txErrors++;
@@ -537,9 +653,144 @@ export class RoceNet {
     });
   }
 
+  // ----------------------------------------------------------------- native transmit
+
+  #enqueue(pkt: Uint8Array, address: string, port: number, onDone: (() => void) | undefined): void {
+    if (this.#txq.length - this.#txHead >= MAX_TX_QUEUE) {
+      this.stats.txErrors++;
+      onDone?.();
+      return;
+    }
+    this.#txq.push({ pkt, addr: ipv4Number(address), address, port, onDone });
+    if (this.#txWaiting) return;
+    if (this.#txq.length - this.#txHead >= MAX_GSO_SEGS * 4) this.#flushTx();
+    else if (!this.#txScheduled && !this.#inBatch) {
+      this.#txScheduled = true;
+      queueMicrotask(() => this.#flushTx());
+    }
+  }
+
+  /**
+   * Hands the queue to the kernel, {@link NativeUdpSocket.send} at a time: each run of
+   * equal-sized datagrams to one peer (the last may be shorter) is one UDP_SEGMENT message
+   * when the kernel has it. Segment k of a run leaves with IPv4 ID k, so its ICRC (computed
+   * for ID 0) gets that ID's delta for the call and back afterwards; a datagram found twice
+   * in one call is sent from a copy. Stops on EAGAIN until the socket is writable.
+   */
+  #flushTx(): void {
+    this.#txScheduled = false;
+    const ns = this.#nsock;
+    if (!ns || this.#closed || this.#txWaiting) return;
+    const q = this.#txq;
+    const msgs = this.#txMsgs!;
+    const pkts = this.#txPkts;
+    const maxMsgs = msgs.length / 5;
+    while (this.#txHead < q.length) {
+      pkts.length = 0;
+      let m = 0;
+      let i = this.#txHead;
+      // Datagrams whose ICRC was adjusted for this call (restored after it), and their IDs.
+      let adjusted: Map<Uint8Array, number> | null = null;
+      while (i < q.length && m < maxMsgs && pkts.length < 1024 - MAX_GSO_SEGS) {
+        const first = q[i]!;
+        const len = first.pkt.length;
+        let n = 1;
+        if (this.#gso) {
+          while (n < MAX_GSO_SEGS && i + n < q.length && (n + 1) * len <= MAX_GSO_BYTES) {
+            const x = q[i + n]!;
+            if (x.addr !== first.addr || x.port !== first.port || x.pkt.length > len || q[i + n - 1]!.pkt.length !== len) break;
+            n++;
+          }
+        }
+        const w = m * 5;
+        msgs[w] = first.addr;
+        msgs[w + 1] = first.port;
+        msgs[w + 2] = pkts.length;
+        msgs[w + 3] = n;
+        msgs[w + 4] = n > 1 ? len : 0;
+        for (let k = 0; k < n; k++) {
+          let p = q[i + k]!.pkt;
+          if (n > 1) {
+            adjusted ??= new Map();
+            const had = adjusted.get(p);
+            if (had !== undefined) {
+              // Already in this call with ID `had`: a copy carries ID k.
+              if (had !== k) {
+                p = p.slice();
+                adjustIcrcIpId(p, (this.#delta(p.length, had) ^ this.#delta(p.length, k)) >>> 0);
+              }
+            } else {
+              if (k > 0) adjustIcrcIpId(p, this.#delta(p.length, k));
+              adjusted.set(p, k);
+            }
+          } else if (adjusted?.has(p) && adjusted.get(p) !== 0) {
+            const had = adjusted.get(p)!;
+            p = p.slice();
+            adjustIcrcIpId(p, this.#delta(p.length, had));
+          } else adjusted?.set(p, 0);
+          pkts.push(p);
+        }
+        i += n;
+        m++;
+      }
+      let r: number;
+      try {
+        r = ns.send(pkts, msgs, 0, m);
+      } finally {
+        if (adjusted) for (const [p, k] of adjusted) if (k > 0) adjustIcrcIpId(p, this.#delta(p.length, k));
+      }
+      if (r === -EAGAIN) {
+        this.#txWaiting = true;
+        ns.pollWritable();
+        break;
+      }
+      // Sent: messages 0 … r−1. A hard error (r < 0) costs the first message only.
+      const done = r > 0 ? r : 1;
+      for (let j = 0; j < done; j++) {
+        const w = j * 5;
+        const p0 = msgs[w + 2]!;
+        const n = msgs[w + 3]!;
+        for (let k = 0; k < n; k++) {
+          const it = q[this.#txHead + k]!;
+          if (r > 0) {
+            this.stats.txPackets++;
+            this.stats.txBytes += it.pkt.length;
+            this.#pcap?.datagram(this.address, this.port, it.address, it.port, pkts[p0 + k]!, n > 1 ? k : 0);
+          } else this.stats.txErrors++;
+          it.onDone?.();
+        }
+        if (r < 0) log('%s:%d send to %s:%d failed: errno %d', this.address, this.port, q[this.#txHead]!.address, q[this.#txHead]!.port, -r);
+        this.#txHead += n;
+      }
+      if (this.#closed) return;
+    }
+    if (this.#txHead === q.length) {
+      this.#txq = [];
+      this.#txHead = 0;
+    } else if (this.#txHead > 4096) {
+      this.#txq = q.slice(this.#txHead);
+      this.#txHead = 0;
+    }
+    pkts.length = 0;
+  }
+
+  /** {@link icrcIpIdDelta} for segment `k` of a run (k < {@link MAX_GSO_SEGS}), cached per length. */
+  #delta(len: number, k: number): number {
+    if (len !== this.#deltaLen) {
+      for (let i = 0; i < MAX_GSO_SEGS; i++) this.#deltas[i] = icrcIpIdDelta(len, i);
+      this.#deltaLen = len;
+    }
+    return this.#deltas[k]!;
+  }
+
+  #onWritable(): void {
+    this.#txWaiting = false;
+    this.#flushTx();
+  }
+
   #setIpIdZero(): void {
-    const set = loadSetsockopt();
-    const fd = socketFd(this.#sock);
+    const set = fallbackSetsockopt();
+    const fd = this.#sock ? socketFd(this.#sock) : null;
     if (!set || fd === null) return;
     try {
       set(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO);
@@ -554,27 +805,63 @@ export class RoceNet {
     for (const c of [...this.#clients.values()]) c.netError(err);
   }
 
+  /** The `dgram` layer: one datagram per `message` event. */
   #onMessage(msg: Buffer, rinfo: dgram.RemoteInfo): void {
     const raw = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
+    if (rinfo.family !== 'IPv4') {
+      this.stats.rxBytes += raw.length;
+      this.stats.rxMalformed++;
+      return;
+    }
+    this.#onDatagram(raw, rinfo.address, rinfo.port);
+  }
+
+  /**
+   * The native layer: a batch of datagrams in one buffer (offset, length, source address and
+   * port of each in the metadata words), handled in one turn; what the batch made the QPs send
+   * leaves in one flush at its end.
+   */
+  #onBatch(buf: Buffer, count: number): void {
+    const meta = this.#meta;
+    if (!meta || this.#closed) return;
+    this.#inBatch = true;
+    try {
+      for (let i = 0, w = 0; i < count && !this.#closed; i++, w += 4) {
+        const off = meta[w]!;
+        const len = meta[w + 1]!;
+        if (off + len > buf.length) break;
+        this.#onDatagram(new Uint8Array(buf.buffer, buf.byteOffset + off, len), ipv4Text(meta[w + 2]!), meta[w + 3]!);
+      }
+    } finally {
+      this.#inBatch = false;
+    }
+    if (this.#txHead < this.#txq.length) this.#flushTx();
+  }
+
+  /**
+   * Every received datagram, whatever the layer: the ICRC (solving for the IPv4 ID), the
+   * packet checks, then the QP(s) its DestQP names.
+   */
+  #onDatagram(raw: Uint8Array, srcAddress: string, srcPort: number): void {
     this.stats.rxBytes += raw.length;
-    if (raw.length < BTH_LEN + ICRC_LEN || rinfo.family !== 'IPv4') {
+    if (raw.length < BTH_LEN + ICRC_LEN) {
       this.stats.rxMalformed++;
       return;
     }
     let srcBytes: Uint8Array;
     try {
-      srcBytes = ipv4Bytes(rinfo.address);
+      srcBytes = ipv4Bytes(srcAddress);
     } catch {
       this.stats.rxMalformed++;
       return;
     }
-    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort: rinfo.port, dstPort: this.port }, raw);
+    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort, dstPort: this.port }, raw);
     if (!id) {
       this.stats.rxIcrcErrors++;
-      if (log.enabled) log('%s:%d drop from %s:%d: bad ICRC', this.address, this.port, rinfo.address, rinfo.port);
+      if (log.enabled) log('%s:%d drop from %s:%d: bad ICRC', this.address, this.port, srcAddress, srcPort);
       return;
     }
-    this.#pcap?.datagram(rinfo.address, rinfo.port, this.address, this.port, raw, id.ipId);
+    this.#pcap?.datagram(srcAddress, srcPort, this.address, this.port, raw, id.ipId);
     let pkt: IbPacket;
     try {
       pkt = decodeIbPacket(raw);
@@ -591,7 +878,7 @@ export class RoceNet {
       return;
     }
     this.stats.rxPackets++;
-    const r: RoceRx = { pkt, raw, srcAddress: rinfo.address, srcPort: rinfo.port, dstAddress: this.address, ipId: id.ipId };
+    const r: RoceRx = { pkt, raw, srcAddress, srcPort, dstAddress: this.address, ipId: id.ipId };
     for (const c of targets) {
       try {
         c.rx(r);

@@ -39,7 +39,7 @@ const ENV = { SOFTRDMA_ROCE_ADDRS: `127.0.0.1,${HOST_IP}` };
 const ready = /KP_READY/;
 
 /**
- * The IPv4 ID inside the ICRC: softrdma makes the kernel send ID 0 through the `sockopt` addon.
+ * The IPv4 ID inside the ICRC: softrdma makes the kernel send ID 0 through its native addon.
  * Where the addon did not build, the harness's fallback is an nftables rule in the netns that
  * sets the ID of outgoing RoCEv2 datagrams to 0 (docs/interop.md).
  */
@@ -140,7 +140,7 @@ async function retryOnce(name: string, body: () => Promise<void>): Promise<void>
 /** Sets up the IPv4-ID fallback if needed; returns a cleanup. */
 async function idZero(dir: string): Promise<() => void> {
   if (await ipIdZeroNative()) return () => {};
-  console.log('NOTE: the sockopt addon is not loaded; an nftables rule sets the IPv4 ID of our RoCEv2 datagrams to 0 (docs/interop.md)');
+  console.log('NOTE: the native addon is not built; an nftables rule sets the IPv4 ID of our RoCEv2 datagrams to 0 (docs/interop.md)');
   const err = nft(dir, 'table ip kpid { chain out { type filter hook output priority 0; udp dport 4791 ip id set 0; } }');
   assert.equal(err, null, `nft (IPv4 ID 0 fallback): ${err}`);
   return () => void nft(dir, 'delete table ip kpid');

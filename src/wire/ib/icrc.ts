@@ -243,6 +243,45 @@ function basisFor(tail: number): IdBasis {
   return b;
 }
 
+const idVectors = new Map<number, Uint32Array>();
+
+/**
+ * What sending `pkt` with IPv4 Identification `ipId` instead of 0 XORs into its ICRC (the
+ * `D_i` of {@link basisFor} for the bits set in `ipId`). A sender that knows the ID the kernel
+ * will give a datagram (UDP segmentation offload numbers the segments of one send 0, 1, 2, …)
+ * turns the ICRC computed for ID 0 into that datagram's with one XOR: {@link adjustIcrcIpId}.
+ */
+export function icrcIpIdDelta(pktLength: number, ipId: number): number {
+  checkUint('IPv4 Identification', ipId, 16);
+  const tail = 2 + (IPV4_LEN - 6) + UDP_LEN + pktLength - ICRC_LEN;
+  let v = idVectors.get(tail);
+  if (!v) {
+    v = new Uint32Array(16);
+    const z = crc32(new Uint8Array(tail));
+    const m = new Uint8Array(tail);
+    for (let bit = 0; bit < 16; bit++) {
+      m.fill(0, 0, 2);
+      if (bit >= 8) m[0] = 1 << (bit - 8);
+      else m[1] = 1 << bit;
+      v[bit] = (crc32(m) ^ z) >>> 0;
+    }
+    if (idVectors.size >= BASES_MAX) idVectors.clear();
+    idVectors.set(tail, v);
+  }
+  let d = 0;
+  for (let bit = 0; ipId >>> bit; bit++) if ((ipId >>> bit) & 1) d ^= v[bit]!;
+  return d >>> 0;
+}
+
+/** XORs `delta` (from {@link icrcIpIdDelta}) into the ICRC octets of `pkt`: applying it twice restores them. */
+export function adjustIcrcIpId(pkt: Uint8Array, delta: number): void {
+  const e = pkt.length - ICRC_LEN;
+  pkt[e]! ^= delta & 0xff;
+  pkt[e + 1]! ^= (delta >>> 8) & 0xff;
+  pkt[e + 2]! ^= (delta >>> 16) & 0xff;
+  pkt[e + 3]! ^= delta >>> 24;
+}
+
 function solve(b: IdBasis, delta: number): number | null {
   let t = delta >>> 0;
   let x = 0;

@@ -1,0 +1,104 @@
+/**
+ * Loads the package's native datagram layer (`native/udp.c`, built at install by
+ * `scripts/build-native.mjs` into `build/Release/softrdma_net.node`): batched UDP for the RoCEv2
+ * transport (recvmmsg with UDP_GRO, sendmmsg with UDP_SEGMENT) and a setsockopt on a descriptor.
+ * It is Linux only and optional: when it was not built, does not load, or `SOFTRDMA_NATIVE=0`,
+ * {@link nativeUdp} is null and `src/roce/net.ts` uses Node's `dgram`.
+ *
+ * @packageDocumentation
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { logger } from './log.js';
+
+const log = logger('native');
+
+/** Result of {@link NativeUdpSocket.bind}. */
+export interface NativeBindResult {
+  port: number;
+  /** UDP_GRO is on: a received datagram may hold several segments (split by the addon). */
+  gro: boolean;
+  /** The kernel takes UDP_SEGMENT on this socket. */
+  gso: boolean;
+  /** SO_RCVBUF as the kernel set it. */
+  rcvbuf: number;
+  /** 4 words per received datagram of a batch: offset, length, source address, source port. */
+  meta: Uint32Array;
+  fd: number;
+}
+
+/** A UDP socket of the addon; addresses are IPv4 addresses as 32-bit numbers (a << 24 | …). */
+export interface NativeUdpSocket {
+  bind(address: number, port: number, rcvbuf: number, sndbuf: number, reuseAddr: boolean, gro: boolean, slotSize: number, slots: number): NativeBindResult;
+  /**
+   * Sends messages `first` … `end - 1` of `msgs` (5 words each: address, port, first packet,
+   * packet count, segment size); a message of several packets goes with UDP_SEGMENT. Returns
+   * how many messages were sent, or −errno when the first could not be.
+   */
+  send(packets: Uint8Array[], msgs: Uint32Array, first: number, end: number): number;
+  /** Calls the socket's onWritable once it can take more. */
+  pollWritable(): void;
+  membership(group: number, iface: number, join: boolean): void;
+  close(): void;
+}
+
+export interface NativeUdp {
+  UdpSocket: new (onBatch: (buf: Buffer, count: number) => void, onWritable: () => void) => NativeUdpSocket;
+  setsockoptInt(fd: number, level: number, name: number, value: number): void;
+  features(): { gso: boolean; gro: boolean };
+  /** Messages per send call, and packets per send call, at most. */
+  MAX_TX_MSGS: number;
+  MAX_TX_IOV: number;
+}
+
+let cached: NativeUdp | null | undefined;
+let why = '';
+
+/**
+ * The addon for the RoCEv2 datagram path, or null (see the module documentation;
+ * {@link datagramLayer} tells why). With `anyway`, the addon even under `SOFTRDMA_NATIVE=0`,
+ * which only chooses the `dgram` path: that path still uses the addon's setsockopt.
+ */
+export function nativeUdp(anyway = false): NativeUdp | null {
+  if (process.env.SOFTRDMA_NATIVE === '0' && !anyway) {
+    why = 'off: SOFTRDMA_NATIVE=0';
+    return null;
+  }
+  return loadAddon();
+}
+
+function loadAddon(): NativeUdp | null {
+  if (cached !== undefined) return cached;
+  cached = null;
+  if (process.platform !== 'linux') {
+    why = `not built for ${process.platform}`;
+    return null;
+  }
+  const require = createRequire(import.meta.url);
+  // dist/src/util/ (compiled) or src/util/ (run from source): the package root is above.
+  for (const rel of ['../../../build/Release/softrdma_net.node', '../../build/Release/softrdma_net.node']) {
+    const p = new URL(rel, import.meta.url);
+    if (!existsSync(p)) continue;
+    try {
+      cached = require(p.pathname) as NativeUdp;
+      return cached;
+    } catch (e) {
+      why = `did not load: ${(e as Error).message}`;
+      log('%s', why);
+      return null;
+    }
+  }
+  why = 'not built (no C compiler at install?)';
+  return null;
+}
+
+/** Which datagram layer the RoCEv2 transport uses, for `softrdma devinfo -v`. */
+export function datagramLayer(): { native: boolean; gso: boolean; gro: boolean; text: string } {
+  const n = nativeUdp();
+  if (!n) return { native: false, gso: false, gro: false, text: `dgram fallback (native layer ${why})` };
+  const f = n.features();
+  const gso = f.gso && process.env.SOFTRDMA_GSO !== '0';
+  const gro = f.gro && process.env.SOFTRDMA_GRO !== '0';
+  const extra = [gso ? 'GSO' : 'no GSO', gro ? 'GRO' : 'no GRO'].join(', ');
+  return { native: true, gso, gro, text: `native (recvmmsg/sendmmsg, ${extra})` };
+}
