@@ -361,6 +361,58 @@ export class RoceQp implements QpTransport, RoceNetClient {
     net.release();
   }
 
+  /** Addresses whose endpoint is being bound for this UD QP (see {@link gidsChanged}). */
+  readonly #adding = new Set<string>();
+
+  /**
+   * UD: the port's GID table changed. The QP receives on every address of the table, so it
+   * binds an endpoint for each new address (attached once the socket listens; a bind failure is
+   * logged and that address skipped) and drops the endpoints of addresses that went, keeping
+   * its last one (it sends from it again when an address returns).
+   */
+  gidsChanged(): void {
+    if (this.service !== 'UD' || this.#gone) return;
+    const table = () =>
+      new Set(
+        this.qp.rnic
+          .gidTable()
+          .map((g) => gidToIpv4(g))
+          .filter((a): a is string => a !== null),
+      );
+    const want = table();
+    for (const n of [...this.nets]) {
+      if (want.has(n.address) || this.nets.length === 1) continue;
+      this.nets.splice(this.nets.indexOf(n), 1);
+      for (const g of this.#groups.values()) g.leave(n.address);
+      if (this.#active) n.detach(this.qp.id, this);
+      n.release();
+      log('QP[%d] no longer receives on %s', this.qp.id, n.address);
+    }
+    for (const a of want) {
+      if (this.nets.some((n) => n.address === a) || this.#adding.has(a)) continue;
+      this.#adding.add(a);
+      const n = RoceNet.acquire(a, this.port);
+      n.ready.then(
+        () => {
+          this.#adding.delete(a);
+          if (this.#gone || !table().has(a) || this.nets.some((x) => x.address === a)) {
+            n.release();
+            return;
+          }
+          this.nets.push(n);
+          if (this.#active) n.attach(this.qp.id, this);
+          for (const g of this.#groups.values()) g.join(a);
+          log('QP[%d] receives on %s too', this.qp.id, a);
+        },
+        (err: Error) => {
+          this.#adding.delete(a);
+          n.release();
+          log('QP[%d] cannot bind %s: %s', this.qp.id, a, err.message);
+        },
+      );
+    }
+  }
+
   ibModified(attrs: Readonly<IbQpAttrs>, changed: number, _from: RiQpState, _to: RiQpState): void {
     if (changed & IbQpAttr.SQ_PSN && this.#inflight.length === 0) {
       this.#nextPsn = attrs.sqPsn;

@@ -13,12 +13,13 @@
  * 0"). Nothing privileged is exposed through the verbs API itself.
  */
 import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../provider/access-layer.js';
-import type { SoftrdmaProviderInstance, SoftrdmaVp } from '../provider/softrdma.js';
+import { roceGidTableOf, type SoftrdmaProviderInstance, type SoftrdmaVp } from '../provider/softrdma.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
   RiAsyncEventType,
   RiConsumerDomain,
+  RiIbPortState,
   RiPblMode,
   RI_QUERY_RNIC_PORT_INFO,
   RiTransportType,
@@ -318,6 +319,17 @@ function boot(): AccessLayerState {
     if (opened.status !== RiRet.SUCCESS) throw new Error(`ri_rnic_open(${vp.name}): ${RiRet[opened.status]}`);
     att.ops.ri_async_set_event_handler(vp, (_os, ev) => {
       for (const l of rawListeners) l(dev, ev);
+      if ('port_event' in ev.event_data) {
+        // Unaffiliated port events go to every context of the device (ibv_get_async_event).
+        const pe = ev.event_data.port_event;
+        const t = pe.sr_gid_change
+          ? ibv_event_type.IBV_EVENT_GID_CHANGE
+          : pe.port_state === RiIbPortState.ACTIVE
+            ? ibv_event_type.IBV_EVENT_PORT_ACTIVE
+            : ibv_event_type.IBV_EVENT_PORT_ERR;
+        for (const c of liveContexts) if (c.device === dev) c.postAsync(t, { cq: null, qp: null, srq: null, port_num: pe.port_number || 1 });
+        return;
+      }
       const type = ibvEventOf(ev.event_type);
       if (type === null || !('resource_os_data' in ev.event_data)) return;
       const target = ev.event_data.resource_os_data as AsyncTarget | null;
@@ -349,7 +361,9 @@ export function devices(): readonly Device[] {
 export function openDevice(dev: Device): Context | null {
   const r = dev.ops.ri_rnic_get_hdl(dev.vp, RiConsumerDomain.KERNEL, null, null);
   if (r.status !== RiRet.SUCCESS) {
-    fail(errnoOf(r.status));
+    // A RoCE device pinned to addresses this host lacks says which (SOFTRDMA_ROCE_ADDRS).
+    const why = roceGidTableOf(dev.vp)?.problems();
+    fail(errnoOf(r.status), why?.length ? `${dev.name}: ${why.join('; ')}` : undefined);
     return null;
   }
   const ctx = new Context(dev, r.rnic);
