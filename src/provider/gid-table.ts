@@ -136,6 +136,27 @@ function routeNetdev(a: number): string | null {
 }
 
 /**
+ * The interface of an address: the one that has it, else the one whose subnet holds it (127.0.0.2
+ * on `lo`), else the connected route's; null when none does.
+ */
+export function netdevOf(address: string): string | null {
+  const o = ipv4Octets(address);
+  if (!o) return null;
+  const a = u32(o);
+  let subnet: string | null = null;
+  for (const [netdev, list] of Object.entries(networkInterfaces())) {
+    for (const n of list ?? []) {
+      if (n.family !== 'IPv4') continue;
+      if (n.address === address) return netdev;
+      const m = ipv4Octets(n.netmask);
+      const base = ipv4Octets(n.address);
+      if (!subnet && m && base && ((a & u32(m)) >>> 0) === ((u32(base) & u32(m)) >>> 0)) subnet = netdev;
+    }
+  }
+  return subnet ?? routeNetdev(a);
+}
+
+/**
  * The host's IPv4 addresses: those of the running interfaces, in `os.networkInterfaces()` order,
  * then (Linux) the local addresses Node does not list, those of interfaces up without carrier.
  */
@@ -249,8 +270,7 @@ export class RoceGidTable {
           this.#problems.push(`${ROCE_ADDRS_ENV}: ${entry} is not an address of this host`);
           continue;
         }
-        const nd = this.host().find((h) => h.address === entry)?.netdev ?? null;
-        want.push({ address: entry, netdev: nd });
+        want.push({ address: entry, netdev: netdevOf(entry) });
       }
       // Pinned: index i is entry i, always.
       const slots = want.map((w) => ({ gid: ipv4MappedGid(w.address)!, address: w.address, netdev: w.netdev }));

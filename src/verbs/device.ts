@@ -519,6 +519,15 @@ export function queryGid(ctx: Context, port: number, index: number, gid: ibv_gid
   return 0;
 }
 
+/**
+ * softrdma: the network interface of each GID table entry of a RoCEv2 port, by index (null: an
+ * empty slot or an interface not known), from the table's owner; empty on iWARP. rdma-core
+ * gives the same through `ibv_query_gid_ex` (`ndev_ifindex`).
+ */
+export function gidNetdevs(ctx: Context): (string | null)[] {
+  return (roceGidTableOf(ctx.device.vp)?.entries() ?? []).map((e) => e?.netdev ?? null);
+}
+
 /** The GID types of a RoCEv2 port (`IBV_GID_TYPE_ROCE_V2` for each entry); empty on iWARP. */
 export function gidTypes(ctx: Context): readonly number[] {
   return ibPort(ctx)?.sr_gid_types ?? [];
