@@ -31,7 +31,8 @@ import { buildTerminate, encodeTerminate } from '../wire/terminate.js';
 import { LlpStream } from '../iwarp/llp.js';
 import { attachLoopback } from '../loopback/loopback.js';
 // Registers the RoCEv2 IB binder ('rocev2') that RoCE RNICs' QPs bind through on INIT→RTR.
-import '../roce/transport.js';
+import { countersByName, deviceCounters } from '../roce/counters.js';
+import { RoceQp } from '../roce/transport.js';
 import { MEM_REMOTE, MemKind, type MemObject, MrOrigin } from '../rnic/memory.js';
 import {
   ltagAlloc,
@@ -783,6 +784,8 @@ function qpDetails(qp: Qp): Record<string, unknown> {
     rdma_write: qp.enableRdmaWrite,
     mpa: qp.mpa,
     connected: qp.transport !== null,
+    // RoCEv2: this QP's counters, rxe's names (roce/counters.ts; `rdma statistic qp`).
+    ...(qp.transport instanceof RoceQp && { hw_counters: countersByName(qp.transport.counters.v) }),
     bound_windows: qp.boundWindows,
     terminate: qp.terminate
       ? { layer: qp.terminate.layer, etype: qp.terminate.etype, ecode: qp.terminate.ecode, local: qp.terminate.local }
@@ -801,6 +804,8 @@ function rnicDetails(vp: SoftrdmaVp): Record<string, unknown> {
     rnic_handles: vp.handles.size,
     resources: { pds: e.pds.size, cqs: e.cqs.size, qps: e.qps.size, srqs: e.srqs.size, mrs: e.mrCount, mws: e.mwCount },
     counters: { ...e.counters },
+    // RoCEv2: the device's counters, rxe's names (roce/counters.ts; `rdma statistic show link`).
+    ...(e.isIb && { hw_counters: deviceCounters(e) }),
     limits: { ...e.limits },
     config: { markers: e.config.markers, max_ulpdu: e.config.maxUlpdu },
   };
@@ -1812,3 +1817,6 @@ export function softrdmaProviderFactory(env: RiProviderEnv): SoftrdmaProviderIns
 }
 
 if (!getProvider(SOFTRDMA_PROVIDER_NAME)) registerProvider(SOFTRDMA_PROVIDER_NAME, softrdmaProviderFactory);
+
+/** The RoCEv2 counters' names, meanings and published values, for `softrdma stat` (roce/counters.ts). */
+export { countersDir, type PublishedCounters, readPublishedCounters, ROCE_COUNTERS } from '../roce/counters.js';

@@ -39,7 +39,7 @@ export const ROCE_COUNTERS = [
   ['retry_exceeded_err', 'requester: WQEs completed with retry exceeded (retry_cnt used up)'],
   ['retry_rnr_exceeded_err', 'requester: WQEs completed with RNR retry exceeded (rnr_retry used up)'],
   ['completer_retry_err', 'requester: retransmissions started (Local ACK Timeout, sequence NAK or a lost Read response)'],
-  ['send_err', 'packets the QP could not hand to the network (socket errors)'],
+  ['send_err', 'packets the network refused to send (the UDP layer counts these per endpoint, not per QP: 0 here)'],
   ['link_downed', 'times the port went down (softroce0 has no link of its own: always 0)'],
   ['rdma_sends', 'send-queue WQEs completed successfully (acknowledged)'],
   ['rdma_recvs', 'receive WQEs completed successfully (a Send or Write with Immediate received)'],

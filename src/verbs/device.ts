@@ -19,6 +19,7 @@ import { RiRet } from '../rnicpi/status.js';
 import {
   RiAsyncEventType,
   RiConsumerDomain,
+  RiDiagOpType,
   RiIbPortState,
   RiPblMode,
   RI_QUERY_RNIC_PORT_INFO,
@@ -526,6 +527,32 @@ export function queryGid(ctx: Context, port: number, index: number, gid: ibv_gid
  */
 export function gidNetdevs(ctx: Context): (string | null)[] {
   return (roceGidTableOf(ctx.device.vp)?.entries() ?? []).map((e) => e?.netdev ?? null);
+}
+
+/**
+ * softrdma: the RoCEv2 device's counters (rxe's `hw_counters` names; `rdma statistic show link`),
+ * from the RNICPI diagnostics (`ri_rnic_diag` RNIC_DETAILS, `hw_counters`); null on iWARP.
+ */
+export function hwCounters(ctx: Context): Record<string, number> | null {
+  if (ctx.closed || ctx.device.transport_type !== ibv_transport_type.IBV_TRANSPORT_IB) return null;
+  const d = diagJson(ctx, RiDiagOpType.RNIC_DETAILS, 0);
+  const c = d?.hw_counters;
+  return c && typeof c === 'object' ? { ...(c as Record<string, number>) } : null;
+}
+
+/** One `ri_rnic_diag` answer (JSON text) parsed, or null. */
+function diagJson(ctx: Context, op: RiDiagOpType, arg: unknown): Record<string, unknown> | null {
+  const first = ctx.ops.ri_rnic_diag(ctx.rnic, op, arg, null);
+  const size = 'oplen' in first ? first.oplen : 0;
+  if (!size) return null;
+  const buf = new Uint8Array(size);
+  const r = ctx.ops.ri_rnic_diag(ctx.rnic, op, arg, buf);
+  if (r.status !== RiRet.SUCCESS) return null;
+  try {
+    return JSON.parse(Buffer.from(buf).toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 /** The GID types of a RoCEv2 port (`IBV_GID_TYPE_ROCE_V2` for each entry); empty on iWARP. */
