@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { logger } from '../util/log.js';
 
@@ -157,6 +157,29 @@ export function netdevOf(address: string): string | null {
 }
 
 /**
+ * True when some interface is administratively up without carrier (Linux: its `flags` has
+ * IFF_UP and its `carrier` reads 0): only then does Node's list miss addresses, and only then is
+ * the routing trie read (it can be large on a router).
+ */
+function someUpWithoutCarrier(): boolean {
+  let names: string[];
+  try {
+    names = readdirSync('/sys/class/net');
+  } catch {
+    return false;
+  }
+  for (const n of names) {
+    try {
+      const flags = Number.parseInt(readFileSync(`/sys/class/net/${n}/flags`, 'utf8'), 16);
+      if (flags & 1 && readFileSync(`/sys/class/net/${n}/carrier`, 'utf8').trim() === '0') return true;
+    } catch {
+      // down (carrier unreadable), or gone meanwhile
+    }
+  }
+  return false;
+}
+
+/**
  * The host's IPv4 addresses: those of the running interfaces, in `os.networkInterfaces()` order,
  * then (Linux) the local addresses Node does not list, those of interfaces up without carrier.
  */
@@ -170,7 +193,7 @@ export function hostAddresses(): HostAddress[] {
       out.push({ address: a.address, netdev });
     }
   }
-  for (const p of localPrefixes() ?? []) {
+  for (const p of someUpWithoutCarrier() ? (localPrefixes() ?? []) : []) {
     if (p.len !== 32) continue;
     const address = [p.net >>> 24, (p.net >>> 16) & 0xff, (p.net >>> 8) & 0xff, p.net & 0xff].join('.');
     if (seen.has(address)) continue;
@@ -256,10 +279,12 @@ export class RoceGidTable {
       // A different pin is a different table: start over.
       this.#pin = pin;
       this.#slots = [];
+      this.#problems = [];
     }
     let want: HostAddress[];
     if (pin) {
-      this.#problems = [];
+      // A pin is checked against the host once (it names addresses; the table does not follow).
+      if (this.#slots.length > 0 || this.#problems.length > 0) return false;
       want = [];
       for (const entry of pin.split(',').map((x) => x.trim())) {
         if (!ipv4MappedGid(entry)) {
@@ -273,10 +298,8 @@ export class RoceGidTable {
         want.push({ address: entry, netdev: netdevOf(entry) });
       }
       // Pinned: index i is entry i, always.
-      const slots = want.map((w) => ({ gid: ipv4MappedGid(w.address)!, address: w.address, netdev: w.netdev }));
-      const changed = slots.length !== this.#slots.length || slots.some((s, i) => s.address !== this.#slots[i]?.address);
-      this.#slots = slots;
-      return changed;
+      this.#slots = want.map((w) => ({ gid: ipv4MappedGid(w.address)!, address: w.address, netdev: w.netdev }));
+      return true;
     }
     this.#problems = [];
     want = this.host();
