@@ -499,7 +499,8 @@ export function queryPort(ctx: Context, port: number, a: ibv_port_attr): number 
 
 /**
  * `ibv_query_gid`. iWARP: index 0 is the MAC in the first 6 bytes (as siw reports it). RoCEv2:
- * the port's GID table (the IPv4-mapped GIDs of the host's addresses).
+ * the port's GID table (the IPv4-mapped GIDs of the host's addresses, followed as they come and
+ * go; an empty slot reads as the all-zero GID, as the kernel's table shows a free entry).
  */
 export function queryGid(ctx: Context, port: number, index: number, gid: ibv_gid): number {
   if (ctx.closed || port !== 1 || !Number.isInteger(index) || index < 0) return fail(EINVAL);
