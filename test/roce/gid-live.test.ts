@@ -53,17 +53,26 @@ function inNs(ns: string, args: string[]) {
     exited = code;
     for (const w of [...waiters]) w();
   });
-  /** Resolves with the first line from `from` on that matches; rejects if the process exits first. */
-  const waitLine = (re: RegExp, from = 0): Promise<{ line: string; at: number }> =>
+  /**
+   * Resolves with the first line from `from` on that matches; rejects if the process exits first,
+   * or (so that a failure shows what the process said instead of hanging) after `ms`.
+   */
+  const waitLine = (re: RegExp, from = 0, ms = 60_000): Promise<{ line: string; at: number }> =>
     new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`${args[0]}: no line ${re} within ${ms} ms; it printed: ${lines.join(' | ')} ${err}`));
+      }, ms);
       const check = () => {
         for (let i = from; i < lines.length; i++) {
           if (re.test(lines[i]!)) {
+            clearTimeout(timer);
             waiters.delete(check);
             return resolve({ line: lines[i]!, at: i + 1 });
           }
         }
         if (exited !== undefined) {
+          clearTimeout(timer);
           waiters.delete(check);
           reject(new Error(`${args[0]} exited (${exited}) before ${re}: ${lines.join(' | ')} ${err}`));
         }
@@ -79,6 +88,7 @@ test('softroce0 follows the host: an address added after start gets a GID (no ca
   ip('netns', 'add', NS_S);
   ip('netns', 'add', NS_C);
   let srv: ReturnType<typeof inNs> | null = null;
+  let cli: ReturnType<typeof inNs> | null = null;
   try {
     ip('-n', NS_S, 'link', 'set', 'lo', 'up');
     ip('-n', NS_C, 'link', 'set', 'lo', 'up');
@@ -98,7 +108,7 @@ test('softroce0 follows the host: an address added after start gets a GID (no ca
     assert.equal(added.line, `GIDS 127.0.0.1,${SRV}`, 'the new address takes index 1; index 0 does not move');
 
     ip('-n', NS_C, 'link', 'set', 'srgid1', 'up');
-    const cli = inNs(NS_C, ['client', SRV, PORT]);
+    cli = inNs(NS_C, ['client', SRV, PORT]);
     await cli.waitLine(/^ECHO ping$/);
     assert.equal(await cli.done, 0, cli.err());
     await srv.waitLine(/^SERVED$/, added.at);
@@ -109,8 +119,10 @@ test('softroce0 follows the host: an address added after start gets a GID (no ca
     const removed = await srv.waitLine(/^GIDS /, ev2.at);
     assert.equal(removed.line, 'GIDS 127.0.0.1', 'the GID went with the address');
   } finally {
-    srv?.p.kill();
-    if (srv) await srv.done;
+    for (const x of [srv, cli]) {
+      x?.p.kill('SIGKILL');
+      if (x) await x.done;
+    }
     spawnSync('ip', ['netns', 'del', NS_S]);
     spawnSync('ip', ['netns', 'del', NS_C]);
   }
