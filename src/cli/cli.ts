@@ -8,6 +8,7 @@ import { DEVICES_HELP, devicesCmd, LINK_HELP, linkCmd } from './link.js';
 import { PERF_HELP, perf } from './perf.js';
 import { PINGPONG_HELP, pingpong } from './pingpong.js';
 import { RPING_HELP, rping } from './rping.js';
+import { STAT_HELP, statCmd } from './stat.js';
 
 /** The package's version (package.json sits three levels above dist/src/cli/, in the repository and in an install alike). */
 export function version(): string {
@@ -29,6 +30,7 @@ Commands:
   devices              list the RDMA devices and their node GUIDs (like ibv_devices)
   devinfo              the devices and their attributes (like ibv_devinfo)
   link                 the ports: state, transport, addresses (like rdma link)
+  stat                 the RoCE counters of running processes, rxe's names (like rdma statistic)
   rping                rdma-core's rping test, interoperable with it (-s server, -c client)
   perf                 perftest's ib_{write,read,send,atomic}_{bw,lat}, interoperable with it
   pingpong             rdma-core's ibv_{rc,uc,ud,srq}_pingpong over RoCEv2, interoperable with them
@@ -46,6 +48,7 @@ const COMMANDS: Record<string, { help: string; run: (args: readonly string[], io
   devices: { help: DEVICES_HELP, run: (args, io) => devicesCmd(args, io) },
   devinfo: { help: DEVINFO_HELP, run: (args, io) => devinfo(args, io.out, io.err) },
   link: { help: LINK_HELP, run: (args, io) => linkCmd(args, io) },
+  stat: { help: STAT_HELP, run: (args, io) => statCmd(args, io) },
   rping: { help: RPING_HELP, run: (args, io) => rping(args, io) },
   perf: { help: PERF_HELP, run: (args, io) => perf(args, io) },
   pingpong: { help: PINGPONG_HELP, run: (args, io) => pingpong([...args], io) },

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { datagramLayer } from '../util/native-udp.js';
 import { ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
+import { softrdmaLastError } from '../verbs/errno.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
 
 /** ibv_devinfo's names of `enum ibv_atomic_cap`. */
@@ -97,7 +98,10 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
   }
   for (const dev of devs) {
     const ctx = openDevice(dev);
-    if (!ctx) return 1;
+    if (!ctx) {
+      err(`softrdma devinfo: ${softrdmaLastError().message}\n`);
+      return 1;
+    }
     const a = {} as ibv_device_attr;
     if (queryDevice(ctx, a) !== 0) return 1;
     if (ibPort > a.phys_port_cnt) {
@@ -178,6 +182,8 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
           // RoCE: every entry of the GID table with its type, as rdma-core's ibv_devinfo.
           const types = gidTypes(ctx);
           for (let i = 0; i < p.gid_tbl_len && queryGid(ctx, port, i, g) === 0; i++) {
+            // An empty slot (an address that went away) is skipped, as ibv_devinfo skips null GIDs.
+            if (g.raw.every((b) => b === 0)) continue;
             out(`\t\t\tGID[${String(i).padStart(3)}]:\t\t${gidText(g.raw)}, ${GID_TYPE[types[i] ?? 0]}\n`);
           }
           // softrdma's own line: the UDP layer the RoCEv2 datagrams go through (src/roce/net.ts).

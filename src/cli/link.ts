@@ -5,7 +5,9 @@
 import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ibv_port_state, ibv_transport_type } from '../verbs/constants.js';
-import { closeDevice, devices, openDevice, queryDevice, queryPort } from '../verbs/device.js';
+import { closeDevice, devices, gidNetdevs, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
+import { softrdmaLastError } from '../verbs/errno.js';
+import type { Context } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_port_attr } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
 
@@ -22,7 +24,10 @@ export const LINK_HELP = `Usage: softrdma link [show] [DEV[/PORT]] [--json]
 
 Shows each port of the softrdma devices as 'rdma link' does: state, physical state,
 transport, and the network devices and addresses it answers on. softrdma's device is not tied
-to one netdev: it serves every running interface of the host (iWARP runs over the host's TCP).
+to one netdev: the iWARP device serves every running interface of the host (it runs over the
+host's TCP); the RoCE device answers on the addresses of its GID table, the same table
+'softrdma devinfo -v' and ibv_query_gid show (the host's addresses as they come and go, or
+SOFTRDMA_ROCE_ADDRS).
 
 Options:
       --json           one JSON array, like 'rdma -j link'
@@ -57,9 +62,27 @@ const STATE: Record<number, string> = {
   [ibv_port_state.IBV_PORT_ACTIVE_DEFER]: 'ACTIVE_DEFER',
 };
 
-/** The running interfaces and their IPv4/IPv6 addresses (what the device can listen and connect on). */
+/** The running interfaces and their IPv4/IPv6 addresses (what the iWARP device can listen and connect on). */
 function netdevs(): { netdev: string; addresses: string[] }[] {
   return Object.entries(networkInterfaces()).map(([netdev, list]) => ({ netdev, addresses: (list ?? []).map((a) => a.address) }));
+}
+
+/** The RoCE port's GID table grouped by interface, in index order (the addresses of its IPv4-mapped GIDs). */
+function gidNetdevRows(ctx: Context): { netdev: string; addresses: string[] }[] {
+  const names = gidNetdevs(ctx);
+  const out: { netdev: string; addresses: string[] }[] = [];
+  const g = { raw: new Uint8Array(16) };
+  for (let i = 0; i < names.length && queryGid(ctx, 1, i, g) === 0; i++) {
+    const r = g.raw;
+    if (r.every((b) => b === 0)) continue;
+    const v4 = r.subarray(0, 10).every((b) => b === 0) && r[10] === 0xff && r[11] === 0xff;
+    const address = v4 ? `${r[12]}.${r[13]}.${r[14]}.${r[15]}` : Buffer.from(r).toString('hex');
+    const netdev = names[i] ?? '-';
+    const row = out.find((o) => o.netdev === netdev);
+    if (row) row.addresses.push(address);
+    else out.push({ netdev, addresses: [address] });
+  }
+  return out;
 }
 
 export function linkCmd(argv: readonly string[], io: CliIo): number {
@@ -88,7 +111,10 @@ export function linkCmd(argv: readonly string[], io: CliIo): number {
   const rows: { ifname: string; port: number; state: string; physical_state: string; transport: string; netdevs: ReturnType<typeof netdevs> }[] = [];
   for (const dev of devs) {
     const ctx = openDevice(dev);
-    if (!ctx) return 1;
+    if (!ctx) {
+      io.err(`softrdma link: ${softrdmaLastError().message}\n`);
+      return 1;
+    }
     const a = {} as ibv_device_attr;
     queryDevice(ctx, a);
     if (wantPort !== undefined && !(Number.isInteger(wantPort) && wantPort >= 1 && wantPort <= a.phys_port_cnt)) {
@@ -106,7 +132,7 @@ export function linkCmd(argv: readonly string[], io: CliIo): number {
         state: STATE[p.state] ?? String(p.state),
         physical_state: p.state === ibv_port_state.IBV_PORT_ACTIVE ? 'LINK_UP' : 'DISABLED',
         transport: dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP ? 'iWARP' : 'InfiniBand',
-        netdevs: netdevs(),
+        netdevs: dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP ? netdevs() : gidNetdevRows(ctx),
       });
     }
     closeDevice(ctx);

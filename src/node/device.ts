@@ -22,6 +22,7 @@ import {
   rdma_get_devices,
   rdma_migrate_id,
   rdma_reject,
+  softrdmaHwCounters,
   softrdmaLastError,
   type ibv_context,
   type ibv_device,
@@ -178,6 +179,16 @@ export class RdmaDevice {
     this.owned.add(r);
     r.onClose = () => this.owned.delete(r);
     return r;
+  }
+
+  /**
+   * The device's counters by Linux rxe's names (`rdma statistic show link`: `sent_pkts`,
+   * `rcvd_pkts`, `out_of_seq_request`, `completer_retry_err`, …; `softrdma stat --help` gives each
+   * meaning). RoCEv2 only: an iWARP device has none (an empty object).
+   */
+  counters(): Readonly<Record<string, number>> {
+    this.assertOpen();
+    return Object.freeze(softrdmaHwCounters(this.context) ?? {});
   }
 
   /** Listens for connections (`rdma_listen`); the listener is an async iterable of requests. */

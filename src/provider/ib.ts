@@ -10,7 +10,6 @@
  *
  * @module
  */
-import { networkInterfaces } from 'node:os';
 import type { IbAvIn, Qp, QpModify } from '../rnic/qp.js';
 import { IbQpAttr, type IbService } from '../rnic/qp-states.js';
 import { MCAST_GROUPS, MCAST_QPS_PER_GROUP, type Rnic } from '../rnic/rnic.js';
@@ -34,6 +33,7 @@ import {
   type ri_path_address_info_t,
   type ri_qp_attr_in_t,
 } from '../rnicpi/types.js';
+import { hostAddresses, ipv4MappedGid, ROCE_ADDRS_ENV } from './gid-table.js';
 
 /** Address handles one RoCE RNIC may hold (`max_addr_hdls`, `ibv_device_attr.max_ah`). */
 export const MAX_AHS = 1 << 16;
@@ -60,63 +60,21 @@ const RI_OF_SERVICE: Readonly<Record<IbService, RiSvcType>> = {
 
 // ------------------------------------------------------------------------------ GIDs
 
-/** An IPv4 dotted quad as its IPv4-mapped GID (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2), or null. */
-function v4MappedGid(address: string): Uint8Array | null {
-  const p = address.trim().split('.');
-  if (p.length !== 4 || p.some((x) => !/^\d{1,3}$/.test(x) || Number(x) > 255)) return null;
-  const g = new Uint8Array(16);
-  g[10] = 0xff;
-  g[11] = 0xff;
-  p.forEach((x, i) => {
-    g[12 + i] = Number(x);
-  });
-  return g;
-}
-
 /**
- * The GID table of a RoCEv2 port: the IPv4-mapped GID of each IPv4 address of the host, in
- * `os.networkInterfaces()` order, all of type RoCE v2 (IBTA Annex A17 §A17.4.5.2; as Linux rxe
- * lists them).
+ * The IPv4-mapped GIDs of the host's addresses ({@link hostAddresses}: the running interfaces in
+ * `os.networkInterfaces()` order, then those up without carrier), all of type RoCE v2 (IBTA
+ * Annex A17 §A17.4.5.2; as Linux rxe lists them). A snapshot; the port's table is a
+ * `RoceGidTable` (gid-table.ts).
  */
 export function hostIpv4Gids(): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) {
-      if (a.family !== 'IPv4') continue;
-      const g = v4MappedGid(a.address);
-      if (g) out.push(g);
-    }
-  }
-  return out;
+  return hostAddresses()
+    .map((h) => ipv4MappedGid(h.address))
+    .filter((g): g is Uint8Array => g !== null);
 }
 
-/** The environment variable that sets the RoCE device's addresses (see {@link roceGids}). */
-export const ROCE_ADDRS_ENV = 'SOFTRDMA_ROCE_ADDRS';
+export { ROCE_ADDRS_ENV };
 /** The environment variable that sets the RoCE device's UDP port (see {@link roceUdpPortFromEnv}). */
 export const ROCE_PORT_ENV = 'SOFTRDMA_ROCE_PORT';
-
-/**
- * The GID table of the RoCE device: the host's IPv4 addresses ({@link hostIpv4Gids}), or, when
- * `SOFTRDMA_ROCE_ADDRS` lists IPv4 addresses (comma-separated), exactly those. Two softrdma
- * processes on one host need this: each binds UDP port 4791 on the addresses of its GID table,
- * so they must own different addresses (127.0.0.1 and 127.0.0.2 on loopback), as two Linux hosts
- * would. Entries that are not IPv4 addresses are ignored. Read at each query.
- */
-export function roceGids(): Uint8Array[] {
-  const env = process.env[ROCE_ADDRS_ENV]?.trim();
-  if (!env) return hostIpv4Gids();
-  const out: Uint8Array[] = [];
-  for (const a of env.split(',').map((x) => x.trim())) {
-    const p = a.split('.').map((x) => (/^\d{1,3}$/.test(x) ? Number(x) : Number.NaN));
-    if (p.length !== 4 || p.some((x) => !(x >= 0 && x <= 255))) continue;
-    const g = new Uint8Array(16);
-    g[10] = 0xff;
-    g[11] = 0xff;
-    g.set(p, 12);
-    out.push(g);
-  }
-  return out;
-}
 
 /** `SOFTRDMA_ROCE_PORT`: the UDP port of the RoCE device (default 4791, IBTA Annex A17.2.4); tests use an ephemeral one. */
 export function roceUdpPortFromEnv(): number | undefined {

@@ -31,7 +31,8 @@ import { buildTerminate, encodeTerminate } from '../wire/terminate.js';
 import { LlpStream } from '../iwarp/llp.js';
 import { attachLoopback } from '../loopback/loopback.js';
 // Registers the RoCEv2 IB binder ('rocev2') that RoCE RNICs' QPs bind through on INIT→RTR.
-import '../roce/transport.js';
+import { countersByName, deviceCounters } from '../roce/counters.js';
+import { RoceQp } from '../roce/transport.js';
 import { MEM_REMOTE, MemKind, type MemObject, MrOrigin } from '../rnic/memory.js';
 import {
   ltagAlloc,
@@ -49,7 +50,8 @@ import type { Pd } from '../rnic/pd.js';
 import { postRq, postSq, postSrq, type SgeIn, type SqWrIn } from '../rnic/post.js';
 import { type MpaAttrs, type Qp, QP_STATE_NAMES, type QpModify, resolveAv } from '../rnic/qp.js';
 import type { IbAv } from '../rnic/transport.js';
-import { avOfRi, decodeModifyIb, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, gidOfRi, riOfAv, roceGids, roceUdpPortFromEnv, serviceOfRi } from './ib.js';
+import { RoceGidTable } from './gid-table.js';
+import { avOfRi, decodeModifyIb, ibAttrSize, ibQpAttr, ibRnicAttrs, MAX_AHS, gidOfRi, riOfAv, roceUdpPortFromEnv, serviceOfRi } from './ib.js';
 import { type AsyncHandler, DEFAULT_CONFIG, Rnic, type RnicConfig } from '../rnic/rnic.js';
 import type { Srq } from '../rnic/srq.js';
 import { registerLlpBinder } from '../rnic/transport.js';
@@ -140,6 +142,8 @@ export class SoftrdmaVp implements ri_vp_handle_t {
   readonly maps = new Map<string, unknown[]>();
   /** Address handles held (IB), against `max_addr_hdls`. */
   ahCount = 0;
+  /** Stops watching the GID table (set while a RoCEv2 RNIC is open). */
+  unwatchGids: (() => void) | null = null;
   constructor(config: RnicConfig = DEFAULT_CONFIG) {
     this.engine = new Rnic(config);
     // No callback may run before the RNIC is opened.
@@ -780,6 +784,8 @@ function qpDetails(qp: Qp): Record<string, unknown> {
     rdma_write: qp.enableRdmaWrite,
     mpa: qp.mpa,
     connected: qp.transport !== null,
+    // RoCEv2: this QP's counters, rxe's names (roce/counters.ts; `rdma statistic qp`).
+    ...(qp.transport instanceof RoceQp && { hw_counters: countersByName(qp.transport.counters.v) }),
     bound_windows: qp.boundWindows,
     terminate: qp.terminate
       ? { layer: qp.terminate.layer, etype: qp.terminate.etype, ecode: qp.terminate.ecode, local: qp.terminate.local }
@@ -798,6 +804,8 @@ function rnicDetails(vp: SoftrdmaVp): Record<string, unknown> {
     rnic_handles: vp.handles.size,
     resources: { pds: e.pds.size, cqs: e.cqs.size, qps: e.qps.size, srqs: e.srqs.size, mrs: e.mrCount, mws: e.mwCount },
     counters: { ...e.counters },
+    // RoCEv2: the device's counters, rxe's names (roce/counters.ts; `rdma statistic show link`).
+    ...(e.isIb && { hw_counters: deviceCounters(e) }),
     limits: { ...e.limits },
     config: { markers: e.config.markers, max_ulpdu: e.config.maxUlpdu },
   };
@@ -863,6 +871,9 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       vp.engine.osData = os_data;
       vp.engine.closed = false;
       vp.open = true;
+      // A GID table that follows the host is watched while the RNIC is open.
+      const e = vp.engine;
+      vp.unwatchGids = e.config.watchGids?.(() => e.gidTableChanged()) ?? null;
       return RI_OK;
     },
     ri_rnic_close(vp_hdl) {
@@ -870,6 +881,8 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       if (!vp?.open) return riFail(RiRet.VP_INVALID_HANDLE);
       if (vp.handles.size > 0) return riFail(RiRet.RNIC_INUSE);
       vp.open = false;
+      vp.unwatchGids?.();
+      vp.unwatchGids = null;
       // No upcall runs from now on (the engine checks `closed` before every callback).
       vp.engine.closed = true;
       return RI_OK;
@@ -888,6 +901,8 @@ function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
       const loc = user ? RiConsumerDomain.USER : location;
       if (loc !== RiConsumerDomain.KERNEL && loc !== RiConsumerDomain.USER) return riFail(RiRet.INVALID_PARAMETER);
       if (!vp.open) return riFail(RiRet.RNIC_NOT_OPEN);
+      // A RoCEv2 RNIC pinned to an address this host does not have is refused (gid-table.ts).
+      if (roceGidTableOf(vp)?.problems().length) return riFail(RiRet.INVALID_PARAMETER);
       const h = new SoftrdmaRnicHandle(vp, self(), loc, vp_data, os_data);
       vp.handles.add(h);
       return riOk({ rnic: h });
@@ -1646,14 +1661,34 @@ for (const v of [SOFTRDMA_KERNEL_OPS, SOFTRDMA_KERNEL_VP_OPS, SOFTRDMA_USER_OPS,
 
 /**
  * The configuration of the `i`th RoCEv2 RNIC: the InfiniBand transport (its binder is the
- * RoCEv2 transport's, `registerIbBinder('rocev2', …)`), the GID table of the host's IPv4
- * addresses or of `SOFTRDMA_ROCE_ADDRS` (read at each query, so address changes show), the UDP
+ * RoCEv2 transport's, `registerIbBinder('rocev2', …)`), its own GID table (`gid-table.ts`: the
+ * host's addresses, followed while the RNIC is open, or `SOFTRDMA_ROCE_ADDRS`), the UDP
  * port of `SOFTRDMA_ROCE_PORT` (default 4791), and an active MTU of 1024, as Linux rxe derives
  * it from a 1500-octet Ethernet MTU.
  */
 export function roceConfig(base: Partial<RnicConfig> | undefined, i: number): Partial<RnicConfig> {
   const port = roceUdpPortFromEnv();
-  return { ...base, name: `softroce${i}`, transport: 'rocev2', gids: roceGids, activeMtu: 3, ...(port !== undefined && { roceUdpPort: port }) };
+  const table = new RoceGidTable();
+  const gids = () => table.gids();
+  roceTables.set(gids, table);
+  return {
+    ...base,
+    name: `softroce${i}`,
+    transport: 'rocev2',
+    gids,
+    watchGids: (fn) => table.watch(fn),
+    activeMtu: 3,
+    ...(port !== undefined && { roceUdpPort: port }),
+  };
+}
+
+/** The GID table of each RoCEv2 RNIC made by {@link roceConfig}, by its `gids` accessor. */
+const roceTables = new WeakMap<object, RoceGidTable>();
+
+/** The GID table owner of a RoCEv2 RNIC (null: another RNIC, or one whose table is fixed). */
+export function roceGidTableOf(vp: SoftrdmaVp): RoceGidTable | null {
+  const g = vp.engine.config.gids;
+  return (g && roceTables.get(g)) ?? null;
 }
 
 /** Creates one softrdma RNIC (a VP handle), not yet attached or opened. */
@@ -1782,3 +1817,6 @@ export function softrdmaProviderFactory(env: RiProviderEnv): SoftrdmaProviderIns
 }
 
 if (!getProvider(SOFTRDMA_PROVIDER_NAME)) registerProvider(SOFTRDMA_PROVIDER_NAME, softrdmaProviderFactory);
+
+/** The RoCEv2 counters' names, meanings and published values, for `softrdma stat` (roce/counters.ts). */
+export { countersDir, type PublishedCounters, readPublishedCounters, ROCE_COUNTERS } from '../roce/counters.js';

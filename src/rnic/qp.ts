@@ -188,6 +188,8 @@ export function resolveAv(rnic: Rnic, av: IbAvIn): IbAv | RiRet {
   if (av.port !== 1) return RiRet.RNIC_INVALID_PORT;
   const gids = rnic.gidTable();
   if (!u(av.sgidIndex, gids.length - 1)) return RiRet.INVALID_PARAMETER;
+  // An empty slot of the table (an address that went away) is no source GID.
+  if (gids[av.sgidIndex]!.every((b) => b === 0)) return RiRet.INVALID_PARAMETER;
   return {
     dgid: Uint8Array.from(av.dgid),
     sgidIndex: av.sgidIndex,

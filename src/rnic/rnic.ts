@@ -8,7 +8,7 @@
  * object after its destroy has returned (RNICPI §2.7).
  */
 import { RiRet } from '../rnicpi/status.js';
-import { RiAsyncEventType, RiWrType } from '../rnicpi/types.js';
+import { RiAsyncEventType, RiIbPortState, RiWrType, type ri_event_record_t } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { GSI_QPN } from '../wire/ib/mad.js';
 import { Cq, type WorkCompletion } from './cq.js';
@@ -98,8 +98,14 @@ export interface RnicConfig {
    * `registerIbBinder`); default: `transport`. Tests set `'loopback'` to run IB QPs in process.
    */
   ibLink?: string;
-  /** InfiniBand RNICs: the port's GID table (16-octet GIDs; index = sgid_index). */
+  /** InfiniBand RNICs: the port's GID table (16-octet GIDs; index = sgid_index; all-zero: an empty slot). */
   gids?: () => readonly Uint8Array[];
+  /**
+   * InfiniBand RNICs whose GID table changes (RoCEv2: it follows the host's addresses): calls
+   * `onChange` after each change until the returned function is called. The provider watches
+   * while the RNIC is open and reports changes through {@link Rnic.gidTableChanged}.
+   */
+  watchGids?: (onChange: () => void) => () => void;
   /** InfiniBand RNICs: the port's active MTU as `enum ibv_mtu` (the UD message limit). */
   activeMtu?: number;
   /** RoCEv2 RNICs: the UDP port of their endpoints (default 4791; tests use an ephemeral one). */
@@ -203,6 +209,33 @@ export class Rnic {
   /** The GID table of the (one) port; empty on iWARP. */
   gidTable(): readonly Uint8Array[] {
     return this.config.gids?.() ?? [];
+  }
+
+  /**
+   * The GID table changed (an address came or went): the UD transports follow it (their
+   * endpoints on the port's addresses) and the consumer gets the unaffiliated port event with
+   * the softrdma `sr_gid_change` flag (ibverbs `IBV_EVENT_GID_CHANGE`, IBTA Vol. 1 §11.6.3.3).
+   */
+  gidTableChanged(): void {
+    log('RNIC[%d] GID table changed: %d entries', this.id, this.gidTable().length);
+    for (const qp of this.qps.values()) qp.transport?.gidsChanged?.();
+    this.portEvent(RiIbPortState.ACTIVE, true);
+  }
+
+  /** Queues the unaffiliated `RI_EVENT_PORT_EVENT` of port 1 (RNICPI Ch. 7, `ri_ib_port_event_t`). */
+  portEvent(state: RiIbPortState, gidChange: boolean): void {
+    this.counters.asyncEvents++;
+    const handler = this.asyncHandler;
+    if (!handler) return;
+    const rec: ri_event_record_t = {
+      event_type: RiAsyncEventType.PORT_EVENT,
+      event_data: { port_event: { port_number: 1, port_state: state, ...(gidChange && { sr_gid_change: true }) } },
+      err_data: 0n,
+    };
+    queueMicrotask(() => {
+      if (this.closed) return;
+      (handler as (os: unknown, ev: ri_event_record_t) => void)(this.osData, rec);
+    });
   }
 
   /** Atomic operations can be posted: the work-request table's atomic rows carry this RNIC's transport. */

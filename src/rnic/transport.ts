@@ -172,6 +172,8 @@ export interface QpTransport {
    * at `start` too, for groups attached before it was bound).
    */
   mcastChanged?(mgid: Uint8Array, attached: boolean): void;
+  /** InfiniBand: the port's GID table changed (a UD QP follows the port's addresses). */
+  gidsChanged?(): void;
 }
 
 // ---------------------------------------------------------------------------- InfiniBand

@@ -708,6 +708,12 @@ export interface ri_ib_port_event_t {
   /** 0 = unknown port. */
   readonly port_number: number;
   readonly port_state: ri_ib_port_state_t;
+  /**
+   * softrdma extension: the event reports a change of the port's GID table (an address came or
+   * went on a RoCEv2 port), not of its link state; `port_state` is the current state. RNICPI 1.0
+   * has no GID-change event; ibverbs reports this one as `IBV_EVENT_GID_CHANGE`.
+   */
+  readonly sr_gid_change?: boolean;
 }
 
 /** `ri_event_data_t`: union `{ port_event | resource_os_data }`. */

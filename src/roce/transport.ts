@@ -84,6 +84,7 @@ import {
   RNR_TIMER_USEC,
   rnrSyndrome,
 } from '../wire/ib/index.js';
+import { C, RoceQpCounters } from './counters.js';
 import { nakOfFault, wcStatusOfNak } from './nak-map.js';
 import { datagramsPerRecvBuffer, gidToIpv4, ipv4Bytes, ROCEV2_PORT, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
 
@@ -259,17 +260,22 @@ export class RoceQp implements QpTransport, RoceNetClient {
   /** PSN of the request being processed (for the NAK of a fault the core reports). */
   #curPsn = 0;
   #curIsResponse = false;
-  /** Counters for tests and diagnosis (as rxe's hw_counters). */
-  readonly stats = {
-    retransmitTimeouts: 0,
-    seqNaksSent: 0,
-    seqNaksReceived: 0,
-    rnrNaksSent: 0,
-    rnrNaksReceived: 0,
-    duplicateRequests: 0,
-    outOfSequence: 0,
-    packetsResent: 0,
-  };
+  /** This QP's counters, rxe's names (`counters.ts`); each also counts for the device. */
+  readonly counters: RoceQpCounters;
+  /** The counters tests read by their older names (a view of {@link counters}). */
+  get stats() {
+    const v = this.counters.v;
+    return {
+      retransmitTimeouts: v[C.LOCAL_ACK_TIMEOUT]!,
+      seqNaksSent: v[C.SEQ_NAKS_SENT]!,
+      seqNaksReceived: v[C.RCV_SEQ_ERR]!,
+      rnrNaksSent: v[C.SND_RNR]!,
+      rnrNaksReceived: v[C.RCV_RNR]!,
+      duplicateRequests: v[C.DUP_REQ]!,
+      outOfSequence: v[C.OUT_OF_SEQ_REQ]!,
+      packetsResent: v[C.RESENT_PKTS]!,
+    };
+  }
 
   constructor(
     readonly qp: Qp,
@@ -281,6 +287,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.caps = this.service === 'RC' ? RC_CAPS : UNRELIABLE_CAPS;
     this.remote = remote;
     this.nets = locals.map((a) => RoceNet.acquire(a, port));
+    this.counters = new RoceQpCounters(qp.rnic, qp.id, qp.service);
   }
 
   /**
@@ -361,6 +368,58 @@ export class RoceQp implements QpTransport, RoceNetClient {
     net.release();
   }
 
+  /** Addresses whose endpoint is being bound for this UD QP (see {@link gidsChanged}). */
+  readonly #adding = new Set<string>();
+
+  /**
+   * UD: the port's GID table changed. The QP receives on every address of the table, so it
+   * binds an endpoint for each new address (attached once the socket listens; a bind failure is
+   * logged and that address skipped) and drops the endpoints of addresses that went, keeping
+   * its last one (it sends from it again when an address returns).
+   */
+  gidsChanged(): void {
+    if (this.service !== 'UD' || this.#gone) return;
+    const table = () =>
+      new Set(
+        this.qp.rnic
+          .gidTable()
+          .map((g) => gidToIpv4(g))
+          .filter((a): a is string => a !== null),
+      );
+    const want = table();
+    for (const n of [...this.nets]) {
+      if (want.has(n.address) || this.nets.length === 1) continue;
+      this.nets.splice(this.nets.indexOf(n), 1);
+      for (const g of this.#groups.values()) g.leave(n.address);
+      if (this.#active) n.detach(this.qp.id, this);
+      n.release();
+      log('QP[%d] no longer receives on %s', this.qp.id, n.address);
+    }
+    for (const a of want) {
+      if (this.nets.some((n) => n.address === a) || this.#adding.has(a)) continue;
+      this.#adding.add(a);
+      const n = RoceNet.acquire(a, this.port);
+      n.ready.then(
+        () => {
+          this.#adding.delete(a);
+          if (this.#gone || !table().has(a) || this.nets.some((x) => x.address === a)) {
+            n.release();
+            return;
+          }
+          this.nets.push(n);
+          if (this.#active) n.attach(this.qp.id, this);
+          for (const g of this.#groups.values()) g.join(a);
+          log('QP[%d] receives on %s too', this.qp.id, a);
+        },
+        (err: Error) => {
+          this.#adding.delete(a);
+          n.release();
+          log('QP[%d] cannot bind %s: %s', this.qp.id, a, err.message);
+        },
+      );
+    }
+  }
+
   ibModified(attrs: Readonly<IbQpAttrs>, changed: number, _from: RiQpState, _to: RiQpState): void {
     if (changed & IbQpAttr.SQ_PSN && this.#inflight.length === 0) {
       this.#nextPsn = attrs.sqPsn;
@@ -412,6 +471,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       n.detach(this.qp.id, this);
       n.release();
     }
+    this.counters.release();
   }
 
   netError(err: Error): void {
@@ -468,6 +528,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
 
   #send(buf: Uint8Array, dst: string, net = this.nets[0]!): void {
     this.#queued += buf.length;
+    this.counters.inc(C.SENT_PKTS);
     net.send(buf, dst, this.port, this.#sent(buf.length));
   }
 
@@ -574,6 +635,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       this.#armTimer();
     } else if (seg.last && seg.wqe) {
       // UC and UD complete when the last packet has left (no acknowledgement exists).
+      this.counters.inc(C.RDMA_SEND);
       qp.requester.delivered(seg.wqe);
     }
   }
@@ -698,7 +760,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
 
   /** The Local ACK Timeout expired with nothing acknowledged: one retry, go-back-N from the oldest. */
   #expire(): void {
-    this.stats.retransmitTimeouts++;
+    this.counters.inc(C.LOCAL_ACK_TIMEOUT);
     if (log.enabled) {
       const h = this.#inflight[0]!;
       log('QP[%d] timeout: una %d next %d, %d outstanding, head %s', this.qp.id, this.#una, this.#nextPsn, this.#inflight.length, h.read ? 'Read' : h.atomicId !== null ? 'atomic' : 'packet');
@@ -713,6 +775,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (this.#retriesLeft <= 0) {
       const e = this.#inflight[0];
       log('QP[%d] retry count exceeded at PSN %d', this.qp.id, this.#una);
+      this.counters.inc(C.RETRY_EXCEEDED);
       if (e?.wqe) this.qp.requester.failRemote(e.wqe, RiWcStatus.TRANSPORT_RETRY_EXCEEDED);
       else this.qp.toError('retry count exceeded', null);
       return false;
@@ -724,6 +787,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   /** Resends everything from `psn` on, as it was; Reads as partial Read Requests. */
   #goBackN(psn: number): void {
     const resend = this.#inflight.filter((e) => psnDiff(psnAdd(e.first, e.n - 1), psn) >= 0);
+    this.counters.inc(C.COMP_RETRY);
     // Ask for an ACK on the last packet resent, so the window reopens without another timeout
     // (a copy: the old buffer may still be held by the fault hook with its old ICRC).
     const last = resend[resend.length - 1];
@@ -738,7 +802,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       } else {
         this.#send(e.buf!, this.remote!);
       }
-      this.stats.packetsResent++;
+      this.counters.inc(C.RESENT_PKTS);
     }
     this.#sinceAck = 0;
     this.#restartTimer();
@@ -748,6 +812,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
 
   rx(r: RoceRx): void {
     if (!this.#active || this.#gone || !this.qp.live) return;
+    this.counters.inc(C.RCVD_PKTS);
     const p = r.pkt;
     const info = ibOpInfo(p.bth.opcode)!;
     // P_Key: only the default partition exists here (rxe accepts 0xFFFF and 0x7FFF).
@@ -775,10 +840,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const d = psnDiff(psn, this.#ePsn);
     if (d > 0) {
       // A gap: one PSN-sequence NAK with the expected PSN, then silence (§9.7.5.1.2, rxe).
-      this.stats.outOfSequence++;
+      this.counters.inc(C.OUT_OF_SEQ_REQ);
       if (!this.#nakSent) {
         this.#nakSent = true;
-        this.stats.seqNaksSent++;
+        this.counters.inc(C.SEQ_NAKS_SENT);
         this.#sendAck(this.#ePsn, nakSyndrome(NakCode.PsnSequenceError));
       }
       return;
@@ -810,7 +875,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     // An RDMA Write with Immediate takes a receive at its end: none posted is an RNR NAK before
     // anything of this packet is placed, so the resent packet finds the Write as it was.
     if (info.operation === 'write' && info.immediate && !qp.recvReady()) {
-      this.stats.rnrNaksSent++;
+      this.counters.inc(C.SND_RNR);
       this.#nakSent = true;
       this.#sendAck(psn, rnrSyndrome(qp.ib.minRnrTimer));
       return;
@@ -824,12 +889,13 @@ export class RoceQp implements QpTransport, RoceNetClient {
           // Receiver not ready: RNR NAK with this PSN; ePSN unchanged (§9.7.5.2.8).
           // The packets behind it are dropped silently, as after a sequence NAK: the requester
           // resends from this PSN when its RNR timer expires.
-          this.stats.rnrNaksSent++;
+          this.counters.inc(C.SND_RNR);
           this.#nakSent = true;
           this.#sendAck(psn, rnrSyndrome(qp.ib.minRnrTimer));
           return;
         }
         if (f === Fault.OK) {
+          if (info.last) this.counters.inc(C.RDMA_RECV);
           this.#rxOffset = info.last ? 0 : this.#rxOffset + len;
           this.#rxMsg = info.last ? RxMsg.NONE : RxMsg.SEND;
         }
@@ -854,6 +920,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
           this.#rxMsg = info.last ? RxMsg.NONE : RxMsg.WRITE;
           // With Immediate: the receive completes with the immediate after the data (§9.4.3).
           if (info.immediate) f = qp.responder.rxWriteImm(p.immDt!, p.bth.se);
+          if (info.immediate && f === Fault.OK) this.counters.inc(C.RDMA_RECV);
         }
         break;
       }
@@ -908,7 +975,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   #rxDuplicate(p: IbPacket): void {
-    this.stats.duplicateRequests++;
+    this.counters.inc(C.DUP_REQ);
     const info = ibOpInfo(p.bth.opcode)!;
     if (info.operation === 'atomic') {
       // A retried atomic is answered with the value it returned, never executed twice (§9.4.5).
@@ -951,6 +1018,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   #scheduleAck(psn: number): void {
     if (this.#ackPsn < 0 || psnDiff(psn, this.#ackPsn) > 0) this.#ackPsn = psn;
     if (this.#ackScheduled) return;
+    this.counters.inc(C.ACK_DEFERRED);
     this.#ackScheduled = true;
     setImmediate(() => {
       this.#ackScheduled = false;
@@ -983,7 +1051,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (psn !== this.#ePsn) {
       // A packet was lost: the message in progress is abandoned (its receive WQE kept for the
       // next one) and packets are dropped until the next FIRST/ONLY (§9.8.3.2, rxe `drop_msg`).
-      this.stats.outOfSequence++;
+      this.counters.inc(C.OUT_OF_SEQ_REQ);
       if (this.#rxMsg !== RxMsg.NONE) this.#abandon();
       if (!info.first) {
         this.#ucDropping = true;
@@ -1032,6 +1100,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       if (f !== Fault.HANDLED) this.#dropUc();
       return;
     }
+    if (info.last && (kind === RxMsg.SEND || info.immediate)) this.counters.inc(C.RDMA_RECV);
     this.#rxOffset = info.last ? 0 : this.#rxOffset + len;
     this.#rxMsg = info.last ? RxMsg.NONE : kind;
   }
@@ -1056,7 +1125,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     // drops the datagram: UD has no NAK (a missing receive, a short buffer: class D).
     if (p.payload.length > this.#mtu) return;
     const d = p.deth!;
-    this.qp.responder.rxDatagram(this.#grh(r), p.payload.length, p.bth.se, { segments: [p.payload] }, 0, d.srcQp, d.qkey >>> 0, p.immDt);
+    if (this.qp.responder.rxDatagram(this.#grh(r), p.payload.length, p.bth.se, { segments: [p.payload] }, 0, d.srcQp, d.qkey >>> 0, p.immDt) === Fault.OK) this.counters.inc(C.RDMA_RECV);
   }
 
   /**
@@ -1152,7 +1221,8 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const h = this.#inflight[0];
     if (!h || h.first === this.#impliedPsn) return;
     this.#impliedPsn = h.first;
-    this.stats.packetsResent++;
+    this.counters.inc(C.COMP_RETRY);
+    this.counters.inc(C.RESENT_PKTS);
     if (h.read) {
       this.#readGapPsn = psnAdd(h.first, h.read.got);
       this.#sendReadRequest(h.read, this.#readGapPsn, h.read.orq.received);
@@ -1171,7 +1241,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
       if (e.read || e.atomicId !== null || psnDiff(e.first, psn) > 0) break;
       this.#inflight.shift();
       progress = true;
-      if (e.lastOfWqe && e.wqe) qp.requester.delivered(e.wqe);
+      if (e.lastOfWqe && e.wqe) {
+        this.counters.inc(C.RDMA_SEND);
+        qp.requester.delivered(e.wqe);
+      }
       if (this.#gone) return progress;
     }
     if (progress) this.#progress();
@@ -1208,10 +1281,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (this.#gone) return;
     const v = aethValue(syndrome);
     if (type === AethType.RnrNak) {
-      this.stats.rnrNaksReceived++;
+      this.counters.inc(C.RCV_RNR);
       if (this.#rnrLeft !== 7) {
         if (this.#rnrLeft <= 0) {
           const e = this.#entryAt(psn) ?? this.#inflight[0];
+          this.counters.inc(C.RNR_RETRY_EXCEEDED);
           if (e?.wqe) this.qp.requester.failRemote(e.wqe, RiWcStatus.RNR_RETRY_EXCEEDED);
           else this.qp.toError('RNR retry count exceeded', null);
           return;
@@ -1232,7 +1306,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       return;
     }
     if (v === NakCode.PsnSequenceError) {
-      this.stats.seqNaksReceived++;
+      this.counters.inc(C.RCV_SEQ_ERR);
       // Waiting out an RNR NAK for this PSN: the resend after the RNR timer covers it.
       if (!progress && this.#rnrTimer && psn === this.#rnrPsn) return;
       if (!progress && !this.#useRetry()) return;
@@ -1279,11 +1353,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (d !== 0) {
       if (d > 0) {
         // Responses were lost: re-request the rest now, once per gap (a partial Read).
-        this.stats.outOfSequence++;
         if (this.#readGapPsn !== expected) {
           this.#readGapPsn = expected;
           this.#sendReadRequest(r, expected, r.orq.received);
-          this.stats.packetsResent++;
+          this.counters.inc(C.COMP_RETRY);
+          this.counters.inc(C.RESENT_PKTS);
         }
       }
       return;

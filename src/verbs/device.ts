@@ -13,12 +13,14 @@
  * 0"). Nothing privileged is exposed through the verbs API itself.
  */
 import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../provider/access-layer.js';
-import type { SoftrdmaProviderInstance, SoftrdmaVp } from '../provider/softrdma.js';
+import { roceGidTableOf, type SoftrdmaProviderInstance, type SoftrdmaVp } from '../provider/softrdma.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
   RiAsyncEventType,
   RiConsumerDomain,
+  RiDiagOpType,
+  RiIbPortState,
   RiPblMode,
   RI_QUERY_RNIC_PORT_INFO,
   RiTransportType,
@@ -318,6 +320,17 @@ function boot(): AccessLayerState {
     if (opened.status !== RiRet.SUCCESS) throw new Error(`ri_rnic_open(${vp.name}): ${RiRet[opened.status]}`);
     att.ops.ri_async_set_event_handler(vp, (_os, ev) => {
       for (const l of rawListeners) l(dev, ev);
+      if ('port_event' in ev.event_data) {
+        // Unaffiliated port events go to every context of the device (ibv_get_async_event).
+        const pe = ev.event_data.port_event;
+        const t = pe.sr_gid_change
+          ? ibv_event_type.IBV_EVENT_GID_CHANGE
+          : pe.port_state === RiIbPortState.ACTIVE
+            ? ibv_event_type.IBV_EVENT_PORT_ACTIVE
+            : ibv_event_type.IBV_EVENT_PORT_ERR;
+        for (const c of liveContexts) if (c.device === dev) c.postAsync(t, { cq: null, qp: null, srq: null, port_num: pe.port_number || 1 });
+        return;
+      }
       const type = ibvEventOf(ev.event_type);
       if (type === null || !('resource_os_data' in ev.event_data)) return;
       const target = ev.event_data.resource_os_data as AsyncTarget | null;
@@ -349,7 +362,9 @@ export function devices(): readonly Device[] {
 export function openDevice(dev: Device): Context | null {
   const r = dev.ops.ri_rnic_get_hdl(dev.vp, RiConsumerDomain.KERNEL, null, null);
   if (r.status !== RiRet.SUCCESS) {
-    fail(errnoOf(r.status));
+    // A RoCE device pinned to addresses this host lacks says which (SOFTRDMA_ROCE_ADDRS).
+    const why = roceGidTableOf(dev.vp)?.problems();
+    fail(errnoOf(r.status), why?.length ? `${dev.name}: ${why.join('; ')}` : undefined);
     return null;
   }
   const ctx = new Context(dev, r.rnic);
@@ -484,7 +499,8 @@ export function queryPort(ctx: Context, port: number, a: ibv_port_attr): number 
 
 /**
  * `ibv_query_gid`. iWARP: index 0 is the MAC in the first 6 bytes (as siw reports it). RoCEv2:
- * the port's GID table (the IPv4-mapped GIDs of the host's addresses).
+ * the port's GID table (the IPv4-mapped GIDs of the host's addresses, followed as they come and
+ * go; an empty slot reads as the all-zero GID, as the kernel's table shows a free entry).
  */
 export function queryGid(ctx: Context, port: number, index: number, gid: ibv_gid): number {
   if (ctx.closed || port !== 1 || !Number.isInteger(index) || index < 0) return fail(EINVAL);
@@ -503,6 +519,41 @@ export function queryGid(ctx: Context, port: number, index: number, gid: ibv_gid
   raw.set(ctx.device.mac, 0);
   gid.raw = raw;
   return 0;
+}
+
+/**
+ * softrdma: the network interface of each GID table entry of a RoCEv2 port, by index (null: an
+ * empty slot or an interface not known), from the table's owner; empty on iWARP. rdma-core
+ * gives the same through `ibv_query_gid_ex` (`ndev_ifindex`).
+ */
+export function gidNetdevs(ctx: Context): (string | null)[] {
+  return (roceGidTableOf(ctx.device.vp)?.entries() ?? []).map((e) => e?.netdev ?? null);
+}
+
+/**
+ * softrdma: the RoCEv2 device's counters (rxe's `hw_counters` names; `rdma statistic show link`),
+ * from the RNICPI diagnostics (`ri_rnic_diag` RNIC_DETAILS, `hw_counters`); null on iWARP.
+ */
+export function hwCounters(ctx: Context): Record<string, number> | null {
+  if (ctx.closed || ctx.device.transport_type !== ibv_transport_type.IBV_TRANSPORT_IB) return null;
+  const d = diagJson(ctx, RiDiagOpType.RNIC_DETAILS, 0);
+  const c = d?.hw_counters;
+  return c && typeof c === 'object' ? { ...(c as Record<string, number>) } : null;
+}
+
+/** One `ri_rnic_diag` answer (JSON text) parsed, or null. */
+function diagJson(ctx: Context, op: RiDiagOpType, arg: unknown): Record<string, unknown> | null {
+  const first = ctx.ops.ri_rnic_diag(ctx.rnic, op, arg, null);
+  const size = 'oplen' in first ? first.oplen : 0;
+  if (!size) return null;
+  const buf = new Uint8Array(size);
+  const r = ctx.ops.ri_rnic_diag(ctx.rnic, op, arg, buf);
+  if (r.status !== RiRet.SUCCESS) return null;
+  try {
+    return JSON.parse(Buffer.from(buf).toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 /** The GID types of a RoCEv2 port (`IBV_GID_TYPE_ROCE_V2` for each entry); empty on iWARP. */

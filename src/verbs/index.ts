@@ -21,7 +21,7 @@
  */
 import type { VerbsApi } from './api.js';
 import { ibv_event_type_str, ibv_node_type_str, ibv_port_state_str, ibv_transport_type, ibv_wc_status_str, rdma_event_str } from './constants.js';
-import { Context, Device, devices, openDevice, queryDevice, queryGid, queryPkey, queryPort } from './device.js';
+import { Context, Device, devices, hwCounters, openDevice, queryDevice, queryGid, queryPkey, queryPort } from './device.js';
 import { EINVAL, getErrno, IWARP_UNSUPPORTED, setErrno } from './errno.js';
 import {
   Ah,
@@ -493,3 +493,13 @@ export * from './rdma_cm.js';
 
 /** softrdma extensions: a listener's TCP bind (rdmaListenReady) and the device an id uses (rdmaUseDevice; see rdma_cm.ts). */
 export { rdmaListenReady, rdmaUseDevice, RDMA_CM_DEVICE_ENV } from './rdma_cm.js';
+
+/**
+ * softrdma extension: the RoCEv2 device's counters by rxe's `hw_counters` names
+ * (`rdma statistic show link`; meanings in `softrdma stat --help`); null on iWARP or for
+ * something that is not an open context.
+ */
+export function softrdmaHwCounters(context: unknown): Record<string, number> | null {
+  return context instanceof Context ? hwCounters(context) : null;
+}
+

@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
+import { deviceCounters } from '../../src/roce/counters.js';
 import { RoceNet } from '../../src/roce/net.js';
 import type { RoceQp } from '../../src/roce/transport.js';
 import type { FaultPlan } from '../../src/util/fault-hook.js';
@@ -96,6 +97,16 @@ describe('RoCEv2 loss recovery (seeded faults on both directions)', { timeout: 9
       console.log('faults a→b', JSON.stringify(ha.stats), 'requester', JSON.stringify(ra.stats), 'responder', JSON.stringify(rb.stats));
       assert.ok(ra.stats.packetsResent > 0);
       assert.ok(rb.stats.duplicateRequests > 0 && rb.stats.outOfSequence > 0);
+      // The device counters (rxe's names, as `softrdma stat` shows them) saw the same recovery:
+      // retransmissions at the requester, sequence errors at both ends.
+      const ca = deviceCounters(a.qp.rnic);
+      const cb = deviceCounters(b.qp.rnic);
+      console.log('counters a', JSON.stringify(ca), 'b', JSON.stringify(cb));
+      assert.ok(ca.completer_retry_err > 0 && ca.resent_pkts > 0, 'requester retransmissions');
+      assert.ok(ca.rcvd_seq_err > 0 && cb.seq_naks_sent > 0, 'sequence NAKs sent and received');
+      assert.ok(cb.out_of_seq_request > 0 && cb.duplicate_request > 0, 'responder sequence errors and duplicates');
+      assert.ok(ca.sent_pkts > ca.resent_pkts && cb.rcvd_pkts > 0 && cb.rdma_recvs >= n && ca.rdma_sends >= 2 * n);
+      assert.equal(ca.retry_exceeded_err, 0);
       assert.equal(a.qp.state, RiQpState.READY_TO_SEND);
       assert.equal(b.qp.state, RiQpState.READY_TO_SEND);
     } finally {
@@ -127,6 +138,9 @@ describe('RoCEv2 loss recovery (seeded faults on both directions)', { timeout: 9
       assert.equal(a.qp.state, RiQpState.ERROR);
       // 1 transmission + retryCnt retransmissions, then the error.
       assert.equal(ra.stats.retransmitTimeouts, 4);
+      // The counters: four timeouts, three retransmissions, one WQE out of retries.
+      const ca = deviceCounters(a.qp.rnic);
+      assert.deepEqual([ca.local_ack_timeout_err, ca.completer_retry_err, ca.retry_exceeded_err], [4, 3, 1]);
       // The data did arrive (only the ACKs were lost): the responder executed it once.
       assert.ok(dst.every((x) => x === 5));
       // Posting in Error: flushed at once.
@@ -157,6 +171,8 @@ describe('RoCEv2 loss recovery (seeded faults on both directions)', { timeout: 9
       );
       assert.equal(a.qp.state, RiQpState.ERROR);
       assert.equal(roce(b).stats.rnrNaksSent, 3); // the first try and rnr_retry = 2 retries
+      const [ca, cb] = [deviceCounters(a.qp.rnic), deviceCounters(b.qp.rnic)];
+      assert.deepEqual([ca.rcvd_rnr_err, ca.retry_rnr_exceeded_err, cb.send_rnr_err], [3, 1, 3]);
       assert.equal(b.qp.state, RiQpState.READY_TO_SEND, 'RNR is not an error for the responder');
     } finally {
       await p.close();

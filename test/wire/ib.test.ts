@@ -57,6 +57,20 @@ function assertDrop(fn: () => unknown, reason: IbDropReason): void {
 }
 
 const ip4 = (s: string) => Uint8Array.from(s.split('.').map(Number));
+/** The 16 octets of an IPv6 address in text form (RFC 4291 §2.2, with at most one `::`). */
+const ip6 = (s: string): Uint8Array => {
+  const [head, tail] = s.split('::');
+  const words = (x?: string) => (x ? x.split(':').map((w) => Number.parseInt(w, 16)) : []);
+  const h = words(head);
+  const t = words(tail);
+  const all = tail === undefined ? h : [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
+  const out = new Uint8Array(16);
+  all.forEach((w, i) => {
+    out[2 * i] = w >> 8;
+    out[2 * i + 1] = w & 0xff;
+  });
+  return out;
+};
 
 describe('ICRC (IBTA Vol. 1 §7.8.1, RoCEv2 Annex A17)', () => {
   it('golden: a ConnectX-4 Lx CNP capture (scapy roce.uts): wire bytes 82 fd 00 2a', () => {
@@ -100,6 +114,22 @@ describe('ICRC (IBTA Vol. 1 §7.8.1, RoCEv2 Annex A17)', () => {
         assert.equal(crc32(b, crc32(a)), crc32(ab));
       }),
     );
+  });
+
+  it('golden: IPv6 RC SEND ONLY, AckReq, pad 2, fe80::1 → 2001:db8::2, UDP 49152 → 4791 (ICRC 6b f6 98 70)', () => {
+    // The vector was computed apart from this codec, with Python's zlib.crc32 over the pseudo-packet
+    // of IBTA Vol. 1 Annex A17 written out by hand: 8 × 0xFF, the IPv6 header with traffic class,
+    // flow label and hop limit all ones (payload length 34, next header 17), the UDP header with
+    // checksum 0xFFFF, the BTH with octet 4 all ones, then payload and pad.
+    const ip: RoceIpHeader = { src: ip6('fe80::1'), dst: ip6('2001:db8::2'), srcPort: 49152, dstPort: 4791 };
+    const bth = { ...newBth(IbOpcode.RC_SEND_ONLY, 0x11, 42), ackReq: true, padCnt: 2 };
+    const pkt = encodeIbPacket({ bth, payload: hex('4142434445464748494a') }, ip);
+    assert.equal(toHex(pkt), '0420ffff000000118000002a4142434445464748494a00006bf69870');
+    assert.equal(readIcrc(pkt), 0x7098f66b);
+    assert.ok(checkIcrc(ip, pkt));
+    // Traffic class, flow label and hop limit are masked (not inputs); the addresses are covered.
+    assert.ok(!checkIcrc({ ...ip, src: ip6('fe80::2') }, pkt));
+    assert.ok(!checkIcrc({ ...ip, dstPort: 4792 }, pkt));
   });
 
   it('the IPv6 pseudo-header masks traffic class, flow label and hop limit, and covers the addresses', () => {
