@@ -11,7 +11,7 @@
  * RDMA_PS_IB: RoCE only); the device named by `SOFTRDMA_DEVICE` (for programs without such a
  * flag, e.g. rping); else softrdma0.
  *
- * Event sequences are the manual's (§3.5 of the digest): active ADDR_RESOLVED → ROUTE_RESOLVED
+ * Event sequences are the manual's: active ADDR_RESOLVED → ROUTE_RESOLVED
  * → ESTABLISHED | REJECTED | UNREACHABLE | CONNECT_ERROR → DISCONNECTED; passive
  * CONNECT_REQUEST (a new id) → ESTABLISHED → DISCONNECTED. As with Linux rdma_cm, a
  * disconnected QP is moved to Error so that every posted WR is flushed.
