@@ -11,6 +11,7 @@
  * @module
  */
 import { networkInterfaces } from 'node:os';
+import { ENV_ROCE_ADDRS, ENV_ROCE_PORT, roceAddrsFromEnv, rocePortFromEnv } from '../util/env.js';
 import type { IbAvIn, Qp, QpModify } from '../rnic/qp.js';
 import { IbQpAttr, type IbService } from '../rnic/qp-states.js';
 import { MCAST_GROUPS, MCAST_QPS_PER_GROUP, type Rnic } from '../rnic/rnic.js';
@@ -91,39 +92,27 @@ export function hostIpv4Gids(): Uint8Array[] {
 }
 
 /** The environment variable that sets the RoCE device's addresses (see {@link roceGids}). */
-export const ROCE_ADDRS_ENV = 'SOFTRDMA_ROCE_ADDRS';
+export const ROCE_ADDRS_ENV = ENV_ROCE_ADDRS;
 /** The environment variable that sets the RoCE device's UDP port (see {@link roceUdpPortFromEnv}). */
-export const ROCE_PORT_ENV = 'SOFTRDMA_ROCE_PORT';
+export const ROCE_PORT_ENV = ENV_ROCE_PORT;
 
 /**
  * The GID table of the RoCE device: the host's IPv4 addresses ({@link hostIpv4Gids}), or, when
  * `SOFTRDMA_ROCE_ADDRS` lists IPv4 addresses (comma-separated), exactly those. Two softrdma
  * processes on one host need this: each binds UDP port 4791 on the addresses of its GID table,
  * so they must own different addresses (127.0.0.1 and 127.0.0.2 on loopback), as two Linux hosts
- * would. Entries that are not IPv4 addresses are ignored. Read at each query.
+ * would. Read at each query; an entry that is not an IPv4 address throws the environment
+ * module's EnvError naming it.
  */
 export function roceGids(): Uint8Array[] {
-  const env = process.env[ROCE_ADDRS_ENV]?.trim();
-  if (!env) return hostIpv4Gids();
-  const out: Uint8Array[] = [];
-  for (const a of env.split(',').map((x) => x.trim())) {
-    const p = a.split('.').map((x) => (/^\d{1,3}$/.test(x) ? Number(x) : Number.NaN));
-    if (p.length !== 4 || p.some((x) => !(x >= 0 && x <= 255))) continue;
-    const g = new Uint8Array(16);
-    g[10] = 0xff;
-    g[11] = 0xff;
-    g.set(p, 12);
-    out.push(g);
-  }
-  return out;
+  const addrs = roceAddrsFromEnv();
+  if (addrs === undefined) return hostIpv4Gids();
+  return addrs.map((a) => v4MappedGid(a)).filter((g): g is Uint8Array => g !== null);
 }
 
 /** `SOFTRDMA_ROCE_PORT`: the UDP port of the RoCE device (default 4791, IBTA Annex A17.2.4); tests use an ephemeral one. */
 export function roceUdpPortFromEnv(): number | undefined {
-  const v = process.env[ROCE_PORT_ENV]?.trim();
-  if (!v) return undefined;
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
+  return rocePortFromEnv();
 }
 
 /** 16 raw GID octets as RNICPI's `ri_gid_t` (prefix = the first 8 octets, big-endian). */

@@ -20,6 +20,7 @@
  * `responder_resources` are the peer's IRD and ORD (RFC 6581 word); a refused or rejected
  * connect is REJECTED with status -ECONNREFUSED; a timeout is UNREACHABLE (-ETIMEDOUT).
  */
+import { deviceFromEnv, ENV_DEVICE } from '../util/env.js';
 import { lookup } from 'node:dns/promises';
 import { type IbCmConnection, type IbCmEnvParams, type IbCmEvent, type IbCmListenEvent, type IbCmSidrPending, type IbCmSidrRequest, ibCmParamsFromEnv } from '../ibcm/cm.js';
 import net, { isIP } from 'node:net';
@@ -221,7 +222,7 @@ function bindDevice(i: CmId, ctx: Context | null): void {
 }
 
 /** The environment variable that names the device of active ids whose program names none. */
-export const RDMA_CM_DEVICE_ENV = 'SOFTRDMA_DEVICE';
+export const RDMA_CM_DEVICE_ENV = ENV_DEVICE;
 
 const isWildcard = (a: string) => a === '0.0.0.0' || a === '::';
 
@@ -253,7 +254,12 @@ function chooseDevice(i: CmId, src: string | null, fn: string): Context | number
   const cands = all.filter((c) => src === null || owns(c, src));
   if (cands.length === 0) return fail(EADDRNOTAVAIL, `${fn}: no RDMA device owns ${src} (EADDRNOTAVAIL)`);
   if (cands.length === 1) return cands[0]!;
-  const want = process.env[RDMA_CM_DEVICE_ENV]?.trim();
+  let want: string | undefined;
+  try {
+    want = deviceFromEnv();
+  } catch (e) {
+    return fail(ENODEV, `${fn}: ${(e as Error).message} (ENODEV)`);
+  }
   if (want) {
     const c = cands.find((x) => x.device.name === want);
     if (!c) return fail(ENODEV, `${fn}: ${RDMA_CM_DEVICE_ENV}=${want} names no device that can serve this id (${cands.map((x) => x.device.name).join(', ')}) (ENODEV)`);
