@@ -258,7 +258,7 @@ export type CmErrorKind =
   | 'timeout'
   /** TCP connect refused (ECONNREFUSED). */
   | 'refused'
-  /** No route, unknown host, address not available. */
+  /** No route, unknown host, address not available or in use: {@link CmError.socketCode} says which. */
   | 'unreachable'
   /** The peer reset the TCP connection. */
   | 'reset'
@@ -296,6 +296,12 @@ export class CmError extends Error {
   readonly ret: RiRet | null;
   /** The revision the peer spoke, for kind `bad-revision`. */
   readonly revision: number | null;
+  /**
+   * The socket's error code when the TCP layer ended the attempt (`ENETUNREACH`,
+   * `EHOSTUNREACH`, `EADDRNOTAVAIL`, `ENOTFOUND`, `EAI_AGAIN`, `EADDRINUSE`, …), kept so that the
+   * faces report the real cause, as librdmacm's events carry the kernel's errno.
+   */
+  readonly socketCode: string | null;
   constructor(
     readonly kind: CmErrorKind,
     message: string,
@@ -307,6 +313,7 @@ export class CmError extends Error {
     this.terminate = extra.terminate ?? null;
     this.ret = extra.ret ?? null;
     this.revision = extra.revision ?? null;
+    this.socketCode = (extra.cause as NodeJS.ErrnoException | undefined)?.code ?? null;
   }
 }
 

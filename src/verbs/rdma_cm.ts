@@ -32,7 +32,7 @@ import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space } from './constants.js';
 import { Context, type Device, devices, onRawAsyncEvent, openDevice, queryDevice } from './device.js';
-import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EAGAIN, EBADF, EBUSY, EINVAL, ENODEV, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
+import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EAGAIN, EBADF, EBUSY, EINVAL, EHOSTUNREACH, ENETUNREACH, ENODEV, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
 import {
   CMA_MRA_TIMEOUT,
   cmaPrivateData,
@@ -958,6 +958,20 @@ export function rdma_destroy_qp(id: rdma_cm_id): void {
   i.ownSendCq = i.ownRecvCq = false;
 }
 
+/**
+ * The errno of an UNREACHABLE event by the socket's error code. A host name that does not
+ * resolve has no kernel errno (librdmacm resolves names before it creates the event); it is
+ * reported as EHOSTUNREACH (docs/spec-notes.md, "Unreachable peers").
+ */
+const UNREACHABLE_ERRNO: Readonly<Record<string, number>> = Object.freeze({
+  ENETUNREACH,
+  EHOSTUNREACH,
+  EADDRNOTAVAIL,
+  EADDRINUSE,
+  ENOTFOUND: EHOSTUNREACH,
+  EAI_AGAIN: EHOSTUNREACH,
+});
+
 function cmEventOfError(e: unknown): { type: rdma_cm_event_type; status: number; pd: Uint8Array | null } {
   if (e instanceof CmError) {
     switch (e.kind) {
@@ -966,8 +980,10 @@ function cmEventOfError(e: unknown): { type: rdma_cm_event_type; status: number;
       case 'refused':
         return { type: rdma_cm_event_type.RDMA_CM_EVENT_REJECTED, status: -ECONNREFUSED, pd: null };
       case 'timeout':
-      case 'unreachable':
         return { type: rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE, status: -ETIMEDOUT, pd: null };
+      case 'unreachable':
+        // The socket's own errno, as librdmacm's UNREACHABLE event carries the kernel's.
+        return { type: rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE, status: -(UNREACHABLE_ERRNO[e.socketCode ?? ''] ?? ETIMEDOUT), pd: null };
       default:
         return { type: rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, status: -ECONNRESET, pd: null };
     }
