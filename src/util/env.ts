@@ -7,6 +7,7 @@
  * The parsers are syntactic: a device name that exists, or an address that is on this host, is
  * checked by the module that owns devices or addresses.
  */
+import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 
 /** A bad value of an environment variable. */
@@ -88,7 +89,13 @@ export function rocePortFromEnv(value = env(ENV_ROCE_PORT)): number | undefined 
 /** `SOFTRDMA_PCAP`: the capture directory, or null when tracing is off. */
 export function pcapDirFromEnv(value = env(ENV_PCAP)): string | null {
   if (value === undefined) return null;
-  if (value.includes('\0')) throw new EnvError(ENV_PCAP, value, 'a directory path');
+  let isFile = false;
+  try {
+    isFile = !statSync(value).isDirectory();
+  } catch {
+    // Not there yet: it is made at the first capture.
+  }
+  if (isFile || value.includes('\0')) throw new EnvError(ENV_PCAP, value, 'a directory (made if missing), not a file');
   return value;
 }
 
