@@ -86,6 +86,31 @@ describe('the packed package, installed into an empty project', () => {
     assert.match(p.stdout, /^ 65536 +100 /m);
   });
 
+  test("the README's shell commands and its Node API example run from the install (and the chart ships)", T, (t) => {
+    if (!need(t)) return;
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    assert.ok(existsSync(join(app(), 'node_modules', 'softrdma', 'docs', 'bench-bandwidth.svg')), 'the chart is in the package');
+    // Every `npx softrdma …` line of the README's sh blocks (the set-up block's and the try-it block's).
+    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const lines = blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.startsWith('npx softrdma'));
+    assert.ok(lines.includes('npx softrdma perf write'), 'the main job is in the README');
+    for (const l of lines) {
+      const r = spawnSync('sh', ['-c', l.replaceAll('npx softrdma', 'npx --offline softrdma')], { cwd: app(), encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.signal, null, `${l}: did not finish`);
+      assert.equal(r.status, 0, `${l}: ${r.stderr}`);
+    }
+    // The Node API example, as a .mjs file of the project, and its shipped twin.
+    const js = /```js\n([\s\S]*?)```/.exec(readme)![1]!;
+    writeFileSync(join(app(), 'readme.mjs'), js);
+    const r = spawnSync(process.execPath, ['readme.mjs'], { cwd: app(), encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'written: hello\n');
+    writeFileSync(join(app(), 'hello.mjs'), readFileSync(join(app(), 'node_modules', 'softrdma', 'examples', 'node-api', 'hello.mjs')));
+    const h = spawnSync(process.execPath, ['hello.mjs'], { cwd: app(), encoding: 'utf8', timeout: 30_000 });
+    assert.equal(h.status, 0, h.stderr);
+    assert.equal(h.stdout, 'written: hello\n');
+  });
+
   for (const resolution of ['nodenext', 'bundler', 'node'] as const) {
     test(`the examples compile against the installed types (strict, moduleResolution ${resolution})`, T, (t) => {
       if (!need(t)) return;
