@@ -299,15 +299,19 @@ async function client(o: Opts, io: CliIo): Promise<number> {
   if (o.debug) io.out('rping client connected\n');
   let start = 65;
   let failed = false;
+  let ping = 0;
+  let stage = '';
   try {
-    for (let ping = 0; o.count === 0 || ping < o.count; ping++) {
+    for (; o.count === 0 || ping < o.count; ping++) {
       rpingPattern(ep.startBuf!, ping, start);
       start++;
       if (start > 122) start = 65;
       ep.format(ep.startMr!.addr, ep.startMr!.rkey);
       ep.send();
+      stage = 'first advertisement';
       await ep.expect(ibv_wc_opcode.IBV_WC_SEND, 'send');
       await ep.expect(ibv_wc_opcode.IBV_WC_RECV, 'go ahead');
+      stage = '';
       ep.format(ep.rdmaMr.addr, ep.rdmaMr.rkey);
       ep.send();
       await ep.expect(ibv_wc_opcode.IBV_WC_SEND, 'send');
@@ -323,6 +327,11 @@ async function client(o: Opts, io: CliIo): Promise<number> {
     // A flushed completion means the connection went away; rping stays silent about flushes
     // (its DISCONNECT line follows), as our server does.
     if (!(e instanceof Flushed)) io.err(`rping client failed: ${(e as Error).message}\n`);
+    else if (ping === 0 && stage !== '') {
+      // rping's protocol has no reject after the connection is up: a server that refuses our
+      // buffer (an -S above its own) ends the connection, which is all the client sees.
+      io.err(`rping client: the server ended the connection after our ${stage} (-S ${o.size}); a server accepts at most its own -S (default 64): start it with -S ${o.size} or more\n`);
+    }
     failed = true;
   }
   if ((await rdma_disconnect(id)) !== 0) io.err(`rdma_disconnect: ${lastError()}\n`);
