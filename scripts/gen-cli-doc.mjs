@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Writes docs/cli.md, the CLI reference, from the command table (src/cli/spec.ts, compiled):
-//   npm run build && node scripts/gen-cli-doc.mjs          write it
-//   node scripts/gen-cli-doc.mjs --stdout                  print it (test/package/cli-doc.test.ts compares)
-import { writeFileSync } from 'node:fs';
+// Writes docs/cli.md, the CLI reference, and man/softrdma.1, its man page, from the command
+// table (src/cli/spec.ts, compiled):
+//   npm run build && node scripts/gen-cli-doc.mjs          write both
+//   node scripts/gen-cli-doc.mjs --stdout [--man]          print one (test/package/cli-doc.test.ts compares)
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const spec = await import(new URL('../dist/src/cli/spec.js', import.meta.url).href);
@@ -31,8 +32,26 @@ export function cliDoc() {
   return parts.join('\n');
 }
 
+/** A roff line: backslashes and leading dots or quotes escaped. */
+const roff = (l) => l.replace(/\\/g, '\\e').replace(/^([.'])/, '\\&$1');
+
+/** The man page: the same texts, preformatted. */
+export function manPage() {
+  const out = ['.TH SOFTRDMA 1 "" "softrdma" "User Commands"', '.SH NAME', 'softrdma \\- a software RDMA stack: iWARP and RoCEv2 devices and the rdma-core tools', '.SH SYNOPSIS', '.nf'];
+  out.push(...spec.mainHelp().trimEnd().split('\n').map(roff), '.fi');
+  for (const c of spec.COMMANDS) {
+    if (c.name === 'help') continue;
+    out.push(`.SH "SOFTRDMA ${c.name.toUpperCase()}"`, '.nf', ...spec.helpText(c).trimEnd().split('\n').map(roff), '.fi');
+  }
+  out.push('.SH ENVIRONMENT', '.nf', ...spec.envHelp().trimEnd().split('\n').map(roff), '.fi', '');
+  return out.join('\n');
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = cliDoc();
-  if (process.argv.includes('--stdout')) process.stdout.write(text);
-  else writeFileSync(new URL('../docs/cli.md', import.meta.url), text);
+  if (process.argv.includes('--stdout')) process.stdout.write(process.argv.includes('--man') ? manPage() : cliDoc());
+  else {
+    writeFileSync(new URL('../docs/cli.md', import.meta.url), cliDoc());
+    mkdirSync(new URL('../man/', import.meta.url), { recursive: true });
+    writeFileSync(new URL('../man/softrdma.1', import.meta.url), manPage());
+  }
 }

@@ -61,7 +61,7 @@ describe('the packed package, installed into an empty project', () => {
   test('the tarball holds the LICENSE, the sources the maps point at, and the examples', T, (t) => {
     if (!need(t)) return;
     const pkg = join(app(), 'node_modules', 'softrdma');
-    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/index.d.ts', 'src/verbs/rdma_cm.ts', 'examples/getting-started/verbs.ts', 'dist/examples/getting-started/verbs.js', 'docs/getting-started.md']) {
+    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/index.d.ts', 'src/verbs/rdma_cm.ts', 'examples/getting-started/verbs.ts', 'dist/examples/getting-started/verbs.js', 'docs/getting-started.md', 'docs/cli.md', 'man/softrdma.1', 'examples/node-api/hello.mjs']) {
       assert.ok(existsSync(join(pkg, f)), f);
     }
     assert.ok(!existsSync(join(pkg, 'dist/test')), 'tests are not shipped');
