@@ -288,8 +288,8 @@ export interface IbCmEnvParams {
  * Parsed by the environment module (`ibcmFromEnv`); throws its EnvError (a RangeError) naming
  * the bad setting, so a typo never goes unnoticed.
  */
-export function ibCmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_IBCM): IbCmEnvParams {
-  const { maxResponseTimeout, ...listenLimits } = ibcmFromEnv(value?.trim() || undefined);
+export function ibCmParamsFromEnv(value?: string): IbCmEnvParams {
+  const { maxResponseTimeout, ...listenLimits } = ibcmFromEnv(value?.trim());
   return { listenLimits, ...(maxResponseTimeout !== undefined && { maxResponseTimeout }) };
 }
 

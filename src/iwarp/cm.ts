@@ -611,10 +611,10 @@ export type CmEnvParams = Pick<CmConnectParams, 'revision' | 'policy' | 'p2p' | 
  * Parsed by the environment module (`mpaFromEnv`); throws a {@link CmError} (`invalid`) naming
  * the bad key, so a typo never goes unnoticed.
  */
-export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_MPA): CmEnvParams {
+export function cmParamsFromEnv(value?: string): CmEnvParams {
   let e: MpaEnv;
   try {
-    e = mpaFromEnv(value?.trim() || undefined);
+    e = mpaFromEnv(value?.trim());
   } catch (err) {
     throw new CmError('invalid', (err as Error).message);
   }
