@@ -55,7 +55,7 @@ function runFile(file) {
     }, timeoutS * 1000);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      process.stdout.write(`\n▶ ${file}\n${out}`);
+      process.stdout.write(`\n=== ${file}\n${out}`);
       for (const k of Object.keys(totals)) {
         const m = new RegExp(`^ℹ ${k} (\\d+)$`, 'm').exec(out);
         if (m) totals[k] += Number(m[1]);
