@@ -38,8 +38,15 @@ if (chosen.length === 0) {
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const transcripts = process.env.SOFTRDMA_INTEROP_TRANSCRIPTS ?? join(tmpdir(), `softrdma-interop-${stamp}`);
 const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...chosen], {
-  stdio: 'inherit',
+  stdio: ['inherit', 'pipe', 'inherit'],
+  encoding: 'utf8',
+  maxBuffer: 256 * 1024 * 1024,
   env: { ...process.env, SOFTRDMA_INTEROP_TRANSCRIPTS: transcripts },
 });
+process.stdout.write(r.stdout ?? '');
+// Every retry of test/helpers/retry.ts's retryOnce, in the summary: a case that needed one is flaky.
+const retried = [...(r.stdout ?? '').matchAll(/RETRY: (.*)$/gm)].map((m) => m[1]);
+console.log(`# retried (flaky) cases: ${retried.length}`);
+for (const l of retried) console.log(`# RETRIED: ${l}`);
 console.log(`# interop transcripts (guest and softrdma output of every case): ${transcripts}`);
 process.exit(r.status ?? 1);

@@ -10,5 +10,5 @@ export * as itapi from './itapi/index.js';
 export * as rnicpi from './provider/index.js';
 export * as wire from './wire/index.js';
 export * as verbs from './verbs/index.js';
-// The Node-native API (issue 20): openDevice, connections, listeners, memory regions, typed errors.
+// The Node-native API: openDevice, connections, listeners, memory regions, typed errors.
 export * from './node/index.js';

@@ -1,14 +1,20 @@
 /**
- * The `softrdma` command: subcommand dispatch. Every subcommand answers `--help` and
- * `softrdma help CMD`; `softrdma --version` prints the package version.
+ * The `softrdma` command: subcommand dispatch over the command table (spec.ts). Every command
+ * and subcommand answers `--help`/`-h` and `softrdma help CMD [SUB]`; `softrdma help env` lists
+ * the environment variables, which are all checked before a command starts; `softrdma
+ * --version` prints the package version. A usage error exits with the command's code (2, or
+ * the code of the rdma-core program it mirrors).
  */
 import { readFileSync } from 'node:fs';
-import { DEVINFO_HELP, devinfo } from './devinfo.js';
-import { DEVICES_HELP, devicesCmd, LINK_HELP, linkCmd } from './link.js';
-import { PERF_HELP, perf } from './perf.js';
-import { PINGPONG_HELP, pingpong } from './pingpong.js';
-import { RPING_HELP, rping } from './rping.js';
-import { STAT_HELP, statCmd } from './stat.js';
+import { EnvError, checkEnv } from '../util/env.js';
+import { devices } from '../verbs/device.js';
+import { devinfo } from './devinfo.js';
+import { devicesCmd, linkCmd } from './link.js';
+import { perf } from './perf.js';
+import { pingpong } from './pingpong.js';
+import { rping } from './rping.js';
+import { command, envHelp, helpText, mainHelp, UsageError, wantsHelp } from './spec.js';
+import { statCmd } from './stat.js';
 
 /** The package's version (package.json sits three levels above dist/src/cli/, in the repository and in an install alike). */
 export function version(): string {
@@ -20,39 +26,32 @@ export function version(): string {
   }
 }
 
-export const HELP = `softrdma — a software RDMA stack (iWARP over TCP) in TypeScript
-
-Usage: softrdma <command> [options]
-       softrdma help <command>
-       softrdma --version
-
-Commands:
-  devices              list the RDMA devices and their node GUIDs (like ibv_devices)
-  devinfo              the devices and their attributes (like ibv_devinfo)
-  link                 the ports: state, transport, addresses (like rdma link)
-  stat                 the RoCE counters of running processes, rxe's names (like rdma statistic)
-  rping                rdma-core's rping test, interoperable with it (-s server, -c client)
-  perf                 perftest's ib_{write,read,send,atomic}_{bw,lat}, interoperable with it
-  pingpong             rdma-core's ibv_{rc,uc,ud,srq}_pingpong over RoCEv2, interoperable with them
-  help                 show this help, or a command's
-
-Run 'softrdma help <command>' or 'softrdma <command> --help' for a command's options.
-`;
+/** `softrdma --help`. */
+export const HELP = mainHelp();
 
 export interface CliIo {
   out(s: string): void;
   err(s: string): void;
 }
 
-const COMMANDS: Record<string, { help: string; run: (args: readonly string[], io: CliIo) => number | Promise<number> }> = {
-  devices: { help: DEVICES_HELP, run: (args, io) => devicesCmd(args, io) },
-  devinfo: { help: DEVINFO_HELP, run: (args, io) => devinfo(args, io.out, io.err) },
-  link: { help: LINK_HELP, run: (args, io) => linkCmd(args, io) },
-  stat: { help: STAT_HELP, run: (args, io) => statCmd(args, io) },
-  rping: { help: RPING_HELP, run: (args, io) => rping(args, io) },
-  perf: { help: PERF_HELP, run: (args, io) => perf(args, io) },
-  pingpong: { help: PINGPONG_HELP, run: (args, io) => pingpong([...args], io) },
+const RUN: Record<string, (args: readonly string[], io: CliIo) => number | Promise<number>> = {
+  devices: (args, io) => devicesCmd(args, io),
+  devinfo: (args, io) => devinfo(args, io.out, io.err),
+  link: (args, io) => linkCmd(args, io),
+  stat: (args, io) => statCmd(args, io),
+  rping: (args, io) => rping(args, io),
+  perf: (args, io) => perf(args, io),
+  pingpong: (args, io) => pingpong([...args], io),
 };
+
+/** The help of `softrdma help WORDS` or `softrdma WORDS --help`: a command's, a subcommand's, or the environment's. */
+function helpFor(words: readonly string[]): string | null {
+  const [name, sub] = words;
+  if (name === 'env') return envHelp();
+  const c = name === undefined ? undefined : command(name);
+  if (!c) return null;
+  return helpText(c, sub !== undefined && c.subcommands?.some((s) => s.name === sub) ? sub : undefined);
+}
 
 /** Runs the command line `args` (without the program name); resolves with the exit code. */
 export async function cli(args: readonly string[], io: CliIo): Promise<number> {
@@ -61,30 +60,52 @@ export async function cli(args: readonly string[], io: CliIo): Promise<number> {
     io.out(`softrdma ${version()}\n`);
     return 0;
   }
-  if (cmd === 'help' && rest[0] !== undefined) {
-    const c = COMMANDS[rest[0]];
-    if (!c) {
-      io.err(`softrdma help: unknown command '${rest[0]}'\n\n${HELP}`);
-      return 2;
-    }
-    io.out(c.help);
-    return 0;
-  }
-  if (cmd === undefined || cmd === 'help' || cmd === '--help' || cmd === '-h') {
+  if (cmd === undefined || cmd === '--help' || cmd === '-h') {
     io.out(HELP);
     return 0;
   }
-  const c = COMMANDS[cmd];
-  if (!c) {
+  if (cmd === 'help') {
+    const words = rest.filter((w) => w !== '--help' && w !== '-h');
+    if (words.length === 0) {
+      io.out(HELP);
+      return 0;
+    }
+    const h = helpFor(words);
+    if (h === null) {
+      io.err(`softrdma help: unknown command '${words[0]}'\n\n${HELP}`);
+      return 2;
+    }
+    io.out(h);
+    return 0;
+  }
+  const run = RUN[cmd];
+  const spec = command(cmd);
+  if (!run || !spec) {
     io.err(`softrdma: unknown command '${cmd}'\n\n${HELP}`);
     return 2;
   }
+  if (wantsHelp(rest)) {
+    io.out(helpFor([cmd, ...rest.filter((w) => !w.startsWith('-')).slice(0, 1)]) ?? HELP);
+    return 0;
+  }
+  // Every environment variable is checked before the command starts, so that a bad one is
+  // named at once rather than when (or whether) the command reaches the code that reads it.
   try {
-    return await c.run(rest, io);
+    checkEnv(devices().map((d) => d.name));
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`softrdma ${cmd}: ${err.message}\n\n${c.help}`);
+    if (!(e instanceof EnvError)) throw e;
+    io.err(`softrdma ${cmd}: ${e.message}\nRun 'softrdma help env' for the environment variables.\n`);
+    return 2;
+  }
+  try {
+    return await run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`${e.message}\nRun 'softrdma ${cmd} --help' for the options.\n`);
+      return e.exitCode;
+    }
+    if (e instanceof EnvError) {
+      io.err(`softrdma ${cmd}: ${e.message}\n`);
       return 2;
     }
     throw e;

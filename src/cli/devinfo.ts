@@ -2,27 +2,15 @@
  * `softrdma devinfo [-v] [-d DEV] [-i PORT]`: what `ibv_devinfo` prints, from the same verbs
  * calls (`ibv_get_device_list`, `ibv_query_device`, `ibv_query_port`, `ibv_query_gid`).
  */
-import { parseArgs } from 'node:util';
 import { datagramLayer } from '../util/native-udp.js';
 import { ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
+import { command, parseCommand } from './spec.js';
 
 /** ibv_devinfo's names of `enum ibv_atomic_cap`. */
 const ATOMIC_CAP_NAMES: Record<number, string> = { 0: 'ATOMIC_NONE', 1: 'ATOMIC_HCA', 2: 'ATOMIC_GLOB' };
-
-export const DEVINFO_HELP = `Usage: softrdma devinfo [options]
-
-Prints the softrdma RDMA devices as ibv_devinfo does.
-
-Options:
-  -d, --ib-dev=DEV     use IB device DEV (default: all devices)
-  -i, --ib-port=PORT   use port PORT of the device (default: all ports)
-  -l, --list           print only the device names
-  -v, --verbose        print all the attributes of the device
-  -h, --help           show this help
-`;
 
 function guid(g: bigint): string {
   const h = g.toString(16).padStart(16, '0');
@@ -65,27 +53,11 @@ function gidText(g: Uint8Array): string {
 }
 
 export function devinfo(argv: readonly string[], out: (s: string) => void, err: (s: string) => void = out): number {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      'ib-dev': { type: 'string', short: 'd' },
-      'ib-port': { type: 'string', short: 'i' },
-      list: { type: 'boolean', short: 'l' },
-      verbose: { type: 'boolean', short: 'v' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    out(DEVINFO_HELP);
-    return 0;
-  }
-  // ibv_devinfo: `ib_port = strtol(optarg, NULL, 0); if (ib_port <= 0) { usage(); return 1; }`.
-  const ibPort = values['ib-port'] === undefined ? 0 : Number(values['ib-port']);
-  if (!Number.isInteger(ibPort) || ibPort < 0 || (values['ib-port'] !== undefined && ibPort === 0)) {
-    err(`softrdma devinfo: invalid port '${values['ib-port']}'\n\n${DEVINFO_HELP}`);
-    return 1;
-  }
+  // ibv_devinfo: `ib_port = strtol(optarg, NULL, 0); if (ib_port <= 0) { usage(); return 1; }`:
+  // the table's range, and its exit code 1.
+  const { values: v, numbers } = parseCommand(command('devinfo')!, argv);
+  const values = v as { 'ib-dev'?: string; list?: boolean; verbose?: boolean };
+  const ibPort = numbers['ib-port'] ?? 0;
   const devs = devices().filter((d) => !values['ib-dev'] || d.name === values['ib-dev']);
   if (devs.length === 0) {
     out(values['ib-dev'] ? `IB device '${values['ib-dev']}' wasn't found\n` : 'No IB devices found\n');

@@ -3,43 +3,16 @@
  * the devices by name and node GUID, and each port's state with the addresses it answers on.
  */
 import { networkInterfaces } from 'node:os';
-import { parseArgs } from 'node:util';
 import { ibv_port_state, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, gidNetdevs, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import type { Context } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_port_attr } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
-
-export const DEVICES_HELP = `Usage: softrdma devices [--json]
-
-Lists the softrdma RDMA devices with their node GUIDs, as ibv_devices does.
-
-Options:
-      --json           one JSON array of { device, node_guid }
-  -h, --help           show this help
-`;
-
-export const LINK_HELP = `Usage: softrdma link [show] [DEV[/PORT]] [--json]
-
-Shows each port of the softrdma devices as 'rdma link' does: state, physical state,
-transport, and the network devices and addresses it answers on. softrdma's device is not tied
-to one netdev: the iWARP device serves every running interface of the host (it runs over the
-host's TCP); the RoCE device answers on the addresses of its GID table, the same table
-'softrdma devinfo -v' and ibv_query_gid show (the host's addresses as they come and go, or
-SOFTRDMA_ROCE_ADDRS).
-
-Options:
-      --json           one JSON array, like 'rdma -j link'
-  -h, --help           show this help
-`;
+import { command, parseCommand } from './spec.js';
 
 export function devicesCmd(argv: readonly string[], io: CliIo): number {
-  const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true });
-  if (values.help) {
-    io.out(DEVICES_HELP);
-    return 0;
-  }
+  const { values } = parseCommand(command('devices')!, argv);
   const list = devices().map((d) => ({ device: d.name, node_guid: d.guid.toString(16).padStart(16, '0') }));
   if (values.json) {
     io.out(`${JSON.stringify(list)}\n`);
@@ -86,16 +59,7 @@ function gidNetdevRows(ctx: Context): { netdev: string; addresses: string[] }[] 
 }
 
 export function linkCmd(argv: readonly string[], io: CliIo): number {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    io.out(LINK_HELP);
-    return 0;
-  }
+  const { values, positionals } = parseCommand(command('link')!, argv);
   const args = positionals[0] === 'show' || positionals[0] === 'list' ? positionals.slice(1) : positionals;
   if (args.length > 1) {
     io.err(`softrdma link: unexpected argument '${args[1]}'\n`);

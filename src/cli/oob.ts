@@ -143,6 +143,28 @@ export function decodePerftestKeys(b: Uint8Array): PerftestKeys {
   };
 }
 
+/** A listening side channel: takes the first connection, then stops listening (as the C programs do). */
+export class OobListener {
+  constructor(private readonly server: net.Server) {}
+
+  get port(): number {
+    return (this.server.address() as net.AddressInfo).port;
+  }
+
+  async accept(timeoutMs = 0): Promise<OobChannel> {
+    try {
+      const [sock] = (await once(this.server, 'connection')) as [net.Socket];
+      return OobChannel.wrap(sock, timeoutMs);
+    } finally {
+      this.server.close();
+    }
+  }
+
+  close(): void {
+    this.server.close();
+  }
+}
+
 /**
  * One side of the TCP side channel: exact-length reads (as the C programs' read loops), bounded
  * by a timeout so that a silent peer cannot hold a tool forever.
@@ -207,19 +229,34 @@ export class OobChannel {
     return new OobChannel(sock, timeoutMs);
   }
 
-  /** Server: listens and takes the first connection (the listener is closed then, as the C programs do). */
-  static async accept(bind: string | undefined, port: number, timeoutMs = 0, onListening?: (port: number) => void): Promise<OobChannel> {
+  /**
+   * Server: listens on `port` (0: an ephemeral one). A port in use is an {@link OobError}
+   * naming it, raised here, before the caller says anything about waiting.
+   */
+  static async listen(bind: string | undefined, port: number): Promise<OobListener> {
     const server = net.createServer({ pauseOnConnect: false });
     server.listen({ host: bind, port, exclusive: true });
-    await once(server, 'listening');
-    onListening?.((server.address() as net.AddressInfo).port);
     try {
-      const [sock] = (await once(server, 'connection')) as [net.Socket];
-      sock.setNoDelay(true);
-      return new OobChannel(sock, timeoutMs > 0 ? timeoutMs : 10_000);
-    } finally {
-      server.close();
+      await once(server, 'listening');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      const why = code === 'EADDRINUSE' ? 'address already in use' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+      throw new OobError(`Couldn't listen to port ${port} on ${bind ?? 'all addresses'}: ${why} (${code})`);
     }
+    return new OobListener(server);
+  }
+
+  /** Server: listens and takes the first connection (the listener is closed then, as the C programs do). */
+  static async accept(bind: string | undefined, port: number, timeoutMs = 0, onListening?: (port: number) => void): Promise<OobChannel> {
+    const l = await OobChannel.listen(bind, port);
+    onListening?.(l.port);
+    return l.accept(timeoutMs);
+  }
+
+  /** Wraps an accepted socket (see {@link OobListener.accept}). */
+  static wrap(sock: net.Socket, timeoutMs: number): OobChannel {
+    sock.setNoDelay(true);
+    return new OobChannel(sock, timeoutMs > 0 ? timeoutMs : 10_000);
   }
 
   write(b: Uint8Array): void {

@@ -486,8 +486,9 @@ export class PerfRun {
     if (p.server && p.bind !== '0.0.0.0') p.bind = await resolveHost(p.bind, true);
     if (!p.server) p.addr = await resolveHost(p.addr, false);
     if (p.server) {
-      this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
+      // Listening first: a busy port is reported before any word about waiting.
       const l = await Control.listen(this.pump, p.bind, p.port, p.qps + 1, p.dev);
+      this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
       this.listenId = l.listenId;
       p.onListening?.(l.port);
       this.cm = await Control.accept(this.pump, l.listenId, this.waiter);
@@ -512,8 +513,10 @@ export class PerfRun {
     this.gidIndex = g.index;
     this.gid = g.gid;
     if (p.server) {
-      this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
-      this.eth = await EthControl.accept(p.bind, p.port, p.onListening);
+      this.eth = await EthControl.accept(p.bind, p.port, (port) => {
+        this.out.text('\n************************************\n* Waiting for client to connect... *\n************************************\n');
+        p.onListening?.(port);
+      });
     } else {
       this.eth = await EthControl.connect(p.addr, p.port);
     }

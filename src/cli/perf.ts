@@ -11,10 +11,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, openDevice } from '../verbs/device.js';
 import type { CliIo } from './cli.js';
+import { command, helpText, parseCommand } from './spec.js';
 import { gidIsV4Mapped, pickGid } from './perf-eth.js';
 import { PERFTEST_VERSION, PerfError } from './perf-proto.js';
 import { type AtomicType, MAX_SIZE, type PerfParams, PerfRun, type Verb } from './perf-run.js';
@@ -23,118 +23,19 @@ import { type AtomicType, MAX_SIZE, type PerfParams, PerfRun, type Verb } from '
 export const LOOPBACK_ALL_ITERS_BW = 1000;
 export const LOOPBACK_ALL_ITERS_LAT = 200;
 
-export const PERF_HELP = `Usage: softrdma perf write|read|send|atomic [--bw|--lat] [options] [ADDR]
-
-perftest's ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat, ib_read_lat,
-ib_send_lat and ib_atomic_lat, interoperable with the real perftest (4.5 / "6.06"):
-- on the iWARP device (softrdma0, the default) with rdma_cm, as perftest -R (against siw);
-  atomic needs a peer that negotiated RFC 7306 (softrdma; not siw);
-- on the RoCE device (-d softroce0) without -R: perftest's own TCP exchange on the port
-  (KEY_PRINT_FMT_GID keys, "Data ex. method : Ethernet") and QPs connected with
-  ibv_modify_qp, as ib_*_bw -d rxe0 -x 1 (against Linux rxe).
-
-  softrdma perf write ADDR          client: run against a server at ADDR (ours or ib_write_bw)
-  softrdma perf write --server      server: wait for a client (ours or ib_write_bw ADDR)
-  softrdma perf write               loopback: both ends on 127.0.0.1, in two processes
-                                    (RoCE: the server's GID is the next 127/8 address)
-
-Both ends must be given the same test, sizes and iterations (perftest does not exchange them).
-
-Options:
-      --bw                   bandwidth test (default)
-      --lat                  latency test
-  -s, --size=SIZE            message size, K/M suffixes allowed (default: bw 65536, lat 2)
-  -a, --all                  all sizes 2 B … 8 MiB (2^1 … 2^23)
-  -n, --iters=N              iterations per size, 5 … 100000000 (default: write bw 5000,
-                             others 1000; loopback with -a and no -n: ${LOOPBACK_ALL_ITERS_BW} (bw) /
-                             ${LOOPBACK_ALL_ITERS_LAT} (lat), to finish in well under a minute)
-  -D, --duration=SECS        run for SECS seconds instead of -n (not with -a; polls busily)
-  -f, --margin=SECS          duration mode: warm-up and cool-down excluded (default SECS/4)
-  -p, --port=PORT            port of the control and data connections (default 18515)
-  -d, --ib-dev=DEV           device: softrdma0 (iWARP) or softroce0 (RoCEv2); default: rdma_cm's
-                             choice (SOFTRDMA_DEVICE, else softrdma0)
-  -x, --gid-index=N          RoCE: source GID index (default: the first IPv4-mapped GID;
-                             softrdma devinfo -v lists them; SOFTRDMA_ROCE_ADDRS sets them)
-  -m, --mtu=MTU              RoCE: path MTU, 256|512|1024|2048|4096 (default: the port's
-                             active MTU; the smaller of the two ends' is used)
-  -t, --tx-depth=N           send queue depth (default: bw 128, lat 1)
-  -r, --rx-depth=N           receive queue depth, send tests (default 512)
-  -q, --qp=N                 number of QPs / data connections (default 1)
-  -Q, --cq-mod=N             a completion every N sends (default 100; 1 above 8 KiB)
-  -l, --post_list=N          bw tests: post N work requests per ibv_post_send, chained,
-                             one completion per list (CQ moderation = N)
-      --perform_warm_up      bw tests: run the first size once untimed before measuring
-                             (steady state: JIT-compiled code, grown TCP windows); both
-                             ends must be given it
-  -o, --outs=N               outstanding reads (or atomics), read and atomic tests
-                             (default: the device's 128)
-  -A, --atomic_type=TYPE     atomic tests: CMP_AND_SWAP or FETCH_AND_ADD (default); the
-                             message size is always 8
-  -N, --noPeak               do not compute the peak bandwidth
-      --report_gbits         report Gb/s instead of MB/s
-  -R, --rdma_cm              connect with rdma_cm (the iWARP device always does; RoCE
-                             without -R uses perftest's TCP exchange)
-  -F, --CPU-freq             accepted and ignored
-  -I, --inline_size=N        accepted; inline data is 0 on this device (as on siw)
-  -e, --events               sleep on completion events (the default here; perftest polls)
-      --busy-poll            poll completions in a loop (yielding between polls) instead of
-                             sleeping on completion events
-      --json                 one JSON object per result row, nothing else on stdout
-      --dump-buffer=FILE     after the run, write the data buffer to FILE: the local
-                             sources/Read sinks, then the areas the peer targets (each
-                             max(size, 4096) octets per QP), to check what was placed
-      --server               be the server
-      --bind=ADDR            server: address to bind (default 0.0.0.0)
-  -V, --version              print the perftest version we claim and exit
-  -h, --help                 show this help
-
-Latency is half a round trip for write and send, a whole Read for read. ib_write_lat waits
-for inbound Writes by watching memory, so it always polls.
-`;
-
 const VERBS: readonly Verb[] = ['write', 'read', 'send', 'atomic'];
 const ATOMIC_TYPES: readonly AtomicType[] = ['CMP_AND_SWAP', 'FETCH_AND_ADD'];
 
 class UsageError extends Error {}
 
-/** `strtol(s, &end, 0)` that must consume the whole string. */
-function cInt(s: string, name: string): number {
-  const t = s.trim();
-  let v: number;
-  if (/^[+-]?0x[0-9a-f]+$/i.test(t)) v = Number.parseInt(t.replace(/0x/i, ''), 16) * (t.startsWith('-') ? -1 : 1);
-  else if (/^[+-]?0[0-7]+$/.test(t)) v = Number.parseInt(t, 8);
-  else if (/^[+-]?\d+$/.test(t)) v = Number.parseInt(t, 10);
-  else throw new UsageError(` ${name} argument ${s} should be int`);
-  return v;
-}
-
-function inRange(s: string, name: string, min: number, max: number): number {
-  const v = cInt(s, name);
-  if (v < min || v > max) throw new UsageError(` ${name} should be between ${min} and ${max}`);
-  return v;
-}
-
-function positive(s: string, name: string): number {
-  const v = cInt(s, name);
-  if (v <= 0) throw new UsageError(` ${name} must be positive`);
-  return v;
-}
-
-/** `-s` with perftest's K and M suffixes. */
-function parseSize(s: string): number {
-  let t = s.trim();
-  let factor = 1;
-  if (t.endsWith('K')) {
-    factor = 1024;
-    t = t.slice(0, -1);
-  } else if (t.endsWith('M')) {
-    factor = 1024 * 1024;
-    t = t.slice(0, -1);
-  }
-  const v = cInt(t, 'Message Size') * factor;
-  // perftest allows up to UINT_MAX / 2; we keep the buffers (2 × size) within 1 GiB each.
-  if (v < 1 || v > 2 ** 30) throw new UsageError(` Message Size should be between 1 and ${2 ** 30}`);
-  return v;
+/** The string and boolean options of `softrdma perf` (the numbers come checked from the table). */
+interface PerfValues {
+  [k: string]: string | boolean | undefined;
+  mtu?: string;
+  atomic_type?: string;
+  bind?: string;
+  'ib-dev'?: string;
+  'dump-buffer'?: string;
 }
 
 interface Parsed {
@@ -147,46 +48,9 @@ interface Parsed {
 
 /** Parses the command line into run parameters, with perftest's defaults and dependencies. */
 export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true): Parsed | 'help' | 'version' {
-  const { values: v, positionals } = parseArgs({
-    args: [...argv],
-    options: {
-      bw: { type: 'boolean' },
-      lat: { type: 'boolean' },
-      size: { type: 'string', short: 's' },
-      all: { type: 'boolean', short: 'a' },
-      iters: { type: 'string', short: 'n' },
-      duration: { type: 'string', short: 'D' },
-      margin: { type: 'string', short: 'f' },
-      port: { type: 'string', short: 'p' },
-      'ib-dev': { type: 'string', short: 'd' },
-      'tx-depth': { type: 'string', short: 't' },
-      'rx-depth': { type: 'string', short: 'r' },
-      qp: { type: 'string', short: 'q' },
-      'cq-mod': { type: 'string', short: 'Q' },
-      post_list: { type: 'string', short: 'l' },
-      perform_warm_up: { type: 'boolean' },
-      outs: { type: 'string', short: 'o' },
-      atomic_type: { type: 'string', short: 'A' },
-      noPeak: { type: 'boolean', short: 'N' },
-      rdma_cm: { type: 'boolean', short: 'R' },
-      'gid-index': { type: 'string', short: 'x' },
-      mtu: { type: 'string', short: 'm' },
-      'CPU-freq': { type: 'boolean', short: 'F' },
-      inline_size: { type: 'string', short: 'I' },
-      report_gbits: { type: 'boolean' },
-      'busy-poll': { type: 'boolean' },
-      events: { type: 'boolean', short: 'e' },
-      json: { type: 'boolean' },
-      'dump-buffer': { type: 'string' },
-      server: { type: 'boolean' },
-      bind: { type: 'string' },
-      'loopback-child': { type: 'boolean' },
-      version: { type: 'boolean', short: 'V' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
+  const sub = argv.find((x) => VERBS.includes(x as Verb));
+  const { values, positionals, numbers: n } = parseCommand(command('perf')!, argv, sub);
+  const v = values as PerfValues;
   if (v.help) return 'help';
   if (v.version) return 'version';
   const [test, addr, ...extra] = positionals;
@@ -201,13 +65,13 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   const lat = !!v.lat;
   const mode = v.server ? 'server' : addr ? 'client' : 'loopback';
   const all = !!v.all;
-  const duration = v.duration !== undefined ? positive(v.duration, 'Duration period') : 0;
+  const duration = n.duration ?? 0;
   if (duration && all) throw new UsageError(' Duration mode currently doesn\'t support running on all sizes.');
   let iters = !lat && verb === 'write' ? 5000 : 1000;
-  if (v.iters !== undefined) iters = inRange(v.iters, 'Iteration num', 5, 100_000_000);
+  if (n.iters !== undefined) iters = n.iters;
   else if (all && mode === 'loopback' && loopbackDefaults) iters = lat ? LOOPBACK_ALL_ITERS_LAT : LOOPBACK_ALL_ITERS_BW;
   let size = lat ? 2 : 65536;
-  if (v.size !== undefined) size = parseSize(v.size);
+  if (n.size !== undefined) size = n.size;
   if (all) size = MAX_SIZE;
   let atomicType: AtomicType | undefined;
   if (verb === 'atomic') {
@@ -218,39 +82,35 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     size = 8;
   } else if (v.atomic_type !== undefined) throw new UsageError(' -A is for the atomic test');
   let txDepth = lat ? 1 : 128;
-  if (v['tx-depth'] !== undefined) txDepth = inRange(v['tx-depth'], 'Tx depth', 1, 15000);
+  if (n['tx-depth'] !== undefined) txDepth = n['tx-depth'];
   let rxDepth = verb === 'send' ? 512 : 1;
-  if (v['rx-depth'] !== undefined) {
-    rxDepth = inRange(v['rx-depth'], ' Rx depth', 1, 16384);
+  if (n['rx-depth'] !== undefined) {
+    rxDepth = n['rx-depth'];
     if (verb !== 'send' && rxDepth > 1) throw new UsageError(' On RDMA verbs rx depth can be only 1');
   }
-  const qps = v.qp !== undefined ? inRange(v.qp, 'Num of qp', 1, 64) : 1;
+  const qps = n.qp ?? 1;
   let cqMod = 100;
-  if (v['cq-mod'] !== undefined) cqMod = inRange(v['cq-mod'], 'CQ moderation', 1, 1024);
+  if (n['cq-mod'] !== undefined) cqMod = n['cq-mod'];
   let port = 18515;
-  if (v.port !== undefined) port = inRange(v.port, 'Port', mode === 'client' ? 1 : 0, 65535);
+  if (n.port !== undefined) port = n.port;
+  if (mode === 'client' && port === 0) throw new UsageError(" -p/--port: bad value '0' (allowed: a client needs 1 … 65535)");
   let margin = 0;
   if (duration) {
-    margin = v.margin !== undefined ? cInt(v.margin, 'Margin') : Math.floor(duration / 4);
-    if (margin < 0) throw new UsageError(' Margin must be non-negative');
+    margin = n.margin ?? Math.floor(duration / 4);
     if (!(duration > 2 * margin)) throw new UsageError(' please check that DURATION > 2*MARGIN');
   }
   let outReads = 1;
   if (verb === 'read' || verb === 'atomic') {
     outReads = 128;
-    if (v.outs !== undefined) {
-      const o = cInt(v.outs, 'Outstanding Reads');
-      outReads = o <= 0 || o > 128 ? 128 : o;
-    }
+    if (n.outs !== undefined) outReads = n.outs;
   }
   const dev = v['ib-dev'];
   if (dev !== undefined && !devices().some((d) => d.name === dev)) throw new PerfError(`IB device ${dev} not found`);
-  const gidIndex = v['gid-index'] !== undefined ? inRange(v['gid-index'], 'Gid index', 0, 255) : -1;
+  const gidIndex = n['gid-index'] ?? -1;
   // perftest's -m: one of the five IB MTUs, as its mtu_enum accepts them (0 = the port's).
   let mtu = 0;
   if (v.mtu !== undefined) {
     mtu = [256, 512, 1024, 2048, 4096].indexOf(Number(v.mtu)) + 1;
-    if (mtu === 0) throw new UsageError(` Invalid MTU ${v.mtu}: 256, 512, 1024, 2048 or 4096`);
   }
   // force_dependecies: depths clamped to the iterations, CQ moderation off for big messages.
   if (!duration) {
@@ -262,7 +122,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   // perftest: a post list implies CQ moderation of its length and whole lists per run.
   let postList = 1;
   if (v.post_list !== undefined) {
-    postList = inRange(v.post_list, 'Post list size', 1, 1024);
+    postList = n.post_list ?? 1;
     if (lat && postList > 1) throw new UsageError(' Post list is for bandwidth tests');
     if (postList > 1) {
       if (postList > txDepth) throw new UsageError(` Post list size (${postList}) must not exceed the tx depth (${txDepth})`);
@@ -437,7 +297,7 @@ export async function perf(argv: readonly string[], io: CliIo): Promise<number> 
     throw e;
   }
   if (parsed === 'help') {
-    io.out(PERF_HELP);
+    io.out(helpText(command('perf')!));
     return 0;
   }
   if (parsed === 'version') {

@@ -17,13 +17,13 @@
  */
 import { randomInt } from 'node:crypto';
 import { setImmediate as yieldLoop } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import {
   ibv_access_flags as A,
   ibv_mtu,
   ibv_qp_attr_mask as M,
   ibv_qp_state,
   ibv_qp_type,
+  ibv_transport_type,
   ibv_send_flags,
   ibv_wc_status,
   ibv_wc_status_str,
@@ -64,34 +64,8 @@ import {
 } from '../verbs/index.js';
 import type { ibv_ah, ibv_comp_channel, ibv_context, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq, ibv_wc } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
-import { decodePpDest, encodePpDest, OOB_DEFAULT_PORT, OobChannel, OobError, PP_DONE, PP_MSG_LEN, type PpDest } from './oob.js';
-
-export const PINGPONG_HELP = `Usage: softrdma pingpong rc|uc|ud|srq [options] [HOST]
-
-rdma-core's ibv_rc_pingpong, ibv_uc_pingpong, ibv_ud_pingpong and ibv_srq_pingpong,
-interoperable with them over RoCEv2 (device softroce0). Without HOST: start a server and wait
-for a connection.
-
-Options:
-  -p, --port=PORT        listen on/connect to TCP port PORT (default 18515)
-  -d, --ib-dev=DEV       use device DEV (default: the first RoCE device)
-  -i, --ib-port=PORT     use port PORT of the device (default 1)
-  -s, --size=SIZE        size of message to exchange (default 4096; ud: 2048, at most the
-                         port's active MTU)
-  -m, --mtu=SIZE         path MTU, 256 … 4096 (default 1024; rc, uc and srq)
-  -q, --num-qp=NUM       srq: number of QPs sharing the receive queue (default 16)
-  -r, --rx-depth=DEPTH   number of receives to post at a time (default 500)
-  -n, --iters=ITERS      number of exchanges (default 1000; srq: counted over all its QPs,
-                         as ibv_srq_pingpong's loop does)
-  -l, --sl=SL            service level value (default 0)
-  -e, --events           sleep on CQ events (default poll)
-  -g, --gid-idx=INDEX    local port GID index (RoCE needs one: see softrdma devinfo -v; without
-                         it the GID sent is all zero and the path has no GRH, as rdma-core does)
-  -c, --chk              validate received buffers (client marks each page, server checks)
-  -N, --new_send         rc: accepted (the new post-send API puts the same packets on the wire)
-  -o, -O, -P, -t, -j     rc: ODP, implicit ODP, prefetch, timestamps, device memory: refused
-                         with rdma-core's message (softroce0 has none of them, as rxe)
-`;
+import { command, parseCommand, UsageError } from './spec.js';
+import { decodePpDest, encodePpDest, OOB_DEFAULT_PORT, OobChannel, OobError, type OobListener, PP_DONE, PP_MSG_LEN, type PpDest } from './oob.js';
 
 const RECV_WRID = 1n;
 const SEND_WRID = 2n;
@@ -134,70 +108,34 @@ const MTUS: Record<number, ibv_mtu> = {
   4096: ibv_mtu.IBV_MTU_4096,
 };
 
-function int(v: string | undefined, name: string, min: number, max: number, dflt: number): number {
-  if (v === undefined) return dflt;
-  // strtol(…, 0): decimal, 0x hexadecimal or 0 octal.
-  const n = /^0x[0-9a-f]+$/i.test(v) ? Number.parseInt(v, 16) : /^0[0-7]+$/.test(v) ? Number.parseInt(v, 8) : /^\d+$/.test(v) ? Number(v) : Number.NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new PpError(`invalid ${name} '${v}' (${min} … ${max})`);
-  return n;
-}
-
 function parse(args: string[]): Opts {
+  const spec = command('pingpong')!;
   const [kind, ...rest] = args;
-  if (kind !== 'rc' && kind !== 'uc' && kind !== 'ud' && kind !== 'srq') throw new PpError(`pingpong: say rc, uc, ud or srq (got ${kind ?? 'nothing'})`);
-  const { values: v, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string', short: 'p' },
-      'ib-dev': { type: 'string', short: 'd' },
-      'ib-port': { type: 'string', short: 'i' },
-      size: { type: 'string', short: 's' },
-      mtu: { type: 'string', short: 'm' },
-      'rx-depth': { type: 'string', short: 'r' },
-      iters: { type: 'string', short: 'n' },
-      sl: { type: 'string', short: 'l' },
-      events: { type: 'boolean', short: 'e' },
-      'gid-idx': { type: 'string', short: 'g' },
-      chk: { type: 'boolean', short: 'c' },
-      'num-qp': { type: 'string', short: 'q' },
-      new_send: { type: 'boolean', short: 'N' },
-      odp: { type: 'boolean', short: 'o' },
-      iodp: { type: 'boolean', short: 'O' },
-      prefetch: { type: 'boolean', short: 'P' },
-      ts: { type: 'boolean', short: 't' },
-      dm: { type: 'boolean', short: 'j' },
-    },
-  });
+  if (kind !== 'rc' && kind !== 'uc' && kind !== 'ud' && kind !== 'srq') throw new UsageError(`softrdma pingpong: say rc, uc, ud or srq (got ${kind === undefined ? 'nothing' : `'${kind}'`})`);
+  const { values, positionals, numbers: n } = parseCommand(spec, rest, kind);
+  const v = values as Partial<Record<'events' | 'chk' | 'new_send' | 'odp' | 'iodp' | 'prefetch' | 'ts' | 'dm', boolean>> & { 'ib-dev'?: string; mtu?: string };
   // rc_pingpong's options for features a software device lacks, with rdma-core's messages.
-  const rcOnly = ['new_send', 'odp', 'iodp', 'prefetch', 'ts', 'dm'] as const;
-  if (kind !== 'rc') for (const f of rcOnly) if (v[f]) throw new PpError(`pingpong ${kind}: --${f} is an ibv_rc_pingpong option`);
-  if (kind !== 'srq' && v['num-qp'] !== undefined) throw new PpError('pingpong: -q is an ibv_srq_pingpong option');
-  if (kind === 'ud' && v.mtu !== undefined) throw new PpError('pingpong ud: ibv_ud_pingpong has no -m (UD messages fit the port MTU)');
   if (v.odp || v.iodp || v.prefetch) throw new PpError("The device isn't ODP capable or does not support RC send and receive with ODP");
   if (v.ts) throw new PpError("The device isn't completion timestamp capable");
   if (v.dm) throw new PpError("Device doesn't support dm allocation");
-  if (positionals.length > 1) throw new PpError('pingpong: at most one HOST');
-  const mtuBytes = int(v.mtu, 'MTU', 256, 4096, 1024);
-  const mtu = MTUS[mtuBytes];
-  if (mtu === undefined) throw new PpError(`invalid MTU ${mtuBytes} (256, 512, 1024, 2048 or 4096)`);
-  const rxDepth = int(v['rx-depth'], 'rx depth', 1, 1 << 16, 500);
-  const numQp = kind === 'srq' ? int(v['num-qp'], 'number of QPs', 1, 1 << 16, 16) : 1;
+  if (positionals.length > 1) throw new UsageError(`softrdma pingpong ${kind}: at most one HOST (got '${positionals[1]}')`);
+  const mtu = MTUS[Number(v.mtu ?? 1024)]!;
+  const rxDepth = n['rx-depth'] ?? 500;
+  const numQp = kind === 'srq' ? (n['num-qp'] ?? 16) : 1;
   if (numQp > rxDepth) throw new PpError(`rx_depth ${rxDepth} is too small for ${numQp} QPs -- must have at least one receive per QP.`);
-  if (numQp >= SRQ_MAX_QP) throw new PpError(`num_qp ${numQp} must be less than ${SRQ_MAX_QP - 1}`);
   return {
     kind,
     server: positionals[0] ?? null,
-    port: int(v.port, 'port', 0, 65535, OOB_DEFAULT_PORT),
+    port: n.port ?? OOB_DEFAULT_PORT,
     dev: v['ib-dev'] ?? null,
-    ibPort: int(v['ib-port'], 'IB port', 1, 255, 1),
-    size: int(v.size, 'size', 1, 1 << 30, kind === 'ud' ? 2048 : 4096),
+    ibPort: n['ib-port'] ?? 1,
+    size: n.size ?? (kind === 'ud' ? 2048 : 4096),
     mtu,
     rxDepth,
-    iters: int(v.iters, 'iters', 1, 0x7fffffff, 1000),
-    sl: int(v.sl, 'SL', 0, 15, 0),
+    iters: n.iters ?? 1000,
+    sl: n.sl ?? 0,
     events: v.events ?? false,
-    gidx: int(v['gid-idx'], 'GID index', -1, 255, -1),
+    gidx: n['gid-idx'] ?? -1,
     chk: v.chk ?? false,
     numQp,
   };
@@ -257,6 +195,11 @@ class Ctx {
     const list = ibv_get_device_list() ?? [];
     const dev = o.dev === null ? (list.find((d) => ibv_get_device_name(d)?.startsWith('softroce')) ?? list[0]) : list.find((d) => ibv_get_device_name(d) === o.dev);
     if (!dev) throw new PpError(o.dev === null ? 'No IB devices found' : `IB device ${o.dev} not found`);
+    if (dev.transport_type !== ibv_transport_type.IBV_TRANSPORT_IB) {
+      throw new PpError(
+        `${ibv_get_device_name(dev)} is an iWARP device: ibv_${o.kind}_pingpong connects its QPs with ibv_modify_qp and no connection manager, and an iWARP QP is connected only by its MPA exchange (RFC 6581); use -d softroce0, or softrdma rping / softrdma perf on ${ibv_get_device_name(dev)}`,
+      );
+    }
     const ctx = ibv_open_device(dev);
     if (!ctx) throw new PpError(`Couldn't get context for ${ibv_get_device_name(dev)}`);
     this.ctx = ctx;
@@ -432,7 +375,7 @@ const ZERO_DEST: PpDest = { lid: 0, qpn: 0, psn: 0, gid: new Uint8Array(16) };
  * srq, `MAX_QP` of them each way, ours padded with zero addresses and the peer's beyond `-q`
  * ignored. The server connects its QPs between reading and answering.
  */
-async function exchange(c: Ctx, my: PpDest[]): Promise<PpDest[]> {
+async function exchange(c: Ctx, my: PpDest[], listener: OobListener | null): Promise<PpDest[]> {
   const o = c.o;
   const count = o.kind === 'srq' ? SRQ_MAX_QP : 1;
   const out = Buffer.concat(Array.from({ length: count }, (_, i) => encodePpDest(my[i] ?? ZERO_DEST)));
@@ -452,7 +395,7 @@ async function exchange(c: Ctx, my: PpDest[]): Promise<PpDest[]> {
       ch.close();
     }
   }
-  const ch = await OobChannel.accept(undefined, o.port, 0);
+  const ch = await listener!.accept();
   try {
     const rem = await readAll(ch);
     c.connect(my, rem);
@@ -471,18 +414,22 @@ export async function pingpong(args: string[], io: CliIo): Promise<number> {
   try {
     o = parse(args);
   } catch (e) {
-    io.err(`${(e as Error).message}\n${PINGPONG_HELP}`);
+    if (!(e instanceof PpError)) throw e;
+    io.err(`${e.message}\n`);
     return 1;
   }
   const c = new Ctx(o);
+  let listener: OobListener | null = null;
   try {
     c.open();
+    // A server listens before it prints anything, so that a busy port is the first thing said.
+    if (!o.server) listener = await OobChannel.listen(undefined, o.port);
     let routs = c.postRecv(o.rxDepth);
     if (routs < o.rxDepth) throw new PpError(`Couldn't post receive (${routs})`);
     if (c.ch && ibv_req_notify_cq(c.cq, 0) !== 0) throw new PpError("Couldn't request CQ notification");
     const my = c.myDests();
     for (const d of my) io.out(`  local address:  LID ${hx(d.lid, 4)}, QPN ${hx(d.qpn, 6)}, PSN ${hx(d.psn, 6)}, GID ${gidText(d.gid)}\n`);
-    const rem = await exchange(c, my);
+    const rem = await exchange(c, my, listener);
     for (const d of rem) io.out(`  remote address: LID ${hx(d.lid, 4)}, QPN ${hx(d.qpn, 6)}, PSN ${hx(d.psn, 6)}, GID ${gidText(d.gid)}\n`);
     if (o.server) c.connect(my, rem);
     const n = o.numQp;
@@ -538,6 +485,7 @@ export async function pingpong(args: string[], io: CliIo): Promise<number> {
     else io.err(`pingpong: ${(e as Error).message}\n`);
     return 1;
   } finally {
+    listener?.close();
     c.close();
   }
 }

@@ -6,7 +6,6 @@
  * `{addr, rkey, size}` Send; the server RDMA-Reads it, answers "go ahead"; the client
  * advertises its RDMA buffer; the server RDMA-Writes the data back and answers again.
  */
-import { parseArgs } from 'node:util';
 import {
   ibv_access_flags as A,
   ibv_send_flags,
@@ -59,31 +58,8 @@ import {
 } from '../verbs/rdma_cm.js';
 import type { ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_wc, rdma_cm_event, rdma_cm_id, rdma_event_channel } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
+import { command, parseCommand, UsageError } from './spec.js';
 
-export const RPING_HELP = `Usage: softrdma rping -s|-c [options]
-
-The rping test of rdma-core (librdmacm/examples/rping), interoperable with it.
-
-Options:
-  -s               server
-  -P               persistent server: serves clients concurrently, one after another, until killed
-  -c               client
-  -a ADDR          address (server: to bind, default 0.0.0.0; client: the server)
-  -I ADDR          client source address
-  -p PORT          port (default 7174)
-  -C COUNT         number of pings (default 0: forever)
-  -S SIZE          ping buffer size, ${23}..65535 (default 64)
-  -v               print the ping data
-  -V               validate the ping data (client)
-  -d               debug output
-  -h, --help       show this help
-
-Devices: the server listens on every device that owns its address (softrdma0 over TCP,
-softroce0 on QP1). rping has no device option: a client uses softrdma0 (iWARP) unless
-SOFTRDMA_DEVICE=softroce0 names the RoCE device or its -I address belongs to it alone.
-`;
-
-const MIN_SIZE = 23;
 const INFO_LEN = 16;
 
 interface Opts {
@@ -323,15 +299,19 @@ async function client(o: Opts, io: CliIo): Promise<number> {
   if (o.debug) io.out('rping client connected\n');
   let start = 65;
   let failed = false;
+  let ping = 0;
+  let stage = '';
   try {
-    for (let ping = 0; o.count === 0 || ping < o.count; ping++) {
+    for (; o.count === 0 || ping < o.count; ping++) {
       rpingPattern(ep.startBuf!, ping, start);
       start++;
       if (start > 122) start = 65;
       ep.format(ep.startMr!.addr, ep.startMr!.rkey);
       ep.send();
+      stage = 'first advertisement';
       await ep.expect(ibv_wc_opcode.IBV_WC_SEND, 'send');
       await ep.expect(ibv_wc_opcode.IBV_WC_RECV, 'go ahead');
+      stage = '';
       ep.format(ep.rdmaMr.addr, ep.rdmaMr.rkey);
       ep.send();
       await ep.expect(ibv_wc_opcode.IBV_WC_SEND, 'send');
@@ -347,6 +327,11 @@ async function client(o: Opts, io: CliIo): Promise<number> {
     // A flushed completion means the connection went away; rping stays silent about flushes
     // (its DISCONNECT line follows), as our server does.
     if (!(e instanceof Flushed)) io.err(`rping client failed: ${(e as Error).message}\n`);
+    else if (ping === 0 && stage !== '') {
+      // rping's protocol has no reject after the connection is up: a server that refuses our
+      // buffer (an -S above its own) ends the connection, which is all the client sees.
+      io.err(`rping client: the server ended the connection after our ${stage} (-S ${o.size}); a server accepts at most its own -S (default 64): start it with -S ${o.size} or more\n`);
+    }
     failed = true;
   }
   if ((await rdma_disconnect(id)) !== 0) io.err(`rdma_disconnect: ${lastError()}\n`);
@@ -538,50 +523,20 @@ async function server(o: Opts, io: CliIo): Promise<number> {
 }
 
 export async function rping(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      s: { type: 'boolean', short: 's' },
-      P: { type: 'boolean', short: 'P' },
-      c: { type: 'boolean', short: 'c' },
-      a: { type: 'string', short: 'a' },
-      I: { type: 'string', short: 'I' },
-      p: { type: 'string', short: 'p' },
-      C: { type: 'string', short: 'C' },
-      S: { type: 'string', short: 'S' },
-      v: { type: 'boolean', short: 'v' },
-      V: { type: 'boolean', short: 'V' },
-      d: { type: 'boolean', short: 'd' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    io.out(RPING_HELP);
-    return 0;
-  }
+  const spec = command('rping')!;
+  const { values: v, numbers } = parseCommand(spec, argv);
+  const values = v as { s?: boolean; P?: boolean; c?: boolean; a?: string; I?: string; v?: boolean; V?: boolean; d?: boolean };
   // -P alone is a server, as in rdma-core's rping.
   if (values.P) values.s = true;
-  if (values.s === values.c) {
-    io.err(RPING_HELP);
-    return 22;
-  }
-  const count = Number(values.C ?? 0);
-  const size = Number(values.S ?? 64);
-  if (!Number.isInteger(count) || count < 0) {
-    io.err(`Invalid count ${values.C}\n`);
-    return 22;
-  }
-  if (!Number.isInteger(size) || size < MIN_SIZE || size > 65535) {
-    io.err(`Invalid size ${values.S} (valid range is ${MIN_SIZE} to 65536)\n`);
-    return 22;
-  }
+  if (!!values.s === !!values.c) throw new UsageError('softrdma rping: say -s (server) or -c (client)', spec.usageExit);
+  const count = numbers.C ?? 0;
+  const size = numbers.S ?? 64;
   const o: Opts = {
     server: !!values.s,
     persistent: !!values.P,
     addr: values.a ?? (values.s ? '0.0.0.0' : '127.0.0.1'),
     src: values.I ?? null,
-    port: Number(values.p ?? 7174),
+    port: numbers.p ?? 7174,
     count,
     size,
     verbose: !!values.v,

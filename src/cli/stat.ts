@@ -4,39 +4,13 @@
  * process publishes its own (see the provider's `countersDir`; docs/spec-notes.md "RoCE
  * counters"), since `softrdma stat` is another process.
  */
-import { parseArgs } from 'node:util';
-import { countersDir, type PublishedCounters, readPublishedCounters, ROCE_COUNTERS } from '../provider/softrdma.js';
+import { countersDir, type PublishedCounters, ROCE_COUNTERS, readPublishedCounters } from '../provider/softrdma.js';
 import type { CliIo } from './cli.js';
-
-export const STAT_HELP = `Usage: softrdma stat [show [link]] [DEV[/PORT]] [-d DEV] [--json]
-       softrdma stat qp [show] [DEV[/PORT]] [-d DEV] [--json]
-
-Shows the RoCEv2 counters of every running softrdma process as 'rdma statistic show link' and
-'rdma statistic qp show' show Linux rxe's: one line per device of each process (per QP with
-'qp'), with the counter names rxe exposes in hw_counters, so a run can be set beside rxe's.
-Each process publishes its counters about once a second while it has RoCE QPs, in
-${'$'}SOFTRDMA_STATS_DIR, else ${'$'}XDG_RUNTIME_DIR/softrdma, else <tmpdir>/softrdma-<uid>.
-
-Options:
-  -d, --dev DEV        only this device (softroce0)
-      --json           one JSON array, like 'rdma -j statistic'
-  -h, --help           show this help
-
-Counters:
-${ROCE_COUNTERS.map(([n, m]) => `  ${n.padEnd(24)} ${m}`).join('\n')}
-`;
+import { command, parseCommand } from './spec.js';
 
 export function statCmd(argv: readonly string[], io: CliIo): number {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    options: { dev: { type: 'string', short: 'd' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    io.out(STAT_HELP);
-    return 0;
-  }
+  const { values: v, positionals } = parseCommand(command('stat')!, argv);
+  const values = v as { dev?: string; json?: boolean };
   const words = [...positionals];
   const perQp = words[0] === 'qp';
   if (perQp) words.shift();

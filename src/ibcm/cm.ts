@@ -48,6 +48,7 @@ import {
 } from '../wire/ib/cm.js';
 import { DEFAULT_PKEY, GSI_QKEY, GSI_QPN, hx } from '../wire/ib/mad.js';
 import { logger } from '../util/log.js';
+import { ibcmFromEnv } from '../util/env.js';
 import { type GsiAddress, type GsiPort, realTimers, type Timers } from './gsi.js';
 
 const log = logger('ibcm');
@@ -274,15 +275,6 @@ export interface IbCmEnvParams {
   maxResponseTimeout?: number;
 }
 
-/** `SOFTRDMA_IBCM` keys → what they set, with the accepted range (a rule table). */
-const IBCM_ENV_KEYS: Readonly<Record<string, { readonly key: keyof IbCmListenLimits | 'maxResponseTimeout'; readonly min: number; readonly max: number }>> = Object.freeze({
-  accept: { key: 'acceptTimeoutMs', min: 0, max: 9_999_999 },
-  halfopen: { key: 'maxHalfOpen', min: 1, max: 1_000_000 },
-  persource: { key: 'maxHalfOpenPerSource', min: 1, max: 1_000_000 },
-  pressure: { key: 'pressureTimeoutMs', min: 1, max: 9_999_999 },
-  resp: { key: 'maxResponseTimeout', min: 0, max: 31 },
-});
-
 /**
  * RoCE CM settings from the environment, `SOFTRDMA_IBCM="accept=2000 persource=8"`: the RoCE
  * counterpart of `SOFTRDMA_MPA`'s `accept=MS`, for rdma_cm and IT-API programs that cannot pass
@@ -293,22 +285,12 @@ const IBCM_ENV_KEYS: Readonly<Record<string, { readonly key: keyof IbCmListenLim
  * - `resp=T`: {@link IbCmOptions.maxResponseTimeout}, the CM response timeout exponent (0–31)
  *   that caps what a REQ or MRA may make us wait (IBTA "Communication Management", REQ: Local
  *   CM Response Timeout). Per CM: it takes effect when the port's CM opens (QP1).
- * Throws a RangeError naming the bad setting, so a typo never goes unnoticed.
+ * Parsed by the environment module (`ibcmFromEnv`); throws its EnvError (a RangeError) naming
+ * the bad setting, so a typo never goes unnoticed.
  */
-export function ibCmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_IBCM): IbCmEnvParams {
-  const out: IbCmEnvParams = { listenLimits: {} };
-  if (!value) return out;
-  for (const item of value.split(/[\s;]+/).filter(Boolean)) {
-    const eq = item.indexOf('=');
-    const rule = eq < 0 ? undefined : IBCM_ENV_KEYS[item.slice(0, eq)];
-    const v = eq < 0 ? Number.NaN : /^\d{1,7}$/.test(item.slice(eq + 1)) ? Number(item.slice(eq + 1)) : Number.NaN;
-    if (!rule || !Number.isInteger(v) || v < rule.min || v > rule.max) {
-      throw new RangeError(`SOFTRDMA_IBCM: bad setting "${item}" (accept=MS halfopen=N persource=N pressure=MS resp=0..31)`);
-    }
-    if (rule.key === 'maxResponseTimeout') out.maxResponseTimeout = v;
-    else out.listenLimits[rule.key] = v;
-  }
-  return out;
+export function ibCmParamsFromEnv(value?: string): IbCmEnvParams {
+  const { maxResponseTimeout, ...listenLimits } = ibcmFromEnv(value?.trim());
+  return { listenLimits, ...(maxResponseTimeout !== undefined && { maxResponseTimeout }) };
 }
 
 /** The IB CM of one RNIC port. */

@@ -1,6 +1,6 @@
 /**
  * RC Endpoints, Listen Points, connection requests and Shared Receive Queues (IT-API Ch. 3–4,
- * the `it_ep_*`, `it_listen_*`, `it_post_*`, `it_srq_*` pages; digest §4, §6).
+ * the `it_ep_*`, `it_listen_*`, `it_post_*`, `it_srq_*` pages).
  *
  * An Endpoint is one RNICPI QP plus the IT-API state machine of `it_ep_state_t`. The rules kept
  * here:
@@ -111,7 +111,7 @@ export function netAddrOf(addr: string): it_net_addr_t {
   return { addr_type: it_net_addr_type_t.IT_IPV4, addr: { ipv4: addr } };
 }
 
-/** NONPEER_REJECT reason for a failed connection attempt (digest §6.6 iWARP mapping). */
+/** NONPEER_REJECT reason for a failed connection attempt. */
 export function rejectReason(e: unknown): RJ {
   if (!(e instanceof CmError)) return RJ.IT_CN_REJ_OTHER;
   const code = ((e.cause as NodeJS.ErrnoException | undefined)?.code ?? '') as string;
@@ -161,7 +161,7 @@ export interface SqRec {
   rmr?: Rmr;
   lmr?: Lmr;
   link?: { lmr: Lmr | null; addr: bigint; length: number; privs: number; addrMode: number; context: number };
-  /** RMR Link to a Relative-mode LMR (`IT_DTO_ERR_LOCAL_MM_OPERATION`, digest §11.15). */
+  /** RMR Link to a Relative-mode LMR (`IT_DTO_ERR_LOCAL_MM_OPERATION`). */
   relLmr?: boolean;
   /** `IT_UNLINK_LOCAL_SINK`: the sink region unlinked on success. */
   sink?: Lmr | Rmr;
@@ -225,7 +225,7 @@ function recvStatus(st: RiWcStatus): DS {
 }
 
 /**
- * The affiliated Event that reports an RNICPI QP event (digest §2.11 iWARP error reporting),
+ * The affiliated Event that reports an RNICPI QP event,
  * using the Terminate message for the remote-error cases; null when none is reported.
  */
 function affiliatedOf(t: RiAsyncEventType, term: { layer: number; etype: number; ecode: number } | null): ET | null {
@@ -514,7 +514,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     this.flushDeferred();
   }
 
-  /** A DTO SEVD this Endpoint feeds overflowed: broken for good (digest §5.1). */
+  /** A DTO SEVD this Endpoint feeds overflowed: broken for good. */
   onDtoEvdOverflow(): void {
     this.cannotReset = true;
     const was = this.state;
@@ -544,7 +544,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     }
   }
 
-  /** Affiliated asynchronous events of the QP (RNICPI → IT-API, digest §2.11). */
+  /** Affiliated asynchronous events of the QP (RNICPI → IT-API). */
   onRiAsync(ev: ri_event_record_t): void {
     if (this.freed) return;
     const t = ev.event_type;
@@ -1406,7 +1406,7 @@ export class PendingRequest implements it_cn_est_identifier_t {
 
 /**
  * Queues `IT_CM_REQ_CONN_REQUEST_EVENT` for `req` on the Listen's SEVD. A full SEVD drops the
- * request (digest §2.5): it is left unanswered, so the active side times out
+ * request: it is left unanswered, so the active side times out
  * (`IT_CN_REJ_TIMEOUT`), and forgotten when the Initiator gives up.
  */
 export function deliverRequest(listen: Listen, req: PendingRequest, original: it_conn_request_event_t | null = null): void {

@@ -1,5 +1,5 @@
 /**
- * Event Dispatchers (IT-API §2 Event model, `it_evd_*` pages, digest §5).
+ * Event Dispatchers (IT-API §2 Event model, `it_evd_*` pages).
  *
  * An SEVD queues the Events of one Event Stream; an AEVD aggregates SEVDs of one IA. The rules
  * implemented here, in one place:

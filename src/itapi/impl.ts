@@ -297,7 +297,7 @@ const SEND_FLAGS = BASE_SQ | DF.IT_SOLICITED_WAIT_FLAG;
 const READ_FLAGS = BASE_SQ | DF.IT_UNLINK_LOCAL_SINK;
 const UNLINK_FLAGS = BASE_SQ | DF.IT_UNLINK_FENCE_FLAG;
 const RECV_FLAGS = DF.IT_COMPLETION_FLAG | DF.IT_NOTIFY_FLAG | DF.IT_COALESCE_WR_FLAG;
-/** A datagram Send: no fences (digest: BARRIER_FENCE is illegal on any UD WR). */
+/** A datagram Send: no fences (BARRIER_FENCE is illegal on any UD WR). */
 const SENDTO_FLAGS = DF.IT_COMPLETION_FLAG | DF.IT_NOTIFY_FLAG | DF.IT_SOLICITED_WAIT_FLAG | DF.IT_COALESCE_WR_FLAG;
 
 /** An RC Endpoint handle; a UD Endpoint is the wrong type (`IT_ERR_INVALID_EP_TYPE`). */
@@ -421,7 +421,7 @@ function hwm(v: number): boolean {
 // Event Dispatcher helpers
 // =============================================================================================
 
-/** `it_evd_create` flag validity (digest §2.3). */
+/** `it_evd_create` flag validity. */
 function checkEvdFlags(stream: ET, flags: number): void {
   const defined = EF.IT_EVD_DEQUEUE_NOTIFICATIONS | EF.IT_EVD_CREATE_FD | EF.IT_EVD_OVERFLOW_DEFAULT | EF.IT_EVD_OVERFLOW_NOTIFY | EF.IT_EVD_OVERFLOW_AUTO_RESET;
   if (!isUint(flags) || (flags & ~defined) !== 0) fail(S.IT_ERR_INVALID_FLAGS);
@@ -440,7 +440,7 @@ function checkEvdFlags(stream: ET, flags: number): void {
   if (notify && stream === ET.IT_ASYNC_UNAFF_EVENT_STREAM) fail(S.IT_ERR_INVALID_FLAGS, 'UNAFF overflow is never reported');
 }
 
-/** Wait/dequeue legality of an EVD (digest §5.3); `wait` adds the wait-only rules. */
+/** Wait/dequeue legality of an EVD; `wait` adds the wait-only rules. */
 function checkDequeueState(e: Evd, wait: boolean): void {
   if (e instanceof Sevd && e.aevd) {
     if (!e.aevd.dequeueNotifications) fail(S.IT_ERR_INVALID_EVD_STATE, 'the SEVD feeds an AEVD without DEQUEUE_NOTIFICATIONS');
@@ -1059,7 +1059,7 @@ const impl: ItApi = {
         if (s.cb) fail(S.IT_ERR_CALLBACK_EXISTS, 'the SEVD has a callback');
       } else newAevd = null;
       if (newAevd !== s.aevd) {
-        // Re-association (digest §11.13): only a disabled SEVD without fd, and only away from an
+        // Re-association: only a disabled SEVD without fd, and only away from an
         // AEVD that hands out Notifications (a plain AEVD link is permanent).
         if (enabledAfter) fail(S.IT_ERR_INVALID_EVD_STATE, 'disable the SEVD first');
         if (s.fd >= 0) fail(S.IT_ERR_INVALID_EVD_STATE, 'the SEVD has an fd');

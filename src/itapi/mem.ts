@@ -1,5 +1,5 @@
 /**
- * Local and Remote Memory Regions (IT-API `it_lmr_*`, `it_rmr_*` pages; digest §2.8–2.9, §7).
+ * Local and Remote Memory Regions (IT-API `it_lmr_*`, `it_rmr_*` pages–2.9, §7).
  *
  * An LMR is an RNICPI memory region: `it_lmr_create` → `ri_mr_reg` (or `ri_mr_reg_phys` for an
  * I/O Buffer List, or `ri_mr_reg_shared` for a matching shareable LMR), always with window

@@ -584,7 +584,7 @@ export const IT_CN_REJ_STALE_CONN = it_conn_reject_code_t.IT_CN_REJ_STALE_CONN;
 export const IT_CN_REJ_BAD_ORD = it_conn_reject_code_t.IT_CN_REJ_BAD_ORD;
 export const IT_CN_REJ_RESOURCES = it_conn_reject_code_t.IT_CN_REJ_RESOURCES;
 export const IT_CN_REJ_BAD_CONN_PARMS = it_conn_reject_code_t.IT_CN_REJ_BAD_CONN_PARMS;
-/** Name used by the brief and the digest for `it_conn_reject_code_t`. */
+/** An alias of `it_conn_reject_code_t` (the name other IT-API texts use for the reject reason). */
 export type it_reject_reason_t = it_conn_reject_code_t;
 
 /** `it_ud_svc_req_status_t` (L14326–L14333). `IT_UD_REQ_REDIRECTED` is implementation-only. */
@@ -977,7 +977,7 @@ export type it_rmr_handle_t = it_handle_s<it_handle_type_enum_t.IT_HANDLE_TYPE_R
 export type it_ud_svc_req_handle_t = it_handle_s<it_handle_type_enum_t.IT_HANDLE_TYPE_UD_SVC_REQ>;
 /** `it_srq_handle_t`: Shared Receive Queue. */
 export type it_srq_handle_t = it_handle_s<it_handle_type_enum_t.IT_HANDLE_TYPE_SRQ>;
-/** Name used by the brief for the Address Handle type. */
+/** An alias of `it_addr_handle_t`, spelled out. */
 export type it_address_handle_t = it_addr_handle_t;
 
 /**

@@ -33,6 +33,7 @@ import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
 import { RiQpAttrMask, RiQpState, type ri_iwarp_qp_attr_t, type ri_llp_stream_handle_t, type ri_mpa_attr_t, type ri_qp_attr_in_t, type ri_qp_handle_t, type ri_rnic_handle_t } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
+import { type MpaEnv, mpaFromEnv } from '../util/env.js';
 import { MpaEcode, TerminateError } from '../wire/errors.js';
 import {
   decodeMpaReqRep,
@@ -257,7 +258,7 @@ export type CmErrorKind =
   | 'timeout'
   /** TCP connect refused (ECONNREFUSED). */
   | 'refused'
-  /** No route, unknown host, address not available. */
+  /** No route, unknown host, address not available or in use: {@link CmError.socketCode} says which. */
   | 'unreachable'
   /** The peer reset the TCP connection. */
   | 'reset'
@@ -295,6 +296,12 @@ export class CmError extends Error {
   readonly ret: RiRet | null;
   /** The revision the peer spoke, for kind `bad-revision`. */
   readonly revision: number | null;
+  /**
+   * The socket's error code when the TCP layer ended the attempt (`ENETUNREACH`,
+   * `EHOSTUNREACH`, `EADDRNOTAVAIL`, `ENOTFOUND`, `EAI_AGAIN`, `EADDRINUSE`, …), kept so that the
+   * faces report the real cause, as librdmacm's events carry the kernel's errno.
+   */
+  readonly socketCode: string | null;
   constructor(
     readonly kind: CmErrorKind,
     message: string,
@@ -306,6 +313,7 @@ export class CmError extends Error {
     this.terminate = extra.terminate ?? null;
     this.ret = extra.ret ?? null;
     this.revision = extra.revision ?? null;
+    this.socketCode = (extra.cause as NodeJS.ErrnoException | undefined)?.code ?? null;
   }
 }
 
@@ -600,44 +608,27 @@ export type CmEnvParams = Pick<CmConnectParams, 'revision' | 'policy' | 'p2p' | 
  * - `settle=MS`: {@link CmConnectParams.settleMs} (rdma_cm's default: {@link ACTIVE_SETTLE_MS});
  * - `accept=MS`: a listener's {@link CmListenLimits.acceptTimeoutMs}, how long a connection
  *   request may wait for `rdma_accept`/`rdma_reject` before the CM rejects it (0: no limit).
- * Throws a {@link CmError} (`invalid`) naming the bad key, so a typo never goes unnoticed.
+ * Parsed by the environment module (`mpaFromEnv`); throws a {@link CmError} (`invalid`) naming
+ * the bad key, so a typo never goes unnoticed.
  */
-export function cmParamsFromEnv(value: string | undefined = process.env.SOFTRDMA_MPA): CmEnvParams {
+export function cmParamsFromEnv(value?: string): CmEnvParams {
+  let e: MpaEnv;
+  try {
+    e = mpaFromEnv(value?.trim());
+  } catch (err) {
+    throw new CmError('invalid', (err as Error).message);
+  }
   const out: CmEnvParams = {};
-  if (!value) return out;
   const policy: Partial<MpaPolicy> = {};
-  for (const item of value.split(/[\s;]+/).filter(Boolean)) {
-    const eq = item.indexOf('=');
-    const k = eq < 0 ? item : item.slice(0, eq);
-    const v = eq < 0 ? '' : item.slice(eq + 1);
-    const bad = (): never => {
-      throw new CmError('invalid', `SOFTRDMA_MPA: bad setting "${item}" (crc=never|allow|require markers=refuse|allow|require rev=1|2 p2p=none|write,read,send settle=MS accept=MS)`);
-    };
-    if (k === 'crc') {
-      if (v !== 'never' && v !== 'allow' && v !== 'require') bad();
-      policy.crc = v as MpaPolicy['crc'];
-    } else if (k === 'markers') {
-      if (v !== 'refuse' && v !== 'allow' && v !== 'require') bad();
-      policy.markers = v as MpaPolicy['markers'];
-    } else if (k === 'rev') {
-      if (v !== '1' && v !== '2') bad();
-      out.revision = Number(v) as 1 | 2;
-    } else if (k === 'settle') {
-      if (!/^\d{1,5}$/.test(v)) bad();
-      out.settleMs = Number(v);
-    } else if (k === 'accept') {
-      if (!/^\d{1,7}$/.test(v)) bad();
-      out.acceptTimeoutMs = Number(v);
-    } else if (k === 'p2p') {
-      if (v === 'none') {
-        out.p2p = false;
-        continue;
-      }
-      const types = v.split(',');
-      if (types.length === 0 || types.some((t) => t !== 'write' && t !== 'read' && t !== 'send')) bad();
-      out.p2p = types as RtrType[];
-      out.rtrPreference = types as RtrType[];
-    } else bad();
+  if (e.crc !== undefined) policy.crc = e.crc;
+  if (e.markers !== undefined) policy.markers = e.markers;
+  if (e.revision !== undefined) out.revision = e.revision;
+  if (e.settleMs !== undefined) out.settleMs = e.settleMs;
+  if (e.acceptTimeoutMs !== undefined) out.acceptTimeoutMs = e.acceptTimeoutMs;
+  if (e.p2p === false) out.p2p = false;
+  else if (e.p2p !== undefined) {
+    out.p2p = e.p2p as RtrType[];
+    out.rtrPreference = e.p2p as RtrType[];
   }
   if (Object.keys(policy).length > 0) out.policy = policy;
   return out;

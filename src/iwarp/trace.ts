@@ -8,6 +8,7 @@
  * MPA heuristic needs), and the FIN at close. A tap is keyed by its socket, so the
  * connection manager and the QP data path write into the same capture.
  */
+import { pcapDirFromEnv } from '../util/env.js';
 import { mkdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -26,8 +27,7 @@ let seq = 0;
 
 /** The directory captures go to, or null when tracing is off. */
 export function pcapDir(): string | null {
-  const d = process.env.SOFTRDMA_PCAP;
-  return d ? d : null;
+  return pcapDirFromEnv();
 }
 
 /** Returns the tap for `socket`, creating it (and its file) on first use; null when tracing is off. */

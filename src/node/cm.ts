@@ -3,7 +3,7 @@
  * (manual §5.4: REJECTED, UNREACHABLE, CONNECT_ERROR…) to typed errors.
  * @internal
  */
-import { ibv_transport_type, rdma_cm_event_type, rdma_event_str, type rdma_cm_event, type rdma_cm_id } from '../verbs/index.js';
+import { errnoName, ibv_transport_type, rdma_cm_event_type, rdma_event_str, type rdma_cm_event, type rdma_cm_id } from '../verbs/index.js';
 import type { CmEvents } from './device.js';
 import { ConnectError } from './errors.js';
 
@@ -85,7 +85,12 @@ export function eventError(what: string, ev: CmEvent, where: string): ConnectErr
     case T.RDMA_CM_EVENT_UNREACHABLE:
     case T.RDMA_CM_EVENT_ADDR_ERROR:
     case T.RDMA_CM_EVENT_ROUTE_ERROR:
-      return new ConnectError(`${what}: ${where} is unreachable (${name}, status ${ev.status})`, 'ETIMEDOUT', 110);
+    {
+      // The event's own errno (ETIMEDOUT, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, …).
+      const errno = ev.status < 0 ? -ev.status : 110;
+      const code = errnoName(errno);
+      return new ConnectError(`${what}: ${where} is unreachable (${name}, ${code})`, code, errno);
+    }
     default:
       return new ConnectError(`${what}: ${where}: ${name} (status ${ev.status})`, 'ECONNRESET', 104);
   }

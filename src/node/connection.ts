@@ -1049,7 +1049,16 @@ export async function connect(device: RdmaDevice, opts: ConnectOptions): Promise
   try {
     // This device, whatever rdma_cm's default (both devices own every local address).
     if (rdmaUseDevice(id, device.context) !== 0) throw lastError('connect: rdmaUseDevice');
-    const address = isIP(host) ? host : (await lookup(host, { family: 4 })).address;
+    let address = host;
+    if (!isIP(host)) {
+      try {
+        address = (await lookup(host, { family: 4 })).address;
+      } catch (e) {
+        // A name that does not resolve: Node's code (ENOTFOUND, EAI_AGAIN), errno EHOSTUNREACH.
+        const code = (e as NodeJS.ErrnoException).code ?? 'ENOTFOUND';
+        throw new ConnectError(`connect to ${where}: cannot resolve ${host} (${code})`, code, 113);
+      }
+    }
     if (signal.aborted) throw signal.reason;
     if ((await rdma_resolve_addr(id, null, { family: isIP(address) === 6 ? 'ipv6' : 'ipv4', address, port: opts.port }, timeout)) !== 0) throw lastError(`connect to ${where}: rdma_resolve_addr`);
     let ev = await events.next(signal);

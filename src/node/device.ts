@@ -44,7 +44,7 @@ const log = logger('node');
 export type Transport = 'iwarp' | 'rocev2';
 
 export interface OpenDeviceOptions {
-  /** `'iwarp'` (default; softrdma0) or `'rocev2'` (softroce0, once the build has it). */
+  /** `'iwarp'` (default; softrdma0) or `'rocev2'` (softroce0). */
   transport?: Transport;
   /** A device by name (`'softrdma0'`); its transport must match `transport` when both are given. */
   name?: string;

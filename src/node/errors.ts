@@ -71,8 +71,10 @@ export class DeviceNotFoundError extends RdmaError {
 
 /**
  * A connection could not be made: `code` is `'ECONNREFUSED'` (refused, or rejected by the
- * server, then with the server's `privateData`), `'ETIMEDOUT'` (no answer in time) or
- * `'ECONNRESET'`.
+ * server, then with the server's `privateData`), `'ETIMEDOUT'` (no answer in time),
+ * `'ENETUNREACH'`, `'EHOSTUNREACH'` or `'EADDRNOTAVAIL'` (no route or no such address: the
+ * errno of rdma_cm's UNREACHABLE event), `'ENOTFOUND'` or `'EAI_AGAIN'` (a host name that does
+ * not resolve; `errno` EHOSTUNREACH), or `'ECONNRESET'`.
  */
 export class ConnectError extends RdmaError {
   override name = 'ConnectError';

@@ -216,7 +216,11 @@ export async function listen(device: RdmaDevice, opts: ListenOptions): Promise<L
     // Listen on this device only (rdma_cm would listen on every device that owns the address).
     if (rdmaUseDevice(id, device.context) !== 0) throw RdmaError.fromErrno('listen: rdmaUseDevice', softrdmaLastError().errno, softrdmaLastError().message);
     if (rdma_bind_addr(id, { family: host.includes(':') ? 'ipv6' : 'ipv4', address: host, port }) !== 0) throw RdmaError.fromErrno('listen: rdma_bind_addr', softrdmaLastError().errno, softrdmaLastError().message);
-    if (rdma_listen(id, backlog) !== 0) throw RdmaError.fromErrno('listen: rdma_listen', softrdmaLastError().errno, softrdmaLastError().message);
+    if (rdma_listen(id, backlog) !== 0) {
+      // The verbs message already names the call ("rdma_listen: …"): said once.
+      const { errno, message } = softrdmaLastError();
+      throw RdmaError.fromErrno('listen: rdma_listen', errno, message.replace(/^rdma_listen: /, ''));
+    }
     await rdmaListenReady(id).catch((e: Error & { errno?: number }) => {
       throw RdmaError.fromErrno('listen', e.errno ?? 22, e.message);
     });

@@ -27,12 +27,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
+import { ENV_ROCE_ADDRS } from '../util/env.js';
 import { logger } from '../util/log.js';
 
 const log = logger('gid');
 
 /** The environment variable that pins the RoCE device's addresses. */
-export const ROCE_ADDRS_ENV = 'SOFTRDMA_ROCE_ADDRS';
+export const ROCE_ADDRS_ENV = ENV_ROCE_ADDRS;
 
 /** How often an open device re-reads the host's addresses (milliseconds). */
 export const GID_POLL_MS = 1000;

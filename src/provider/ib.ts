@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { ENV_ROCE_PORT, rocePortFromEnv } from '../util/env.js';
 import type { IbAvIn, Qp, QpModify } from '../rnic/qp.js';
 import { IbQpAttr, type IbService } from '../rnic/qp-states.js';
 import { MCAST_GROUPS, MCAST_QPS_PER_GROUP, type Rnic } from '../rnic/rnic.js';
@@ -74,14 +75,11 @@ export function hostIpv4Gids(): Uint8Array[] {
 
 export { ROCE_ADDRS_ENV };
 /** The environment variable that sets the RoCE device's UDP port (see {@link roceUdpPortFromEnv}). */
-export const ROCE_PORT_ENV = 'SOFTRDMA_ROCE_PORT';
+export const ROCE_PORT_ENV = ENV_ROCE_PORT;
 
 /** `SOFTRDMA_ROCE_PORT`: the UDP port of the RoCE device (default 4791, IBTA Annex A17.2.4); tests use an ephemeral one. */
 export function roceUdpPortFromEnv(): number | undefined {
-  const v = process.env[ROCE_PORT_ENV]?.trim();
-  if (!v) return undefined;
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
+  return rocePortFromEnv();
 }
 
 /** 16 raw GID octets as RNICPI's `ri_gid_t` (prefix = the first 8 octets, big-endian). */

@@ -119,7 +119,7 @@ export const SINK_FAULT: Readonly<Record<number, Fault>> = {
 };
 
 /**
- * What a peer is told instead of "STag not associated" (issue 17, finding 4). A valid STag of
+ * What a peer is told instead of "STag not associated". A valid STag of
  * another Protection Domain, or a window bound to another QP, is reported on the wire exactly as
  * an STag that does not exist, so that an unauthenticated peer cannot sweep the STag space for
  * other PDs' regions; the local Consumer still gets the precise affiliated event. RDMA Protocol

@@ -36,7 +36,7 @@ const log = logger('mem');
  * The key the RNIC chooses when the Consumer does not own it: a fresh random octet for every
  * registration and window (RDMA Protocol Verbs §7.2 "Implementation Note": a suitable random
  * number with each binding), so that one advertised STag tells a peer nothing about the key
- * of the next (issue 17, finding 4; RFC 5040 §8 and the DDP/RDMAP security analysis it refers
+ * of the next (RFC 5040 §8 and the DDP/RDMAP security analysis it refers
  * to: STags should not be predictable).
  */
 function freshKey(): number {

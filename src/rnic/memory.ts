@@ -204,7 +204,7 @@ export class MemObject {
 /**
  * The STag table: index → object. Indices are drawn at random from the whole 24-bit space
  * (never 0, Verbs §7.2.1), so consecutive registrations get unrelated indices: one advertised
- * STag does not give away the others (issue 17, finding 4; RFC 5040 §8), and a just-freed
+ * STag does not give away the others, and a just-freed
  * index is very unlikely to be reused soon, so a stale STag does not find a new object even
  * before its key is compared.
  */

@@ -7,7 +7,7 @@
  * the provider, one call to these functions per WR.
  *
  * Every local SGE of an SQ WR (a Send's or Write's source, a Read's sink, an atomic's result
- * buffer) is checked against its region here, when it is posted (issue 17, finding 5: a Read
+ * buffer) is checked against its region here, when it is posted (a Read
  * longer than its own sink went on the wire before its sink was looked at). A violation is the
  * spec's *completion* error (Verbs §8.1.3.2, the manual's E15 "completes with
  * IBV_WC_LOC_PROT_ERR"; RNICPI §2.4 lets the provider choose): the WR is queued already failed,

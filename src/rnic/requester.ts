@@ -124,7 +124,7 @@ export class Requester {
       const w = qp.sqAt(qp.sqProc)!;
       if (w.state === WqeState.QUEUED && w.postError !== 0) {
         // A local SGE failed its check at post time: the WR completes in error, in order, and
-        // the QP terminates; nothing of it goes on the wire (issue 17, finding 5).
+        // the QP terminates; nothing of it goes on the wire.
         this.failWqe(w, w.postError);
         continue;
       }

@@ -113,7 +113,7 @@ export interface RnicConfig {
   /**
    * Tell a peer "STag not associated" (RFC 5040/5041 §7.2) for a valid STag of another PD
    * instead of "Invalid STag". Off by default: an unauthenticated peer must not be able to map
-   * other PDs' regions (issue 17, finding 4; faults.ts `UNDISCLOSED_FAULT`). RDMA Protocol Verbs
+   * other PDs' regions. RDMA Protocol Verbs
    * §10 I3 expects it on.
    */
   discloseNotAssociated?: boolean;

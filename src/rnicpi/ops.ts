@@ -112,7 +112,7 @@ export type RiPostListResult = RiResult<{ num_wrs: number }, { num_wrs: number }
  * is called is stored in the RNIC handle (`rnic.ops`) and fixes its thread-safety model.
  */
 export interface ri_ops_t {
-  // --- RNIC management (digest §5.1) -----------------------------------------------------------
+  // --- RNIC management -----------------------------------------------------------
 
   /**
    * Opens the RNIC named by `vp_hdl` in page- or block-list PBL mode; the mode is fixed until
@@ -120,7 +120,7 @@ export interface ri_ops_t {
    * `os_data` is kept and returned as `vp_hdl_os_data` in every callback and as
    * `resource_os_data` of RNIC-level catastrophic events.
    *
-   * Spec: Ch. 7 `ri_rnic_open()` (p. 40); digest §5.1. Callers: P only (KERNEL).
+   * Spec: Ch. 7 `ri_rnic_open()` (p. 40) Callers: P only (KERNEL).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, VP_INVALID_HANDLE, INVALID_PARAMETER (undefined
    * `pbl_mode`), NO_PERMISSION, INVALID_PBL_MODE (mode unsupported), RNIC_INUSE (already open).
    */
@@ -131,7 +131,7 @@ export interface ri_ops_t {
    * RNIC is in progress. All RNIC handles must have been freed first (`RNIC_INUSE`). Must
    * precede `ri_svc_detach`.
    *
-   * Spec: Ch. 7 `ri_rnic_close()` (p. 42); digest §5.1. Callers: P only (KERNEL).
+   * Spec: Ch. 7 `ri_rnic_close()` (p. 42) Callers: P only (KERNEL).
    * Returns: SUCCESS, VP_INVALID_HANDLE (unknown or already closed), RNIC_INUSE, NO_PERMISSION.
    */
   readonly ri_rnic_close: (vp_hdl: ri_vp_handle_t) => RiStatus;
@@ -141,7 +141,7 @@ export interface ri_ops_t {
    * none). Events raised while no handler is registered are lost. `resource_os_data` is chosen by
    * event class (see `riEventResource`).
    *
-   * Spec: Ch. 7 `ri_async_set_event_handler()` (p. 44); digest §5.1. Callers: P only (KERNEL).
+   * Spec: Ch. 7 `ri_async_set_event_handler()` (p. 44) Callers: P only (KERNEL).
    * Returns: SUCCESS, VP_INVALID_HANDLE, NO_PERMISSION.
    */
   readonly ri_async_set_event_handler: (
@@ -155,7 +155,7 @@ export interface ri_ops_t {
    * `rnic.ops` and fixes the handle's thread-safety model. `location` is ignored by the user-level
    * version. The RNIC must be open.
    *
-   * Spec: Ch. 7 `ri_rnic_get_hdl()` (p. 48); digest §5.1. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_rnic_get_hdl()` (p. 48) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, VP_INVALID_HANDLE, INVALID_PARAMETER (bad `location`),
    * RNIC_NOT_OPEN.
    */
@@ -173,7 +173,7 @@ export interface ri_ops_t {
    * size in `attr_size`; on success `attr_size` is the size of the data returned. A later query
    * may return different address lists.
    *
-   * Spec: Ch. 7 `ri_rnic_query()` (p. 50), Ch. 8 `ri_rnic_attr_t`; digest §5.1, §6.3–6.5.
+   * Spec: Ch. 7 `ri_rnic_query()` (p. 50), Ch. 8 `ri_rnic_attr_t`–6.5.
    * Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, INVALID_PARAMETER (undefined flag
    * bits), BUFFER_TOO_SMALL.
@@ -189,7 +189,7 @@ export interface ri_ops_t {
    * reset, capability flags). IB only; other transports answer `XPORT_UNSUPPORTED`. Privileged
    * callers only. Each feature is optional (`OP_UNSUPPORTED`).
    *
-   * Spec: Ch. 7 `ri_rnic_modify()` (p. 52); digest §5.1. Callers: P, NP, SYS (synopsis "KERNEL";
+   * Spec: Ch. 7 `ri_rnic_modify()` (p. 52) Callers: P, NP, SYS (synopsis "KERNEL";
    * unprivileged → NO_PERMISSION).
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, INVALID_PARAMETER, NO_PERMISSION, OP_UNSUPPORTED,
    * XPORT_UNSUPPORTED.
@@ -204,7 +204,7 @@ export interface ri_ops_t {
    * Frees an RNIC handle. Every PD/CQ/QP/SRQ/MR/MW/AH created through it must have been freed
    * first (`RNIC_INUSE`); afterwards no upcall for its objects is in progress.
    *
-   * Spec: Ch. 7 `ri_rnic_free_hdl()` (p. 55); digest §5.1. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_rnic_free_hdl()` (p. 55) Callers: P, NP, SYS.
    * Returns: SUCCESS, VP_INVALID_HANDLE, RNIC_INVALID_HANDLE, RNIC_INUSE.
    */
   readonly ri_rnic_free_hdl: (vp_hdl: ri_vp_handle_t, rnic: ri_rnic_handle_t) => RiStatus;
@@ -216,7 +216,7 @@ export interface ri_ops_t {
    * (two-call idiom); on success `oplen` is the number of bytes written. Every op is optional.
    * Privileged callers only.
    *
-   * Spec: Ch. 7 `ri_rnic_diag()` (p. 57); digest §5.1. Callers: P, NP, SYS (synopsis "KERNEL";
+   * Spec: Ch. 7 `ri_rnic_diag()` (p. 57) Callers: P, NP, SYS (synopsis "KERNEL";
    * unprivileged → NO_PERMISSION).
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, INVALID_PARAMETER (bad `arg`), BUFFER_TOO_SMALL,
    * OP_UNSUPPORTED, NO_PERMISSION.
@@ -228,12 +228,12 @@ export interface ri_ops_t {
     opval: Uint8Array | null,
   ) => RiSizedResult<{ oplen: number }, 'oplen'>;
 
-  // --- Protection domains (digest §5.2) ---------------------------------------------------------
+  // --- Protection domains ---------------------------------------------------------
 
   /**
    * Allocates a Protection Domain in the RNIC handle's context.
    *
-   * Spec: Ch. 7 `ri_pd_alloc()` (p. 60); digest §5.2. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_pd_alloc()` (p. 60) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE.
    */
   readonly ri_pd_alloc: (
@@ -245,12 +245,12 @@ export interface ri_ops_t {
   /**
    * Frees a PD. A PD still used by a QP, SRQ, MR, MW or AH → `PD_INUSE` (nothing freed).
    *
-   * Spec: Ch. 7 `ri_pd_dealloc()` (p. 60); digest §5.2. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_pd_dealloc()` (p. 60) Callers: P, NP, SYS.
    * Returns: SUCCESS, PD_INUSE, RNIC_INVALID_HANDLE, PD_INVALID_HANDLE.
    */
   readonly ri_pd_dealloc: (rnic: ri_rnic_handle_t, pd: ri_pd_handle_t) => RiStatus;
 
-  // --- Completion queues (digest §5.3) ----------------------------------------------------------
+  // --- Completion queues ----------------------------------------------------------
 
   /**
    * Creates a CQ of at least `num_cqe` entries (actual size returned). `handler_id` names a CEH
@@ -258,7 +258,7 @@ export interface ri_ops_t {
    * CQ's life. Non-privileged consumers pass 0 (the uVP ignores it). `os_data` is the CQ's
    * identity in CEH callbacks and WCs (`cq_os_data`).
    *
-   * Spec: Ch. 7 `ri_cq_create()` (p. 62); digest §5.3. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_cq_create()` (p. 62) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, INVALID_PARAMETER,
    * CQ_CAPACITY_EXCEEDED (> `max_cqes_per_cq`; no CQ), CQ_INVALID_EVENT_HANDLER.
    */
@@ -273,7 +273,7 @@ export interface ri_ops_t {
    * Returns the CQ's size and handler ID (0 for non-privileged consumers / no handler). An
    * internal error or overrun → `CQ_ERROR`: the associated QPs are then unusable.
    *
-   * Spec: Ch. 7 `ri_cq_query()` (p. 64); digest §5.3. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_cq_query()` (p. 64) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, CQ_INVALID_HANDLE, INVALID_PARAMETER, CQ_ERROR.
    */
   readonly ri_cq_query: (rnic: ri_rnic_handle_t, cq: ri_cq_handle_t) => RiResult<{ cq_attr: ri_cq_attr_t }>;
@@ -284,7 +284,7 @@ export interface ri_ops_t {
    * Shrinking below the outstanding entries → `CQ_WOULD_OVERFLOW`; `num_cqe` 0 or an unknown mask
    * → `INVALID_PARAMETER`.
    *
-   * Spec: Ch. 7 `ri_cq_modify()` (p. 66); digest §5.3. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_cq_modify()` (p. 66) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, CQ_INVALID_HANDLE,
    * INVALID_PARAMETER, CQ_CAPACITY_EXCEEDED, CQ_WOULD_OVERFLOW, CQ_ERROR.
    */
@@ -299,7 +299,7 @@ export interface ri_ops_t {
    * Destroys a CQ. A CQ still associated with a QP → `CQ_INUSE`. After success the handler is
    * never invoked again for it, no event for it is in progress, unreaped WCs are discarded.
    *
-   * Spec: Ch. 7 `ri_cq_destroy()` (p. 68); digest §5.3. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_cq_destroy()` (p. 68) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, CQ_INVALID_HANDLE, CQ_INUSE.
    */
   readonly ri_cq_destroy: (rnic: ri_rnic_handle_t, cq: ri_cq_handle_t) => RiStatus;
@@ -308,7 +308,7 @@ export interface ri_ops_t {
    * IB only: returns a handle to QP0 (SMI) or QP1 (GSI) of `port`, once per port until destroyed
    * (`QP_INUSE`). Special QPs may not share CQs with ordinary QPs. Actual queue sizes returned.
    *
-   * Spec: Ch. 7 `ri_special_qp_get()` (p. 90); digest §5.4, §5.11. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_special_qp_get()` (p. 90) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, INVALID_PARAMETER, RNIC_INVALID_HANDLE,
    * QP_INVALID_SPECIAL_TYPE, QP_INUSE, RNIC_INVALID_PORT, CQ_INVALID_HANDLE,
    * RNIC_WR_LIMIT_EXCEEDED, RNIC_SG_LIMIT_EXCEEDED, PD_INVALID_HANDLE, XPORT_UNSUPPORTED (non-IB).
@@ -327,7 +327,7 @@ export interface ri_ops_t {
    * existing ID has its callback replaced; a `null` callback silences the ID's CQs even if
    * armed. Does not arm anything. `handler_id` null (the C NULL pointer) → `INVALID_PARAMETER`.
    *
-   * Spec: Ch. 7 `ri_cq_set_event_handler()` (p. 69); digest §5.3. Callers: P only (KERNEL).
+   * Spec: Ch. 7 `ri_cq_set_event_handler()` (p. 69) Callers: P only (KERNEL).
    * Returns: SUCCESS, RESOURCE_SHORTAGE (out of IDs), VP_INVALID_HANDLE, INVALID_PARAMETER,
    * INVALID_HANDLER_ID, NO_PERMISSION.
    */
@@ -343,7 +343,7 @@ export interface ri_ops_t {
    * anything). Entries already present never trigger; ANY dominates SOLICITED; re-arm after each
    * callback. A CQ created with `handler_id` 0 → `CQ_NO_EVENT_HANDLER`. Interrupt-safe.
    *
-   * Spec: Ch. 7 `ri_cq_req_notification()` (p. 71); digest §5.3. Callers: P, NP.
+   * Spec: Ch. 7 `ri_cq_req_notification()` (p. 71) Callers: P, NP.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, CQ_INVALID_HANDLE, INVALID_PARAMETER (bad `type`),
    * CQ_NO_EVENT_HANDLER.
    */
@@ -358,7 +358,7 @@ export interface ri_ops_t {
    * available → `CQ_EMPTY`; fewer than available may be returned, so only `CQ_EMPTY` proves the
    * CQ drained. Interrupt-safe.
    *
-   * Spec: Ch. 7 `ri_cq_poll()` (p. 73); digest §5.3, §6.10. Callers: P, NP.
+   * Spec: Ch. 7 `ri_cq_poll()` (p. 73) Callers: P, NP.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, CQ_INVALID_HANDLE, CQ_EMPTY.
    */
   readonly ri_cq_poll: (
@@ -367,7 +367,7 @@ export interface ri_ops_t {
     num_wcs: number,
   ) => RiResult<{ wcs: ri_wc_t[] }>;
 
-  // --- Queue pairs (digest §5.4) ----------------------------------------------------------------
+  // --- Queue pairs ----------------------------------------------------------------
 
   /**
    * Creates a QP in state IDLE from the attributes "valid in create" for the transport. Returns
@@ -375,7 +375,7 @@ export interface ri_ops_t {
    * `sq_max_sges`, `sq_max_sges_rdmaw`, `rq_max_sges`, ORD and IRD (each ≥ requested). `os_data`
    * is the QP's identity in WCs (`qp_os_data`) and QP events. `rq_hiwat` 0 leaves it disarmed.
    *
-   * Spec: Ch. 7 `ri_qp_create()` (p. 79), Ch. 8 `ri_qp_attr_t`; digest §5.4, §6.7.
+   * Spec: Ch. 7 `ri_qp_create()` (p. 79), Ch. 8 `ri_qp_attr_t`
    * Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, INVALID_PARAMETER, RNIC_INVALID_HANDLE,
    * CQ_INVALID_HANDLE, RNIC_WR_LIMIT_EXCEEDED, RNIC_SG_LIMIT_EXCEEDED, PD_INVALID_HANDLE,
@@ -394,7 +394,7 @@ export interface ri_ops_t {
    * CQ/SRQ *os_data*, not handles; `llp_stream_handle` is the current handle or null if never
    * set; `stream_msg_buf` is null; MPA marker fields report preferences.
    *
-   * Spec: Ch. 7 `ri_qp_query()` (p. 82); digest §5.4. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_qp_query()` (p. 82) Callers: P, NP, SYS.
    * Returns: SUCCESS, INVALID_PARAMETER, RNIC_INVALID_HANDLE, QP_INVALID_HANDLE.
    */
   readonly ri_qp_query: (rnic: ri_rnic_handle_t, qp: ri_qp_handle_t) => RiResult<{ attrs: ri_qp_attr_t }>;
@@ -407,7 +407,7 @@ export interface ri_ops_t {
    * still flushing → `STILL_FLUSHING_WQES`. May block (not interrupt-safe). The result is the QP's
    * attributes after the call, as `ri_qp_query` would return them.
    *
-   * Spec: Ch. 7 `ri_qp_modify()` (p. 83), Ch. 6.1.4; digest §4.4–4.6, §5.4. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_qp_modify()` (p. 83), Ch. 6.1.4–4.6, §5.4. Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, QP_INVALID_HANDLE,
    * INVALID_PARAMETER, RNIC_INVALID_PKEY_INDEX, RNIC_INVALID_PKEY_ENTRY, QP_INVALID_STATE,
    * RNIC_INVALID_MTU, RNIC_INVALID_PORT, MIGRATION_STATE_INVALID, RNIC_INVALID_RNR_VALUE,
@@ -428,12 +428,12 @@ export interface ri_ops_t {
    * group → `MULTICAST_ATTACHED`. Outstanding WRs are cancelled silently (never completed after
    * return); incoming traffic is discarded; no async event for it afterwards.
    *
-   * Spec: Ch. 7 `ri_qp_destroy()` (p. 88); digest §5.4. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_qp_destroy()` (p. 88) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, QP_INVALID_HANDLE, WINDOWS_BOUND, MULTICAST_ATTACHED.
    */
   readonly ri_qp_destroy: (rnic: ri_rnic_handle_t, qp: ri_qp_handle_t) => RiStatus;
 
-  // --- Posting to the Send Queue (digest §5.5) --------------------------------------------------
+  // --- Posting to the Send Queue --------------------------------------------------
 
   /**
    * Posts `wr[0 .. num_wrs-1]` (default: all) to the SQ in order. The WRs are copied: the array
@@ -444,7 +444,7 @@ export interface ri_ops_t {
    * flush-complete (softrdma: SQ posts in Idle). Fast-register from a non-privileged caller →
    * `NO_PERMISSION`. Interrupt-safe.
    *
-   * Spec: Ch. 7 `ri_qp_postsq()` (p. 93), Ch. 8 `ri_wr_t`; digest §5.5, §6.9. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_postsq()` (p. 93), Ch. 8 `ri_wr_t` Callers: P, NP.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, QP_INVALID_HANDLE, QP_CAPACITY_EXCEEDED,
    * WR_INVALID_TYPE, QP_INVALID_STATE, WR_INVALID_FLAGS, WR_SG_INVALID_FORMAT,
    * ADDRESS_HANDLE_INVALID, INVALID_WINDOW_TYPE, MW_INVALID_HANDLE, MR_INVALID_HANDLE,
@@ -464,7 +464,7 @@ export interface ri_ops_t {
    * Posts one Send / Send-with-Invalidate (`rtag` = remote STag to invalidate) / IB
    * Send-with-Immediate. Same semantics as `ri_qp_postsq` with one `ri_wr_send_t`.
    *
-   * Spec: Ch. 7 `ri_qp_post_send()` (p. 93); digest §5.5. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_send()` (p. 93) Callers: P, NP.
    * Returns: as `ri_qp_postsq`.
    */
   readonly ri_qp_post_send: (
@@ -484,7 +484,7 @@ export interface ri_ops_t {
    * `(rtag, rdma_addr)` into `sg_list`. Same semantics as `ri_qp_postsq` with one
    * `ri_wr_rdma_read_t`.
    *
-   * Spec: Ch. 7 `ri_qp_post_rdma_read()` (p. 93); digest §5.5. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_rdma_read()` (p. 93) Callers: P, NP.
    * Returns: as `ri_qp_postsq`.
    */
   readonly ri_qp_post_rdma_read: (
@@ -503,7 +503,7 @@ export interface ri_ops_t {
    * Posts one RDMA Write (or IB RDMA Write with Immediate) of `sg_list` to remote
    * `(rtag, rdma_addr)`. Same semantics as `ri_qp_postsq` with one `ri_wr_rdma_write_t`.
    *
-   * Spec: Ch. 7 `ri_qp_post_rdma_write()` (p. 93); digest §5.5. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_rdma_write()` (p. 93) Callers: P, NP.
    * Returns: as `ri_qp_postsq`.
    */
   readonly ri_qp_post_rdma_write: (
@@ -525,7 +525,7 @@ export interface ri_ops_t {
    * the window's new RTag when the consumer owns the key. Zero-length bind on a Type 2 window →
    * `INVALID_WINDOW_TYPE`. Same semantics as `ri_qp_postsq` with one `ri_wr_bind_t`.
    *
-   * Spec: Ch. 7 `ri_qp_post_bind()` (p. 93); digest §3.8, §5.5. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_bind()` (p. 93) Callers: P, NP.
    * Returns: as `ri_qp_postsq`.
    */
   readonly ri_qp_post_bind: (
@@ -549,7 +549,7 @@ export interface ri_ops_t {
    * key. Privileged consumers only (`NO_PERMISSION`, or WC status FMR_QP_NOT_PRIVILEGED_ERROR).
    * Same semantics as `ri_qp_postsq` with one `ri_wr_fmr_t`.
    *
-   * Spec: Ch. 7 `ri_qp_post_fmr()` (p. 93); digest §3.3, §5.5. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_fmr()` (p. 93) Callers: P, NP.
    * Returns: as `ri_qp_postsq`.
    */
   readonly ri_qp_post_fmr: (
@@ -570,7 +570,7 @@ export interface ri_ops_t {
    * swaps `rtag`/`ltag`. Invalidate of a Type 1 window → `INVALID_WINDOW_TYPE`. Same semantics as
    * `ri_qp_postsq` with one `ri_wr_local_invalidate_t`.
    *
-   * Spec: Ch. 7 `ri_qp_post_local_invalidate()` (p. 93); digest §5.5. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_local_invalidate()` (p. 93) Callers: P, NP.
    * Returns: as `ri_qp_postsq`.
    */
   readonly ri_qp_post_local_invalidate: (
@@ -591,7 +591,7 @@ export interface ri_ops_t {
    * `RNIC_ATOMICS_UNSUPPORTED` (always on iWARP). Same semantics as `ri_qp_postsq` with one
    * `ri_wr_atomic_t`.
    *
-   * Spec: Ch. 7 `ri_qp_post_atomic()` (p. 93); digest §5.5, §11.1. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_atomic()` (p. 93) Callers: P, NP.
    * Returns: as `ri_qp_postsq`.
    */
   readonly ri_qp_post_atomic: (
@@ -612,7 +612,7 @@ export interface ri_ops_t {
    * softrdma answers `XPORT_UNSUPPORTED` (not in the page's list; see spec-notes). Same semantics
    * as `ri_qp_postsq` with one `ri_wr_datagram_t`.
    *
-   * Spec: Ch. 7 `ri_qp_post_datagram()` (p. 93); digest §5.5. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_datagram()` (p. 93) Callers: P, NP.
    * Returns: as `ri_qp_postsq`, plus XPORT_UNSUPPORTED (non-IB).
    */
   readonly ri_qp_post_datagram: (
@@ -630,7 +630,7 @@ export interface ri_ops_t {
     max_static_rate: number,
   ) => RiStatus;
 
-  // --- Posting to the Receive Queue (digest §5.6) -----------------------------------------------
+  // --- Posting to the Receive Queue -----------------------------------------------
 
   /**
    * Posts receive WRs to the QP's RQ in order (partial-success `num_wrs` as for `ri_qp_postsq`;
@@ -639,7 +639,7 @@ export interface ri_ops_t {
    * `QP_INVALID_STATE` only in Idle/Init (IB wording) — an iWARP QP accepts receives in Idle so
    * they can be pre-posted before RTS. Every posted receive WR completes. Interrupt-safe.
    *
-   * Spec: Ch. 7 `ri_qp_postrq()` (p. 100); digest §5.6. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_postrq()` (p. 100) Callers: P, NP.
    * Returns: SUCCESS, QP_INVALID_HANDLE, RNIC_INVALID_HANDLE, WR_SG_INVALID_FORMAT,
    * SRQ_INVALID_HANDLE, WR_INVALID_FLAGS, QP_INVALID_STATE, QP_CAPACITY_EXCEEDED,
    * RNIC_SG_LIMIT_EXCEEDED, QP_TIED_TO_SRQ, SRQ_UNSUPPORTED.
@@ -654,7 +654,7 @@ export interface ri_ops_t {
   /**
    * Posts one receive WR to the QP's RQ; same semantics as `ri_qp_postrq` with one WR.
    *
-   * Spec: Ch. 7 `ri_qp_post_recv()` (p. 100); digest §5.6. Callers: P, NP.
+   * Spec: Ch. 7 `ri_qp_post_recv()` (p. 100) Callers: P, NP.
    * Returns: as `ri_qp_postrq`.
    */
   readonly ri_qp_post_recv: (
@@ -666,13 +666,13 @@ export interface ri_ops_t {
     num_sgls: number,
   ) => RiStatus;
 
-  // --- Shared receive queues (digest §5.7) ------------------------------------------------------
+  // --- Shared receive queues ------------------------------------------------------
 
   /**
    * Creates an SRQ (`max_wrs`, `max_sgl`, `lowat`, `pd` required; actual values ≥ requested
    * returned). A non-zero `lowat` arms the limit. `os_data` is the SRQ's identity in SRQ events.
    *
-   * Spec: Ch. 7 `ri_srq_create()` (p. 104), Ch. 8 `ri_srq_attr_t`; digest §5.7, §6.8.
+   * Spec: Ch. 7 `ri_srq_create()` (p. 104), Ch. 8 `ri_srq_attr_t`
    * Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, INVALID_PARAMETER,
    * RNIC_WR_LIMIT_EXCEEDED, RNIC_SG_LIMIT_EXCEEDED, PD_INVALID_HANDLE, SRQ_LIMIT_OUT_OF_RANGE,
@@ -688,7 +688,7 @@ export interface ri_ops_t {
   /**
    * Returns the SRQ's attributes (incl. `srq_armed`).
    *
-   * Spec: Ch. 7 `ri_srq_query()` (p. 106); digest §5.7. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_srq_query()` (p. 106) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, SRQ_INVALID_HANDLE, INVALID_PARAMETER,
    * SRQ_UNSUPPORTED, SRQ_IN_ERROR.
    */
@@ -702,7 +702,7 @@ export interface ri_ops_t {
    * (`RI_SRQ_ATTR_LOWAT`, > 0 arms). All-or-nothing; no way to disarm. `attrs` is IN OUT (the
    * spec declares it OUT by mistake); the result carries the actual attributes.
    *
-   * Spec: Ch. 7 `ri_srq_modify()` (p. 107); digest §5.7. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_srq_modify()` (p. 107) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, SRQ_INVALID_HANDLE,
    * INVALID_PARAMETER, RNIC_WR_LIMIT_EXCEEDED, SRQ_IN_ERROR, SRQ_RESIZE_UNSUPPORTED,
    * SRQ_LIMIT_OUT_OF_RANGE, SRQ_CANNOT_SHRINK, SRQ_UNSUPPORTED.
@@ -718,7 +718,7 @@ export interface ri_ops_t {
    * Destroys an SRQ; only after every QP using it is destroyed (`SRQ_INUSE`). WRs left in it are
    * *not* flushed to any CQ. No async event for it afterwards.
    *
-   * Spec: Ch. 7 `ri_srq_destroy()` (p. 109); digest §5.7. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_srq_destroy()` (p. 109) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, SRQ_INVALID_HANDLE, SRQ_INUSE, SRQ_UNSUPPORTED.
    */
   readonly ri_srq_destroy: (rnic: ri_rnic_handle_t, srq: ri_srq_handle_t) => RiStatus;
@@ -726,7 +726,7 @@ export interface ri_ops_t {
   /**
    * Posts receive WRs to an SRQ; semantics as `ri_qp_postrq`. Interrupt-safe.
    *
-   * Spec: Ch. 7 `ri_srq_post()` (p. 100); digest §5.6. Callers: P, NP.
+   * Spec: Ch. 7 `ri_srq_post()` (p. 100) Callers: P, NP.
    * Returns: as `ri_qp_postrq`.
    */
   readonly ri_srq_post: (
@@ -739,7 +739,7 @@ export interface ri_ops_t {
   /**
    * Posts one receive WR to an SRQ; semantics as `ri_qp_postrq` with one WR.
    *
-   * Spec: Ch. 7 `ri_srq_post_recv()` (p. 100); digest §5.6. Callers: P, NP.
+   * Spec: Ch. 7 `ri_srq_post_recv()` (p. 100) Callers: P, NP.
    * Returns: as `ri_qp_postrq`.
    */
   readonly ri_srq_post_recv: (
@@ -751,7 +751,7 @@ export interface ri_ops_t {
     num_sgls: number,
   ) => RiStatus;
 
-  // --- Memory regions (digest §5.8) -------------------------------------------------------------
+  // --- Memory regions -------------------------------------------------------------
 
   /**
    * Allocates an MR STag with no memory (invalid state) for fast-register, reserving PBL room
@@ -760,7 +760,7 @@ export interface ri_ops_t {
    * `attr`. All-or-nothing. Freed with `ri_mr_dereg`. The AL answers `NO_PERMISSION` to user
    * callers unless they may register physical memory (not the default).
    *
-   * Spec: Ch. 7 `ri_ltag_alloc()` (p. 111); digest §5.8. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_ltag_alloc()` (p. 111) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, PD_INVALID_HANDLE,
    * INVALID_PARAMETER, EXT_BMM_UNSUPPORTED, NO_PERMISSION.
    */
@@ -780,7 +780,7 @@ export interface ri_ops_t {
    * input `ltag` key is used only with `CONSUMER_OWNS_KEY` and `RI_RNIC_EXT_INDEX_KEY_SPLIT`. An
    * RTag is returned iff remote rights were requested (iWARP: RTag == LTag).
    *
-   * Spec: Ch. 7 `ri_mr_reg()` (p. 113); digest §3, §5.8. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mr_reg()` (p. 113) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, INVALID_PARAMETER,
    * MEM_INVALID_ADDRESS, MEM_INVALID_LENGTH, PD_INVALID_HANDLE, MEM_INVALID_ACCESS,
    * EXT_ZBVA_UNSUPPORTED.
@@ -797,7 +797,7 @@ export interface ri_ops_t {
    * Returns the registration, tags, sharing, enforced bounds (in the caller's domain) and STag
    * state of an MR.
    *
-   * Spec: Ch. 7 `ri_mr_query()` (p. 115); digest §5.8. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mr_query()` (p. 115) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, MR_INVALID_HANDLE, INVALID_PARAMETER.
    */
   readonly ri_mr_query: (rnic: ri_rnic_handle_t, mr: ri_mr_handle_t) => RiResult<{ mr_info: ri_mr_info_t }>;
@@ -809,7 +809,7 @@ export interface ri_ops_t {
    * Failures WINDOWS_BOUND, RNIC_INVALID_HANDLE, MR_INVALID_HANDLE, INVALID_PARAMETER leave the old
    * registration intact; **any other failure destroys the old registration** too.
    *
-   * Spec: Ch. 7 `ri_mr_rereg()` (p. 117); digest §5.8. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mr_rereg()` (p. 117) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, MR_INVALID_HANDLE,
    * INVALID_PARAMETER, MEM_INVALID_ADDRESS, MEM_INVALID_LENGTH, PD_INVALID_HANDLE,
    * MEM_INVALID_ACCESS, WINDOWS_BOUND, EXT_BMM_UNSUPPORTED, EXT_ZBVA_UNSUPPORTED.
@@ -829,7 +829,7 @@ export interface ri_ops_t {
    * `ri_mr_reg_shared`) and unpins what its registration pinned. Bound windows → `WINDOWS_BOUND`
    * (MR stays usable). On success all local access through it has completed or been terminated.
    *
-   * Spec: Ch. 7 `ri_mr_dereg()` (p. 120); digest §5.8. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mr_dereg()` (p. 120) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, MR_INVALID_HANDLE, WINDOWS_BOUND.
    */
   readonly ri_mr_dereg: (rnic: ri_rnic_handle_t, mr: ri_mr_handle_t) => RiStatus;
@@ -839,7 +839,7 @@ export interface ri_ops_t {
    * `ri_phys_buf_t` list). Returns the actual attributes (IB may assign another VA). User callers
    * get `NO_PERMISSION` from the AL unless permitted (not the default).
    *
-   * Spec: Ch. 7 `ri_mr_reg_phys()` (p. 122); digest §5.8. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mr_reg_phys()` (p. 122) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, INVALID_PARAMETER,
    * MEM_INVALID_ADDRESS, MEM_INVALID_LENGTH, MEM_INVALID_PBLE_LENGTH, MEM_INVALID_PBLE,
    * MEM_INVALID_OFFSET, PD_INVALID_HANDLE, MEM_INVALID_ACCESS, EXT_ZBVA_UNSUPPORTED, NO_PERMISSION.
@@ -862,7 +862,7 @@ export interface ri_ops_t {
    * `MR_INVALID_HANDLE`). Same failure rule: the four "no change" codes keep the old
    * registration, any other failure destroys it. Permission rule as `ri_mr_reg_phys`.
    *
-   * Spec: Ch. 7 `ri_mr_rereg_phys()` (p. 124); digest §5.8. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mr_rereg_phys()` (p. 124) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, MR_INVALID_HANDLE,
    * INVALID_PARAMETER, MEM_INVALID_ADDRESS, MEM_INVALID_LENGTH, MEM_INVALID_PBLE_LENGTH,
    * MEM_INVALID_OFFSET, PD_INVALID_HANDLE, MEM_INVALID_ACCESS, WINDOWS_BOUND,
@@ -889,7 +889,7 @@ export interface ri_ops_t {
    * another PD, rights and VA; the length is the original's (input `length` ignored);
    * `NONCOHERENT` is inherited. `SHARED_REG_IOVA`: `va` is an I/O VA. Actual attributes returned.
    *
-   * Spec: Ch. 7 `ri_mr_reg_shared()` (p. 127); digest §5.8. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mr_reg_shared()` (p. 127) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, MR_INVALID_HANDLE,
    * INVALID_PARAMETER, PD_INVALID_HANDLE, MEM_INVALID_ACCESS, EXT_ZBVA_UNSUPPORTED.
    */
@@ -902,12 +902,12 @@ export interface ri_ops_t {
     os_data: ri_os_data_t,
   ) => RiResult<{ out_mr: ri_mr_handle_t; mr_reg_attr: ri_mr_reg_attr_t; ltag: ri_ltag_t; rtag?: ri_rtag_t }>;
 
-  // --- Memory windows (digest §5.9) -------------------------------------------------------------
+  // --- Memory windows -------------------------------------------------------------
 
   /**
    * Allocates a window of `mw_type` in `pd`; its RTag is invalid until a Bind WR succeeds.
    *
-   * Spec: Ch. 7 `ri_mw_alloc()` (p. 129); digest §3.8, §5.9. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mw_alloc()` (p. 129) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, INVALID_PARAMETER,
    * PD_INVALID_HANDLE, WINDOW_TYPE_UNSUPPORTED.
    */
@@ -923,7 +923,7 @@ export interface ri_ops_t {
    * Deallocates a window; remote requests using it during/after fail. Later calls naming it →
    * `MW_INVALID_HANDLE`.
    *
-   * Spec: Ch. 7 `ri_mw_dealloc()` (p. 133); digest §5.9. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mw_dealloc()` (p. 133) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, MW_INVALID_HANDLE.
    */
   readonly ri_mw_dealloc: (rnic: ri_rnic_handle_t, mw: ri_mw_handle_t) => RiStatus;
@@ -932,7 +932,7 @@ export interface ri_ops_t {
    * Returns a window's type, STag state, PD, rights (none while unbound) and RTag. (Every C OUT
    * pointer may be NULL; here all are always returned.)
    *
-   * Spec: Ch. 7 `ri_mw_query()` (p. 131); digest §5.9. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mw_query()` (p. 131) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, MW_INVALID_HANDLE.
    */
   readonly ri_mw_query: (
@@ -946,14 +946,14 @@ export interface ri_ops_t {
     rtag: ri_rtag_t;
   }>;
 
-  // --- Pinning, mapping, synchronisation (digest §5.10) -----------------------------------------
+  // --- Pinning, mapping, synchronisation -----------------------------------------
 
   /**
    * Pins `[vaddr, vaddr+len)` through the RNIC (device-dependent pinning; may simply forward to
    * `ri_svc_mem_pin`). Reference-counted; unpin needs the same range and the same `os_data`.
    * Privileged callers only.
    *
-   * Spec: Ch. 7 `ri_mem_pin()` (p. 134); digest §3.6, §5.10. Callers: P, NP, SYS (unprivileged →
+   * Spec: Ch. 7 `ri_mem_pin()` (p. 134) Callers: P, NP, SYS (unprivileged →
    * NO_PERMISSION).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, NO_PERMISSION, RNIC_INVALID_HANDLE, INVALID_PARAMETER.
    */
@@ -968,7 +968,7 @@ export interface ri_ops_t {
    * Unpins a range pinned with `ri_mem_pin` (exactly the same range and `os_data`). Privileged
    * callers only.
    *
-   * Spec: Ch. 7 `ri_mem_unpin()` (p. 134); digest §3.6, §5.10. Callers: P, NP, SYS (unprivileged →
+   * Spec: Ch. 7 `ri_mem_unpin()` (p. 134) Callers: P, NP, SYS (unprivileged →
    * NO_PERMISSION).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, NO_PERMISSION, RNIC_INVALID_HANDLE, INVALID_PARAMETER.
    */
@@ -984,7 +984,7 @@ export interface ri_ops_t {
    * prefix (`io.phys_len`) — the caller loops, advancing `vaddr` and reducing `len`.
    * Interrupt-safe. Privileged callers only.
    *
-   * Spec: Ch. 7 `ri_mem_map()` (p. 137); digest §3.6, §5.10. Callers: P, NP, SYS (unprivileged →
+   * Spec: Ch. 7 `ri_mem_map()` (p. 137) Callers: P, NP, SYS (unprivileged →
    * NO_PERMISSION).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, NO_PERMISSION, RNIC_INVALID_HANDLE, INVALID_PARAMETER.
    */
@@ -998,7 +998,7 @@ export interface ri_ops_t {
   /**
    * Undoes one `ri_mem_map` (same `io`, same `os_data`). Interrupt-safe. Privileged callers only.
    *
-   * Spec: Ch. 7 `ri_mem_unmap()` (p. 137); digest §5.10. Callers: P, NP, SYS (unprivileged →
+   * Spec: Ch. 7 `ri_mem_unmap()` (p. 137) Callers: P, NP, SYS (unprivileged →
    * NO_PERMISSION).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, NO_PERMISSION, RNIC_INVALID_HANDLE, INVALID_PARAMETER.
    */
@@ -1009,7 +1009,7 @@ export interface ri_ops_t {
    * `NONCOHERENT` MRs are synced; no-op success if unsupported or none is non-coherent. `null`
    * list with `num_seg` > 0 → `INVALID_PARAMETER`. `num_seg` defaults to the list length.
    *
-   * Spec: Ch. 7 `ri_mem_sync_rread()` (p. 139); digest §3.7, §5.10. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mem_sync_rread()` (p. 139) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, INVALID_PARAMETER, MEM_INVALID_LTAG,
    * MEM_INVALID_ADDRESS, MEM_INVALID_LENGTH.
    */
@@ -1023,7 +1023,7 @@ export interface ri_ops_t {
    * Makes completed incoming RDMA Writes to non-coherent MRs visible to local reads. Rules as
    * `ri_mem_sync_rread`.
    *
-   * Spec: Ch. 7 `ri_mem_sync_rwrite()` (p. 141); digest §3.7, §5.10. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mem_sync_rwrite()` (p. 141) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, INVALID_PARAMETER, MEM_INVALID_LTAG,
    * MEM_INVALID_ADDRESS, MEM_INVALID_LENGTH.
    */
@@ -1033,12 +1033,12 @@ export interface ri_ops_t {
     num_seg?: number,
   ) => RiStatus;
 
-  // --- InfiniBand-only calls (digest §5.11): non-IB RNICs answer XPORT_UNSUPPORTED --------------
+  // --- InfiniBand-only calls: non-IB RNICs answer XPORT_UNSUPPORTED --------------
 
   /**
    * IB only: creates a UD address handle from `av` in `pd`.
    *
-   * Spec: Ch. 7 `ri_ah_create()` (p. 143); digest §5.11. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_ah_create()` (p. 143) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, PD_INVALID_HANDLE,
    * INVALID_PARAMETER, XPORT_UNSUPPORTED.
    */
@@ -1053,7 +1053,7 @@ export interface ri_ops_t {
   /**
    * IB only: returns an address handle's address vector and PD.
    *
-   * Spec: Ch. 7 `ri_ah_query()` (p. 145); digest §5.11. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_ah_query()` (p. 145) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, ADDRESS_HANDLE_INVALID, INVALID_PARAMETER,
    * XPORT_UNSUPPORTED.
    */
@@ -1065,7 +1065,7 @@ export interface ri_ops_t {
   /**
    * IB only: replaces an address handle's address vector.
    *
-   * Spec: Ch. 7 `ri_ah_modify()` (p. 147); digest §5.11. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_ah_modify()` (p. 147) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, ADDRESS_HANDLE_INVALID, INVALID_PARAMETER,
    * XPORT_UNSUPPORTED.
    */
@@ -1078,7 +1078,7 @@ export interface ri_ops_t {
   /**
    * IB only: destroys an address handle.
    *
-   * Spec: Ch. 7 `ri_ah_destroy()` (p. 148); digest §5.11. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_ah_destroy()` (p. 148) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, ADDRESS_HANDLE_INVALID, XPORT_UNSUPPORTED.
    */
   readonly ri_ah_destroy: (rnic: ri_rnic_handle_t, ah: ri_address_handle_t) => RiStatus;
@@ -1087,7 +1087,7 @@ export interface ri_ops_t {
    * IB only: attaches a UD QP's RQ to multicast group (`mlid`, `mgid`). Non-UD QP →
    * `QP_INVALID_SERVICE_TYPE`; optional feature (`RI_IB_UD_MULTICAST`) → `OP_UNSUPPORTED`.
    *
-   * Spec: Ch. 7 `ri_mcast_attach()` (p. 149); digest §5.11. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mcast_attach()` (p. 149) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE, MGID_INVALID, MLID_INVALID,
    * QP_INVALID_HANDLE, QP_INVALID_SERVICE_TYPE, RNIC_QPS_PER_MCAST_PORT_EXCEEDED, OP_UNSUPPORTED,
    * XPORT_UNSUPPORTED.
@@ -1104,7 +1104,7 @@ export interface ri_ops_t {
   /**
    * IB only: detaches a QP from a multicast group (all inputs must match the attach).
    *
-   * Spec: Ch. 7 `ri_mcast_detach()` (p. 151); digest §5.11. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_mcast_detach()` (p. 151) Callers: P, NP, SYS.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, MLID_INVALID, MGID_INVALID, QP_INVALID_HANDLE,
    * XPORT_UNSUPPORTED, OP_UNSUPPORTED.
    */
@@ -1114,7 +1114,7 @@ export interface ri_ops_t {
    * IB only: hands an SMA SubnGet/SubnSet MAD (`in_mad`, 256 bytes) to the IHV code, which writes
    * the SubnGetResp into `out_mad`. Interrupt-safe.
    *
-   * Spec: Ch. 7 `ri_process_sma_mad()` (p. 153); digest §5.11. Callers: P, NP, SYS.
+   * Spec: Ch. 7 `ri_process_sma_mad()` (p. 153) Callers: P, NP, SYS.
    * Returns: SUCCESS, XPORT_UNSUPPORTED (FAIL = could not process).
    */
   readonly ri_process_sma_mad: (
@@ -1216,7 +1216,7 @@ export interface RiOpInfo {
   readonly index: number;
   /** Reference page and printed page number in the spec. */
   readonly spec: string;
-  /** Section of the RNICPI digest. */
+  /** Section of the RNICPI 1.0 overview this call belongs to (chapter 5 numbering: §5.1 RNIC management … §5.13 SYS-RNICPI). */
   readonly digest: string;
   /** Interfaces listing the call (Table 1). */
   readonly interfaces: readonly ('P' | 'NP' | 'SYS')[];
@@ -1497,7 +1497,7 @@ export function riStubOps(code: RiErrorCode): ri_ops_t {
 }
 
 // =============================================================================================
-// SVC-RNICPI: services the OS (kAL/uAL) offers to verbs providers (digest §5.12)
+// SVC-RNICPI: services the OS (kAL/uAL) offers to verbs providers
 // =============================================================================================
 
 /**
@@ -1512,7 +1512,7 @@ export interface ri_svc_ops_t {
    * within this call. Attaching the same RNIC twice without detach → `RNIC_INUSE`; an
    * unsupported `rnicpi_major_version` → `INVALID_VP_VERSION`. KERNEL only (kVP → kAL).
    *
-   * Spec: Ch. 7 `ri_svc_attach()` (p. 155); digest §5.12. Callers: SVC (kVP).
+   * Spec: Ch. 7 `ri_svc_attach()` (p. 155) Callers: SVC (kVP).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, VP_INVALID_HANDLE, INVALID_DEV_INFO, INVALID_PARAMETER
    * (null `svcs`/`al_locking_ops`), INVALID_HW_PATH, INVALID_LIB_PATH, INVALID_VP_VERSION,
    * RNIC_INUSE.
@@ -1529,7 +1529,7 @@ export interface ri_svc_ops_t {
    * Deregisters an RNIC; only after a successful `ri_rnic_close` (else `RNIC_INUSE`). `vp_hdl`
    * must not be used afterwards. KERNEL only.
    *
-   * Spec: Ch. 7 `ri_svc_detach()` (p. 158); digest §5.12. Callers: SVC (kVP).
+   * Spec: Ch. 7 `ri_svc_detach()` (p. 158) Callers: SVC (kVP).
    * Returns: SUCCESS, VP_INVALID_HANDLE, RNIC_INUSE.
    */
   readonly ri_svc_detach: (vp_hdl: ri_vp_handle_t) => RiStatus;
@@ -1539,7 +1539,7 @@ export interface ri_svc_ops_t {
    * `lib_path` of at least one currently open RNIC (else `INVALID_LIB_PATH`); afterwards the uAL
    * may call `ri_rnic_get_hdl` on RNICs using it. USER only (uVP → uAL).
    *
-   * Spec: Ch. 7 `ri_svc_lib_reg()` (p. 159); digest §5.12. Callers: SVC (uVP).
+   * Spec: Ch. 7 `ri_svc_lib_reg()` (p. 159) Callers: SVC (uVP).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, INVALID_LIB_PATH, INVALID_PARAMETER (null
    * `al_locking_ops`).
    */
@@ -1555,7 +1555,7 @@ export interface ri_svc_ops_t {
    * may require the `os_data` of the causing downcall, e.g. `ri_mr_reg`). Must not let pinning
    * bypass OS access control. KERNEL only.
    *
-   * Spec: Ch. 7 `ri_svc_mem_pin()` (p. 161); digest §3.6, §5.12. Callers: SVC (kVP).
+   * Spec: Ch. 7 `ri_svc_mem_pin()` (p. 161) Callers: SVC (kVP).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, NO_PERMISSION, INVALID_PARAMETER.
    */
   readonly ri_svc_mem_pin: (vaddr: ri_vaddr_t, len: ri_length_t, os_data: ri_os_data_t) => RiStatus;
@@ -1563,7 +1563,7 @@ export interface ri_svc_ops_t {
   /**
    * Unpins a range pinned with `ri_svc_mem_pin` (same range, same `os_data`). KERNEL only.
    *
-   * Spec: Ch. 7 `ri_svc_mem_unpin()` (p. 161); digest §3.6, §5.12. Callers: SVC (kVP).
+   * Spec: Ch. 7 `ri_svc_mem_unpin()` (p. 161) Callers: SVC (kVP).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, NO_PERMISSION, INVALID_PARAMETER.
    */
   readonly ri_svc_mem_unpin: (vaddr: ri_vaddr_t, len: ri_length_t, os_data: ri_os_data_t) => RiStatus;
@@ -1582,7 +1582,7 @@ export const RI_SVC_OPS_ORDER: readonly RiSvcOpName[] = Object.freeze([
 ]);
 
 // =============================================================================================
-// SYS-RNICPI (never specified by RNICPI 1.0; digest §5.13, §11.1)
+// SYS-RNICPI (never specified by RNICPI 1.0)
 // =============================================================================================
 
 /** Names of the calls with a SYS-RNICPI variant (Table 1's SYS column; 44 calls). */

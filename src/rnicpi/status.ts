@@ -227,7 +227,7 @@ export const RI_RET_MPA_ATTR_UNSUPPORTED = RiRet.MPA_ATTR_UNSUPPORTED;
 
 // ---------------------------------------------------------------------------------------------
 // Aliases: spellings used by the Ch. 7 reference pages / Ch. 8 text that are not enum members
-// (digest §6.1, §11.2). They are the same numbers; riRetName() always reports the canonical name.
+//. They are the same numbers; riRetName() always reports the canonical name.
 // ---------------------------------------------------------------------------------------------
 
 /** Ch. 7 `ri_qp_modify`/`ri_qp_postsq` spelling of {@link RiRet.RNIC_ATOMICS_UNSUPPORTED}. */

@@ -22,6 +22,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Rnic } from '../rnic/rnic.js';
+import { statsDirFromEnv } from '../util/env.js';
 import { logger } from '../util/log.js';
 
 const log = logger('roce:counters');
@@ -109,7 +110,7 @@ const written = new Set<string>();
 
 /** The directory the counters are published in (see the module documentation). */
 export function countersDir(): string {
-  const env = process.env.SOFTRDMA_STATS_DIR?.trim();
+  const env = statsDirFromEnv();
   if (env) return env;
   const xdg = process.env.XDG_RUNTIME_DIR?.trim();
   if (xdg) return join(xdg, 'softrdma');

@@ -8,6 +8,7 @@
  * Received datagrams carry the IPv4 ID recovered from their ICRC, sent ones ID 0, so the
  * capture shows what was on the wire.
  */
+import { pcapDirFromEnv } from '../util/env.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PcapWriter } from '../wire/pcap.js';
@@ -16,8 +17,7 @@ let seq = 0;
 
 /** The directory captures go to, or null when tracing is off. */
 export function pcapDir(): string | null {
-  const d = process.env.SOFTRDMA_PCAP;
-  return d ? d : null;
+  return pcapDirFromEnv();
 }
 
 /** A capture of one UDP endpoint. */

@@ -509,7 +509,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
   /**
    * Octets handed to the UDP socket and not sent yet. A peer cannot make us queue more than the
    * RNIC's `txWindow` toward it: transmission pauses above it and resumes at half (the RoCEv2
-   * counterpart of the iWARP socket's backpressure; issue 17, per-peer caps).
+   * counterpart of the iWARP socket's backpressure).
    */
   #queued = 0;
   readonly #sent = (n: number) => () => {

@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { ENV_GRO, ENV_GSO, ENV_NATIVE, switchFromEnv } from './env.js';
 import { logger } from './log.js';
 
 const log = logger('native');
@@ -60,7 +61,7 @@ let why = '';
  * which only chooses the `dgram` path: that path still uses the addon's setsockopt.
  */
 export function nativeUdp(anyway = false): NativeUdp | null {
-  if (process.env.SOFTRDMA_NATIVE === '0' && !anyway) {
+  if (switchFromEnv(ENV_NATIVE) === false && !anyway) {
     why = 'off: SOFTRDMA_NATIVE=0';
     return null;
   }
@@ -97,8 +98,8 @@ export function datagramLayer(): { native: boolean; gso: boolean; gro: boolean; 
   const n = nativeUdp();
   if (!n) return { native: false, gso: false, gro: false, text: `dgram fallback (native layer ${why})` };
   const f = n.features();
-  const gso = f.gso && process.env.SOFTRDMA_GSO !== '0';
-  const gro = f.gro && process.env.SOFTRDMA_GRO !== '0';
+  const gso = f.gso && switchFromEnv(ENV_GSO) !== false;
+  const gro = f.gro && switchFromEnv(ENV_GRO) !== false;
   const extra = [gso ? 'GSO' : 'no GSO', gro ? 'GRO' : 'no GRO'].join(', ');
   return { native: true, gso, gro, text: `native (recvmmsg/sendmmsg, ${extra})` };
 }

@@ -11,7 +11,7 @@
  * RDMA_PS_IB: RoCE only); the device named by `SOFTRDMA_DEVICE` (for programs without such a
  * flag, e.g. rping); else softrdma0.
  *
- * Event sequences are the manual's (§3.5 of the digest): active ADDR_RESOLVED → ROUTE_RESOLVED
+ * Event sequences are the manual's: active ADDR_RESOLVED → ROUTE_RESOLVED
  * → ESTABLISHED | REJECTED | UNREACHABLE | CONNECT_ERROR → DISCONNECTED; passive
  * CONNECT_REQUEST (a new id) → ESTABLISHED → DISCONNECTED. As with Linux rdma_cm, a
  * disconnected QP is moved to Error so that every posted WR is flushed.
@@ -20,6 +20,7 @@
  * `responder_resources` are the peer's IRD and ORD (RFC 6581 word); a refused or rejected
  * connect is REJECTED with status -ECONNREFUSED; a timeout is UNREACHABLE (-ETIMEDOUT).
  */
+import { deviceFromEnv, ENV_DEVICE } from '../util/env.js';
 import { lookup } from 'node:dns/promises';
 import { type IbCmConnection, type IbCmEnvParams, type IbCmEvent, type IbCmListenEvent, type IbCmSidrPending, type IbCmSidrRequest, ibCmParamsFromEnv } from '../ibcm/cm.js';
 import net, { isIP } from 'node:net';
@@ -31,7 +32,7 @@ import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space } from './constants.js';
 import { Context, type Device, devices, onRawAsyncEvent, openDevice, queryDevice } from './device.js';
-import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EAGAIN, EBADF, EBUSY, EINVAL, ENODEV, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
+import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EAGAIN, EBADF, EBUSY, EINVAL, EHOSTUNREACH, ENETUNREACH, ENODEV, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
 import {
   CMA_MRA_TIMEOUT,
   cmaPrivateData,
@@ -221,7 +222,7 @@ function bindDevice(i: CmId, ctx: Context | null): void {
 }
 
 /** The environment variable that names the device of active ids whose program names none. */
-export const RDMA_CM_DEVICE_ENV = 'SOFTRDMA_DEVICE';
+export const RDMA_CM_DEVICE_ENV = ENV_DEVICE;
 
 const isWildcard = (a: string) => a === '0.0.0.0' || a === '::';
 
@@ -253,7 +254,12 @@ function chooseDevice(i: CmId, src: string | null, fn: string): Context | number
   const cands = all.filter((c) => src === null || owns(c, src));
   if (cands.length === 0) return fail(EADDRNOTAVAIL, `${fn}: no RDMA device owns ${src} (EADDRNOTAVAIL)`);
   if (cands.length === 1) return cands[0]!;
-  const want = process.env[RDMA_CM_DEVICE_ENV]?.trim();
+  let want: string | undefined;
+  try {
+    want = deviceFromEnv();
+  } catch (e) {
+    return fail(ENODEV, `${fn}: ${(e as Error).message} (ENODEV)`);
+  }
   if (want) {
     const c = cands.find((x) => x.device.name === want);
     if (!c) return fail(ENODEV, `${fn}: ${RDMA_CM_DEVICE_ENV}=${want} names no device that can serve this id (${cands.map((x) => x.device.name).join(', ')}) (ENODEV)`);
@@ -952,6 +958,20 @@ export function rdma_destroy_qp(id: rdma_cm_id): void {
   i.ownSendCq = i.ownRecvCq = false;
 }
 
+/**
+ * The errno of an UNREACHABLE event by the socket's error code. A host name that does not
+ * resolve has no kernel errno (librdmacm resolves names before it creates the event); it is
+ * reported as EHOSTUNREACH (docs/spec-notes.md, "Unreachable peers").
+ */
+const UNREACHABLE_ERRNO: Readonly<Record<string, number>> = Object.freeze({
+  ENETUNREACH,
+  EHOSTUNREACH,
+  EADDRNOTAVAIL,
+  EADDRINUSE,
+  ENOTFOUND: EHOSTUNREACH,
+  EAI_AGAIN: EHOSTUNREACH,
+});
+
 function cmEventOfError(e: unknown): { type: rdma_cm_event_type; status: number; pd: Uint8Array | null } {
   if (e instanceof CmError) {
     switch (e.kind) {
@@ -960,8 +980,10 @@ function cmEventOfError(e: unknown): { type: rdma_cm_event_type; status: number;
       case 'refused':
         return { type: rdma_cm_event_type.RDMA_CM_EVENT_REJECTED, status: -ECONNREFUSED, pd: null };
       case 'timeout':
-      case 'unreachable':
         return { type: rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE, status: -ETIMEDOUT, pd: null };
+      case 'unreachable':
+        // The socket's own errno, as librdmacm's UNREACHABLE event carries the kernel's.
+        return { type: rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE, status: -(UNREACHABLE_ERRNO[e.socketCode ?? ''] ?? ETIMEDOUT), pd: null };
       default:
         return { type: rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, status: -ECONNRESET, pd: null };
     }

@@ -11,6 +11,7 @@
  *
  * @packageDocumentation
  */
+import { crc32cFromEnv } from '../util/env.js';
 import { createRequire } from 'node:module';
 
 /** Signature shared by both implementations. `initial` is a previous result, for chaining. */
@@ -74,7 +75,7 @@ export function crc32cJs(data: Uint8Array, initial = 0): number {
 }
 
 function loadNative(): Crc32cFn | undefined {
-  if (process.env.SOFTRDMA_CRC32C === 'js') return undefined;
+  if (crc32cFromEnv() === 'js') return undefined;
   try {
     const require = createRequire(import.meta.url);
     const mod = require('@node-rs/crc32') as { crc32c?: (b: Uint8Array, init?: number) => number };

@@ -238,7 +238,7 @@ export function buildTerminate(err: TerminateError, segment?: Uint8Array, segmen
 
 /** Decodes a copied RDMA header as the Read Request header it is. */
 export function decodeTerminatedReadRequest(rdmaHeader: Uint8Array): ReadRequestHeader {
-  // Found by `npm run fuzz` (issue 17): a short header threw a RangeError out of the DataView.
+  // Found by `npm run fuzz`: a short header threw a RangeError out of the DataView.
   if (rdmaHeader.length < RDMAP_READ_REQ_HDR_LEN) {
     throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.Unspecified, `copied Read Request header of ${rdmaHeader.length} octets`);
   }

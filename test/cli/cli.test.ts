@@ -130,6 +130,28 @@ test('softrdma rping: when the server process is killed mid-run, the client repo
   }
 });
 
+test('softrdma rping: a client whose -S the server refuses is told why', { timeout: 60_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  const port = String(await freePort());
+  const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let serr = '';
+  srv.stderr.on('data', (d: Buffer) => (serr += d));
+  const srvDone = new Promise<number | null>((r) => srv.on('exit', r));
+  try {
+    let r = run('rping', '-c', '-a', '127.0.0.1', '-p', port, '-S', '65535', '-C', '1', '-V');
+    for (let i = 0; i < 20 && /REJECTED|ECONNREFUSED/.test(r.stderr); i++) {
+      await new Promise((x) => setTimeout(x, 100));
+      r = run('rping', '-c', '-a', '127.0.0.1', '-p', port, '-S', '65535', '-C', '1', '-V');
+    }
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /the server ended the connection after our first advertisement \(-S 65535\); a server accepts at most its own -S/);
+    await srvDone;
+    assert.match(serr, /advertised size 65535 exceeds the ping buffer/);
+  } finally {
+    srv.kill('SIGKILL');
+  }
+});
+
 test('softrdma rping: option errors exit 22 as rping does', () => {
   assert.equal(run('rping', '-c', '-S', '5').status, 22);
   assert.equal(run('rping').status, 22);

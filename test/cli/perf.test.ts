@@ -139,7 +139,7 @@ test('perf atomic --bw|--lat (ib_atomic_bw / ib_atomic_lat, -A): loopback betwee
   assert.equal(rows[0]!.bytes, 8);
   assert.equal(rows[0]!.iters, 100);
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /Invalid Atomic type/);
+  assert.match(bad.stderr, /-A\/--atomic_type: bad value 'SWAP' \(allowed: CMP_AND_SWAP, FETCH_AND_ADD\)/);
 });
 
 test('perf --json: one object per size with the table fields', { timeout: 40_000 }, async () => {
@@ -201,12 +201,13 @@ test('perf: --help, option errors', () => {
   for (const [args, msg] of [
     [[], /missing the test/],
     [['frob'], /unknown test 'frob'/],
-    [['write', '-n', '2'], /Iteration num should be between 5 and 100000000/],
-    [['write', '-n', 'x'], /Iteration num argument x should be int/],
+    [['write', '-n', '2'], /-n\/--iters: bad value '2' \(allowed: an integer 5 … 100000000\)/],
+    [['write', '-n', 'x'], /-n\/--iters: bad value 'x'/],
     [['write', '-a', '-D', '2'], /doesn't support running on all sizes/],
     [['write', '--bw', '--lat'], /exclude each other/],
     [['read', '-r', '8'], /rx depth can be only 1/],
-    [['write', '-s', '0'], /Message Size should be between 1/],
+    [['write', '-s', '0'], /-s\/--size: bad value '0' \(allowed: an integer 1 … 1073741824, K or M suffix allowed\)/],
+    [['write', '-o', '4'], /-o\/--outs is for read, atomic only/],
     [['write', '--server', '10.0.0.1'], /--server takes no ADDR/],
     [['write', '-D', '2', '-f', '1'], /DURATION > 2\*MARGIN/],
     [['write', '--frobnicate'], /Unknown option '--frobnicate'/],

@@ -14,6 +14,7 @@
  * IPv4 addresses. Every case checks its pcaps with tshark (RRoCE: CM MADs and data, nothing
  * malformed). Same skip rules as the other interop files.
  */
+import { retryOnce } from '../helpers/retry.js';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,15 +45,6 @@ function checkWire(name: string, dir: string, failures: string[], needCm = true)
   console.log(`---- ${name}: tshark on softrdma's RoCEv2 pcaps (${dir}) ----`);
   for (const l of w.summary) console.log(`[tshark] ${l}`);
   failures.push(...w.failures.map((f) => `${name} wire: ${f}`));
-}
-
-async function retryOnce(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (e) {
-    console.log(`RETRY ${name}: the first attempt failed: ${(e as Error).message.split('\n')[0]}`);
-    await body();
-  }
 }
 
 function section(lines: string[], tag: string): { rc: number; lines: string[] } {

@@ -23,6 +23,7 @@
  * commands of a case run one after the other, paced by marker lines of the guest script; a
  * client retries while the other side does not listen yet.
  */
+import { retryOnce } from '../helpers/retry.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -125,16 +126,6 @@ function checkWire(name: string, dir: string, failures: string[]): Map<string, n
   for (const l of w.summary) console.log(`[tshark] ${l}`);
   failures.push(...w.failures.map((f) => `${name} wire: ${f}`));
   return w.ops;
-}
-
-/** Runs a case; if it fails, says so (RETRY line) and runs it once more with a fresh guest. */
-async function retryOnce(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (e) {
-    console.log(`RETRY ${name}: the first attempt failed: ${(e as Error).message.split('\n')[0]}`);
-    await body();
-  }
 }
 
 /** Sets up the IPv4-ID fallback if needed; returns a cleanup. */

@@ -12,6 +12,7 @@
  * marker lines the guest script prints. Same skip rules as itapi-rping.test.ts (root, harness,
  * guest image). Build first (`npx tsc -p .`), then `node --test --test-concurrency=1 dist/test/interop/`.
  */
+import { retryOnce } from '../helpers/retry.js';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,19 +64,6 @@ function knownTeardown(name: string, rc: number, out: string[], rows: string[], 
   const ok = rc === 1 && (rows.length > 0 || (server && passive(name))) && out.some((l) => /Bad wc status 2/.test(l));
   if (ok) console.log(`KNOWN: guest ${name} exited 1 with "Bad wc status 2" in its closing handshake, after the measurement`);
   return ok;
-}
-
-/**
- * Runs a case; if it fails, says so (RETRY line) and runs it once more with a fresh guest. The
- * second failure fails the test. Each case boots its own guest, so a retry costs ≈45–60 s.
- */
-async function retryOnce(name: string, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (e) {
-    console.log(`RETRY ${name}: the first attempt failed: ${(e as Error).message.split('\n')[0]}`);
-    await body();
-  }
 }
 
 const h = harness();

@@ -44,7 +44,7 @@ describe('the packed package, installed into an empty project', () => {
       // The dependencies are not in npm's cache (no `npm ci` here): try the registry once.
       const online = sh(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tgz)], app);
       if (online.status === 0) installed = true;
-      else if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network/i.test(online.stderr)) skipReason = 'the dependencies are not in npm\'s cache and the registry is unreachable';
+      else if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|network/i.test(online.stderr)) skipReason = 'the dependencies are not in npm\'s cache and the registry is unreachable';
       else assert.fail(`npm install failed:\n${online.stderr}`);
     } else assert.fail(`npm install --offline failed:\n${r.stderr}`);
   });
@@ -61,7 +61,7 @@ describe('the packed package, installed into an empty project', () => {
   test('the tarball holds the LICENSE, the sources the maps point at, and the examples', T, (t) => {
     if (!need(t)) return;
     const pkg = join(app(), 'node_modules', 'softrdma');
-    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/index.d.ts', 'src/verbs/rdma_cm.ts', 'examples/getting-started/verbs.ts', 'dist/examples/getting-started/verbs.js', 'docs/getting-started.md']) {
+    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/index.d.ts', 'src/verbs/rdma_cm.ts', 'examples/getting-started/verbs.ts', 'dist/examples/getting-started/verbs.js', 'docs/getting-started.md', 'docs/cli.md', 'man/softrdma.1', 'examples/node-api/hello.mjs']) {
       assert.ok(existsSync(join(pkg, f)), f);
     }
     assert.ok(!existsSync(join(pkg, 'dist/test')), 'tests are not shipped');
@@ -84,6 +84,36 @@ describe('the packed package, installed into an empty project', () => {
     const p = sh('npx', ['--offline', 'softrdma', 'perf', 'write', '-n', '100', '-s', '65536'], app());
     assert.equal(p.status, 0, p.stderr);
     assert.match(p.stdout, /^ 65536 +100 /m);
+  });
+
+  test("the README's shell commands and its Node API example run from the install (and the chart ships)", T, (t) => {
+    if (!need(t)) return;
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    assert.ok(existsSync(join(app(), 'node_modules', 'softrdma', 'docs', 'bench-bandwidth.svg')), 'the chart is in the package');
+    // Each sh block of the README but the set-up (npm ci, npm test: the clone's), as one script,
+    // with `npx softrdma` from the install.
+    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    assert.match(blocks[0]!, /^npm ci\b[^\n]*\nnpx softrdma perf write\b[^\n]*\nnpm test\b/, 'the README starts with the set-up');
+    const scripts = blocks
+      .map((b) => b.split('\n').filter((l) => /^(npx softrdma|sleep \d+; npx softrdma)/.test(l)).join('\n'))
+      .filter(Boolean);
+    assert.ok(scripts.some((b) => b.includes('npx softrdma perf write')), 'the main job is in the README');
+    for (const b of scripts) {
+      const script = `set -e\n${b.replaceAll('npx softrdma', 'npx --offline softrdma')}\nwait`;
+      const r = spawnSync('sh', ['-c', script], { cwd: app(), encoding: 'utf8', timeout: 90_000 });
+      assert.equal(r.signal, null, `${b}: did not finish`);
+      assert.equal(r.status, 0, `${b}: ${r.stderr}`);
+    }
+    // The Node API example, as a .mjs file of the project, and its shipped twin.
+    const js = /```js\n([\s\S]*?)```/.exec(readme)![1]!;
+    writeFileSync(join(app(), 'readme.mjs'), js);
+    const r = spawnSync(process.execPath, ['readme.mjs'], { cwd: app(), encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'written: hello\n');
+    writeFileSync(join(app(), 'hello.mjs'), readFileSync(join(app(), 'node_modules', 'softrdma', 'examples', 'node-api', 'hello.mjs')));
+    const h = spawnSync(process.execPath, ['hello.mjs'], { cwd: app(), encoding: 'utf8', timeout: 30_000 });
+    assert.equal(h.status, 0, h.stderr);
+    assert.equal(h.stdout, 'written: hello\n');
   });
 
   for (const resolution of ['nodenext', 'bundler', 'node'] as const) {

@@ -73,7 +73,7 @@ test('a bad SOFTRDMA_MPA: rdma_listen returns -1/EINVAL and the message is the p
     const x = listenOn('127.0.0.1', 0);
     assert.equal(x.ret, -1);
     assert.equal(v.getErrno(), v.EINVAL);
-    assert.match(v.softrdmaLastError().message, /^rdma_listen: SOFTRDMA_MPA: bad setting "crc=maybe" \(crc=never\|allow\|require/);
+    assert.match(v.softrdmaLastError().message, /^rdma_listen: SOFTRDMA_MPA: bad value "crc=maybe" \(allowed: crc=never\|allow\|require/);
     cleanup(x);
   } finally {
     if (saved === undefined) delete process.env.SOFTRDMA_MPA;

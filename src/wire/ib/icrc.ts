@@ -304,7 +304,7 @@ function solve(b: IdBasis, delta: number): number | null {
  */
 export function solveIpv4Id(ip: RoceIpHeader, pkt: Uint8Array): { ipId: number; flagsFrag: number } | null {
   if (ip.src.length !== 4 || ip.dst.length !== 4) throw new RangeError('solveIpv4Id: IPv4 addresses only');
-  // Too short to be a packet: no ID makes it valid (found by `npm run fuzz`, issue 17: it threw).
+  // Too short to be a packet: no ID makes it valid (found by `npm run fuzz`: it threw).
   if (pkt.length < BTH_LEN + ICRC_LEN) return null;
   const received = readIcrc(pkt);
   // Octets of the pseudo-packet from the ID to the end, ICRC excluded: the ID (2), the rest of
