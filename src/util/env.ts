@@ -9,6 +9,7 @@
  */
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { isAbsolute } from 'node:path';
 
 /** A bad value of an environment variable. */
 export class EnvError extends RangeError {
@@ -75,10 +76,20 @@ export function switchFromEnv(name: typeof ENV_NATIVE | typeof ENV_GSO | typeof 
   return value === '1';
 }
 
-/** `SOFTRDMA_STATS_DIR`: a directory path; undefined when unset. */
+/**
+ * `SOFTRDMA_STATS_DIR`: where counters are published; undefined when unset. It must be absolute,
+ * since the publishing process and `softrdma stat` may run in different directories, and not a
+ * file (the directory is made at the first publication).
+ */
 export function statsDirFromEnv(value = env(ENV_STATS_DIR)): string | undefined {
   if (value === undefined) return undefined;
-  if (value.includes('\0')) throw new EnvError(ENV_STATS_DIR, value, 'a directory path');
+  let isFile = false;
+  try {
+    isFile = !statSync(value).isDirectory();
+  } catch {
+    // Not there yet: it is made at the first publication.
+  }
+  if (!isAbsolute(value) || isFile || value.includes('\0')) throw new EnvError(ENV_STATS_DIR, value, 'an absolute directory path (made if missing), not a file');
   return value;
 }
 
