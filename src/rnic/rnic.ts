@@ -111,6 +111,16 @@ export interface RnicConfig {
    * §10 I3 expects it on.
    */
   discloseNotAssociated?: boolean;
+  /**
+   * Let an inbound Send with Invalidate invalidate a Memory Region made by a registration
+   * (`ri_mr_reg`, `ri_mr_reg_phys`), not only one allocated for Fast-Register
+   * (`ri_ltag_alloc`) or a Memory Window. Off by default, as in Linux rxe (only fast-register
+   * regions and windows are remotely invalidatable there): a peer given
+   * one STag of a PD must not be able to revoke every other region of it
+   * (`remoteInvalidatable` in memops.ts; see the spec-notes on remote invalidation). RDMA
+   * Protocol Verbs §7.8 read literally, and Linux siw, allow it.
+   */
+  remoteInvalidateRegistered?: boolean;
 }
 
 export const DEFAULT_CONFIG: RnicConfig = {

@@ -377,7 +377,16 @@ const iwarpServerConn = (s: VerbsServer): IwarpConn | undefined => {
   return undefined;
 };
 
+/** After a refused Send with Invalidate: the region it named is still valid. */
+const stillValid = (s: VerbsServer, rkey: number) => assert.equal(s.engine.stags.byStagIndex(rkey)?.valid, true, 'the peer invalidated a registered region');
+
 const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
+  {
+    name: 'a Send with Invalidate naming a registered (not fast-register) region gets RDMAP "STag cannot be invalidated" (0x0109); the region stays valid',
+    expect: { terminate: [0, 1, 9] },
+    act: (s, a) => a.raw.send(1, advert(0n, 0, 0), RdmapOpcode.SendInvalidate, s.mrs.ro.rkey),
+    after: (s) => stillValid(s, s.mrs.ro.rkey),
+  },
   {
     name: 'a sweep of STags (finding 4): a free STag, a wrong key and a live region of another PD all get DDP "Invalid STag" (0x1100)',
     expect: { terminate: [1, 1, 0] },
@@ -580,6 +589,9 @@ const hello = (a: RoceAttacker, psn?: number) => a.pkt(IbOpcode.RC_SEND_ONLY, {}
 const RAE = { nak: NakCode.RemoteAccessError };
 
 const ROCE_CASES: ServerCase<RoceServer, RoceAttacker>[] = [
+  roceCase('a SEND WITH INVALIDATE naming a registered (not fast-register) region gets NAK Invalid Request; the region stays valid', { nak: NakCode.InvalidRequest }, (s, a) => {
+    a.pkt(IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE, { ieth: s.mrs.ro.rkey }, advert(0n, 0, 0));
+  }, (s) => stillValid(s, s.mrs.ro.rkey)),
   roceCase('an RDMA WRITE with a free R_Key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, freeStag(s), s.va(s.rw))),
   roceCase('an RDMA WRITE with the right index and a wrong key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, otherKey(s.mrs.rw.rkey), s.va(s.rw))),
   roceCase('an RDMA WRITE to a live region of another PD gets the same NAK (no STag oracle on IB)', RAE, (s, a) => wr(s, a, s.mrs.other.rkey, s.va(s.other))),
