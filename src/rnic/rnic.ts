@@ -193,6 +193,11 @@ export class Rnic {
     overflows: 0,
     /** IB: datagrams dropped for a Q_Key that is not the receiving QP's (PortInfo Q_KeyViolations). */
     qkeyViolations: 0,
+    /**
+     * IB: UD datagrams dropped because they do not fit the receive at the head of the queue
+     * (GRH and payload longer than it); the receive stays posted (`Responder.rxDatagram`).
+     */
+    udLengthDrops: 0,
     /** Inbound atomics executed (atomics.ts). */
     atomicsExecuted: 0,
   };
