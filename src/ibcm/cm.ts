@@ -867,7 +867,9 @@ export class IbCm {
       this.#unmatched(mra);
       return;
     }
-    if (mra.msgMraed !== CmMsgResponse.REQ && c.remoteCommId !== mra.localCommId) {
+    // An MRA of a REQ names only our comm ID: it is ours only while the peer's is still unknown
+    // (0); any other names both (Linux cm_acquire_mraed_id).
+    if (c.remoteCommId !== (mra.msgMraed === CmMsgResponse.REQ ? 0 : mra.localCommId)) {
       this.#unmatched(mra);
       return;
     }
@@ -896,8 +898,10 @@ export class IbCm {
       const guid = new DataView(rej.ari.buffer, rej.ari.byteOffset, 8).getBigUint64(0);
       c = this.#byRemoteId.get(key2(guid, rej.localCommId));
     } else {
-      const x = this.#byLocal.get(rej.remoteCommId);
-      if (x instanceof IbCmConnection && (rej.msgRejected === CmMsgResponse.REQ || x.remoteCommId === rej.localCommId)) c = x;
+      // A REJ of a REQ names only our comm ID, so it is acted on only while the peer's is still
+      // unknown (0); once the peer's is known, both must match (Linux cm_acquire_rejected_id).
+      // Otherwise one guessed 32-bit ID would tear down an established connection.
+      c = this.#connFor(rej.remoteCommId, rej.msgRejected === CmMsgResponse.REQ ? 0 : rej.localCommId);
     }
     if (!c) {
       this.#unmatched(rej);
