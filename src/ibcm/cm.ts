@@ -48,6 +48,7 @@ import {
 } from '../wire/ib/cm.js';
 import { DEFAULT_PKEY, GSI_QKEY, GSI_QPN, hx } from '../wire/ib/mad.js';
 import { logger } from '../util/log.js';
+import { randomUnit } from '../util/random.js';
 import { type GsiAddress, type GsiPort, realTimers, type Timers } from './gsi.js';
 
 const log = logger('ibcm');
@@ -177,7 +178,7 @@ export interface IbCmOptions {
   /** The GID table of the port (index = sgid_index), read on each REQ. */
   gids: () => readonly Uint8Array[];
   timers?: Timers;
-  /** Source of randomness for comm IDs and TIDs (default Math.random); seed it in tests. */
+  /** Source of randomness for comm IDs and TIDs (default: the CSPRNG, `randomUnit`); seed it in tests. */
   random?: () => number;
   /** The CA's ACK delay exponent for REP TargetACKDelay (default 15, rxe's). */
   caAckDelay?: number;
@@ -342,7 +343,7 @@ export class IbCm {
     this.caGuid = opts.caGuid;
     this.#gids = opts.gids;
     this.timers = opts.timers ?? realTimers;
-    this.#random = opts.random ?? Math.random;
+    this.#random = opts.random ?? randomUnit;
     this.caAckDelay = opts.caAckDelay ?? 15;
     this.timewaitMs = opts.timewaitMs;
     this.maxConnections = opts.maxConnections ?? 65536;

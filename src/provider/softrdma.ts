@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { type DeviceIdentity, deviceIdentity } from './identity.js';
 import { networkInterfaces } from 'node:os';
 import { Socket } from 'node:net';
 import type { Cq, WorkCompletion } from '../rnic/cq.js';
@@ -140,8 +141,11 @@ export class SoftrdmaVp implements ri_vp_handle_t {
   readonly maps = new Map<string, unknown[]>();
   /** Address handles held (IB), against `max_addr_hdls`. */
   ahCount = 0;
+  /** The device's MAC and node GUID (`identity.ts`): `ri_rnic_query` reports the GUID. */
+  readonly identity: DeviceIdentity;
   constructor(config: RnicConfig = DEFAULT_CONFIG) {
     this.engine = new Rnic(config);
+    this.identity = deviceIdentity(config.name);
     // No callback may run before the RNIC is opened.
     this.engine.closed = true;
   }
@@ -366,7 +370,7 @@ function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
   if (vp.engine.isIb) {
     // Memory windows and the iWARP extensions belong to the core on both transports; the IB
     // specifics (GIDs, P_Keys, MTU) come from ib.ts.
-    return { ...common, transport_type: RiTransportType.IB, trans_attr: { ib: ibRnicAttrs(vp.engine, portInfo) } };
+    return { ...common, transport_type: RiTransportType.IB, trans_attr: { ib: ibRnicAttrs(vp.engine, portInfo, vp.identity.nodeGuid) } };
   }
   return {
     ...common,

@@ -16,6 +16,7 @@ import { hostMemory } from './hostmem.js';
 import { StagTable } from './memory.js';
 import { Pd } from './pd.js';
 import { Qp, type QpInit } from './qp.js';
+import { randomQpn } from './random.js';
 import { Srq } from './srq.js';
 import { type TransportKind, wrRow } from './wr-table.js';
 
@@ -144,12 +145,6 @@ export type CqHandler = (rnicOsData: unknown, cqOsData: unknown) => void;
 
 let rnicSeq = 0;
 
-/**
- * QP numbers of InfiniBand RNICs come from one counter per process, so that a QPN names one QP
- * of the process (the in-process IB loopback joins QPs by dest QPN). 0 and 1 are the special
- * QPs of IB (IBTA Vol. 1 §3.5.2) and rxe starts at 17; QPNs are 24 bits.
- */
-let nextIbQpn = 17;
 
 /** Multicast groups per port and QPs per group (Linux rxe: `RXE_MAX_MCAST_GRP`, `RXE_MAX_MCAST_QP_ATTACH`). */
 export const MCAST_GROUPS = 8192;
@@ -420,9 +415,12 @@ export class Rnic {
       id = GSI_QPN;
       if (this.qps.has(id)) return RiRet.QP_INUSE;
     } else if (this.isIb) {
-      id = nextIbQpn;
-      while (ibQpns.has(id)) id = id >= 0xff_ffff ? 17 : id + 1;
-      nextIbQpn = id >= 0xff_ffff ? 17 : id + 1;
+      // QPNs are drawn at random (`randomQpn`: 24 bits, not 0, 1 or 0xFFFFFF), unique in the
+      // process (the in-process IB loopback joins QPs by dest QPN): a spoofer cannot guess the
+      // QPN of a connection from the order QPs were made in, as it could from a counter
+      // starting at 17 (Linux rxe's), and so cannot name it in a forged REQ or packet.
+      do id = randomQpn();
+      while (ibQpns.has(id));
       ibQpns.add(id);
     } else {
       id = this.nextQpId;
