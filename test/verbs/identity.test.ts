@@ -43,7 +43,7 @@ test('softroce0: the node GUID is the same in two processes and carries no proce
   assert.notEqual(a.psn, b.psn, 'both runs drew the same starting PSN');
 });
 
-test('softroce0: ibv_get_device_guid, and ibv_query_device (from ri_rnic_query) report one node GUID, the EUI-64 of the device's MAC', () => {
+test('softroce0: ibv_get_device_guid and ibv_query_device (from ri_rnic_query) report one node GUID, the EUI-64 of the device MAC', () => {
   const dev = v.ibv_get_device_list()!.find((d) => d.name === 'softroce0')!;
   const ctx = v.ibv_open_device(dev)!;
   const a = {} as ibv_device_attr;
