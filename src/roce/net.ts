@@ -35,6 +35,7 @@ import { networkInterfaces } from 'node:os';
 import { FaultHook, type FaultPlan } from '../util/fault-hook.js';
 import { logger } from '../util/log.js';
 import { BTH_LEN, decodeIbPacket, ICRC_LEN, type IbPacket, isIbWireError, solveIpv4Id, writeIcrc } from '../wire/ib/index.js';
+import { IpIdWindow } from './ipid-window.js';
 import { RocePcap } from './trace.js';
 
 const log = logger('roce:net');
@@ -256,6 +257,8 @@ export class RoceNet {
   #closed = false;
   #error: Error | null = null;
   #ipIdZero = false;
+  /** The IPv4 IDs accepted from each peer (the receive ICRC check, `ipid-window.ts`). */
+  readonly ipIds = new IpIdWindow();
   #pending: [Uint8Array, string, number][] = [];
   #hook: FaultHook | null = null;
   #tap: RoceTap | null = null;
@@ -568,7 +571,7 @@ export class RoceNet {
       this.stats.rxMalformed++;
       return;
     }
-    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort: rinfo.port, dstPort: this.port }, raw);
+    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort: rinfo.port, dstPort: this.port }, raw, (ipId, flags) => this.ipIds.accept(rinfo.address, ipId, flags));
     if (!id) {
       this.stats.rxIcrcErrors++;
       if (log.enabled) log('%s:%d drop from %s:%d: bad ICRC', this.address, this.port, rinfo.address, rinfo.port);

@@ -1,0 +1,110 @@
+/**
+ * Which IPv4 Identifications a RoCEv2 receiver accepts from each peer, so that the ICRC keeps
+ * close to its 32 bits of protection although a UDP socket does not show the IPv4 header.
+ *
+ * The ICRC covers the IPv4 ID (IBTA Vol. 1 Annex A17.3.3), which the receiver cannot see: it is
+ * solved for from the ICRC (`solveIpv4Id`), and exactly one ID fits any 16-bit error pattern, so
+ * without more knowledge a corrupted packet passes 1 time in 2^16 per flags value tried. But
+ * senders do not choose IDs at random:
+ *
+ * - Linux with `IP_PMTUDISC_DO` on an unconnected socket (softrdma, through the `sockopt`
+ *   addon) sends DF and ID 0 (`ip_select_ident_segs`);
+ * - Linux rxe, and a Node socket without that option, send DF and an ID from the kernel's
+ *   counter for the address pair (`__ip_select_ident`): +1 back to back, a few more after idle
+ *   time, shared by every flow between the two addresses.
+ *
+ * So each peer (source address) has a state: a *zero* sender is accepted only with ID 0 and its
+ * flags; a *counter* sender only within {@link BEHIND} IDs behind and {@link AHEAD} IDs ahead of
+ * the last ID accepted (reordering, and the counter's steps), with its flags. A packet outside
+ * that is dropped like a bad ICRC, and its ID kept as a candidate: if the very next packet is
+ * within {@link AHEAD} after the candidate, it re-learns the peer (a long idle jump of the counter, a
+ * restarted peer), so a legitimate jump costs one dropped packet, which RC retransmits. A peer
+ * never seen is learned from its first packet.
+ *
+ * At most {@link MAX_PEERS} peers are remembered per endpoint, the least recently accepted
+ * evicted first, so a flood of spoofed sources cannot grow memory.
+ */
+
+/** IDs accepted behind the last one (reordering). */
+export const BEHIND = 64;
+/** IDs accepted after the last one (the counter's steps, a burst lost in between). */
+export const AHEAD = 191;
+/** Peers remembered per endpoint. */
+export const MAX_PEERS = 1024;
+
+interface PeerIds {
+  /** The last ID accepted (the highest, modulo 2^16, of a counter sender). */
+  last: number;
+  flags: number;
+  /** Only ID 0 seen: accept ID 0 only. */
+  zero: boolean;
+  /** The ID (and flags) of the last packet refused, or -1. */
+  cand: number;
+  candFlags: number;
+}
+
+/** The IPv4 IDs one RoCEv2 endpoint accepts, per peer address. */
+export class IpIdWindow {
+  readonly #peers = new Map<string, PeerIds>();
+  /** Solutions refused (counted with the bad ICRCs by the caller when no other one fits). */
+  refused = 0;
+  /** Peers re-learned from a candidate. */
+  relearned = 0;
+
+  constructor(readonly maxPeers = MAX_PEERS) {}
+
+  /** Peers remembered. */
+  get size(): number {
+    return this.#peers.size;
+  }
+
+  /**
+   * Whether a packet from `peer` whose ICRC is valid with `ipId` and `flagsFrag` is accepted;
+   * learns from it either way.
+   */
+  accept(peer: string, ipId: number, flagsFrag: number): boolean {
+    const st = this.#peers.get(peer);
+    if (!st) {
+      if (this.#peers.size >= this.maxPeers) this.#peers.delete(this.#peers.keys().next().value!);
+      this.#peers.set(peer, { last: ipId, flags: flagsFrag, zero: ipId === 0, cand: -1, candFlags: 0 });
+      return true;
+    }
+    if (flagsFrag === st.flags) {
+      if (st.zero ? ipId === 0 : inWindow(ipId, st.last)) {
+        if (!st.zero && ahead(ipId, st.last) <= AHEAD) st.last = ipId;
+        st.cand = -1;
+        this.#touch(peer, st);
+        return true;
+      }
+    }
+    if (st.cand >= 0 && flagsFrag === st.candFlags && (st.cand === 0 ? ipId === 0 : ahead(ipId, st.cand) <= AHEAD)) {
+      // Two packets agree on where the peer's IDs are now: re-learn it there.
+      this.relearned++;
+      st.last = ipId;
+      st.flags = flagsFrag;
+      st.zero = ipId === 0 && st.cand === 0;
+      st.cand = -1;
+      this.#touch(peer, st);
+      return true;
+    }
+    st.cand = ipId;
+    st.candFlags = flagsFrag;
+    this.refused++;
+    return false;
+  }
+
+  #touch(peer: string, st: PeerIds): void {
+    this.#peers.delete(peer);
+    this.#peers.set(peer, st);
+  }
+}
+
+/** How far `id` is after `from`, modulo 2^16. */
+function ahead(id: number, from: number): number {
+  return (id - from) & 0xffff;
+}
+
+function inWindow(id: number, last: number): boolean {
+  const d = ahead(id, last);
+  return d <= AHEAD || d >= 0x10000 - BEHIND;
+}
