@@ -5,7 +5,7 @@
  * QPN names a connection to every peer (§12.9.8.3.1), so it must not be something a spoofer can
  * work out from the host's address or a process ID.
  *
- * It is stable per host and device: a keyed hash of the host's machine ID (`/etc/machine-id`,
+ * A RoCE device's is stable per host and device: a keyed hash of the host's machine ID (`/etc/machine-id`,
  * as machine-id(5) asks: never used directly, only through a keyed hash with an application key)
  * and the device name. Without a machine ID the host name and the MACs of its interfaces stand
  * in. Every face reads it from the provider (`ri_rnic_query`'s `node_guid` on InfiniBand); this
@@ -54,8 +54,17 @@ export function eui64OfMac(m: Uint8Array): bigint {
   );
 }
 
-/** The identity of the device `name` on this host: the same in every process. */
-export function deviceIdentity(name: string): DeviceIdentity {
+/**
+ * The identity of the device `name` on this host: the same in every process. An iWARP RNIC has
+ * no IB CM and RNICPI gives it no GUID, so nothing names a connection by it: it keeps a fixed
+ * locally administered MAC, `02:53:4f:46:00:<n>` ("SOF", n from the device name's number), its
+ * port's GID.
+ */
+export function deviceIdentity(name: string, ib: boolean): DeviceIdentity {
+  if (!ib) {
+    const mac = Uint8Array.from([0x02, 0x53, 0x4f, 0x46, 0x00, Number(/\d+$/.exec(name)?.[0] ?? 0) & 0xff]);
+    return { mac, nodeGuid: eui64OfMac(mac) };
+  }
   const h = createHmac('sha256', hostSecret()).update(`softrdma device identity\0${name}`).digest();
   const mac = Uint8Array.from(h.subarray(0, 6));
   // A unicast, locally administered address (IEEE 802: I/G bit 0, U/L bit 1).

@@ -145,7 +145,7 @@ export class SoftrdmaVp implements ri_vp_handle_t {
   readonly identity: DeviceIdentity;
   constructor(config: RnicConfig = DEFAULT_CONFIG) {
     this.engine = new Rnic(config);
-    this.identity = deviceIdentity(config.name);
+    this.identity = deviceIdentity(config.name, this.engine.isIb);
     // No callback may run before the RNIC is opened.
     this.engine.closed = true;
   }

@@ -21,8 +21,9 @@
  * restarted peer), so a legitimate jump costs one dropped packet, which RC retransmits. A peer
  * never seen is learned from its first packet.
  *
- * At most {@link MAX_PEERS} peers are remembered per endpoint, the least recently accepted
- * evicted first, so a flood of spoofed sources cannot grow memory.
+ * At most {@link MAX_PEERS} peers are remembered per endpoint, the least recently active evicted
+ * first (an active peer is moved away from the eviction end once half a map of new peers came
+ * after it), so a flood of spoofed sources cannot grow memory.
  */
 
 /** IDs accepted behind the last one (reordering). */
@@ -41,11 +42,18 @@ interface PeerIds {
   /** The ID (and flags) of the last packet refused, or -1. */
   cand: number;
   candFlags: number;
+  /** The new-peer count when it was last put at the young end of the map. */
+  gen: number;
 }
 
 /** The IPv4 IDs one RoCEv2 endpoint accepts, per peer address. */
 export class IpIdWindow {
   readonly #peers = new Map<string, PeerIds>();
+  /** New peers learned so far: a peer is moved to the young end once it is half a map old. */
+  #gen = 0;
+  #from = '';
+  /** {@link accept} for the peer of {@link acceptFrom}, made once (no closure per packet). */
+  readonly #acceptFrom = (ipId: number, flagsFrag: number): boolean => this.accept(this.#from, ipId, flagsFrag);
   /** Solutions refused (counted with the bad ICRCs by the caller when no other one fits). */
   refused = 0;
   /** Peers re-learned from a candidate. */
@@ -58,6 +66,17 @@ export class IpIdWindow {
     return this.#peers.size;
   }
 
+  /** Whether `peer` is remembered. */
+  knows(peer: string): boolean {
+    return this.#peers.has(peer);
+  }
+
+  /** `solveIpv4Id`'s `accept` for a packet from `peer` (valid until the next call). */
+  acceptFrom(peer: string): (ipId: number, flagsFrag: number) => boolean {
+    this.#from = peer;
+    return this.#acceptFrom;
+  }
+
   /**
    * Whether a packet from `peer` whose ICRC is valid with `ipId` and `flagsFrag` is accepted;
    * learns from it either way.
@@ -66,7 +85,7 @@ export class IpIdWindow {
     const st = this.#peers.get(peer);
     if (!st) {
       if (this.#peers.size >= this.maxPeers) this.#peers.delete(this.#peers.keys().next().value!);
-      this.#peers.set(peer, { last: ipId, flags: flagsFrag, zero: ipId === 0, cand: -1, candFlags: 0 });
+      this.#peers.set(peer, { last: ipId, flags: flagsFrag, zero: ipId === 0, cand: -1, candFlags: 0, gen: ++this.#gen });
       return true;
     }
     if (flagsFrag === st.flags) {
@@ -93,7 +112,10 @@ export class IpIdWindow {
     return false;
   }
 
+  /** Keeps an active peer away from the eviction end (re-inserted only when half a map old). */
   #touch(peer: string, st: PeerIds): void {
+    if (this.#gen - st.gen <= this.maxPeers >> 1) return;
+    st.gen = this.#gen;
     this.#peers.delete(peer);
     this.#peers.set(peer, st);
   }

@@ -571,7 +571,7 @@ export class RoceNet {
       this.stats.rxMalformed++;
       return;
     }
-    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort: rinfo.port, dstPort: this.port }, raw, (ipId, flags) => this.ipIds.accept(rinfo.address, ipId, flags));
+    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort: rinfo.port, dstPort: this.port }, raw, this.ipIds.acceptFrom(rinfo.address));
     if (!id) {
       this.stats.rxIcrcErrors++;
       if (log.enabled) log('%s:%d drop from %s:%d: bad ICRC', this.address, this.port, rinfo.address, rinfo.port);

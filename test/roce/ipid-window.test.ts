@@ -68,6 +68,8 @@ describe('RoCEv2 receive: the IPv4 ID window', () => {
       assert.ok(w.size <= MAX_PEERS);
     }
     assert.equal(w.size, MAX_PEERS);
+    assert.ok(w.knows('10.9.9.9'), 'the active peer was evicted by the flood');
+    assert.ok(!w.knows('10.1.0.0'), 'the oldest spoofed source is still held');
   });
 
   it('random 1–4-octet corruptions of a WRITE (20,000 per sender): the window lets none through', () => {
