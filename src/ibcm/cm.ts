@@ -49,6 +49,7 @@ import {
 import { DEFAULT_PKEY, GSI_QKEY, GSI_QPN, hx } from '../wire/ib/mad.js';
 import { logger } from '../util/log.js';
 import { ibcmFromEnv } from '../util/env.js';
+import { randomUnit } from '../util/random.js';
 import { type GsiAddress, type GsiPort, realTimers, type Timers } from './gsi.js';
 
 const log = logger('ibcm');
@@ -178,7 +179,7 @@ export interface IbCmOptions {
   /** The GID table of the port (index = sgid_index), read on each REQ. */
   gids: () => readonly Uint8Array[];
   timers?: Timers;
-  /** Source of randomness for comm IDs and TIDs (default Math.random); seed it in tests. */
+  /** Source of randomness for comm IDs and TIDs (default: the CSPRNG, `randomUnit`); seed it in tests. */
   random?: () => number;
   /** The CA's ACK delay exponent for REP TargetACKDelay (default 15, rxe's). */
   caAckDelay?: number;
@@ -324,7 +325,7 @@ export class IbCm {
     this.caGuid = opts.caGuid;
     this.#gids = opts.gids;
     this.timers = opts.timers ?? realTimers;
-    this.#random = opts.random ?? Math.random;
+    this.#random = opts.random ?? randomUnit;
     this.caAckDelay = opts.caAckDelay ?? 15;
     this.timewaitMs = opts.timewaitMs;
     this.maxConnections = opts.maxConnections ?? 65536;
@@ -849,7 +850,9 @@ export class IbCm {
       this.#unmatched(mra);
       return;
     }
-    if (mra.msgMraed !== CmMsgResponse.REQ && c.remoteCommId !== mra.localCommId) {
+    // An MRA of a REQ names only our comm ID: it is ours only while the peer's is still unknown
+    // (0); any other names both (Linux cm_acquire_mraed_id).
+    if (c.remoteCommId !== (mra.msgMraed === CmMsgResponse.REQ ? 0 : mra.localCommId)) {
       this.#unmatched(mra);
       return;
     }
@@ -878,8 +881,10 @@ export class IbCm {
       const guid = new DataView(rej.ari.buffer, rej.ari.byteOffset, 8).getBigUint64(0);
       c = this.#byRemoteId.get(key2(guid, rej.localCommId));
     } else {
-      const x = this.#byLocal.get(rej.remoteCommId);
-      if (x instanceof IbCmConnection && (rej.msgRejected === CmMsgResponse.REQ || x.remoteCommId === rej.localCommId)) c = x;
+      // A REJ of a REQ names only our comm ID, so it is acted on only while the peer's is still
+      // unknown (0); once the peer's is known, both must match (Linux cm_acquire_rejected_id).
+      // Otherwise one guessed 32-bit ID would tear down an established connection.
+      c = this.#connFor(rej.remoteCommId, rej.msgRejected === CmMsgResponse.REQ ? 0 : rej.localCommId);
     }
     if (!c) {
       this.#unmatched(rej);

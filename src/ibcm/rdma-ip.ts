@@ -18,6 +18,7 @@
 import dgram from 'node:dgram';
 import { RiRet } from '../rnicpi/status.js';
 import { logger } from '../util/log.js';
+import { random32 } from '../util/random.js';
 import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
 import { IbCm, type IbCmEnvParams, type IbCmListener, type IbCmListenEvent, type IbCmListenLimits, ibCmParamsFromEnv } from './cm.js';
 import type { RiGsiPort } from './ri-gsi.js';
@@ -72,9 +73,13 @@ export function ephemeralPort(): number {
   return 32768 + Math.floor(Math.random() * (60999 - 32768));
 }
 
-/** A random 24-bit starting PSN (IBTA Vol. 1 §9.7.1; Linux `get_random_u32() & 0xffffff`). */
+/**
+ * A random 24-bit starting PSN for each connection (IBTA Vol. 1 §9.7.1; Linux rdma_cm
+ * `get_random_u32() & 0xffffff`), from the CSPRNG: a spoofer who cannot observe the connection
+ * cannot guess the PSN it would need to inject into it.
+ */
 export function randomPsn(): number {
-  return Math.floor(Math.random() * 0x1000000);
+  return random32() & 0xff_ffff;
 }
 
 /** The addresses a REQ's or SIDR_REQ's `cma_hdr` carries. */

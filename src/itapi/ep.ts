@@ -697,7 +697,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
       this.pending = null;
       this.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, { reject_reason_code: reason, dst_path: reason === RJ.IT_CN_REJ_BAD_PATH ? path : null });
     };
-    const cm = roceCm(dev, dev.index);
+    const cm = roceCm(dev);
     if (typeof cm === 'number') {
       log('connect: the CM of %s cannot be opened: %s', dev.name, RiRet[cm]);
       queueMicrotask(() => fails(RJ.IT_CN_REJ_RESOURCES));

@@ -1278,7 +1278,7 @@ const impl: ItApi = {
     }
     const suppress = (flags & LFL.IT_LISTEN_SUPPRESS_IRD_ORD) !== 0;
     if (isIb(ia)) {
-      const roce = roceCm(ia.device, ia.device.index);
+      const roce = roceCm(ia.device);
       if (typeof roce === 'number') fail(S.IT_ERR_RESOURCES, `the CM (QP1) cannot be opened: ${RiRet[roce]}`);
       const ibl = IbItListen.listen(roce, port);
       if (!ibl) fail(input ? S.IT_ERR_CONN_QUAL_BUSY : S.IT_ERR_RESOURCES, `service ID of port ${port} taken`);
@@ -1995,7 +1995,7 @@ const impl: ItApi = {
     if (destination_path.spigot_id !== 0) fail(S.IT_ERR_INVALID_SPIGOT);
     const where = hostOfPath(destination_path);
     if (!where) fail(S.IT_ERR_INVALID_SOURCE_PATH, 'an IB path to an IPv4-mapped GID is needed');
-    const cm = roceCm(ia.device, ia.device.index);
+    const cm = roceCm(ia.device);
     if (typeof cm === 'number') fail(S.IT_ERR_RESOURCES, `the CM (QP1) cannot be opened: ${RiRet[cm]}`);
     const h = new UdSvcHandle(ia, cm, e, conn_qual, destination_path, pd.slice(), where.host, where.local);
     e.feeders++;

@@ -97,19 +97,20 @@ export function gidIndexOf(dev: ItDevice, gid: Uint8Array): number {
   return Math.max(0, roceGids(dev).findIndex((g) => sameGid(g, gid)));
 }
 
-/**
- * The CA GUID the CM announces when IT-API opens it: the verbs face's rule (a locally
- * administered EUI-64 of the device index and the process ID), so the port has one CA GUID in a
- * process whichever face opened its CM.
- */
-function caGuidOf(index: number): bigint {
-  const pid = process.pid;
-  const m = [0x02, 0x53, index & 0xff, (pid >>> 16) & 0xff, (pid >>> 8) & 0xff, pid & 0xff];
-  return (BigInt(m[0]! ^ 2) << 56n) | (BigInt(m[1]!) << 48n) | (BigInt(m[2]!) << 40n) | (0xfffen << 24n) | (BigInt(m[3]!) << 16n) | (BigInt(m[4]!) << 8n) | BigInt(m[5]!);
+/** The CA GUID of the device's CM: the node GUID `ri_rnic_query` reports (IBTA Vol. 1 §12.9.1). */
+function caGuidOf(dev: ItDevice): bigint | RiRet {
+  const rnic = deviceRnic(dev);
+  if (typeof rnic === 'number') return rnic;
+  const q = dev.ops.ri_rnic_query(rnic, 0, 1 << 20);
+  if (q.status !== RiRet.SUCCESS) return q.status;
+  if (!('ib' in q.attrs.trans_attr)) return RiRet.XPORT_UNSUPPORTED;
+  return q.attrs.trans_attr.ib.node_guid;
 }
 
 /** The CM of the RoCE Interface (QP1 opened on first use), or the RNICPI status of the failure. */
-export function roceCm(dev: ItDevice, index: number): RdmaIpCm | RiRet {
+export function roceCm(dev: ItDevice): RdmaIpCm | RiRet {
+  const caGuid = caGuidOf(dev);
+  if (typeof caGuid === 'number') return caGuid;
   return RdmaIpCm.of({
     name: dev.name,
     openGsi: () => {
@@ -117,7 +118,7 @@ export function roceCm(dev: ItDevice, index: number): RdmaIpCm | RiRet {
       if (typeof rnic === 'number') return rnic;
       return RiGsiPort.open({ ops: dev.ops, rnic, cqHandlerId: dev.cqHandlerId, addressOf: (b) => hostMemory.addressOf(b) });
     },
-    caGuid: caGuidOf(index),
+    caGuid,
     gids: () => roceGids(dev),
   });
 }

@@ -133,7 +133,7 @@ export function riOfAv(av: IbAv): ri_gen_address_vector_t {
 // ------------------------------------------------------------------------------ ri_rnic_query
 
 /** The IB attributes of a RoCEv2 RNIC (`ri_rnic_query`), with its one port when asked. */
-export function ibRnicAttrs(e: Rnic, portInfo: boolean): ri_ib_rnic_attr_t {
+export function ibRnicAttrs(e: Rnic, portInfo: boolean, nodeGuid: bigint): ri_ib_rnic_attr_t {
   const gids = e.gidTable();
   const port: ri_ib_port_attr_t = {
     src_gid_table: gids.map(riOfGid),
@@ -158,8 +158,8 @@ export function ibRnicAttrs(e: Rnic, portInfo: boolean): ri_ib_rnic_attr_t {
   };
   return {
     max_mr_size: 0xffff_ffffn,
-    node_guid: 0n,
-    system_image_guid: 0n,
+    node_guid: nodeGuid,
+    system_image_guid: nodeGuid,
     port_attrs: portInfo ? [port] : null,
     // Only what the core can do: atomics when the work-request table carries them.
     // UD multicast (ri_mcast_attach): the RoCEv2 transport joins IPv4 groups (IGMP) for it.

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { type DeviceIdentity, deviceIdentity } from './identity.js';
 import { networkInterfaces } from 'node:os';
 import { Socket } from 'node:net';
 import type { Cq, WorkCompletion } from '../rnic/cq.js';
@@ -144,8 +145,11 @@ export class SoftrdmaVp implements ri_vp_handle_t {
   ahCount = 0;
   /** Stops watching the GID table (set while a RoCEv2 RNIC is open). */
   unwatchGids: (() => void) | null = null;
+  /** The device's MAC and node GUID (`identity.ts`): `ri_rnic_query` reports the GUID. */
+  readonly identity: DeviceIdentity;
   constructor(config: RnicConfig = DEFAULT_CONFIG) {
     this.engine = new Rnic(config);
+    this.identity = deviceIdentity(config.name, this.engine.isIb);
     // No callback may run before the RNIC is opened.
     this.engine.closed = true;
   }
@@ -370,7 +374,7 @@ function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
   if (vp.engine.isIb) {
     // Memory windows and the iWARP extensions belong to the core on both transports; the IB
     // specifics (GIDs, P_Keys, MTU) come from ib.ts.
-    return { ...common, transport_type: RiTransportType.IB, trans_attr: { ib: ibRnicAttrs(vp.engine, portInfo) } };
+    return { ...common, transport_type: RiTransportType.IB, trans_attr: { ib: ibRnicAttrs(vp.engine, portInfo, vp.identity.nodeGuid) } };
   }
   return {
     ...common,

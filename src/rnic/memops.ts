@@ -486,6 +486,19 @@ export enum InvalidateError {
 }
 
 /**
+ * Whether a peer's Send with Invalidate may invalidate this Memory Region: only one the
+ * Consumer allocated for Fast-Register (`ri_ltag_alloc`, the MRs whose STag the Consumer
+ * manages by invalidating and re-registering, RDMA Protocol Verbs §7.8), not one made by a
+ * registration, unless the RNIC is configured with `remoteInvalidateRegistered`. This is Linux
+ * rxe's rule, applied on both transports: a peer told one STag of a
+ * PD cannot revoke the PD's other registered regions (RFC 5040 §8: a peer is trusted only with
+ * the STags advertised to it). Keyed on how the region was created, not on its current state.
+ */
+function remoteInvalidatable(rnic: Rnic, mr: MemObject): boolean {
+  return mr.origin === MrOrigin.LTAG_ALLOC || rnic.config.remoteInvalidateRegistered === true;
+}
+
+/**
  * Invalidates an STag (Verbs §7.8 / §7.10.4): the checks shared by the Local Invalidate WR,
  * RDMA Read with Local Invalidate and inbound Send with Invalidate.
  */
@@ -522,6 +535,7 @@ export function invalidateStag(qp: Qp, stag: number, remote: boolean): Invalidat
   if (remote && (!(qp.enableRdmaRead || qp.enableRdmaWrite) || !(obj.rights & MEM_REMOTE))) {
     return InvalidateError.RIGHTS;
   }
+  if (remote && !remoteInvalidatable(qp.rnic, obj)) return InvalidateError.CANNOT_INVALIDATE;
   // Invalid→Invalid is allowed (Verbs §7.2.2).
   obj.valid = false;
   return InvalidateError.OK;

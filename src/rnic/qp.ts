@@ -1002,6 +1002,11 @@ export class Qp {
   }
 
   /** Takes the next receive WQE for an inbound untagged Send (RQ or S-RQ). */
+  /** The receive WQE {@link takeRecv} would take next, left in place. */
+  peekRecv(): RqWqe | undefined {
+    return this.srq ? this.srq.peek() : this.rqAt(this.rqProc);
+  }
+
   takeRecv(): RqWqe | undefined {
     if (this.srq) {
       const w = this.srq.shift();

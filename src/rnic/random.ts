@@ -1,21 +1,9 @@
 /**
  * Unpredictable numbers for the values a peer must not be able to guess: STag indices and
- * keys (RFC 5040 §8; RDMA Protocol Verbs §7.2 "Implementation Note"). Drawn from the
- * operating system's CSPRNG in batches, so a registration costs no system call.
+ * keys (RFC 5040 §8; RDMA Protocol Verbs §7.2 "Implementation Note"), and InfiniBand QP
+ * numbers. Drawn from the operating system's CSPRNG (`src/util/random.ts`).
  */
-import { getRandomValues } from 'node:crypto';
-
-const pool = new Uint32Array(256);
-let next = pool.length;
-
-/** A random 32-bit unsigned integer. */
-export function random32(): number {
-  if (next === pool.length) {
-    getRandomValues(pool);
-    next = 0;
-  }
-  return pool[next++]!;
-}
+import { random32 } from '../util/random.js';
 
 /** A random 24-bit STag index candidate (0 included; the caller skips it). */
 export function randomIndex(): number {
@@ -25,4 +13,15 @@ export function randomIndex(): number {
 /** A random 8-bit STag key. */
 export function randomOctet(): number {
   return random32() & 0xff;
+}
+
+/**
+ * A random InfiniBand QPN candidate: 24 bits, never 0 or 1 (the special QPs, IBTA Vol. 1
+ * §3.5.2) nor 0xFFFFFF (the multicast QPN, §10.5.2.2).
+ */
+export function randomQpn(): number {
+  for (;;) {
+    const n = random32() & 0xff_ffff;
+    if (n > 1 && n !== 0xff_ffff) return n;
+  }
 }

@@ -317,8 +317,16 @@ export class Responder {
       qp.rnic.counters.qkeyViolations++;
       return Fault.HANDLED;
     }
-    const w = qp.takeRecv();
-    if (!w) return Fault.NO_RECV_BUFFER;
+    const head = qp.peekRecv();
+    if (!head) return Fault.NO_RECV_BUFFER;
+    // A datagram that does not fit the receive (with its 40-octet GRH) is dropped and the
+    // receive stays posted (IBTA Vol. 1 §9.8.3: UD has no NAK; as rxe
+    // `check_length`), so a sender that knows the Q_Key cannot turn receives into errors.
+    if (grh.length !== GRH_LEN || GRH_LEN + len > head.capacity) {
+      qp.rnic.counters.udLengthDrops++;
+      return Fault.HANDLED;
+    }
+    const w = qp.takeRecv()!;
     const pieces: Piece[] = [];
     const pd = qp.srq ? qp.srq.pd : qp.pd;
     const a = this.access;
@@ -330,10 +338,6 @@ export class Responder {
         return Fault.HANDLED;
       }
       if (sge.len > 0) pieces.push({ target: a.target!, offset: a.offset, len: sge.len });
-    }
-    if (grh.length !== GRH_LEN || GRH_LEN + len > w.capacity) {
-      qp.completeRecv(w, RiWcStatus.LOCAL_LENGTH_ERROR, 0, 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
-      return Fault.HANDLED;
     }
     this.recvPieces = pieces;
     this.placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);

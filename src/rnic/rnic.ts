@@ -16,6 +16,7 @@ import { hostMemory } from './hostmem.js';
 import { StagTable } from './memory.js';
 import { Pd } from './pd.js';
 import { Qp, type QpInit } from './qp.js';
+import { randomQpn } from './random.js';
 import { Srq } from './srq.js';
 import { type TransportKind, wrRow } from './wr-table.js';
 
@@ -117,6 +118,16 @@ export interface RnicConfig {
    * §10 I3 expects it on.
    */
   discloseNotAssociated?: boolean;
+  /**
+   * Let an inbound Send with Invalidate invalidate a Memory Region made by a registration
+   * (`ri_mr_reg`, `ri_mr_reg_phys`), not only one allocated for Fast-Register
+   * (`ri_ltag_alloc`) or a Memory Window. Off by default, as in Linux rxe (only fast-register
+   * regions and windows are remotely invalidatable there): a peer given
+   * one STag of a PD must not be able to revoke every other region of it
+   * (`remoteInvalidatable` in memops.ts; see the spec-notes on remote invalidation). RDMA
+   * Protocol Verbs §7.8 read literally, and Linux siw, allow it.
+   */
+  remoteInvalidateRegistered?: boolean;
 }
 
 export const DEFAULT_CONFIG: RnicConfig = {
@@ -140,12 +151,6 @@ export type CqHandler = (rnicOsData: unknown, cqOsData: unknown) => void;
 
 let rnicSeq = 0;
 
-/**
- * QP numbers of InfiniBand RNICs come from one counter per process, so that a QPN names one QP
- * of the process (the in-process IB loopback joins QPs by dest QPN). 0 and 1 are the special
- * QPs of IB (IBTA Vol. 1 §3.5.2) and rxe starts at 17; QPNs are 24 bits.
- */
-let nextIbQpn = 17;
 
 /** Multicast groups per port and QPs per group (Linux rxe: `RXE_MAX_MCAST_GRP`, `RXE_MAX_MCAST_QP_ATTACH`). */
 export const MCAST_GROUPS = 8192;
@@ -189,6 +194,11 @@ export class Rnic {
     overflows: 0,
     /** IB: datagrams dropped for a Q_Key that is not the receiving QP's (PortInfo Q_KeyViolations). */
     qkeyViolations: 0,
+    /**
+     * IB: UD datagrams dropped because they do not fit the receive at the head of the queue
+     * (GRH and payload longer than it); the receive stays posted (`Responder.rxDatagram`).
+     */
+    udLengthDrops: 0,
     /** Inbound atomics executed (atomics.ts). */
     atomicsExecuted: 0,
   };
@@ -438,9 +448,12 @@ export class Rnic {
       id = GSI_QPN;
       if (this.qps.has(id)) return RiRet.QP_INUSE;
     } else if (this.isIb) {
-      id = nextIbQpn;
-      while (ibQpns.has(id)) id = id >= 0xff_ffff ? 17 : id + 1;
-      nextIbQpn = id >= 0xff_ffff ? 17 : id + 1;
+      // QPNs are drawn at random (`randomQpn`: 24 bits, not 0, 1 or 0xFFFFFF), unique in the
+      // process (the in-process IB loopback joins QPs by dest QPN): a spoofer cannot guess the
+      // QPN of a connection from the order QPs were made in, as it could from a counter
+      // starting at 17 (Linux rxe's), and so cannot name it in a forged REQ or packet.
+      do id = randomQpn();
+      while (ibQpns.has(id));
       ibQpns.add(id);
     } else {
       id = this.nextQpId;

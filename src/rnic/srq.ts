@@ -60,6 +60,11 @@ export class Srq {
     return true;
   }
 
+  /** The oldest WQE, left in place. */
+  peek(): RqWqe | undefined {
+    return this.count === 0 ? undefined : this.ring[this.head];
+  }
+
   /** Takes the oldest WQE, checking the limit event afterwards. */
   shift(): RqWqe | undefined {
     if (this.count === 0) return undefined;

@@ -58,6 +58,7 @@ import {
   solveIpv4Id,
   writeIcrc,
 } from '../wire/ib/index.js';
+import { IpIdWindow, SEGMENT_RUN_IDS as MAX_GSO_SEGS } from './ipid-window.js';
 import { RocePcap } from './trace.js';
 
 const log = logger('roce:net');
@@ -163,8 +164,7 @@ function fallbackSetsockopt(): ((fd: number, level: number, name: number, value:
 
 /** Datagrams the native layer's transmit queue holds at most (beyond: dropped, counted in txErrors). */
 export const MAX_TX_QUEUE = 8192;
-/** Segments per UDP_SEGMENT send, and octets (the IPv4 datagram limit less headers). */
-const MAX_GSO_SEGS = 64;
+/** Octets per UDP_SEGMENT send (the IPv4 datagram limit less headers); segments: {@link MAX_GSO_SEGS}. */
 const MAX_GSO_BYTES = 65507;
 /** Receive slots per recvmmsg (each 64 KiB: a GRO datagram, or one datagram up to the IPv4 maximum). */
 const RX_SLOTS_GRO = 16;
@@ -320,6 +320,8 @@ export class RoceNet {
   #closed = false;
   #error: Error | null = null;
   #ipIdZero = false;
+  /** The IPv4 IDs accepted from each peer (the receive ICRC check, `ipid-window.ts`). */
+  readonly ipIds = new IpIdWindow();
   #pending: [Uint8Array, string, number][] = [];
   #hook: FaultHook | null = null;
   #tap: RoceTap | null = null;
@@ -855,7 +857,7 @@ export class RoceNet {
       this.stats.rxMalformed++;
       return;
     }
-    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort, dstPort: this.port }, raw);
+    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort, dstPort: this.port }, raw, this.ipIds.acceptFrom(srcAddress));
     if (!id) {
       this.stats.rxIcrcErrors++;
       if (log.enabled) log('%s:%d drop from %s:%d: bad ICRC', this.address, this.port, srcAddress, srcPort);

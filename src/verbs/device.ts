@@ -90,7 +90,8 @@ export class Device implements ibv_device {
   readonly dev_path: string;
   readonly ibdev_path: string;
   /** Node GUID: the EUI-64 of the device's MAC, as siw derives it. */
-  readonly guid: bigint;
+  /** The node GUID: `ri_rnic_query`'s on InfiniBand, read once the RNIC is open (`boot`). */
+  guid: bigint;
   readonly mac: Uint8Array;
   /** The completion event handler id every CQ of this device is created with. */
   cqHandlerId = 0;
@@ -107,24 +108,22 @@ export class Device implements ibv_device {
     this.dev_name = `uverbs${index}`;
     this.dev_path = `/sys/class/infiniband_verbs/uverbs${index}`;
     this.ibdev_path = `/sys/class/infiniband/${vp.name}`;
-    // A locally administered MAC derived from the device index (no real NIC behind it). The RoCE
-    // device's also carries the process ID: its node GUID is the CA GUID of the IB CM, which with
-    // a QPN names a connection to every peer (IBTA Vol. 1 §12.9.8.3.1), so two softrdma processes
-    // of one host (whose QPNs both start at 17) must not share it.
-    const pid = process.pid;
-    this.mac = ib
-      ? Uint8Array.from([0x02, 0x53, index & 0xff, (pid >>> 16) & 0xff, (pid >>> 8) & 0xff, pid & 0xff])
-      : Uint8Array.from([0x02, 0x53, 0x4f, 0x46, 0x00, index & 0xff]);
-    const m = this.mac;
-    this.guid =
-      (BigInt(m[0]! ^ 2) << 56n) |
-      (BigInt(m[1]!) << 48n) |
-      (BigInt(m[2]!) << 40n) |
-      (0xfffen << 24n) |
-      (BigInt(m[3]!) << 16n) |
-      (BigInt(m[4]!) << 8n) |
-      BigInt(m[5]!);
+    // The device's identity belongs to the provider (a MAC and its EUI-64 node GUID, stable
+    // per host and device): the RoCE device's node GUID is what `ri_rnic_query` reports, and
+    // the CA GUID of its IB CM (IBTA Vol. 1 §12.9.1). RNICPI gives an iWARP RNIC no GUID: the
+    // provider's identity stands for it (its MAC is the port's GID).
+    this.mac = vp.identity.mac;
+    this.guid = vp.identity.nodeGuid;
   }
+}
+
+/** The node GUID `ri_rnic_query` reports for an InfiniBand RNIC (through a handle of its own). */
+function nodeGuidOf(vp: SoftrdmaVp, ops: ri_ops_t): bigint {
+  const h = ops.ri_rnic_get_hdl(vp, RiConsumerDomain.KERNEL, null, null);
+  if (h.status !== RiRet.SUCCESS) return vp.identity.nodeGuid;
+  const q = ops.ri_rnic_query(h.rnic, 0, 1 << 20);
+  ops.ri_rnic_free_hdl(vp, h.rnic);
+  return q.status === RiRet.SUCCESS && 'ib' in q.attrs.trans_attr ? q.attrs.trans_attr.ib.node_guid : vp.identity.nodeGuid;
 }
 
 let asyncFdSeq = 100;
@@ -318,6 +317,7 @@ function boot(): AccessLayerState {
     const dev = new Device(vp, att.ops, devices.length);
     const opened = att.ops.ri_rnic_open(vp, RiPblMode.PAGE_LIST_MODE, dev);
     if (opened.status !== RiRet.SUCCESS) throw new Error(`ri_rnic_open(${vp.name}): ${RiRet[opened.status]}`);
+    if (vp.transportType === RiTransportType.IB) dev.guid = nodeGuidOf(vp, att.ops);
     att.ops.ri_async_set_event_handler(vp, (_os, ev) => {
       for (const l of rawListeners) l(dev, ev);
       if ('port_event' in ev.event_data) {
@@ -399,8 +399,9 @@ export function queryDevice(ctx: Context, a: ibv_device_attr): number {
   if (!r) return EINVAL;
   const dev = ctx.device;
   a.fw_ver = '0.1.0';
-  a.node_guid = dev.guid;
-  a.sys_image_guid = dev.guid;
+  const ibAttr = 'ib' in r.trans_attr ? r.trans_attr.ib : null;
+  a.node_guid = ibAttr ? ibAttr.node_guid : dev.guid;
+  a.sys_image_guid = ibAttr ? ibAttr.system_image_guid : dev.guid;
   a.max_mr_size = 0xffff_ffffn;
   a.page_size_cap = r.mem_page_sizes_bit_mask;
   a.vendor_id = SOFTRDMA_VENDOR_ID;

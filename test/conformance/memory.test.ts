@@ -617,3 +617,32 @@ test('RNICPI-096 ri_mem_map repeated with advanced vaddr until len is consumed c
   ok(K.ri_mem_unpin(env.rnic, b.va, len, 'p'));
   env.close();
 });
+
+transportTest('an inbound Send with Invalidate invalidates a Fast-Register MR; one naming an MR made by ri_mr_reg fails the receive (STag invalidate error) and that MR stays Valid', async () => {
+  const t = await twoSides({}, { enable_stag0_fastreg: true });
+  try {
+    const b = t.b;
+    const { pages } = physPages(b, 1);
+    const al = ok(K.ri_ltag_alloc(b.rnic, 1, b.pd, ALL_ACCESS, 0x10, null, null));
+    const k1 = ((al.ltag & ~0xff) | 0x11) >>> 0;
+    ok(fmr(b, 1n, al.mr, k1, physAttr(b.pd, pages, 0x40_0000n, PAGE)));
+    assert.equal((await pollWcs(t.envB, b.rnic, b.cq, 1))[0]!.op_status, RiWcStatus.SUCCESS);
+    assert.equal(info(b, al.mr).stag_state, RiStagState.VALID);
+    const rb = regMr(b, buf(16));
+    ok(postRecv(b, rb, 2n));
+    ok(K.ri_qp_post_send(t.a.rnic, t.a.qp, RiWrType.SEND_INVALIDATE, SIG, 3n, [], k1, 0, 0));
+    const [wc] = await pollWcs(t.envB, b.rnic, b.cq, 1);
+    assert.equal(wc!.op_status, RiWcStatus.SUCCESS);
+    assert.equal(wc!.invalidated_rtag, k1);
+    assert.equal(info(b, al.mr).stag_state, RiStagState.INVALID);
+    // A region made by a registration is not the peer's to revoke.
+    const target = regMr(b, buf(16));
+    ok(postRecv(b, rb, 4n));
+    ok(K.ri_qp_post_send(t.a.rnic, t.a.qp, RiWrType.SEND_INVALIDATE, SIG, 5n, [], target.rtag!, 0, 0));
+    const [wc2] = await pollWcs(t.envB, b.rnic, b.cq, 1);
+    assert.equal(wc2!.op_status, RiWcStatus.STAG_INVALIDATE_ERROR);
+    assert.equal(info(b, target.mr).stag_state, RiStagState.VALID);
+  } finally {
+    t.done();
+  }
+});

@@ -259,7 +259,7 @@ transportTest('RNICPI-071 every WC carries the WR 64-bit id and a valid op_statu
 });
 
 transportTest('RNICPI-072 Send and Send-with-Invalidate complete with op_type SEND; receives with DATA_RECEIVED (VERBS-10.W18)', async () => {
-  const t = await twoSides();
+  const t = await twoSides({}, {}, { configB: { remoteInvalidateRegistered: true } });
   try {
     const mb = regMr(t.b, buf(16));
     const target = regMr(t.b, buf(16));
@@ -278,8 +278,8 @@ transportTest('RNICPI-072 Send and Send-with-Invalidate complete with op_type SE
   }
 });
 
-transportTest('RNICPI-073 a received Send-with-Invalidate sets RTAG_INVALIDATE and invalidated_rtag, and that STag is invalid when the WC is polled (VERBS-10.I1, I5)', async () => {
-  const t = await twoSides();
+transportTest('RNICPI-073 a received Send-with-Invalidate sets RTAG_INVALIDATE and invalidated_rtag, and that STag is invalid when the WC is polled (VERBS-10.I1, I5; RNIC with remoteInvalidateRegistered)', async () => {
+  const t = await twoSides({}, {}, { configB: { remoteInvalidateRegistered: true } });
   try {
     const mb = regMr(t.b, buf(16));
     const target = regMr(t.b, buf(16));

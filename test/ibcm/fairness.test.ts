@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { IbCmConnection, IbCmEvent } from '../../src/ibcm/cm.js';
 import { IBCM_LISTEN_LIMITS, ibTimeoutMs } from '../../src/ibcm/cm.js';
-import { CmRejReason, CmTransport, type CmReq, decodeCmMad, emptyCmPath, encodeCmMad, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
+import { type CmDrep, type CmDreq, CmMsgResponse, type CmMra, type CmRej, CmRejReason, CmTransport, type CmReq, type CmRtu, decodeCmMad, emptyCmPath, encodeCmMad, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
 import { GSI_QKEY } from '../../src/wire/ib/mad.js';
 import { acceptingListener, GID_A, GID_B, pair, type Pair, seeded } from './helpers.js';
 
@@ -214,5 +214,69 @@ describe('IB CM listener fairness (issue 17)', () => {
     assert.equal(l.limits.maxHalfOpen, 10);
     assert.equal(l.limits.acceptTimeoutMs, 5);
     assert.equal(l.limits.maxHalfOpenPerSource, IBCM_LISTEN_LIMITS.maxHalfOpenPerSource.default);
+  });
+});
+
+describe('IB CM: forged messages that know only one comm ID (matching as the Linux CM does)', () => {
+  /** An established connection A→B and a spoofer's port; `ids` are both sides' comm IDs. */
+  function established() {
+    const p = pair();
+    const srv = acceptingListener(p.b, SID);
+    const aEvents: IbCmEvent[] = [];
+    const a: IbCmConnection = p.a.connect({ destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x31, startingPsn: 1 }, (e) => {
+      aEvents.push(e);
+      if (e.type === 'rep') a.ready();
+    });
+    p.clock.advance(10);
+    const b = srv.reqs[0]!.conn;
+    assert.equal(a.state, 'ESTABLISHED');
+    assert.equal(b.state, 'ESTABLISHED');
+    const spoofer = p.fabric.port(spoofGid(4242));
+    spoofer.onReceive(() => {});
+    const A_ADDR = { gid: GID_A, qpn: 1, qkey: GSI_QKEY, pkey: 0xffff };
+    return { p, a, b, aEvents, srvEvents: srv.events, spoofer, A_ADDR };
+  }
+  const rej = (localCommId: number, remoteCommId: number, msgRejected: CmMsgResponse): CmRej => ({
+    kind: 'REJ',
+    localCommId,
+    remoteCommId,
+    msgRejected,
+    reason: CmRejReason.CONSUMER_DEFINED,
+    ari: new Uint8Array(0),
+    privateData: new Uint8Array(0),
+  });
+
+  it('a REJ of a REQ naming only the victim\'s comm ID does not tear down an established connection (either side)', () => {
+    const t = established();
+    t.spoofer.send(encodeCmMad(7n, rej(0x1234_5678, t.b.localCommId, CmMsgResponse.REQ)), B_ADDR);
+    t.spoofer.send(encodeCmMad(8n, rej(0x1234_5678, t.a.localCommId, CmMsgResponse.REQ)), t.A_ADDR);
+    t.p.clock.advance(10);
+    assert.equal(t.b.state, 'ESTABLISHED');
+    assert.equal(t.a.state, 'ESTABLISHED');
+    assert.ok(!t.srvEvents.some((e) => e.type === 'rejected' || e.type === 'disconnected'));
+    assert.ok(!t.aEvents.some((e) => e.type === 'rejected' || e.type === 'disconnected'));
+  });
+
+  it('REJ (of a REP or other), MRA, RTU, DREQ and DREP with a wrong peer comm ID are ignored; with both IDs the REJ is acted on', () => {
+    const t = established();
+    const wrong = (t.a.localCommId + 1) >>> 0;
+    const none = new Uint8Array(0);
+    for (const m of [
+      rej(wrong, t.b.localCommId, CmMsgResponse.REP),
+      rej(wrong, t.b.localCommId, CmMsgResponse.OTHER),
+      { kind: 'MRA', localCommId: wrong, remoteCommId: t.b.localCommId, msgMraed: CmMsgResponse.REQ, serviceTimeout: 31, privateData: none } satisfies CmMra,
+      { kind: 'RTU', localCommId: wrong, remoteCommId: t.b.localCommId, privateData: none } satisfies CmRtu,
+      { kind: 'DREQ', localCommId: wrong, remoteCommId: t.b.localCommId, remoteQpn: t.b.localQpn, privateData: none } satisfies CmDreq,
+      { kind: 'DREP', localCommId: wrong, remoteCommId: t.b.localCommId, privateData: none } satisfies CmDrep,
+    ] as const) {
+      t.spoofer.send(encodeCmMad(9n, m), B_ADDR);
+    }
+    t.p.clock.advance(10);
+    assert.equal(t.b.state, 'ESTABLISHED');
+    assert.equal(t.a.state, 'ESTABLISHED');
+    // The matching itself works: a REJ naming both IDs is acted on (Linux: TIMEWAIT).
+    t.spoofer.send(encodeCmMad(10n, rej(t.a.localCommId, t.b.localCommId, CmMsgResponse.OTHER)), B_ADDR);
+    t.p.clock.advance(1);
+    assert.equal(t.b.state, 'TIMEWAIT');
   });
 });

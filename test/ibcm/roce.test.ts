@@ -242,6 +242,45 @@ describe('IB CM over QP1 on RoCEv2 (loopback UDP)', () => {
     }
   });
 
+  it('a forged REJ of a REQ from a third address, naming only the victim\'s comm ID, leaves an established connection established on both sides', async () => {
+    const port = await freePort();
+    const a = node('127.0.0.1', port, 0x0002c90300aaaa01n);
+    const b = node('127.0.0.2', port, 0x0002c90300bbbb02n);
+    const c = node('127.0.0.3', port, 0x0002c90300cccc03n);
+    try {
+      const bEvents: IbCmEvent[] = [];
+      let server: IbCmConnection | undefined;
+      b.cm.listen(SID, (e) => {
+        if (e.type !== 'req') return;
+        server = e.conn;
+        e.conn.onEvent = (x) => bEvents.push(x);
+        e.conn.accept({ qpn: 0x300, startingPsn: 1 });
+      });
+      const ev = events();
+      const conn: IbCmConnection = a.cm.connect({ ...FAST, destGid: b.gid, localGid: a.gid, serviceId: SID, qpn: 0x9d, startingPsn: 1 }, (e) => {
+        ev.on(e);
+        if (e.type === 'rep') conn.ready();
+      });
+      await until(() => server?.state === 'ESTABLISHED' && conn.state === 'ESTABLISHED', 10_000, 'established');
+      for (const [victim, to] of [
+        [server!, b],
+        [conn, a],
+      ] as const) {
+        const rej: CmMessage = { kind: 'REJ', localCommId: 0x1234_5678, remoteCommId: victim.localCommId, msgRejected: 0, reason: CmRejReason.CONSUMER_DEFINED, ari: new Uint8Array(0), privateData: new Uint8Array(0) };
+        c.gsi.send(encodeCmMad(0x77n, rej), { gid: to.gid, qpn: 1, qkey: GSI_QKEY, pkey: 0xffff, localGid: c.gid });
+      }
+      await until(() => b.cm.stats.received.REJ === 1 && a.cm.stats.received.REJ === 1, 10_000, 'the forged REJs received');
+      assert.equal(server!.state, 'ESTABLISHED');
+      assert.equal(conn.state, 'ESTABLISHED');
+      assert.ok(!bEvents.some((e) => e.type === 'rejected' || e.type === 'disconnected'), JSON.stringify(bEvents.map((e) => e.type)));
+      assert.ok(!ev.list.some((e) => e.type === 'rejected' || e.type === 'disconnected'));
+    } finally {
+      c.cm.close();
+      c.env.close();
+      close(a, b);
+    }
+  });
+
   for (const lost of ['REQ', 'REP', 'RTU', 'DREQ'] as const) {
     it(`a lost ${lost} (dropped by the RoCEv2 endpoint's tap) is recovered by retransmission`, async () => {
       const port = await freePort();

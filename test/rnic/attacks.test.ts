@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import dgram from 'node:dgram';
 import { once } from 'node:events';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -27,9 +28,9 @@ import { makeSide, pollN, recv, reg, type Side, sge, TRANSPORTS, type TransportN
 import { RawPeer } from '../helpers/rawpeer.js';
 import { advert, type EngineCounters, engineCounters, IwarpServer, ROCE_ATTACKER_ADDR, ROCE_SERVER_ADDR, RoceServer, SERVER_IRD, until as untilTrue, type VerbsServer } from '../helpers/hostile.js';
 import { IBV_WC_LOC_PROT_ERR, IBV_WC_RETRY_EXC_ERR } from '../../src/verbs/index.js';
-import { RoceNet, type RoceRx } from '../../src/roce/net.js';
+import { ipv4Bytes, RoceNet, type RoceRx } from '../../src/roce/net.js';
 import { RoceQp } from '../../src/roce/transport.js';
-import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
+import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, IPV4_FLAGS_DF, NakCode, newBth, writeIcrc } from '../../src/wire/ib/index.js';
 import { RdmapOpcode } from '../../src/wire/rdmap.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -377,7 +378,16 @@ const iwarpServerConn = (s: VerbsServer): IwarpConn | undefined => {
   return undefined;
 };
 
+/** After a refused Send with Invalidate: the region it named is still valid. */
+const stillValid = (s: VerbsServer, rkey: number) => assert.equal(s.engine.stags.byStagIndex(rkey)?.valid, true, 'the peer invalidated a registered region');
+
 const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
+  {
+    name: 'a Send with Invalidate naming a registered (not fast-register) region gets RDMAP "STag cannot be invalidated" (0x0109); the region stays valid',
+    expect: { terminate: [0, 1, 9] },
+    act: (s, a) => a.raw.send(1, advert(0n, 0, 0), RdmapOpcode.SendInvalidate, s.mrs.ro.rkey),
+    after: (s) => stillValid(s, s.mrs.ro.rkey),
+  },
   {
     name: 'a sweep of STags (finding 4): a free STag, a wrong key and a live region of another PD all get DDP "Invalid STag" (0x1100)',
     expect: { terminate: [1, 1, 0] },
@@ -580,6 +590,34 @@ const hello = (a: RoceAttacker, psn?: number) => a.pkt(IbOpcode.RC_SEND_ONLY, {}
 const RAE = { nak: NakCode.RemoteAccessError };
 
 const ROCE_CASES: ServerCase<RoceServer, RoceAttacker>[] = [
+  roceCase('a WRITE whose ICRC fits only an IPv4 ID its sender never uses (a corrupted packet) is dropped: not placed, not acknowledged, its PSN still expected', { gone: true }, async (s, a) => {
+    const before = s.served.messages;
+    hello(a);
+    await untilTrue(() => s.served.messages === before + 1, 'the first Send received');
+    const payload = new Uint8Array(16).fill(0xee);
+    const pkt = encodeIbPacket({
+      bth: { ...newBth(IbOpcode.RC_RDMA_WRITE_ONLY, a.sqpn, a.psn), padCnt: ibPadCount(payload.length), ackReq: true },
+      reth: { va: s.va(s.rw), rkey: s.mrs.rw.rkey, dmaLen: payload.length },
+      payload,
+    });
+    const sock = dgram.createSocket('udp4');
+    await new Promise<void>((r) => sock.bind(0, ROCE_ATTACKER_ADDR, r));
+    try {
+      // The IPv4 header on the wire says ID 0 (or the kernel's); the ICRC fits ID 0x5a5a: what a
+      // corruption of the ICRC octets that some ID explains looks like to the receiver.
+      writeIcrc({ src: ipv4Bytes(ROCE_ATTACKER_ADDR), dst: ipv4Bytes(ROCE_SERVER_ADDR), srcPort: sock.address().port, dstPort: s.udpPort, ipId: 0x5a5a, flagsFrag: IPV4_FLAGS_DF }, pkt);
+      await new Promise<void>((r, j) => sock.send(pkt, s.udpPort, ROCE_SERVER_ADDR, (e) => (e ? j(e) : r())));
+    } finally {
+      sock.close();
+    }
+    // The same PSN again, as a Send: taken as new, so the WRITE was never executed.
+    hello(a);
+    await untilTrue(() => s.served.messages === before + 2, 'the Send with the dropped WRITE\'s PSN received');
+    assert.equal(a.got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE && aethType(r.pkt.aeth!.syndrome) === AethType.Nak).length, 0);
+  }),
+  roceCase('a SEND WITH INVALIDATE naming a registered (not fast-register) region gets NAK Invalid Request; the region stays valid', { nak: NakCode.InvalidRequest }, (s, a) => {
+    a.pkt(IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE, { ieth: s.mrs.ro.rkey }, advert(0n, 0, 0));
+  }, (s) => stillValid(s, s.mrs.ro.rkey)),
   roceCase('an RDMA WRITE with a free R_Key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, freeStag(s), s.va(s.rw))),
   roceCase('an RDMA WRITE with the right index and a wrong key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, otherKey(s.mrs.rw.rkey), s.va(s.rw))),
   roceCase('an RDMA WRITE to a live region of another PD gets the same NAK (no STag oracle on IB)', RAE, (s, a) => wr(s, a, s.mrs.other.rkey, s.va(s.other))),

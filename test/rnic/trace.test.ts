@@ -12,6 +12,7 @@ import { RiRet } from '../../src/rnicpi/status.js';
 import { RiMemFlags, RiQpState, RiWcStatus, RiWrFlags, RiWrType } from '../../src/rnicpi/types.js';
 import { AtomicKind, atomicArgs } from '../../src/rnic/atomics.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
+import { DEFAULT_CONFIG, Rnic } from '../../src/rnic/rnic.js';
 import { concatUlpdu, FpduDeframer } from '../../src/wire/deframer.js';
 import { decodeMpaReqRep } from '../../src/wire/mpa.js';
 import { decodeRdmapHeader, stringifyRdmapHeader } from '../../src/wire/rdmap.js';
@@ -25,7 +26,8 @@ test('SOFTRDMA_PCAP captures of a live connection decode in tshark: every opcode
   process.env.SOFTRDMA_PCAP = dir;
   try {
     const a = makeSide();
-    const b = makeSide();
+    // Its MR made by a registration may be invalidated by the peer (the Verbs §7.8 rule).
+    const b = makeSide(new Rnic({ ...DEFAULT_CONFIG, remoteInvalidateRegistered: true }));
     const src = new Uint8Array(100_000).fill(3);
     const dst = new Uint8Array(100_000);
     const rd1 = new Uint8Array(30_000);

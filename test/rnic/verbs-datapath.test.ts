@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { RiRet } from '../../src/rnicpi/status.js';
 import { RiAsyncEventType, RiMemFlags, RiQpState, RiWcFlags, RiWcStatus, RiWrFlags, RiWrType } from '../../src/rnicpi/types.js';
-import type { AsyncEventRecord } from '../../src/rnic/rnic.js';
+import { type AsyncEventRecord, DEFAULT_CONFIG, Rnic } from '../../src/rnic/rnic.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { WqeState } from '../../src/rnic/wqe.js';
 import {
@@ -511,8 +511,8 @@ describe(`verbs data path [${t}]`, () => {
     }
   });
 
-  test('VERBS-I1 VERBS-I5 a Send with Invalidate of a remote-enabled MR invalidates it before the receive WC, which reports the STag', async () => {
-    const p = await pair();
+  test('VERBS-I1 VERBS-I5 a Send with Invalidate of a remote-enabled MR invalidates it before the receive WC, which reports the STag (RNIC with remoteInvalidateRegistered)', async () => {
+    const p = await connectPair(makeSide(new Rnic({ ...DEFAULT_CONFIG, remoteInvalidateRegistered: true })), makeSide(new Rnic({ ...DEFAULT_CONFIG, remoteInvalidateRegistered: true })), { transport });
     try {
       const { a, b } = p;
       const rb = new Uint8Array(8);
@@ -528,6 +528,28 @@ describe(`verbs data path [${t}]`, () => {
       assert.ok(wc!.flags & RiWcFlags.RTAG_INVALIDATE);
       assert.equal(wc!.invalidated_rtag, tmr.stag);
       assert.equal(tmr.valid, false);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('a Send with Invalidate naming a registered (not fast-register) MR: the receive fails, the receiver terminates with 0/1/9 "STag cannot be invalidated", and the MR stays valid', async () => {
+    const p = await pair();
+    try {
+      const { a, b } = p;
+      const rb = new Uint8Array(8);
+      const rmr = reg(b, rb);
+      const target = new Uint8Array(64);
+      const tmr = reg(b, target);
+      assert.equal(recv(b.qp, 1n, [sge(rmr, rb)]), RiRet.SUCCESS);
+      const m = new Uint8Array(8);
+      const mm = reg(a, m);
+      assert.equal(send(a.qp, { type: RiWrType.SEND_INVALIDATE, sgl: [sge(mm, m)], rtag: tmr.stag }), RiRet.SUCCESS);
+      const [wc] = await pollN(b.cq, 1);
+      assert.equal(wc!.op_status, RiWcStatus.STAG_INVALIDATE_ERROR);
+      await until(() => b.qp.state === RiQpState.ERROR, 5000, 'Error');
+      assert.deepEqual(termCode(b.qp), [0, 1, 9]);
+      assert.equal(tmr.valid, true, 'the registered MR was invalidated by the peer');
     } finally {
       await p.close();
     }

@@ -60,6 +60,37 @@ describe('RoCEv2 transport', () => {
     }
   });
 
+  it('UD: a datagram longer than the receive, or a receive smaller than the GRH, is dropped and counted; the receive stays posted', async () => {
+    const a = makeIbSide('UD');
+    const b = makeIbSide('UD');
+    const p = await connectPair(a, b, { transport: 'rocev2' });
+    try {
+      const buf = new Uint8Array(40 + 64);
+      const mb = reg(b, buf);
+      const src = new Uint8Array(100).fill(0x5a);
+      const ms = reg(a, src);
+      const av = { ...roce(a).qp.ib.av, dgid: gidOf('127.0.0.2'), sgid: gidOf('127.0.0.1'), sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
+      const ud = { av, remoteQpn: b.qp.id, remoteQkey: 0x11111111 };
+      // 100 octets do not fit 40 + 64: dropped and counted, the receive still posted.
+      assert.equal(recv(b.qp, 1n, [sge(mb, buf)]), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n, ud }), RiRet.SUCCESS);
+      await pollN(a.cq, 1);
+      await until(() => b.rnic.counters.udLengthDrops === 1, 5000, 'the long datagram dropped');
+      assert.equal(b.cq.poll([], 1), 0, 'a datagram longer than the receive completed it');
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src, 0, 8)], id: 2n, ud }), RiRet.SUCCESS);
+      const [w] = await pollN(b.cq, 1);
+      assert.deepEqual([w!.id, w!.op_status, w!.bytes_transferred], [1n, RiWcStatus.SUCCESS, 48]);
+      // A receive smaller than the GRH takes nothing.
+      assert.equal(recv(b.qp, 3n, [sge(mb, buf, 0, 39)]), RiRet.SUCCESS);
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src, 0, 8)], id: 4n, ud }), RiRet.SUCCESS);
+      await until(() => b.rnic.counters.udLengthDrops === 2, 5000, 'the datagram dropped for the 39-octet receive');
+      assert.equal(b.cq.poll([], 1), 0, 'the receive smaller than the GRH completed');
+      assert.equal(b.qp.state, RiQpState.READY_TO_SEND);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('UC: a lost packet drops its message, the receive is reused by the next message', async () => {
     const a = makeIbSide('UC');
     const b = makeIbSide('UC');

@@ -43,7 +43,6 @@ import {
   IBV_SEND_SIGNALED,
   IBV_TRANSPORT_IB,
   IBV_WC_GRH,
-  IBV_WC_LOC_LEN_ERR,
   IBV_WC_REM_ACCESS_ERR,
   IBV_WC_SUCCESS,
   IBV_WC_WR_FLUSH_ERR,
@@ -63,6 +62,7 @@ import {
   verbs as v,
 } from '../../src/verbs/index.js';
 import { pollN, reg, settle } from './pair.js';
+import { engineOf } from '../helpers/hostile.js';
 import {
   avTo,
   closeRoceSide,
@@ -539,11 +539,23 @@ describe('softroce0 over the loopback link: the data path of IB QPs', () => {
     const port = {} as ibv_port_attr;
     assert.equal(v.ibv_query_port(b.ctx, 1, port), 0);
     assert.ok(port.qkey_viol_cntr >= 1, 'counted as a Q_Key violation');
+    // A datagram longer than the receive (with its GRH) is dropped and counted; the receive
+    // stays posted for the next datagram that fits (as rxe).
+    const drops = engineOf(b.ctx).counters.udLengthDrops;
     assert.equal(v.ibv_post_send(a.qp, { wr_id: 7n, opcode: IBV_WR_SEND, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
+    await settle();
+    assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a datagram longer than the receive completed it');
+    assert.equal(engineOf(b.ctx).counters.udLengthDrops, drops + 1);
+    assert.equal(v.ibv_post_send(a.qp, { wr_id: 10n, opcode: IBV_WR_SEND, sg_list: [sge(smr, 4)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
     const [lw] = await pollN(b.cq, 1);
-    assert.equal(lw!.wr_id, 5n);
-    assert.equal(lw!.status, IBV_WC_LOC_LEN_ERR);
-    assert.equal(b.qp.state, IBV_QPS_RTS, 'a UD length error leaves the QP running');
+    assert.deepEqual([lw!.wr_id, lw!.status, lw!.byte_len], [5n, IBV_WC_SUCCESS, 40 + 4]);
+    // A receive smaller than the GRH takes no datagram either.
+    assert.equal(v.ibv_post_recv(b.qp, { wr_id: 11n, sg_list: [sge(rmr, 20)] }).ret, 0);
+    assert.equal(v.ibv_post_send(a.qp, { wr_id: 12n, opcode: IBV_WR_SEND, sg_list: [sge(smr, 0)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
+    await settle();
+    assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a receive smaller than the GRH completed');
+    assert.equal(engineOf(b.ctx).counters.udLengthDrops, drops + 2);
+    assert.equal(b.qp.state, IBV_QPS_RTS, 'a UD length drop leaves the QP running');
     // Larger than the port's active MTU: refused at post.
     const big = new Uint8Array(1025);
     const bmr = reg(a.pd, big);

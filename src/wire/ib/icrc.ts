@@ -301,8 +301,13 @@ function solve(b: IdBasis, delta: number): number | null {
  * so a corrupted packet passes with probability 2^-16 per flags value tried (the ICRC keeps
  * 16 of its 32 bits of protection; the Ethernet FCS and the UDP checksum, when sent, cover the
  * rest of the path). `ip.ipId` and `ip.flagsFrag` are ignored.
+ *
+ * `accept`, when given, is asked about each solution (the receiver's knowledge of which IDs
+ * its peer sends, `src/roce/ipid-window.ts`): only a solution it accepts is returned, which
+ * takes the residual false-accept rate from 2^-16 per flags value to about 2^-32 times the
+ * number of IDs it would accept.
  */
-export function solveIpv4Id(ip: RoceIpHeader, pkt: Uint8Array): { ipId: number; flagsFrag: number } | null {
+export function solveIpv4Id(ip: RoceIpHeader, pkt: Uint8Array, accept?: (ipId: number, flagsFrag: number) => boolean): { ipId: number; flagsFrag: number } | null {
   if (ip.src.length !== 4 || ip.dst.length !== 4) throw new RangeError('solveIpv4Id: IPv4 addresses only');
   // Too short to be a packet: no ID makes it valid (found by `npm run fuzz`: it threw).
   if (pkt.length < BTH_LEN + ICRC_LEN) return null;
@@ -316,7 +321,7 @@ export function solveIpv4Id(ip: RoceIpHeader, pkt: Uint8Array): { ipId: number; 
     probe.flagsFrag = flagsFrag;
     const c0 = computeIcrc(probe, pkt);
     const id = solve(b, (received ^ c0) >>> 0);
-    if (id !== null) return { ipId: id, flagsFrag };
+    if (id !== null && (!accept || accept(id, flagsFrag))) return { ipId: id, flagsFrag };
   }
   return null;
 }
