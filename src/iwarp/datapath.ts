@@ -340,11 +340,14 @@ export class IwarpConn implements QpTransport {
 
   // ------------------------------------------------------------------ transmit
 
+  /** {@link run} as a task, made once: a kick per posted WR allocates no closure. */
+  private readonly runTask = (): void => this.run();
+
   /** Schedules a transmit run; posts in one synchronous block share one run (one writev). */
   kick(): void {
     if (this.scheduled || !this.active) return;
     this.scheduled = true;
-    queueMicrotask(() => this.run());
+    queueMicrotask(this.runTask);
   }
 
   /**
