@@ -1,7 +1,26 @@
 #!/usr/bin/env node
-/** Entry point of the `softrdma` bin (see cli.ts). */
+/**
+ * Entry point of the `softrdma` bin (see cli.ts).
+ *
+ * Cold start: where Node has `module.enableCompileCache()` (22.1 and later), the V8 code of the
+ * package's modules is cached on disk, so a fresh `softrdma perf` process does not recompile
+ * the stack while it moves its first data. Node 20 has no such call, and there the CLI starts
+ * as before. The CLI is loaded with a dynamic `import()` after the call, because static imports
+ * would be compiled before it runs. `NODE_DISABLE_COMPILE_CACHE=1` turns the cache off (Node's
+ * own switch).
+ */
+import * as nodeModule from 'node:module';
 import process, { argv, exit, stderr, stdout } from 'node:process';
 import { checkEnv, EnvError } from '../util/env.js';
+const enableCompileCache = (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache;
+if (typeof enableCompileCache === 'function') {
+  try {
+    enableCompileCache();
+  } catch {
+    // An unwritable cache directory only costs the cache.
+  }
+}
+
 
 // The environment is checked before the stack is loaded: some variables are read when their
 // module loads (SOFTRDMA_CRC32C), and a bad one must be named, not thrown from an import.

@@ -219,7 +219,8 @@ export class IwarpConn implements QpTransport {
   /** RFC 7306 Atomic Responses have their own queue (QN 3) and MSNs. */
   private atomicRespMsn = 1;
   private recvAtomicRespMsn = 1;
-  private readonly immSeg: TxSeg = newTxSeg();
+  /** The Immediate Data segment after an RDMA Write with Immediate; made on first use. */
+  private immSeg: TxSeg | null = null;
 
   constructor(
     readonly qp: Qp,
@@ -339,11 +340,14 @@ export class IwarpConn implements QpTransport {
 
   // ------------------------------------------------------------------ transmit
 
+  /** {@link run} as a task, made once: a kick per posted WR allocates no closure. */
+  private readonly runTask = (): void => this.run();
+
   /** Schedules a transmit run; posts in one synchronous block share one run (one writev). */
   kick(): void {
     if (this.scheduled || !this.active) return;
     this.scheduled = true;
-    queueMicrotask(() => this.run());
+    queueMicrotask(this.runTask);
   }
 
   /**
@@ -406,7 +410,7 @@ export class IwarpConn implements QpTransport {
           // RDMA Write with Immediate: the Write, then an Immediate Data message (RFC 7306 §6)
           // marked as a Write's, which completes the WR.
           this.emitFpdu(opcode, g, 0, null, null);
-          const t = this.immSeg;
+          const t = (this.immSeg ??= newTxSeg());
           t.op = TxOp.SEND_IMM;
           t.wqe = g.wqe;
           t.len = 0;

@@ -1741,7 +1741,7 @@ export function softrdmaTerminateDomain(vp_hdl: ri_vp_handle_t, rnic: unknown): 
     () =>
       step(QpHandle, (h) => {
         // A terminated domain leaves its multicast groups too (Destroy QP refuses an attached QP).
-        for (const m of [...h.qp.mcast.values()]) e.mcastDetach(h.qp, m, 0);
+        if (h.qp.mcastAttached) for (const m of [...h.qp.mcast.values()]) e.mcastDetach(h.qp, m, 0);
         const st = e.qpDestroy(h.qp);
         if (st === RiRet.SUCCESS) releaseSpecialCqs(h.qp);
         return st;

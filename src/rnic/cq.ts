@@ -130,11 +130,14 @@ export class Cq {
   private scheduleNotify(): void {
     if (this.notifyPending) return;
     this.notifyPending = true;
-    queueMicrotask(() => {
-      this.notifyPending = false;
-      if (!this.destroyed) this.notify(this);
-    });
+    queueMicrotask(this.notifyTask);
   }
+
+  /** The deferred notification, made once per CQ: a completion allocates no closure for it. */
+  private readonly notifyTask = (): void => {
+    this.notifyPending = false;
+    if (!this.destroyed) this.notify(this);
+  };
 
   /**
    * Arms the CQ. Entries already queued never trigger it; ANY takes precedence over

@@ -251,15 +251,32 @@ export class Qp {
    * UD QPs: the multicast groups the QP is attached to, by MGID (hex) (IBTA Vol. 1 §10.5;
    * Destroy QP is refused while any is: RNICPI `MULTICAST_ATTACHED`).
    */
-  readonly mcast = new Map<string, Uint8Array>();
+  get mcast(): Map<string, Uint8Array> {
+    return (this.mcastGroups ??= new Map());
+  }
+  /** Made on the first attach: most QPs are never attached to a group. */
+  private mcastGroups: Map<string, Uint8Array> | null = null;
+  /** Whether the QP is attached to any multicast group, without making the map. */
+  get mcastAttached(): boolean {
+    return this.mcastGroups !== null && this.mcastGroups.size > 0;
+  }
   /** The QP uses the InfiniBand state set (an RNIC whose transport is RoCEv2). */
   readonly isIb: boolean;
   /** The IB service type (iWARP QPs: RC). */
   readonly service: IbService;
   /** IB: Communication Established was raised since the last RTR (once per connection). */
   private commEstablished = false;
-  /** IB attributes (IBTA Vol. 1 §11.2.4.2), read by the transport; defaults on iWARP QPs. */
-  ib: IbQpAttrs;
+  /**
+   * IB attributes (IBTA Vol. 1 §11.2.4.2), read by the transport; defaults on iWARP QPs. Made
+   * on first use, so an iWARP QP, which never reads them on its data path, does not carry them.
+   */
+  get ib(): IbQpAttrs {
+    return (this.ibAttrs ??= newIbAttrs(this.service));
+  }
+  set ib(a: IbQpAttrs) {
+    this.ibAttrs = a;
+  }
+  private ibAttrs: IbQpAttrs | null = null;
   /** A special QP (QP1, the GSI), or undefined for an ordinary one. */
   readonly special: 'GSI' | undefined;
 
@@ -328,7 +345,6 @@ export class Qp {
     this.isIb = rnic.isIb;
     this.service = init.service ?? 'RC';
     this.special = init.special;
-    this.ib = newIbAttrs(this.service);
     // QP1's Q_Key is the well-known GSI Q_Key from the start (IBTA Vol. 1 §10.2.5).
     if (this.special === 'GSI') this.ib.qkey = GSI_QKEY;
     // IB: the remote access enables are the access flags given at Reset→INIT (IBTA Vol. 1 §11.2.4.2).

@@ -478,7 +478,7 @@ export class Rnic {
 
   qpDestroy(qp: Qp): RiRet {
     if (qp.boundWindows > 0) return RiRet.WINDOWS_BOUND;
-    if (qp.mcast.size > 0) return RiRet.MULTICAST_ATTACHED;
+    if (qp.mcastAttached) return RiRet.MULTICAST_ATTACHED;
     qp.destroy();
     this.qps.delete(qp.id);
     if (this.isIb && qp.special === undefined) ibQpns.delete(qp.id);
