@@ -1,5 +1,5 @@
 /**
- * The Node-native API (issue 20) beside the verbs API, in the same run: RDMA Write 64 B and
+ * The Node-native API beside the verbs API, in the same run: RDMA Write 64 B and
  * 64 KiB bandwidth and the 64 B Send round trip. The verbs figures are `softrdma perf` (the CLI on
  * `ibv_*`/`rdma_*`: tx depth 128, event-driven completions) in loopback mode; the Node API
  * figures are bench/nodeapi-peer.ts, two processes, same sizes and counts. Target ≥ 0.90× the

@@ -72,7 +72,7 @@ export async function rounds(runs: Record<string, () => Promise<number>>, n = RO
 }
 
 /**
- * The performance issue's targets, as ratios measured in the same run (issue 19, "Targets"):
+ * The performance targets, as ratios measured in the same run:
  * - `large`: RDMA Write, Read and Send at 1 MiB, warm, at least 0.9× raw Node TCP;
  * - `stream4k`: Write and Send at 4 KiB at least 0.5× raw Node TCP's stream figure;
  * - `cold`: the first pass of a fresh process at least 0.8× the warm figure, at every size;

@@ -1,5 +1,5 @@
 /**
- * `npm run soak`: a bounded loopback soak (issue 17). Lanes of connected RC QP pairs run mixed
+ * `npm run soak`: a bounded loopback soak. Lanes of connected RC QP pairs run mixed
  * operations with up to 16 outstanding: Sends carrying a sequence number, RDMA Writes of a
  * pattern into one of 16 slots, RDMA Reads of a slot back (checked against the last Write
  * posted before them), and on RoCEv2 Fetch & Add on a counter. iWARP lanes run over loopback

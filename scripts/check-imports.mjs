@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Checks the layering of src/ (issue 13, "one RNIC core, many transports"): which folder may
+// Checks the layering of src/ ("one RNIC core, many transports"): which folder may
 // import from which, which engine files the consumer faces may reach, and that the folders form
 // no cycle. Relative imports only (`from '…'`, `import '…'`, `import('…')`); packages and
 // node: built-ins are not layering.
@@ -31,7 +31,7 @@ const SRC = 'src';
  */
 const ALLOWED_FOLDERS = {
   '.': ['itapi', 'provider', 'rnicpi', 'wire', 'verbs', 'util', 'node'],
-  // The Node-native API (issue 20): the verbs face's public index only, and util.
+  // The Node-native API: the verbs face's public index only, and util.
   node: ['verbs', 'util'],
   cli: ['verbs', 'itapi', 'provider', 'rnicpi', 'wire', 'util'],
   itapi: ['provider', 'rnicpi', 'iwarp', 'ibcm', 'rnic', 'wire', 'util'],

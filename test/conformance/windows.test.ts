@@ -501,7 +501,7 @@ describe(`RNICPI conformance: memory windows [${transport}]`, () => {
     }
   });
 
-  test('VERBS-10.I3 by default the peer is told 0x0100 "Invalid STag", as for an STag that does not exist (issue 17: no STag oracle); the local event still says STag/QP mismatch', async () => {
+  test('VERBS-10.I3 by default the peer is told 0x0100 "Invalid STag", as for an STag that does not exist (no STag oracle); the local event still says STag/QP mismatch', async () => {
     const t = await twoSides();
     try {
       const pd2 = allocPd(t.envB);

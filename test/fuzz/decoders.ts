@@ -1,5 +1,5 @@
 /**
- * Every wire decoder as a fuzz target (issue 17): valid encodings to mutate from, the decoder
+ * Every wire decoder as a fuzz target: valid encodings to mutate from, the decoder
  * run on one input, and the one error class it may throw (a protocol error that becomes a
  * Terminate, an IB drop, a MAD drop). Anything else escaping, or a decoder that does not return,
  * is a bug.

@@ -1,5 +1,5 @@
 /**
- * The seeded slice of `npm run fuzz` that `npm test` runs (issue 17): every decoder with a few
+ * The seeded slice of `npm run fuzz` that `npm test` runs: every decoder with a few
  * thousand fast-check inputs, a few hundred mutated streams against a live engine per transport,
  * and every input that ever found a bug (test/fuzz/regressions) replayed against its decoder.
  */

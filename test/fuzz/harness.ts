@@ -1,5 +1,5 @@
 /**
- * The fuzzing harness of `npm run fuzz` and of the seeded slice in `npm test` (issue 17).
+ * The fuzzing harness of `npm run fuzz` and of the seeded slice in `npm test`.
  *
  * - **Decoders**: fast-check generates inputs (raw bytes, and valid encodings with byte edits,
  *   insertions, deletions, bit flips, truncation and splicing) for every decoder of

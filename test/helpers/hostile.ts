@@ -1,5 +1,5 @@
 /**
- * A long-running server built on the verbs API, for the hostile-peer suite (issue 17): its
+ * A long-running server built on the verbs API, for the hostile-peer suite: its
  * memory regions sit between guard bytes, a region of another PD and an unregistered buffer are
  * watched, and the engine's resource counters can be compared with their idle values.
  *

@@ -72,7 +72,7 @@ function legitimate(p: Pair, n: number, between: (i: number) => void): { establi
   return { established: () => ok, conns };
 }
 
-describe('IB CM listener fairness (issue 17)', () => {
+describe('IB CM listener fairness', () => {
   it('a flood of REQs from 2,000 spoofed source GIDs (never answering) against a consumer that accepts each: half-open stays at the cap, oldest evicted, legitimate connects all established', () => {
     const p = pair({ listenLimits: { maxHalfOpen: 64 } });
     const srv = acceptingListener(p.b, SID);

@@ -1,5 +1,5 @@
 /**
- * Interop (issue 9): IT-API against a real peer. The IT-API rping server
+ * Interop: IT-API against a real peer. The IT-API rping server
  * (examples/itapi/rping-server.ts) runs on the host inside the kernel-peer harness's network
  * namespace (192.168.77.1) and answers `rping -c -C 10 -V -v` of a Linux guest (siw, rdma-core
  * 44.0) booted by `run-guest.sh`.

@@ -1,5 +1,5 @@
 /**
- * The Node-native API (issue 20) over iWARP on loopback: connections and listeners, memory as
+ * The Node-native API over iWARP on loopback: connections and listeners, memory as
  * JSON, every operation's promise, typed errors for what a user can provoke, AbortSignal,
  * the bounded window, `await using` leaving nothing behind, a peer that dies mid-operation.
  */

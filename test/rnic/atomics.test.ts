@@ -1,5 +1,5 @@
 /**
- * Atomics and immediate data (issue 16) on the engine, on every transport of the suites (iWARP
+ * Atomics and immediate data on the engine, on every transport of the suites (iWARP
  * over real TCP between two engines, with CRCs on and off, and the in-process loopback):
  * the shared-counter Fetch-and-Add, the Compare-and-Swap lock, Write with Immediate in order
  * with its data, the masked and extended atomics of the manual's §8.7, and the defined errors

@@ -277,7 +277,7 @@ for (const transport of TRANSPORTS) {
 }
 
 // =============================================================================================
-// A raw peer against a long-running server built on the verbs API (issue 17). The server's
+// A raw peer against a long-running server built on the verbs API. The server's
 // regions sit between guard bytes; a region in another PD and an unregistered buffer are
 // watched. After every case: the guards and watched buffers unchanged, the server still serving
 // a legitimate client, and the engine's resource counters back to their idle values.

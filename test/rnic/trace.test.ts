@@ -103,7 +103,7 @@ test('SOFTRDMA_PCAP captures of a live connection decode in tshark: every opcode
 });
 
 /**
- * RFC 7306 on the wire (issue 16). Wireshark 4.0 decodes the Atomic Request and Response
+ * RFC 7306 on the wire. Wireshark 4.0 decodes the Atomic Request and Response
  * (opcodes 0xA/0xB, `iwarp_rdma.atomic.*`) but has no Immediate Data (0x8/0x9): it shows the
  * opcode number and nothing of the 8-octet header. The capture is checked with tshark for what it
  * knows, and with our own decoder (the TCP payload replayed through the deframer and

@@ -558,8 +558,8 @@ describe(`verbs data path [${t}]`, () => {
   for (const [id, what, setup, code] of [
     ['VERBS-I2', 'an MR with only local rights', (b: Side) => reg(b, new Uint8Array(8), LOCAL).stag, [0, 1, 2]],
     // Verbs §10 I3 says 0/1/3 ("not associated"); by default the peer is told "Invalid STag"
-    // so that it cannot map other PDs' regions (issue 17; RnicConfig.discloseNotAssociated).
-    ['VERBS-I3', 'an MR in another PD (told "Invalid STag", issue 17)', (b: Side) => {
+    // so that it cannot map other PDs' regions (RnicConfig.discloseNotAssociated).
+    ['VERBS-I3', 'an MR in another PD (told "Invalid STag")', (b: Side) => {
       const pd2 = b.rnic.pdAlloc('pd2');
       if (typeof pd2 === 'number') throw new Error('pd');
       return reg({ ...b, pd: pd2 }, new Uint8Array(8)).stag;

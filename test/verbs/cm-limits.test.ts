@@ -1,5 +1,5 @@
 /**
- * rdma_cm and the CM's bounds (issue 17, finding 1): `rdma_accept` caps IRD/ORD as librdmacm does
+ * rdma_cm and the CM's bounds: `rdma_accept` caps IRD/ORD as librdmacm does
  * (a NULL `conn_param` or `RDMA_MAX_*` takes the request's values capped to the device; an
  * explicit value above the device's limit is EINVAL and leaves the request pending), and a
  * request the program never answers is rejected by the CM after `SOFTRDMA_MPA accept=MS`: the
