@@ -12,6 +12,7 @@
  *     datagrams to one peer;
  *   - IP_MTU_DISCOVER = IP_PMTUDISC_DO on its socket (DF set, IPv4 ID 0 for an unconnected
  *     socket), and a setsockopt on any descriptor (for the dgram fallback's socket).
+ * It also carries the hardware CRC32C of MPA (native/crc32c.c).
  * Written against node_api.h (Node-API version 8) and uv.h from Node's own headers.
  */
 #define _GNU_SOURCE
@@ -28,6 +29,8 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 #include <uv.h>
+
+#include "crc32c.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
@@ -621,6 +624,7 @@ static napi_value Init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "MAX_TX_MSGS", v);
   napi_create_uint32(env, MAX_TX_IOV, &v);
   napi_set_named_property(env, exports, "MAX_TX_IOV", v);
+  crc32c_register(env, exports);
   return exports;
 }
 

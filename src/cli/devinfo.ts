@@ -7,6 +7,7 @@ import { ibv_mtu, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
+import { crc32cImplText } from '../wire/crc32c.js';
 import { command, parseCommand } from './spec.js';
 
 /** ibv_devinfo's names of `enum ibv_atomic_cap`. */
@@ -165,6 +166,8 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
           const groups: string[] = [];
           for (let i = 0; i < 16; i += 2) groups.push(hex[i]! + hex[i + 1]!);
           out(`\t\t\tGID[  0]:\t\t${groups.join(':')}\n`);
+          // softrdma's own line: the CRC32C code of MPA (src/wire/crc32c.ts).
+          out(`\t\t\tmpa_crc32c:\t\t${crc32cImplText}\n`);
         }
       }
       out('\n');

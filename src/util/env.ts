@@ -57,7 +57,7 @@ export const ENV_VARS: readonly EnvVar[] = Object.freeze([
   { name: ENV_MPA, syntax: 'KEY=VALUE ...', help: `MPA start-up settings of the iWARP CM, keys separated by spaces: ${MPA_ALLOWED}` },
   { name: ENV_IBCM, syntax: 'KEY=VALUE ...', help: `limits of the RoCE device's CM, keys separated by spaces: ${IBCM_ALLOWED}` },
   { name: ENV_PCAP, syntax: 'DIR', help: 'write a pcap capture of every connection (iWARP) and UDP endpoint (RoCE) into DIR, for Wireshark' },
-  { name: ENV_CRC32C, syntax: 'js|native', help: 'the CRC32c code of MPA: native (@node-rs/crc32, the default when it loads) or js' },
+  { name: ENV_CRC32C, syntax: 'hw|native|js', help: 'the CRC32c code of MPA: hw (the CPU\'s CRC32C instruction through the package addon, the default), native (@node-rs/crc32) or js; each falls back to the next when it is missing' },
   { name: ENV_NATIVE, syntax: '0|1', help: "the RoCE device's datagram layer: 1 (default) the native addon (recvmmsg/sendmmsg) when it is built, 0 Node's dgram" },
   { name: ENV_GSO, syntax: '0|1', help: 'native datagram layer: 0 turns UDP segmentation offload (UDP_SEGMENT) off; default 1' },
   { name: ENV_GRO, syntax: '0|1', help: 'native datagram layer: 0 turns UDP receive coalescing (UDP_GRO) off; default 1' },
@@ -132,10 +132,13 @@ export function pcapDirFromEnv(value = env(ENV_PCAP)): string | null {
   return value;
 }
 
-/** `SOFTRDMA_CRC32C`: which CRC32c code MPA uses (default native, falling back to js). */
-export function crc32cFromEnv(value = env(ENV_CRC32C)): 'js' | 'native' {
-  if (value === undefined) return 'native';
-  if (value !== 'js' && value !== 'native') throw new EnvError(ENV_CRC32C, value, 'js or native');
+/**
+ * `SOFTRDMA_CRC32C`: which CRC32c code MPA prefers (default hw; hw falls back to native, native
+ * to js).
+ */
+export function crc32cFromEnv(value = env(ENV_CRC32C)): 'hw' | 'native' | 'js' {
+  if (value === undefined) return 'hw';
+  if (value !== 'hw' && value !== 'js' && value !== 'native') throw new EnvError(ENV_CRC32C, value, 'hw, native or js');
   return value;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Loads the package's native datagram layer (`native/udp.c`, built at install by
  * `scripts/build-native.mjs` into `build/Release/softrdma_net.node`): batched UDP for the RoCEv2
- * transport (recvmmsg with UDP_GRO, sendmmsg with UDP_SEGMENT) and a setsockopt on a descriptor.
+ * transport (recvmmsg with UDP_GRO, sendmmsg with UDP_SEGMENT), a setsockopt on a descriptor,
+ * and the hardware CRC32C of MPA (`native/crc32c.c`, see {@link hardwareCrc32c}).
  * It is Linux only and optional: when it was not built, does not load, or `SOFTRDMA_NATIVE=0`,
  * {@link nativeUdp} is null and `src/roce/net.ts` uses Node's `dgram`.
  *
@@ -50,6 +51,13 @@ export interface NativeUdp {
   /** Messages per send call, and packets per send call, at most. */
   MAX_TX_MSGS: number;
   MAX_TX_IOV: number;
+  /**
+   * CRC32C (RFC 3385) of `buf` continuing from `initial`, by the CPU's CRC instruction; only
+   * when {@link crc32cHw} is not "". Absent from an addon built before it was added.
+   */
+  crc32c?(buf: Uint8Array, initial: number): number;
+  /** The CPU feature {@link crc32c} uses ("sse4.2", "armv8-crc32"), or "" when there is none. */
+  crc32cHw?(): string;
 }
 
 let cached: NativeUdp | null | undefined;
@@ -91,6 +99,19 @@ function loadAddon(): NativeUdp | null {
   }
   why = 'not built (no C compiler at install?)';
   return null;
+}
+
+/**
+ * The addon's hardware CRC32C and the CPU feature it uses, or null with the reason (not built,
+ * or no CRC instruction on this CPU). Loaded whatever `SOFTRDMA_NATIVE` says: that variable
+ * chooses the datagram path only; `SOFTRDMA_CRC32C` chooses the CRC (src/wire/crc32c.ts).
+ */
+export function hardwareCrc32c(): { fn: (buf: Uint8Array, initial: number) => number; hw: string } | { fn: null; why: string } {
+  const n = loadAddon();
+  if (!n) return { fn: null, why: `native layer ${why}` };
+  const hw = typeof n.crc32cHw === 'function' ? n.crc32cHw() : '';
+  if (!hw || typeof n.crc32c !== 'function') return { fn: null, why: 'no hardware CRC32C on this CPU' };
+  return { fn: n.crc32c, hw };
 }
 
 /** Which datagram layer the RoCEv2 transport uses, for `softrdma devinfo -v`. */

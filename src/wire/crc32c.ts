@@ -5,13 +5,16 @@
  * polynomial 0x1EDC6F41 (reflected 0x82F63B78), initial value 0xFFFFFFFF, final XOR 0xFFFFFFFF,
  * bits processed LSB first. The check value of ASCII "123456789" is 0xE3069283.
  *
- * The native `@node-rs/crc32` addon (SSE4.2/ARMv8 CRC instructions) is used when it loads; a
- * pure-JS slicing-by-8 implementation is the fallback and is always exported so tests can check
- * one against the other. Set `SOFTRDMA_CRC32C=js` to force the JS implementation.
+ * Three implementations, the first that is available is used: the package's own addon with the
+ * CPU's CRC32C instruction (`native/crc32c.c`: SSE4.2 `crc32` in three streams, or ARMv8
+ * CRC32; loaded by `src/util/native-udp.ts`), then `@node-rs/crc32`, then a pure-JS
+ * slicing-by-8 one, which is always exported so tests can check one against the other.
+ * `SOFTRDMA_CRC32C=native` starts the list at `@node-rs/crc32`, `=js` forces the JS one.
  *
  * @packageDocumentation
  */
 import { crc32cFromEnv } from '../util/env.js';
+import { hardwareCrc32c } from '../util/native-udp.js';
 import { createRequire } from 'node:module';
 
 /** Signature shared by both implementations. `initial` is a previous result, for chaining. */
@@ -74,34 +77,61 @@ export function crc32cJs(data: Uint8Array, initial = 0): number {
   return ~crc >>> 0;
 }
 
-function loadNative(): Crc32cFn | undefined {
-  if (crc32cFromEnv() === 'js') return undefined;
+function loadNodeRs(): Crc32cFn | undefined {
   try {
     const require = createRequire(import.meta.url);
     const mod = require('@node-rs/crc32') as { crc32c?: (b: Uint8Array, init?: number) => number };
     const fn = mod.crc32c;
-    if (typeof fn !== 'function') return undefined;
-    // Self-test: a broken or mismatched binary must not silently corrupt every CRC on the wire.
-    if (fn(new TextEncoder().encode('123456789'), 0) !== 0xe3069283) return undefined;
+    if (typeof fn !== 'function' || !selfTest(fn)) return undefined;
     return (data, initial = 0) => fn(data, initial);
   } catch {
     return undefined;
   }
 }
 
-const nativeCrc = loadNative();
+// A broken or mismatched binary must not silently corrupt every CRC on the wire.
+function selfTest(fn: (b: Uint8Array, init: number) => number): boolean {
+  return fn(new TextEncoder().encode('123456789'), 0) === 0xe3069283 && fn(new Uint8Array(32), 0) === 0x8a9136aa;
+}
+
+function loadHardware(): { fn?: Crc32cFn; text: string } {
+  const h = hardwareCrc32c();
+  if (!h.fn) return { text: h.why };
+  const fn = h.fn;
+  try {
+    if (!selfTest(fn)) return { text: 'the addon failed its self-test' };
+  } catch (e) {
+    return { text: `the addon failed its self-test: ${(e as Error).message}` };
+  }
+  return { fn: (data, initial = 0) => fn(data, initial), text: h.hw };
+}
+
+const choice = crc32cFromEnv();
+const hw = choice === 'hw' ? loadHardware() : { text: `not chosen (SOFTRDMA_CRC32C=${choice})` };
+const nodeRs = choice === 'js' ? undefined : loadNodeRs();
+
+/**
+ * The addon's hardware CRC32C (SSE4.2 `crc32` or the ARMv8 CRC32 extension), or `undefined`
+ * when it is not built, the CPU lacks the instruction, or `SOFTRDMA_CRC32C` is not `hw`.
+ */
+export const crc32cHardware: Crc32cFn | undefined = hw.fn;
 
 /** The native `@node-rs/crc32` implementation, or `undefined` when it did not load. */
-export const crc32cNative: Crc32cFn | undefined = nativeCrc;
+export const crc32cNative: Crc32cFn | undefined = nodeRs;
 
-/** Which implementation {@link crc32c} uses. */
-export const crc32cImpl: 'native' | 'js' = nativeCrc ? 'native' : 'js';
+/** Which implementation {@link crc32c} uses: hardware (addon), native (`@node-rs/crc32`) or js. */
+export const crc32cImpl: 'hw' | 'native' | 'js' = hw.fn ? 'hw' : nodeRs ? 'native' : 'js';
+
+/** {@link crc32cImpl} in words, with why a preferred one is not used (for `softrdma devinfo -v`). */
+export const crc32cImplText: string = hw.fn
+  ? `hw (${hw.text}, package addon)`
+  : `${nodeRs ? 'native (@node-rs/crc32)' : 'js (slicing-by-8)'}; hw: ${hw.text}`;
 
 /**
  * CRC32C of `data`, continuing from `initial` (the CRC of the data before it, default 0).
  * Incremental: `crc32c(b, crc32c(a)) === crc32c(a ‖ b)`.
  */
-export const crc32c: Crc32cFn = nativeCrc ?? crc32cJs;
+export const crc32c: Crc32cFn = hw.fn ?? nodeRs ?? crc32cJs;
 
 /** CRC32C over several buffers as if they were one. */
 export function crc32cParts(parts: readonly Uint8Array[], initial = 0): number {
