@@ -7,7 +7,7 @@
  * without more knowledge a corrupted packet passes 1 time in 2^16 per flags value tried. But
  * senders do not choose IDs at random:
  *
- * - Linux with `IP_PMTUDISC_DO` on an unconnected socket (softrdma, through the `sockopt`
+ * - Linux with `IP_PMTUDISC_DO` on an unconnected socket (softrdma, through the package's
  *   addon) sends DF and ID 0 (`ip_select_ident_segs`);
  * - Linux rxe, and a Node socket without that option, send DF and an ID from the kernel's
  *   counter for the address pair (`__ip_select_ident`): +1 back to back, a few more after idle
