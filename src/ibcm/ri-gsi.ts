@@ -20,6 +20,7 @@
  */
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
+import { bytesOfRiGid, riGidOfBytes } from '../rnicpi/gid.js';
 import {
   RiCmpltNotifyType,
   RiMemFlags,
@@ -33,7 +34,6 @@ import {
   RiWrType,
   type ri_address_handle_t,
   type ri_cq_handle_t,
-  type ri_gid_t,
   type ri_ltag_t,
   type ri_mr_handle_t,
   type ri_pd_handle_t,
@@ -81,19 +81,6 @@ export interface RiGsiStats {
   recvErrors: number;
 }
 
-/** The raw 16 octets of an RNICPI GID. */
-function gidBytes(g: ri_gid_t): Uint8Array {
-  const out = new Uint8Array(16);
-  const v = new DataView(out.buffer);
-  v.setBigUint64(0, BigInt.asUintN(64, g.gid_prefix));
-  v.setBigUint64(8, BigInt.asUintN(64, g.gid_guid));
-  return out;
-}
-
-function riGid(b: Uint8Array): ri_gid_t {
-  const v = new DataView(b.buffer, b.byteOffset, 16);
-  return { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) };
-}
 
 const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -215,7 +202,7 @@ export class RiGsiPort implements GsiPort {
     const r = this.#o.ops.ri_rnic_query(this.#o.rnic, RiRnicQueryFlags.PORT_INFO, 1 << 20);
     if (r.status !== RiRet.SUCCESS || !('ib' in r.attrs.trans_attr)) return [];
     const p = r.attrs.trans_attr.ib.port_attrs?.[this.#o.port - 1];
-    return (p?.src_gid_table ?? []).map(gidBytes);
+    return (p?.src_gid_table ?? []).map((g) => bytesOfRiGid(g));
   }
 
   get closed(): boolean {
@@ -250,7 +237,7 @@ export class RiGsiPort implements GsiPort {
       hop_limit: 64,
       source_gid_index: sgidIndex,
       flow_label: 0,
-      dgid: riGid(dgid),
+      dgid: riGidOfBytes(dgid),
       dlid: 0,
       traffic_class: 0,
       max_static_rate: 0,

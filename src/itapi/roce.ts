@@ -22,6 +22,7 @@ import { type CmaAddresses, ephemeralPort, RdmaIpCm } from '../ibcm/rdma-ip.js';
 import { RiGsiPort } from '../ibcm/ri-gsi.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
+import { bytesOfRiGid, riGidOfBytes } from '../rnicpi/gid.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
   RI_QUERY_RNIC_PORT_INFO,
@@ -74,13 +75,7 @@ export function roceGids(dev: ItDevice): Uint8Array[] {
   const q = dev.ops.ri_rnic_query(rnic, RI_QUERY_RNIC_PORT_INFO, 1 << 20);
   if (q.status !== RiRet.SUCCESS || !('ib' in q.attrs.trans_attr)) return [];
   const table = q.attrs.trans_attr.ib.port_attrs?.[0]?.src_gid_table ?? [];
-  return table.map((g) => {
-    const b = new Uint8Array(16);
-    const v = new DataView(b.buffer);
-    v.setBigUint64(0, g.gid_prefix);
-    v.setBigUint64(8, g.gid_guid);
-    return b;
-  });
+  return table.map((g) => bytesOfRiGid(g));
 }
 
 /** The IPv4 addresses of the port (those of its IPv4-mapped GIDs). */
@@ -232,14 +227,13 @@ export interface IbQpPath {
 /** Moves an RC QP INIT → RTR → RTS with `p` (Linux `cm_init_qp_rtr_attr` / `cm_init_qp_rts_attr`). */
 export function ibQpToRts(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t, p: IbQpPath): RiRet {
   const M = RiQpAttrMask;
-  const v = new DataView(p.dgid.buffer, p.dgid.byteOffset, 16);
   const av = {
     sl: 0,
     send_global_routing_hdr_flg: 1,
     hop_limit: IBOE_HOP_LIMIT,
     source_gid_index: p.sgidIndex,
     flow_label: 0,
-    dgid: { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) },
+    dgid: riGidOfBytes(p.dgid),
     dlid: 0,
     traffic_class: 0,
     max_static_rate: 0,

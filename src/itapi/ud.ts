@@ -23,6 +23,7 @@
 import type { IbCmSidrPending, IbCmSidrRequest } from '../ibcm/cm.js';
 import { cmaPrivateDataOf, ephemeralPort, type RdmaIpCm, roceSourceFor } from '../ibcm/rdma-ip.js';
 import { RiRet } from '../rnicpi/status.js';
+import { riGidOfBytes } from '../rnicpi/gid.js';
 import {
   RiQpAttrMask,
   RiQpState,
@@ -95,7 +96,6 @@ export function avOfPath(ia: Ia, path: it_path_t): ri_ud_address_vector_t | null
   const dgid = gidFromText(ib.remote_port_gid);
   if (!dgid) return null;
   const sgid = ib.local_port_gid ? gidFromText(ib.local_port_gid) : null;
-  const v = new DataView(dgid.buffer, dgid.byteOffset, 16);
   const hop = Number.isInteger(ib.hop_limit) && ib.hop_limit > 0 && ib.hop_limit < 256 ? ib.hop_limit : IBOE_HOP_LIMIT;
   return {
     av_common: {
@@ -104,7 +104,7 @@ export function avOfPath(ia: Ia, path: it_path_t): ri_ud_address_vector_t | null
       hop_limit: hop,
       source_gid_index: sgid ? gidIndexOf(ia.device, sgid) : 0,
       flow_label: (ib.flow_label ?? 0) & 0xfffff,
-      dgid: { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) },
+      dgid: riGidOfBytes(dgid),
       dlid: 0,
       traffic_class: (ib.traffic_class ?? 0) & 0xff,
       max_static_rate: 0,

@@ -16,6 +16,7 @@ import { IbQpAttr, type IbService } from '../rnic/qp-states.js';
 import { MCAST_GROUPS, MCAST_QPS_PER_GROUP, type Rnic } from '../rnic/rnic.js';
 import type { IbAv } from '../rnic/transport.js';
 import { RiRet } from '../rnicpi/status.js';
+import { bytesOfRiGid, riGidOfBytes } from '../rnicpi/gid.js';
 import {
   RI_QP_ATTR_IB_VALID_MASK,
   RiIbMtu,
@@ -82,20 +83,11 @@ export function roceUdpPortFromEnv(): number | undefined {
   return rocePortFromEnv();
 }
 
-/** 16 raw GID octets as RNICPI's `ri_gid_t` (prefix = the first 8 octets, big-endian). */
-export function riOfGid(g: Uint8Array): ri_gid_t {
-  const v = new DataView(g.buffer, g.byteOffset, 16);
-  return { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) };
-}
 
 /** RNICPI's `ri_gid_t` as 16 raw octets, or null if it is not one. */
 export function gidOfRi(g: ri_gid_t | undefined): Uint8Array | null {
   if (!g || typeof g.gid_prefix !== 'bigint' || typeof g.gid_guid !== 'bigint') return null;
-  const out = new Uint8Array(16);
-  const v = new DataView(out.buffer);
-  v.setBigUint64(0, BigInt.asUintN(64, g.gid_prefix));
-  v.setBigUint64(8, BigInt.asUintN(64, g.gid_guid));
-  return out;
+  return bytesOfRiGid(g);
 }
 
 /** An RNICPI address vector in the core's form (null: malformed). */
@@ -122,7 +114,7 @@ export function riOfAv(av: IbAv): ri_gen_address_vector_t {
     hop_limit: av.hopLimit,
     source_gid_index: av.sgidIndex,
     flow_label: av.flowLabel,
-    dgid: riOfGid(av.dgid),
+    dgid: riGidOfBytes(av.dgid),
     dlid: 0,
     traffic_class: av.trafficClass,
     max_static_rate: 0,
@@ -136,7 +128,7 @@ export function riOfAv(av: IbAv): ri_gen_address_vector_t {
 export function ibRnicAttrs(e: Rnic, portInfo: boolean, nodeGuid: bigint): ri_ib_rnic_attr_t {
   const gids = e.gidTable();
   const port: ri_ib_port_attr_t = {
-    src_gid_table: gids.map(riOfGid),
+    src_gid_table: gids.map((g) => riGidOfBytes(g)),
     pkey_table: [0xffff],
     max_msg_size: 0xffff_ffff,
     max_mtu: RiIbMtu.MTU_4K,

@@ -13,3 +13,4 @@ export * from './status.js';
 export * from './types.js';
 export * from './ops.js';
 export * from './registry.js';
+export * from './gid.js';

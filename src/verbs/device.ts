@@ -15,6 +15,7 @@
 import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../provider/access-layer.js';
 import { roceGidTableOf, type SoftrdmaProviderInstance, type SoftrdmaVp } from '../provider/softrdma.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
+import { bytesOfRiGid } from '../rnicpi/gid.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
   RiAsyncEventType,
@@ -509,10 +510,7 @@ export function queryGid(ctx: Context, port: number, index: number, gid: ibv_gid
   if (ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) {
     const g = ibPort(ctx)?.src_gid_table?.[index];
     if (!g) return fail(EINVAL);
-    const v = new DataView(raw.buffer, raw.byteOffset, 16);
-    v.setBigUint64(0, g.gid_prefix);
-    v.setBigUint64(8, g.gid_guid);
-    gid.raw = raw;
+    gid.raw = bytesOfRiGid(g, raw);
     return 0;
   }
   if (index !== 0) return fail(EINVAL);

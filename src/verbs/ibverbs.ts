@@ -12,6 +12,7 @@
  * Terminate, ERR is Error.
  */
 import { RiRet } from '../rnicpi/status.js';
+import { bytesOfRiGid, riGidOfBytes } from '../rnicpi/gid.js';
 import {
   RiCmpltNotifyType,
   RiMemFlags,
@@ -1190,14 +1191,13 @@ function riAvOf(a: In<ibv_ah_attr> | undefined): ri_gen_address_vector_t | undef
   const g = a.grh ?? {};
   const raw = g.dgid?.raw;
   if (!(raw instanceof Uint8Array) || raw.length !== 16) return undefined;
-  const v = new DataView(raw.buffer, raw.byteOffset, 16);
   return {
     sl: a.sl ?? 0,
     send_global_routing_hdr_flg: a.is_global ?? 0,
     hop_limit: g.hop_limit ?? 0,
     source_gid_index: g.sgid_index ?? 0,
     flow_label: g.flow_label ?? 0,
-    dgid: { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) },
+    dgid: riGidOfBytes(raw),
     dlid: a.dlid ?? 0,
     traffic_class: g.traffic_class ?? 0,
     max_static_rate: a.static_rate ?? 0,
@@ -1207,10 +1207,7 @@ function riAvOf(a: In<ibv_ah_attr> | undefined): ri_gen_address_vector_t | undef
 
 /** The `ibv_ah_attr` of an RNICPI address vector. */
 function ahOfRi(av: ri_gen_address_vector_t, port: number): ibv_ah_attr {
-  const raw = new Uint8Array(16);
-  const v = new DataView(raw.buffer);
-  v.setBigUint64(0, av.dgid.gid_prefix);
-  v.setBigUint64(8, av.dgid.gid_guid);
+  const raw = bytesOfRiGid(av.dgid);
   return {
     grh: { dgid: { raw }, flow_label: av.flow_label, sgid_index: av.source_gid_index, hop_limit: av.hop_limit, traffic_class: av.traffic_class },
     dlid: av.dlid,
@@ -1403,8 +1400,7 @@ export function mcastAttach(qp: ibv_qp, gid: In<ibv_gid>, lid: number, detach: b
   if (!alive(q, 'ibv_qp')) return fail(EINVAL);
   const raw = gid?.raw;
   if (!(raw instanceof Uint8Array) || raw.length !== 16 || !Number.isInteger(lid)) return fail(EINVAL);
-  const v = new DataView(raw.buffer, raw.byteOffset, 16);
-  const mgid = { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) };
+  const mgid = riGidOfBytes(raw);
   const ctx = q.context;
   const r = detach ? ctx.ops.ri_mcast_detach(ctx.rnic, lid, mgid, q.ri) : ctx.ops.ri_mcast_attach(ctx.rnic, lid, mgid, q.ri, null, null);
   if (r.status === RiRet.SUCCESS) return 0;

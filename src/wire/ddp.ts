@@ -120,18 +120,16 @@ export function encodeDdpHeader(h: DdpHeader, out?: Uint8Array, offset = 0): Uin
 }
 
 /**
- * Decodes the DDP header of the segment at `buf[offset .. offset+length)` (`length` defaults to
- * the rest of `buf`: the ULPDU as delivered by MPA).
- *
- * Errors (RFC 5041 §7): a DDP version other than 1 is DDP / Tagged (0x04) or Untagged (0x06)
- * "Invalid DDP version", chosen by the T flag; a segment too short for its header cannot be
- * placed at all and is reported as a DDP local catastrophic error.
+ * The checks every DDP segment passes before its header is read (RFC 5041 §7): not empty, DDP
+ * version 1 ("Invalid DDP version", Tagged 0x04 or Untagged 0x06 by the T flag: with another
+ * version the rest of the header cannot be interpreted), and long enough for the header its T flag
+ * announces (else a DDP local catastrophic error: the segment cannot be placed at all).
+ * Returns the T flag.
  */
-export function decodeDdpHeader(buf: Uint8Array, offset = 0, length = buf.length - offset): DdpHeader {
+export function checkDdpSegment(buf: Uint8Array, offset: number, length: number): boolean {
   if (length < 1) throw TerminateError.ddpCatastrophic('empty DDP segment');
   const ctrl = buf[offset]!;
   const tagged = (ctrl & DDP_FLAG_TAGGED) !== 0;
-  // Version first: with another version the rest of the header cannot be interpreted.
   if ((ctrl & DDP_DV_MASK) !== DDP_VERSION) {
     const detail = `DDP version ${ctrl & DDP_DV_MASK}`;
     throw tagged
@@ -140,6 +138,21 @@ export function decodeDdpHeader(buf: Uint8Array, offset = 0, length = buf.length
   }
   const need = tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN;
   if (length < need) throw TerminateError.ddpCatastrophic(`DDP segment of ${length} octets is shorter than its ${need}-octet header`);
+  return tagged;
+}
+
+/**
+ * Decodes the DDP header of the segment at `buf[offset .. offset+length)` (`length` defaults to
+ * the rest of `buf`: the ULPDU as delivered by MPA).
+ *
+ * Errors (RFC 5041 §7): a DDP version other than 1 is DDP / Tagged (0x04) or Untagged (0x06)
+ * "Invalid DDP version", chosen by the T flag; a segment too short for its header cannot be
+ * placed at all and is reported as a DDP local catastrophic error.
+ */
+export function decodeDdpHeader(buf: Uint8Array, offset = 0, length = buf.length - offset): DdpHeader {
+  const tagged = checkDdpSegment(buf, offset, length);
+  const ctrl = buf[offset]!;
+  const need = tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN;
   const dv = new DataView(buf.buffer, buf.byteOffset + offset, need);
   const common = {
     last: (ctrl & DDP_FLAG_LAST) !== 0,

@@ -21,6 +21,7 @@
  * @packageDocumentation
  */
 import {
+  checkDdpSegment,
   DDP_DV_MASK,
   DDP_FLAG_LAST,
   DDP_FLAG_TAGGED,
@@ -33,7 +34,7 @@ import {
   encodeDdpHeader,
   stringifyDdpHeader,
 } from './ddp.js';
-import { DdpTaggedEcode, DdpUntaggedEcode, RdmapEcode, RdmapEtype, TerminateError } from './errors.js';
+import { DdpUntaggedEcode, RdmapEcode, RdmapEtype, TerminateError } from './errors.js';
 
 /** RFC 5040 §4.1: RDMAP version (RV = 01b). */
 export const RDMAP_VERSION = 1;
@@ -412,19 +413,9 @@ export function decodeRdmapHeaderInto(
   length: number,
   out: RdmapHeaderStruct,
 ): number {
-  if (length < 1) throw TerminateError.ddpCatastrophic('empty DDP segment');
+  const tagged = checkDdpSegment(buf, offset, length);
   const ctrl = buf[offset]!;
-  const tagged = (ctrl & DDP_FLAG_TAGGED) !== 0;
-  if ((ctrl & DDP_DV_MASK) !== DDP_VERSION) {
-    const detail = `DDP version ${ctrl & DDP_DV_MASK}`;
-    throw tagged
-      ? TerminateError.ddpTagged(DdpTaggedEcode.InvalidVersion, detail)
-      : TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidVersion, detail);
-  }
   const ddpLen = tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN;
-  if (length < ddpLen) {
-    throw TerminateError.ddpCatastrophic(`DDP segment of ${length} octets is shorter than its ${ddpLen}-octet header`);
-  }
   const rctl = buf[offset + 1]!;
   const version = rctl >>> 6;
   if (version !== RDMAP_VERSION) {

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { hostIpv4Gids, riOfGid } from '../../src/provider/ib.js';
+import { hostIpv4Gids } from '../../src/provider/ib.js';
+import { riGidOfBytes } from '../../src/rnicpi/gid.js';
 import { roceConfig } from '../../src/provider/softrdma.js';
 import { IbQpAttr } from '../../src/rnic/qp-states.js';
 import { RiRet } from '../../src/rnicpi/status.js';
@@ -32,7 +33,7 @@ const M = RiQpAttrMask;
 const roce = () => openRnic({ config: { ...roceConfig(undefined, 0), ibLink: 'loopback' } });
 
 function av(dgid = hostIpv4Gids()[0]!): ri_gen_address_vector_t {
-  return { sl: 0, send_global_routing_hdr_flg: 1, hop_limit: 64, source_gid_index: 0, flow_label: 0, dgid: riOfGid(dgid), dlid: 0, traffic_class: 0, max_static_rate: 0, source_path_bits: 0 };
+  return { sl: 0, send_global_routing_hdr_flg: 1, hop_limit: 64, source_gid_index: 0, flow_label: 0, dgid: riGidOfBytes(dgid), dlid: 0, traffic_class: 0, max_static_rate: 0, source_path_bits: 0 };
 }
 
 function ibQp(env: ReturnType<typeof roce>, trans_type: RiSvcType) {
@@ -61,7 +62,7 @@ test('ri_rnic_query of a RoCEv2 RNIC: transport IB, one Ethernet port with the h
   const p = ib.port_attrs![0]!;
   const gids = hostIpv4Gids();
   assert.equal(p.src_gid_table_size, gids.length);
-  assert.deepEqual(p.src_gid_table, gids.map(riOfGid));
+  assert.deepEqual(p.src_gid_table, gids.map((g) => riGidOfBytes(g)));
   assert.deepEqual(p.sr_gid_types, gids.map(() => RiSrGidType.ROCE_V2));
   assert.equal(p.sr_link_layer, 'ethernet');
   assert.equal(p.sr_active_mtu, RiIbMtu.MTU_1K);
