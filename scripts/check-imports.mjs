@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Checks the layering of src/ ("one RNIC core, many transports"): which folder may
-// import from which, which engine files the consumer faces may reach, and that the folders form
-// no cycle. Relative imports only (`from '…'`, `import '…'`, `import('…')`); packages and
+// import from which, which engine files the consumer faces may reach, that the folders form
+// no cycle, that no face names a provider's concrete class (the faces speak RNICPI), and that
+// no responder imports a requester (the two sides of a QP meet only through the QP). Relative imports only (`from '…'`, `import '…'`, `import('…')`); packages and
 // node: built-ins are not layering.
 //
 //   node scripts/check-imports.mjs            check; exit 1 with the violations
 //   node scripts/check-imports.mjs --graph    also print the folder graph (edges with counts)
 //
-// Edit the three tables below to change the rules.
+// Edit the tables below to change the rules.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -66,6 +67,20 @@ const ALLOWED_FILES = {
 };
 
 /**
+ * Folders of the consumer faces: they may not import a class that src/provider/ exports, neither
+ * as a value nor as a type. What a face needs of a provider object is an interface (for example
+ * `SoftrdmaVpInfo`) or RNICPI itself.
+ */
+const FACES = ['.', 'node', 'cli', 'itapi', 'verbs'];
+
+/**
+ * Files (by base name, any folder) → base names they may never import: the responder side of a
+ * transport or of the core does not reach into the requester side (rxe's requester, responder
+ * and completer are separate machines; shared rules live in a third file both import).
+ */
+const FORBIDDEN_BASENAMES = [{ from: /(^|-)responder/, to: /(^|-)requester/ }];
+
+/**
  * Exceptions, file → files it may import although the folder rules forbid it. Each is dropped
  * from the folder graph (so it makes no cycle) and listed with `--graph`. None today.
  */
@@ -99,12 +114,31 @@ function folderOf(m) {
 }
 
 const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
+/** `import [type] { a, type b as c } from '…'` and `export { … } from '…'`: the named bindings. */
+const NAMED_RE = /\b(?:import|export)\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*(['"])(\.{1,2}\/[^'"]+)\2/g;
+
+/** Source text without comments. @param {string} text */
+function stripComments(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+}
 
 /** Relative import specifiers of a file (comments stripped first). @param {string} text */
 function importsOf(text) {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const code = stripComments(text);
   const out = [];
   for (const m of code.matchAll(IMPORT_RE)) out.push(m[2]);
+  return out;
+}
+
+/** Named imports of a file: [specifier, imported name]. @param {string} text */
+function namedImportsOf(text) {
+  const out = [];
+  for (const m of stripComments(text).matchAll(NAMED_RE)) {
+    for (const part of m[1].split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]?.trim();
+      if (name) out.push([m[3], name]);
+    }
+  }
   return out;
 }
 
@@ -114,6 +148,15 @@ function matches(pattern, mod) {
 }
 
 const violations = [];
+
+/** Classes exported by src/provider/: module → names. */
+const providerClasses = new Map();
+for (const file of walk(join(SRC, 'provider'))) {
+  const names = [...readFileSync(file, 'utf8').matchAll(/^export\s+(?:abstract\s+)?class\s+([\w$]+)/gm)].map((m) => m[1]);
+  providerClasses.set(modName(file), new Set(names));
+}
+const baseName = (m) => m.slice(m.lastIndexOf('/') + 1);
+
 /** folder → folder → count */
 const graph = new Map();
 const excepted = [];
@@ -121,9 +164,23 @@ const excepted = [];
 for (const file of walk(SRC)) {
   const from = modName(file);
   const fromFolder = folderOf(from);
-  for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+  const text = readFileSync(file, 'utf8');
+  if (FACES.includes(fromFolder)) {
+    for (const [spec, name] of namedImportsOf(text)) {
+      const to = modName(resolve(dirname(file), spec));
+      if (providerClasses.get(to)?.has(name)) {
+        violations.push(`${from} → ${to}: a face may not name the provider's class ${name} (use an interface or RNICPI)`);
+      }
+    }
+  }
+  for (const spec of importsOf(text)) {
     const to = modName(resolve(dirname(file), spec));
     const toFolder = folderOf(to);
+    for (const rule of FORBIDDEN_BASENAMES) {
+      if (rule.from.test(baseName(from)) && rule.to.test(baseName(to))) {
+        violations.push(`${from} → ${to}: a responder may not import a requester`);
+      }
+    }
     if (toFolder === fromFolder) continue;
     const exc = Object.entries(EXCEPTIONS).find(([f, list]) => f === from && list.some((p) => matches(p, to)));
     if (exc) {

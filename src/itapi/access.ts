@@ -21,7 +21,7 @@
  * @module
  */
 import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../provider/access-layer.js';
-import type { SoftrdmaProviderInstance, SoftrdmaVp } from '../provider/softrdma.js';
+import type { SoftrdmaProviderInstance, SoftrdmaVpInfo } from '../provider/softrdma.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
 import { RiPblMode, type ri_event_record_t } from '../rnicpi/types.js';
@@ -56,7 +56,7 @@ export class ItDevice {
   /** Open IAs (and anything else that wants RNIC-level events). */
   readonly listeners = new Set<ItRnicListener>();
   constructor(
-    readonly vp: SoftrdmaVp,
+    readonly vp: SoftrdmaVpInfo,
     /** The consumer vector (AL-serialized kernel ops). */
     readonly ops: ri_ops_t,
     /** Position in the Interface list (the RoCE Interface's CA GUID carries it). */
@@ -92,7 +92,7 @@ function boot(): State {
   const provider = riLoadProvider<SoftrdmaProviderInstance>(al, 'softrdma', { rnics: 1, roce: 1 });
   const devices: ItDevice[] = [];
   for (const att of al.attachments()) {
-    const vp = att.vp_hdl as SoftrdmaVp;
+    const vp = att.vp_hdl as SoftrdmaVpInfo;
     const dev = new ItDevice(vp, att.ops, devices.length);
     const opened = att.ops.ri_rnic_open(vp, RiPblMode.PAGE_LIST_MODE, dev);
     if (opened.status !== RiRet.SUCCESS) throw new Error(`ri_rnic_open(${vp.name}): ${RiRet[opened.status]}`);

@@ -125,11 +125,22 @@ const REREG_ALL = RiMrRereg.TRANSLATE | RiMrRereg.PD | RiMrRereg.ACCESS;
 // =============================================================================================
 
 /**
+ * What a consumer face may read of a softrdma VP handle besides RNICPI: its name, its transport
+ * and its identity (the faces name devices as `ibv_get_device_list` and `it_ia_create` do). The
+ * faces hold this view, never the provider's class.
+ */
+export interface SoftrdmaVpInfo extends ri_vp_handle_t {
+  readonly name: string;
+  readonly transportType: RiTransportType;
+  readonly identity: DeviceIdentity;
+}
+
+/**
  * A softrdma RNIC as the VP names it (`ri_vp_handle_t`): one engine {@link Rnic}, kept for the
  * VP handle's life; `ri_rnic_open`/`ri_rnic_close` switch it on and off. Since close requires
  * every RNIC handle (hence every object) to be gone, nothing survives a close.
  */
-export class SoftrdmaVp implements ri_vp_handle_t {
+export class SoftrdmaVp implements SoftrdmaVpInfo {
   readonly [RI_HANDLE_KIND] = 'vp' as const;
   /** The AL-serialized kernel vector (Ch. 10.2: a VP handle starts with its ops vector). */
   readonly ops: ri_ops_t = SOFTRDMA_KERNEL_OPS;
@@ -1690,7 +1701,8 @@ export function roceConfig(base: Partial<RnicConfig> | undefined, i: number): Pa
 const roceTables = new WeakMap<object, RoceGidTable>();
 
 /** The GID table owner of a RoCEv2 RNIC (null: another RNIC, or one whose table is fixed). */
-export function roceGidTableOf(vp: SoftrdmaVp): RoceGidTable | null {
+export function roceGidTableOf(vp: SoftrdmaVpInfo): RoceGidTable | null {
+  if (!(vp instanceof SoftrdmaVp)) return null;
   const g = vp.engine.config.gids;
   return (g && roceTables.get(g)) ?? null;
 }

@@ -11,7 +11,7 @@
  * inbound RDMA Read Requests) both call it, so the rules of Verbs §7.6.3 and §7.10.6.2 live
  * in exactly one place.
  */
-import { RiMemFlags, RiMwType } from '../rnicpi/types.js';
+import { RiMemFlags, RiMwType, RiWcStatus } from '../rnicpi/types.js';
 import { type HostMemory, hostMemory, HOST_PAGE_SIZE } from './hostmem.js';
 import type { Pd } from './pd.js';
 import type { Qp } from './qp.js';
@@ -263,8 +263,9 @@ export enum Access {
 }
 
 /**
- * Why an access was refused. Callers turn this into a completion status (local path) or
- * a Terminate layer/etype/ecode (remote path) through their tables; see tx.ts and rx.ts.
+ * Why an access was refused. The local path turns it into a completion status with
+ * {@link LOCAL_ACCESS_STATUS}; the remote path into a transport-neutral fault (faults.ts), which
+ * each transport spells as a Terminate or a NAK.
  */
 export enum AccessError {
   OK = 0,
@@ -283,6 +284,21 @@ export enum AccessError {
   /** An MW STag in an SGE (MWs are remote-only, Verbs §7.10). */
   MW_IN_SGE = 7,
 }
+
+/**
+ * Completion status for a failed local (SGE) access check (RNICPI §6.10), on the send side
+ * (requester) and the receive side (responder) alike.
+ */
+export const LOCAL_ACCESS_STATUS: Readonly<Record<AccessError, RiWcStatus>> = {
+  [AccessError.OK]: RiWcStatus.SUCCESS,
+  [AccessError.INVALID_STAG]: RiWcStatus.INVALID_STAG_ERROR,
+  [AccessError.BOUNDS]: RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR,
+  [AccessError.RIGHTS]: RiWcStatus.ACCESS_VIOLATION_ERROR,
+  [AccessError.NOT_ASSOCIATED]: RiWcStatus.INVALID_PD_ERROR,
+  [AccessError.WRAP]: RiWcStatus.ADDRESS_WRAP_ERROR,
+  [AccessError.QP_RIGHTS]: RiWcStatus.ACCESS_VIOLATION_ERROR,
+  [AccessError.MW_IN_SGE]: RiWcStatus.INVALID_STAG_ERROR,
+};
 
 /** Result of a successful {@link checkAccess}: the target and the byte offset into it. */
 export interface AccessOut {

@@ -20,7 +20,7 @@
 import { RiQpState, RiWcStatus, RiWrFlags, RiWrType } from '../rnicpi/types.js';
 import { writeResult } from './atomics.js';
 import { Fault } from './faults.js';
-import { Access, AccessError, type AccessOut, checkAccess, memSlices } from './memory.js';
+import { Access, AccessError, type AccessOut, checkAccess, LOCAL_ACCESS_STATUS, memSlices } from './memory.js';
 import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './memops.js';
 import { connectionCarries } from './post.js';
 import type { Qp } from './qp.js';
@@ -30,18 +30,6 @@ import { isRequestWr, isWireWr, SglRole, WR_TABLE } from './wr-table.js';
 
 /** Read Response segments sent back to back while SQ work waits (siw: 4). */
 export const IRQ_BURST = 4;
-
-/** Completion status for a failed local (SGE) access check (RNICPI §6.10). */
-export const LOCAL_ACCESS_STATUS: Readonly<Record<AccessError, RiWcStatus>> = {
-  [AccessError.OK]: RiWcStatus.SUCCESS,
-  [AccessError.INVALID_STAG]: RiWcStatus.INVALID_STAG_ERROR,
-  [AccessError.BOUNDS]: RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR,
-  [AccessError.RIGHTS]: RiWcStatus.ACCESS_VIOLATION_ERROR,
-  [AccessError.NOT_ASSOCIATED]: RiWcStatus.INVALID_PD_ERROR,
-  [AccessError.WRAP]: RiWcStatus.ADDRESS_WRAP_ERROR,
-  [AccessError.QP_RIGHTS]: RiWcStatus.ACCESS_VIOLATION_ERROR,
-  [AccessError.MW_IN_SGE]: RiWcStatus.INVALID_STAG_ERROR,
-};
 
 /**
  * The access each local SGL needs (Verbs §7.6.3): a source is read; an atomic's result buffer

@@ -19,10 +19,9 @@
 import { RiWcFlags, RiWcStatus, RiWcType } from '../rnicpi/types.js';
 import { ATOMIC_ALIGNMENT, type AtomicArgs, atomicArgsValid, executeAtomic } from './atomics.js';
 import { ATOMIC_TARGET_FAULT, Fault, READ_SRC_FAULT, SINK_FAULT } from './faults.js';
-import { Access, AccessError, type AccessOut, checkAccess, copyToMem, type MemObject, type MemTarget, memSlices } from './memory.js';
+import { Access, AccessError, type AccessOut, checkAccess, copyToMem, LOCAL_ACCESS_STATUS, type MemObject, type MemTarget, memSlices } from './memory.js';
 import { InvalidateError, invalidateStag } from './memops.js';
 import type { Qp } from './qp.js';
-import { LOCAL_ACCESS_STATUS } from './requester.js';
 import { type QpTransport, TxOp, type TxSeg } from './transport.js';
 import type { InboundRead, RqWqe } from './wqe.js';
 

@@ -13,7 +13,7 @@
  * 0"). Nothing privileged is exposed through the verbs API itself.
  */
 import { createAccessLayer, type RiAccessLayer, riLoadProvider } from '../provider/access-layer.js';
-import { roceGidTableOf, type SoftrdmaProviderInstance, type SoftrdmaVp } from '../provider/softrdma.js';
+import { roceGidTableOf, type SoftrdmaProviderInstance, type SoftrdmaVpInfo } from '../provider/softrdma.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { bytesOfRiGid } from '../rnicpi/gid.js';
 import { RiRet } from '../rnicpi/status.js';
@@ -97,7 +97,7 @@ export class Device implements ibv_device {
   /** The completion event handler id every CQ of this device is created with. */
   cqHandlerId = 0;
   constructor(
-    readonly vp: SoftrdmaVp,
+    readonly vp: SoftrdmaVpInfo,
     /** The consumer vector (AL-serialized kernel ops). */
     readonly ops: ri_ops_t,
     index: number,
@@ -119,7 +119,7 @@ export class Device implements ibv_device {
 }
 
 /** The node GUID `ri_rnic_query` reports for an InfiniBand RNIC (through a handle of its own). */
-function nodeGuidOf(vp: SoftrdmaVp, ops: ri_ops_t): bigint {
+function nodeGuidOf(vp: SoftrdmaVpInfo, ops: ri_ops_t): bigint {
   const h = ops.ri_rnic_get_hdl(vp, RiConsumerDomain.KERNEL, null, null);
   if (h.status !== RiRet.SUCCESS) return vp.identity.nodeGuid;
   const q = ops.ri_rnic_query(h.rnic, 0, 1 << 20);
@@ -314,7 +314,7 @@ function boot(): AccessLayerState {
   // One iWARP RNIC (softrdma0) and one RoCEv2 RNIC (softroce0).
   const provider = riLoadProvider<SoftrdmaProviderInstance>(al, 'softrdma', { rnics: 1, roce: 1 });
   for (const att of al.attachments()) {
-    const vp = att.vp_hdl as SoftrdmaVp;
+    const vp = att.vp_hdl as SoftrdmaVpInfo;
     const dev = new Device(vp, att.ops, devices.length);
     const opened = att.ops.ri_rnic_open(vp, RiPblMode.PAGE_LIST_MODE, dev);
     if (opened.status !== RiRet.SUCCESS) throw new Error(`ri_rnic_open(${vp.name}): ${RiRet[opened.status]}`);

@@ -70,6 +70,7 @@ import {
   verbs as v,
 } from '../../src/verbs/index.js';
 import { gidOf } from './engine.js';
+import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 export const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
@@ -121,7 +122,7 @@ export function engineCounters(rnic: Rnic): EngineCounters {
 }
 
 export function engineOf(ctx: ibv_context): Rnic {
-  return ((ctx as Context).device as Device).vp.engine;
+  return (((ctx as Context).device as Device).vp as SoftrdmaVp).engine;
 }
 
 /** The message of the rping-like protocol. */
@@ -512,7 +513,7 @@ export class RoceServer extends VerbsServer {
   static async start(udpPort: number): Promise<RoceServer> {
     const dev = v.ibv_get_device_list()!.find((d) => d.name === 'softroce0');
     assert.ok(dev, 'softroce0 is listed');
-    const cfg = (dev as Device).vp.engine.config as RnicConfig;
+    const cfg = ((dev as Device).vp as SoftrdmaVp).engine.config as RnicConfig;
     const before = { ibLink: cfg.ibLink, roceUdpPort: cfg.roceUdpPort, gids: cfg.gids };
     cfg.ibLink = 'rocev2';
     cfg.roceUdpPort = udpPort;

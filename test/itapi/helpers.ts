@@ -62,6 +62,7 @@ import {
   type it_dto_flags_t,
   type it_lmr_flag_t,
 } from '../../src/itapi/index.js';
+import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 /** No DTO flags (`it_dto_flags_t` has no zero member). */
 export const NO_FLAGS = 0 as it_dto_flags_t;
@@ -97,8 +98,8 @@ export function freeIa(ia: it_ia_handle_t): void {
 export function freeAll(): void {
   for (const ia of [...open]) freeIa(ia);
   for (const d of softrdmaItapiDevices()) {
-    assert.equal(d.vp.handles.size, 0, 'an RNIC handle was left (an object of a freed IA survived)');
-    assert.equal(d.vp.engine.qps.size, 0, 'QPs left on the RNIC');
+    assert.equal((d.vp as SoftrdmaVp).handles.size, 0, 'an RNIC handle was left (an object of a freed IA survived)');
+    assert.equal((d.vp as SoftrdmaVp).engine.qps.size, 0, 'QPs left on the RNIC');
   }
 }
 

@@ -68,6 +68,7 @@ import {
   sevd,
   throwsIt,
 } from './helpers.js';
+import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 afterEach(freeAll);
 
@@ -121,7 +122,7 @@ test('ITAPI-IA-05 after the IA is disabled every call but it_ia_free answers IT_
   const b = reg(s.pz, 64);
   // Inject an RNIC-level catastrophic error (the engine's asynchronous event; no API makes one).
   const dev = softrdmaItapiDevices()[0]!;
-  dev.vp.engine.asyncEvent(RiAsyncEventType.LOCAL_CATASTROPHIC_ERROR, null);
+  (dev.vp as SoftrdmaVp).engine.asyncEvent(RiAsyncEventType.LOCAL_CATASTROPHIC_ERROR, null);
   await new Promise((r) => setImmediate(r));
   const cat = S.IT_ERR_IA_CATASTROPHE;
   throwsIt(() => it_ia_query(ia), cat);

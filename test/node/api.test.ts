@@ -26,6 +26,7 @@ import { IBV_SEND_SIGNALED, IBV_WC_SUCCESS, IBV_WR_RDMA_WRITE, type ibv_wc, ibv_
 import { devices } from '../../src/verbs/device.js';
 import { until } from '../helpers/engine.js';
 import { useEphemeralRocePort } from '../helpers/roce-port.js';
+import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 const T = { timeout: 60_000 };
 // softroce0 rides the RoCEv2 wire on loopback, on a UDP port of its own.
@@ -33,7 +34,7 @@ await useEphemeralRocePort();
 
 /** The engine's live objects (the verbs provider's RNIC), and the CM's and Node's sockets. */
 function live() {
-  const e = devices()[0]!.vp.engine;
+  const e = (devices()[0]!.vp as SoftrdmaVp).engine;
   const cm = cmStats();
   return {
     qps: e.qps.size,

@@ -42,12 +42,13 @@ import {
 } from '../../src/verbs/index.js';
 import { pollN, reg } from '../verbs/pair.js';
 import { avTo, closeRoceSide, gid, RC_INIT_MASK, ROCE_ACC, type RoceSide, roceDevice, roceSide, UC_RTR_MASK, UC_RTS_MASK } from '../verbs/roce.js';
+import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 const sge = (mr: ibv_mr, length = mr.length) => ({ addr: mr.addr, length, lkey: mr.lkey });
 
 /** Runs `fn` with softroce0's QPs on the RoCEv2 transport, on an ephemeral UDP port. */
 export async function onRoceWire<T>(fn: (net: RoceNet) => Promise<T>): Promise<T> {
-  const cfg = (roceDevice() as Device).vp.engine.config;
+  const cfg = ((roceDevice() as Device).vp as SoftrdmaVp).engine.config;
   const probe = RoceNet.acquire(gidToIpv4(cfg.gids!()[0]!)!, 0);
   await probe.ready;
   const saved = { link: cfg.ibLink, port: cfg.roceUdpPort };

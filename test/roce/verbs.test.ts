@@ -30,6 +30,7 @@ import {
 } from '../../src/verbs/index.js';
 import { pollN, reg } from '../verbs/pair.js';
 import { avTo, closeRoceSide, gid, QKEY, type RoceSide, roceDevice, roceSide, roceToRts } from '../verbs/roce.js';
+import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 const T = { timeout: 30_000 };
 const sge = (mr: ibv_mr, length = mr.length, offset = 0) => ({ addr: mr.addr + BigInt(offset), length, lkey: mr.lkey });
@@ -37,7 +38,7 @@ const sge = (mr: ibv_mr, length = mr.length, offset = 0) => ({ addr: mr.addr + B
 let probe: RoceNet | null = null;
 let restore = () => {};
 before(async () => {
-  const cfg = (roceDevice() as Device).vp.engine.config;
+  const cfg = ((roceDevice() as Device).vp as SoftrdmaVp).engine.config;
   const addr = gidToIpv4(cfg.gids!()[0]!)!;
   probe = RoceNet.acquire(addr, 0);
   await probe.ready;

@@ -44,6 +44,7 @@ import {
   type ibv_qp_type,
   verbs as v,
 } from '../../src/verbs/index.js';
+import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 export const ROCE_ACC = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
 export const ROCE_CAP = () => ({ max_send_wr: 16, max_recv_wr: 16, max_send_sge: 4, max_recv_sge: 4, max_inline_data: 0 });
@@ -69,7 +70,7 @@ export function roceDevice(): ibv_device {
  * RNIC's configuration), until the returned function restores the RoCEv2 link.
  */
 export function useLoopbackLink(link = 'loopback'): () => void {
-  const cfg = (roceDevice() as Device).vp.engine.config;
+  const cfg = ((roceDevice() as Device).vp as SoftrdmaVp).engine.config;
   const before = cfg.ibLink;
   cfg.ibLink = link;
   return () => {
