@@ -12,7 +12,9 @@
  *   equal-sized packets to one peer), or Node's `dgram` (one datagram per call and per
  *   `message` event) when the addon was not built, on another OS, or with `SOFTRDMA_NATIVE=0`.
  *   On the native layer, sends are queued and flushed in one `sendmmsg` at the end of the
- *   received batch or of the current job (a microtask), so a batch's replies leave together;
+ *   turn — after the received batch (or timer, or consumer code) and the microtasks it queued
+ *   ({@link RoceNet.atTurnEnd}) — so a batch's ACKs, and the requests its consumers posted on
+ *   seeing its completions, leave together;
  * - **the ICRC both ways** (`src/wire/ib/icrc.ts`). On transmit it is computed for IPv4 ID 0, and
  *   the socket is made to send ID 0 with `IP_MTU_DISCOVER = IP_PMTUDISC_DO` (Linux then sets DF
  *   and leaves the ID 0 for unfragmentable datagrams of an unconnected socket). Node cannot set
@@ -306,9 +308,11 @@ export class RoceNet {
   /** Native: the transmit queue (from {@link #txHead}), flushed by {@link #flushTx}. */
   #txq: TxItem[] = [];
   #txHead = 0;
-  #txScheduled = false;
   #txWaiting = false;
-  #inBatch = false;
+  /** The end of the turn is scheduled (see {@link RoceNet.atTurnEnd}). */
+  #turnEndScheduled = false;
+  /** What runs at the end of the turn, before the flush (see {@link RoceNet.atTurnEnd}). */
+  #atTurnEnd: (() => void)[] = [];
   #txPkts: Uint8Array[] = [];
   /** The ICRC deltas of IPv4 IDs 0 … {@link MAX_GSO_SEGS} − 1 for datagrams of {@link #deltaLen} octets. */
   readonly #deltas = new Uint32Array(MAX_GSO_SEGS);
@@ -666,11 +670,53 @@ export class RoceNet {
     this.#txq.push({ pkt, addr: ipv4Number(address), address, port, onDone });
     if (this.#txWaiting) return;
     if (this.#txq.length - this.#txHead >= MAX_GSO_SEGS * 4) this.#flushTx();
-    else if (!this.#txScheduled && !this.#inBatch) {
-      this.#txScheduled = true;
-      queueMicrotask(() => this.#flushTx());
-    }
+    else this.#scheduleTurnEnd();
   }
+
+  /**
+   * Runs `fn` once at the end of the current turn: after the callback that is running (a
+   * received batch, a timer, a consumer's code) and after every microtask it queued — so after
+   * a consumer that polls its CQ from a microtask has seen the turn's completions and posted
+   * its next work requests — and right before the datagrams the turn queued are handed to the
+   * kernel. A QP coalesces its ACKs with it: the ACKs of a batch leave in the same `sendmmsg`
+   * as the requests and responses the same turn produced. On the `dgram` layer it runs at the
+   * same point (each datagram is its own turn there, and each send its own call).
+   */
+  atTurnEnd(fn: () => void): void {
+    this.#atTurnEnd.push(fn);
+    this.#scheduleTurnEnd();
+  }
+
+  /**
+   * The end of a turn is the first `process.nextTick` queued from a microtask: Node runs a
+   * callback's microtasks to the end (including those they queue) before its next-tick queue,
+   * and a next tick queued meanwhile runs after them, before the event loop goes on. A next
+   * tick queued directly from the callback would run before its microtasks.
+   */
+  #scheduleTurnEnd(): void {
+    if (this.#turnEndScheduled) return;
+    this.#turnEndScheduled = true;
+    queueMicrotask(this.#toNextTick);
+  }
+
+  readonly #toNextTick = (): void => process.nextTick(this.#turnEnd);
+
+  readonly #turnEnd = (): void => {
+    const fns = this.#atTurnEnd;
+    if (fns.length > 0) {
+      this.#atTurnEnd = [];
+      for (const fn of fns) {
+        try {
+          fn();
+        } catch (e) {
+          log('%s:%d end-of-turn work failed: %s', this.address, this.port, (e as Error).stack ?? String(e));
+        }
+      }
+    }
+    // Cleared after the hooks: what they queue leaves in this flush.
+    this.#turnEndScheduled = false;
+    if (this.#nsock && this.#txHead < this.#txq.length) this.#flushTx();
+  };
 
   /**
    * Hands the queue to the kernel, {@link NativeUdpSocket.send} at a time: each run of
@@ -680,7 +726,6 @@ export class RoceNet {
    * in one call is sent from a copy. Stops on EAGAIN until the socket is writable.
    */
   #flushTx(): void {
-    this.#txScheduled = false;
     const ns = this.#nsock;
     if (!ns || this.#closed || this.#txWaiting) return;
     const q = this.#txq;
@@ -820,24 +865,19 @@ export class RoceNet {
 
   /**
    * The native layer: a batch of datagrams in one buffer (offset, length, source address and
-   * port of each in the metadata words), handled in one turn; what the batch made the QPs send
-   * leaves in one flush at its end.
+   * port of each in the metadata words), handled in one turn; what the batch made the QPs send,
+   * and what their consumers posted on seeing its completions, leaves in one flush at the end
+   * of the turn ({@link RoceNet.atTurnEnd}).
    */
   #onBatch(buf: Buffer, count: number): void {
     const meta = this.#meta;
     if (!meta || this.#closed) return;
-    this.#inBatch = true;
-    try {
-      for (let i = 0, w = 0; i < count && !this.#closed; i++, w += 4) {
-        const off = meta[w]!;
-        const len = meta[w + 1]!;
-        if (off + len > buf.length) break;
-        this.#onDatagram(new Uint8Array(buf.buffer, buf.byteOffset + off, len), ipv4Text(meta[w + 2]!), meta[w + 3]!);
-      }
-    } finally {
-      this.#inBatch = false;
+    for (let i = 0, w = 0; i < count && !this.#closed; i++, w += 4) {
+      const off = meta[w]!;
+      const len = meta[w + 1]!;
+      if (off + len > buf.length) break;
+      this.#onDatagram(new Uint8Array(buf.buffer, buf.byteOffset + off, len), ipv4Text(meta[w + 2]!), meta[w + 3]!);
     }
-    if (this.#txHead < this.#txq.length) this.#flushTx();
   }
 
   /**

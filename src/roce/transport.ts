@@ -30,8 +30,9 @@
  * Ahead of ePSN: one PSN-sequence NAK per gap, then silence until the gap closes. Behind it
  * (a duplicate): a Send or Write is re-ACKed (ePSN − 1); a Read is replayed from a ring of
  * `max_dest_rd_atomic` resources if it lies inside one. No receive posted: an RNR NAK with the
- * QP's `min_rnr_timer`, ePSN unchanged. ACKs are coalesced per event-loop turn and never
- * overtake pending Read Responses. Opcode sequence and length rules (FIRST/MIDDLE exactly one
+ * QP's `min_rnr_timer`, ePSN unchanged. ACKs are coalesced per turn (they leave at its end,
+ * with what the consumer posted in it: `RoceNet.atTurnEnd`) and never overtake pending Read
+ * Responses. Opcode sequence and length rules (FIRST/MIDDLE exactly one
  * MTU, the Write's DMA length) are checked here; a violation or a core fault is a NAK
  * (0x61/0x62/0x63) and the QP enters Error.
  *
@@ -556,7 +557,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
     } finally {
       this.#running = false;
     }
-    if (this.#ackPsn >= 0 && this.#respFifo.length === 0) this.#flushAck();
+    // An ACK waiting for the end of the turn leaves then, behind what the consumer posts in
+    // this turn (one flush, and a run of equal-sized datagrams first); one held back behind
+    // Read Responses leaves now that they have gone.
+    if (this.#ackPsn >= 0 && this.#respFifo.length === 0 && !this.#ackScheduled) this.#flushAck();
     if (budget === 0 && !this.#gone && !this.#blocked) {
       // More may be ready: continue after the event loop has had its turn.
       this.#scheduled = true;
@@ -1020,13 +1024,19 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (this.#ackScheduled) return;
     this.counters.inc(C.ACK_DEFERRED);
     this.#ackScheduled = true;
-    setImmediate(() => {
-      this.#ackScheduled = false;
-      // Never let an ACK overtake Read Responses still to go: the transmit loop sends it after them.
-      if (this.#respFifo.length === 0) this.#flushAck();
-      else this.kick();
-    });
+    this.nets[0]!.atTurnEnd(this.#ackAtTurnEnd);
   }
+
+  /**
+   * The coalesced ACK, at the end of the turn that executed the requests: it leaves in the
+   * same flush as what the consumer posted on seeing their completions (`RoceNet.atTurnEnd`).
+   */
+  readonly #ackAtTurnEnd = (): void => {
+    this.#ackScheduled = false;
+    // Never let an ACK overtake Read Responses still to go: the transmit loop sends it after them.
+    if (this.#respFifo.length === 0) this.#flushAck();
+    else this.kick();
+  };
 
   #flushAck(): void {
     if (this.#ackPsn < 0 || this.#gone) return;
