@@ -60,31 +60,6 @@ export function ibPacketLength(opcode: number, payloadLen: number): number {
   return info.headerLength + payloadLen + ibPadCount(payloadLen) + ICRC_LEN;
 }
 
-/** Octets of each slab that packets are carved from (see {@link packetBuffer}). */
-const SLAB = 128 * 1024;
-/** Packets larger than this get a buffer of their own. */
-const SLAB_MAX_PACKET = SLAB >>> 3;
-let slab = new ArrayBuffer(0);
-let slabUsed = SLAB;
-
-/**
- * The buffer of one encoded packet: a view into a slab shared by the packets encoded after
- * each other (one allocation per {@link SLAB} octets instead of one zero-filled backing store
- * per packet; a slab is freed once none of its packets is referenced, e.g. kept for go-back-N).
- * Its contents are not zeroed: {@link encodeIbPacket} writes every octet.
- */
-function packetBuffer(total: number): Uint8Array {
-  if (total > SLAB_MAX_PACKET) return new Uint8Array(total);
-  if (SLAB - slabUsed < total) {
-    slab = Buffer.allocUnsafeSlow(SLAB).buffer as ArrayBuffer;
-    slabUsed = 0;
-  }
-  const b = new Uint8Array(slab, slabUsed, total);
-  // 8-octet aligned, as an allocation would be.
-  slabUsed += (total + 7) & ~7;
-  return b;
-}
-
 function need<T>(v: T | undefined, what: string, info: IbOpInfo): T {
   if (v === undefined) throw new RangeError(`${info.name} needs ${what}`);
   return v;
@@ -116,9 +91,7 @@ export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly 
   check(p.immDt, info.immDtOffset, 'ImmDt');
   check(p.ieth, info.iethOffset, 'IETH');
   const total = info.headerLength + plen + pad + ICRC_LEN;
-  const buf = packetBuffer(total);
-  // Every octet is written: headers on zeros (reserved fields), payload, then pad and ICRC zero.
-  buf.fill(0, 0, info.headerLength);
+  const buf = new Uint8Array(total);
   encodeBth(p.bth, buf, 0);
   if (info.rethOffset >= 0) encodeReth(need(p.reth, 'RETH', info), buf, info.rethOffset);
   if (info.aethOffset >= 0) encodeAeth(need(p.aeth, 'AETH', info), buf, info.aethOffset);
@@ -136,7 +109,6 @@ export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly 
       o += x.length;
     }
   }
-  buf.fill(0, o);
   if (ip) writeIcrc(ip, buf);
   return buf;
 }
