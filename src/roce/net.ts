@@ -135,6 +135,8 @@ export interface RoceNetStats {
   txPackets: number;
   txBytes: number;
   txErrors: number;
+  /** Calls that handed datagrams to the kernel: `sendmmsg` (native layer), one `send` per datagram (`dgram`). */
+  txCalls: number;
   rxPackets: number;
   rxBytes: number;
   /** Dropped: no IPv4 ID makes the ICRC valid. */
@@ -287,6 +289,7 @@ export class RoceNet {
     txPackets: 0,
     txBytes: 0,
     txErrors: 0,
+    txCalls: 0,
     rxPackets: 0,
     rxBytes: 0,
     rxIcrcErrors: 0,
@@ -649,6 +652,7 @@ export class RoceNet {
     }
     this.stats.txPackets++;
     this.stats.txBytes += pkt.length;
+    this.stats.txCalls++;
     this.#pcap?.datagram(this.address, this.port, address, port, pkt, 0);
     this.#sock!.send(pkt, port, address, (err) => {
       onDone?.();
@@ -781,6 +785,7 @@ export class RoceNet {
         m++;
       }
       let r: number;
+      this.stats.txCalls++;
       try {
         r = ns.send(pkts, msgs, 0, m);
       } finally {
