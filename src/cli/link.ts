@@ -3,6 +3,7 @@
  * the devices by name and node GUID, and each port's state with the addresses it answers on.
  */
 import { networkInterfaces } from 'node:os';
+import { gidToAddress } from '../roce/net.js';
 import { ibv_port_state, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, gidNetdevs, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
@@ -40,16 +41,14 @@ function netdevs(): { netdev: string; addresses: string[] }[] {
   return Object.entries(networkInterfaces()).map(([netdev, list]) => ({ netdev, addresses: (list ?? []).map((a) => a.address) }));
 }
 
-/** The RoCE port's GID table grouped by interface, in index order (the addresses of its IPv4-mapped GIDs). */
+/** The RoCE port's GID table grouped by interface, in index order (the addresses of its GIDs: IPv4 for IPv4-mapped ones, else IPv6). */
 function gidNetdevRows(ctx: Context): { netdev: string; addresses: string[] }[] {
   const names = gidNetdevs(ctx);
   const out: { netdev: string; addresses: string[] }[] = [];
   const g = { raw: new Uint8Array(16) };
   for (let i = 0; i < names.length && queryGid(ctx, 1, i, g) === 0; i++) {
-    const r = g.raw;
-    if (r.every((b) => b === 0)) continue;
-    const v4 = r.subarray(0, 10).every((b) => b === 0) && r[10] === 0xff && r[11] === 0xff;
-    const address = v4 ? `${r[12]}.${r[13]}.${r[14]}.${r[15]}` : Buffer.from(r).toString('hex');
+    const address = gidToAddress(g.raw);
+    if (address === null) continue;
     const netdev = names[i] ?? '-';
     const row = out.find((o) => o.netdev === netdev);
     if (row) row.addresses.push(address);
