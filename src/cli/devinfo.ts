@@ -33,7 +33,7 @@ const MTU: Record<number, number> = {
 const GID_TYPE = ['IB', 'RoCE v1', 'RoCE v2'];
 
 /** A GID as `inet_ntop(AF_INET6)` writes it (IPv4-mapped ones as `::ffff:a.b.c.d`), as ibv_devinfo shows RoCE GIDs. */
-function gidText(g: Uint8Array): string {
+export function gidText(g: Uint8Array): string {
   if (g.subarray(0, 10).every((b) => b === 0) && g[10] === 0xff && g[11] === 0xff) return `::ffff:${[...g.subarray(12)].join('.')}`;
   const words: string[] = [];
   for (let i = 0; i < 16; i += 2) words.push(((g[i]! << 8) | g[i + 1]!).toString(16));

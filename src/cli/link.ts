@@ -3,13 +3,13 @@
  * the devices by name and node GUID, and each port's state with the addresses it answers on.
  */
 import { networkInterfaces } from 'node:os';
-import { gidToAddress } from '../roce/net.js';
 import { ibv_port_state, ibv_transport_type } from '../verbs/constants.js';
 import { closeDevice, devices, gidNetdevs, openDevice, queryDevice, queryGid, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import type { Context } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_port_attr } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
+import { gidText } from './devinfo.js';
 import { command, parseCommand } from './spec.js';
 
 export function devicesCmd(argv: readonly string[], io: CliIo): number {
@@ -47,8 +47,8 @@ function gidNetdevRows(ctx: Context): { netdev: string; addresses: string[] }[] 
   const out: { netdev: string; addresses: string[] }[] = [];
   const g = { raw: new Uint8Array(16) };
   for (let i = 0; i < names.length && queryGid(ctx, 1, i, g) === 0; i++) {
-    const address = gidToAddress(g.raw);
-    if (address === null) continue;
+    if (g.raw.every((b) => b === 0)) continue;
+    const address = gidText(g.raw).replace(/^::ffff:(?=\d+\.)/, '');
     const netdev = names[i] ?? '-';
     const row = out.find((o) => o.netdev === netdev);
     if (row) row.addresses.push(address);
