@@ -9,7 +9,7 @@ import { softrdmaLastError } from '../verbs/errno.js';
 import type { Context } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_port_attr } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
-import { gidText } from './devinfo.js';
+import { gidText } from './pingpong.js';
 import { command, parseCommand } from './spec.js';
 
 export function devicesCmd(argv: readonly string[], io: CliIo): number {

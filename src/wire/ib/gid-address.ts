@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 import { isIPv6 } from 'node:net';
+import { ipv4FromGid } from './cm.js';
 
 /** The 4 octets of a dotted quad (RangeError for anything else). */
 function ipv4Octets(a: string): Uint8Array {
@@ -28,13 +29,6 @@ function ipv4MappedGid(a: string): Uint8Array | null {
   g[11] = 0xff;
   g.set(o, 12);
   return g;
-}
-
-/** The IPv4 address of an IPv4-mapped GID, or null. */
-function mappedIpv4(gid: Uint8Array): string | null {
-  for (let i = 0; i < 10; i++) if (gid[i] !== 0) return null;
-  if (gid[10] !== 0xff || gid[11] !== 0xff) return null;
-  return `${gid[12]}.${gid[13]}.${gid[14]}.${gid[15]}`;
 }
 
 const v6cache = new Map<string, Uint8Array>();
@@ -112,7 +106,7 @@ export function isIpv6LinkLocal(a: Uint8Array): boolean {
  */
 export function gidToAddress(gid: Uint8Array): string | null {
   if (gid.length !== 16) return null;
-  const v4 = mappedIpv4(gid);
+  const v4 = ipv4FromGid(gid);
   if (v4) return v4;
   if (gid.every((x) => x === 0)) return null;
   return ipv6Text(gid);
