@@ -14,7 +14,8 @@
  *     socket), and a setsockopt on any descriptor (for the dgram fallback's socket);
  *   - IPv6 sockets (RoCEv2 over IPv6, IBTA Vol. 1 Annex A17): IPV6_V6ONLY, IPV6_DONTFRAG and
  *     IPV6_MTU_DISCOVER = IPV6_PMTUDISC_DO (no fragmentation), UDP_NO_CHECK6_RX (Linux rxe sends
- *     a zero UDP checksum over IPv6, which an IPv6 socket otherwise drops, RFC 6936).
+ *     a zero UDP checksum over IPv6, which an IPv6 socket otherwise drops, RFC 6936), and
+ *     IPV6_AUTOFLOWLABEL = 0 (flow label 0 and traffic class 0, as rxe writes its IPv6 header).
  * It also carries the hardware CRC32C of MPA (native/crc32c.c).
  * Written against node_api.h (Node-API version 8) and uv.h from Node's own headers.
  */
@@ -55,6 +56,9 @@
 /* Per received datagram: offset, length, source address (IPv4) or scope id (IPv6), source port,
  * then the 16 octets of an IPv6 source address. */
 #define META_WORDS 8
+#ifndef IPV6_AUTOFLOWLABEL
+#define IPV6_AUTOFLOWLABEL 70
+#endif
 #ifndef UDP_NO_CHECK6_RX
 #define UDP_NO_CHECK6_RX 102
 #endif
@@ -425,6 +429,8 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
       return throw_errno(env, "setsockopt(IPV6_DONTFRAG)", e);
     }
     setsockopt(fd, SOL_UDP, UDP_NO_CHECK6_RX, &one, sizeof one);
+    v = 0;
+    setsockopt(fd, IPPROTO_IPV6, IPV6_AUTOFLOWLABEL, &v, sizeof v);
     sa6.sin6_family = AF_INET6;
     sa6.sin6_port = htons((uint16_t)port);
     memcpy(&sa6.sin6_addr, addr6, 16);

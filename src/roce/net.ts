@@ -38,7 +38,8 @@
  * - **IPv4 and IPv6**: an endpoint's family is its address's. An IPv6 endpoint (RoCEv2 over
  *   IPv6, Annex A17) sets IPV6_DONTFRAG and IPV6_MTU_DISCOVER = IPV6_PMTUDISC_DO (no
  *   fragmentation) and UDP_NO_CHECK6_RX (Linux rxe sends IPv6 datagrams with a zero UDP
- *   checksum, which an IPv6 socket otherwise drops, RFC 6936). IPv6 has no Identification, so
+ *   checksum, which an IPv6 socket otherwise drops, RFC 6936) and IPV6_AUTOFLOWLABEL = 0 (flow
+ *   label 0, traffic class 0, as rxe sends them). IPv6 has no Identification, so
  *   its ICRC check is exact and UDP segmentation needs no per-segment ICRC. A link-local address
  *   (fe80::/10) is used on the interface that holds it: addresses travel without a scope, and the
  *   endpoint adds its own interface when it binds and sends;
@@ -214,11 +215,12 @@ interface TxItem {
 const IPPROTO_IP = 0;
 const IP_MTU_DISCOVER = 10;
 const IP_PMTUDISC_DO = 2;
-/** Linux `<netinet/in.h>`, `<linux/udp.h>`: IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_DONTFRAG, UDP_NO_CHECK6_RX. */
+/** Linux `<netinet/in.h>`, `<linux/in6.h>`, `<linux/udp.h>`: IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_DONTFRAG, IPV6_AUTOFLOWLABEL, UDP_NO_CHECK6_RX. */
 const IPPROTO_IPV6 = 41;
 const IPV6_MTU_DISCOVER = 23;
 const IPV6_PMTUDISC_DO = 2;
 const IPV6_DONTFRAG = 62;
+const IPV6_AUTOFLOWLABEL = 70;
 const SOL_UDP = 17;
 const UDP_NO_CHECK6_RX = 102;
 
@@ -864,6 +866,8 @@ export class RoceNet {
         set(fd, IPPROTO_IPV6, IPV6_DONTFRAG, 1);
         set(fd, SOL_UDP, UDP_NO_CHECK6_RX, 1);
         this.#ipIdZero = true;
+        // Flow label 0, as rxe writes its IPv6 header (the kernel would pick one per flow).
+        set(fd, IPPROTO_IPV6, IPV6_AUTOFLOWLABEL, 0);
         return;
       }
       set(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO);
