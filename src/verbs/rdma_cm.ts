@@ -1552,8 +1552,8 @@ export function rdma_ack_cm_event(event: rdma_cm_event): number {
  * (if it has one) is attached to it (`ibv_attach_mcast`; the RoCEv2 transport then makes the
  * real IGMP join through its socket), and MULTICAST_JOIN follows with `param.ud`: an address
  * handle attribute to the group, QPN 0xFFFFFF, Q_Key RDMA_UDP_QKEY, private_data = `context`.
- * The id must be bound or resolved to the RoCE device; an IPv6 group is EOPNOTSUPP (RoCEv2
- * over IPv6 is not carried); a group joined twice is EADDRINUSE. Multicast needs UD QPs, which
+ * The id must be bound or resolved to the RoCE device; an IPv6 group is EOPNOTSUPP (its MLD
+ * join is not carried, docs/spec-notes.md "RoCEv2 over IPv6"); a group joined twice is EADDRINUSE. Multicast needs UD QPs, which
  * iWARP does not have: on softrdma0 ENOSYS (Linux rdma_cm on iWARP).
  */
 export async function rdma_join_multicast(id: rdma_cm_id, addr: sockaddr, context: unknown): Promise<number> {
