@@ -156,7 +156,7 @@ describe('softroce0: the device, its port and GID table', () => {
       assert.equal([...g.subarray(12)].join('.'), ip);
     });
     const v6 = hostGids().filter((g) => !gidToIpv4(g));
-    v6.forEach((want, k) => assert.deepEqual([...gid(ctx, addrs.length + k)], [...want], 'an IPv6 GID is the address itself'));
+    for (const [k, want] of v6.entries()) assert.deepEqual([...gid(ctx, addrs.length + k)], [...want], 'an IPv6 GID is the address itself');
     assert.equal(v.ibv_query_gid(ctx, 1, addrs.length + v6.length, { raw: new Uint8Array(16) }), EINVAL);
     assert.equal(v.ibv_close_device(ctx), 0);
   });
