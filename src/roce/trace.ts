@@ -31,10 +31,13 @@ export class RocePcap {
     this.#w = new PcapWriter(file);
   }
 
-  /** Opens a capture for the endpoint `address:port`; null when tracing is off. */
+  /**
+   * Opens a capture for the endpoint `address:port`; null when tracing is off, and for an IPv6
+   * endpoint (the pcap writer frames IPv4 only).
+   */
   static open(address: string, port: number): RocePcap | null {
     const dir = pcapDir();
-    if (!dir) return null;
+    if (!dir || address.includes(':')) return null;
     mkdirSync(dir, { recursive: true });
     return new RocePcap(join(dir, `softrdma-${process.pid}-${seq++}-roce-${address}${port ? `-${port}` : ''}.pcap`));
   }

@@ -87,7 +87,7 @@ import {
 } from '../wire/ib/index.js';
 import { C, RoceQpCounters } from './counters.js';
 import { nakOfFault, wcStatusOfNak } from './nak-map.js';
-import { datagramsPerRecvBuffer, gidToIpv4, ipv4Bytes, ROCEV2_PORT, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
+import { datagramsPerRecvBuffer, gidToAddress, gidToIpv4, ipv4Bytes, ipv6Bytes, isIpv6Address, ROCEV2_PORT, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
 
 const log = logger('roce');
 
@@ -176,15 +176,16 @@ export class RoceWireError {
 }
 
 /**
- * The IB binder (`registerIbBinder('rocev2', …)`): checks that the path is IPv4 RoCEv2 and
- * attaches the QP to the UDP endpoint of its source address.
+ * The IB binder (`registerIbBinder('rocev2', …)`): checks that the path is RoCEv2 (source and
+ * destination GIDs of one family, IPv4-mapped or IPv6) and attaches the QP to the UDP endpoint
+ * of its source address.
  */
 export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
   const port = portOf(qp);
   if (attrs.service === 'UD') {
     const locals = qp.rnic
       .gidTable()
-      .map((g) => gidToIpv4(g))
+      .map((g) => gidToAddress(g))
       .filter((a): a is string => a !== null);
     if (locals.length === 0) return RiRet.INVALID_PARAMETER;
     const t = new RoceQp(qp, locals, null, port);
@@ -196,10 +197,10 @@ export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
     }
     return t;
   }
-  const local = gidToIpv4(attrs.av.sgid);
-  const remote = gidToIpv4(attrs.av.dgid);
-  // IPv6 RoCEv2 is not carried: rxe's zero UDP checksum is dropped by IPv6 sockets (spec-notes).
-  if (!local || !remote) return RiRet.INVALID_PARAMETER;
+  const local = gidToAddress(attrs.av.sgid);
+  const remote = gidToAddress(attrs.av.dgid);
+  // IPv4 to IPv6 (or back) is no path: one UDP socket carries one family.
+  if (!local || !remote || isIpv6Address(local) !== isIpv6Address(remote)) return RiRet.INVALID_PARAMETER;
   const t = new RoceQp(qp, [local], remote, port);
   // A path MTU the link cannot carry unfragmented (DF is set) would only lose every full packet.
   if (mtuBytes(attrs.pathMtu) + MAX_HEADERS > t.nets[0]!.maxDatagram) {
@@ -384,7 +385,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       new Set(
         this.qp.rnic
           .gidTable()
-          .map((g) => gidToIpv4(g))
+          .map((g) => gidToAddress(g))
           .filter((a): a is string => a !== null),
       );
     const want = table();
@@ -502,9 +503,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
 
   // =================================================================== transmit
 
-  #netFor(addr: string | null): RoceNet {
+  /** The endpoint of source address `addr`, else the first of the destination's family. */
+  #netFor(addr: string | null, dst: string | null): RoceNet {
     if (addr) for (const n of this.nets) if (n.address === addr) return n;
-    return this.nets[0]!;
+    const v6 = dst !== null && isIpv6Address(dst);
+    return this.nets.find((n) => n.ipv6 === v6) ?? this.nets[0]!;
   }
 
   /**
@@ -626,14 +629,14 @@ export class RoceQp implements QpTransport, RoceNetClient {
     let net = this.nets[0]!;
     if (this.service === 'UD') {
       const ud = seg.ud;
-      dst = ud ? gidToIpv4(ud.av.dgid) : null;
-      net = this.#netFor(ud ? gidToIpv4(ud.av.sgid) : null);
+      dst = ud ? gidToAddress(ud.av.dgid) : null;
+      net = this.#netFor(ud ? gidToAddress(ud.av.sgid) : null, dst);
       const qkey = ud && ud.remoteQkey & QKEY_CONTROLLED ? qp.ib.qkey : (ud?.remoteQkey ?? 0);
       p.deth = { qkey: qkey >>> 0, resv8: 0, srcQp: qp.id };
     }
     const buf = encodeIbPacket(p, undefined, seg.parts);
     if (dst) this.#send(buf, dst, net);
-    else log('QP[%d] UD destination is not IPv4-mapped: datagram dropped', qp.id);
+    else log('QP[%d] UD destination GID names no address: datagram dropped', qp.id);
     if (rc) {
       this.#inflight.push({ first: psn, n: 1, wqe: seg.wqe, buf, lastOfWqe: seg.last, read: null, atomicId: null });
       this.#armTimer();
@@ -1146,6 +1149,20 @@ export class RoceQp implements QpTransport, RoceNetClient {
    */
   #grh(r: RoceRx): Uint8Array {
     const g = new Uint8Array(GRH_LEN);
+    if (isIpv6Address(r.dstAddress)) {
+      // RoCEv2 over IPv6 (Annex A17.4.5.2): the GRH is the IPv6 header as received. Traffic
+      // class and flow label (masked in the ICRC, not visible to a UDP socket) are 0, as Linux rxe
+      // sends them by default; the hop limit 64.
+      const len = 8 + r.raw.length;
+      g[0] = 0x60;
+      g[4] = len >>> 8;
+      g[5] = len & 0xff;
+      g[6] = 17;
+      g[7] = 64;
+      g.set(ipv6Bytes(r.srcAddress), 8);
+      g.set(ipv6Bytes(r.dstAddress), 24);
+      return g;
+    }
     const ip = 20;
     const total = 28 + r.raw.length;
     g[ip] = 0x45;
