@@ -332,7 +332,8 @@ async function morePerf(tag: string, guestServes: boolean): Promise<void> {
     for (const l of rows.slice(0, 3)) console.log(`[host ] ${l}`);
     for (const l of gRows.slice(0, 3)) console.log(`[guest] ${l}`);
     // perftest's Read and atomic latency servers are passive: they print no row (softrdma perf neither).
-    const oursNeeds = !guestServes && m.prog === 'ib_atomic_lat' ? 0 : m.rows;
+    // A bw server's size sweep (-a) ends with one row: only the client reports each size.
+    const oursNeeds = guestServes ? m.rows : m.prog === 'ib_atomic_lat' ? 0 : Math.min(m.rows, 1);
     if (r?.rc !== 0 || rows.length < oursNeeds) show(`softrdma perf ${m.ours.join(' ')} output`, 'host', r?.lines ?? []);
     if (!r) failures.push(`${moreName(m)}: not run`);
     else {
