@@ -31,7 +31,7 @@ import { CM_PRIVATE_DATA_SIZE, type CmReq, RDMA_UDP_QKEY, rdmaServiceId, SidrSta
 import { addressToGid, canonicalAddress, isIpv6Address } from '../wire/ib/gid-address.js';
 import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
-import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space } from './constants.js';
+import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space, rdma_cm_join_mc_attr_mask, rdma_cm_mc_join_flags } from './constants.js';
 import { Context, type Device, devices, onRawAsyncEvent, openDevice, queryDevice } from './device.js';
 import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EAGAIN, EBADF, EBUSY, EINVAL, EHOSTUNREACH, ENETUNREACH, ENODEV, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
 import {
@@ -98,6 +98,7 @@ import {
   type rdma_addrinfo,
   type rdma_cm_event,
   type rdma_cm_id,
+  type rdma_cm_join_mc_attr_ex,
   type rdma_conn_param,
   type rdma_event_channel,
   type rdma_route,
@@ -1557,7 +1558,34 @@ export function rdma_ack_cm_event(event: rdma_cm_event): number {
  * iWARP does not have: on softrdma0 ENOSYS (Linux rdma_cm on iWARP).
  */
 export async function rdma_join_multicast(id: rdma_cm_id, addr: sockaddr, context: unknown): Promise<number> {
-  const i = id as CmId;
+  return joinMulticast(id as CmId, addr, context, false);
+}
+
+/**
+ * `rdma_join_multicast_ex` (librdmacm, rdma_cma.h): `rdma_join_multicast` with join flags. Both
+ * `RDMA_CM_JOIN_MC_ATTR_ADDRESS` and `RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS` must be in `comp_mask`, and
+ * the flag must be a known one, else EINVAL. A send-only full member
+ * (`RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER`) gets its MULTICAST_JOIN event, with the address
+ * handle attribute to send to the group, but its QP is not attached and no IGMP join is made,
+ * so it receives nothing sent to the group: as librdmacm's `ucma_process_join` skips the attach
+ * and Linux `cma_iboe_join_multicast` the IGMP join for a send-only member.
+ */
+export async function rdma_join_multicast_ex(id: rdma_cm_id, mc_join_attr: In<rdma_cm_join_mc_attr_ex>, context: unknown): Promise<number> {
+  const M = rdma_cm_join_mc_attr_mask;
+  const a = mc_join_attr;
+  if (!a || typeof a !== 'object') return failRdma(EINVAL);
+  const mask = a.comp_mask ?? 0;
+  const flags = a.join_flags ?? -1;
+  if (!Number.isInteger(mask) || !Number.isInteger(flags)) return failRdma(EINVAL);
+  if (mask & ~(M.RDMA_CM_JOIN_MC_ATTR_ADDRESS | M.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS)) return failRdma(EINVAL, 'rdma_join_multicast_ex: unknown comp_mask bits (EINVAL)');
+  if (!(mask & M.RDMA_CM_JOIN_MC_ATTR_ADDRESS)) return failRdma(EINVAL, 'rdma_join_multicast_ex: RDMA_CM_JOIN_MC_ATTR_ADDRESS is required (EINVAL)');
+  if (!(mask & M.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS) || flags < 0 || flags >= rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_RESERVED) {
+    return failRdma(EINVAL, 'rdma_join_multicast_ex: a join flag (FULLMEMBER or SENDONLY_FULLMEMBER) is required (EINVAL)');
+  }
+  return joinMulticast(id as CmId, a.addr as sockaddr, context, flags === rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER);
+}
+
+async function joinMulticast(i: CmId, addr: sockaddr, context: unknown, sendOnly: boolean): Promise<number> {
   if (!idOk(i) || !sockaddrOk(addr)) return failRdma(EINVAL);
   if (!isIbContext(i.verbs)) return failRdma(ENOSYS);
   if (i.state !== 'bound' && i.state !== 'addr' && i.state !== 'route') return failRdma(EINVAL);
@@ -1573,7 +1601,7 @@ export async function rdma_join_multicast(id: rdma_cm_id, addr: sockaddr, contex
   // The join completes later, as Linux's (a work item): a leave before it cancels it.
   setImmediate(() => {
     if (i.dead || i.mcast.get(g) !== joined) return;
-    if (i.qp && !i.qp.dead) {
+    if (i.qp && !i.qp.dead && !sendOnly) {
       const r = ibv_attach_mcast_ib(i.qp, mgid);
       if (r !== 0) {
         i.mcast.delete(g);

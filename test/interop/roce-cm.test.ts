@@ -7,7 +7,10 @@
  *   RB. softrdma `rping -c` (SOFTRDMA_DEVICE=softroce0) → guest `rping -s` (64 B and -S 65535)
  *   RC. softrdma `perf … -d softroce0 ADDR` → guest `ib_*` -R servers: the six bw/lat tests and ib_atomic_bw
  *   RD. guest `ib_* -R ADDR` → softrdma `perf … --server -d softroce0`: the same seven
- *   RE–RG. udaddy, ucmatose, mckey both ways (examples/rdmacm)
+ *   RE–RG. udaddy and ucmatose with 50 connections, mckey, both ways (examples/rdmacm); RK. mckey
+ *   with a send-only join (-o) both ways
+ *   RI–RJ. ib_atomic_lat (both atomics), ib_atomic_bw CMP_AND_SWAP, ib_write_bw -q 4, both roles;
+ *   ib_write_bw -a with the guest as client
  *   RH. guest `rping -c` → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0)
  *
  * The host side runs in the harness's netns (192.168.77.1); its GID table holds the netns's
@@ -263,6 +266,101 @@ test('interop RD: guest perftest -R clients on rxe → softrdma perf --server -d
   });
 });
 
+/**
+ * The rest of perftest against rxe, both roles: ib_atomic_lat and ib_atomic_bw with both atomics,
+ * an `-a` size sweep, and 4 QPs (`-q 4`). Each entry: the perftest program, its arguments (both
+ * ends take the same), softrdma perf's test words, and how many result rows each end prints.
+ */
+const MORE = [
+  { prog: 'ib_atomic_lat', args: ['-A', 'FETCH_AND_ADD', '-n', '200'], ours: ['atomic', '--lat'], rows: 1 },
+  { prog: 'ib_atomic_lat', args: ['-A', 'CMP_AND_SWAP', '-n', '200'], ours: ['atomic', '--lat'], rows: 1 },
+  { prog: 'ib_atomic_bw', args: ['-A', 'CMP_AND_SWAP', '-n', '200'], ours: ['atomic', '--bw'], rows: 1 },
+  // -a: 2 B … 8 MiB, 23 rows; -n 20 keeps the 8 MiB row short under TCG. Only with the guest as
+  // the client: a perftest server in the emulated guest sets up its 8 MiB buffers between the
+  // control handshake and listening for the data connection, for longer than a perftest client's
+  // 10 attempts 100 ms apart (perftest's rdma_cm_client_connection), which softrdma perf keeps.
+  { prog: 'ib_write_bw', args: ['-a', '-n', '20'], ours: ['write', '--bw'], rows: 23, guestServes: false },
+  { prog: 'ib_write_bw', args: ['-q', '4', '-s', '65536', '-n', '200'], ours: ['write', '--bw'], rows: 1 },
+] as const;
+const moreCases = (guestServes: boolean) => MORE.filter((m) => !('guestServes' in m) || m.guestServes === guestServes);
+const moreArgs = (m: (typeof MORE)[number]): string[] => ['-R', ...m.args, '-p', '18515'];
+const moreName = (m: (typeof MORE)[number]): string => `${m.prog} ${m.args.join(' ')}`;
+/** perftest's result rows: "bytes iterations …". */
+const resultRow = /^\s*\d+\s+\d+\s+[\d.]+/;
+
+/** One guest boot: for each MORE entry, a perftest server in the guest and `softrdma perf` as the client, or the reverse. */
+async function morePerf(tag: string, guestServes: boolean): Promise<void> {
+  const pcap = pcapDir(tag);
+  const cases = moreCases(guestServes);
+  const script = [
+    'echo KP_READY',
+    'sleep 4',
+    ...cases.map(
+      (m, i) =>
+        `${guestServes ? '' : 'sleep 3; '}echo "START m${i}"; timeout 240 ${m.prog} ${moreArgs(m).join(' ')} ${guestServes ? '' : HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END m${i} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+ +[0-9.]+" /tmp/o | head -30; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`,
+    ),
+  ].join('\n');
+  const guest = guestRun(script, 1500);
+  let guestRc = -1;
+  const results: Array<{ rc: number; lines: string[] }> = [];
+  try {
+    assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+    for (const [i, m] of cases.entries()) {
+      if (guestServes) {
+        assert.ok(await guest.wait(new RegExp(`^START m${i}$`), 300_000), `${tag}: the guest did not start ${moreName(m)}`);
+        await sleep(2000); // the server's rdma_cm listen (TCG)
+        results.push(await host(dir, ['perf', ...m.ours, '-d', 'softroce0', ...moreArgs(m), GUEST_IP], 300_000, { SOFTRDMA_PCAP: pcap }));
+      } else {
+        results.push(await host(dir, ['perf', ...m.ours, '--server', '-d', 'softroce0', ...moreArgs(m)], 300_000, { SOFTRDMA_PCAP: pcap }));
+      }
+    }
+    const tm = setTimeout(() => kill(guest), 120_000);
+    guestRc = await guest.done;
+    clearTimeout(tm);
+  } finally {
+    kill(guest);
+    show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+  }
+  const failures: string[] = [];
+  for (const [i, m] of cases.entries()) {
+    const r = results[i];
+    const g = perfOut(guest.lines, `m${i}`);
+    const gRows = g.out.filter((l) => resultRow.test(l));
+    const rows = r?.lines.filter((l) => resultRow.test(l)) ?? [];
+    const role = guestServes ? 'softrdma client → guest server' : 'guest client → softrdma server';
+    console.log(`---- ${tag} ${moreName(m)} -R (${role}): ours rc=${r?.rc} rows=${rows.length}, guest rc=${g.rc} rows=${gRows.length} ----`);
+    for (const l of rows.slice(0, 3)) console.log(`[host ] ${l}`);
+    for (const l of gRows.slice(0, 3)) console.log(`[guest] ${l}`);
+    // perftest's Read and atomic latency servers are passive: they print no row (softrdma perf neither).
+    // A bw server's size sweep (-a) ends with one row: only the client reports each size.
+    const oursNeeds = guestServes ? m.rows : m.prog === 'ib_atomic_lat' ? 0 : Math.min(m.rows, 1);
+    if (r?.rc !== 0 || rows.length < oursNeeds) show(`softrdma perf ${m.ours.join(' ')} output`, 'host', r?.lines ?? []);
+    if (!r) failures.push(`${moreName(m)}: not run`);
+    else {
+      if (r.rc !== 0) failures.push(`${moreName(m)}: softrdma perf exit status ${r.rc}`);
+      if (rows.length < oursNeeds) failures.push(`${moreName(m)}: softrdma perf printed ${rows.length} of ${oursNeeds} result rows`);
+    }
+    if (g.rc !== 0) failures.push(`${moreName(m)}: guest exit status ${g.rc}`);
+    // A passive perftest server prints no row for latency tests; the client always does.
+    const guestNeeds = guestServes && m.prog.endsWith('_lat') ? 0 : m.rows;
+    if (gRows.length < guestNeeds) failures.push(`${moreName(m)}: the guest printed ${gRows.length} of ${guestNeeds} result rows`);
+  }
+  checkWire(tag, pcap, failures);
+  assert.deepEqual(failures, [], `${tag}: ${failures.join('; ')}`);
+}
+
+test('interop RI: softrdma perf -d softroce0 clients → guest perftest -R servers on rxe (ib_atomic_lat both atomics, ib_atomic_bw CMP_AND_SWAP, ib_write_bw -q 4)', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('RI', () => morePerf('RI', true));
+});
+
+test('interop RJ: guest perftest -R clients on rxe → softrdma perf --server -d softroce0 (ib_atomic_lat both atomics, ib_atomic_bw CMP_AND_SWAP, ib_write_bw -a and -q 4)', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('RJ', () => morePerf('RJ', false));
+});
+
 const example = (name: string): string => join(cli, `../../../examples/rdmacm/${name}.js`);
 
 /**
@@ -311,23 +409,23 @@ async function bothWays(name: string, prog: string, guestArgs: { client: string;
   assert.deepEqual(failures, [], failures.join('; '));
 }
 
-test('interop RE: udaddy both ways (RDMA_PS_UDP, SIDR and UD datagrams) between the guest (rxe) and examples/rdmacm/udaddy', opts, async () => {
+test('interop RE: udaddy with 50 connections both ways (RDMA_PS_UDP, SIDR and UD datagrams) between the guest (rxe) and examples/rdmacm/udaddy', opts, async () => {
   if ('skip' in h) return;
   assert.ok(existsSync(example('udaddy')), 'examples/rdmacm/udaddy.js missing: npx tsc -p .');
   await retryOnce('RE', () =>
-    bothWays('RE', 'udaddy', { client: `-s ${HOST_IP}`, server: `-b ${GUEST_IP}` }, { server: ['-b', HOST_IP], client: ['-s', GUEST_IP] }),
+    bothWays('RE', 'udaddy', { client: `-s ${HOST_IP} -c 50`, server: `-b ${GUEST_IP} -c 50` }, { server: ['-b', HOST_IP, '-c', '50'], client: ['-s', GUEST_IP, '-c', '50'] }),
   );
 });
 
-test('interop RF: ucmatose with 4 connections both ways between the guest (rxe) and examples/rdmacm/ucmatose', opts, async () => {
+test('interop RF: ucmatose with 50 connections both ways between the guest (rxe) and examples/rdmacm/ucmatose', opts, async () => {
   if ('skip' in h) return;
   assert.ok(existsSync(example('ucmatose')), 'examples/rdmacm/ucmatose.js missing: npx tsc -p .');
   await retryOnce('RF', () =>
     bothWays(
       'RF',
       'ucmatose',
-      { client: `-s ${HOST_IP} -p 7471 -c 4`, server: `-b ${GUEST_IP} -p 7472 -c 4` },
-      { server: ['-b', HOST_IP, '-p', '7471', '-c', '4'], client: ['-s', GUEST_IP, '-p', '7472', '-c', '4'] },
+      { client: `-s ${HOST_IP} -p 7471 -c 50`, server: `-b ${GUEST_IP} -p 7472 -c 50` },
+      { server: ['-b', HOST_IP, '-p', '7471', '-c', '50'], client: ['-s', GUEST_IP, '-p', '7472', '-c', '50'] },
       ROCE,
     ),
   );
@@ -343,6 +441,22 @@ test('interop RG: mckey both ways (IPv4 group 239.255.1.1, IGMP, UD to QPN 0xFFF
       'mckey',
       { client: `-m ${G} -b ${GUEST_IP} -s`, server: `-m ${G} -b ${GUEST_IP}` },
       { server: ['-m', G, '-b', HOST_IP], client: ['-m', G, '-b', HOST_IP, '-s'] },
+      {},
+      false,
+    ),
+  );
+});
+
+test('interop RK: mckey with a send-only join (-o, rdma_join_multicast_ex SENDONLY_FULLMEMBER) both ways: guest sender → softrdma receiver, then softrdma sender → guest receiver', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
+  const G = '239.255.1.5';
+  await retryOnce('RK', () =>
+    bothWays(
+      'RK',
+      'mckey',
+      { client: `-m ${G} -b ${GUEST_IP} -s -o`, server: `-m ${G} -b ${GUEST_IP}` },
+      { server: ['-m', G, '-b', HOST_IP], client: ['-m', G, '-b', HOST_IP, '-s', '-o'] },
       {},
       false,
     ),

@@ -379,6 +379,38 @@ test('glibc rand(): the generator behind perftest\'s buffers matches glibc\'s ou
   assert.equal(findGlibcSeed(data, 1700000000, 1700000200, 10), 1700000123);
 });
 
+/**
+ * `softrdma stat --json` polled while softrdma processes run (each publishes its counters every
+ * second into SOFTRDMA_STATS_DIR and removes them when it exits): the last values seen of each
+ * process, summed per counter at the end.
+ */
+function watchStat(dir: string): { stop: () => Map<string, number> } {
+  const last = new Map<number, Record<string, number>>();
+  const poll = () => {
+    const r = spawnSync(process.execPath, [cli, 'stat', '--json'], { encoding: 'utf8', env: { ...process.env, SOFTRDMA_STATS_DIR: dir }, timeout: 10_000 });
+    try {
+      for (const row of JSON.parse(r.stdout || '[]') as Array<Record<string, number | string>>) {
+        if (row.ifname !== 'softroce0') continue;
+        const nums: Record<string, number> = {};
+        for (const [k, val] of Object.entries(row)) if (typeof val === 'number' && k !== 'pid' && k !== 'port') nums[k] = val;
+        last.set(Number(row.pid), nums);
+      }
+    } catch {
+      // A file caught mid-write: the next poll reads it.
+    }
+  };
+  const t = setInterval(poll, 500);
+  return {
+    stop: () => {
+      clearInterval(t);
+      poll();
+      const sum = new Map<string, number>();
+      for (const c of last.values()) for (const [k, val] of Object.entries(c)) sum.set(k, (sum.get(k) ?? 0) + val);
+      return sum;
+    },
+  };
+}
+
 test('interop L: 2 % loss both ways on the link (nftables): ib_write_bw and ib_read_bw at 1 MiB against Linux rxe in both roles, data intact, rxe retry counters rising', opts, async () => {
   if ('skip' in h) return;
   assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
@@ -418,7 +450,10 @@ test('interop L: 2 % loss both ways on the link (nftables): ib_write_bw and ib_r
     ].join('\n');
     const guest = bootGuest(h.dir, script, 900);
     const res: Record<string, { rc: number; lines: string[] }> = {};
-    const env = { ...ENV, SOFTRDMA_PCAP: pcap };
+    const statDir = pcapDir('L-stat');
+    const env = { ...ENV, SOFTRDMA_PCAP: pcap, SOFTRDMA_STATS_DIR: statDir };
+    const stat = watchStat(statDir);
+    let ours = new Map<string, number>();
     const d1 = join(dumps, 'L1.bin');
     const d2 = join(dumps, 'L2.bin');
     let guestRc = -1;
@@ -436,6 +471,7 @@ test('interop L: 2 % loss both ways on the link (nftables): ib_write_bw and ib_r
       clearTimeout(t);
     } finally {
       kill(guest);
+      ours = stat.stop();
       dropped = nftList(h.dir, 'kploss');
       void nft(h.dir, 'delete table ip kploss');
       restore();
@@ -492,6 +528,16 @@ test('interop L: 2 % loss both ways on the link (nftables): ib_write_bw and ib_r
       if (!((after.get(k) ?? 0) > (before.get(k) ?? 0))) failures.push(`L: rxe's ${k} did not rise (${before.get(k)} → ${after.get(k)})`);
     }
     if ((after.get('retry_exceeded_err') ?? 0) > (before.get('retry_exceeded_err') ?? 0)) failures.push('L: rxe exhausted its retries');
+    // softrdma's own counters for the same runs (softrdma stat, rxe's names), beside rxe's.
+    console.log('---- L: softrdma stat --json, softroce0, summed over the four softrdma processes | rxe0 (after - before) ----');
+    for (const k of shown) console.log(`[both ] ${k}: softrdma ${ours.get(k) ?? 0} | rxe ${(after.get(k) ?? 0) - (before.get(k) ?? 0)}`);
+    for (const [k, what] of [
+      ['completer_retry_err', 'retransmissions (our requester went back)'],
+      ['out_of_seq_request', 'sequence errors seen by our responder'],
+      ['duplicate_request', 'duplicate requests seen by our responder'],
+    ] as const) {
+      if (!((ours.get(k) ?? 0) > 0)) failures.push(`L: softrdma's ${k} (${what}) did not rise under 2 % loss`);
+    }
     checkWire('L', pcap, failures);
     assert.deepEqual(failures, [], `L: ${failures.join('; ')}`);
   });
