@@ -72,6 +72,7 @@ import {
   RiMrRereg,
   RiPblMode,
   RiQpAttrMask,
+  type RiQpState,
   RiRnicFlags,
   RiRnicQueryFlags,
   RiSqpType,
@@ -273,6 +274,20 @@ function rnicOf(h: unknown): SoftrdmaRnicHandle | null {
 /** `h` if it is a live object of class `cls` created through `rnic`, else null. */
 function own<T extends ObjHandle>(rnic: SoftrdmaRnicHandle, h: unknown, cls: ObjClass<T>): T | null {
   return h instanceof cls && !h.dead && h.owner === rnic ? h : null;
+}
+
+/**
+ * The RNICPI state of a QP (RNICPI §6.7 `ri_qp_state_t`), read without building the attribute
+ * set: the one state read the faces make per posted work request (Verbs §8.2.2 "Post Send
+ * Request" and §8.2.4 check the QP state on every post). Answers exactly what `ri_qp_query`
+ * would report in `attrs.state`, and null where `ri_qp_query` would fail (not a live QP of a
+ * live softrdma RNIC handle). It allocates nothing.
+ */
+export function softrdmaQpState(rnic: unknown, qp: unknown): RiQpState | null {
+  const r = rnicOf(rnic);
+  if (!r) return null;
+  const h = own(r, qp, QpHandle);
+  return h ? h.qp.state : null;
 }
 
 function vpOf(h: unknown): SoftrdmaVp | null {
