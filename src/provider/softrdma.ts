@@ -93,6 +93,7 @@ import {
   type ri_qp_attr_in_t,
   type ri_qp_attr_t,
   type ri_qp_handle_t,
+  type ri_rnic_handle_t,
   type ri_rnic_attr_t,
   type ri_srq_attr_t,
   type ri_svcs_dev_arg_t,
@@ -277,17 +278,21 @@ function own<T extends ObjHandle>(rnic: SoftrdmaRnicHandle, h: unknown, cls: Obj
 }
 
 /**
- * The RNICPI state of a QP (RNICPI §6.7 `ri_qp_state_t`), read without building the attribute
- * set: the one state read the faces make per posted work request (Verbs §8.2.2 "Post Send
- * Request" and §8.2.4 check the QP state on every post). Answers exactly what `ri_qp_query`
- * would report in `attrs.state`, and null where `ri_qp_query` would fail (not a live QP of a
- * live softrdma RNIC handle). It allocates nothing.
+ * The RNICPI state of a QP (RNICPI §6.7 `ri_qp_state_t`): the one state read the faces make per
+ * posted work request (RDMA Protocol Verbs: PostSQ and PostRQ accept work requests only in
+ * certain QP states). For a QP of a live softrdma RNIC handle it reads the
+ * engine's state without building the attribute set and allocates nothing; for any other
+ * provider it asks `ri_qp_query`. Answers what `ri_qp_query` reports in `attrs.state`, and null
+ * where `ri_qp_query` fails.
  */
-export function softrdmaQpState(rnic: unknown, qp: unknown): RiQpState | null {
+export function riQpState(ops: ri_ops_t, rnic: unknown, qp: unknown): RiQpState | null {
   const r = rnicOf(rnic);
-  if (!r) return null;
-  const h = own(r, qp, QpHandle);
-  return h ? h.qp.state : null;
+  if (r) {
+    const h = own(r, qp, QpHandle);
+    if (h) return h.qp.state;
+  }
+  const q = ops.ri_qp_query(rnic as ri_rnic_handle_t, qp as ri_qp_handle_t);
+  return q.status === RiRet.SUCCESS ? q.attrs.state : null;
 }
 
 function vpOf(h: unknown): SoftrdmaVp | null {

@@ -43,7 +43,7 @@ import {
   type ri_wr_t,
 } from '../rnicpi/types.js';
 import { hostMemory } from '../rnic/hostmem.js';
-import { softrdmaQpState } from '../provider/softrdma.js';
+import { riQpState } from '../provider/softrdma.js';
 import { IbQpAttr, type IbQpState, ibModifyOk } from '../rnic/qp-states.js';
 import type { PostResult, WrList } from './api.js';
 import {
@@ -251,17 +251,6 @@ export class Srq implements ibv_srq, AsyncTarget {
   }
 }
 
-/**
- * The RNICPI state of a QP: the provider's allocation-free read where the device is softrdma's,
- * else `ri_qp_query`'s `attrs.state`; null if the QP is not live.
- */
-function riQpStateOf(ctx: Context, qp: ri_qp_handle_t): RiQpState | null {
-  const st = softrdmaQpState(ctx.rnic, qp);
-  if (st !== null) return st;
-  const q = ctx.ops.ri_qp_query(ctx.rnic, qp);
-  return q.status === RiRet.SUCCESS ? q.attrs.state : null;
-}
-
 export class Qp implements ibv_qp, AsyncTarget {
   readonly [VERBS_HANDLE] = 'ibv_qp' as const;
   readonly handle = handleSeq++;
@@ -305,7 +294,7 @@ export class Qp implements ibv_qp, AsyncTarget {
   /** The state the RNIC reports, in IB terms (iWARP mapping of Linux siw; IB states as they are). */
   get state(): ibv_qp_state {
     if (this.dead) return ibv_qp_state.IBV_QPS_UNKNOWN;
-    const st = riQpStateOf(this.context, this.ri);
+    const st = riQpState(this.context.ops, this.context.rnic, this.ri);
     if (st === null) return ibv_qp_state.IBV_QPS_UNKNOWN;
     if (this.isIb) return IBV_OF_RI[st] ?? ibv_qp_state.IBV_QPS_UNKNOWN;
     switch (st) {
