@@ -457,6 +457,7 @@ export enum rdma_cm_join_mc_attr_mask {
 }
 export const RDMA_CM_JOIN_MC_ATTR_ADDRESS = rdma_cm_join_mc_attr_mask.RDMA_CM_JOIN_MC_ATTR_ADDRESS;
 export const RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS = rdma_cm_join_mc_attr_mask.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS;
+export const RDMA_CM_JOIN_MC_ATTR_RESERVED = rdma_cm_join_mc_attr_mask.RDMA_CM_JOIN_MC_ATTR_RESERVED;
 
 /**
  * `enum rdma_cm_mc_join_flags` (rdma_cma.h): a full member sends and receives; a send-only full
@@ -469,6 +470,7 @@ export enum rdma_cm_mc_join_flags {
 }
 export const RDMA_MC_JOIN_FLAG_FULLMEMBER = rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_FULLMEMBER;
 export const RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER = rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER;
+export const RDMA_MC_JOIN_FLAG_RESERVED = rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_RESERVED;
 
 /** `enum rdma_port_space` (rdma_cma.h:73-78). iWARP supports `RDMA_PS_TCP` connections only. */
 export enum rdma_port_space {
