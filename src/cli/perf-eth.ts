@@ -14,6 +14,10 @@
  *   after the first round of key handshakes, to RTR with the peer's QPN, PSN and GID (and to RTS
  *   on the client, and on both ends of a latency test);
  * - closing (`ctx_close_connection`): a last handshake, then "done" (5 octets) and close.
+ *
+ * `-c UD` (ib_send_bw, ib_send_lat): UD QPs with perftest's Q_Key 0x11111111 (`DEF_QKEY`) at INIT,
+ * RTR and RTS with no path attributes, and an address handle to the peer's GID wherever the QP
+ * sends (the client of a bandwidth test, both ends of a latency test).
  */
 import {
   ibv_access_flags as A,
@@ -25,7 +29,8 @@ import {
 import { type Context, queryGid, queryPort } from '../verbs/device.js';
 import { getErrno } from '../verbs/errno.js';
 import { ibv_create_qp, ibv_modify_qp } from '../verbs/ibverbs.js';
-import type { ibv_cq, ibv_gid, ibv_pd, ibv_port_attr, ibv_qp } from '../verbs/types.js';
+import { ibv_create_ah } from '../verbs/index.js';
+import type { ibv_ah, ibv_ah_attr, ibv_cq, ibv_gid, ibv_pd, ibv_port_attr, ibv_qp } from '../verbs/types.js';
 import { decodePerftestKeys, encodePerftestKeys, OobChannel, OobError, PERFTEST_KEYS_LEN, PP_DONE } from './oob.js';
 import { type CtlChannel, PerfError, type PingpongDest } from './perf-proto.js';
 
@@ -34,6 +39,8 @@ export const PERF_MIN_RNR_TIMER = 12;
 export const PERF_QP_TIMEOUT = 14;
 /** perftest's GRH hop limit on RoCE. */
 const PERF_HOP_LIMIT = 0xff;
+/** perftest's `DEF_QKEY`: the Q_Key of its UD QPs (both ends, every datagram). */
+export const PERF_UD_QKEY = 0x11111111;
 
 /** The control "channel" of a run without rdma_cm: the TCP side channel. */
 export class EthControl implements CtlChannel {
@@ -134,13 +141,25 @@ export function createIbRcQp(
   return qp;
 }
 
-/**
- * `ctx_connect` for one RC QP: RTR with the peer's QPN, PSN and GID (`is_global`, hop limit
- * 0xFF, our `sgid_index`), `max_dest_rd_atomic` = our outstanding reads, `min_rnr_timer` 12;
- * then, if `rts`, RTS with timeout 14, retry 7/7, our PSN and the peer's outstanding reads.
- */
-export function connectIbRcQp(qp: ibv_qp, my: PingpongDest, rem: PingpongDest, mtu: ibv_mtu, gidIndex: number, rts: boolean): void {
-  const ah = {
+/** `ctx_qp_create` + `ctx_modify_qp_to_init` for a UD QP (`-c UD`): INIT with port 1, P_Key index 0 and perftest's Q_Key. */
+export function createIbUdQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }): ibv_qp {
+  const qp = ibv_create_qp(pd, {
+    send_cq: scq,
+    recv_cq: rcq,
+    qp_type: ibv_qp_type.IBV_QPT_UD,
+    cap: { ...cap, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
+    sq_sig_all: 0,
+  });
+  if (!qp) throw new PerfError(` Couldn't create QP (errno ${getErrno()})`);
+  const init = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey: PERF_UD_QKEY };
+  const ret = ibv_modify_qp(qp, init as never, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_QKEY);
+  if (ret !== 0) throw new PerfError(`Failed to modify QP to INIT, ret=${ret}`);
+  return qp;
+}
+
+/** The address vector toward the peer (`ctx_modify_qp_to_rtr`): its GID, our `sgid_index`, hop limit 0xFF. */
+function perfAv(rem: PingpongDest, gidIndex: number): ibv_ah_attr {
+  return {
     is_global: 1,
     dlid: rem.lid,
     sl: 0,
@@ -148,7 +167,31 @@ export function connectIbRcQp(qp: ibv_qp, my: PingpongDest, rem: PingpongDest, m
     static_rate: 0,
     port_num: 1,
     grh: { dgid: { raw: rem.gid }, sgid_index: gidIndex, hop_limit: PERF_HOP_LIMIT, flow_label: 0, traffic_class: 0 },
-  };
+  } as ibv_ah_attr;
+}
+
+/**
+ * `ctx_connect` for one UD QP: RTR, and, if `rts` (the QP sends), RTS with our PSN and an address
+ * handle to the peer. Returns the address handle, or null when the QP only receives.
+ */
+export function connectIbUdQp(qp: ibv_qp, pd: ibv_pd, my: PingpongDest, rem: PingpongDest, gidIndex: number, rts: boolean): ibv_ah | null {
+  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR } as never, M.IBV_QP_STATE) !== 0) throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
+  if (!rts) return null;
+  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my.psn } as never, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
+    throw new PerfError(`Failed to modify QP to RTS (errno ${getErrno()})`);
+  }
+  const ah = ibv_create_ah(pd, perfAv(rem, gidIndex));
+  if (!ah) throw new PerfError(`Failed to create AH (errno ${getErrno()})`);
+  return ah;
+}
+
+/**
+ * `ctx_connect` for one RC QP: RTR with the peer's QPN, PSN and GID (`is_global`, hop limit
+ * 0xFF, our `sgid_index`), `max_dest_rd_atomic` = our outstanding reads, `min_rnr_timer` 12;
+ * then, if `rts`, RTS with timeout 14, retry 7/7, our PSN and the peer's outstanding reads.
+ */
+export function connectIbRcQp(qp: ibv_qp, my: PingpongDest, rem: PingpongDest, mtu: ibv_mtu, gidIndex: number, rts: boolean): void {
+  const ah = perfAv(rem, gidIndex);
   const rtr = {
     qp_state: ibv_qp_state.IBV_QPS_RTR,
     ah_attr: ah,

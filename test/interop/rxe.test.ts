@@ -363,6 +363,73 @@ test('interop H: guest perftest clients (Linux rxe, -x 1, no -R) → softrdma pe
   });
 });
 
+// --------------------------------------------------------------------------- perftest -c UD
+
+/**
+ * perftest's UD mode (`-c UD`): ib_send_bw (its default 64 KiB cut to the path MTU, 1024 on both
+ * ends, with perftest's "Max msg size in UD is MTU" on stderr) and ib_send_lat (2 octets). UD
+ * datagrams carry the Q_Key 0x11111111 and land behind a 40-octet GRH. -n 200: the receiving end
+ * posts all 200 receives before the first datagram (a datagram that finds none is dropped).
+ */
+const UD_CASES: readonly PerfCase[] = [
+  { tag: 'ud_send_bw', prog: 'ib_send_bw', pargs: ['-d', 'rxe0', ...COMMON, '-c', 'UD'], ours: ['perf', 'send', '--bw', '-d', 'softroce0', ...COMMON, '-c', 'UD'], row: /^\s*1024\s+200\s/ },
+  { tag: 'ud_send_lat', prog: 'ib_send_lat', pargs: ['-d', 'rxe0', ...COMMON, '-c', 'UD'], ours: ['perf', 'send', '--lat', '-d', 'softroce0', ...COMMON, '-c', 'UD'], row: /^\s*2\s+200\s/ },
+];
+const udPort = (i: number, guestServes: boolean): number => 18750 + 2 * i + (guestServes ? 0 : 1);
+
+test('interop U: perftest -c UD (ib_send_bw, ib_send_lat) against Linux rxe, both roles: softrdma perf clients → guest servers, then guest clients → softrdma perf --server', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('U', async () => {
+    const pcap = pcapDir('U');
+    const restore = await idZero(h.dir);
+    const script = [
+      PROLOGUE,
+      ...UD_CASES.map((c, i) => `server ${c.tag}_gs ${c.prog} ${c.pargs.join(' ')} -p ${udPort(i, true)}`),
+      'sleep 3',
+      ...UD_CASES.map((c, i) => `client ${c.tag}_gc ${c.prog} ${c.pargs.join(' ')} -p ${udPort(i, false)} ${HOST_IP}`),
+    ].join('\n');
+    const guest = bootGuest(h.dir, script, 900);
+    const asClient: Array<{ rc: number; lines: string[] }> = [];
+    const asServer: Array<{ rc: number; lines: string[] }> = [];
+    let guestRc = -1;
+    try {
+      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+      for (const [i, c] of UD_CASES.entries()) {
+        assert.ok(await guest.wait(new RegExp(`^START ${c.tag}_gs$`), 200_000), `U: the guest did not start ${c.tag}`);
+        asClient.push(await hostClient(h.dir, [...c.ours, '-p', String(udPort(i, true)), GUEST_IP], { ...ENV, SOFTRDMA_PCAP: pcap }, 150_000));
+        await guest.wait(new RegExp(`^END ${c.tag}_gs rc=`), 180_000);
+      }
+      for (const [i, c] of UD_CASES.entries()) {
+        asServer.push(await host(h.dir, [...c.ours, '--server', '-p', String(udPort(i, false))], 180_000, { ...ENV, SOFTRDMA_PCAP: pcap }));
+        await guest.wait(new RegExp(`^END ${c.tag}_gc rc=`), 60_000);
+      }
+      const t = setTimeout(() => kill(guest), 60_000);
+      guestRc = await guest.done;
+      clearTimeout(t);
+    } finally {
+      kill(guest);
+      restore();
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 20));
+    }
+    const failures: string[] = [];
+    for (const [i, c] of UD_CASES.entries()) {
+      for (const [role, ours, g] of [
+        ['U (softrdma client → guest server)', asClient[i], section(guest.lines, `${c.tag}_gs`)],
+        ['U (guest client → softrdma server)', asServer[i], section(guest.lines, `${c.tag}_gc`)],
+      ] as const) {
+        const o = ours ?? { rc: -1, lines: [] };
+        perfReport(role, c, o, g, role.includes('guest server'), failures);
+        if (!o.lines.some((l) => /Connection type : UD/.test(l))) failures.push(`${role} ${c.tag}: softrdma did not run UD`);
+        if (!g.lines.some((l) => /Connection type : UD/.test(l))) failures.push(`${role} ${c.tag}: the guest did not run UD`);
+      }
+    }
+    const ops = checkWire('U', pcap, failures);
+    if (!ops.has('UD_SEND_ONLY')) failures.push(`U wire: no UD SEND ONLY in softrdma's captures (${[...ops.keys()].join(', ')})`);
+    assert.deepEqual(failures, [], `U: ${failures.join('; ')}`);
+  });
+});
+
 // --------------------------------------------------------------------------- loss
 
 const MIB = 1 << 20;
