@@ -466,32 +466,51 @@ test('interop RK: mckey with a send-only join (-o, rdma_join_multicast_ex SENDON
 
 /**
  * mckey with two receivers on two hosts: the guest (Linux rxe) and a softrdma process on the
- * host (192.168.77.1) both join the group, and a second softrdma process, on an address of its
- * own in the netns (192.168.77.4, its own UDP 4791), sends. The bridge carries the datagrams to
- * the guest (it joined with IGMP), the host's IP multicast loopback to the softrdma receiver.
+ * host (192.168.77.1) both join the group, and a second softrdma process sends from a host of its
+ * own: a network namespace (`kprl`, 192.168.77.4) whose veth is a port of the harness's bridge.
+ * The bridge carries the datagrams to the guest (it joined with IGMP) and to the host's own
+ * interface, where the softrdma receiver joined.
  */
-test('interop RL: mckey with two receivers on two hosts (the guest on rxe and softrdma) of one softrdma sender, group 239.255.1.9', opts, async () => {
+test('interop RL: mckey with two receivers on two hosts (the guest on rxe and softrdma) of one softrdma sender on a third, group 239.255.1.9', opts, async () => {
   if ('skip' in h) return;
   assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
   const G = '239.255.1.9';
   const SENDER_IP = '192.168.77.4';
-  const exec = (args: string[]) => spawnSync(join(dir, 'host-exec.sh'), args, { encoding: 'utf8', timeout: 30_000 });
+  const NS = process.env.KP_NS ?? 'rdmapeer';
+  const SNS = 'kprl';
+  const ip = (args: string[]) => spawnSync('ip', args, { encoding: 'utf8', timeout: 30_000 });
+  const sh = (args: string[]): void => {
+    const r = ip(args);
+    assert.equal(r.status, 0, `ip ${args.join(' ')}: ${r.stderr}`);
+  };
   await retryOnce('RL', async () => {
     const pcap = pcapDir('RL');
-    const added = exec(['ip', 'addr', 'add', `${SENDER_IP}/24`, 'dev', 'kpbr0']);
-    assert.ok(added.status === 0 || /File exists/.test(added.stderr), `ip addr add ${SENDER_IP}: ${added.stderr}`);
+    // The sender's host: a namespace with a veth into the bridge (host-exec.sh makes the bridge).
+    assert.equal(spawnSync(join(dir, 'host-exec.sh'), ['true']).status, 0, 'the harness netns');
+    ip(['netns', 'del', SNS]);
+    sh(['netns', 'add', SNS]);
+    sh(['-n', NS, 'link', 'add', 'kprl-b', 'type', 'veth', 'peer', 'name', 'kprl-h', 'netns', SNS]);
+    sh(['-n', NS, 'link', 'set', 'kprl-b', 'master', 'kpbr0', 'up']);
+    sh(['-n', SNS, 'link', 'set', 'lo', 'up']);
+    sh(['-n', SNS, 'addr', 'add', `${SENDER_IP}/24`, 'dev', 'kprl-h']);
+    sh(['-n', SNS, 'link', 'set', 'kprl-h', 'up']);
+    sh(['-n', SNS, 'route', 'add', '224.0.0.0/4', 'dev', 'kprl-h']);
     const script = ['echo KP_READY', `(mckey -m ${G} -b ${GUEST_IP} 2>&1; echo "END rc=$?") | sed 's/^/g| /' &`, 'sleep 2; echo "READY g"; wait'].join('\n');
     const guest = guestRun(script, 400);
     let guestRc = -1;
     let receiver: Proc | null = null;
-    let sender: { rc: number; lines: string[] } = { rc: -1, lines: [] };
+    let sender: Proc | null = null;
     let recvRc = -1;
+    let sendRc = -1;
     try {
       assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
       assert.ok(await guest.wait(/^READY g$/, 120_000), 'RL: the guest receiver did not start');
-      receiver = run(join(dir, 'host-exec.sh'), ['node', example('mckey'), '-m', G, '-b', HOST_IP], dir, { SOFTRDMA_ROCE_ADDRS: HOST_IP, SOFTRDMA_PCAP: pcap });
+      receiver = run(join(dir, 'host-exec.sh'), ['node', example('mckey'), '-m', G, '-b', HOST_IP], dir, { SOFTRDMA_PCAP: pcap });
       assert.ok(await receiver.wait(/^mckey: joined dgid/, 60_000), `RL: the softrdma receiver did not join:\n${receiver.lines.join('\n')}`);
-      sender = await hostNode(dir, example('mckey'), ['-m', G, '-b', SENDER_IP, '-s'], 120_000, { SOFTRDMA_ROCE_ADDRS: SENDER_IP, SOFTRDMA_PCAP: pcap });
+      sender = run('ip', ['netns', 'exec', SNS, process.execPath, example('mckey'), '-m', G, '-b', SENDER_IP, '-s'], dir, { SOFTRDMA_PCAP: pcap });
+      const ts = setTimeout(() => kill(sender), 120_000);
+      sendRc = await sender.done;
+      clearTimeout(ts);
       const t = setTimeout(() => kill(receiver), 60_000);
       recvRc = await receiver.done;
       clearTimeout(t);
@@ -499,17 +518,18 @@ test('interop RL: mckey with two receivers on two hosts (the guest on rxe and so
       guestRc = await guest.done;
       clearTimeout(tg);
     } finally {
+      kill(sender);
       kill(receiver);
       kill(guest);
-      exec(['ip', 'addr', 'del', `${SENDER_IP}/24`, 'dev', 'kpbr0']);
+      ip(['netns', 'del', SNS]); // and with it the veth pair
       show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
       show(`softrdma mckey receiver on ${HOST_IP} (rc ${recvRc})`, 'host', receiver?.lines ?? []);
-      show(`softrdma mckey sender on ${SENDER_IP} (rc ${sender.rc})`, 'host', sender.lines);
+      show(`softrdma mckey sender on ${SENDER_IP}, netns ${SNS} (rc ${sendRc})`, 'host', sender?.lines ?? []);
     }
     const failures: string[] = [];
     const g = tagged(guest.lines, 'g');
-    if (sender.rc !== 0) failures.push(`RL: softrdma mckey sender exit status ${sender.rc}`);
-    if (!sender.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the softrdma sender did not complete its data transfers');
+    if (sendRc !== 0) failures.push(`RL: softrdma mckey sender exit status ${sendRc}`);
+    if (!sender?.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the softrdma sender did not complete its data transfers');
     if (recvRc !== 0) failures.push(`RL: softrdma mckey receiver exit status ${recvRc}`);
     if (!receiver?.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the softrdma receiver did not receive the 10 datagrams');
     if (g.rc !== 0) failures.push(`RL: guest mckey receiver exit status ${g.rc}`);
