@@ -119,42 +119,34 @@ const INIT_ACCESS = {
   send: A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_LOCAL_WRITE,
 } as const;
 
-/** `ctx_qp_create` + `ctx_modify_qp_to_init` for an RC QP on an InfiniBand device. */
-export function createIbRcQp(
-  pd: ibv_pd,
-  scq: ibv_cq,
-  rcq: ibv_cq,
-  cap: { max_send_wr: number; max_recv_wr: number },
-  verb: keyof typeof INIT_ACCESS,
-): ibv_qp {
+/**
+ * `ctx_qp_create` + `ctx_modify_qp_to_init` on an InfiniBand device: the QP (one SGE each way, no
+ * inline data), then INIT with P_Key index 0, port 1 and `init` (RC: the test's remote access;
+ * UD: perftest's Q_Key), whose attribute bits are `mask`.
+ */
+function createIbQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }, qpType: ibv_qp_type, init: object, mask: number): ibv_qp {
   const qp = ibv_create_qp(pd, {
     send_cq: scq,
     recv_cq: rcq,
-    qp_type: ibv_qp_type.IBV_QPT_RC,
+    qp_type: qpType,
     cap: { ...cap, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
     sq_sig_all: 0,
   });
   if (!qp) throw new PerfError(` Couldn't create QP (errno ${getErrno()})`);
-  const init = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: INIT_ACCESS[verb] };
-  const ret = ibv_modify_qp(qp, init as never, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
+  const attr = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, ...init };
+  const ret = ibv_modify_qp(qp, attr as never, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | mask);
   if (ret !== 0) throw new PerfError(`Failed to modify QP to INIT, ret=${ret}`);
   return qp;
 }
 
-/** `ctx_qp_create` + `ctx_modify_qp_to_init` for a UD QP (`-c UD`): INIT with port 1, P_Key index 0 and perftest's Q_Key. */
+/** An RC QP in INIT with the test's remote access. */
+export function createIbRcQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }, verb: keyof typeof INIT_ACCESS): ibv_qp {
+  return createIbQp(pd, scq, rcq, cap, ibv_qp_type.IBV_QPT_RC, { qp_access_flags: INIT_ACCESS[verb] }, M.IBV_QP_ACCESS_FLAGS);
+}
+
+/** A UD QP (`-c UD`) in INIT with perftest's Q_Key. */
 export function createIbUdQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }): ibv_qp {
-  const qp = ibv_create_qp(pd, {
-    send_cq: scq,
-    recv_cq: rcq,
-    qp_type: ibv_qp_type.IBV_QPT_UD,
-    cap: { ...cap, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
-    sq_sig_all: 0,
-  });
-  if (!qp) throw new PerfError(` Couldn't create QP (errno ${getErrno()})`);
-  const init = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey: PERF_UD_QKEY };
-  const ret = ibv_modify_qp(qp, init as never, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_QKEY);
-  if (ret !== 0) throw new PerfError(`Failed to modify QP to INIT, ret=${ret}`);
-  return qp;
+  return createIbQp(pd, scq, rcq, cap, ibv_qp_type.IBV_QPT_UD, { qkey: PERF_UD_QKEY }, M.IBV_QP_QKEY);
 }
 
 /** The address vector toward the peer (`ctx_modify_qp_to_rtr`): its GID, our `sgid_index`, hop limit 0xFF. */
