@@ -16,8 +16,9 @@
  * reduced, PSN of the missing response: rxe's `retry_first_write_send`/read rewind). The
  * retransmit timer is the QP's Local ACK Timeout, 4.096 µs × 2^timeout (§9.7.6.1.3); a
  * timeout, or a PSN-sequence NAK that makes no progress, uses one of `retry_cnt` retries
- * (a plain count: 7 means 7); an RNR NAK waits the peer's RNR timer and uses one of `rnr_retry`
- * (7 = infinite, §9.7.5.2.8). Exhaustion completes the WQE with
+ * (0–6 a count, §9.7.6.1.3; 7 never runs out, as Linux rxe reads it: docs/spec-notes.md); an
+ * RNR NAK waits the peer's RNR timer and uses one of `rnr_retry` (7 = infinite, §9.7.5.2.8).
+ * Exhaustion completes the WQE with
  * `TRANSPORT_RETRY_EXCEEDED` / `RNR_RETRY_EXCEEDED` and the QP enters Error.
  *
  * **Completer (RC)** — §9.7.6.1. ACKs are cumulative; an ACK never completes a Read (only its
@@ -106,6 +107,8 @@ const TX_BURST = 64;
 const MAX_HEADERS = 40;
 /** Octets of the GRH in front of a UD receive (IBTA Vol. 1 §8.3; Annex A17.4.5.1 for IPv4). */
 export const GRH_LEN = 40;
+/** The `retry_cnt` and `rnr_retry` value that never runs out (rnr_retry: IBTA Vol. 1 §9.7.5.2.8; retry_cnt: as Linux rxe). */
+const RETRY_UNLIMITED = 7;
 
 const RC_CAPS: TransportCaps = Object.freeze({
   kind: 'rocev2',
@@ -777,8 +780,14 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.#goBackN(this.#una);
   }
 
-  /** Takes one of `retry_cnt`; false (and the QP fails) when none is left. */
+  /**
+   * Takes one of `retry_cnt`; false (and the QP fails) when none is left. `retry_cnt` 7 is never
+   * used up: Linux rxe's reading (`rxe_comp.c` decrements only a count other than 7), on which
+   * rdma-core programs run against it rely (perftest and the pingpongs set 7); IBTA Vol. 1
+   * §9.7.6.1.3 makes 7 a count, docs/spec-notes.md says why we follow rxe.
+   */
   #useRetry(): boolean {
+    if (this.#retriesLeft === RETRY_UNLIMITED) return true;
     if (this.#retriesLeft <= 0) {
       const e = this.#inflight[0];
       log('QP[%d] retry count exceeded at PSN %d', this.qp.id, this.#una);
@@ -1309,7 +1318,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const v = aethValue(syndrome);
     if (type === AethType.RnrNak) {
       this.counters.inc(C.RCV_RNR);
-      if (this.#rnrLeft !== 7) {
+      if (this.#rnrLeft !== RETRY_UNLIMITED) {
         if (this.#rnrLeft <= 0) {
           const e = this.#entryAt(psn) ?? this.#inflight[0];
           this.counters.inc(C.RNR_RETRY_EXCEEDED);

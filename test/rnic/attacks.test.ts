@@ -688,7 +688,8 @@ function spoofedReq(guid: bigint, qpn: number): CmReq {
     e2eFlowControl: false,
     startingPsn: 1,
     localCmResponseTimeout: 20,
-    retryCount: 7,
+    // 6: a count that runs out, so the server gives up on a peer that died (7 retries for ever).
+    retryCount: 6,
     pkey: 0xffff,
     pathMtu: 3,
     rdcExists: false,
