@@ -16,6 +16,7 @@ import {
   rdma_event_str,
   rdma_port_space,
 } from '../verbs/constants.js';
+import { isIP } from 'node:net';
 import { errnoString } from '../verbs/errno.js';
 import { cappedDepths } from './depth.js';
 import { connectFailure, lastError } from './errors.js';
@@ -56,7 +57,7 @@ import {
   rdma_resolve_route,
   rdmaListenReady,
 } from '../verbs/rdma_cm.js';
-import type { ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_wc, rdma_cm_event, rdma_cm_id, rdma_event_channel } from '../verbs/types.js';
+import type { ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_wc, rdma_cm_event, rdma_cm_id, rdma_event_channel, sockaddr } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
 import { command, parseCommand, UsageError } from './spec.js';
 
@@ -265,6 +266,11 @@ async function cmEvent(ch: rdma_event_channel, want: E, io: CliIo, peer = ''): P
   return ev;
 }
 
+/** A sockaddr of the address's own family: rping takes IPv4 and IPv6 addresses (`-a`, `-I`). */
+function sockaddrOf(address: string, port: number): sockaddr {
+  return { family: isIP(address) === 6 ? 'ipv6' : 'ipv4', address, port };
+}
+
 async function resolve(host: string): Promise<string> {
   const r = await rdma_getaddrinfo(host, null, null);
   if (r.ret !== 0 || !r.res?.ai_dst_addr) throw new Error(`getaddrinfo failed (${host}) - invalid hostname or IP address`);
@@ -277,8 +283,8 @@ async function client(o: Opts, io: CliIo): Promise<number> {
   const { id } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
   if (!id) throw new Error(`rdma_create_id: ${lastError()}`);
   const addr = await resolve(o.addr);
-  const src = o.src ? { family: 'ipv4' as const, address: await resolve(o.src), port: 0 } : null;
-  if ((await rdma_resolve_addr(id, src, { family: 'ipv4', address: addr, port: o.port }, 2000)) !== 0) throw new Error(`rdma_resolve_addr: ${lastError()}`);
+  const src = o.src ? sockaddrOf(await resolve(o.src), 0) : null;
+  if ((await rdma_resolve_addr(id, src, sockaddrOf(addr, o.port), 2000)) !== 0) throw new Error(`rdma_resolve_addr: ${lastError()}`);
   rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ADDR_RESOLVED, io));
   if ((await rdma_resolve_route(id, 2000)) !== 0) throw new Error(`rdma_resolve_route: ${lastError()}`);
   rdma_ack_cm_event(await cmEvent(ch, E.RDMA_CM_EVENT_ROUTE_RESOLVED, io));
@@ -480,7 +486,7 @@ async function server(o: Opts, io: CliIo): Promise<number> {
   const { id: listen } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
   if (!listen) throw new Error(`rdma_create_id: ${lastError()}`);
   const addr = o.addr === '0.0.0.0' ? o.addr : await resolve(o.addr);
-  if (rdma_bind_addr(listen, { family: 'ipv4', address: addr, port: o.port }) !== 0) throw new Error(lastError());
+  if (rdma_bind_addr(listen, sockaddrOf(addr, o.port)) !== 0) throw new Error(lastError());
   // rping's backlog of 3; rdma_cm sizes the TCP accept queue for a server whatever is asked.
   if (rdma_listen(listen, 3) !== 0) throw new Error(lastError());
   await rdmaListenReady(listen);
