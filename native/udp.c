@@ -625,23 +625,59 @@ static napi_value PollWritable(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* membership(group, iface, join): IP_ADD_MEMBERSHIP / IP_DROP_MEMBERSHIP. Throws on failure. */
+/*
+ * membership(group, iface, join): IP_ADD_MEMBERSHIP / IP_DROP_MEMBERSHIP for an IPv4 group (two
+ * numbers: the group and the interface's address); IPV6_ADD_MEMBERSHIP / IPV6_DROP_MEMBERSHIP
+ * (an MLD report) for an IPv6 group (16 octets and the interface's index). Throws on failure.
+ */
 static napi_value Membership(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
   sock_t *s = unwrap(env, info, &argc, argv);
   if (!s) return NULL;
-  uint32_t g, i;
-  if (argc < 3 || !get_u32(env, argv[0], &g) || !get_u32(env, argv[1], &i)) {
+  bool is6 = false;
+  if (argc >= 1) napi_is_typedarray(env, argv[0], &is6);
+  uint32_t g = 0, i = 0;
+  void *gd = NULL;
+  size_t glen = 0;
+  napi_typedarray_type gt;
+  if (argc < 3 || !get_u32(env, argv[1], &i) ||
+      (is6 ? napi_get_typedarray_info(env, argv[0], &gt, &glen, &gd, NULL, NULL) != napi_ok || gt != napi_uint8_array || glen != 16 : !get_u32(env, argv[0], &g))) {
     napi_throw_type_error(env, NULL, "membership(group, iface, join)");
     return NULL;
   }
   if (s->fd < 0) return throw_errno(env, "membership", EBADF);
+  int join = get_bool(env, argv[2]);
+  if (is6) {
+    struct ipv6_mreq m6;
+    memcpy(&m6.ipv6mr_multiaddr, gd, 16);
+    m6.ipv6mr_interface = i;
+    if (setsockopt(s->fd, IPPROTO_IPV6, join ? IPV6_ADD_MEMBERSHIP : IPV6_DROP_MEMBERSHIP, &m6, sizeof m6) < 0)
+      return throw_errno(env, "setsockopt(IPV6_ADD_MEMBERSHIP)", errno);
+    return NULL;
+  }
   struct ip_mreq m;
   m.imr_multiaddr.s_addr = htonl(g);
   m.imr_interface.s_addr = htonl(i);
-  if (setsockopt(s->fd, IPPROTO_IP, get_bool(env, argv[2]) ? IP_ADD_MEMBERSHIP : IP_DROP_MEMBERSHIP, &m, sizeof m) < 0)
+  if (setsockopt(s->fd, IPPROTO_IP, join ? IP_ADD_MEMBERSHIP : IP_DROP_MEMBERSHIP, &m, sizeof m) < 0)
     return throw_errno(env, "setsockopt(IP_ADD_MEMBERSHIP)", errno);
+  return NULL;
+}
+
+/* multicastIf6(ifindex): IPV6_MULTICAST_IF, the interface an IPv6 socket sends its group datagrams on. */
+static napi_value MulticastIf6(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  sock_t *s = unwrap(env, info, &argc, argv);
+  if (!s) return NULL;
+  uint32_t i;
+  if (argc < 1 || !get_u32(env, argv[0], &i)) {
+    napi_throw_type_error(env, NULL, "multicastIf6(ifindex)");
+    return NULL;
+  }
+  if (s->fd < 0) return throw_errno(env, "multicastIf6", EBADF);
+  int v = (int)i;
+  if (setsockopt(s->fd, IPPROTO_IPV6, IPV6_MULTICAST_IF, &v, sizeof v) < 0) return throw_errno(env, "setsockopt(IPV6_MULTICAST_IF)", errno);
   return NULL;
 }
 
@@ -695,6 +731,7 @@ static napi_value Init(napi_env env, napi_value exports) {
     {"send", NULL, Send, NULL, NULL, NULL, napi_default_method, NULL},
     {"pollWritable", NULL, PollWritable, NULL, NULL, NULL, napi_default_method, NULL},
     {"membership", NULL, Membership, NULL, NULL, NULL, napi_default_method, NULL},
+    {"multicastIf6", NULL, MulticastIf6, NULL, NULL, NULL, napi_default_method, NULL},
     {"close", NULL, Close, NULL, NULL, NULL, napi_default_method, NULL},
   };
   napi_value cls, fn;

@@ -18,6 +18,7 @@
  * The interface must carry multicast (Linux `lo` needs `ip link set lo multicast on` and a route
  * for 224.0.0.0/4).
  */
+import { isIP } from 'node:net';
 import {
   IBV_QPT_UD,
   IBV_SEND_SIGNALED,
@@ -88,7 +89,9 @@ if (!opts.size) opts.count = 0;
 const channel = v.rdma_create_event_channel()!;
 const nodes: Node[] = [];
 let connectsLeft = opts.connections;
-const dst: sockaddr = { family: 'ipv4', address: opts.group, port: 0 };
+// An IPv4 group (224.0.0.0/4) or an IPv6 one (ff00::/8), as rdma-core's mckey takes either.
+const familyOf = (a: string): 'ipv4' | 'ipv6' => (isIP(a) === 6 ? 'ipv6' : 'ipv4');
+const dst: sockaddr = { family: familyOf(opts.group), address: opts.group, port: 0 };
 
 function initNode(n: Node): void {
   const ctx = n.id.verbs!;
@@ -154,7 +157,17 @@ function gidText(raw: Uint8Array): string {
   if (raw.subarray(0, 10).every((x) => x === 0) && raw[10] === 0xff && raw[11] === 0xff) return `::ffff:${raw[12]}.${raw[13]}.${raw[14]}.${raw[15]}`;
   const w: string[] = [];
   for (let i = 0; i < 16; i += 2) w.push(((raw[i]! << 8) | raw[i + 1]!).toString(16));
-  return w.join(':');
+  // As inet_ntop writes it (RFC 5952 §4.2): the longest run of two or more zero words becomes "::".
+  let at = -1;
+  let len = 0;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && w[j] === '0') j++;
+    if (j - i > len && j - i >= 2) [at, len] = [i, j - i];
+    i = j > i ? j : i + 1;
+  }
+  if (at < 0) return w.join(':');
+  return `${w.slice(0, at).join(':')}::${w.slice(at + len).join(':')}`;
 }
 
 async function cmaHandler(ev: rdma_cm_event): Promise<void> {
@@ -194,7 +207,7 @@ async function cmaHandler(ev: rdma_cm_event): Promise<void> {
 let status = 0;
 try {
   console.log(`mckey: starting ${opts.sender ? 'client' : 'server'}`);
-  const src: sockaddr | null = opts.bind ? { family: 'ipv4', address: opts.bind, port: 0 } : null;
+  const src: sockaddr | null = opts.bind ? { family: familyOf(opts.bind), address: opts.bind, port: 0 } : null;
   console.log('mckey: joining');
   for (let i = 0; i < opts.connections; i++) {
     const { id } = v.rdma_create_id(channel, null, RDMA_PS_UDP);

@@ -59,8 +59,8 @@ export interface DeviceCapabilities {
   /** Entries per completion queue (`max_cqe`). */
   maxCqe: number;
   /**
-   * IPv6 multicast groups (RoCEv2 with MLD joins): false on every device, so `rdma_join_multicast`
-   * of an IPv6 group is EOPNOTSUPP (IPv4 groups work on the RoCE device).
+   * IPv6 multicast groups (RoCEv2, joined with MLD): true on the RoCE device. iWARP has no
+   * multicast at all (no UD QPs).
    */
   ipv6Multicast: boolean;
 }
@@ -155,7 +155,7 @@ export class RdmaDevice {
     const attr = {} as ibv_device_attr;
     const q = ibv_query_device(context, attr);
     if (q !== 0) throw RdmaError.fromErrno('ibv_query_device', q, softrdmaLastError().message);
-    this.capabilities = Object.freeze({ atomics: attr.atomic_cap !== IBV_ATOMIC_NONE, maxQpWr: attr.max_qp_wr, maxCqe: attr.max_cqe, ipv6Multicast: false });
+    this.capabilities = Object.freeze({ atomics: attr.atomic_cap !== IBV_ATOMIC_NONE, maxQpWr: attr.max_qp_wr, maxCqe: attr.max_cqe, ipv6Multicast: this.transport === 'rocev2' });
     const pd = ibv_alloc_pd(context);
     if (!pd) throw RdmaError.fromErrno('ibv_alloc_pd', softrdmaLastError().errno, softrdmaLastError().message);
     this.pd = pd;

@@ -156,9 +156,14 @@ let rnicSeq = 0;
 export const MCAST_GROUPS = 8192;
 export const MCAST_QPS_PER_GROUP = 56;
 
-/** An IPv4-mapped GID of a multicast address (`::ffff:224.0.0.0/4`): an IPv4 group on RoCEv2. */
-export function isIpv4McastGid(g: unknown): g is Uint8Array {
+/**
+ * The MGID of a RoCEv2 multicast group: the IPv4-mapped GID of an IPv4 group
+ * (`::ffff:224.0.0.0/4`), or an IPv6 multicast address (`ff00::/8`, RFC 4291 §2.7) itself, as
+ * Linux rdma_cm makes them (`cma_iboe_set_mgid`).
+ */
+export function isRoceMcastGid(g: unknown): g is Uint8Array {
   if (!(g instanceof Uint8Array) || g.length !== 16) return false;
+  if (g[0] === 0xff) return true;
   for (let i = 0; i < 10; i++) if (g[i] !== 0) return false;
   return g[10] === 0xff && g[11] === 0xff && g[12]! >= 224 && g[12]! <= 239;
 }
@@ -496,16 +501,16 @@ export class Rnic {
 
   /**
    * Attaches a UD QP to the multicast group `mgid` (IBTA Vol. 1 §10.5; RNICPI `ri_mcast_attach`):
-   * thereafter it gets a copy of every datagram to the group that arrives on the port. RoCEv2
-   * carries IPv4 groups only: the MGID is the IPv4-mapped one of an address in 224.0.0.0/4 (as
-   * rdma_cm makes it, `cma_iboe_set_mgid`). At most {@link MCAST_QPS_PER_GROUP} QPs per group and
+   * thereafter it gets a copy of every datagram to the group that arrives on the port. On RoCEv2
+   * the MGID is the IPv4-mapped one of an address in 224.0.0.0/4, or an IPv6 multicast address
+   * (as rdma_cm makes them, `cma_iboe_set_mgid`). At most {@link MCAST_QPS_PER_GROUP} QPs per group and
    * {@link MCAST_GROUPS} groups (Linux rxe's limits); attaching twice is a success (rxe).
    */
   mcastAttach(qp: Qp, mgid: Uint8Array, mlid: number): RiRet {
     if (!this.isIb) return RiRet.XPORT_UNSUPPORTED;
     if (qp.service !== 'UD') return RiRet.QP_INVALID_SERVICE_TYPE;
     if (!Number.isInteger(mlid) || mlid < 0 || mlid > 0xffff) return RiRet.MLID_INVALID;
-    if (!isIpv4McastGid(mgid)) return RiRet.MGID_INVALID;
+    if (!isRoceMcastGid(mgid)) return RiRet.MGID_INVALID;
     const key = Buffer.from(mgid).toString('hex');
     if (qp.mcast.has(key)) return RiRet.SUCCESS;
     let g = this.mcastGroups.get(key);

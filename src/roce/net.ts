@@ -261,12 +261,33 @@ export function isIpv4Multicast(a: string): boolean {
   return first >= 224 && first <= 239;
 }
 
-/** The interface (name and index) that holds the IPv6 address `a` (Node's `scopeid`), or null. */
+/** True for an IPv6 multicast address (`ff00::/8`, RFC 4291 §2.7). */
+export function isIpv6Multicast(a: string): boolean {
+  try {
+    return ipv6Bytes(a)[0] === 0xff;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The interface (name and index) that holds the IPv6 address `a`, or null. Node gives the index
+ * (`scopeid`) of link-local addresses only; for the others it is read from sysfs.
+ */
 export function ipv6InterfaceOf(a: string): { name: string; index: number } | null {
   const bare = canonicalAddress(a);
   for (const [name, list] of Object.entries(networkInterfaces())) {
     for (const n of list ?? []) {
-      if (n.family === 'IPv6' && canonicalAddress(n.address) === bare) return { name, index: n.scopeid ?? 0 };
+      if (n.family !== 'IPv6' || canonicalAddress(n.address) !== bare) continue;
+      let index = n.scopeid ?? 0;
+      if (!index) {
+        try {
+          index = Number(readFileSync(`/sys/class/net/${name}/ifindex`, 'utf8').trim()) || 0;
+        } catch {
+          index = 0;
+        }
+      }
+      return { name, index };
     }
   }
   return null;
@@ -377,9 +398,9 @@ export class RoceNet {
   #closeTimer: NodeJS.Timeout | null = null;
   readonly #pcap: RocePcap | null;
   /**
-   * A multicast group's endpoint (its address is the group's, 224.0.0.0/4): it receives the
-   * group's datagrams (DestQP 0xFFFFFF) for every QP attached to it, on the interfaces it
-   * joined (a real IGMP membership through the socket, IP_ADD_MEMBERSHIP), and sends nothing.
+   * A multicast group's endpoint (its address is the group's, 224.0.0.0/4 or ff00::/8): it
+   * receives the group's datagrams (DestQP 0xFFFFFF) for every QP attached to it, on the
+   * interfaces it joined (a real IGMP or MLD membership through the socket), and sends nothing.
    */
   readonly multicast: boolean;
   /** Multicast: memberships by interface address, counted (the last leave drops it). */
@@ -390,8 +411,7 @@ export class RoceNet {
     this.#port = port;
     this.ipv6 = isIpv6Address(address);
     this.#addrBytes = this.ipv6 ? ipv6Bytes(address) : ipv4Bytes(address);
-    // IPv6 groups are not carried (no MLD joins): an IPv6 endpoint is unicast.
-    this.multicast = !this.ipv6 && isIpv4Multicast(address);
+    this.multicast = this.ipv6 ? this.#addrBytes[0] === 0xff : isIpv4Multicast(address);
     if (this.ipv6 && isIpv6LinkLocal(this.#addrBytes)) this.#scope = ipv6InterfaceOf(address);
     const link = linkMtuOf(address);
     const overhead = this.ipv6 ? IPV6_UDP_OVERHEAD : IPV4_UDP_OVERHEAD;
@@ -418,6 +438,8 @@ export class RoceNet {
         this.#ipIdZero = true;
         this.#listening = true;
         if (this.#port === 0) this.#port = r.port;
+        const mif = this.#multicastIf6();
+        if (mif) this.#nsock.multicastIf6(mif.index);
       } catch (e) {
         err = e as Error;
       }
@@ -447,6 +469,14 @@ export class RoceNet {
           endpoints.set(`${address}:${this.#port}`, this);
         }
         this.#setIpIdZero();
+        const mif = this.#multicastIf6();
+        if (mif) {
+          try {
+            sock.setMulticastInterface(`::%${mif.name}`);
+          } catch (e) {
+            log('%s: IPV6_MULTICAST_IF %s: %s', address, mif.name, (e as Error).message);
+          }
+        }
         log('%s:%d listening (IPv4 ID 0: %s)', address, port, this.#ipIdZero);
         for (const iface of this.#joined.keys()) this.#addMembership(iface);
         const q = this.#pending;
@@ -538,6 +568,17 @@ export class RoceNet {
     this.#pcap?.close();
   }
 
+  /**
+   * A unicast IPv6 endpoint sends its group datagrams out of the interface that holds its
+   * address (IPV6_MULTICAST_IF), as an IPv4 one does from its bound address: else the kernel
+   * picks an interface by route, and a UD QP's datagram to an IPv6 group could leave elsewhere.
+   */
+  #multicastIf6(): { name: string; index: number } | null {
+    if (!this.ipv6 || this.multicast) return null;
+    const itf = this.#scope ?? ipv6InterfaceOf(this.address);
+    return itf && itf.index > 0 ? itf : null;
+  }
+
   /** The UDP port (for port 0, the one the kernel chose, once {@link ready}). */
   get port(): number {
     return this.#port;
@@ -566,7 +607,7 @@ export class RoceNet {
    * `ip link set lo multicast on`) refuses it: logged, the other interfaces still receive.
    */
   join(iface: string): void {
-    if (!this.multicast) return;
+    if (!this.multicast || isIpv6Address(iface) !== this.ipv6) return;
     const n = this.#joined.get(iface) ?? 0;
     this.#joined.set(iface, n + 1);
     if (n === 0 && this.#listening) this.#addMembership(iface);
@@ -579,8 +620,7 @@ export class RoceNet {
       this.#joined.delete(iface);
       if (n === 1 && this.#listening && !this.#closed) {
         try {
-          if (this.#nsock) this.#nsock.membership(ipv4Number(this.address), ipv4Number(iface), false);
-          else this.#sock!.dropMembership(this.address, iface);
+          this.#membership(iface, false);
         } catch (e) {
           log('%s: leaving on %s: %s', this.address, iface, (e as Error).message);
         }
@@ -588,10 +628,28 @@ export class RoceNet {
     } else this.#joined.set(iface, n - 1);
   }
 
+  /**
+   * Joins or leaves the group on the interface of the address `iface`: IP_ADD_MEMBERSHIP with the
+   * interface's address for IPv4 (IGMP), IPV6_ADD_MEMBERSHIP with its index for IPv6 (MLD,
+   * RFC 3810). Throws when the interface refuses it or (IPv6) the address is on no interface.
+   */
+  #membership(iface: string, join: boolean): void {
+    if (!this.ipv6) {
+      if (this.#nsock) this.#nsock.membership(ipv4Number(this.address), ipv4Number(iface), join);
+      else if (join) this.#sock!.addMembership(this.address, iface);
+      else this.#sock!.dropMembership(this.address, iface);
+      return;
+    }
+    const itf = ipv6InterfaceOf(iface);
+    if (!itf || !itf.index) throw new Error(`no interface holds ${iface}`);
+    if (this.#nsock) this.#nsock.membership(this.#addrBytes, itf.index, join);
+    else if (join) this.#sock!.addMembership(this.address, `::%${itf.name}`);
+    else this.#sock!.dropMembership(this.address, `::%${itf.name}`);
+  }
+
   #addMembership(iface: string): void {
     try {
-      if (this.#nsock) this.#nsock.membership(ipv4Number(this.address), ipv4Number(iface), true);
-      else this.#sock!.addMembership(this.address, iface);
+      this.#membership(iface, true);
       log('%s:%d joined on %s', this.address, this.port, iface);
     } catch (e) {
       log('%s:%d cannot join on %s: %s', this.address, this.port, iface, (e as Error).message);

@@ -350,13 +350,14 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   /**
-   * Receives the IPv4 group of `mgid` (`::ffff:G`): the group's endpoint on this port (a socket
-   * bound to G), joined on the interface of each of the QP's addresses (IGMP), as Linux rdma_cm
-   * joins through `ip_mc_inc_group` for RoCE (`cma_igmp_send`).
+   * Receives the group of `mgid` (IPv4 `::ffff:G`, or an IPv6 group G): the group's endpoint on
+   * this port (a socket bound to G), joined on the interface of each of the QP's addresses of
+   * G's family (an IGMP or MLD report), as Linux rdma_cm joins through `ip_mc_inc_group` for
+   * RoCE (`cma_igmp_send`).
    */
   #joinGroup(mgid: Uint8Array): void {
     const key = Buffer.from(mgid).toString('hex');
-    const g = gidToIpv4(mgid);
+    const g = gidToIpv4(mgid) ?? (mgid[0] === 0xff ? gidToAddress(mgid) : null);
     if (!g || this.#groups.has(key)) return;
     const net = RoceNet.acquire(g, this.port);
     net.attach(this.qp.id, this);

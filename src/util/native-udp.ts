@@ -60,7 +60,10 @@ export interface NativeUdpSocket {
   send(packets: Uint8Array[], msgs: Uint32Array, first: number, end: number, addrs6?: Uint8Array): number;
   /** Calls the socket's onWritable once it can take more. */
   pollWritable(): void;
-  membership(group: number, iface: number, join: boolean): void;
+  /** IPv4: the group and the interface's address as numbers; IPv6: the group's 16 octets and the interface's index (MLD). */
+  membership(group: number | Uint8Array, iface: number, join: boolean): void;
+  /** IPV6_MULTICAST_IF: the interface (index) an IPv6 socket sends group datagrams on. */
+  multicastIf6(ifindex: number): void;
   close(): void;
 }
 

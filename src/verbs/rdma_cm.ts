@@ -28,7 +28,7 @@ import { networkInterfaces } from 'node:os';
 import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, cmListenDefaults, type CmConnectRequest, CmError, CmListener, type CmQp, cmParamsFromEnv, riCmQp } from '../iwarp/cm.js';
 import { RiAsyncEventType, RiQpState } from '../rnicpi/types.js';
 import { CM_PRIVATE_DATA_SIZE, type CmReq, RDMA_UDP_QKEY, rdmaServiceId, SidrStatus, gidFromIpv4 } from '../wire/ib/cm.js';
-import { addressToGid, canonicalAddress, isIpv6Address } from '../wire/ib/gid-address.js';
+import { addressToGid, canonicalAddress, ipv6Bytes, isIpv6Address } from '../wire/ib/gid-address.js';
 import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space, rdma_cm_join_mc_attr_mask, rdma_cm_mc_join_flags } from './constants.js';
@@ -1553,8 +1553,9 @@ export function rdma_ack_cm_event(event: rdma_cm_event): number {
  * (if it has one) is attached to it (`ibv_attach_mcast`; the RoCEv2 transport then makes the
  * real IGMP join through its socket), and MULTICAST_JOIN follows with `param.ud`: an address
  * handle attribute to the group, QPN 0xFFFFFF, Q_Key RDMA_UDP_QKEY, private_data = `context`.
- * The id must be bound or resolved to the RoCE device; an IPv6 group is EOPNOTSUPP (its MLD
- * join is not carried, docs/spec-notes.md "RoCEv2 over IPv6"); a group joined twice is EADDRINUSE. Multicast needs UD QPs, which
+ * An IPv6 group (`ff00::/8`) is its own MGID, as `cma_iboe_set_mgid` makes it, and the
+ * transport's join is an MLD report. The id must be bound or resolved to the RoCE device; a
+ * group joined twice is EADDRINUSE. Multicast needs UD QPs, which
  * iWARP does not have: on softrdma0 ENOSYS (Linux rdma_cm on iWARP).
  */
 export async function rdma_join_multicast(id: rdma_cm_id, addr: sockaddr, context: unknown): Promise<number> {
@@ -1590,10 +1591,12 @@ async function joinMulticast(i: CmId, addr: sockaddr, context: unknown, sendOnly
   if (!isIbContext(i.verbs)) return failRdma(ENOSYS);
   if (i.state !== 'bound' && i.state !== 'addr' && i.state !== 'route') return failRdma(EINVAL);
   const g = stripV6(addr.address);
-  if (isIP(g) === 6) return failRdma(EOPNOTSUPP);
-  if (isIP(g) !== 4 || Number(g.split('.')[0]) < 224 || Number(g.split('.')[0]) > 239) return failRdma(EINVAL, `rdma_join_multicast: ${g} is not an IPv4 multicast address (EINVAL)`);
+  const v6 = isIP(g) === 6;
+  if (v6 ? ipv6Bytes(g)[0] !== 0xff : isIP(g) !== 4 || Number(g.split('.')[0]) < 224 || Number(g.split('.')[0]) > 239) {
+    return failRdma(EINVAL, `rdma_join_multicast: ${g} is not a multicast address (EINVAL)`);
+  }
   if (i.mcast.has(g)) return failRdma(EADDRINUSE);
-  const mgid = gidFromIpv4(g);
+  const mgid = v6 ? Uint8Array.from(ipv6Bytes(g)) : gidFromIpv4(g);
   const joined = { mgid, attached: false };
   i.mcast.set(g, joined);
   const sgid = i.route.addr.addr.ibaddr.sgid.raw;

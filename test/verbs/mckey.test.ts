@@ -189,3 +189,57 @@ test('ibv_attach_mcast on softroce0: an RC QP or a non-multicast GID is EINVAL; 
   assert.equal(attr.max_mcast_grp, 8192);
   assert.equal(attr.max_mcast_qp_attach, 56);
 });
+
+/** A network namespace with a veth pair for IPv6 groups (Linux `lo` does not carry IPv6 multicast). */
+const NS6 = `sr-mckey6-${process.pid}`;
+function ns6Ready(): string | null {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return 'needs root (a network namespace with a veth pair)';
+  const sh = (args: string[]) => spawnSync('ip', args, { encoding: 'utf8' });
+  if (sh(['-V']).status !== 0) return 'iproute2 (ip) is not installed';
+  const steps = [
+    ['netns', 'add', NS6],
+    ['-n', NS6, 'link', 'set', 'lo', 'up'],
+    ['-n', NS6, 'link', 'add', 'mk0', 'type', 'veth', 'peer', 'name', 'mk1'],
+    ['-n', NS6, 'link', 'set', 'mk0', 'up'],
+    ['-n', NS6, 'link', 'set', 'mk1', 'up'],
+    ['-n', NS6, 'addr', 'add', 'fd53:6d63::1/64', 'dev', 'mk0', 'nodad'],
+    ['-n', NS6, 'addr', 'add', 'fd53:6d63::2/64', 'dev', 'mk1', 'nodad'],
+    ['-n', NS6, 'addr', 'add', 'fd53:6d63::3/64', 'dev', 'mk1', 'nodad'],
+  ];
+  for (const a of steps) {
+    const r = sh(a);
+    if (r.status !== 0) return `cannot set up network namespace ${NS6}: ip ${a.join(' ')}: ${r.stderr.trim()}`;
+  }
+  return null;
+}
+const why6 = why ?? ns6Ready();
+after(() => {
+  if (!why6) spawnSync('ip', ['netns', 'del', NS6]);
+});
+
+function inNs6(args: string[], addr: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const p = spawn('ip', ['netns', 'exec', NS6, process.execPath, mckey, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr, SOFTRDMA_ROCE_PORT: '4791' } });
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => (out += d));
+    p.stderr.on('data', (d: Buffer) => (out += d));
+    const t = setTimeout(() => p.kill(), 60_000);
+    p.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code, out });
+    });
+  });
+}
+
+test('mckey over IPv6: group ff0e::1:7 (MLD joins), a sender on one end of a veth pair and two receivers on the other, each gets all 10 datagrams', { timeout: 120_000, skip: why6 ?? false }, async () => {
+  const r1 = inNs6(['-m', 'ff0e::1:7', '-b', 'fd53:6d63::2'], 'fd53:6d63::2');
+  const r2 = inNs6(['-m', 'ff0e::1:7', '-b', 'fd53:6d63::3'], 'fd53:6d63::3');
+  await new Promise((x) => setTimeout(x, 1500));
+  const s = await inNs6(['-m', 'ff0e::1:7', '-s', '-b', 'fd53:6d63::1'], 'fd53:6d63::1');
+  assert.equal(s.code, 0, s.out);
+  assert.match(s.out, /mckey: joined dgid: ff0e::1:7 mlid 0x0 sl 0\ninitiating data transfers\ndata transfers complete/);
+  for (const r of [await r1, await r2]) {
+    assert.equal(r.code, 0, r.out);
+    assert.equal(r.out, 'mckey: starting server\nmckey: joining\nmckey: joined dgid: ff0e::1:7 mlid 0x0 sl 0\nreceiving data transfers\ndata transfers complete\ntest complete\nreturn status 0\n');
+  }
+});
