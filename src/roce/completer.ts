@@ -233,7 +233,7 @@ export class RoceCompleter {
   #readResponse(): CompStep {
     const p = this.#p!;
     const qp = this.t.qp;
-    const f = qp.responder.rxReadResponseIb(p.payload.length, this.#last, { segments: [p.payload] }, 0, this.t);
+    const f = qp.completer.rxReadResponseIb(p.payload.length, this.#last, { segments: [p.payload] }, 0, this.t);
     if (f !== Fault.OK) {
       if (f !== Fault.HANDLED) qp.remoteFault(f, null);
       return CompStep.DONE;
@@ -354,7 +354,7 @@ export class RoceCompleter {
   /** Hands an atomic's original value to the core; false when it refused it (the QP is failing). */
   #deliverAtomic(e: Entry, orig: bigint): boolean {
     const qp = this.t.qp;
-    const f = qp.responder.rxAtomicResponse(e.atomicId!, [orig], this.t);
+    const f = qp.completer.rxAtomicResponse(e.atomicId!, [orig], this.t);
     if (f !== Fault.OK) {
       if (f !== Fault.HANDLED) qp.remoteFault(f, null);
       return false;
