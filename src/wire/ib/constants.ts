@@ -13,7 +13,7 @@
  */
 export const GRH_LEN = 40;
 
-/** The UDP destination port of RoCEv2 (IBTA Vol. 1 Annex A17, registered with IANA as 4791). */
+/** The UDP destination port of RoCEv2 (IBTA Vol. 1 Annex A17.2.4). */
 export const ROCEV2_PORT = 4791;
 
 /** The PSN space: 2^24 (IBTA Vol. 1 §9.7.1). */
