@@ -20,6 +20,7 @@
  */
 import { once } from 'node:events';
 import net from 'node:net';
+import { PSN_MASK, QPN_MASK } from '../wire/ib/constants.js';
 
 /** `sizeof "0000:000000:000000:00000000000000000000000000000000"`. */
 export const PP_MSG_LEN = 52;
@@ -90,8 +91,8 @@ export function wireToGid(s: string): Uint8Array {
 /** The pingpong message of one QP: 52 octets, NUL-padded. */
 export function encodePpDest(d: PpDest): Uint8Array {
   checkField('LID', d.lid, 0xffff);
-  checkField('QPN', d.qpn, 0xffffff);
-  checkField('PSN', d.psn, 0xffffff);
+  checkField('QPN', d.qpn, QPN_MASK);
+  checkField('PSN', d.psn, PSN_MASK);
   const s = `${hex(d.lid, 4)}:${hex(d.qpn, 6)}:${hex(d.psn, 6)}:${gidToWire(d.gid)}`;
   const b = new Uint8Array(PP_MSG_LEN);
   b.set(Buffer.from(s, 'latin1'));
@@ -109,8 +110,8 @@ export function decodePpDest(b: Uint8Array): PpDest {
 export function encodePerftestKeys(k: PerftestKeys): Uint8Array {
   checkField('LID', k.lid, 0xffff);
   checkField('outstanding reads', k.outReads, 0xffff);
-  checkField('QPN', k.qpn, 0xffffff);
-  checkField('PSN', k.psn, 0xffffff);
+  checkField('QPN', k.qpn, QPN_MASK);
+  checkField('PSN', k.psn, PSN_MASK);
   checkField('rkey', k.rkey, 0xffffffff);
   checkField('vaddr', k.vaddr, 0xffff_ffff_ffff_ffffn);
   checkField('SRQ number', k.srqn, 0xffffffff);

@@ -103,6 +103,7 @@ import {
   latReport,
   RESULT_LINE,
 } from './perf-report.js';
+import { GRH_LEN } from '../wire/ib/constants.js';
 
 export type Verb = 'write' | 'read' | 'send' | 'atomic';
 
@@ -191,7 +192,7 @@ export function allSizes(max = MAX_SIZE): number[] {
 const DATA_CONNECT_ATTEMPTS = 100;
 
 /** perftest's `UD_ADDITION`: the GRH in front of every UD receive (IBTA Vol. 1 §11.4.1.1). */
-const UD_ADDITION = 40;
+const UD_ADDITION = GRH_LEN;
 
 const VERB_NAME: Record<Verb, string> = { send: 'Send', write: 'RDMA_Write', read: 'RDMA_Read', atomic: 'Atomic' };
 

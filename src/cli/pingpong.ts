@@ -67,6 +67,7 @@ import { ipv6Text } from '../wire/ib/gid-address.js';
 import type { CliIo } from './cli.js';
 import { command, parseCommand, UsageError } from './spec.js';
 import { decodePpDest, encodePpDest, OOB_DEFAULT_PORT, OobChannel, OobError, type OobListener, PP_DONE, PP_MSG_LEN, type PpDest } from './oob.js';
+import { GRH_LEN } from '../wire/ib/constants.js';
 
 const RECV_WRID = 1n;
 const SEND_WRID = 2n;
@@ -75,7 +76,7 @@ const UD_QKEY = 0x11111111;
 /** The C programs' `page_size` (sysconf), which -c's marks are spaced by. */
 const PAGE = 4096;
 /** UD receive buffers start with the 40-octet GRH (IBTA Vol. 1 §11.4.1.1). */
-const GRH = 40;
+const GRH = GRH_LEN;
 /** `srq_pingpong.c`'s `MAX_QP`: addresses exchanged each way, and the bound on `-q`. */
 export const SRQ_MAX_QP = 256;
 

@@ -23,6 +23,7 @@ import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, 
 import { canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address } from '../wire/ib/gid-address.js';
 import { IbCm, type IbCmEnvParams, type IbCmListener, type IbCmListenEvent, type IbCmListenLimits, ibCmParamsFromEnv } from './cm.js';
 import type { RiGsiPort } from './ri-gsi.js';
+import { PSN_MASK } from '../wire/ib/constants.js';
 
 const log = logger('ibcm:rdma-ip');
 
@@ -84,7 +85,7 @@ export function ephemeralPort(): number {
  * cannot guess the PSN it would need to inject into it.
  */
 export function randomPsn(): number {
-  return random32() & 0xff_ffff;
+  return random32() & PSN_MASK;
 }
 
 /** The addresses a REQ's or SIDR_REQ's `cma_hdr` carries. */

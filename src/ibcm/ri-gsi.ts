@@ -45,11 +45,10 @@ import { logger } from '../util/log.js';
 import { stringifyGid } from '../wire/ib/cm.js';
 import { DEFAULT_PKEY, GSI_QKEY, MAD_SIZE } from '../wire/ib/mad.js';
 import type { GsiAddress, GsiPort } from './gsi.js';
+import { GRH_LEN } from '../wire/ib/constants.js';
 
 const log = logger('ibcm:gsi');
 
-/** Octets in front of a UD receive: the GRH (IBTA Vol. 1 §8.3, §11.4.2.1). */
-const GRH_LEN = 40;
 /** Address handles kept at once (one per peer and local GID); the oldest is destroyed first. */
 const MAX_AHS = 256;
 /** Send WR ids carry this bit; receive WR ids are the slot number. */

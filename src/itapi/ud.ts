@@ -67,6 +67,7 @@ import {
   type it_remote_ep_info_t,
   type it_ud_svc_req_identifier_t,
 } from './types.js';
+import { GRH_LEN } from '../wire/ib/constants.js';
 
 const log = logger('itapi:ud');
 
@@ -78,7 +79,7 @@ function pdataBuffer(src: Uint8Array): Uint8Array {
 }
 
 /** The GRH area at the head of every UD receive buffer (IT-API §2.7, IBTA §11.4.2.1). */
-export const UD_GRH_LEN = 40;
+export const UD_GRH_LEN = GRH_LEN;
 /** The largest UD message on the RoCE Interface: its path MTU (1024, as rxe on a 1500-octet link). */
 export const UD_MAX_MESSAGE = 1024;
 /** SIDR private data: a SIDR_REQ's 216 octets less the `cma_hdr`; a SIDR_REP's 136 (IBTA Table 113/114). */

@@ -736,7 +736,7 @@ export class IwarpConn implements QpTransport {
   /** Inbound Read Response: matched against the ORQ by the responder (RFC 5040 §4.5). */
   static rxReadResponse(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
     const len = f.length - h.headerLength;
-    c.fault(c.qp.responder.rxReadResponse(h.stag, h.to, len, h.last, f, h.headerLength, c), f);
+    c.fault(c.qp.completer.rxReadResponse(h.stag, h.to, len, h.last, f, h.headerLength, c), f);
   }
 
   /** Inbound Send family (RFC 5040 §4.6–4.7): the DDP MSN here, receive matching in the responder. */
@@ -852,7 +852,7 @@ export class IwarpConn implements QpTransport {
       const dv = new DataView(b.buffer);
       for (let o = 0; o < extra; o += 8) orig.push(dv.getBigUint64(o));
     }
-    const r = c.qp.responder.rxAtomicResponse(h.originalRequestId, orig, c);
+    const r = c.qp.completer.rxAtomicResponse(h.originalRequestId, orig, c);
     if (r === Fault.OK) c.recvAtomicRespMsn = (c.recvAtomicRespMsn + 1) >>> 0;
     c.fault(r, f);
   }

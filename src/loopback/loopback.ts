@@ -39,6 +39,7 @@ import { WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
 import { type FaultDecision, FaultHook, type FaultPlan } from './faults.js';
+import { GRH_LEN } from '../wire/ib/constants.js';
 
 const log = logger('loopback');
 
@@ -189,7 +190,7 @@ function isV4Mapped(g: Uint8Array): boolean {
  * `len` is the payload; BTH (12), DETH (8) and ICRC (4) are counted as the wire would carry them.
  */
 export function synthGrh(sgid: Uint8Array, dgid: Uint8Array, tclass: number, flow: number, hopLimit: number, len: number): Uint8Array {
-  const g = new Uint8Array(40);
+  const g = new Uint8Array(GRH_LEN);
   const v = new DataView(g.buffer);
   const ibLen = 12 + 8 + len + 4;
   if (isV4Mapped(sgid) && isV4Mapped(dgid)) {
@@ -493,11 +494,11 @@ export class LoopbackConn implements QpTransport {
         if (f === Fault.OK) this.recvReadMsn++;
         break;
       case TxOp.ATOMIC_RESPONSE:
-        f = r.rxAtomicResponse(u.requestId, u.orig!, this);
+        f = this.qp.completer.rxAtomicResponse(u.requestId, u.orig!, this);
         break;
       case TxOp.READ_RESPONSE:
         // IB responses carry no sink address: they answer the ORQ head.
-        f = this.ib ? r.rxReadResponseIb(len, u.last, p, 0, this) : r.rxReadResponse(u.stag, u.to, len, u.last, p, 0, this);
+        f = this.ib ? this.qp.completer.rxReadResponseIb(len, u.last, p, 0, this) : this.qp.completer.rxReadResponse(u.stag, u.to, len, u.last, p, 0, this);
         break;
       case TxOp.READ_REQUEST:
         if (u.msn !== this.recvReadMsn) {

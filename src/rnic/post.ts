@@ -27,6 +27,7 @@ import type { Srq } from './srq.js';
 import { mtuBytes, type UdDest } from './transport.js';
 import { type FmrSpec, RqWqe, type Sge, SqWqe } from './wqe.js';
 import { allowedFlags, SgeLimit, SglRole, WrExec, wrRow } from './wr-table.js';
+import { QPN_MASK } from '../wire/ib/constants.js';
 
 /** The QP's SGE limit of each kind (RNICPI `sq_max_sges`, `sq_max_sges_rdmaw`; Read sinks also the RNIC's). */
 function sgeLimit(qp: Qp, k: SgeLimit): number {
@@ -221,7 +222,7 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   if (qp.isIb && qp.service === 'UD') {
     const d = wr.ud;
     if (!d?.av || !(d.av.dgid instanceof Uint8Array)) return RiRet.ADDRESS_HANDLE_INVALID;
-    if (!Number.isInteger(d.remoteQpn) || d.remoteQpn < 0 || d.remoteQpn > 0xff_ffff) return RiRet.INVALID_PARAMETER;
+    if (!Number.isInteger(d.remoteQpn) || d.remoteQpn < 0 || d.remoteQpn > QPN_MASK) return RiRet.INVALID_PARAMETER;
     if (!Number.isInteger(d.remoteQkey) || d.remoteQkey < 0 || d.remoteQkey > 0xffff_ffff) return RiRet.INVALID_PARAMETER;
     // A datagram is one packet: at most the port's active MTU (IBTA Vol. 1 §9.8.3.1).
     if (total > mtuBytes(qp.rnic.config.activeMtu ?? 3)) return RiRet.MEM_INVALID_LENGTH;

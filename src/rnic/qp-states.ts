@@ -235,3 +235,17 @@ export function ibStateOf(s: RiQpState): IbQpState | undefined {
       return undefined;
   }
 }
+
+/** The name of each RNICPI QP state, for logs and `softrdma stat`. */
+export const QP_STATE_NAMES: Record<number, string> = {
+  [RiQpState.IDLE]: 'IDLE',
+  [RiQpState.READY_TO_SEND]: 'RTS',
+  [RiQpState.ERROR]: 'ERROR',
+  [RiQpState.TERMINATE]: 'TERMINATE',
+  [RiQpState.CLOSING]: 'CLOSING',
+  [RiQpState.INITIALIZED]: 'INIT',
+  [RiQpState.READY_TO_RECEIVE]: 'RTR',
+  [RiQpState.SEND_QUEUE_DRAINING]: 'SQD(draining)',
+  [RiQpState.SEND_QUEUE_DRAINED]: 'SQD',
+  [RiQpState.SEND_QUEUE_ERROR]: 'SQE',
+};

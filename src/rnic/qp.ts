@@ -10,7 +10,8 @@
  * the LLP (the attached {@link QpTransport}) and error detection move it through the automatic
  * transitions. Every transition is logged `QP[n] A→B`.
  *
- * The QP owns its {@link Requester} (the SQ side) and {@link Responder} (the receive side);
+ * The QP owns its {@link Requester} (the SQ side), its {@link Responder} (the peer's requests)
+ * and its {@link Completer} (the responses to its own Reads and atomics);
  * a transport attached at Idle→RTS carries their work on a wire.
  *
  * Send Queue completions are generated strictly in post order (Verbs §8.2.2 rule 2): a WQE
@@ -33,29 +34,19 @@ import { GSI_QKEY } from '../wire/ib/mad.js';
 import type { Cq } from './cq.js';
 import { AE_OF_FAULT, Fault, UNDISCLOSED_FAULT } from './faults.js';
 import type { Pd } from './pd.js';
-import { type IbService, IbQpAttr, IbQpState, ibModifyOk, ibStateOf, ibTransition, iwarpTransition, RI_OF_IB } from './qp-states.js';
+import { Completer } from './completer.js';
+import { type IbModify, modifyIb, newIbAttrs } from './qp-ib.js';
+import { llpClosed, llpFin, llpReset, modifyIwarp } from './qp-iwarp.js';
+import { type IbService, QP_STATE_NAMES } from './qp-states.js';
 import { Requester } from './requester.js';
 import { Responder } from './responder.js';
 import type { Rnic } from './rnic.js';
 import type { Srq } from './srq.js';
-import { bindIb, bindLlp, type IbAv, type IbQpAttrs, newIbAv, type QpTransport } from './transport.js';
+import type { IbQpAttrs, QpTransport } from './transport.js';
 import { type InboundRead, type OrqEntry, RqWqe, type SqWqe, WqeState } from './wqe.js';
 import { WR_TABLE } from './wr-table.js';
 
 const log = logger('qp');
-
-export const QP_STATE_NAMES: Record<number, string> = {
-  [RiQpState.IDLE]: 'IDLE',
-  [RiQpState.READY_TO_SEND]: 'RTS',
-  [RiQpState.ERROR]: 'ERROR',
-  [RiQpState.TERMINATE]: 'TERMINATE',
-  [RiQpState.CLOSING]: 'CLOSING',
-  [RiQpState.INITIALIZED]: 'INIT',
-  [RiQpState.READY_TO_RECEIVE]: 'RTR',
-  [RiQpState.SEND_QUEUE_DRAINING]: 'SQD(draining)',
-  [RiQpState.SEND_QUEUE_DRAINED]: 'SQD',
-  [RiQpState.SEND_QUEUE_ERROR]: 'SQE',
-};
 
 /** MPA attributes of a QP (RNICPI `ri_mpa_attr_t`). */
 export interface MpaAttrs {
@@ -107,35 +98,6 @@ export interface QpInit {
   special?: 'GSI';
 }
 
-/** An address vector as a Modify gives it: the source GID is named by its index. */
-export type IbAvIn = Omit<IbAv, 'sgid'>;
-
-/**
- * The IB attributes of one Modify. Each field present is one component of the IBTA Modify QP
- * attribute mask (IBTA Vol. 1 §11.2.4.2): the mask is what is present.
- */
-export interface IbModify {
-  pathMtu?: number;
-  destQpn?: number;
-  rqPsn?: number;
-  sqPsn?: number;
-  timeout?: number;
-  retryCnt?: number;
-  rnrRetry?: number;
-  minRnrTimer?: number;
-  qkey?: number;
-  pkeyIndex?: number;
-  port?: number;
-  av?: IbAvIn;
-  sqdNotify?: boolean;
-  /** The access flags (remote Read, Write, Atomic enables). */
-  access?: { read: boolean; write: boolean; atomic: boolean };
-  /** The state the Consumer believes the QP is in (IBV_QP_CUR_STATE). */
-  curState?: RiQpState;
-  /** Alternate path / path migration: not supported (no APM), refused when present. */
-  altPath?: boolean;
-}
-
 /** One Modify QP request (RNICPI `ri_qp_modify` after mask decoding). */
 export interface QpModify {
   nextState?: RiQpState;
@@ -152,54 +114,6 @@ export interface QpModify {
   mpa?: Partial<MpaAttrs>;
   /** InfiniBand QPs only: the IB attributes (`ord` is max_rd_atomic, `ird` max_dest_rd_atomic). */
   ib?: IbModify;
-}
-
-/** The default IB attributes of a QP in Reset. */
-function newIbAttrs(service: IbService): IbQpAttrs {
-  return {
-    service,
-    pathMtu: 0,
-    destQpn: 0,
-    rqPsn: 0,
-    sqPsn: 0,
-    timeout: 0,
-    retryCnt: 0,
-    rnrRetry: 0,
-    minRnrTimer: 0,
-    qkey: 0,
-    pkeyIndex: 0,
-    port: 1,
-    av: newIbAv(),
-    sqdNotify: false,
-  };
-}
-
-const u = (v: unknown, max: number): boolean => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max;
-
-/**
- * Validates an address vector against the RNIC (IBTA Vol. 1 §11.2.2.1; the one port, the GID
- * table) and returns a private copy with the source GID resolved: the one rule for a QP's AV
- * (Modify QP) and an address handle's (Create AH).
- */
-export function resolveAv(rnic: Rnic, av: IbAvIn): IbAv | RiRet {
-  if (!av || typeof av !== 'object') return RiRet.INVALID_PARAMETER;
-  if (!(av.dgid instanceof Uint8Array) || av.dgid.length !== 16) return RiRet.INVALID_PARAMETER;
-  if (!u(av.hopLimit, 0xff) || !u(av.trafficClass, 0xff) || !u(av.flowLabel, 0xf_ffff) || !u(av.sl, 15)) return RiRet.INVALID_PARAMETER;
-  if (av.port !== 1) return RiRet.RNIC_INVALID_PORT;
-  const gids = rnic.gidTable();
-  if (!u(av.sgidIndex, gids.length - 1)) return RiRet.INVALID_PARAMETER;
-  // An empty slot of the table (an address that went away) is no source GID.
-  if (gids[av.sgidIndex]!.every((b) => b === 0)) return RiRet.INVALID_PARAMETER;
-  return {
-    dgid: Uint8Array.from(av.dgid),
-    sgidIndex: av.sgidIndex,
-    sgid: Uint8Array.from(gids[av.sgidIndex]!),
-    hopLimit: av.hopLimit,
-    trafficClass: av.trafficClass,
-    flowLabel: av.flowLabel,
-    sl: av.sl,
-    port: av.port,
-  };
 }
 
 /** How long Terminate and Closing may last before the LLP is reset (Verbs §6.2.3). */
@@ -242,8 +156,10 @@ export class Qp {
   transport: QpTransport | null = null;
   /** The Send Queue side: what goes out next (requester.ts). */
   readonly requester: Requester;
-  /** The receive side: placement, matching, Read Requests (responder.ts). */
+  /** The receive side for the peer's requests: placement, matching, Read Requests (responder.ts). */
   readonly responder: Responder;
+  /** The receive side for responses to this QP's Reads and atomics (completer.ts). */
+  readonly completer: Completer;
   terminate: TerminateInfo | null = null;
   /** MWs bound to this QP: Destroy QP is refused while any is (`WINDOWS_BOUND`). */
   boundWindows = 0;
@@ -265,7 +181,7 @@ export class Qp {
   /** The IB service type (iWARP QPs: RC). */
   readonly service: IbService;
   /** IB: Communication Established was raised since the last RTR (once per connection). */
-  private commEstablished = false;
+  commEstablished = false;
   /**
    * IB attributes (IBTA Vol. 1 §11.2.4.2), read by the transport; defaults on iWARP QPs. Made
    * on first use, so an iWARP QP, which never reads them on its data path, does not carry them.
@@ -314,8 +230,8 @@ export class Qp {
   /** Inbound RDMA Read Requests not yet fully answered, oldest first (at most IRD). */
   readonly irq: InboundRead[] = [];
 
-  /** A modify to Error/Idle is refused while flushing is in progress. */
-  private flushing = false;
+  /** A modify to Error/Idle (Reset) is refused while flushing is in progress. */
+  flushing = false;
   private closeTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -355,6 +271,7 @@ export class Qp {
     }
     this.requester = new Requester(this);
     this.responder = new Responder(this);
+    this.completer = new Completer(this);
   }
 
   // ------------------------------------------------------------------ state
@@ -393,256 +310,30 @@ export class Qp {
 
   /**
    * Modify QP (Verbs §9.2.2, RNICPI `ri_qp_modify`): validates the whole request first and
-   * changes nothing unless every part is acceptable (all-or-nothing).
+   * changes nothing unless every part is acceptable (all-or-nothing); the rules are
+   * qp-iwarp.ts's (`modifyIwarp`) and qp-ib.ts's (`modifyIb`).
    */
   modify(m: QpModify): RiRet {
-    if (this.isIb) return this.modifyIb(m);
-    if (m.ib !== undefined) return RiRet.QP_INVALID_SERVICE_TYPE;
-    const from = this.state;
-    const to = m.nextState ?? from;
-    const rnic = this.rnic;
-    // The transition table (qp-states.ts): Closing and Terminate have no rows, so they refuse
-    // every Modify; a modify naming no next state is checked as the from→from row.
-    const rule = iwarpTransition(from, to, m.nextState !== undefined);
-    if (!rule) return RiRet.QP_INVALID_STATE;
-    const attrChange =
-      m.sqSize !== undefined ||
-      m.rqSize !== undefined ||
-      m.ord !== undefined ||
-      m.ird !== undefined ||
-      m.rqHiwat !== undefined ||
-      m.rqArmed !== undefined;
-    // Attributes may change only where the row allows (Verbs §6.2 Figure 4/5).
-    if (attrChange && !rule.attrs) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-    if ((m.llp !== undefined || m.streamMsg !== undefined) && !rule.llp) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-    // MPA attributes belong to the conversion: once in RDMA mode they are LL_BAD_STATE (RNICPI
-    // ri_qp_modify, Ch. 6.1.4); they may be set again after Error→Idle.
-    if (m.mpa !== undefined && from !== RiQpState.IDLE) return RiRet.LL_BAD_STATE;
-    if (from === RiQpState.ERROR && to === RiQpState.IDLE && this.flushing) return RiRet.STILL_FLUSHING_WQES;
-    // Queue resizing.
-    if (m.sqSize !== undefined) {
-      if (m.sqSize === 0) return RiRet.INVALID_PARAMETER;
-      if (m.sqSize > rnic.limits.maxWrsQp) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
-      if (m.sqSize < this.sq.length) return RiRet.QP_CANNOT_SHRINK;
-    }
-    if (m.rqSize !== undefined) {
-      if (this.srq) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-      if (m.rqSize === 0) return RiRet.INVALID_PARAMETER;
-      if (m.rqSize > rnic.limits.maxWrsQp) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
-      if (m.rqSize < this.rq.length) return RiRet.QP_CANNOT_SHRINK;
-    }
-    if ((m.rqHiwat !== undefined || m.rqArmed !== undefined) && !this.srq) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-    if (m.rqHiwat !== undefined && this.srq && m.rqHiwat > this.srq.capacity) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
-    if (m.ord !== undefined && m.ord > rnic.limits.maxOrdPerQp) return RiRet.RNIC_IRD_ORD_EXCEEDED;
-    if (m.ird !== undefined && m.ird > rnic.limits.maxIrdPerQp) return RiRet.RNIC_IRD_ORD_EXCEEDED;
-    if (m.mpa) {
-      if (m.mpa.ddpRdmapVersion !== undefined && m.mpa.ddpRdmapVersion !== 1) return RiRet.INVALID_DDP_RDMAP_VERSION;
-      if ((m.mpa.recvMarkers || m.mpa.xmitMarkers) && !rnic.config.markers) return RiRet.MPA_ATTR_UNSUPPORTED;
-    }
-    let transport: QpTransport | null = null;
-    if (rule.llp) {
-      if (m.llp === undefined || m.llp === null) return RiRet.INVALID_LL_HANDLE;
-      // Each transport recognises its own handles (transport.ts); none: not an LLP handle.
-      const made = bindLlp(this, m.llp, { ...this.mpa, ...m.mpa }) ?? RiRet.INVALID_LL_HANDLE;
-      if (typeof made === 'number') return made;
-      transport = made;
-    }
-    // ---- every check passed: apply ----
-    if (m.sqSize !== undefined) this.sqSize = m.sqSize;
-    if (m.rqSize !== undefined) this.rqSize = m.rqSize;
-    if (m.ord !== undefined) this.ord = m.ord;
-    if (m.ird !== undefined) this.ird = m.ird;
-    if (m.rqHiwat !== undefined) {
-      this.rqHiwat = m.rqHiwat;
-      this.rqArmed = true;
-    }
-    if (m.rqArmed !== undefined) this.rqArmed = m.rqArmed;
-    if (m.mpa) this.mpa = { ...this.mpa, ...m.mpa };
-    if (from === to) return RiRet.SUCCESS;
-    switch (to) {
-      case RiQpState.READY_TO_SEND:
-        this.toRts(transport!, m.llp, m.streamMsg ?? null);
-        break;
-      case RiQpState.ERROR:
-        // RTS→Error is the abortive teardown: LLP reset, no Terminate (Verbs §6.2 T12).
-        this.toError('modify', null);
-        break;
-      case RiQpState.CLOSING:
-        this.startGracefulClose();
-        break;
-      case RiQpState.TERMINATE:
-        // ULP-initiated termination: Terminate with RDMAP Local Catastrophic (Verbs §6.2 T8).
-        this.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
-        break;
-      case RiQpState.IDLE:
-        this.setState(RiQpState.IDLE, 'modify');
-        this.terminate = null;
-        this.llpHandle = null;
-        break;
-    }
-    return RiRet.SUCCESS;
+    return this.isIb ? modifyIb(this, m) : modifyIwarp(this, m);
   }
 
   /**
-   * Modify QP of an InfiniBand QP (IBTA Vol. 1 §10.3.1, §11.2.4.2; the manual §4.5.1
-   * `ibv_modify_qp`): the transition must exist for the service type, every required attribute
-   * must be present and nothing beyond required ∪ optional (qp-states.ts `ibModifyOk`), every
-   * value in range; then everything is applied at once, or nothing. INIT→RTR attaches the
-   * transport from the binder of the RNIC's IB link (transport.ts `bindIb`).
+   * The queue sizes of a Modify (Verbs §9.2.2; IBTA `IBV_QP_CAP`): not 0 (`integers`: whole
+   * numbers only, as the IB Modify checks them), within the RNIC's limit, not below what is
+   * queued; a QP on an S-RQ has no RQ to resize.
    */
-  private modifyIb(m: QpModify): RiRet {
-    const from = ibStateOf(this.state)!;
-    let to = from;
-    if (m.nextState !== undefined) {
-      const t = ibStateOf(m.nextState);
-      if (t === undefined) return RiRet.QP_INVALID_STATE;
-      to = t;
-    }
-    if (m.llp !== undefined || m.streamMsg !== undefined || m.mpa !== undefined || m.rqHiwat !== undefined || m.rqArmed !== undefined) {
-      return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-    }
-    const ib = m.ib ?? {};
-    if (ib.altPath) return RiRet.OP_UNSUPPORTED;
-    // The IBTA attribute mask is what the request carries.
-    const A = IbQpAttr;
-    let mask = 0;
-    if (ib.curState !== undefined) mask |= A.CUR_STATE;
-    if (ib.sqdNotify !== undefined) mask |= A.EN_SQD_ASYNC_NOTIFY;
-    if (ib.access !== undefined) mask |= A.ACCESS_FLAGS;
-    if (ib.pkeyIndex !== undefined) mask |= A.PKEY_INDEX;
-    if (ib.port !== undefined) mask |= A.PORT;
-    if (ib.qkey !== undefined) mask |= A.QKEY;
-    if (ib.av !== undefined) mask |= A.AV;
-    if (ib.pathMtu !== undefined) mask |= A.PATH_MTU;
-    if (ib.timeout !== undefined) mask |= A.TIMEOUT;
-    if (ib.retryCnt !== undefined) mask |= A.RETRY_CNT;
-    if (ib.rnrRetry !== undefined) mask |= A.RNR_RETRY;
-    if (ib.rqPsn !== undefined) mask |= A.RQ_PSN;
-    if (m.ord !== undefined) mask |= A.MAX_QP_RD_ATOMIC;
-    if (ib.minRnrTimer !== undefined) mask |= A.MIN_RNR_TIMER;
-    if (ib.sqPsn !== undefined) mask |= A.SQ_PSN;
-    if (m.ird !== undefined) mask |= A.MAX_DEST_RD_ATOMIC;
-    if (m.sqSize !== undefined || m.rqSize !== undefined) mask |= A.CAP;
-    if (ib.destQpn !== undefined) mask |= A.DEST_QPN;
-    if (m.nextState === undefined && mask === 0) return RiRet.SUCCESS;
-    // Queue resizing (IBV_QP_CAP) is accepted wherever attributes may change, except to Reset/Error.
-    if (!ibModifyOk(from, to, this.service, mask, A.CAP)) {
-      // A transition that exists with a wrong mask is a bad parameter; one that does not exist, a bad state.
-      return ibTransition(from, to, this.service) ? RiRet.INVALID_PARAMETER : RiRet.QP_INVALID_STATE;
-    }
-    // SQD takes attributes only once drained (IBTA Vol. 1 §10.3.1.5).
-    if (from === IbQpState.SQD && to === IbQpState.SQD && this.state !== RiQpState.SEND_QUEUE_DRAINED) return RiRet.QP_INVALID_STATE;
-    if (ib.curState !== undefined && ibStateOf(ib.curState) !== from) return RiRet.INVALID_PARAMETER;
-    if (from === IbQpState.ERR && to === IbQpState.RESET && this.flushing) return RiRet.STILL_FLUSHING_WQES;
-    const rnic = this.rnic;
-    // Values (IBTA Vol. 1 §11.2.4.2; ranges as Linux `ib_modify_qp` checks them).
-    if (ib.pathMtu !== undefined && (!u(ib.pathMtu, 5) || ib.pathMtu < 1)) return RiRet.RNIC_INVALID_MTU;
-    if (ib.destQpn !== undefined && !u(ib.destQpn, 0xff_ffff)) return RiRet.INVALID_PARAMETER;
-    if (ib.rqPsn !== undefined && !u(ib.rqPsn, 0xff_ffff)) return RiRet.INVALID_PARAMETER;
-    if (ib.sqPsn !== undefined && !u(ib.sqPsn, 0xff_ffff)) return RiRet.INVALID_PARAMETER;
-    if (ib.timeout !== undefined && !u(ib.timeout, 31)) return RiRet.INVALID_PARAMETER;
-    if (ib.retryCnt !== undefined && !u(ib.retryCnt, 7)) return RiRet.INVALID_PARAMETER;
-    if (ib.rnrRetry !== undefined && !u(ib.rnrRetry, 7)) return RiRet.INVALID_PARAMETER;
-    if (ib.minRnrTimer !== undefined && !u(ib.minRnrTimer, 31)) return RiRet.RNIC_INVALID_RNR_VALUE;
-    if (ib.qkey !== undefined && !u(ib.qkey, 0xffff_ffff)) return RiRet.INVALID_PARAMETER;
-    // QP1 answers the GSI Q_Key only (IBTA Vol. 1 §13.5.1: "QP1 … Q_Key 0x80010000").
-    if (ib.qkey !== undefined && this.special === 'GSI' && ib.qkey !== GSI_QKEY) return RiRet.INVALID_PARAMETER;
-    // One port with a one-entry P_Key table.
-    if (ib.pkeyIndex !== undefined && ib.pkeyIndex !== 0) return RiRet.RNIC_INVALID_PKEY_INDEX;
-    if (ib.port !== undefined && ib.port !== 1) return RiRet.RNIC_INVALID_PORT;
-    // The remote-atomic enable is accepted on any RNIC (as Linux rxe and the iWARP face do): without
-    // atomics in the work-request table no atomic can reach the QP (the device reports none).
-    let av: IbAv | null = null;
-    if (ib.av !== undefined) {
-      const r = resolveAv(rnic, ib.av);
-      if (typeof r === 'number') return r;
-      av = r;
-    }
-    if (m.ord !== undefined && (!u(m.ord, 0xff) || m.ord > rnic.limits.maxOrdPerQp)) return RiRet.RNIC_IRD_ORD_EXCEEDED;
-    if (m.ird !== undefined && (!u(m.ird, 0xff) || m.ird > rnic.limits.maxIrdPerQp)) return RiRet.RNIC_IRD_ORD_EXCEEDED;
+  checkResize(m: QpModify, integers: boolean): RiRet {
+    const max = this.rnic.limits.maxWrsQp;
     if (m.sqSize !== undefined) {
-      if (!Number.isInteger(m.sqSize) || m.sqSize === 0) return RiRet.INVALID_PARAMETER;
-      if (m.sqSize > rnic.limits.maxWrsQp) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+      if ((integers && !Number.isInteger(m.sqSize)) || m.sqSize === 0) return RiRet.INVALID_PARAMETER;
+      if (m.sqSize > max) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
       if (m.sqSize < this.sq.length) return RiRet.QP_CANNOT_SHRINK;
     }
-    if (m.rqSize !== undefined) {
-      if (this.srq) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-      if (!Number.isInteger(m.rqSize) || m.rqSize === 0) return RiRet.INVALID_PARAMETER;
-      if (m.rqSize > rnic.limits.maxWrsQp) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
-      if (m.rqSize < this.rq.length) return RiRet.QP_CANNOT_SHRINK;
-    }
-    // The candidate attributes, then the transport (the last thing that may fail).
-    const next: IbQpAttrs = {
-      ...this.ib,
-      ...(ib.pathMtu !== undefined && { pathMtu: ib.pathMtu }),
-      ...(ib.destQpn !== undefined && { destQpn: ib.destQpn }),
-      ...(ib.rqPsn !== undefined && { rqPsn: ib.rqPsn }),
-      ...(ib.sqPsn !== undefined && { sqPsn: ib.sqPsn }),
-      ...(ib.timeout !== undefined && { timeout: ib.timeout }),
-      ...(ib.retryCnt !== undefined && { retryCnt: ib.retryCnt }),
-      ...(ib.rnrRetry !== undefined && { rnrRetry: ib.rnrRetry }),
-      ...(ib.minRnrTimer !== undefined && { minRnrTimer: ib.minRnrTimer }),
-      ...(ib.qkey !== undefined && { qkey: ib.qkey }),
-      ...(ib.pkeyIndex !== undefined && { pkeyIndex: ib.pkeyIndex }),
-      ...(ib.port !== undefined && { port: ib.port }),
-      ...(ib.sqdNotify !== undefined && { sqdNotify: ib.sqdNotify }),
-    };
-    if (av) next.av = av;
-    let transport: QpTransport | null = null;
-    if (from === IbQpState.INIT && to === IbQpState.RTR) {
-      const made = bindIb(rnic.config.ibLink ?? rnic.config.transport, this, next) ?? RiRet.XPORT_UNSUPPORTED;
-      if (typeof made === 'number') return made;
-      transport = made;
-    }
-    // ---- every check passed: apply ----
-    this.ib = next;
-    if (ib.access !== undefined) {
-      this.enableRdmaRead = ib.access.read;
-      this.enableRdmaWrite = ib.access.write;
-      this.enableAtomic = ib.access.atomic;
-    }
-    if (m.ord !== undefined) this.ord = m.ord;
-    if (m.ird !== undefined) this.ird = m.ird;
-    if (m.sqSize !== undefined) this.sqSize = m.sqSize;
-    if (m.rqSize !== undefined) this.rqSize = m.rqSize;
-    const riFrom = this.state;
-    if (to !== from) {
-      switch (to) {
-        case IbQpState.RESET:
-          // Reset empties the queues; softrdma completes what was posted with a flush status
-          // rather than dropping it (nothing posted is lost; see spec-notes).
-          this.takeTransport()?.reset();
-          if (this.state !== RiQpState.ERROR) this.flushAll();
-          this.setState(RiQpState.IDLE, 'modify');
-          this.ib = newIbAttrs(this.service);
-          this.enableRdmaRead = false;
-          this.enableRdmaWrite = false;
-          this.enableAtomic = false;
-          this.terminate = null;
-          break;
-        case IbQpState.ERR:
-          this.toError('modify', null);
-          break;
-        case IbQpState.RTR:
-          this.commEstablished = false;
-          this.transport = transport;
-          this.responder.reset();
-          this.setState(RiQpState.READY_TO_RECEIVE, 'modify');
-          transport!.start(null);
-          break;
-        case IbQpState.SQD:
-          this.setState(RiQpState.SEND_QUEUE_DRAINING, 'modify');
-          this.checkDrained();
-          break;
-        default:
-          this.setState(RI_OF_IB[to], 'modify');
-          // RTR→RTS, SQD→RTS, SQE→RTS: the send side (re)starts.
-          if (to === IbQpState.RTS) this.kick();
-      }
-    }
-    // A transport bound by this Modify got the attributes from its binder.
-    if (mask !== 0 && !transport && to !== IbQpState.RESET && to !== IbQpState.ERR) this.transport?.ibModified?.(this.ib, mask, riFrom, this.state);
-    return RiRet.SUCCESS;
+    if (m.rqSize === undefined) return RiRet.SUCCESS;
+    if (this.srq) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
+    if ((integers && !Number.isInteger(m.rqSize)) || m.rqSize === 0) return RiRet.INVALID_PARAMETER;
+    if (m.rqSize > max) return RiRet.RNIC_WR_LIMIT_EXCEEDED;
+    return m.rqSize < this.rq.length ? RiRet.QP_CANNOT_SHRINK : RiRet.SUCCESS;
   }
 
   /**
@@ -657,7 +348,7 @@ export class Qp {
   }
 
   /** SQD: once every WQE that had started is complete, Draining becomes Drained (IBTA Vol. 1 §10.3.1.5). */
-  private checkDrained(): void {
+  checkDrained(): void {
     if (this.state !== RiQpState.SEND_QUEUE_DRAINING) return;
     if (this.sqCompl < this.sqProc) return;
     const head = this.sqAt(this.sqProc);
@@ -697,7 +388,7 @@ export class Qp {
     this.flushSq();
   }
 
-  private toRts(t: QpTransport, handle: unknown, streamMsg: Uint8Array | null): void {
+  toRts(t: QpTransport, handle: unknown, streamMsg: Uint8Array | null): void {
     this.llpHandle = handle;
     this.transport = t;
     this.responder.reset();
@@ -712,7 +403,7 @@ export class Qp {
   }
 
   /** Detaches and returns the transport (the QP no longer hears from its LLP). */
-  private takeTransport(): QpTransport | null {
+  takeTransport(): QpTransport | null {
     const t = this.transport;
     this.transport = null;
     return t;
@@ -722,7 +413,7 @@ export class Qp {
    * Graceful close requested by the Consumer (RTS→Closing, Verbs §6.2 T6): flush the RQ and
    * send a FIN. With SQ work or a remote Read in progress this is a bad close.
    */
-  private startGracefulClose(): void {
+  startGracefulClose(): void {
     this.setState(RiQpState.CLOSING, 'modify');
     this.flushRq();
     if (this.sqOutstanding > 0 || this.remoteReadInProgress) {
@@ -733,57 +424,19 @@ export class Qp {
     this.transport?.closeGraceful();
   }
 
-  /** The peer sent a FIN (Verbs §6.2 T7 / T10). */
+  /** The peer sent a FIN (Verbs §6.2 T7 / T10; qp-iwarp.ts `llpFin`). */
   onLlpFin(): void {
-    if (this.state === RiQpState.READY_TO_SEND) {
-      if (this.sqOutstanding > 0 || this.remoteReadInProgress) {
-        // Bad LLP Close: Terminate with "catastrophic error local to the RDMAP stream"
-        // (0x0207), AE "Bad LLP Close" (Verbs §7.3).
-        this.rnic.asyncEvent(RiAsyncEventType.QP_BAD_LLQ_CLOSE, this);
-        this.terminateWith(Fault.STREAM_CATASTROPHIC, null);
-        return;
-      }
-      this.setState(RiQpState.CLOSING, 'peer FIN');
-      this.flushRq();
-      this.armCloseTimer();
-      this.transport?.closeGraceful();
-      return;
-    }
-    // In Terminate the FIN is part of the close we asked for: the close path finishes it.
+    llpFin(this);
   }
 
-  /** The LLP finished closing (both FINs, socket closed) without error. */
+  /** The LLP finished closing (both FINs, socket closed) without error (qp-iwarp.ts `llpClosed`). */
   onLlpClosed(): void {
-    this.clearCloseTimer();
-    this.takeTransport()?.detach();
-    if (this.state === RiQpState.CLOSING) {
-      this.setState(RiQpState.IDLE, 'LLP close complete');
-      this.llpHandle = null;
-      this.rnic.asyncEvent(RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE, this);
-    } else if (this.state === RiQpState.TERMINATE) {
-      this.toError('LLP closed after Terminate', null);
-    } else if (this.state === RiQpState.READY_TO_SEND) {
-      this.onLlpReset(false);
-    }
+    llpClosed(this);
   }
 
-  /** The LLP was reset or lost (Verbs §6.2 T13/T15/T16). */
+  /** The LLP was reset or lost (Verbs §6.2 T13/T15/T16; qp-iwarp.ts `llpReset`). */
   onLlpReset(lost: boolean): void {
-    this.clearCloseTimer();
-    this.takeTransport()?.detach();
-    const from = this.state;
-    if (from === RiQpState.READY_TO_SEND) {
-      this.toError(lost ? 'LLP lost' : 'LLP reset', null);
-      this.rnic.asyncEvent(
-        lost ? RiAsyncEventType.QP_LLQ_CONNECTION_LOST : RiAsyncEventType.QP_LLQ_CONNECTION_RESET,
-        this,
-      );
-    } else if (from === RiQpState.CLOSING) {
-      this.toError('LLP failure while closing', null);
-      this.rnic.asyncEvent(RiAsyncEventType.QP_LLQ_CONNECTION_LOST, this);
-    } else if (from === RiQpState.TERMINATE) {
-      this.toError('LLP reset after Terminate', null);
-    }
+    llpReset(this, lost);
   }
 
   /** Bad Close while Closing (Verbs §6.2 T15): reset, then Error, then the AE. */
@@ -811,7 +464,7 @@ export class Qp {
     this.closeTimer.unref?.();
   }
 
-  private clearCloseTimer(): void {
+  clearCloseTimer(): void {
     if (this.closeTimer) {
       clearTimeout(this.closeTimer);
       this.closeTimer = null;
@@ -1134,3 +787,5 @@ export class Qp {
 }
 
 export { RqWqe };
+export { QP_STATE_NAMES } from './qp-states.js';
+export { type IbAvIn, type IbModify, resolveAv } from './qp-ib.js';

@@ -4,10 +4,11 @@
  * numbers. Drawn from the operating system's CSPRNG (`src/util/random.ts`).
  */
 import { random32 } from '../util/random.js';
+import { PSN_MASK, QPN_MASK } from '../wire/ib/constants.js';
 
 /** A random 24-bit STag index candidate (0 included; the caller skips it). */
 export function randomIndex(): number {
-  return random32() & 0xff_ffff;
+  return random32() & PSN_MASK;
 }
 
 /** A random 8-bit STag key. */
@@ -21,7 +22,7 @@ export function randomOctet(): number {
  */
 export function randomQpn(): number {
   for (;;) {
-    const n = random32() & 0xff_ffff;
-    if (n > 1 && n !== 0xff_ffff) return n;
+    const n = random32() & QPN_MASK;
+    if (n > 1 && n !== QPN_MASK) return n;
   }
 }

@@ -9,8 +9,9 @@
  *   done once per message for tagged data and re-used while the message continues in order;
  * - receive matching for the RQ and the S-RQ, with the message offset of each segment;
  * - Send with Invalidate (Verbs §7.10.2);
- * - IRD and the Read Request queue, and the Read Responses it produces;
- * - matching Read Responses to the ORQ head.
+ * - IRD and the Read Request queue, and the Read Responses it produces.
+ *
+ * Responses to this QP's own Reads and atomics are the completer's (`completer.ts`).
  *
  * A failure is returned as a neutral {@link Fault}; the transport maps it to its wire error
  * (a Terminate, a NAK) and the QP's error path. {@link Fault.HANDLED} means the core already
@@ -24,13 +25,25 @@ import { InvalidateError, invalidateStag } from './memops.js';
 import type { Qp } from './qp.js';
 import { type QpTransport, TxOp, type TxSeg } from './transport.js';
 import type { InboundRead, RqWqe } from './wqe.js';
-
-/** Octets of the Global Route Header a UD receive buffer starts with (IBTA Vol. 1 §8.3). */
-export const GRH_LEN = 40;
+import { GRH_LEN } from '../wire/ib/constants.js';
 
 /** Received payload: the bytes of one segment, possibly spread over several chunks. */
 export interface RxPayload {
   readonly segments: readonly Uint8Array[];
+}
+
+/** Copies the octets of `p` after `skip` header octets into a target at `off`. */
+export function placePayload(p: RxPayload, skip: number, target: MemTarget, off: number): void {
+  for (const s of p.segments) {
+    if (skip >= s.length) {
+      skip -= s.length;
+      continue;
+    }
+    const n = s.length - skip;
+    copyToMem(target, off, s, skip, n);
+    off += n;
+    skip = 0;
+  }
 }
 
 /** A resolved SGL entry: where `len` octets of a message go. */
@@ -84,20 +97,6 @@ export class Responder {
     this.tagStag = -1;
   }
 
-  /** Copies `len` octets of `p` after `skip` header octets into a target at `off`. */
-  private place(p: RxPayload, skip: number, target: MemTarget, off: number): void {
-    for (const s of p.segments) {
-      if (skip >= s.length) {
-        skip -= s.length;
-        continue;
-      }
-      const n = s.length - skip;
-      copyToMem(target, off, s, skip, n);
-      off += n;
-      skip = 0;
-    }
-  }
-
   // ------------------------------------------------------------------ tagged
 
   /**
@@ -125,7 +124,7 @@ export class Responder {
         this.tagOffset = a.offset;
         this.tagEnd = a.offset + limit;
       }
-      this.place(p, skip, this.tagTarget!, this.tagOffset);
+      placePayload(p, skip, this.tagTarget!, this.tagOffset);
       this.tagOffset += len;
       this.tagNextTo = to + BigInt(len);
     }
@@ -156,51 +155,6 @@ export class Responder {
     return Fault.OK;
   }
 
-  /**
-   * Inbound Read Response segment: must match the head of the ORQ (RFC 5040 §4.5, Verbs §6.5).
-   * The local sink is checked when the first segment arrives (Verbs §7.6.3) for `sinkAccess`:
-   * on iWARP the Read Response is a tagged message into the Data Sink STag, which takes Remote
-   * Write (RFC 5040 §4.5, as siw checks it); on InfiniBand the sink is a local data segment,
-   * which takes Local Write only (IBTA Vol. 1 §10.6.3.1, as rxe copies the response).
-   */
-  rxReadResponse(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number, t: QpTransport, sinkAccess: Access = Access.REMOTE_WRITE): Fault {
-    const qp = this.qp;
-    const e = qp.orq[0];
-    if (!e) return Fault.UNEXPECTED_RESPONSE;
-    if (stag !== e.sinkStag) return Fault.RESPONSE_STAG_MISMATCH;
-    if (to !== e.sinkTo + BigInt(e.received) || e.received + len > e.length) return Fault.RESPONSE_OUT_OF_RANGE;
-    if (e.received === 0 && e.length > 0 && !e.target) {
-      const a: AccessOut = { target: null, offset: 0, obj: null };
-      const err = checkAccess(qp.rnic.stags, e.sinkStag, e.sinkTo, e.length, sinkAccess, qp.pd, qp, a);
-      if (err !== AccessError.OK) {
-        // The local sink is bad: the Read completes in error, then the QP terminates.
-        qp.orq.shift();
-        if (e.wqe) qp.requester.failRead(e.wqe, LOCAL_ACCESS_STATUS[err]);
-        return Fault.HANDLED;
-      }
-      e.target = a;
-    }
-    if (len > 0) this.place(p, skip, e.target!.target!, e.target!.offset + e.received);
-    e.received += len;
-    if (last) {
-      if (e.received !== e.length) return Fault.RESPONSE_OUT_OF_RANGE;
-      qp.orq.shift();
-      if (e.wqe) qp.requester.readDone(e.wqe, t);
-      else t.kick();
-    }
-    return Fault.OK;
-  }
-
-  /**
-   * InfiniBand Read Response packet (IBTA Vol. 1 §9.4.4): IB responses carry no sink address,
-   * they answer the oldest outstanding Read in PSN order, so the sink is the ORQ head's.
-   */
-  rxReadResponseIb(len: number, last: boolean, p: RxPayload, skip: number, t: QpTransport): Fault {
-    const e = this.qp.orq[0];
-    if (!e) return Fault.UNEXPECTED_RESPONSE;
-    return this.rxReadResponse(e.sinkStag, e.sinkTo + BigInt(e.received), len, last, p, skip, t, Access.LOCAL_WRITE);
-  }
-
   // ------------------------------------------------------------------ untagged
 
   /**
@@ -218,18 +172,8 @@ export class Responder {
       // No receive posted: iWARP has no RNR, the stream terminates (RFC 5041 §7, Verbs §13.2);
       // an RNR-capable transport answers with an RNR NAK instead.
       if (!w) return Fault.NO_RECV_BUFFER;
-      const pieces: Piece[] = [];
-      const pd = qp.srq ? qp.srq.pd : qp.pd;
-      const a = this.access;
-      for (const sge of w.sgl) {
-        const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, pd, qp, a);
-        if (e !== AccessError.OK) {
-          qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0);
-          qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
-          return Fault.HANDLED;
-        }
-        if (sge.len > 0) pieces.push({ target: a.target!, offset: a.offset, len: sge.len });
-      }
+      const pieces = this.resolveRecv(w, -1);
+      if (!pieces) return Fault.HANDLED;
       this.recvWqe = w;
       this.recvPieces = pieces;
       w.placed = 0;
@@ -263,6 +207,28 @@ export class Responder {
     }
     qp.completeRecv(w, RiWcStatus.SUCCESS, w.placed, flags, invalidated, RiWcType.DATA_RECEIVED, (imm ?? 0) >>> 0);
     return Fault.OK;
+  }
+
+  /**
+   * The SGL of receive WQE `w` resolved through the one access check (Local Write, the QP's or
+   * the S-RQ's PD: Verbs §7.6.3); on a bad SGE the WQE completes with its status, the QP
+   * terminates, and null is returned. `srcQpn`: a datagram's source QP (−1: none).
+   */
+  private resolveRecv(w: RqWqe, srcQpn: number): Piece[] | null {
+    const qp = this.qp;
+    const pieces: Piece[] = [];
+    const pd = qp.srq ? qp.srq.pd : qp.pd;
+    const a = this.access;
+    for (const sge of w.sgl) {
+      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, pd, qp, a);
+      if (e !== AccessError.OK) {
+        qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
+        qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
+        return null;
+      }
+      if (sge.len > 0) pieces.push({ target: a.target!, offset: a.offset, len: sge.len });
+    }
+    return pieces;
   }
 
   private placeUntagged(p: RxPayload, skip: number, mo: number, len: number): void {
@@ -326,18 +292,8 @@ export class Responder {
       return Fault.HANDLED;
     }
     const w = qp.takeRecv()!;
-    const pieces: Piece[] = [];
-    const pd = qp.srq ? qp.srq.pd : qp.pd;
-    const a = this.access;
-    for (const sge of w.sgl) {
-      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, pd, qp, a);
-      if (e !== AccessError.OK) {
-        qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
-        qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
-        return Fault.HANDLED;
-      }
-      if (sge.len > 0) pieces.push({ target: a.target!, offset: a.offset, len: sge.len });
-    }
+    const pieces = this.resolveRecv(w, srcQpn);
+    if (!pieces) return Fault.HANDLED;
     this.recvPieces = pieces;
     this.placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);
     if (len > 0) this.placeUntagged(p, skip, GRH_LEN, len);
@@ -406,21 +362,6 @@ export class Responder {
     qp.rnic.counters.atomicsExecuted++;
     qp.irq.push({ sinkStag: 0, sinkTo: 0n, length: 0, target: null, offset: 0, src: null, sent: 0, atomic: { requestId, orig } });
     t.kick();
-    return Fault.OK;
-  }
-
-  /**
-   * Inbound atomic response: must answer the atomic at the ORQ head, with its Request
-   * Identifier (RFC 7306 §5.2); the requester writes the original value into the WR's result
-   * buffer and completes it.
-   */
-  rxAtomicResponse(requestId: number, orig: readonly bigint[], t: QpTransport): Fault {
-    const qp = this.qp;
-    const e = qp.orq[0];
-    if (!e || e.atomicId === undefined || e.atomicId !== requestId || !e.wqe?.atomic) return Fault.UNEXPECTED_ATOMIC_RESPONSE;
-    if (orig.length !== e.wqe.atomic.size / 8) return Fault.UNEXPECTED_ATOMIC_RESPONSE;
-    qp.orq.shift();
-    qp.requester.atomicDone(e.wqe, orig, t);
     return Fault.OK;
   }
 

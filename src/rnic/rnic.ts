@@ -19,6 +19,7 @@ import { Qp, type QpInit } from './qp.js';
 import { randomQpn } from './random.js';
 import { Srq } from './srq.js';
 import { type TransportKind, wrRow } from './wr-table.js';
+import { QPN_MASK } from '../wire/ib/constants.js';
 
 const log = logger('rnic');
 
@@ -462,8 +463,8 @@ export class Rnic {
       ibQpns.add(id);
     } else {
       id = this.nextQpId;
-      while (this.qps.has(id)) id = (id % 0xff_ffff) + 1;
-      this.nextQpId = (id % 0xff_ffff) + 1;
+      while (this.qps.has(id)) id = (id % QPN_MASK) + 1;
+      this.nextQpId = (id % QPN_MASK) + 1;
     }
     // Report at least what was asked for: one SGE minimum and the RNIC's floor of 4 Send SGEs.
     const qp = new Qp(this, id, {

@@ -70,6 +70,8 @@ import {
   writeIcrc,
 } from '../wire/ib/index.js';
 import { addressToGid, canonicalAddress, gidToAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
+import { ROCEV2_PORT } from '../wire/ib/constants.js';
+import { QPN_MULTICAST } from '../wire/ib/bth.js';
 import { IpIdWindow, SEGMENT_RUN_IDS as MAX_GSO_SEGS } from './ipid-window.js';
 import { RocePcap } from './trace.js';
 
@@ -78,7 +80,7 @@ const log = logger('roce:net');
 export { addressToGid, canonicalAddress, gidToAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal };
 
 /** The RoCEv2 UDP destination port (IBTA Vol. 1 Annex A17.2.4). */
-export const ROCEV2_PORT = 4791;
+export { ROCEV2_PORT };
 /** IPv4 + UDP header octets in front of every packet. */
 export const IPV4_UDP_OVERHEAD = 28;
 /** IPv6 + UDP header octets in front of every packet. */
@@ -253,7 +255,7 @@ export function ipv4Bytes(a: string): Uint8Array {
 }
 
 /** The DestQP of a multicast datagram (IBTA Vol. 1 §10.5: QPN 0xFFFFFF). */
-export const MULTICAST_QPN = 0xffffff;
+export const MULTICAST_QPN = QPN_MULTICAST;
 
 /** True for an IPv4 address in 224.0.0.0/4. */
 export function isIpv4Multicast(a: string): boolean {

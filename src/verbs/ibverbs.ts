@@ -101,6 +101,7 @@ import {
   type In,
   VERBS_HANDLE,
 } from './types.js';
+import { GRH_LEN, PSN_MASK, QPN_MASK } from '../wire/ib/constants.js';
 
 /** Bytes a WR may carry inline (`IBV_SEND_INLINE`), copied at post time. */
 export const MAX_INLINE_DATA = 256;
@@ -1021,9 +1022,9 @@ function qpAttrValuesOk(q: Qp, attr: In<ibv_qp_attr>, mask: number, cur: ibv_qp_
   if (mask & M.IBV_QP_ACCESS_FLAGS && ((attr.qp_access_flags ?? 0) & ~QP_ACCESS_BITS) !== 0) return false;
   if (mask & M.IBV_QP_PATH_MTU && !u((attr.path_mtu ?? 0) - 1, 4)) return false;
   if (mask & M.IBV_QP_AV && (attr.ah_attr?.port_num ?? 1) > 1) return false;
-  if (mask & M.IBV_QP_DEST_QPN && !u(attr.dest_qp_num, 0xffffff)) return false;
-  if (mask & M.IBV_QP_RQ_PSN && !u(attr.rq_psn, 0xffffff)) return false;
-  if (mask & M.IBV_QP_SQ_PSN && !u(attr.sq_psn, 0xffffff)) return false;
+  if (mask & M.IBV_QP_DEST_QPN && !u(attr.dest_qp_num, QPN_MASK)) return false;
+  if (mask & M.IBV_QP_RQ_PSN && !u(attr.rq_psn, PSN_MASK)) return false;
+  if (mask & M.IBV_QP_SQ_PSN && !u(attr.sq_psn, PSN_MASK)) return false;
   if (mask & M.IBV_QP_MIN_RNR_TIMER && !u(attr.min_rnr_timer, 31)) return false;
   if (mask & M.IBV_QP_TIMEOUT && !u(attr.timeout, 31)) return false;
   if (mask & M.IBV_QP_RETRY_CNT && !u(attr.retry_cnt, 7)) return false;
@@ -1344,8 +1345,8 @@ function queryIbQp(q: Qp, attr: ibv_qp_attr, init: ibv_qp_init_attr): number {
  * GRH (IBTA Vol. 1 §8.3, the IPv6 layout).
  */
 function decodeGrh(b: Uint8Array): In<ibv_grh> | null {
-  if (b.length < 40) return null;
-  const v = new DataView(b.buffer, b.byteOffset, 40);
+  if (b.length < GRH_LEN) return null;
+  const v = new DataView(b.buffer, b.byteOffset, GRH_LEN);
   if (b.subarray(0, 20).every((x) => x === 0) && b[20]! >> 4 === 4) {
     const mapped = (at: number) => {
       const g = new Uint8Array(16);

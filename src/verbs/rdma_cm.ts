@@ -105,6 +105,7 @@ import {
   type sockaddr,
   VERBS_HANDLE,
 } from './types.js';
+import { QPN_MULTICAST } from '../wire/ib/bth.js';
 
 const log = logger('rdma_cm');
 
@@ -1619,7 +1620,7 @@ async function joinMulticast(i: CmId, addr: sockaddr, context: unknown, sendOnly
     p.ud.private_data = context as Uint8Array | null;
     p.ud.private_data_len = 0;
     p.ud.ah_attr = ibAhAttr(mgid, sgidIndex);
-    p.ud.qp_num = 0xffffff;
+    p.ud.qp_num = QPN_MULTICAST;
     p.ud.qkey = RDMA_UDP_QKEY;
     i.post(rdma_cm_event_type.RDMA_CM_EVENT_MULTICAST_JOIN, 0, p);
   });

@@ -14,6 +14,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { ipv6Bytes } from './ib/gid-address.js';
+import { ROCEV2_PORT } from './ib/constants.js';
 
 /** One end of a TCP connection. */
 export interface PcapEndpoint {
@@ -95,7 +96,7 @@ export interface PcapUdpDatagram {
 }
 
 /** The UDP port of RoCEv2 (IBTA Vol. 1 Annex A17.2), which Wireshark decodes as RRoCE. */
-export const ROCEV2_UDP_PORT = 4791;
+export const ROCEV2_UDP_PORT = ROCEV2_PORT;
 
 /** Writes libpcap records; see the module documentation. */
 export class PcapWriter {

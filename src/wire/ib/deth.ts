@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 import { checkUint, hx, IbDropReason, IbWireError } from './errors.js';
+import { QPN_MASK } from './constants.js';
 
 /** Octets of the DETH. */
 export const DETH_LEN = 8;
@@ -46,7 +47,7 @@ export function decodeDeth(buf: Uint8Array, offset = 0): Deth {
   if (buf.length - offset < DETH_LEN) throw new IbWireError(IbDropReason.Truncated, 'DETH');
   const dv = new DataView(buf.buffer, buf.byteOffset + offset, DETH_LEN);
   const w = dv.getUint32(4);
-  return { qkey: dv.getUint32(0), resv8: w >>> 24, srcQp: w & 0xffffff };
+  return { qkey: dv.getUint32(0), resv8: w >>> 24, srcQp: w & QPN_MASK };
 }
 
 export function stringifyDeth(h: Deth): string {

@@ -8,6 +8,7 @@
 export * from './aeth.js';
 export * from './atomic-eth.js';
 export * from './bth.js';
+export * from './constants.js';
 export * from './deth.js';
 export { IbDropReason, IbWireError, isIbWireError } from './errors.js';
 export * from './icrc.js';

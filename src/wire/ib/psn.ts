@@ -7,11 +7,7 @@
  *
  * @packageDocumentation
  */
-
-/** The PSN space: 2^24. */
-export const PSN_MODULUS = 0x1000000;
-/** Mask of a PSN. */
-export const PSN_MASK = 0xffffff;
+import { PSN_MASK, PSN_MODULUS } from './constants.js';
 
 /** `(a + n) mod 2^24`; `n` may be negative. */
 export function psnAdd(a: number, n: number): number {
