@@ -55,6 +55,7 @@ import {
   SIDR_REQ_USER_PD,
 } from './rdma_cm_ib.js';
 import { tcpPortBusy } from './portprobe.js';
+import { qpConnected } from './ibv_qp_state.js';
 import {
   type Cq,
   ibv_alloc_pd,
@@ -420,7 +421,7 @@ export class CmId implements rdma_cm_id {
     this.conn = conn;
     this.state = 'connected';
     if (this.qp) {
-      this.qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+      qpConnected(this.qp);
       this.qp.quietBadClose = false;
     }
     conn.once('close', () => this.onClosed());
@@ -1249,7 +1250,7 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
       }
       s.conn!.ready();
       i.state = 'connected';
-      if (i.qp) i.qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+      if (i.qp) qpConnected(i.qp);
       const p = emptyParam();
       p.conn.private_data = rep.privateData;
       p.conn.private_data_len = rep.privateData.length;
@@ -1265,7 +1266,7 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
     }
     case 'established':
       i.state = 'connected';
-      if (i.qp) i.qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+      if (i.qp) qpConnected(i.qp);
       i.post(T.RDMA_CM_EVENT_ESTABLISHED);
       return;
     case 'rejected': {
