@@ -15,7 +15,7 @@ import { EBUSY, EINVAL, ENOMEM, EOPNOTSUPP } from './errno.js';
 import type { ibv_ah_attr, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_init_attr, In } from './types.js';
 import { type Cq, DEFAULT_RD_ATOMIC, MAX_INLINE_DATA, type Mr, type Pd, Qp, type Srq, alive, nullWith } from './ibv_objects.js';
 import { ibv_dereg_mr, ibv_reg_mr } from './ibv_pd.js';
-import { QP_ACCESS_BITS, RI_OF_IBV, modifyIwarpQp } from './ibv_qp_state.js';
+import { QP_ACCESS_BITS, riOfIbv, modifyIwarpQp } from './ibv_qp_state.js';
 
 // ------------------------------------------------------------------------------ QP
 
@@ -152,17 +152,17 @@ function modifyIbQp(q: Qp, attr: In<ibv_qp_attr>, mask: number): number {
   let riMask = RiQpAttrMask.SR_IBTA_ATTRS;
   let state: RiQpState | undefined;
   if (mask & M.IBV_QP_STATE) {
-    state = RI_OF_IBV[attr.qp_state as number];
+    state = riOfIbv(attr.qp_state);
     if (state === undefined) return fail(EINVAL);
     riMask |= RiQpAttrMask.NEXT_STATE;
   }
   if (mask & M.IBV_QP_AV && (attr.ah_attr?.is_global ?? 0) !== 1) return fail(EINVAL, 'ibv_modify_qp: a RoCE address vector needs the GRH (is_global 1) (EINVAL)');
-  if (mask & M.IBV_QP_CUR_STATE && RI_OF_IBV[attr.cur_qp_state as number] === undefined) return fail(EINVAL);
+  if (mask & M.IBV_QP_CUR_STATE && riOfIbv(attr.cur_qp_state) === undefined) return fail(EINVAL);
   const acc = attr.qp_access_flags ?? 0;
   if (mask & M.IBV_QP_ACCESS_FLAGS && (!Number.isInteger(acc) || (acc & ~QP_ACCESS_BITS) !== 0)) return fail(EINVAL);
   const ib: Partial<ri_ib_qp_attr_t> = {
     sr_ibta_mask: mask & ~M.IBV_QP_STATE,
-    current_state: RI_OF_IBV[attr.cur_qp_state as number],
+    current_state: riOfIbv(attr.cur_qp_state),
     recv_qkey: attr.qkey,
     send_psn: attr.sq_psn,
     recv_psn: attr.rq_psn,

@@ -14,50 +14,26 @@ import { RiRet } from '../rnicpi/status.js';
 import { bytesOfRiGid } from '../rnicpi/gid.js';
 import { RiQpAttrMask, RiQpState, type ri_gen_address_vector_t } from '../rnicpi/types.js';
 import { riQpState } from '../provider/softrdma.js';
-import { IbQpAttr, type IbQpState, ibModifyOk } from '../rnic/qp-states.js';
+import { IbQpAttr, ibModifyOk } from '../rnic/qp-states.js';
+import { IB_OF_IWARP, IB_OF_RI, IbQpState, IWARP_OF_IB, RI_OF_IB } from '../rnicpi/qp-state-map.js';
 import { ibv_access_flags, ibv_mig_state, ibv_qp_attr_mask, ibv_qp_state, ibv_qp_type } from './constants.js';
 import { errnoOf, fail } from './device.js';
 import { EINVAL } from './errno.js';
 import type { ibv_ah_attr, ibv_qp, ibv_qp_attr, ibv_qp_init_attr, In } from './types.js';
 import { type Qp, alive } from './ibv_objects.js';
 
-/** The IB state of each RNICPI IB state (RNICPI 1.0 §6.7; SQD covers Draining and Drained). */
-export const IBV_OF_RI: Readonly<Record<number, ibv_qp_state>> = {
-  [RiQpState.IDLE]: ibv_qp_state.IBV_QPS_RESET,
-  [RiQpState.INITIALIZED]: ibv_qp_state.IBV_QPS_INIT,
-  [RiQpState.READY_TO_RECEIVE]: ibv_qp_state.IBV_QPS_RTR,
-  [RiQpState.READY_TO_SEND]: ibv_qp_state.IBV_QPS_RTS,
-  [RiQpState.SEND_QUEUE_DRAINING]: ibv_qp_state.IBV_QPS_SQD,
-  [RiQpState.SEND_QUEUE_DRAINED]: ibv_qp_state.IBV_QPS_SQD,
-  [RiQpState.SEND_QUEUE_ERROR]: ibv_qp_state.IBV_QPS_SQE,
-  [RiQpState.ERROR]: ibv_qp_state.IBV_QPS_ERR,
-};
-export const RI_OF_IBV: Readonly<Record<number, RiQpState>> = {
-  [ibv_qp_state.IBV_QPS_RESET]: RiQpState.IDLE,
-  [ibv_qp_state.IBV_QPS_INIT]: RiQpState.INITIALIZED,
-  [ibv_qp_state.IBV_QPS_RTR]: RiQpState.READY_TO_RECEIVE,
-  [ibv_qp_state.IBV_QPS_RTS]: RiQpState.READY_TO_SEND,
-  [ibv_qp_state.IBV_QPS_SQD]: RiQpState.SEND_QUEUE_DRAINED,
-  [ibv_qp_state.IBV_QPS_SQE]: RiQpState.SEND_QUEUE_ERROR,
-  [ibv_qp_state.IBV_QPS_ERR]: RiQpState.ERROR,
-};
+/**
+ * An `ibv_qp_state` is the IB state of the same value; the map between RNICPI and IB states
+ * is `src/rnicpi/qp-state-map.ts`, read here for both directions.
+ */
+export function ibvOfRi(s: RiQpState): ibv_qp_state {
+  const ib = IB_OF_RI[s];
+  return ib === undefined ? ibv_qp_state.IBV_QPS_UNKNOWN : (ib as number as ibv_qp_state);
+}
 
-/** The RNICPI state an IB target state means on an iWARP QP, or null if it is not reachable by modify. */
-export function riStateOf(s: ibv_qp_state): RiQpState | null {
-  switch (s) {
-    case ibv_qp_state.IBV_QPS_RESET:
-    case ibv_qp_state.IBV_QPS_INIT:
-    case ibv_qp_state.IBV_QPS_RTR:
-      return RiQpState.IDLE;
-    case ibv_qp_state.IBV_QPS_SQD:
-      return RiQpState.CLOSING;
-    case ibv_qp_state.IBV_QPS_SQE:
-      return RiQpState.TERMINATE;
-    case ibv_qp_state.IBV_QPS_ERR:
-      return RiQpState.ERROR;
-    default:
-      return null;
-  }
+/** The RNICPI state a Modify QP into an `ibv_qp_state` requests on a RoCEv2 QP, or undefined for no IB state. */
+export function riOfIbv(s: number | undefined): RiQpState | undefined {
+  return Object.hasOwn(RI_OF_IB, s as number) ? RI_OF_IB[s as IbQpState] : undefined;
 }
 
 /** The IB-only attributes of a QP, as last set by `ibv_modify_qp`. */
@@ -210,7 +186,7 @@ function queryIbQp(q: Qp, attr: ibv_qp_attr, init: ibv_qp_init_attr): number {
   if (!('qp_ib' in a.qp_xport)) return fail(EINVAL);
   const x = a.qp_xport.qp_ib;
   const A = ibv_access_flags;
-  const s = IBV_OF_RI[a.state] ?? ibv_qp_state.IBV_QPS_UNKNOWN;
+  const s = ibvOfRi(a.state);
   attr.qp_state = s;
   attr.cur_qp_state = s;
   attr.qp_access_flags =
@@ -302,23 +278,13 @@ export function qpState(q: Qp): ibv_qp_state {
   if (q.dead) return ibv_qp_state.IBV_QPS_UNKNOWN;
   const st = riQpState(q.context.ops, q.context.rnic, q.ri);
   if (st === null) return ibv_qp_state.IBV_QPS_UNKNOWN;
-  if (q.isIb) return IBV_OF_RI[st] ?? ibv_qp_state.IBV_QPS_UNKNOWN;
-  switch (st) {
-    case RiQpState.IDLE:
-      return q.ibState === ibv_qp_state.IBV_QPS_ERR || q.ibState === ibv_qp_state.IBV_QPS_RTS
-        ? ibv_qp_state.IBV_QPS_RESET
-        : q.ibState;
-    case RiQpState.READY_TO_SEND:
-      // The LLP connection (a socket converted by the CM) can put the RNIC in RTS while the
-      // consumer has not yet issued its RTR→RTS modify: the QP reads as RTR until it does.
-      return q.ibState === ibv_qp_state.IBV_QPS_RTR ? ibv_qp_state.IBV_QPS_RTR : ibv_qp_state.IBV_QPS_RTS;
-    case RiQpState.CLOSING:
-      return ibv_qp_state.IBV_QPS_SQD;
-    case RiQpState.TERMINATE:
-      return ibv_qp_state.IBV_QPS_SQE;
-    default:
-      return ibv_qp_state.IBV_QPS_ERR;
-  }
+  if (q.isIb) return ibvOfRi(st);
+  // Idle is whichever of RESET, INIT or RTR the consumer last set (an RTS or ERR left is RESET).
+  if (st === RiQpState.IDLE) return q.ibState === ibv_qp_state.IBV_QPS_ERR || q.ibState === ibv_qp_state.IBV_QPS_RTS ? ibv_qp_state.IBV_QPS_RESET : q.ibState;
+  // The LLP connection (a socket converted by the CM) can put the RNIC in RTS while the
+  // consumer has not yet issued its RTR→RTS modify: the QP reads as RTR until it does.
+  if (st === RiQpState.READY_TO_SEND && q.ibState === ibv_qp_state.IBV_QPS_RTR) return ibv_qp_state.IBV_QPS_RTR;
+  return (IB_OF_IWARP[st] ?? IbQpState.ERR) as number as ibv_qp_state;
 }
 
 /**
@@ -355,7 +321,7 @@ export function modifyIwarpQp(q: Qp, attr: In<ibv_qp_attr>, mask: number): numbe
     // Only the CM brings an iWARP QP to RTS; this modify completes an LLP-made RTS.
     if (rnicState !== RiQpState.READY_TO_SEND) return fail(EINVAL);
   } else if (target !== cur) {
-    const s = riStateOf(target);
+    const s = IWARP_OF_IB[target as number as IbQpState] ?? null;
     if (s === null) return fail(EINVAL);
     if (target === S.IBV_QPS_RESET) {
       // Empty the queues: Idle and RTS pass through Error; Error goes straight to Idle.
