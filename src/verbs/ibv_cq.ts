@@ -102,62 +102,60 @@ export function ibv_ack_cq_events(cq: ibv_cq, nevents: number): void {
   if (c instanceof Cq) c.comp_events_completed += nevents;
 }
 
-/** RNICPI WC status → ibverbs (the iWARP statuses folded as Linux siw folds them). */
+/**
+ * RNICPI WC status → ibverbs: the iWARP statuses folded as Linux siw folds them, the
+ * InfiniBand ones (RNICPI §6.10 IB-specific; IBTA Vol. 1 §11.6.2) as they are. Two depend on
+ * the WR as well: {@link BIND_FAULTS} and a receive buffer too small ({@link wcStatusOf}).
+ */
+const WC_STATUS: Readonly<Partial<Record<RiWcStatus, ibv_wc_status>>> = {
+  [RiWcStatus.SUCCESS]: ibv_wc_status.IBV_WC_SUCCESS,
+  [RiWcStatus.WR_FLUSHED_ERROR]: ibv_wc_status.IBV_WC_WR_FLUSH_ERR,
+  [RiWcStatus.LOCAL_QP_OP_ERROR]: ibv_wc_status.IBV_WC_LOC_QP_OP_ERR,
+  [RiWcStatus.WQE_FORMAT_ERROR]: ibv_wc_status.IBV_WC_LOC_QP_OP_ERR,
+  [RiWcStatus.ZERO_ORD_ERROR]: ibv_wc_status.IBV_WC_LOC_QP_OP_ERR,
+  [RiWcStatus.REMOTE_TERMINATION_ERROR]: ibv_wc_status.IBV_WC_REM_OP_ERR,
+  [RiWcStatus.REMOTE_OP_ERROR]: ibv_wc_status.IBV_WC_REM_OP_ERR,
+  [RiWcStatus.REMOTE_ACCESS_ERROR]: ibv_wc_status.IBV_WC_REM_ACCESS_ERR,
+  [RiWcStatus.REMOTE_INVALID_REQ_ERROR]: ibv_wc_status.IBV_WC_REM_INV_REQ_ERR,
+  [RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR]: ibv_wc_status.IBV_WC_LOC_PROT_ERR,
+  [RiWcStatus.HUGE_PAYLOAD_ERROR]: ibv_wc_status.IBV_WC_LOC_LEN_ERR,
+  [RiWcStatus.INVALID_BIND_MR_ERROR]: ibv_wc_status.IBV_WC_MW_BIND_ERR,
+  [RiWcStatus.INVALID_BIND_MW_ERROR]: ibv_wc_status.IBV_WC_MW_BIND_ERR,
+  [RiWcStatus.STAG_NOT_IN_INVALID_STATE_ERROR]: ibv_wc_status.IBV_WC_LOC_PROT_ERR,
+  [RiWcStatus.INVALID_STAG_ERROR]: ibv_wc_status.IBV_WC_LOC_PROT_ERR,
+  [RiWcStatus.ACCESS_VIOLATION_ERROR]: ibv_wc_status.IBV_WC_LOC_PROT_ERR,
+  [RiWcStatus.INVALID_PD_ERROR]: ibv_wc_status.IBV_WC_LOC_PROT_ERR,
+  [RiWcStatus.ADDRESS_WRAP_ERROR]: ibv_wc_status.IBV_WC_LOC_PROT_ERR,
+  [RiWcStatus.STAG_INVALIDATE_ERROR]: ibv_wc_status.IBV_WC_LOC_PROT_ERR,
+  [RiWcStatus.LOCAL_LENGTH_ERROR]: ibv_wc_status.IBV_WC_LOC_LEN_ERR,
+  [RiWcStatus.LOCAL_PROTECTION_ERROR]: ibv_wc_status.IBV_WC_LOC_PROT_ERR,
+  [RiWcStatus.MEMORY_MGMT_ERROR]: ibv_wc_status.IBV_WC_MW_BIND_ERR,
+  [RiWcStatus.BAD_RESPONSE_ERROR]: ibv_wc_status.IBV_WC_BAD_RESP_ERR,
+  [RiWcStatus.LOCAL_ACCESS_ERROR]: ibv_wc_status.IBV_WC_LOC_ACCESS_ERR,
+  [RiWcStatus.TRANSPORT_RETRY_EXCEEDED]: ibv_wc_status.IBV_WC_RETRY_EXC_ERR,
+  [RiWcStatus.RNR_RETRY_EXCEEDED]: ibv_wc_status.IBV_WC_RNR_RETRY_EXC_ERR,
+  [RiWcStatus.REMOTE_ABORTED_ERROR]: ibv_wc_status.IBV_WC_REM_ABORT_ERR,
+};
+
+/** Protection faults that a Bind completes with as a bind error (the window could not be bound). */
+const BIND_FAULTS: ReadonlySet<number> = new Set([
+  RiWcStatus.STAG_NOT_IN_INVALID_STATE_ERROR,
+  RiWcStatus.INVALID_STAG_ERROR,
+  RiWcStatus.ACCESS_VIOLATION_ERROR,
+  RiWcStatus.INVALID_PD_ERROR,
+  RiWcStatus.ADDRESS_WRAP_ERROR,
+  RiWcStatus.STAG_INVALIDATE_ERROR,
+]);
+
+/** RNICPI WC status → ibverbs ({@link WC_STATUS}), given the WC type it completes. */
 export function wcStatusOf(st: number, opType: number): ibv_wc_status {
-  const S = ibv_wc_status;
-  switch (st) {
-    case RiWcStatus.SUCCESS:
-      return S.IBV_WC_SUCCESS;
-    case RiWcStatus.WR_FLUSHED_ERROR:
-      return S.IBV_WC_WR_FLUSH_ERR;
-    case RiWcStatus.LOCAL_QP_OP_ERROR:
-    case RiWcStatus.WQE_FORMAT_ERROR:
-    case RiWcStatus.ZERO_ORD_ERROR:
-      return S.IBV_WC_LOC_QP_OP_ERR;
-    case RiWcStatus.REMOTE_TERMINATION_ERROR:
-    case RiWcStatus.REMOTE_OP_ERROR:
-      return S.IBV_WC_REM_OP_ERR;
-    case RiWcStatus.REMOTE_ACCESS_ERROR:
-      return S.IBV_WC_REM_ACCESS_ERR;
-    case RiWcStatus.REMOTE_INVALID_REQ_ERROR:
-      return S.IBV_WC_REM_INV_REQ_ERR;
-    case RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR:
-      // A receive buffer too small for the message is a length error in ibverbs terms.
-      return opType === RiWcType.DATA_RECEIVED ? S.IBV_WC_LOC_LEN_ERR : S.IBV_WC_LOC_PROT_ERR;
-    case RiWcStatus.HUGE_PAYLOAD_ERROR:
-      return S.IBV_WC_LOC_LEN_ERR;
-    case RiWcStatus.INVALID_BIND_MR_ERROR:
-    case RiWcStatus.INVALID_BIND_MW_ERROR:
-      return S.IBV_WC_MW_BIND_ERR;
-    case RiWcStatus.STAG_NOT_IN_INVALID_STATE_ERROR:
-      return opType === RiWcType.BIND ? S.IBV_WC_MW_BIND_ERR : S.IBV_WC_LOC_PROT_ERR;
-    case RiWcStatus.INVALID_STAG_ERROR:
-    case RiWcStatus.ACCESS_VIOLATION_ERROR:
-    case RiWcStatus.INVALID_PD_ERROR:
-    case RiWcStatus.ADDRESS_WRAP_ERROR:
-    case RiWcStatus.STAG_INVALIDATE_ERROR:
-      return opType === RiWcType.BIND ? S.IBV_WC_MW_BIND_ERR : S.IBV_WC_LOC_PROT_ERR;
-    // InfiniBand completion statuses (RNICPI §6.10 IB-specific; IBTA Vol. 1 §11.6.2).
-    case RiWcStatus.LOCAL_LENGTH_ERROR:
-      return S.IBV_WC_LOC_LEN_ERR;
-    case RiWcStatus.LOCAL_PROTECTION_ERROR:
-      return S.IBV_WC_LOC_PROT_ERR;
-    case RiWcStatus.MEMORY_MGMT_ERROR:
-      return S.IBV_WC_MW_BIND_ERR;
-    case RiWcStatus.BAD_RESPONSE_ERROR:
-      return S.IBV_WC_BAD_RESP_ERR;
-    case RiWcStatus.LOCAL_ACCESS_ERROR:
-      return S.IBV_WC_LOC_ACCESS_ERR;
-    case RiWcStatus.TRANSPORT_RETRY_EXCEEDED:
-      return S.IBV_WC_RETRY_EXC_ERR;
-    case RiWcStatus.RNR_RETRY_EXCEEDED:
-      return S.IBV_WC_RNR_RETRY_EXC_ERR;
-    case RiWcStatus.REMOTE_ABORTED_ERROR:
-      return S.IBV_WC_REM_ABORT_ERR;
-    default:
-      if (st >= RiWcStatus.FMR_QP_NOT_PRIVILEGED_ERROR && st <= RiWcStatus.INVALID_FMR_VA_ERROR) return S.IBV_WC_LOC_PROT_ERR;
-      return S.IBV_WC_GENERAL_ERR;
-  }
+  if (opType === RiWcType.BIND && BIND_FAULTS.has(st)) return ibv_wc_status.IBV_WC_MW_BIND_ERR;
+  // A receive buffer too small for the message is a length error in ibverbs terms.
+  if (st === RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR && opType === RiWcType.DATA_RECEIVED) return ibv_wc_status.IBV_WC_LOC_LEN_ERR;
+  const s = WC_STATUS[st as RiWcStatus];
+  if (s !== undefined) return s;
+  if (st >= RiWcStatus.FMR_QP_NOT_PRIVILEGED_ERROR && st <= RiWcStatus.INVALID_FMR_VA_ERROR) return ibv_wc_status.IBV_WC_LOC_PROT_ERR;
+  return ibv_wc_status.IBV_WC_GENERAL_ERR;
 }
 
 const WC_OPCODE: Record<number, ibv_wc_opcode> = {

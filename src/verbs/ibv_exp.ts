@@ -8,10 +8,33 @@
 import { RiRet } from '../rnicpi/status.js';
 import { RiWrFlags, RiWrType, type ri_wr_t } from '../rnicpi/types.js';
 import type { PostResult, WrList } from './api.js';
-import { ibv_qp_state, ibv_send_flags, type ibv_wr_opcode, ibv_exp_wr_opcode, IBV_EXP_DEVICE_ATTR_EXT_ATOMIC_ARGS, IBV_EXP_DEVICE_EXT_ATOMICS, IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG, IBV_EXP_QP_INIT_ATTR_PD, IBV_EXP_SEND_FENCE, IBV_EXP_SEND_SIGNALED, IBV_EXP_SEND_SOLICITED } from './constants.js';
+import {
+  ibv_qp_state,
+  ibv_send_flags,
+  type ibv_wr_opcode,
+  ibv_exp_wr_opcode,
+  IBV_EXP_DEVICE_ATTR_EXT_ATOMIC_ARGS,
+  IBV_EXP_DEVICE_EXT_ATOMICS,
+  IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG,
+  IBV_EXP_QP_INIT_ATTR_PD,
+  IBV_EXP_SEND_FENCE,
+  IBV_EXP_SEND_SIGNALED,
+  IBV_EXP_SEND_SOLICITED,
+} from './constants.js';
 import { Context, errnoOf, fail, queryDevice, rnicAttrs } from './device.js';
 import { EINVAL, ENOSYS } from './errno.js';
-import type { ibv_context, ibv_device_attr, ibv_exp_device_attr, ibv_exp_qp_init_attr, ibv_exp_send_wr, ibv_pd, ibv_qp, ibv_qp_init_attr, ibv_send_wr, In } from './types.js';
+import type {
+  ibv_context,
+  ibv_device_attr,
+  ibv_exp_device_attr,
+  ibv_exp_qp_init_attr,
+  ibv_exp_send_wr,
+  ibv_pd,
+  ibv_qp,
+  ibv_qp_init_attr,
+  ibv_send_wr,
+  In,
+} from './types.js';
 import { type Pd, type Qp, alive, nullWith, sgeList, wrItems } from './ibv_objects.js';
 import { firstOf, toRiWr, wrIdError } from './ibv_post.js';
 import { ibv_create_qp } from './ibv_qp.js';

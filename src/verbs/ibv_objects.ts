@@ -6,11 +6,35 @@
  *
  * @module
  */
-import { RiMemFlags, type ri_address_handle_t, type ri_cq_handle_t, type ri_data_seg_t, type ri_mr_handle_t, type ri_mw_handle_t, type ri_pd_handle_t, type ri_qp_handle_t, type ri_srq_handle_t } from '../rnicpi/types.js';
+import {
+  RiMemFlags,
+  type ri_address_handle_t,
+  type ri_cq_handle_t,
+  type ri_data_seg_t,
+  type ri_mr_handle_t,
+  type ri_mw_handle_t,
+  type ri_pd_handle_t,
+  type ri_qp_handle_t,
+  type ri_srq_handle_t,
+} from '../rnicpi/types.js';
 import { ibv_access_flags, type ibv_mw_type, ibv_qp_state, ibv_qp_type, ibv_transport_type } from './constants.js';
 import { type AsyncTarget, type CompletionTarget, Context, fail } from './device.js';
 import { EAGAIN, EBADF, setErrno } from './errno.js';
-import { type ibv_ah, type ibv_async_event, type ibv_comp_channel, type ibv_cq, type ibv_mr, type ibv_mw, type ibv_pd, type ibv_qp, type ibv_qp_cap, type ibv_sge, type ibv_srq, type In, VERBS_HANDLE } from './types.js';
+import {
+  type ibv_ah,
+  type ibv_async_event,
+  type ibv_comp_channel,
+  type ibv_cq,
+  type ibv_mr,
+  type ibv_mw,
+  type ibv_pd,
+  type ibv_qp,
+  type ibv_qp_cap,
+  type ibv_sge,
+  type ibv_srq,
+  type In,
+  VERBS_HANDLE,
+} from './types.js';
 import { type QpIbAttrs, newIbAttrs, qpState } from './ibv_qp_state.js';
 
 /** Bytes a WR may carry inline (`IBV_SEND_INLINE`), copied at post time. */

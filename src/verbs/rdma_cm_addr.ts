@@ -17,7 +17,22 @@ import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EINVAL, EOPNOTSUPP, er
 import { ephemeralPort, IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, ibSourceFor, isIbContext, RoceCm } from './rdma_cm_ib.js';
 import { tcpPortBusy } from './portprobe.js';
 import type { rdma_cm_event, rdma_cm_id, sockaddr } from './types.js';
-import { CmId, ECONNRESET, ETIMEDOUT, bindDevice, chooseDevice, deviceContexts, emptyParam, failRdma, idOk, isWildcard, log, owns, sockaddrOk, supportsPs } from './rdma_cm_id.js';
+import {
+  CmId,
+  ECONNRESET,
+  ETIMEDOUT,
+  bindDevice,
+  chooseDevice,
+  deviceContexts,
+  emptyParam,
+  failRdma,
+  idOk,
+  isWildcard,
+  log,
+  owns,
+  sockaddrOk,
+  supportsPs,
+} from './rdma_cm_id.js';
 import { ibDestroy, onIbRequest } from './rdma_cm_roce.js';
 
 /**

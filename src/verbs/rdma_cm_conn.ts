@@ -10,11 +10,39 @@
 import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError } from '../iwarp/cm.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { RDMA_UDP_QKEY } from '../wire/ib/cm.js';
-import { ibv_access_flags, ibv_qp_attr_mask, ibv_qp_state, ibv_qp_type, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space } from './constants.js';
+import {
+  ibv_access_flags,
+  ibv_qp_attr_mask,
+  ibv_qp_state,
+  ibv_qp_type,
+  RDMA_MAX_INIT_DEPTH,
+  RDMA_MAX_RESP_RES,
+  rdma_cm_event_type,
+  rdma_port_space,
+} from './constants.js';
 import { EADDRINUSE, EADDRNOTAVAIL, EINVAL, EHOSTUNREACH, ENETUNREACH, EOPNOTSUPP, setErrno } from './errno.js';
 import { IB_CM_ACCESS, ibUdQpToRts, isIbContext } from './rdma_cm_ib.js';
-import { ibv_create_comp_channel, ibv_create_cq, ibv_create_qp, ibv_destroy_comp_channel, ibv_destroy_cq, ibv_destroy_qp, ibv_modify_qp, type Qp } from './ibverbs.js';
-import type { ibv_comp_channel, ibv_cq, ibv_pd, ibv_qp_init_attr, ibv_srq, In, rdma_cm_event, rdma_cm_id, rdma_conn_param } from './types.js';
+import {
+  ibv_create_comp_channel,
+  ibv_create_cq,
+  ibv_create_qp,
+  ibv_destroy_comp_channel,
+  ibv_destroy_cq,
+  ibv_destroy_qp,
+  ibv_modify_qp,
+  type Qp,
+} from './ibverbs.js';
+import type {
+  ibv_comp_channel,
+  ibv_cq,
+  ibv_pd,
+  ibv_qp_init_attr,
+  ibv_srq,
+  In,
+  rdma_cm_event,
+  rdma_cm_id,
+  rdma_conn_param,
+} from './types.js';
 import { envParams, stripV6 } from './rdma_cm_addr.js';
 import { CmId, ECONNREFUSED, ECONNRESET, ETIMEDOUT, cmQpOf, defaultPd, emptyParam, failRdma, idOk, log } from './rdma_cm_id.js';
 import { leaveAll } from './rdma_cm_mcast.js';

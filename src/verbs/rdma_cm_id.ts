@@ -19,7 +19,21 @@ import { EADDRNOTAVAIL, EAGAIN, EBADF, EINVAL, ENODEV, setErrno } from './errno.
 import { ibAddresses, isIbContext, type RoceCm } from './rdma_cm_ib.js';
 import { qpConnected } from './ibv_qp_state.js';
 import { ibv_alloc_pd, ibv_modify_qp, type Pd, type Qp } from './ibverbs.js';
-import { type ibv_comp_channel, type ibv_context, type ibv_cq, type ibv_pd, type ibv_qp_init_attr, type ibv_srq, type In, type rdma_cm_event, type rdma_cm_id, type rdma_event_channel, type rdma_route, type sockaddr, VERBS_HANDLE } from './types.js';
+import {
+  type ibv_comp_channel,
+  type ibv_context,
+  type ibv_cq,
+  type ibv_pd,
+  type ibv_qp_init_attr,
+  type ibv_srq,
+  type In,
+  type rdma_cm_event,
+  type rdma_cm_id,
+  type rdma_event_channel,
+  type rdma_route,
+  type sockaddr,
+  VERBS_HANDLE,
+} from './types.js';
 import { hostHas, stripV6 } from './rdma_cm_addr.js';
 
 export const log = logger('rdma_cm');

@@ -13,7 +13,20 @@ import { addressToGid } from '../wire/ib/gid-address.js';
 import { ibv_qp_attr_mask, ibv_qp_state, rdma_cm_event_type, rdma_port_space } from './constants.js';
 import { type Context, onRawAsyncEvent, queryDevice } from './device.js';
 import { EINVAL, errnoName, errnoString, setErrno } from './errno.js';
-import { CMA_MRA_TIMEOUT, cmaPrivateData, gidIndex, IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, ibAhAttr, ibQpToRts, randomPsn, REQ_USER_PD, RoceCm, SIDR_REQ_USER_PD } from './rdma_cm_ib.js';
+import {
+  CMA_MRA_TIMEOUT,
+  cmaPrivateData,
+  gidIndex,
+  IBOE_HOP_LIMIT,
+  IBOE_PACKET_LIFETIME,
+  IBOE_PATH_MTU,
+  ibAhAttr,
+  ibQpToRts,
+  randomPsn,
+  REQ_USER_PD,
+  RoceCm,
+  SIDR_REQ_USER_PD,
+} from './rdma_cm_ib.js';
 import { qpConnected } from './ibv_qp_state.js';
 import { ibv_modify_qp } from './ibverbs.js';
 import type { ibv_device_attr, In, rdma_conn_param } from './types.js';

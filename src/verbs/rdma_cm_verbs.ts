@@ -12,7 +12,21 @@ import { ibv_access_flags, ibv_send_flags, ibv_qp_type, ibv_wr_opcode } from './
 import type { Context } from './device.js';
 import { EINVAL, EOPNOTSUPP, setErrno } from './errno.js';
 import { isIbContext } from './rdma_cm_ib.js';
-import { type Cq, ibv_create_srq, ibv_dereg_mr, ibv_destroy_srq, ibv_get_cq_event, ibv_ack_cq_events, ibv_poll_cq, ibv_post_recv, ibv_post_send, ibv_post_srq_recv, ibv_reg_mr, ibv_req_notify_cq, MAX_INLINE_DATA } from './ibverbs.js';
+import {
+  type Cq,
+  ibv_create_srq,
+  ibv_dereg_mr,
+  ibv_destroy_srq,
+  ibv_get_cq_event,
+  ibv_ack_cq_events,
+  ibv_poll_cq,
+  ibv_post_recv,
+  ibv_post_send,
+  ibv_post_srq_recv,
+  ibv_reg_mr,
+  ibv_req_notify_cq,
+  MAX_INLINE_DATA,
+} from './ibverbs.js';
 import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_sge, ibv_srq_init_attr, ibv_wc, In, rdma_cm_id } from './types.js';
 import { CmId, defaultPd, failRdma, idOk } from './rdma_cm_id.js';
 
