@@ -9,7 +9,6 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiWrFlags, RiWrType, type ri_wr_t } from '../rnicpi/types.js';
 import type { PostResult, WrList } from './api.js';
 import {
-  ibv_qp_state,
   ibv_send_flags,
   type ibv_wr_opcode,
   ibv_exp_wr_opcode,
@@ -35,8 +34,8 @@ import type {
   ibv_send_wr,
   In,
 } from './types.js';
-import { type Pd, type Qp, alive, nullWith, sgeList, wrItems } from './ibv_objects.js';
-import { firstOf, toRiWr, wrIdError } from './ibv_post.js';
+import { type Pd, type Qp, nullWith, sgeList, wrItems } from './ibv_objects.js';
+import { sendRefused, toRiWr, wrIdError } from './ibv_post.js';
 import { ibv_create_qp } from './ibv_qp.js';
 
 // ------------------------------------------------------------------------------ §4.8, §8.7 extended atomics
@@ -172,11 +171,8 @@ function toRiExpWr(q: Qp, w: In<ibv_exp_send_wr>): ri_wr_t | number {
  */
 export function ibv_exp_post_send(qp: ibv_qp, wr: WrList<ibv_exp_send_wr>): PostResult<ibv_exp_send_wr> {
   const q = qp as Qp;
-  if (!alive(q, 'ibv_qp')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
-  const st = q.state;
-  if (st === ibv_qp_state.IBV_QPS_RESET || st === ibv_qp_state.IBV_QPS_INIT || st === ibv_qp_state.IBV_QPS_RTR) {
-    return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
-  }
+  const refused = sendRefused(q, wr);
+  if (refused) return refused;
   const ctx = q.context;
   for (const w of wrItems<In<ibv_exp_send_wr>>(wr)) {
     const badId = wrIdError('ibv_exp_post_send', w.wr_id);

@@ -32,6 +32,11 @@ export function firstOf<W>(list: W | readonly W[]): W | null {
   return (list as W) ?? null;
 }
 
+/** The remote side of an RDMA Write or Read: the address and the R_Key. */
+function rdmaTarget(w: In<ibv_send_wr>): { rdma_addr: bigint; rtag: number } {
+  return { rdma_addr: w.wr?.rdma?.remote_addr ?? 0n, rtag: (w.wr?.rdma?.rkey ?? 0) >>> 0 };
+}
+
 /** Converts one `ibv_send_wr` into an RNICPI WR; a number is the errno of a refused WR. */
 export function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
   const O = ibv_wr_opcode;
@@ -75,16 +80,7 @@ export function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
       return { type: RiWrType.SEND_IMMEDIATE, flags, id, sg_list: sg, num_sgls: sg.length, rtag: 0, imm_data: (w.imm_data ?? 0) >>> 0 };
     case O.IBV_WR_RDMA_WRITE_WITH_IMM:
       if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
-      return {
-        type: RiWrType.RDMA_WRITE_IMMEDIATE,
-        flags,
-        id,
-        sg_list: sg,
-        num_sgls: sg.length,
-        rdma_addr: w.wr?.rdma?.remote_addr ?? 0n,
-        rtag: (w.wr?.rdma?.rkey ?? 0) >>> 0,
-        imm_data: (w.imm_data ?? 0) >>> 0,
-      };
+      return { type: RiWrType.RDMA_WRITE_IMMEDIATE, flags, id, sg_list: sg, num_sgls: sg.length, ...rdmaTarget(w), imm_data: (w.imm_data ?? 0) >>> 0 };
     case O.IBV_WR_ATOMIC_CMP_AND_SWP:
     case O.IBV_WR_ATOMIC_FETCH_AND_ADD: {
       // IB's fence orders an atomic after earlier Reads and atomics: the Read Fence.
@@ -122,25 +118,9 @@ export function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
     }
     case O.IBV_WR_RDMA_WRITE:
       if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
-      return {
-        type: RiWrType.RDMA_WRITE,
-        flags,
-        id,
-        sg_list: sg,
-        num_sgls: sg.length,
-        rdma_addr: w.wr?.rdma?.remote_addr ?? 0n,
-        rtag: (w.wr?.rdma?.rkey ?? 0) >>> 0,
-      };
+      return { type: RiWrType.RDMA_WRITE, flags, id, sg_list: sg, num_sgls: sg.length, ...rdmaTarget(w) };
     case O.IBV_WR_RDMA_READ:
-      return {
-        type: RiWrType.RDMA_READ,
-        flags,
-        id,
-        sg_list: sg,
-        num_sgls: sg.length,
-        rdma_addr: w.wr?.rdma?.remote_addr ?? 0n,
-        rtag: (w.wr?.rdma?.rkey ?? 0) >>> 0,
-      };
+      return { type: RiWrType.RDMA_READ, flags, id, sg_list: sg, num_sgls: sg.length, ...rdmaTarget(w) };
     case O.IBV_WR_LOCAL_INV: {
       if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.LOCAL_FENCE_FLAG;
       const key = (w.invalidate_rkey ?? 0) >>> 0;
@@ -209,15 +189,23 @@ function findKey(ctx: Context, key: number): Mr | Mw | null {
   return null;
 }
 
-export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<ibv_send_wr> {
-  const q = qp as Qp;
+/**
+ * The checks before a send WR is looked at: a live QP, in RTS or later (SQD/SQE/ERR, where WRs
+ * are flushed); the RNIC would queue them in Idle, IB refuses them in RESET/INIT/RTR.
+ */
+export function sendRefused<W>(q: Qp, wr: WrList<W>): PostResult<W> | null {
   if (!alive(q, 'ibv_qp')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
-  // Send WRs need RTS (or later: SQD/SQE/ERR, where they are flushed); the RNIC would queue
-  // them in Idle, IB refuses them in RESET/INIT/RTR.
   const st = q.state;
   if (st === ibv_qp_state.IBV_QPS_RESET || st === ibv_qp_state.IBV_QPS_INIT || st === ibv_qp_state.IBV_QPS_RTR) {
     return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
   }
+  return null;
+}
+
+export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<ibv_send_wr> {
+  const q = qp as Qp;
+  const refused = sendRefused(q, wr);
+  if (refused) return refused;
   const ctx = q.context;
   for (const w of wrItems<In<ibv_send_wr>>(wr)) {
     const badId = wrIdError('ibv_post_send', w.wr_id);

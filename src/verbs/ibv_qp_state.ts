@@ -52,7 +52,8 @@ export interface QpIbAttrs {
   en_sqd_async_notify: number;
 }
 
-function zeroAh(): ibv_ah_attr {
+/** An `ibv_ah_attr` of zeros (no GRH). */
+export function zeroAh(): ibv_ah_attr {
   return {
     grh: { dgid: { raw: new Uint8Array(16) }, flow_label: 0, sgid_index: 0, hop_limit: 0, traffic_class: 0 },
     dlid: 0,
@@ -218,13 +219,7 @@ function queryIbQp(q: Qp, attr: ibv_qp_attr, init: ibv_qp_init_attr): number {
   attr.alt_port_num = 0;
   attr.alt_timeout = 0;
   attr.rate_limit = 0;
-  init.qp_context = q.qp_context;
-  init.send_cq = q.send_cq;
-  init.recv_cq = q.recv_cq;
-  init.srq = q.srq;
-  init.cap = { ...q.cap };
-  init.qp_type = q.qp_type;
-  init.sq_sig_all = q.sqSigAll ? 1 : 0;
+  fillInitAttr(q, init, q.qp_type);
   return 0;
 }
 
@@ -260,13 +255,7 @@ export function ibv_query_qp(qp: ibv_qp, attr: ibv_qp_attr, _mask: number, init:
   attr.alt_port_num = 0;
   attr.alt_timeout = 0;
   attr.rate_limit = 0;
-  init.qp_context = q.qp_context;
-  init.send_cq = q.send_cq;
-  init.recv_cq = q.recv_cq;
-  init.srq = q.srq;
-  init.cap = { ...q.cap };
-  init.qp_type = ibv_qp_type.IBV_QPT_RC;
-  init.sq_sig_all = q.sqSigAll ? 1 : 0;
+  fillInitAttr(q, init, ibv_qp_type.IBV_QPT_RC);
   return 0;
 }
 
@@ -420,4 +409,15 @@ export function modifyQpToRts(qp: Qp, stream: unknown, mpa: { crc: boolean; recv
 /** rdma_cm established the connection of an iWARP or RoCEv2 QP: it reads as RTS from now on. */
 export function qpConnected(qp: Qp): void {
   qp.ibState = ibv_qp_state.IBV_QPS_RTS;
+}
+
+/** The `ibv_qp_init_attr` half of `ibv_query_qp`: what the QP was created with. */
+function fillInitAttr(q: Qp, init: ibv_qp_init_attr, qpType: ibv_qp_type): void {
+  init.qp_context = q.qp_context;
+  init.send_cq = q.send_cq;
+  init.recv_cq = q.recv_cq;
+  init.srq = q.srq;
+  init.cap = { ...q.cap };
+  init.qp_type = qpType;
+  init.sq_sig_all = q.sqSigAll ? 1 : 0;
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError } from '../iwarp/cm.js';
+import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError, type CmQp } from '../iwarp/cm.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { RDMA_UDP_QKEY } from '../wire/ib/cm.js';
 import {
@@ -193,6 +193,15 @@ export function pdOf(param: In<rdma_conn_param> | null): Uint8Array | null | num
   return pd.subarray(0, len);
 }
 
+/** The id's QP as the iWARP CM drives it, its attributes and the private data of `param`; null when either is not usable. */
+function cmQpSetup(qp: Qp, param: In<rdma_conn_param> | null): { eqp: CmQp; q: NonNullable<ReturnType<CmQp['query']>>; pd: Uint8Array | null } | null {
+  const eqp = cmQpOf(qp);
+  const q = eqp.query();
+  const pd = pdOf(param);
+  if (!q || typeof pd === 'number') return null;
+  return { eqp, q, pd };
+}
+
 /**
  * `rdma_connect`: MPA Request with the private data and IRD/ORD (`responder_resources` /
  * `initiator_depth`); ESTABLISHED (or REJECTED/UNREACHABLE/CONNECT_ERROR) follows as an event.
@@ -203,10 +212,9 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   // iWARP connects RDMA_PS_TCP only (IWARP_UNSUPPORTED 'rdma_connect:RDMA_PS_UDP').
   if (idOk(i) && i.ps !== rdma_port_space.RDMA_PS_TCP) return failRdma(EOPNOTSUPP);
   if (!idOk(i) || i.state !== 'route' || !i.qp) return failRdma(EINVAL);
-  const eqp = cmQpOf(i.qp);
-  const q = eqp.query();
-  const pd = pdOf(param);
-  if (!q || typeof pd === 'number') return failRdma(EINVAL);
+  const setup = cmQpSetup(i.qp, param);
+  if (!setup) return failRdma(EINVAL);
+  const { eqp, q, pd } = setup;
   const ird = param?.responder_resources ?? q.ird;
   const ord = param?.initiator_depth ?? q.ord;
   const env = envParams('rdma_connect');
@@ -275,10 +283,9 @@ export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | n
   const i = id as CmId;
   if (idOk(i) && i.state === 'request' && i.ib) return ibAccept(i, param);
   if (!idOk(i) || i.state !== 'request' || !i.req || !i.qp) return failRdma(EINVAL);
-  const eqp = cmQpOf(i.qp);
-  const q = eqp.query();
-  const pd = pdOf(param);
-  if (!q || typeof pd === 'number') return failRdma(EINVAL);
+  const setup = cmQpSetup(i.qp, param);
+  if (!setup) return failRdma(EINVAL);
+  const { eqp, q, pd } = setup;
   const depth = acceptDepth(i.req, param, q, eqp.caps());
   if (!depth) return failRdma(EINVAL, 'rdma_accept: responder_resources/initiator_depth above the device limits (EINVAL)');
   let conn: CmConnection;
