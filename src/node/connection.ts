@@ -13,10 +13,7 @@
  * operations before it. A WR that fails always completes with its own error status, and a
  * flushed one too, so no promise waits for a completion that never comes.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import {
-  IBV_QPT_RC,
   IBV_SEND_SIGNALED,
   IBV_WC_SUCCESS,
   IBV_WC_WITH_IMM,
@@ -26,13 +23,9 @@ import {
   IBV_WR_RDMA_WRITE,
   IBV_WR_RDMA_WRITE_WITH_IMM,
   IBV_WR_SEND,
-  IWARP_UNSUPPORTED_SOURCE,
-  RDMA_PS_TCP,
   errnoName,
   ibv_access_flags,
   ibv_ack_cq_events,
-  ibv_create_comp_channel,
-  ibv_create_cq,
   ibv_dereg_mr,
   ibv_destroy_comp_channel,
   ibv_destroy_cq,
@@ -42,19 +35,12 @@ import {
   ibv_post_send,
   ibv_reg_mr,
   ibv_req_notify_cq,
-  ibv_wr_opcode,
-  rdma_accept,
+  type ibv_wr_opcode,
   rdma_cm_event_type,
-  rdma_connect,
-  rdma_create_id,
-  rdma_create_qp,
   rdma_destroy_qp,
   rdma_disconnect,
   rdma_get_local_addr,
   rdma_get_peer_addr,
-  rdma_resolve_addr,
-  rdma_resolve_route,
-  rdmaUseDevice,
   softrdmaLastError,
   type ibv_comp_channel,
   type ibv_cq,
@@ -67,165 +53,30 @@ import {
   type rdma_cm_id,
 } from '../verbs/index.js';
 import { logger } from '../util/log.js';
-import { type CmEvent, eventError, IdEvents } from './cm.js';
+import type { CmEvent, IdEvents } from './cm.js';
 import type { RdmaDevice } from './device.js';
-import { ConnectError, ConnectionClosedError, DeviceNotFoundError, QueueFullError, RdmaError, UnsupportedError, WcError } from './errors.js';
-import { type LocalSlice, MemoryRegion, RemoteBuffer, type RemoteBufferLike } from './memory.js';
+import { ConnectionClosedError, QueueFullError, RdmaError, WcError } from './errors.js';
+import { MemoryRegion, RemoteBuffer, type RemoteBufferLike } from './memory.js';
+import { AbortHub, createQueues, isOptional, lastError, localLength, posInt, sinkAccess, unsupportedError } from './connection-parts.js';
+import {
+  type ConnectionOptions,
+  type ConnectionStats,
+  FOREIGN_WR_ID,
+  type Kind,
+  type LocalBuffer,
+  type Message,
+  type Op,
+  type OperationOptions,
+  POLL_BATCH,
+  RECV_BASE,
+  SIGNAL_BYTES,
+  type Waiter,
+} from './connection-types.js';
+
+export type { ConnectionOptions, ConnectionStats, ConnectOptions, LocalBuffer, Message, OperationOptions } from './connection-types.js';
+export { accept, connect } from './connect.js';
 
 const log = logger('node');
-
-/** Options of a connection, on either side. */
-export interface ConnectionOptions {
-  /** Operations posted at once (the send queue's depth); further calls wait. Default 64. */
-  maxOutstanding?: number;
-  /** Calls allowed to wait for the window; one more rejects with `QueueFullError` (ENOBUFS). Default 65536. */
-  maxQueued?: number;
-  /**
-   * Receive buffers the connection keeps posted: `count` buffers of `size` bytes (defaults 16 and
-   * 4096). A buffer is posted again once its message has been taken from {@link Connection.receive}
-   * or the iterator, so a reader that stops reading stops the receives too. `count: 0`: none.
-   */
-  receive?: { count?: number; size?: number };
-  /**
-   * Bytes per operation of the staging area for plain (unregistered) `Uint8Array`s: a smaller
-   * one is copied there (send, write) or read through it; a larger one is registered for the
-   * operation. Default 4096.
-   */
-  stagingSize?: number;
-}
-
-/** Where to connect, and how long to try. */
-export interface ConnectOptions extends ConnectionOptions {
-  port: number;
-  /** Default 127.0.0.1. A name is looked up with `dns.lookup`. */
-  host?: string;
-  /** Sent with the request (at most 512 bytes on iWARP, MPA RFC 5044 §7.1). */
-  privateData?: Uint8Array;
-  /** Cancels the attempt: the promise rejects with `signal.reason`, nothing is left behind. */
-  signal?: AbortSignal;
-  /** Milliseconds before the attempt fails with `ConnectError` `'ETIMEDOUT'`. Default 10000. */
-  timeout?: number;
-}
-
-/** Per-operation options. */
-export interface OperationOptions {
-  /**
-   * Aborting rejects the operation's promise with `signal.reason` at once. An operation still
-   * waiting for the window is never posted; one already posted cannot be recalled — the RNIC may
-   * still read or write its buffers until its completion, and its window slot is freed then.
-   */
-  signal?: AbortSignal;
-}
-
-/** A received message: a copy of the bytes (the receive buffer is reposted), and the immediate data of a Write/Send with Immediate. */
-export interface Message {
-  data: Buffer;
-  imm: number | undefined;
-}
-
-/** The local side of an operation: a registered region (or part of one), or any `Uint8Array`. */
-export type LocalBuffer = Uint8Array | MemoryRegion | LocalSlice;
-
-/** Counters of a connection (for tests and tuning). */
-export interface ConnectionStats {
-  /** Operations posted and not yet completed. */
-  outstanding: number;
-  /** The most operations ever outstanding at once. */
-  maxOutstandingSeen: number;
-  /** Calls waiting for the window. */
-  waiting: number;
-  /** WRs posted, calls to `ibv_post_send`, completions polled, completion-channel wakeups. */
-  posted: number;
-  postCalls: number;
-  completions: number;
-  wakeups: number;
-}
-
-const RECV_BASE = 1 << 24;
-/** `wr_id`s from here on are the caller's own (escape hatch), never the connection's. */
-const FOREIGN_WR_ID = 1n << 32n;
-const POLL_BATCH = 32;
-/**
- * Signal at least every this many bytes: large WRs complete one by one (as perftest's CQ
- * moderation of 1 above 8 KiB), so the window refills smoothly instead of in bursts of megabytes.
- */
-const SIGNAL_BYTES = 16 << 10;
-/**
- * The transport retry count of a connection (RoCEv2; iWARP has TCP's): 6, the largest count that
- * runs out, so a peer that vanished fails the pending operations (IBV_WC_RETRY_EXC_ERR) after
- * seven Local ACK Timeouts. 7 would retry for as long as the connection lives (Linux rxe's
- * reading of retry_cnt 7, which softroce0 follows: docs/spec-notes.md).
- */
-const RETRY_COUNT = 6;
-
-type Kind = 'send' | 'write' | 'read' | 'writeWithImm' | 'atomicFetchAdd' | 'atomicCompareSwap';
-
-interface Op {
-  kind: Kind;
-  resolve: (v: unknown) => void;
-  reject: (e: unknown) => void;
-  settled: boolean;
-  /** A registration made for this operation only (deregistered at its completion). */
-  tmpMr: ibv_mr | null;
-  /** Staged read: copy `len` bytes from the slot to `dst` on success. */
-  copyTo: Uint8Array | null;
-  /** Offset of the staging slot of a staged read. */
-  stageAt: number;
-  /** What the promise resolves with: nothing, the read buffer, or the 64-bit atomic result. */
-  result: 'void' | 'buffer' | 'u64';
-  buffer: Uint8Array | null;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | null;
-}
-
-interface Waiter {
-  resolve: (slot: number) => void;
-  reject: (e: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | null;
-}
-
-/**
- * One 'abort' listener per signal however many operations share it: a signal given to 10,000
- * calls adds one listener (no MaxListenersExceeded warning) and each call costs a Set entry.
- */
-class AbortHub {
-  readonly #sets = new Map<AbortSignal, { fns: Set<() => void>; listener: () => void }>();
-  add(signal: AbortSignal, fn: () => void): void {
-    let e = this.#sets.get(signal);
-    if (!e) {
-      const fns = new Set<() => void>();
-      const listener = (): void => {
-        this.#sets.delete(signal);
-        for (const f of fns) f();
-      };
-      e = { fns, listener };
-      this.#sets.set(signal, e);
-      signal.addEventListener('abort', listener, { once: true });
-    }
-    e.fns.add(fn);
-  }
-  remove(signal: AbortSignal, fn: () => void): void {
-    const e = this.#sets.get(signal);
-    if (!e) return;
-    e.fns.delete(fn);
-    if (e.fns.size === 0) {
-      this.#sets.delete(signal);
-      signal.removeEventListener('abort', e.listener);
-    }
-  }
-}
-
-function posInt(v: number | undefined, dflt: number, what: string, min = 1): number {
-  if (v === undefined) return dflt;
-  if (!Number.isSafeInteger(v) || v < min) throw new RangeError(`${what} must be an integer ≥ ${min}; got ${String(v)}`);
-  return v;
-}
-
-function lastError(what: string): RdmaError {
-  const e = softrdmaLastError();
-  return RdmaError.fromErrno(what, e.errno, e.message);
-}
 
 /**
  * One connection. Made by {@link RdmaDevice.connect} or `ConnectionRequest.accept()`; `close()`
@@ -265,8 +116,8 @@ export class Connection implements AsyncIterable<Message> {
   readonly #recvSize: number;
   readonly #recvBuf: Uint8Array;
   readonly #recvMr: ibv_mr | null;
-  readonly #recvWrs: ibv_recv_wr[] = [];
-  readonly #sendWrs: ibv_send_wr[] = [];
+  readonly #recvWrs: ibv_recv_wr[];
+  readonly #sendWrs: ibv_send_wr[];
   readonly #slotIds: bigint[] = [];
   readonly #ops: (Op | undefined)[] = [];
   readonly #free: number[] = [];
@@ -331,76 +182,21 @@ export class Connection implements AsyncIterable<Message> {
     this.#recvOpen = this.#recvCount > 0;
     this.#sq = new Array<number>(N).fill(0);
 
-    const undo: (() => void)[] = [];
-    try {
-      const ctx = device.context;
-      const ch = ibv_create_comp_channel(ctx);
-      if (!ch) throw lastError('ibv_create_comp_channel');
-      undo.push(() => ibv_destroy_comp_channel(ch));
-      const cq = ibv_create_cq(ctx, N + this.#recvCount, this, ch, 0);
-      if (!cq) throw lastError('ibv_create_cq');
-      undo.push(() => ibv_destroy_cq(cq));
-      this.#staging = new Uint8Array(N * this.#stagingSize);
-      const smr = ibv_reg_mr(device.pd, this.#staging, this.#staging.length, this.#sinkAccess);
-      if (!smr) throw lastError('ibv_reg_mr');
-      undo.push(() => ibv_dereg_mr(smr));
-      this.#stagingMr = smr;
-      this.#recvBuf = new Uint8Array(this.#recvCount * this.#recvSize);
-      let rmr: ibv_mr | null = null;
-      if (this.#recvCount > 0) {
-        rmr = ibv_reg_mr(device.pd, this.#recvBuf, this.#recvBuf.length, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
-        if (!rmr) throw lastError('ibv_reg_mr');
-        const m = rmr;
-        undo.push(() => ibv_dereg_mr(m));
-      }
-      this.#recvMr = rmr;
-      const cap = { max_send_wr: N, max_recv_wr: Math.max(this.#recvCount, 1), max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
-      if (rdma_create_qp(id, device.pd, { qp_type: IBV_QPT_RC, send_cq: cq, recv_cq: cq, cap, sq_sig_all: 0 }) !== 0) throw lastError('rdma_create_qp');
-      undo.push(() => rdma_destroy_qp(id));
-      this.qp = id.qp!;
-      this.cq = cq;
-      this.channel = ch;
-      for (let i = 0; i < N; i++) {
-        this.#slotIds.push(BigInt(i));
-        this.#free.push(N - 1 - i);
-        this.#sendWrs.push({
-          wr_id: BigInt(i),
-          next: null,
-          sg_list: [{ addr: 0n, length: 0, lkey: 0 }],
-          num_sge: 1,
-          opcode: IBV_WR_SEND,
-          send_flags: 0,
-          imm_data: 0,
-          invalidate_rkey: 0,
-          wr: { rdma: { remote_addr: 0n, rkey: 0 }, atomic: { remote_addr: 0n, compare_add: 0n, swap: 0n, rkey: 0 }, ud: { ah: null, remote_qpn: 0, remote_qkey: 0 } },
-          qp_type: { xrc: { remote_srqn: 0 } },
-          xrc_remote_srq_num: 0,
-          bind_mw: { mw: null, rkey: 0, bind_info: { mr: null, addr: 0n, length: 0n, mw_access_flags: 0 } },
-        });
-      }
-      for (let i = 0; i < this.#recvCount; i++) {
-        this.#recvWrs.push({ wr_id: BigInt(RECV_BASE + i), next: null, sg_list: [{ addr: rmr!.addr + BigInt(i * this.#recvSize), length: this.#recvSize, lkey: rmr!.lkey }], num_sge: 1 });
-      }
-      if (this.#recvCount > 0) {
-        const r = ibv_post_recv(this.qp, this.#recvWrs);
-        if (r.ret !== 0) throw RdmaError.fromErrno('ibv_post_recv', r.ret, softrdmaLastError().message);
-      }
-      if (ibv_req_notify_cq(cq, 0) !== 0) throw lastError('ibv_req_notify_cq');
-    } catch (e) {
-      for (const u of undo.reverse()) u();
-      throw e;
+    const q = createQueues(device, id, this, { n: N, recvCount: this.#recvCount, recvSize: this.#recvSize, stagingSize: this.#stagingSize, sinkAccess: sinkAccess(this.device) });
+    this.qp = q.qp;
+    this.cq = q.cq;
+    this.channel = q.channel;
+    this.#staging = q.staging;
+    this.#stagingMr = q.stagingMr;
+    this.#recvBuf = q.recvBuf;
+    this.#recvMr = q.recvMr;
+    this.#sendWrs = q.sendWrs;
+    this.#recvWrs = q.recvWrs;
+    for (let i = 0; i < N; i++) {
+      this.#slotIds.push(BigInt(i));
+      this.#free.push(N - 1 - i);
     }
     void this.#cqLoop();
-  }
-
-  /**
-   * The rights of memory an RDMA Read lands in. On iWARP the Read Response is a tagged message
-   * placed through the sink's STag, which needs remote write (RFC 5040 §4.5, Verbs §7.2.3; as
-   * Linux siw); InfiniBand/RoCE needs local write only (IBTA §10.6.3.3).
-   */
-  get #sinkAccess(): number {
-    const F = ibv_access_flags;
-    return this.device.transport === 'iwarp' ? F.IBV_ACCESS_LOCAL_WRITE | F.IBV_ACCESS_REMOTE_WRITE : F.IBV_ACCESS_LOCAL_WRITE;
   }
 
   /** The protection domain (escape hatch; the device's). */
@@ -652,7 +448,7 @@ export class Connection implements AsyncIterable<Message> {
         sge.lkey = this.#stagingMr.lkey;
         op.buffer = local;
       } else {
-        const mr = ibv_reg_mr(this.device.pd, local, len, inbound ? this.#sinkAccess : ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
+        const mr = ibv_reg_mr(this.device.pd, local, len, inbound ? sinkAccess(this.device) : ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
         if (!mr) {
           this.#release(slot);
           reject(lastError(`${kind}: ibv_reg_mr`));
@@ -740,7 +536,7 @@ export class Connection implements AsyncIterable<Message> {
       this.#ops[slot] = undefined;
       const opcode = this.#sendWrs[slot]!.opcode;
       if (isOptional(opcode)) {
-        this.#finish(op, this.#unsupported(op.kind, opcode, r.ret));
+        this.#finish(op, unsupportedError(this.device, op.kind, opcode, r.ret));
         this.#release(slot);
         from += bad + 1;
         continue;
@@ -760,16 +556,6 @@ export class Connection implements AsyncIterable<Message> {
     }
   }
 
-  #unsupported(kind: string, opcode: ibv_wr_opcode, errno: number): UnsupportedError {
-    const name = ibv_wr_opcode[opcode] ?? String(opcode);
-    const why = IWARP_UNSUPPORTED_SOURCE[`ibv_post_send:${name}`];
-    const atomics = opcode === IBV_WR_ATOMIC_FETCH_AND_ADD || opcode === IBV_WR_ATOMIC_CMP_AND_SWP;
-    const cap = atomics && !this.device.capabilities.atomics ? ', atomic_cap IBV_ATOMIC_NONE' : '';
-    return new UnsupportedError(
-      `${kind} is not supported by ${this.device.name} (${this.device.transport}${cap}): ibv_post_send(${name}) returned ${errnoName(errno)}${why ? ` (${why})` : ''}`,
-      errno,
-    );
-  }
 
   #sqPush(slot: number): void {
     this.#sq[(this.#sqHead + this.#sqLen) % this.#window] = slot;
@@ -1008,112 +794,5 @@ export class Connection implements AsyncIterable<Message> {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-}
-
-function isOptional(op: ibv_wr_opcode): boolean {
-  return op === IBV_WR_ATOMIC_FETCH_AND_ADD || op === IBV_WR_ATOMIC_CMP_AND_SWP || op === IBV_WR_RDMA_WRITE_WITH_IMM;
-}
-
-function localLength(l: LocalBuffer): number {
-  if (l instanceof MemoryRegion) {
-    if (l.closed) throw new RdmaError('the memory region is deregistered', 'EINVAL', 22);
-    return l.length;
-  }
-  if (l instanceof Uint8Array) return l.byteLength;
-  if (l && l.region instanceof MemoryRegion) {
-    if (l.region.closed) throw new RdmaError('the memory region is deregistered', 'EINVAL', 22);
-    return l.length;
-  }
-  throw new TypeError('the local buffer must be a Uint8Array, a MemoryRegion or region.slice(offset, length)');
-}
-
-// ------------------------------------------------------------------------------ connect
-
-/** `device.connect()`: resolve, create the QP, `rdma_connect`, wait for ESTABLISHED. */
-export async function connect(device: RdmaDevice, opts: ConnectOptions): Promise<Connection> {
-  if (!opts || !Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) throw new RangeError(`connect: port must be 1..65535; got ${String(opts?.port)}`);
-  const host = opts.host ?? '127.0.0.1';
-  const timeout = opts.timeout ?? 10_000;
-  const where = `${host}:${opts.port}`;
-  const outer = opts.signal;
-  if (outer?.aborted) throw outer.reason;
-  // One signal for the caller's abort and the timeout.
-  const ac = new AbortController();
-  const onOuter = (): void => ac.abort(outer!.reason);
-  outer?.addEventListener('abort', onOuter, { once: true });
-  const timer = setTimeout(() => ac.abort(new ConnectError(`connect to ${where}: no connection within ${timeout} ms`, 'ETIMEDOUT', 110)), timeout);
-  const signal = ac.signal;
-  const made = rdma_create_id(device.events.channel, null, RDMA_PS_TCP);
-  if (!made.id) {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', onOuter);
-    throw lastError('rdma_create_id');
-  }
-  const id = made.id;
-  const events = new IdEvents(device.events, id);
-  let conn: Connection | null = null;
-  try {
-    // This device, whatever rdma_cm's default (both devices own every local address).
-    if (rdmaUseDevice(id, device.context) !== 0) throw lastError('connect: rdmaUseDevice');
-    let address = host;
-    if (!isIP(host)) {
-      try {
-        address = (await lookup(host, { family: 4 })).address;
-      } catch (e) {
-        // A name that does not resolve: Node's code (ENOTFOUND, EAI_AGAIN), errno EHOSTUNREACH.
-        const code = (e as NodeJS.ErrnoException).code ?? 'ENOTFOUND';
-        throw new ConnectError(`connect to ${where}: cannot resolve ${host} (${code})`, code, 113);
-      }
-    }
-    if (signal.aborted) throw signal.reason;
-    if ((await rdma_resolve_addr(id, null, { family: isIP(address) === 6 ? 'ipv6' : 'ipv4', address, port: opts.port }, timeout)) !== 0) throw lastError(`connect to ${where}: rdma_resolve_addr`);
-    let ev = await events.next(signal);
-    if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ADDR_RESOLVED) throw eventError('connect', ev, where);
-    // rdma_cm binds the id to a device when it resolves the address (librdmacm: the device that
-    // owns the route); a connection of this device must be on it.
-    if (id.verbs && id.verbs.device !== device.device) {
-      throw new DeviceNotFoundError(`connect to ${where}: rdma_cm chose device ${id.verbs.device.name} for this connection, not ${device.name} (${device.transport})`);
-    }
-    if ((await rdma_resolve_route(id, timeout)) !== 0) throw lastError(`connect to ${where}: rdma_resolve_route`);
-    ev = await events.next(signal);
-    if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED) throw eventError('connect', ev, where);
-    conn = new Connection(device, id, events, opts);
-    const pd = opts.privateData ?? null;
-    const param = { private_data: pd, private_data_len: pd?.length ?? 0, responder_resources: 16, initiator_depth: 16, flow_control: 0, retry_count: RETRY_COUNT, rnr_retry_count: 7, srq: 0, qp_num: 0 };
-    if ((await rdma_connect(id, param)) !== 0) throw lastError(`connect to ${where}: rdma_connect`);
-    ev = await events.next(signal);
-    if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED) throw eventError('connect', ev, where);
-    conn.start(ev);
-    device.owned.add(conn);
-    return conn;
-  } catch (e) {
-    // Destroying the id first cancels a connect in progress; then the QP and the rest.
-    device.events.destroy(id);
-    conn?.destroyUnestablished();
-    throw e;
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', onOuter);
-  }
-}
-
-/** @internal `ConnectionRequest.accept()`: the QP on the request's id, `rdma_accept`, ESTABLISHED. */
-export async function accept(device: RdmaDevice, id: rdma_cm_id, events: IdEvents, opts: ConnectionOptions & { privateData?: Uint8Array }, peerData: Uint8Array): Promise<Connection> {
-  let conn: Connection | null = null;
-  try {
-    conn = new Connection(device, id, events, opts);
-    const pd = opts.privateData ?? null;
-    const param = { private_data: pd, private_data_len: pd?.length ?? 0, responder_resources: 16, initiator_depth: 16, flow_control: 0, retry_count: RETRY_COUNT, rnr_retry_count: 7, srq: 0, qp_num: 0 };
-    if ((await rdma_accept(id, param)) !== 0) throw lastError('accept: rdma_accept');
-    const ev = await events.next(AbortSignal.timeout(10_000));
-    if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED) throw eventError('accept', ev, 'the client');
-    conn.start({ ...ev, privateData: peerData });
-    device.owned.add(conn);
-    return conn;
-  } catch (e) {
-    device.events.destroy(id);
-    conn?.destroyUnestablished();
-    throw e;
   }
 }

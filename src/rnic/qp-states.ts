@@ -14,6 +14,7 @@
  * reaches both through `ri_qp_modify`.
  */
 import { RiQpState } from '../rnicpi/types.js';
+import { IbQpState } from '../rnicpi/qp-state-map.js';
 
 /** One iWARP transition the Consumer may request. */
 export interface IwarpTransition {
@@ -59,16 +60,8 @@ export function iwarpTransition(from: RiQpState, to: RiQpState, named: boolean):
 
 // ---------------------------------------------------------------------------- InfiniBand
 
-/** InfiniBand QP states (IBTA Vol. 1 §10.3.1; values as `enum ibv_qp_state`). */
-export enum IbQpState {
-  RESET = 0,
-  INIT = 1,
-  RTR = 2,
-  RTS = 3,
-  SQD = 4,
-  SQE = 5,
-  ERR = 6,
-}
+// The IB states and their map to RNICPI's: `src/rnicpi/qp-state-map.ts`.
+export { IbQpState, ibStateOf, RI_OF_IB } from '../rnicpi/qp-state-map.js';
 
 /** IB QP service types the table knows. */
 export type IbService = 'RC' | 'UC' | 'UD';
@@ -197,45 +190,6 @@ export function ibModifyOk(from: IbQpState, to: IbQpState, service: IbService, m
   if (to === IbQpState.RESET || to === IbQpState.ERR) return attrs === 0;
   return (attrs & rule.req) === rule.req && (attrs & ~(rule.req | rule.opt | extraOpt)) === 0;
 }
-
-/**
- * The RNICPI state that stands for each IB state (RNICPI 1.0 §6.7 `ri_qp_state_t`, whose IB
- * members are Idle = Reset, Initialized, Ready to Receive, Ready to Send, Send Queue
- * Draining/Drained, Send Queue Error and Error). SQD is entered as Draining.
- */
-export const RI_OF_IB: Readonly<Record<IbQpState, RiQpState>> = {
-  [IbQpState.RESET]: RiQpState.IDLE,
-  [IbQpState.INIT]: RiQpState.INITIALIZED,
-  [IbQpState.RTR]: RiQpState.READY_TO_RECEIVE,
-  [IbQpState.RTS]: RiQpState.READY_TO_SEND,
-  [IbQpState.SQD]: RiQpState.SEND_QUEUE_DRAINING,
-  [IbQpState.SQE]: RiQpState.SEND_QUEUE_ERROR,
-  [IbQpState.ERR]: RiQpState.ERROR,
-};
-
-/** The IB state of an RNICPI state, or undefined for the iWARP-only ones (Closing, Terminate). */
-export function ibStateOf(s: RiQpState): IbQpState | undefined {
-  switch (s) {
-    case RiQpState.IDLE:
-      return IbQpState.RESET;
-    case RiQpState.INITIALIZED:
-      return IbQpState.INIT;
-    case RiQpState.READY_TO_RECEIVE:
-      return IbQpState.RTR;
-    case RiQpState.READY_TO_SEND:
-      return IbQpState.RTS;
-    case RiQpState.SEND_QUEUE_DRAINING:
-    case RiQpState.SEND_QUEUE_DRAINED:
-      return IbQpState.SQD;
-    case RiQpState.SEND_QUEUE_ERROR:
-      return IbQpState.SQE;
-    case RiQpState.ERROR:
-      return IbQpState.ERR;
-    default:
-      return undefined;
-  }
-}
-
 /** The name of each RNICPI QP state, for logs and `softrdma stat`. */
 export const QP_STATE_NAMES: Record<number, string> = {
   [RiQpState.IDLE]: 'IDLE',

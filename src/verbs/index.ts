@@ -4,7 +4,7 @@
  * each also exported on its own, plus the constants, types and errno helpers.
  *
  * - Device calls (`ibv_get_device_list` ... `ibv_query_pkey`) wrap `device.ts`.
- * - PD/MR/CQ/QP/SRQ/posting/events are `ibverbs.ts`; `rdma_*` are `rdma_cm.ts`.
+ * - PD/MR/CQ/QP/SRQ/posting/events are `ibverbs.ts` (one file per resource, `ibv_*.ts`); `rdma_*` are `rdma_cm.ts` (`rdma_cm_*.ts`).
  * - What an iWARP RNIC cannot do (address handles, multicast attach, legacy XRC, the MLNX_OFED
  *   experimental verbs) answers with the errno recorded in `IWARP_UNSUPPORTED` (`errno.ts`), in
  *   the C convention of the call: `ibv_*` int calls return that (positive) errno, pointer calls
@@ -61,6 +61,7 @@ import {
   ibv_req_notify_cq,
   ibv_resize_cq,
 } from './ibverbs.js';
+import { zeroAh } from './ibv_qp_state.js';
 import {
   rdma_accept,
   rdma_ack_cm_event,
@@ -309,7 +310,7 @@ export function ibv_init_ah_from_wc(...args: Parameters<VerbsApi['ibv_init_ah_fr
 export function ibv_create_ah_from_wc(...args: Parameters<VerbsApi['ibv_create_ah_from_wc']>): ibv_ah | null {
   const [pd, wc, grh, port_num] = args;
   if (!(pd instanceof VerbsPd) || !onIb(pd)) return nullUnsupported('ibv_create_ah_from_wc');
-  const attr = { grh: { dgid: { raw: new Uint8Array(16) }, flow_label: 0, sgid_index: 0, hop_limit: 0, traffic_class: 0 }, dlid: 0, sl: 0, src_path_bits: 0, static_rate: 0, is_global: 0, port_num: 0 };
+  const attr = zeroAh();
   if (initAhFromWc(pd.context, port_num, wc, grh, attr) !== 0) return null;
   return createAh(pd, attr);
 }
