@@ -7,7 +7,9 @@
  */
 import { RiWrType, type ri_data_seg_t, type ri_wr_t } from '../rnicpi/types.js';
 import type { ItApi } from './api.js';
-import { type Ep, type SqRec, Srq } from './ep.js';
+import type { SqRec } from './ep-events.js';
+import type { Ep } from './ep.js';
+import { Srq } from './srq.js';
 import { Lmr, Rmr } from './mem.js';
 import { check, fail } from './objects.js';
 import { it_status_t as S } from './status.js';

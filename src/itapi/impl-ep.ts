@@ -6,7 +6,8 @@
  */
 import { RiRet } from '../rnicpi/status.js';
 import type { ItApi } from './api.js';
-import { Ep, type EpAttrs, epAttrsOf, Srq } from './ep.js';
+import { Ep, type EpAttrs, epAttrsOf } from './ep.js';
+import { Srq } from './srq.js';
 import { check, fail, type Ia, Pz } from './objects.js';
 import { UD_MAX_MESSAGE, UdEp } from './ud.js';
 import { it_status_t as S } from './status.js';

@@ -5,7 +5,7 @@
  */
 import { RiRet } from '../rnicpi/status.js';
 import type { ItApi } from './api.js';
-import { Srq } from './ep.js';
+import { Srq } from './srq.js';
 import { check, fail, Pz } from './objects.js';
 import { it_status_t as S } from './status.js';
 import {

@@ -7,7 +7,8 @@
  */
 import { RiRet } from '../rnicpi/status.js';
 import type { ItApi } from './api.js';
-import { Ep, pdataBuffer } from './ep.js';
+import { pdataBuffer } from './ep-events.js';
+import { Ep } from './ep.js';
 import { Evd, Sevd } from './evd.js';
 import { check, fail, Pz } from './objects.js';
 import { Ah, avOfPath, hostOfPath, sidrOfStatus, UD_GRH_LEN, UD_MAX_MESSAGE, UD_PDATA_REPLY, UD_PDATA_REQUEST, UdEp, UdSvcHandle, UdSvcRequest } from './ud.js';
