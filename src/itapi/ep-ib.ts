@@ -16,12 +16,7 @@ import { CmRejReason, gidFromIpv4, RdmaPs, rdmaServiceId } from '../wire/ib/cm.j
 import { fail } from './objects.js';
 import { gidIndexOf, IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type IbItRequest, ibPathOf, ibQpInit, ibQpToRts, rejectCodeOf, roceAddresses, roceCm } from './roce.js';
 import { it_status_t as S } from './status.js';
-import {
-  it_conn_reject_code_t as RJ,
-  it_ep_state_rc_t as ST,
-  it_event_type_t as ET,
-  type it_path_t,
-} from './types.js';
+import { it_conn_reject_code_t as RJ, it_ep_state_rc_t as ST, it_event_type_t as ET, type it_path_t } from './types.js';
 import type { Ep } from './ep.js';
 import type { PendingRequest } from './listen.js';
 import { pdataBuffer } from './ep-events.js';

@@ -21,12 +21,7 @@ import {
 import { logger } from '../util/log.js';
 import { fail } from './objects.js';
 import { it_status_t as S } from './status.js';
-import {
-  it_conn_reject_code_t as RJ,
-  it_ep_state_rc_t as ST,
-  it_event_type_t as ET,
-  type it_path_t,
-} from './types.js';
+import { it_conn_reject_code_t as RJ, it_ep_state_rc_t as ST, it_event_type_t as ET, type it_path_t } from './types.js';
 import type { Ep } from './ep.js';
 import type { PendingRequest } from './listen.js';
 import { pathTo, pdataBuffer, rejectReason } from './ep-events.js';

@@ -8,11 +8,7 @@
  */
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
-import {
-  RiWrFlags,
-  type ri_data_seg_t,
-  type ri_rnic_attr_t,
-} from '../rnicpi/types.js';
+import { RiWrFlags, type ri_data_seg_t, type ri_rnic_attr_t } from '../rnicpi/types.js';
 import type { ItDevice } from './access.js';
 import { Ep } from './ep.js';
 import { Lmr } from './mem.js';

@@ -6,13 +6,7 @@
  */
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
-import {
-  RiMemFlags,
-  RiMrRereg,
-  RiWrType,
-  type ri_phys_buf_t,
-  type ri_wr_t,
-} from '../rnicpi/types.js';
+import { RiMemFlags, RiMrRereg, RiWrType, type ri_phys_buf_t, type ri_wr_t } from '../rnicpi/types.js';
 import type { ItApi } from './api.js';
 import { Lmr } from './mem.js';
 import { check, fail, Ia, Pz } from './objects.js';

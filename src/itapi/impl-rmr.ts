@@ -4,11 +4,7 @@
  * @module
  */
 import { RiRet } from '../rnicpi/status.js';
-import {
-  RiMemFlags,
-  RiMwType,
-  RiWrType,
-} from '../rnicpi/types.js';
+import { RiMemFlags, RiMwType, RiWrType } from '../rnicpi/types.js';
 import type { ItApi } from './api.js';
 import { Lmr, Rmr } from './mem.js';
 import { check, fail, Pz } from './objects.js';

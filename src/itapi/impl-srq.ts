@@ -8,10 +8,7 @@ import type { ItApi } from './api.js';
 import { Srq } from './srq.js';
 import { check, fail, Pz } from './objects.js';
 import { it_status_t as S } from './status.js';
-import {
-  it_srq_param_mask_t as SQM,
-  type it_srq_param_t,
-} from './types.js';
+import { it_srq_param_mask_t as SQM, type it_srq_param_t } from './types.js';
 import { limits, isUint, checkMask, pick } from './impl-common.js';
 
 /** The SRQ group of {@link ItApi}. */

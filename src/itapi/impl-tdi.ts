@@ -8,10 +8,7 @@ import net from 'node:net';
 import type { ItApi } from './api.js';
 import { fail } from './objects.js';
 import { it_status_t as S } from './status.js';
-import {
-  it_ep_state_rc_t as ST,
-  it_sc_flags_t as SC,
-} from './types.js';
+import { it_ep_state_rc_t as ST, it_sc_flags_t as SC } from './types.js';
 import { isIb, isUint, rcEp } from './impl-common.js';
 
 /** The TDI group of {@link ItApi}. */

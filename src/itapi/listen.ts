@@ -8,10 +8,7 @@
  */
 import type { IbCmSidrRequest } from '../ibcm/cm.js';
 import type { CmaAddresses } from '../ibcm/rdma-ip.js';
-import type {
-  CmConnectRequest,
-  CmListener,
-} from '../iwarp/cm.js';
+import type { CmConnectRequest, CmListener } from '../iwarp/cm.js';
 import { logger } from '../util/log.js';
 import type { Sevd } from './evd.js';
 import { type Ia, ItObject } from './objects.js';

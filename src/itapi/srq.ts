@@ -16,11 +16,7 @@ import { logger } from '../util/log.js';
 import type { ItAsyncTarget } from './access.js';
 import { fail, type Ia, ItObject, type Pz } from './objects.js';
 import { it_status_t as S } from './status.js';
-import {
-  IT_HANDLE_KIND,
-  it_event_type_t as ET,
-  it_handle_type_enum_t as HT,
-} from './types.js';
+import { IT_HANDLE_KIND, it_event_type_t as ET, it_handle_type_enum_t as HT } from './types.js';
 import type { RecvRec } from './ep-events.js';
 
 const log = logger('itapi:ep');

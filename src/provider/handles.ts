@@ -17,13 +17,7 @@ import { DEFAULT_CONFIG, Rnic, type RnicConfig } from '../rnic/rnic.js';
 import type { Srq } from '../rnic/srq.js';
 import type { RiOpName, RiPostListResult, ri_ops_t } from '../rnicpi/ops.js';
 import { type RiErrorCode, RiRet, riFail } from '../rnicpi/status.js';
-import {
-  RI_HANDLE_KIND,
-  RiConsumerDomain,
-  RiPblMode,
-  RiTransportType,
-  type ri_vp_handle_t,
-} from '../rnicpi/types.js';
+import { RI_HANDLE_KIND, RiConsumerDomain, RiPblMode, RiTransportType, type ri_vp_handle_t } from '../rnicpi/types.js';
 
 /** The type of one `ri_ops_t` entry: each `ops-*.ts` module defines its calls with it. */
 export type RiOp<K extends RiOpName> = ri_ops_t[K];

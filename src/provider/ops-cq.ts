@@ -6,11 +6,7 @@
  */
 import type { WorkCompletion } from '../rnic/cq.js';
 import { RI_OK, RiRet, riFail, riOk, riStatus } from '../rnicpi/status.js';
-import {
-  RiCmpltNotifyType,
-  RiCqModifyMask,
-  type ri_wc_t,
-} from '../rnicpi/types.js';
+import { RiCmpltNotifyType, RiCqModifyMask, type ri_wc_t } from '../rnicpi/types.js';
 import { type RiOp, CqHandle, objOf, rnicOf, vpOf } from './handles.js';
 
 export const ri_cq_create: RiOp<'ri_cq_create'> = (rnic, cq_attr, vp_data, os_data) => {

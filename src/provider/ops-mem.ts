@@ -6,10 +6,7 @@
  */
 import { hostMemory } from '../rnic/hostmem.js';
 import { RI_OK, RiRet, type RiStatus, riFail, riOk, riStatus } from '../rnicpi/status.js';
-import type {
-  ri_data_seg_t,
-  ri_phys_buf_t,
-} from '../rnicpi/types.js';
+import type { ri_data_seg_t, ri_phys_buf_t } from '../rnicpi/types.js';
 import { type RiOp, rnicOf } from './handles.js';
 
 function memSync(rnic: unknown, list: readonly ri_data_seg_t[] | null, num_seg: number | undefined): RiStatus {

@@ -10,12 +10,7 @@ import { ATOMIC_SIZES, AtomicKind, atomicArgs } from '../rnic/atomics.js';
 import { postRq, postSq, postSrq, type SgeIn, type SqWrIn } from '../rnic/post.js';
 import type { RiPostListResult } from '../rnicpi/ops.js';
 import { RiRet, type RiStatus, riFail, riStatus } from '../rnicpi/status.js';
-import {
-  RiWrType,
-  type ri_data_seg_t,
-  type ri_wr_recv_t,
-  type ri_wr_t,
-} from '../rnicpi/types.js';
+import { RiWrType, type ri_data_seg_t, type ri_wr_recv_t, type ri_wr_t } from '../rnicpi/types.js';
 import { type RiOp, type SoftrdmaRnicHandle, SrqHandle, QpHandle, MrHandle, MwHandle, AhHandle, objOf, rnicOf, own, listFail, XPORT } from './handles.js';
 
 function sgl(list: readonly ri_data_seg_t[] | undefined, num: number | undefined): SgeIn[] | RiRet {

@@ -5,10 +5,7 @@
  * @module
  */
 import { RiRet, riFail, riOk, riStatus } from '../rnicpi/status.js';
-import {
-  RiSrqAttrMask,
-  type ri_srq_attr_t,
-} from '../rnicpi/types.js';
+import { RiSrqAttrMask, type ri_srq_attr_t } from '../rnicpi/types.js';
 import { type RiOp, PdHandle, SrqHandle, objOf, rnicOf, own } from './handles.js';
 
 function srqAttrs(h: SrqHandle): ri_srq_attr_t {
