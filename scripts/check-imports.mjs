@@ -149,11 +149,18 @@ function matches(pattern, mod) {
 
 const violations = [];
 
-/** Classes exported by src/provider/: module → names. */
+/** Classes exported by src/provider/: module → names (also those it re-exports from a sibling). */
 const providerClasses = new Map();
-for (const file of walk(join(SRC, 'provider'))) {
+const providerFiles = walk(join(SRC, 'provider'));
+for (const file of providerFiles) {
   const names = [...readFileSync(file, 'utf8').matchAll(/^export\s+(?:abstract\s+)?class\s+([\w$]+)/gm)].map((m) => m[1]);
   providerClasses.set(modName(file), new Set(names));
+}
+for (const file of providerFiles) {
+  const own = providerClasses.get(modName(file));
+  for (const [spec, name] of namedImportsOf(readFileSync(file, 'utf8'))) {
+    if (providerClasses.get(modName(resolve(dirname(file), spec)))?.has(name)) own.add(name);
+  }
 }
 const baseName = (m) => m.slice(m.lastIndexOf('/') + 1);
 

@@ -20,7 +20,9 @@ import {
 } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import type { ItDevice, ItRnicListener } from './access.js';
-import type { Ep, Listen, PendingRequest, Srq } from './ep.js';
+import type { Ep } from './ep.js';
+import type { Listen, PendingRequest } from './listen.js';
+import type { Srq } from './srq.js';
 import type { Evd, Sevd } from './evd.js';
 import type { Lmr, Rmr } from './mem.js';
 import type { Ah, UdEp, UdSvcHandle, UdSvcRequest } from './ud.js';

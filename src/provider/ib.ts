@@ -37,6 +37,7 @@ import {
 } from '../rnicpi/types.js';
 import { addressToGid } from '../wire/ib/gid-address.js';
 import { hostAddresses, ROCE_ADDRS_ENV } from './gid-table.js';
+import { decodeModifyCommon, isUint } from './qp-modify.js';
 
 /** Address handles one RoCE RNIC may hold (`max_addr_hdls`, `ibv_device_attr.max_ah`). */
 export const MAX_AHS = 1 << 16;
@@ -238,33 +239,13 @@ const RI_IB_BITS = RI_QP_ATTR_IB_VALID_MASK & ~((1 << 5) - 1);
  * all of them), as IBTA Vol. 1 §11.2.4.2 lists them.
  */
 export function decodeModifyIb(qp: Qp, mask: number, a: ri_qp_attr_in_t): QpModify | RiRet {
-  if (!Number.isInteger(mask) || (mask & ~(RI_QP_ATTR_IB_VALID_MASK | RiQpAttrMask.SR_IBTA_ATTRS)) !== 0) return RiRet.INVALID_PARAMETER;
-  if (!a || typeof a !== 'object') return RiRet.INVALID_PARAMETER;
-  if (a.qp_xport && 'qp_iwarp' in a.qp_xport) return RiRet.QP_INVALID_SERVICE_TYPE;
+  const m = decodeModifyCommon(mask, RI_QP_ATTR_IB_VALID_MASK | RiQpAttrMask.SR_IBTA_ATTRS, a, 'qp_iwarp');
+  if (typeof m === 'number') return m;
   const x: Partial<ri_ib_qp_attr_t> = a.qp_xport && 'qp_ib' in a.qp_xport ? (a.qp_xport.qp_ib ?? {}) : {};
-  const m: QpModify = { ib: {} };
-  const ib = m.ib!;
+  const ib: NonNullable<QpModify['ib']> = {};
+  m.ib = ib;
+  // The IBTA components: any integer here, their ranges are the core's (qp.ts `modifyIb`).
   const int = (v: unknown): v is number => Number.isInteger(v);
-  if (mask & RiQpAttrMask.NEXT_STATE) {
-    if (!int(a.state)) return RiRet.INVALID_PARAMETER;
-    m.nextState = a.state;
-  }
-  if (mask & RiQpAttrMask.SQ_SIZE) {
-    if (!int(a.sq_size)) return RiRet.INVALID_PARAMETER;
-    m.sqSize = a.sq_size;
-  }
-  if (mask & RiQpAttrMask.RQ_SIZE) {
-    if (!int(a.rq_size)) return RiRet.INVALID_PARAMETER;
-    m.rqSize = a.rq_size;
-  }
-  if (mask & RiQpAttrMask.MAX_RDMA_READ_OUTGOING) {
-    if (!int(a.max_rdma_read_outgoing)) return RiRet.INVALID_PARAMETER;
-    m.ord = a.max_rdma_read_outgoing;
-  }
-  if (mask & RiQpAttrMask.MAX_RDMA_READ_INCOMING) {
-    if (!int(a.max_rdma_read_incoming)) return RiRet.INVALID_PARAMETER;
-    m.ird = a.max_rdma_read_incoming;
-  }
   let comps: number;
   if (mask & RiQpAttrMask.SR_IBTA_ATTRS) {
     if (mask & RI_IB_BITS) return RiRet.INVALID_PARAMETER;
@@ -294,9 +275,9 @@ export function decodeModifyIb(qp: Qp, mask: number, a: ri_qp_attr_in_t): QpModi
   const path = x.primary_av;
   const needPath = A.PKEY_INDEX | A.PORT | A.AV | A.PATH_MTU | A.TIMEOUT | A.RETRY_CNT | A.RNR_RETRY;
   if (comps & needPath && (!path || typeof path !== 'object')) return RiRet.INVALID_PARAMETER;
-  const set = (bit: number, v: unknown, put: (n: number) => void): RiRet => {
+  const set = (bit: number, v: unknown, put: (n: number) => void, valid: (v: unknown) => v is number = int): RiRet => {
     if (!(comps & bit)) return RiRet.SUCCESS;
-    if (!int(v)) return RiRet.INVALID_PARAMETER;
+    if (!valid(v)) return RiRet.INVALID_PARAMETER;
     put(v);
     return RiRet.SUCCESS;
   };
@@ -337,12 +318,23 @@ export function decodeModifyIb(qp: Qp, mask: number, a: ri_qp_attr_in_t): QpModi
     set(A.DEST_QPN, x.dest_qpn, (n) => {
       ib.destQpn = n;
     }),
-    set(A.MAX_QP_RD_ATOMIC, a.max_rdma_read_outgoing, (n) => {
-      m.ord = n;
-    }),
-    set(A.MAX_DEST_RD_ATOMIC, a.max_rdma_read_incoming, (n) => {
-      m.ird = n;
-    }),
+    // ORD and IRD are members of the shared prelude: non-negative there and here.
+    set(
+      A.MAX_QP_RD_ATOMIC,
+      a.max_rdma_read_outgoing,
+      (n) => {
+        m.ord = n;
+      },
+      isUint,
+    ),
+    set(
+      A.MAX_DEST_RD_ATOMIC,
+      a.max_rdma_read_incoming,
+      (n) => {
+        m.ird = n;
+      },
+      isUint,
+    ),
     set(A.EN_SQD_ASYNC_NOTIFY, x.enable_async_notify_for_sqd ?? 0, (n) => {
       ib.sqdNotify = n !== 0;
     }),
@@ -365,9 +357,9 @@ export function decodeModifyIb(qp: Qp, mask: number, a: ri_qp_attr_in_t): QpModi
   if (comps & (A.ALT_PATH | A.PATH_MIG_STATE)) ib.altPath = true;
   if (comps & A.CAP) {
     if (m.sqSize === undefined && m.rqSize === undefined) {
-      if (!int(a.sq_size) && !int(a.rq_size)) return RiRet.INVALID_PARAMETER;
-      if (int(a.sq_size)) m.sqSize = a.sq_size;
-      if (int(a.rq_size)) m.rqSize = a.rq_size;
+      if (!isUint(a.sq_size) && !isUint(a.rq_size)) return RiRet.INVALID_PARAMETER;
+      if (isUint(a.sq_size)) m.sqSize = a.sq_size;
+      if (isUint(a.rq_size)) m.rqSize = a.rq_size;
     }
   }
   return m;

@@ -121,6 +121,23 @@ test('ri_qp_modify with RNICPI 1.0 IB bits: PRIMARY_PATH carries what each trans
   env.close();
 });
 
+test('ri_qp_modify: the members both transports share (next state, queue sizes, ORD, IRD) must be non-negative integers, on an IB QP as on an iWARP QP', () => {
+  for (const env of [roce(), openRnic()]) {
+    const isIb = ok(env.ops.ri_rnic_query(env.rnic, 0, 1 << 20)).attrs.transport_type === RiTransportType.IB;
+    const pd = allocPd(env);
+    const cq = createCq(env);
+    const more = isIb ? { qp_xport: { qp_ib: { trans_type: RiSvcType.RELIABLE_CONNECTION } } } : {};
+    const h = ok(env.ops.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, more), null, 'qp')).qp;
+    const modify = (mask: number, attrs: object) => code(env.ops.ri_qp_modify(env.rnic, h, mask, attrs as never));
+    assert.equal(modify(M.NEXT_STATE, { state: -1 }), name(RiRet.INVALID_PARAMETER), 'negative state');
+    assert.equal(modify(M.SQ_SIZE, { sq_size: -1 }), name(RiRet.INVALID_PARAMETER), 'negative SQ size');
+    assert.equal(modify(M.RQ_SIZE, { rq_size: -2 }), name(RiRet.INVALID_PARAMETER), 'negative RQ size');
+    assert.equal(modify(M.MAX_RDMA_READ_OUTGOING, { max_rdma_read_outgoing: -1 }), name(RiRet.INVALID_PARAMETER), 'negative ORD');
+    assert.equal(modify(M.MAX_RDMA_READ_INCOMING, { max_rdma_read_incoming: -1 }), name(RiRet.INVALID_PARAMETER), 'negative IRD');
+    env.close();
+  }
+});
+
 test('ri_qp_modify with RI_QP_ATTR_SR_IBTA_ATTRS: the IBTA components one by one; RNICPI IB bits beside it are INVALID_PARAMETER', () => {
   const env = roce();
   const { qp } = ibQp(env, RiSvcType.RELIABLE_CONNECTION);
