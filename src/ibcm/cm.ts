@@ -50,7 +50,7 @@ import { DEFAULT_PKEY, GSI_QKEY, GSI_QPN, hx } from '../wire/ib/mad.js';
 import { logger } from '../util/log.js';
 import { ibcmFromEnv } from '../util/env.js';
 import { randomUnit } from '../util/random.js';
-import { type GsiAddress, type GsiPort, realTimers, type Timers } from './gsi.js';
+import { type GsiAddress, type GsiPort, realTimers, sameGid, type Timers } from './gsi.js';
 
 const log = logger('ibcm');
 
@@ -247,7 +247,6 @@ export interface IbCmStats {
 
 const key2 = (a: bigint | string, b: number) => `${a.toString(16)}:${b}`;
 const gidKey = (g: Uint8Array) => Buffer.from(g).toString('hex');
-const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 const EMPTY = new Uint8Array(0);
 /** Incoming SIDR requests remembered at once (pending or answered); the oldest is forgotten first. */
 const MAX_SIDR_IN = 4096;

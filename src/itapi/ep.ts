@@ -22,6 +22,7 @@
  */
 import type { Socket } from 'node:net';
 import type { IbCmConnection, IbCmEvent, IbCmSidrRequest } from '../ibcm/cm.js';
+import { rcActivePlan, rcPassivePlan, runQpPlan } from '../ibcm/qp-plan.js';
 import { type CmaAddresses, cmaPrivateDataOf, ephemeralPort, type RdmaIpCm, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
 import {
   ACTIVE_SETTLE_MS,
@@ -63,7 +64,7 @@ import type { ItAsyncTarget } from './access.js';
 import type { Sevd } from './evd.js';
 import type { Lmr, Rmr } from './mem.js';
 import { fail, type Ia, ItObject, type Pz } from './objects.js';
-import { gidIndexOf, IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type IbItListen, IbItRequest, ibPathOf, ibQpInit, ibQpToRts, isIbDevice, rejectCodeOf, roceAddresses, roceCm } from './roce.js';
+import { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type IbItListen, IbItRequest, ibPathOf, ibQpInit, isIbDevice, rejectCodeOf, roceAddresses, roceCm, roceGids } from './roce.js';
 import { it_status_t as S } from './status.js';
 import { UdSvcRequest } from './ud.js';
 import {
@@ -787,28 +788,15 @@ export class Ep extends ItObject implements ItAsyncTarget {
       this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.IDLE });
       ibQpInit(this.ops, this.ia_.rnic, this.qp, { read: this.attr.rdma_read_enable, write: this.attr.rdma_write_enable, atomic: this.attr.atomics_enable });
     };
-    const st = ibQpToRts(this.ops, this.ia_.rnic, this.qp, {
-      dgid: r.primary.localGid,
-      sgidIndex: gidIndexOf(dev, r.primary.remoteGid),
-      pathMtu: r.pathMtu,
-      destQpn: r.localQpn,
-      // The REQ's Starting PSN is what the active side receives first (our SQ PSN); the REP's
-      // (ours) what we will receive.
-      rqPsn: psn,
-      sqPsn: r.startingPsn,
-      ird,
-      ord,
-      timeout: r.primary.localAckTimeout,
-      retryCount: r.retryCount,
-      rnrRetryCount: r.rnrRetryCount,
-    });
+    const rep = { qpn: this.cmQp.id, startingPsn: psn, responderResources: ird, initiatorDepth: ord, rnrRetryCount: 7, srq: this.srq !== null, privateData: pdata };
+    const st = runQpPlan(this.ops, this.ia_.rnic, this.qp, rcPassivePlan(r, rep, { gids: roceGids(dev) }));
     if (st !== RiRet.SUCCESS) {
       back();
       fail(S.IT_ERR_INVALID_EP_ATTR, `the QP cannot take the request's path: ${RiRet[st]}`);
     }
     cm.take((e) => this.onIbEvent(e));
     try {
-      cm.conn.accept({ qpn: this.cmQp.id, startingPsn: psn, responderResources: ird, initiatorDepth: ord, rnrRetryCount: 7, srq: this.srq !== null, privateData: pdata });
+      cm.conn.accept(rep);
     } catch (e) {
       back();
       fail(S.IT_ERR_INVALID_EP_STATE, (e as Error).message);
@@ -833,22 +821,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
           return;
         }
         const rep = e.rep;
-        const req = ib.conn.req!;
-        const st = ibQpToRts(this.ops, this.ia_.rnic, this.qp, {
-          dgid: ib.dgid,
-          sgidIndex: gidIndexOf(this.ia_.device, ib.sgid),
-          pathMtu: req.pathMtu,
-          destQpn: rep.localQpn,
-          // Each CM message's Starting PSN is the PSN its sender receives first.
-          rqPsn: ib.psn,
-          sqPsn: rep.startingPsn,
-          // What the peer grants: its initiator depth bounds our IRD, its responder resources our ORD.
-          ird: Math.min(ib.ird, rep.initiatorDepth),
-          ord: Math.min(ib.ord, rep.responderResources),
-          timeout: req.primary.localAckTimeout,
-          retryCount: req.retryCount,
-          rnrRetryCount: rep.rnrRetryCount,
-        });
+        const st = runQpPlan(this.ops, this.ia_.rnic, this.qp, rcActivePlan(ib.conn.req!, rep, { gids: roceGids(this.ia_.device) }));
         if (st !== RiRet.SUCCESS) {
           log('REP: the QP cannot reach RTS (%s): REJ', RiRet[st]);
           ib.conn.reject();

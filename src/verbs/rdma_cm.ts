@@ -23,6 +23,7 @@
 import { deviceFromEnv, ENV_DEVICE } from '../util/env.js';
 import { lookup } from 'node:dns/promises';
 import { type IbCmConnection, type IbCmEnvParams, type IbCmEvent, type IbCmListenEvent, type IbCmSidrPending, type IbCmSidrRequest, ibCmParamsFromEnv } from '../ibcm/cm.js';
+import { rcActivePlan, rcPassivePlan, udPlan } from '../ibcm/qp-plan.js';
 import net, { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, cmListenDefaults, type CmConnectRequest, CmError, CmListener, type CmQp, cmParamsFromEnv, riCmQp } from '../iwarp/cm.js';
@@ -39,15 +40,15 @@ import {
   cmaPrivateData,
   ephemeralPort,
   gidIndex,
-  IB_CM_ACCESS,
+  gidTable,
   IBOE_HOP_LIMIT,
   IBOE_PACKET_LIFETIME,
   IBOE_PATH_MTU,
   ibAddresses,
   ibAhAttr,
-  ibQpToRts,
+  ibCmQpInit,
+  ibQpRun,
   ibSourceFor,
-  ibUdQpToRts,
   isIbContext,
   randomPsn,
   REQ_USER_PD,
@@ -921,13 +922,13 @@ export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_q
   let r: number;
   if (isIbContext(ctx) && (attr.qp_type ?? ibv_qp_type.IBV_QPT_RC) === ibv_qp_type.IBV_QPT_UD) {
     // A UD QP goes straight to RTS with rdma_cm's Q_Key (Linux cma_init_ud_qp; RDMA_UDP_QKEY).
-    r = ibUdQpToRts(qp as Qp, RDMA_UDP_QKEY);
+    r = ibQpRun(qp as Qp, udPlan(RDMA_UDP_QKEY));
+  } else if (isIbContext(ctx)) {
+    // rdma_cm's INIT on RoCE: remote atomics too (Linux grants them with responder resources, cm_init_qp_init_attr).
+    r = ibCmQpInit(qp as Qp);
   } else {
-    // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write; on RoCE
-    // remote atomics too (Linux grants them with responder resources, cm_init_qp_init_attr).
-    const access = isIbContext(ctx)
-      ? IB_CM_ACCESS
-      : ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
+    // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write.
+    const access = ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
     r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
   }
   if (r !== 0) {
@@ -1218,26 +1219,7 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
       return;
     case 'rep': {
       const rep = e.rep;
-      const req = s.req!;
-      const ctx = i.verbs!;
-      const r = i.qp
-        ? ibQpToRts(i.qp, {
-            dgid: i.route.addr.addr.ibaddr.dgid.raw,
-            sgidIndex: Math.max(0, gidIndex(ctx, i.route.addr.addr.ibaddr.sgid.raw)),
-            pathMtu: req.pathMtu,
-            destQpn: rep.localQpn,
-            // Each CM message's Starting PSN is the PSN its sender will *receive* first (Linux
-            // ib_cm; seen from rxe: its first Send carries our REP's PSN): ours is our RQ PSN.
-            rqPsn: s.psn,
-            sqPsn: rep.startingPsn,
-            // What the peer grants: its REP's initiator depth bounds our responder resources (Linux cm_rep_handler).
-            responderResources: Math.min(s.rr, rep.initiatorDepth),
-            initiatorDepth: Math.min(s.id, rep.responderResources),
-            timeout: i.ackTimeout ?? req.primary.localAckTimeout,
-            retryCnt: req.retryCount,
-            rnrRetry: rep.rnrRetryCount,
-          })
-        : EINVAL;
+      const r = i.qp ? ibQpRun(i.qp, rcActivePlan(s.req!, rep, { gids: gidTable(i.verbs!), timeout: i.ackTimeout })) : EINVAL;
       if (r !== 0) {
         log('REP: the QP could not reach RTS (%s); REJ', errnoName(r));
         s.conn?.reject();
@@ -1435,25 +1417,13 @@ async function ibAccept(i: CmId, param: In<rdma_conn_param> | null): Promise<num
   const id = depthOf(param?.initiator_depth, max);
   if (rr < 0 || id < 0) return failRdma(EINVAL, `rdma_accept: responder_resources and initiator_depth must be at most ${max} (EINVAL)`);
   const psn = randomPsn();
-  const r = ibQpToRts(i.qp, {
-    dgid: req.primary.localGid,
-    sgidIndex: Math.max(0, gidIndex(ctx, req.primary.remoteGid)),
-    pathMtu: req.pathMtu,
-    destQpn: req.localQpn,
-    // The REQ's Starting PSN is what the active side will receive first (our SQ PSN); the REP's,
-    // what we will receive (see onIbEvent 'rep').
-    rqPsn: psn,
-    sqPsn: req.startingPsn,
-    responderResources: rr,
-    initiatorDepth: id,
-    timeout: i.ackTimeout ?? req.primary.localAckTimeout,
-    retryCnt: req.retryCount,
-    rnrRetry: req.rnrRetryCount,
-  });
+  // The REP's values are what the QP takes (Linux cma_accept_ib: RTR and RTS before the REP).
+  const rep = { qpn: i.qp.qp_num, startingPsn: psn, responderResources: rr, initiatorDepth: id, rnrRetryCount: Math.min(Math.max(param?.rnr_retry_count ?? 7, 0), 7), srq: i.qp.srq !== null, privateData: user ?? undefined };
+  const r = ibQpRun(i.qp, rcPassivePlan(req, rep, { gids: gidTable(ctx), timeout: i.ackTimeout }));
   if (r !== 0) return failRdma(r, `rdma_accept: the QP could not reach RTS with the REQ's values (${errnoName(r)})`);
   hookCommEst();
   try {
-    conn.accept({ qpn: i.qp.qp_num, startingPsn: psn, responderResources: rr, initiatorDepth: id, rnrRetryCount: Math.min(Math.max(param?.rnr_retry_count ?? 7, 0), 7), srq: i.qp.srq !== null, privateData: user ?? undefined });
+    conn.accept(rep);
   } catch (e) {
     ibQpToErr(i);
     return failRdma(EINVAL, `rdma_accept: ${(e as Error).message}`);
