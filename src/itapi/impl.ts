@@ -198,7 +198,7 @@ function iaInfo(ia: Ia): it_ia_info_t {
     api_minor_version: 1,
     sw_major_version: 0,
     sw_minor_version: 1,
-    vendor: ib ? { ib: { vendor: 0, device: 0, revision: 0 } } : { iwarp: { valid_vid: false, vid } },
+    vendor: ib ? { ib: { vendor: limits(ia).vendor_id, device: limits(ia).vendor_part_id, revision: limits(ia).hw_version } } : { iwarp: { valid_vid: false, vid } },
     dto_alignment_hint: 64,
     transport_type: transportOf(ia),
     supported_service_types: ib ? ((SVC.IT_RC_SERVICE | SVC.IT_UD_SERVICE) as SVC) : SVC.IT_RC_SERVICE,
