@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { IbCm, IbCmListenLimits } from '../ibcm/cm.js';
+import { CMA_CM_MRA_SETTING, type IbCm, type IbCmListenLimits } from '../ibcm/cm.js';
 import { gidIndexIn } from '../ibcm/gsi.js';
 import { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type QpPlan, rcInitPlan, runQpPlan } from '../ibcm/qp-plan.js';
 import { CMA_USER_PDATA, cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler, ephemeralPort, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
@@ -33,8 +33,8 @@ import type { Qp } from './ibverbs.js';
 import type { ibv_ah_attr } from './types.js';
 
 export { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU };
-/** The MRA service timeout rdma_cm sends while its consumer decides (`CMA_CM_MRA_SETTING`: 24, about 67 s). */
-export const CMA_MRA_TIMEOUT = 24;
+/** The MRA service timeout rdma_cm sends while its consumer decides (`CMA_CM_MRA_SETTING`). */
+export const CMA_MRA_TIMEOUT = CMA_CM_MRA_SETTING;
 /** User private data in a REQ and a SIDR_REQ after the `cma_hdr` (`rdma_cm` limits). */
 export const REQ_USER_PD = CMA_USER_PDATA.REQ;
 export const SIDR_REQ_USER_PD = CMA_USER_PDATA.SIDR_REQ;
