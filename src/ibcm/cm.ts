@@ -12,6 +12,11 @@
  * puts on the wire, so that a Linux rxe peer sees what it would see from another Linux host;
  * deviations are listed in docs/spec-notes.md ("InfiniBand CM").
  *
+ * This module holds the CM of a port (its maps, the messages it receives, the REQ and SIDR_REQ
+ * it sends); its vocabulary (states, events, parameters, listener limits) is `cm-params.ts`, the
+ * objects its consumers hold (listener, connection, SIDR exchanges) and the retransmission of
+ * request MADs are `connection.ts`.
+ *
  * States (Linux `enum ib_cm_state`, IBTA §12.9.6 figures):
  *
  * ```text
@@ -26,7 +31,6 @@
  * @packageDocumentation
  */
 import {
-  CM_ARI_LEN,
   CmMsgResponse,
   CmRejReason,
   CmTransport,
@@ -48,251 +52,34 @@ import {
 } from '../wire/ib/cm.js';
 import { DEFAULT_PKEY, GSI_QKEY, GSI_QPN, hx } from '../wire/ib/mad.js';
 import { logger } from '../util/log.js';
-import { ibcmFromEnv } from '../util/env.js';
 import { randomUnit } from '../util/random.js';
-import { type GsiAddress, type GsiPort, realTimers, type Timers } from './gsi.js';
+import {
+  CMA_CM_MRA_SETTING,
+  cmAckTimeout,
+  DEFAULT_BACKLOG,
+  defaultLimits,
+  EMPTY,
+  gidKey,
+  type IbCmConnectParams,
+  type IbCmEvent,
+  type IbCmListenEvent,
+  type IbCmListenLimits,
+  type IbCmOptions,
+  type IbCmSidrEvent,
+  type IbCmState,
+  type IbCmStats,
+  ibTimeoutMs,
+  key2,
+  limitsOf,
+  MAX_SIDR_IN,
+} from './cm-params.js';
+import { caGuidAri, cancelRetransmit, armRetransmit, IbCmConnection, IbCmListener, IbCmSidrPending, IbCmSidrRequest, rejFor, sendReliable } from './connection.js';
+import { type GsiAddress, type GsiPort, realTimers, sameGid, type Timers } from './gsi.js';
+
+export * from './cm-params.js';
+export { IbCmConnection, IbCmListener, IbCmSidrPending, IbCmSidrRequest } from './connection.js';
 
 const log = logger('ibcm');
-
-/** IBTA timeout encoding: 4.096 µs × 2^t, in milliseconds (§12.7.x "…Timeout" fields, §9.7.6.1.3). */
-export function ibTimeoutMs(t: number): number {
-  return 4.096e-3 * 2 ** t;
-}
-
-/**
- * The QP Local ACK Timeout for a path: the round trip (2 × packet life time) plus the
- * responder's ACK delay, as a 5-bit exponent. In log2 terms the sum of two powers is the
- * larger one, plus one when they are within one of each other (Linux `cm_ack_timeout`).
- */
-export function cmAckTimeout(caAckDelay: number, packetLifeTime: number): number {
-  const rtt = packetLifeTime + 1; // 2 × PacketLifeTime
-  let t: number;
-  if (rtt >= caAckDelay) t = rtt + (caAckDelay >= rtt - 1 ? 1 : 0);
-  else t = caAckDelay + (rtt >= caAckDelay - 1 ? 1 : 0);
-  return Math.min(31, t);
-}
-
-/** The connection states (IBTA Vol. 1 §12.9; names of Linux `enum ib_cm_state`). */
-export type IbCmState =
-  | 'IDLE'
-  | 'REQ_SENT'
-  | 'REQ_RCVD'
-  | 'MRA_REQ_SENT'
-  | 'MRA_REQ_RCVD'
-  | 'REP_SENT'
-  | 'REP_RCVD'
-  | 'MRA_REP_SENT'
-  | 'MRA_REP_RCVD'
-  | 'ESTABLISHED'
-  | 'DREQ_SENT'
-  | 'DREQ_RCVD'
-  | 'TIMEWAIT';
-
-/** What a connection reports to its consumer. */
-export type IbCmEvent =
-  /** Active: the peer's CM asked for more time (MRA for our REQ). */
-  | { type: 'mra'; serviceTimeout: number }
-  /** Active: the REP; move the QP to RTR/RTS with it, then `ready()` (or `reject()`). */
-  | { type: 'rep'; rep: CmRep }
-  /** Passive: the RTU arrived (or `establish()` was called); the connection is up. */
-  | { type: 'established'; privateData: Uint8Array }
-  /** The peer refused (or answered a stale connection). */
-  | { type: 'rejected'; reason: number; ari: Uint8Array; privateData: Uint8Array; msgRejected: CmMsgResponse }
-  /**
-   * Our REQ or REP was never answered after MaxCMRetries retransmissions (Linux REQ_ERROR/REP_ERROR),
-   * or, passive, the listener's limits ended the connection before it was established: `REP` when
-   * its REP was awaiting the RTU (the peer got REJ Timeout), `decision` when the consumer had not
-   * accepted or rejected the REQ in time or it was evicted undecided (the peer got REJ 3, No
-   * Resources) ({@link IbCmListenLimits}).
-   */
-  | { type: 'timeout'; message: 'REQ' | 'REP' | 'decision' }
-  /** The peer disconnected (DREQ); answer with `disconnect()` (DREP). */
-  | { type: 'dreq'; privateData: Uint8Array }
-  /** Our DREQ was answered (DREP) or timed out. */
-  | { type: 'disconnected'; privateData: Uint8Array; timedOut: boolean }
-  /** TIMEWAIT is over: the comm ID and the (CA GUID, QPN) pair are free again. */
-  | { type: 'timewait-exit' };
-
-/** A pending SIDR exchange of the active side reports one of these. */
-export type IbCmSidrEvent = { type: 'sidr-rep'; rep: CmSidrRep; from: GsiAddress } | { type: 'timeout' };
-
-/** What a listener receives. */
-export type IbCmListenEvent =
-  | { type: 'req'; conn: IbCmConnection; req: CmReq; from: GsiAddress }
-  | { type: 'sidr-req'; request: IbCmSidrRequest };
-
-/** The active side's parameters (IBTA Table 106; defaults are what Linux rdma_cm sends on RoCE). */
-export interface IbCmConnectParams {
-  /** The peer's GID (its CM is at QPN 1 unless `destQpn` says otherwise). */
-  destGid: Uint8Array;
-  destQpn?: number;
-  /** Our GID for this path; must be one of the CM's GIDs. */
-  localGid: Uint8Array;
-  serviceId: bigint;
-  qpn: number;
-  startingPsn: number;
-  /** RC (default) or UC. */
-  transport?: CmTransport.RC | CmTransport.UC;
-  qkey?: number;
-  responderResources?: number;
-  initiatorDepth?: number;
-  retryCount?: number;
-  rnrRetryCount?: number;
-  /** 1..5 (256..4096); default 3 (1024), the rxe active MTU on a 1500-octet link. */
-  pathMtu?: number;
-  pkey?: number;
-  hopLimit?: number;
-  trafficClass?: number;
-  flowLabel?: number;
-  sl?: number;
-  /** Default 18 (`CMA_IBOE_PACKET_LIFETIME`). */
-  packetLifeTime?: number;
-  /** The peer may take 4.096 µs × 2^t to answer (default 20, as rdma_cm). */
-  remoteCmResponseTimeout?: number;
-  /** We answer a REP within 4.096 µs × 2^t (default 20). */
-  localCmResponseTimeout?: number;
-  /** Default 15 (`CMA_MAX_CM_RETRIES`). */
-  maxCmRetries?: number;
-  srq?: boolean;
-  privateData?: Uint8Array;
-}
-
-/** The passive side's REP parameters (IBTA Table 110). */
-export interface IbCmAcceptParams {
-  qpn: number;
-  startingPsn: number;
-  qkey?: number;
-  responderResources?: number;
-  initiatorDepth?: number;
-  rnrRetryCount?: number;
-  failoverAccepted?: number;
-  e2eFlowControl?: boolean;
-  srq?: boolean;
-  privateData?: Uint8Array;
-}
-
-/** Options of {@link IbCm}. */
-export interface IbCmOptions {
-  port: GsiPort;
-  /** Our CA (node) GUID: with the comm ID it names a connection (IBTA §12.9.1). */
-  caGuid: bigint;
-  /** The GID table of the port (index = sgid_index), read on each REQ. */
-  gids: () => readonly Uint8Array[];
-  timers?: Timers;
-  /** Source of randomness for comm IDs and TIDs (default: the CSPRNG, `randomUnit`); seed it in tests. */
-  random?: () => number;
-  /** The CA's ACK delay exponent for REP TargetACKDelay (default 15, rxe's). */
-  caAckDelay?: number;
-  /** TIMEWAIT duration; default 4.096 µs × 2^(the path's Local ACK Timeout), as Linux. */
-  timewaitMs?: number;
-  /** Connections and pending SIDR requests at once (default 65536). */
-  maxConnections?: number;
-  /**
-   * The longest wait a peer may ask of us, as a timeout exponent (4.096 µs × 2^t): a REQ's Local
-   * CM Response Timeout and Local ACK Timeout (our REP retransmission interval and TIMEWAIT) and
-   * the ServiceTimeout of an MRA for our REP are cut to it. Default 22 (about 17 s): above the
-   * 20 (4.3 s) Linux rdma_cm sends, far below the 31 (2.4 hours) a hostile REQ may carry.
-   */
-  maxResponseTimeout?: number;
-  /** Defaults of every listener's limits ({@link IBCM_LISTEN_LIMITS}). */
-  listenLimits?: Partial<IbCmListenLimits>;
-}
-
-/**
- * A listener's bounds on the passive connections peers make it hold before they are
- * established: *half-open* = REQ_RCVD, MRA_REQ_SENT (the consumer decides), REP_SENT,
- * MRA_REP_RCVD (the REP awaits its RTU). As the iWARP listener's (`CM_LISTEN_LIMITS` in
- * `src/iwarp/cm.ts`): per source and per listener, in time, and full means the oldest goes, not
- * the newest. A source is the GRH source GID a REQ arrived with; RoCEv2 cannot authenticate it
- * (a spoofed source is one more source), so the per-listener cap and the timers are what bound
- * a spoofing peer, while a legitimate active side, which answers the REP at once, leaves the
- * half-open set within a round trip.
- */
-export interface IbCmListenLimits {
-  /** Half-open connections per listener; a new REQ beyond it evicts the oldest (REJ 3 if undecided, REJ Timeout if its REP awaits the RTU). */
-  maxHalfOpen: number;
-  /** Half-open connections per source GID; a new REQ beyond it evicts that source's oldest. */
-  maxHalfOpenPerSource: number;
-  /** How long a REQ may wait for the consumer's accept/reject before the CM rejects it (REJ 3, No Resources); 0 = no limit. */
-  acceptTimeoutMs: number;
-  /** Under pressure (half-open at half of `maxHalfOpen` or more) a REP awaits its RTU this long in all (one retransmission). */
-  pressureTimeoutMs: number;
-}
-
-/** The listener limits and their defaults (docs/spec-notes.md, "InfiniBand CM"). A rule table. */
-export const IBCM_LISTEN_LIMITS: Readonly<Record<keyof IbCmListenLimits, { readonly default: number; readonly why: string }>> = Object.freeze({
-  maxHalfOpen: { default: 1024, why: 'as the iWARP listener; the undecided REQs are bounded by the backlog too' },
-  maxHalfOpenPerSource: { default: 128, why: 'one GID cannot fill the listener (1024), and a host opening many connections at once (ucmatose -c 50, perftest -q 64) against a slow listener is served' },
-  acceptTimeoutMs: { default: 8_000, why: 'as the iWARP listener: a consumer that never answers cannot hold a REQ' },
-  pressureTimeoutMs: { default: 1_000, why: 'a real active side sends its RTU one round trip after the REP' },
-});
-
-/** The MRA ServiceTimeout an active side honours at most: Linux rdma_cm's own (`CMA_CM_MRA_SETTING`, 24, about 67 s). */
-const MAX_MRA_FOR_REQ = 24;
-const HALF_OPEN: ReadonlySet<IbCmState> = new Set<IbCmState>(['REQ_RCVD', 'MRA_REQ_SENT', 'REP_SENT', 'MRA_REP_RCVD']);
-
-/** Counters of one CM, for tests and diagnostics. */
-export interface IbCmStats {
-  sent: Record<string, number>;
-  received: Record<string, number>;
-  retransmits: number;
-  duplicates: number;
-  malformed: number;
-  unmatched: number;
-  /** Half-open passive connections evicted for newer REQs (per source or per listener). */
-  evicted: number;
-  /** REQs the consumer left undecided past `acceptTimeoutMs`. */
-  expired: number;
-}
-
-const key2 = (a: bigint | string, b: number) => `${a.toString(16)}:${b}`;
-const gidKey = (g: Uint8Array) => Buffer.from(g).toString('hex');
-const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-const EMPTY = new Uint8Array(0);
-/** Incoming SIDR requests remembered at once (pending or answered); the oldest is forgotten first. */
-const MAX_SIDR_IN = 4096;
-/** Undecided REQs a listener holds by default (rdma_cm's backlog when the consumer gives none). */
-const DEFAULT_BACKLOG = 1024;
-
-function defaultLimits(): IbCmListenLimits {
-  return Object.fromEntries(Object.entries(IBCM_LISTEN_LIMITS).map(([k, v]) => [k, v.default])) as unknown as IbCmListenLimits;
-}
-
-/** `over` on `base`, validated (RangeError): non-negative integers, the caps at least 1, the pressure timeout above 0. */
-function limitsOf(over: Partial<IbCmListenLimits>, base: IbCmListenLimits): IbCmListenLimits {
-  const l = { ...base };
-  for (const k of Object.keys(IBCM_LISTEN_LIMITS) as (keyof IbCmListenLimits)[]) {
-    const v = over[k] ?? base[k];
-    const min = k === 'acceptTimeoutMs' ? 0 : 1;
-    if (!Number.isSafeInteger(v) || v < min) throw new RangeError(`IB CM listener limit ${k} = ${String(v)}; an integer ≥ ${min}`);
-    l[k] = v;
-  }
-  return l;
-}
-
-/** What `SOFTRDMA_IBCM` can set: the listener limits and the per-CM cap on peer-chosen waits. */
-export interface IbCmEnvParams {
-  listenLimits: Partial<IbCmListenLimits>;
-  maxResponseTimeout?: number;
-}
-
-/**
- * RoCE CM settings from the environment, `SOFTRDMA_IBCM="accept=2000 persource=8"`: the RoCE
- * counterpart of `SOFTRDMA_MPA`'s `accept=MS`, for rdma_cm and IT-API programs that cannot pass
- * {@link IbCmOptions} themselves. Keys, separated by spaces or semicolons:
- * - `accept=MS`: {@link IbCmListenLimits.acceptTimeoutMs} (0: no limit);
- * - `halfopen=N`, `persource=N`: {@link IbCmListenLimits.maxHalfOpen}, `maxHalfOpenPerSource`;
- * - `pressure=MS`: {@link IbCmListenLimits.pressureTimeoutMs};
- * - `resp=T`: {@link IbCmOptions.maxResponseTimeout}, the CM response timeout exponent (0–31)
- *   that caps what a REQ or MRA may make us wait (IBTA "Communication Management", REQ: Local
- *   CM Response Timeout). Per CM: it takes effect when the port's CM opens (QP1).
- * Parsed by the environment module (`ibcmFromEnv`); throws its EnvError (a RangeError) naming
- * the bad setting, so a typo never goes unnoticed.
- */
-export function ibCmParamsFromEnv(value?: string): IbCmEnvParams {
-  const { maxResponseTimeout, ...listenLimits } = ibcmFromEnv(value?.trim());
-  return { listenLimits, ...(maxResponseTimeout !== undefined && { maxResponseTimeout }) };
-}
 
 /** The IB CM of one RNIC port. */
 export class IbCm {
@@ -421,7 +208,7 @@ export class IbCm {
     c.timeoutMs = 2 * ibTimeoutMs(packetLifeTime) + ibTimeoutMs(req.remoteCmResponseTimeout);
     this.#byLocal.set(c.localCommId, c);
     c.setState('REQ_SENT');
-    this.sendReliable(c, mad, req, () => this.requestTimedOut(c, 'REQ'));
+    sendReliable(this, c, mad, req, () => this.requestTimedOut(c, 'REQ'));
     return c;
   }
 
@@ -457,7 +244,7 @@ export class IbCm {
     s.timeoutMs = p.timeoutMs ?? 2 * ibTimeoutMs(18) + ibTimeoutMs(20);
     s.maxRetries = p.maxRetries ?? 15;
     this.#byLocal.set(s.requestId, s);
-    this.sendReliable(s, mad, msg, () => {
+    sendReliable(this, s, mad, msg, () => {
       this.#byLocal.delete(s.requestId);
       s.done = true;
       s.onEvent({ type: 'timeout' });
@@ -513,71 +300,10 @@ export class IbCm {
     this.#port.send(mad, to);
   }
 
-  /**
-   * @internal Sends a request MAD and retransmits it every `x.timeoutMs` up to
-   * `x.maxRetries` times (IBTA §12.9.3 "MaxCMRetries"; Linux: the MAD layer's retries), then
-   * calls `exhausted`. An MRA stretches the current wait (see `#mraReceived`).
-   */
-  sendReliable(x: Retransmitter, mad: Uint8Array, msg: CmMessage, exhausted: () => void): void {
-    this.cancelRetransmit(x);
-    x.retries = 0;
-    x.outstanding = { mad, msg, exhausted };
-    this.send(x.peer, mad, msg);
-    this.#armRetransmit(x, x.timeoutMs);
-  }
-
-  #armRetransmit(x: Retransmitter, ms: number): void {
-    x.timer = this.timers.set(() => {
-      x.timer = undefined;
-      const o = x.outstanding;
-      if (!o) return;
-      if (x.retries >= x.maxRetries) {
-        x.outstanding = undefined;
-        log('%s: %s unanswered after %d retries', x.name, o.msg.kind, x.retries);
-        o.exhausted();
-        return;
-      }
-      x.retries++;
-      this.stats.retransmits++;
-      log('%s: retransmit %s (%d/%d)', x.name, o.msg.kind, x.retries, x.maxRetries);
-      this.send(x.peer, o.mad, o.msg);
-      this.#armRetransmit(x, x.timeoutMs);
-    }, ms);
-  }
-
-  /** @internal */
-  cancelRetransmit(x: Retransmitter): void {
-    if (x.timer !== undefined) this.timers.clear(x.timer);
-    x.timer = undefined;
-    x.outstanding = undefined;
-  }
-
-  /** @internal A REJ answering `c` in its current state (Linux `cm_format_rej`). */
-  rejFor(c: IbCmConnection, reason: number, ari: Uint8Array, privateData: Uint8Array): CmRej {
-    const s = c.state;
-    return {
-      kind: 'REJ',
-      localCommId: s === 'REQ_RCVD' ? 0 : c.localCommId,
-      remoteCommId: c.remoteCommId,
-      msgRejected:
-        s === 'REQ_RCVD' || s === 'MRA_REQ_SENT' ? CmMsgResponse.REQ : s === 'REP_RCVD' || s === 'MRA_REP_SENT' ? CmMsgResponse.REP : CmMsgResponse.OTHER,
-      reason,
-      ari,
-      privateData,
-    };
-  }
-
-  /** @internal Our CA GUID as the 8-octet ARI of a REJ Timeout. */
-  caGuidAri(): Uint8Array {
-    const a = new Uint8Array(8);
-    new DataView(a.buffer).setBigUint64(0, this.caGuid);
-    return a;
-  }
-
   /** REQ or REP unanswered: REJ Timeout with our CA GUID as ARI (IBTA REJ reason 4), back to IDLE. */
   /** @internal */
   requestTimedOut(c: IbCmConnection, message: 'REQ' | 'REP' | 'decision'): void {
-    const rej = this.rejFor(c, CmRejReason.TIMEOUT, this.caGuidAri(), EMPTY);
+    const rej = rejFor(c, CmRejReason.TIMEOUT, caGuidAri(this.caGuid), EMPTY);
     this.send(c.peer, encodeCmMad(c.tid, rej), rej);
     this.toIdle(c);
     c.emit({ type: 'timeout', message });
@@ -594,7 +320,7 @@ export class IbCm {
 
   /** @internal Forgets `c` entirely (IDLE). */
   toIdle(c: IbCmConnection): void {
-    this.cancelRetransmit(c);
+    cancelRetransmit(this, c);
     c.stopDecideTimer();
     if (c.twTimer !== undefined) this.timers.clear(c.twTimer);
     c.twTimer = undefined;
@@ -611,7 +337,7 @@ export class IbCm {
    * so that late or stale messages are recognised, for about one ACK timeout, then goes IDLE.
    */
   enterTimewait(c: IbCmConnection): void {
-    this.cancelRetransmit(c);
+    cancelRetransmit(this, c);
     c.setState('TIMEWAIT');
     // The ACK timeout of a passive connection came from the peer's REQ: bounded.
     const ms = this.timewaitMs ?? ibTimeoutMs(c.role === 'passive' ? Math.min(c.localAckTimeout, this.maxResponseTimeout) : c.localAckTimeout);
@@ -624,7 +350,7 @@ export class IbCm {
 
   /** @internal */
   sidrDone(s: IbCmSidrPending): void {
-    this.cancelRetransmit(s);
+    cancelRetransmit(this, s);
     if (this.#byLocal.get(s.requestId) === s) this.#byLocal.delete(s.requestId);
   }
 
@@ -731,7 +457,7 @@ export class IbCm {
           if (dup.lastSent) this.send(dup.peer, dup.lastSent.mad, dup.lastSent.msg);
           return;
         case 'TIMEWAIT': {
-          const rej = this.rejFor(dup, CmRejReason.STALE_CONN, EMPTY, EMPTY);
+          const rej = rejFor(dup, CmRejReason.STALE_CONN, EMPTY, EMPTY);
           this.send(from, encodeCmMad(tid, rej), rej);
           return;
         }
@@ -835,7 +561,7 @@ export class IbCm {
    */
   #drop(c: IbCmConnection): void {
     if (c.state === 'REQ_RCVD' || c.state === 'MRA_REQ_SENT') {
-      const rej = this.rejFor(c, CmRejReason.NO_RESOURCES, EMPTY, EMPTY);
+      const rej = rejFor(c, CmRejReason.NO_RESOURCES, EMPTY, EMPTY);
       this.send(c.peer, encodeCmMad(c.tid, rej), rej);
       this.toIdle(c);
       c.emit({ type: 'timeout', message: 'decision' });
@@ -870,8 +596,8 @@ export class IbCm {
     c.setState(next);
     // How long the peer may make us wait is bounded: for our REP (a passive connection, the peer
     // is whoever sent a REQ) by maxResponseTimeout, for our REQ by what Linux rdma_cm itself asks.
-    const st = Math.min(mra.serviceTimeout, next === 'MRA_REP_RCVD' ? this.maxResponseTimeout : MAX_MRA_FOR_REQ);
-    this.#armRetransmit(c, ibTimeoutMs(st) + 2 * ibTimeoutMs(c.packetLifeTime));
+    const st = Math.min(mra.serviceTimeout, next === 'MRA_REP_RCVD' ? this.maxResponseTimeout : CMA_CM_MRA_SETTING);
+    armRetransmit(this, c, ibTimeoutMs(st) + 2 * ibTimeoutMs(c.packetLifeTime));
     c.emit({ type: 'mra', serviceTimeout: mra.serviceTimeout });
   }
 
@@ -946,7 +672,7 @@ export class IbCm {
       if (stale?.state === 'ESTABLISHED') stale.disconnect();
       return;
     }
-    this.cancelRetransmit(c);
+    cancelRetransmit(this, c);
     c.remoteCommId = rep.localCommId;
     c.remoteCaGuid = rep.localCaGuid;
     c.remoteQpn = rep.localQpn;
@@ -971,7 +697,7 @@ export class IbCm {
       this.stats.duplicates++;
       return;
     }
-    this.cancelRetransmit(c);
+    cancelRetransmit(this, c);
     c.setState('ESTABLISHED');
     c.emit({ type: 'established', privateData: rtu.privateData });
   }
@@ -994,7 +720,7 @@ export class IbCm {
       case 'MRA_REP_RCVD':
       case 'DREQ_SENT':
       case 'ESTABLISHED':
-        this.cancelRetransmit(c);
+        cancelRetransmit(this, c);
         break;
       case 'TIMEWAIT': {
         this.stats.duplicates++;
@@ -1067,344 +793,5 @@ export class IbCm {
     s.done = true;
     this.sidrDone(s);
     s.onEvent({ type: 'sidr-rep', rep, from });
-  }
-}
-
-/** Something with an outstanding request MAD that is retransmitted until answered. */
-interface Retransmitter {
-  readonly name: string;
-  peer: GsiAddress;
-  timeoutMs: number;
-  maxRetries: number;
-  retries: number;
-  timer: unknown;
-  outstanding: { mad: Uint8Array; msg: CmMessage; exhausted: () => void } | undefined;
-}
-
-/** A listener on one service ID. */
-export class IbCmListener {
-  #open = true;
-  /** Connections of this listener the consumer has not accepted or rejected yet. */
-  readonly undecided = new Set<IbCmConnection>();
-  /** Passive connections not established yet, oldest first ({@link IbCmListenLimits}). */
-  readonly halfOpen = new Set<IbCmConnection>();
-  /** The half-open connections of each source GID (hex), oldest first; no empty entries. */
-  readonly bySource = new Map<string, Set<IbCmConnection>>();
-  constructor(
-    readonly cm: IbCm,
-    readonly serviceId: bigint,
-    /** @internal */ readonly handler: (ev: IbCmListenEvent) => void,
-    /** At most this many undecided REQs; more are rejected with NO_RESOURCES (3). */
-    readonly backlog: number,
-    readonly limits: Readonly<IbCmListenLimits> = defaultLimits(),
-  ) {}
-  /** Half-open connections of the source GID `gid`. */
-  heldBy(gid: Uint8Array): number {
-    return this.bySource.get(gidKey(gid))?.size ?? 0;
-  }
-  /** @internal `c` is no longer half-open. */
-  forget(c: IbCmConnection): void {
-    if (!this.halfOpen.delete(c)) return;
-    const set = c.source === undefined ? undefined : this.bySource.get(c.source);
-    set?.delete(c);
-    if (set && set.size === 0) this.bySource.delete(c.source!);
-  }
-  close(): void {
-    if (!this.#open) return;
-    this.#open = false;
-    this.cm.unlisten(this);
-  }
-}
-
-/** One connection (a Linux `ib_cm_id`), active or passive. */
-export class IbCmConnection implements Retransmitter {
-  state: IbCmState = 'IDLE';
-  remoteCommId = 0;
-  remoteCaGuid = 0n;
-  localQpn = 0;
-  remoteQpn = 0;
-  serviceId = 0n;
-  /** The REQ sent (active) or received (passive). */
-  req: CmReq | undefined;
-  /** The REP received (active) or sent (passive). */
-  rep: CmRep | undefined;
-  /** The TID of the current exchange: the REQ's for REP/RTU/MRA/REJ, the DREQ's for the DREP. */
-  tid = 0n;
-  peer: GsiAddress = { gid: new Uint8Array(16), qpn: GSI_QPN, qkey: GSI_QKEY, pkey: DEFAULT_PKEY };
-  packetLifeTime = 18;
-  localAckTimeout = 19;
-  timeoutMs = 0;
-  maxRetries = 15;
-  retries = 0;
-  timer: unknown;
-  twTimer: unknown;
-  outstanding: Retransmitter['outstanding'];
-  /** The last response sent (MRA, REP or RTU), sent again when its trigger is duplicated. */
-  lastSent: { mad: Uint8Array; msg: CmMessage } | undefined;
-  drepPrivateData: Uint8Array = EMPTY;
-  onEvent: ((ev: IbCmEvent) => void) | undefined;
-  /** The listener a passive connection came from. */
-  listener: IbCmListener | undefined;
-  /** Passive: the source GID (hex) its REQ came from, for the per-source cap. */
-  source: string | undefined;
-  /** Passive: the consumer's deadline for accept/reject (`acceptTimeoutMs`). */
-  decideTimer: unknown;
-  #destroyed = false;
-
-  constructor(
-    readonly cm: IbCm,
-    readonly localCommId: number,
-    readonly role: 'active' | 'passive',
-  ) {}
-
-  get name(): string {
-    return `CM[${hx(this.localCommId, 8)}]`;
-  }
-
-  /** @internal */
-  setState(s: IbCmState): void {
-    if (s !== this.state) log('%s %s→%s', this.name, this.state, s);
-    this.state = s;
-    if (this.listener && s !== 'REQ_RCVD' && s !== 'MRA_REQ_SENT') {
-      this.listener.undecided.delete(this);
-      this.stopDecideTimer();
-    }
-    if (this.listener && !HALF_OPEN.has(s)) this.listener.forget(this);
-  }
-
-  /** @internal */
-  stopDecideTimer(): void {
-    if (this.decideTimer !== undefined) this.cm.timers.clear(this.decideTimer);
-    this.decideTimer = undefined;
-  }
-
-  /** @internal */
-  emit(ev: IbCmEvent): void {
-    if (!this.#destroyed) this.onEvent?.(ev);
-  }
-
-  #bad(what: string): never {
-    throw Object.assign(new Error(`${this.name}: ${what} in state ${this.state}`), { code: 'EINVAL' });
-  }
-
-  /** Passive: sends an MRA for the REQ (serviceTimeout 5 bits), or active: for the REP. */
-  mra(serviceTimeout: number, privateData: Uint8Array = EMPTY): void {
-    let msgMraed: CmMsgResponse;
-    let next: IbCmState;
-    if (this.state === 'REQ_RCVD') [msgMraed, next] = [CmMsgResponse.REQ, 'MRA_REQ_SENT'];
-    else if (this.state === 'REP_RCVD') [msgMraed, next] = [CmMsgResponse.REP, 'MRA_REP_SENT'];
-    else this.#bad('mra');
-    const mra: CmMra = { kind: 'MRA', localCommId: this.localCommId, remoteCommId: this.remoteCommId, msgMraed, serviceTimeout, privateData };
-    const mad = encodeCmMad(this.tid, mra);
-    this.lastSent = { mad, msg: mra };
-    this.setState(next);
-    this.cm.send(this.peer, mad, mra);
-  }
-
-  /** Passive: accepts the REQ with a REP (IBTA §12.9.5.2), retransmitted until the RTU. */
-  accept(p: IbCmAcceptParams): void {
-    if (this.state !== 'REQ_RCVD' && this.state !== 'MRA_REQ_SENT') this.#bad('accept');
-    const rep: CmRep = {
-      kind: 'REP',
-      localCommId: this.localCommId,
-      remoteCommId: this.remoteCommId,
-      localQkey: p.qkey ?? 0,
-      localQpn: p.qpn,
-      localEecn: 0,
-      startingPsn: p.startingPsn,
-      responderResources: p.responderResources ?? 1,
-      initiatorDepth: p.initiatorDepth ?? 1,
-      targetAckDelay: this.cm.caAckDelay,
-      failoverAccepted: p.failoverAccepted ?? 0,
-      e2eFlowControl: p.e2eFlowControl ?? false,
-      rnrRetryCount: p.rnrRetryCount ?? 7,
-      srq: p.srq ?? false,
-      localCaGuid: this.cm.caGuid,
-      privateData: p.privateData ?? EMPTY,
-    };
-    const mad = encodeCmMad(this.tid, rep);
-    this.localQpn = p.qpn;
-    this.rep = rep;
-    this.lastSent = { mad, msg: rep };
-    this.setState('REP_SENT');
-    // Under pressure the REP gets one retransmission within the pressure timeout, not the
-    // MaxCMRetries the REQ asked for: a spoofed REQ's REP would otherwise hold the slot (and be
-    // sent to whoever the spoofed GID is) for as long as the peer said.
-    const l = this.listener;
-    if (l && l.halfOpen.size >= Math.ceil(l.limits.maxHalfOpen / 2)) {
-      this.timeoutMs = Math.min(this.timeoutMs, l.limits.pressureTimeoutMs / 2);
-      this.maxRetries = Math.min(this.maxRetries, 1);
-    }
-    this.cm.sendReliable(this, mad, rep, () => this.cm.requestTimedOut(this, 'REP'));
-  }
-
-  /** Active: the QP is ready; sends the RTU (IBTA §12.9.5.1). The connection is established. */
-  ready(privateData: Uint8Array = EMPTY): void {
-    if (this.state !== 'REP_RCVD' && this.state !== 'MRA_REP_SENT') this.#bad('ready (RTU)');
-    const rtu: CmRtu = { kind: 'RTU', localCommId: this.localCommId, remoteCommId: this.remoteCommId, privateData };
-    const mad = encodeCmMad(this.tid, rtu);
-    this.lastSent = { mad, msg: rtu };
-    this.setState('ESTABLISHED');
-    this.cm.send(this.peer, mad, rtu);
-  }
-
-  /**
-   * Passive: data arrived on the QP before the RTU (the COMM_EST affiliated event): the
-   * connection is established without it (IBTA §12.9.5.2; Linux `ib_cm_notify`).
-   */
-  establish(): void {
-    if (this.state !== 'REP_SENT' && this.state !== 'MRA_REP_RCVD') this.#bad('establish');
-    this.cm.cancelRetransmit(this);
-    this.setState('ESTABLISHED');
-    this.emit({ type: 'established', privateData: EMPTY });
-  }
-
-  /**
-   * Rejects the REQ (passive) or the REP (active) with `reason` (default 28, consumer
-   * defined) and private data (≤ 148 octets). Linux `ib_send_cm_rej`.
-   */
-  reject(privateData: Uint8Array = EMPTY, reason: number = CmRejReason.CONSUMER_DEFINED, ari: Uint8Array = EMPTY): void {
-    if (ari.length > CM_ARI_LEN) throw new RangeError(`ARI is at most ${CM_ARI_LEN} octets`);
-    const s = this.state;
-    if (!['REQ_SENT', 'MRA_REQ_RCVD', 'REQ_RCVD', 'MRA_REQ_SENT', 'REP_RCVD', 'MRA_REP_SENT', 'REP_SENT', 'MRA_REP_RCVD'].includes(s)) {
-      this.#bad('reject');
-    }
-    const rej = this.cm.rejFor(this, reason, ari, privateData);
-    const mad = encodeCmMad(this.tid, rej);
-    this.cm.send(this.peer, mad, rej);
-    if (s === 'REP_SENT' || s === 'MRA_REP_RCVD') this.cm.enterTimewait(this);
-    else this.cm.toIdle(this);
-  }
-
-  /**
-   * Disconnects: from ESTABLISHED sends a DREQ (retransmitted until the DREP, then TIMEWAIT);
-   * after the peer's DREQ sends the DREP and enters TIMEWAIT (IBTA §12.9.7). Idempotent in
-   * DREQ_SENT and TIMEWAIT.
-   */
-  disconnect(privateData: Uint8Array = EMPTY): void {
-    switch (this.state) {
-      case 'ESTABLISHED': {
-        const dreq: CmDreq = {
-          kind: 'DREQ',
-          localCommId: this.localCommId,
-          remoteCommId: this.remoteCommId,
-          remoteQpn: this.remoteQpn,
-          privateData,
-        };
-        this.tid = this.cm.newTid();
-        const mad = encodeCmMad(this.tid, dreq);
-        this.setState('DREQ_SENT');
-        this.cm.sendReliable(this, mad, dreq, () => {
-          this.cm.enterTimewait(this);
-          this.emit({ type: 'disconnected', privateData: EMPTY, timedOut: true });
-        });
-        return;
-      }
-      case 'DREQ_RCVD': {
-        const drep = { kind: 'DREP' as const, localCommId: this.localCommId, remoteCommId: this.remoteCommId, privateData };
-        this.drepPrivateData = privateData;
-        this.cm.send(this.peer, encodeCmMad(this.tid, drep), drep);
-        this.cm.enterTimewait(this);
-        return;
-      }
-      case 'DREQ_SENT':
-      case 'TIMEWAIT':
-      case 'IDLE':
-        return;
-      default:
-        this.#bad('disconnect');
-    }
-  }
-
-  /**
-   * Destroys the connection as Linux `cm_destroy_id` does: a pending REQ gets REJ Timeout, an
-   * undecided one REJ 28, an established one a DREQ, a received DREQ its DREP. No event is
-   * reported afterwards; TIMEWAIT still runs so stale messages are recognised.
-   */
-  destroy(): void {
-    if (this.#destroyed) return;
-    switch (this.state) {
-      case 'REQ_SENT':
-      case 'MRA_REQ_RCVD': {
-        this.reject(EMPTY, CmRejReason.TIMEOUT, this.cm.caGuidAri());
-        break;
-      }
-      case 'REQ_RCVD':
-      case 'MRA_REQ_SENT':
-      case 'REP_SENT':
-      case 'MRA_REP_RCVD':
-      case 'REP_RCVD':
-      case 'MRA_REP_SENT':
-        this.reject();
-        break;
-      case 'ESTABLISHED':
-      case 'DREQ_RCVD':
-        this.disconnect();
-        break;
-      default:
-        break;
-    }
-    this.#destroyed = true;
-  }
-}
-
-/** An active SIDR request awaiting its SIDR_REP. */
-export class IbCmSidrPending implements Retransmitter {
-  peer: GsiAddress = { gid: new Uint8Array(16), qpn: GSI_QPN, qkey: GSI_QKEY, pkey: DEFAULT_PKEY };
-  timeoutMs = 0;
-  maxRetries = 15;
-  retries = 0;
-  timer: unknown;
-  outstanding: Retransmitter['outstanding'];
-  done = false;
-  constructor(
-    readonly cm: IbCm,
-    readonly requestId: number,
-    readonly onEvent: (ev: IbCmSidrEvent) => void,
-  ) {}
-  get name(): string {
-    return `SIDR[${hx(this.requestId, 8)}]`;
-  }
-  destroy(): void {
-    this.done = true;
-    this.cm.sidrDone(this);
-  }
-}
-
-/** An incoming SIDR request, answered once with `reply()` or `reject()`. */
-export class IbCmSidrRequest {
-  reply: CmSidrRep | undefined;
-  replyMad: Uint8Array | undefined;
-  expireTimer: unknown;
-  constructor(
-    readonly cm: IbCm,
-    /** @internal */ readonly key: string,
-    readonly req: CmSidrReq,
-    readonly tid: bigint,
-    readonly from: GsiAddress,
-  ) {}
-
-  /** Answers with status Success, the UD QP and its Q_Key (IBTA §12.11.2). */
-  accept(p: { qpn: number; qkey: number; privateData?: Uint8Array; info?: Uint8Array }): void {
-    this.#answer(SidrStatus.SUCCESS, p.qpn, p.qkey, p.privateData ?? EMPTY, p.info ?? EMPTY);
-  }
-
-  /** Answers with a failure status (default REJECT). */
-  reject(status: SidrStatus = SidrStatus.REJECT, privateData: Uint8Array = EMPTY): void {
-    this.#answer(status, 0, 0, privateData, EMPTY);
-  }
-
-  #answer(status: number, qpn: number, qkey: number, privateData: Uint8Array, info: Uint8Array): void {
-    if (this.reply) throw Object.assign(new Error('SIDR request already answered'), { code: 'EINVAL' });
-    const rep: CmSidrRep = { kind: 'SIDR_REP', requestId: this.req.requestId, status, qpn, serviceId: this.req.serviceId, qkey, info, privateData };
-    this.replyMad = this.cm.sendSidrRep(this, rep);
-    this.reply = rep;
-  }
-
-  /** @internal Forgets the request (its duplicates are new requests again). */
-  expire(): void {
-    if (this.expireTimer !== undefined) this.cm.timers.clear(this.expireTimer);
-    this.expireTimer = undefined;
-    this.cm.sidrInDone(this);
   }
 }

@@ -25,6 +25,16 @@ export interface GsiAddress {
   localGid?: Uint8Array;
 }
 
+/** True when two GIDs are the same 16 octets. */
+export function sameGid(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The index of `gid` in a port's GID table (the `sgid_index` of a path from it), or -1. */
+export function gidIndexIn(gids: readonly Uint8Array[], gid: Uint8Array): number {
+  return gids.findIndex((g) => sameGid(g, gid));
+}
+
 /** A GSI port: QP1 of one RNIC port (IBTA Vol. 1 §13.5.1). */
 export interface GsiPort {
   /** Sends one 256-octet MAD as a UD datagram. Never throws for a lost datagram (UD is unreliable). */

@@ -19,7 +19,7 @@ import dgram from 'node:dgram';
 import { RiRet } from '../rnicpi/status.js';
 import { logger } from '../util/log.js';
 import { random32 } from '../util/random.js';
-import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
+import { CM_PRIVATE_DATA_SIZE, CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
 import { canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address } from '../wire/ib/gid-address.js';
 import { IbCm, type IbCmEnvParams, type IbCmListener, type IbCmListenEvent, type IbCmListenLimits, ibCmParamsFromEnv } from './cm.js';
 import type { RiGsiPort } from './ri-gsi.js';
@@ -87,6 +87,20 @@ export function ephemeralPort(): number {
 export function randomPsn(): number {
   return random32() & PSN_MASK;
 }
+
+/**
+ * The consumer's private data in each CM message of an RDMA IP connection (IBTA Vol. 1 Annex
+ * A11.6, as rdma_cm's limits): a REQ's and a SIDR_REQ's less the `cma_hdr` at their head
+ * (92 − 36 = 56, 216 − 36 = 180); the others' whole (IBTA Vol. 1 Tables 99 and 113: REP 196,
+ * REJ 148, SIDR_REP 136).
+ */
+export const CMA_USER_PDATA = {
+  REQ: CM_PRIVATE_DATA_SIZE.REQ - CMA_HDR_LEN,
+  SIDR_REQ: CM_PRIVATE_DATA_SIZE.SIDR_REQ - CMA_HDR_LEN,
+  REP: CM_PRIVATE_DATA_SIZE.REP,
+  REJ: CM_PRIVATE_DATA_SIZE.REJ,
+  SIDR_REP: CM_PRIVATE_DATA_SIZE.SIDR_REP,
+} as const;
 
 /** The addresses a REQ's or SIDR_REQ's `cma_hdr` carries. */
 export interface CmaAddresses {

@@ -24,8 +24,6 @@ import { bytesOfRiGid, riGidOfBytes } from '../rnicpi/gid.js';
 import {
   RiCmpltNotifyType,
   RiMemFlags,
-  RiQpAttrMask,
-  RiQpState,
   RiRnicQueryFlags,
   RiSqpType,
   RiSvcType,
@@ -44,8 +42,9 @@ import {
 import { logger } from '../util/log.js';
 import { stringifyGid } from '../wire/ib/cm.js';
 import { DEFAULT_PKEY, GSI_QKEY, MAD_SIZE } from '../wire/ib/mad.js';
-import type { GsiAddress, GsiPort } from './gsi.js';
 import { GRH_LEN } from '../wire/ib/constants.js';
+import { type GsiAddress, type GsiPort, gidIndexIn } from './gsi.js';
+import { IBOE_HOP_LIMIT, runQpPlan, udPlan } from './qp-plan.js';
 
 const log = logger('ibcm:gsi');
 
@@ -80,8 +79,6 @@ export interface RiGsiStats {
   recvErrors: number;
 }
 
-
-const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * The source and destination GIDs of a received GRH. RoCEv2 over IPv4 (Annex A17.4.5.1): 20
@@ -176,19 +173,12 @@ export class RiGsiPort implements GsiPort {
     if (qp.status !== RiRet.SUCCESS) return qp.status;
     this.#qp = qp.qp;
     this.qpn = qp.attrs.qp_id;
-    const M = RiQpAttrMask;
-    const path = { pkey_index: 0, physical_port: port } as never;
-    const steps: [number, object][] = [
-      [M.NEXT_STATE | M.QKEY | M.PRIMARY_PKEY | M.PORT_NUM, { state: RiQpState.INITIALIZED, qp_xport: { qp_ib: { recv_qkey: GSI_QKEY, primary_av: path } } }],
-      [M.NEXT_STATE, { state: RiQpState.READY_TO_RECEIVE }],
-      [M.NEXT_STATE | M.SEND_PSN, { state: RiQpState.READY_TO_SEND, qp_xport: { qp_ib: { send_psn: 0 } } }],
-    ];
-    for (const [i, [mask, attrs]] of steps.entries()) {
-      const r = ops.ri_qp_modify(rnic, this.#qp, mask, attrs);
-      if (r.status !== RiRet.SUCCESS) return r.status;
-      // Receives are posted in INIT, before the port can receive anything.
-      if (i === 0) for (let s = 0; s < recvDepth; s++) if (!this.#postRecv(s)) return RiRet.FAIL;
-    }
+    // Receives are posted in INIT, before the port can receive anything.
+    const st = runQpPlan(ops, rnic, this.#qp, udPlan(GSI_QKEY, port), (step) => {
+      if (step.state === 'INIT') for (let s = 0; s < recvDepth; s++) if (!this.#postRecv(s)) return RiRet.FAIL;
+      return RiRet.SUCCESS;
+    });
+    if (st !== RiRet.SUCCESS) return st;
     for (let s = 0; s < sendDepth; s++) this.#freeSend.push(s);
     const arm = ops.ri_cq_req_notification(rnic, this.#cq, RiCmpltNotifyType.ANY);
     if (arm.status !== RiRet.SUCCESS) return arm.status;
@@ -233,7 +223,7 @@ export class RiGsiPort implements GsiPort {
       sl: 0,
       send_global_routing_hdr_flg: 1,
       // Linux sends CM MADs on RoCE with the path's hop limit; TTL is masked in the ICRC anyway.
-      hop_limit: 64,
+      hop_limit: IBOE_HOP_LIMIT,
       source_gid_index: sgidIndex,
       flow_label: 0,
       dgid: riGidOfBytes(dgid),
@@ -261,7 +251,7 @@ export class RiGsiPort implements GsiPort {
     if (this.#closed || !this.#qp) return;
     if (mad.length !== MAD_SIZE) throw new RangeError(`a MAD is ${MAD_SIZE} octets, not ${mad.length}`);
     const gids = this.gids();
-    let sgidIndex = to.localGid ? gids.findIndex((g) => sameGid(g, to.localGid!)) : 0;
+    let sgidIndex = to.localGid ? gidIndexIn(gids, to.localGid) : 0;
     if (sgidIndex < 0) {
       log('send to %s: %s is not a GID of the port; from GID index 0', stringifyGid(to.gid), stringifyGid(to.localGid!));
       sgidIndex = 0;

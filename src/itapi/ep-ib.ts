@@ -14,7 +14,8 @@ import { RiQpAttrMask, RiQpState } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { CmRejReason, gidFromIpv4, RdmaPs, rdmaServiceId } from '../wire/ib/cm.js';
 import { fail } from './objects.js';
-import { gidIndexOf, IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type IbItRequest, ibPathOf, ibQpInit, ibQpToRts, rejectCodeOf, roceAddresses, roceCm } from './roce.js';
+import { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type IbItRequest, ibPathOf, ibQpInit, rejectCodeOf, roceAddresses, roceCm, roceGids } from './roce.js';
+import { rcActivePlan, rcPassivePlan, runQpPlan } from '../ibcm/qp-plan.js';
 import { it_status_t as S } from './status.js';
 import { it_conn_reject_code_t as RJ, it_ep_state_rc_t as ST, it_event_type_t as ET, type it_path_t } from './types.js';
 import type { Ep } from './ep.js';
@@ -158,28 +159,15 @@ export function ibAccept(ep: Ep, req: PendingRequest, cm: IbItRequest, pdata: Ui
     ep.ia.ops.ri_qp_modify(ep.ia.rnic, ep.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.IDLE });
     ibQpInit(ep.ia.ops, ep.ia.rnic, ep.qp, { read: ep.attr.rdma_read_enable, write: ep.attr.rdma_write_enable, atomic: ep.attr.atomics_enable });
   };
-  const st = ibQpToRts(ep.ia.ops, ep.ia.rnic, ep.qp, {
-    dgid: r.primary.localGid,
-    sgidIndex: gidIndexOf(dev, r.primary.remoteGid),
-    pathMtu: r.pathMtu,
-    destQpn: r.localQpn,
-    // The REQ's Starting PSN is what the active side receives first (our SQ PSN); the REP's
-    // (ours) what we will receive.
-    rqPsn: psn,
-    sqPsn: r.startingPsn,
-    ird,
-    ord,
-    timeout: r.primary.localAckTimeout,
-    retryCount: r.retryCount,
-    rnrRetryCount: r.rnrRetryCount,
-  });
+  const rep = { qpn: ep.cmQp.id, startingPsn: psn, responderResources: ird, initiatorDepth: ord, rnrRetryCount: 7, srq: ep.srq !== null, privateData: pdata };
+  const st = runQpPlan(ep.ia.ops, ep.ia.rnic, ep.qp, rcPassivePlan(r, rep, { gids: roceGids(dev) }));
   if (st !== RiRet.SUCCESS) {
     back();
     fail(S.IT_ERR_INVALID_EP_ATTR, `the QP cannot take the request's path: ${RiRet[st]}`);
   }
   cm.take((e) => ibOnEvent(ep, e));
   try {
-    cm.conn.accept({ qpn: ep.cmQp.id, startingPsn: psn, responderResources: ird, initiatorDepth: ord, rnrRetryCount: 7, srq: ep.srq !== null, privateData: pdata });
+    cm.conn.accept(rep);
   } catch (e) {
     back();
     fail(S.IT_ERR_INVALID_EP_STATE, (e as Error).message);
@@ -204,22 +192,7 @@ function ibOnEvent(ep: Ep, e: IbCmEvent): void {
         return;
       }
       const rep = e.rep;
-      const req = ib.conn.req!;
-      const st = ibQpToRts(ep.ia.ops, ep.ia.rnic, ep.qp, {
-        dgid: ib.dgid,
-        sgidIndex: gidIndexOf(ep.ia.device, ib.sgid),
-        pathMtu: req.pathMtu,
-        destQpn: rep.localQpn,
-        // Each CM message's Starting PSN is the PSN its sender receives first.
-        rqPsn: ib.psn,
-        sqPsn: rep.startingPsn,
-        // What the peer grants: its initiator depth bounds our IRD, its responder resources our ORD.
-        ird: Math.min(ib.ird, rep.initiatorDepth),
-        ord: Math.min(ib.ord, rep.responderResources),
-        timeout: req.primary.localAckTimeout,
-        retryCount: req.retryCount,
-        rnrRetryCount: rep.rnrRetryCount,
-      });
+      const st = runQpPlan(ep.ia.ops, ep.ia.rnic, ep.qp, rcActivePlan(ib.conn.req!, rep, { gids: roceGids(ep.ia.device) }));
       if (st !== RiRet.SUCCESS) {
         log('REP: the QP cannot reach RTS (%s): REJ', RiRet[st]);
         ib.conn.reject();

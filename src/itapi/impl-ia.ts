@@ -32,7 +32,7 @@ import {
   type it_path_t,
   type it_spigot_info_t,
 } from './types.js';
-import { MAX_RC_LEN, DEFAULT_PATH_TIMEOUT_US, isIb, pdataLimits, isUint } from './impl-common.js';
+import { MAX_RC_LEN, DEFAULT_PATH_TIMEOUT_US, isIb, limits, pdataLimits, isUint } from './impl-common.js';
 
 /** The transport of an Interface: iWARP (`softrdma0`) or InfiniBand (the RoCE Interface `softroce0`). */
 function transportOfDevice(d: ItDevice): TT {
@@ -94,7 +94,7 @@ function iaInfo(ia: Ia): it_ia_info_t {
     api_minor_version: 1,
     sw_major_version: 0,
     sw_minor_version: 1,
-    vendor: ib ? { ib: { vendor: 0, device: 0, revision: 0 } } : { iwarp: { valid_vid: false, vid } },
+    vendor: ib ? { ib: { vendor: limits(ia).vendor_id, device: limits(ia).vendor_part_id, revision: limits(ia).hw_version } } : { iwarp: { valid_vid: false, vid } },
     dto_alignment_hint: 64,
     transport_type: transportOf(ia),
     supported_service_types: ib ? ((SVC.IT_RC_SERVICE | SVC.IT_UD_SERVICE) as SVC) : SVC.IT_RC_SERVICE,

@@ -8,9 +8,9 @@
  *   Annex A11 as Linux `cma.c`): an `IT_IANA_PORT` qualifier is the service ID
  *   `RDMA_PS_TCP << 16 | port`, and a REQ's private data starts with the `cma_hdr` (the
  *   addresses), so an IT-API Endpoint talks to any rdma_cm peer (rping, perftest `-R`, rxe);
- * - **paths**: `it_path_t.remote.ib` with IPv4-mapped GIDs (Annex A17.4.5.1), hop limit 64,
- *   path MTU 1024, packet life time 18, as rdma_cm's RoCE routes;
- * - the **QP transitions** a connection makes (Linux `cm_init_qp_*_attr`);
+ * - **paths**: `it_path_t.remote.ib` with IPv4-mapped GIDs (Annex A17.4.5.1) and the RoCE
+ *   path's hop limit, MTU and packet life time of `src/ibcm/qp-plan.ts`, as rdma_cm's routes;
+ *   the QP transitions a connection makes are that module's plans (Linux `cm_init_qp_*_attr`);
  * - **requests** and **Listen Points** shaped like the iWARP CM's, so the Listen/request code of
  *   `ep.ts` serves both transports.
  *
@@ -18,17 +18,17 @@
  */
 import { EventEmitter } from 'node:events';
 import type { IbCmConnection, IbCmEvent } from '../ibcm/cm.js';
-import { type CmaAddresses, ephemeralPort, RdmaIpCm } from '../ibcm/rdma-ip.js';
+import { gidIndexIn } from '../ibcm/gsi.js';
+import { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type QpAccess, rcInitPlan, runQpPlan } from '../ibcm/qp-plan.js';
+import { CMA_USER_PDATA, type CmaAddresses, ephemeralPort, RdmaIpCm } from '../ibcm/rdma-ip.js';
 import { RiGsiPort } from '../ibcm/ri-gsi.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
-import { bytesOfRiGid, riGidOfBytes } from '../rnicpi/gid.js';
+import { bytesOfRiGid } from '../rnicpi/gid.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
   RI_QUERY_RNIC_PORT_INFO,
   RiConsumerDomain,
-  RiQpAttrMask,
-  RiQpState,
   RiTransportType,
   type ri_qp_handle_t,
   type ri_rnic_handle_t,
@@ -40,16 +40,11 @@ import { type it_path_t, it_conn_reject_code_t as RJ } from './types.js';
 
 const log = logger('itapi:roce');
 
-/** Hop limit, path MTU (1024) and packet life time of a RoCE path (rdma_cm's `cma_resolve_iboe_route`). */
-export const IBOE_HOP_LIMIT = 64;
-export const IBOE_PATH_MTU = 3;
-export const IBOE_PACKET_LIFETIME = 18;
-/** The RNR timer a connected QP advertises (as rdma_cm over RoCE in `src/verbs`). */
-const MIN_RNR_TIMER = 12;
-/** Private data on RoCE: a REQ's 92 octets less the `cma_hdr`; REP 196; REJ 148 (IBTA Table 99). */
-export const IB_PDATA_CONNECT = 92 - CMA_HDR_LEN;
-export const IB_PDATA_ACCEPT = 196;
-export const IB_PDATA_REJECT = 148;
+export { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU };
+/** Private data on RoCE: a REQ's less the `cma_hdr`; REP; REJ (IBTA Table 99, as rdma_cm). */
+export const IB_PDATA_CONNECT = CMA_USER_PDATA.REQ;
+export const IB_PDATA_ACCEPT = CMA_USER_PDATA.REP;
+export const IB_PDATA_REJECT = CMA_USER_PDATA.REJ;
 
 /** True for the RoCE (InfiniBand-transport) Interface. */
 export function isIbDevice(dev: ItDevice): boolean {
@@ -85,11 +80,9 @@ export function roceAddresses(dev: ItDevice): string[] {
     .filter((a): a is string => a !== null);
 }
 
-const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 /** The GID table index of `gid` (0 when it is not in the table). */
 export function gidIndexOf(dev: ItDevice, gid: Uint8Array): number {
-  return Math.max(0, roceGids(dev).findIndex((g) => sameGid(g, gid)));
+  return Math.max(0, gidIndexIn(roceGids(dev), gid));
 }
 
 /** The CA GUID of the device's CM: the node GUID `ri_rnic_query` reports (IBTA Vol. 1 §12.9.1). */
@@ -197,61 +190,9 @@ export function rejectCodeOf(reason: number): RJ {
 
 // ------------------------------------------------------------------------------------ the QP
 
-/** Moves a new RC QP RESET → INIT (P_Key index 0, port 1, the remote access it allows). */
-export function ibQpInit(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t, access: { read: boolean; write: boolean; atomic: boolean }): RiRet {
-  const M = RiQpAttrMask;
-  return ops.ri_qp_modify(rnic, qp, M.NEXT_STATE | M.PRIMARY_PKEY | M.PORT_NUM | M.ENABLE_RDMA_READ | M.ENABLE_RDMA_WRITE | M.ENABLE_ATOMICS, {
-    state: RiQpState.INITIALIZED,
-    enable_rdma_read: access.read,
-    enable_rdma_write: access.write,
-    qp_xport: { qp_ib: { enable_atomic: access.atomic, primary_av: { pkey_index: 0, physical_port: 1 } as never } },
-  }).status;
-}
-
-/** What a connection gives its QP on the way to RTS. */
-export interface IbQpPath {
-  dgid: Uint8Array;
-  sgidIndex: number;
-  pathMtu: number;
-  destQpn: number;
-  rqPsn: number;
-  sqPsn: number;
-  /** max_dest_rd_atomic (our IRD) and max_rd_atomic (our ORD). */
-  ird: number;
-  ord: number;
-  timeout: number;
-  retryCount: number;
-  rnrRetryCount: number;
-}
-
-/** Moves an RC QP INIT → RTR → RTS with `p` (Linux `cm_init_qp_rtr_attr` / `cm_init_qp_rts_attr`). */
-export function ibQpToRts(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t, p: IbQpPath): RiRet {
-  const M = RiQpAttrMask;
-  const av = {
-    sl: 0,
-    send_global_routing_hdr_flg: 1,
-    hop_limit: IBOE_HOP_LIMIT,
-    source_gid_index: p.sgidIndex,
-    flow_label: 0,
-    dgid: riGidOfBytes(p.dgid),
-    dlid: 0,
-    traffic_class: 0,
-    max_static_rate: 0,
-    source_path_bits: 0,
-  };
-  const path = { pkey_index: 0, physical_port: 1, path_mtu: p.pathMtu, local_ack_timeout: p.timeout, retry_count: p.retryCount, rnr_retry_count: p.rnrRetryCount, av };
-  let r = ops.ri_qp_modify(rnic, qp, M.NEXT_STATE | M.PRIMARY_PATH | M.DEST_QPID | M.RECV_PSN | M.MIN_RNR_TIMER | M.MAX_RDMA_READ_INCOMING, {
-    state: RiQpState.READY_TO_RECEIVE,
-    max_rdma_read_incoming: p.ird,
-    qp_xport: { qp_ib: { dest_qpn: p.destQpn, recv_psn: p.rqPsn, min_rnrnak_timer: MIN_RNR_TIMER, primary_av: path as never } },
-  });
-  if (r.status !== RiRet.SUCCESS) return r.status;
-  r = ops.ri_qp_modify(rnic, qp, M.NEXT_STATE | M.PRIMARY_PATH | M.SEND_PSN | M.MAX_RDMA_READ_OUTGOING, {
-    state: RiQpState.READY_TO_SEND,
-    max_rdma_read_outgoing: p.ord,
-    qp_xport: { qp_ib: { send_psn: p.sqPsn, primary_av: path as never } },
-  });
-  return r.status;
+/** Moves a new RC QP RESET → INIT with the remote access it allows (the connection plan's INIT, `src/ibcm/qp-plan.ts`). */
+export function ibQpInit(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t, access: QpAccess): RiRet {
+  return runQpPlan(ops, rnic, qp, rcInitPlan(access));
 }
 
 // ------------------------------------------------------------------------- passive side

@@ -21,12 +21,12 @@
  * @module
  */
 import type { IbCmSidrPending, IbCmSidrRequest } from '../ibcm/cm.js';
-import { cmaPrivateDataOf, ephemeralPort, type RdmaIpCm, roceSourceFor } from '../ibcm/rdma-ip.js';
+import { udPlan, runQpPlan } from '../ibcm/qp-plan.js';
+import { CMA_USER_PDATA, cmaPrivateDataOf, ephemeralPort, type RdmaIpCm, roceSourceFor } from '../ibcm/rdma-ip.js';
 import { RiRet } from '../rnicpi/status.js';
 import { riGidOfBytes } from '../rnicpi/gid.js';
 import {
   RiQpAttrMask,
-  RiQpState,
   RiSvcType,
   RiWcStatus,
   RiWcType,
@@ -82,9 +82,9 @@ function pdataBuffer(src: Uint8Array): Uint8Array {
 export const UD_GRH_LEN = GRH_LEN;
 /** The largest UD message on the RoCE Interface: its path MTU (1024, as rxe on a 1500-octet link). */
 export const UD_MAX_MESSAGE = 1024;
-/** SIDR private data: a SIDR_REQ's 216 octets less the `cma_hdr`; a SIDR_REP's 136 (IBTA Table 113/114). */
-export const UD_PDATA_REQUEST = 216 - CMA_HDR_LEN;
-export const UD_PDATA_REPLY = 136;
+/** SIDR private data: a SIDR_REQ's less the `cma_hdr`; a SIDR_REP's (IBTA Tables 113/114, as rdma_cm). */
+export const UD_PDATA_REQUEST = CMA_USER_PDATA.SIDR_REQ;
+export const UD_PDATA_REPLY = CMA_USER_PDATA.SIDR_REP;
 
 // =============================================================================================
 // Address Handles
@@ -218,21 +218,10 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     if (r.status !== RiRet.SUCCESS) return r.status;
     this.qp = r.qp;
     this.qpn = r.attrs.qp_id;
-    const M = RiQpAttrMask;
-    const steps: [number, object][] = [
-      [
-        M.NEXT_STATE | M.QKEY | M.PRIMARY_PKEY | M.PORT_NUM,
-        { state: RiQpState.INITIALIZED, qp_xport: { qp_ib: { recv_qkey: a.ud_ep_key >>> 0, primary_av: { pkey_index: 0, physical_port: 1 } } } },
-      ],
-      [M.NEXT_STATE, { state: RiQpState.READY_TO_RECEIVE }],
-      [M.NEXT_STATE | M.SEND_PSN, { state: RiQpState.READY_TO_SEND, qp_xport: { qp_ib: { send_psn: 0 } } }],
-    ];
-    for (const [mask, attrs] of steps) {
-      const m = this.ops.ri_qp_modify(ia.rnic, r.qp, mask, attrs as never);
-      if (m.status !== RiRet.SUCCESS) {
-        this.ops.ri_qp_destroy(ia.rnic, r.qp);
-        return m.status;
-      }
+    const m = runQpPlan(this.ops, ia.rnic, r.qp, udPlan(a.ud_ep_key));
+    if (m !== RiRet.SUCCESS) {
+      this.ops.ri_qp_destroy(ia.rnic, r.qp);
+      return m;
     }
     a.max_request_dtos = r.attrs.sq_size;
     a.max_recv_dtos = r.attrs.rq_size;

@@ -8,12 +8,19 @@
  * A RoCE device's is stable per host and device: a keyed hash of the host's machine ID (`/etc/machine-id`,
  * as machine-id(5) asks: never used directly, only through a keyed hash with an application key)
  * and the device name. Without a machine ID the host name and the MACs of its interfaces stand
- * in. Every face reads it from the provider (`ri_rnic_query`'s `node_guid` on InfiniBand); this
- * is the one place it is computed.
+ * in. Every face reads it from the provider (`ri_rnic_query`'s `node_guid` on InfiniBand, its
+ * `vendor_id` and `vendor_part_id` on both transports); this is the one place they are set.
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
+
+/**
+ * The vendor of every softrdma device, as `ri_rnic_query` reports it (`vendor_id`,
+ * `vendor_part_id`): no IEEE OUI is registered for a software RNIC; "SOF" stands for one.
+ */
+export const SOFTRDMA_VENDOR_ID = 0x534f46;
+export const SOFTRDMA_VENDOR_PART_ID = 1;
 
 /** The MAC and node GUID of one device. */
 export interface DeviceIdentity {

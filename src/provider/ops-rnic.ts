@@ -6,6 +6,7 @@
  * @module
  */
 import { networkInterfaces } from 'node:os';
+import { SOFTRDMA_VENDOR_ID, SOFTRDMA_VENDOR_PART_ID } from './identity.js';
 import { rnicAtomicCaps } from '../rnic/atomics.js';
 import { countersByName, deviceCounters } from '../roce/counters.js';
 import { RoceQp } from '../roce/transport.js';
@@ -69,8 +70,8 @@ export function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
     // Block-list mode is not offered (RI_RNIC_EXT_BLOCK_MODE clear), so no block sizes.
     block_size_low: 0n,
     block_size_hi: 0n,
-    vendor_id: 0,
-    vendor_part_id: 0,
+    vendor_id: SOFTRDMA_VENDOR_ID,
+    vendor_part_id: SOFTRDMA_VENDOR_PART_ID,
     hw_version: 1,
     res_ltag_value: 0,
     max_pds: l.maxPds,

@@ -54,10 +54,6 @@ import {
 
 const log = logger('verbs');
 
-/** Vendor id reported by `ibv_query_device` (none is registered for a software RNIC). */
-export const SOFTRDMA_VENDOR_ID = 0x534f46; // "SOF"
-export const SOFTRDMA_VENDOR_PART_ID = 1;
-
 /** Objects that can be the subject of an affiliated asynchronous event. */
 export interface AsyncTarget {
   readonly context: Context;
@@ -405,8 +401,8 @@ export function queryDevice(ctx: Context, a: ibv_device_attr): number {
   a.sys_image_guid = ibAttr ? ibAttr.system_image_guid : dev.guid;
   a.max_mr_size = 0xffff_ffffn;
   a.page_size_cap = r.mem_page_sizes_bit_mask;
-  a.vendor_id = SOFTRDMA_VENDOR_ID;
-  a.vendor_part_id = SOFTRDMA_VENDOR_PART_ID;
+  a.vendor_id = r.vendor_id;
+  a.vendor_part_id = r.vendor_part_id;
   a.hw_ver = r.hw_version;
   a.max_qp = r.max_qps;
   a.max_qp_wr = r.max_wrs_qp;

@@ -21,7 +21,8 @@ import {
   rdma_port_space,
 } from './constants.js';
 import { EADDRINUSE, EADDRNOTAVAIL, EINVAL, EHOSTUNREACH, ENETUNREACH, EOPNOTSUPP, setErrno } from './errno.js';
-import { IB_CM_ACCESS, ibUdQpToRts, isIbContext } from './rdma_cm_ib.js';
+import { ibCmQpInit, ibQpRun, isIbContext } from './rdma_cm_ib.js';
+import { udPlan } from '../ibcm/qp-plan.js';
 import {
   ibv_create_comp_channel,
   ibv_create_cq,
@@ -100,13 +101,13 @@ export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_q
   let r: number;
   if (isIbContext(ctx) && (attr.qp_type ?? ibv_qp_type.IBV_QPT_RC) === ibv_qp_type.IBV_QPT_UD) {
     // A UD QP goes straight to RTS with rdma_cm's Q_Key (Linux cma_init_ud_qp; RDMA_UDP_QKEY).
-    r = ibUdQpToRts(qp as Qp, RDMA_UDP_QKEY);
+    r = ibQpRun(qp as Qp, udPlan(RDMA_UDP_QKEY));
+  } else if (isIbContext(ctx)) {
+    // rdma_cm's INIT on RoCE: remote atomics too (Linux grants them with responder resources, cm_init_qp_init_attr).
+    r = ibCmQpInit(qp as Qp);
   } else {
-    // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write; on RoCE
-    // remote atomics too (Linux grants them with responder resources, cm_init_qp_init_attr).
-    const access = isIbContext(ctx)
-      ? IB_CM_ACCESS
-      : ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
+    // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write.
+    const access = ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
     r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
   }
   if (r !== 0) {

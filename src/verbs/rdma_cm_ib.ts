@@ -7,43 +7,37 @@
  *
  * - the **service ID** `ps << 16 | port` and the **`cma_hdr`** (36 octets: version 0, IP version
  *   4, source port, source and destination address) at the head of REQ and SIDR_REQ private
- *   data; the user's private data follows (at most 92 − 36 = 56 octets in a REQ, 216 − 36 = 180
- *   in a SIDR_REQ); REP, REJ, RTU and SIDR_REP carry the user's data alone;
+ *   data; the user's private data follows (`CMA_USER_PDATA` of `src/ibcm/rdma-ip.ts`); REP,
+ *   REJ, RTU and SIDR_REP carry the user's data alone;
  * - the **path**: IPv4-mapped GIDs (Annex A17.4.5.1) of the source and destination addresses,
- *   hop limit 64, path MTU 1024 (the port's active MTU), packet life time 18, as
+ *   with the RoCE path's hop limit, MTU and packet life time (`src/ibcm/qp-plan.ts`), as
  *   `cma_resolve_iboe_route`;
- * - the **QP attributes** a connection gives its QP (Linux `cm_init_qp_*_attr`): RTR with the
- *   peer's QPN, starting PSN and the path, RTS with the Local ACK Timeout and the retry counts.
+ * - the **QP attributes** a connection gives its QP: the plans of `src/ibcm/qp-plan.ts` (Linux
+ *   `cm_init_qp_*_attr`), applied by its executor ({@link ibQpRun}, {@link ibCmQpInit}).
  *
  * @module
  */
-import type { IbCm, IbCmListenLimits } from '../ibcm/cm.js';
-import { cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler, ephemeralPort, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
+import { CMA_CM_MRA_SETTING, type IbCm, type IbCmListenLimits } from '../ibcm/cm.js';
+import { gidIndexIn } from '../ibcm/gsi.js';
+import { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type QpPlan, rcInitPlan, runQpPlan } from '../ibcm/qp-plan.js';
+import { CMA_USER_PDATA, cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler, ephemeralPort, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
 import { RiGsiPort } from '../ibcm/ri-gsi.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
-import { CMA_HDR_LEN, gidFromIpv4, stringifyGid } from '../wire/ib/cm.js';
+import { gidFromIpv4, stringifyGid } from '../wire/ib/cm.js';
 import { gidToAddress } from '../wire/ib/gid-address.js';
-import { ibv_access_flags, ibv_qp_attr_mask, ibv_qp_state, ibv_transport_type } from './constants.js';
-import { type Context, type Device, queryGid } from './device.js';
+import { ibv_access_flags, ibv_transport_type } from './constants.js';
+import { type Context, type Device, errnoOf, fail, queryGid } from './device.js';
 import { EADDRINUSE, EINVAL, ENODEV } from './errno.js';
-import { ibv_modify_qp, type Qp } from './ibverbs.js';
+import type { Qp } from './ibverbs.js';
 import type { ibv_ah_attr } from './types.js';
 
-
-/** Hop limit of rdma_cm's RoCE paths (Linux `cma_resolve_iboe_route`: 64 when routed). */
-export const IBOE_HOP_LIMIT = 64;
-/** Packet life time of rdma_cm's RoCE paths (`CMA_IBOE_PACKET_LIFETIME`). */
-export const IBOE_PACKET_LIFETIME = 18;
-/** Path MTU of the RoCE device's paths: its active MTU, 1024 (`enum ibv_mtu` 3), as rxe on 1500-octet Ethernet. */
-export const IBOE_PATH_MTU = 3;
-/** The RNR timer a connected QP advertises: 12 (0.64 ms), as ibv_rc_pingpong; Linux rdma_cm leaves 0 (655 ms). */
-export const CM_MIN_RNR_TIMER = 12;
-/** The MRA service timeout rdma_cm sends while its consumer decides (`CMA_CM_MRA_SETTING`: 24, about 67 s). */
-export const CMA_MRA_TIMEOUT = 24;
+export { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU };
+/** The MRA service timeout rdma_cm sends while its consumer decides (`CMA_CM_MRA_SETTING`). */
+export const CMA_MRA_TIMEOUT = CMA_CM_MRA_SETTING;
 /** User private data in a REQ and a SIDR_REQ after the `cma_hdr` (`rdma_cm` limits). */
-export const REQ_USER_PD = 92 - CMA_HDR_LEN;
-export const SIDR_REQ_USER_PD = 216 - CMA_HDR_LEN;
+export const REQ_USER_PD = CMA_USER_PDATA.REQ;
+export const SIDR_REQ_USER_PD = CMA_USER_PDATA.SIDR_REQ;
 
 /** True when `ctx` is the RoCE (InfiniBand transport) device. */
 export function isIbContext(ctx: Context | null): boolean {
@@ -73,11 +67,9 @@ export function ibAddresses(ctx: Context): string[] {
     .filter((a): a is string => a !== null);
 }
 
-const sameGid = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 /** The GID table index of `gid`, or -1. */
 export function gidIndex(ctx: Context, gid: Uint8Array): number {
-  return gidTable(ctx).findIndex((g) => sameGid(g, gid));
+  return gidIndexIn(gidTable(ctx), gid);
 }
 
 /**
@@ -118,56 +110,26 @@ export function ibAhAttr(dgid: Uint8Array, sgidIndex: number, hopLimit = IBOE_HO
 export const IB_CM_ACCESS =
   ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_ATOMIC;
 
-/** What a connection gives its QP on the way to RTS (Linux `cm_init_qp_rtr_attr` / `cm_init_qp_rts_attr`). */
-export interface IbQpPath {
-  dgid: Uint8Array;
-  sgidIndex: number;
-  pathMtu: number;
-  destQpn: number;
-  rqPsn: number;
-  sqPsn: number;
-  /** max_dest_rd_atomic (our responder resources). */
-  responderResources: number;
-  /** max_rd_atomic (our initiator depth). */
-  initiatorDepth: number;
-  timeout: number;
-  retryCnt: number;
-  rnrRetry: number;
+/**
+ * Moves `qp` through a connection plan (`src/ibcm/qp-plan.ts`: its one executor over RNICPI):
+ * 0, or the errno of the step that failed (a read/atomic depth beyond the device is EINVAL, as
+ * `ibv_modify_qp` answers it).
+ */
+export function ibQpRun(qp: Qp, plan: QpPlan): number {
+  if (qp.dead) return fail(EINVAL);
+  const st = runQpPlan(qp.context.ops, qp.context.rnic, qp.ri, plan);
+  if (st === RiRet.SUCCESS) return 0;
+  return fail(st === RiRet.RNIC_IRD_ORD_EXCEEDED ? EINVAL : errnoOf(st));
 }
 
-/** Moves an RC QP INIT→RTR→RTS with `p` (0, or the errno of the modify that failed). */
-export function ibQpToRts(qp: Qp, p: IbQpPath): number {
-  const M = ibv_qp_attr_mask;
-  let r = ibv_modify_qp(
-    qp,
-    {
-      qp_state: ibv_qp_state.IBV_QPS_RTR,
-      ah_attr: ibAhAttr(p.dgid, p.sgidIndex),
-      path_mtu: p.pathMtu,
-      dest_qp_num: p.destQpn,
-      rq_psn: p.rqPsn,
-      max_dest_rd_atomic: p.responderResources,
-      min_rnr_timer: CM_MIN_RNR_TIMER,
-    },
-    M.IBV_QP_STATE | M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN | M.IBV_QP_MAX_DEST_RD_ATOMIC | M.IBV_QP_MIN_RNR_TIMER,
-  );
-  if (r !== 0) return r;
-  r = ibv_modify_qp(
-    qp,
-    { qp_state: ibv_qp_state.IBV_QPS_RTS, timeout: p.timeout, retry_cnt: p.retryCnt, rnr_retry: p.rnrRetry, sq_psn: p.sqPsn, max_rd_atomic: p.initiatorDepth },
-    M.IBV_QP_STATE | M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_SQ_PSN | M.IBV_QP_MAX_QP_RD_ATOMIC,
-  );
+/**
+ * rdma_cm's INIT of a RoCE RC QP (Linux `rdma_init_qp_attr`): remote read, write and atomics;
+ * the access flags, local write among them, kept for `ibv_query_qp`.
+ */
+export function ibCmQpInit(qp: Qp): number {
+  const r = ibQpRun(qp, rcInitPlan({ read: true, write: true, atomic: true }));
+  if (r === 0) qp.accessFlags = IB_CM_ACCESS;
   return r;
-}
-
-/** A UD QP of rdma_cm straight to RTS (Linux `cma_init_ud_qp`): INIT with `qkey`, RTR, RTS. */
-export function ibUdQpToRts(qp: Qp, qkey: number): number {
-  const M = ibv_qp_attr_mask;
-  let r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_QKEY);
-  if (r !== 0) return r;
-  r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR }, M.IBV_QP_STATE);
-  if (r !== 0) return r;
-  return ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: 0 }, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN);
 }
 
 // ------------------------------------------------------------------------------ the CM of a device

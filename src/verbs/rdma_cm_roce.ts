@@ -21,12 +21,14 @@ import {
   IBOE_PACKET_LIFETIME,
   IBOE_PATH_MTU,
   ibAhAttr,
-  ibQpToRts,
+  gidTable,
+  ibQpRun,
   randomPsn,
   REQ_USER_PD,
   RoceCm,
   SIDR_REQ_USER_PD,
 } from './rdma_cm_ib.js';
+import { rcActivePlan, rcPassivePlan } from '../ibcm/qp-plan.js';
 import { qpConnected } from './ibv_qp_state.js';
 import { ibv_modify_qp } from './ibverbs.js';
 import type { ibv_device_attr, In, rdma_conn_param } from './types.js';
@@ -167,26 +169,7 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
       return;
     case 'rep': {
       const rep = e.rep;
-      const req = s.req!;
-      const ctx = i.verbs!;
-      const r = i.qp
-        ? ibQpToRts(i.qp, {
-            dgid: i.route.addr.addr.ibaddr.dgid.raw,
-            sgidIndex: Math.max(0, gidIndex(ctx, i.route.addr.addr.ibaddr.sgid.raw)),
-            pathMtu: req.pathMtu,
-            destQpn: rep.localQpn,
-            // Each CM message's Starting PSN is the PSN its sender will *receive* first (Linux
-            // ib_cm; seen from rxe: its first Send carries our REP's PSN): ours is our RQ PSN.
-            rqPsn: s.psn,
-            sqPsn: rep.startingPsn,
-            // What the peer grants: its REP's initiator depth bounds our responder resources (Linux cm_rep_handler).
-            responderResources: Math.min(s.rr, rep.initiatorDepth),
-            initiatorDepth: Math.min(s.id, rep.responderResources),
-            timeout: i.ackTimeout ?? req.primary.localAckTimeout,
-            retryCnt: req.retryCount,
-            rnrRetry: rep.rnrRetryCount,
-          })
-        : EINVAL;
+      const r = i.qp ? ibQpRun(i.qp, rcActivePlan(s.req!, rep, { gids: gidTable(i.verbs!), timeout: i.ackTimeout })) : EINVAL;
       if (r !== 0) {
         log('REP: the QP could not reach RTS (%s); REJ', errnoName(r));
         s.conn?.reject();
@@ -384,25 +367,13 @@ export async function ibAccept(i: CmId, param: In<rdma_conn_param> | null): Prom
   const id = depthOf(param?.initiator_depth, max);
   if (rr < 0 || id < 0) return failRdma(EINVAL, `rdma_accept: responder_resources and initiator_depth must be at most ${max} (EINVAL)`);
   const psn = randomPsn();
-  const r = ibQpToRts(i.qp, {
-    dgid: req.primary.localGid,
-    sgidIndex: Math.max(0, gidIndex(ctx, req.primary.remoteGid)),
-    pathMtu: req.pathMtu,
-    destQpn: req.localQpn,
-    // The REQ's Starting PSN is what the active side will receive first (our SQ PSN); the REP's,
-    // what we will receive (see onIbEvent 'rep').
-    rqPsn: psn,
-    sqPsn: req.startingPsn,
-    responderResources: rr,
-    initiatorDepth: id,
-    timeout: i.ackTimeout ?? req.primary.localAckTimeout,
-    retryCnt: req.retryCount,
-    rnrRetry: req.rnrRetryCount,
-  });
+  // The REP's values are what the QP takes (Linux cma_accept_ib: RTR and RTS before the REP).
+  const rep = { qpn: i.qp.qp_num, startingPsn: psn, responderResources: rr, initiatorDepth: id, rnrRetryCount: Math.min(Math.max(param?.rnr_retry_count ?? 7, 0), 7), srq: i.qp.srq !== null, privateData: user ?? undefined };
+  const r = ibQpRun(i.qp, rcPassivePlan(req, rep, { gids: gidTable(ctx), timeout: i.ackTimeout }));
   if (r !== 0) return failRdma(r, `rdma_accept: the QP could not reach RTS with the REQ's values (${errnoName(r)})`);
   hookCommEst();
   try {
-    conn.accept({ qpn: i.qp.qp_num, startingPsn: psn, responderResources: rr, initiatorDepth: id, rnrRetryCount: Math.min(Math.max(param?.rnr_retry_count ?? 7, 0), 7), srq: i.qp.srq !== null, privateData: user ?? undefined });
+    conn.accept(rep);
   } catch (e) {
     ibQpToErr(i);
     return failRdma(EINVAL, `rdma_accept: ${(e as Error).message}`);

@@ -119,6 +119,7 @@ import {
   type it_rmr_context_t,
   type it_status_t,
 } from '../../src/itapi/index.js';
+import { SOFTRDMA_VENDOR_ID, SOFTRDMA_VENDOR_PART_ID } from '../../src/provider/identity.js';
 import { RoceNet } from '../../src/roce/net.js';
 import { rdma_cm_event_type as E, ibv_wc_status, rdma_port_space } from '../../src/verbs/constants.js';
 import { ibv_dereg_mr, ibv_reg_mr, newWc } from '../../src/verbs/ibverbs.js';
@@ -281,6 +282,8 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     const h = ia();
     const info = it_ia_query(h);
     assert.equal(info.transport_type, IT_IB_TRANSPORT);
+    // The vendor the provider reports in ri_rnic_query (`it_vendor_ib_t`: vendor, device, revision).
+    assert.deepEqual(info.vendor, { ib: { vendor: SOFTRDMA_VENDOR_ID, device: SOFTRDMA_VENDOR_PART_ID, revision: 1 } });
     assert.equal(info.supported_service_types & IT_RC_SERVICE, IT_RC_SERVICE);
     assert.equal(info.connect_private_data_len, 56, 'REQ 92 octets less the cma_hdr');
     assert.equal(info.accept_private_data_len, 196);

@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { eui64OfMac } from '../../src/provider/identity.js';
+import { eui64OfMac, SOFTRDMA_VENDOR_ID, SOFTRDMA_VENDOR_PART_ID } from '../../src/provider/identity.js';
+import { roceConfig } from '../../src/provider/softrdma.js';
+import { ok, openRnic } from '../conformance/helpers.js';
 import { type ibv_device_attr, verbs as v } from '../../src/verbs/index.js';
 
 const verbsUrl = new URL('../../src/verbs/index.js', import.meta.url).href;
@@ -51,4 +53,21 @@ test('softroce0: ibv_get_device_guid and ibv_query_device (from ri_rnic_query) r
   assert.equal(a.node_guid, v.ibv_get_device_guid(dev));
   assert.equal(a.node_guid, eui64OfMac((dev as unknown as { mac: Uint8Array }).mac));
   assert.equal(v.ibv_close_device(ctx), 0);
+});
+
+test('the vendor: ri_rnic_query reports it on both transports, and ibv_query_device reports what ri_rnic_query does', () => {
+  for (const config of [undefined, roceConfig(undefined, 0)]) {
+    const env = openRnic(config ? { config } : {});
+    const a = ok(env.ops.ri_rnic_query(env.rnic, 0, 1 << 20)).attrs;
+    assert.deepEqual([a.vendor_id, a.vendor_part_id], [SOFTRDMA_VENDOR_ID, SOFTRDMA_VENDOR_PART_ID]);
+    env.close();
+  }
+  assert.notEqual(SOFTRDMA_VENDOR_ID, 0);
+  for (const dev of v.ibv_get_device_list()!) {
+    const ctx = v.ibv_open_device(dev)!;
+    const a = {} as ibv_device_attr;
+    assert.equal(v.ibv_query_device(ctx, a), 0);
+    assert.deepEqual([a.vendor_id, a.vendor_part_id], [SOFTRDMA_VENDOR_ID, SOFTRDMA_VENDOR_PART_ID], v.ibv_get_device_name(dev) ?? undefined);
+    assert.equal(v.ibv_close_device(ctx), 0);
+  }
 });
