@@ -69,6 +69,8 @@ import {
   aethValue,
   ackSyndrome,
   encodeIbPacket,
+  encodeIbPacketGather,
+  ibPacketPartsLength,
   IbOpcode,
   type IbPacket,
   IbService,
@@ -88,7 +90,19 @@ import {
 } from '../wire/ib/index.js';
 import { C, RoceQpCounters } from './counters.js';
 import { nakOfFault, wcStatusOfNak } from './nak-map.js';
-import { datagramsPerRecvBuffer, gidToAddress, gidToIpv4, ipv4Bytes, ipv6Bytes, isIpv6Address, ROCEV2_PORT, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
+import {
+  datagramsPerRecvBuffer,
+  gidToAddress,
+  gidToIpv4,
+  ipv4Bytes,
+  ipv6Bytes,
+  isIpv6Address,
+  ROCEV2_PORT,
+  RoceNet,
+  type RoceNetClient,
+  type RocePacket,
+  type RoceRx,
+} from './net.js';
 
 const log = logger('roce');
 
@@ -133,8 +147,8 @@ interface Entry {
   /** PSNs it takes (1 for a packet; the response count for a Read). */
   n: number;
   wqe: SqWqe | null;
-  /** The packet as sent (ICRC recomputed on every send); null for a Read. */
-  buf: Uint8Array | null;
+  /** The packet as sent, whole or in parts (ICRC recomputed on every send); null for a Read. */
+  buf: RocePacket | null;
   /** The last packet of its WQE's message: the ACK covering it completes the WQE. */
   lastOfWqe: boolean;
   read: ReadInfo | null;
@@ -533,10 +547,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
     return this.#queued;
   }
 
-  #send(buf: Uint8Array, dst: string, net = this.nets[0]!): void {
-    this.#queued += buf.length;
+  #send(buf: RocePacket, dst: string, net = this.nets[0]!): void {
+    const len = ibPacketPartsLength(buf);
+    this.#queued += len;
     this.counters.inc(C.SENT_PKTS);
-    net.send(buf, dst, this.port, this.#sent(buf.length));
+    net.send(buf, dst, this.port, this.#sent(len));
   }
 
   #run(): void {
@@ -637,7 +652,9 @@ export class RoceQp implements QpTransport, RoceNetClient {
       const qkey = ud && ud.remoteQkey & QKEY_CONTROLLED ? qp.ib.qkey : (ud?.remoteQkey ?? 0);
       p.deth = { qkey: qkey >>> 0, resv8: 0, srcQp: qp.id };
     }
-    const buf = encodeIbPacket(p, undefined, seg.parts);
+    // RC sends the payload from registered memory (kept until the ACK, which completes the
+    // WQE); UC and UD complete as the packet is handed over, so theirs is copied.
+    const buf = rc ? encodeIbPacketGather(p, seg.parts) : encodeIbPacket(p, undefined, seg.parts);
     if (dst) this.#send(buf, dst, net);
     else log('QP[%d] UD destination GID names no address: datagram dropped', qp.id);
     if (rc) {
@@ -725,7 +742,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         : IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE;
     const p: IbPacket = { bth: { ...newBth(opcode, this.qp.ib.destQpn, psn), padCnt: ibPadCount(seg.len) }, payload: EMPTY };
     if (ibOpInfo(opcode)!.aethOffset >= 0) p.aeth = { syndrome: ackSyndrome(), msn: this.#msn };
-    this.#send(encodeIbPacket(p, undefined, seg.parts), this.remote!);
+    this.#send(encodeIbPacketGather(p, seg.parts), this.remote!);
     if (seg.last) this.#respFifo.shift();
   }
 
@@ -807,9 +824,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
     // Ask for an ACK on the last packet resent, so the window reopens without another timeout
     // (a copy: the old buffer may still be held by the fault hook with its old ICRC).
     const last = resend[resend.length - 1];
-    if (last?.buf && !(last.buf[8]! & 0x80)) {
-      last.buf = last.buf.slice();
-      last.buf[8]! |= 0x80;
+    const head = last?.buf ? (Array.isArray(last.buf) ? last.buf[0]! : (last.buf as Uint8Array)) : null;
+    if (last && head && !(head[8]! & 0x80)) {
+      const h = head.slice();
+      h[8]! |= 0x80;
+      last.buf = Array.isArray(last.buf) ? [h, ...last.buf.slice(1)] : h;
     }
     for (const e of resend) {
       if (e.read) {
