@@ -9,6 +9,7 @@ import type dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { nativeUdp } from '../util/native-udp.js';
+import { ipv4FromGid } from '../wire/ib/cm.js';
 import { canonicalAddress, isIpv6Address } from '../wire/ib/gid-address.js';
 
 /** IPv4 + UDP header octets in front of every packet. */
@@ -121,13 +122,8 @@ export function ipv6InterfaceOf(a: string): { name: string; index: number } | nu
   return null;
 }
 
-/** The IPv4 address of an IPv4-mapped GID (`::ffff:a.b.c.d`), or null. */
-export function gidToIpv4(gid: Uint8Array): string | null {
-  if (gid.length !== 16) return null;
-  for (let i = 0; i < 10; i++) if (gid[i] !== 0) return null;
-  if (gid[10] !== 0xff || gid[11] !== 0xff) return null;
-  return `${gid[12]}.${gid[13]}.${gid[14]}.${gid[15]}`;
-}
+/** The IPv4 address of an IPv4-mapped GID (`::ffff:a.b.c.d`), or null (the rule of `src/wire/ib/cm.ts`). */
+export const gidToIpv4: (gid: Uint8Array) => string | null = ipv4FromGid;
 
 /** The IPv4-mapped GID of `a.b.c.d` (RoCE v2 GID type, IBTA Annex A17.8). */
 export function ipv4ToGid(address: string): Uint8Array {
