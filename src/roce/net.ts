@@ -383,6 +383,15 @@ export class RoceNet {
     this.#pcap?.close();
   }
 
+  /**
+   * True when a packet given as parts leaves as parts (the native layer, with no capture, tap or
+   * fault hook); otherwise {@link send} copies it into one buffer, so a sender should encode it
+   * whole.
+   */
+  get gathers(): boolean {
+    return this.#tx !== null && !this.#tap && !this.#hook && !this.#pcap;
+  }
+
   /** True once the socket is closed. */
   get closed(): boolean {
     return this.#closed;

@@ -654,7 +654,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     }
     // RC sends the payload from registered memory (kept until the ACK, which completes the
     // WQE); UC and UD complete as the packet is handed over, so theirs is copied.
-    const buf = rc ? encodeIbPacketGather(p, seg.parts) : encodeIbPacket(p, undefined, seg.parts);
+    const buf = rc && net.gathers ? encodeIbPacketGather(p, seg.parts) : encodeIbPacket(p, undefined, seg.parts);
     if (dst) this.#send(buf, dst, net);
     else log('QP[%d] UD destination GID names no address: datagram dropped', qp.id);
     if (rc) {
@@ -742,7 +742,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
         : IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE;
     const p: IbPacket = { bth: { ...newBth(opcode, this.qp.ib.destQpn, psn), padCnt: ibPadCount(seg.len) }, payload: EMPTY };
     if (ibOpInfo(opcode)!.aethOffset >= 0) p.aeth = { syndrome: ackSyndrome(), msn: this.#msn };
-    this.#send(encodeIbPacketGather(p, seg.parts), this.remote!);
+    this.#send(this.nets[0]!.gathers ? encodeIbPacketGather(p, seg.parts) : encodeIbPacket(p, undefined, seg.parts), this.remote!);
     if (seg.last) this.#respFifo.shift();
   }
 
