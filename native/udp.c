@@ -16,11 +16,17 @@
  *     IPV6_MTU_DISCOVER = IPV6_PMTUDISC_DO (no fragmentation), UDP_NO_CHECK6_RX (Linux rxe sends
  *     a zero UDP checksum over IPv6, which an IPv6 socket otherwise drops, RFC 6936), and
  *     IPV6_AUTOFLOWLABEL = 0 (flow label 0 and traffic class 0, as rxe writes its IPv6 header).
+ *   - the RoCEv2 ICRC (native/icrc.c) in the same call: on send, of every packet of a message
+ *     flagged TX_ICRC, for the IPv4 ID the kernel gives it (segment k of a UDP_SEGMENT run
+ *     leaves with ID k), written into its last 4 octets; on receive, of every datagram for
+ *     IPv4 ID 0 and DF (IPv6: its ICRC), in the batch metadata, so that JavaScript only solves
+ *     for the ID and makes no pass over the octets.
  * It also carries the hardware CRC32C of MPA (native/crc32c.c).
  * Written against node_api.h (Node-API version 8) and uv.h from Node's own headers.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <stdint.h>
@@ -35,6 +41,7 @@
 #include <uv.h>
 
 #include "crc32c.h"
+#include "icrc.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
@@ -46,16 +53,24 @@
 #define SOL_UDP 17
 #endif
 
-/* Datagrams (messages) per sendmmsg call and packets (iovecs) per call, at most. */
+/* Datagrams (messages) per sendmmsg call and iovecs (packets, or parts of packets) per call, at most. */
 #define MAX_TX_MSGS 64
-#define MAX_TX_IOV 1024
+#define MAX_TX_IOV 4096
+/* Iovecs of one message (the kernel's UIO_MAXIOV), and parts of one packet. */
+#define MAX_MSG_IOV 1024
+#define MAX_PARTS 64
 /* Receive: slots per recvmmsg, and the segments one GRO datagram may hold (the kernel's
  * UDP_GRO_CNT_MAX is 64). */
 #define MAX_RX_SLOTS 64
 #define MAX_GRO_SEGS 64
 /* Per received datagram: offset, length, source address (IPv4) or scope id (IPv6), source port,
- * then the 16 octets of an IPv6 source address. */
-#define META_WORDS 8
+ * the 16 octets of an IPv6 source address, then its ICRC as computed here (IPv4: for ID 0 and
+ * DF; 0 for a datagram shorter than BTH + ICRC). */
+#define META_WORDS 9
+/* In a message's port word: compute the ICRC of each of its packets (bit 31; ports are 16 bits). */
+#define TX_ICRC 0x80000000u
+/* The interface between this addon and src/util/native-udp.ts: a build of another one is not used. */
+#define ABI_VERSION 2
 #ifndef IPV6_AUTOFLOWLABEL
 #define IPV6_AUTOFLOWLABEL 70
 #endif
@@ -73,6 +88,8 @@ typedef struct sock_s {
   int want_writable;
   int gro;
   int family; /* AF_INET or AF_INET6 */
+  uint8_t laddr[16]; /* the bound address (4 octets for IPv4), the ICRC's destination on receive and source on send */
+  uint32_t lport;
   uv_poll_t poll;
   napi_ref on_batch;
   napi_ref on_writable;
@@ -252,6 +269,7 @@ static void do_recv(sock_t *s) {
       uint32_t *m = s->meta + (size_t)count * META_WORDS;
       m[0] = off; m[1] = 0; m[2] = addr; m[3] = port;
       if (v6) memcpy(m + 4, &a6->sin6_addr, 16); else memset(m + 4, 0, 16);
+      m[8] = 0;
       count++;
       continue;
     }
@@ -267,6 +285,7 @@ static void do_recv(sock_t *s) {
     }
     memcpy((char *)data + off, s->rx_iov[i].iov_base, len);
     if (seg == 0 || seg >= len) seg = len;
+    icrc_ip_t ip = {v6, v6 ? (const uint8_t *)&a6->sin6_addr : (const uint8_t *)&a4->sin_addr, s->laddr, port, s->lport, 0x4000};
     /* An empty datagram is one entry of length 0. */
     uint32_t p = 0;
     do {
@@ -275,6 +294,7 @@ static void do_recv(sock_t *s) {
       uint32_t *m = s->meta + (size_t)count * META_WORDS;
       m[0] = off + p; m[1] = l; m[2] = addr; m[3] = port;
       if (v6) memcpy(m + 4, &a6->sin6_addr, 16); else memset(m + 4, 0, 16);
+      m[8] = icrc_compute(&ip, 0, (const uint8_t *)data + off + p, l);
       count++;
       p += l;
     } while (p < len);
@@ -470,6 +490,11 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
   s->fd = fd;
   s->gro = gro;
   s->family = family;
+  if (family == AF_INET) {
+    uint32_t be = htonl(addr);
+    memcpy(s->laddr, &be, 4);
+  } else memcpy(s->laddr, addr6, 16);
+  s->lport = bound_port;
   uv_loop_t *loop;
   if (napi_get_uv_event_loop(env, &loop) != napi_ok || uv_poll_init_socket(loop, &s->poll, fd) != 0) {
     napi_throw_error(env, NULL, "uv_poll_init_socket failed");
@@ -500,8 +525,10 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
 
 /*
  * send(packets, msgs, first, end) -> messages sent (>= 0) or -errno when the first failed.
- * packets: an Array of Uint8Array; msgs: a Uint32Array of 5 words per message (destination
- * address, port, index of its first packet, packet count, segment size). A message of several
+ * packets: an Array of packets, each a Uint8Array or an Array of its parts (gathered by the
+ * kernel: headers, payload views of registered memory, pad and ICRC); msgs: a Uint32Array of 5 words per message (destination
+ * address, port (| TX_ICRC: compute and write each packet's ICRC), index of its first packet,
+ * packet count, segment size). A message of several
  * packets is one datagram per packet through UDP_SEGMENT (segment size = its first packet's
  * length; every packet but the last must have it). Messages first..end-1 are sent (at most 64).
  * An IPv6 socket takes addrs6, 16 octets per message (message first+i at (first+i)*16), and the
@@ -548,7 +575,9 @@ static napi_value Send(napi_env env, napi_callback_info info) {
   for (uint32_t i = 0; i < count; i++) {
     const uint32_t *w = mw + (size_t)(first + i) * 5;
     uint32_t p0 = w[2], np = w[3], seg = w[4];
-    if (w[1] > 65535 || np < 1 || p0 > npk || np > npk - p0 || iov + np > MAX_TX_IOV) {
+    uint32_t port = w[1] & 0xffff;
+    int want_icrc = (w[1] & TX_ICRC) != 0;
+    if ((w[1] & ~(0xffffu | TX_ICRC)) || np < 1 || p0 > npk || np > npk - p0 || iov + np > MAX_TX_IOV) {
       if (i == 0) {
         napi_throw_range_error(env, NULL, "send: bad message (port, packet range or more than 1024 packets)");
         return NULL;
@@ -562,33 +591,70 @@ static napi_value Send(napi_env env, napi_callback_info info) {
     memset(sa6, 0, sizeof *sa6);
     if (a6) {
       sa6->sin6_family = AF_INET6;
-      sa6->sin6_port = htons((uint16_t)w[1]);
+      sa6->sin6_port = htons((uint16_t)port);
       memcpy(&sa6->sin6_addr, a6 + (size_t)(first + i) * 16, 16);
       sa6->sin6_scope_id = w[0];
       h->msg_namelen = sizeof *sa6;
     } else {
       struct sockaddr_in *sa = (struct sockaddr_in *)sa6;
       sa->sin_family = AF_INET;
-      sa->sin_port = htons((uint16_t)w[1]);
+      sa->sin_port = htons((uint16_t)port);
       sa->sin_addr.s_addr = htonl(w[0]);
       h->msg_namelen = sizeof *sa;
     }
     h->msg_name = sa6;
     h->msg_iov = &s->tx_iov[iov];
-    h->msg_iovlen = np;
+    uint32_t dst4 = htonl(w[0]);
+    icrc_ip_t ip = {a6 != NULL, s->laddr, a6 ? a6 + (size_t)(first + i) * 16 : (const uint8_t *)&dst4, s->lport, port, 0x4000};
+    size_t mi = 0; /* iovecs of this message so far */
+    int overflow = 0;
     for (uint32_t k = 0; k < np; k++) {
       napi_value e;
-      bool ta = false;
-      void *d;
-      size_t len;
-      if (napi_get_element(env, argv[0], p0 + k, &e) != napi_ok || napi_is_typedarray(env, e, &ta) != napi_ok || !ta ||
-          napi_get_typedarray_info(env, e, &tt, &len, &d, NULL, NULL) != napi_ok || tt != napi_uint8_array) {
-        napi_throw_type_error(env, NULL, "send: every packet must be a Uint8Array");
+      bool arr = false;
+      uint32_t nparts = 1;
+      if (napi_get_element(env, argv[0], p0 + k, &e) != napi_ok || napi_is_array(env, e, &arr) != napi_ok) {
+        napi_throw_type_error(env, NULL, "send: every packet must be a Uint8Array or an Array of them");
         return NULL;
       }
-      s->tx_iov[iov + k].iov_base = d;
-      s->tx_iov[iov + k].iov_len = len;
+      if (arr && (napi_get_array_length(env, e, &nparts) != napi_ok || nparts < 1 || nparts > MAX_PARTS)) {
+        napi_throw_range_error(env, NULL, "send: a packet in parts has 1 to 64 of them");
+        return NULL;
+      }
+      if (iov + mi + nparts > MAX_TX_IOV || mi + nparts > MAX_MSG_IOV) {
+        overflow = 1;
+        break;
+      }
+      size_t first_iov = iov + mi, plen = 0;
+      for (uint32_t j = 0; j < nparts; j++) {
+        napi_value x = e;
+        bool ta = false;
+        void *d;
+        size_t len;
+        if ((arr && napi_get_element(env, e, j, &x) != napi_ok) || napi_is_typedarray(env, x, &ta) != napi_ok || !ta ||
+            napi_get_typedarray_info(env, x, &tt, &len, &d, NULL, NULL) != napi_ok || tt != napi_uint8_array) {
+          napi_throw_type_error(env, NULL, "send: every packet must be a Uint8Array or an Array of them");
+          return NULL;
+        }
+        s->tx_iov[iov + mi].iov_base = d;
+        s->tx_iov[iov + mi].iov_len = len;
+        mi++;
+        plen += len;
+      }
+      /* Segment k of a run leaves with IPv4 ID k; a lone datagram with ID 0 (IPv6: no ID). The
+       * ICRC goes into the last 4 octets of the packet's last part. */
+      struct iovec *last = &s->tx_iov[iov + mi - 1];
+      if (want_icrc && plen >= ICRC_BTH_LEN + 4 && s->tx_iov[first_iov].iov_len >= ICRC_BTH_LEN && last->iov_len >= 4)
+        icrc_store(last->iov_base, last->iov_len, icrc_compute_iov(&ip, np > 1 && !a6 ? k : 0, &s->tx_iov[first_iov], iov + mi - first_iov, plen));
     }
+    if (overflow) {
+      if (i == 0) {
+        napi_throw_range_error(env, NULL, "send: a message of more than 1024 iovecs");
+        return NULL;
+      }
+      count = i;
+      break;
+    }
+    h->msg_iovlen = mi;
     if (np > 1) {
       if (seg == 0 || seg > 65535) {
         napi_throw_range_error(env, NULL, "send: a message of several packets needs a segment size");
@@ -603,7 +669,7 @@ static napi_value Send(napi_env env, napi_callback_info info) {
       uint16_t g = (uint16_t)seg;
       memcpy(CMSG_DATA(c), &g, sizeof g);
     }
-    iov += np;
+    iov += mi;
   }
   int r;
   do r = sendmmsg(s->fd, s->tx_msgs, count, MSG_DONTWAIT);
@@ -725,7 +791,29 @@ static napi_value Features(napi_env env, napi_callback_info info) {
   return res;
 }
 
+/* crc32(buf: Uint8Array, initial: number) -> number: CRC-32/IEEE of buf continuing from initial. */
+static napi_value Crc32(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2], res;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  napi_typedarray_type type;
+  size_t len = 0;
+  void *data = NULL;
+  uint32_t initial = 0;
+  if (argc < 1 || napi_get_typedarray_info(env, argv[0], &type, &len, &data, NULL, NULL) != napi_ok || type != napi_uint8_array) {
+    napi_throw_type_error(env, NULL, "crc32: expected a Uint8Array");
+    return NULL;
+  }
+  if (argc >= 2) napi_get_value_uint32(env, argv[1], &initial);
+  napi_create_uint32(env, crc32_ieee(initial, data, len), &res);
+  return res;
+}
+
+static void init_once(void) { icrc_init(); }
+
 static napi_value Init(napi_env env, napi_value exports) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_once);
   napi_property_descriptor methods[] = {
     {"bind", NULL, Bind, NULL, NULL, NULL, napi_default_method, NULL},
     {"send", NULL, Send, NULL, NULL, NULL, napi_default_method, NULL},
@@ -746,6 +834,14 @@ static napi_value Init(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "MAX_TX_MSGS", v);
   napi_create_uint32(env, MAX_TX_IOV, &v);
   napi_set_named_property(env, exports, "MAX_TX_IOV", v);
+  napi_create_uint32(env, ABI_VERSION, &v);
+  napi_set_named_property(env, exports, "ABI", v);
+  napi_create_uint32(env, TX_ICRC, &v);
+  napi_set_named_property(env, exports, "TX_ICRC", v);
+  CHECK(env, napi_create_function(env, "crc32", NAPI_AUTO_LENGTH, Crc32, NULL, &fn));
+  CHECK(env, napi_set_named_property(env, exports, "crc32", fn));
+  napi_create_string_utf8(env, icrc_impl(), NAPI_AUTO_LENGTH, &v);
+  napi_set_named_property(env, exports, "crc32Impl", v);
   crc32c_register(env, exports);
   return exports;
 }

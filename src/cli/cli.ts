@@ -8,13 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { EnvError, checkEnv } from '../util/env.js';
 import { devices } from '../verbs/device.js';
-import { devinfo } from './devinfo.js';
-import { devicesCmd, linkCmd } from './link.js';
-import { perf } from './perf.js';
-import { pingpong } from './pingpong.js';
-import { rping } from './rping.js';
 import { command, envHelp, helpText, mainHelp, UsageError, wantsHelp } from './spec.js';
-import { statCmd } from './stat.js';
 
 /** The package's version (package.json sits three levels above dist/src/cli/, in the repository and in an install alike). */
 export function version(): string {
@@ -34,14 +28,18 @@ export interface CliIo {
   err(s: string): void;
 }
 
+/**
+ * Each command's module is loaded when the command runs, so a process compiles only the one it
+ * runs (a `softrdma perf` data path does not load rping, pingpong, devinfo, …): cold start.
+ */
 const RUN: Record<string, (args: readonly string[], io: CliIo) => number | Promise<number>> = {
-  devices: (args, io) => devicesCmd(args, io),
-  devinfo: (args, io) => devinfo(args, io.out, io.err),
-  link: (args, io) => linkCmd(args, io),
-  stat: (args, io) => statCmd(args, io),
-  rping: (args, io) => rping(args, io),
-  perf: (args, io) => perf(args, io),
-  pingpong: (args, io) => pingpong([...args], io),
+  devices: async (args, io) => (await import('./link.js')).devicesCmd(args, io),
+  devinfo: async (args, io) => (await import('./devinfo.js')).devinfo(args, io.out, io.err),
+  link: async (args, io) => (await import('./link.js')).linkCmd(args, io),
+  stat: async (args, io) => (await import('./stat.js')).statCmd(args, io),
+  rping: async (args, io) => (await import('./rping.js')).rping(args, io),
+  perf: async (args, io) => (await import('./perf.js')).perf(args, io),
+  pingpong: async (args, io) => (await import('./pingpong.js')).pingpong([...args], io),
 };
 
 /** The help of `softrdma help WORDS` or `softrdma WORDS --help`: a command's, a subcommand's, or the environment's. */

@@ -22,12 +22,15 @@
  *   set it on the socket's descriptor; without the addon the kernel picks the ID and peers that
  *   check the ICRC (rxe, hardware) drop our packets, while softrdma peers still accept them
  *   (below). {@link RoceNet.ipIdZero} tells which. UDP segmentation numbers the segments of one
- *   send 0, 1, 2, … (Linux `inet_gso_segment`), so a segment's ICRC is turned into the one for
- *   its ID with one XOR (`icrcIpIdDelta`) just before the send.
+ *   send 0, 1, 2, … (Linux `inet_gso_segment`). On the native layer the addon computes each
+ *   datagram's ICRC in C as it hands it to `sendmmsg`, for the ID it leaves with
+ *   (`native/icrc.c`), so JavaScript makes no pass over the octets for it; on the `dgram`
+ *   layer {@link RoceNet.send} computes it.
  *   On receive, a UDP socket does not show the IP header, so the one unknown covered field,
  *   the IPv4 ID, is solved for from the ICRC by CRC linearity (`solveIpv4Id`): a packet no ID
  *   explains is corrupt and is dropped silently, as rxe does (docs/spec-notes.md, "RoCEv2:
- *   ICRC on receive");
+ *   ICRC on receive"). The native layer hands each datagram's ICRC for ID 0 with the batch,
+ *   so only the solve is left to JavaScript;
  * - **no IP fragmentation**: DF is set, and a datagram larger than the endpoint's
  *   `maxDatagram` is refused (the transport segments at the path MTU, so this is a bug guard);
  * - **bounded receive**: each datagram (or batch) is handled synchronously in its callback —
@@ -52,73 +55,65 @@
  * until the socket listens, and a bind error is reported to every attached QP.
  */
 import dgram from 'node:dgram';
-import { readFileSync } from 'node:fs';
-import { networkInterfaces } from 'node:os';
 import { FaultHook, type FaultPlan } from '../util/fault-hook.js';
 import { logger } from '../util/log.js';
-import { datagramLayer, type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
-import {
-  adjustIcrcIpId,
-  BTH_LEN,
-  checkIcrc,
-  decodeIbPacket,
-  ICRC_LEN,
-  type IbPacket,
-  icrcIpIdDelta,
-  isIbWireError,
-  solveIpv4Id,
-  writeIcrc,
-} from '../wire/ib/index.js';
+import { datagramLayer, ICRC_META_WORD, type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
+import { BTH_LEN, checkIcrc, decodeIbPacket, ICRC_LEN, type IbPacket, ibPacketPartsLength, isIbWireError, readIcrc, solveIpv4Id, writeIcrc } from '../wire/ib/index.js';
 import { addressToGid, canonicalAddress, gidToAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
 import { ROCEV2_PORT } from '../wire/ib/constants.js';
-import { QPN_MULTICAST } from '../wire/ib/bth.js';
-import { IpIdWindow, SEGMENT_RUN_IDS as MAX_GSO_SEGS } from './ipid-window.js';
+import { IpIdWindow } from './ipid-window.js';
+import {
+  datagramsPerRecvBuffer,
+  gidToIpv4,
+  IPV4_UDP_OVERHEAD,
+  IPV6_UDP_OVERHEAD,
+  ipIdZeroSupported,
+  ipv4Bytes,
+  ipv4Number,
+  ipv4Text,
+  ipv4ToGid,
+  ipv6InterfaceOf,
+  isIpv4Multicast,
+  linkMtuOf,
+  MULTICAST_QPN,
+  SOCKET_BUFFER,
+  setDgramSocketOptions,
+  socketFd,
+  socketRecvBuffer,
+} from './net-host.js';
+import { flattenPacket, MAX_TX_QUEUE, NativeTxQueue, type RocePacket } from './net-tx.js';
 import { RocePcap } from './trace.js';
 
 const log = logger('roce:net');
 
-export { addressToGid, canonicalAddress, gidToAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal };
+export {
+  addressToGid,
+  canonicalAddress,
+  datagramsPerRecvBuffer,
+  gidToAddress,
+  gidToIpv4,
+  IPV4_UDP_OVERHEAD,
+  IPV6_UDP_OVERHEAD,
+  ipIdZeroSupported,
+  ipv4Bytes,
+  ipv4ToGid,
+  ipv6Bytes,
+  ipv6InterfaceOf,
+  ipv6Text,
+  isIpv4Multicast,
+  isIpv6Address,
+  isIpv6LinkLocal,
+  linkMtuOf,
+  MAX_TX_QUEUE,
+  MULTICAST_QPN,
+  type RocePacket,
+  socketRecvBuffer,
+};
 
 /** The RoCEv2 UDP destination port (IBTA Vol. 1 Annex A17.2.4). */
 export { ROCEV2_PORT };
-/** IPv4 + UDP header octets in front of every packet. */
-export const IPV4_UDP_OVERHEAD = 28;
-/** IPv6 + UDP header octets in front of every packet. */
-export const IPV6_UDP_OVERHEAD = 48;
 /** Sends held while the socket binds, at most. */
 const MAX_PENDING = 1024;
-/** Socket buffers asked for (the kernel may clamp): rxe bursts 64 packets / 128 PSNs. */
-const SOCKET_BUFFER = 4 << 20;
-/**
- * The receive buffer a RoCEv2 socket gets: {@link SOCKET_BUFFER} clamped to the host's
- * `net.core.rmem_max` (Linux clamps SO_RCVBUF to it silently), doubled as Linux doubles it
- * for its bookkeeping (socket(7)). Read once; 212992 (the usual default) when unreadable.
- */
-let rcvBufCache = 0;
-export function socketRecvBuffer(): number {
-  if (rcvBufCache) return rcvBufCache;
-  let max = 212992;
-  try {
-    const v = Number(readFileSync('/proc/sys/net/core/rmem_max', 'utf8').trim());
-    if (Number.isInteger(v) && v > 0) max = v;
-  } catch {
-    // not Linux, or no /proc: keep the usual default
-  }
-  rcvBufCache = 2 * Math.min(SOCKET_BUFFER, max);
-  return rcvBufCache;
-}
-
-/**
- * How many datagrams carrying `payload` octets (BTH … ICRC) the receive buffer holds. The
- * kernel charges each queued datagram its `truesize`: the sk_buff (about 256 octets) plus its
- * data area, which is allocated in power-of-two sizes from the Ethernet + IPv4 + UDP headers
- * and `skb_shared_info` (about 320 octets) on; a 4112-octet datagram costs 8448, not 4140.
- */
-export function datagramsPerRecvBuffer(payload: number): number {
-  const data = 2 ** Math.ceil(Math.log2(payload + 14 + IPV4_UDP_OVERHEAD + 320));
-  return Math.floor(socketRecvBuffer() / (data + 256));
-}
-
 /** How long an unused endpoint stays open (its last datagrams leave; a new QP may reuse it). */
 const CLOSE_DELAY_MS = 50;
 
@@ -165,169 +160,10 @@ export interface RoceNetStats {
   rxClientErrors: number;
 }
 
-/**
- * True when endpoints can make the kernel send IPv4 ID 0: the native addon loaded (it sets
- * `IP_MTU_DISCOVER` on its own socket, or on the `dgram` socket's descriptor).
- */
-export function ipIdZeroSupported(): boolean {
-  return nativeUdp() !== null || fallbackSetsockopt() !== null;
-}
 
-/** The addon's setsockopt for the `dgram` path (it loads even with `SOFTRDMA_NATIVE=0`, which only picks the path). */
-let fbSetsockopt: ((fd: number, level: number, name: number, value: number) => void) | null | undefined;
-function fallbackSetsockopt(): ((fd: number, level: number, name: number, value: number) => void) | null {
-  if (fbSetsockopt !== undefined) return fbSetsockopt;
-  const n = nativeUdp() ?? nativeUdp(true);
-  fbSetsockopt = n ? n.setsockoptInt : null;
-  return fbSetsockopt;
-}
-
-/** Datagrams the native layer's transmit queue holds at most (beyond: dropped, counted in txErrors). */
-export const MAX_TX_QUEUE = 8192;
-/** Octets per UDP_SEGMENT send (the IPv4 datagram limit less headers); segments: {@link MAX_GSO_SEGS}. */
-const MAX_GSO_BYTES = 65507;
 /** Receive slots per recvmmsg (each 64 KiB: a GRO datagram, or one datagram up to the IPv4 maximum). */
 const RX_SLOTS_GRO = 16;
 const RX_SLOTS = 64;
-const EAGAIN = 11;
-
-/** `a.b.c.d` as a 32-bit number (a << 24 | …). */
-function ipv4Number(a: string): number {
-  const b = ipv4Bytes(a);
-  return ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
-}
-
-const addrText = new Map<number, string>();
-/** 32-bit IPv4 address → dotted quad, cached (bounded). */
-function ipv4Text(n: number): string {
-  let t = addrText.get(n);
-  if (t === undefined) {
-    t = `${n >>> 24}.${(n >>> 16) & 0xff}.${(n >>> 8) & 0xff}.${n & 0xff}`;
-    if (addrText.size < 4096) addrText.set(n, t);
-  }
-  return t;
-}
-
-/** A datagram waiting in the native layer's transmit queue. */
-interface TxItem {
-  pkt: Uint8Array;
-  addr: number;
-  address: string;
-  port: number;
-  onDone: (() => void) | undefined;
-}
-
-/** Linux `<netinet/in.h>`: IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO. */
-const IPPROTO_IP = 0;
-const IP_MTU_DISCOVER = 10;
-const IP_PMTUDISC_DO = 2;
-/** Linux `<netinet/in.h>`, `<linux/in6.h>`, `<linux/udp.h>`: IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_DONTFRAG, IPV6_AUTOFLOWLABEL, UDP_NO_CHECK6_RX. */
-const IPPROTO_IPV6 = 41;
-const IPV6_MTU_DISCOVER = 23;
-const IPV6_PMTUDISC_DO = 2;
-const IPV6_DONTFRAG = 62;
-const IPV6_AUTOFLOWLABEL = 70;
-const SOL_UDP = 17;
-const UDP_NO_CHECK6_RX = 102;
-
-/** The descriptor of a bound dgram socket (Node keeps its handle behind a private symbol). */
-function socketFd(sock: dgram.Socket): number | null {
-  const o = sock as unknown as Record<symbol, { handle?: { fd?: number } } | undefined>;
-  for (const s of Object.getOwnPropertySymbols(sock)) {
-    const fd = o[s]?.handle?.fd;
-    if (typeof fd === 'number' && fd >= 0) return fd;
-  }
-  return null;
-}
-
-const v4cache = new Map<string, Uint8Array>();
-
-/** IPv4 dotted quad → 4 octets (RangeError for anything else); cached, do not modify. */
-export function ipv4Bytes(a: string): Uint8Array {
-  const c = v4cache.get(a);
-  if (c) return c;
-  const p = a.split('.').map(Number);
-  if (p.length !== 4 || p.some((x) => !Number.isInteger(x) || x < 0 || x > 255)) throw new RangeError(`not an IPv4 address: ${a}`);
-  const b = Uint8Array.from(p);
-  // Bounded: peers of one process are few; a flood of sources only costs re-parsing.
-  if (v4cache.size < 4096) v4cache.set(a, b);
-  return b;
-}
-
-/** The DestQP of a multicast datagram (IBTA Vol. 1 §10.5: QPN 0xFFFFFF). */
-export const MULTICAST_QPN = QPN_MULTICAST;
-
-/** True for an IPv4 address in 224.0.0.0/4. */
-export function isIpv4Multicast(a: string): boolean {
-  const first = Number(a.split('.')[0]);
-  return first >= 224 && first <= 239;
-}
-
-/** True for an IPv6 multicast address (`ff00::/8`, RFC 4291 §2.7). */
-export function isIpv6Multicast(a: string): boolean {
-  try {
-    return ipv6Bytes(a)[0] === 0xff;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The interface (name and index) that holds the IPv6 address `a`, or null. Node gives the index
- * (`scopeid`) of link-local addresses only; for the others it is read from sysfs.
- */
-export function ipv6InterfaceOf(a: string): { name: string; index: number } | null {
-  const bare = canonicalAddress(a);
-  for (const [name, list] of Object.entries(networkInterfaces())) {
-    for (const n of list ?? []) {
-      if (n.family !== 'IPv6' || canonicalAddress(n.address) !== bare) continue;
-      let index = n.scopeid ?? 0;
-      if (!index) {
-        try {
-          index = Number(readFileSync(`/sys/class/net/${name}/ifindex`, 'utf8').trim()) || 0;
-        } catch {
-          index = 0;
-        }
-      }
-      return { name, index };
-    }
-  }
-  return null;
-}
-
-/** The IPv4 address of an IPv4-mapped GID (`::ffff:a.b.c.d`), or null. */
-export function gidToIpv4(gid: Uint8Array): string | null {
-  if (gid.length !== 16) return null;
-  for (let i = 0; i < 10; i++) if (gid[i] !== 0) return null;
-  if (gid[10] !== 0xff || gid[11] !== 0xff) return null;
-  return `${gid[12]}.${gid[13]}.${gid[14]}.${gid[15]}`;
-}
-
-/** The IPv4-mapped GID of `a.b.c.d` (RoCE v2 GID type, IBTA Annex A17.8). */
-export function ipv4ToGid(address: string): Uint8Array {
-  const g = new Uint8Array(16);
-  g[10] = 0xff;
-  g[11] = 0xff;
-  g.set(ipv4Bytes(address), 12);
-  return g;
-}
-
-/**
- * The MTU of the network interface that holds `address` (Linux: `/sys/class/net/<if>/mtu`), or
- * null when it cannot be told (another OS, an address of no interface).
- */
-export function linkMtuOf(address: string): number | null {
-  for (const [name, list] of Object.entries(networkInterfaces())) {
-    if (!list?.some((a) => a.address === address || (a.family === 'IPv6' && isIpv6Address(address) && canonicalAddress(a.address) === canonicalAddress(address)))) continue;
-    try {
-      const mtu = Number(readFileSync(`/sys/class/net/${name}/mtu`, 'utf8').trim());
-      return Number.isInteger(mtu) && mtu > 0 ? mtu : null;
-    } catch {
-      return null;
-    }
-  }
-  return null;
-}
 
 const endpoints = new Map<string, RoceNet>();
 
@@ -360,8 +196,6 @@ export class RoceNet {
   readonly ipv6: boolean;
   /** IPv6 link-local: the interface the endpoint binds and sends on (name for `dgram`, index for the native layer). */
   readonly #scope: { name: string; index: number } | null = null;
-  /** Native IPv6: the destination of each message of a send call, 16 octets each. */
-  #txAddrs6: Uint8Array | null = null;
   #metaWords = 4;
   /** The `dgram` layer's socket, or null on the native layer. */
   readonly #sock: dgram.Socket | null = null;
@@ -371,19 +205,12 @@ export class RoceNet {
   #meta: Uint32Array | null = null;
   #gso = false;
   #gro = false;
-  /** Native: the transmit queue (from {@link #txHead}), flushed by {@link #flushTx}. */
-  #txq: TxItem[] = [];
-  #txHead = 0;
-  #txWaiting = false;
+  /** Native: the transmit queue, flushed at the end of the turn. */
+  #tx: NativeTxQueue | null = null;
   /** The end of the turn is scheduled (see {@link RoceNet.atTurnEnd}). */
   #turnEndScheduled = false;
   /** What runs at the end of the turn, before the flush (see {@link RoceNet.atTurnEnd}). */
   #atTurnEnd: (() => void)[] = [];
-  #txPkts: Uint8Array[] = [];
-  /** The ICRC deltas of IPv4 IDs 0 … {@link MAX_GSO_SEGS} − 1 for datagrams of {@link #deltaLen} octets. */
-  readonly #deltas = new Uint32Array(MAX_GSO_SEGS);
-  #deltaLen = -1;
-  #txMsgs: Uint32Array | null = null;
   readonly #clients = new Map<number, RoceNetClient>();
   #refs = 0;
   #listening = false;
@@ -395,7 +222,7 @@ export class RoceNet {
   #pending: [Uint8Array, string, number][] = [];
   #hook: FaultHook | null = null;
   #tap: RoceTap | null = null;
-  #held: [Uint8Array, string, number] | null = null;
+  #held: [Uint8Array, string, number, boolean] | null = null;
   #heldTimer: NodeJS.Timeout | null = null;
   #closeTimer: NodeJS.Timeout | null = null;
   readonly #pcap: RocePcap | null;
@@ -423,10 +250,9 @@ export class RoceNet {
     if (native) {
       this.#nsock = new native.UdpSocket(
         (buf, n) => this.#onBatch(buf, n),
-        () => this.#onWritable(),
+        () => this.#tx?.onWritable(),
       );
-      this.#txMsgs = new Uint32Array(native.MAX_TX_MSGS * 5);
-      if (this.ipv6) this.#txAddrs6 = new Uint8Array(native.MAX_TX_MSGS * 16);
+      this.#tx = new NativeTxQueue(native, this.#nsock, this.ipv6, this, this.#pcap);
       const layer = datagramLayer();
       let err: Error | null = null;
       try {
@@ -434,8 +260,9 @@ export class RoceNet {
         const r = this.#nsock.bind(bindTo, port, SOCKET_BUFFER, SOCKET_BUFFER, this.multicast, layer.gro, 65536, layer.gro ? RX_SLOTS_GRO : RX_SLOTS, this.#scope?.index ?? 0);
         this.#meta = r.meta;
         this.#metaWords = r.metaWords ?? 4;
-        if (this.ipv6 && this.#metaWords < 8) throw new Error('the native layer predates IPv6 sockets (rebuild it)');
+        if (this.#metaWords <= ICRC_META_WORD) throw new Error('the native layer predates the ICRC in C (rebuild it)');
         this.#gso = r.gso && layer.gso;
+        this.#tx.gso = this.#gso;
         this.#gro = r.gro;
         this.#ipIdZero = true;
         this.#listening = true;
@@ -556,11 +383,7 @@ export class RoceNet {
     this.#held = null;
     this.#pending = [];
     // Datagrams still queued for the native socket are dropped with it; their senders hear onDone.
-    const q = this.#txq;
-    const h = this.#txHead;
-    this.#txq = [];
-    this.#txHead = 0;
-    for (let i = h; i < q.length; i++) q[i]!.onDone?.();
+    this.#tx?.clear();
     try {
       this.#sock?.close();
       this.#nsock?.close();
@@ -568,6 +391,20 @@ export class RoceNet {
       // already closed
     }
     this.#pcap?.close();
+  }
+
+  /**
+   * True when a packet given as parts leaves as parts (the native layer, with no capture, tap or
+   * fault hook); otherwise {@link send} copies it into one buffer, so a sender should encode it
+   * whole.
+   */
+  get gathers(): boolean {
+    return this.#tx !== null && !this.#tap && !this.#hook && !this.#pcap;
+  }
+
+  /** True once the socket is closed. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /**
@@ -684,24 +521,24 @@ export class RoceNet {
 
   /** Datagrams the socket has not handed to the kernel yet (backpressure for senders). */
   get sendQueueCount(): number {
-    if (this.#nsock) return this.#txq.length - this.#txHead;
+    if (this.#tx) return this.#tx.count;
     return this.#pending.length + (this.#listening && !this.#closed ? this.#sock!.getSendQueueCount() : 0);
   }
 
   /**
-   * Sends one packet (BTH … ICRC; the ICRC octets are overwritten) to `address:port`. The ICRC
-   * is computed for IPv4 ID 0 and DF. The buffer must not be changed afterwards.
+   * Sends one packet (BTH … ICRC; the ICRC octets are overwritten with its ICRC: for IPv4 ID 0
+   * and DF, or on the native layer for the ID it leaves with) to `address:port`. The buffer must
+   * not be changed afterwards. `onDone`, if given, is called once the datagram has left the
+   * socket's queue (sent, dropped by the fault hook, or failed), so a sender can bound what it
+   * has queued.
    */
-  /**
-   * Sends one datagram. `onDone`, if given, is called once the datagram has left the socket's
-   * queue (sent, dropped by the fault hook, or failed), so a sender can bound what it has queued.
-   */
-  send(pkt: Uint8Array, address: string, port = this.port, onDone?: () => void): void {
+  send(packet: RocePacket, address: string, port = this.port, onDone?: () => void): void {
     if (this.#closed) {
       onDone?.();
       return;
     }
-    if (pkt.length > this.maxDatagram) throw new RangeError(`datagram of ${pkt.length} octets exceeds ${this.maxDatagram} (no IP fragmentation)`);
+    const len = ibPacketPartsLength(packet);
+    if (len > this.maxDatagram) throw new RangeError(`datagram of ${len} octets exceeds ${this.maxDatagram} (no IP fragmentation)`);
     let dst: Uint8Array;
     try {
       dst = this.ipv6 ? ipv6Bytes(address) : ipv4Bytes(address);
@@ -712,7 +549,15 @@ export class RoceNet {
       onDone?.();
       return;
     }
-    writeIcrc({ src: this.#addrBytes, dst, srcPort: this.port, dstPort: port, ipId: 0 }, pkt);
+    // The native layer gathers a packet's parts and computes the ICRC as it sends them (for
+    // the IPv4 ID each datagram gets); only its plain path takes them as they are.
+    if (Array.isArray(packet) && this.#nsock && !this.#tap && !this.#hook && !this.#pcap) {
+      this.#enqueue(packet, len, address, port, onDone, true);
+      return;
+    }
+    const pkt = Array.isArray(packet) ? flattenPacket(packet, len) : (packet as Uint8Array);
+    const ip = { src: this.#addrBytes, dst, srcPort: this.port, dstPort: port, ipId: 0 };
+    if (!this.#nsock) writeIcrc(ip, pkt);
     const t = this.#tap?.(pkt, address, port) ?? 'pass';
     if (t === 'drop') return;
     // A copy: the native layer may give the two sends different IPv4 IDs (and ICRCs).
@@ -727,20 +572,23 @@ export class RoceNet {
     const d = h.decide();
     if (d.drop) return;
     let b = pkt;
+    let asIs = false;
     if (d.corrupt && b.length > BTH_LEN + ICRC_LEN) {
       b = b.slice();
+      if (this.#nsock) writeIcrc(ip, b);
+      asIs = true;
       // Any bit the ICRC covers except octet 4 of the BTH (masked): the receiver must drop it.
       let bit = h.pick((b.length - ICRC_LEN) * 8 - 8);
       if (bit >= 32) bit += 8;
       b[bit >> 3]! ^= 1 << (bit & 7);
     }
     const out = (x: Uint8Array) => {
-      if (d.delayMs) setTimeout(() => this.#sendNow(x, address, port), d.delayMs).unref();
-      else this.#sendNow(x, address, port);
+      if (d.delayMs) setTimeout(() => this.#sendNow(x, address, port, undefined, asIs), d.delayMs).unref();
+      else this.#sendNow(x, address, port, undefined, asIs);
     };
     if (d.reorder && !this.#held) {
       // Hold it back until the next datagram has gone (or 2 ms, whichever is first).
-      this.#held = [b, address, port];
+      this.#held = [b, address, port, asIs];
       this.#heldTimer = setTimeout(() => this.#flushHeld(), 2);
       this.#heldTimer.unref();
       if (d.duplicate) out(b.slice());
@@ -756,10 +604,11 @@ export class RoceNet {
     this.#heldTimer = null;
     const h = this.#held;
     this.#held = null;
-    if (h) this.#sendNow(h[0], h[1], h[2]);
+    if (h) this.#sendNow(h[0], h[1], h[2], undefined, h[3]);
   }
 
-  #sendNow(pkt: Uint8Array, address: string, port: number, onDone?: () => void): void {
+  /** `asIs`: the native layer sends the octets as they are (the ICRC is not computed again). */
+  #sendNow(pkt: Uint8Array, address: string, port: number, onDone?: () => void, asIs = false): void {
     if (this.#closed) {
       onDone?.();
       return;
@@ -770,7 +619,7 @@ export class RoceNet {
       return;
     }
     if (this.#nsock) {
-      this.#enqueue(pkt, address, port, onDone);
+      this.#enqueue(pkt, pkt.length, address, port, onDone, !asIs);
       return;
     }
     this.stats.txPackets++;
@@ -788,15 +637,10 @@ export class RoceNet {
 
   // ----------------------------------------------------------------- native transmit
 
-  #enqueue(pkt: Uint8Array, address: string, port: number, onDone: (() => void) | undefined): void {
-    if (this.#txq.length - this.#txHead >= MAX_TX_QUEUE) {
-      this.stats.txErrors++;
-      onDone?.();
-      return;
-    }
-    this.#txq.push({ pkt, addr: this.ipv6 ? (this.#scope?.index ?? 0) : ipv4Number(address), address, port, onDone });
-    if (this.#txWaiting) return;
-    if (this.#txq.length - this.#txHead >= MAX_GSO_SEGS * 4) this.#flushTx();
+  #enqueue(pkt: RocePacket, len: number, address: string, port: number, onDone: (() => void) | undefined, icrc: boolean): void {
+    const tx = this.#tx!;
+    if (!tx.push(pkt, len, this.ipv6 ? (this.#scope?.index ?? 0) : ipv4Number(address), address, port, onDone, icrc) || tx.waiting) return;
+    if (tx.full) tx.flush();
     else this.#scheduleTurnEnd();
   }
 
@@ -842,146 +686,14 @@ export class RoceNet {
     }
     // Cleared after the hooks: what they queue leaves in this flush.
     this.#turnEndScheduled = false;
-    if (this.#nsock && this.#txHead < this.#txq.length) this.#flushTx();
+    if (this.#tx && this.#tx.count > 0) this.#tx.flush();
   };
 
-  /**
-   * Hands the queue to the kernel, {@link NativeUdpSocket.send} at a time: each run of
-   * equal-sized datagrams to one peer (the last may be shorter) is one UDP_SEGMENT message
-   * when the kernel has it. Segment k of a run leaves with IPv4 ID k, so its ICRC (computed
-   * for ID 0) gets that ID's delta for the call and back afterwards; a datagram found twice
-   * in one call is sent from a copy. Stops on EAGAIN until the socket is writable.
-   */
-  #flushTx(): void {
-    const ns = this.#nsock;
-    if (!ns || this.#closed || this.#txWaiting) return;
-    const q = this.#txq;
-    const msgs = this.#txMsgs!;
-    const pkts = this.#txPkts;
-    const maxMsgs = msgs.length / 5;
-    while (this.#txHead < q.length) {
-      pkts.length = 0;
-      let m = 0;
-      let i = this.#txHead;
-      // Datagrams whose ICRC was adjusted for this call (restored after it), and their IDs.
-      let adjusted: Map<Uint8Array, number> | null = null;
-      while (i < q.length && m < maxMsgs && pkts.length < 1024 - MAX_GSO_SEGS) {
-        const first = q[i]!;
-        const len = first.pkt.length;
-        let n = 1;
-        if (this.#gso) {
-          while (n < MAX_GSO_SEGS && i + n < q.length && (n + 1) * len <= MAX_GSO_BYTES) {
-            const x = q[i + n]!;
-            if (x.addr !== first.addr || x.address !== first.address || x.port !== first.port || x.pkt.length > len || q[i + n - 1]!.pkt.length !== len) break;
-            n++;
-          }
-        }
-        const w = m * 5;
-        msgs[w] = first.addr;
-        msgs[w + 1] = first.port;
-        msgs[w + 2] = pkts.length;
-        msgs[w + 3] = n;
-        msgs[w + 4] = n > 1 ? len : 0;
-        if (this.#txAddrs6) this.#txAddrs6.set(ipv6Bytes(first.address), m * 16);
-        for (let k = 0; k < n; k++) {
-          let p = q[i + k]!.pkt;
-          if (n > 1) {
-            adjusted ??= new Map();
-            const had = adjusted.get(p);
-            if (had !== undefined) {
-              // Already in this call with ID `had`: a copy carries ID k.
-              if (had !== k) {
-                p = p.slice();
-                adjustIcrcIpId(p, (this.#delta(p.length, had) ^ this.#delta(p.length, k)) >>> 0);
-              }
-            } else {
-              if (k > 0) adjustIcrcIpId(p, this.#delta(p.length, k));
-              adjusted.set(p, k);
-            }
-          } else if (adjusted?.has(p) && adjusted.get(p) !== 0) {
-            const had = adjusted.get(p)!;
-            p = p.slice();
-            adjustIcrcIpId(p, this.#delta(p.length, had));
-          } else adjusted?.set(p, 0);
-          pkts.push(p);
-        }
-        i += n;
-        m++;
-      }
-      let r: number;
-      this.stats.txCalls++;
-      try {
-        r = this.#txAddrs6 ? ns.send(pkts, msgs, 0, m, this.#txAddrs6) : ns.send(pkts, msgs, 0, m);
-      } finally {
-        if (adjusted) for (const [p, k] of adjusted) if (k > 0) adjustIcrcIpId(p, this.#delta(p.length, k));
-      }
-      if (r === -EAGAIN) {
-        this.#txWaiting = true;
-        ns.pollWritable();
-        break;
-      }
-      // Sent: messages 0 … r−1. A hard error (r < 0) costs the first message only.
-      const done = r > 0 ? r : 1;
-      for (let j = 0; j < done; j++) {
-        const w = j * 5;
-        const p0 = msgs[w + 2]!;
-        const n = msgs[w + 3]!;
-        for (let k = 0; k < n; k++) {
-          const it = q[this.#txHead + k]!;
-          if (r > 0) {
-            this.stats.txPackets++;
-            this.stats.txBytes += it.pkt.length;
-            this.#pcap?.datagram(this.address, this.port, it.address, it.port, pkts[p0 + k]!, n > 1 ? k : 0);
-          } else this.stats.txErrors++;
-          it.onDone?.();
-        }
-        if (r < 0) log('%s:%d send to %s:%d failed: errno %d', this.address, this.port, q[this.#txHead]!.address, q[this.#txHead]!.port, -r);
-        this.#txHead += n;
-      }
-      if (this.#closed) return;
-    }
-    if (this.#txHead === q.length) {
-      this.#txq = [];
-      this.#txHead = 0;
-    } else if (this.#txHead > 4096) {
-      this.#txq = q.slice(this.#txHead);
-      this.#txHead = 0;
-    }
-    pkts.length = 0;
-  }
-
-  /** {@link icrcIpIdDelta} for segment `k` of a run (k < {@link MAX_GSO_SEGS}), cached per length. */
-  #delta(len: number, k: number): number {
-    // IPv6 has no Identification: every segment's ICRC is the one computed.
-    if (this.ipv6) return 0;
-    if (len !== this.#deltaLen) {
-      for (let i = 0; i < MAX_GSO_SEGS; i++) this.#deltas[i] = icrcIpIdDelta(len, i);
-      this.#deltaLen = len;
-    }
-    return this.#deltas[k]!;
-  }
-
-  #onWritable(): void {
-    this.#txWaiting = false;
-    this.#flushTx();
-  }
-
   #setIpIdZero(): void {
-    const set = fallbackSetsockopt();
     const fd = this.#sock ? socketFd(this.#sock) : null;
-    if (!set || fd === null) return;
+    if (fd === null) return;
     try {
-      if (this.ipv6) {
-        set(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_DO);
-        set(fd, IPPROTO_IPV6, IPV6_DONTFRAG, 1);
-        set(fd, SOL_UDP, UDP_NO_CHECK6_RX, 1);
-        this.#ipIdZero = true;
-        // Flow label 0, as rxe writes its IPv6 header (the kernel would pick one per flow).
-        set(fd, IPPROTO_IPV6, IPV6_AUTOFLOWLABEL, 0);
-        return;
-      }
-      set(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO);
-      this.#ipIdZero = true;
+      this.#ipIdZero = setDgramSocketOptions(fd, this.ipv6);
     } catch (e) {
       log('IP_MTU_DISCOVER failed: %s', (e as Error).message);
     }
@@ -1019,15 +731,16 @@ export class RoceNet {
       const len = meta[w + 1]!;
       if (off + len > buf.length) break;
       const src = metaOctets ? canonicalAddress(ipv6Text(metaOctets.subarray((w + 4) * 4, (w + 8) * 4))) : ipv4Text(meta[w + 2]!);
-      this.#onDatagram(new Uint8Array(buf.buffer, buf.byteOffset + off, len), src, meta[w + 3]!);
+      this.#onDatagram(new Uint8Array(buf.buffer, buf.byteOffset + off, len), src, meta[w + 3]!, meta[w + ICRC_META_WORD]!);
     }
   }
 
   /**
    * Every received datagram, whatever the layer: the ICRC (solving for the IPv4 ID), the
-   * packet checks, then the QP(s) its DestQP names.
+   * packet checks, then the QP(s) its DestQP names. `icrc`: the ICRC the native layer computed
+   * from the datagram and its addresses (IPv4: for ID 0 and DF), so none is computed here.
    */
-  #onDatagram(raw: Uint8Array, srcAddress: string, srcPort: number): void {
+  #onDatagram(raw: Uint8Array, srcAddress: string, srcPort: number, icrc?: number): void {
     this.stats.rxBytes += raw.length;
     if (raw.length < BTH_LEN + ICRC_LEN) {
       this.stats.rxMalformed++;
@@ -1042,7 +755,11 @@ export class RoceNet {
     }
     // IPv6: no Identification, so the check is exact (IBTA Vol. 1 Annex A17.4.3 masks the rest).
     const ip = { src: srcBytes, dst: this.#addrBytes, srcPort, dstPort: this.port };
-    const id = this.ipv6 ? (checkIcrc(ip, raw) ? { ipId: 0 } : null) : solveIpv4Id(ip, raw, this.ipIds.acceptFrom(srcAddress));
+    const id = this.ipv6
+      ? (icrc !== undefined ? icrc === readIcrc(raw) : checkIcrc(ip, raw))
+        ? { ipId: 0 }
+        : null
+      : solveIpv4Id(ip, raw, this.ipIds.acceptFrom(srcAddress), icrc);
     if (!id) {
       this.stats.rxIcrcErrors++;
       if (log.enabled) log('%s:%d drop from %s:%d: bad ICRC', this.address, this.port, srcAddress, srcPort);

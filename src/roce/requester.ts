@@ -22,9 +22,9 @@ import { AtomicKind } from '../rnic/atomics.js';
 import { TxOp, type TxSeg } from '../rnic/transport.js';
 import type { OrqEntry, SqWqe } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
-import { encodeIbPacket, IbOpcode, type IbPacket, ibOpInfo, ibPadCount, newBth, psnAdd, psnDiff, QKEY_CONTROLLED } from '../wire/ib/index.js';
+import { encodeIbPacket, encodeIbPacketGather, IbOpcode, type IbPacket, ibOpInfo, ibPadCount, newBth, psnAdd, psnDiff, QKEY_CONTROLLED } from '../wire/ib/index.js';
 import { C } from './counters.js';
-import { datagramsPerRecvBuffer, gidToAddress } from './net.js';
+import { datagramsPerRecvBuffer, gidToAddress, type RocePacket } from './net.js';
 import type { RoceQp } from './transport.js';
 
 const log = logger('roce');
@@ -50,7 +50,7 @@ export interface Entry {
   n: number;
   wqe: SqWqe | null;
   /** The packet as sent (ICRC recomputed on every send); null for a Read. */
-  buf: Uint8Array | null;
+  buf: RocePacket | null;
   /** The last packet of its WQE's message: the ACK covering it completes the WQE. */
   lastOfWqe: boolean;
   read: ReadInfo | null;
@@ -168,7 +168,9 @@ export class RoceRequester {
       const qkey = ud && ud.remoteQkey & QKEY_CONTROLLED ? qp.ib.qkey : (ud?.remoteQkey ?? 0);
       p.deth = { qkey: qkey >>> 0, resv8: 0, srcQp: qp.id };
     }
-    const buf = encodeIbPacket(p, undefined, seg.parts);
+    // RC sends the payload from registered memory (kept until the ACK, which completes the
+    // WQE) where the layer gathers; UC and UD complete as the packet is handed over, so theirs is copied.
+    const buf = rc && net.gathers ? encodeIbPacketGather(p, seg.parts) : encodeIbPacket(p, undefined, seg.parts);
     if (dst) t.send(buf, dst, net);
     else log('QP[%d] UD destination GID names no address: datagram dropped', qp.id);
     if (rc) {
@@ -239,9 +241,11 @@ export class RoceRequester {
     // Ask for an ACK on the last packet resent, so the window reopens without another timeout
     // (a copy: the old buffer may still be held by the fault hook with its old ICRC).
     const last = resend[resend.length - 1];
-    if (last?.buf && !(last.buf[8]! & 0x80)) {
-      last.buf = last.buf.slice();
-      last.buf[8]! |= 0x80;
+    const head = last?.buf ? (Array.isArray(last.buf) ? last.buf[0]! : (last.buf as Uint8Array)) : null;
+    if (last && head && !(head[8]! & 0x80)) {
+      const h = head.slice();
+      h[8]! |= 0x80;
+      last.buf = Array.isArray(last.buf) ? [h, ...last.buf.slice(1)] : h;
     }
     for (const e of resend) {
       if (e.read) {

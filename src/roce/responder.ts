@@ -34,6 +34,7 @@ import { logger } from '../util/log.js';
 import {
   ackSyndrome,
   encodeIbPacket,
+  encodeIbPacketGather,
   GRH_LEN,
   IbOpcode,
   type IbOpInfo,
@@ -497,7 +498,7 @@ export class RoceResponder {
         : IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE;
     const p: IbPacket = { bth: { ...newBth(opcode, this.t.qp.ib.destQpn, psn), padCnt: ibPadCount(seg.len) }, payload: EMPTY };
     if (ibOpInfo(opcode)!.aethOffset >= 0) p.aeth = { syndrome: ackSyndrome(), msn: this.msn };
-    this.t.send(encodeIbPacket(p, undefined, seg.parts), this.t.remote!);
+    this.t.send(this.t.nets[0]!.gathers ? encodeIbPacketGather(p, seg.parts) : encodeIbPacket(p, undefined, seg.parts), this.t.remote!);
     if (seg.last) this.respFifo.shift();
   }
 

@@ -30,11 +30,11 @@ import type { Qp, TerminateInfo } from '../rnic/qp.js';
 import { IbQpAttr } from '../rnic/qp-states.js';
 import { type IbQpAttrs, mtuBytes, type QpTransport, registerIbBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { logger } from '../util/log.js';
-import { IbService, ibOpInfo, NakCode, nakSyndrome, PKEY_DEFAULT, PKEY_DEFAULT_LIMITED, ROCEV2_PORT } from '../wire/ib/index.js';
+import { IbService, ibOpInfo, ibPacketPartsLength, NakCode, nakSyndrome, PKEY_DEFAULT, PKEY_DEFAULT_LIMITED, ROCEV2_PORT } from '../wire/ib/index.js';
 import { RoceCompleter } from './completer.js';
 import { C, RoceQpCounters } from './counters.js';
 import { nakOfFault } from './nak-map.js';
-import { gidToAddress, gidToIpv4, isIpv6Address, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
+import { gidToAddress, gidToIpv4, isIpv6Address, RoceNet, type RoceNetClient, type RocePacket, type RoceRx } from './net.js';
 import { MAX_HEADERS, RoceRequester } from './requester.js';
 import { RoceResponder, RoceWireError } from './responder.js';
 
@@ -364,10 +364,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
   }
 
   /** Sends one encoded packet to `dst` from `net` (the ICRC is written by the endpoint). */
-  send(buf: Uint8Array, dst: string, net = this.nets[0]!): void {
-    this.#queued += buf.length;
+  send(buf: RocePacket, dst: string, net = this.nets[0]!): void {
+    const len = ibPacketPartsLength(buf);
+    this.#queued += len;
     this.counters.inc(C.SENT_PKTS);
-    net.send(buf, dst, this.port, this.#sent(buf.length));
+    net.send(buf, dst, this.port, this.#sent(len));
   }
 
   #run(): void {

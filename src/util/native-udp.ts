@@ -26,11 +26,12 @@ export interface NativeBindResult {
   rcvbuf: number;
   /**
    * {@link metaWords} words per received datagram of a batch: offset, length, source address
-   * (IPv4; an IPv6 socket: the source's scope id), source port, then (IPv6) the 16 octets of the
-   * source address.
+   * (IPv4; an IPv6 socket: the source's scope id), source port, the 16 octets of the source
+   * address (IPv6), then the datagram's RoCEv2 ICRC as the addon computed it from its addresses
+   * and ports (IPv4: for IPv4 ID 0 and DF).
    */
   meta: Uint32Array;
-  /** Words per datagram in {@link meta} (4 from an addon built before IPv6 sockets). */
+  /** Words per datagram in {@link meta}: {@link ICRC_META_WORD} + 1. */
   metaWords?: number;
   fd: number;
 }
@@ -53,11 +54,14 @@ export interface NativeUdpSocket {
   ): NativeBindResult;
   /**
    * Sends messages `first` … `end - 1` of `msgs` (5 words each: address, port, first packet,
-   * packet count, segment size); a message of several packets goes with UDP_SEGMENT. An IPv6
+   * packet count, segment size); a message of several packets goes with UDP_SEGMENT. A packet
+   * is a Uint8Array or an Array of its parts (1 to 64), gathered by the kernel. A port word
+   * with {@link NativeUdp.TX_ICRC} set has the addon compute each of the message's packets'
+   * RoCEv2 ICRC (segment k of a run for IPv4 ID k) and write it into its last 4 octets. An IPv6
    * socket takes `addrs6`, 16 octets per message (message i at i·16), and the address word is the
    * destination's scope id. Returns how many messages were sent, or −errno when the first could not be.
    */
-  send(packets: Uint8Array[], msgs: Uint32Array, first: number, end: number, addrs6?: Uint8Array): number;
+  send(packets: (Uint8Array | readonly Uint8Array[])[], msgs: Uint32Array, first: number, end: number, addrs6?: Uint8Array): number;
   /** Calls the socket's onWritable once it can take more. */
   pollWritable(): void;
   /** IPv4: the group and the interface's address as numbers; IPv6: the group's 16 octets and the interface's index (MLD). */
@@ -71,9 +75,17 @@ export interface NativeUdp {
   UdpSocket: new (onBatch: (buf: Buffer, count: number) => void, onWritable: () => void) => NativeUdpSocket;
   setsockoptInt(fd: number, level: number, name: number, value: number): void;
   features(): { gso: boolean; gro: boolean };
-  /** Messages per send call, and packets per send call, at most. */
+  /** Messages per send call, and iovecs (packets, or parts of packets) per send call, at most. */
   MAX_TX_MSGS: number;
   MAX_TX_IOV: number;
+  /** The version of the interface between the addon and this module ({@link ADDON_ABI}). */
+  ABI?: number;
+  /** The flag of a message's port word that asks for its packets' ICRCs (see {@link NativeUdpSocket.send}). */
+  TX_ICRC: number;
+  /** CRC-32/IEEE of `buf` continuing from `initial` (PCLMULQDQ folding where the CPU has it). */
+  crc32(buf: Uint8Array, initial: number): number;
+  /** The code {@link crc32} uses: "pclmul" or "table". */
+  crc32Impl: string;
   /**
    * CRC32C (RFC 3385) of `buf` continuing from `initial`, by the CPU's CRC instruction; only
    * when {@link crc32cHw} is not "". Absent from an addon built before it was added.
@@ -82,6 +94,11 @@ export interface NativeUdp {
   /** The CPU feature {@link crc32c} uses ("sse4.2", "armv8-crc32"), or "" when there is none. */
   crc32cHw?(): string;
 }
+
+/** The addon interface this module speaks; an addon built from other sources is not used. */
+export const ADDON_ABI = 2;
+/** The metadata word of a received datagram that holds its ICRC (see {@link NativeBindResult.meta}). */
+export const ICRC_META_WORD = 8;
 
 let cached: NativeUdp | null | undefined;
 let why = '';
@@ -112,7 +129,13 @@ function loadAddon(): NativeUdp | null {
     const p = new URL(rel, import.meta.url);
     if (!existsSync(p)) continue;
     try {
-      cached = require(p.pathname) as NativeUdp;
+      const n = require(p.pathname) as NativeUdp;
+      if (n.ABI !== ADDON_ABI) {
+        why = `built from other sources (interface ${n.ABI ?? 1}, this code needs ${ADDON_ABI}): run node scripts/build-native.mjs`;
+        log('%s', why);
+        return null;
+      }
+      cached = n;
       return cached;
     } catch (e) {
       why = `did not load: ${(e as Error).message}`;

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { RoceNet } from '../../src/roce/net.js';
-import { type NativeUdpSocket, nativeUdp } from '../../src/util/native-udp.js';
-import { IPV4_FLAGS_DF, solveIpv4Id } from '../../src/wire/ib/index.js';
+import { ICRC_META_WORD, type NativeUdpSocket, nativeUdp } from '../../src/util/native-udp.js';
+import { computeIcrc, crc32Js, IPV4_FLAGS_DF, readIcrc, solveIpv4Id } from '../../src/wire/ib/index.js';
 
 const native = nativeUdp();
 const skip = native ? false : 'the native datagram layer is not built or is off (SOFTRDMA_NATIVE=0)';
@@ -133,13 +133,56 @@ describe('native datagram layer', { skip }, () => {
         return id.ipId;
       });
       assert.deepEqual(ids, [0, 1, 2, 3, 4, 5, 6, 7]);
-      // The senders' buffers keep their ICRC for ID 0 (a go-back-N resend must not inherit k).
-      const p1 = solveIpv4Id({ src: Uint8Array.of(127, 0, 0, 1), dst: Uint8Array.of(127, 0, 0, 1), srcPort: net.port, dstPort: rx.port }, pkts[5]!);
-      assert.equal(p1?.ipId, 0);
       assert.equal(net.stats.txPackets, 8);
+      // A go-back-N resend of one of them, alone, leaves with ID 0 and the ICRC for it (not k's).
+      net.send(pkts[5]!, LO_TEXT, rx.port);
+      await until(() => flat(rx).length === 9);
+      const again = solveIpv4Id({ src: Uint8Array.of(127, 0, 0, 1), dst: Uint8Array.of(127, 0, 0, 1), srcPort: net.port, dstPort: rx.port }, flat(rx)[8]!.data);
+      assert.equal(again?.ipId, 0);
+      assert.equal(again?.flagsFrag, IPV4_FLAGS_DF);
     } finally {
       net.close();
       rx.sock.close();
+    }
+  });
+
+  it('the addon\'s CRC-32 and ICRC agree with src/wire/ib/icrc.ts: on send (TX_ICRC) and in the receive metadata', async () => {
+    // Every length across the folding code's 16- and 64-octet steps, from every alignment.
+    const data = Uint8Array.from({ length: 4200 }, (_, i) => (i * 131 + 7) & 0xff);
+    for (let len = 0; len < 300; len++) for (const off of [0, 1, 7]) assert.equal(native!.crc32(data.subarray(off, off + len), 0x1234), crc32Js(data.subarray(off, off + len), 0x1234));
+    assert.equal(native!.crc32(data, 0), crc32Js(data));
+    let meta: Uint32Array;
+    let w = 0;
+    const got: { data: Buffer; icrc: number }[] = [];
+    const rx = new native!.UdpSocket(
+      (buf, n) => {
+        for (let i = 0; i < n; i++) got.push({ data: Buffer.from(buf.subarray(meta[i * w]!, meta[i * w]! + meta[i * w + 1]!)), icrc: meta[i * w + ICRC_META_WORD]! });
+      },
+      () => {},
+    );
+    const r = rx.bind(LO, 0, 1 << 20, 1 << 20, false, false, 65536, 16);
+    meta = r.meta;
+    w = r.metaWords!;
+    const tx = sender();
+    try {
+      const sizes = [16, 20, 80, 1040, 4112, 4100, 1040];
+      const pkts: (Uint8Array | Uint8Array[])[] = sizes.map((n, k) => data.slice(k, k + n));
+      // The last one in parts, as a gathering sender gives it: headers, payload views, pad + ICRC.
+      const whole = pkts[6] as Uint8Array;
+      pkts[6] = [whole.slice(0, 28), data.subarray(6 + 28, 6 + 500), data.subarray(6 + 500, 6 + 1036), whole.slice(1036)];
+      // One message each (IPv4 ID 0), the ICRC computed by the addon as it sends.
+      const msgs = Uint32Array.from(pkts.flatMap((_, k) => [LO, (r.port | native!.TX_ICRC) >>> 0, k, 1, 0]));
+      assert.equal(tx.sock.send(pkts, msgs, 0, pkts.length), pkts.length);
+      await until(() => got.length === pkts.length);
+      const ip = { src: Uint8Array.of(127, 0, 0, 1), dst: Uint8Array.of(127, 0, 0, 1), srcPort: tx.port, dstPort: r.port };
+      for (const [k, g] of got.entries()) {
+        assert.deepEqual(g.data.subarray(0, sizes[k]! - 4), Buffer.from(data.subarray(k, k + sizes[k]! - 4)), 'the octets before the ICRC are sent as they were');
+        assert.equal(readIcrc(g.data), computeIcrc(ip, g.data), 'send: the ICRC for ID 0 and DF');
+        assert.equal(g.icrc, computeIcrc(ip, g.data), 'receive: the metadata holds the ICRC for ID 0 and DF');
+      }
+    } finally {
+      rx.close();
+      tx.sock.close();
     }
   });
 

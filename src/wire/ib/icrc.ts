@@ -306,8 +306,17 @@ function solve(b: IdBasis, delta: number): number | null {
  * its peer sends, `src/roce/ipid-window.ts`): only a solution it accepts is returned, which
  * takes the residual false-accept rate from 2^-16 per flags value to about 2^-32 times the
  * number of IDs it would accept.
+ *
+ * `icrcDf`, when given, is {@link computeIcrc} of `pkt` for ID 0 and DF, already known (the
+ * native datagram layer computes it as it receives): the common case then makes no pass over
+ * the packet.
  */
-export function solveIpv4Id(ip: RoceIpHeader, pkt: Uint8Array, accept?: (ipId: number, flagsFrag: number) => boolean): { ipId: number; flagsFrag: number } | null {
+export function solveIpv4Id(
+  ip: RoceIpHeader,
+  pkt: Uint8Array,
+  accept?: (ipId: number, flagsFrag: number) => boolean,
+  icrcDf?: number,
+): { ipId: number; flagsFrag: number } | null {
   if (ip.src.length !== 4 || ip.dst.length !== 4) throw new RangeError('solveIpv4Id: IPv4 addresses only');
   // Too short to be a packet: no ID makes it valid (found by `npm run fuzz`: it threw).
   if (pkt.length < BTH_LEN + ICRC_LEN) return null;
@@ -319,7 +328,7 @@ export function solveIpv4Id(ip: RoceIpHeader, pkt: Uint8Array, accept?: (ipId: n
   const probe: RoceIpHeader = { src: ip.src, dst: ip.dst, srcPort: ip.srcPort, dstPort: ip.dstPort, ipId: 0, flagsFrag: 0 };
   for (const flagsFrag of FLAGS_TRIED) {
     probe.flagsFrag = flagsFrag;
-    const c0 = computeIcrc(probe, pkt);
+    const c0 = flagsFrag === IPV4_FLAGS_DF && icrcDf !== undefined ? icrcDf : computeIcrc(probe, pkt);
     const id = solve(b, (received ^ c0) >>> 0);
     if (id !== null && (!accept || accept(id, flagsFrag))) return { ipId: id, flagsFrag };
   }

@@ -65,18 +65,10 @@ function need<T>(v: T | undefined, what: string, info: IbOpInfo): T {
   return v;
 }
 
-/**
- * Encodes `p` (BTH … ICRC). The opcode must be in the table, its extension headers present
- * (others are refused, so a packet cannot carry a header its opcode does not have), a payload
- * only where the opcode allows one, and `bth.padCnt` equal to {@link ibPadCount} of the payload
- * (RangeError otherwise). `payload` may be given in parts (gathered without a copy first). With
- * `ip`, the ICRC is computed for those IP/UDP headers; without, it is left zero.
- */
-export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly Uint8Array[]): Uint8Array {
+/** Checks `p` for a payload of `plen` octets (see {@link encodeIbPacket}); its opcode's row. */
+function checkIbPacket(p: IbPacket, plen: number): IbOpInfo {
   const info = ibOpInfo(p.bth.opcode);
   if (!info) throw new RangeError(`unsupported opcode ${hx(p.bth.opcode, 2)}`);
-  let plen = p.payload.length;
-  if (parts) for (const x of parts) plen += x.length;
   if (plen && !info.payload) throw new RangeError(`${info.name} carries no payload`);
   const pad = ibPadCount(plen);
   if (p.bth.padCnt !== pad) throw new RangeError(`PadCnt ${p.bth.padCnt} for a ${plen}-octet payload (needs ${pad})`);
@@ -90,8 +82,11 @@ export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly 
   check(p.deth, info.dethOffset, 'DETH');
   check(p.immDt, info.immDtOffset, 'ImmDt');
   check(p.ieth, info.iethOffset, 'IETH');
-  const total = info.headerLength + plen + pad + ICRC_LEN;
-  const buf = new Uint8Array(total);
+  return info;
+}
+
+/** Writes the BTH and the extension headers of `p` at the start of `buf`. */
+function writeIbHeaders(p: IbPacket, info: IbOpInfo, buf: Uint8Array): void {
   encodeBth(p.bth, buf, 0);
   if (info.rethOffset >= 0) encodeReth(need(p.reth, 'RETH', info), buf, info.rethOffset);
   if (info.aethOffset >= 0) encodeAeth(need(p.aeth, 'AETH', info), buf, info.aethOffset);
@@ -100,6 +95,27 @@ export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly 
   if (info.dethOffset >= 0) encodeDeth(need(p.deth, 'DETH', info), buf, info.dethOffset);
   if (info.immDtOffset >= 0) encodeImmDt(need(p.immDt, 'ImmDt', info), buf, info.immDtOffset);
   if (info.iethOffset >= 0) encodeIeth(need(p.ieth, 'IETH', info), buf, info.iethOffset);
+}
+
+function payloadLength(p: IbPacket, parts?: readonly Uint8Array[]): number {
+  let plen = p.payload.length;
+  if (parts) for (const x of parts) plen += x.length;
+  return plen;
+}
+
+/**
+ * Encodes `p` (BTH … ICRC). The opcode must be in the table, its extension headers present
+ * (others are refused, so a packet cannot carry a header its opcode does not have), a payload
+ * only where the opcode allows one, and `bth.padCnt` equal to {@link ibPadCount} of the payload
+ * (RangeError otherwise). `payload` may be given in parts (gathered without a copy first). With
+ * `ip`, the ICRC is computed for those IP/UDP headers; without, it is left zero.
+ */
+export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly Uint8Array[]): Uint8Array {
+  const plen = payloadLength(p, parts);
+  const info = checkIbPacket(p, plen);
+  const total = info.headerLength + plen + ibPadCount(plen) + ICRC_LEN;
+  const buf = new Uint8Array(total);
+  writeIbHeaders(p, info, buf);
   let o = info.headerLength;
   buf.set(p.payload, o);
   o += p.payload.length;
@@ -111,6 +127,37 @@ export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly 
   }
   if (ip) writeIcrc(ip, buf);
   return buf;
+}
+
+/** Payloads from this size on are not copied by {@link encodeIbPacketGather}. */
+export const IB_GATHER_MIN = 512;
+
+/**
+ * Encodes `p` for a gathering send: as `[headers, …payload parts, pad + ICRC]`, the payload
+ * parts (views of registered memory) not copied, or as one buffer ({@link encodeIbPacket}) when
+ * the payload is shorter than {@link IB_GATHER_MIN} octets. The ICRC octets are left zero: the
+ * sender computes them over the parts (`src/roce/net.ts`). The parts must not change until the
+ * packet is no longer needed (an RC requester's: until its ACK).
+ */
+export function encodeIbPacketGather(p: IbPacket, parts: readonly Uint8Array[]): Uint8Array | Uint8Array[] {
+  const plen = payloadLength(p, parts);
+  if (plen < IB_GATHER_MIN) return encodeIbPacket(p, undefined, parts);
+  const info = checkIbPacket(p, plen);
+  const head = new Uint8Array(info.headerLength);
+  writeIbHeaders(p, info, head);
+  const out: Uint8Array[] = [head];
+  if (p.payload.length) out.push(p.payload);
+  for (const x of parts) if (x.length) out.push(x);
+  out.push(new Uint8Array(ibPadCount(plen) + ICRC_LEN));
+  return out;
+}
+
+/** Octets of a packet given whole or in parts (see {@link encodeIbPacketGather}). */
+export function ibPacketPartsLength(pkt: Uint8Array | readonly Uint8Array[]): number {
+  if (!Array.isArray(pkt)) return (pkt as Uint8Array).length;
+  let n = 0;
+  for (const x of pkt) n += x.length;
+  return n;
 }
 
 /**
