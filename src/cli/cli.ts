@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { EnvError, checkEnv } from '../util/env.js';
 import { devices } from '../verbs/device.js';
+import { daemonCmd, execCmd } from './daemon.js';
 import { devinfo } from './devinfo.js';
 import { devicesCmd, linkCmd } from './link.js';
 import { perf } from './perf.js';
@@ -42,6 +43,8 @@ const RUN: Record<string, (args: readonly string[], io: CliIo) => number | Promi
   rping: (args, io) => rping(args, io),
   perf: (args, io) => perf(args, io),
   pingpong: (args, io) => pingpong([...args], io),
+  daemon: (args, io) => daemonCmd(args, io),
+  exec: (args, io) => execCmd(args, io),
 };
 
 /** The help of `softrdma help WORDS` or `softrdma WORDS --help`: a command's, a subcommand's, or the environment's. */
