@@ -14,7 +14,7 @@
 import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
-import { runtimeDir } from '../roce/counters.js';
+import { runtimeDir } from '../provider/softrdma.js';
 import { socketFromEnv } from '../util/env.js';
 import { logger } from '../util/log.js';
 import { type Context, closeDevice, devices, openDevice, queryDevice, queryGid, queryPkey, queryPort } from '../verbs/device.js';
@@ -161,6 +161,13 @@ export class PreloadDaemon {
 
   private call(c: Client, op: number, m: Map<string, string>): Answer {
     const ctxOf = (): Context | null => c.contexts.get(uintField(m, 'ctx') ?? 0) ?? null;
+    // `ctx=H port=P index=I` of the GID and P_Key table queries.
+    const tableEntry = (): { ctx: Context; port: number; index: number } | null => {
+      const ctx = ctxOf();
+      const port = uintField(m, 'port', 255);
+      const index = uintField(m, 'index', 0xffff);
+      return ctx && port !== null && index !== null ? { ctx, port, index } : null;
+    };
     switch (op) {
       case PreloadOp.HELLO:
         c.pid = uintField(m, 'pid') ?? 0;
@@ -168,7 +175,7 @@ export class PreloadDaemon {
       case PreloadOp.GET_DEVICES: {
         const ds = devices();
         const fields: Fields = [['count', ds.length]];
-        ds.forEach((d, i) => fields.push([`name.${i}`, d.name], [`guid.${i}`, d.guid], [`transport.${i}`, d.transport_type]));
+        for (const [i, d] of ds.entries()) fields.push([`name.${i}`, d.name], [`guid.${i}`, d.guid], [`transport.${i}`, d.transport_type]);
         return { errno: 0, fields };
       }
       case PreloadOp.OPEN_DEVICE: {
@@ -204,20 +211,16 @@ export class PreloadDaemon {
         return r === 0 ? { errno: 0, fields: scalarFields(a) } : { errno: r };
       }
       case PreloadOp.QUERY_GID: {
-        const ctx = ctxOf();
-        const port = uintField(m, 'port', 255);
-        const index = uintField(m, 'index', 0xffff);
-        if (!ctx || port === null || index === null) return { errno: EINVAL };
+        const t = tableEntry();
+        if (!t) return { errno: EINVAL };
         const g = { raw: new Uint8Array(16) } as ibv_gid;
-        const r = queryGid(ctx, port, index, g);
+        const r = queryGid(t.ctx, t.port, t.index, g);
         return r === 0 ? { errno: 0, fields: [['gid', Buffer.from(g.raw).toString('hex')]] } : { errno: r };
       }
       case PreloadOp.QUERY_PKEY: {
-        const ctx = ctxOf();
-        const port = uintField(m, 'port', 255);
-        const index = uintField(m, 'index', 0xffff);
-        if (!ctx || port === null || index === null) return { errno: EINVAL };
-        const r = queryPkey(ctx, port, index);
+        const t = tableEntry();
+        if (!t) return { errno: EINVAL };
+        const r = queryPkey(t.ctx, t.port, t.index);
         return r.ret === 0 ? { errno: 0, fields: [['pkey', r.pkey]] } : { errno: r.ret };
       }
       case PreloadOp.ALLOC_PD: {
