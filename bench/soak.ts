@@ -52,9 +52,11 @@ const DEPTH = 16;
  * The soak used 10 (≈ 4 ms): on a loaded 2-core machine an event-loop stall of 8 × 4 ms ran a
  * live requester's retries out, which counted as extra RETRY_EXCEEDED completions beside the
  * ones the kills cause. rdma_cm's RoCE default is larger still (a packet life time of 16 + 1,
- * ≈ 0.5 s); 14 keeps a killed pair's retries (8 × 67 ms) short enough for the soak's churn.
+ * ≈ 0.5 s); 14 keeps a killed pair's retries (7 × 67 ms) short enough for the soak's churn.
  */
 const LOCAL_ACK_TIMEOUT = 14;
+/** RoCEv2 retry count: 6, so a killed pair runs out (7 retries for ever, as Linux rxe reads it). */
+const RETRY_CNT = 6;
 const SLOTS = 16;
 const SLOT = 4096;
 const ALL = RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
@@ -94,7 +96,7 @@ async function incarnation(kind: Kind, rng: Rng, deadline: number): Promise<void
   const b: Side = ib ? makeIbSide('RC', undefined, { sqSize: 64, rqSize: 64 }) : makeSide(undefined, { sqSize: 64, rqSize: 64 });
   let p: Pair | null = null;
   try {
-    p = await connectPair(a, b, ib ? { transport: 'rocev2', pathMtu: 3, ib: { timeout: LOCAL_ACK_TIMEOUT, retryCnt: 7, rnrRetry: 7, access: { read: true, write: true, atomic: true } } } : { transport: 'iwarp' });
+    p = await connectPair(a, b, ib ? { transport: 'rocev2', pathMtu: 3, ib: { timeout: LOCAL_ACK_TIMEOUT, retryCnt: RETRY_CNT, rnrRetry: 7, access: { read: true, write: true, atomic: true } } } : { transport: 'iwarp' });
     totals.pairs[kind]++;
     if (ib) {
       const port = (a.qp.transport as unknown as RoceQp).port;

@@ -11,7 +11,11 @@
  *   - sendmmsg(2) of many datagrams per call, with UDP_SEGMENT (GSO) for a run of equal-sized
  *     datagrams to one peer;
  *   - IP_MTU_DISCOVER = IP_PMTUDISC_DO on its socket (DF set, IPv4 ID 0 for an unconnected
- *     socket), and a setsockopt on any descriptor (for the dgram fallback's socket).
+ *     socket), and a setsockopt on any descriptor (for the dgram fallback's socket);
+ *   - IPv6 sockets (RoCEv2 over IPv6, IBTA Vol. 1 Annex A17): IPV6_V6ONLY, IPV6_DONTFRAG and
+ *     IPV6_MTU_DISCOVER = IPV6_PMTUDISC_DO (no fragmentation), UDP_NO_CHECK6_RX (Linux rxe sends
+ *     a zero UDP checksum over IPv6, which an IPv6 socket otherwise drops, RFC 6936), and
+ *     IPV6_AUTOFLOWLABEL = 0 (flow label 0 and traffic class 0, as rxe writes its IPv6 header).
  * It also carries the hardware CRC32C of MPA (native/crc32c.c).
  * Written against node_api.h (Node-API version 8) and uv.h from Node's own headers.
  */
@@ -49,7 +53,15 @@
  * UDP_GRO_CNT_MAX is 64). */
 #define MAX_RX_SLOTS 64
 #define MAX_GRO_SEGS 64
-#define META_WORDS 4
+/* Per received datagram: offset, length, source address (IPv4) or scope id (IPv6), source port,
+ * then the 16 octets of an IPv6 source address. */
+#define META_WORDS 8
+#ifndef IPV6_AUTOFLOWLABEL
+#define IPV6_AUTOFLOWLABEL 70
+#endif
+#ifndef UDP_NO_CHECK6_RX
+#define UDP_NO_CHECK6_RX 102
+#endif
 
 typedef struct sock_s {
   napi_env env;
@@ -60,6 +72,7 @@ typedef struct sock_s {
   int handle_closed; /* uv_close finished (or was never needed) */
   int want_writable;
   int gro;
+  int family; /* AF_INET or AF_INET6 */
   uv_poll_t poll;
   napi_ref on_batch;
   napi_ref on_writable;
@@ -74,12 +87,12 @@ typedef struct sock_s {
   char *rx_area;
   struct mmsghdr rx_msgs[MAX_RX_SLOTS];
   struct iovec rx_iov[MAX_RX_SLOTS];
-  struct sockaddr_in rx_addr[MAX_RX_SLOTS];
+  struct sockaddr_in6 rx_addr[MAX_RX_SLOTS]; /* or sockaddr_in (IPv4 sockets) */
   char rx_ctl[MAX_RX_SLOTS][CMSG_SPACE(sizeof(int))];
   /* transmit */
   struct mmsghdr tx_msgs[MAX_TX_MSGS];
   struct iovec tx_iov[MAX_TX_IOV];
-  struct sockaddr_in tx_addr[MAX_TX_MSGS];
+  struct sockaddr_in6 tx_addr[MAX_TX_MSGS];
   char tx_ctl[MAX_TX_MSGS][CMSG_SPACE(sizeof(uint16_t))];
 } sock_t;
 
@@ -202,7 +215,7 @@ static void do_recv(sock_t *s) {
     h->msg_iov = &s->rx_iov[i];
     h->msg_iovlen = 1;
     h->msg_name = &s->rx_addr[i];
-    h->msg_namelen = sizeof(struct sockaddr_in);
+    h->msg_namelen = sizeof(struct sockaddr_in6);
     h->msg_control = s->gro ? s->rx_ctl[i] : NULL;
     h->msg_controllen = s->gro ? sizeof s->rx_ctl[i] : 0;
     h->msg_flags = 0;
@@ -229,12 +242,16 @@ static void do_recv(sock_t *s) {
   for (int i = 0; i < r && count < s->meta_cap; i++) {
     struct msghdr *h = &s->rx_msgs[i].msg_hdr;
     uint32_t len = s->rx_msgs[i].msg_len;
-    uint32_t addr = h->msg_namelen >= sizeof(struct sockaddr_in) && s->rx_addr[i].sin_family == AF_INET ? ntohl(s->rx_addr[i].sin_addr.s_addr) : 0;
-    uint32_t port = ntohs(s->rx_addr[i].sin_port);
+    const struct sockaddr_in *a4 = (const struct sockaddr_in *)&s->rx_addr[i];
+    const struct sockaddr_in6 *a6 = &s->rx_addr[i];
+    int v6 = h->msg_namelen >= sizeof(struct sockaddr_in6) && a6->sin6_family == AF_INET6;
+    uint32_t addr = v6 ? a6->sin6_scope_id : h->msg_namelen >= sizeof(struct sockaddr_in) && a4->sin_family == AF_INET ? ntohl(a4->sin_addr.s_addr) : 0;
+    uint32_t port = v6 ? ntohs(a6->sin6_port) : ntohs(a4->sin_port);
     if (h->msg_flags & MSG_TRUNC) {
       /* Larger than a slot: reported with length 0 (dropped as malformed by the caller). */
       uint32_t *m = s->meta + (size_t)count * META_WORDS;
       m[0] = off; m[1] = 0; m[2] = addr; m[3] = port;
+      if (v6) memcpy(m + 4, &a6->sin6_addr, 16); else memset(m + 4, 0, 16);
       count++;
       continue;
     }
@@ -257,6 +274,7 @@ static void do_recv(sock_t *s) {
       uint32_t l = len - p < seg ? len - p : seg;
       uint32_t *m = s->meta + (size_t)count * META_WORDS;
       m[0] = off + p; m[1] = l; m[2] = addr; m[3] = port;
+      if (v6) memcpy(m + 4, &a6->sin6_addr, 16); else memset(m + 4, 0, 16);
       count++;
       p += l;
     } while (p < len);
@@ -339,17 +357,34 @@ static napi_value Ctor(napi_env env, napi_callback_info info) {
 }
 
 /*
- * bind(address, port, rcvbuf, sndbuf, reuseAddr, gro, slotSize, slots) ->
- *   { port, gro, gso, rcvbuf, meta }
- * address is an IPv4 address as a 32-bit number (a.b.c.d = a << 24 | ...). Throws on failure.
+ * bind(address, port, rcvbuf, sndbuf, reuseAddr, gro, slotSize, slots[, scopeId]) ->
+ *   { port, gro, gso, rcvbuf, meta, metaWords }
+ * address is an IPv4 address as a 32-bit number (a.b.c.d = a << 24 | ...), or the 16 octets of
+ * an IPv6 address (a Uint8Array; scopeId: its interface index, for a link-local address).
+ * Throws on failure.
  */
 static napi_value Bind(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
-  napi_value argv[8];
+  size_t argc = 9;
+  napi_value argv[9];
   sock_t *s = unwrap(env, info, &argc, argv);
   if (!s) return NULL;
-  uint32_t addr, port, rcv, snd, slot, slots;
-  if (argc < 8 || !get_u32(env, argv[0], &addr) || !get_u32(env, argv[1], &port) || port > 65535 || !get_u32(env, argv[2], &rcv) ||
+  uint32_t addr = 0, port, rcv, snd, slot, slots, scope = 0;
+  uint8_t addr6[16];
+  int family = AF_INET;
+  bool a_ta = false;
+  if (argc >= 1 && napi_is_typedarray(env, argv[0], &a_ta) == napi_ok && a_ta) {
+    napi_typedarray_type at;
+    size_t alen;
+    void *ad;
+    if (napi_get_typedarray_info(env, argv[0], &at, &alen, &ad, NULL, NULL) != napi_ok || at != napi_uint8_array || alen != 16) {
+      napi_throw_range_error(env, NULL, "bind: an IPv6 address is 16 octets");
+      return NULL;
+    }
+    memcpy(addr6, ad, 16);
+    family = AF_INET6;
+    if (argc >= 9 && !get_u32(env, argv[8], &scope)) scope = 0;
+  }
+  if (argc < 8 || (family == AF_INET && !get_u32(env, argv[0], &addr)) || !get_u32(env, argv[1], &port) || port > 65535 || !get_u32(env, argv[2], &rcv) ||
       !get_u32(env, argv[3], &snd) || !get_u32(env, argv[6], &slot) || !get_u32(env, argv[7], &slots) || slot < 64 || slot > 65536 ||
       slots < 1 || slots > MAX_RX_SLOTS) {
     napi_throw_range_error(env, NULL, "bind(address, port, rcvbuf, sndbuf, reuseAddr, gro, slotSize 64..65536, slots 1..64)");
@@ -361,7 +396,7 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
   }
   int reuse = get_bool(env, argv[4]);
   int want_gro = get_bool(env, argv[5]);
-  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) return throw_errno(env, "socket", errno);
   int one = 1, v;
   if (reuse) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -369,24 +404,47 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof v);
   v = (int)snd;
   setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof v);
-  v = IP_PMTUDISC_DO;
-  if (setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v, sizeof v) < 0) {
-    int e = errno;
-    close(fd);
-    return throw_errno(env, "setsockopt(IP_MTU_DISCOVER)", e);
-  }
+  struct sockaddr_in6 sa6;
   struct sockaddr_in sa;
   memset(&sa, 0, sizeof sa);
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons((uint16_t)port);
-  sa.sin_addr.s_addr = htonl(addr);
-  if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+  memset(&sa6, 0, sizeof sa6);
+  struct sockaddr *sp = (struct sockaddr *)&sa;
+  socklen_t sl = sizeof sa;
+  if (family == AF_INET) {
+    v = IP_PMTUDISC_DO;
+    if (setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v, sizeof v) < 0) {
+      int e = errno;
+      close(fd);
+      return throw_errno(env, "setsockopt(IP_MTU_DISCOVER)", e);
+    }
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)port);
+    sa.sin_addr.s_addr = htonl(addr);
+  } else {
+    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    v = IPV6_PMTUDISC_DO;
+    if (setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &v, sizeof v) < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_DONTFRAG, &one, sizeof one) < 0) {
+      int e = errno;
+      close(fd);
+      return throw_errno(env, "setsockopt(IPV6_DONTFRAG)", e);
+    }
+    setsockopt(fd, SOL_UDP, UDP_NO_CHECK6_RX, &one, sizeof one);
+    v = 0;
+    setsockopt(fd, IPPROTO_IPV6, IPV6_AUTOFLOWLABEL, &v, sizeof v);
+    sa6.sin6_family = AF_INET6;
+    sa6.sin6_port = htons((uint16_t)port);
+    memcpy(&sa6.sin6_addr, addr6, 16);
+    sa6.sin6_scope_id = scope;
+    sp = (struct sockaddr *)&sa6;
+    sl = sizeof sa6;
+  }
+  if (bind(fd, sp, sl) < 0) {
     int e = errno;
     close(fd);
     return throw_errno(env, "bind", e);
   }
-  socklen_t sl = sizeof sa;
-  getsockname(fd, (struct sockaddr *)&sa, &sl);
+  getsockname(fd, sp, &sl);
+  uint32_t bound_port = family == AF_INET ? ntohs(sa.sin_port) : ntohs(sa6.sin6_port);
   int gro = 0;
   if (want_gro && slot == 65536 && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof one) == 0) gro = 1;
   int zero = 0;
@@ -411,6 +469,7 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
   napi_create_reference(env, meta, 1, &s->meta_ref);
   s->fd = fd;
   s->gro = gro;
+  s->family = family;
   uv_loop_t *loop;
   if (napi_get_uv_event_loop(env, &loop) != napi_ok || uv_poll_init_socket(loop, &s->poll, fd) != 0) {
     napi_throw_error(env, NULL, "uv_poll_init_socket failed");
@@ -423,8 +482,10 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
 
   napi_value res, x;
   napi_create_object(env, &res);
-  napi_create_uint32(env, ntohs(sa.sin_port), &x);
+  napi_create_uint32(env, bound_port, &x);
   napi_set_named_property(env, res, "port", x);
+  napi_create_uint32(env, META_WORDS, &x);
+  napi_set_named_property(env, res, "metaWords", x);
   napi_get_boolean(env, gro, &x);
   napi_set_named_property(env, res, "gro", x);
   napi_get_boolean(env, gso, &x);
@@ -443,13 +504,17 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
  * address, port, index of its first packet, packet count, segment size). A message of several
  * packets is one datagram per packet through UDP_SEGMENT (segment size = its first packet's
  * length; every packet but the last must have it). Messages first..end-1 are sent (at most 64).
+ * An IPv6 socket takes addrs6, 16 octets per message (message first+i at (first+i)*16), and the
+ * message's address word is the destination's scope id.
  */
 static napi_value Send(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   sock_t *s = unwrap(env, info, &argc, argv);
   if (!s) return NULL;
   bool is_arr = false, is_ta = false;
+  const uint8_t *a6 = NULL;
+  size_t a6len = 0;
   uint32_t first, end, npk;
   if (argc < 4 || napi_is_array(env, argv[0], &is_arr) != napi_ok || !is_arr || napi_is_typedarray(env, argv[1], &is_ta) != napi_ok || !is_ta ||
       !get_u32(env, argv[2], &first) || !get_u32(env, argv[3], &end) || end < first) {
@@ -465,6 +530,17 @@ static napi_value Send(napi_env env, napi_callback_info info) {
   }
   napi_get_array_length(env, argv[0], &npk);
   if (s->closed || s->fd < 0) return throw_errno(env, "send", EBADF);
+  if (s->family == AF_INET6) {
+    bool ta6 = false;
+    napi_typedarray_type t6;
+    void *d6;
+    if (argc < 5 || napi_is_typedarray(env, argv[4], &ta6) != napi_ok || !ta6 || napi_get_typedarray_info(env, argv[4], &t6, &a6len, &d6, NULL, NULL) != napi_ok ||
+        t6 != napi_uint8_array || a6len < (size_t)end * 16) {
+      napi_throw_range_error(env, NULL, "send: an IPv6 socket needs 16 octets of address per message");
+      return NULL;
+    }
+    a6 = d6;
+  }
   const uint32_t *mw = mdata;
   uint32_t count = end - first;
   if (count > MAX_TX_MSGS) count = MAX_TX_MSGS;
@@ -482,13 +558,22 @@ static napi_value Send(napi_env env, napi_callback_info info) {
     }
     struct msghdr *h = &s->tx_msgs[i].msg_hdr;
     memset(h, 0, sizeof *h);
-    struct sockaddr_in *sa = &s->tx_addr[i];
-    memset(sa, 0, sizeof *sa);
-    sa->sin_family = AF_INET;
-    sa->sin_port = htons((uint16_t)w[1]);
-    sa->sin_addr.s_addr = htonl(w[0]);
-    h->msg_name = sa;
-    h->msg_namelen = sizeof *sa;
+    struct sockaddr_in6 *sa6 = &s->tx_addr[i];
+    memset(sa6, 0, sizeof *sa6);
+    if (a6) {
+      sa6->sin6_family = AF_INET6;
+      sa6->sin6_port = htons((uint16_t)w[1]);
+      memcpy(&sa6->sin6_addr, a6 + (size_t)(first + i) * 16, 16);
+      sa6->sin6_scope_id = w[0];
+      h->msg_namelen = sizeof *sa6;
+    } else {
+      struct sockaddr_in *sa = (struct sockaddr_in *)sa6;
+      sa->sin_family = AF_INET;
+      sa->sin_port = htons((uint16_t)w[1]);
+      sa->sin_addr.s_addr = htonl(w[0]);
+      h->msg_namelen = sizeof *sa;
+    }
+    h->msg_name = sa6;
     h->msg_iov = &s->tx_iov[iov];
     h->msg_iovlen = np;
     for (uint32_t k = 0; k < np; k++) {

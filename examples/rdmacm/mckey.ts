@@ -5,7 +5,11 @@
  * sender sends COUNT datagrams to QPN 0xFFFFFF, the receivers each get a copy.
  *
  *   node dist/examples/rdmacm/mckey.js -m GROUP [-b ADDR] [-c N] [-C COUNT] [-S SIZE]        receiver
- *   node dist/examples/rdmacm/mckey.js -m GROUP -s [-b ADDR] [-c N] [-C COUNT] [-S SIZE]     sender
+ *   node dist/examples/rdmacm/mckey.js -m GROUP -s [-o] [-b ADDR] [-c N] [-C COUNT] [-S SIZE] sender
+ *
+ * `-o` joins as a send-only full member (`rdma_join_multicast_ex` with
+ * RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER): the QP is not attached and receives nothing from the
+ * group. `-l` is accepted and changes nothing: a member never receives its own datagrams here.
  *
  * As mckey: 10 messages of 100 bytes, Sends with immediate data (the QPN), a 3 s pause after
  * the join before sending; `-p` names the port space (only RDMA_PS_UDP, 0x111). One difference:
@@ -26,6 +30,9 @@ import {
   type ibv_qp_init_attr,
   type ibv_wc,
   newWc,
+  RDMA_CM_JOIN_MC_ATTR_ADDRESS,
+  RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS,
+  RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER,
   RDMA_PS_UDP,
   rdma_cm_event_type as E,
   rdma_event_str,
@@ -49,7 +56,7 @@ interface Node {
   connected: boolean;
 }
 
-const opts = { group: null as string | null, sender: false, bind: null as string | null, ps: RDMA_PS_UDP as number, connections: 1, count: 10, size: 100 };
+const opts = { group: null as string | null, sender: false, bind: null as string | null, ps: RDMA_PS_UDP as number, connections: 1, count: 10, size: 100, sendOnly: false };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i]!;
@@ -61,7 +68,8 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '-C') opts.count = Number(val());
   else if (a === '-S') opts.size = Number(val());
   else if (a === '-p') opts.ps = Number(val());
-  else if (a === '-o' || a === '-l') continue; // send-only / no loopback: accepted, full members here
+  else if (a === '-o') opts.sendOnly = true; // join as a send-only full member (rdma_join_multicast_ex)
+  else if (a === '-l') continue; // no loopback: a member never receives its own datagrams here
   else {
     opts.group = null;
     break;
@@ -155,7 +163,10 @@ async function cmaHandler(ev: rdma_cm_event): Promise<void> {
     case E.RDMA_CM_EVENT_ADDR_RESOLVED:
       initNode(n);
       if (!opts.sender) postRecvs(n);
-      if ((await v.rdma_join_multicast(ev.id, dst, n)) !== 0) throw new Error('mckey: failure joining');
+      if (opts.sendOnly) {
+        const attr = { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER, addr: dst };
+        if ((await v.rdma_join_multicast_ex(ev.id, attr, n)) !== 0) throw new Error('mckey: failure joining');
+      } else if ((await v.rdma_join_multicast(ev.id, dst, n)) !== 0) throw new Error('mckey: failure joining');
       return;
     case E.RDMA_CM_EVENT_MULTICAST_JOIN: {
       const ud = ev.param.ud;

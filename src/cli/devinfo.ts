@@ -8,6 +8,7 @@ import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, quer
 import { softrdmaLastError } from '../verbs/errno.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
 import { crc32cImplText } from '../wire/crc32c.js';
+import { gidText } from './pingpong.js';
 import { command, parseCommand } from './spec.js';
 
 /** ibv_devinfo's names of `enum ibv_atomic_cap`. */
@@ -31,27 +32,6 @@ const MTU: Record<number, number> = {
 
 /** GID types as ibv_devinfo names them after the GID (`enum ibv_gid_type`). */
 const GID_TYPE = ['IB', 'RoCE v1', 'RoCE v2'];
-
-/** A GID as `inet_ntop(AF_INET6)` writes it (IPv4-mapped ones as `::ffff:a.b.c.d`), as ibv_devinfo shows RoCE GIDs. */
-function gidText(g: Uint8Array): string {
-  if (g.subarray(0, 10).every((b) => b === 0) && g[10] === 0xff && g[11] === 0xff) return `::ffff:${[...g.subarray(12)].join('.')}`;
-  const words: string[] = [];
-  for (let i = 0; i < 16; i += 2) words.push(((g[i]! << 8) | g[i + 1]!).toString(16));
-  // The longest run of two or more zero words becomes "::" (RFC 5952 §4.2).
-  let best = -1;
-  let len = 0;
-  for (let i = 0; i < 8; ) {
-    let j = i;
-    while (j < 8 && words[j] === '0') j++;
-    if (j - i > len && j - i >= 2) {
-      best = i;
-      len = j - i;
-    }
-    i = j === i ? i + 1 : j;
-  }
-  if (best < 0) return words.join(':');
-  return `${words.slice(0, best).join(':')}::${words.slice(best + len).join(':')}`;
-}
 
 export function devinfo(argv: readonly string[], out: (s: string) => void, err: (s: string) => void = out): number {
   // ibv_devinfo: `ib_port = strtol(optarg, NULL, 0); if (ib_port <= 0) { usage(); return 1; }`:

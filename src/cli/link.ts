@@ -9,6 +9,7 @@ import { softrdmaLastError } from '../verbs/errno.js';
 import type { Context } from '../verbs/device.js';
 import type { ibv_device_attr, ibv_port_attr } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
+import { gidText } from './pingpong.js';
 import { command, parseCommand } from './spec.js';
 
 export function devicesCmd(argv: readonly string[], io: CliIo): number {
@@ -40,16 +41,14 @@ function netdevs(): { netdev: string; addresses: string[] }[] {
   return Object.entries(networkInterfaces()).map(([netdev, list]) => ({ netdev, addresses: (list ?? []).map((a) => a.address) }));
 }
 
-/** The RoCE port's GID table grouped by interface, in index order (the addresses of its IPv4-mapped GIDs). */
+/** The RoCE port's GID table grouped by interface, in index order (the addresses of its GIDs: IPv4 for IPv4-mapped ones, else IPv6). */
 function gidNetdevRows(ctx: Context): { netdev: string; addresses: string[] }[] {
   const names = gidNetdevs(ctx);
   const out: { netdev: string; addresses: string[] }[] = [];
   const g = { raw: new Uint8Array(16) };
   for (let i = 0; i < names.length && queryGid(ctx, 1, i, g) === 0; i++) {
-    const r = g.raw;
-    if (r.every((b) => b === 0)) continue;
-    const v4 = r.subarray(0, 10).every((b) => b === 0) && r[10] === 0xff && r[11] === 0xff;
-    const address = v4 ? `${r[12]}.${r[13]}.${r[14]}.${r[15]}` : Buffer.from(r).toString('hex');
+    if (g.raw.every((b) => b === 0)) continue;
+    const address = gidText(g.raw).replace(/^::ffff:(?=\d+\.)/, '');
     const netdev = names[i] ?? '-';
     const row = out.find((o) => o.netdev === netdev);
     if (row) row.addresses.push(address);

@@ -14,6 +14,10 @@
  *   after the first round of key handshakes, to RTR with the peer's QPN, PSN and GID (and to RTS
  *   on the client, and on both ends of a latency test);
  * - closing (`ctx_close_connection`): a last handshake, then "done" (5 octets) and close.
+ *
+ * `-c UD` (ib_send_bw, ib_send_lat): UD QPs with perftest's Q_Key 0x11111111 (`DEF_QKEY`) at INIT,
+ * RTR and RTS with no path attributes, and an address handle to the peer's GID wherever the QP
+ * sends (the client of a bandwidth test, both ends of a latency test).
  */
 import {
   ibv_access_flags as A,
@@ -25,7 +29,8 @@ import {
 import { type Context, queryGid, queryPort } from '../verbs/device.js';
 import { getErrno } from '../verbs/errno.js';
 import { ibv_create_qp, ibv_modify_qp } from '../verbs/ibverbs.js';
-import type { ibv_cq, ibv_gid, ibv_pd, ibv_port_attr, ibv_qp } from '../verbs/types.js';
+import { ibv_create_ah } from '../verbs/index.js';
+import type { ibv_ah, ibv_ah_attr, ibv_cq, ibv_gid, ibv_pd, ibv_port_attr, ibv_qp } from '../verbs/types.js';
 import { decodePerftestKeys, encodePerftestKeys, OobChannel, OobError, PERFTEST_KEYS_LEN, PP_DONE } from './oob.js';
 import { type CtlChannel, PerfError, type PingpongDest } from './perf-proto.js';
 
@@ -34,6 +39,8 @@ export const PERF_MIN_RNR_TIMER = 12;
 export const PERF_QP_TIMEOUT = 14;
 /** perftest's GRH hop limit on RoCE. */
 const PERF_HOP_LIMIT = 0xff;
+/** perftest's `DEF_QKEY`: the Q_Key of its UD QPs (both ends, every datagram). */
+export const PERF_UD_QKEY = 0x11111111;
 
 /** The control "channel" of a run without rdma_cm: the TCP side channel. */
 export class EthControl implements CtlChannel {
@@ -112,26 +119,62 @@ const INIT_ACCESS = {
   send: A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_LOCAL_WRITE,
 } as const;
 
-/** `ctx_qp_create` + `ctx_modify_qp_to_init` for an RC QP on an InfiniBand device. */
-export function createIbRcQp(
-  pd: ibv_pd,
-  scq: ibv_cq,
-  rcq: ibv_cq,
-  cap: { max_send_wr: number; max_recv_wr: number },
-  verb: keyof typeof INIT_ACCESS,
-): ibv_qp {
+/**
+ * `ctx_qp_create` + `ctx_modify_qp_to_init` on an InfiniBand device: the QP (one SGE each way, no
+ * inline data), then INIT with P_Key index 0, port 1 and `init` (RC: the test's remote access;
+ * UD: perftest's Q_Key), whose attribute bits are `mask`.
+ */
+function createIbQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }, qpType: ibv_qp_type, init: object, mask: number): ibv_qp {
   const qp = ibv_create_qp(pd, {
     send_cq: scq,
     recv_cq: rcq,
-    qp_type: ibv_qp_type.IBV_QPT_RC,
+    qp_type: qpType,
     cap: { ...cap, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
     sq_sig_all: 0,
   });
   if (!qp) throw new PerfError(` Couldn't create QP (errno ${getErrno()})`);
-  const init = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: INIT_ACCESS[verb] };
-  const ret = ibv_modify_qp(qp, init as never, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
+  const attr = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, ...init };
+  const ret = ibv_modify_qp(qp, attr as never, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | mask);
   if (ret !== 0) throw new PerfError(`Failed to modify QP to INIT, ret=${ret}`);
   return qp;
+}
+
+/** An RC QP in INIT with the test's remote access. */
+export function createIbRcQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }, verb: keyof typeof INIT_ACCESS): ibv_qp {
+  return createIbQp(pd, scq, rcq, cap, ibv_qp_type.IBV_QPT_RC, { qp_access_flags: INIT_ACCESS[verb] }, M.IBV_QP_ACCESS_FLAGS);
+}
+
+/** A UD QP (`-c UD`) in INIT with perftest's Q_Key. */
+export function createIbUdQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }): ibv_qp {
+  return createIbQp(pd, scq, rcq, cap, ibv_qp_type.IBV_QPT_UD, { qkey: PERF_UD_QKEY }, M.IBV_QP_QKEY);
+}
+
+/** The address vector toward the peer (`ctx_modify_qp_to_rtr`): its GID, our `sgid_index`, hop limit 0xFF. */
+function perfAv(rem: PingpongDest, gidIndex: number): ibv_ah_attr {
+  return {
+    is_global: 1,
+    dlid: rem.lid,
+    sl: 0,
+    src_path_bits: 0,
+    static_rate: 0,
+    port_num: 1,
+    grh: { dgid: { raw: rem.gid }, sgid_index: gidIndex, hop_limit: PERF_HOP_LIMIT, flow_label: 0, traffic_class: 0 },
+  } as ibv_ah_attr;
+}
+
+/**
+ * `ctx_connect` for one UD QP: RTR, and, if `rts` (the QP sends), RTS with our PSN and an address
+ * handle to the peer. Returns the address handle, or null when the QP only receives.
+ */
+export function connectIbUdQp(qp: ibv_qp, pd: ibv_pd, my: PingpongDest, rem: PingpongDest, gidIndex: number, rts: boolean): ibv_ah | null {
+  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR } as never, M.IBV_QP_STATE) !== 0) throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
+  if (!rts) return null;
+  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my.psn } as never, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
+    throw new PerfError(`Failed to modify QP to RTS (errno ${getErrno()})`);
+  }
+  const ah = ibv_create_ah(pd, perfAv(rem, gidIndex));
+  if (!ah) throw new PerfError(`Failed to create AH (errno ${getErrno()})`);
+  return ah;
 }
 
 /**
@@ -140,15 +183,7 @@ export function createIbRcQp(
  * then, if `rts`, RTS with timeout 14, retry 7/7, our PSN and the peer's outstanding reads.
  */
 export function connectIbRcQp(qp: ibv_qp, my: PingpongDest, rem: PingpongDest, mtu: ibv_mtu, gidIndex: number, rts: boolean): void {
-  const ah = {
-    is_global: 1,
-    dlid: rem.lid,
-    sl: 0,
-    src_path_bits: 0,
-    static_rate: 0,
-    port_num: 1,
-    grh: { dgid: { raw: rem.gid }, sgid_index: gidIndex, hop_limit: PERF_HOP_LIMIT, flow_label: 0, traffic_class: 0 },
-  };
+  const ah = perfAv(rem, gidIndex);
   const rtr = {
     qp_state: ibv_qp_state.IBV_QPS_RTR,
     ah_attr: ah,

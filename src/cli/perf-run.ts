@@ -54,10 +54,11 @@ import {
   rdma_resolve_addr,
   rdma_resolve_route,
 } from '../verbs/rdma_cm.js';
-import type { ibv_comp_channel, ibv_context, ibv_cq, ibv_gid, ibv_mr, ibv_port_attr, ibv_qp, ibv_send_wr, ibv_wc, In, rdma_cm_id } from '../verbs/types.js';
+import { ibv_destroy_ah } from '../verbs/index.js';
+import type { ibv_ah, ibv_comp_channel, ibv_context, ibv_cq, ibv_gid, ibv_mr, ibv_port_attr, ibv_qp, ibv_send_wr, ibv_wc, In, rdma_cm_id } from '../verbs/types.js';
 import type { CliIo } from './cli.js';
 import { cappedDepths } from './depth.js';
-import { connectIbRcQp, createIbRcQp, EthControl, gidIsV4Mapped, pickGid } from './perf-eth.js';
+import { connectIbRcQp, connectIbUdQp, createIbRcQp, createIbUdQp, EthControl, gidIsV4Mapped, PERF_UD_QKEY, pickGid } from './perf-eth.js';
 import {
   be32,
   be64,
@@ -126,6 +127,13 @@ export interface PerfParams {
   rdmaCm: boolean;
   /** `-x`: the source GID index (-1: perftest's choice, the first IPv4-mapped GID). */
   gidIndex: number;
+  /**
+   * `-c UD` (send tests on an InfiniBand device without -R): UD QPs, one datagram per message,
+   * messages of at most the path MTU, receives `UD_ADDITION` octets longer for the GRH.
+   */
+  ud: boolean;
+  /** `-s` was given: a UD message larger than the MTU is then refused rather than cut to it. */
+  sizeGiven: boolean;
   /** perftest's -m as an `ibv_mtu` (1 = 256 … 5 = 4096); 0: the port's active MTU. */
   mtu: number;
   /** Client: the server's address. */
@@ -171,13 +179,19 @@ export interface PerfParams {
   onListening?: (port: number) => void;
 }
 
-/** perftest's `MAX_SIZE` and the `-a` sizes 2^1 … 2^23. */
+/** perftest's `MAX_SIZE` and the `-a` sizes 2^1 … 2^23 (UD: 2^1 … the MTU). */
 export const MAX_SIZE = 8388608;
-export function allSizes(): number[] {
+export function allSizes(max = MAX_SIZE): number[] {
   const s: number[] = [];
-  for (let i = 1; i < 24; i++) s.push(2 ** i);
+  for (let i = 1; 2 ** i <= max; i++) s.push(2 ** i);
   return s;
 }
+
+/** Data connection attempts of a `-R` client, 100 ms apart (perftest: 10; see `clientConnectData`). */
+const DATA_CONNECT_ATTEMPTS = 100;
+
+/** perftest's `UD_ADDITION`: the GRH in front of every UD receive (IBTA Vol. 1 §11.4.1.1). */
+const UD_ADDITION = 40;
 
 const VERB_NAME: Record<Verb, string> = { send: 'Send', write: 'RDMA_Write', read: 'RDMA_Read', atomic: 'Atomic' };
 
@@ -301,6 +315,8 @@ class DataCtx {
   readonly pd;
   readonly qps: ibv_qp[] = [];
   readonly ids: rdma_cm_id[] = [];
+  /** `-c UD`: the address handle of each QP that sends (`ctx->ah`). */
+  readonly ahs: ibv_ah[] = [];
   credit: { bytes: Uint8Array; view: DataView; mr: ibv_mr } | null = null;
   constructor(
     readonly ctx: ibv_context,
@@ -313,7 +329,8 @@ class DataCtx {
     this.pd = pd;
     this.buff = buffSize(p.size, cycle);
     this.sendQpBuff = inc(this.buff, cacheLine);
-    const total = this.sendQpBuff * 2 * p.qps;
+    // UD: a cache line more, for the GRH in front of the last receive area (perftest's ctx_init).
+    const total = this.sendQpBuff * 2 * p.qps + (p.ud ? cacheLine : 0);
     this.buf = new Uint8Array(total);
     // perftest fills the buffer with rand() bytes, except for ib_write_lat (zeros).
     if (!(p.verb === 'write' && p.lat)) {
@@ -351,11 +368,13 @@ class DataCtx {
   /** The data QP of a run without rdma_cm (`ctx_qp_create`, `ctx_modify_qp_to_init`). */
   createIbQp(): ibv_qp {
     const p = this.p;
-    return createIbRcQp(this.pd, this.scq, this.rcq, { max_send_wr: p.txDepth, max_recv_wr: p.rxDepth }, p.verb);
+    const cap = { max_send_wr: p.txDepth, max_recv_wr: p.rxDepth };
+    return p.ud ? createIbUdQp(this.pd, this.scq, this.rcq, cap) : createIbRcQp(this.pd, this.scq, this.rcq, cap, p.verb);
   }
 
   /** `destroy_ctx` of a run without rdma_cm: QPs, MRs, CQs, channels, PD. */
   destroyIb(): void {
+    for (const ah of this.ahs.splice(0)) ibv_destroy_ah(ah);
     for (const qp of this.qps.splice(0)) ibv_destroy_qp(qp);
     if (this.credit) ibv_dereg_mr(this.credit.mr);
     ibv_dereg_mr(this.mr);
@@ -424,7 +443,7 @@ export class PerfRun {
 
   constructor(
     private readonly p: PerfParams,
-    io: CliIo,
+    private readonly io: CliIo,
   ) {
     this.out = new Printer(io, p.json, p.progress);
     const ch = rdma_create_event_channel();
@@ -458,9 +477,12 @@ export class PerfRun {
     try {
       const dev = p.dev === undefined ? devices()[0] : devices().find((d) => d.name === p.dev);
       if (!dev) throw new PerfError(p.dev === undefined ? 'No IB devices found' : `IB device ${p.dev} not found`);
-      if (!p.rdmaCm && dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IB) await this.ethConnect(dev);
+      const eth = !p.rdmaCm && dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IB;
+      if (p.ud && !eth) throw new PerfError(`-c UD runs without -R on the RoCE device (-d softroce0): ${p.rdmaCm ? 'UD over rdma_cm is not supported' : `${dev.name} has no UD QPs`}`);
+      if (eth) await this.ethConnect(dev);
       else await this.cmConnect();
       await this.exchangeSysData();
+      this.udSize();
       await this.connectData();
       this.setUpConnection();
       this.printTestInfo();
@@ -560,6 +582,20 @@ export class PerfRun {
     }
   }
 
+  /**
+   * `check_mtu`'s UD rule: a UD message is one datagram, at most the path MTU. A size above it is
+   * cut to the MTU (with perftest's words on stderr) when it was not asked for (-a, or the
+   * default), else refused.
+   */
+  private udSize(): void {
+    const p = this.p;
+    const mtu = 1 << (7 + this.mtu);
+    if (!p.ud || p.size <= mtu) return;
+    if (!p.all && p.sizeGiven) throw new PerfError(' Max message size in UD cannot be greater than MTU ');
+    this.io.err(` Max msg size in UD is MTU ${mtu}\n Changing to this MTU\n`);
+    p.size = mtu;
+  }
+
   /** `create_rdma_cm_connection`: handshake, the data connections on the same port, handshake. */
   private async connectData(): Promise<void> {
     const ctl = this.ctl!;
@@ -583,10 +619,15 @@ export class PerfRun {
     return isRequestVerb(this.p.verb) ? this.p.outReads : 0;
   }
 
-  /** `rdma_cm_client_connection`: up to 10 attempts, 100 ms apart (the server may not listen yet). */
+  /**
+   * `rdma_cm_client_connection`: attempts 100 ms apart while the server does not listen yet.
+   * perftest gives up after 10; we keep trying for {@link DATA_CONNECT_ATTEMPTS}, since a server
+   * sets up its data buffers between the control handshake and its listen (with -a, 2 × 8 MiB
+   * registered and filled), which takes longer than a second on a slow or emulated host.
+   */
   private async clientConnectData(): Promise<void> {
     let last: unknown = null;
-    for (let attempt = 0; attempt < 10; attempt++) {
+    for (let attempt = 0; attempt < DATA_CONNECT_ATTEMPTS; attempt++) {
       try {
         await this.tryConnectData();
         return;
@@ -601,7 +642,7 @@ export class PerfRun {
         await sleep(100);
       }
     }
-    throw new PerfError(`Failed to connect RDMA CM client, tried 10 times (${(last as Error).message}).`);
+    throw new PerfError(`Failed to connect RDMA CM client, tried ${DATA_CONNECT_ATTEMPTS} times (${(last as Error).message}).`);
   }
 
   private async tryConnectData(): Promise<void> {
@@ -691,7 +732,7 @@ export class PerfRun {
     s += `                    ${name} ${p.lat ? 'Latency ' : 'BW '}Test\n`;
     s += ` Dual-port       : OFF\t\tDevice         : ${this.devName}\n`;
     s += ` Number of qps   : ${p.qps}\t\tTransport type : ${this.credits ? 'IW' : 'IB'}\n`;
-    s += ' Connection type : RC\t\tUsing SRQ      : OFF\n';
+    s += ` Connection type : ${p.ud ? 'UD' : 'RC'}\t\tUsing SRQ      : OFF\n`;
     // A software RNIC has no PCIe, and we post with ibv_post_send (perftest's --use_old_post_send).
     s += ' PCIe relax order: Unsupported\n';
     s += ' ibv_wr* API     : OFF\n';
@@ -745,7 +786,14 @@ export class PerfRun {
       throw new PerfError('\n Found Incompatibility issue with GID types.\n Please Try to use a different IP version.\n');
     }
     const rts = this.p.lat || this.client;
-    for (const [i, qp] of this.data!.qps.entries()) connectIbRcQp(qp, this.my[i]!, this.rem[i]!, this.mtu, this.gidIndex, rts);
+    const d = this.data!;
+    for (const [i, qp] of d.qps.entries()) {
+      if (!this.p.ud) connectIbRcQp(qp, this.my[i]!, this.rem[i]!, this.mtu, this.gidIndex, rts);
+      else {
+        const ah = connectIbUdQp(qp, d.pd, this.my[i]!, this.rem[i]!, this.gidIndex, rts);
+        if (ah) d.ahs.push(ah);
+      }
+    }
     this.ibConnected = true;
   }
 
@@ -761,7 +809,7 @@ export class PerfRun {
   }
 
   private sizes(): number[] {
-    return this.p.all ? allSizes() : [this.p.size];
+    return this.p.all ? allSizes(this.p.ud ? 1 << (7 + this.mtu) : MAX_SIZE) : [this.p.size];
   }
 
   private bwRow(r: BwReport): void {
@@ -962,8 +1010,8 @@ export class PerfRun {
   private postRecvs(size: number): void {
     const d = this.data!;
     const p = this.p;
-    const cycling = !p.lat && size <= this.cycle / 2;
-    const step = inc(size, this.cacheLine);
+    const cycling = !p.lat && this.recvLength(size) <= this.cycle / 2;
+    const step = inc(this.recvLength(size), this.cacheLine);
     const wrap = Math.max(1, Math.floor(this.cycle / step));
     for (let k = 0; k < p.qps; k++) {
       const base = d.mr.addr + BigInt((p.qps + k) * d.sendQpBuff);
@@ -974,9 +1022,14 @@ export class PerfRun {
     }
   }
 
+  /** A receive for a message of `size` octets: UD receives take the GRH in front (`SIZE(type, size, 1)`). */
+  private recvLength(size: number): number {
+    return this.p.ud ? size + UD_ADDITION : size;
+  }
+
   private postRecv(qp: number, addr: bigint, size: number): void {
     const d = this.data!;
-    const r = ibv_post_recv(d.qps[qp]!, { wr_id: BigInt(qp), sg_list: [{ addr, length: size, lkey: d.mr.lkey }] });
+    const r = ibv_post_recv(d.qps[qp]!, { wr_id: BigInt(qp), sg_list: [{ addr, length: this.recvLength(size), lkey: d.mr.lkey }] });
     if (r.ret !== 0) throw new PerfError(`Couldn't post recv Qp = ${qp} (errno ${getErrno()})`);
   }
 
@@ -1140,8 +1193,8 @@ export class PerfRun {
     const q = p.qps;
     const dur = p.duration > 0;
     const tot = p.iters * q;
-    const cycling = size <= this.cycle / 2;
-    const step = inc(size, this.cacheLine);
+    const cycling = this.recvLength(size) <= this.cycle / 2;
+    const step = inc(this.recvLength(size), this.cacheLine);
     const wrap = Math.max(1, Math.floor(this.cycle / step));
     const creditCnt = Math.max(1, Math.floor(p.rxDepth / 3));
     const rcntQp = new Array<number>(q).fill(0);
@@ -1303,9 +1356,19 @@ export class PerfRun {
    * also `atomic` (perftest: compare 0 / swap 0 for CMP_AND_SWAP, add 1 for FETCH_AND_ADD), so
    * address cycling moves both.
    */
-  private remoteOf(i: number): { rdma: { remote_addr: bigint; rkey: number; compare_add: bigint; swap: bigint }; atomic?: { remote_addr: bigint; rkey: number; compare_add: bigint; swap: bigint } } {
+  private remoteOf(i: number): {
+    rdma: { remote_addr: bigint; rkey: number; compare_add: bigint; swap: bigint };
+    atomic?: { remote_addr: bigint; rkey: number; compare_add: bigint; swap: bigint };
+    ud?: { ah: ibv_ah; remote_qpn: number; remote_qkey: number };
+  } {
     const r = { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey, compare_add: this.p.atomicType === 'CMP_AND_SWAP' ? 0n : 1n, swap: 0n };
+    if (this.p.ud) return { rdma: r, ud: this.udDest(i) };
     return this.p.verb === 'atomic' ? { rdma: r, atomic: r } : { rdma: r };
+  }
+
+  /** `-c UD`: where QP `i`'s datagrams go (`ctx_set_send_wqes`): its address handle, the peer's QPN, perftest's Q_Key. */
+  private udDest(i: number): { ah: ibv_ah; remote_qpn: number; remote_qkey: number } {
+    return { ah: this.data!.ahs[i]!, remote_qpn: this.rem[i]!.qpn, remote_qkey: PERF_UD_QKEY };
   }
 
   /** `run_iter_lat` (ib_read_lat and ib_atomic_lat, client): one signaled RDMA Read or atomic at a time. */
@@ -1351,7 +1414,7 @@ export class PerfRun {
     const iters = p.iters;
     const tposted = new Float64Array(Math.max(iters, 1));
     const recvBase = d.mr.addr + BigInt(p.qps * d.sendQpBuff);
-    const wr = { wr_id: 0n, opcode: ibv_wr_opcode.IBV_WR_SEND, send_flags: 0, sg_list: [{ addr: d.mr.addr, length: size, lkey: d.mr.lkey }] };
+    const wr = { wr_id: 0n, opcode: ibv_wr_opcode.IBV_WR_SEND, send_flags: 0, sg_list: [{ addr: d.mr.addr, length: size, lkey: d.mr.lkey }], ...(p.ud && { wr: { ud: this.udDest(0) } }) };
     const clock = dur ? new DurationClock(p.duration, p.margin) : null;
     let scnt = 0;
     let rcnt = 0;

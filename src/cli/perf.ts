@@ -36,6 +36,7 @@ interface PerfValues {
   bind?: string;
   'ib-dev'?: string;
   'dump-buffer'?: string;
+  connection?: string;
 }
 
 interface Parsed {
@@ -83,6 +84,8 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   } else if (v.atomic_type !== undefined) throw new UsageError(' -A is for the atomic test');
   let txDepth = lat ? 1 : 128;
   if (n['tx-depth'] !== undefined) txDepth = n['tx-depth'];
+  const ud = v.connection === 'UD';
+  if (ud && v.rdma_cm) throw new UsageError(" -c UD runs over perftest's TCP exchange on the RoCE device: UD over rdma_cm (-R) is not supported");
   let rxDepth = verb === 'send' ? 512 : 1;
   if (n['rx-depth'] !== undefined) {
     rxDepth = n['rx-depth'];
@@ -116,8 +119,12 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   if (!duration) {
     if (txDepth > iters) txDepth = iters;
     if (verb === 'send' && rxDepth > iters) rxDepth = iters;
+    // UD (perftest's UC_MAX_RX): every receive of the run posted up front when it can be, since a
+    // datagram that finds none is dropped (there is no RNR NAK on UD).
+    if (ud && n['rx-depth'] === undefined) rxDepth = Math.min(iters, 16000);
   }
-  if (size > 8192 && !all && v['cq-mod'] === undefined) cqMod = 1;
+  // perftest keeps CQ moderation for UD, whose messages are never large (at most the MTU).
+  if (size > 8192 && !all && v['cq-mod'] === undefined && !ud) cqMod = 1;
   if (cqMod > txDepth) cqMod = txDepth;
   // perftest: a post list implies CQ moderation of its length and whole lists per run.
   let postList = 1;
@@ -145,6 +152,8 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
     ...(dev !== undefined && { dev }),
     rdmaCm: !!v.rdma_cm,
     gidIndex,
+    ud,
+    sizeGiven: n.size !== undefined,
     mtu,
     addr: addr ?? '127.0.0.1',
     bind: v.bind ?? '0.0.0.0',
@@ -176,12 +185,14 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
 function childArgs(p: PerfParams, port: number): string[] {
   const a = ['perf', p.verb, p.lat ? '--lat' : '--bw'];
   if (p.all) a.push('-a');
-  else if (p.verb !== 'atomic') a.push('-s', String(p.size));
+  // UD without -s: each end cuts the default to the path MTU itself (an explicit -s above it is refused).
+  else if (p.verb !== 'atomic' && (!p.ud || p.sizeGiven)) a.push('-s', String(p.size));
   if (p.duration) a.push('-D', String(p.duration), '-f', String(p.margin));
   else a.push('-n', String(p.iters));
   a.push('-t', String(p.txDepth), '-q', String(p.qps), '-Q', String(p.cqMod));
   if (p.postList > 1) a.push('-l', String(p.postList));
   if (p.verb === 'send') a.push('-r', String(p.rxDepth));
+  if (p.ud) a.push('-c', 'UD');
   if (p.verb === 'read' || p.verb === 'atomic') a.push('-o', String(p.outReads));
   if (p.verb === 'atomic') a.push('-A', p.atomicType ?? 'FETCH_AND_ADD');
   if (p.busyPoll) a.push('--busy-poll');
@@ -275,7 +286,7 @@ async function loopback(p: PerfParams, port: number, io: CliIo): Promise<number>
 /** One line naming the mode: loopback, server or client, and where. */
 function modeLine(p: PerfParams, mode: Parsed['mode'], portGiven: boolean): string {
   const test = `${p.verb}_${p.lat ? 'lat' : 'bw'}`;
-  const perftest = `ib_${p.verb === 'atomic' ? 'atomic' : p.verb}_${p.lat ? 'lat' : 'bw'}${ethMode(p) ? ` -d rxe0 -x 1${p.verb === 'atomic' ? ` -A ${p.atomicType}` : ''}` : ' -R'} ADDR`;
+  const perftest = `ib_${p.verb === 'atomic' ? 'atomic' : p.verb}_${p.lat ? 'lat' : 'bw'}${ethMode(p) ? ` -d rxe0 -x 1${p.verb === 'atomic' ? ` -A ${p.atomicType}` : ''}${p.ud ? ' -c UD' : ''}` : ' -R'} ADDR`;
   if (mode === 'server') return `${test} server: waiting for a client on ${p.bind} port ${p.port} (softrdma perf ${p.verb} ADDR, or ${perftest})`;
   if (mode === 'client') return `${test} client: connecting to ${p.addr} port ${p.port}`;
   return `${test} loopback: server and client on 127.0.0.1${portGiven ? ` port ${p.port}` : ''}, each in its own process (give ADDR to be a client, --server to be a server)`;

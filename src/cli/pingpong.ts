@@ -63,6 +63,7 @@ import {
   ibv_query_port,
 } from '../verbs/index.js';
 import type { ibv_ah, ibv_comp_channel, ibv_context, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq, ibv_wc } from '../verbs/types.js';
+import { ipv6Text } from '../wire/ib/gid-address.js';
 import type { CliIo } from './cli.js';
 import { command, parseCommand, UsageError } from './spec.js';
 import { decodePpDest, encodePpDest, OOB_DEFAULT_PORT, OobChannel, OobError, type OobListener, PP_DONE, PP_MSG_LEN, type PpDest } from './oob.js';
@@ -143,27 +144,9 @@ function parse(args: string[]): Opts {
 
 /** `inet_ntop(AF_INET6, gid)`, as the C programs print GIDs. */
 export function gidText(g: Uint8Array): string {
-  const w = Array.from({ length: 8 }, (_, i) => (g[2 * i]! << 8) | g[2 * i + 1]!);
-  // IPv4-mapped (::ffff:a.b.c.d) and the all-zero GID print as glibc prints them.
-  if (w.slice(0, 5).every((x) => x === 0) && w[5] === 0xffff) return `::ffff:${g[12]}.${g[13]}.${g[14]}.${g[15]}`;
-  let best = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    if (w[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && w[j] === 0) j++;
-    if (j - i > bestLen) {
-      best = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = w.map((x) => x.toString(16));
-  if (best < 0) return hex.join(':');
-  return `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
+  // IPv4-mapped (::ffff:a.b.c.d) prints as glibc prints it; the rest as RFC 5952 text.
+  if (g.subarray(0, 10).every((x) => x === 0) && g[10] === 0xff && g[11] === 0xff) return `::ffff:${g[12]}.${g[13]}.${g[14]}.${g[15]}`;
+  return ipv6Text(g);
 }
 
 const hx = (v: number, w: number) => `0x${v.toString(16).padStart(w, '0')}`;

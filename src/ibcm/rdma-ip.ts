@@ -20,18 +20,20 @@ import { RiRet } from '../rnicpi/status.js';
 import { logger } from '../util/log.js';
 import { random32 } from '../util/random.js';
 import { CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
+import { canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address } from '../wire/ib/gid-address.js';
 import { IbCm, type IbCmEnvParams, type IbCmListener, type IbCmListenEvent, type IbCmListenLimits, ibCmParamsFromEnv } from './cm.js';
 import type { RiGsiPort } from './ri-gsi.js';
 
 const log = logger('ibcm:rdma-ip');
 
 /**
- * The local IPv4 address a datagram to `dst` would leave from (the kernel's route lookup: a UDP
- * socket connected to it), or null when there is no route.
+ * The local address a datagram to `dst` would leave from (the kernel's route lookup: a UDP
+ * socket of its family connected to it), or null when there is no route.
  */
 function routeSource(dst: string): Promise<string | null> {
   return new Promise((resolve) => {
-    const s = dgram.createSocket('udp4');
+    const v6 = isIpv6Address(dst);
+    const s = dgram.createSocket(v6 ? 'udp6' : 'udp4');
     const done = (a: string | null) => {
       try {
         s.close();
@@ -43,7 +45,8 @@ function routeSource(dst: string): Promise<string | null> {
     s.on('error', () => done(null));
     s.connect(9, dst, () => {
       try {
-        done(s.address().address);
+        const a = s.address().address;
+        done(v6 ? canonicalAddress(a) : a);
       } catch {
         done(null);
       }
@@ -51,16 +54,18 @@ function routeSource(dst: string): Promise<string | null> {
   });
 }
 
-const isLoopback = (a: string) => a.startsWith('127.');
+const isLoopback = (a: string) => a.startsWith('127.') || a === '::1';
 
 /**
- * The source address of a RoCE path to `dst` from a port owning the IPv4 addresses `own`: the
- * route's source when the port owns it; otherwise one of its addresses — a loopback one for a
- * loopback destination, else the first that is not loopback. A port restricted to other
- * addresses than the route's (`SOFTRDMA_ROCE_ADDRS`, two processes on one host) thus still
- * resolves. null when the port has no IPv4 address.
+ * The source address of a RoCE path to `dst` from a port owning the addresses `own`: the
+ * route's source when the port owns it; otherwise one of its addresses of `dst`'s family — a
+ * loopback one for a loopback destination, else the first that is not loopback. A port
+ * restricted to other addresses than the route's (`SOFTRDMA_ROCE_ADDRS`, two processes on one
+ * host) thus still resolves. null when the port has no address of that family.
  */
-export async function roceSourceFor(own: readonly string[], dst: string): Promise<string | null> {
+export async function roceSourceFor(all: readonly string[], dst: string): Promise<string | null> {
+  const v6 = isIpv6Address(dst);
+  const own = all.filter((a) => isIpv6Address(a) === v6);
   if (own.length === 0) return null;
   const r = await routeSource(dst);
   if (r && own.includes(r)) return r;
@@ -89,20 +94,28 @@ export interface CmaAddresses {
   srcPort: number;
 }
 
-/** REQ / SIDR_REQ private data: the IPv4 `cma_hdr` (36 octets), then `user`. */
+/**
+ * REQ / SIDR_REQ private data: the `cma_hdr` (36 octets; IP version 4 with the addresses in the
+ * last 4 octets of each field, or 6 with the 16 octets of each), then `user`.
+ */
 export function cmaPrivateDataOf(src: { address: string; port: number }, dst: string, user: Uint8Array | null): Uint8Array {
   const u = user ?? new Uint8Array(0);
   const out = new Uint8Array(CMA_HDR_LEN + u.length);
-  encodeCmaHdr({ cmaVersion: CMA_VERSION, ipVersion: 4, srcPort: src.port, srcAddr: cmaAddrFromIpv4(src.address), dstAddr: cmaAddrFromIpv4(dst) }, out);
+  const v6 = isIpv6Address(dst);
+  const addr = (a: string) => (v6 ? Uint8Array.from(ipv6Bytes(a)) : cmaAddrFromIpv4(a));
+  encodeCmaHdr({ cmaVersion: CMA_VERSION, ipVersion: v6 ? 6 : 4, srcPort: src.port, srcAddr: addr(src.address), dstAddr: addr(dst) }, out);
   out.set(u, CMA_HDR_LEN);
   return out;
 }
 
-/** The addresses of a REQ's or SIDR_REQ's `cma_hdr`, or null when it is not a valid IPv4 one. */
+/**
+ * The addresses of a REQ's or SIDR_REQ's `cma_hdr` (IPv4, or IPv6 as canonical text; an
+ * IPv4-mapped IPv6 address as IPv4), or null when it is not a valid one.
+ */
 export function cmaAddresses(pd: Uint8Array): CmaAddresses | null {
   try {
     const h = decodeCmaHdr(pd);
-    if (h.ipVersion !== 4) return null;
+    if (h.ipVersion === 6) return { src: canonicalAddress(ipv6Text(h.srcAddr)), dst: canonicalAddress(ipv6Text(h.dstAddr)), srcPort: h.srcPort };
     return { src: ipv4FromCmaAddr(h.srcAddr), dst: ipv4FromCmaAddr(h.dstAddr), srcPort: h.srcPort };
   } catch {
     return null;

@@ -36,6 +36,7 @@ import {
   cmConvertSocket,
   riCmQp,
 } from '../iwarp/cm.js';
+import { riQpState } from '../provider/softrdma.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
   RiAsyncEventType,
@@ -443,8 +444,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
 
   /** The QP's RNICPI state. */
   qpState(): RiQpState | null {
-    const r = this.ops.ri_qp_query(this.ia_.rnic, this.qp);
-    return r.status === RiRet.SUCCESS ? r.attrs.state : null;
+    return riQpState(this.ops, this.ia_.rnic, this.qp);
   }
 
   /** The QP's IRD/ORD (they follow the negotiation). */

@@ -32,7 +32,7 @@ import { Fault } from '../rnic/faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
 import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { type AtomicArgs, AtomicKind } from '../rnic/atomics.js';
-import { WqeState } from '../rnic/wqe.js';
+import { type SqWqe, WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
 import { DDP_UNTAGGED_HDR_LEN } from '../wire/ddp.js';
@@ -484,18 +484,7 @@ export class IwarpConn implements QpTransport {
   private deliverWith(opcode: RdmapOpcode, g: TxSeg, msn: number, rr: ReadRequestHeader | null, rsvdUlp32: number): void {
     const w = g.wqe;
     if (w && g.last && w.state === WqeState.WAIT_DELIVERY) {
-      const copied = this.emitFpdu(
-        opcode,
-        g,
-        msn,
-        rr,
-        (err) => {
-          // A failed write means the LLP is gone: the QP's error path flushes the WQE.
-          if (!err) this.qp.requester.delivered(w);
-          this.onWritten();
-        },
-        rsvdUlp32,
-      );
+      const copied = this.emitFpdu(opcode, g, msn, rr, w, rsvdUlp32);
       if (copied) this.qp.requester.delivered(w);
       return;
     }
@@ -530,15 +519,17 @@ export class IwarpConn implements QpTransport {
   /**
    * Frames and writes one FPDU: `[ULPDU_LENGTH | header | payload | PAD | CRC]`
    * (RFC 5044 §4.1, CRC little-endian as Linux siw sends it). Small payloads are copied into
-   * a single buffer; larger ones are written as views and `done` runs from the socket's write
-   * callback. Returns true if the payload was copied (so the source buffer is free again).
+   * a single buffer; larger ones are written as views and `delivering` (the WQE this FPDU
+   * completes) is delivered from the socket's write callback. Returns true if the payload was
+   * copied (so the source buffer is free again and the caller delivers `delivering` itself; no
+   * callback is made for it).
    */
   private emitFpdu(
     opcode: RdmapOpcode,
     g: TxSeg,
     msn: number,
     rr: ReadRequestHeader | null,
-    done: ((err?: Error | null) => void) | null,
+    delivering: SqWqe | null,
     ulp32 = 0,
   ): boolean {
     const hdrLen = RDMAP_OPCODES[opcode]!.headerLength;
@@ -554,7 +545,7 @@ export class IwarpConn implements QpTransport {
       if (rfc7306) writeRfc7306Header(head, DDP_UNTAGGED_HDR_LEN, opcode, g);
       const wire = this.markers.frame([head, ...parts], this.crcOn);
       for (let i = 0; i < wire.length - 1; i++) this.write(wire[i]!);
-      this.write(wire[wire.length - 1]!, done ?? undefined);
+      this.write(wire[wire.length - 1]!, delivering ? this.onDelivered(delivering) : undefined);
       return false;
     }
     if (payloadLen <= COPY_THRESHOLD) {
@@ -591,8 +582,20 @@ export class IwarpConn implements QpTransport {
     }
     this.write(head);
     for (const p of parts) this.write(p);
-    this.write(trailer, done ?? undefined);
+    this.write(trailer, delivering ? this.onDelivered(delivering) : undefined);
     return false;
+  }
+
+  /**
+   * The write callback of a zero-copy FPDU that completes `w`: the WQE is delivered once the
+   * socket has taken the bytes. A failed write means the LLP is gone: the QP's error path
+   * flushes the WQE.
+   */
+  private onDelivered(w: SqWqe): (err?: Error | null) => void {
+    return (err) => {
+      if (!err) this.qp.requester.delivered(w);
+      this.onWritten();
+    };
   }
 
   /**

@@ -150,6 +150,13 @@ const POLL_BATCH = 32;
  * moderation of 1 above 8 KiB), so the window refills smoothly instead of in bursts of megabytes.
  */
 const SIGNAL_BYTES = 16 << 10;
+/**
+ * The transport retry count of a connection (RoCEv2; iWARP has TCP's): 6, the largest count that
+ * runs out, so a peer that vanished fails the pending operations (IBV_WC_RETRY_EXC_ERR) after
+ * seven Local ACK Timeouts. 7 would retry for as long as the connection lives (Linux rxe's
+ * reading of retry_cnt 7, which softroce0 follows: docs/spec-notes.md).
+ */
+const RETRY_COUNT = 6;
 
 type Kind = 'send' | 'write' | 'read' | 'writeWithImm' | 'atomicFetchAdd' | 'atomicCompareSwap';
 
@@ -1073,7 +1080,7 @@ export async function connect(device: RdmaDevice, opts: ConnectOptions): Promise
     if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ROUTE_RESOLVED) throw eventError('connect', ev, where);
     conn = new Connection(device, id, events, opts);
     const pd = opts.privateData ?? null;
-    const param = { private_data: pd, private_data_len: pd?.length ?? 0, responder_resources: 16, initiator_depth: 16, flow_control: 0, retry_count: 7, rnr_retry_count: 7, srq: 0, qp_num: 0 };
+    const param = { private_data: pd, private_data_len: pd?.length ?? 0, responder_resources: 16, initiator_depth: 16, flow_control: 0, retry_count: RETRY_COUNT, rnr_retry_count: 7, srq: 0, qp_num: 0 };
     if ((await rdma_connect(id, param)) !== 0) throw lastError(`connect to ${where}: rdma_connect`);
     ev = await events.next(signal);
     if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED) throw eventError('connect', ev, where);
@@ -1097,7 +1104,7 @@ export async function accept(device: RdmaDevice, id: rdma_cm_id, events: IdEvent
   try {
     conn = new Connection(device, id, events, opts);
     const pd = opts.privateData ?? null;
-    const param = { private_data: pd, private_data_len: pd?.length ?? 0, responder_resources: 16, initiator_depth: 16, flow_control: 0, retry_count: 7, rnr_retry_count: 7, srq: 0, qp_num: 0 };
+    const param = { private_data: pd, private_data_len: pd?.length ?? 0, responder_resources: 16, initiator_depth: 16, flow_control: 0, retry_count: RETRY_COUNT, rnr_retry_count: 7, srq: 0, qp_num: 0 };
     if ((await rdma_accept(id, param)) !== 0) throw lastError('accept: rdma_accept');
     const ev = await events.next(AbortSignal.timeout(10_000));
     if (ev.type !== rdma_cm_event_type.RDMA_CM_EVENT_ESTABLISHED) throw eventError('accept', ev, 'the client');

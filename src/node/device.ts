@@ -58,6 +58,11 @@ export interface DeviceCapabilities {
   maxQpWr: number;
   /** Entries per completion queue (`max_cqe`). */
   maxCqe: number;
+  /**
+   * IPv6 multicast groups (RoCEv2 with MLD joins): false on every device, so `rdma_join_multicast`
+   * of an IPv6 group is EOPNOTSUPP (IPv4 groups work on the RoCE device).
+   */
+  ipv6Multicast: boolean;
 }
 
 function transportOf(d: ibv_device): Transport | null {
@@ -150,7 +155,7 @@ export class RdmaDevice {
     const attr = {} as ibv_device_attr;
     const q = ibv_query_device(context, attr);
     if (q !== 0) throw RdmaError.fromErrno('ibv_query_device', q, softrdmaLastError().message);
-    this.capabilities = Object.freeze({ atomics: attr.atomic_cap !== IBV_ATOMIC_NONE, maxQpWr: attr.max_qp_wr, maxCqe: attr.max_cqe });
+    this.capabilities = Object.freeze({ atomics: attr.atomic_cap !== IBV_ATOMIC_NONE, maxQpWr: attr.max_qp_wr, maxCqe: attr.max_cqe, ipv6Multicast: false });
     const pd = ibv_alloc_pd(context);
     if (!pd) throw RdmaError.fromErrno('ibv_alloc_pd', softrdmaLastError().errno, softrdmaLastError().message);
     this.pd = pd;

@@ -17,7 +17,11 @@
  * Which addresses: every IPv4 address of the host, in `os.networkInterfaces()` order, **and**
  * the addresses of interfaces that are up but have no carrier (Node's list omits them; on Linux
  * they are the `host LOCAL` /32 entries of `/proc/net/fib_trie`), since the kernel's GID cache
- * keys on the address, not on carrier (docs/spec-notes.md "A GID table that follows the host").
+ * keys on the address, not on carrier (docs/spec-notes.md "A GID table that follows the host");
+ * then every IPv6 address (RoCE v2 GIDs that are the address itself, IBTA Vol. 1 Annex A17.8),
+ * link-local ones included, as Linux's `roce_gid_mgmt.c` adds each inet6 address of the netdev
+ * (Linux: `/proc/net/if_inet6`, which lists them whatever the carrier, less those still in
+ * duplicate address detection, which cannot be bound yet; elsewhere Node's list).
  *
  * `SOFTRDMA_ROCE_ADDRS` pins the table: exactly its addresses, in its order, index i = entry i.
  * An entry that is not an address of this host makes the device refuse to open, with a message
@@ -27,6 +31,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
+import { addressToGid, canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address } from '../roce/net.js';
 import { ENV_ROCE_ADDRS } from '../util/env.js';
 import { logger } from '../util/log.js';
 
@@ -136,11 +141,60 @@ function routeNetdev(a: number): string | null {
   return best?.dev ?? null;
 }
 
+/** `/proc/net/if_inet6` flags: IFA_F_DADFAILED, IFA_F_TENTATIVE (`<linux/if_addr.h>`). */
+const IFA_F_DADFAILED = 0x08;
+const IFA_F_TENTATIVE = 0x40;
+
+/**
+ * The host's usable IPv6 addresses and their interfaces (canonical text): Linux's
+ * `/proc/net/if_inet6` (every configured address, with or without carrier, less tentative and
+ * failed ones), else Node's list.
+ */
+export function hostIpv6Addresses(): HostAddress[] {
+  const out: HostAddress[] = [];
+  const seen = new Set<string>();
+  let text: string | null = null;
+  try {
+    text = readFileSync('/proc/net/if_inet6', 'utf8');
+  } catch {
+    // not Linux, or IPv6 disabled
+  }
+  if (text !== null) {
+    for (const line of text.split('\n')) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 6 || !/^[0-9a-f]{32}$/.test(f[0]!)) continue;
+      const flags = Number.parseInt(f[4]!, 16);
+      if (flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED)) continue;
+      const b = new Uint8Array(16);
+      for (let i = 0; i < 16; i++) b[i] = Number.parseInt(f[0]!.slice(2 * i, 2 * i + 2), 16);
+      const address = ipv6Text(b);
+      if (seen.has(address)) continue;
+      seen.add(address);
+      out.push({ address, netdev: f[5]! });
+    }
+    return out;
+  }
+  for (const [netdev, list] of Object.entries(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.family !== 'IPv6') continue;
+      const address = canonicalAddress(a.address);
+      if (seen.has(address)) continue;
+      seen.add(address);
+      out.push({ address, netdev });
+    }
+  }
+  return out;
+}
+
 /**
  * The interface of an address: the one that has it, else the one whose subnet holds it (127.0.0.2
  * on `lo`), else the connected route's; null when none does.
  */
 export function netdevOf(address: string): string | null {
+  if (isIpv6Address(address)) {
+    const a = canonicalAddress(address);
+    return hostIpv6Addresses().find((h) => h.address === a)?.netdev ?? null;
+  }
   const o = ipv4Octets(address);
   if (!o) return null;
   const a = u32(o);
@@ -201,6 +255,7 @@ export function hostAddresses(): HostAddress[] {
     seen.add(address);
     out.push({ address, netdev: routeNetdev(p.net) });
   }
+  for (const h of hostIpv6Addresses()) out.push(h);
   return out;
 }
 
@@ -210,6 +265,10 @@ export function hostAddresses(): HostAddress[] {
  * an interface has it or a loopback interface's subnet holds it.
  */
 export function isHostAddress(address: string): boolean {
+  if (isIpv6Address(address)) {
+    const a = canonicalAddress(address);
+    return hostIpv6Addresses().some((h) => h.address === a);
+  }
   const o = ipv4Octets(address);
   if (!o) return false;
   const a = u32(o);
@@ -228,6 +287,19 @@ export function isHostAddress(address: string): boolean {
 }
 
 const ZERO_GID = new Uint8Array(16);
+
+/** The GID of an IPv4 (IPv4-mapped) or IPv6 address; null for anything else (text with a `%scope` included). */
+function gidOfAddress(address: string): Uint8Array | null {
+  if (isIpv6Address(address)) {
+    try {
+      ipv6Bytes(address);
+    } catch {
+      return null;
+    }
+    return addressToGid(address);
+  }
+  return ipv4MappedGid(address);
+}
 
 /** The GID table of one RoCEv2 port; see the module documentation. */
 export class RoceGidTable {
@@ -264,7 +336,7 @@ export class RoceGidTable {
 
   /**
    * Why the device must not open: one message per `SOFTRDMA_ROCE_ADDRS` entry that is not an IPv4
-   * address or not an address of this host. Empty when all is well.
+   * or IPv6 address or not an address of this host. Empty when all is well.
    */
   problems(): readonly string[] {
     if (!this.#timer) this.refresh();
@@ -287,19 +359,20 @@ export class RoceGidTable {
       // A pin is checked against the host once (it names addresses; the table does not follow).
       if (this.#slots.length > 0 || this.#problems.length > 0) return false;
       want = [];
-      for (const entry of pin.split(',').map((x) => x.trim())) {
-        if (!ipv4MappedGid(entry)) {
-          this.#problems.push(`${ROCE_ADDRS_ENV}: '${entry}' is not an IPv4 address`);
+      for (const raw of pin.split(',').map((x) => x.trim())) {
+        if (!gidOfAddress(raw)) {
+          this.#problems.push(`${ROCE_ADDRS_ENV}: '${raw}' is not an IPv4 or IPv6 address`);
           continue;
         }
+        const entry = isIpv6Address(raw) ? canonicalAddress(raw) : raw;
         if (!this.isLocal(entry)) {
-          this.#problems.push(`${ROCE_ADDRS_ENV}: ${entry} is not an address of this host`);
+          this.#problems.push(`${ROCE_ADDRS_ENV}: ${raw} is not an address of this host`);
           continue;
         }
         want.push({ address: entry, netdev: netdevOf(entry) });
       }
       // Pinned: index i is entry i, always.
-      this.#slots = want.map((w) => ({ gid: ipv4MappedGid(w.address)!, address: w.address, netdev: w.netdev }));
+      this.#slots = want.map((w) => ({ gid: gidOfAddress(w.address)!, address: w.address, netdev: w.netdev }));
       return true;
     }
     this.#problems = [];
@@ -317,7 +390,7 @@ export class RoceGidTable {
     const have = new Set(this.#slots.filter((s): s is GidEntry => s !== null).map((s) => s.address));
     for (const w of want) {
       if (have.has(w.address)) continue;
-      const gid = ipv4MappedGid(w.address);
+      const gid = gidOfAddress(w.address);
       if (!gid) continue;
       let i = this.#slots.indexOf(null);
       if (i < 0) i = this.#slots.length;

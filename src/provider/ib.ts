@@ -35,7 +35,8 @@ import {
   type ri_path_address_info_t,
   type ri_qp_attr_in_t,
 } from '../rnicpi/types.js';
-import { hostAddresses, ipv4MappedGid, ROCE_ADDRS_ENV } from './gid-table.js';
+import { addressToGid } from '../wire/ib/gid-address.js';
+import { hostAddresses, ROCE_ADDRS_ENV } from './gid-table.js';
 
 /** Address handles one RoCE RNIC may hold (`max_addr_hdls`, `ibv_device_attr.max_ah`). */
 export const MAX_AHS = 1 << 16;
@@ -63,14 +64,14 @@ const RI_OF_SERVICE: Readonly<Record<IbService, RiSvcType>> = {
 // ------------------------------------------------------------------------------ GIDs
 
 /**
- * The IPv4-mapped GIDs of the host's addresses ({@link hostAddresses}: the running interfaces in
- * `os.networkInterfaces()` order, then those up without carrier), all of type RoCE v2 (IBTA
- * Annex A17 §A17.4.5.2; as Linux rxe lists them). A snapshot; the port's table is a
- * `RoceGidTable` (gid-table.ts).
+ * The GIDs of the host's addresses ({@link hostAddresses}: the IPv4 addresses of the running
+ * interfaces in `os.networkInterfaces()` order, then those up without carrier, then the IPv6
+ * addresses), all of type RoCE v2 (IBTA Annex A17.8; IPv4-mapped for IPv4, the address itself for
+ * IPv6, as Linux rxe lists them). A snapshot; the port's table is a `RoceGidTable` (gid-table.ts).
  */
-export function hostIpv4Gids(): Uint8Array[] {
+export function hostGids(): Uint8Array[] {
   return hostAddresses()
-    .map((h) => ipv4MappedGid(h.address))
+    .map((h) => addressToGid(h.address))
     .filter((g): g is Uint8Array => g !== null);
 }
 

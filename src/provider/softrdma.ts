@@ -72,6 +72,7 @@ import {
   RiMrRereg,
   RiPblMode,
   RiQpAttrMask,
+  type RiQpState,
   RiRnicFlags,
   RiRnicQueryFlags,
   RiSqpType,
@@ -92,6 +93,7 @@ import {
   type ri_qp_attr_in_t,
   type ri_qp_attr_t,
   type ri_qp_handle_t,
+  type ri_rnic_handle_t,
   type ri_rnic_attr_t,
   type ri_srq_attr_t,
   type ri_svcs_dev_arg_t,
@@ -273,6 +275,24 @@ function rnicOf(h: unknown): SoftrdmaRnicHandle | null {
 /** `h` if it is a live object of class `cls` created through `rnic`, else null. */
 function own<T extends ObjHandle>(rnic: SoftrdmaRnicHandle, h: unknown, cls: ObjClass<T>): T | null {
   return h instanceof cls && !h.dead && h.owner === rnic ? h : null;
+}
+
+/**
+ * The RNICPI state of a QP (RNICPI §6.7 `ri_qp_state_t`): the one state read the faces make per
+ * posted work request (RDMA Protocol Verbs: PostSQ and PostRQ accept work requests only in
+ * certain QP states). For a QP of a live softrdma RNIC handle it reads the
+ * engine's state without building the attribute set and allocates nothing; for any other
+ * provider it asks `ri_qp_query`. Answers what `ri_qp_query` reports in `attrs.state`, and null
+ * where `ri_qp_query` fails.
+ */
+export function riQpState(ops: ri_ops_t, rnic: unknown, qp: unknown): RiQpState | null {
+  const r = rnicOf(rnic);
+  if (r) {
+    const h = own(r, qp, QpHandle);
+    if (h) return h.qp.state;
+  }
+  const q = ops.ri_qp_query(rnic as ri_rnic_handle_t, qp as ri_qp_handle_t);
+  return q.status === RiRet.SUCCESS ? q.attrs.state : null;
 }
 
 function vpOf(h: unknown): SoftrdmaVp | null {

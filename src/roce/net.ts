@@ -12,7 +12,9 @@
  *   equal-sized packets to one peer), or Node's `dgram` (one datagram per call and per
  *   `message` event) when the addon was not built, on another OS, or with `SOFTRDMA_NATIVE=0`.
  *   On the native layer, sends are queued and flushed in one `sendmmsg` at the end of the
- *   received batch or of the current job (a microtask), so a batch's replies leave together;
+ *   turn — after the received batch (or timer, or consumer code) and the microtasks it queued
+ *   ({@link RoceNet.atTurnEnd}) — so a batch's ACKs, and the requests its consumers posted on
+ *   seeing its completions, leave together;
  * - **the ICRC both ways** (`src/wire/ib/icrc.ts`). On transmit it is computed for IPv4 ID 0, and
  *   the socket is made to send ID 0 with `IP_MTU_DISCOVER = IP_PMTUDISC_DO` (Linux then sets DF
  *   and leaves the ID 0 for unfragmentable datagrams of an unconnected socket). Node cannot set
@@ -35,6 +37,14 @@
  * - **bounded transmit**: the native layer's queue holds at most {@link MAX_TX_QUEUE} datagrams;
  *   on EAGAIN it waits for the socket to be writable, and senders see the queue in
  *   {@link RoceNet.sendQueueCount} and through each datagram's `onDone`;
+ * - **IPv4 and IPv6**: an endpoint's family is its address's. An IPv6 endpoint (RoCEv2 over
+ *   IPv6, Annex A17) sets IPV6_DONTFRAG and IPV6_MTU_DISCOVER = IPV6_PMTUDISC_DO (no
+ *   fragmentation) and UDP_NO_CHECK6_RX (Linux rxe sends IPv6 datagrams with a zero UDP
+ *   checksum, which an IPv6 socket otherwise drops, RFC 6936) and IPV6_AUTOFLOWLABEL = 0 (flow
+ *   label 0, traffic class 0, as rxe sends them). IPv6 has no Identification, so
+ *   its ICRC check is exact and UDP segmentation needs no per-segment ICRC. A link-local address
+ *   (fe80::/10) is used on the interface that holds it: addresses travel without a scope, and the
+ *   endpoint adds its own interface when it binds and sends;
  * - the seeded fault hook of the tests (drop, duplicate, reorder, delay, corrupt) on transmit,
  *   and the pcap tap (`SOFTRDMA_PCAP`).
  *
@@ -50,6 +60,7 @@ import { datagramLayer, type NativeUdpSocket, nativeUdp } from '../util/native-u
 import {
   adjustIcrcIpId,
   BTH_LEN,
+  checkIcrc,
   decodeIbPacket,
   ICRC_LEN,
   type IbPacket,
@@ -58,15 +69,20 @@ import {
   solveIpv4Id,
   writeIcrc,
 } from '../wire/ib/index.js';
+import { addressToGid, canonicalAddress, gidToAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
 import { IpIdWindow, SEGMENT_RUN_IDS as MAX_GSO_SEGS } from './ipid-window.js';
 import { RocePcap } from './trace.js';
 
 const log = logger('roce:net');
 
+export { addressToGid, canonicalAddress, gidToAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal };
+
 /** The RoCEv2 UDP destination port (IBTA Vol. 1 Annex A17.2.4). */
 export const ROCEV2_PORT = 4791;
 /** IPv4 + UDP header octets in front of every packet. */
 export const IPV4_UDP_OVERHEAD = 28;
+/** IPv6 + UDP header octets in front of every packet. */
+export const IPV6_UDP_OVERHEAD = 48;
 /** Sends held while the socket binds, at most. */
 const MAX_PENDING = 1024;
 /** Socket buffers asked for (the kernel may clamp): rxe bursts 64 packets / 128 PSNs. */
@@ -133,6 +149,8 @@ export interface RoceNetStats {
   txPackets: number;
   txBytes: number;
   txErrors: number;
+  /** Calls that handed datagrams to the kernel: `sendmmsg` (native layer), one `send` per datagram (`dgram`). */
+  txCalls: number;
   rxPackets: number;
   rxBytes: number;
   /** Dropped: no IPv4 ID makes the ICRC valid. */
@@ -201,6 +219,14 @@ interface TxItem {
 const IPPROTO_IP = 0;
 const IP_MTU_DISCOVER = 10;
 const IP_PMTUDISC_DO = 2;
+/** Linux `<netinet/in.h>`, `<linux/in6.h>`, `<linux/udp.h>`: IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_DONTFRAG, IPV6_AUTOFLOWLABEL, UDP_NO_CHECK6_RX. */
+const IPPROTO_IPV6 = 41;
+const IPV6_MTU_DISCOVER = 23;
+const IPV6_PMTUDISC_DO = 2;
+const IPV6_DONTFRAG = 62;
+const IPV6_AUTOFLOWLABEL = 70;
+const SOL_UDP = 17;
+const UDP_NO_CHECK6_RX = 102;
 
 /** The descriptor of a bound dgram socket (Node keeps its handle behind a private symbol). */
 function socketFd(sock: dgram.Socket): number | null {
@@ -235,6 +261,17 @@ export function isIpv4Multicast(a: string): boolean {
   return first >= 224 && first <= 239;
 }
 
+/** The interface (name and index) that holds the IPv6 address `a` (Node's `scopeid`), or null. */
+export function ipv6InterfaceOf(a: string): { name: string; index: number } | null {
+  const bare = canonicalAddress(a);
+  for (const [name, list] of Object.entries(networkInterfaces())) {
+    for (const n of list ?? []) {
+      if (n.family === 'IPv6' && canonicalAddress(n.address) === bare) return { name, index: n.scopeid ?? 0 };
+    }
+  }
+  return null;
+}
+
 /** The IPv4 address of an IPv4-mapped GID (`::ffff:a.b.c.d`), or null. */
 export function gidToIpv4(gid: Uint8Array): string | null {
   if (gid.length !== 16) return null;
@@ -258,7 +295,7 @@ export function ipv4ToGid(address: string): Uint8Array {
  */
 export function linkMtuOf(address: string): number | null {
   for (const [name, list] of Object.entries(networkInterfaces())) {
-    if (!list?.some((a) => a.address === address)) continue;
+    if (!list?.some((a) => a.address === address || (a.family === 'IPv6' && isIpv6Address(address) && canonicalAddress(a.address) === canonicalAddress(address)))) continue;
     try {
       const mtu = Number(readFileSync(`/sys/class/net/${name}/mtu`, 'utf8').trim());
       return Number.isInteger(mtu) && mtu > 0 ? mtu : null;
@@ -285,6 +322,7 @@ export class RoceNet {
     txPackets: 0,
     txBytes: 0,
     txErrors: 0,
+    txCalls: 0,
     rxPackets: 0,
     rxBytes: 0,
     rxIcrcErrors: 0,
@@ -295,6 +333,13 @@ export class RoceNet {
   /** Resolves when the socket listens; rejects with the bind error. */
   readonly ready: Promise<void>;
   readonly #addrBytes: Uint8Array;
+  /** True for an IPv6 endpoint. */
+  readonly ipv6: boolean;
+  /** IPv6 link-local: the interface the endpoint binds and sends on (name for `dgram`, index for the native layer). */
+  readonly #scope: { name: string; index: number } | null = null;
+  /** Native IPv6: the destination of each message of a send call, 16 octets each. */
+  #txAddrs6: Uint8Array | null = null;
+  #metaWords = 4;
   /** The `dgram` layer's socket, or null on the native layer. */
   readonly #sock: dgram.Socket | null = null;
   /** The native layer's socket, or null on the `dgram` layer. */
@@ -306,9 +351,11 @@ export class RoceNet {
   /** Native: the transmit queue (from {@link #txHead}), flushed by {@link #flushTx}. */
   #txq: TxItem[] = [];
   #txHead = 0;
-  #txScheduled = false;
   #txWaiting = false;
-  #inBatch = false;
+  /** The end of the turn is scheduled (see {@link RoceNet.atTurnEnd}). */
+  #turnEndScheduled = false;
+  /** What runs at the end of the turn, before the flush (see {@link RoceNet.atTurnEnd}). */
+  #atTurnEnd: (() => void)[] = [];
   #txPkts: Uint8Array[] = [];
   /** The ICRC deltas of IPv4 IDs 0 … {@link MAX_GSO_SEGS} − 1 for datagrams of {@link #deltaLen} octets. */
   readonly #deltas = new Uint32Array(MAX_GSO_SEGS);
@@ -341,10 +388,14 @@ export class RoceNet {
   private constructor(address: string, port: number) {
     this.address = address;
     this.#port = port;
-    this.#addrBytes = ipv4Bytes(address);
-    this.multicast = isIpv4Multicast(address);
+    this.ipv6 = isIpv6Address(address);
+    this.#addrBytes = this.ipv6 ? ipv6Bytes(address) : ipv4Bytes(address);
+    // IPv6 groups are not carried (no MLD joins): an IPv6 endpoint is unicast.
+    this.multicast = !this.ipv6 && isIpv4Multicast(address);
+    if (this.ipv6 && isIpv6LinkLocal(this.#addrBytes)) this.#scope = ipv6InterfaceOf(address);
     const link = linkMtuOf(address);
-    this.maxDatagram = link ? Math.min(65507, link - IPV4_UDP_OVERHEAD) : 65507;
+    const overhead = this.ipv6 ? IPV6_UDP_OVERHEAD : IPV4_UDP_OVERHEAD;
+    this.maxDatagram = link ? Math.min(65507, link - overhead) : 65507;
     this.#pcap = RocePcap.open(address, port);
     const native = nativeUdp();
     if (native) {
@@ -353,11 +404,15 @@ export class RoceNet {
         () => this.#onWritable(),
       );
       this.#txMsgs = new Uint32Array(native.MAX_TX_MSGS * 5);
+      if (this.ipv6) this.#txAddrs6 = new Uint8Array(native.MAX_TX_MSGS * 16);
       const layer = datagramLayer();
       let err: Error | null = null;
       try {
-        const r = this.#nsock.bind(ipv4Number(address), port, SOCKET_BUFFER, SOCKET_BUFFER, this.multicast, layer.gro, 65536, layer.gro ? RX_SLOTS_GRO : RX_SLOTS);
+        const bindTo = this.ipv6 ? this.#addrBytes : ipv4Number(address);
+        const r = this.#nsock.bind(bindTo, port, SOCKET_BUFFER, SOCKET_BUFFER, this.multicast, layer.gro, 65536, layer.gro ? RX_SLOTS_GRO : RX_SLOTS, this.#scope?.index ?? 0);
         this.#meta = r.meta;
+        this.#metaWords = r.metaWords ?? 4;
+        if (this.ipv6 && this.#metaWords < 8) throw new Error('the native layer predates IPv6 sockets (rebuild it)');
         this.#gso = r.gso && layer.gso;
         this.#gro = r.gro;
         this.#ipIdZero = true;
@@ -380,7 +435,7 @@ export class RoceNet {
     }
     // Several sockets of a host (processes, RNICs) may receive one group: SO_REUSEADDR, as
     // every multicast receiver sets it; unicast endpoints keep their address exclusive.
-    const sock = dgram.createSocket({ type: 'udp4', recvBufferSize: SOCKET_BUFFER, sendBufferSize: SOCKET_BUFFER, reuseAddr: this.multicast });
+    const sock = dgram.createSocket({ type: this.ipv6 ? 'udp6' : 'udp4', ipv6Only: this.ipv6, recvBufferSize: SOCKET_BUFFER, sendBufferSize: SOCKET_BUFFER, reuseAddr: this.multicast });
     this.#sock = sock;
     sock.on('message', (msg, rinfo) => this.#onMessage(msg, rinfo));
     this.ready = new Promise<void>((resolve, reject) => {
@@ -411,7 +466,12 @@ export class RoceNet {
     });
     // Nobody may be awaiting it: a bind error is reported to the clients instead.
     this.ready.catch(() => {});
-    sock.bind(port, address);
+    sock.bind(port, this.#withScope(address));
+  }
+
+  /** `address` as the `dgram` layer takes it: a link-local IPv6 address with this endpoint's interface. */
+  #withScope(address: string): string {
+    return this.#scope && isIpv6LinkLocal(ipv6Bytes(address)) ? `${canonicalAddress(address)}%${this.#scope.name}` : address;
   }
 
   /**
@@ -582,7 +642,17 @@ export class RoceNet {
       return;
     }
     if (pkt.length > this.maxDatagram) throw new RangeError(`datagram of ${pkt.length} octets exceeds ${this.maxDatagram} (no IP fragmentation)`);
-    writeIcrc({ src: this.#addrBytes, dst: ipv4Bytes(address), srcPort: this.port, dstPort: port, ipId: 0 }, pkt);
+    let dst: Uint8Array;
+    try {
+      dst = this.ipv6 ? ipv6Bytes(address) : ipv4Bytes(address);
+    } catch {
+      // A destination of the other family cannot be reached from this endpoint.
+      this.stats.txErrors++;
+      log('%s:%d cannot send to %s (another address family)', this.address, this.port, address);
+      onDone?.();
+      return;
+    }
+    writeIcrc({ src: this.#addrBytes, dst, srcPort: this.port, dstPort: port, ipId: 0 }, pkt);
     const t = this.#tap?.(pkt, address, port) ?? 'pass';
     if (t === 'drop') return;
     // A copy: the native layer may give the two sends different IPv4 IDs (and ICRCs).
@@ -645,8 +715,9 @@ export class RoceNet {
     }
     this.stats.txPackets++;
     this.stats.txBytes += pkt.length;
+    this.stats.txCalls++;
     this.#pcap?.datagram(this.address, this.port, address, port, pkt, 0);
-    this.#sock!.send(pkt, port, address, (err) => {
+    this.#sock!.send(pkt, port, this.#withScope(address), (err) => {
       onDone?.();
       if (err) {
         this.stats.txErrors++;
@@ -663,14 +734,56 @@ export class RoceNet {
       onDone?.();
       return;
     }
-    this.#txq.push({ pkt, addr: ipv4Number(address), address, port, onDone });
+    this.#txq.push({ pkt, addr: this.ipv6 ? (this.#scope?.index ?? 0) : ipv4Number(address), address, port, onDone });
     if (this.#txWaiting) return;
     if (this.#txq.length - this.#txHead >= MAX_GSO_SEGS * 4) this.#flushTx();
-    else if (!this.#txScheduled && !this.#inBatch) {
-      this.#txScheduled = true;
-      queueMicrotask(() => this.#flushTx());
-    }
+    else this.#scheduleTurnEnd();
   }
+
+  /**
+   * Runs `fn` once at the end of the current turn: after the callback that is running (a
+   * received batch, a timer, a consumer's code) and after every microtask it queued — so after
+   * a consumer that polls its CQ from a microtask has seen the turn's completions and posted
+   * its next work requests — and right before the datagrams the turn queued are handed to the
+   * kernel. A QP coalesces its ACKs with it: the ACKs of a batch leave in the same `sendmmsg`
+   * as the requests and responses the same turn produced. On the `dgram` layer it runs at the
+   * same point (each datagram is its own turn there, and each send its own call).
+   */
+  atTurnEnd(fn: () => void): void {
+    this.#atTurnEnd.push(fn);
+    this.#scheduleTurnEnd();
+  }
+
+  /**
+   * The end of a turn is the first `process.nextTick` queued from a microtask: Node runs a
+   * callback's microtasks to the end (including those they queue) before its next-tick queue,
+   * and a next tick queued meanwhile runs after them, before the event loop goes on. A next
+   * tick queued directly from the callback would run before its microtasks.
+   */
+  #scheduleTurnEnd(): void {
+    if (this.#turnEndScheduled) return;
+    this.#turnEndScheduled = true;
+    queueMicrotask(this.#toNextTick);
+  }
+
+  readonly #toNextTick = (): void => process.nextTick(this.#turnEnd);
+
+  readonly #turnEnd = (): void => {
+    const fns = this.#atTurnEnd;
+    if (fns.length > 0) {
+      this.#atTurnEnd = [];
+      for (const fn of fns) {
+        try {
+          fn();
+        } catch (e) {
+          log('%s:%d end-of-turn work failed: %s', this.address, this.port, (e as Error).stack ?? String(e));
+        }
+      }
+    }
+    // Cleared after the hooks: what they queue leaves in this flush.
+    this.#turnEndScheduled = false;
+    if (this.#nsock && this.#txHead < this.#txq.length) this.#flushTx();
+  };
 
   /**
    * Hands the queue to the kernel, {@link NativeUdpSocket.send} at a time: each run of
@@ -680,7 +793,6 @@ export class RoceNet {
    * in one call is sent from a copy. Stops on EAGAIN until the socket is writable.
    */
   #flushTx(): void {
-    this.#txScheduled = false;
     const ns = this.#nsock;
     if (!ns || this.#closed || this.#txWaiting) return;
     const q = this.#txq;
@@ -700,7 +812,7 @@ export class RoceNet {
         if (this.#gso) {
           while (n < MAX_GSO_SEGS && i + n < q.length && (n + 1) * len <= MAX_GSO_BYTES) {
             const x = q[i + n]!;
-            if (x.addr !== first.addr || x.port !== first.port || x.pkt.length > len || q[i + n - 1]!.pkt.length !== len) break;
+            if (x.addr !== first.addr || x.address !== first.address || x.port !== first.port || x.pkt.length > len || q[i + n - 1]!.pkt.length !== len) break;
             n++;
           }
         }
@@ -710,6 +822,7 @@ export class RoceNet {
         msgs[w + 2] = pkts.length;
         msgs[w + 3] = n;
         msgs[w + 4] = n > 1 ? len : 0;
+        if (this.#txAddrs6) this.#txAddrs6.set(ipv6Bytes(first.address), m * 16);
         for (let k = 0; k < n; k++) {
           let p = q[i + k]!.pkt;
           if (n > 1) {
@@ -736,8 +849,9 @@ export class RoceNet {
         m++;
       }
       let r: number;
+      this.stats.txCalls++;
       try {
-        r = ns.send(pkts, msgs, 0, m);
+        r = this.#txAddrs6 ? ns.send(pkts, msgs, 0, m, this.#txAddrs6) : ns.send(pkts, msgs, 0, m);
       } finally {
         if (adjusted) for (const [p, k] of adjusted) if (k > 0) adjustIcrcIpId(p, this.#delta(p.length, k));
       }
@@ -778,6 +892,8 @@ export class RoceNet {
 
   /** {@link icrcIpIdDelta} for segment `k` of a run (k < {@link MAX_GSO_SEGS}), cached per length. */
   #delta(len: number, k: number): number {
+    // IPv6 has no Identification: every segment's ICRC is the one computed.
+    if (this.ipv6) return 0;
     if (len !== this.#deltaLen) {
       for (let i = 0; i < MAX_GSO_SEGS; i++) this.#deltas[i] = icrcIpIdDelta(len, i);
       this.#deltaLen = len;
@@ -795,6 +911,15 @@ export class RoceNet {
     const fd = this.#sock ? socketFd(this.#sock) : null;
     if (!set || fd === null) return;
     try {
+      if (this.ipv6) {
+        set(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_DO);
+        set(fd, IPPROTO_IPV6, IPV6_DONTFRAG, 1);
+        set(fd, SOL_UDP, UDP_NO_CHECK6_RX, 1);
+        this.#ipIdZero = true;
+        // Flow label 0, as rxe writes its IPv6 header (the kernel would pick one per flow).
+        set(fd, IPPROTO_IPV6, IPV6_AUTOFLOWLABEL, 0);
+        return;
+      }
       set(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO);
       this.#ipIdZero = true;
     } catch (e) {
@@ -810,34 +935,32 @@ export class RoceNet {
   /** The `dgram` layer: one datagram per `message` event. */
   #onMessage(msg: Buffer, rinfo: dgram.RemoteInfo): void {
     const raw = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
-    if (rinfo.family !== 'IPv4') {
+    if (rinfo.family !== (this.ipv6 ? 'IPv6' : 'IPv4')) {
       this.stats.rxBytes += raw.length;
       this.stats.rxMalformed++;
       return;
     }
-    this.#onDatagram(raw, rinfo.address, rinfo.port);
+    this.#onDatagram(raw, this.ipv6 ? canonicalAddress(rinfo.address) : rinfo.address, rinfo.port);
   }
 
   /**
    * The native layer: a batch of datagrams in one buffer (offset, length, source address and
-   * port of each in the metadata words), handled in one turn; what the batch made the QPs send
-   * leaves in one flush at its end.
+   * port of each in the metadata words), handled in one turn; what the batch made the QPs send,
+   * and what their consumers posted on seeing its completions, leaves in one flush at the end
+   * of the turn ({@link RoceNet.atTurnEnd}).
    */
   #onBatch(buf: Buffer, count: number): void {
     const meta = this.#meta;
     if (!meta || this.#closed) return;
-    this.#inBatch = true;
-    try {
-      for (let i = 0, w = 0; i < count && !this.#closed; i++, w += 4) {
-        const off = meta[w]!;
-        const len = meta[w + 1]!;
-        if (off + len > buf.length) break;
-        this.#onDatagram(new Uint8Array(buf.buffer, buf.byteOffset + off, len), ipv4Text(meta[w + 2]!), meta[w + 3]!);
-      }
-    } finally {
-      this.#inBatch = false;
+    const stride = this.#metaWords;
+    const metaOctets = this.ipv6 ? new Uint8Array(meta.buffer, meta.byteOffset, meta.byteLength) : null;
+    for (let i = 0, w = 0; i < count && !this.#closed; i++, w += stride) {
+      const off = meta[w]!;
+      const len = meta[w + 1]!;
+      if (off + len > buf.length) break;
+      const src = metaOctets ? canonicalAddress(ipv6Text(metaOctets.subarray((w + 4) * 4, (w + 8) * 4))) : ipv4Text(meta[w + 2]!);
+      this.#onDatagram(new Uint8Array(buf.buffer, buf.byteOffset + off, len), src, meta[w + 3]!);
     }
-    if (this.#txHead < this.#txq.length) this.#flushTx();
   }
 
   /**
@@ -852,12 +975,14 @@ export class RoceNet {
     }
     let srcBytes: Uint8Array;
     try {
-      srcBytes = ipv4Bytes(srcAddress);
+      srcBytes = this.ipv6 ? ipv6Bytes(srcAddress) : ipv4Bytes(srcAddress);
     } catch {
       this.stats.rxMalformed++;
       return;
     }
-    const id = solveIpv4Id({ src: srcBytes, dst: this.#addrBytes, srcPort, dstPort: this.port }, raw, this.ipIds.acceptFrom(srcAddress));
+    // IPv6: no Identification, so the check is exact (IBTA Vol. 1 Annex A17.4.3 masks the rest).
+    const ip = { src: srcBytes, dst: this.#addrBytes, srcPort, dstPort: this.port };
+    const id = this.ipv6 ? (checkIcrc(ip, raw) ? { ipId: 0 } : null) : solveIpv4Id(ip, raw, this.ipIds.acceptFrom(srcAddress));
     if (!id) {
       this.stats.rxIcrcErrors++;
       if (log.enabled) log('%s:%d drop from %s:%d: bad ICRC', this.address, this.port, srcAddress, srcPort);

@@ -2,7 +2,8 @@
  * Wire tracing for RoCEv2: with `SOFTRDMA_PCAP=<directory>`, every UDP endpoint of the
  * transport (one per local address and port, `net.ts`) writes
  * `softrdma-<pid>-<n>-roce-<addr>-<port>.pcap`
- * holding each datagram it sent and each it received, framed as Ethernet/IPv4/UDP so that
+ * holding each datagram it sent and each it received, framed as Ethernet/IPv4/UDP (or
+ * Ethernet/IPv6/UDP for an IPv6 endpoint) so that
  * Wireshark/tshark decode the packets as RRoCE (the `infiniband` dissector on UDP 4791; for
  * another port, `-o infiniband.rroce.port:<port>`).
  * Received datagrams carry the IPv4 ID recovered from their ICRC, sent ones ID 0, so the
@@ -31,12 +32,14 @@ export class RocePcap {
     this.#w = new PcapWriter(file);
   }
 
-  /** Opens a capture for the endpoint `address:port`; null when tracing is off. */
+  /**
+   * Opens a capture for the endpoint `address:port`; null when tracing is off.
+   */
   static open(address: string, port: number): RocePcap | null {
     const dir = pcapDir();
     if (!dir) return null;
     mkdirSync(dir, { recursive: true });
-    return new RocePcap(join(dir, `softrdma-${process.pid}-${seq++}-roce-${address}${port ? `-${port}` : ''}.pcap`));
+    return new RocePcap(join(dir, `softrdma-${process.pid}-${seq++}-roce-${address.replace(/[:%]/g, '_')}${port ? `-${port}` : ''}.pcap`));
   }
 
   /** Records one datagram. */

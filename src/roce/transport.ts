@@ -16,8 +16,9 @@
  * reduced, PSN of the missing response: rxe's `retry_first_write_send`/read rewind). The
  * retransmit timer is the QP's Local ACK Timeout, 4.096 µs × 2^timeout (§9.7.6.1.3); a
  * timeout, or a PSN-sequence NAK that makes no progress, uses one of `retry_cnt` retries
- * (a plain count: 7 means 7); an RNR NAK waits the peer's RNR timer and uses one of `rnr_retry`
- * (7 = infinite, §9.7.5.2.8). Exhaustion completes the WQE with
+ * (0–6 a count, §9.7.6.1.3; 7 never runs out, as Linux rxe reads it: docs/spec-notes.md); an
+ * RNR NAK waits the peer's RNR timer and uses one of `rnr_retry` (7 = infinite, §9.7.5.2.8).
+ * Exhaustion completes the WQE with
  * `TRANSPORT_RETRY_EXCEEDED` / `RNR_RETRY_EXCEEDED` and the QP enters Error.
  *
  * **Completer (RC)** — §9.7.6.1. ACKs are cumulative; an ACK never completes a Read (only its
@@ -30,8 +31,9 @@
  * Ahead of ePSN: one PSN-sequence NAK per gap, then silence until the gap closes. Behind it
  * (a duplicate): a Send or Write is re-ACKed (ePSN − 1); a Read is replayed from a ring of
  * `max_dest_rd_atomic` resources if it lies inside one. No receive posted: an RNR NAK with the
- * QP's `min_rnr_timer`, ePSN unchanged. ACKs are coalesced per event-loop turn and never
- * overtake pending Read Responses. Opcode sequence and length rules (FIRST/MIDDLE exactly one
+ * QP's `min_rnr_timer`, ePSN unchanged. ACKs are coalesced per turn (they leave at its end,
+ * with what the consumer posted in it: `RoceNet.atTurnEnd`) and never overtake pending Read
+ * Responses. Opcode sequence and length rules (FIRST/MIDDLE exactly one
  * MTU, the Write's DMA length) are checked here; a violation or a core fault is a NAK
  * (0x61/0x62/0x63) and the QP enters Error.
  *
@@ -86,7 +88,7 @@ import {
 } from '../wire/ib/index.js';
 import { C, RoceQpCounters } from './counters.js';
 import { nakOfFault, wcStatusOfNak } from './nak-map.js';
-import { datagramsPerRecvBuffer, gidToIpv4, ipv4Bytes, ROCEV2_PORT, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
+import { datagramsPerRecvBuffer, gidToAddress, gidToIpv4, ipv4Bytes, ipv6Bytes, isIpv6Address, ROCEV2_PORT, RoceNet, type RoceNetClient, type RoceRx } from './net.js';
 
 const log = logger('roce');
 
@@ -105,6 +107,8 @@ const TX_BURST = 64;
 const MAX_HEADERS = 40;
 /** Octets of the GRH in front of a UD receive (IBTA Vol. 1 §8.3; Annex A17.4.5.1 for IPv4). */
 export const GRH_LEN = 40;
+/** The `retry_cnt` and `rnr_retry` value that never runs out (rnr_retry: IBTA Vol. 1 §9.7.5.2.8; retry_cnt: as Linux rxe). */
+const RETRY_UNLIMITED = 7;
 
 const RC_CAPS: TransportCaps = Object.freeze({
   kind: 'rocev2',
@@ -175,15 +179,16 @@ export class RoceWireError {
 }
 
 /**
- * The IB binder (`registerIbBinder('rocev2', …)`): checks that the path is IPv4 RoCEv2 and
- * attaches the QP to the UDP endpoint of its source address.
+ * The IB binder (`registerIbBinder('rocev2', …)`): checks that the path is RoCEv2 (source and
+ * destination GIDs of one family, IPv4-mapped or IPv6) and attaches the QP to the UDP endpoint
+ * of its source address.
  */
 export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
   const port = portOf(qp);
   if (attrs.service === 'UD') {
     const locals = qp.rnic
       .gidTable()
-      .map((g) => gidToIpv4(g))
+      .map((g) => gidToAddress(g))
       .filter((a): a is string => a !== null);
     if (locals.length === 0) return RiRet.INVALID_PARAMETER;
     const t = new RoceQp(qp, locals, null, port);
@@ -195,10 +200,10 @@ export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
     }
     return t;
   }
-  const local = gidToIpv4(attrs.av.sgid);
-  const remote = gidToIpv4(attrs.av.dgid);
-  // IPv6 RoCEv2 is not carried: rxe's zero UDP checksum is dropped by IPv6 sockets (spec-notes).
-  if (!local || !remote) return RiRet.INVALID_PARAMETER;
+  const local = gidToAddress(attrs.av.sgid);
+  const remote = gidToAddress(attrs.av.dgid);
+  // IPv4 to IPv6 (or back) is no path: one UDP socket carries one family.
+  if (!local || !remote || isIpv6Address(local) !== isIpv6Address(remote)) return RiRet.INVALID_PARAMETER;
   const t = new RoceQp(qp, [local], remote, port);
   // A path MTU the link cannot carry unfragmented (DF is set) would only lose every full packet.
   if (mtuBytes(attrs.pathMtu) + MAX_HEADERS > t.nets[0]!.maxDatagram) {
@@ -383,7 +388,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
       new Set(
         this.qp.rnic
           .gidTable()
-          .map((g) => gidToIpv4(g))
+          .map((g) => gidToAddress(g))
           .filter((a): a is string => a !== null),
       );
     const want = table();
@@ -501,9 +506,11 @@ export class RoceQp implements QpTransport, RoceNetClient {
 
   // =================================================================== transmit
 
-  #netFor(addr: string | null): RoceNet {
+  /** The endpoint of source address `addr`, else the first of the destination's family. */
+  #netFor(addr: string | null, dst: string | null): RoceNet {
     if (addr) for (const n of this.nets) if (n.address === addr) return n;
-    return this.nets[0]!;
+    const v6 = dst !== null && isIpv6Address(dst);
+    return this.nets.find((n) => n.ipv6 === v6) ?? this.nets[0]!;
   }
 
   /**
@@ -556,7 +563,10 @@ export class RoceQp implements QpTransport, RoceNetClient {
     } finally {
       this.#running = false;
     }
-    if (this.#ackPsn >= 0 && this.#respFifo.length === 0) this.#flushAck();
+    // An ACK waiting for the end of the turn leaves then, behind what the consumer posts in
+    // this turn (one flush, and a run of equal-sized datagrams first); one held back behind
+    // Read Responses leaves now that they have gone.
+    if (this.#ackPsn >= 0 && this.#respFifo.length === 0 && !this.#ackScheduled) this.#flushAck();
     if (budget === 0 && !this.#gone && !this.#blocked) {
       // More may be ready: continue after the event loop has had its turn.
       this.#scheduled = true;
@@ -622,14 +632,14 @@ export class RoceQp implements QpTransport, RoceNetClient {
     let net = this.nets[0]!;
     if (this.service === 'UD') {
       const ud = seg.ud;
-      dst = ud ? gidToIpv4(ud.av.dgid) : null;
-      net = this.#netFor(ud ? gidToIpv4(ud.av.sgid) : null);
+      dst = ud ? gidToAddress(ud.av.dgid) : null;
+      net = this.#netFor(ud ? gidToAddress(ud.av.sgid) : null, dst);
       const qkey = ud && ud.remoteQkey & QKEY_CONTROLLED ? qp.ib.qkey : (ud?.remoteQkey ?? 0);
       p.deth = { qkey: qkey >>> 0, resv8: 0, srcQp: qp.id };
     }
     const buf = encodeIbPacket(p, undefined, seg.parts);
     if (dst) this.#send(buf, dst, net);
-    else log('QP[%d] UD destination is not IPv4-mapped: datagram dropped', qp.id);
+    else log('QP[%d] UD destination GID names no address: datagram dropped', qp.id);
     if (rc) {
       this.#inflight.push({ first: psn, n: 1, wqe: seg.wqe, buf, lastOfWqe: seg.last, read: null, atomicId: null });
       this.#armTimer();
@@ -770,8 +780,14 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.#goBackN(this.#una);
   }
 
-  /** Takes one of `retry_cnt`; false (and the QP fails) when none is left. */
+  /**
+   * Takes one of `retry_cnt`; false (and the QP fails) when none is left. `retry_cnt` 7 is never
+   * used up: Linux rxe's reading (`rxe_comp.c` decrements only a count other than 7), on which
+   * rdma-core programs run against it rely (perftest and the pingpongs set 7); IBTA Vol. 1
+   * §9.7.6.1.3 makes 7 a count, docs/spec-notes.md says why we follow rxe.
+   */
   #useRetry(): boolean {
+    if (this.#retriesLeft === RETRY_UNLIMITED) return true;
     if (this.#retriesLeft <= 0) {
       const e = this.#inflight[0];
       log('QP[%d] retry count exceeded at PSN %d', this.qp.id, this.#una);
@@ -1020,13 +1036,19 @@ export class RoceQp implements QpTransport, RoceNetClient {
     if (this.#ackScheduled) return;
     this.counters.inc(C.ACK_DEFERRED);
     this.#ackScheduled = true;
-    setImmediate(() => {
-      this.#ackScheduled = false;
-      // Never let an ACK overtake Read Responses still to go: the transmit loop sends it after them.
-      if (this.#respFifo.length === 0) this.#flushAck();
-      else this.kick();
-    });
+    this.nets[0]!.atTurnEnd(this.#ackAtTurnEnd);
   }
+
+  /**
+   * The coalesced ACK, at the end of the turn that executed the requests: it leaves in the
+   * same flush as what the consumer posted on seeing their completions (`RoceNet.atTurnEnd`).
+   */
+  readonly #ackAtTurnEnd = (): void => {
+    this.#ackScheduled = false;
+    // Never let an ACK overtake Read Responses still to go: the transmit loop sends it after them.
+    if (this.#respFifo.length === 0) this.#flushAck();
+    else this.kick();
+  };
 
   #flushAck(): void {
     if (this.#ackPsn < 0 || this.#gone) return;
@@ -1136,6 +1158,20 @@ export class RoceQp implements QpTransport, RoceNetClient {
    */
   #grh(r: RoceRx): Uint8Array {
     const g = new Uint8Array(GRH_LEN);
+    if (isIpv6Address(r.dstAddress)) {
+      // RoCEv2 over IPv6 (Annex A17.4.5.2): the GRH is the IPv6 header as received. Traffic
+      // class and flow label (masked in the ICRC, not visible to a UDP socket) are 0, as Linux rxe
+      // sends them by default; the hop limit 64.
+      const len = 8 + r.raw.length;
+      g[0] = 0x60;
+      g[4] = len >>> 8;
+      g[5] = len & 0xff;
+      g[6] = 17;
+      g[7] = 64;
+      g.set(ipv6Bytes(r.srcAddress), 8);
+      g.set(ipv6Bytes(r.dstAddress), 24);
+      return g;
+    }
     const ip = 20;
     const total = 28 + r.raw.length;
     g[ip] = 0x45;
@@ -1282,7 +1318,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     const v = aethValue(syndrome);
     if (type === AethType.RnrNak) {
       this.counters.inc(C.RCV_RNR);
-      if (this.#rnrLeft !== 7) {
+      if (this.#rnrLeft !== RETRY_UNLIMITED) {
         if (this.#rnrLeft <= 0) {
           const e = this.#entryAt(psn) ?? this.#inflight[0];
           this.counters.inc(C.RNR_RETRY_EXCEEDED);

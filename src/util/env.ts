@@ -53,7 +53,7 @@ const IBCM_ALLOWED = 'accept=MS halfopen=N persource=N pressure=MS resp=0..31';
 /** Every `SOFTRDMA_*` variable, in the order `softrdma help env` lists them. */
 export const ENV_VARS: readonly EnvVar[] = Object.freeze([
   { name: ENV_DEVICE, syntax: 'DEVICE', help: 'the device rdma_cm uses when an address does not choose one: softrdma0 (iWARP) or softroce0 (RoCEv2); default softrdma0' },
-  { name: ENV_ROCE_ADDRS, syntax: 'ADDR[,ADDR...]', help: "the RoCE device's GID table: these IPv4 addresses instead of the host's (two processes on one host need different ones)" },
+  { name: ENV_ROCE_ADDRS, syntax: 'ADDR[,ADDR...]', help: "the RoCE device's GID table: these IPv4 or IPv6 addresses instead of the host's (two processes on one host need different ones)" },
   { name: ENV_ROCE_PORT, syntax: '1..65535', help: "the RoCE device's UDP port (default 4791)" },
   { name: ENV_MPA, syntax: 'KEY=VALUE ...', help: `MPA start-up settings of the iWARP CM, keys separated by spaces: ${MPA_ALLOWED}` },
   { name: ENV_IBCM, syntax: 'KEY=VALUE ...', help: `limits of the RoCE device's CM, keys separated by spaces: ${IBCM_ALLOWED}` },
@@ -109,12 +109,12 @@ export function deviceFromEnv(value = env(ENV_DEVICE)): string | undefined {
   return value;
 }
 
-/** `SOFTRDMA_ROCE_ADDRS`: the IPv4 addresses, each checked; undefined when unset. */
+/** `SOFTRDMA_ROCE_ADDRS`: the IPv4 and IPv6 addresses, each checked; undefined when unset. */
 export function roceAddrsFromEnv(value = env(ENV_ROCE_ADDRS)): string[] | undefined {
   if (value === undefined) return undefined;
   const out: string[] = [];
   for (const a of value.split(',').map((x) => x.trim())) {
-    if (isIP(a) !== 4) throw new EnvError(ENV_ROCE_ADDRS, a, 'comma-separated IPv4 addresses, e.g. 127.0.0.1,192.168.1.2');
+    if (isIP(a) === 0) throw new EnvError(ENV_ROCE_ADDRS, a, 'comma-separated IPv4 or IPv6 addresses, e.g. 127.0.0.1,192.168.1.2,::1');
     out.push(a);
   }
   return out;

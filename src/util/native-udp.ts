@@ -24,20 +24,40 @@ export interface NativeBindResult {
   gso: boolean;
   /** SO_RCVBUF as the kernel set it. */
   rcvbuf: number;
-  /** 4 words per received datagram of a batch: offset, length, source address, source port. */
+  /**
+   * {@link metaWords} words per received datagram of a batch: offset, length, source address
+   * (IPv4; an IPv6 socket: the source's scope id), source port, then (IPv6) the 16 octets of the
+   * source address.
+   */
   meta: Uint32Array;
+  /** Words per datagram in {@link meta} (4 from an addon built before IPv6 sockets). */
+  metaWords?: number;
   fd: number;
 }
 
-/** A UDP socket of the addon; addresses are IPv4 addresses as 32-bit numbers (a << 24 | …). */
+/**
+ * A UDP socket of the addon. IPv4 addresses are 32-bit numbers (a << 24 | …); an IPv6 socket is
+ * bound to 16 octets (and a scope id for a link-local address).
+ */
 export interface NativeUdpSocket {
-  bind(address: number, port: number, rcvbuf: number, sndbuf: number, reuseAddr: boolean, gro: boolean, slotSize: number, slots: number): NativeBindResult;
+  bind(
+    address: number | Uint8Array,
+    port: number,
+    rcvbuf: number,
+    sndbuf: number,
+    reuseAddr: boolean,
+    gro: boolean,
+    slotSize: number,
+    slots: number,
+    scopeId?: number,
+  ): NativeBindResult;
   /**
    * Sends messages `first` … `end - 1` of `msgs` (5 words each: address, port, first packet,
-   * packet count, segment size); a message of several packets goes with UDP_SEGMENT. Returns
-   * how many messages were sent, or −errno when the first could not be.
+   * packet count, segment size); a message of several packets goes with UDP_SEGMENT. An IPv6
+   * socket takes `addrs6`, 16 octets per message (message i at i·16), and the address word is the
+   * destination's scope id. Returns how many messages were sent, or −errno when the first could not be.
    */
-  send(packets: Uint8Array[], msgs: Uint32Array, first: number, end: number): number;
+  send(packets: Uint8Array[], msgs: Uint32Array, first: number, end: number, addrs6?: Uint8Array): number;
   /** Calls the socket's onWritable once it can take more. */
   pollWritable(): void;
   membership(group: number, iface: number, join: boolean): void;

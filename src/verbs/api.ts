@@ -106,6 +106,7 @@ import type {
   rdma_addrinfo,
   rdma_cm_event,
   rdma_cm_id,
+  rdma_cm_join_mc_attr_ex,
   rdma_conn_param,
   rdma_event_channel,
   sockaddr,
@@ -619,6 +620,8 @@ export interface VerbsApi {
 
   /** §5.2.27 Joins a multicast group (UD). iWARP: -1, errno ENOSYS (Linux rdma_cm for iWARP). */
   rdma_join_multicast(id: rdma_cm_id, addr: sockaddr, context: unknown): Promise<number>;
+  /** librdmacm's `rdma_join_multicast_ex`: with join flags (a send-only full member receives nothing from the group). */
+  rdma_join_multicast_ex(id: rdma_cm_id, mc_join_attr: In<rdma_cm_join_mc_attr_ex>, context: unknown): Promise<number>;
 
   /** §5.2.28 Leaves a group. iWARP: no group can be joined → -1, errno EADDRNOTAVAIL (librdmacm). */
   rdma_leave_multicast(id: rdma_cm_id, addr: sockaddr): number;
@@ -849,6 +852,7 @@ export const VERBS_API_FUNCTIONS = {
     'rdma_create_qp',
     'rdma_destroy_qp',
     'rdma_join_multicast',
+    'rdma_join_multicast_ex',
     'rdma_leave_multicast',
     'rdma_get_cm_event',
     'rdma_ack_cm_event',

@@ -449,6 +449,29 @@ export enum rdma_cm_event_type {
   RDMA_CM_EVENT_INTERNAL = 19,
 }
 
+/** `enum rdma_cm_join_mc_attr_mask` (rdma_cma.h): which members of `rdma_cm_join_mc_attr_ex` are set. */
+export enum rdma_cm_join_mc_attr_mask {
+  RDMA_CM_JOIN_MC_ATTR_ADDRESS = 1 << 0,
+  RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS = 1 << 1,
+  RDMA_CM_JOIN_MC_ATTR_RESERVED = 1 << 2,
+}
+export const RDMA_CM_JOIN_MC_ATTR_ADDRESS = rdma_cm_join_mc_attr_mask.RDMA_CM_JOIN_MC_ATTR_ADDRESS;
+export const RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS = rdma_cm_join_mc_attr_mask.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS;
+export const RDMA_CM_JOIN_MC_ATTR_RESERVED = rdma_cm_join_mc_attr_mask.RDMA_CM_JOIN_MC_ATTR_RESERVED;
+
+/**
+ * `enum rdma_cm_mc_join_flags` (rdma_cma.h): a full member sends and receives; a send-only full
+ * member sends to the group and receives nothing from it (IBTA Vol. 1 §15.2.5.17 JoinState).
+ */
+export enum rdma_cm_mc_join_flags {
+  RDMA_MC_JOIN_FLAG_FULLMEMBER = 0,
+  RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER = 1,
+  RDMA_MC_JOIN_FLAG_RESERVED = 2,
+}
+export const RDMA_MC_JOIN_FLAG_FULLMEMBER = rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_FULLMEMBER;
+export const RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER = rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER;
+export const RDMA_MC_JOIN_FLAG_RESERVED = rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_RESERVED;
+
 /** `enum rdma_port_space` (rdma_cma.h:73-78). iWARP supports `RDMA_PS_TCP` connections only. */
 export enum rdma_port_space {
   RDMA_PS_IPOIB = 0x0002,

@@ -239,6 +239,7 @@ export const IWARP_UNSUPPORTED: Readonly<Record<string, number>> = Object.freeze
   ibv_attach_mcast: EOPNOTSUPP,
   ibv_detach_mcast: EOPNOTSUPP,
   rdma_join_multicast: ENOSYS,
+  rdma_join_multicast_ex: ENOSYS,
   rdma_leave_multicast: EADDRNOTAVAIL,
   // UD helpers and service lookup (RDMA_PS_UDP).
   rdma_post_ud_send: EOPNOTSUPP,
@@ -308,6 +309,7 @@ export const IWARP_UNSUPPORTED_SOURCE: Readonly<Record<string, string>> = Object
   ibv_attach_mcast: 'rdma-core: dummy_ops attach_mcast returns EOPNOTSUPP (not ENOSYS)',
   ibv_detach_mcast: 'rdma-core: dummy_ops detach_mcast returns EOPNOTSUPP',
   rdma_join_multicast: 'kernel cma: rdma_join_multicast → -ENOSYS for a transport without IB/RoCE multicast',
+  rdma_join_multicast_ex: 'kernel cma: rdma_join_multicast → -ENOSYS for a transport without IB/RoCE multicast',
   rdma_leave_multicast: 'librdmacm: no joined group matches the address → ERR(EADDRNOTAVAIL)',
   rdma_post_ud_send: 'softrdma: on siw the RC QP ignores wr.ud and sends a plain Send; softrdma refuses instead',
   'rdma_connect:RDMA_PS_UDP': 'softrdma: no SIDR service lookup on iWARP (a UD QP cannot exist anyway)',

@@ -43,6 +43,7 @@ import {
   type ri_wr_t,
 } from '../rnicpi/types.js';
 import { hostMemory } from '../rnic/hostmem.js';
+import { riQpState } from '../provider/softrdma.js';
 import { IbQpAttr, type IbQpState, ibModifyOk } from '../rnic/qp-states.js';
 import type { PostResult, WrList } from './api.js';
 import {
@@ -293,10 +294,10 @@ export class Qp implements ibv_qp, AsyncTarget {
   /** The state the RNIC reports, in IB terms (iWARP mapping of Linux siw; IB states as they are). */
   get state(): ibv_qp_state {
     if (this.dead) return ibv_qp_state.IBV_QPS_UNKNOWN;
-    const q = this.context.ops.ri_qp_query(this.context.rnic, this.ri);
-    if (q.status !== RiRet.SUCCESS) return ibv_qp_state.IBV_QPS_UNKNOWN;
-    if (this.isIb) return IBV_OF_RI[q.attrs.state] ?? ibv_qp_state.IBV_QPS_UNKNOWN;
-    switch (q.attrs.state) {
+    const st = riQpState(this.context.ops, this.context.rnic, this.ri);
+    if (st === null) return ibv_qp_state.IBV_QPS_UNKNOWN;
+    if (this.isIb) return IBV_OF_RI[st] ?? ibv_qp_state.IBV_QPS_UNKNOWN;
+    switch (st) {
       case RiQpState.IDLE:
         return this.ibState === ibv_qp_state.IBV_QPS_ERR || this.ibState === ibv_qp_state.IBV_QPS_RTS
           ? ibv_qp_state.IBV_QPS_RESET

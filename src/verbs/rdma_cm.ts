@@ -28,9 +28,10 @@ import { networkInterfaces } from 'node:os';
 import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, cmListenDefaults, type CmConnectRequest, CmError, CmListener, type CmQp, cmParamsFromEnv, riCmQp } from '../iwarp/cm.js';
 import { RiAsyncEventType, RiQpState } from '../rnicpi/types.js';
 import { CM_PRIVATE_DATA_SIZE, type CmReq, RDMA_UDP_QKEY, rdmaServiceId, SidrStatus, gidFromIpv4 } from '../wire/ib/cm.js';
+import { addressToGid, canonicalAddress, isIpv6Address } from '../wire/ib/gid-address.js';
 import { logger } from '../util/log.js';
 import { hostMemory } from '../rnic/hostmem.js';
-import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space } from './constants.js';
+import { AF_INET, AF_INET6, ibv_access_flags, ibv_qp_attr_mask, ibv_send_flags, ibv_qp_state, ibv_qp_type, ibv_wr_opcode, RAI_PASSIVE, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, rdma_cm_event_type, rdma_port_space, rdma_cm_join_mc_attr_mask, rdma_cm_mc_join_flags } from './constants.js';
 import { Context, type Device, devices, onRawAsyncEvent, openDevice, queryDevice } from './device.js';
 import { EACCES, EADDRINUSE, EADDRNOTAVAIL, EAFNOSUPPORT, EAGAIN, EBADF, EBUSY, EINVAL, EHOSTUNREACH, ENETUNREACH, ENODEV, ENOSYS, EOPNOTSUPP, errnoName, errnoString, getErrno, setErrno } from './errno.js';
 import {
@@ -97,6 +98,7 @@ import {
   type rdma_addrinfo,
   type rdma_cm_event,
   type rdma_cm_id,
+  type rdma_cm_join_mc_attr_ex,
   type rdma_conn_param,
   type rdma_event_channel,
   type rdma_route,
@@ -567,7 +569,7 @@ export function rdma_bind_addr(id: rdma_cm_id, addr: sockaddr): number {
     i.route.addr.src_addr.port = r.port;
   }
   bindDevice(i, ctx);
-  if (isIbContext(ctx) && !isWildcard(stripV6(addr.address))) i.route.addr.addr.ibaddr.sgid.raw = gidFromIpv4(stripV6(addr.address));
+  if (isIbContext(ctx) && !isWildcard(stripV6(addr.address))) i.route.addr.addr.ibaddr.sgid.raw = addressToGid(stripV6(addr.address))!;
   i.state = 'bound';
   return 0;
 }
@@ -726,8 +728,8 @@ function onIbRequest(listen: CmId, roce: RoceCm, ev: IbCmListenEvent, addrs: { s
   listen.channel?.ids.add(child);
   bindDevice(child, roce.ctx);
   child.state = 'request';
-  child.route.addr.src_addr = { family: 'ipv4', address: addrs.dst, port: listen.route.addr.src_addr.port };
-  child.route.addr.dst_addr = { family: 'ipv4', address: addrs.src, port: addrs.srcPort };
+  child.route.addr.src_addr = { family: familyOf(addrs.dst), address: addrs.dst, port: listen.route.addr.src_addr.port };
+  child.route.addr.dst_addr = { family: familyOf(addrs.src), address: addrs.src, port: addrs.srcPort };
   const p = emptyParam();
   roce.hold();
   if (ev.type === 'req') {
@@ -755,7 +757,7 @@ function onIbRequest(listen: CmId, roce: RoceCm, ev: IbCmListenEvent, addrs: { s
   const r = ev.request;
   child.ib = { roce, sidrIn: r, psn: 0, rr: 0, id: 0 };
   const peer = r.from.gid;
-  const local = r.from.localGid ?? gidFromIpv4(addrs.dst);
+  const local = r.from.localGid ?? addressToGid(addrs.dst)!;
   child.route.addr.addr.ibaddr.sgid.raw = Uint8Array.from(local);
   child.route.addr.addr.ibaddr.dgid.raw = Uint8Array.from(peer);
   const user = r.req.privateData.subarray(36);
@@ -767,9 +769,13 @@ function onIbRequest(listen: CmId, roce: RoceCm, ev: IbCmListenEvent, addrs: { s
   postConnectRequest(listen, child, p);
 }
 
+/** An address's canonical text: an IPv4-mapped IPv6 address as IPv4, other IPv6 addresses as RFC 5952 writes them (no scope). */
 function stripV6(a: string): string {
-  return a.startsWith('::ffff:') ? a.slice(7) : a;
+  return isIpv6Address(a) ? canonicalAddress(a) : a;
 }
+
+/** The sockaddr family of an address's text. */
+const familyOf = (a: string): 'ipv4' | 'ipv6' => (isIpv6Address(a) ? 'ipv6' : 'ipv4');
 
 /** True when `a` is an address of a running interface of this host (what the iWARP device answers for). */
 function hostHas(a: string): boolean {
@@ -783,9 +789,9 @@ function hostHas(a: string): boolean {
 /**
  * `rdma_resolve_addr`: binds the id to its device (see the module documentation). On the RoCE
  * device the source address is the route's (or one the device owns, `ibSourceFor`), and the
- * path's GIDs are the IPv4-mapped ones of both addresses (Annex A17.4.5.1), as
- * `cma_resolve_iboe_route` sets them; an IPv6 destination is ADDR_ERROR (-EAFNOSUPPORT): RoCEv2
- * over IPv6 is not carried (docs/spec-notes.md).
+ * path's GIDs are those of both addresses (IPv4-mapped for IPv4, the address itself for IPv6,
+ * Annex A17.8), as `cma_resolve_iboe_route` sets them. The source has the destination's family
+ * (none: ADDR_ERROR -EADDRNOTAVAIL).
  */
 export async function rdma_resolve_addr(id: rdma_cm_id, src_addr: sockaddr | null, dst_addr: sockaddr, _timeout_ms: number): Promise<number> {
   const i = id as CmId;
@@ -808,14 +814,14 @@ export async function rdma_resolve_addr(id: rdma_cm_id, src_addr: sockaddr | nul
   i.route.addr.dst_addr = { ...dst_addr };
   if (isIbContext(ctx)) {
     const dst = stripV6(dst_addr.address);
-    if (isIP(dst) !== 4) return addrError(EAFNOSUPPORT);
+    if (isIP(dst) === 0) return addrError(EAFNOSUPPORT);
     const from = src ? stripV6(src.address) : await ibSourceFor(ctx, dst);
     if (i.dead) return 0;
-    if (!from || isWildcard(from)) return addrError(EADDRNOTAVAIL);
+    if (!from || isWildcard(from) || isIP(from) !== isIP(dst)) return addrError(EADDRNOTAVAIL);
     const port = i.route.addr.src_addr.port || ephemeralPort();
-    i.route.addr.src_addr = { family: 'ipv4', address: from, port };
-    i.route.addr.addr.ibaddr.sgid.raw = gidFromIpv4(from);
-    i.route.addr.addr.ibaddr.dgid.raw = gidFromIpv4(dst);
+    i.route.addr.src_addr = { family: familyOf(from), address: from, port };
+    i.route.addr.addr.ibaddr.sgid.raw = addressToGid(from)!;
+    i.route.addr.addr.ibaddr.dgid.raw = addressToGid(dst)!;
   }
   bindDevice(i, ctx);
   i.state = 'addr';
@@ -1547,12 +1553,39 @@ export function rdma_ack_cm_event(event: rdma_cm_event): number {
  * (if it has one) is attached to it (`ibv_attach_mcast`; the RoCEv2 transport then makes the
  * real IGMP join through its socket), and MULTICAST_JOIN follows with `param.ud`: an address
  * handle attribute to the group, QPN 0xFFFFFF, Q_Key RDMA_UDP_QKEY, private_data = `context`.
- * The id must be bound or resolved to the RoCE device; an IPv6 group is EOPNOTSUPP (RoCEv2
- * over IPv6 is not carried); a group joined twice is EADDRINUSE. Multicast needs UD QPs, which
+ * The id must be bound or resolved to the RoCE device; an IPv6 group is EOPNOTSUPP (its MLD
+ * join is not carried, docs/spec-notes.md "RoCEv2 over IPv6"); a group joined twice is EADDRINUSE. Multicast needs UD QPs, which
  * iWARP does not have: on softrdma0 ENOSYS (Linux rdma_cm on iWARP).
  */
 export async function rdma_join_multicast(id: rdma_cm_id, addr: sockaddr, context: unknown): Promise<number> {
-  const i = id as CmId;
+  return joinMulticast(id as CmId, addr, context, false);
+}
+
+/**
+ * `rdma_join_multicast_ex` (librdmacm, rdma_cma.h): `rdma_join_multicast` with join flags. Both
+ * `RDMA_CM_JOIN_MC_ATTR_ADDRESS` and `RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS` must be in `comp_mask`, and
+ * the flag must be a known one, else EINVAL. A send-only full member
+ * (`RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER`) gets its MULTICAST_JOIN event, with the address
+ * handle attribute to send to the group, but its QP is not attached and no IGMP join is made,
+ * so it receives nothing sent to the group: as librdmacm's `ucma_process_join` skips the attach
+ * and Linux `cma_iboe_join_multicast` the IGMP join for a send-only member.
+ */
+export async function rdma_join_multicast_ex(id: rdma_cm_id, mc_join_attr: In<rdma_cm_join_mc_attr_ex>, context: unknown): Promise<number> {
+  const M = rdma_cm_join_mc_attr_mask;
+  const a = mc_join_attr;
+  if (!a || typeof a !== 'object') return failRdma(EINVAL);
+  const mask = a.comp_mask ?? 0;
+  const flags = a.join_flags ?? -1;
+  if (!Number.isInteger(mask) || !Number.isInteger(flags)) return failRdma(EINVAL);
+  if (mask & ~(M.RDMA_CM_JOIN_MC_ATTR_ADDRESS | M.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS)) return failRdma(EINVAL, 'rdma_join_multicast_ex: unknown comp_mask bits (EINVAL)');
+  if (!(mask & M.RDMA_CM_JOIN_MC_ATTR_ADDRESS)) return failRdma(EINVAL, 'rdma_join_multicast_ex: RDMA_CM_JOIN_MC_ATTR_ADDRESS is required (EINVAL)');
+  if (!(mask & M.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS) || flags < 0 || flags >= rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_RESERVED) {
+    return failRdma(EINVAL, 'rdma_join_multicast_ex: a join flag (FULLMEMBER or SENDONLY_FULLMEMBER) is required (EINVAL)');
+  }
+  return joinMulticast(id as CmId, a.addr as sockaddr, context, flags === rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER);
+}
+
+async function joinMulticast(i: CmId, addr: sockaddr, context: unknown, sendOnly: boolean): Promise<number> {
   if (!idOk(i) || !sockaddrOk(addr)) return failRdma(EINVAL);
   if (!isIbContext(i.verbs)) return failRdma(ENOSYS);
   if (i.state !== 'bound' && i.state !== 'addr' && i.state !== 'route') return failRdma(EINVAL);
@@ -1568,7 +1601,7 @@ export async function rdma_join_multicast(id: rdma_cm_id, addr: sockaddr, contex
   // The join completes later, as Linux's (a work item): a leave before it cancels it.
   setImmediate(() => {
     if (i.dead || i.mcast.get(g) !== joined) return;
-    if (i.qp && !i.qp.dead) {
+    if (i.qp && !i.qp.dead && !sendOnly) {
       const r = ibv_attach_mcast_ib(i.qp, mgid);
       if (r !== 0) {
         i.mcast.delete(g);

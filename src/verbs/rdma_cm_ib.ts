@@ -22,7 +22,8 @@ import { cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler, eph
 import { RiGsiPort } from '../ibcm/ri-gsi.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
-import { CMA_HDR_LEN, gidFromIpv4, ipv4FromGid, stringifyGid } from '../wire/ib/cm.js';
+import { CMA_HDR_LEN, gidFromIpv4, stringifyGid } from '../wire/ib/cm.js';
+import { gidToAddress } from '../wire/ib/gid-address.js';
 import { ibv_access_flags, ibv_qp_attr_mask, ibv_qp_state, ibv_transport_type } from './constants.js';
 import { type Context, type Device, queryGid } from './device.js';
 import { EADDRINUSE, EINVAL, ENODEV } from './errno.js';
@@ -65,10 +66,10 @@ export function gidTable(ctx: Context): Uint8Array[] {
   return out;
 }
 
-/** The IPv4 addresses of the RoCE device (those of its IPv4-mapped GIDs). */
+/** The IPv4 and IPv6 addresses of the RoCE device (those of its GIDs, Annex A17.8). */
 export function ibAddresses(ctx: Context): string[] {
   return gidTable(ctx)
-    .map((g) => ipv4FromGid(g))
+    .map((g) => gidToAddress(g))
     .filter((a): a is string => a !== null);
 }
 

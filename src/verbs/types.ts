@@ -111,6 +111,15 @@ export interface sockaddr {
   port: number;
 }
 
+/** `struct rdma_cm_join_mc_attr_ex` (rdma_cma.h): the arguments of `rdma_join_multicast_ex`. */
+export interface rdma_cm_join_mc_attr_ex {
+  /** `rdma_cm_join_mc_attr_mask` bits: ADDRESS and JOIN_FLAGS are both required. */
+  comp_mask: number;
+  /** `rdma_cm_mc_join_flags`. */
+  join_flags: number;
+  addr: sockaddr;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Devices and contexts (manual §4.2, §4.3)
 // ---------------------------------------------------------------------------------------------

@@ -13,10 +13,11 @@
  * @packageDocumentation
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { ipv6Bytes } from './ib/gid-address.js';
 
 /** One end of a TCP connection. */
 export interface PcapEndpoint {
-  /** Dotted-quad IPv4 address. */
+  /** Dotted-quad IPv4 address (TCP and UDP), or IPv6 text (UDP only). */
   ip: string;
   port: number;
   /** 6-octet MAC; derived from the IP address when absent. */
@@ -51,6 +52,7 @@ export const PCAP_MAX_TCP_PAYLOAD = 0xffff - 20 - 20;
 
 const ETH_LEN = 14;
 const IP_LEN = 20;
+const IP6_LEN = 40;
 const TCP_LEN = 20;
 const UDP_LEN = 8;
 const TCP_FIN = 0x01;
@@ -155,6 +157,10 @@ export class PcapWriter {
    * checksum computed). RoCEv2 traffic to port 4791 decodes in tshark as RRoCE.
    */
   udpDatagram(d: PcapUdpDatagram): void {
+    if (d.src.ip.includes(':') || d.dst.ip.includes(':')) {
+      this.#udp6Datagram(d);
+      return;
+    }
     const src = side(d.src, 0);
     const dst = side(d.dst, 0);
     const plen = d.payload.length;
@@ -183,6 +189,43 @@ export class PcapWriter {
     s += 17 + UDP_LEN + plen;
     s = sum16(frame, u, u + UDP_LEN + plen, s);
     // RFC 768: a computed checksum of zero is sent as all ones (zero means "none").
+    dv.setUint16(u + 6, fold(s) || 0xffff);
+    this.writeFrame(frame);
+  }
+
+  /**
+   * The IPv6 form (RFC 8200 §3): Ethernet type 0x86DD, Next Header 17, the hop limit from
+   * `ttl`; the UDP checksum, which IPv6 makes mandatory (RFC 8200 §8.1), over the IPv6
+   * pseudo-header. Both endpoints must be IPv6 (an IPv4 one is taken in its IPv4-mapped form).
+   */
+  #udp6Datagram(d: PcapUdpDatagram): void {
+    const v6 = (ip: string): Uint8Array => ipv6Bytes(ip.includes(':') ? ip : `::ffff:${ip}`);
+    const sIp = v6(d.src.ip);
+    const dIp = v6(d.dst.ip);
+    for (const p of [d.src.port, d.dst.port]) if (!Number.isInteger(p) || p < 1 || p > 0xffff) throw new RangeError(`bad port ${p}`);
+    const plen = d.payload.length;
+    if (UDP_LEN + plen > 0xffff) throw new RangeError('UDP payload too large for an IPv6 packet without a jumbogram');
+    const frame = new Uint8Array(ETH_LEN + IP6_LEN + UDP_LEN + plen);
+    const dv = new DataView(frame.buffer);
+    // A locally administered unicast MAC from the low 32 bits of the address, as the IPv4 form does.
+    frame.set(d.dst.mac ?? Uint8Array.from([0x02, 0x00, ...dIp.subarray(12)]), 0);
+    frame.set(d.src.mac ?? Uint8Array.from([0x02, 0x00, ...sIp.subarray(12)]), 6);
+    dv.setUint16(12, 0x86dd);
+    const ip = ETH_LEN;
+    dv.setUint32(ip, 0x60000000);
+    dv.setUint16(ip + 4, UDP_LEN + plen);
+    dv.setUint8(ip + 6, 17);
+    dv.setUint8(ip + 7, d.ttl ?? 64);
+    frame.set(sIp, ip + 8);
+    frame.set(dIp, ip + 24);
+    const u = ip + IP6_LEN;
+    dv.setUint16(u, d.src.port);
+    dv.setUint16(u + 2, d.dst.port);
+    dv.setUint16(u + 4, UDP_LEN + plen);
+    frame.set(d.payload, u + UDP_LEN);
+    let s = sum16(frame, ip + 8, ip + 40);
+    s += 17 + UDP_LEN + plen;
+    s = sum16(frame, u, u + UDP_LEN + plen, s);
     dv.setUint16(u + 6, fold(s) || 0xffff);
     this.writeFrame(frame);
   }

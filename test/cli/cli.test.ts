@@ -68,7 +68,7 @@ test('softrdma rping: client and server complete -C 1000 -V against each other, 
   let serr = '';
   srv.stdout.on('data', (d: Buffer) => (sout += d));
   srv.stderr.on('data', (d: Buffer) => (serr += d));
-  const srvDone = new Promise<number | null>((r) => srv.on('exit', r));
+  const srvDone = new Promise<number | null>((r) => srv.on('close', r));
   // Retry until the listener is up.
   let r = run('rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '1000', '-V');
   for (let i = 0; i < 20 && r.status !== 0 && /REJECTED|ECONNREFUSED/.test(r.stderr); i++) {
@@ -105,7 +105,7 @@ test('softrdma rping: when the server process is killed mid-run, the client repo
       cerr = '';
       const c = spawn(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port], { stdio: ['ignore', 'ignore', 'pipe'] });
       c.stderr!.on('data', (d: Buffer) => (cerr += d));
-      const done = new Promise<number | null>((r) => c.on('exit', r));
+      const done = new Promise<number | null>((r) => c.on('close', r));
       const early = await Promise.race([done, firstPing.then(() => 'running' as const)]);
       if (early === 'running') {
         cli = c;
@@ -136,7 +136,7 @@ test('softrdma rping: a client whose -S the server refuses is told why', { timeo
   const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port], { stdio: ['ignore', 'ignore', 'pipe'] });
   let serr = '';
   srv.stderr.on('data', (d: Buffer) => (serr += d));
-  const srvDone = new Promise<number | null>((r) => srv.on('exit', r));
+  const srvDone = new Promise<number | null>((r) => srv.on('close', r));
   try {
     let r = run('rping', '-c', '-a', '127.0.0.1', '-p', port, '-S', '65535', '-C', '1', '-V');
     for (let i = 0; i < 20 && /REJECTED|ECONNREFUSED/.test(r.stderr); i++) {
@@ -165,7 +165,9 @@ test('softrdma rping with SOFTRDMA_MPA: the client asks for CRC and a Read RTR, 
   const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-C', '5'], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let serr = '';
   srv.stderr.on('data', (d: Buffer) => (serr += d));
-  const srvDone = new Promise<number | null>((r) => srv.on('exit', r));
+  // 'close', not 'exit': a process can exit before its stderr pipe is drained, and the
+  // server's last lines are what this test reads.
+  const srvDone = new Promise<number | null>((r) => srv.on('close', r));
   const runEnv = () => spawnSync(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '5', '-V'], { encoding: 'utf8', timeout: 30_000, env });
   let r = runEnv();
   for (let i = 0; i < 20 && r.status !== 0 && /REJECTED|ECONNREFUSED/.test(r.stderr); i++) {

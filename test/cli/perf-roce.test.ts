@@ -134,3 +134,39 @@ test('perf -d softroce0: a GID index the table lacks is refused', async () => {
   assert.equal(r.status, 1);
   assert.match(r.stderr, /no GID at index 5 of softroce0/);
 });
+
+test('perf send -c UD -d softroce0 (perftest\'s UD mode): ib_send_bw with its default size cut to the MTU, ib_send_lat, and -a up to the MTU', { timeout: 120_000 }, async () => {
+  const [bw, lat, all] = await Promise.all([
+    perf('127.0.21.1', 'send', '-c', 'UD', '-n', '200', '-d', 'softroce0'),
+    perf('127.0.22.1', 'send', '--lat', '-c', 'UD', '-n', '100', '-d', 'softroce0'),
+    perf('127.0.23.1', 'send', '-c', 'UD', '-a', '-n', '50', '-d', 'softroce0'),
+  ]);
+  for (const [r, gid] of [
+    [bw, '127.0.21.1'],
+    [lat, '127.0.22.1'],
+    [all, '127.0.23.1'],
+  ] as const) {
+    checkEth(r, gid);
+    assert.match(r.stdout, / Connection type : UD\t/);
+  }
+  // 64 KiB by default, one datagram at most the path MTU (1024 on softroce0): perftest's words.
+  assert.match(bw.stderr, / Max msg size in UD is MTU 1024\n Changing to this MTU\n/);
+  assert.equal(Number(BW_ROW.exec(bw.stdout)?.[1]), 1024);
+  assert.match(bw.stdout, / CQ Moderation {3}: 100\n/);
+  assert.equal(Number(LAT_ROW.exec(lat.stdout)?.[1]), 2);
+  const sizes = [...all.stdout.matchAll(new RegExp(BW_ROW.source, 'gm'))].map((m) => Number(m[1]));
+  assert.deepEqual(sizes, [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
+});
+
+test('perf send -c UD: a size above the MTU asked for with -s is refused; UD is refused with -R and for the other tests', async () => {
+  // Known once the ends have agreed on the MTU: both refuse.
+  const big = await perf('127.0.24.1', 'send', '-c', 'UD', '-s', '2048', '-n', '10', '-d', 'softroce0');
+  assert.equal(big.status, 1);
+  assert.match(big.stderr, /Max message size in UD cannot be greater than MTU/);
+  const cm = await perf('127.0.24.2', 'send', '-c', 'UD', '-R', '-d', 'softroce0', '--server');
+  assert.equal(cm.status, 2);
+  assert.match(cm.stderr, /UD over rdma_cm \(-R\) is not supported/);
+  const write = await perf('127.0.24.3', 'write', '-c', 'UD', '-d', 'softroce0', '--server');
+  assert.equal(write.status, 2);
+  assert.match(write.stderr, /-c\/--connection is for send only/);
+});

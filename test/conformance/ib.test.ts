@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { hostIpv4Gids } from '../../src/provider/ib.js';
+import { hostGids } from '../../src/provider/ib.js';
 import { riGidOfBytes } from '../../src/rnicpi/gid.js';
 import { roceConfig } from '../../src/provider/softrdma.js';
 import { IbQpAttr } from '../../src/rnic/qp-states.js';
@@ -32,7 +32,7 @@ const M = RiQpAttrMask;
 /** A RoCE RNIC whose IB QPs ride the in-process loopback (no RoCEv2 transport needed). */
 const roce = () => openRnic({ config: { ...roceConfig(undefined, 0), ibLink: 'loopback' } });
 
-function av(dgid = hostIpv4Gids()[0]!): ri_gen_address_vector_t {
+function av(dgid = hostGids()[0]!): ri_gen_address_vector_t {
   return { sl: 0, send_global_routing_hdr_flg: 1, hop_limit: 64, source_gid_index: 0, flow_label: 0, dgid: riGidOfBytes(dgid), dlid: 0, traffic_class: 0, max_static_rate: 0, source_path_bits: 0 };
 }
 
@@ -60,7 +60,7 @@ test('ri_rnic_query of a RoCEv2 RNIC: transport IB, one Ethernet port with the h
   assert.equal(ib.ib_rnic_flags, RiIbRnicFlags.ATOMICS | RiIbRnicFlags.UD_MULTICAST);
   assert.deepEqual([ib.max_mcgs, ib.max_qps_per_mcg, ib.max_multicast_qps], [8192, 56, 8192 * 56]);
   const p = ib.port_attrs![0]!;
-  const gids = hostIpv4Gids();
+  const gids = hostGids();
   assert.equal(p.src_gid_table_size, gids.length);
   assert.deepEqual(p.src_gid_table, gids.map((g) => riGidOfBytes(g)));
   assert.deepEqual(p.sr_gid_types, gids.map(() => RiSrGidType.ROCE_V2));

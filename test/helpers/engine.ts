@@ -27,6 +27,7 @@ import type { FaultPlan } from '../../src/loopback/faults.js';
 import { LoopbackConn, loopbackPair } from '../../src/loopback/loopback.js';
 import { RoceNet } from '../../src/roce/net.js';
 import '../../src/roce/transport.js';
+import { addressToGid } from '../../src/wire/ib/gid-address.js';
 
 // Engine-level tests attach iWARP streams the way the provider does.
 registerLlpBinder(attachIwarp);
@@ -296,12 +297,10 @@ export function ibToRts(qp: Qp, destQpn: number, path: IbPath = {}): RiRet {
   });
 }
 
-/** The IPv4-mapped GID of `a.b.c.d`. */
-export function gidOf(ipv4: string): Uint8Array {
-  const g = new Uint8Array(16);
-  g[10] = 0xff;
-  g[11] = 0xff;
-  g.set(ipv4.split('.').map(Number), 12);
+/** The RoCEv2 GID of an address: IPv4-mapped for `a.b.c.d`, the address itself for IPv6. */
+export function gidOf(address: string): Uint8Array {
+  const g = addressToGid(address);
+  if (!g) throw new RangeError(`not an IPv4 or IPv6 address: ${address}`);
   return g;
 }
 

@@ -42,7 +42,9 @@ import {
   IBV_QPS_INIT,
   IBV_QPS_RTR,
   IBV_QPS_RTS,
+  IBV_QP_QKEY,
   IBV_QPT_RC,
+  IBV_QPT_UD,
   IBV_SEND_SIGNALED,
   IBV_WC_RECV,
   IBV_WC_RDMA_READ,
@@ -69,6 +71,8 @@ import {
   rdmaListenReady,
   verbs as v,
 } from '../../src/verbs/index.js';
+import type { IbCm, IbCmConnection } from '../../src/ibcm/cm.js';
+import { type CmId, rdmaUseDevice } from '../../src/verbs/rdma_cm.js';
 import { gidOf } from './engine.js';
 import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
@@ -560,9 +564,136 @@ export class RoceServer extends VerbsServer {
   }
 
   override async close(): Promise<void> {
+    if (this.cm) {
+      assert.equal(v.rdma_destroy_id(this.cm.listen), 0);
+      v.rdma_destroy_event_channel(this.cm.ch);
+      this.cm = null;
+    }
     await super.close();
     assert.equal(v.ibv_close_device(this.ctx), 0);
     this.restore();
+  }
+
+  /** The rdma_cm listener on softroce0 (the IB CM on the device's QP1) of {@link cmConnection}. */
+  private cm: { ch: rdma_event_channel; listen: rdma_cm_id; port: number } | null = null;
+
+  /**
+   * Listens with rdma_cm on the server's address: the device's QP1 and IB CM come up and stay
+   * while the listener lives (call it before the counters at rest are taken).
+   */
+  async listenCm(): Promise<void> {
+    const ch = v.rdma_create_event_channel()!;
+    const listen = v.rdma_create_id(ch, 'hostile-cm-server', RDMA_PS_TCP).id!;
+    assert.equal(v.rdma_bind_addr(listen, { family: 'ipv4', address: ROCE_SERVER_ADDR, port: 0 }), 0);
+    assert.equal(v.rdma_listen(listen, 8), 0);
+    await rdmaListenReady(listen);
+    this.cm = { ch, listen, port: v.rdma_get_src_port(listen) };
+  }
+
+  /**
+   * An RC connection made by rdma_cm over the IB CM of softroce0, between a client id and the
+   * listener of {@link listenCm}, each end with its own PD, CQ and one receive buffer.
+   */
+  async cmConnection(): Promise<RoceCmPair> {
+    const lc = this.cm;
+    assert.ok(lc, 'listenCm first');
+    const next = async (ch: rdma_event_channel, want: number): Promise<rdma_cm_id> => {
+      const r = await v.rdma_get_cm_event(ch);
+      assert.equal(r.ret, 0);
+      assert.equal(rdma_event_str(r.event!.event), rdma_event_str(want), `CM pair: status ${r.event!.status}`);
+      const id = r.event!.id;
+      v.rdma_ack_cm_event(r.event!);
+      return id;
+    };
+    const ch = v.rdma_create_event_channel()!;
+    const client = v.rdma_create_id(ch, 'cm-client', RDMA_PS_TCP).id!;
+    const roce = v.rdma_get_devices()!.find((c) => c.device.name === this.ctx.device.name)!;
+    assert.equal(rdmaUseDevice(client, roce), 0);
+    assert.equal(await v.rdma_resolve_addr(client, null, { family: 'ipv4', address: ROCE_SERVER_ADDR, port: lc.port }, 2000), 0);
+    await next(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+    assert.equal(await v.rdma_resolve_route(client, 2000), 0);
+    await next(ch, RDMA_CM_EVENT_ROUTE_RESOLVED);
+    const end = (id: rdma_cm_id): CmEnd => {
+      const pd = v.ibv_alloc_pd(id.verbs!)!;
+      const cq = v.ibv_create_cq(id.verbs!, 16, null, null, 0)!;
+      assert.equal(v.rdma_create_qp(id, pd, { qp_type: IBV_QPT_RC, send_cq: cq, recv_cq: cq, cap: { ...CAP } }), 0, `rdma_create_qp errno ${getErrno()}`);
+      const buf = new Uint8Array(64);
+      const mr = v.ibv_reg_mr(pd, buf, buf.length, IBV_ACCESS_LOCAL_WRITE)!;
+      return { id, pd, cq, buf, mr };
+    };
+    const c = end(client);
+    const connected = v.rdma_connect(client, { responder_resources: 1, initiator_depth: 1 });
+    const sid = await next(lc.ch, RDMA_CM_EVENT_CONNECT_REQUEST);
+    const sv = end(sid);
+    assert.equal(await v.rdma_accept(sid, { responder_resources: 1, initiator_depth: 1 }), 0);
+    assert.equal(await connected, 0);
+    await next(ch, RDMA_CM_EVENT_ESTABLISHED);
+    await next(lc.ch, RDMA_CM_EVENT_ESTABLISHED);
+    const ib = (e: CmEnd) => (e.id as CmId).ib!;
+    const send = async (from: CmEnd, to: CmEnd, text: string) => {
+      const rr = v.ibv_post_recv(to.id.qp!, { wr_id: 9n, sg_list: [{ addr: to.mr.addr, length: 64, lkey: to.mr.lkey }] });
+      assert.equal(rr.ret, 0);
+      const msg = new TextEncoder().encode(text);
+      from.buf.set(msg);
+      const sr = v.ibv_post_send(from.id.qp!, { wr_id: 8n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [{ addr: from.mr.addr, length: msg.length, lkey: from.mr.lkey }] });
+      assert.equal(sr.ret, 0);
+      assert.equal((await pollN(from.cq, 1))[0]!.status, IBV_WC_SUCCESS, `Send ${text}`);
+      const [w] = await pollN(to.cq, 1);
+      assert.equal(w!.status, IBV_WC_SUCCESS, `receive ${text}`);
+      assert.equal(new TextDecoder().decode(to.buf.subarray(0, w!.byte_len)), text);
+    };
+    return {
+      server: sv.id,
+      client,
+      cm: ib(c).roce.cm,
+      serverConn: () => ib(sv).conn!,
+      clientConn: () => ib(c).conn!,
+      async exchange() {
+        await send(c, sv, 'client to server');
+        await send(sv, c, 'server to client');
+      },
+      async close() {
+        // The client's DREQ; the server, told DISCONNECTED, answers it with its DREP.
+        assert.equal(await v.rdma_disconnect(client), 0);
+        await next(lc.ch, RDMA_CM_EVENT_DISCONNECTED);
+        assert.equal(await v.rdma_disconnect(sv.id), 0);
+        await next(ch, RDMA_CM_EVENT_DISCONNECTED);
+        for (const e of [c, sv]) {
+          v.rdma_destroy_qp(e.id);
+          assert.equal(v.ibv_dereg_mr(e.mr), 0);
+          assert.equal(v.ibv_destroy_cq(e.cq), 0);
+          assert.equal(v.ibv_dealloc_pd(e.pd), 0);
+          assert.equal(v.rdma_destroy_id(e.id), 0);
+        }
+        v.rdma_destroy_event_channel(ch);
+      },
+    };
+  }
+
+  /**
+   * A UD QP of the server with Q_Key `qkey` and a CQ, receiving into a guarded buffer of
+   * `size` octets (GRH included); {@link UdVictim.close} frees it all.
+   */
+  udQp(qkey: number, size: number): UdVictim {
+    const cq = v.ibv_create_cq(this.ctx, 16, null, null, 0)!;
+    const qp = v.ibv_create_qp(this.pd, { qp_type: IBV_QPT_UD, send_cq: cq, recv_cq: cq, cap: { ...CAP } })!;
+    assert.ok(qp, `ibv_create_qp UD errno ${getErrno()}`);
+    assert.equal(v.ibv_modify_qp(qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey }, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY), 0);
+    assert.equal(v.ibv_modify_qp(qp, { qp_state: IBV_QPS_RTR }, IBV_QP_STATE), 0);
+    assert.equal(v.ibv_modify_qp(qp, { qp_state: IBV_QPS_RTS, sq_psn: 0 }, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
+    const buf = guarded('ud', size);
+    const mr = v.ibv_reg_mr(this.pd, buf.inner, size, IBV_ACCESS_LOCAL_WRITE)!;
+    return {
+      qp,
+      cq,
+      buf,
+      postRecv: () => assert.equal(v.ibv_post_recv(qp, { wr_id: 5n, sg_list: [{ addr: mr.addr, length: size, lkey: mr.lkey }] }).ret, 0),
+      close() {
+        assert.equal(v.ibv_destroy_qp(qp), 0);
+        assert.equal(v.ibv_dereg_mr(mr), 0);
+        assert.equal(v.ibv_destroy_cq(cq), 0);
+      },
+    };
   }
 
   /** A legitimate RoCEv2 client on 127.0.0.2 of the same device (see {@link IwarpServer.legit}). */
@@ -589,6 +720,38 @@ export class RoceServer extends VerbsServer {
     assert.equal(v.ibv_dealloc_pd(pd), 0);
     assert.equal(v.ibv_close_device(ctx), 0);
   }
+}
+
+/** One end of a {@link RoceCmPair}. */
+interface CmEnd {
+  id: rdma_cm_id;
+  pd: ibv_pd;
+  cq: ibv_cq;
+  buf: Uint8Array;
+  mr: ibv_mr;
+}
+
+/** An rdma_cm connection over the IB CM of softroce0 ({@link RoceServer.cmConnection}). */
+export interface RoceCmPair {
+  server: rdma_cm_id;
+  client: rdma_cm_id;
+  /** The device's IB CM (both ends are on it). */
+  cm: IbCm;
+  serverConn(): IbCmConnection;
+  clientConn(): IbCmConnection;
+  /** A Send each way over the connected QPs, each received and checked. */
+  exchange(): Promise<void>;
+  /** rdma_disconnect from the client, DISCONNECTED on both ends, everything freed. */
+  close(): Promise<void>;
+}
+
+/** A UD QP of the server ({@link RoceServer.udQp}). */
+export interface UdVictim {
+  qp: ibv_qp;
+  cq: ibv_cq;
+  buf: Guarded;
+  postRecv(): void;
+  close(): void;
 }
 
 /** RESET→INIT→RTR→RTS of an RC QP with the masks ibv_rc_pingpong uses. */

@@ -7,7 +7,10 @@
  *   RB. softrdma `rping -c` (SOFTRDMA_DEVICE=softroce0) → guest `rping -s` (64 B and -S 65535)
  *   RC. softrdma `perf … -d softroce0 ADDR` → guest `ib_*` -R servers: the six bw/lat tests and ib_atomic_bw
  *   RD. guest `ib_* -R ADDR` → softrdma `perf … --server -d softroce0`: the same seven
- *   RE–RG. udaddy, ucmatose, mckey both ways (examples/rdmacm)
+ *   RE–RG. udaddy and ucmatose with 50 connections, mckey, both ways (examples/rdmacm); RK. mckey
+ *   with a send-only join (-o) both ways
+ *   RI–RJ. ib_atomic_lat (both atomics), ib_atomic_bw CMP_AND_SWAP, ib_write_bw -a and -q 4, both roles
+ *   RL. mckey with two receivers on two hosts (the guest and softrdma) of a softrdma sender
  *   RH. guest `rping -c` → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0)
  *
  * The host side runs in the harness's netns (192.168.77.1); its GID table holds the netns's
@@ -16,11 +19,12 @@
  */
 import { retryOnce } from '../helpers/retry.js';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, GUEST_IP, HOST_IP, harness, host, hostNode, kill, pcapDir, pings, roceWireCheck, run, show, tagged } from './harness.js';
+import { cli, GUEST_IP, HOST_IP, harness, host, hostNode, kill, type Proc, pcapDir, pings, roceWireCheck, run, show, tagged } from './harness.js';
 
 const COUNT = 100;
 const TESTS = [
@@ -263,6 +267,101 @@ test('interop RD: guest perftest -R clients on rxe → softrdma perf --server -d
   });
 });
 
+/**
+ * The rest of perftest against rxe, both roles: ib_atomic_lat and ib_atomic_bw with both atomics,
+ * an `-a` size sweep, and 4 QPs (`-q 4`). Each entry: the perftest program, its arguments (both
+ * ends take the same), softrdma perf's test words, and how many result rows each end prints.
+ */
+const MORE = [
+  { prog: 'ib_atomic_lat', args: ['-A', 'FETCH_AND_ADD', '-n', '200'], ours: ['atomic', '--lat'], rows: 1 },
+  { prog: 'ib_atomic_lat', args: ['-A', 'CMP_AND_SWAP', '-n', '200'], ours: ['atomic', '--lat'], rows: 1 },
+  { prog: 'ib_atomic_bw', args: ['-A', 'CMP_AND_SWAP', '-n', '200'], ours: ['atomic', '--bw'], rows: 1 },
+  // -a: 2 B … 8 MiB, 23 rows; -n 20 keeps the 8 MiB row short under TCG. A perftest server in
+  // the emulated guest sets up its 8 MiB buffers between the control handshake and listening for
+  // the data connection, for longer than a perftest client's 10 attempts 100 ms apart; softrdma
+  // perf's client keeps trying for 10 s.
+  { prog: 'ib_write_bw', args: ['-a', '-n', '20'], ours: ['write', '--bw'], rows: 23 },
+  { prog: 'ib_write_bw', args: ['-q', '4', '-s', '65536', '-n', '200'], ours: ['write', '--bw'], rows: 1 },
+] as const;
+const moreArgs = (m: (typeof MORE)[number]): string[] => ['-R', ...m.args, '-p', '18515'];
+const moreName = (m: (typeof MORE)[number]): string => `${m.prog} ${m.args.join(' ')}`;
+/** perftest's result rows: "bytes iterations …". */
+const resultRow = /^\s*\d+\s+\d+\s+[\d.]+/;
+
+/** One guest boot: for each MORE entry, a perftest server in the guest and `softrdma perf` as the client, or the reverse. */
+async function morePerf(tag: string, guestServes: boolean): Promise<void> {
+  const pcap = pcapDir(tag);
+  const cases = MORE;
+  const script = [
+    'echo KP_READY',
+    'sleep 4',
+    ...cases.map(
+      (m, i) =>
+        `${guestServes ? '' : 'sleep 3; '}echo "START m${i}"; timeout 240 ${m.prog} ${moreArgs(m).join(' ')} ${guestServes ? '' : HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END m${i} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+ +[0-9.]+" /tmp/o | head -30; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`,
+    ),
+  ].join('\n');
+  const guest = guestRun(script, 1500);
+  let guestRc = -1;
+  const results: Array<{ rc: number; lines: string[] }> = [];
+  try {
+    assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+    for (const [i, m] of cases.entries()) {
+      if (guestServes) {
+        assert.ok(await guest.wait(new RegExp(`^START m${i}$`), 300_000), `${tag}: the guest did not start ${moreName(m)}`);
+        await sleep(2000); // the server's rdma_cm listen (TCG)
+        results.push(await host(dir, ['perf', ...m.ours, '-d', 'softroce0', ...moreArgs(m), GUEST_IP], 300_000, { SOFTRDMA_PCAP: pcap }));
+      } else {
+        results.push(await host(dir, ['perf', ...m.ours, '--server', '-d', 'softroce0', ...moreArgs(m)], 300_000, { SOFTRDMA_PCAP: pcap }));
+      }
+    }
+    const tm = setTimeout(() => kill(guest), 120_000);
+    guestRc = await guest.done;
+    clearTimeout(tm);
+  } finally {
+    kill(guest);
+    show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+  }
+  const failures: string[] = [];
+  for (const [i, m] of cases.entries()) {
+    const r = results[i];
+    const g = perfOut(guest.lines, `m${i}`);
+    const gRows = g.out.filter((l) => resultRow.test(l));
+    const rows = r?.lines.filter((l) => resultRow.test(l)) ?? [];
+    const role = guestServes ? 'softrdma client → guest server' : 'guest client → softrdma server';
+    console.log(`---- ${tag} ${moreName(m)} -R (${role}): ours rc=${r?.rc} rows=${rows.length}, guest rc=${g.rc} rows=${gRows.length} ----`);
+    for (const l of rows.slice(0, 3)) console.log(`[host ] ${l}`);
+    for (const l of gRows.slice(0, 3)) console.log(`[guest] ${l}`);
+    // perftest's Read and atomic latency servers are passive: they print no row (softrdma perf neither).
+    // A bw server's size sweep (-a) ends with one row: only the client reports each size.
+    const oursNeeds = guestServes ? m.rows : m.prog === 'ib_atomic_lat' ? 0 : Math.min(m.rows, 1);
+    if (r?.rc !== 0 || rows.length < oursNeeds) show(`softrdma perf ${m.ours.join(' ')} output`, 'host', r?.lines ?? []);
+    if (!r) failures.push(`${moreName(m)}: not run`);
+    else {
+      if (r.rc !== 0) failures.push(`${moreName(m)}: softrdma perf exit status ${r.rc}`);
+      if (rows.length < oursNeeds) failures.push(`${moreName(m)}: softrdma perf printed ${rows.length} of ${oursNeeds} result rows`);
+    }
+    if (g.rc !== 0) failures.push(`${moreName(m)}: guest exit status ${g.rc}`);
+    // A passive perftest server prints no row for latency tests and one for a bw -a sweep (the
+    // client reports each size); the client always prints them all.
+    const guestNeeds = !guestServes ? m.rows : m.prog.endsWith('_lat') ? 0 : Math.min(m.rows, 1);
+    if (gRows.length < guestNeeds) failures.push(`${moreName(m)}: the guest printed ${gRows.length} of ${guestNeeds} result rows`);
+  }
+  checkWire(tag, pcap, failures);
+  assert.deepEqual(failures, [], `${tag}: ${failures.join('; ')}`);
+}
+
+test('interop RI: softrdma perf -d softroce0 clients → guest perftest -R servers on rxe (ib_atomic_lat both atomics, ib_atomic_bw CMP_AND_SWAP, ib_write_bw -a and -q 4)', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('RI', () => morePerf('RI', true));
+});
+
+test('interop RJ: guest perftest -R clients on rxe → softrdma perf --server -d softroce0 (ib_atomic_lat both atomics, ib_atomic_bw CMP_AND_SWAP, ib_write_bw -a and -q 4)', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('RJ', () => morePerf('RJ', false));
+});
+
 const example = (name: string): string => join(cli, `../../../examples/rdmacm/${name}.js`);
 
 /**
@@ -311,23 +410,23 @@ async function bothWays(name: string, prog: string, guestArgs: { client: string;
   assert.deepEqual(failures, [], failures.join('; '));
 }
 
-test('interop RE: udaddy both ways (RDMA_PS_UDP, SIDR and UD datagrams) between the guest (rxe) and examples/rdmacm/udaddy', opts, async () => {
+test('interop RE: udaddy with 50 connections both ways (RDMA_PS_UDP, SIDR and UD datagrams) between the guest (rxe) and examples/rdmacm/udaddy', opts, async () => {
   if ('skip' in h) return;
   assert.ok(existsSync(example('udaddy')), 'examples/rdmacm/udaddy.js missing: npx tsc -p .');
   await retryOnce('RE', () =>
-    bothWays('RE', 'udaddy', { client: `-s ${HOST_IP}`, server: `-b ${GUEST_IP}` }, { server: ['-b', HOST_IP], client: ['-s', GUEST_IP] }),
+    bothWays('RE', 'udaddy', { client: `-s ${HOST_IP} -c 50`, server: `-b ${GUEST_IP} -c 50` }, { server: ['-b', HOST_IP, '-c', '50'], client: ['-s', GUEST_IP, '-c', '50'] }),
   );
 });
 
-test('interop RF: ucmatose with 4 connections both ways between the guest (rxe) and examples/rdmacm/ucmatose', opts, async () => {
+test('interop RF: ucmatose with 50 connections both ways between the guest (rxe) and examples/rdmacm/ucmatose', opts, async () => {
   if ('skip' in h) return;
   assert.ok(existsSync(example('ucmatose')), 'examples/rdmacm/ucmatose.js missing: npx tsc -p .');
   await retryOnce('RF', () =>
     bothWays(
       'RF',
       'ucmatose',
-      { client: `-s ${HOST_IP} -p 7471 -c 4`, server: `-b ${GUEST_IP} -p 7472 -c 4` },
-      { server: ['-b', HOST_IP, '-p', '7471', '-c', '4'], client: ['-s', GUEST_IP, '-p', '7472', '-c', '4'] },
+      { client: `-s ${HOST_IP} -p 7471 -c 50`, server: `-b ${GUEST_IP} -p 7472 -c 50` },
+      { server: ['-b', HOST_IP, '-p', '7471', '-c', '50'], client: ['-s', GUEST_IP, '-p', '7472', '-c', '50'] },
       ROCE,
     ),
   );
@@ -347,6 +446,97 @@ test('interop RG: mckey both ways (IPv4 group 239.255.1.1, IGMP, UD to QPN 0xFFF
       false,
     ),
   );
+});
+
+test('interop RK: mckey with a send-only join (-o, rdma_join_multicast_ex SENDONLY_FULLMEMBER) both ways: guest sender → softrdma receiver, then softrdma sender → guest receiver', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
+  const G = '239.255.1.5';
+  await retryOnce('RK', () =>
+    bothWays(
+      'RK',
+      'mckey',
+      { client: `-m ${G} -b ${GUEST_IP} -s -o`, server: `-m ${G} -b ${GUEST_IP}` },
+      { server: ['-m', G, '-b', HOST_IP], client: ['-m', G, '-b', HOST_IP, '-s', '-o'] },
+      {},
+      false,
+    ),
+  );
+});
+
+/**
+ * mckey with two receivers on two hosts: the guest (Linux rxe) and a softrdma process on the
+ * host (192.168.77.1) both join the group, and a second softrdma process sends from a host of its
+ * own: a network namespace (`kprl`, 192.168.77.4) whose veth is a port of the harness's bridge.
+ * The bridge carries the datagrams to the guest (it joined with IGMP) and to the host's own
+ * interface, where the softrdma receiver joined.
+ */
+test('interop RL: mckey with two receivers on two hosts (the guest on rxe and softrdma) of one softrdma sender on a third, group 239.255.1.9', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
+  const G = '239.255.1.9';
+  const SENDER_IP = '192.168.77.4';
+  const NS = process.env.KP_NS ?? 'rdmapeer';
+  const SNS = 'kprl';
+  const ip = (args: string[]) => spawnSync('ip', args, { encoding: 'utf8', timeout: 30_000 });
+  const sh = (args: string[]): void => {
+    const r = ip(args);
+    assert.equal(r.status, 0, `ip ${args.join(' ')}: ${r.stderr}`);
+  };
+  await retryOnce('RL', async () => {
+    const pcap = pcapDir('RL');
+    // The sender's host: a namespace with a veth into the bridge (host-exec.sh makes the bridge).
+    assert.equal(spawnSync(join(dir, 'host-exec.sh'), ['true']).status, 0, 'the harness netns');
+    ip(['netns', 'del', SNS]);
+    sh(['netns', 'add', SNS]);
+    sh(['-n', NS, 'link', 'add', 'kprl-b', 'type', 'veth', 'peer', 'name', 'kprl-h', 'netns', SNS]);
+    sh(['-n', NS, 'link', 'set', 'kprl-b', 'master', 'kpbr0', 'up']);
+    sh(['-n', SNS, 'link', 'set', 'lo', 'up']);
+    sh(['-n', SNS, 'addr', 'add', `${SENDER_IP}/24`, 'dev', 'kprl-h']);
+    sh(['-n', SNS, 'link', 'set', 'kprl-h', 'up']);
+    sh(['-n', SNS, 'route', 'add', '224.0.0.0/4', 'dev', 'kprl-h']);
+    const script = ['echo KP_READY', `(mckey -m ${G} -b ${GUEST_IP} 2>&1; echo "END rc=$?") | sed 's/^/g| /' &`, 'sleep 2; echo "READY g"; wait'].join('\n');
+    const guest = guestRun(script, 400);
+    let guestRc = -1;
+    let receiver: Proc | null = null;
+    let sender: Proc | null = null;
+    let recvRc = -1;
+    let sendRc = -1;
+    try {
+      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+      assert.ok(await guest.wait(/^READY g$/, 120_000), 'RL: the guest receiver did not start');
+      receiver = run(join(dir, 'host-exec.sh'), ['node', example('mckey'), '-m', G, '-b', HOST_IP], dir, { SOFTRDMA_PCAP: pcap });
+      assert.ok(await receiver.wait(/^mckey: joined dgid/, 60_000), `RL: the softrdma receiver did not join:\n${receiver.lines.join('\n')}`);
+      sender = run('ip', ['netns', 'exec', SNS, process.execPath, example('mckey'), '-m', G, '-b', SENDER_IP, '-s'], dir, { SOFTRDMA_PCAP: pcap });
+      const ts = setTimeout(() => kill(sender), 120_000);
+      sendRc = await sender.done;
+      clearTimeout(ts);
+      const t = setTimeout(() => kill(receiver), 60_000);
+      recvRc = await receiver.done;
+      clearTimeout(t);
+      const tg = setTimeout(() => kill(guest), 60_000);
+      guestRc = await guest.done;
+      clearTimeout(tg);
+    } finally {
+      kill(sender);
+      kill(receiver);
+      kill(guest);
+      ip(['netns', 'del', SNS]); // and with it the veth pair
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+      show(`softrdma mckey receiver on ${HOST_IP} (rc ${recvRc})`, 'host', receiver?.lines ?? []);
+      show(`softrdma mckey sender on ${SENDER_IP}, netns ${SNS} (rc ${sendRc})`, 'host', sender?.lines ?? []);
+    }
+    const failures: string[] = [];
+    const g = tagged(guest.lines, 'g');
+    if (sendRc !== 0) failures.push(`RL: softrdma mckey sender exit status ${sendRc}`);
+    if (!sender?.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the softrdma sender did not complete its data transfers');
+    if (recvRc !== 0) failures.push(`RL: softrdma mckey receiver exit status ${recvRc}`);
+    if (!receiver?.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the softrdma receiver did not receive the 10 datagrams');
+    if (g.rc !== 0) failures.push(`RL: guest mckey receiver exit status ${g.rc}`);
+    if (!g.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the guest receiver did not receive the 10 datagrams');
+    checkWire('RL', pcap, failures, false);
+    assert.deepEqual(failures, [], failures.join('; '));
+  });
 });
 
 test('interop RH: guest rping -c (Linux rxe) → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0), 64 B and -S 65535, -C 100 -V', opts, async () => {

@@ -10,11 +10,15 @@
  *   H. guest perftest clients → `softrdma perf … --server`
  *      (ib_{write,read,send}_{bw,lat} -s 65536 -n 200, ib_atomic_bw -A FETCH_AND_ADD and
  *      -A CMP_AND_SWAP -n 200; all -x 1, without -R: perftest's TCP exchange)
+ *   U. perftest -c UD: ib_send_bw and ib_send_lat, both roles
  *   L. 2 % loss both ways on the link (nftables in the harness's netns): ib_write_bw and
  *      ib_read_bw at 1 MiB in both roles; the data checked where softrdma holds it (what the
  *      guest's ib_write_bw placed in our buffer, what our RDMA Reads returned), against the
  *      guest's buffer regenerated from glibc's rand() (perftest fills it after
- *      srand(time(NULL))); the guest's rxe counters duplicate_request / out_of_seq_request rise.
+ *      srand(time(NULL))); retransmission and sequence-error counters rise on both ends (rxe's
+ *      hw_counters, softrdma stat).
+ *   R7. retry_cnt 7 as rxe reads it: a 2 s outage in the middle of softrdma perf write -D 8
+ *      against the guest's ib_write_bw; the run resumes.
  *
  * Host side: netns `rdmapeer`, `SOFTRDMA_ROCE_ADDRS=127.0.0.1,192.168.77.1` so that our GID index
  * 1 is 192.168.77.1, as the guest's GID 1 is ::ffff:192.168.77.2 (`-g 1` / `-x 1`). Every case
@@ -363,6 +367,73 @@ test('interop H: guest perftest clients (Linux rxe, -x 1, no -R) → softrdma pe
   });
 });
 
+// --------------------------------------------------------------------------- perftest -c UD
+
+/**
+ * perftest's UD mode (`-c UD`): ib_send_bw (its default 64 KiB cut to the path MTU, 1024 on both
+ * ends, with perftest's "Max msg size in UD is MTU" on stderr) and ib_send_lat (2 octets). UD
+ * datagrams carry the Q_Key 0x11111111 and land behind a 40-octet GRH. -n 200: the receiving end
+ * posts all 200 receives before the first datagram (a datagram that finds none is dropped).
+ */
+const UD_CASES: readonly PerfCase[] = [
+  { tag: 'ud_send_bw', prog: 'ib_send_bw', pargs: ['-d', 'rxe0', ...COMMON, '-c', 'UD'], ours: ['perf', 'send', '--bw', '-d', 'softroce0', ...COMMON, '-c', 'UD'], row: /^\s*1024\s+200\s/ },
+  { tag: 'ud_send_lat', prog: 'ib_send_lat', pargs: ['-d', 'rxe0', ...COMMON, '-c', 'UD'], ours: ['perf', 'send', '--lat', '-d', 'softroce0', ...COMMON, '-c', 'UD'], row: /^\s*2\s+200\s/ },
+];
+const udPort = (i: number, guestServes: boolean): number => 18750 + 2 * i + (guestServes ? 0 : 1);
+
+test('interop U: perftest -c UD (ib_send_bw, ib_send_lat) against Linux rxe, both roles: softrdma perf clients → guest servers, then guest clients → softrdma perf --server', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('U', async () => {
+    const pcap = pcapDir('U');
+    const restore = await idZero(h.dir);
+    const script = [
+      PROLOGUE,
+      ...UD_CASES.map((c, i) => `server ${c.tag}_gs ${c.prog} ${c.pargs.join(' ')} -p ${udPort(i, true)}`),
+      'sleep 3',
+      ...UD_CASES.map((c, i) => `client ${c.tag}_gc ${c.prog} ${c.pargs.join(' ')} -p ${udPort(i, false)} ${HOST_IP}`),
+    ].join('\n');
+    const guest = bootGuest(h.dir, script, 900);
+    const asClient: Array<{ rc: number; lines: string[] }> = [];
+    const asServer: Array<{ rc: number; lines: string[] }> = [];
+    let guestRc = -1;
+    try {
+      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+      for (const [i, c] of UD_CASES.entries()) {
+        assert.ok(await guest.wait(new RegExp(`^START ${c.tag}_gs$`), 200_000), `U: the guest did not start ${c.tag}`);
+        asClient.push(await hostClient(h.dir, [...c.ours, '-p', String(udPort(i, true)), GUEST_IP], { ...ENV, SOFTRDMA_PCAP: pcap }, 150_000));
+        await guest.wait(new RegExp(`^END ${c.tag}_gs rc=`), 180_000);
+      }
+      for (const [i, c] of UD_CASES.entries()) {
+        asServer.push(await host(h.dir, [...c.ours, '--server', '-p', String(udPort(i, false))], 180_000, { ...ENV, SOFTRDMA_PCAP: pcap }));
+        await guest.wait(new RegExp(`^END ${c.tag}_gc rc=`), 60_000);
+      }
+      const t = setTimeout(() => kill(guest), 60_000);
+      guestRc = await guest.done;
+      clearTimeout(t);
+    } finally {
+      kill(guest);
+      restore();
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 20));
+    }
+    const failures: string[] = [];
+    for (const [i, c] of UD_CASES.entries()) {
+      for (const [role, ours, g] of [
+        ['U (softrdma client → guest server)', asClient[i], section(guest.lines, `${c.tag}_gs`)],
+        ['U (guest client → softrdma server)', asServer[i], section(guest.lines, `${c.tag}_gc`)],
+      ] as const) {
+        const o = ours ?? { rc: -1, lines: [] };
+        perfReport(role, c, o, g, role.includes('guest server'), failures);
+        if (!o.lines.some((l) => /Connection type : UD/.test(l))) failures.push(`${role} ${c.tag}: softrdma did not run UD`);
+        if (!g.lines.some((l) => /Connection type : UD/.test(l))) failures.push(`${role} ${c.tag}: the guest did not run UD`);
+      }
+    }
+    const ops = checkWire('U', pcap, failures);
+    if (!ops.has('UD_SEND_ONLY')) failures.push(`U wire: no UD SEND ONLY in softrdma's captures (${[...ops.keys()].join(', ')})`);
+    assert.deepEqual(failures, [], `U: ${failures.join('; ')}`);
+  });
+});
+
 // --------------------------------------------------------------------------- loss
 
 const MIB = 1 << 20;
@@ -378,6 +449,38 @@ test('glibc rand(): the generator behind perftest\'s buffers matches glibc\'s ou
   const data = glibcRandBytes(1700000123, 4096, 10);
   assert.equal(findGlibcSeed(data, 1700000000, 1700000200, 10), 1700000123);
 });
+
+/**
+ * `softrdma stat --json` polled while softrdma processes run (each publishes its counters every
+ * second into SOFTRDMA_STATS_DIR and removes them when it exits): the last values seen of each
+ * process, summed per counter at the end.
+ */
+function watchStat(dir: string): { stop: () => Map<string, number> } {
+  const last = new Map<number, Record<string, number>>();
+  const poll = () => {
+    const r = spawnSync(process.execPath, [cli, 'stat', '--json'], { encoding: 'utf8', env: { ...process.env, SOFTRDMA_STATS_DIR: dir }, timeout: 10_000 });
+    try {
+      for (const row of JSON.parse(r.stdout || '[]') as Array<Record<string, number | string>>) {
+        if (row.ifname !== 'softroce0') continue;
+        const nums: Record<string, number> = {};
+        for (const [k, val] of Object.entries(row)) if (typeof val === 'number' && k !== 'pid' && k !== 'port') nums[k] = val;
+        last.set(Number(row.pid), nums);
+      }
+    } catch {
+      // A file caught mid-write: the next poll reads it.
+    }
+  };
+  const t = setInterval(poll, 500);
+  return {
+    stop: () => {
+      clearInterval(t);
+      poll();
+      const sum = new Map<string, number>();
+      for (const c of last.values()) for (const [k, val] of Object.entries(c)) sum.set(k, (sum.get(k) ?? 0) + val);
+      return sum;
+    },
+  };
+}
 
 test('interop L: 2 % loss both ways on the link (nftables): ib_write_bw and ib_read_bw at 1 MiB against Linux rxe in both roles, data intact, rxe retry counters rising', opts, async () => {
   if ('skip' in h) return;
@@ -418,7 +521,10 @@ test('interop L: 2 % loss both ways on the link (nftables): ib_write_bw and ib_r
     ].join('\n');
     const guest = bootGuest(h.dir, script, 900);
     const res: Record<string, { rc: number; lines: string[] }> = {};
-    const env = { ...ENV, SOFTRDMA_PCAP: pcap };
+    const statDir = pcapDir('L-stat');
+    const env = { ...ENV, SOFTRDMA_PCAP: pcap, SOFTRDMA_STATS_DIR: statDir };
+    const stat = watchStat(statDir);
+    let ours = new Map<string, number>();
     const d1 = join(dumps, 'L1.bin');
     const d2 = join(dumps, 'L2.bin');
     let guestRc = -1;
@@ -436,6 +542,7 @@ test('interop L: 2 % loss both ways on the link (nftables): ib_write_bw and ib_r
       clearTimeout(t);
     } finally {
       kill(guest);
+      ours = stat.stop();
       dropped = nftList(h.dir, 'kploss');
       void nft(h.dir, 'delete table ip kploss');
       restore();
@@ -488,11 +595,95 @@ test('interop L: 2 % loss both ways on the link (nftables): ib_write_bw and ib_r
     const shown = ['duplicate_request', 'out_of_seq_request', 'rcvd_seq_err', 'completer_retry_err', 'retry_exceeded_err', 'rcvd_rnr_err', 'send_rnr_err', 'rcvd_pkts', 'sent_pkts'];
     console.log('---- L: guest rxe0 hw_counters (before → after) ----');
     for (const k of shown) if (after.has(k)) console.log(`[guest] ${k}: ${before.get(k) ?? 0} → ${after.get(k)}`);
-    for (const k of ['duplicate_request', 'out_of_seq_request']) {
-      if (!((after.get(k) ?? 0) > (before.get(k) ?? 0))) failures.push(`L: rxe's ${k} did not rise (${before.get(k)} → ${after.get(k)})`);
-    }
     if ((after.get('retry_exceeded_err') ?? 0) > (before.get('retry_exceeded_err') ?? 0)) failures.push('L: rxe exhausted its retries');
+    // softrdma's own counters for the same runs (softrdma stat, rxe's names), beside rxe's.
+    console.log('---- L: softrdma stat --json, softroce0, summed over the four softrdma processes | rxe0 (after - before) ----');
+    for (const k of shown) console.log(`[both ] ${k}: softrdma ${ours.get(k) ?? 0} | rxe ${(after.get(k) ?? 0) - (before.get(k) ?? 0)}`);
+    // The same recovery on both ends, counted under the same names: retransmissions started by
+    // each requester, sequence NAKs each requester received, sequence errors and duplicates each
+    // responder saw. Both must rise (the values differ: each side lost different packets).
+    for (const [k, what] of [
+      ['completer_retry_err', 'retransmissions (the requester went back)'],
+      ['rcvd_seq_err', 'PSN sequence error NAKs received by the requester'],
+      ['out_of_seq_request', 'sequence errors seen by the responder'],
+      ['duplicate_request', 'duplicate requests seen by the responder'],
+    ] as const) {
+      const theirs = (after.get(k) ?? 0) - (before.get(k) ?? 0);
+      console.log(`[rose ] ${k} (${what}): softrdma +${ours.get(k) ?? 0}, rxe +${theirs}`);
+      if (!((ours.get(k) ?? 0) > 0)) failures.push(`L: softrdma's ${k} (${what}) did not rise under 2 % loss`);
+      if (!(theirs > 0)) failures.push(`L: rxe's ${k} (${what}) did not rise under 2 % loss`);
+    }
     checkWire('L', pcap, failures);
     assert.deepEqual(failures, [], `L: ${failures.join('; ')}`);
+  });
+});
+
+/**
+ * retry_cnt 7 as rxe reads it (never used up; docs/spec-notes.md "retry_cnt 7"): perftest sets
+ * 7, and a perftest run on rxe survives any outage. Here softrdma is the requester: `softrdma perf
+ * write -D 8` (retry_cnt 7, Local ACK Timeout 14: 67 ms) against the guest's `ib_write_bw -D 8`,
+ * and 3 s into the run every RoCEv2 datagram is dropped both ways for 2 s — about 30 timeouts,
+ * where a count of 7 fails at the eighth (IBV_WC_RETRY_EXC_ERR). The run must end normally.
+ */
+test('interop R7: retry_cnt 7 against rxe: a 2 s outage (all RoCEv2 datagrams dropped both ways) in the middle of softrdma perf write -D 8 → guest ib_write_bw -D 8; the transfer resumes', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('R7', async () => {
+    const pcap = pcapDir('R7');
+    const restore = await idZero(h.dir);
+    const args = ['-x', '1', '-s', '65536', '-D', '8', '-F'];
+    const script = [PROLOGUE, `server R7 ib_write_bw -d rxe0 ${args.join(' ')} -p 18810`].join('\n');
+    const guest = bootGuest(h.dir, script, 400);
+    const statDir = pcapDir('R7-stat');
+    const stat = watchStat(statDir);
+    let ours = new Map<string, number>();
+    let res: { rc: number; lines: string[] } = { rc: -1, lines: [] };
+    let guestRc = -1;
+    let dropped = '';
+    let outage: Promise<void> = Promise.resolve();
+    try {
+      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+      assert.ok(await guest.wait(/^START R7$/, 120_000), 'R7: the guest did not start its server');
+      const client = hostClient(h.dir, ['perf', 'write', '-d', 'softroce0', ...args, '-p', '18810', GUEST_IP], { ...ENV, SOFTRDMA_PCAP: pcap, SOFTRDMA_STATS_DIR: statDir }, 150_000);
+      outage = (async () => {
+        await sleep(3000);
+        const err = nft(h.dir, 'table ip kpdown {\n  chain out { type filter hook output priority 0; udp dport 4791 counter drop; }\n  chain in { type filter hook input priority 0; udp dport 4791 counter drop; }\n}');
+        assert.equal(err, null, `nft: ${err}`);
+        await sleep(2000);
+        dropped = nftList(h.dir, 'kpdown');
+        void nft(h.dir, 'delete table ip kpdown');
+      })();
+      res = await client;
+      await outage;
+      const t = setTimeout(() => kill(guest), 60_000);
+      guestRc = await guest.done;
+      clearTimeout(t);
+    } finally {
+      kill(guest);
+      await outage.catch(() => {});
+      void nft(h.dir, 'delete table ip kpdown');
+      ours = stat.stop();
+      restore();
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 20));
+    }
+    const failures: string[] = [];
+    const g = section(guest.lines, 'R7');
+    const drops = [...dropped.matchAll(/counter packets (\d+)/g)].map((m) => Number(m[1]));
+    const row = /^\s*65536\s+\d+\s+[\d.]+\s+[\d.]+/;
+    console.log(`---- R7: nftables dropped ${drops[0] ?? '?'} datagrams host→guest and ${drops[1] ?? '?'} guest→host during the outage ----`);
+    for (const l of res.lines.filter((l) => row.test(l))) console.log(`[host ] ${l}`);
+    for (const l of g.lines.filter((l) => row.test(l))) console.log(`[guest] ${l}`);
+    const timeouts = ours.get('local_ack_timeout_err') ?? 0;
+    console.log(`---- R7: softrdma stat: local_ack_timeout_err ${timeouts}, completer_retry_err ${ours.get('completer_retry_err') ?? 0}, retry_exceeded_err ${ours.get('retry_exceeded_err') ?? 0} ----`);
+    if (res.rc !== 0 || !res.lines.some((l) => row.test(l))) show('softrdma perf write output', 'host', res.lines.slice(0, 60));
+    if (g.rc !== 0) show('guest ib_write_bw output', 'guest', g.lines.slice(0, 60));
+    if (!(drops[0]! > 0)) failures.push(`R7: the outage dropped nothing from the host (${drops.join(', ')}): the run was over before it`);
+    if (res.rc !== 0) failures.push(`R7: softrdma perf write exit status ${res.rc}`);
+    if (!res.lines.some((l) => row.test(l))) failures.push('R7: softrdma printed no result row');
+    if (g.rc !== 0) failures.push(`R7: guest ib_write_bw exit status ${g.rc}`);
+    if (!(timeouts > 8)) failures.push(`R7: only ${timeouts} Local ACK Timeouts: the outage did not outlast a count of 7`);
+    if ((ours.get('retry_exceeded_err') ?? 0) !== 0) failures.push('R7: softrdma ran out of retries');
+    checkWire('R7', pcap, failures);
+    assert.deepEqual(failures, [], `R7: ${failures.join('; ')}`);
   });
 });

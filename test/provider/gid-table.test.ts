@@ -9,8 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type HostAddress, isHostAddress, RoceGidTable } from '../../src/provider/gid-table.js';
+import { gidToAddress, ipv6Bytes } from '../../src/wire/ib/gid-address.js';
 
-const ip = (g: Uint8Array): string => (g.every((b) => b === 0) ? '-' : `${g[12]}.${g[13]}.${g[14]}.${g[15]}`);
+const ip = (g: Uint8Array): string => gidToAddress(g) ?? '-';
 
 test('addresses keep their index; a removed one leaves an empty slot the next new one takes; trailing empty slots go', () => {
   let host: HostAddress[] = ['127.0.0.1', '10.0.0.1', '10.0.0.2'].map((address) => ({ address, netdev: 'eth0' }));
@@ -38,10 +39,40 @@ test('SOFTRDMA_ROCE_ADDRS pins the table in its order; an entry that is no addre
   assert.deepEqual(t.problems(), []);
   env = '10.0.0.2,10.1.2.3,bogus';
   t.refresh();
-  assert.deepEqual(t.problems(), ['SOFTRDMA_ROCE_ADDRS: 10.1.2.3 is not an address of this host', "SOFTRDMA_ROCE_ADDRS: 'bogus' is not an IPv4 address"]);
+  assert.deepEqual(t.problems(), ['SOFTRDMA_ROCE_ADDRS: 10.1.2.3 is not an address of this host', "SOFTRDMA_ROCE_ADDRS: 'bogus' is not an IPv4 or IPv6 address"]);
   env = undefined;
   t.refresh();
   assert.deepEqual(t.gids().map(ip), ['10.0.0.9'], 'unpinned: the host again');
+});
+
+test('IPv6 addresses are GIDs of their own (link-local included) in the same stable slots; SOFTRDMA_ROCE_ADDRS takes IPv6 entries', () => {
+  let host: HostAddress[] = [
+    { address: '127.0.0.1', netdev: 'lo' },
+    { address: '::1', netdev: 'lo' },
+    { address: 'fe80::1', netdev: 'eth0' },
+    { address: 'fd00:1::5', netdev: 'eth0' },
+  ];
+  const t = new RoceGidTable(() => undefined, () => host, () => true);
+  assert.deepEqual(t.gids().map(ip), ['127.0.0.1', '::1', 'fe80::1', 'fd00:1::5']);
+  assert.deepEqual([...t.gids()[3]!], [...ipv6Bytes('fd00:1::5')], 'the address itself, not IPv4-mapped');
+  host = host.filter((h) => h.address !== 'fe80::1');
+  t.refresh();
+  host = [...host, { address: '10.0.0.7', netdev: 'eth0' }];
+  t.refresh();
+  assert.deepEqual(t.gids().map(ip), ['127.0.0.1', '::1', '10.0.0.7', 'fd00:1::5'], 'the freed slot goes to the next new address');
+
+  let env: string | undefined = 'fd00:1:0::5,127.0.0.1';
+  const local = new Set(['fd00:1::5', '127.0.0.1']);
+  const p = new RoceGidTable(() => env, () => [], (a) => local.has(a));
+  assert.deepEqual(p.gids().map(ip), ['fd00:1::5', '127.0.0.1'], 'pinned, in canonical text');
+  assert.deepEqual(p.problems(), []);
+  env = 'fd00:1::5,fd00:9::9,fe80::1%eth0x,12345::';
+  p.refresh();
+  assert.deepEqual(p.problems(), [
+    'SOFTRDMA_ROCE_ADDRS: fd00:9::9 is not an address of this host',
+    'SOFTRDMA_ROCE_ADDRS: fe80::1%eth0x is not an address of this host',
+    "SOFTRDMA_ROCE_ADDRS: '12345::' is not an IPv4 or IPv6 address",
+  ]);
 });
 
 test('this host: loopback is local (all of 127/8 on Linux), a documentation address is not', () => {

@@ -26,11 +26,17 @@ import { RiRet } from '../../src/rnicpi/status.js';
 import { RiMemFlags, RiQpState, RiWcStatus } from '../../src/rnicpi/types.js';
 import { makeSide, pollN, recv, reg, type Side, sge, TRANSPORTS, type TransportName, until } from '../helpers/engine.js';
 import { RawPeer } from '../helpers/rawpeer.js';
-import { advert, type EngineCounters, engineCounters, IwarpServer, ROCE_ATTACKER_ADDR, ROCE_SERVER_ADDR, RoceServer, SERVER_IRD, until as untilTrue, type VerbsServer } from '../helpers/hostile.js';
-import { IBV_WC_LOC_PROT_ERR, IBV_WC_RETRY_EXC_ERR } from '../../src/verbs/index.js';
+import { advert, type EngineCounters, engineCounters, guardDigest, IwarpServer, ROCE_ATTACKER_ADDR, ROCE_SERVER_ADDR, RoceServer, SERVER_IRD, until as untilTrue, type VerbsServer } from '../helpers/hostile.js';
+import { IBV_WC_LOC_PROT_ERR, IBV_WC_RETRY_EXC_ERR, IBV_WC_SUCCESS, verbs } from '../../src/verbs/index.js';
+import { pollN as pollWc } from '../helpers/hostile.js';
+import { gidOf } from '../helpers/engine.js';
+import { type CmMessage, CmMsgResponse, CmRejReason, type CmReq, CmTransport, emptyCmPath, encodeCmMad, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
+import { GSI_QKEY } from '../../src/wire/ib/mad.js';
+import type { IbCm } from '../../src/ibcm/cm.js';
 import { ipv4Bytes, RoceNet, type RoceRx } from '../../src/roce/net.js';
 import { RoceQp } from '../../src/roce/transport.js';
-import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, IPV4_FLAGS_DF, NakCode, newBth, writeIcrc } from '../../src/wire/ib/index.js';
+import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, ICRC_LEN, IPV4_FLAGS_DF, NakCode, newBth, solveIpv4Id, writeIcrc } from '../../src/wire/ib/index.js';
+import { SEGMENT_RUN_IDS } from '../../src/roce/ipid-window.js';
 import { RdmapOpcode } from '../../src/wire/rdmap.js';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -389,6 +395,12 @@ const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
     after: (s) => stillValid(s, s.mrs.ro.rkey),
   },
   {
+    name: 'finding 1: a Send with Invalidate naming the ibv_reg_mr region the server\'s own Reads land in gets 0x0109; the region stays valid and the server\'s next Read into it (the legitimate client\'s round) succeeds',
+    expect: { terminate: [0, 1, 9] },
+    act: (s, a) => a.raw.send(1, advert(0n, 0, 0), RdmapOpcode.SendInvalidate, s.mrs.sink.rkey),
+    after: (s) => stillValid(s, s.mrs.sink.rkey),
+  },
+  {
     name: 'a sweep of STags (finding 4): a free STag, a wrong key and a live region of another PD all get DDP "Invalid STag" (0x1100)',
     expect: { terminate: [1, 1, 0] },
     async act(s, a) {
@@ -589,6 +601,109 @@ const rr = (a: RoceAttacker, rkey: number, va: bigint, len: number) => {
 const hello = (a: RoceAttacker, psn?: number) => a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(0n, 0, 0), psn);
 const RAE = { nak: NakCode.RemoteAccessError };
 
+/** A source address no case has sent from before the ICRC sample. */
+const ROCE_FRESH_ADDR = '127.0.0.4';
+/** Corrupted packets in the ICRC sample (`npm run icrc:false-accept` measures 10^6). */
+const ICRC_SAMPLE = 256;
+/** QPNs a spoofer tries from 17 on. */
+const QPN_GUESSES = 1024;
+/** softroce0 is the second device of the list. */
+const DEVICE_INDEX_SOFTROCE0 = 1;
+/** The LAP's AttributeID (IBTA Vol. 1 §12.6.1, Table 100). */
+const CM_ATTR_LAP = 0x0019;
+
+/** A small seeded PRNG (mulberry32): the sample is the same in every run. */
+function seeded(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (x + 0x6d2b79f5) >>> 0;
+    let t = x;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Another raw peer at `address`, connected to a QP of the server of its own. */
+async function freshPeer(s: RoceServer, address: string) {
+  const net = RoceNet.acquire(address, s.udpPort);
+  await net.ready;
+  const got: RoceRx[] = [];
+  const qpn = ATTACKER_QPN + 1;
+  net.attach(qpn, { rx: (r) => got.push(r), netError: () => {} });
+  const sqpn = s.connect(qpn, address, ATTACKER_PSN, 0x700);
+  return {
+    sqpn,
+    got,
+    naks: () => got.filter((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.Nak).length,
+    close() {
+      s.drop(sqpn);
+      net.detach(qpn);
+      net.release();
+    },
+  };
+}
+
+/**
+ * A MAD to QP1 of the server's address from the attacker's (a UD datagram with the GSI Q_Key),
+ * at the UDP port QP1 is bound to (rdma_cm's context of the device has its own).
+ */
+const gsiMad = (s: RoceServer, a: RoceAttacker, mad: Uint8Array) =>
+  a.net.send(encodeIbPacket({ bth: newBth(IbOpcode.UD_SEND_ONLY, 1, 0), deth: { qkey: GSI_QKEY, resv8: 0, srcQp: 1 }, payload: mad }), ROCE_SERVER_ADDR, gsiPort(s));
+
+function gsiPort(s: RoceServer): number {
+  const gsi = s.engine.qps.get(1)?.transport;
+  assert.ok(gsi instanceof RoceQp, 'QP1 is up');
+  return gsi.port;
+}
+
+/** CM messages the CM took in (decoded or dropped as malformed). */
+const cmSeen = (cm: IbCm): number => Object.values(cm.stats.received).reduce((x, y) => x + (y ?? 0), 0) + cm.stats.malformed;
+
+/**
+ * The node GUID of device `index` as an old formula made it: the EUI-64 of a MAC that is a fixed
+ * prefix, the index and the process ID, which anyone who knows the host's processes can compute.
+ */
+function pidGuid(index: number): bigint {
+  const pid = process.pid;
+  return (0x53n << 48n) | (BigInt(index & 0xff) << 40n) | (0xfffen << 24n) | BigInt(pid & 0xff_ffff);
+}
+
+/** A REQ from the attacker's address naming (`guid`, `qpn`) as its sender, for a service nobody listens on. */
+function spoofedReq(guid: bigint, qpn: number): CmReq {
+  return {
+    kind: 'REQ',
+    localCommId: (randomBytes(4).readUInt32BE(0) | 1) >>> 0,
+    vendorId: 0,
+    serviceId: rdmaServiceId(RdmaPs.TCP, 1),
+    localCaGuid: guid,
+    localQkey: 0,
+    localQpn: qpn,
+    responderResources: 1,
+    localEecn: 0,
+    initiatorDepth: 1,
+    remoteEecn: 0,
+    remoteCmResponseTimeout: 20,
+    transport: CmTransport.RC,
+    e2eFlowControl: false,
+    startingPsn: 1,
+    localCmResponseTimeout: 20,
+    // 6: a count that runs out, so the server gives up on a peer that died (7 retries for ever).
+    retryCount: 6,
+    pkey: 0xffff,
+    pathMtu: 3,
+    rdcExists: false,
+    rnrRetryCount: 7,
+    maxCmRetries: 15,
+    srq: false,
+    extendedTransport: 0,
+    primary: { ...emptyCmPath(), localLid: 0xffff, remoteLid: 0xffff, localGid: gidOf(ROCE_ATTACKER_ADDR), remoteGid: gidOf(ROCE_SERVER_ADDR), hopLimit: 64, localAckTimeout: 19 },
+    alternate: emptyCmPath(),
+    sapSupported: false,
+    privateData: new Uint8Array(0),
+  };
+}
+
 const ROCE_CASES: ServerCase<RoceServer, RoceAttacker>[] = [
   roceCase('a WRITE whose ICRC fits only an IPv4 ID its sender never uses (a corrupted packet) is dropped: not placed, not acknowledged, its PSN still expected', { gone: true }, async (s, a) => {
     const before = s.served.messages;
@@ -618,6 +733,143 @@ const ROCE_CASES: ServerCase<RoceServer, RoceAttacker>[] = [
   roceCase('a SEND WITH INVALIDATE naming a registered (not fast-register) region gets NAK Invalid Request; the region stays valid', { nak: NakCode.InvalidRequest }, (s, a) => {
     a.pkt(IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE, { ieth: s.mrs.ro.rkey }, advert(0n, 0, 0));
   }, (s) => stillValid(s, s.mrs.ro.rkey)),
+  roceCase('finding 1: a SEND WITH INVALIDATE naming the ibv_reg_mr region the server\'s own Reads land in gets NAK Invalid Request; the region stays valid and the server\'s next Read into it (the legitimate client\'s round) succeeds', { nak: NakCode.InvalidRequest }, (s, a) => {
+    a.pkt(IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE, { ieth: s.mrs.sink.rkey }, advert(0n, 0, 0));
+  }, (s) => stillValid(s, s.mrs.sink.rkey)),
+  roceCase('finding 3: from a fresh source, a sample of corrupted WRITEs whose ICRC only an IPv4 ID outside the source\'s window explains is dropped as a bad ICRC: none placed or answered, the source still served', { gone: true }, async (s) => {
+    const fresh = await freshPeer(s, ROCE_FRESH_ADDR);
+    const sock = dgram.createSocket('udp4');
+    await new Promise<void>((r) => sock.bind(0, ROCE_FRESH_ADDR, r));
+    const srv = RoceNet.find(ROCE_SERVER_ADDR, s.udpPort)!;
+    try {
+      assert.equal(srv.ipIds.knows(ROCE_FRESH_ADDR), false, 'the source is fresh');
+      const ip = { src: ipv4Bytes(ROCE_FRESH_ADDR), dst: ipv4Bytes(ROCE_SERVER_ADDR), srcPort: sock.address().port, dstPort: s.udpPort, ipId: 0, flagsFrag: IPV4_FLAGS_DF };
+      const sendRaw = (pkt: Uint8Array) => new Promise<void>((r, j) => sock.send(pkt, s.udpPort, ROCE_SERVER_ADDR, (e) => (e ? j(e) : r())));
+      // The first packet teaches the window the source: DF and ID 0, as softrdma sends.
+      const hello0 = encodeIbPacket({ bth: { ...newBth(IbOpcode.RC_SEND_ONLY, fresh.sqpn, ATTACKER_PSN), ackReq: true }, payload: advert(0n, 0, 0) });
+      writeIcrc(ip, hello0);
+      const before = s.served.messages;
+      await sendRaw(hello0);
+      await untilTrue(() => s.served.messages === before + 1, 'the fresh source\'s first Send received');
+      const icrcErrors = srv.stats.rxIcrcErrors;
+      const rnd = seeded(7);
+      let sent = 0;
+      for (let batch = 0; batch < ICRC_SAMPLE / 16; batch++) {
+        for (let k = 0; k < 16; k++) {
+          const payload = new Uint8Array(64).fill(0xee);
+          const pkt = encodeIbPacket({
+            bth: { ...newBth(IbOpcode.RC_RDMA_WRITE_ONLY, fresh.sqpn, ATTACKER_PSN + 1), padCnt: ibPadCount(payload.length), ackReq: true },
+            reth: { va: s.va(s.rw), rkey: s.mrs.rw.rkey, dmaLen: payload.length },
+            payload,
+          });
+          // 1–4 octets changed anywhere the ICRC covers but the BTH's masked fifth octet, and an
+          // ICRC that an IPv4 ID outside the window (ID 0 … 63 of a DF sender) makes valid: a
+          // random corruption some ID explains, which is what the window must refuse.
+          for (let j = 1 + Math.floor(rnd() * 4); j > 0; j--) {
+            let at = Math.floor(rnd() * (pkt.length - ICRC_LEN - 1));
+            if (at >= 4) at++;
+            pkt[at]! ^= 1 + Math.floor(rnd() * 255);
+          }
+          const id = SEGMENT_RUN_IDS + Math.floor(rnd() * (0x10000 - SEGMENT_RUN_IDS));
+          writeIcrc({ ...ip, ipId: id }, pkt);
+          assert.equal(solveIpv4Id(ip, pkt)?.ipId, id, 'some IPv4 ID makes the corrupted packet\'s ICRC valid');
+          await sendRaw(pkt);
+          sent++;
+          // A legitimate packet between two corrupted ones (a duplicate of the first Send, which
+          // the server acknowledges again): the window's candidate is never two refused IDs in a row.
+          await sendRaw(hello0);
+        }
+        await untilTrue(() => srv.stats.rxIcrcErrors === icrcErrors + sent, `batch ${batch}: ${srv.stats.rxIcrcErrors - icrcErrors} of ${sent} dropped as a bad ICRC`);
+      }
+      assert.equal(srv.stats.rxIcrcErrors, icrcErrors + ICRC_SAMPLE, 'every corrupted packet dropped');
+      assert.equal(fresh.naks(), 0, 'a corrupted packet was answered');
+      assert.equal(s.served.messages, before + 1, 'a duplicate was received again');
+      // The source is still served at the PSN the dropped WRITEs carried.
+      const hello1 = encodeIbPacket({ bth: { ...newBth(IbOpcode.RC_SEND_ONLY, fresh.sqpn, ATTACKER_PSN + 1), ackReq: true }, payload: advert(0n, 0, 0) });
+      writeIcrc(ip, hello1);
+      await sendRaw(hello1);
+      await untilTrue(() => s.served.messages === before + 2, 'the Send after the sample received');
+    } finally {
+      sock.close();
+      fresh.close();
+    }
+  }),
+  roceCase('finding 4: UD datagrams longer than the posted receive are dropped and counted (udLengthDrops); the receive stays posted and takes the next datagram that fits', { gone: true }, async (s, a) => {
+    const QK = 0x1111_2222;
+    const ud = s.udQp(QK, 40 + 32);
+    try {
+      ud.postRecv();
+      const drops = s.engine.counters.udLengthDrops;
+      const datagram = (len: number, fill: number) =>
+        a.net.send(encodeIbPacket({ bth: { ...newBth(IbOpcode.UD_SEND_ONLY, ud.qp.qp_num, 0), padCnt: ibPadCount(len) }, deth: { qkey: QK, resv8: 0, srcQp: a.qpn }, payload: new Uint8Array(len).fill(fill) }), ROCE_SERVER_ADDR);
+      datagram(1000, 0xee);
+      datagram(33, 0xee);
+      await untilTrue(() => s.engine.counters.udLengthDrops === drops + 2, 'the datagrams that do not fit dropped and counted');
+      assert.equal(verbs.ibv_poll_cq(ud.cq, 1, []), 0, 'a datagram that does not fit completed the receive');
+      datagram(32, 0x5a);
+      const [wc] = await pollWc(ud.cq, 1);
+      assert.equal(wc!.status, IBV_WC_SUCCESS);
+      assert.equal(wc!.byte_len, 40 + 32);
+      assert.deepEqual(ud.buf.inner.subarray(40), new Uint8Array(32).fill(0x5a));
+      assert.equal(guardDigest(ud.buf), ud.buf.guards, 'the UD receive buffer\'s guards changed');
+    } finally {
+      ud.close();
+    }
+  }),
+  roceCase('finding 2: CM messages forged from another address that name an established connection only by its local comm ID (a REJ of a REQ, then REJ, MRA, DREQ, DREP, RTU and LAP) leave it established on both ends, and it carries Sends', { gone: true }, async (s, a) => {
+    const p = await s.cmConnection();
+    try {
+      const seen = cmSeen(p.cm);
+      let sent = 0;
+      const forge = (m: CmMessage, attrId?: number) => {
+        const mad = encodeCmMad(BigInt(randomBytes(4).readUInt32BE(0)), m);
+        if (attrId !== undefined) new DataView(mad.buffer, mad.byteOffset).setUint16(16, attrId);
+        gsiMad(s, a, mad);
+        sent++;
+      };
+      for (const [victim, qpn] of [
+        [p.serverConn(), p.server.qp!.qp_num],
+        [p.clientConn(), p.client.qp!.qp_num],
+      ] as const) {
+        const local = victim.localCommId;
+        const guess = (randomBytes(4).readUInt32BE(0) | 1) >>> 0;
+        const none = new Uint8Array(0);
+        forge({ kind: 'REJ', localCommId: guess, remoteCommId: local, msgRejected: CmMsgResponse.REQ, reason: CmRejReason.CONSUMER_DEFINED, ari: none, privateData: none });
+        forge({ kind: 'REJ', localCommId: guess, remoteCommId: local, msgRejected: CmMsgResponse.REP, reason: CmRejReason.CONSUMER_DEFINED, ari: none, privateData: none });
+        forge({ kind: 'REJ', localCommId: 0, remoteCommId: local, msgRejected: CmMsgResponse.OTHER, reason: CmRejReason.TIMEOUT, ari: none, privateData: none });
+        forge({ kind: 'MRA', localCommId: guess, remoteCommId: local, msgMraed: CmMsgResponse.REQ, serviceTimeout: 31, privateData: none });
+        forge({ kind: 'MRA', localCommId: guess, remoteCommId: local, msgMraed: CmMsgResponse.REP, serviceTimeout: 31, privateData: none });
+        forge({ kind: 'DREQ', localCommId: guess, remoteCommId: local, remoteQpn: qpn, privateData: none });
+        forge({ kind: 'DREQ', localCommId: 0, remoteCommId: local, remoteQpn: qpn, privateData: none });
+        forge({ kind: 'DREP', localCommId: guess, remoteCommId: local, privateData: none });
+        forge({ kind: 'RTU', localCommId: guess, remoteCommId: local, privateData: none });
+        // LAP (IBTA Vol. 1 §12.8.1) begins with the same two comm IDs as an RTU.
+        forge({ kind: 'RTU', localCommId: guess, remoteCommId: local, privateData: none }, CM_ATTR_LAP);
+      }
+      await untilTrue(() => cmSeen(p.cm) >= seen + sent, `the forged messages reached the CM (${cmSeen(p.cm) - seen} of ${sent})`);
+      assert.equal(p.serverConn().state, 'ESTABLISHED', 'the server\'s end');
+      assert.equal(p.clientConn().state, 'ESTABLISHED', 'the client\'s end');
+      await p.exchange();
+    } finally {
+      await p.close();
+    }
+  }),
+  roceCase('finding 5: spoofed REQs naming the CA GUID an old-style formula gives (a fixed prefix and the process ID) and QPNs counted from 17 tear no connection down', { gone: true }, async (s, a) => {
+    const p = await s.cmConnection();
+    try {
+      const guid = pidGuid(DEVICE_INDEX_SOFTROCE0);
+      const reqs = p.cm.stats.received.REQ ?? 0;
+      for (let q = 17; q < 17 + QPN_GUESSES; q += 32) {
+        for (let k = q; k < q + 32; k++) gsiMad(s, a, encodeCmMad(BigInt(k), spoofedReq(guid, k)));
+        await untilTrue(() => (p.cm.stats.received.REQ ?? 0) >= reqs + (q + 32 - 17), 'the spoofed REQs reached the CM');
+      }
+      assert.equal(p.serverConn().state, 'ESTABLISHED', 'the server\'s end');
+      assert.equal(p.clientConn().state, 'ESTABLISHED', 'the client\'s end');
+      await p.exchange();
+    } finally {
+      await p.close();
+    }
+  }),
   roceCase('an RDMA WRITE with a free R_Key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, freeStag(s), s.va(s.rw))),
   roceCase('an RDMA WRITE with the right index and a wrong key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, otherKey(s.mrs.rw.rkey), s.va(s.rw))),
   roceCase('an RDMA WRITE to a live region of another PD gets the same NAK (no STag oracle on IB)', RAE, (s, a) => wr(s, a, s.mrs.other.rkey, s.va(s.other))),
@@ -698,6 +950,13 @@ serverSuite<RoceServer, RoceAttacker>(
     const probe = RoceNet.acquire('127.0.0.1', 0);
     await probe.ready;
     const s = await RoceServer.start(probe.port);
+    // The IB CM (QP1) comes up with the listener and stays: it is part of the server at rest.
+    await s.listenCm();
+    // rdma_cm keeps a PD of its own per device from the first connection on (as librdmacm):
+    // one connection before the counters at rest are taken.
+    const first = await s.cmConnection();
+    await first.exchange();
+    await first.close();
     // The server's QPs take their own references on the endpoint.
     const close = s.close.bind(s);
     s.close = async () => {

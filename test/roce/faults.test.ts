@@ -153,6 +153,33 @@ describe('RoCEv2 loss recovery (seeded faults on both directions)', { timeout: 9
     }
   });
 
+  it('retry_cnt 7 never runs out (as Linux rxe reads it): an outage longer than 1 + 7 Local ACK Timeouts, then the Write completes', async () => {
+    const p = await pair({ timeout: 8, retryCnt: 7, rnrRetry: 7 }, 3);
+    try {
+      const { a, b } = p;
+      const ra = roce(a);
+      faults(p, { seed: 3, drop: 1 }, null); // A → B: everything lost, for a while
+      const src = new Uint8Array(4096).fill(7);
+      const dst = new Uint8Array(4096);
+      const ms = reg(a, src);
+      const md = reg(b, dst);
+      assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(ms, src)], rtag: md.stag, remoteTo: va(dst), id: 1n }), RiRet.SUCCESS);
+      // A count of 7 would have failed the Write at the eighth timeout.
+      await until(() => ra.stats.retransmitTimeouts >= 12 || a.qp.state !== RiQpState.READY_TO_SEND, 30_000, '12 Local ACK Timeouts');
+      assert.equal(a.qp.state, RiQpState.READY_TO_SEND, 'the QP is still sending after 12 timeouts');
+      faults(p, null, null); // the path is back
+      const [w] = await pollN(a.cq, 1, 30_000);
+      assert.deepEqual([w!.id, w!.op_status], [1n, RiWcStatus.SUCCESS]);
+      assert.ok(dst.every((x) => x === 7));
+      const ca = deviceCounters(a.qp.rnic);
+      assert.equal(ca.retry_exceeded_err, 0);
+      assert.ok(ca.local_ack_timeout_err >= 12 && ca.completer_retry_err >= 12, JSON.stringify(ca));
+    } finally {
+      faults(p, null, null);
+      await p.close();
+    }
+  });
+
   it('RNR exhaustion: no receive posted → RNR NAKs, then RNR_RETRY_EXCEEDED (IBV_WC_RNR_RETRY_EXC_ERR), QP in Error, the rest flushed', async () => {
     const p = await pair({ timeout: 14, retryCnt: 7, rnrRetry: 2, minRnrTimer: 1 }, 3);
     try {

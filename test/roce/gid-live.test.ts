@@ -3,7 +3,9 @@
  * the host"): a softroce0 server started before its address exists gets the GID when the address
  * is added — on an interface without carrier, as the kernel's RoCE GID cache does —, raises
  * IBV_EVENT_GID_CHANGE, serves a client on that address, and loses the GID when the address is
- * removed. Each process runs in a network namespace the test makes (a veth pair between them);
+ * removed; an IPv6 address added later gets a GID of its own (RoCE v2, the address itself).
+ * The veth ends have IPv6 off, so that no link-local address comes and goes while the test
+ * counts events; `::1` stays. Each process runs in a network namespace the test makes (a veth pair between them);
  * it needs root and iproute2.
  */
 import assert from 'node:assert/strict';
@@ -16,11 +18,17 @@ const NS_S = `srgid-s-${process.pid}`;
 const NS_C = `srgid-c-${process.pid}`;
 const SRV = '10.211.0.1';
 const CLI = '10.211.0.2';
+const SRV6 = 'fd11:211::1';
 const PORT = '7471';
 
 function ip(...args: string[]): void {
   const r = spawnSync('ip', args, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message}`);
+}
+
+function sysctl(ns: string, setting: string): void {
+  const r = spawnSync('ip', ['netns', 'exec', ns, 'sysctl', '-qw', setting], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`sysctl ${setting}: ${r.stderr || r.error?.message}`);
 }
 
 function skipReason(): string | undefined {
@@ -93,19 +101,21 @@ test('softroce0 follows the host: an address added after start gets a GID (no ca
     ip('-n', NS_S, 'link', 'set', 'lo', 'up');
     ip('-n', NS_C, 'link', 'set', 'lo', 'up');
     ip('link', 'add', 'srgid0', 'netns', NS_S, 'type', 'veth', 'peer', 'name', 'srgid1', 'netns', NS_C);
+    sysctl(NS_S, 'net.ipv6.conf.srgid0.disable_ipv6=1');
+    sysctl(NS_C, 'net.ipv6.conf.srgid1.disable_ipv6=1');
     ip('-n', NS_C, 'addr', 'add', `${CLI}/24`, 'dev', 'srgid1');
     // The server's side is up, the client's still down: the server's interface has no carrier.
     ip('-n', NS_S, 'link', 'set', 'srgid0', 'up');
 
     srv = inNs(NS_S, ['server', PORT]);
     const first = await srv.waitLine(/^GIDS /);
-    assert.equal(first.line, 'GIDS 127.0.0.1', 'at start the table has only the loopback address');
+    assert.equal(first.line, 'GIDS 127.0.0.1,::1', 'at start the table has only the loopback addresses');
 
     ip('-n', NS_S, 'addr', 'add', `${SRV}/24`, 'dev', 'srgid0');
     const ev = await srv.waitLine(/^EVENT /, first.at);
     assert.equal(ev.line, 'EVENT GID_CHANGE port 1');
     const added = await srv.waitLine(/^GIDS /, ev.at);
-    assert.equal(added.line, `GIDS 127.0.0.1,${SRV}`, 'the new address takes index 1; index 0 does not move');
+    assert.equal(added.line, `GIDS 127.0.0.1,::1,${SRV}`, 'the new address takes index 2; indices 0 and 1 do not move');
 
     ip('-n', NS_C, 'link', 'set', 'srgid1', 'up');
     cli = inNs(NS_C, ['client', SRV, PORT]);
@@ -117,7 +127,14 @@ test('softroce0 follows the host: an address added after start gets a GID (no ca
     const ev2 = await srv.waitLine(/^EVENT /, added.at);
     assert.equal(ev2.line, 'EVENT GID_CHANGE port 1');
     const removed = await srv.waitLine(/^GIDS /, ev2.at);
-    assert.equal(removed.line, 'GIDS 127.0.0.1', 'the GID went with the address');
+    assert.equal(removed.line, 'GIDS 127.0.0.1,::1', 'the GID went with the address');
+
+    // An IPv6 address: its own GID (not IPv4-mapped), in the first free index.
+    ip('-n', NS_S, 'addr', 'add', `${SRV6}/64`, 'dev', 'lo', 'nodad');
+    const ev3 = await srv.waitLine(/^EVENT /, removed.at);
+    assert.equal(ev3.line, 'EVENT GID_CHANGE port 1');
+    const added6 = await srv.waitLine(/^GIDS /, ev3.at);
+    assert.equal(added6.line, `GIDS 127.0.0.1,::1,${SRV6}`);
   } finally {
     for (const x of [srv, cli]) {
       x?.p.kill('SIGKILL');

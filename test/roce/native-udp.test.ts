@@ -28,17 +28,19 @@ interface Rx {
 
 function receiver(gro: boolean, slotSize = 65536, slots = 16): Rx {
   let meta: Uint32Array;
+  let w = 4;
   const batches: Rx['batches'] = [];
   const sock = new native!.UdpSocket(
     (buf, n) => {
       const b: Rx['batches'][number] = [];
-      for (let i = 0; i < n; i++) b.push({ data: Buffer.from(buf.subarray(meta[i * 4]!, meta[i * 4]! + meta[i * 4 + 1]!)), addr: meta[i * 4 + 2]!, port: meta[i * 4 + 3]! });
+      for (let i = 0; i < n; i++) b.push({ data: Buffer.from(buf.subarray(meta[i * w]!, meta[i * w]! + meta[i * w + 1]!)), addr: meta[i * w + 2]!, port: meta[i * w + 3]! });
       batches.push(b);
     },
     () => {},
   );
   const r = sock.bind(LO, 0, 1 << 20, 1 << 20, false, gro, slotSize, slots);
   meta = r.meta;
+  w = r.metaWords ?? 4;
   return { sock, port: r.port, gro: r.gro, gso: r.gso, batches };
 }
 

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gidToIpv4, ipIdZeroSupported, ipv4Bytes, ipv4ToGid, RoceNet, type RoceRx } from '../../src/roce/net.js';
+import { nativeUdp } from '../../src/util/native-udp.js';
 import { encodeIbPacket, IbOpcode, ibPadCount, newBth, writeIcrc } from '../../src/wire/ib/index.js';
 
 const A = '127.0.0.1';
@@ -97,6 +98,51 @@ describe('RoCEv2 UDP layer', () => {
       raw.close();
       b.detach(0x11);
       b.detach(0x12);
+    } finally {
+      a.release();
+      b.release();
+    }
+  });
+
+  it('native layer: what a turn queues, its end-of-turn work and sends made microtasks later included, leaves in one sendmmsg', { skip: nativeUdp() ? false : 'the native datagram layer is not built or is off (SOFTRDMA_NATIVE=0)' }, async () => {
+    const [a, b] = await pair();
+    try {
+      const ping = collector();
+      const back = collector();
+      a.attach(0x62, back.client);
+      a.attach(0x63, back.client);
+      // b answers each ping as a transport and its consumer do: an ACK coalesced to the end of
+      // the turn, and a reply posted by a consumer that saw a completion a few promise hops on.
+      b.attach(0x61, {
+        rx: (r) => {
+          ping.client.rx(r);
+          const psn = r.pkt.bth.psn;
+          b.atTurnEnd(() => b.send(sendOnly(0x63, psn, 4), A, a.port));
+          void Promise.resolve()
+            .then(() => Promise.resolve())
+            .then(() => b.send(sendOnly(0x62, psn, 8), A, a.port));
+        },
+        netError: ping.client.netError,
+      });
+      const rounds = 5;
+      const calls0 = b.stats.txCalls;
+      for (let i = 1; i <= rounds; i++) {
+        a.send(sendOnly(0x61, i), B);
+        await until(() => back.got.length === 2 * i);
+      }
+      assert.equal(ping.got.length, rounds);
+      assert.equal(b.stats.txPackets, 2 * rounds);
+      assert.equal(b.stats.txCalls - calls0, rounds, 'one sendmmsg per turn: the reply and the end-of-turn ACK together');
+      // Each round's two datagrams, reply first (it was queued first).
+      for (let i = 0; i < rounds; i++) {
+        assert.deepEqual(
+          back.got.slice(2 * i, 2 * i + 2).map((r) => [r.pkt.bth.destQp, r.pkt.bth.psn]),
+          [
+            [0x62, i + 1],
+            [0x63, i + 1],
+          ],
+        );
+      }
     } finally {
       a.release();
       b.release();

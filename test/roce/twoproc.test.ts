@@ -1,10 +1,12 @@
 /**
  * RoCEv2 between two processes over loopback UDP (127.0.0.1 and 127.0.0.2, one ephemeral
  * port): 16 MiB RDMA-Written in 1 MiB messages, its SHA-256 Sent and checked by the target,
- * then read back with RDMA Reads and compared byte for byte.
+ * then read back with RDMA Reads and compared byte for byte. The same over IPv6, between two
+ * ULA addresses of a veth pair in a network namespace the test makes (`nodad`, so they
+ * are usable at once); that one needs root and iproute2.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { RoceNet } from '../../src/roce/net.js';
@@ -18,8 +20,10 @@ interface Proc {
   exit: Promise<{ code: number | null; err: string }>;
 }
 
-function start(role: string, addr: string, port: number): Proc {
-  const p = spawn(process.execPath, [peer, role, addr, String(port)]);
+/** A peer process; in network namespace `ns` when one is given. */
+function start(role: string, addr: string, port: number, ns?: string): Proc {
+  const argv = [peer, role, addr, String(port)];
+  const p = ns ? spawn('ip', ['netns', 'exec', ns, process.execPath, ...argv]) : spawn(process.execPath, argv);
   const out: string[] = [];
   let err = '';
   const waiters: [RegExp, (m: RegExpExecArray) => void][] = [];
@@ -57,19 +61,15 @@ function start(role: string, addr: string, port: number): Proc {
   };
 }
 
-test('two processes: 16 MiB RDMA Write, a digest Send and RDMA Read back over RoCEv2', { timeout: 180_000 }, async () => {
-  // An ephemeral port free on 127.0.0.1 (the probe is closed before the children bind it).
-  const probe = RoceNet.acquire('127.0.0.1', 0);
-  await probe.ready;
-  const port = probe.port;
-  probe.close();
-  const srv = start('server', '127.0.0.2', port);
-  const cli = start('client', '127.0.0.1', port);
+/** Runs the exchange between a server on `srvAddr` and a client on `cliAddr`. */
+async function exchange(srvAddr: string, cliAddr: string, port: number, ns?: string): Promise<void> {
+  const srv = start('server', srvAddr, port, ns);
+  const cli = start('client', cliAddr, port, ns);
   try {
     const [, sq] = await srv.next(/^QPN (\d+)/);
     const [, cq] = await cli.next(/^QPN (\d+)/);
-    srv.p.stdin.write(`QPN ${cq} 127.0.0.1\n`);
-    cli.p.stdin.write(`QPN ${sq} 127.0.0.2\n`);
+    srv.p.stdin.write(`QPN ${cq} ${cliAddr}\n`);
+    cli.p.stdin.write(`QPN ${sq} ${srvAddr}\n`);
     const [mr] = await srv.next(/^MR \d+ \d+/);
     cli.p.stdin.write(`${mr}\n`);
     await cli.next(/^CLIENT OK/);
@@ -81,5 +81,44 @@ test('two processes: 16 MiB RDMA Write, a digest Send and RDMA Read back over Ro
   } finally {
     srv.p.kill();
     cli.p.kill();
+  }
+}
+
+test('two processes: 16 MiB RDMA Write, a digest Send and RDMA Read back over RoCEv2', { timeout: 180_000 }, async () => {
+  // An ephemeral port free on 127.0.0.1 (the probe is closed before the children bind it).
+  const probe = RoceNet.acquire('127.0.0.1', 0);
+  await probe.ready;
+  const port = probe.port;
+  probe.close();
+  await exchange('127.0.0.2', '127.0.0.1', port);
+});
+
+function ip(...args: string[]): void {
+  const r = spawnSync('ip', args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message}`);
+}
+
+function nsSkipReason(): string | false {
+  if (process.platform !== 'linux') return 'network namespaces are Linux only';
+  if (process.getuid?.() !== 0) return 'needs root (ip netns add, ip link add)';
+  if (spawnSync('ip', ['-V']).status !== 0) return 'needs iproute2 (ip)';
+  return false;
+}
+
+test('two processes on two IPv6 addresses: the same exchange over RoCEv2 on IPv6', { skip: nsSkipReason(), timeout: 180_000 }, async () => {
+  const ns = `sr6-${process.pid}`;
+  const [a, b] = ['fd52:6f43:4576::1', 'fd52:6f43:4576::2'];
+  ip('netns', 'add', ns);
+  try {
+    ip('-n', ns, 'link', 'set', 'lo', 'up');
+    // A veth pair, one address on each end (a dummy interface needs a module not every kernel has).
+    ip('-n', ns, 'link', 'add', 'sr6v0', 'type', 'veth', 'peer', 'name', 'sr6v1');
+    // Up first, then the addresses: bringing an interface up re-runs IPv6 address configuration.
+    for (const d of ['sr6v0', 'sr6v1']) ip('-n', ns, 'link', 'set', d, 'up');
+    ip('-n', ns, 'addr', 'add', `${a}/64`, 'dev', 'sr6v0', 'nodad');
+    ip('-n', ns, 'addr', 'add', `${b}/64`, 'dev', 'sr6v1', 'nodad');
+    await exchange(a, b, 4791, ns);
+  } finally {
+    spawnSync('ip', ['netns', 'del', ns]);
   }
 });

@@ -52,6 +52,9 @@ import {
   type ibv_wc,
   newWc,
   RAI_PASSIVE,
+  RDMA_CM_JOIN_MC_ATTR_ADDRESS,
+  RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS,
+  RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER,
   RDMA_CM_EVENT_ADDR_RESOLVED,
   RDMA_CM_EVENT_CONNECT_REQUEST,
   RDMA_CM_EVENT_DISCONNECTED,
@@ -948,6 +951,14 @@ const cases: Record<Fn, Case> = {
   },
   async rdma_join_multicast(P) {
     failedWith(await v.rdma_join_multicast(P.client.id, { family: 'ipv4', address: '239.0.0.1', port: 0 }, null), IWARP_UNSUPPORTED.rdma_join_multicast!, -1);
+  },
+  async rdma_join_multicast_ex(P) {
+    const addr = { family: 'ipv4' as const, address: '239.0.0.1', port: 0 };
+    // Missing JOIN_FLAGS, then a reserved flag: EINVAL before anything else; then iWARP's ENOSYS.
+    failedWith(await v.rdma_join_multicast_ex(P.client.id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS, join_flags: 0, addr }, null), EINVAL, -1);
+    failedWith(await v.rdma_join_multicast_ex(P.client.id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: 2, addr }, null), EINVAL, -1);
+    const ok = { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER, addr };
+    failedWith(await v.rdma_join_multicast_ex(P.client.id, ok, null), IWARP_UNSUPPORTED.rdma_join_multicast_ex!, -1);
   },
   rdma_leave_multicast(P) {
     failedWith(v.rdma_leave_multicast(P.client.id, { family: 'ipv4', address: '239.0.0.1', port: 0 }), EADDRNOTAVAIL, -1);

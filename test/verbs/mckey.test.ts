@@ -10,7 +10,19 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { EINVAL, IBV_QPT_RC, IBV_QPT_UD, verbs as v } from '../../src/verbs/index.js';
+import {
+  EINVAL,
+  IBV_QPT_RC,
+  IBV_QPT_UD,
+  RDMA_CM_EVENT_MULTICAST_JOIN,
+  RDMA_CM_JOIN_MC_ATTR_ADDRESS,
+  RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS,
+  RDMA_MC_JOIN_FLAG_FULLMEMBER,
+  RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER,
+  RDMA_PS_UDP,
+  type ibv_context,
+  verbs as v,
+} from '../../src/verbs/index.js';
 import { useEphemeralRocePort } from '../helpers/roce-port.js';
 
 await useEphemeralRocePort();
@@ -30,6 +42,16 @@ function nsReady(): string | null {
 }
 
 const why = nsReady();
+
+/** An IPv4 address in softroce0's GID table (an IPv4-mapped GID). */
+async function firstRoceAddr(ctx: ibv_context): Promise<string> {
+  for (let i = 0; i < 16; i++) {
+    const g = { raw: new Uint8Array(16) };
+    if (v.ibv_query_gid(ctx, 1, i, g) !== 0) break;
+    if (g.raw[10] === 0xff && g.raw[11] === 0xff) return [...g.raw.subarray(12)].join('.');
+  }
+  return '127.0.0.1';
+}
 after(() => {
   if (!why) spawnSync('ip', ['netns', 'del', NS]);
 });
@@ -63,6 +85,54 @@ test('mckey: one sender and two receivers in separate processes, each receiver g
     assert.equal(r.code, 0, r.out);
     assert.equal(r.out, 'mckey: starting server\nmckey: joining\nmckey: joined dgid: ::ffff:239.255.1.1 mlid 0x0 sl 0\nreceiving data transfers\ndata transfers complete\ntest complete\nreturn status 0\n');
   }
+});
+
+test('mckey -o: a send-only full member (rdma_join_multicast_ex) sends to two full-member receivers, each gets all 10 datagrams', { timeout: 120_000, skip: why ?? false }, async () => {
+  const r1 = inNs(['-m', '239.255.1.4', '-b', '127.0.0.2'], '127.0.0.2');
+  const r2 = inNs(['-m', '239.255.1.4', '-b', '127.0.0.3'], '127.0.0.3');
+  await new Promise((x) => setTimeout(x, 1500));
+  const s = await inNs(['-m', '239.255.1.4', '-s', '-o', '-b', '127.0.0.1'], '127.0.0.1');
+  assert.equal(s.code, 0, s.out);
+  assert.match(s.out, /mckey: joined dgid: ::ffff:239\.255\.1\.4 mlid 0x0 sl 0\ninitiating data transfers\ndata transfers complete/);
+  for (const r of [await r1, await r2]) {
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /receiving data transfers\ndata transfers complete\n/);
+  }
+});
+
+test('rdma_join_multicast_ex: flags are checked (EINVAL), and a send-only join leaves the QP unattached while a full join attaches it', { timeout: 60_000 }, async () => {
+  const ch = v.rdma_create_event_channel()!;
+  const ctx = v.rdma_get_devices()!.find((c) => c.device.name === 'softroce0')!;
+  const addr = await firstRoceAddr(ctx);
+  const join = async (sendOnly: boolean, group: string) => {
+    const id = v.rdma_create_id(ch, null, RDMA_PS_UDP).id!;
+    assert.equal(v.rdma_bind_addr(id, { family: 'ipv4', address: addr, port: 0 }), 0);
+    const cq = v.ibv_create_cq(id.verbs!, 4, null, null, 0)!;
+    assert.equal(v.rdma_create_qp(id, null, { qp_type: IBV_QPT_UD, send_cq: cq, recv_cq: cq, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } }), 0);
+    const g = { family: 'ipv4' as const, address: group, port: 0 };
+    const flags = sendOnly ? RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER : RDMA_MC_JOIN_FLAG_FULLMEMBER;
+    assert.equal(await v.rdma_join_multicast_ex(id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS, join_flags: flags, addr: g }, null), -1);
+    assert.equal(v.getErrno(), EINVAL, 'JOIN_FLAGS missing from comp_mask');
+    assert.equal(await v.rdma_join_multicast_ex(id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: 2, addr: g }, null), -1);
+    assert.equal(v.getErrno(), EINVAL, 'a reserved join flag');
+    assert.equal(await v.rdma_join_multicast_ex(id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: flags, addr: g }, null), 0);
+    const ev = (await v.rdma_get_cm_event(ch)).event!;
+    assert.equal(ev.event, RDMA_CM_EVENT_MULTICAST_JOIN);
+    assert.equal(ev.param.ud.qp_num, 0xffffff);
+    v.rdma_ack_cm_event(ev);
+    const mgid = { raw: Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...group.split('.').map(Number)]) };
+    // Detaching succeeds only for an attached QP (EINVAL otherwise); attach again so the leave below finds it as rdma_cm left it.
+    const detached = v.ibv_detach_mcast(id.qp!, mgid, 0);
+    if (detached === 0) assert.equal(v.ibv_attach_mcast(id.qp!, mgid, 0), 0);
+    assert.equal(v.rdma_leave_multicast(id, g), 0);
+    v.rdma_destroy_qp(id);
+    assert.equal(v.ibv_destroy_cq(cq), 0);
+    assert.equal(v.rdma_destroy_id(id), 0);
+    return detached;
+  };
+  assert.equal(await join(true, '239.255.2.1'), EINVAL, 'the send-only member\'s QP is not attached');
+  assert.equal(await join(false, '239.255.2.2'), 0, 'the full member\'s QP is attached');
+  v.rdma_destroy_event_channel(ch);
 });
 
 test('the manual\'s multicast example with the rdma_cm (§8.5.2, examples/verbs/multicast): two receivers and a sender in separate processes, 20 messages of 512 bytes each', { timeout: 120_000, skip: why ?? false }, async () => {

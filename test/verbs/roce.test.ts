@@ -6,6 +6,8 @@
  * over the in-process loopback link (the RoCEv2 transport is another module).
  */
 import assert from 'node:assert/strict';
+import { hostGids } from '../../src/provider/ib.js';
+import { gidToIpv4 } from '../../src/roce/net.js';
 import { networkInterfaces } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -134,18 +136,18 @@ describe('softroce0: the device, its port and GID table', () => {
     assert.equal(v.ibv_close_device(ctx), 0);
   });
 
-  test('ibv_query_port: Ethernet link layer, active MTU 1024, one GID per host IPv4 address', () => {
+  test('ibv_query_port: Ethernet link layer, active MTU 1024, one GID per host address (IPv4 and IPv6)', () => {
     const ctx = openRoce();
     const p = {} as ibv_port_attr;
     assert.equal(v.ibv_query_port(ctx, 1, p), 0);
     assert.equal(p.link_layer, IBV_LINK_LAYER_ETHERNET);
     assert.equal(p.active_mtu, IBV_MTU_1024);
-    assert.equal(p.gid_tbl_len, hostV4().length);
+    assert.equal(p.gid_tbl_len, hostV4().length + hostGids().filter((g) => !gidToIpv4(g)).length);
     assert.equal(v.ibv_query_port(ctx, 2, p), EINVAL);
     assert.equal(v.ibv_close_device(ctx), 0);
   });
 
-  test('ibv_query_gid: the IPv4-mapped GID (::ffff:a.b.c.d) of each host address, in order; past the table EINVAL', () => {
+  test('ibv_query_gid: the IPv4-mapped GID (::ffff:a.b.c.d) of each host IPv4 address, in order, then the IPv6 ones; past the table EINVAL', () => {
     const ctx = openRoce();
     const addrs = hostV4();
     addrs.forEach((ip, i) => {
@@ -153,7 +155,9 @@ describe('softroce0: the device, its port and GID table', () => {
       assert.deepEqual([...g.subarray(0, 12)], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]);
       assert.equal([...g.subarray(12)].join('.'), ip);
     });
-    assert.equal(v.ibv_query_gid(ctx, 1, addrs.length, { raw: new Uint8Array(16) }), EINVAL);
+    const v6 = hostGids().filter((g) => !gidToIpv4(g));
+    for (const [k, want] of v6.entries()) assert.deepEqual([...gid(ctx, addrs.length + k)], [...want], 'an IPv6 GID is the address itself');
+    assert.equal(v.ibv_query_gid(ctx, 1, addrs.length + v6.length, { raw: new Uint8Array(16) }), EINVAL);
     assert.equal(v.ibv_close_device(ctx), 0);
   });
 });

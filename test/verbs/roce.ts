@@ -91,9 +91,9 @@ export function gid(ctx: ibv_context, index = 0): Uint8Array {
   return g.raw;
 }
 
-/** An address vector to `dgid` from GID 0 (RoCE: global, port 1). */
-export function avTo(dgid: Uint8Array): ibv_ah_attr {
-  return { grh: { dgid: { raw: dgid }, flow_label: 0, sgid_index: 0, hop_limit: 64, traffic_class: 0 }, dlid: 0, sl: 0, src_path_bits: 0, static_rate: 0, is_global: 1, port_num: 1 };
+/** An address vector to `dgid` from GID `sgidIndex` (RoCE: global, port 1). */
+export function avTo(dgid: Uint8Array, sgidIndex = 0): ibv_ah_attr {
+  return { grh: { dgid: { raw: dgid }, flow_label: 0, sgid_index: sgidIndex, hop_limit: 64, traffic_class: 0 }, dlid: 0, sl: 0, src_path_bits: 0, static_rate: 0, is_global: 1, port_num: 1 };
 }
 
 export interface RoceSide {
@@ -122,9 +122,9 @@ export function closeRoceSide(s: RoceSide, mrs: readonly ibv_mr[] = []): void {
 }
 
 /** RESET→INIT→RTR→RTS of `s` toward `destQpn` (RC, UC or UD masks as the manual's §4.5.1 table). */
-export function roceToRts(s: RoceSide, destQpn: number, o: { pathMtu?: number; psn?: number; peerPsn?: number } = {}): void {
+export function roceToRts(s: RoceSide, destQpn: number, o: { pathMtu?: number; psn?: number; peerPsn?: number; gidIndex?: number } = {}): void {
   const t = s.qp.qp_type;
-  const g = gid(s.ctx);
+  const g = gid(s.ctx, o.gidIndex ?? 0);
   if (t === IBV_QPT_UD) {
     assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey: QKEY }, UD_INIT_MASK), 0, `UD INIT errno ${getErrno()}`);
     assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTR }, IBV_QP_STATE), 0, `UD RTR errno ${getErrno()}`);
@@ -140,7 +140,7 @@ export function roceToRts(s: RoceSide, destQpn: number, o: { pathMtu?: number; p
     rq_psn: o.peerPsn ?? 0,
     max_dest_rd_atomic: 4,
     min_rnr_timer: 12,
-    ah_attr: avTo(g),
+    ah_attr: avTo(g, o.gidIndex ?? 0),
   };
   assert.equal(v.ibv_modify_qp(s.qp, rtr, rc ? RC_RTR_MASK : UC_RTR_MASK), 0, `RTR errno ${getErrno()}`);
   const rts = { qp_state: IBV_QPS_RTS, timeout: 14, retry_cnt: 7, rnr_retry: 7, sq_psn: o.psn ?? 0, max_rd_atomic: 4 };

@@ -137,3 +137,38 @@ describe('RoCEv2 pcap decodes in tshark as RRoCE', { skip: hasTshark ? false : '
     }
   });
 });
+
+describe('RoCEv2 over IPv6 in the pcap decodes in tshark', { skip: hasTshark ? false : 'tshark not installed' }, () => {
+  it('Ethernet/IPv6/UDP frames: addresses, ports, a correct UDP checksum, and the IB headers as encoded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'softrdma-ib6-tshark-'));
+    try {
+      const file = join(dir, 'rocev2-ipv6.pcap');
+      const w = new PcapWriter(file);
+      const a = { ip: 'fd77::1', port: 49152 };
+      const b = { ip: 'fe80::5054:ff:fe4b:5002%kpbr0', port: ROCEV2_UDP_PORT };
+      const ps = packets().slice(0, 12);
+      for (const [i, { pkt }] of ps.entries()) {
+        const [src, dst] = i % 2 === 0 ? [a, b] : [b, a];
+        w.udpDatagram({ src, dst, payload: encodeIbPacket(pkt), ttl: 64 });
+      }
+      w.close();
+      const bad = spawnSync('tshark', ['-r', file, ...TSHARK_IB_ARGS, '-o', 'udp.check_checksum:TRUE', '-Y', '_ws.malformed || _ws.expert.severity >= "error" || udp.checksum.status == 0'], { encoding: 'utf8' });
+      assert.equal(bad.status, 0, bad.stderr);
+      assert.equal(bad.stdout.trim(), '', `malformed, error or bad-checksum frames:\n${bad.stdout}`);
+      const r = spawnSync('tshark', ['-r', file, ...TSHARK_IB_ARGS, '-o', 'udp.check_checksum:TRUE', '-T', 'fields', '-E', 'separator=|', '-e', 'ipv6.src', '-e', 'ipv6.dst', '-e', 'udp.srcport', '-e', 'udp.dstport', '-e', 'udp.checksum.status', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.bth.psn'], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      const rows = r.stdout.trimEnd().split('\n');
+      assert.equal(rows.length, ps.length);
+      for (const [i, row] of rows.entries()) {
+        const [s, d, sp, dp, ck, op, psn] = row.split('|');
+        const fromA = i % 2 === 0;
+        assert.deepEqual([s, d, sp, dp], fromA ? ['fd77::1', 'fe80::5054:ff:fe4b:5002', '49152', '4791'] : ['fe80::5054:ff:fe4b:5002', 'fd77::1', '4791', '49152'], `frame ${i + 1}`);
+        assert.equal(ck, '1', `frame ${i + 1}: UDP checksum status (Wireshark: 0 bad, 1 good, 2 unverified)`);
+        assert.equal(BigInt(op!).toString(), String(ps[i]!.pkt.bth.opcode), `frame ${i + 1} opcode`);
+        assert.equal(BigInt(psn!).toString(), String(ps[i]!.pkt.bth.psn), `frame ${i + 1} PSN`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

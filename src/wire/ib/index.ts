@@ -16,3 +16,4 @@ export * from './opcodes.js';
 export * from './packet.js';
 export * from './psn.js';
 export * from './reth.js';
+export * from './gid-address.js';
