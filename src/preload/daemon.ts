@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { runtimeDir } from '../provider/softrdma.js';
 import { socketFromEnv } from '../util/env.js';
 import { logger } from '../util/log.js';
-import { type Context, closeDevice, devices, openDevice, queryDevice, queryGid, queryPkey, queryPort } from '../verbs/device.js';
+import { type Context, closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPkey, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import { ibv_alloc_pd, ibv_dealloc_pd } from '../verbs/ibverbs.js';
 import type { ibv_device_attr, ibv_gid, ibv_pd, ibv_port_attr } from '../verbs/types.js';
@@ -175,7 +175,7 @@ export class PreloadDaemon {
       case PreloadOp.GET_DEVICES: {
         const ds = devices();
         const fields: Fields = [['count', ds.length]];
-        for (const [i, d] of ds.entries()) fields.push([`name.${i}`, d.name], [`guid.${i}`, d.guid], [`transport.${i}`, d.transport_type]);
+        for (const [i, d] of ds.entries()) fields.push([`name.${i}`, d.name], [`guid.${i}`, d.guid], [`transport.${i}`, d.transport_type], [`node_type.${i}`, d.node_type]);
         return { errno: 0, fields };
       }
       case PreloadOp.OPEN_DEVICE: {
@@ -215,7 +215,8 @@ export class PreloadDaemon {
         if (!t) return { errno: EINVAL };
         const g = { raw: new Uint8Array(16) } as ibv_gid;
         const r = queryGid(t.ctx, t.port, t.index, g);
-        return r === 0 ? { errno: 0, fields: [['gid', Buffer.from(g.raw).toString('hex')]] } : { errno: r };
+        // `gid_type`: `enum ibv_gid_type` (RoCE: the table's; iWARP: IB, as a kernel's non-RoCE port shows).
+        return r === 0 ? { errno: 0, fields: [['gid', Buffer.from(g.raw).toString('hex')], ['gid_type', gidTypes(t.ctx)[t.index] ?? 0]] } : { errno: r };
       }
       case PreloadOp.QUERY_PKEY: {
         const t = tableEntry();

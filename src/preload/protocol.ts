@@ -16,7 +16,7 @@
 export enum PreloadOp {
   /** `pid=N`: the client says who it is (for the log); answers `version=1`. */
   HELLO = 1,
-  /** Answers `count=N` and `name.I=`, `guid.I=`, `transport.I=` for each device. */
+  /** Answers `count=N` and `name.I=`, `guid.I=`, `transport.I=`, `node_type.I=` for each device. */
   GET_DEVICES = 2,
   /** `name=DEV`: answers `ctx=H`. */
   OPEN_DEVICE = 3,
@@ -26,7 +26,7 @@ export enum PreloadOp {
   QUERY_DEVICE = 5,
   /** `ctx=H port=P`: answers every field of `struct ibv_port_attr` by its C name. */
   QUERY_PORT = 6,
-  /** `ctx=H port=P index=I`: answers `gid=` 32 hex digits. */
+  /** `ctx=H port=P index=I`: answers `gid=` 32 hex digits and `gid_type=` (`enum ibv_gid_type`). */
   QUERY_GID = 7,
   /** `ctx=H port=P index=I`: answers `pkey=N`. */
   QUERY_PKEY = 8,

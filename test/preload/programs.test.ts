@@ -1,0 +1,161 @@
+/**
+ * rdma-core's own programs, unmodified, under `softrdma exec` against a daemon: `ibv_devices`
+ * and `ibv_devinfo -v` (Debian's ibverbs-utils) list and describe softrdma's devices with the
+ * values the verbs face's queries give. Skips, saying why, when libsoftrdma.so is not built or
+ * the programs are not installed.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { preloadLibraryPath } from '../../src/cli/daemon.js';
+import { gidText } from '../../src/cli/pingpong.js';
+import { PreloadDaemon } from '../../src/preload/daemon.js';
+import { ibv_transport_type } from '../../src/verbs/constants.js';
+import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../../src/verbs/device.js';
+import type { ibv_device_attr, ibv_port_attr } from '../../src/verbs/types.js';
+
+const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+/** Why the programs cannot run here, or null. */
+function missing(...progs: string[]): string | null {
+  if (!existsSync(preloadLibraryPath())) return 'libsoftrdma.so is not built (needs a C compiler and libibverbs-dev at install)';
+  for (const p of progs) if (spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0) return `${p} is not installed (Debian: ibverbs-utils)`;
+  return null;
+}
+
+/** Runs `softrdma exec -- ARGS` (asynchronously: the daemon answers from this process). */
+export function execUnder(socket: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [main, 'exec', '--socket', socket, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+async function withDaemon(fn: (d: PreloadDaemon) => Promise<void>): Promise<void> {
+  const d = await PreloadDaemon.listen(join(mkdtempSync(join(tmpdir(), 'softrdma-preload-')), 'd.sock'));
+  try {
+    await fn(d);
+    while (d.resources().clients !== 0) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0 });
+  } finally {
+    await d.close();
+  }
+}
+
+test('ibv_devices lists the verbs face devices and node GUIDs', { skip: missing('ibv_devices') ?? false }, () =>
+  withDaemon(async (d) => {
+    const r = await execUnder(d.path, ['ibv_devices']);
+    assert.equal(r.code, 0, r.err);
+    const rows = r.out
+      .split('\n')
+      .slice(2)
+      .map((l) => l.trim().split(/\s+/))
+      .filter((f) => f.length === 2);
+    assert.deepEqual(
+      rows,
+      devices().map((x) => [x.name, x.guid.toString(16).padStart(16, '0')]),
+    );
+  }),
+);
+
+/** `key: value` lines of one `hca_id` block (the first occurrence of each key), values as printed. */
+function blocks(text: string): Map<string, { dev: Map<string, string>; port: Map<string, string>; gids: string[] }> {
+  const out = new Map<string, { dev: Map<string, string>; port: Map<string, string>; gids: string[] }>();
+  let cur: { dev: Map<string, string>; port: Map<string, string>; gids: string[] } | null = null;
+  let inPort = false;
+  for (const line of text.split('\n')) {
+    const hca = /^hca_id:\t(\S+)$/.exec(line);
+    if (hca) {
+      cur = { dev: new Map(), port: new Map(), gids: [] };
+      out.set(hca[1]!, cur);
+      inPort = false;
+      continue;
+    }
+    if (!cur) continue;
+    if (/^\t\tport:\t/.test(line)) inPort = true;
+    const gid = /^\t\t\tGID\[\s*(\d+)\]:\t+(.*)$/.exec(line);
+    if (gid) {
+      cur.gids.push(`${gid[1]} ${gid[2]}`);
+      continue;
+    }
+    const kv = /^\t+([a-z_0-9]+):\t+(.+)$/.exec(line);
+    if (!kv) continue;
+    const m = inPort ? cur.port : cur.dev;
+    if (!m.has(kv[1]!)) m.set(kv[1]!, kv[2]!);
+  }
+  return out;
+}
+
+/** A printed value's number: `0x..`, decimal, or the `(N)` after a name. */
+function num(v: string | undefined): bigint {
+  assert.ok(v !== undefined);
+  const paren = /\((\d+)\)$/.exec(v);
+  if (paren) return BigInt(paren[1]!);
+  return BigInt(v);
+}
+
+const guidText = (g: bigint) => g.toString(16).padStart(16, '0').replace(/(....)(?!$)/g, '$1:');
+
+test('ibv_devinfo -v describes each device as the verbs face queries it', { skip: missing('ibv_devinfo') ?? false }, () =>
+  withDaemon(async (d) => {
+    const r = await execUnder(d.path, ['ibv_devinfo', '-v']);
+    assert.equal(r.code, 0, r.err);
+    const got = blocks(r.out);
+    assert.deepEqual([...got.keys()], devices().map((x) => x.name));
+    for (const dev of devices()) {
+      const b = got.get(dev.name)!;
+      const ctx = openDevice(dev)!;
+      try {
+        const a = {} as ibv_device_attr;
+        assert.equal(queryDevice(ctx, a), 0);
+        assert.equal(num(b.dev.get('transport')), BigInt(dev.transport_type));
+        assert.equal(b.dev.get('fw_ver'), a.fw_ver);
+        assert.equal(b.dev.get('node_guid'), guidText(a.node_guid));
+        assert.equal(b.dev.get('sys_image_guid'), guidText(a.sys_image_guid));
+        // Every other attribute ibv_devinfo prints under the struct member's own name.
+        let compared = 0;
+        for (const [k, v] of Object.entries(a)) {
+          const printed = b.dev.get(k);
+          if (printed === undefined || typeof v === 'string' || k.endsWith('_guid')) continue;
+          assert.equal(num(printed), BigInt(v), `${dev.name} ${k}`);
+          compared++;
+        }
+        assert.ok(compared >= 35, `${dev.name}: ${compared} device attributes compared`);
+        const p = {} as ibv_port_attr;
+        assert.equal(queryPort(ctx, 1, p), 0);
+        const portName: Record<string, string> = { lid: 'port_lid', lmc: 'port_lmc' };
+        compared = 0;
+        for (const [k, v] of Object.entries(p)) {
+          const printed = b.port.get(portName[k] ?? k);
+          if (printed === undefined || k === 'link_layer') continue;
+          assert.equal(num(printed), BigInt(v), `${dev.name} port ${k}`);
+          compared++;
+        }
+        assert.ok(compared >= 18, `${dev.name}: ${compared} port attributes compared`);
+        assert.equal(b.port.get('link_layer'), ['Unspecified', 'InfiniBand', 'Ethernet'][p.link_layer]);
+        // ibv_devinfo prints the entries whose interface half is not zero (its `null_gid`).
+        const want: string[] = [];
+        const types = gidTypes(ctx);
+        for (let i = 0; i < p.gid_tbl_len; i++) {
+          const g = { raw: new Uint8Array(16) };
+          assert.equal(queryGid(ctx, 1, i, g), 0);
+          if (g.raw.subarray(8).every((x) => x === 0)) continue;
+          assert.equal(dev.transport_type, ibv_transport_type.IBV_TRANSPORT_IB);
+          assert.equal(types[i], 2);
+          want.push(`${i} ${gidText(g.raw)}, RoCE v2`);
+        }
+        assert.deepEqual(b.gids, want);
+      } finally {
+        closeDevice(ctx);
+      }
+    }
+  }),
+);
