@@ -20,6 +20,8 @@
 
 static pthread_mutex_t conn_lock = PTHREAD_MUTEX_INITIALIZER;
 static int conn_fd = -1;
+/* The socket the daemon gave at HELLO for passing fds to it (memory registration), or -1. */
+static int chan_fd = -1;
 static pid_t conn_pid;
 static uint32_t conn_seq;
 
@@ -143,6 +145,20 @@ static int read_all(int fd, void *p, size_t n, int *fd_out)
 
 static int exchange(enum sr_op op, const struct sr_req *req, struct sr_ans *ans, int send_fd)
 {
+	/*
+	 * A passed fd goes first, on the fd channel: the daemon reads the control socket through
+	 * Node, which drops ancillary data, and takes the fd from the channel when the request that
+	 * names it arrives.
+	 */
+	if (send_fd >= 0) {
+		int e;
+
+		if (chan_fd < 0)
+			return EOPNOTSUPP;
+		e = write_all(chan_fd, "F", 1, send_fd);
+		if (e)
+			return e;
+	}
 	uint32_t h[3], rh[3];
 	size_t plen = req ? req->len : 0;
 	int e;
@@ -157,7 +173,7 @@ static int exchange(enum sr_op op, const struct sr_req *req, struct sr_ans *ans,
 		memcpy(frame, h, 12);
 		if (plen)
 			memcpy(frame + 12, req->buf, plen);
-		e = write_all(conn_fd, frame, 12 + plen, send_fd);
+		e = write_all(conn_fd, frame, 12 + plen, -1);
 	}
 	if (e)
 		return e;
@@ -208,6 +224,7 @@ static int connect_daemon(void)
 		conn_fd = -1;
 		return e ? e : ans.err;
 	}
+	chan_fd = ans.fd;
 	return 0;
 }
 
@@ -226,15 +243,21 @@ int sr_call(enum sr_op op, const struct sr_req *req, struct sr_ans *ans, int sen
 	if (conn_fd >= 0 && conn_pid != getpid()) {
 		close(conn_fd);
 		conn_fd = -1;
+		if (chan_fd >= 0)
+			close(chan_fd);
+		chan_fd = -1;
 	}
 	if (conn_fd < 0)
 		e = connect_daemon();
 	if (!e)
 		e = exchange(op, req, ans, send_fd);
-	if (e && conn_fd >= 0 && e != E2BIG) {
+	if (e && conn_fd >= 0 && e != E2BIG && e != EOPNOTSUPP) {
 		/* A broken stream cannot be resynchronised. */
 		close(conn_fd);
 		conn_fd = -1;
+		if (chan_fd >= 0)
+			close(chan_fd);
+		chan_fd = -1;
 	}
 	pthread_mutex_unlock(&conn_lock);
 	return e ? e : ans->err;
@@ -276,16 +299,18 @@ uint64_t sr_get_idx(const struct sr_ans *a, const char *prefix, unsigned i, cons
 	return sr_get_u64(a, k, dflt);
 }
 
-void sr_fill(void *dst, const struct sr_field *fields, size_t n, const struct sr_ans *a, size_t limit)
+void sr_fill(void *dst, const struct sr_field *fields, size_t n, const struct sr_ans *a, size_t limit, const char *prefix)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct sr_field *f = &fields[i];
 		const char *v;
+		char key[128];
 		uint64_t x;
 
 		if (f->off + f->size > limit)
 			continue;
-		v = sr_get(a, f->name);
+		snprintf(key, sizeof(key), "%s%s", prefix ? prefix : "", f->name);
+		v = sr_get(a, key);
 		if (!v)
 			continue;
 		x = strtoull(v, NULL, 0);
@@ -296,6 +321,55 @@ void sr_fill(void *dst, const struct sr_field *fields, size_t n, const struct sr
 		case 8: memcpy((char *)dst + f->off, &x, 8); break;
 		}
 	}
+}
+
+void sr_put_fields(struct sr_req *r, const void *src, const struct sr_field *fields, size_t n, const char *prefix)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_field *f = &fields[i];
+		const char *p = (const char *)src + f->off;
+		uint64_t x = 0;
+
+		switch (f->size) {
+		case 1: { uint8_t y; memcpy(&y, p, 1); x = y; break; }
+		case 2: { uint16_t y; memcpy(&y, p, 2); x = y; break; }
+		case 4: { uint32_t y; memcpy(&y, p, 4); x = y; break; }
+		case 8: memcpy(&x, p, 8); break;
+		}
+		put(r, "%s%s=%" PRIu64 "\n", prefix ? prefix : "", f->name, x);
+	}
+}
+
+void sr_put_hex(struct sr_req *r, const char *key, const void *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *b = p;
+
+	put(r, "%s=", key);
+	for (size_t i = 0; i < n && !r->overflow; i++) {
+		if (r->len + 3 > sizeof(r->buf)) {
+			r->overflow = 1;
+			return;
+		}
+		r->buf[r->len++] = digits[b[i] >> 4];
+		r->buf[r->len++] = digits[b[i] & 15];
+	}
+	put(r, "\n");
+}
+
+int sr_get_hex(const struct sr_ans *a, const char *key, void *out, size_t n)
+{
+	const char *v = sr_get(a, key);
+	unsigned char *b = out;
+
+	if (!v || strcspn(v, "\n") != 2 * n)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char h[3] = { v[2 * i], v[2 * i + 1], 0 };
+
+		b[i] = (unsigned char)strtoul(h, NULL, 16);
+	}
+	return 0;
 }
 
 int sr_unsupported(const char *call)

@@ -177,7 +177,7 @@ int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *attr)
 	if (e)
 		return e;
 	memset(attr, 0, sizeof(*attr));
-	sr_fill(attr, device_fields, sizeof(device_fields) / sizeof(device_fields[0]), a, sizeof(*attr));
+	sr_fill(attr, device_fields, sizeof(device_fields) / sizeof(device_fields[0]), a, sizeof(*attr), NULL);
 	/* The GUIDs are in network byte order in the struct. */
 	attr->node_guid = htobe64(sr_get_u64(a, "node_guid", 0));
 	attr->sys_image_guid = htobe64(sr_get_u64(a, "sys_image_guid", 0));
@@ -208,7 +208,7 @@ static int query_port(struct ibv_context *context, uint8_t port_num, struct ibv_
 	if (e)
 		return e;
 	memset(attr, 0, len);
-	sr_fill(attr, port_fields, sizeof(port_fields) / sizeof(port_fields[0]), a, len);
+	sr_fill(attr, port_fields, SR_COUNT(port_fields), a, len, NULL);
 	return 0;
 }
 
@@ -233,7 +233,6 @@ static int gid_entry(struct ibv_context *context, uint32_t port_num, int index, 
 {
 	struct sr_req *r = sr_req_tls();
 	struct sr_ans *a = sr_ans_tls();
-	const char *hex;
 	int e;
 
 	sr_put_u64(r, "ctx", sr_ctx_handle(context));
@@ -242,14 +241,8 @@ static int gid_entry(struct ibv_context *context, uint32_t port_num, int index, 
 	e = sr_call(SR_QUERY_GID, r, a, -1);
 	if (e)
 		return e;
-	hex = sr_get(a, "gid");
-	if (!hex || strcspn(hex, "\n") != 32)
+	if (sr_get_hex(a, "gid", gid->raw, 16))
 		return EPROTO;
-	for (int i = 0; i < 16; i++) {
-		char b[3] = { hex[2 * i], hex[2 * i + 1], 0 };
-
-		gid->raw[i] = (uint8_t)strtoul(b, NULL, 16);
-	}
 	if (type)
 		*type = (unsigned)sr_get_u64(a, "gid_type", 0);
 	return 0;

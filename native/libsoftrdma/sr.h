@@ -90,8 +90,17 @@ struct sr_field {
 	size_t size;
 };
 #define SR_FIELD(T, f) { #f, offsetof(T, f), sizeof(((T *)0)->f) }
-/* Sets each member named in the answer (integers of 1, 2, 4 or 8 bytes) whose end is within `limit`. */
-void sr_fill(void *dst, const struct sr_field *fields, size_t n, const struct sr_ans *a, size_t limit);
+/*
+ * Sets each member named `prefix` + name in the answer (integers of 1, 2, 4 or 8 bytes) whose
+ * end is within `limit`.
+ */
+void sr_fill(void *dst, const struct sr_field *fields, size_t n, const struct sr_ans *a, size_t limit, const char *prefix);
+/* Puts every member as `prefix` + name = value. */
+void sr_put_fields(struct sr_req *r, const void *src, const struct sr_field *fields, size_t n, const char *prefix);
+/* Bytes as hex digits; and back (0, or -1 when absent or not 2n digits). */
+void sr_put_hex(struct sr_req *r, const char *key, const void *p, size_t n);
+int sr_get_hex(const struct sr_ans *a, const char *key, void *out, size_t n);
+#define SR_COUNT(t) (sizeof(t) / sizeof((t)[0]))
 
 /* The softrdma objects behind the verbs structs. */
 struct sr_context {

@@ -19,8 +19,11 @@ import { socketFromEnv } from '../util/env.js';
 import { logger } from '../util/log.js';
 import { type Context, closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPkey, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
-import { ibv_alloc_pd, ibv_dealloc_pd } from '../verbs/ibverbs.js';
-import type { ibv_device_attr, ibv_gid, ibv_pd, ibv_port_attr } from '../verbs/types.js';
+import { ibv_alloc_pd, ibv_dealloc_pd, ibv_dereg_mr } from '../verbs/ibverbs.js';
+import { type Answer, objectCall } from './calls.js';
+import { Client } from './client.js';
+import { preloadAddon } from './native.js';
+import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
 import { encodeResponse, FrameReader, formatPayload, parsePayload, PRELOAD_PROTOCOL_VERSION, PreloadOp, REQ_HEADER, uintField } from './protocol.js';
 
 const log = logger('daemon');
@@ -35,27 +38,18 @@ export function daemonSocketPath(): string {
   return socketFromEnv() ?? join(runtimeDir(), 'daemon.sock');
 }
 
-/** The objects of one client, by handle. */
-class Client {
-  readonly contexts = new Map<number, Context>();
-  readonly pds = new Map<number, { pd: ibv_pd; ctx: number }>();
-  private nextHandle = 1;
-  pid = 0;
-  constructor(readonly id: number) {}
-  handle(): number {
-    return this.nextHandle++;
-  }
-}
-
 /** How many clients and objects the daemon holds (all 0 at rest). */
 export interface DaemonResources {
   clients: number;
   contexts: number;
   pds: number;
+  mrs: number;
+  channels: number;
+  cqs: number;
+  qps: number;
 }
 
 type Fields = [string, string | number | bigint][];
-type Answer = { errno: number; fields?: Fields };
 
 /** A running daemon. */
 export class PreloadDaemon {
@@ -91,13 +85,16 @@ export class PreloadDaemon {
   }
 
   resources(): DaemonResources {
-    let contexts = 0;
-    let pds = 0;
+    const r: DaemonResources = { clients: this.clients.size, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0 };
     for (const c of this.clients) {
-      contexts += c.contexts.size;
-      pds += c.pds.size;
+      r.contexts += c.contexts.size;
+      r.pds += c.pds.size;
+      r.mrs += c.mrs.size;
+      r.channels += c.channels.size;
+      r.cqs += c.cqs.size;
+      r.qps += c.qps.size;
     }
-    return { clients: this.clients.size, contexts, pds };
+    return r;
   }
 
   /** Stops listening, ends every client (freeing its objects) and removes the socket file. */
@@ -140,11 +137,33 @@ export class PreloadDaemon {
           return;
         }
         const a = this.call(c, op, args);
-        s.write(encodeResponse(seq, a.errno, formatPayload(a.fields ?? [])));
+        const frame = encodeResponse(seq, a.errno, formatPayload(a.fields ?? []));
+        if (a.passFd === undefined) s.write(frame);
+        else if (!this.sendWithFd(c, s, frame, a.passFd)) return;
       }
     });
     s.on('error', (e) => log('client %d: %s', c.id, e.message));
     s.on('close', () => this.drop(c));
+  }
+
+  /**
+   * Writes an answer with an fd attached (SCM_RIGHTS), which Node's sockets cannot: straight on
+   * the socket's descriptor, which is safe because the client waits for each answer before its
+   * next request, so nothing of ours is queued. Closes our copy of the fd. False (and the client
+   * dropped) when the answer could not go.
+   */
+  private sendWithFd(c: Client, s: net.Socket, frame: Buffer, fd: number): boolean {
+    const addon = preloadAddon()!;
+    const sock = (s as unknown as { _handle?: { fd?: number } })._handle?.fd ?? -1;
+    const n = sock >= 0 && s.writableLength === 0 ? addon.sendFd(sock, frame, fd) : -1;
+    addon.close(fd);
+    if (n <= 0) {
+      log('client %d: an answer with an fd could not be sent (%d); disconnecting', c.id, n);
+      s.destroy();
+      return false;
+    }
+    if (n < frame.length) s.write(frame.subarray(n));
+    return true;
   }
 
   /** Frees every object of `c`, children first. */
@@ -152,14 +171,13 @@ export class PreloadDaemon {
     if (!this.clients.delete(c)) return;
     this.sockets.get(c)?.destroy();
     this.sockets.delete(c);
-    for (const [h, { pd }] of c.pds) if (ibv_dealloc_pd(pd) !== 0) log('client %d: pd %d: %s', c.id, h, softrdmaLastError().message);
-    c.pds.clear();
-    for (const [h, ctx] of c.contexts) if (closeDevice(ctx) !== 0) log('client %d: context %d: %s', c.id, h, softrdmaLastError().message);
-    c.contexts.clear();
+    c.free();
     log('client %d (pid %d) gone; its objects are freed', c.id, c.pid);
   }
 
   private call(c: Client, op: number, m: Map<string, string>): Answer {
+    const obj = objectCall(c, op, m);
+    if (obj) return obj;
     const ctxOf = (): Context | null => c.contexts.get(uintField(m, 'ctx') ?? 0) ?? null;
     // `ctx=H port=P index=I` of the GID and P_Key table queries.
     const tableEntry = (): { ctx: Context; port: number; index: number } | null => {
@@ -169,9 +187,17 @@ export class PreloadDaemon {
       return ctx && port !== null && index !== null ? { ctx, port, index } : null;
     };
     switch (op) {
-      case PreloadOp.HELLO:
+      case PreloadOp.HELLO: {
         c.pid = uintField(m, 'pid') ?? 0;
-        return { errno: 0, fields: [['version', PRELOAD_PROTOCOL_VERSION]] };
+        const fields: Fields = [['version', PRELOAD_PROTOCOL_VERSION]];
+        // The fd channel: a socket pair whose other end goes with this answer; the program passes
+        // the memfds of its regions on it (Node's own reads of this socket would drop them).
+        const addon = preloadAddon();
+        if (!addon || c.fdChannel >= 0) return { errno: 0, fields };
+        const [mine, theirs] = addon.socketPair();
+        c.fdChannel = mine;
+        return { errno: 0, fields, passFd: theirs };
+      }
       case PreloadOp.GET_DEVICES: {
         const ds = devices();
         const fields: Fields = [['count', ds.length]];
@@ -238,6 +264,9 @@ export class PreloadDaemon {
         const h = uintField(m, 'pd') ?? 0;
         const p = c.pds.get(h);
         if (!p) return { errno: EINVAL };
+        // The daemon's own region for inline sends goes first (it is made again if still needed).
+        const inl = c.inline.get(h);
+        if (inl && ibv_dereg_mr(inl.mr) === 0) c.inline.delete(h);
         if (ibv_dealloc_pd(p.pd) !== 0) return { errno: softrdmaLastError().errno || EINVAL };
         c.pds.delete(h);
         return { errno: 0 };

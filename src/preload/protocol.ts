@@ -34,6 +34,40 @@ export enum PreloadOp {
   ALLOC_PD = 9,
   /** `pd=H`. */
   DEALLOC_PD = 10,
+  /**
+   * `pd=H addr= length= access= offset= map_length=`, the memfd holding the region's pages sent
+   * ahead on the fd channel (`offset`: of `addr` in it; `map_length`: its size): answers `mr=H lkey= rkey=`.
+   */
+  REG_MR = 11,
+  /** `mr=H`. */
+  DEREG_MR = 12,
+  /** `ctx=H`: answers `channel=H` with the program's end of the channel socket (SCM_RIGHTS). */
+  CREATE_COMP_CHANNEL = 13,
+  /** `channel=H`. */
+  DESTROY_COMP_CHANNEL = 14,
+  /** `ctx=H cqe=N channel=H|0 comp_vector=N user=P` (P: written to the channel per event): answers `cq=H cqe=N`. */
+  CREATE_CQ = 15,
+  /** `cq=H`. */
+  DESTROY_CQ = 16,
+  /** `cq=H solicited_only=0|1`. */
+  REQ_NOTIFY_CQ = 17,
+  /** `cq=H n=N`: answers `count=K` and `wc.I.<member of struct ibv_wc>`. */
+  POLL_CQ = 18,
+  /** `pd=H send_cq=H recv_cq=H qp_type= sq_sig_all= cap.<member>`: answers `qp=H qp_num= cap.<member>`. */
+  CREATE_QP = 19,
+  /** `qp=H mask=M` and every member of `struct ibv_qp_attr` (nested ones dotted, GIDs as hex). */
+  MODIFY_QP = 20,
+  /** `qp=H mask=M`: answers the members of `struct ibv_qp_attr`, and `init.cap.<member>`, `init.sq_sig_all`. */
+  QUERY_QP = 21,
+  /** `qp=H`. */
+  DESTROY_QP = 22,
+  /**
+   * `qp=H count=N` and `wr.I.<member>` of each `struct ibv_send_wr` (`sge.J.addr|length|lkey`,
+   * or `inline=` the bytes as hex): on failure answers `bad=I`.
+   */
+  POST_SEND = 23,
+  /** `qp=H count=N` and `wr.I.wr_id`, `wr.I.num_sge`, `wr.I.sge.J.*`: on failure answers `bad=I`. */
+  POST_RECV = 24,
 }
 
 /** The protocol's version, answered by HELLO. */
@@ -55,7 +89,8 @@ export function parsePayload(b: Buffer): Map<string, string> | null {
     const k = line.slice(0, eq);
     if (!/^[a-z0-9_.]{1,64}$/.test(k) || m.has(k)) return null;
     const v = line.slice(eq + 1);
-    if (!/^[\x20-\x7e]{0,256}$/.test(v)) return null;
+    // Inline send data travels as hex (up to 1 KiB of bytes).
+    if (!/^[\x20-\x7e]{0,2048}$/.test(v)) return null;
     m.set(k, v);
   }
   return m;

@@ -44,7 +44,7 @@ async function withDaemon(fn: (d: PreloadDaemon) => Promise<void>): Promise<void
   try {
     await fn(d);
     while (d.resources().clients !== 0) await new Promise((r) => setImmediate(r));
-    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0 });
+    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0 });
   } finally {
     await d.close();
   }
