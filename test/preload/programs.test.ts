@@ -1,12 +1,14 @@
 /**
  * rdma-core's own programs, unmodified, under `softrdma exec` against a daemon: `ibv_devices`
  * and `ibv_devinfo -v` (Debian's ibverbs-utils) list and describe softrdma's devices with the
- * values the verbs face's queries give. Skips, saying why, when libsoftrdma.so is not built or
- * the programs are not installed.
+ * values the verbs face's queries give; `ibv_rc_pingpong` and `ibv_uc_pingpong` run between two
+ * `softrdma exec` processes over softroce0 and check their data, and the daemon's objects are
+ * all freed after. Skips, saying why, when libsoftrdma.so is not built or the programs are not
+ * installed.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -159,3 +161,53 @@ test('ibv_devinfo -v describes each device as the verbs face queries it', { skip
     }
   }),
 );
+
+/** Starts `softrdma exec -- ARGS` and gives its running output and end. */
+function startUnder(socket: string, args: string[]): { out: () => string; done: Promise<{ code: number | null; out: string; err: string }> } {
+  const child = spawn(process.execPath, [main, 'exec', '--socket', socket, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  return { out: () => out, done: new Promise((resolve) => child.once('close', (code) => resolve({ code, out, err }))) };
+}
+
+/** Whether a TCP socket listens on `port` (this network namespace's /proc/net/tcp, state 0A). */
+function listening(port: number): boolean {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(f)) continue;
+    for (const line of readFileSync(f, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[1]?.endsWith(`:${hex}`) && cols[3] === '0A') return true;
+    }
+  }
+  return false;
+}
+
+async function pingpong(prog: string, extra: string[], port: number): Promise<void> {
+  await withDaemon(async (d) => {
+    const args = [prog, '-d', 'softroce0', '-g', '0', '-p', String(port), '-n', '50', '-c', ...extra];
+    const server = startUnder(d.path, args);
+    // The server listens once it has its QP; the client must not connect before.
+    while (!listening(port)) {
+      if (await Promise.race([server.done.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))])) break;
+    }
+    const client = await execUnder(d.path, [...args, '127.0.0.1']);
+    const s = await server.done;
+    assert.equal(client.code, 0, `client: ${client.err}${client.out}`);
+    assert.equal(s.code, 0, `server: ${s.err}${s.out}`);
+    for (const r of [client, s]) {
+      assert.match(r.out, /remote address: .*GID ::ffff:127\.0\.0\.1/);
+      // -c: each side checked every received buffer (a mismatch prints and fails).
+      assert.match(r.out, /^\d+ bytes in [\d.]+ seconds/m);
+      assert.match(r.out, /^50 iters in/m);
+    }
+  });
+}
+
+test('ibv_rc_pingpong between two softrdma exec processes (checked data)', { skip: missing('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', [], 18601));
+
+test('ibv_rc_pingpong with a completion channel (-e)', { skip: missing('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', ['-e'], 18602));
+
+test('ibv_uc_pingpong between two softrdma exec processes', { skip: missing('ibv_uc_pingpong') ?? false }, () => pingpong('ibv_uc_pingpong', [], 18603));
