@@ -162,10 +162,11 @@ static int req_notify_cq(struct ibv_cq *cq, int solicited_only)
 }
 
 #define WC(f) SR_FIELD(struct ibv_wc, f)
-static const struct sr_field wc_fields[] = {
+const struct sr_field sr_wc_fields[] = {
 	WC(wr_id), WC(status), WC(opcode), WC(vendor_err), WC(byte_len), WC(qp_num), WC(src_qp),
 	WC(wc_flags), WC(pkey_index), WC(slid), WC(sl), WC(dlid_path_bits),
 };
+const size_t sr_wc_nfields = SR_COUNT(sr_wc_fields);
 
 /* Returns how many completions it wrote, or a negative value on error (as a provider's poll_cq). */
 static int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
@@ -192,7 +193,7 @@ static int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 
 		snprintf(prefix, sizeof(prefix), "wc.%d.", i);
 		memset(&wc[i], 0, sizeof(wc[i]));
-		sr_fill(&wc[i], wc_fields, SR_COUNT(wc_fields), a, sizeof(wc[i]), prefix);
+		sr_fill(&wc[i], sr_wc_fields, sr_wc_nfields, a, sizeof(wc[i]), prefix);
 		/* Immediate data travels in network byte order in the struct; the daemon's is the value. */
 		wc[i].imm_data = htobe32((uint32_t)sr_get_idx(a, "wc", (unsigned)i, "imm_data", 0));
 	}

@@ -42,11 +42,8 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
 	struct ibv_qp *qp;
 	int e;
 
-	if (init->srq) {
-		errno = sr_unsupported("ibv_create_qp with an SRQ");
-		return NULL;
-	}
 	sr_put_u64(r, "pd", pd->handle);
+	sr_put_u64(r, "srq", init->srq ? init->srq->handle : 0);
 	sr_put_u64(r, "send_cq", init->send_cq ? init->send_cq->handle : 0);
 	sr_put_u64(r, "recv_cq", init->recv_cq ? init->recv_cq->handle : 0);
 	sr_put_u64(r, "qp_type", init->qp_type);
@@ -69,6 +66,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
 	qp->pd = pd;
 	qp->send_cq = init->send_cq;
 	qp->recv_cq = init->recv_cq;
+	qp->srq = init->srq;
 	qp->handle = (uint32_t)sr_get_u64(a, "qp", 0);
 	qp->qp_num = (uint32_t)sr_get_u64(a, "qp_num", 0);
 	qp->state = IBV_QPS_RESET;
@@ -162,7 +160,7 @@ static void put_sges(struct sr_req *r, unsigned i, const struct ibv_sge *sg, int
 }
 
 /* The list's index `bad` as the WR the daemon refused (or the first, when it says none). */
-static int post_result(int e, const struct sr_ans *a, void *first, void **bad, size_t next_off)
+int sr_post_result(int e, const struct sr_ans *a, void *first, void **bad, size_t next_off)
 {
 	uint64_t at;
 	char *w = first;
@@ -236,26 +234,32 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 	}
 	sr_put_u64(r, "count", i);
 	e = sr_call(SR_POST_SEND, r, a, -1);
-	return post_result(e, a, wr, (void **)bad_wr, offsetof(struct ibv_send_wr, next));
+	return sr_post_result(e, a, wr, (void **)bad_wr, offsetof(struct ibv_send_wr, next));
+}
+
+void sr_put_recv_wrs(struct sr_req *r, const struct ibv_recv_wr *wr)
+{
+	unsigned i = 0;
+	char k[48];
+
+	for (const struct ibv_recv_wr *w = wr; w; w = w->next, i++) {
+		snprintf(k, sizeof(k), "wr.%u.wr_id", i);
+		sr_put_u64(r, k, w->wr_id);
+		put_sges(r, i, w->sg_list, w->num_sge);
+	}
+	sr_put_u64(r, "count", i);
 }
 
 static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
 {
 	struct sr_req *r = sr_req_tls();
 	struct sr_ans *a = sr_ans_tls();
-	unsigned i = 0;
-	char k[48];
 	int e;
 
 	sr_put_u64(r, "qp", qp->handle);
-	for (struct ibv_recv_wr *w = wr; w; w = w->next, i++) {
-		snprintf(k, sizeof(k), "wr.%u.wr_id", i);
-		sr_put_u64(r, k, w->wr_id);
-		put_sges(r, i, w->sg_list, w->num_sge);
-	}
-	sr_put_u64(r, "count", i);
+	sr_put_recv_wrs(r, wr);
 	e = sr_call(SR_POST_RECV, r, a, -1);
-	return post_result(e, a, wr, (void **)bad_wr, offsetof(struct ibv_recv_wr, next));
+	return sr_post_result(e, a, wr, (void **)bad_wr, offsetof(struct ibv_recv_wr, next));
 }
 
 void sr_qp_ops(struct ibv_context_ops *ops)

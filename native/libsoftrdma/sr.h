@@ -38,6 +38,15 @@ enum sr_op {
 	SR_DESTROY_QP = 22,
 	SR_POST_SEND = 23,
 	SR_POST_RECV = 24,
+	SR_CREATE_AH = 25,
+	SR_DESTROY_AH = 26,
+	SR_INIT_AH_FROM_WC = 27,
+	SR_CREATE_SRQ = 28,
+	SR_MODIFY_SRQ = 29,
+	SR_QUERY_SRQ = 30,
+	SR_DESTROY_SRQ = 31,
+	SR_POST_SRQ_RECV = 32,
+	SR_ATTACH_MCAST = 33,
 };
 
 #define SR_MAX_FRAME (64 * 1024)
@@ -114,5 +123,13 @@ static inline uint32_t sr_ctx_handle(struct ibv_context *c)
 }
 
 void sr_context_ops(struct sr_context *c);
+
+/* `struct ibv_wc`'s members by name (cq.c); `struct ibv_ah_attr`'s (ah.c); a receive WR list (qp.c). */
+extern const struct sr_field sr_wc_fields[];
+extern const size_t sr_wc_nfields;
+void sr_put_ah_attr(struct sr_req *r, const struct ibv_ah_attr *ah, const char *prefix);
+void sr_get_ah_attr(const struct sr_ans *a, struct ibv_ah_attr *ah, const char *prefix);
+void sr_put_recv_wrs(struct sr_req *r, const struct ibv_recv_wr *wr);
+int sr_post_result(int e, const struct sr_ans *a, void *first, void **bad, size_t next_off);
 
 #endif

@@ -9,7 +9,16 @@
 import { logger } from '../util/log.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import {
+  createAh,
+  destroyAh,
   ibv_ack_cq_events,
+  ibv_create_srq,
+  ibv_destroy_srq,
+  ibv_modify_srq,
+  ibv_post_srq_recv,
+  ibv_query_srq,
+  initAhFromWc,
+  mcastAttach,
   ibv_create_comp_channel,
   ibv_create_cq,
   ibv_create_qp,
@@ -27,7 +36,7 @@ import {
   ibv_req_notify_cq,
   newWc,
 } from '../verbs/ibverbs.js';
-import type { ibv_qp_attr, ibv_qp_init_attr, ibv_recv_wr, ibv_send_wr, ibv_sge, In } from '../verbs/types.js';
+import type { ibv_ah_attr, ibv_qp_attr, ibv_qp_init_attr, ibv_recv_wr, ibv_send_wr, ibv_sge, ibv_srq_attr, ibv_wc, In } from '../verbs/types.js';
 import type { Client } from './client.js';
 import { preloadAddon } from './native.js';
 import { PreloadOp, uintField } from './protocol.js';
@@ -83,6 +92,27 @@ function flatten(o: object, prefix: string, out: Fields): Fields {
     else if (v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype) flatten(v, `${prefix}${k}.`, out);
   }
   return out;
+}
+
+/** `struct ibv_ah_attr` sent under `prefix` (its GID as hex). */
+function ahAttrOf(m: Map<string, string>, prefix: string): In<ibv_ah_attr> {
+  const ah = unflatten(m, prefix);
+  const grh = (ah.grh ??= {}) as Record<string, unknown>;
+  grh.dgid = { raw: hexField(m, `${prefix}grh.dgid`, 16) ?? new Uint8Array(16) };
+  return ah as In<ibv_ah_attr>;
+}
+
+/** A receive WR list of a post request (QP or SRQ), posted one by one through `post`. */
+function postRecvs(c: Client, m: Map<string, string>, post: (wr: In<ibv_recv_wr>) => number): Answer {
+  const count = uintField(m, 'count', MAX_WRS);
+  if (!count) return { errno: EINVAL, fields: [['bad', 0]] };
+  for (let i = 0; i < count; i++) {
+    const wr_id = u64Field(m, `wr.${i}.wr_id`);
+    const sg_list = sgesOf(c, m, i);
+    const ret = wr_id !== null && sg_list ? post({ wr_id, next: null, sg_list, num_sge: sg_list.length } as In<ibv_recv_wr>) : EINVAL;
+    if (ret !== 0) return { errno: ret, fields: [['bad', i]] };
+  }
+  return { errno: 0 };
 }
 
 /** The engine's SGEs of WR `i`: each address moved into the region its key names in this client. */
@@ -153,7 +183,7 @@ function sendWrOf(c: Client, pdHandle: number, m: Map<string, string>, i: number
         swap: u64Field(m, `${w}atomic.swap`) ?? 0n,
         rkey: uintField(m, `${w}atomic.rkey`) ?? 0,
       },
-      ud: { ah: null, remote_qpn: uintField(m, `${w}ud.remote_qpn`) ?? 0, remote_qkey: uintField(m, `${w}ud.remote_qkey`) ?? 0 },
+      ud: { ah: c.ahs.get(uintField(m, `${w}ud.ah`) ?? 0) ?? null, remote_qpn: uintField(m, `${w}ud.remote_qpn`) ?? 0, remote_qkey: uintField(m, `${w}ud.remote_qkey`) ?? 0 },
     },
   } as In<ibv_send_wr>;
 }
@@ -279,9 +309,11 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const scq = c.cqs.get(uintField(m, 'send_cq') ?? 0);
       const rcq = c.cqs.get(uintField(m, 'recv_cq') ?? 0);
       const qpType = uintField(m, 'qp_type', 255);
-      if (!p || !scq || !rcq || qpType === null) return { errno: EINVAL };
+      const srqh = uintField(m, 'srq') ?? 0;
+      const srq = srqh ? c.srqs.get(srqh) : null;
+      if (!p || !scq || !rcq || qpType === null || srq === undefined) return { errno: EINVAL };
       const cap = unflatten(m, 'cap.');
-      const init = { qp_context: null, send_cq: scq.cq, recv_cq: rcq.cq, srq: null, cap, qp_type: qpType, sq_sig_all: uintField(m, 'sq_sig_all', 1) ?? 0 } as In<ibv_qp_init_attr>;
+      const init = { qp_context: null, send_cq: scq.cq, recv_cq: rcq.cq, srq, cap, qp_type: qpType, sq_sig_all: uintField(m, 'sq_sig_all', 1) ?? 0 } as In<ibv_qp_init_attr>;
       const qp = ibv_create_qp(p.pd, init);
       if (!qp) return { errno: lastErr() };
       const h = c.handle();
@@ -295,11 +327,8 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const attr = unflatten(m, '');
       delete attr.qp;
       delete attr.mask;
-      for (const k of ['ah_attr', 'alt_ah_attr'] as const) {
-        const ah = (attr[k] ??= {}) as Record<string, unknown>;
-        const grh = (ah.grh ??= {}) as Record<string, unknown>;
-        grh.dgid = { raw: hexField(m, `${k}.grh.dgid`, 16) ?? new Uint8Array(16) };
-      }
+      attr.ah_attr = ahAttrOf(m, 'ah_attr.');
+      attr.alt_ah_attr = ahAttrOf(m, 'alt_ah_attr.');
       return ibv_modify_qp(q.qp, attr as In<ibv_qp_attr>, mask) === 0 ? { errno: 0 } : { errno: lastErr() };
     }
     case PreloadOp.QUERY_QP: {
@@ -321,25 +350,91 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       c.qps.delete(h);
       return { errno: 0 };
     }
-    case PreloadOp.POST_SEND:
-    case PreloadOp.POST_RECV: {
+    case PreloadOp.POST_SEND: {
       const q = c.qps.get(uintField(m, 'qp') ?? 0);
       const count = uintField(m, 'count', MAX_WRS);
       if (!q || !count) return { errno: EINVAL, fields: [['bad', 0]] };
       // One WR at a time: the inline bytes of each are copied at its post.
       for (let i = 0; i < count; i++) {
-        let ret: number;
-        if (op === PreloadOp.POST_SEND) {
-          const wr = sendWrOf(c, q.pd, m, i);
-          ret = wr ? ibv_post_send(q.qp, wr).ret : EINVAL;
-        } else {
-          const wr_id = u64Field(m, `wr.${i}.wr_id`);
-          const sg_list = sgesOf(c, m, i);
-          ret = wr_id !== null && sg_list ? ibv_post_recv(q.qp, { wr_id, next: null, sg_list, num_sge: sg_list.length } as In<ibv_recv_wr>).ret : EINVAL;
-        }
+        const wr = sendWrOf(c, q.pd, m, i);
+        const ret = wr ? ibv_post_send(q.qp, wr).ret : EINVAL;
         if (ret !== 0) return { errno: ret, fields: [['bad', i]] };
       }
       return { errno: 0 };
+    }
+    case PreloadOp.POST_RECV: {
+      const q = c.qps.get(uintField(m, 'qp') ?? 0);
+      if (!q) return { errno: EINVAL, fields: [['bad', 0]] };
+      return postRecvs(c, m, (wr) => ibv_post_recv(q.qp, wr).ret);
+    }
+    case PreloadOp.POST_SRQ_RECV: {
+      const srq = c.srqs.get(uintField(m, 'srq') ?? 0);
+      if (!srq) return { errno: EINVAL, fields: [['bad', 0]] };
+      return postRecvs(c, m, (wr) => ibv_post_srq_recv(srq, wr).ret);
+    }
+    case PreloadOp.CREATE_AH: {
+      const p = c.pds.get(uintField(m, 'pd') ?? 0);
+      if (!p) return { errno: EINVAL };
+      const ah = createAh(p.pd, ahAttrOf(m, 'ah_attr.'));
+      if (!ah) return { errno: lastErr() };
+      const h = c.handle();
+      c.ahs.set(h, ah);
+      return { errno: 0, fields: [['ah', h]] };
+    }
+    case PreloadOp.DESTROY_AH: {
+      const h = uintField(m, 'ah') ?? 0;
+      const ah = c.ahs.get(h);
+      if (!ah) return { errno: EINVAL };
+      if (destroyAh(ah) !== 0) return { errno: lastErr() };
+      c.ahs.delete(h);
+      return { errno: 0 };
+    }
+    case PreloadOp.INIT_AH_FROM_WC: {
+      const ctx = c.contexts.get(uintField(m, 'ctx') ?? 0);
+      const port = uintField(m, 'port', 255);
+      const grh = hexField(m, 'grh', 40);
+      if (!ctx || port === null) return { errno: EINVAL };
+      const wc = unflatten(m, 'wc.') as In<ibv_wc>;
+      const ah = {} as ibv_ah_attr;
+      if (initAhFromWc(ctx, port, wc, grh && grh.length === 40 ? grh : null, ah) !== 0) return { errno: lastErr() };
+      return { errno: 0, fields: flatten(ah, 'ah_attr.', []) };
+    }
+    case PreloadOp.CREATE_SRQ: {
+      const p = c.pds.get(uintField(m, 'pd') ?? 0);
+      if (!p) return { errno: EINVAL };
+      const attr = unflatten(m, 'attr.') as unknown as ibv_srq_attr;
+      const srq = ibv_create_srq(p.pd, { srq_context: null, attr });
+      if (!srq) return { errno: lastErr() };
+      const h = c.handle();
+      c.srqs.set(h, srq);
+      return { errno: 0, fields: flatten(attr, 'attr.', [['srq', h]]) };
+    }
+    case PreloadOp.MODIFY_SRQ: {
+      const srq = c.srqs.get(uintField(m, 'srq') ?? 0);
+      const mask = uintField(m, 'mask');
+      if (!srq || mask === null) return { errno: EINVAL };
+      return ibv_modify_srq(srq, unflatten(m, 'attr.') as In<ibv_srq_attr>, mask) === 0 ? { errno: 0 } : { errno: lastErr() };
+    }
+    case PreloadOp.QUERY_SRQ: {
+      const srq = c.srqs.get(uintField(m, 'srq') ?? 0);
+      if (!srq) return { errno: EINVAL };
+      const attr = {} as ibv_srq_attr;
+      return ibv_query_srq(srq, attr) === 0 ? { errno: 0, fields: flatten(attr, 'attr.', []) } : { errno: lastErr() };
+    }
+    case PreloadOp.DESTROY_SRQ: {
+      const h = uintField(m, 'srq') ?? 0;
+      const srq = c.srqs.get(h);
+      if (!srq) return { errno: EINVAL };
+      if (ibv_destroy_srq(srq) !== 0) return { errno: lastErr() };
+      c.srqs.delete(h);
+      return { errno: 0 };
+    }
+    case PreloadOp.ATTACH_MCAST: {
+      const q = c.qps.get(uintField(m, 'qp') ?? 0);
+      const gid = hexField(m, 'gid', 16);
+      const lid = uintField(m, 'lid', 0xffff);
+      if (!q || !gid || gid.length !== 16 || lid === null) return { errno: EINVAL };
+      return mcastAttach(q.qp, { raw: gid }, lid, (uintField(m, 'detach', 1) ?? 0) === 1) === 0 ? { errno: 0 } : { errno: lastErr() };
     }
     default:
       return null;

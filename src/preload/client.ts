@@ -1,14 +1,14 @@
 /**
  * One client process of `softrdma daemon`: its objects by handle, and their release, children
- * before parents (QPs, CQs, completion channels, MRs, PDs, contexts), when the client goes —
+ * before parents (QPs, AHs, SRQs, CQs, completion channels, MRs, PDs, contexts), when the client goes —
  * as the kernel releases a process's verbs objects when its uverbs file closes.
  */
 import { logger } from '../util/log.js';
 import type { Context } from '../verbs/device.js';
 import { closeDevice } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
-import { ibv_ack_cq_events, ibv_dealloc_pd, ibv_dereg_mr, ibv_destroy_comp_channel, ibv_destroy_cq, ibv_destroy_qp } from '../verbs/ibverbs.js';
-import type { ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp } from '../verbs/types.js';
+import { destroyAh, ibv_ack_cq_events, ibv_dealloc_pd, ibv_dereg_mr, ibv_destroy_comp_channel, ibv_destroy_cq, ibv_destroy_qp, ibv_destroy_srq } from '../verbs/ibverbs.js';
+import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq } from '../verbs/types.js';
 import { preloadAddon } from './native.js';
 
 const log = logger('daemon');
@@ -44,6 +44,8 @@ export class Client {
   readonly channels = new Map<number, ClientChannel>();
   readonly cqs = new Map<number, ClientCq>();
   readonly qps = new Map<number, { qp: ibv_qp; pd: number }>();
+  readonly ahs = new Map<number, ibv_ah>();
+  readonly srqs = new Map<number, ibv_srq>();
   /** The daemon's end of the socket the program passes fds on (memory registration), or -1. */
   fdChannel = -1;
   /** Per PD handle: the bytes inline sends are copied from, and their region. */
@@ -60,6 +62,10 @@ export class Client {
     const why = (what: string, h: number) => log('client %d: %s %d: %s', this.id, what, h, softrdmaLastError().message);
     for (const [h, { qp }] of this.qps) if (ibv_destroy_qp(qp) !== 0) why('qp', h);
     this.qps.clear();
+    for (const [h, ah] of this.ahs) if (destroyAh(ah) !== 0) why('ah', h);
+    this.ahs.clear();
+    for (const [h, srq] of this.srqs) if (ibv_destroy_srq(srq) !== 0) why('srq', h);
+    this.srqs.clear();
     for (const [h, { cq }] of this.cqs) {
       // Events the daemon forwarded were acknowledged as it forwarded them.
       ibv_ack_cq_events(cq, 0);

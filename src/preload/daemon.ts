@@ -47,6 +47,8 @@ export interface DaemonResources {
   channels: number;
   cqs: number;
   qps: number;
+  ahs: number;
+  srqs: number;
 }
 
 type Fields = [string, string | number | bigint][];
@@ -85,7 +87,7 @@ export class PreloadDaemon {
   }
 
   resources(): DaemonResources {
-    const r: DaemonResources = { clients: this.clients.size, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0 };
+    const r: DaemonResources = { clients: this.clients.size, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0 };
     for (const c of this.clients) {
       r.contexts += c.contexts.size;
       r.pds += c.pds.size;
@@ -93,6 +95,8 @@ export class PreloadDaemon {
       r.channels += c.channels.size;
       r.cqs += c.cqs.size;
       r.qps += c.qps.size;
+      r.ahs += c.ahs.size;
+      r.srqs += c.srqs.size;
     }
     return r;
   }

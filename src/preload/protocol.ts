@@ -68,6 +68,24 @@ export enum PreloadOp {
   POST_SEND = 23,
   /** `qp=H count=N` and `wr.I.wr_id`, `wr.I.num_sge`, `wr.I.sge.J.*`: on failure answers `bad=I`. */
   POST_RECV = 24,
+  /** `pd=H` and `ah_attr.<member>` (`ah_attr.grh.dgid` hex): answers `ah=H`. */
+  CREATE_AH = 25,
+  /** `ah=H`. */
+  DESTROY_AH = 26,
+  /** `ctx=H port=P wc.<member>` and `grh=` the 40 bytes of the GRH as hex: answers `ah_attr.<member>`. */
+  INIT_AH_FROM_WC = 27,
+  /** `pd=H attr.max_wr= attr.max_sge= attr.srq_limit=`: answers `srq=H attr.<member>`. */
+  CREATE_SRQ = 28,
+  /** `srq=H mask=M attr.<member>`. */
+  MODIFY_SRQ = 29,
+  /** `srq=H`: answers `attr.<member>`. */
+  QUERY_SRQ = 30,
+  /** `srq=H`. */
+  DESTROY_SRQ = 31,
+  /** `srq=H count=N` and the WRs as POST_RECV's: on failure answers `bad=I`. */
+  POST_SRQ_RECV = 32,
+  /** `qp=H gid=` hex `lid=N detach=0|1`. */
+  ATTACH_MCAST = 33,
 }
 
 /** The protocol's version, answered by HELLO. */
