@@ -1,12 +1,11 @@
 /**
  * The daemon's answers to the object calls of libsoftrdma.so: memory regions, completion
  * channels, CQs, QPs and the work request path (docs/preload.md). Each is the verbs face's own
- * call on the client's objects; what is done here is only the translation between the
- * program's view and the engine's: handles for objects, and the program's addresses for the
- * engine's (a region registered at program address A is the engine's `mr.addr`; an SGE's
- * address is moved by the same offset, through the region its key names).
+ * call on the client's objects, named by handles. A program's memory region is registered at
+ * the program's own addresses (see `ClientMr`), so SGEs and remote addresses pass unchanged.
  */
 import { logger } from '../util/log.js';
+import { errnoOf } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import {
   createAh,
@@ -19,6 +18,8 @@ import {
   ibv_query_srq,
   initAhFromWc,
   mcastAttach,
+  memFlagsOf,
+  type Pd,
   ibv_create_comp_channel,
   ibv_create_cq,
   ibv_create_qp,
@@ -37,7 +38,7 @@ import {
   newWc,
 } from '../verbs/ibverbs.js';
 import type { ibv_ah_attr, ibv_qp_attr, ibv_qp_init_attr, ibv_recv_wr, ibv_send_wr, ibv_sge, ibv_srq_attr, ibv_wc, In } from '../verbs/types.js';
-import type { Client } from './client.js';
+import { type Client, deregClientMr } from './client.js';
 import { preloadAddon } from './native.js';
 import { PreloadOp, uintField } from './protocol.js';
 
@@ -103,20 +104,20 @@ function ahAttrOf(m: Map<string, string>, prefix: string): In<ibv_ah_attr> {
 }
 
 /** A receive WR list of a post request (QP or SRQ), posted one by one through `post`. */
-function postRecvs(c: Client, m: Map<string, string>, post: (wr: In<ibv_recv_wr>) => number): Answer {
+function postRecvs(m: Map<string, string>, post: (wr: In<ibv_recv_wr>) => number): Answer {
   const count = uintField(m, 'count', MAX_WRS);
   if (!count) return { errno: EINVAL, fields: [['bad', 0]] };
   for (let i = 0; i < count; i++) {
     const wr_id = u64Field(m, `wr.${i}.wr_id`);
-    const sg_list = sgesOf(c, m, i);
+    const sg_list = sgesOf(m, i);
     const ret = wr_id !== null && sg_list ? post({ wr_id, next: null, sg_list, num_sge: sg_list.length } as In<ibv_recv_wr>) : EINVAL;
     if (ret !== 0) return { errno: ret, fields: [['bad', i]] };
   }
   return { errno: 0 };
 }
 
-/** The engine's SGEs of WR `i`: each address moved into the region its key names in this client. */
-function sgesOf(c: Client, m: Map<string, string>, i: number): ibv_sge[] | null {
+/** The SGEs of WR `i`: the program's addresses, which its regions' keys name as they are. */
+function sgesOf(m: Map<string, string>, i: number): ibv_sge[] | null {
   const n = uintField(m, `wr.${i}.num_sge`, 64);
   if (n === null) return null;
   const out: ibv_sge[] = [];
@@ -125,14 +126,7 @@ function sgesOf(c: Client, m: Map<string, string>, i: number): ibv_sge[] | null 
     const length = uintField(m, `wr.${i}.sge.${j}.length`);
     const lkey = uintField(m, `wr.${i}.sge.${j}.lkey`);
     if (addr === null || length === null || lkey === null) return null;
-    let at = 0n;
-    for (const r of c.mrs.values()) {
-      if (r.mr.lkey !== lkey) continue;
-      // Outside the region: an address the engine's check refuses (a local protection error).
-      at = addr >= r.addr ? r.mr.addr + (addr - r.addr) : 0n;
-      break;
-    }
-    out.push({ addr: at, length, lkey });
+    out.push({ addr, length, lkey });
   }
   return out;
 }
@@ -164,7 +158,7 @@ function sendWrOf(c: Client, pdHandle: number, m: Map<string, string>, i: number
     const at = inline.length ? inlineAt(c, pdHandle, inline) : 0n;
     if (at === null) return null;
     sg_list = inline.length ? [{ addr: at, length: inline.length, lkey: 0 }] : [];
-  } else sg_list = sgesOf(c, m, i);
+  } else sg_list = sgesOf(m, i);
   if (!sg_list) return null;
   return {
     wr_id,
@@ -183,7 +177,7 @@ function sendWrOf(c: Client, pdHandle: number, m: Map<string, string>, i: number
         swap: u64Field(m, `${w}atomic.swap`) ?? 0n,
         rkey: uintField(m, `${w}atomic.rkey`) ?? 0,
       },
-      ud: { ah: c.ahs.get(uintField(m, `${w}ud.ah`) ?? 0) ?? null, remote_qpn: uintField(m, `${w}ud.remote_qpn`) ?? 0, remote_qkey: uintField(m, `${w}ud.remote_qkey`) ?? 0 },
+      ud: { ah: c.ahs.get(uintField(m, `${w}ud.ah`) ?? 0)?.ah ?? null, remote_qpn: uintField(m, `${w}ud.remote_qpn`) ?? 0, remote_qkey: uintField(m, `${w}ud.remote_qkey`) ?? 0 },
     },
   } as In<ibv_send_wr>;
 }
@@ -216,6 +210,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
     case PreloadOp.REG_MR: {
       const ph = uintField(m, 'pd') ?? 0;
       const p = c.pds.get(ph);
+      const ctx = p ? c.contexts.get(p.ctx) : undefined;
       const addr = u64Field(m, 'addr');
       const length = uintField(m, 'length');
       const access = uintField(m, 'access');
@@ -225,21 +220,41 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       // The fd travels on the fd channel ahead of this request; take it whatever else is wrong.
       const fd = addon.recvFd(c.fdChannel);
       if (fd < 0) return { errno: EBADF };
-      const bad = !p || addr === null || !length || access === null || offset === null || mapLength === null || BigInt(offset + length) > mapLength || mapLength > 1n << 40n;
+      const bad = !p || !ctx || addr === null || !length || access === null || offset === null || mapLength === null || BigInt(offset + length) > mapLength || mapLength > 1n << 40n;
       const ab = bad ? null : addon.mapShared(fd, Number(mapLength));
       addon.close(fd);
-      if (!ab || !p || addr === null || !length || access === null || offset === null) return { errno: EINVAL };
-      const mr = ibv_reg_mr(p.pd, new Uint8Array(ab, offset, length), length, access);
-      if (!mr) return { errno: lastErr() };
+      if (!ab || !p || !ctx || addr === null || !length || access === null || offset === null) return { errno: EINVAL };
+      const flags = memFlagsOf(access);
+      if (flags === null) return { errno: EINVAL };
+      const host = ibv_reg_mr(p.pd, new Uint8Array(ab, offset, length), length, access);
+      if (!host) return { errno: lastErr() };
+      // The same pages again at the program's address: pinned, mapped, registered by their
+      // physical address (RNICPI Ch. 7 ri_mem_pin, ri_mem_map, ri_mr_reg_phys).
+      const { ops, rnic } = ctx;
+      const token = {};
+      const undo = (errno: number, pinned: boolean): Answer => {
+        if (pinned) ops.ri_mem_unpin(rnic, host.addr, length, token);
+        ibv_dereg_mr(host);
+        return { errno };
+      };
+      if (ops.ri_mem_pin(rnic, host.addr, length, token).status !== 0) return undo(EINVAL, false);
+      const mapped = ops.ri_mem_map(rnic, host.addr, length, token);
+      if (mapped.status !== 0 || !('io' in mapped)) return undo(EINVAL, true);
+      const reg = ops.ri_mr_reg_phys(rnic, { common: { va: addr, length, mem_attr: flags, pd: (p.pd as Pd).ri }, phys_buf_list: [mapped.io], pble_size: 0, address_offset: 0 }, 0, null, null);
+      if (reg.status !== 0 || !('mr' in reg)) {
+        ops.ri_mem_unmap(rnic, mapped.io, token);
+        return undo(errnoOf(reg.status), true);
+      }
       const h = c.handle();
-      c.mrs.set(h, { mr, pd: ph, addr, length });
-      return { errno: 0, fields: [['mr', h], ['lkey', mr.lkey], ['rkey', mr.rkey]] };
+      const rkey = reg.rtag ?? reg.ltag;
+      c.mrs.set(h, { host, pd: ph, ctx, ri: reg.mr, io: mapped.io, token, lkey: reg.ltag, rkey });
+      return { errno: 0, fields: [['mr', h], ['lkey', reg.ltag], ['rkey', rkey]] };
     }
     case PreloadOp.DEREG_MR: {
       const h = uintField(m, 'mr') ?? 0;
       const r = c.mrs.get(h);
       if (!r) return { errno: EINVAL };
-      if (ibv_dereg_mr(r.mr) !== 0) return { errno: lastErr() };
+      if (deregClientMr(r) !== 0) return { errno: lastErr() };
       c.mrs.delete(h);
       return { errno: 0 };
     }
@@ -310,7 +325,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const rcq = c.cqs.get(uintField(m, 'recv_cq') ?? 0);
       const qpType = uintField(m, 'qp_type', 255);
       const srqh = uintField(m, 'srq') ?? 0;
-      const srq = srqh ? c.srqs.get(srqh) : null;
+      const srq = srqh ? c.srqs.get(srqh)?.srq : null;
       if (!p || !scq || !rcq || qpType === null || srq === undefined) return { errno: EINVAL };
       const cap = unflatten(m, 'cap.');
       const init = { qp_context: null, send_cq: scq.cq, recv_cq: rcq.cq, srq, cap, qp_type: qpType, sq_sig_all: uintField(m, 'sq_sig_all', 1) ?? 0 } as In<ibv_qp_init_attr>;
@@ -365,27 +380,28 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
     case PreloadOp.POST_RECV: {
       const q = c.qps.get(uintField(m, 'qp') ?? 0);
       if (!q) return { errno: EINVAL, fields: [['bad', 0]] };
-      return postRecvs(c, m, (wr) => ibv_post_recv(q.qp, wr).ret);
+      return postRecvs(m, (wr) => ibv_post_recv(q.qp, wr).ret);
     }
     case PreloadOp.POST_SRQ_RECV: {
-      const srq = c.srqs.get(uintField(m, 'srq') ?? 0);
+      const srq = c.srqs.get(uintField(m, 'srq') ?? 0)?.srq;
       if (!srq) return { errno: EINVAL, fields: [['bad', 0]] };
-      return postRecvs(c, m, (wr) => ibv_post_srq_recv(srq, wr).ret);
+      return postRecvs(m, (wr) => ibv_post_srq_recv(srq, wr).ret);
     }
     case PreloadOp.CREATE_AH: {
-      const p = c.pds.get(uintField(m, 'pd') ?? 0);
+      const ph = uintField(m, 'pd') ?? 0;
+      const p = c.pds.get(ph);
       if (!p) return { errno: EINVAL };
       const ah = createAh(p.pd, ahAttrOf(m, 'ah_attr.'));
       if (!ah) return { errno: lastErr() };
       const h = c.handle();
-      c.ahs.set(h, ah);
+      c.ahs.set(h, { ah, pd: ph });
       return { errno: 0, fields: [['ah', h]] };
     }
     case PreloadOp.DESTROY_AH: {
       const h = uintField(m, 'ah') ?? 0;
       const ah = c.ahs.get(h);
       if (!ah) return { errno: EINVAL };
-      if (destroyAh(ah) !== 0) return { errno: lastErr() };
+      if (destroyAh(ah.ah) !== 0) return { errno: lastErr() };
       c.ahs.delete(h);
       return { errno: 0 };
     }
@@ -400,23 +416,24 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       return { errno: 0, fields: flatten(ah, 'ah_attr.', []) };
     }
     case PreloadOp.CREATE_SRQ: {
-      const p = c.pds.get(uintField(m, 'pd') ?? 0);
+      const ph = uintField(m, 'pd') ?? 0;
+      const p = c.pds.get(ph);
       if (!p) return { errno: EINVAL };
       const attr = unflatten(m, 'attr.') as unknown as ibv_srq_attr;
       const srq = ibv_create_srq(p.pd, { srq_context: null, attr });
       if (!srq) return { errno: lastErr() };
       const h = c.handle();
-      c.srqs.set(h, srq);
+      c.srqs.set(h, { srq, pd: ph });
       return { errno: 0, fields: flatten(attr, 'attr.', [['srq', h]]) };
     }
     case PreloadOp.MODIFY_SRQ: {
-      const srq = c.srqs.get(uintField(m, 'srq') ?? 0);
+      const srq = c.srqs.get(uintField(m, 'srq') ?? 0)?.srq;
       const mask = uintField(m, 'mask');
       if (!srq || mask === null) return { errno: EINVAL };
       return ibv_modify_srq(srq, unflatten(m, 'attr.') as In<ibv_srq_attr>, mask) === 0 ? { errno: 0 } : { errno: lastErr() };
     }
     case PreloadOp.QUERY_SRQ: {
-      const srq = c.srqs.get(uintField(m, 'srq') ?? 0);
+      const srq = c.srqs.get(uintField(m, 'srq') ?? 0)?.srq;
       if (!srq) return { errno: EINVAL };
       const attr = {} as ibv_srq_attr;
       return ibv_query_srq(srq, attr) === 0 ? { errno: 0, fields: flatten(attr, 'attr.', []) } : { errno: lastErr() };
@@ -425,7 +442,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const h = uintField(m, 'srq') ?? 0;
       const srq = c.srqs.get(h);
       if (!srq) return { errno: EINVAL };
-      if (ibv_destroy_srq(srq) !== 0) return { errno: lastErr() };
+      if (ibv_destroy_srq(srq.srq) !== 0) return { errno: lastErr() };
       c.srqs.delete(h);
       return { errno: 0 };
     }

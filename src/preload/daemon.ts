@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { runtimeDir } from '../provider/softrdma.js';
 import { socketFromEnv } from '../util/env.js';
 import { logger } from '../util/log.js';
-import { type Context, closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPkey, queryPort } from '../verbs/device.js';
+import { type Context, devices, gidTypes, openDevice, queryDevice, queryGid, queryPkey, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import { ibv_alloc_pd, ibv_dealloc_pd, ibv_dereg_mr } from '../verbs/ibverbs.js';
 import { type Answer, objectCall } from './calls.js';
@@ -141,6 +141,7 @@ export class PreloadDaemon {
           return;
         }
         const a = this.call(c, op, args);
+        if (a.errno !== 0) log('client %d: op %d (seq %d): errno %d', c.id, op, seq, a.errno);
         const frame = encodeResponse(seq, a.errno, formatPayload(a.fields ?? []));
         if (a.passFd === undefined) s.write(frame);
         else if (!this.sendWithFd(c, s, frame, a.passFd)) return;
@@ -219,11 +220,9 @@ export class PreloadDaemon {
       }
       case PreloadOp.CLOSE_DEVICE: {
         const h = uintField(m, 'ctx') ?? 0;
-        const ctx = c.contexts.get(h);
-        if (!ctx) return { errno: EINVAL };
-        if (closeDevice(ctx) !== 0) return { errno: softrdmaLastError().errno || EINVAL };
-        c.contexts.delete(h);
-        return { errno: 0 };
+        if (!c.contexts.has(h)) return { errno: EINVAL };
+        c.free(h);
+        return c.contexts.has(h) ? { errno: softrdmaLastError().errno || EINVAL } : { errno: 0 };
       }
       case PreloadOp.QUERY_DEVICE: {
         const ctx = ctxOf();

@@ -1,9 +1,9 @@
 /**
  * rdma-core's own programs, unmodified, under `softrdma exec` against a daemon: `ibv_devices`
  * and `ibv_devinfo -v` (Debian's ibverbs-utils) list and describe softrdma's devices with the
- * values the verbs face's queries give; the `ibv_*_pingpong`s (RC, UC, UD, SRQ) run between two
- * `softrdma exec` processes over softroce0 and check their data, and the daemon's objects are
- * all freed after. Skips, saying why, when libsoftrdma.so is not built or the programs are not
+ * values the verbs face's queries give; the `ibv_*_pingpong`s (RC, UC, UD, SRQ) and perftest's
+ * RDMA Write, Read, atomic and inline-send tests run between two `softrdma exec` processes over
+ * softroce0 (the pingpongs checking their data), and the daemon's objects are all freed after. Skips, saying why, when libsoftrdma.so is not built or the programs are not
  * installed.
  */
 import assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 /** Why the programs cannot run here, or null. */
 function missing(...progs: string[]): string | null {
   if (!existsSync(preloadLibraryPath())) return 'libsoftrdma.so is not built (needs a C compiler and libibverbs-dev at install)';
-  for (const p of progs) if (spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0) return `${p} is not installed (Debian: ibverbs-utils)`;
+  for (const p of progs) if (spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0) return `${p} is not installed (Debian: ibverbs-utils, perftest)`;
   return null;
 }
 
@@ -185,9 +185,12 @@ function listening(port: number): boolean {
   return false;
 }
 
-async function pingpong(prog: string, extra: string[], port: number): Promise<void> {
+/**
+ * A server and a client of one program under `softrdma exec` (the client given 127.0.0.1); both
+ * must exit 0, and `check` passes on the client's output (and the server's, with `both`).
+ */
+async function pair(args: string[], port: number, both: boolean, check: (out: string) => void): Promise<void> {
   await withDaemon(async (d) => {
-    const args = [prog, '-d', 'softroce0', '-g', '0', '-p', String(port), '-n', '50', '-c', ...extra];
     const server = startUnder(d.path, args);
     // The server listens once it has its QP; the client must not connect before.
     while (!listening(port)) {
@@ -197,15 +200,37 @@ async function pingpong(prog: string, extra: string[], port: number): Promise<vo
     const s = await server.done;
     assert.equal(client.code, 0, `client: ${client.err}${client.out}`);
     assert.equal(s.code, 0, `server: ${s.err}${s.out}`);
-    for (const r of [client, s]) {
-      assert.match(r.out, /remote address: .*GID ::ffff:127\.0\.0\.1/);
-      // -c: the server checks what it received (the client's pattern over its own 0x7b fill) and
-      // prints a line per page that differs, without failing.
-      assert.doesNotMatch(r.out, /invalid data/);
-      assert.match(r.out, /^\d+ bytes in [\d.]+ seconds/m);
-      assert.match(r.out, /^50 iters in/m);
-    }
+    for (const r of both ? [client, s] : [client]) check(r.out);
   });
+}
+
+async function pingpong(prog: string, extra: string[], port: number): Promise<void> {
+  await pair([prog, '-d', 'softroce0', '-g', '0', '-p', String(port), '-n', '50', '-c', ...extra], port, true, (out) => {
+    assert.match(out, /remote address: .*GID ::ffff:127\.0\.0\.1/);
+    // -c: the server checks what it received (the client's pattern over its own 0x7b fill) and
+    // prints a line per page that differs, without failing.
+    assert.doesNotMatch(out, /invalid data/);
+    assert.match(out, /^\d+ bytes in [\d.]+ seconds/m);
+    assert.match(out, /^50 iters in/m);
+  });
+}
+
+/** perftest's result row, on the client (a read test's server prints none): message size, iterations, then figures. */
+async function perftest(prog: string, port: number): Promise<void> {
+  await pair([prog, '-d', 'softroce0', '-x', '0', '-p', String(port), '-n', '50'], port, false, (out) => {
+    assert.match(out, /^\s*\d+\s+50\s+[\d.]+\s+[\d.]+/m, out);
+  });
+}
+
+// RDMA Write, Read and atomics reach the peer's buffer at the address the program sent it (its
+// own): the region is registered at the program's address. ib_send_lat sends inline.
+for (const [prog, port] of [
+  ['ib_write_bw', 18611],
+  ['ib_read_lat', 18612],
+  ['ib_atomic_bw', 18613],
+  ['ib_send_lat', 18614],
+] as const) {
+  test(`perftest ${prog} between two softrdma exec processes`, { skip: missing(prog) ?? false }, () => perftest(prog, port));
 }
 
 test('ibv_rc_pingpong between two softrdma exec processes (checked data)', { skip: missing('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', [], 18601));
