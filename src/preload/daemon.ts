@@ -101,6 +101,12 @@ export class PreloadDaemon {
     return r;
   }
 
+  /** How many requests of `op` the daemon has answered, over all clients. */
+  served(op: PreloadOp): number {
+    return this.opCounts.get(op) ?? 0;
+  }
+  private readonly opCounts = new Map<number, number>();
+
   /** Stops listening, ends every client (freeing its objects) and removes the socket file. */
   async close(): Promise<void> {
     await new Promise<void>((r) => {
@@ -141,6 +147,7 @@ export class PreloadDaemon {
           return;
         }
         const a = this.call(c, op, args);
+        this.opCounts.set(op, (this.opCounts.get(op) ?? 0) + 1);
         if (a.errno !== 0) log('client %d: op %d (seq %d): errno %d', c.id, op, seq, a.errno);
         const frame = encodeResponse(seq, a.errno, formatPayload(a.fields ?? []));
         if (a.passFd === undefined) s.write(frame);

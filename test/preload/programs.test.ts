@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { preloadLibraryPath } from '../../src/cli/daemon.js';
 import { gidText } from '../../src/cli/pingpong.js';
 import { PreloadDaemon } from '../../src/preload/daemon.js';
+import { PreloadOp } from '../../src/preload/protocol.js';
 import { ibv_transport_type } from '../../src/verbs/constants.js';
 import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../../src/verbs/device.js';
 import type { ibv_device_attr, ibv_port_attr } from '../../src/verbs/types.js';
@@ -242,3 +243,36 @@ test('ibv_uc_pingpong between two softrdma exec processes', { skip: missing('ibv
 test('ibv_srq_pingpong between two softrdma exec processes (SRQ)', { skip: missing('ibv_srq_pingpong') ?? false }, () => pingpong('ibv_srq_pingpong', [], 18604));
 
 test('ibv_ud_pingpong between two softrdma exec processes (UD, address handles)', { skip: missing('ibv_ud_pingpong') ?? false }, () => pingpong('ibv_ud_pingpong', [], 18605));
+
+test('a program killed with SIGKILL mid-transfer: its objects are freed and the daemon serves on', { skip: missing('ibv_rc_pingpong', 'ibv_devices') ?? false }, () =>
+  withDaemon(async (d) => {
+    // The programs themselves (not through softrdma exec), so that the signal reaches them.
+    const env = { ...process.env, LD_PRELOAD: preloadLibraryPath(), SOFTRDMA_SOCKET: d.path };
+    const args = ['-d', 'softroce0', '-g', '0', '-p', '18621', '-n', '1000000'];
+    const run = (extra: string[]) => {
+      const child = spawn('ibv_rc_pingpong', [...args, ...extra], { env, stdio: 'ignore' });
+      return { child, done: new Promise<number | null>((r) => child.once('close', (_c, sig) => r(sig === 'SIGKILL' ? 9 : null))) };
+    };
+    const server = run([]);
+    let client: ReturnType<typeof run> | null = null;
+    try {
+      while (!listening(18621)) await new Promise((r) => setTimeout(r, 20));
+      client = run(['127.0.0.1']);
+      // Mid-transfer: messages are flowing.
+      while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(d.resources().mrs >= 2);
+      client.child.kill('SIGKILL');
+      assert.equal(await client.done, 9);
+      server.child.kill('SIGKILL');
+      assert.equal(await server.done, 9);
+    } finally {
+      // Nothing left behind if an assertion failed.
+      client?.child.kill('SIGKILL');
+      server.child.kill('SIGKILL');
+    }
+    // withDaemon checks every counter is back at rest; the daemon still answers a new program.
+    const r = await execUnder(d.path, ['ibv_devices']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /softroce0/);
+  }),
+);
