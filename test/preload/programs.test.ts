@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { preloadLibraryPath } from '../../src/cli/daemon.js';
 import { gidText } from '../../src/cli/pingpong.js';
 import { PreloadDaemon } from '../../src/preload/daemon.js';
+import { preloadAddon } from '../../src/preload/native.js';
 import { PreloadOp } from '../../src/preload/protocol.js';
 import { ibv_transport_type } from '../../src/verbs/constants.js';
 import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../../src/verbs/device.js';
@@ -28,6 +29,11 @@ function missing(...progs: string[]): string | null {
   if (!existsSync(preloadLibraryPath())) return 'libsoftrdma.so is not built (needs a C compiler and libibverbs-dev at install)';
   for (const p of progs) if (spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0) return `${p} is not installed (Debian: ibverbs-utils, perftest)`;
   return null;
+}
+
+/** Why programs that register memory cannot run here (the daemon's addon maps it), or null. */
+function missingMem(...progs: string[]): string | null {
+  return missing(...progs) ?? (preloadAddon() ? null : 'softrdma_preload.node is not built (no node_api.h at install): the daemon cannot map program memory');
 }
 
 /** Runs `softrdma exec -- ARGS` (asynchronously: the daemon answers from this process). */
@@ -231,20 +237,20 @@ for (const [prog, port] of [
   ['ib_atomic_bw', 18613],
   ['ib_send_lat', 18614],
 ] as const) {
-  test(`perftest ${prog} between two softrdma exec processes`, { skip: missing(prog) ?? false }, () => perftest(prog, port));
+  test(`perftest ${prog} between two softrdma exec processes`, { skip: missingMem(prog) ?? false }, () => perftest(prog, port));
 }
 
-test('ibv_rc_pingpong between two softrdma exec processes (checked data)', { skip: missing('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', [], 18601));
+test('ibv_rc_pingpong between two softrdma exec processes (checked data)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', [], 18601));
 
-test('ibv_rc_pingpong with a completion channel (-e)', { skip: missing('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', ['-e'], 18602));
+test('ibv_rc_pingpong with a completion channel (-e)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', ['-e'], 18602));
 
-test('ibv_uc_pingpong between two softrdma exec processes', { skip: missing('ibv_uc_pingpong') ?? false }, () => pingpong('ibv_uc_pingpong', [], 18603));
+test('ibv_uc_pingpong between two softrdma exec processes', { skip: missingMem('ibv_uc_pingpong') ?? false }, () => pingpong('ibv_uc_pingpong', [], 18603));
 
-test('ibv_srq_pingpong between two softrdma exec processes (SRQ)', { skip: missing('ibv_srq_pingpong') ?? false }, () => pingpong('ibv_srq_pingpong', [], 18604));
+test('ibv_srq_pingpong between two softrdma exec processes (SRQ)', { skip: missingMem('ibv_srq_pingpong') ?? false }, () => pingpong('ibv_srq_pingpong', [], 18604));
 
-test('ibv_ud_pingpong between two softrdma exec processes (UD, address handles)', { skip: missing('ibv_ud_pingpong') ?? false }, () => pingpong('ibv_ud_pingpong', [], 18605));
+test('ibv_ud_pingpong between two softrdma exec processes (UD, address handles)', { skip: missingMem('ibv_ud_pingpong') ?? false }, () => pingpong('ibv_ud_pingpong', [], 18605));
 
-test('a program killed with SIGKILL mid-transfer: its objects are freed and the daemon serves on', { skip: missing('ibv_rc_pingpong', 'ibv_devices') ?? false }, () =>
+test('a program killed with SIGKILL mid-transfer: its objects are freed and the daemon serves on', { skip: missingMem('ibv_rc_pingpong', 'ibv_devices') ?? false }, () =>
   withDaemon(async (d) => {
     // The programs themselves (not through softrdma exec), so that the signal reaches them.
     const env = { ...process.env, LD_PRELOAD: preloadLibraryPath(), SOFTRDMA_SOCKET: d.path };
