@@ -7,11 +7,18 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const FALLBACK = 'softrdma: native datagram layer not built (%s); the pure-TypeScript dgram fallback will be used';
 
+/** Then the preload library (scripts/build-libsoftrdma.mjs): after node-gyp, whose rebuild empties build/. */
+function buildPreload() {
+  spawnSync(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'build-libsoftrdma.mjs')], { stdio: 'inherit' });
+}
+
 function skip(why) {
   console.log(FALLBACK.replace('%s', why));
+  buildPreload();
   process.exit(0);
 }
 
@@ -50,3 +57,4 @@ if (r.error || r.status !== 0) {
   skip(why);
 }
 console.log('softrdma: native datagram layer built (build/Release/softrdma_net.node)');
+buildPreload();

@@ -34,7 +34,9 @@ const ALLOWED_FOLDERS = {
   '.': ['itapi', 'provider', 'rnicpi', 'wire', 'verbs', 'util', 'node'],
   // The Node-native API: the verbs face's public index only, and util.
   node: ['verbs', 'util'],
-  cli: ['verbs', 'itapi', 'provider', 'rnicpi', 'wire', 'util'],
+  cli: ['verbs', 'itapi', 'provider', 'rnicpi', 'wire', 'util', 'preload'],
+  // The daemon that serves C verbs programs: a client of the verbs face.
+  preload: ['verbs', 'provider', 'util'],
   itapi: ['provider', 'rnicpi', 'iwarp', 'ibcm', 'rnic', 'wire', 'util'],
   verbs: ['provider', 'rnicpi', 'iwarp', 'ibcm', 'rnic', 'wire', 'util'],
   provider: ['rnic', 'iwarp', 'loopback', 'roce', 'rnicpi', 'wire', 'util'],

@@ -40,6 +40,8 @@ const RUN: Record<string, (args: readonly string[], io: CliIo) => number | Promi
   rping: async (args, io) => (await import('./rping.js')).rping(args, io),
   perf: async (args, io) => (await import('./perf.js')).perf(args, io),
   pingpong: async (args, io) => (await import('./pingpong.js')).pingpong([...args], io),
+  daemon: async (args, io) => (await import('./daemon.js')).daemonCmd(args, io),
+  exec: async (args, io) => (await import('./daemon.js')).execCmd(args, io),
 };
 
 /** The help of `softrdma help WORDS` or `softrdma WORDS --help`: a command's, a subcommand's, or the environment's. */

@@ -100,6 +100,26 @@ export const COMMANDS: readonly CmdSpec[] = [
     usageExit: 2,
   },
   {
+    name: 'daemon',
+    summary: 'host the engine for C verbs programs started with softrdma exec',
+    usage: 'softrdma daemon [--socket PATH]',
+    description:
+      'Serves C programs linked with libibverbs that run under softrdma exec: each client process gets its own device contexts and protection domains, and a client that exits or is killed has all its objects freed. Listens on a unix socket: --socket, else $SOFTRDMA_SOCKET, else daemon.sock in $XDG_RUNTIME_DIR/softrdma or <tmpdir>/softrdma-<uid>. See docs/preload.md for what is supported.',
+    options: [{ name: 'socket', type: 'string', arg: 'PATH', default: '$SOFTRDMA_SOCKET', help: 'the unix socket to listen on' }, HELP_OPT],
+    examples: ['softrdma daemon &'],
+    usageExit: 2,
+  },
+  {
+    name: 'exec',
+    summary: 'run a C verbs program over softrdma (LD_PRELOAD of libsoftrdma.so)',
+    usage: 'softrdma exec [--socket PATH] -- PROG [ARGS...]',
+    description:
+      "Runs PROG with libsoftrdma.so preloaded and SOFTRDMA_SOCKET set, so that its libibverbs calls reach softrdma daemon; exits with PROG's status. Needs the package's native build (a C compiler at install).",
+    options: [{ name: 'socket', type: 'string', arg: 'PATH', default: '$SOFTRDMA_SOCKET', help: "the daemon's unix socket" }, HELP_OPT],
+    examples: ['softrdma exec -- ibv_devinfo -v'],
+    usageExit: 2,
+  },
+  {
     name: 'rping',
     summary: "rdma-core's rping test, interoperable with it (-s server, -c client)",
     usage: 'softrdma rping -s|-c [options]',

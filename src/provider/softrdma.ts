@@ -298,4 +298,4 @@ export function softrdmaProviderFactory(env: RiProviderEnv): SoftrdmaProviderIns
 if (!getProvider(SOFTRDMA_PROVIDER_NAME)) registerProvider(SOFTRDMA_PROVIDER_NAME, softrdmaProviderFactory);
 
 /** The RoCEv2 counters' names, meanings and published values, for `softrdma stat` (roce/counters.ts). */
-export { countersDir, type PublishedCounters, readPublishedCounters, ROCE_COUNTERS } from '../roce/counters.js';
+export { countersDir, runtimeDir, type PublishedCounters, readPublishedCounters, ROCE_COUNTERS } from '../roce/counters.js';

@@ -110,8 +110,11 @@ const written = new Set<string>();
 
 /** The directory the counters are published in (see the module documentation). */
 export function countersDir(): string {
-  const env = statsDirFromEnv();
-  if (env) return env;
+  return statsDirFromEnv() ?? runtimeDir();
+}
+
+/** The per-user directory of softrdma's run-time files: `$XDG_RUNTIME_DIR/softrdma`, else `<tmpdir>/softrdma-<uid>`. */
+export function runtimeDir(): string {
   const xdg = process.env.XDG_RUNTIME_DIR?.trim();
   if (xdg) return join(xdg, 'softrdma');
   return join(tmpdir(), `softrdma-${process.getuid?.() ?? 'user'}`);

@@ -45,6 +45,7 @@ export const ENV_NATIVE = 'SOFTRDMA_NATIVE';
 export const ENV_GSO = 'SOFTRDMA_GSO';
 export const ENV_GRO = 'SOFTRDMA_GRO';
 export const ENV_STATS_DIR = 'SOFTRDMA_STATS_DIR';
+export const ENV_SOCKET = 'SOFTRDMA_SOCKET';
 
 const MPA_ALLOWED = 'crc=never|allow|require markers=refuse|allow|require rev=1|2 p2p=none|write,read,send settle=MS accept=MS';
 const IBCM_ALLOWED = 'accept=MS halfopen=N persource=N pressure=MS resp=0..31';
@@ -62,6 +63,7 @@ export const ENV_VARS: readonly EnvVar[] = Object.freeze([
   { name: ENV_GSO, syntax: '0|1', help: 'native datagram layer: 0 turns UDP segmentation offload (UDP_SEGMENT) off; default 1' },
   { name: ENV_GRO, syntax: '0|1', help: 'native datagram layer: 0 turns UDP receive coalescing (UDP_GRO) off; default 1' },
   { name: ENV_STATS_DIR, syntax: 'DIR', help: 'where a process publishes its RoCE counters for softrdma stat (default $XDG_RUNTIME_DIR/softrdma, else <tmpdir>/softrdma-<uid>)' },
+  { name: ENV_SOCKET, syntax: 'PATH', help: 'the unix socket of softrdma daemon, which softrdma exec hands to its program (default $XDG_RUNTIME_DIR/softrdma/daemon.sock, else <tmpdir>/softrdma-<uid>/daemon.sock)' },
 ]);
 
 const env = (name: string): string | undefined => {
@@ -90,6 +92,13 @@ export function statsDirFromEnv(value = env(ENV_STATS_DIR)): string | undefined 
     // Not there yet: it is made at the first publication.
   }
   if (!isAbsolute(value) || isFile || value.includes('\0')) throw new EnvError(ENV_STATS_DIR, value, 'an absolute directory path (made if missing), not a file');
+  return value;
+}
+
+/** `SOFTRDMA_SOCKET`: the daemon's socket path; undefined when unset. Absolute, and short enough for `sun_path` (108 bytes with its NUL). */
+export function socketFromEnv(value = env(ENV_SOCKET)): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isAbsolute(value) || value.includes('\0') || Buffer.byteLength(value) > 107) throw new EnvError(ENV_SOCKET, value, 'an absolute path of at most 107 bytes');
   return value;
 }
 
@@ -249,4 +258,5 @@ export function checkEnv(devices?: readonly string[]): void {
   switchFromEnv(ENV_GSO);
   switchFromEnv(ENV_GRO);
   statsDirFromEnv();
+  socketFromEnv();
 }

@@ -1,0 +1,231 @@
+/* Address handles, SRQs and multicast attachment, each one request to the daemon. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sr.h"
+
+#define AA(f) SR_FIELD(struct ibv_ah_attr, f)
+static const struct sr_field ah_fields[] = {
+	AA(grh.flow_label), AA(grh.sgid_index), AA(grh.hop_limit), AA(grh.traffic_class), AA(dlid),
+	AA(sl), AA(src_path_bits), AA(static_rate), AA(is_global), AA(port_num),
+};
+
+void sr_put_ah_attr(struct sr_req *r, const struct ibv_ah_attr *ah, const char *prefix)
+{
+	char k[64];
+
+	sr_put_fields(r, ah, ah_fields, SR_COUNT(ah_fields), prefix);
+	snprintf(k, sizeof(k), "%sgrh.dgid", prefix);
+	sr_put_hex(r, k, ah->grh.dgid.raw, 16);
+}
+
+void sr_get_ah_attr(const struct sr_ans *a, struct ibv_ah_attr *ah, const char *prefix)
+{
+	char k[64];
+
+	memset(ah, 0, sizeof(*ah));
+	sr_fill(ah, ah_fields, SR_COUNT(ah_fields), a, sizeof(*ah), prefix);
+	snprintf(k, sizeof(k), "%sgrh.dgid", prefix);
+	sr_get_hex(a, k, ah->grh.dgid.raw, 16);
+}
+
+struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	struct ibv_ah *ah;
+	int e;
+
+	sr_put_u64(r, "pd", pd->handle);
+	sr_put_ah_attr(r, attr, "ah_attr.");
+	e = sr_call(SR_CREATE_AH, r, a, -1);
+	if (e) {
+		errno = e;
+		return NULL;
+	}
+	ah = calloc(1, sizeof(*ah));
+	if (!ah) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ah->context = pd->context;
+	ah->pd = pd;
+	ah->handle = (uint32_t)sr_get_u64(a, "ah", 0);
+	return ah;
+}
+
+int ibv_destroy_ah(struct ibv_ah *ah)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	int e;
+
+	sr_put_u64(r, "ah", ah->handle);
+	e = sr_call(SR_DESTROY_AH, r, a, -1);
+	if (e)
+		return e;
+	free(ah);
+	return 0;
+}
+
+int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc,
+			struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	int e;
+
+	sr_put_u64(r, "ctx", sr_ctx_handle(context));
+	sr_put_u64(r, "port", port_num);
+	sr_put_fields(r, wc, sr_wc_fields, sr_wc_nfields, "wc.");
+	if (grh)
+		sr_put_hex(r, "grh", grh, sizeof(*grh));
+	e = sr_call(SR_INIT_AH_FROM_WC, r, a, -1);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	sr_get_ah_attr(a, ah_attr, "ah_attr.");
+	return 0;
+}
+
+struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh, uint8_t port_num)
+{
+	struct ibv_ah_attr attr;
+
+	if (ibv_init_ah_from_wc(pd->context, port_num, wc, grh, &attr))
+		return NULL;
+	return ibv_create_ah(pd, &attr);
+}
+
+static int mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid, int detach)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+
+	sr_put_u64(r, "qp", qp->handle);
+	sr_put_hex(r, "gid", gid->raw, 16);
+	sr_put_u64(r, "lid", lid);
+	sr_put_u64(r, "detach", detach ? 1 : 0);
+	return sr_call(SR_ATTACH_MCAST, r, a, -1);
+}
+
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	return mcast(qp, gid, lid, 0);
+}
+
+int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	return mcast(qp, gid, lid, 1);
+}
+
+#define SA(f) SR_FIELD(struct ibv_srq_attr, f)
+static const struct sr_field srq_fields[] = { SA(max_wr), SA(max_sge), SA(srq_limit) };
+
+struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *init)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	struct ibv_srq *srq;
+	int e;
+
+	sr_put_u64(r, "pd", pd->handle);
+	sr_put_fields(r, &init->attr, srq_fields, SR_COUNT(srq_fields), "attr.");
+	e = sr_call(SR_CREATE_SRQ, r, a, -1);
+	if (e) {
+		errno = e;
+		return NULL;
+	}
+	srq = calloc(1, sizeof(*srq));
+	if (!srq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	sr_fill(&init->attr, srq_fields, SR_COUNT(srq_fields), a, sizeof(init->attr), "attr.");
+	srq->context = pd->context;
+	srq->srq_context = init->srq_context;
+	srq->pd = pd;
+	srq->handle = (uint32_t)sr_get_u64(a, "srq", 0);
+	pthread_mutex_init(&srq->mutex, NULL);
+	pthread_cond_init(&srq->cond, NULL);
+	return srq;
+}
+
+int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+
+	sr_put_u64(r, "srq", srq->handle);
+	sr_put_u64(r, "mask", (unsigned)mask);
+	sr_put_fields(r, attr, srq_fields, SR_COUNT(srq_fields), "attr.");
+	return sr_call(SR_MODIFY_SRQ, r, a, -1);
+}
+
+int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	int e;
+
+	sr_put_u64(r, "srq", srq->handle);
+	e = sr_call(SR_QUERY_SRQ, r, a, -1);
+	if (e)
+		return e;
+	memset(attr, 0, sizeof(*attr));
+	sr_fill(attr, srq_fields, SR_COUNT(srq_fields), a, sizeof(*attr), "attr.");
+	return 0;
+}
+
+int ibv_destroy_srq(struct ibv_srq *srq)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	int e;
+
+	sr_put_u64(r, "srq", srq->handle);
+	e = sr_call(SR_DESTROY_SRQ, r, a, -1);
+	if (e)
+		return e;
+	free(srq);
+	return 0;
+}
+
+static int post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
+{
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	int e;
+
+	sr_put_u64(r, "srq", srq->handle);
+	sr_put_recv_wrs(r, wr);
+	e = sr_call(SR_POST_SRQ_RECV, r, a, -1);
+	return sr_post_result(e, a, wr, (void **)bad_wr, offsetof(struct ibv_recv_wr, next));
+}
+
+void sr_srq_ops(struct ibv_context_ops *ops)
+{
+	ops->post_srq_recv = post_srq_recv;
+}
+
+/*
+ * Asynchronous events are not forwarded yet: the call says so once and fails, rather than
+ * reading libibverbs' kernel fd, which a softrdma context does not have.
+ */
+int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
+{
+	static int said;
+
+	if (!said++)
+		sr_unsupported("ibv_get_async_event");
+	errno = EOPNOTSUPP;
+	return -1;
+}
+
+void ibv_ack_async_event(struct ibv_async_event *event)
+{
+}

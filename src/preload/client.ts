@@ -1,0 +1,111 @@
+/**
+ * One client process of `softrdma daemon`: its objects by handle, and their release, children
+ * before parents (QPs, AHs, SRQs, CQs, completion channels, MRs, PDs, contexts), when the client goes —
+ * as the kernel releases a process's verbs objects when its uverbs file closes.
+ */
+import { logger } from '../util/log.js';
+import type { Context } from '../verbs/device.js';
+import { closeDevice } from '../verbs/device.js';
+import { softrdmaLastError } from '../verbs/errno.js';
+import { destroyAh, ibv_dealloc_pd, ibv_dereg_mr, ibv_destroy_comp_channel, ibv_destroy_cq, ibv_destroy_qp, ibv_destroy_srq } from '../verbs/ibverbs.js';
+import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq } from '../verbs/types.js';
+import { preloadAddon } from './native.js';
+
+const log = logger('daemon');
+
+type Ops = Context['ops'];
+
+/**
+ * A memory region of a client. `host` is the verbs face's registration of the daemon's mapping
+ * (it holds the pages, at the engine's own address); the program's region is a second
+ * registration of the same pages at the program's address (`ri_mr_reg_phys`), whose keys the
+ * program gets, so that its SGE addresses and a peer's remote addresses need no translation.
+ */
+export interface ClientMr {
+  host: ibv_mr;
+  pd: number;
+  ctx: Context;
+  /** The RNICPI region at the program's address, and the pin and map under it. */
+  ri: Parameters<Ops['ri_mr_dereg']>[1];
+  io: Parameters<Ops['ri_mem_unmap']>[1];
+  token: object;
+  lkey: number;
+  rkey: number;
+}
+
+/** Undoes a region: the program's registration, the map and pin of its pages, the host registration. */
+export function deregClientMr(r: ClientMr): number {
+  const { ops, rnic } = r.ctx;
+  const st = ops.ri_mr_dereg(rnic, r.ri);
+  if (st.status !== 0) return 1;
+  ops.ri_mem_unmap(rnic, r.io, r.token);
+  ops.ri_mem_unpin(rnic, r.host.addr, r.host.length, r.token);
+  return ibv_dereg_mr(r.host);
+}
+
+/** A completion channel: the daemon's end of the socket whose other end is the program's `channel->fd`. */
+export interface ClientChannel {
+  ch: ibv_comp_channel;
+  ctx: number;
+  fd: number;
+}
+
+export interface ClientCq {
+  cq: ibv_cq;
+  ctx: number;
+  channel: number;
+  /** The program's `struct ibv_cq *`, written to the channel for each completion event. */
+  user: bigint;
+}
+
+export class Client {
+  readonly contexts = new Map<number, Context>();
+  readonly pds = new Map<number, { pd: ibv_pd; ctx: number }>();
+  readonly mrs = new Map<number, ClientMr>();
+  readonly channels = new Map<number, ClientChannel>();
+  readonly cqs = new Map<number, ClientCq>();
+  readonly qps = new Map<number, { qp: ibv_qp; pd: number }>();
+  readonly ahs = new Map<number, { ah: ibv_ah; pd: number }>();
+  readonly srqs = new Map<number, { srq: ibv_srq; pd: number }>();
+  /** The daemon's end of the socket the program passes fds on (memory registration), or -1. */
+  fdChannel = -1;
+  /** Per PD handle: the bytes inline sends are copied from, and their region. */
+  readonly inline = new Map<number, { mr: ibv_mr; buf: Uint8Array }>();
+  private nextHandle = 1;
+  pid = 0;
+  constructor(readonly id: number) {}
+  handle(): number {
+    return this.nextHandle++;
+  }
+
+  /**
+   * Destroys every object of the context `ctx` (all contexts: null), children first, and the
+   * contexts themselves; logs what refused. `ibv_close_device` does this too: libibverbs' close
+   * always succeeds, the kernel releasing what the program left (a context with objects is not
+   * refused as the verbs face's own close refuses it).
+   */
+  free(ctx: number | null = null): void {
+    const why = (what: string, h: number) => log('client %d: %s %d: %s', this.id, what, h, softrdmaLastError().message);
+    const mine = (ctxOfIt: number | undefined) => ctx === null || ctxOfIt === ctx;
+    const pdCtx = (pd: number) => this.pds.get(pd)?.ctx;
+    for (const [h, { qp, pd }] of this.qps) if (mine(pdCtx(pd))) ibv_destroy_qp(qp) === 0 ? this.qps.delete(h) : why('qp', h);
+    for (const [h, { ah, pd }] of this.ahs) if (mine(pdCtx(pd))) destroyAh(ah) === 0 ? this.ahs.delete(h) : why('ah', h);
+    for (const [h, { srq, pd }] of this.srqs) if (mine(pdCtx(pd))) ibv_destroy_srq(srq) === 0 ? this.srqs.delete(h) : why('srq', h);
+    for (const [h, { cq, ctx: x }] of this.cqs) if (mine(x)) ibv_destroy_cq(cq) === 0 ? this.cqs.delete(h) : why('cq', h);
+    const addon = preloadAddon();
+    for (const [h, c] of this.channels) {
+      if (!mine(c.ctx)) continue;
+      if (ibv_destroy_comp_channel(c.ch) === 0) this.channels.delete(h);
+      else why('channel', h);
+      addon?.close(c.fd);
+    }
+    for (const [h, r] of this.mrs) if (mine(pdCtx(r.pd))) deregClientMr(r) === 0 ? this.mrs.delete(h) : why('mr', h);
+    for (const [h, { mr }] of this.inline) if (mine(pdCtx(h))) ibv_dereg_mr(mr) === 0 ? this.inline.delete(h) : why('inline mr of pd', h);
+    for (const [h, { pd, ctx: x }] of this.pds) if (mine(x)) ibv_dealloc_pd(pd) === 0 ? this.pds.delete(h) : why('pd', h);
+    for (const [h, c] of this.contexts) if (mine(h)) closeDevice(c) === 0 ? this.contexts.delete(h) : why('context', h);
+    if (ctx === null) {
+      if (this.fdChannel >= 0) addon?.close(this.fdChannel);
+      this.fdChannel = -1;
+    }
+  }
+}

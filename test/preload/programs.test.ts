@@ -1,0 +1,284 @@
+/**
+ * rdma-core's own programs, unmodified, under `softrdma exec` against a daemon: `ibv_devices`
+ * and `ibv_devinfo -v` (Debian's ibverbs-utils) list and describe softrdma's devices with the
+ * values the verbs face's queries give; the `ibv_*_pingpong`s (RC, UC, UD, SRQ) and perftest's
+ * RDMA Write, Read, atomic and inline-send tests run between two `softrdma exec` processes over
+ * softroce0 (the pingpongs checking their data), and the daemon's objects are all freed after. Skips, saying why, when libsoftrdma.so is not built or the programs are not
+ * installed.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { preloadLibraryPath } from '../../src/cli/daemon.js';
+import { gidText } from '../../src/cli/pingpong.js';
+import { PreloadDaemon } from '../../src/preload/daemon.js';
+import { preloadAddon } from '../../src/preload/native.js';
+import { PreloadOp } from '../../src/preload/protocol.js';
+import { ibv_transport_type } from '../../src/verbs/constants.js';
+import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../../src/verbs/device.js';
+import type { ibv_device_attr, ibv_port_attr } from '../../src/verbs/types.js';
+
+const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+/** Why the programs cannot run here, or null. */
+function missing(...progs: string[]): string | null {
+  if (!existsSync(preloadLibraryPath())) return 'libsoftrdma.so is not built (needs a C compiler and libibverbs-dev at install)';
+  for (const p of progs) if (spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0) return `${p} is not installed (Debian: ibverbs-utils, perftest)`;
+  return null;
+}
+
+/** Why programs that register memory cannot run here (the daemon's addon maps it), or null. */
+function missingMem(...progs: string[]): string | null {
+  return missing(...progs) ?? (preloadAddon() ? null : 'softrdma_preload.node is not built (no node_api.h at install): the daemon cannot map program memory');
+}
+
+/** Runs `softrdma exec -- ARGS` (asynchronously: the daemon answers from this process). */
+export function execUnder(socket: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [main, 'exec', '--socket', socket, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+async function withDaemon(fn: (d: PreloadDaemon) => Promise<void>): Promise<void> {
+  const d = await PreloadDaemon.listen(join(mkdtempSync(join(tmpdir(), 'softrdma-preload-')), 'd.sock'));
+  try {
+    await fn(d);
+    while (d.resources().clients !== 0) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0 });
+  } finally {
+    await d.close();
+  }
+}
+
+test('ibv_devices lists the verbs face devices and node GUIDs', { skip: missing('ibv_devices') ?? false }, () =>
+  withDaemon(async (d) => {
+    const r = await execUnder(d.path, ['ibv_devices']);
+    assert.equal(r.code, 0, r.err);
+    const rows = r.out
+      .split('\n')
+      .slice(2)
+      .map((l) => l.trim().split(/\s+/))
+      .filter((f) => f.length === 2);
+    assert.deepEqual(
+      rows,
+      devices().map((x) => [x.name, x.guid.toString(16).padStart(16, '0')]),
+    );
+  }),
+);
+
+/** `key: value` lines of one `hca_id` block (the first occurrence of each key), values as printed. */
+function blocks(text: string): Map<string, { dev: Map<string, string>; port: Map<string, string>; gids: string[] }> {
+  const out = new Map<string, { dev: Map<string, string>; port: Map<string, string>; gids: string[] }>();
+  let cur: { dev: Map<string, string>; port: Map<string, string>; gids: string[] } | null = null;
+  let inPort = false;
+  for (const line of text.split('\n')) {
+    const hca = /^hca_id:\t(\S+)$/.exec(line);
+    if (hca) {
+      cur = { dev: new Map(), port: new Map(), gids: [] };
+      out.set(hca[1]!, cur);
+      inPort = false;
+      continue;
+    }
+    if (!cur) continue;
+    if (/^\t\tport:\t/.test(line)) inPort = true;
+    const gid = /^\t\t\tGID\[\s*(\d+)\]:\t+(.*)$/.exec(line);
+    if (gid) {
+      cur.gids.push(`${gid[1]} ${gid[2]}`);
+      continue;
+    }
+    const kv = /^\t+([a-z_0-9]+):\t+(.+)$/.exec(line);
+    if (!kv) continue;
+    const m = inPort ? cur.port : cur.dev;
+    if (!m.has(kv[1]!)) m.set(kv[1]!, kv[2]!);
+  }
+  return out;
+}
+
+/** A printed value's number: `0x..`, decimal, or the `(N)` after a name. */
+function num(v: string | undefined): bigint {
+  assert.ok(v !== undefined);
+  const paren = /\((\d+)\)$/.exec(v);
+  if (paren) return BigInt(paren[1]!);
+  return BigInt(v);
+}
+
+const guidText = (g: bigint) => g.toString(16).padStart(16, '0').replace(/(....)(?!$)/g, '$1:');
+
+test('ibv_devinfo -v describes each device as the verbs face queries it', { skip: missing('ibv_devinfo') ?? false }, () =>
+  withDaemon(async (d) => {
+    const r = await execUnder(d.path, ['ibv_devinfo', '-v']);
+    assert.equal(r.code, 0, r.err);
+    const got = blocks(r.out);
+    assert.deepEqual([...got.keys()], devices().map((x) => x.name));
+    for (const dev of devices()) {
+      const b = got.get(dev.name)!;
+      const ctx = openDevice(dev)!;
+      try {
+        const a = {} as ibv_device_attr;
+        assert.equal(queryDevice(ctx, a), 0);
+        assert.equal(num(b.dev.get('transport')), BigInt(dev.transport_type));
+        assert.equal(b.dev.get('fw_ver'), a.fw_ver);
+        assert.equal(b.dev.get('node_guid'), guidText(a.node_guid));
+        assert.equal(b.dev.get('sys_image_guid'), guidText(a.sys_image_guid));
+        // Every other attribute ibv_devinfo prints under the struct member's own name.
+        let compared = 0;
+        for (const [k, v] of Object.entries(a)) {
+          const printed = b.dev.get(k);
+          if (printed === undefined || typeof v === 'string' || k.endsWith('_guid')) continue;
+          assert.equal(num(printed), BigInt(v), `${dev.name} ${k}`);
+          compared++;
+        }
+        assert.ok(compared >= 35, `${dev.name}: ${compared} device attributes compared`);
+        const p = {} as ibv_port_attr;
+        assert.equal(queryPort(ctx, 1, p), 0);
+        const portName: Record<string, string> = { lid: 'port_lid', lmc: 'port_lmc' };
+        compared = 0;
+        for (const [k, v] of Object.entries(p)) {
+          const printed = b.port.get(portName[k] ?? k);
+          if (printed === undefined || k === 'link_layer') continue;
+          assert.equal(num(printed), BigInt(v), `${dev.name} port ${k}`);
+          compared++;
+        }
+        assert.ok(compared >= 18, `${dev.name}: ${compared} port attributes compared`);
+        assert.equal(b.port.get('link_layer'), ['Unspecified', 'InfiniBand', 'Ethernet'][p.link_layer]);
+        // ibv_devinfo prints the entries whose interface half is not zero (its `null_gid`).
+        const want: string[] = [];
+        const types = gidTypes(ctx);
+        for (let i = 0; i < p.gid_tbl_len; i++) {
+          const g = { raw: new Uint8Array(16) };
+          assert.equal(queryGid(ctx, 1, i, g), 0);
+          if (g.raw.subarray(8).every((x) => x === 0)) continue;
+          assert.equal(dev.transport_type, ibv_transport_type.IBV_TRANSPORT_IB);
+          assert.equal(types[i], 2);
+          want.push(`${i} ${gidText(g.raw)}, RoCE v2`);
+        }
+        assert.deepEqual(b.gids, want);
+      } finally {
+        closeDevice(ctx);
+      }
+    }
+  }),
+);
+
+/** Starts `softrdma exec -- ARGS` and gives its running output and end. */
+function startUnder(socket: string, args: string[]): { out: () => string; done: Promise<{ code: number | null; out: string; err: string }> } {
+  const child = spawn(process.execPath, [main, 'exec', '--socket', socket, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  return { out: () => out, done: new Promise((resolve) => child.once('close', (code) => resolve({ code, out, err }))) };
+}
+
+/** Whether a TCP socket listens on `port` (this network namespace's /proc/net/tcp, state 0A). */
+function listening(port: number): boolean {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(f)) continue;
+    for (const line of readFileSync(f, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[1]?.endsWith(`:${hex}`) && cols[3] === '0A') return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A server and a client of one program under `softrdma exec` (the client given 127.0.0.1); both
+ * must exit 0, and `check` passes on the client's output (and the server's, with `both`).
+ */
+async function pair(args: string[], port: number, both: boolean, check: (out: string) => void): Promise<void> {
+  await withDaemon(async (d) => {
+    const server = startUnder(d.path, args);
+    // The server listens once it has its QP; the client must not connect before.
+    while (!listening(port)) {
+      if (await Promise.race([server.done.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))])) break;
+    }
+    const client = await execUnder(d.path, [...args, '127.0.0.1']);
+    const s = await server.done;
+    assert.equal(client.code, 0, `client: ${client.err}${client.out}`);
+    assert.equal(s.code, 0, `server: ${s.err}${s.out}`);
+    for (const r of both ? [client, s] : [client]) check(r.out);
+  });
+}
+
+async function pingpong(prog: string, extra: string[], port: number): Promise<void> {
+  await pair([prog, '-d', 'softroce0', '-g', '0', '-p', String(port), '-n', '50', '-c', ...extra], port, true, (out) => {
+    assert.match(out, /remote address: .*GID ::ffff:127\.0\.0\.1/);
+    // -c: the server checks what it received (the client's pattern over its own 0x7b fill) and
+    // prints a line per page that differs, without failing.
+    assert.doesNotMatch(out, /invalid data/);
+    assert.match(out, /^\d+ bytes in [\d.]+ seconds/m);
+    assert.match(out, /^50 iters in/m);
+  });
+}
+
+/** perftest's result row, on the client (a read test's server prints none): message size, iterations, then figures. */
+async function perftest(prog: string, port: number): Promise<void> {
+  await pair([prog, '-d', 'softroce0', '-x', '0', '-p', String(port), '-n', '50'], port, false, (out) => {
+    assert.match(out, /^\s*\d+\s+50\s+[\d.]+\s+[\d.]+/m, out);
+  });
+}
+
+// RDMA Write, Read and atomics reach the peer's buffer at the address the program sent it (its
+// own): the region is registered at the program's address. ib_send_lat sends inline.
+for (const [prog, port] of [
+  ['ib_write_bw', 18611],
+  ['ib_read_lat', 18612],
+  ['ib_atomic_bw', 18613],
+  ['ib_send_lat', 18614],
+] as const) {
+  test(`perftest ${prog} between two softrdma exec processes`, { skip: missingMem(prog) ?? false }, () => perftest(prog, port));
+}
+
+test('ibv_rc_pingpong between two softrdma exec processes (checked data)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', [], 18601));
+
+test('ibv_rc_pingpong with a completion channel (-e)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', ['-e'], 18602));
+
+test('ibv_uc_pingpong between two softrdma exec processes', { skip: missingMem('ibv_uc_pingpong') ?? false }, () => pingpong('ibv_uc_pingpong', [], 18603));
+
+test('ibv_srq_pingpong between two softrdma exec processes (SRQ)', { skip: missingMem('ibv_srq_pingpong') ?? false }, () => pingpong('ibv_srq_pingpong', [], 18604));
+
+test('ibv_ud_pingpong between two softrdma exec processes (UD, address handles)', { skip: missingMem('ibv_ud_pingpong') ?? false }, () => pingpong('ibv_ud_pingpong', [], 18605));
+
+test('a program killed with SIGKILL mid-transfer: its objects are freed and the daemon serves on', { skip: missingMem('ibv_rc_pingpong', 'ibv_devices') ?? false }, () =>
+  withDaemon(async (d) => {
+    // The programs themselves (not through softrdma exec), so that the signal reaches them.
+    const env = { ...process.env, LD_PRELOAD: preloadLibraryPath(), SOFTRDMA_SOCKET: d.path };
+    const args = ['-d', 'softroce0', '-g', '0', '-p', '18621', '-n', '1000000'];
+    const run = (extra: string[]) => {
+      const child = spawn('ibv_rc_pingpong', [...args, ...extra], { env, stdio: 'ignore' });
+      return { child, done: new Promise<number | null>((r) => child.once('close', (_c, sig) => r(sig === 'SIGKILL' ? 9 : null))) };
+    };
+    const server = run([]);
+    let client: ReturnType<typeof run> | null = null;
+    try {
+      while (!listening(18621)) await new Promise((r) => setTimeout(r, 20));
+      client = run(['127.0.0.1']);
+      // Mid-transfer: messages are flowing.
+      while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(d.resources().mrs >= 2);
+      client.child.kill('SIGKILL');
+      assert.equal(await client.done, 9);
+      server.child.kill('SIGKILL');
+      assert.equal(await server.done, 9);
+    } finally {
+      // Nothing left behind if an assertion failed.
+      client?.child.kill('SIGKILL');
+      server.child.kill('SIGKILL');
+    }
+    // withDaemon checks every counter is back at rest; the daemon still answers a new program.
+    const r = await execUnder(d.path, ['ibv_devices']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /softroce0/);
+  }),
+);
