@@ -32,7 +32,7 @@ export const ROCE_COUNTERS = [
   ['sent_pkts', 'packets handed to the network: requests, responses and ACKs, first sends and retransmissions'],
   ['rcvd_pkts', 'packets received for a QP of the device (after the ICRC and header checks)'],
   ['duplicate_request', 'responder: requests received with a PSN already executed (re-ACKed, or a Read/atomic replayed)'],
-  ['out_of_seq_request', 'responder: requests received ahead of the expected PSN (a lost packet before them)'],
+  ['out_of_seq_request', 'responder: requests received ahead of the expected PSN (a lost packet before them), once per gap'],
   ['rcvd_rnr_err', 'requester: RNR NAKs received (the peer had no receive posted)'],
   ['send_rnr_err', 'responder: RNR NAKs sent (no receive posted)'],
   ['rcvd_seq_err', 'requester: PSN sequence error NAKs received (the peer saw a gap)'],

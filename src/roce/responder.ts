@@ -201,8 +201,11 @@ export class RoceResponder {
     const psn = this.#p!.bth.psn;
     const d = psnDiff(psn, this.ePsn);
     if (d > 0) {
+      if (this.#nakSent) return RespStep.DONE;
+      // Counted once per gap, with the NAK it sends, as rxe's `check_psn` counts it: the packets
+      // that follow a gap until the retransmission are dropped silently and not counted again.
       this.t.counters.inc(C.OUT_OF_SEQ_REQ);
-      return this.#nakSent ? RespStep.DONE : RespStep.SEQ_NAK;
+      return RespStep.SEQ_NAK;
     }
     if (d < 0) return RespStep.DUPLICATE;
     this.#nakSent = false;

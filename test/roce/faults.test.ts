@@ -105,6 +105,8 @@ describe('RoCEv2 loss recovery (seeded faults on both directions)', { timeout: 9
       assert.ok(ca.completer_retry_err > 0 && ca.resent_pkts > 0, 'requester retransmissions');
       assert.ok(ca.rcvd_seq_err > 0 && cb.seq_naks_sent > 0, 'sequence NAKs sent and received');
       assert.ok(cb.out_of_seq_request > 0 && cb.duplicate_request > 0, 'responder sequence errors and duplicates');
+      // As rxe counts it: once per gap, with the sequence NAK it sends (not per packet past the gap).
+      assert.equal(cb.out_of_seq_request, cb.seq_naks_sent, 'out_of_seq_request counts the gaps (one NAK each)');
       assert.ok(ca.sent_pkts > ca.resent_pkts && cb.rcvd_pkts > 0 && cb.rdma_recvs >= n && ca.rdma_sends >= 2 * n);
       assert.equal(ca.retry_exceeded_err, 0);
       assert.equal(a.qp.state, RiQpState.READY_TO_SEND);
