@@ -7,20 +7,9 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { ip, nsSkipReason } from '../helpers/netns.js';
 
 const bin = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-
-function ip(...args: string[]): void {
-  const r = spawnSync('ip', args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message}`);
-}
-
-function nsSkipReason(): string | false {
-  if (process.platform !== 'linux') return 'network namespaces are Linux only';
-  if (process.getuid?.() !== 0) return 'needs root (ip netns add, ip link add)';
-  if (spawnSync('ip', ['-V']).status !== 0) return 'needs iproute2 (ip)';
-  return false;
-}
 
 function rping(ns: string, gids: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {

@@ -367,3 +367,11 @@ export async function hostNode(dir: string, script: string, args: string[], ms: 
   clearTimeout(t);
   return { rc, lines: p.lines };
 }
+
+/** The lines between `BEGIN tag` and `END tag rc=N` of a guest script's output, and that N (−1 when either marker is missing). */
+export function section(lines: string[], tag: string): { rc: number; lines: string[] } {
+  const b = lines.indexOf(`BEGIN ${tag}`);
+  const e = lines.findIndex((l, i) => i > b && l.startsWith(`END ${tag} rc=`));
+  if (b < 0 || e < 0) return { rc: -1, lines: b < 0 ? [] : lines.slice(b + 1) };
+  return { rc: Number(lines[e]!.slice(`END ${tag} rc=`.length)), lines: lines.slice(b + 1, e) };
+}

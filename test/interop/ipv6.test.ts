@@ -30,7 +30,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, GUEST_IP, HOST_IP, harness, hasTshark, host, kill, pcapDir, pings, run, show, wireCheckRoce } from './harness.js';
+import { cli, GUEST_IP, HOST_IP, harness, hasTshark, host, kill, pcapDir, pings, run, show, wireCheckRoce, section } from './harness.js';
 
 const h = harness();
 const opts = { skip: 'skip' in h ? h.skip : false, timeout: 1_200_000 };
@@ -65,13 +65,6 @@ const GUEST = [
   '}',
   'echo KP_READY',
 ].join('\n');
-
-function section(lines: string[], tag: string): { rc: number; lines: string[] } {
-  const b = lines.indexOf(`BEGIN ${tag}`);
-  const e = lines.findIndex((l, i) => i > b && l.startsWith(`END ${tag} rc=`));
-  if (b < 0 || e < 0) return { rc: -1, lines: b < 0 ? [] : lines.slice(b + 1) };
-  return { rc: Number(lines[e]!.slice(`END ${tag} rc=`.length)), lines: lines.slice(b + 1, e) };
-}
 
 /** A host client run, retried while the guest's server does not listen yet. */
 async function hostClient(dir: string, args: string[], env: NodeJS.ProcessEnv, ms: number): Promise<{ rc: number; lines: string[] }> {

@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, GUEST_IP, HOST_IP, harness, host, hostNode, kill, type Proc, pcapDir, pings, roceWireCheck, run, show, tagged } from './harness.js';
+import { cli, GUEST_IP, HOST_IP, harness, host, hostNode, kill, type Proc, pcapDir, pings, roceWireCheck, run, show, tagged, section } from './harness.js';
 
 const COUNT = 100;
 const TESTS = [
@@ -49,13 +49,6 @@ function checkWire(name: string, dir: string, failures: string[], needCm = true)
   console.log(`---- ${name}: tshark on softrdma's RoCEv2 pcaps (${dir}) ----`);
   for (const l of w.summary) console.log(`[tshark] ${l}`);
   failures.push(...w.failures.map((f) => `${name} wire: ${f}`));
-}
-
-function section(lines: string[], tag: string): { rc: number; lines: string[] } {
-  const b = lines.indexOf(`BEGIN ${tag}`);
-  const e = lines.findIndex((l, i) => i > b && l.startsWith(`END ${tag} rc=`));
-  if (b < 0 || e < 0) return { rc: -1, lines: b < 0 ? [] : lines.slice(b + 1) };
-  return { rc: Number(lines[e]!.slice(`END ${tag} rc=`.length)), lines: lines.slice(b + 1, e) };
 }
 
 /** The output of one guest perftest run between "START name" and the next START. */

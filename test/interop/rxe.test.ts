@@ -35,7 +35,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findGlibcSeed, glibcRand, glibcRandBytes } from './glibc-rand.js';
-import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, type Proc, repo, run, show, wireCheckRoce } from './harness.js';
+import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, type Proc, repo, run, show, wireCheckRoce, section } from './harness.js';
 
 const h = harness();
 const opts = { skip: 'skip' in h ? h.skip : false, timeout: 900_000 };
@@ -63,14 +63,6 @@ function nft(dir: string, ruleset: string): string | null {
 
 function nftList(dir: string, table: string): string {
   return spawnSync(join(dir, 'host-exec.sh'), ['nft', 'list', 'table', 'ip', table], { encoding: 'utf8', timeout: 30_000 }).stdout ?? '';
-}
-
-/** `BEGIN tag` … `END tag rc=N` of the guest output. */
-function section(lines: string[], tag: string): { rc: number; lines: string[] } {
-  const b = lines.indexOf(`BEGIN ${tag}`);
-  const e = lines.findIndex((l, i) => i > b && l.startsWith(`END ${tag} rc=`));
-  if (b < 0 || e < 0) return { rc: -1, lines: b < 0 ? [] : lines.slice(b + 1) };
-  return { rc: Number(lines[e]!.slice(`END ${tag} rc=`.length)), lines: lines.slice(b + 1, e) };
 }
 
 /**

@@ -10,6 +10,7 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:chil
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { RoceNet } from '../../src/roce/net.js';
+import { ip, nsSkipReason } from '../helpers/netns.js';
 
 const peer = fileURLToPath(new URL('./fixtures/roce-peer.js', import.meta.url));
 
@@ -92,18 +93,6 @@ test('two processes: 16 MiB RDMA Write, a digest Send and RDMA Read back over Ro
   probe.close();
   await exchange('127.0.0.2', '127.0.0.1', port);
 });
-
-function ip(...args: string[]): void {
-  const r = spawnSync('ip', args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message}`);
-}
-
-function nsSkipReason(): string | false {
-  if (process.platform !== 'linux') return 'network namespaces are Linux only';
-  if (process.getuid?.() !== 0) return 'needs root (ip netns add, ip link add)';
-  if (spawnSync('ip', ['-V']).status !== 0) return 'needs iproute2 (ip)';
-  return false;
-}
 
 test('two processes on two IPv6 addresses: the same exchange over RoCEv2 on IPv6', { skip: nsSkipReason(), timeout: 180_000 }, async () => {
   const ns = `sr6-${process.pid}`;
