@@ -62,7 +62,7 @@ export type IbCmEvent =
    * accepted or rejected the REQ in time or it was evicted undecided (the peer got REJ 3, No
    * Resources) ({@link IbCmListenLimits}).
    */
-  | { type: 'timeout'; message: 'REQ' | 'REP' | 'decision' }
+  | { type: 'timeout'; message: 'REQ' | 'REP' | 'decision' | 'port' }
   /** The peer disconnected (DREQ); answer with `disconnect()` (DREP). */
   | { type: 'dreq'; privateData: Uint8Array }
   /** Our DREQ was answered (DREP) or timed out. */

@@ -81,6 +81,9 @@ export { IbCmConnection, IbCmListener, IbCmSidrPending, IbCmSidrRequest } from '
 
 const log = logger('ibcm');
 
+/** The states in which a connection waits on a MAD of the peer's, or on its own consumer, to go on. */
+const WAITING_ON_PEER: ReadonlySet<IbCmState> = new Set(['REQ_SENT', 'REQ_RCVD', 'MRA_REQ_SENT', 'MRA_REQ_RCVD', 'REP_SENT', 'REP_RCVD', 'MRA_REP_SENT', 'MRA_REP_RCVD']);
+
 /** The IB CM of one RNIC port. */
 export class IbCm {
   readonly #port: GsiPort;
@@ -120,6 +123,32 @@ export class IbCm {
     this.listenLimits = Object.freeze(limitsOf(opts.listenLimits ?? {}, defaultLimits()));
     this.#tidHigh = BigInt(Math.floor(this.#random() * 0x100000000)) << 32n;
     this.#port.onReceive((mad, from) => this.#receive(mad, from));
+    this.#port.onFail?.((reason) => this.#portFailed(reason));
+  }
+
+  /**
+   * The port died (QP1 entered Error): no MAD can be sent or received any more. Every exchange
+   * that waits on the peer ends now, as its timeout would have ended it (IBTA §12.9.3: the
+   * request is abandoned), rather than after MaxCMRetries retransmissions into the void; then
+   * the CM closes. An established connection is left to its QP, whose endpoint failed too.
+   */
+  #portFailed(reason: string): void {
+    if (this.#closed) return;
+    log('port failed (%s): ending %d pending exchange(s)', reason, this.#byLocal.size);
+    for (const x of [...this.#byLocal.values()]) {
+      if (x instanceof IbCmSidrPending) {
+        if (x.done) continue;
+        cancelRetransmit(this, x);
+        this.#byLocal.delete(x.requestId);
+        x.done = true;
+        x.onEvent({ type: 'timeout' });
+        continue;
+      }
+      if (!WAITING_ON_PEER.has(x.state)) continue;
+      this.toIdle(x);
+      x.emit({ type: 'timeout', message: 'port' });
+    }
+    this.close();
   }
 
   /** Listens on a service ID (exact match). Throws if one is there already (EADDRINUSE). */

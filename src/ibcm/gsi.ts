@@ -43,6 +43,11 @@ export interface GsiPort {
   onReceive(handler: (mad: Uint8Array, from: GsiAddress) => void): void;
   /** Stops receiving. */
   close(): void;
+  /**
+   * Installs the handler told once when the port dies under its user (QP1 left RTS: its UDP
+   * endpoint could not be bound or was lost). The port is closed by then.
+   */
+  onFail?(handler: (reason: string) => void): void;
 }
 
 /** A timer scheduler. The CM never reads a clock; it only arms and cancels timers. */
@@ -232,6 +237,7 @@ export class MemoryGsiFabric {
 /** One port of a {@link MemoryGsiFabric}. */
 export class MemoryGsiPort implements GsiPort {
   #handler: ((mad: Uint8Array, from: GsiAddress) => void) | null = null;
+  #onFail: ((reason: string) => void) | null = null;
   #closed = false;
 
   constructor(
@@ -263,5 +269,16 @@ export class MemoryGsiPort implements GsiPort {
     if (this.#closed) return;
     this.#closed = true;
     this.onClose();
+  }
+
+  onFail(handler: (reason: string) => void): void {
+    this.#onFail = handler;
+  }
+
+  /** Kills the port under its user, as QP1 entering Error does: closed, then the user told. */
+  fail(reason: string): void {
+    if (this.#closed) return;
+    this.close();
+    this.#onFail?.(reason);
   }
 }

@@ -117,6 +117,9 @@ export class RiGsiPort implements GsiPort {
   readonly #ahs = new Map<string, ri_address_handle_t>();
   #handler: ((mad: Uint8Array, from: GsiAddress) => void) | null = null;
   #closed = false;
+  /** QP1's receives are being flushed: the port is dying (told once). */
+  #failing = false;
+  #onFail: ((reason: string) => void) | null = null;
   /** The QP number (1 once open). */
   qpn = 0;
 
@@ -292,6 +295,10 @@ export class RiGsiPort implements GsiPort {
     this.#handler = handler;
   }
 
+  onFail(handler: (reason: string) => void): void {
+    this.#onFail = handler;
+  }
+
   /** Reaps every completion, hands up the MADs, re-posts their buffers, re-arms the CQ. */
   #drain(): void {
     if (this.#closed || !this.#cq) return;
@@ -320,8 +327,14 @@ export class RiGsiPort implements GsiPort {
       // A flush means QP1 left RTS under us (its UDP socket failed: the port is taken, the
       // address went away): the port is dead; close it so that its user opens a new one.
       if (wc.op_status === RiWcStatus.WR_FLUSHED_ERROR) {
-        log('GSI QP%d failed (its receives were flushed); closing the port', this.qpn);
-        queueMicrotask(() => this.close());
+        if (this.#failing) return;
+        this.#failing = true;
+        const reason = `QP${this.qpn} of the port entered the Error state (its UDP endpoint failed)`;
+        log('GSI %s; closing the port', reason);
+        queueMicrotask(() => {
+          this.close();
+          this.#onFail?.(reason);
+        });
         return;
       }
       this.#postRecv(slot);

@@ -234,7 +234,8 @@ function ibOnEvent(ep: Ep, e: IbCmEvent): void {
     }
     case 'timeout':
       if (ep.state === ST.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING) ep.pending = null;
-      ep.connectionFailed(RJ.IT_CN_REJ_TIMEOUT);
+      // The local port's QP1 failed ('port'): not the peer's silence, so not a timeout.
+      ep.connectionFailed(e.message === 'port' ? RJ.IT_CN_REJ_OTHER : RJ.IT_CN_REJ_TIMEOUT);
       return;
     case 'dreq':
       ib.conn.disconnect();

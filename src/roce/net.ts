@@ -137,8 +137,8 @@ export type RoceTap = (pkt: Uint8Array, address: string, port: number) => 'pass'
 export interface RoceNetClient {
   /** A packet for this QP (DestQP matched, ICRC valid, headers well-formed). */
   rx(r: RoceRx): void;
-  /** The socket failed (bind error, closed under it). */
-  netError(err: Error): void;
+  /** The socket of `net` failed (bind error, closed under it). */
+  netError(err: Error, net: RoceNet): void;
 }
 
 /** Counters of one endpoint. */
@@ -437,7 +437,7 @@ export class RoceNet {
   attach(qpn: number, client: RoceNetClient): void {
     if (this.#clients.has(qpn)) throw new RangeError(`QPN ${qpn} already attached to ${this.address}:${this.port}`);
     this.#clients.set(qpn, client);
-    if (this.#error) queueMicrotask(() => client.netError(this.#error!));
+    if (this.#error) queueMicrotask(() => client.netError(this.#error!, this));
   }
 
   /**
@@ -701,7 +701,7 @@ export class RoceNet {
 
   #fail(err: Error): void {
     this.#error = err;
-    for (const c of [...this.#clients.values()]) c.netError(err);
+    for (const c of [...this.#clients.values()]) c.netError(err, this);
   }
 
   /** The `dgram` layer: one datagram per `message` event. */

@@ -307,8 +307,24 @@ export class RoceQp implements QpTransport, RoceNetClient {
     this.counters.release();
   }
 
-  netError(err: Error): void {
+  /**
+   * An endpoint of this QP failed. A UD QP receives on every address of the port's GID table:
+   * while it keeps another endpoint it drops this one (as {@link gidsChanged} skips an address
+   * it cannot bind, e.g. an IPv6 link-local address of an interface without carrier), and
+   * enters Error only with its last. An address taken by another process (EADDRINUSE) is a
+   * conflict, not an absent address: the QP enters Error, as any QP with one endpoint does.
+   */
+  netError(err: Error, net?: RoceNet): void {
     if (this.gone) return;
+    const i = net ? this.nets.indexOf(net) : -1;
+    if (net && i >= 0 && this.service === 'UD' && this.nets.length > 1 && (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      this.nets.splice(i, 1);
+      for (const g of this.#groups.values()) g.leave(net.address);
+      net.detach(this.qp.id, this);
+      net.release();
+      log('QP[%d] cannot receive on %s: %s', this.qp.id, net.address, err.message);
+      return;
+    }
     log('QP[%d] UDP endpoint failed: %s', this.qp.id, err.message);
     this.qp.toError(`RoCEv2 socket: ${err.message}`, null);
   }

@@ -12,7 +12,7 @@ import { CM_PRIVATE_DATA_SIZE, RDMA_UDP_QKEY, rdmaServiceId, SidrStatus } from '
 import { addressToGid } from '../wire/ib/gid-address.js';
 import { ibv_qp_attr_mask, ibv_qp_state, rdma_cm_event_type, rdma_port_space } from './constants.js';
 import { type Context, onRawAsyncEvent, queryDevice } from './device.js';
-import { EINVAL, errnoName, errnoString, setErrno } from './errno.js';
+import { EINVAL, ENETDOWN, errnoName, errnoString, setErrno } from './errno.js';
 import {
   CMA_MRA_TIMEOUT,
   cmaPrivateData,
@@ -218,8 +218,10 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
       ibQpToErr(i);
       i.state = i.state === 'connecting' ? 'route' : 'disconnected';
       // A request the program left undecided, rejected by the CM: as on iWARP, CONNECT_ERROR.
-      i.post(e.message === 'decision' ? T.RDMA_CM_EVENT_CONNECT_ERROR : T.RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
-      ibSettle(i, -1, ETIMEDOUT);
+      // The local port's QP1 failed ('port': its UDP endpoint could not be bound or was lost):
+      // UNREACHABLE with -ENETDOWN, so that the program sees its own side is down, not the peer.
+      i.post(e.message === 'decision' ? T.RDMA_CM_EVENT_CONNECT_ERROR : T.RDMA_CM_EVENT_UNREACHABLE, e.message === 'port' ? -ENETDOWN : -ETIMEDOUT);
+      ibSettle(i, -1, e.message === 'port' ? ENETDOWN : ETIMEDOUT);
       return;
     case 'dreq':
     case 'disconnected':

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import dgram from 'node:dgram';
 import net from 'node:net';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -48,4 +49,23 @@ test('pingpong refuses the iWARP device at once, with the reason', () => {
   assert.equal(r.status, 1);
   assert.match(r.stderr, /softrdma0 is an iWARP device: .*no connection manager/);
   assert.equal(r.stdout, '');
+});
+
+test('perf -R on softroce0 whose RoCE UDP port is taken by another socket: the connection fails at once with ENETDOWN and the hint (no silent exit)', async () => {
+  // Another process's RoCE stack on 127.0.0.1:P, as a plain socket holding the address.
+  const taken = dgram.createSocket('udp4');
+  await new Promise<void>((r) => taken.bind(0, '127.0.0.1', () => r()));
+  const port = taken.address().port;
+  try {
+    const r = spawnSync(process.execPath, [bin, 'perf', 'write', '-R', '-d', 'softroce0', '127.0.0.1'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, SOFTRDMA_ROCE_PORT: String(port), SOFTRDMA_ROCE_ADDRS: '127.0.0.1' },
+    });
+    assert.equal(r.signal, null, 'perf ended by itself');
+    assert.equal(r.status, 1, `exit status (13 is Node's "unsettled top-level await": the silent exit)\n${r.stderr}`);
+    assert.match(r.stderr, /ENETDOWN.*on this side; is another RoCE stack .* using UDP port 4791/);
+  } finally {
+    taken.close();
+  }
 });

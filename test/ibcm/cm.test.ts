@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FaultHook } from '../../src/loopback/faults.js';
-import { cmAckTimeout, ibTimeoutMs, type IbCmConnection } from '../../src/ibcm/cm.js';
+import { cmAckTimeout, IbCm, ibTimeoutMs, type IbCmConnection } from '../../src/ibcm/cm.js';
+import { ManualClock, MemoryGsiFabric } from '../../src/ibcm/gsi.js';
 import { CmMsgResponse, CmRejReason, CmTransport, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, encodeCmMad, ipv4FromCmaAddr, RdmaPs, rdmaServiceId, SidrStatus } from '../../src/wire/ib/cm.js';
 import { GSI_QKEY } from '../../src/wire/ib/mad.js';
 import { acceptingListener, GID_A, GID_B, pair, recorder } from './helpers.js';
@@ -465,6 +466,31 @@ describe('IB CM: SIDR (IBTA §12.11)', () => {
     p.clock.run();
     assert.deepEqual(evs, [{ type: 'timeout' }]);
     assert.equal(p.kinds().length, 3);
+  });
+});
+
+describe('IB CM: the port dies under it (QP1 entered Error)', () => {
+  it('a REQ awaiting its REP and an unanswered SIDR_REQ end at once with timeout (port), not after MaxCMRetries; the CM closes', () => {
+    const clock = new ManualClock();
+    const fabric = new MemoryGsiFabric({ timers: clock });
+    const port = fabric.port(GID_A);
+    const cm = new IbCm({ port, caGuid: 0x0002c90300aaaa01n, gids: () => [GID_A], timers: clock });
+    const r = recorder();
+    // Nobody at GID_B: the REQ and the SIDR_REQ would be retransmitted for minutes.
+    const conn = cm.connect({ destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x11, startingPsn: 1, privateData: cmaPd() }, r.on);
+    const sidr: { type: string }[] = [];
+    cm.sidrRequest({ destGid: GID_B, serviceId: rdmaServiceId(RdmaPs.UDP, 7174) }, (e) => sidr.push(e));
+    assert.equal(conn.state, 'REQ_SENT');
+    port.fail('QP1 entered the Error state');
+    assert.deepEqual(r.events, [{ type: 'timeout', message: 'port' }]);
+    assert.equal(conn.state, 'IDLE');
+    assert.deepEqual(sidr, [{ type: 'timeout' }]);
+    assert.equal(cm.busy, false);
+    assert.throws(() => cm.connect({ destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x12, startingPsn: 1 }, () => {}), /closed/);
+    // No timer left to fire a second event.
+    clock.run();
+    assert.equal(r.events.length, 1);
+    assert.equal(sidr.length, 1);
   });
 });
 
