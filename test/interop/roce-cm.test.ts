@@ -170,7 +170,7 @@ test('interop RC: softrdma perf -d softroce0 clients → guest perftest -R serve
     const pcap = pcapDir('RC');
     const script = [
       'echo KP_READY',
-      ...TESTS.map((t) => `echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} > /tmp/o 2>&1; echo "END ${ibName(t)} rc=$?"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; grep -iE "error|bad|fail" /tmp/o | head -3`),
+      ...TESTS.map((t) => `echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`),
     ].join('\n');
     const guest = guestRun(script, 900);
     let guestRc = -1;
@@ -221,7 +221,7 @@ test('interop RD: guest perftest -R clients on rxe → softrdma perf --server -d
     const script = [
       'echo KP_READY',
       'sleep 4',
-      ...TESTS.map((t) => `sleep 3; echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} ${HOST_IP} > /tmp/o 2>&1; echo "END ${ibName(t)} rc=$?"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; grep -iE "error|bad|fail" /tmp/o | head -3`),
+      ...TESTS.map((t) => `sleep 3; echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} ${HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`),
     ].join('\n');
     const guest = guestRun(script, 900);
     let guestRc = -1;
