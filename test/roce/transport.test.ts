@@ -12,6 +12,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RiRet } from '../../src/rnicpi/status.js';
+import type { RnicConfig } from '../../src/rnic/rnic.js';
 import { RiMemFlags, RiQpState, RiWcStatus, RiWrType } from '../../src/rnicpi/types.js';
 import { AtomicKind, atomicArgs } from '../../src/rnic/atomics.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
@@ -55,6 +56,30 @@ describe('RoCEv2 transport', () => {
       assert.equal(b.rnic.counters.qkeyViolations, 1);
       // The second receive is still posted: the wrong-Q_Key datagram consumed nothing.
       assert.equal(b.cq.poll([], 1), 0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('UD: an address of the GID table that cannot be bound (on no interface: EADDRNOTAVAIL) is skipped; the QP stays in RTS and serves on the others', async () => {
+    const a = makeIbSide('UD');
+    const b = makeIbSide('UD');
+    // 192.0.2.77 (TEST-NET-1) is held by no interface here.
+    const p = await connectPair(a, b, { transport: 'rocev2', beforeRts: (s) => s === a && ((s.rnic.config as RnicConfig).gids = () => [gidOf('127.0.0.1'), gidOf('192.0.2.77')]) });
+    try {
+      await until(() => roce(a).nets.length === 1 || a.qp.state === RiQpState.ERROR, 5000);
+      assert.equal(a.qp.state, RiQpState.READY_TO_SEND);
+      assert.deepEqual(roce(a).nets.map((n) => n.address), ['127.0.0.1']);
+      const buf = new Uint8Array(40 + 64);
+      const mb = reg(b, buf);
+      assert.equal(recv(b.qp, 1n, [sge(mb, buf)]), RiRet.SUCCESS);
+      const src = Uint8Array.from([1, 2, 3, 4, 5]);
+      const ms = reg(a, src);
+      const av = { ...roce(a).qp.ib.av, dgid: gidOf('127.0.0.2'), sgid: gidOf('127.0.0.1'), sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
+      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n, ud: { av, remoteQpn: b.qp.id, remoteQkey: 0x11111111 } }), RiRet.SUCCESS);
+      const [w] = await pollN(b.cq, 1);
+      assert.equal(w!.op_status, RiWcStatus.SUCCESS);
+      assert.deepEqual(buf.subarray(40, 45), src);
     } finally {
       await p.close();
     }
