@@ -177,12 +177,13 @@ export class Context implements ibv_context {
       return Promise.resolve(0);
     }
     if (this.async_nonblocking) return Promise.resolve(fail(EAGAIN));
-    return new Promise((resolve) => this.waiters.push({ ev, resolve }));
+    // errno is set as the blocked call returns (in its own flow), not by ibv_close_device.
+    return new Promise<number>((resolve) => this.waiters.push({ ev, resolve })).then((r) => (r === EBADF ? fail(EBADF) : r));
   }
 
   close(): void {
     this.closed = true;
-    for (const w of this.waiters.splice(0)) w.resolve(fail(EBADF));
+    for (const w of this.waiters.splice(0)) w.resolve(EBADF);
     this.events.length = 0;
   }
 }

@@ -54,7 +54,8 @@ export class EventChannel implements rdma_event_channel {
   dead = false;
   readonly ids = new Set<CmId>();
   private readonly queue: rdma_cm_event[] = [];
-  private readonly waiters: ((r: { ret: number; event: rdma_cm_event | null }) => void)[] = [];
+  /** Blocked `rdma_get_cm_event` calls; null wakes one for the channel's destruction. */
+  private readonly waiters: ((r: { ret: number; event: rdma_cm_event | null } | null) => void)[] = [];
   push(ev: rdma_cm_event): void {
     const w = this.waiters.shift();
     if (w) w({ ret: 0, event: ev });
@@ -65,11 +66,13 @@ export class EventChannel implements rdma_event_channel {
     const ev = this.queue.shift();
     if (ev) return Promise.resolve({ ret: 0, event: ev });
     if (this.nonblocking) return Promise.resolve({ ret: failRdma(EAGAIN), event: null });
-    return new Promise((resolve) => this.waiters.push(resolve));
+    // errno is set as the blocked call returns, in its own flow: errno is per caller (per thread
+    // in C), so the caller of rdma_destroy_event_channel keeps its own.
+    return new Promise<{ ret: number; event: rdma_cm_event | null } | null>((resolve) => this.waiters.push(resolve)).then((r) => r ?? { ret: failRdma(EBADF), event: null });
   }
   close(): void {
     this.dead = true;
-    for (const w of this.waiters.splice(0)) w({ ret: failRdma(EBADF), event: null });
+    for (const w of this.waiters.splice(0)) w(null);
   }
   /** Removes and returns the queued (not yet retrieved) events of `id`. */
   take(id: CmId): rdma_cm_event[] {

@@ -13,6 +13,7 @@ import {
   rdma_connect,
   rdma_create_event_channel,
   rdma_create_id,
+  rdma_destroy_event_channel,
   rdma_create_qp,
   rdma_destroy_id,
   rdma_destroy_qp,
@@ -31,7 +32,7 @@ import {
   rdmaListenReady,
   rdmaUseDevice,
 } from '../../src/verbs/rdma_cm.js';
-import { getErrno } from '../../src/verbs/errno.js';
+import { EBADF, EOPNOTSUPP, getErrno, setErrno } from '../../src/verbs/errno.js';
 import type { ibv_wc, rdma_cm_event, rdma_cm_id, rdma_event_channel } from '../../src/verbs/types.js';
 import { newWc } from '../../src/verbs/ibverbs.js';
 
@@ -169,4 +170,16 @@ test('rdma_cm: an RDMA_PS_UDP id exists (as on Linux) but the iWARP device does 
   assert.equal(rdma_listen(r.id!, 1), -1);
   assert.equal(getErrno(), 95);
   assert.equal(rdma_destroy_id(r.id!), 0);
+});
+
+test('rdma_destroy_event_channel with a blocked rdma_get_cm_event: the blocked call returns EBADF and sets errno as it returns; the destroying caller keeps its own errno', async () => {
+  const ch = rdma_create_event_channel()!;
+  const blocked = rdma_get_cm_event(ch);
+  setErrno(EOPNOTSUPP);
+  rdma_destroy_event_channel(ch);
+  assert.equal(getErrno(), EOPNOTSUPP, 'errno of the destroying flow is untouched');
+  const r = await blocked;
+  assert.equal(r.event, null);
+  assert.equal(r.ret, -1);
+  assert.equal(getErrno(), EBADF);
 });
