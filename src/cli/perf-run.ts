@@ -188,8 +188,8 @@ export function allSizes(max = MAX_SIZE): number[] {
   return s;
 }
 
-/** Data connection attempts of a `-R` client, 100 ms apart: 60 s (perftest: 10; see `clientConnectData`). */
-const DATA_CONNECT_ATTEMPTS = 600;
+/** Data connection attempts of a `-R` client, 100 ms apart: 2 min (perftest: 10; see `clientConnectData`). */
+const DATA_CONNECT_ATTEMPTS = 1200;
 
 /** perftest's `UD_ADDITION`: the GRH in front of every UD receive (IBTA Vol. 1 §11.4.1.1). */
 const UD_ADDITION = GRH_LEN;
@@ -625,7 +625,7 @@ export class PerfRun {
    * perftest gives up after 10; we keep trying for {@link DATA_CONNECT_ATTEMPTS}, since a server
    * sets up its data buffers between the control handshake and its listen (with -a, 2 × 8 MiB
    * registered and filled), which takes longer than a second on a slow or emulated host, and
-   * longer than 10 s on a loaded one. The control connection already proved that the server
+   * longer than a minute on a loaded one. The control connection already proved that the server
    * exists, so a mistyped address still fails at once, on the control connection.
    */
   private async clientConnectData(): Promise<void> {
@@ -642,6 +642,7 @@ export class PerfRun {
           rdma_destroy_id(id);
         }
         this.data?.qps.splice(0);
+        if (attempt === 99) this.io.err(' The server does not listen for the data connection yet (it may be setting up its buffers); still trying for up to 2 min\n');
         await sleep(100);
       }
     }

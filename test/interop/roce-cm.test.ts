@@ -272,7 +272,7 @@ const MORE = [
   // -a: 2 B … 8 MiB, 23 rows; -n 20 keeps the 8 MiB row short under TCG. A perftest server in
   // the emulated guest sets up its 8 MiB buffers between the control handshake and listening for
   // the data connection, for longer than a perftest client's 10 attempts 100 ms apart; softrdma
-  // perf's client keeps trying for 60 s.
+  // perf's client keeps trying for 2 min.
   { prog: 'ib_write_bw', args: ['-a', '-n', '20'], ours: ['write', '--bw'], rows: 23 },
   { prog: 'ib_write_bw', args: ['-q', '4', '-s', '65536', '-n', '200'], ours: ['write', '--bw'], rows: 1 },
 ] as const;
