@@ -32,6 +32,7 @@ import { Fault } from '../rnic/faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
 import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { type AtomicArgs, AtomicKind } from '../rnic/atomics.js';
+import { deliverCqNotifications } from '../rnic/cq.js';
 import { type SqWqe, WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
@@ -164,6 +165,8 @@ export class IwarpConn implements QpTransport {
     this.deframer.push(chunk);
     // Transmit work made possible by this chunk (Read Responses, freed ORD) goes out now.
     if (this.scheduled) this.run();
+    // The chunk's completions reach their consumers now, from the socket's data callback.
+    deliverCqNotifications();
   };
   private readonly onEnd = (): void => {
     if (!this.detached) this.qp.onLlpFin();
