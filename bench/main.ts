@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --quick] [filter...]`: runs every benchmark section in order, prints one
- * table row per measurement (ratio, baseline and target verdict where the issue sets one), and
+ * table row per measurement (ratio, baseline and target verdict where one is set), then the
+ * fast-path table (`GOALS`: each goal beside its baseline, met or missed, or why it was not measured), and
  * writes all rows as JSON to bench/results/<date>.json and bench/results/latest.json so runs
  * can be compared over time. Add a section by writing a module that exports a `BenchSection`
  * and listing it below.
@@ -10,8 +11,8 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bandwidthChart } from './chart.js';
 import { deframerSection } from './deframer.js';
-import type { BenchRow, BenchSection } from './harness.js';
-import { quick } from './harness.js';
+import type { BenchRow, BenchSection, Goal } from './harness.js';
+import { GOALS, quick } from './harness.js';
 import { nodeApiSection } from './nodeapi.js';
 import { peersSection } from './peers.js';
 import { latencySection, rdmaSection } from './rdma.js';
@@ -36,12 +37,37 @@ for (const s of sections) {
   }
 }
 
-// Every row that carries a target, once more, together: the issue's checklist for this run.
+// Every row that carries a target, once more, together: the checklist for this run.
 const goals = all.filter((r) => r.met !== undefined);
 if (goals.length) {
   console.log(`# targets: ${goals.filter((r) => r.met).length} met of ${goals.length}`);
   for (const r of goals) {
-    console.log(`${(r.met ? 'met    ' : 'missed ') + r.name.padEnd(72)} ${r.ratio!.toFixed(2).padStart(5)} ${r.target!.padEnd(6)} vs ${r.vs} (${fmt(r.value)} ${r.unit})`);
+    // An absolute goal (GOALS.qpMem) judges the value, so the value is what is shown.
+    const absolute = Object.values(GOALS).some((g: Goal) => g.id === r.goal && g.absolute);
+    const shown = absolute ? r.value : r.ratio!;
+    console.log(`${(r.met ? 'met    ' : 'missed ') + r.name.padEnd(72)} ${shown.toFixed(2).padStart(5)} ${r.target!.padEnd(6)} vs ${r.vs} (${fmt(r.value)} ${r.unit})`);
+  }
+}
+
+// The fast-path table: every goal, each beside its baseline from this run, on each RoCEv2
+// datagram layer where the goal involves RoCE; a goal this run did not measure says why.
+console.log('# fast-path table: figure [layer] | ours | baseline | ratio | target | verdict');
+for (const g of Object.values(GOALS) as Goal[]) {
+  for (const layer of g.roce ? ['native', 'fallback'] : [undefined]) {
+    const label = `${g.figure}${layer ? ` [${layer}]` : ''}`.padEnd(76);
+    const rows = all.filter((r) => r.goal === g.id && r.layer === layer);
+    if (!rows.length) {
+      console.log(`${label} not measured: ${filter.length ? 'its section was left out by the filter' : 'no section measured it'}`);
+      continue;
+    }
+    for (const r of rows) {
+      if (r.skipped !== undefined) {
+        console.log(`${label} not measured: ${r.skipped}`);
+        continue;
+      }
+      const verdict = r.met === undefined ? 'n/a' : r.met ? 'met' : 'missed';
+      console.log(`${label} ${fmt(r.value).padStart(8)} ${r.unit.padEnd(5)} ${fmt(r.base ?? Number.NaN).padStart(8)} ${(r.ratio ?? Number.NaN).toFixed(2).padStart(6)}  ${(r.target ?? '-').padEnd(10)} ${verdict}  (vs ${r.vs})`);
+    }
   }
 }
 

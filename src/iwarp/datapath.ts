@@ -32,6 +32,7 @@ import { Fault } from '../rnic/faults.js';
 import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
 import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { type AtomicArgs, AtomicKind } from '../rnic/atomics.js';
+import { deliverCqNotifications } from '../rnic/cq.js';
 import { type SqWqe, WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
@@ -154,16 +155,24 @@ export class IwarpConn implements QpTransport {
     s.on('close', this.onClose);
     s.on('error', this.onError);
     s.on('drain', this.onDrain);
-    if (this.stream.pending && this.stream.pending.length > 0) this.onData(this.stream.pending);
+    // Not the data callback: its completions are notified by their microtasks, since `start`
+    // may run inside a consumer's call.
+    if (this.stream.pending && this.stream.pending.length > 0) this.receive(this.stream.pending);
     s.resume();
   }
 
-  private readonly onData = (chunk: Buffer | Uint8Array): void => {
+  private receive(chunk: Buffer | Uint8Array): void {
     if (this.detached || this.rxStopped) return;
     this.pcap?.rx(chunk);
     this.deframer.push(chunk);
     // Transmit work made possible by this chunk (Read Responses, freed ORD) goes out now.
     if (this.scheduled) this.run();
+  }
+
+  private readonly onData = (chunk: Buffer | Uint8Array): void => {
+    this.receive(chunk);
+    // The chunk's completions reach their consumers now, from the socket's data callback.
+    deliverCqNotifications();
   };
   private readonly onEnd = (): void => {
     if (!this.detached) this.qp.onLlpFin();

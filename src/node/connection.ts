@@ -5,7 +5,7 @@
  * operations are posted at once and further calls wait their turn.
  *
  * Inside, the verbs calls do the work: one CQ (send and receive) with a completion channel,
- * drained by one loop — one wakeup (`ibv_get_cq_event`) polls every completion there is
+ * drained on each of its events, taken synchronously as the CQ fires (`softrdmaOnCqEvent`) — one wakeup polls every completion there is
  * (`ibv_poll_cq` in batches of 32); operations issued in the same tick go out as one post list
  * (`ibv_post_send` with an array); and only every `maxOutstanding / 4`-th WR (or 16 KiB) and the
  * last of a list are signaled: the send queue completes in order (RDMA Protocol Verbs §8.1.3.1 — an
@@ -29,7 +29,6 @@ import {
   ibv_dereg_mr,
   ibv_destroy_comp_channel,
   ibv_destroy_cq,
-  ibv_get_cq_event,
   ibv_poll_cq,
   ibv_post_recv,
   ibv_post_send,
@@ -42,6 +41,7 @@ import {
   rdma_get_local_addr,
   rdma_get_peer_addr,
   softrdmaLastError,
+  softrdmaOnCqEvent,
   type ibv_comp_channel,
   type ibv_cq,
   type ibv_mr,
@@ -196,7 +196,7 @@ export class Connection implements AsyncIterable<Message> {
       this.#slotIds.push(BigInt(i));
       this.#free.push(N - 1 - i);
     }
-    void this.#cqLoop();
+    this.#startCq();
   }
 
   /** The protection domain (escape hatch; the device's). */
@@ -565,18 +565,23 @@ export class Connection implements AsyncIterable<Message> {
 
   // ------------------------------------------------------------------------------ completions
 
-  async #cqLoop(): Promise<void> {
+  /**
+   * Completions reach the connection synchronously: the channel's events come to
+   * {@link #onCqEvent} as the CQ fires (from the socket callback that delivered them), not
+   * through `ibv_get_cq_event`'s promise, so a consumer's `await` is the only hop left.
+   */
+  #startCq(): void {
     this.#drain();
-    for (;;) {
-      const { ret, cq } = await ibv_get_cq_event(this.channel);
-      if (ret !== 0 || !cq) return; // the channel was destroyed
-      this.#stats.wakeups++;
-      ibv_ack_cq_events(cq, 1);
-      // Re-arm before polling, so a completion that lands after the last poll still wakes us.
-      ibv_req_notify_cq(cq, 0);
-      this.#drain();
-    }
+    if (softrdmaOnCqEvent(this.channel, this.#onCqEvent) !== 0) log('softrdmaOnCqEvent: %s', softrdmaLastError().message);
   }
+
+  readonly #onCqEvent = (cq: ibv_cq): void => {
+    this.#stats.wakeups++;
+    ibv_ack_cq_events(cq, 1);
+    // Re-arm before polling, so a completion that lands after the last poll still wakes us.
+    ibv_req_notify_cq(cq, 0);
+    this.#drain();
+  };
 
   #drain(): void {
     const wcs = this.#wcs;

@@ -6,8 +6,12 @@
  * "next completion" or "next solicited completion", where every unsuccessful completion
  * counts as solicited (RNICPI `ri_cq_req_notification`).
  *
- * Completion handlers are called from a microtask after the completion was added, never
- * re-entrantly from inside a post or poll call, and never once `destroy` has returned.
+ * Completion handlers are never called re-entrantly from inside a post or poll call, and never
+ * once `destroy` has returned. They run at the first of: the end of the socket callback that
+ * delivered the completion ({@link deliverCqNotifications}, called by the LLP and datagram
+ * layers once the received data is processed, so a consumer hears of it synchronously from the
+ * wire, with no microtask or promise in between), or a microtask after the completion was added
+ * (every other source: a flush, a timer, a post that completes at once).
  */
 import { logger } from '../util/log.js';
 import type { Qp } from './qp.js';
@@ -67,6 +71,24 @@ interface Cqe {
 
 /** Called when an armed CQ fires. */
 export type CqNotifyFn = (cq: Cq) => void;
+
+/** The CQs whose notification is due and not yet delivered, in the order they fired. */
+let due: Cq[] = [];
+
+/**
+ * Delivers every due CQ notification now. The receive paths call it at the end of a socket
+ * callback, when the transport has handled the data and is not inside a consumer's call, so
+ * the completion handler (and through it `ibv_get_cq_event`'s channel and the Node API) runs
+ * synchronously from the wire. A notification delivered here is not delivered again by its
+ * microtask.
+ */
+export function deliverCqNotifications(): void {
+  while (due.length > 0) {
+    const fired = due;
+    due = [];
+    for (const cq of fired) cq.deliverNotification();
+  }
+}
 
 export class Cq {
   private ring: (Cqe | undefined)[];
@@ -130,14 +152,24 @@ export class Cq {
   private scheduleNotify(): void {
     if (this.notifyPending) return;
     this.notifyPending = true;
+    due.push(this);
     queueMicrotask(this.notifyTask);
   }
 
   /** The deferred notification, made once per CQ: a completion allocates no closure for it. */
   private readonly notifyTask = (): void => {
+    if (!this.notifyPending) return;
+    const i = due.indexOf(this);
+    if (i >= 0) due.splice(i, 1);
+    this.deliverNotification();
+  };
+
+  /** Calls the handler for the pending notification, if one is pending (once per firing). */
+  deliverNotification(): void {
+    if (!this.notifyPending) return;
     this.notifyPending = false;
     if (!this.destroyed) this.notify(this);
-  };
+  }
 
   /**
    * Arms the CQ. Entries already queued never trigger it; ANY takes precedence over

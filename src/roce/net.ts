@@ -57,6 +57,7 @@
 import dgram from 'node:dgram';
 import { FaultHook, type FaultPlan } from '../util/fault-hook.js';
 import { logger } from '../util/log.js';
+import { deliverCqNotifications } from '../rnic/cq.js';
 import { datagramLayer, ICRC_META_WORD, type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
 import { BTH_LEN, checkIcrc, decodeIbPacket, ICRC_LEN, type IbPacket, ibPacketPartsLength, isIbWireError, readIcrc, solveIpv4Id, writeIcrc } from '../wire/ib/index.js';
 import { addressToGid, canonicalAddress, gidToAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
@@ -480,7 +481,7 @@ export class RoceNet {
       return;
     }
     const itf = ipv6InterfaceOf(iface);
-    if (!itf || !itf.index) throw new Error(`no interface holds ${iface}`);
+    if (!itf?.index) throw new Error(`no interface holds ${iface}`);
     if (this.#nsock) this.#nsock.membership(this.#addrBytes, itf.index, join);
     else if (join) this.#sock!.addMembership(this.address, `::%${itf.name}`);
     else this.#sock!.dropMembership(this.address, `::%${itf.name}`);
@@ -713,6 +714,8 @@ export class RoceNet {
       return;
     }
     this.#onDatagram(raw, this.ipv6 ? canonicalAddress(rinfo.address) : rinfo.address, rinfo.port);
+    // The completions this datagram made reach their consumers now, from the wire's callback.
+    deliverCqNotifications();
   }
 
   /**
@@ -733,6 +736,9 @@ export class RoceNet {
       const src = metaOctets ? canonicalAddress(ipv6Text(metaOctets.subarray((w + 4) * 4, (w + 8) * 4))) : ipv4Text(meta[w + 2]!);
       this.#onDatagram(new Uint8Array(buf.buffer, buf.byteOffset + off, len), src, meta[w + 3]!, meta[w + ICRC_META_WORD]!);
     }
+    // The batch's completions reach their consumers now, once, from the wire's callback; what
+    // they post leaves with the batch's ACKs at the end of the turn.
+    deliverCqNotifications();
   }
 
   /**

@@ -97,6 +97,21 @@ export function ibv_get_cq_event(channel: ibv_comp_channel): Promise<{ ret: numb
   return ch.get();
 }
 
+/**
+ * softrdma extension: `fn` receives each completion event of `channel` synchronously, as the
+ * CQ fires — from the socket callback that delivered the completion when it came from the wire
+ * — instead of through the promise of `ibv_get_cq_event` (which, when one is pending, still
+ * takes the event first). Each event given to `fn` must be acked with `ibv_ack_cq_events` as
+ * one returned by `ibv_get_cq_event`. `fn` null removes it. 0, or -1 and EINVAL for a
+ * non-channel.
+ */
+export function softrdmaOnCqEvent(channel: ibv_comp_channel, fn: ((cq: ibv_cq) => void) | null): number {
+  const ch = channel as CompChannel;
+  if (!(ch instanceof CompChannel) || ch.dead) return fail(EINVAL);
+  ch.listen(fn);
+  return 0;
+}
+
 export function ibv_ack_cq_events(cq: ibv_cq, nevents: number): void {
   const c = cq as Cq;
   if (c instanceof Cq) c.comp_events_completed += nevents;

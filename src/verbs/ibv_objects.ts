@@ -97,6 +97,13 @@ export class CompChannel implements ibv_comp_channel {
   private readonly waiters: ((r: { ret: number; cq: ibv_cq | null; cq_context: unknown }) => void)[] = [];
   constructor(readonly context: Context) {}
 
+  /**
+   * A consumer that takes this channel's events synchronously, as the CQ fires (softrdma
+   * extension `softrdmaOnCqEvent`): no promise between the wire and the consumer. A pending
+   * `ibv_get_cq_event` still takes an event first.
+   */
+  listener: ((cq: Cq) => void) | null = null;
+
   /** A CQ of this channel fired its notification. */
   push(cq: Cq): void {
     if (this.dead) return;
@@ -105,7 +112,20 @@ export class CompChannel implements ibv_comp_channel {
       // Events handed to the consumer must be acked before the CQ can be destroyed.
       cq.compEvents++;
       w({ ret: 0, cq, cq_context: cq.cq_context });
+    } else if (this.listener) {
+      cq.compEvents++;
+      this.listener(cq);
     } else this.ready.push(cq);
+  }
+
+  /** Installs (or, with null, removes) the synchronous consumer; hands it the queued events. */
+  listen(fn: ((cq: Cq) => void) | null): void {
+    this.listener = fn;
+    while (fn && !this.dead && this.listener === fn && this.ready.length > 0) {
+      const cq = this.ready.shift()!;
+      cq.compEvents++;
+      fn(cq);
+    }
   }
 
   get(): Promise<{ ret: number; cq: ibv_cq | null; cq_context: unknown }> {

@@ -494,6 +494,9 @@ export const verbs: VerbsApi = {
 export * from './ibverbs.js';
 export * from './rdma_cm.js';
 
+/** softrdma extension: a completion channel's events handed synchronously to a consumer (see ibv_cq.ts). */
+export { softrdmaOnCqEvent } from './ibv_cq.js';
+
 /** softrdma extensions: a listener's TCP bind (rdmaListenReady) and the device an id uses (rdmaUseDevice; see rdma_cm.ts). */
 export { rdmaListenReady, rdmaUseDevice, RDMA_CM_DEVICE_ENV } from './rdma_cm.js';
 

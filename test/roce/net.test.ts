@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { Cq, NotifyType } from '../../src/rnic/cq.js';
 import { gidToIpv4, ipIdZeroSupported, ipv4Bytes, ipv4ToGid, RoceNet, type RoceRx } from '../../src/roce/net.js';
 import { nativeUdp } from '../../src/util/native-udp.js';
 import { encodeIbPacket, IbOpcode, ibPadCount, newBth, writeIcrc } from '../../src/wire/ib/index.js';
@@ -143,6 +144,31 @@ describe('RoCEv2 UDP layer', () => {
           ],
         );
       }
+    } finally {
+      a.release();
+      b.release();
+    }
+  });
+
+  it('a completion made by a received datagram is notified from the socket callback, before the microtasks it queued', async () => {
+    const [a, b] = await pair();
+    try {
+      const order: string[] = [];
+      const c = new Cq(1, 8, 0, null, () => order.push('notified'), () => {});
+      c.arm(NotifyType.ANY);
+      b.attach(0x21, {
+        rx: (r) => {
+          // A microtask queued before the completion: with the notification deferred to a
+          // microtask of its own, it would run first.
+          queueMicrotask(() => order.push('microtask'));
+          c.push({ op_type: 0, cq_os_data: null, flags: 0, invalidated_rtag: 0, qp_os_data: null, id: BigInt(r.pkt.bth.psn), op_status: 0, bytes_transferred: 0, immediate_data: 0, err_data: 0n, qp_num: 0x21 }, null, false, 0, false);
+        },
+        netError: () => {},
+      });
+      a.send(sendOnly(0x21, 7), B);
+      await until(() => order.length === 2);
+      assert.deepEqual(order, ['notified', 'microtask']);
+      b.detach(0x21);
     } finally {
       a.release();
       b.release();
