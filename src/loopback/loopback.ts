@@ -22,8 +22,8 @@
  */
 import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiQpState, RiWcStatus } from '../rnicpi/types.js';
-import { Fault } from '../rnic/faults.js';
-import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
+import { Fault, type WireError } from '../rnic/faults.js';
+import type { MpaAttrs, Qp } from '../rnic/qp.js';
 import {
   type IbQpAttrs,
   mtuBytes,
@@ -454,7 +454,7 @@ export class LoopbackConn implements QpTransport {
         }
         this.rxStopped = true;
         qp.rnic.counters.terminatesReceived++;
-        qp.onTerminateReceived({ layer: 0, etype: 0, ecode: 0, fault: u.fault, bytes: new Uint8Array(0), local: false });
+        qp.onTerminateReceived({ fault: u.fault as Fault, bytes: new Uint8Array(0), local: false });
         return;
     }
     if (this.rxStopped) return;
@@ -538,7 +538,8 @@ export class LoopbackConn implements QpTransport {
 
   // ------------------------------------------------------------------ control
 
-  sendFatal(err: Fault | object, _copied: unknown): TerminateInfo {
+  /** The loopback's TERMINATE carries the core's fault itself: the record has no wire form, only the fault. */
+  sendFatal(err: Fault | object, _copied: unknown): WireError {
     const fault = typeof err === 'number' ? err : Fault.LOCAL_CATASTROPHIC;
     this.qp.rnic.counters.terminatesSent++;
     log('QP[%d] sending TERMINATE (%s)', this.qp.id, typeof err === 'number' ? Fault[err] : (err as LoopbackWireError).message);
@@ -546,7 +547,7 @@ export class LoopbackConn implements QpTransport {
     const u = this.control(K.TERMINATE, fault);
     if (err instanceof LoopbackWireError) u.wire = err.kind;
     this.toPeer(u, 0);
-    return { layer: 0, etype: 0, ecode: 0, fault, bytes: new Uint8Array(0), local: true };
+    return { fault, bytes: new Uint8Array(0), local: true };
   }
 
   closeGraceful(): void {
