@@ -493,36 +493,30 @@ export class UdSvcHandle extends ItObject {
   }
 }
 
+/** The IT-API status of each SIDR_REP status (IBTA Table 115); any other is a rejection. */
+const STATUS_OF_SIDR: Readonly<Partial<Record<SidrStatus, US>>> = {
+  [SidrStatus.SUCCESS]: US.IT_UD_SVC_EP_INFO_VALID,
+  [SidrStatus.UNSUPPORTED]: US.IT_UD_SVC_ID_NOT_SUPPORTED,
+  [SidrStatus.NO_QP]: US.IT_UD_NO_EP_AVAILABLE,
+  [SidrStatus.REDIRECT]: US.IT_UD_REQ_REDIRECTED,
+};
+
 /** The IT-API status of a SIDR_REP status (IBTA Table 115). */
 function statusOfSidr(s: number): US {
-  switch (s) {
-    case SidrStatus.SUCCESS:
-      return US.IT_UD_SVC_EP_INFO_VALID;
-    case SidrStatus.UNSUPPORTED:
-      return US.IT_UD_SVC_ID_NOT_SUPPORTED;
-    case SidrStatus.NO_QP:
-      return US.IT_UD_NO_EP_AVAILABLE;
-    case SidrStatus.REDIRECT:
-      return US.IT_UD_REQ_REDIRECTED;
-    default:
-      return US.IT_UD_SVC_REQ_REJECTED;
-  }
+  return STATUS_OF_SIDR[s as SidrStatus] ?? US.IT_UD_SVC_REQ_REJECTED;
 }
+
+/** The SIDR_REP status answering each IT-API reply status (REDIRECTED, and any other, is the caller's error). */
+const SIDR_OF_STATUS: Readonly<Partial<Record<US, SidrStatus>>> = {
+  [US.IT_UD_SVC_EP_INFO_VALID]: SidrStatus.SUCCESS,
+  [US.IT_UD_SVC_ID_NOT_SUPPORTED]: SidrStatus.UNSUPPORTED,
+  [US.IT_UD_SVC_REQ_REJECTED]: SidrStatus.REJECT,
+  [US.IT_UD_NO_EP_AVAILABLE]: SidrStatus.NO_QP,
+};
 
 /** The SIDR_REP status answering an IT-API reply status (REDIRECTED is the caller's error). */
 export function sidrOfStatus(s: US): SidrStatus | null {
-  switch (s) {
-    case US.IT_UD_SVC_EP_INFO_VALID:
-      return SidrStatus.SUCCESS;
-    case US.IT_UD_SVC_ID_NOT_SUPPORTED:
-      return SidrStatus.UNSUPPORTED;
-    case US.IT_UD_SVC_REQ_REJECTED:
-      return SidrStatus.REJECT;
-    case US.IT_UD_NO_EP_AVAILABLE:
-      return SidrStatus.NO_QP;
-    default:
-      return null;
-  }
+  return SIDR_OF_STATUS[s] ?? null;
 }
 
 /** A received UD service request (`ud_svc_req_id`): answered once by `it_ud_service_reply`. */
