@@ -431,11 +431,9 @@ export class Ep extends ItObject implements ItAsyncTarget {
     const ia = this.ia_;
     const st = this.ops.ri_qp_destroy(ia.rnic, this.qp);
     if (st.status !== RiRet.SUCCESS) log('ri_qp_destroy: %s', RiRet[st.status]);
-    for (const e of [this.reqEvd, this.recvEvd, this.connEvd]) e.feeders--;
-    this.reqEvd.unreserveCq(this.cqReservation.req);
-    this.recvEvd.unreserveCq(this.cqReservation.recv);
-    this.reqEvd.eps.delete(this);
-    this.recvEvd.eps.delete(this);
+    this.connEvd.feeders--;
+    this.reqEvd.releaseEp(this, this.cqReservation.req);
+    this.recvEvd.releaseEp(this, this.cqReservation.recv);
     if (this.srq) this.srq.users--;
     ia.eps.delete(this);
   }
