@@ -446,7 +446,10 @@ export class LoopbackConn implements QpTransport {
     }
     if (this.ib && qp.service === 'UD') {
       // UD: the core checks the Q_Key; no posted receive drops the datagram silently.
-      if (u.grh) qp.responder.rxDatagram(u.grh, u.payload.length, u.se, { segments: [u.payload] }, 0, u.srcQpn ?? 0, u.qkey ?? 0);
+      if (u.grh) {
+        const payload = { segments: [u.payload] };
+        qp.responder.rxDatagram({ grh: u.grh, payload, skip: 0, len: u.payload.length, se: u.se, srcQpn: u.srcQpn ?? 0, qkey: u.qkey ?? 0 });
+      }
       return;
     }
     if (this.ep.peer?.hook && crc32c(u.payload) !== u.crc) {

@@ -590,7 +590,8 @@ export class RoceResponder {
     // drops the datagram: UD has no NAK (a missing receive, a short buffer: class D).
     if (p.payload.length > this.t.mtu) return;
     const d = p.deth!;
-    if (this.t.qp.responder.rxDatagram(grhOf(r), p.payload.length, p.bth.se, { segments: [p.payload] }, 0, d.srcQp, d.qkey >>> 0, p.immDt) === Fault.OK) {
+    const dg = { grh: grhOf(r), payload: { segments: [p.payload] }, skip: 0, len: p.payload.length, se: p.bth.se, srcQpn: d.srcQp, qkey: d.qkey >>> 0, imm: p.immDt };
+    if (this.t.qp.responder.rxDatagram(dg) === Fault.OK) {
       this.t.counters.inc(C.RDMA_RECV);
     }
   }
