@@ -59,8 +59,8 @@ import {
 } from './perf-proto.js';
 import type { BwReport } from './perf-report.js';
 
-/** Data connection attempts of a `-R` client, 100 ms apart (perftest: 10; see `clientConnectData`). */
-const DATA_CONNECT_ATTEMPTS = 100;
+/** Data connection attempts of a `-R` client, 100 ms apart: 60 s (perftest: 10; see `clientConnectData`). */
+const DATA_CONNECT_ATTEMPTS = 600;
 
 /** `sysconf(_SC_PAGESIZE)` and the cache line size perftest reads from sysfs. */
 const PAGE_SIZE = 4096;
@@ -276,7 +276,9 @@ export class PerfConn {
    * `rdma_cm_client_connection`: attempts 100 ms apart while the server does not listen yet.
    * perftest gives up after 10; we keep trying for {@link DATA_CONNECT_ATTEMPTS}, since a server
    * sets up its data buffers between the control handshake and its listen (with -a, 2 × 8 MiB
-   * registered and filled), which takes longer than a second on a slow or emulated host.
+   * registered and filled), which takes longer than a second on a slow or emulated host, and
+   * longer than 10 s on a loaded one. The control connection already proved that the server
+   * exists, so a mistyped address still fails at once, on the control connection.
    */
   private async clientConnectData(): Promise<void> {
     let last: unknown = null;
