@@ -134,7 +134,7 @@ function createIbQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: nu
   });
   if (!qp) throw new PerfError(` Couldn't create QP (errno ${getErrno()})`);
   const attr = { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, ...init };
-  const ret = ibv_modify_qp(qp, attr as never, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | mask);
+  const ret = ibv_modify_qp(qp, attr, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | mask);
   if (ret !== 0) throw new PerfError(`Failed to modify QP to INIT, ret=${ret}`);
   return qp;
 }
@@ -167,9 +167,9 @@ function perfAv(rem: PingpongDest, gidIndex: number): ibv_ah_attr {
  * handle to the peer. Returns the address handle, or null when the QP only receives.
  */
 export function connectIbUdQp(qp: ibv_qp, pd: ibv_pd, my: PingpongDest, rem: PingpongDest, gidIndex: number, rts: boolean): ibv_ah | null {
-  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR } as never, M.IBV_QP_STATE) !== 0) throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
+  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR }, M.IBV_QP_STATE) !== 0) throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
   if (!rts) return null;
-  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my.psn } as never, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
+  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my.psn }, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
     throw new PerfError(`Failed to modify QP to RTS (errno ${getErrno()})`);
   }
   const ah = ibv_create_ah(pd, perfAv(rem, gidIndex));
@@ -194,11 +194,11 @@ export function connectIbRcQp(qp: ibv_qp, my: PingpongDest, rem: PingpongDest, m
     min_rnr_timer: PERF_MIN_RNR_TIMER,
   };
   const rtrMask = M.IBV_QP_STATE | M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN | M.IBV_QP_MIN_RNR_TIMER | M.IBV_QP_MAX_DEST_RD_ATOMIC;
-  if (ibv_modify_qp(qp, rtr as never, rtrMask) !== 0) throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
+  if (ibv_modify_qp(qp, rtr, rtrMask) !== 0) throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
   if (!rts) return;
   const rtsAttr = { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my.psn, timeout: PERF_QP_TIMEOUT, retry_cnt: 7, rnr_retry: 7, max_rd_atomic: rem.outReads };
   const rtsMask = M.IBV_QP_STATE | M.IBV_QP_SQ_PSN | M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_MAX_QP_RD_ATOMIC;
-  if (ibv_modify_qp(qp, rtsAttr as never, rtsMask) !== 0) throw new PerfError(`Failed to modify QP to RTS (errno ${getErrno()})`);
+  if (ibv_modify_qp(qp, rtsAttr, rtsMask) !== 0) throw new PerfError(`Failed to modify QP to RTS (errno ${getErrno()})`);
 }
 
 /** `ipv6_addr_v4mapped` of a raw GID. */

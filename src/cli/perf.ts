@@ -17,7 +17,8 @@ import type { CliIo } from './cli.js';
 import { command, helpText, parseCommand } from './spec.js';
 import { gidIsV4Mapped, pickGid } from './perf-eth.js';
 import { PERFTEST_VERSION, PerfError } from './perf-proto.js';
-import { type AtomicType, MAX_SIZE, type PerfParams, PerfRun, type Verb } from './perf-run.js';
+import { type AtomicType, MAX_SIZE, type PerfParams, type Verb } from './perf-params.js';
+import { PerfRun } from './perf-run.js';
 
 /** Loopback `-a` runs use these iteration counts unless -n is given (perftest: 5000 / 1000). */
 export const LOOPBACK_ALL_ITERS_BW = 1000;

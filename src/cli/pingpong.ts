@@ -221,7 +221,7 @@ class Ctx {
         cap: { max_send_wr: 1, max_recv_wr: this.srq ? 0 : o.rxDepth, max_send_sge: 1, max_recv_sge: this.srq ? 0 : 1, max_inline_data: 0 },
       };
       if (this.srq) init.srq = this.srq;
-      const qp = ibv_create_qp(pd, init as never);
+      const qp = ibv_create_qp(pd, init);
       if (!qp) throw new PpError(o.kind === 'srq' ? `Couldn't create QP[${i}]` : "Couldn't create QP");
       this.qps.push(qp);
     }
@@ -235,7 +235,7 @@ class Ctx {
         attr.qp_access_flags = 0;
         mask |= M.IBV_QP_ACCESS_FLAGS;
       }
-      if (ibv_modify_qp(qp, attr as never, mask) !== 0) throw new PpError(o.kind === 'srq' ? `Failed to modify QP[${i}] to INIT` : 'Failed to modify QP to INIT');
+      if (ibv_modify_qp(qp, attr, mask) !== 0) throw new PpError(o.kind === 'srq' ? `Failed to modify QP[${i}] to INIT` : 'Failed to modify QP to INIT');
     }
   }
 
@@ -271,8 +271,8 @@ class Ctx {
     });
     if (o.kind === 'ud') {
       const qp = this.qps[0]!;
-      if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR } as never, M.IBV_QP_STATE) !== 0) throw new PpError('Failed to modify QP to RTR');
-      if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my[0]!.psn } as never, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
+      if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR }, M.IBV_QP_STATE) !== 0) throw new PpError('Failed to modify QP to RTR');
+      if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my[0]!.psn }, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
         throw new PpError('Failed to modify QP to RTS');
       }
       this.ah = ibv_create_ah(this.pd, ahOf(dest[0]!));
@@ -289,14 +289,14 @@ class Ctx {
         Object.assign(rtr, { max_dest_rd_atomic: 1, min_rnr_timer: 12 });
         mask |= M.IBV_QP_MAX_DEST_RD_ATOMIC | M.IBV_QP_MIN_RNR_TIMER;
       }
-      if (ibv_modify_qp(qp, rtr as never, mask) !== 0) throw new PpError(what(i, 'RTR'));
+      if (ibv_modify_qp(qp, rtr, mask) !== 0) throw new PpError(what(i, 'RTR'));
       const rts: Record<string, unknown> = { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my[i]!.psn };
       mask = M.IBV_QP_STATE | M.IBV_QP_SQ_PSN;
       if (reliable) {
         Object.assign(rts, { timeout: 14, retry_cnt: 7, rnr_retry: 7, max_rd_atomic: 1 });
         mask |= M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_MAX_QP_RD_ATOMIC;
       }
-      if (ibv_modify_qp(qp, rts as never, mask) !== 0) throw new PpError(what(i, 'RTS'));
+      if (ibv_modify_qp(qp, rts, mask) !== 0) throw new PpError(what(i, 'RTS'));
     }
   }
 
@@ -316,7 +316,7 @@ class Ctx {
     const sge = { addr: this.mr.addr + BigInt(this.extra), length: this.o.size, lkey: this.mr.lkey };
     const wr: Record<string, unknown> = { wr_id: SEND_WRID, sg_list: [sge], num_sge: 1, opcode: ibv_wr_opcode.IBV_WR_SEND, send_flags: ibv_send_flags.IBV_SEND_SIGNALED };
     if (this.o.kind === 'ud') wr.wr = { ud: { ah: this.ah, remote_qpn: remoteQpn, remote_qkey: UD_QKEY } };
-    return ibv_post_send(this.qps[qpIndex]!, wr as never).ret;
+    return ibv_post_send(this.qps[qpIndex]!, wr).ret;
   }
 
   /** Waits for completions: on the channel with -e, else by polling with a turn of the event loop between polls (the wire runs on it). */

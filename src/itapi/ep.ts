@@ -61,6 +61,7 @@ import {
   it_ep_state_rc_t as ST,
   it_event_type_t as ET,
   it_handle_type_enum_t as HT,
+  type it_affiliated_ep_event_number_t,
   type it_connection_event_number_t,
   type it_connection_event_t,
   type it_dto_cmpl_event_t,
@@ -343,9 +344,9 @@ export class Ep extends ItObject implements ItAsyncTarget {
     if (aff !== null && report) this.postAffiliated(aff);
   }
 
-  private postAffiliated(n: ET): void {
+  private postAffiliated(n: it_affiliated_ep_event_number_t): void {
     const a = this.ia_.affEvd;
-    a?.post({ event_number: n as never, evd: a, cause: { ep: this } }, true);
+    a?.post({ event_number: n, evd: a, cause: { ep: this } }, true);
   }
 
   // ------------------------------------------------------------------ connection management (ep-iwarp.ts, ep-ib.ts)
@@ -431,11 +432,9 @@ export class Ep extends ItObject implements ItAsyncTarget {
     const ia = this.ia_;
     const st = this.ops.ri_qp_destroy(ia.rnic, this.qp);
     if (st.status !== RiRet.SUCCESS) log('ri_qp_destroy: %s', RiRet[st.status]);
-    for (const e of [this.reqEvd, this.recvEvd, this.connEvd]) e.feeders--;
-    this.reqEvd.unreserveCq(this.cqReservation.req);
-    this.recvEvd.unreserveCq(this.cqReservation.recv);
-    this.reqEvd.eps.delete(this);
-    this.recvEvd.eps.delete(this);
+    this.connEvd.feeders--;
+    this.reqEvd.releaseEp(this, this.cqReservation.req);
+    this.recvEvd.releaseEp(this, this.cqReservation.recv);
     if (this.srq) this.srq.users--;
     ia.eps.delete(this);
   }

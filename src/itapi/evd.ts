@@ -133,7 +133,7 @@ export abstract class Evd extends ItObject {
       if (!cb || this.freed) return;
       this.cbRunning = true;
       try {
-        cb.fn(this as never, cb.arg);
+        cb.fn(this, cb.arg);
       } catch (e) {
         log('EVD callback threw: %s', (e as Error).message);
       } finally {
@@ -244,8 +244,8 @@ export class Sevd extends Evd implements ItCqTarget {
   aevd: Aevd | null = null;
   /** Objects feeding this SEVD (Endpoints, Listens): `evd_bound`, `IT_ERR_EVD_BUSY`. */
   feeders = 0;
-  /** DTO: the Endpoints whose work queues complete here (broken by a DTO overflow). */
-  readonly eps = new Set<Ep>();
+  /** DTO: the Endpoints (RC and UD) whose work queues complete here (broken by a DTO overflow). */
+  readonly eps = new Set<Pick<Ep, 'onDtoEvdOverflow'>>();
   /** DTO: the RNICPI CQ. */
   cq: ri_cq_handle_t | null = null;
   /** DTO: CQ entries reserved by the attached work queues (plus the queue size). */
@@ -316,6 +316,13 @@ export class Sevd extends Evd implements ItCqTarget {
   /** Returns CQ room reserved by a work queue that is gone (the CQ keeps its size). */
   unreserveCq(n: number): void {
     if (this.cq) this.cqReserved = Math.max(this.queueSize, this.cqReserved - n);
+  }
+
+  /** A DTO Endpoint (RC or UD) that fed this SEVD is freed: it stops feeding it and gives back the `n` CQ entries it reserved. */
+  releaseEp(ep: Pick<Ep, 'onDtoEvdOverflow'>, n: number): void {
+    this.feeders--;
+    this.unreserveCq(n);
+    this.eps.delete(ep);
   }
 
   /** The CQ's event handler fired. */

@@ -41,23 +41,19 @@ function checkPrivs(privs: number): void {
   if (privs & PRIV.IT_PRIV_REMOTE_WRITE && !(privs & PRIV.IT_PRIV_LOCAL_WRITE)) fail(S.IT_ERR_INVALID_PRIVS);
 }
 
+/** The IT-API status of a failed registration, by its RNICPI code (any other: IT_ERR_RESOURCES). */
+const REG_ERROR: Readonly<Partial<Record<RiRet, S>>> = {
+  [RiRet.MEM_INVALID_ADDRESS]: S.IT_ERR_FAULT,
+  [RiRet.MEM_INVALID_LENGTH]: S.IT_ERR_INVALID_LENGTH,
+  [RiRet.MEM_INVALID_ACCESS]: S.IT_ERR_INVALID_PRIVS,
+  [RiRet.MEM_INVALID_PBLE]: S.IT_ERR_INVALID_IOBL,
+  [RiRet.MEM_INVALID_PBLE_LENGTH]: S.IT_ERR_INVALID_IOBL,
+  [RiRet.MEM_INVALID_OFFSET]: S.IT_ERR_INVALID_IOBL,
+  [RiRet.PD_INVALID_HANDLE]: S.IT_ERR_INVALID_PZ,
+};
+
 function regError(st: RiRet): S {
-  switch (st) {
-    case RiRet.MEM_INVALID_ADDRESS:
-      return S.IT_ERR_FAULT;
-    case RiRet.MEM_INVALID_LENGTH:
-      return S.IT_ERR_INVALID_LENGTH;
-    case RiRet.MEM_INVALID_ACCESS:
-      return S.IT_ERR_INVALID_PRIVS;
-    case RiRet.MEM_INVALID_PBLE:
-    case RiRet.MEM_INVALID_PBLE_LENGTH:
-    case RiRet.MEM_INVALID_OFFSET:
-      return S.IT_ERR_INVALID_IOBL;
-    case RiRet.PD_INVALID_HANDLE:
-      return S.IT_ERR_INVALID_PZ;
-    default:
-      return S.IT_ERR_RESOURCES;
-  }
+  return REG_ERROR[st] ?? S.IT_ERR_RESOURCES;
 }
 
 /** `it_lmr_create` with an I/O Buffer List (privileged): a physical registration. */

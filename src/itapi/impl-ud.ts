@@ -53,7 +53,7 @@ export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_f
     if (r.status !== RiRet.SUCCESS) fail(S.IT_ERR_RESOURCES, `ri_ah_create: ${RiRet[r.status]}`);
     const ah = new Ah(pz, r.ah, destination_path);
     ia.ahs.add(ah);
-    return ah as never;
+    return ah;
   },
 
   it_address_handle_free(addr_handle) {
@@ -120,10 +120,10 @@ export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_f
     createEpQp(ep, req, recv, sq, rq, false);
     req.feeders++;
     recv.feeders++;
-    req.eps.add(ep as never);
-    recv.eps.add(ep as never);
+    req.eps.add(ep);
+    recv.eps.add(ep);
     ia.udEps.add(ep);
-    return ep as never;
+    return ep;
   },
 
   it_post_recvfrom(ep_handle, local_segments, cookie, dto_flags) {
@@ -185,7 +185,7 @@ export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_f
     const h = new UdSvcHandle(ia, cm, e, conn_qual, destination_path, pd.slice(), where.host, where.local);
     e.feeders++;
     ia.udSvcs.add(h);
-    return h as never;
+    return h;
   },
 
   it_ud_service_request_handle_free(ud_svc_handle) {

@@ -168,24 +168,21 @@ export function ibPathOf(local: string, remote: string, timeoutUs: bigint): it_p
   };
 }
 
+/** The IT-API reject code of each IB CM REJ reason (any other: IT_CN_REJ_OTHER). */
+const REJECT_CODE_OF: Readonly<Partial<Record<CmRejReason, RJ>>> = {
+  [CmRejReason.TIMEOUT]: RJ.IT_CN_REJ_TIMEOUT,
+  [CmRejReason.STALE_CONN]: RJ.IT_CN_REJ_STALE_CONN,
+  [CmRejReason.INVALID_SERVICE_ID]: RJ.IT_CN_REJ_BAD_PATH,
+  [CmRejReason.INVALID_GID]: RJ.IT_CN_REJ_BAD_PATH,
+  [CmRejReason.INVALID_LID]: RJ.IT_CN_REJ_BAD_PATH,
+  [CmRejReason.NO_QP]: RJ.IT_CN_REJ_RESOURCES,
+  [CmRejReason.NO_EEC]: RJ.IT_CN_REJ_RESOURCES,
+  [CmRejReason.NO_RESOURCES]: RJ.IT_CN_REJ_RESOURCES,
+};
+
 /** The IT-API reject code of an IB CM REJ reason (the active side's NONPEER_REJECT). */
 export function rejectCodeOf(reason: number): RJ {
-  switch (reason) {
-    case CmRejReason.TIMEOUT:
-      return RJ.IT_CN_REJ_TIMEOUT;
-    case CmRejReason.STALE_CONN:
-      return RJ.IT_CN_REJ_STALE_CONN;
-    case CmRejReason.INVALID_SERVICE_ID:
-    case CmRejReason.INVALID_GID:
-    case CmRejReason.INVALID_LID:
-      return RJ.IT_CN_REJ_BAD_PATH;
-    case CmRejReason.NO_QP:
-    case CmRejReason.NO_EEC:
-    case CmRejReason.NO_RESOURCES:
-      return RJ.IT_CN_REJ_RESOURCES;
-    default:
-      return RJ.IT_CN_REJ_OTHER;
-  }
+  return REJECT_CODE_OF[reason as CmRejReason] ?? RJ.IT_CN_REJ_OTHER;
 }
 
 // ------------------------------------------------------------------------------------ the QP

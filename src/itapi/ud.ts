@@ -57,6 +57,7 @@ import {
   IT_IANA_PORT,
   IT_MAX_PRIV_DATA,
   IT_UD_IB_GRH_PRESENT,
+  type it_dto_ud_flags_t,
   it_ud_svc_req_status_t as US,
   it_ep_state_ud_t as UST,
   type it_all_dto_cmpl_event_t,
@@ -230,7 +231,7 @@ export class UdEp extends ItObject implements ItAsyncTarget {
 
   /** Changes the Q_Key (`IT_EP_PARAM_EP_KEY`). */
   setKey(key: number): RiRet {
-    const r = this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.QKEY, { qp_xport: { qp_ib: { recv_qkey: key >>> 0 } } } as never);
+    const r = this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.QKEY, { qp_xport: { qp_ib: { recv_qkey: key >>> 0 } } });
     if (r.status === RiRet.SUCCESS) this.attr.ud_ep_key = key >>> 0;
     return r.status;
   }
@@ -332,7 +333,7 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     const ev: it_dto_cmpl_event_t = {
       event_number: ET.IT_DTO_SEND_CMPL_EVENT,
       evd: this.reqEvd,
-      ep: this as never,
+      ep: this,
       cookie: rec.cookie,
       dto_status: st,
       transferred_length: st === DS.IT_DTO_SUCCESS ? bytes : 0,
@@ -345,13 +346,13 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     const ev: it_all_dto_cmpl_event_t = {
       event_number: ET.IT_DTO_UD_RECV_CMPL_EVENT,
       evd: this.recvEvd,
-      ep: this as never,
+      ep: this,
       cookie: rec.cookie,
       dto_status: st,
       // The payload plus the 40-octet GRH area (the RNIC counts it, IBTA §11.4.1.1).
       transferred_length: st === DS.IT_DTO_SUCCESS ? bytes : 0,
       unlinked_mr_handle: null,
-      flags: wc && wc.grh_present !== 0 ? IT_UD_IB_GRH_PRESENT : (0 as never),
+      flags: wc && wc.grh_present !== 0 ? IT_UD_IB_GRH_PRESENT : (0 as it_dto_ud_flags_t),
       ud_ep_id: wc?.remote_qpn ?? 0,
       src_path: {
         spigot_id: this.spigot,
@@ -384,7 +385,7 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     log('UD EP QP%d async event %d: UD_NONOPERATIONAL', this.qpn, ev.event_type);
     this.state = UST.IT_EP_STATE_UD_NONOPERATIONAL;
     const a = this.ia_.affEvd;
-    a?.post({ event_number: ET.IT_ASYNC_AFF_EP_FAILURE as never, evd: a, cause: { ep: this as never } }, true);
+    a?.post({ event_number: ET.IT_ASYNC_AFF_EP_FAILURE, evd: a, cause: { ep: this } }, true);
   }
 
   /** A DTO SEVD this Endpoint feeds overflowed. */
@@ -398,12 +399,8 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     const ia = this.ia_;
     const st = this.ops.ri_qp_destroy(ia.rnic, this.qp);
     if (st.status !== RiRet.SUCCESS) log('ri_qp_destroy: %s', RiRet[st.status]);
-    this.reqEvd.feeders--;
-    this.recvEvd.feeders--;
-    this.reqEvd.unreserveCq(this.cqReservation.req);
-    this.recvEvd.unreserveCq(this.cqReservation.recv);
-    this.reqEvd.eps.delete(this as never);
-    this.recvEvd.eps.delete(this as never);
+    this.reqEvd.releaseEp(this, this.cqReservation.req);
+    this.recvEvd.releaseEp(this, this.cqReservation.recv);
     ia.udEps.delete(this);
   }
 }
@@ -466,7 +463,7 @@ export class UdSvcHandle extends ItObject {
             {
               event_number: ET.IT_CM_MSG_UD_SERVICE_REPLY_EVENT,
               evd: this.replyEvd,
-              ud_svc: this as never,
+              ud_svc: this,
               status,
               ep_info: { ud_ep_id: status === US.IT_UD_SVC_EP_INFO_VALID ? rep.qpn : 0, ud_ep_key: status === US.IT_UD_SVC_EP_INFO_VALID ? rep.qkey : 0 },
               dst_path: null,
@@ -493,36 +490,30 @@ export class UdSvcHandle extends ItObject {
   }
 }
 
+/** The IT-API status of each SIDR_REP status (IBTA Table 115); any other is a rejection. */
+const STATUS_OF_SIDR: Readonly<Partial<Record<SidrStatus, US>>> = {
+  [SidrStatus.SUCCESS]: US.IT_UD_SVC_EP_INFO_VALID,
+  [SidrStatus.UNSUPPORTED]: US.IT_UD_SVC_ID_NOT_SUPPORTED,
+  [SidrStatus.NO_QP]: US.IT_UD_NO_EP_AVAILABLE,
+  [SidrStatus.REDIRECT]: US.IT_UD_REQ_REDIRECTED,
+};
+
 /** The IT-API status of a SIDR_REP status (IBTA Table 115). */
 function statusOfSidr(s: number): US {
-  switch (s) {
-    case SidrStatus.SUCCESS:
-      return US.IT_UD_SVC_EP_INFO_VALID;
-    case SidrStatus.UNSUPPORTED:
-      return US.IT_UD_SVC_ID_NOT_SUPPORTED;
-    case SidrStatus.NO_QP:
-      return US.IT_UD_NO_EP_AVAILABLE;
-    case SidrStatus.REDIRECT:
-      return US.IT_UD_REQ_REDIRECTED;
-    default:
-      return US.IT_UD_SVC_REQ_REJECTED;
-  }
+  return STATUS_OF_SIDR[s as SidrStatus] ?? US.IT_UD_SVC_REQ_REJECTED;
 }
+
+/** The SIDR_REP status answering each IT-API reply status (REDIRECTED, and any other, is the caller's error). */
+const SIDR_OF_STATUS: Readonly<Partial<Record<US, SidrStatus>>> = {
+  [US.IT_UD_SVC_EP_INFO_VALID]: SidrStatus.SUCCESS,
+  [US.IT_UD_SVC_ID_NOT_SUPPORTED]: SidrStatus.UNSUPPORTED,
+  [US.IT_UD_SVC_REQ_REJECTED]: SidrStatus.REJECT,
+  [US.IT_UD_NO_EP_AVAILABLE]: SidrStatus.NO_QP,
+};
 
 /** The SIDR_REP status answering an IT-API reply status (REDIRECTED is the caller's error). */
 export function sidrOfStatus(s: US): SidrStatus | null {
-  switch (s) {
-    case US.IT_UD_SVC_EP_INFO_VALID:
-      return SidrStatus.SUCCESS;
-    case US.IT_UD_SVC_ID_NOT_SUPPORTED:
-      return SidrStatus.UNSUPPORTED;
-    case US.IT_UD_SVC_REQ_REJECTED:
-      return SidrStatus.REJECT;
-    case US.IT_UD_NO_EP_AVAILABLE:
-      return SidrStatus.NO_QP;
-    default:
-      return null;
-  }
+  return SIDR_OF_STATUS[s] ?? null;
 }
 
 /** A received UD service request (`ud_svc_req_id`): answered once by `it_ud_service_reply`. */

@@ -28,8 +28,8 @@
 import type { Socket } from 'node:net';
 import { RiRet } from '../rnicpi/status.js';
 import { RiQpState } from '../rnicpi/types.js';
-import { Fault } from '../rnic/faults.js';
-import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
+import { Fault, type WireError } from '../rnic/faults.js';
+import type { MpaAttrs, Qp } from '../rnic/qp.js';
 import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { type AtomicArgs, AtomicKind } from '../rnic/atomics.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
@@ -51,7 +51,7 @@ import {
 import { buildTerminate, decodeTerminate, encodeTerminateMessage } from '../wire/terminate.js';
 import { AOP_EXTENDED, copyUlpduPrefixInto, extWords, IMM_AFTER_WRITE, IWARP_CAPS, IWARP_CAPS_RFC7306, SEND_OPCODE, type TermCopied, TX_HDR_LEN, writeRfc7306Header } from './tx-headers.js';
 import { LlpStream, RTR_STAG, type RtrType } from './llp.js';
-import { asyncEventForTerminate, faultOfAtomicTerminate, faultOfReadTerminate, terminateOfFault } from './terminate-map.js';
+import { asyncEventForTerminate, faultOfAtomicTerminate, faultOfReadTerminate, terminateOfFault, terminateRecord } from './terminate-map.js';
 import { openPcapForConn, type PcapTap } from './trace.js';
 
 const log = logger('conn');
@@ -501,7 +501,7 @@ export class IwarpConn implements QpTransport {
    * MSN 1, siw's convention), copying the offending segment's headers when given, and
    * returns what Query QP reports (`terminate_buffer`).
    */
-  sendFatal(err: Fault | object, copied: unknown): TerminateInfo {
+  sendFatal(err: Fault | object, copied: unknown): WireError {
     const te = typeof err === 'number' ? terminateOfFault(err) : (err as TerminateError);
     const c = copied as TermCopied | null;
     const t = buildTerminate(te, c?.segment, c?.segLen);
@@ -509,7 +509,7 @@ export class IwarpConn implements QpTransport {
     this.qp.rnic.counters.terminatesSent++;
     log('QP[%d] sending Terminate %s', this.qp.id, te.message);
     if (!this.socket.destroyed && this.socket.writable) this.emitRaw(ulpdu);
-    return { layer: te.layer, etype: te.etype, ecode: te.ecode, bytes: ulpdu.slice(DDP_UNTAGGED_HDR_LEN), local: true };
+    return terminateRecord(te, ulpdu.slice(DDP_UNTAGGED_HDR_LEN), true);
   }
 
   /** Frames an already-encoded ULPDU (the Terminate message). */
@@ -781,7 +781,7 @@ export class IwarpConn implements QpTransport {
     c.rxStopped = true;
     c.qp.rnic.counters.terminatesReceived++;
     log('QP[%d] Terminate received: %s', c.qp.id, new TerminateError(layer, etype, ecode).message);
-    c.qp.onTerminateReceived({ layer, etype, ecode, bytes: body.slice(0, 52), local: false, fault });
+    c.qp.onTerminateReceived(terminateRecord({ layer, etype, ecode }, body.slice(0, 52), false, fault));
   }
 }
 

@@ -5,7 +5,7 @@
  * see (MPA CRC and framing, DDP MSN/MO/QN, RDMAP version/opcode: RDMA Protocol Verbs §7.3).
  */
 import { RiAsyncEventType } from '../rnicpi/types.js';
-import { Fault } from '../rnic/faults.js';
+import { Fault, type WireError } from '../rnic/faults.js';
 import { DdpTaggedEcode, DdpUntaggedEcode, RdmapEcode, RdmapEtype, TerminateError } from '../wire/errors.js';
 import { RdmapOpcode } from '../wire/rdmap.js';
 
@@ -113,6 +113,14 @@ export function faultOfReadTerminate(layer: number, etype: number, ecode: number
       return Fault.READ_SRC_WRAP;
   }
   return undefined;
+}
+
+/**
+ * A Terminate message as the QP keeps it (RNICPI §6.7 `terminate_buffer`): the message after its
+ * DDP header, its layer/type/code (RFC 5040 §7.2), who sent it, and the fault behind it.
+ */
+export function terminateRecord(t: { layer: number; etype: number; ecode: number }, bytes: Uint8Array, local: boolean, fault?: Fault): WireError {
+  return { bytes, local, ...(fault !== undefined && { fault }), codes: { layer: t.layer, etype: t.etype, ecode: t.ecode } };
 }
 
 /** The Terminate that reports `f` on an iWARP stream. */

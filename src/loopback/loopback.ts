@@ -22,8 +22,8 @@
  */
 import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiQpState, RiWcStatus } from '../rnicpi/types.js';
-import { Fault } from '../rnic/faults.js';
-import type { MpaAttrs, Qp, TerminateInfo } from '../rnic/qp.js';
+import { Fault, type WireError } from '../rnic/faults.js';
+import type { MpaAttrs, Qp } from '../rnic/qp.js';
 import {
   type IbQpAttrs,
   mtuBytes,
@@ -39,7 +39,7 @@ import { WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
 import { type FaultDecision, FaultHook, type FaultPlan } from './faults.js';
-import { GRH_LEN } from '../wire/ib/constants.js';
+import { udGrh } from '../wire/ib/grh.js';
 
 const log = logger('loopback');
 
@@ -184,38 +184,16 @@ function isV4Mapped(g: Uint8Array): boolean {
 }
 
 /**
- * The 40 octets a UD receive buffer starts with, as a RoCEv2 receiver writes them: between IPv4
- * GIDs, 20 zero octets and the IPv4 header the datagram would have had (Linux rxe); otherwise the
- * IB GRH (IBTA Vol. 1 §8.3: IPVer 6, TClass, FlowLabel, PayLen, NxtHdr 0x1B, HopLmt, SGID, DGID).
- * `len` is the payload; BTH (12), DETH (8) and ICRC (4) are counted as the wire would carry them.
+ * The 40 octets a UD receive buffer starts with, as a RoCEv2 receiver writes them (`udGrh`):
+ * between IPv4-mapped GIDs the IPv4 header the datagram would have had, otherwise the IPv6
+ * header. `len` is the payload; the UDP header (8), BTH (12), DETH (8) and ICRC (4) are counted
+ * as the wire would carry them.
  */
 export function synthGrh(sgid: Uint8Array, dgid: Uint8Array, tclass: number, flow: number, hopLimit: number, len: number): Uint8Array {
-  const g = new Uint8Array(GRH_LEN);
-  const v = new DataView(g.buffer);
-  const ibLen = 12 + 8 + len + 4;
-  if (isV4Mapped(sgid) && isV4Mapped(dgid)) {
-    const ip = 20;
-    g[ip] = 0x45;
-    g[ip + 1] = tclass;
-    v.setUint16(ip + 2, 20 + 8 + ibLen);
-    v.setUint16(ip + 6, 0x4000); // DF, ID 0 (as RoCEv2 senders set it)
-    g[ip + 8] = hopLimit;
-    g[ip + 9] = 17;
-    g.set(sgid.subarray(12), ip + 12);
-    g.set(dgid.subarray(12), ip + 16);
-    let sum = 0;
-    for (let i = 0; i < 20; i += 2) sum += v.getUint16(ip + i);
-    while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);
-    v.setUint16(ip + 10, ~sum & 0xffff);
-    return g;
-  }
-  v.setUint32(0, ((6 << 28) | ((tclass & 0xff) << 20) | (flow & 0xf_ffff)) >>> 0);
-  v.setUint16(4, ibLen);
-  g[6] = 0x1b;
-  g[7] = hopLimit;
-  g.set(sgid, 8);
-  g.set(dgid, 24);
-  return g;
+  const v4 = isV4Mapped(sgid) && isV4Mapped(dgid);
+  const src = v4 ? sgid.subarray(12) : sgid;
+  const dst = v4 ? dgid.subarray(12) : dgid;
+  return udGrh({ src, dst, trafficClass: tclass, flowLabel: flow, hopLimit, ipId: 0, udpLength: 8 + 12 + 8 + len + 4 });
 }
 
 /** The completion status of a WQE the loopback peer refused, by the peer's fault (IB NAK codes). */
@@ -454,7 +432,7 @@ export class LoopbackConn implements QpTransport {
         }
         this.rxStopped = true;
         qp.rnic.counters.terminatesReceived++;
-        qp.onTerminateReceived({ layer: 0, etype: 0, ecode: 0, fault: u.fault, bytes: new Uint8Array(0), local: false });
+        qp.onTerminateReceived({ fault: u.fault as Fault, bytes: new Uint8Array(0), local: false });
         return;
     }
     if (this.rxStopped) return;
@@ -468,7 +446,10 @@ export class LoopbackConn implements QpTransport {
     }
     if (this.ib && qp.service === 'UD') {
       // UD: the core checks the Q_Key; no posted receive drops the datagram silently.
-      if (u.grh) qp.responder.rxDatagram(u.grh, u.payload.length, u.se, { segments: [u.payload] }, 0, u.srcQpn ?? 0, u.qkey ?? 0);
+      if (u.grh) {
+        const payload = { segments: [u.payload] };
+        qp.responder.rxDatagram({ grh: u.grh, payload, skip: 0, len: u.payload.length, se: u.se, srcQpn: u.srcQpn ?? 0, qkey: u.qkey ?? 0 });
+      }
       return;
     }
     if (this.ep.peer?.hook && crc32c(u.payload) !== u.crc) {
@@ -538,7 +519,8 @@ export class LoopbackConn implements QpTransport {
 
   // ------------------------------------------------------------------ control
 
-  sendFatal(err: Fault | object, _copied: unknown): TerminateInfo {
+  /** The loopback's TERMINATE carries the core's fault itself: the record has no wire form, only the fault. */
+  sendFatal(err: Fault | object, _copied: unknown): WireError {
     const fault = typeof err === 'number' ? err : Fault.LOCAL_CATASTROPHIC;
     this.qp.rnic.counters.terminatesSent++;
     log('QP[%d] sending TERMINATE (%s)', this.qp.id, typeof err === 'number' ? Fault[err] : (err as LoopbackWireError).message);
@@ -546,7 +528,7 @@ export class LoopbackConn implements QpTransport {
     const u = this.control(K.TERMINATE, fault);
     if (err instanceof LoopbackWireError) u.wire = err.kind;
     this.toPeer(u, 0);
-    return { layer: 0, etype: 0, ecode: 0, fault, bytes: new Uint8Array(0), local: true };
+    return { fault, bytes: new Uint8Array(0), local: true };
   }
 
   closeGraceful(): void {

@@ -42,18 +42,15 @@ import { decodeModifyCommon, isUint } from './qp-modify.js';
 /** Address handles one RoCE RNIC may hold (`max_addr_hdls`, `ibv_device_attr.max_ah`). */
 export const MAX_AHS = 1 << 16;
 
+const SERVICE_OF_RI: Readonly<Partial<Record<RiSvcType, IbService>>> = {
+  [RiSvcType.RELIABLE_CONNECTION]: 'RC',
+  [RiSvcType.SR_UNRELIABLE_CONNECTION]: 'UC',
+  [RiSvcType.UNRELIABLE_DATAGRAM]: 'UD',
+};
+
 /** The service type of an `ri_svc_type_t` (UC: the softrdma extension). */
 export function serviceOfRi(t: unknown): IbService | null {
-  switch (t) {
-    case RiSvcType.RELIABLE_CONNECTION:
-      return 'RC';
-    case RiSvcType.SR_UNRELIABLE_CONNECTION:
-      return 'UC';
-    case RiSvcType.UNRELIABLE_DATAGRAM:
-      return 'UD';
-    default:
-      return null;
-  }
+  return typeof t === 'number' ? (SERVICE_OF_RI[t as RiSvcType] ?? null) : null;
 }
 
 const RI_OF_SERVICE: Readonly<Record<IbService, RiSvcType>> = {

@@ -139,19 +139,29 @@ function createQp(r: SoftrdmaRnicHandle, attrs: ri_qp_attr_in_t, vp_data: unknow
   return riOk({ qp: h, attrs: qpAttrs(h) });
 }
 
+/**
+ * A QP's wire error as Query QP and the QP's details report it (RNICPI §6.7): as its transport
+ * recorded it, except that a record with no wire form (the loopback's, which carries the core's
+ * fault itself) is shown as the Terminate iWARP would have sent for its fault.
+ */
+export function terminateShown(qp: Qp): { bytes: Uint8Array; codes: Readonly<Record<string, number>>; local: boolean } | null {
+  const t = qp.terminate;
+  if (!t) return null;
+  if (t.bytes.length === 0 && t.fault !== undefined) {
+    const te = terminateOfFault(t.fault);
+    return { bytes: encodeTerminate(buildTerminate(te)), codes: { layer: te.layer, etype: te.etype, ecode: te.ecode }, local: t.local };
+  }
+  return { bytes: t.bytes, codes: t.codes ?? {}, local: t.local };
+}
+
 function qpAttrs(h: QpHandle): ri_qp_attr_t {
   const qp = h.qp;
   const term = new Uint8Array(RI_TERMINATE_BUFFER_LEN);
   let termLen = 0;
-  if (qp.terminate) {
-    // A transport without Terminate messages (the loopback) records the core's fault: the
-    // buffer then holds the Terminate iWARP would have sent for it (RNICPI §6.7).
-    const bytes =
-      qp.terminate.bytes.length === 0 && qp.terminate.fault !== undefined
-        ? encodeTerminate(buildTerminate(terminateOfFault(qp.terminate.fault)))
-        : qp.terminate.bytes;
-    termLen = Math.min(bytes.length, RI_TERMINATE_BUFFER_LEN);
-    term.set(bytes.subarray(0, termLen));
+  const shown = terminateShown(qp);
+  if (shown) {
+    termLen = Math.min(shown.bytes.length, RI_TERMINATE_BUFFER_LEN);
+    term.set(shown.bytes.subarray(0, termLen));
   }
   const iwarp: ri_iwarp_qp_attr_t = {
     enable_bind: qp.enableBind,

@@ -28,6 +28,7 @@ import {
   type ri_iwarp_port_attr_t,
   type ri_rnic_attr_t,
 } from '../rnicpi/types.js';
+import { terminateShown } from './ops-qp.js';
 import { type RiOp, SoftrdmaRnicHandle, type SoftrdmaVp, QpHandle, rnicOf, own, vpOf, XPORT } from './handles.js';
 import { roceGidTableOf } from './roce-config.js';
 
@@ -156,10 +157,14 @@ function qpDetails(qp: Qp): Record<string, unknown> {
     // RoCEv2: this QP's counters, rxe's names (roce/counters.ts; `rdma statistic qp`).
     ...(qp.transport instanceof RoceQp && { hw_counters: countersByName(qp.transport.counters.v) }),
     bound_windows: qp.boundWindows,
-    terminate: qp.terminate
-      ? { layer: qp.terminate.layer, etype: qp.terminate.etype, ecode: qp.terminate.ecode, local: qp.terminate.local }
-      : null,
+    terminate: terminateDetails(qp),
   };
+}
+
+/** The QP's wire error by its codes (iWARP: layer, etype, ecode; RoCEv2: syndrome, msn) and who sent it. */
+function terminateDetails(qp: Qp): Record<string, unknown> | null {
+  const t = terminateShown(qp);
+  return t ? { ...t.codes, local: t.local } : null;
 }
 
 function rnicDetails(vp: SoftrdmaVp): Record<string, unknown> {

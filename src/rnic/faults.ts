@@ -173,3 +173,26 @@ export const AE_OF_FAULT: Readonly<Partial<Record<Fault, AE>>> = {
   [Fault.ATOMIC_UNSUPPORTED]: AE.QP_REMOTE_OP_ERROR_OPCODE,
   [Fault.UNEXPECTED_ATOMIC_RESPONSE]: AE.QP_REMOTE_OP_ERROR_OPCODE,
 };
+
+/**
+ * A wire error a QP sent or received, as its transport recorded it. The core only keeps it (for
+ * Query QP's terminate information, RNICPI §6.7) and reads the neutral fault behind it; what it
+ * looks like on the wire is the transport's: an iWARP Terminate message (RFC 5040 §4.8), an
+ * InfiniBand NAK (IBTA Vol. 1 §9.7.5.2.8), or nothing for a transport with no wire form.
+ */
+export interface WireError {
+  /** The error as it went on the wire (at most 52 octets, RNICPI §6.7); empty when it has no wire form. */
+  readonly bytes: Uint8Array;
+  /** This QP sent it (true) or the peer did (false). */
+  readonly local: boolean;
+  /** The neutral fault behind it, when known: a peer's refusal of a Read or atomic completes it with this fault's status. */
+  readonly fault?: Fault;
+  /** Its codes by their wire names (iWARP: `layer`, `etype`, `ecode`; InfiniBand: `syndrome`, `msn`); none without a wire form. */
+  readonly codes?: Readonly<Record<string, number>>;
+}
+
+/** A wire error in one line for the state log: its codes, else its fault. */
+export function wireErrorText(e: WireError): string {
+  if (e.codes) return Object.entries(e.codes).map(([k, v]) => `${k} 0x${v.toString(16)}`).join(' ');
+  return e.fault !== undefined ? `fault ${Fault[e.fault]}` : 'no code';
+}

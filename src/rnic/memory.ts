@@ -262,6 +262,15 @@ export enum Access {
   REMOTE_ATOMIC = 4,
 }
 
+/** The memory right each kind of access needs (RDMA Protocol Verbs §7.6.3; IBTA Vol. 1 §9.4.5 for atomics). */
+const RIGHT_OF_ACCESS: Readonly<Record<Access, RiMemFlags>> = {
+  [Access.LOCAL_READ]: RiMemFlags.LOCAL_READ,
+  [Access.LOCAL_WRITE]: RiMemFlags.LOCAL_WRITE,
+  [Access.REMOTE_READ]: RiMemFlags.REMOTE_READ,
+  [Access.REMOTE_WRITE]: RiMemFlags.REMOTE_WRITE,
+  [Access.REMOTE_ATOMIC]: RiMemFlags.ATOMICS,
+};
+
 /**
  * Why an access was refused. The local path turns it into a completion status with
  * {@link LOCAL_ACCESS_STATUS}; the remote path into a transport-neutral fault (faults.ts), which
@@ -359,23 +368,7 @@ export function checkAccess(
       access === Access.REMOTE_READ ? qp.enableRdmaRead : access === Access.REMOTE_ATOMIC ? qp.enableAtomic : qp.enableRdmaWrite;
     if (!enabled) return AccessError.QP_RIGHTS;
   }
-  let need: number;
-  switch (access) {
-    case Access.LOCAL_READ:
-      need = RiMemFlags.LOCAL_READ;
-      break;
-    case Access.LOCAL_WRITE:
-      need = RiMemFlags.LOCAL_WRITE;
-      break;
-    case Access.REMOTE_READ:
-      need = RiMemFlags.REMOTE_READ;
-      break;
-    case Access.REMOTE_ATOMIC:
-      need = RiMemFlags.ATOMICS;
-      break;
-    default:
-      need = RiMemFlags.REMOTE_WRITE;
-  }
+  const need = RIGHT_OF_ACCESS[access];
   if (obj.isMw) {
     if (!remote) return AccessError.MW_IN_SGE;
     if (obj.mwType === RiMwType.TYPE_NARROW) {

@@ -32,7 +32,7 @@ import {
 import { logger } from '../util/log.js';
 import { GSI_QKEY } from '../wire/ib/mad.js';
 import type { Cq } from './cq.js';
-import { AE_OF_FAULT, Fault, UNDISCLOSED_FAULT } from './faults.js';
+import { AE_OF_FAULT, Fault, UNDISCLOSED_FAULT, type WireError, wireErrorText } from './faults.js';
 import type { Pd } from './pd.js';
 import { Completer } from './completer.js';
 import { type IbModify, modifyIb, newIbAttrs } from './qp-ib.js';
@@ -55,18 +55,6 @@ export interface MpaAttrs {
   crc: boolean;
   /** DDP/RDMAP version: 1 = IETF (RFC 5040/5041), 0 = RDMAC. */
   ddpRdmapVersion: number;
-}
-
-/** A decoded Terminate message kept for Query QP (Verbs §6.4; RNICPI `terminate_buffer`). */
-export interface TerminateInfo {
-  layer: number;
-  etype: number;
-  ecode: number;
-  /** The Terminate message as sent or received (at most 52 bytes, RNICPI §6.7). */
-  bytes: Uint8Array;
-  local: boolean;
-  /** The neutral fault behind it, when the transport has no wire code of its own (loopback). */
-  fault?: number;
 }
 
 /** The attributes a QP is created with, after validation by the provider. */
@@ -160,7 +148,8 @@ export class Qp {
   readonly responder: Responder;
   /** The receive side for responses to this QP's Reads and atomics (completer.ts). */
   readonly completer: Completer;
-  terminate: TerminateInfo | null = null;
+  /** The wire error this QP sent or received, kept for Query QP (Verbs §6.4; RNICPI `terminate_buffer`). */
+  terminate: WireError | null = null;
   /** MWs bound to this QP: Destroy QP is refused while any is (`WINDOWS_BOUND`). */
   boundWindows = 0;
   /**
@@ -738,7 +727,7 @@ export class Qp {
       return;
     }
     const info = t.sendFatal(err, copied);
-    this.setState(RiQpState.TERMINATE, `terminate ${info.layer}/${info.etype}/${info.ecode}`);
+    this.setState(RiQpState.TERMINATE, `terminate ${wireErrorText(info)}`);
     this.terminate = info;
     this.armCloseTimer();
     t.closeGraceful();
@@ -757,7 +746,7 @@ export class Qp {
   }
 
   /** A Terminate message arrived (Verbs §6.2 T11): no Terminate goes back. */
-  onTerminateReceived(info: TerminateInfo): void {
+  onTerminateReceived(info: WireError): void {
     if (this.state !== RiQpState.READY_TO_SEND && this.state !== RiQpState.CLOSING) return;
     this.terminate = info;
     // The peer refused our Read or atomic: it completes with the status of the peer's fault.

@@ -32,6 +32,23 @@ export interface RxPayload {
   readonly segments: readonly Uint8Array[];
 }
 
+/** An inbound UD datagram as its transport hands it over, after its own checks (IBTA Vol. 1 §9.8.3.1). */
+export interface RxDatagram {
+  /** The 40 octets the receive buffer starts with (IBTA Vol. 1 §11.4.2.1; RoCEv2: the IP header). */
+  readonly grh: Uint8Array;
+  /** The received bytes; the data starts `skip` octets in and is `len` octets long. */
+  readonly payload: RxPayload;
+  readonly skip: number;
+  readonly len: number;
+  /** The BTH's Solicited Event bit. */
+  readonly se: boolean;
+  /** The DETH's source QP and Q_Key (IBTA Vol. 1 §9.3.3). */
+  readonly srcQpn: number;
+  readonly qkey: number;
+  /** The immediate data of a Send with Immediate. */
+  readonly imm?: number | undefined;
+}
+
 /** Copies the octets of `p` after `skip` header octets into a target at `off`. */
 export function placePayload(p: RxPayload, skip: number, target: MemTarget, off: number): void {
   for (const s of p.segments) {
@@ -271,12 +288,13 @@ export class Responder {
    * A Q_Key other than the QP's drops it, counted as a Q_Key violation (IBTA Vol. 1 §10.2.5
    * C10-15; the transport has already replaced a WR's high-bit Q_Key by the sender QP's own).
    * Otherwise it takes the next receive WQE, whose buffer gets the 40-octet
-   * GRH `grh` first and then the `len` octets of payload; the WC carries the source QP and says
+   * GRH first and then the `len` octets of payload; the WC carries the source QP and says
    * a GRH is present. No receive posted: {@link Fault.NO_RECV_BUFFER} and nothing changed (UD
    * drops the datagram silently). A datagram longer than the buffer completes the WQE with
    * Local Length Error and the QP goes on (returned as {@link Fault.HANDLED}).
    */
-  rxDatagram(grh: Uint8Array, len: number, se: boolean, p: RxPayload, skip: number, srcQpn: number, qkey: number, imm?: number): Fault {
+  rxDatagram(d: RxDatagram): Fault {
+    const { grh, len, se, srcQpn, qkey, imm } = d;
     const qp = this.qp;
     if (qkey !== qp.ib.qkey) {
       qp.rnic.counters.qkeyViolations++;
@@ -296,7 +314,7 @@ export class Responder {
     if (!pieces) return Fault.HANDLED;
     this.recvPieces = pieces;
     this.placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);
-    if (len > 0) this.placeUntagged(p, skip, GRH_LEN, len);
+    if (len > 0) this.placeUntagged(d.payload, d.skip, GRH_LEN, len);
     this.recvPieces = null;
     // Send with Immediate as a datagram: the immediate is reported with the data (IBTA Vol. 1 §9.4.1).
     const flags = (se ? RiWcFlags.SOLICITED_EVENT : 0) | (imm !== undefined ? RiWcFlags.IMMEDIATE_DATA : 0);

@@ -15,8 +15,8 @@
 import type { RiRet } from '../rnicpi/status.js';
 import type { RiQpState } from '../rnicpi/types.js';
 import type { AtomicArgs } from './atomics.js';
-import type { Fault } from './faults.js';
-import type { MpaAttrs, Qp, TerminateInfo } from './qp.js';
+import type { Fault, WireError } from './faults.js';
+import type { MpaAttrs, Qp } from './qp.js';
 import type { IbService } from './qp-states.js';
 import type { TransportKind } from './wr-table.js';
 import type { SqWqe } from './wqe.js';
@@ -157,9 +157,9 @@ export interface QpTransport {
    * Sends the wire error for a fatal condition — the single place each transport emits one
    * (iWARP: the Terminate message, RFC 5040 §4.8). `err` is a core {@link Fault} or the
    * transport's own error object for faults only it can see (a bad CRC, a bad MSN). Returns
-   * what Query QP reports as the terminate information.
+   * the wire error as the transport records it (its own codes; the core keeps it for Query QP).
    */
-  sendFatal(err: Fault | object, copied: unknown): TerminateInfo;
+  sendFatal(err: Fault | object, copied: unknown): WireError;
   /**
    * InfiniBand QPs: a Modify changed attributes the transport reads (`changed` holds
    * {@link IbQpAttr} bits; `qp.ib` already holds the new values). Called after the core applied

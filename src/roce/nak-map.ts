@@ -57,14 +57,12 @@ export function nakOfFault(f: Fault): NakCode {
   return NAK_OF_FAULT[f] ?? NakCode.RemoteOperationalError;
 }
 
-/** The completion status of the WQE a NAK with `code` refused (IBTA Vol. 1 §11.6.2). */
+const WC_STATUS_OF_NAK: Readonly<Partial<Record<NakCode, RiWcStatus>>> = {
+  [NakCode.InvalidRequest]: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
+  [NakCode.RemoteAccessError]: RiWcStatus.REMOTE_ACCESS_ERROR,
+};
+
+/** The completion status of the WQE a NAK with `code` refused (IBTA Vol. 1 §11.6.2; 0x63 and any other: Remote Operational Error). */
 export function wcStatusOfNak(code: number): RiWcStatus {
-  switch (code) {
-    case NakCode.InvalidRequest:
-      return RiWcStatus.REMOTE_INVALID_REQ_ERROR;
-    case NakCode.RemoteAccessError:
-      return RiWcStatus.REMOTE_ACCESS_ERROR;
-    default:
-      return RiWcStatus.REMOTE_OP_ERROR;
-  }
+  return WC_STATUS_OF_NAK[code as NakCode] ?? RiWcStatus.REMOTE_OP_ERROR;
 }

@@ -35,7 +35,6 @@ import {
   ackSyndrome,
   encodeIbPacket,
   encodeIbPacketGather,
-  GRH_LEN,
   IbOpcode,
   type IbOpInfo,
   type IbPacket,
@@ -49,6 +48,7 @@ import {
   psnDiff,
   psnInRange,
   rnrSyndrome,
+  udGrh,
 } from '../wire/ib/index.js';
 import { C } from './counters.js';
 import { ipv4Bytes, ipv6Bytes, isIpv6Address, type RoceRx } from './net.js';
@@ -590,51 +590,22 @@ export class RoceResponder {
     // drops the datagram: UD has no NAK (a missing receive, a short buffer: class D).
     if (p.payload.length > this.t.mtu) return;
     const d = p.deth!;
-    if (this.t.qp.responder.rxDatagram(grhOf(r), p.payload.length, p.bth.se, { segments: [p.payload] }, 0, d.srcQp, d.qkey >>> 0, p.immDt) === Fault.OK) {
+    const dg = { grh: grhOf(r), payload: { segments: [p.payload] }, skip: 0, len: p.payload.length, se: p.bth.se, srcQpn: d.srcQp, qkey: d.qkey >>> 0, imm: p.immDt };
+    if (this.t.qp.responder.rxDatagram(dg) === Fault.OK) {
       this.t.counters.inc(C.RDMA_RECV);
     }
   }
 }
 
 /**
- * The GRH of a received UD datagram (IBTA Vol. 1 §8.3; RoCEv2 over IPv4, Annex A17.4.5.1:
- * 20 zero octets, then the IPv4 header as received). The IP header is not visible to a UDP
- * socket: it is rebuilt from the addresses, the length and the IPv4 ID recovered from the
- * ICRC; TOS and TTL (masked in the ICRC, so not recoverable) are 0 and 64.
+ * The GRH of a received UD datagram (`udGrh`): the IP header is rebuilt from the addresses, the
+ * length and the IPv4 ID recovered from the ICRC. TOS / traffic class and the flow label (masked
+ * in the ICRC, not visible to a UDP socket) are 0, as Linux rxe sends them by default; the TTL /
+ * hop limit 64.
  */
 function grhOf(r: RoceRx): Uint8Array {
-  const g = new Uint8Array(GRH_LEN);
-  if (isIpv6Address(r.dstAddress)) {
-    // RoCEv2 over IPv6 (Annex A17.4.5.2): the GRH is the IPv6 header as received. Traffic
-    // class and flow label (masked in the ICRC, not visible to a UDP socket) are 0, as Linux rxe
-    // sends them by default; the hop limit 64.
-    const len = 8 + r.raw.length;
-    g[0] = 0x60;
-    g[4] = len >>> 8;
-    g[5] = len & 0xff;
-    g[6] = 17;
-    g[7] = 64;
-    g.set(ipv6Bytes(r.srcAddress), 8);
-    g.set(ipv6Bytes(r.dstAddress), 24);
-    return g;
-  }
-  const ip = 20;
-  const total = 28 + r.raw.length;
-  g[ip] = 0x45;
-  g[ip + 2] = total >>> 8;
-  g[ip + 3] = total & 0xff;
-  g[ip + 4] = r.ipId >>> 8;
-  g[ip + 5] = r.ipId & 0xff;
-  g[ip + 6] = 0x40;
-  g[ip + 8] = 64;
-  g[ip + 9] = 17;
-  g.set(ipv4Bytes(r.srcAddress), ip + 12);
-  g.set(ipv4Bytes(r.dstAddress), ip + 16);
-  let s = 0;
-  for (let i = ip; i < ip + 20; i += 2) s += (g[i]! << 8) | g[i + 1]!;
-  while (s > 0xffff) s = (s & 0xffff) + (s >>> 16);
-  const c = ~s & 0xffff;
-  g[ip + 10] = c >>> 8;
-  g[ip + 11] = c & 0xff;
-  return g;
+  const v6 = isIpv6Address(r.dstAddress);
+  const src = v6 ? ipv6Bytes(r.srcAddress) : ipv4Bytes(r.srcAddress);
+  const dst = v6 ? ipv6Bytes(r.dstAddress) : ipv4Bytes(r.dstAddress);
+  return udGrh({ src, dst, trafficClass: 0, flowLabel: 0, hopLimit: 64, ipId: r.ipId, udpLength: 8 + r.raw.length });
 }

@@ -25,8 +25,8 @@
  */
 import { RiRet } from '../rnicpi/status.js';
 import type { RiQpState } from '../rnicpi/types.js';
-import { Fault } from '../rnic/faults.js';
-import type { Qp, TerminateInfo } from '../rnic/qp.js';
+import { Fault, type WireError } from '../rnic/faults.js';
+import type { Qp } from '../rnic/qp.js';
 import { IbQpAttr } from '../rnic/qp-states.js';
 import { type IbQpAttrs, mtuBytes, type QpTransport, registerIbBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { logger } from '../util/log.js';
@@ -332,8 +332,9 @@ export class RoceQp implements QpTransport, RoceNetClient {
   /**
    * The NAK for a fatal fault of an inbound request (the core's or {@link RoceWireError}), with
    * the PSN of that request; nothing for faults found on responses (a requester has no NAK).
+   * The record is the NAK's AETH: its syndrome and MSN (IBTA Vol. 1 §9.7.5.2.8, §9.3.5.1).
    */
-  sendFatal(err: Fault | object, _copied: unknown): TerminateInfo {
+  sendFatal(err: Fault | object, _copied: unknown): WireError {
     const resp = this.resp;
     const code = typeof err === 'number' ? nakOfFault(err) : err instanceof RoceWireError ? err.nak : NakCode.RemoteOperationalError;
     const syn = nakSyndrome(code);
@@ -347,7 +348,7 @@ export class RoceQp implements QpTransport, RoceNetClient {
     }
     const msn = resp.msn;
     const bytes = Uint8Array.of(syn, (msn >>> 16) & 0xff, (msn >>> 8) & 0xff, msn & 0xff);
-    return { layer: 0, etype: 0, ecode: syn, bytes, local: true, ...(fault !== undefined && { fault }) };
+    return { bytes, local: true, ...(fault !== undefined && { fault }), codes: { syndrome: syn, msn } };
   }
 
   // =================================================================== transmit

@@ -41,7 +41,7 @@ import {
   ibv_transport_type,
   IBV_LINK_LAYER_ETHERNET,
 } from './constants.js';
-import { EAGAIN, EBADF, EINVAL, setErrno } from './errno.js';
+import { EAGAIN, EBADF, EBUSY, EINVAL, ENOMEM, EOPNOTSUPP, EPERM, setErrno } from './errno.js';
 import {
   type ibv_async_event,
   type ibv_context,
@@ -200,39 +200,35 @@ export function fail(errno: number, detail?: string): number {
   return errno;
 }
 
+/** The errno a C provider gives for each RNICPI return code (EINVAL for any other). */
+const ERRNO_OF_RI: Readonly<Partial<Record<RiRet, number>>> = {
+  [RiRet.SUCCESS]: 0,
+  [RiRet.RESOURCE_SHORTAGE]: ENOMEM,
+  [RiRet.CQ_CAPACITY_EXCEEDED]: ENOMEM,
+  [RiRet.RNIC_WR_LIMIT_EXCEEDED]: ENOMEM,
+  [RiRet.RNIC_SG_LIMIT_EXCEEDED]: ENOMEM,
+  [RiRet.RNIC_IRD_ORD_EXCEEDED]: ENOMEM,
+  // A full queue, as rdma-core providers answer.
+  [RiRet.QP_CAPACITY_EXCEEDED]: ENOMEM,
+  [RiRet.PD_INUSE]: EBUSY,
+  [RiRet.CQ_INUSE]: EBUSY,
+  [RiRet.SRQ_INUSE]: EBUSY,
+  [RiRet.WINDOWS_BOUND]: EBUSY,
+  [RiRet.RNIC_INUSE]: EBUSY,
+  [RiRet.QP_INUSE]: EBUSY,
+  [RiRet.STILL_FLUSHING_WQES]: EBUSY,
+  [RiRet.MULTICAST_ATTACHED]: EBUSY,
+  [RiRet.NO_PERMISSION]: EPERM,
+  [RiRet.OP_UNSUPPORTED]: EOPNOTSUPP,
+  [RiRet.XPORT_UNSUPPORTED]: EOPNOTSUPP,
+  [RiRet.RNIC_ATOMICS_UNSUPPORTED]: EOPNOTSUPP,
+  [RiRet.SRQ_UNSUPPORTED]: EOPNOTSUPP,
+  [RiRet.QP_INVALID_SERVICE_TYPE]: EOPNOTSUPP,
+};
+
 /** Maps an RNICPI return code to the errno a C provider would give. */
 export function errnoOf(st: RiRet): number {
-  switch (st) {
-    case RiRet.SUCCESS:
-      return 0;
-    case RiRet.RESOURCE_SHORTAGE:
-    case RiRet.CQ_CAPACITY_EXCEEDED:
-    case RiRet.RNIC_WR_LIMIT_EXCEEDED:
-    case RiRet.RNIC_SG_LIMIT_EXCEEDED:
-    case RiRet.RNIC_IRD_ORD_EXCEEDED:
-      return 12; // ENOMEM
-    case RiRet.QP_CAPACITY_EXCEEDED:
-      return 12; // ENOMEM (a full queue, as rdma-core providers answer)
-    case RiRet.PD_INUSE:
-    case RiRet.CQ_INUSE:
-    case RiRet.SRQ_INUSE:
-    case RiRet.WINDOWS_BOUND:
-    case RiRet.RNIC_INUSE:
-    case RiRet.QP_INUSE:
-    case RiRet.STILL_FLUSHING_WQES:
-    case RiRet.MULTICAST_ATTACHED:
-      return 16; // EBUSY
-    case RiRet.NO_PERMISSION:
-      return 1; // EPERM
-    case RiRet.OP_UNSUPPORTED:
-    case RiRet.XPORT_UNSUPPORTED:
-    case RiRet.RNIC_ATOMICS_UNSUPPORTED:
-    case RiRet.SRQ_UNSUPPORTED:
-    case RiRet.QP_INVALID_SERVICE_TYPE:
-      return 95; // EOPNOTSUPP
-    default:
-      return EINVAL;
-  }
+  return ERRNO_OF_RI[st] ?? EINVAL;
 }
 
 // ------------------------------------------------------------------------------ the AL
@@ -247,54 +243,48 @@ let state: AccessLayerState | null = null;
 /** Every live context, to route asynchronous events by resource. */
 const liveContexts = new Set<Context>();
 
+/**
+ * The ibverbs event type of each RNICPI asynchronous event (null: not reported). Anything else
+ * (Terminate received, LLP reset/lost, bad closes, integrity and remote-operation errors) is
+ * `IBV_EVENT_QP_FATAL`.
+ */
+const IBV_EVENT_OF_RI: Readonly<Partial<Record<RiAsyncEventType, ibv_event_type | null>>> = {
+  // A clean close is reported by rdma_cm (DISCONNECTED); the per-QP S-RQ mark has no ibverbs
+  // counterpart.
+  [RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE]: null,
+  [RiAsyncEventType.QP_RQ_LIMIT_REACHED]: null,
+  [RiAsyncEventType.QP_PROTECTION_ERROR_STAG_QP_MISMATCH]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_PROTECTION_ERROR_BOUNDS_VIOLATION]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_PROTECTION_ERROR_ACCESS_VIOLATION]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_PROTECTION_ERROR_INVALID_PD]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_PROTECTION_ERROR_WRAP_ERROR]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_INVALID_STAG]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_BOUNDS_VIOLATION]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_ACCESS_VIOLATION]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_INVALID_PD]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  [RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_WRAP_ERROR]: ibv_event_type.IBV_EVENT_QP_ACCESS_ERR,
+  // The QP cannot complete work because its CQ failed (overrun): the manual's QP_FATAL ("if the
+  // cause is the CQ, the CQ also gets CQ_ERR"), not QP_REQ_ERR (a bad request).
+  [RiAsyncEventType.QP_CQ_SQ_ERROR]: ibv_event_type.IBV_EVENT_QP_FATAL,
+  [RiAsyncEventType.QP_CQ_RQ_ERROR]: ibv_event_type.IBV_EVENT_QP_FATAL,
+  [RiAsyncEventType.CQ_OVERFLOW_DETECTED]: ibv_event_type.IBV_EVENT_CQ_ERR,
+  [RiAsyncEventType.CQ_OP_ERROR]: ibv_event_type.IBV_EVENT_CQ_ERR,
+  [RiAsyncEventType.CQ_ERROR]: ibv_event_type.IBV_EVENT_CQ_ERR,
+  [RiAsyncEventType.SRQ_LIMIT_REACHED]: ibv_event_type.IBV_EVENT_SRQ_LIMIT_REACHED,
+  [RiAsyncEventType.SRQ_CATASTROPHIC_ERROR]: ibv_event_type.IBV_EVENT_SRQ_ERR,
+  [RiAsyncEventType.QP_SRQ_ERROR]: ibv_event_type.IBV_EVENT_SRQ_ERR,
+  [RiAsyncEventType.LOCAL_CATASTROPHIC_ERROR]: ibv_event_type.IBV_EVENT_DEVICE_FATAL,
+  [RiAsyncEventType.QP_LAST_WQE_REACHED]: ibv_event_type.IBV_EVENT_QP_LAST_WQE_REACHED,
+  // InfiniBand QPs (RoCEv2 device).
+  [RiAsyncEventType.QP_SEND_QUEUE_DRAINED]: ibv_event_type.IBV_EVENT_SQ_DRAINED,
+  [RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED]: ibv_event_type.IBV_EVENT_COMM_EST,
+  [RiAsyncEventType.QP_PATH_MIGRATED]: ibv_event_type.IBV_EVENT_PATH_MIG,
+};
+
 /** Maps an RNICPI asynchronous event to the ibverbs event type (null: not reported). */
 export function ibvEventOf(t: RiAsyncEventType): ibv_event_type | null {
-  switch (t) {
-    case RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE:
-    case RiAsyncEventType.QP_RQ_LIMIT_REACHED:
-      // A clean close is reported by rdma_cm (DISCONNECTED); the per-QP S-RQ mark has no
-      // ibverbs counterpart.
-      return null;
-    case RiAsyncEventType.QP_PROTECTION_ERROR_STAG_QP_MISMATCH:
-    case RiAsyncEventType.QP_PROTECTION_ERROR_BOUNDS_VIOLATION:
-    case RiAsyncEventType.QP_PROTECTION_ERROR_ACCESS_VIOLATION:
-    case RiAsyncEventType.QP_PROTECTION_ERROR_INVALID_PD:
-    case RiAsyncEventType.QP_PROTECTION_ERROR_WRAP_ERROR:
-    case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_INVALID_STAG:
-    case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_BOUNDS_VIOLATION:
-    case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_ACCESS_VIOLATION:
-    case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_INVALID_PD:
-    case RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_WRAP_ERROR:
-      return ibv_event_type.IBV_EVENT_QP_ACCESS_ERR;
-    case RiAsyncEventType.QP_CQ_SQ_ERROR:
-    case RiAsyncEventType.QP_CQ_RQ_ERROR:
-      // The QP cannot complete work because its CQ failed (overrun): the manual's QP_FATAL
-      // ("if the cause is the CQ, the CQ also gets CQ_ERR"), not QP_REQ_ERR (a bad request).
-      return ibv_event_type.IBV_EVENT_QP_FATAL;
-    case RiAsyncEventType.CQ_OVERFLOW_DETECTED:
-    case RiAsyncEventType.CQ_OP_ERROR:
-    case RiAsyncEventType.CQ_ERROR:
-      return ibv_event_type.IBV_EVENT_CQ_ERR;
-    case RiAsyncEventType.SRQ_LIMIT_REACHED:
-      return ibv_event_type.IBV_EVENT_SRQ_LIMIT_REACHED;
-    case RiAsyncEventType.SRQ_CATASTROPHIC_ERROR:
-    case RiAsyncEventType.QP_SRQ_ERROR:
-      return ibv_event_type.IBV_EVENT_SRQ_ERR;
-    case RiAsyncEventType.LOCAL_CATASTROPHIC_ERROR:
-      return ibv_event_type.IBV_EVENT_DEVICE_FATAL;
-    case RiAsyncEventType.QP_LAST_WQE_REACHED:
-      return ibv_event_type.IBV_EVENT_QP_LAST_WQE_REACHED;
-    // InfiniBand QPs (RoCEv2 device).
-    case RiAsyncEventType.QP_SEND_QUEUE_DRAINED:
-      return ibv_event_type.IBV_EVENT_SQ_DRAINED;
-    case RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED:
-      return ibv_event_type.IBV_EVENT_COMM_EST;
-    case RiAsyncEventType.QP_PATH_MIGRATED:
-      return ibv_event_type.IBV_EVENT_PATH_MIG;
-    default:
-      // Terminate received, LLP reset/lost, bad closes, integrity and remote-operation errors.
-      return ibv_event_type.IBV_EVENT_QP_FATAL;
-  }
+  const e = IBV_EVENT_OF_RI[t];
+  return e === undefined ? ibv_event_type.IBV_EVENT_QP_FATAL : e;
 }
 
 /** Listeners that want every RNICPI event of a device (the rdma_cm layer). */

@@ -196,8 +196,8 @@ test('P2P towards a revision-1 Responder: the Initiator terminates with "No Matc
     assert.equal(a.qp.state, RiQpState.IDLE);
     // The Responder's QP receives the Terminate message and ends in Error.
     await until(() => b.qp.state === RiQpState.ERROR, 3000, 'Responder QP in Error');
-    assert.equal(b.qp.terminate?.layer, 2);
-    assert.equal(b.qp.terminate?.ecode, 0x07);
+    assert.equal(b.qp.terminate?.codes?.layer, 2);
+    assert.equal(b.qp.terminate?.codes?.ecode, 0x07);
   });
   destroyAll(a.rnic, b.rnic);
   await assertNoLeaks([a.rnic, b.rnic]);
@@ -292,7 +292,7 @@ test('Initiator ORD above what the Responder can take: relaxed lowers ORD, stric
     assert.equal(e.terminate?.ecode, 0x06);
     assert.equal(a2.qp.state, RiQpState.IDLE);
     await until(() => b2.qp.state === RiQpState.ERROR, 3000, 'the Responder QP in Error');
-    assert.deepEqual([b2.qp.terminate?.layer, b2.qp.terminate?.etype, b2.qp.terminate?.ecode], [2, 0, 0x06]);
+    assert.deepEqual([b2.qp.terminate?.codes?.layer, b2.qp.terminate?.codes?.etype, b2.qp.terminate?.codes?.ecode], [2, 0, 0x06]);
   });
   destroyAll(a2.rnic, small);
   await assertNoLeaks([a.rnic, a2.rnic, small]);

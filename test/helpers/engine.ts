@@ -466,7 +466,8 @@ export function termCode(q: Qp): [number, number, number] {
     const e = terminateOfFault(t.fault);
     return [e.layer, e.etype, e.ecode];
   }
-  return [t.layer, t.etype, t.ecode];
+  const c = t.codes ?? {};
+  return [c.layer!, c.etype!, c.ecode!];
 }
 
 /**

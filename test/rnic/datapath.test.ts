@@ -78,7 +78,7 @@ test('a Send with no receive posted terminates the stream and flushes the peer',
     const deadline = Date.now() + 3000;
     while (b.qp.state !== RiQpState.ERROR && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     assert.equal(b.qp.state, RiQpState.ERROR);
-    assert.deepEqual(b.qp.terminate && [b.qp.terminate.layer, b.qp.terminate.etype, b.qp.terminate.ecode], [1, 2, 2]);
+    assert.deepEqual(b.qp.terminate?.codes && [b.qp.terminate.codes.layer, b.qp.terminate.codes.etype, b.qp.terminate.codes.ecode], [1, 2, 2]);
     while (a.qp.state !== RiQpState.ERROR && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     assert.equal(a.qp.state, RiQpState.ERROR);
     assert.equal(a.qp.terminate?.local, false);

@@ -18,3 +18,4 @@ export * from './packet.js';
 export * from './psn.js';
 export * from './reth.js';
 export * from './gid-address.js';
+export * from './grh.js';
