@@ -339,8 +339,9 @@ async function serve(o: Opts): Promise<number> {
         await sendGo();
         pings++;
       }
-      // Count reached: the client disconnects next (its pending receive is flushed then).
-      await waiter.awaitDisconnect(10_000);
+      // Count reached: the client disconnects next (its pending receive is flushed then). rdma-core's
+      // rping server waits for it without limit; a minute covers an emulated client under load.
+      await waiter.awaitDisconnect(60_000);
     } catch (e) {
       if (!(e instanceof Disconnected)) throw e;
       debug((e as Error).message);
