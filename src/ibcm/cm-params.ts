@@ -78,6 +78,20 @@ export type IbCmListenEvent =
   | { type: 'req'; conn: IbCmConnection; req: CmReq; from: GsiAddress }
   | { type: 'sidr-req'; request: IbCmSidrRequest };
 
+/** What a SIDR_REQ names (IBTA §12.11.1): the peer, the service, and the retransmission bounds. */
+export interface IbCmSidrParams {
+  destGid: Uint8Array;
+  destQpn?: number;
+  /** Our GID to send from (default: the port's first). */
+  localGid?: Uint8Array;
+  serviceId: bigint;
+  pkey?: number;
+  privateData?: Uint8Array;
+  /** Default: 2 × 4.096 µs × 2^18 + 4.096 µs × 2^20, as a REQ. */
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
 /** The active side's parameters (IBTA Table 106; defaults are what Linux rdma_cm sends on RoCE). */
 export interface IbCmConnectParams {
   /** The peer's GID (its CM is at QPN 1 unless `destQpn` says otherwise). */

@@ -15,7 +15,7 @@
  * This module holds the CM of a port (its maps, the messages it receives, the REQ and SIDR_REQ
  * it sends); its vocabulary (states, events, parameters, listener limits) is `cm-params.ts`, the
  * objects its consumers hold (listener, connection, SIDR exchanges) and the retransmission of
- * request MADs are `connection.ts`.
+ * request MADs are `connection.ts`, and the REQ's format and first checks are `cm-format.ts`.
  *
  * States (Linux `enum ib_cm_state`, IBTA §12.9.6 figures):
  *
@@ -33,7 +33,6 @@
 import {
   CmMsgResponse,
   CmRejReason,
-  CmTransport,
   type CmDreq,
   type CmMessage,
   type CmMra,
@@ -44,7 +43,6 @@ import {
   type CmSidrRep,
   type CmSidrReq,
   decodeCmMad,
-  emptyCmPath,
   encodeCmMad,
   SidrStatus,
   stringifyCmMessage,
@@ -66,6 +64,7 @@ import {
   type IbCmListenLimits,
   type IbCmOptions,
   type IbCmSidrEvent,
+  type IbCmSidrParams,
   type IbCmState,
   type IbCmStats,
   ibTimeoutMs,
@@ -73,6 +72,7 @@ import {
   limitsOf,
   MAX_SIDR_IN,
 } from './cm-params.js';
+import { formatReq, reqRejectReason } from './cm-format.js';
 import { caGuidAri, cancelRetransmit, armRetransmit, IbCmConnection, IbCmListener, IbCmSidrPending, IbCmSidrRequest, rejFor, sendReliable } from './connection.js';
 import { type GsiAddress, type GsiPort, realTimers, sameGid, type Timers } from './gsi.js';
 
@@ -177,64 +177,12 @@ export class IbCm {
     if (pathMtu < 1 || pathMtu > 5) throw new RangeError('pathMtu must be 1..5 (256..4096)');
     const packetLifeTime = p.packetLifeTime ?? 18;
     const hopLimit = p.hopLimit ?? 64;
-    const routed = hopLimit > 1;
     const c = new IbCmConnection(this, this.#newCommId(), 'active');
-    c.localQpn = p.qpn;
-    c.peer = { gid: p.destGid.slice(), qpn: p.destQpn ?? GSI_QPN, qkey: GSI_QKEY, pkey: p.pkey ?? DEFAULT_PKEY, localGid: p.localGid.slice() };
-    c.serviceId = p.serviceId;
     const localAckTimeout = cmAckTimeout(this.caAckDelay, packetLifeTime);
-    const req: CmReq = {
-      kind: 'REQ',
-      localCommId: c.localCommId,
-      vendorId: 0,
-      serviceId: p.serviceId,
-      localCaGuid: this.caGuid,
-      localQkey: p.qkey ?? 0,
-      localQpn: p.qpn,
-      responderResources: p.responderResources ?? 1,
-      localEecn: 0,
-      initiatorDepth: p.initiatorDepth ?? 1,
-      remoteEecn: 0,
-      remoteCmResponseTimeout: p.remoteCmResponseTimeout ?? 20,
-      transport: p.transport ?? CmTransport.RC,
-      e2eFlowControl: false,
-      startingPsn: p.startingPsn,
-      localCmResponseTimeout: p.localCmResponseTimeout ?? 20,
-      retryCount: p.retryCount ?? 7,
-      pkey: p.pkey ?? DEFAULT_PKEY,
-      pathMtu,
-      rdcExists: false,
-      rnrRetryCount: p.rnrRetryCount ?? 7,
-      maxCmRetries: p.maxCmRetries ?? 15,
-      srq: p.srq ?? false,
-      extendedTransport: 0,
-      primary: {
-        // Routed (RoCE): the permissive LID in both fields, SubnetLocal 0 (Linux cm_format_req).
-        localLid: routed ? 0xffff : 0,
-        remoteLid: routed ? 0xffff : 0,
-        localGid: p.localGid.slice(),
-        remoteGid: p.destGid.slice(),
-        flowLabel: p.flowLabel ?? 0,
-        packetRate: 0,
-        trafficClass: p.trafficClass ?? 0,
-        hopLimit,
-        sl: p.sl ?? 0,
-        subnetLocal: !routed,
-        localAckTimeout,
-      },
-      alternate: emptyCmPath(),
-      sapSupported: false,
-      privateData: p.privateData ?? EMPTY,
-    };
+    const req = formatReq(p, c.localCommId, this.caGuid, { pathMtu, hopLimit, localAckTimeout });
     const tid = this.newTid();
     const mad = encodeCmMad(tid, req); // throws RangeError before anything changed
-    c.req = req;
-    c.tid = tid;
-    c.onEvent = onEvent;
-    c.packetLifeTime = packetLifeTime;
-    c.localAckTimeout = localAckTimeout;
-    c.maxRetries = req.maxCmRetries;
-    c.timeoutMs = 2 * ibTimeoutMs(packetLifeTime) + ibTimeoutMs(req.remoteCmResponseTimeout);
+    c.initActive(p, req, tid, packetLifeTime, onEvent);
     this.#byLocal.set(c.localCommId, c);
     c.setState('REQ_SENT');
     sendReliable(this, c, mad, req, () => this.requestTimedOut(c, 'REQ'));
@@ -243,18 +191,7 @@ export class IbCm {
 
   /** Sends a SIDR_REQ (IBTA §12.11.1) and reports the SIDR_REP or a timeout. */
   sidrRequest(
-    p: {
-      destGid: Uint8Array;
-      destQpn?: number;
-      /** Our GID to send from (default: the port's first). */
-      localGid?: Uint8Array;
-      serviceId: bigint;
-      pkey?: number;
-      privateData?: Uint8Array;
-      /** Default: 2 × 4.096 µs × 2^18 + 4.096 µs × 2^20, as a REQ. */
-      timeoutMs?: number;
-      maxRetries?: number;
-    },
+    p: IbCmSidrParams,
     onEvent: (ev: IbCmSidrEvent) => void,
   ): IbCmSidrPending {
     if (this.#closed) throw new Error('IbCm is closed');
@@ -507,18 +444,11 @@ export class IbCm {
       this.#issueRej(req, tid, from, CmRejReason.INVALID_SERVICE_ID);
       return;
     }
-    // 4. Our GID as the peer named it must be ours; ARI = a GID we do have (Linux: index 0).
+    // 4. The REQ's own fields: our GID as the peer named it, the transport, the path MTU.
     const gids = this.#gids();
-    if (!gids.some((g) => sameGid(g, req.primary.remoteGid))) {
-      this.#issueRej(req, tid, from, CmRejReason.INVALID_GID, gids[0]?.slice() ?? EMPTY);
-      return;
-    }
-    if (req.transport !== CmTransport.RC && req.transport !== CmTransport.UC) {
-      this.#issueRej(req, tid, from, CmRejReason.INVALID_TRANSPORT_TYPE);
-      return;
-    }
-    if (req.pathMtu < 1 || req.pathMtu > 5) {
-      this.#issueRej(req, tid, from, CmRejReason.INVALID_MTU);
+    const bad = reqRejectReason(req, gids);
+    if (bad) {
+      this.#issueRej(req, tid, from, bad.reason, bad.ari);
       return;
     }
     // Fair half-open limit: a source at its cap loses its own oldest half-open connection.
@@ -543,21 +473,7 @@ export class IbCm {
     const held = l.bySource.get(source);
     if (held) held.add(c);
     else l.bySource.set(source, new Set([c]));
-    c.remoteCommId = req.localCommId;
-    c.remoteCaGuid = req.localCaGuid;
-    c.remoteQpn = req.localQpn;
-    c.serviceId = req.serviceId;
-    c.req = req;
-    c.tid = tid;
-    // Replies leave from our GID the peer named (validated above), as Linux cm_init_av_for_response.
-    c.peer = { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey, localGid: req.primary.remoteGid.slice() };
-    c.localAckTimeout = req.primary.localAckTimeout;
-    // The peer names how long we wait for it; a hostile REQ says hours: bounded (maxResponseTimeout).
-    const cap = this.maxResponseTimeout;
-    c.packetLifeTime = Math.min(cap, Math.max(0, req.primary.localAckTimeout - 1));
-    c.maxRetries = req.maxCmRetries;
-    // The active side answers a REP within its LocalCMResponseTimeout (Linux cm_req_handler).
-    c.timeoutMs = ibTimeoutMs(Math.min(cap, req.localCmResponseTimeout)) + 2 * ibTimeoutMs(c.packetLifeTime);
+    c.initPassive(req, tid, from, this.maxResponseTimeout);
     this.#byLocal.set(c.localCommId, c);
     this.bindRemote(c);
     c.setState('REQ_RCVD');

@@ -32,11 +32,13 @@ import {
   gidKey,
   HALF_OPEN,
   type IbCmAcceptParams,
+  type IbCmConnectParams,
   type IbCmEvent,
   type IbCmListenEvent,
   type IbCmListenLimits,
   type IbCmSidrEvent,
   type IbCmState,
+  ibTimeoutMs,
 } from './cm-params.js';
 import type { GsiAddress } from './gsi.js';
 
@@ -190,6 +192,41 @@ export class IbCmConnection implements Retransmitter {
     readonly localCommId: number,
     readonly role: 'active' | 'passive',
   ) {}
+
+  /** An active connection takes its peer and timers from the consumer's parameters and its REQ (IBTA §12.9.6.1). */
+  initActive(p: IbCmConnectParams, req: CmReq, tid: bigint, packetLifeTime: number, onEvent: (ev: IbCmEvent) => void): void {
+    this.localQpn = p.qpn;
+    this.peer = { gid: p.destGid.slice(), qpn: p.destQpn ?? GSI_QPN, qkey: GSI_QKEY, pkey: p.pkey ?? DEFAULT_PKEY, localGid: p.localGid.slice() };
+    this.serviceId = p.serviceId;
+    this.req = req;
+    this.tid = tid;
+    this.onEvent = onEvent;
+    this.packetLifeTime = packetLifeTime;
+    this.localAckTimeout = req.primary.localAckTimeout;
+    this.maxRetries = req.maxCmRetries;
+    this.timeoutMs = 2 * ibTimeoutMs(packetLifeTime) + ibTimeoutMs(req.remoteCmResponseTimeout);
+  }
+
+  /**
+   * A passive connection takes its peer and timers from the REQ (IBTA §12.9.6.2). The peer names
+   * how long we wait for it, and a hostile REQ says hours: `cap` (the CM's maxResponseTimeout)
+   * bounds both exponents.
+   */
+  initPassive(req: CmReq, tid: bigint, from: GsiAddress, cap: number): void {
+    this.remoteCommId = req.localCommId;
+    this.remoteCaGuid = req.localCaGuid;
+    this.remoteQpn = req.localQpn;
+    this.serviceId = req.serviceId;
+    this.req = req;
+    this.tid = tid;
+    // Replies leave from our GID the peer named (validated by the CM), as Linux cm_init_av_for_response.
+    this.peer = { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey, localGid: req.primary.remoteGid.slice() };
+    this.localAckTimeout = req.primary.localAckTimeout;
+    this.packetLifeTime = Math.min(cap, Math.max(0, req.primary.localAckTimeout - 1));
+    this.maxRetries = req.maxCmRetries;
+    // The active side answers a REP within its LocalCMResponseTimeout (Linux cm_req_handler).
+    this.timeoutMs = ibTimeoutMs(Math.min(cap, req.localCmResponseTimeout)) + 2 * ibTimeoutMs(this.packetLifeTime);
+  }
 
   get name(): string {
     return `CM[${hx(this.localCommId, 8)}]`;

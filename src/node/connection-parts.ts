@@ -32,12 +32,13 @@ import {
   type ibv_qp,
   type ibv_recv_wr,
   type ibv_send_wr,
+  type ibv_sge,
   type rdma_cm_id,
 } from '../verbs/index.js';
 import type { RdmaDevice } from './device.js';
 import { RdmaError, UnsupportedError } from './errors.js';
 import { MemoryRegion } from './memory.js';
-import { type LocalBuffer, RECV_BASE } from './connection-types.js';
+import { type LocalBuffer, type Op, RECV_BASE, type Staging } from './connection-types.js';
 
 /**
  * One 'abort' listener per signal however many operations share it: a signal given to 10,000
@@ -204,4 +205,50 @@ export function unsupportedError(device: RdmaDevice, kind: string, opcode: ibv_w
     `${kind} is not supported by ${device.name} (${device.transport}${cap}): ibv_post_send(${name}) returned ${errnoName(errno)}${why ? ` (${why})` : ''}`,
     errno,
   );
+}
+
+/**
+ * Points a WR's one SGE at an operation's local bytes: an atomic's 8-byte result and small
+ * buffers go through the slot's staging area (a read is copied out at its completion), a
+ * registered region is used in place, and a large plain buffer is registered for this operation
+ * only (`op.tmpMr`, deregistered at its completion). False when that registration failed.
+ */
+export function bindLocal(sge: ibv_sge, op: Op, local: LocalBuffer | null, len: number, slot: number, st: Staging, device: RdmaDevice): boolean {
+  const inbound = op.kind === 'read';
+  if (local === null) {
+    // Atomics: the 8-byte result lands in the slot's staging area.
+    sge.addr = st.mr.addr + BigInt(slot * st.size);
+    sge.length = 8;
+    sge.lkey = st.mr.lkey;
+    op.result = 'u64';
+    op.buffer = st.buf.subarray(slot * st.size, slot * st.size + 8);
+  } else if (local instanceof MemoryRegion) {
+    sge.addr = local.mr.addr;
+    sge.length = len;
+    sge.lkey = local.mr.lkey;
+    op.buffer = local.buffer;
+  } else if (!(local instanceof Uint8Array)) {
+    sge.addr = local.region.mr.addr + BigInt(local.offset);
+    sge.length = len;
+    sge.lkey = local.region.mr.lkey;
+    op.buffer = local.region.buffer.subarray(local.offset, local.offset + len);
+  } else if (len <= st.size) {
+    const at = slot * st.size;
+    if (inbound) {
+      op.copyTo = local;
+      op.stageAt = at;
+    } else st.buf.set(local, at);
+    sge.addr = st.mr.addr + BigInt(at);
+    sge.length = len;
+    sge.lkey = st.mr.lkey;
+    op.buffer = local;
+  } else {
+    const mr = ibv_reg_mr(device.pd, local, len, inbound ? sinkAccess(device) : ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
+    if (!mr) return false;
+    op.tmpMr = mr;
+    sge.addr = mr.addr;
+    sge.length = len;
+    sge.lkey = mr.lkey;
+    op.buffer = local;
+  }  return true;
 }

@@ -94,6 +94,13 @@ export const RETRY_COUNT = 6;
 
 export type Kind = 'send' | 'write' | 'read' | 'writeWithImm' | 'atomicFetchAdd' | 'atomicCompareSwap';
 
+/** A connection's staging buffer: `size` bytes per send slot, registered once. */
+export interface Staging {
+  readonly buf: Uint8Array;
+  readonly mr: ibv_mr;
+  readonly size: number;
+}
+
 export interface Op {
   kind: Kind;
   resolve: (v: unknown) => void;

@@ -24,7 +24,6 @@ import {
   IBV_WR_RDMA_WRITE_WITH_IMM,
   IBV_WR_SEND,
   errnoName,
-  ibv_access_flags,
   ibv_ack_cq_events,
   ibv_dereg_mr,
   ibv_destroy_comp_channel,
@@ -32,7 +31,6 @@ import {
   ibv_poll_cq,
   ibv_post_recv,
   ibv_post_send,
-  ibv_reg_mr,
   ibv_req_notify_cq,
   type ibv_wr_opcode,
   rdma_cm_event_type,
@@ -56,8 +54,8 @@ import { logger } from '../util/log.js';
 import type { CmEvent, IdEvents } from './cm.js';
 import type { RdmaDevice } from './device.js';
 import { ConnectionClosedError, QueueFullError, RdmaError, WcError } from './errors.js';
-import { MemoryRegion, RemoteBuffer, type RemoteBufferLike } from './memory.js';
-import { AbortHub, createQueues, isOptional, lastError, localLength, posInt, sinkAccess, unsupportedError } from './connection-parts.js';
+import { RemoteBuffer, type RemoteBufferLike } from './memory.js';
+import { AbortHub, bindLocal, createQueues, isOptional, lastError, localLength, posInt, sinkAccess, unsupportedError } from './connection-parts.js';
 import {
   type ConnectionOptions,
   type ConnectionStats,
@@ -70,8 +68,9 @@ import {
   POLL_BATCH,
   RECV_BASE,
   SIGNAL_BYTES,
-  type Waiter,
+  type Staging,
 } from './connection-types.js';
+import { SlotWaiters } from './waiters.js';
 
 export type { ConnectionOptions, ConnectionStats, ConnectOptions, LocalBuffer, Message, OperationOptions } from './connection-types.js';
 export { accept, connect } from './connect.js';
@@ -110,8 +109,8 @@ export class Connection implements AsyncIterable<Message> {
   readonly #maxQueued: number;
   readonly #moderation: number;
   readonly #stagingSize: number;
-  readonly #staging: Uint8Array;
-  readonly #stagingMr: ibv_mr;
+  /** Each send slot's staging area in one registered buffer. */
+  readonly #stage: Staging;
   readonly #recvCount: number;
   readonly #recvSize: number;
   readonly #recvBuf: Uint8Array;
@@ -125,9 +124,7 @@ export class Connection implements AsyncIterable<Message> {
   readonly #sq: number[];
   #sqHead = 0;
   #sqLen = 0;
-  readonly #waiters: (Waiter | null)[] = [];
-  #waitHead = 0;
-  #waiting = 0;
+  readonly #waiters = new SlotWaiters(this.#aborts);
   #pending: number[] = [];
   #flushScheduled = false;
   #flushSeen = 0;
@@ -186,8 +183,7 @@ export class Connection implements AsyncIterable<Message> {
     this.qp = q.qp;
     this.cq = q.cq;
     this.channel = q.channel;
-    this.#staging = q.staging;
-    this.#stagingMr = q.stagingMr;
+    this.#stage = { buf: q.staging, mr: q.stagingMr, size: this.#stagingSize };
     this.#recvBuf = q.recvBuf;
     this.#recvMr = q.recvMr;
     this.#sendWrs = q.sendWrs;
@@ -222,7 +218,7 @@ export class Connection implements AsyncIterable<Message> {
   }
   /** A snapshot of the counters. */
   get stats(): Readonly<ConnectionStats> {
-    return { ...this.#stats, outstanding: this.#sqLen, waiting: this.#waiting };
+    return { ...this.#stats, outstanding: this.#sqLen, waiting: this.#waiters.count };
   }
   /** True until the connection is closing or closed. */
   get open(): boolean {
@@ -319,81 +315,17 @@ export class Connection implements AsyncIterable<Message> {
       if (this.#state !== 'open') throw new ConnectionClosedError(`${kind}: the connection is ${this.#state === 'setup' ? 'not established' : 'closed'}`);
       const signal = opts?.signal;
       if (signal?.aborted) throw signal.reason;
-      if (this.#free.length > 0 && this.#waiting === 0) return this.#start(this.#free.pop()!, kind, opcode, local, len, rb, imm, a, b, signal);
-      if (this.#waiting >= this.#maxQueued) throw new QueueFullError(this.#maxQueued);
-      return this.#wait(signal).then((slot) => this.#start(slot, kind, opcode, local, len, rb, imm, a, b, signal));
+      if (this.#free.length > 0 && this.#waiters.count === 0) return this.#start(this.#free.pop()!, kind, opcode, local, len, rb, imm, a, b, signal);
+      if (this.#waiters.count >= this.#maxQueued) throw new QueueFullError(this.#maxQueued);
+      return this.#waiters.wait(signal).then((slot) => this.#start(slot, kind, opcode, local, len, rb, imm, a, b, signal));
     } catch (e) {
       return Promise.reject(e);
     }
   }
 
-  #wait(signal: AbortSignal | undefined): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      const w: Waiter = { resolve, reject, signal, onAbort: null };
-      const at = this.#waiters.length;
-      if (signal) {
-        w.onAbort = () => {
-          if (this.#waiters[at] !== w) return;
-          this.#waiters[at] = null;
-          this.#waiting--;
-          reject(signal.reason);
-        };
-        this.#aborts.add(signal, w.onAbort);
-      }
-      this.#waiters.push(w);
-      this.#waiting++;
-      this.#stats.waiting = this.#waiting;
-    });
-  }
-
-  /** The oldest waiter still waiting, removed from the queue (or null). */
-  #nextWaiter(): Waiter | null {
-    while (this.#waitHead < this.#waiters.length) {
-      const w = this.#waiters[this.#waitHead];
-      this.#waiters[this.#waitHead++] = null;
-      if (w) {
-        this.#waiting--;
-        if (w.onAbort) this.#aborts.remove(w.signal!, w.onAbort);
-        this.#compactWaiters();
-        return w;
-      }
-    }
-    this.#compactWaiters();
-    return null;
-  }
-
-  #compactWaiters(): void {
-    if (this.#waitHead === this.#waiters.length) {
-      this.#waiters.length = 0;
-      this.#waitHead = 0;
-    } else if (this.#waitHead > 1024 && this.#waitHead * 2 > this.#waiters.length) {
-      // Waiters remember their index for abort: shift them with a fresh index map.
-      const rest = this.#waiters.slice(this.#waitHead).filter((w): w is Waiter => w !== null);
-      this.#waiters.length = 0;
-      this.#waitHead = 0;
-      for (const w of rest) this.#rewait(w);
-    }
-  }
-
-  #rewait(w: Waiter): void {
-    const at = this.#waiters.length;
-    if (w.onAbort) {
-      this.#aborts.remove(w.signal!, w.onAbort);
-      const signal = w.signal!;
-      w.onAbort = () => {
-        if (this.#waiters[at] !== w) return;
-        this.#waiters[at] = null;
-        this.#waiting--;
-        w.reject(signal.reason);
-      };
-      this.#aborts.add(signal, w.onAbort);
-    }
-    this.#waiters.push(w);
-  }
-
   #release(slot: number): void {
     if (this.#state === 'open') {
-      const w = this.#nextWaiter();
+      const w = this.#waiters.next();
       if (w) {
         w.resolve(slot);
         return;
@@ -416,49 +348,13 @@ export class Connection implements AsyncIterable<Message> {
     return new Promise((resolve, reject) => {
       const op: Op = { kind, resolve, reject, settled: false, tmpMr: null, copyTo: null, stageAt: 0, result: 'void', buffer: null, signal, onAbort: null };
       const wr = this.#sendWrs[slot]!;
-      const sge = wr.sg_list[0]!;
       wr.opcode = opcode;
       wr.send_flags = 0;
       const inbound = opcode === IBV_WR_RDMA_READ;
-      if (local === null) {
-        // Atomics: the 8-byte result lands in the slot's staging area.
-        sge.addr = this.#stagingMr.addr + BigInt(slot * this.#stagingSize);
-        sge.length = 8;
-        sge.lkey = this.#stagingMr.lkey;
-        op.result = 'u64';
-        op.buffer = this.#staging.subarray(slot * this.#stagingSize, slot * this.#stagingSize + 8);
-      } else if (local instanceof MemoryRegion) {
-        sge.addr = local.mr.addr;
-        sge.length = len;
-        sge.lkey = local.mr.lkey;
-        op.buffer = local.buffer;
-      } else if (!(local instanceof Uint8Array)) {
-        sge.addr = local.region.mr.addr + BigInt(local.offset);
-        sge.length = len;
-        sge.lkey = local.region.mr.lkey;
-        op.buffer = local.region.buffer.subarray(local.offset, local.offset + len);
-      } else if (len <= this.#stagingSize) {
-        const at = slot * this.#stagingSize;
-        if (inbound) {
-          op.copyTo = local;
-          op.stageAt = at;
-        } else this.#staging.set(local, at);
-        sge.addr = this.#stagingMr.addr + BigInt(at);
-        sge.length = len;
-        sge.lkey = this.#stagingMr.lkey;
-        op.buffer = local;
-      } else {
-        const mr = ibv_reg_mr(this.device.pd, local, len, inbound ? sinkAccess(this.device) : ibv_access_flags.IBV_ACCESS_LOCAL_WRITE);
-        if (!mr) {
-          this.#release(slot);
-          reject(lastError(`${kind}: ibv_reg_mr`));
-          return;
-        }
-        op.tmpMr = mr;
-        sge.addr = mr.addr;
-        sge.length = len;
-        sge.lkey = mr.lkey;
-        op.buffer = local;
+      if (!bindLocal(wr.sg_list[0]!, op, local, len, slot, this.#stage, this.device)) {
+        this.#release(slot);
+        reject(lastError(`${kind}: ibv_reg_mr`));
+        return;
       }
       if (inbound) op.result = 'buffer';
       if (rb) {
@@ -636,7 +532,7 @@ export class Connection implements AsyncIterable<Message> {
       const b = op.buffer!;
       op.resolve(new DataView(b.buffer, b.byteOffset, 8).getBigUint64(0, true));
     } else {
-      if (op.copyTo) op.copyTo.set(this.#staging.subarray(op.stageAt, op.stageAt + op.copyTo.byteLength));
+      if (op.copyTo) op.copyTo.set(this.#stage.buf.subarray(op.stageAt, op.stageAt + op.copyTo.byteLength));
       op.resolve(op.buffer);
     }
   }
@@ -721,7 +617,7 @@ export class Connection implements AsyncIterable<Message> {
   }
 
   #rejectWaiters(err: Error): void {
-    for (let w = this.#nextWaiter(); w; w = this.#nextWaiter()) w.reject(err);
+    this.#waiters.rejectAll(err);
   }
 
   /**
@@ -777,7 +673,7 @@ export class Connection implements AsyncIterable<Message> {
     rdma_destroy_qp(this.cm_id);
     if (ibv_destroy_cq(this.cq) !== 0) log('ibv_destroy_cq: %s', softrdmaLastError().message);
     if (ibv_destroy_comp_channel(this.channel) !== 0) log('ibv_destroy_comp_channel: %s', softrdmaLastError().message);
-    ibv_dereg_mr(this.#stagingMr);
+    ibv_dereg_mr(this.#stage.mr);
     if (this.#recvMr) ibv_dereg_mr(this.#recvMr);
     const e = this.device.events.destroy(this.cm_id);
     if (e !== 0) log('rdma_destroy_id: %s', errnoName(e));
@@ -792,7 +688,7 @@ export class Connection implements AsyncIterable<Message> {
     rdma_destroy_qp(this.cm_id);
     ibv_destroy_cq(this.cq);
     ibv_destroy_comp_channel(this.channel);
-    ibv_dereg_mr(this.#stagingMr);
+    ibv_dereg_mr(this.#stage.mr);
     if (this.#recvMr) ibv_dereg_mr(this.#recvMr);
     this.#resolveClosed();
   }
