@@ -16,7 +16,7 @@
  * after (Linux siw makes the same argument for its zero-copy path).
  *
  * Receive. The deframer yields complete FPDUs (length and CRC checked) as views into the
- * socket chunks; a per-opcode table ({@link RX_HANDLERS}) checks DDP sequencing and calls the
+ * socket chunks; a per-opcode table (`RX_HANDLERS`, rx-ops.ts) checks DDP sequencing and calls the
  * responder, which places tagged payload after one access check per message and untagged
  * payload into the receive WQE's SGL at its Message Offset.
  *
@@ -31,14 +31,13 @@ import { RiQpState } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
 import type { MpaAttrs, Qp } from '../rnic/qp.js';
 import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
-import { type AtomicArgs, AtomicKind } from '../rnic/atomics.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
 import { type SqWqe, WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
 import { DDP_UNTAGGED_HDR_LEN } from '../wire/ddp.js';
-import { copyUlpdu, copyUlpduPrefix, type Fpdu, FpduDeframer } from '../wire/deframer.js';
-import { DdpUntaggedEcode, isTerminateError, MpaEcode, RdmapEcode, RdmapEtype, TerminateError } from '../wire/errors.js';
+import { copyUlpduPrefix, type Fpdu, FpduDeframer } from '../wire/deframer.js';
+import { isTerminateError, MpaEcode, RdmapEcode, RdmapEtype, TerminateError } from '../wire/errors.js';
 import { MarkerInserter, MPA_CRC_LEN, MPA_HDR_LEN, MPA_MAX_ULPDU, mpaPadLength, writeMpaCrc } from '../wire/mpa.js';
 import {
   decodeRdmapHeaderInto,
@@ -48,11 +47,12 @@ import {
   RdmapOpcode,
   type ReadRequestHeader,
 } from '../wire/rdmap.js';
-import { buildTerminate, decodeTerminate, encodeTerminateMessage } from '../wire/terminate.js';
-import { AOP_EXTENDED, copyUlpduPrefixInto, extWords, IMM_AFTER_WRITE, IWARP_CAPS, IWARP_CAPS_RFC7306, SEND_OPCODE, type TermCopied, TX_HDR_LEN, writeRfc7306Header } from './tx-headers.js';
+import { buildTerminate, encodeTerminateMessage } from '../wire/terminate.js';
+import { copyUlpduPrefixInto, extWords, IMM_AFTER_WRITE, IWARP_CAPS, IWARP_CAPS_RFC7306, SEND_OPCODE, type TermCopied, TX_HDR_LEN, writeRfc7306Header } from './tx-headers.js';
 import { LlpStream, RTR_STAG, type RtrType } from './llp.js';
-import { asyncEventForTerminate, faultOfAtomicTerminate, faultOfReadTerminate, terminateOfFault, terminateRecord } from './terminate-map.js';
+import { asyncEventForTerminate, terminateOfFault, terminateRecord } from './terminate-map.js';
 import { openPcapForConn, type PcapTap } from './trace.js';
+import { RX_HANDLERS } from './rx-ops.js';
 
 const log = logger('conn');
 
@@ -62,7 +62,6 @@ const COPY_THRESHOLD = 8192;
 const FLUSH_BYTES = 128 * 1024;
 /** Largest header we ever parse before the payload (untagged 18 + RFC 7306 Atomic Request 52). */
 const MAX_HDR = 72;
-type RxHandler = (c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu) => void;
 
 /**
  * Validates an LLP stream handle and attaches a new connection to `qp` (RNICPI §4.4).
@@ -93,7 +92,7 @@ export class IwarpConn implements QpTransport {
   private pcap: PcapTap | null = null;
   private active = false;
   private detached = false;
-  private rxStopped = false;
+  rxStopped = false;
   private scheduled = false;
   private running = false;
   private graceful = false;
@@ -104,11 +103,11 @@ export class IwarpConn implements QpTransport {
   // ---- DDP sequence numbers (RFC 5041 §5: MSNs start at 1 per queue) ----
   private sendMsn = 1;
   private readReqMsn = 1;
-  private recvMsn = 1;
-  private recvReadMsn = 1;
+  recvMsn = 1;
+  recvReadMsn = 1;
   /** RFC 7306 Atomic Responses have their own queue (QN 3) and MSNs. */
   private atomicRespMsn = 1;
-  private recvAtomicRespMsn = 1;
+  recvAtomicRespMsn = 1;
   /** The Immediate Data segment after an RDMA Write with Immediate; made on first use. */
   private immSeg: TxSeg | null = null;
 
@@ -621,184 +620,20 @@ export class IwarpConn implements QpTransport {
   }
 
   /** A fault from the core's responder ends the receive side with its Terminate. */
-  private fault(r: Fault, f: Fpdu): void {
+  fault(r: Fault, f: Fpdu): void {
     if (r !== Fault.OK) this.protocolError(r, f);
-  }
-
-  /** Inbound RDMA Write (RFC 5040 §4.3): placement is the responder's. */
-  static rxWrite(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
-    const len = f.length - h.headerLength;
-    c.fault(c.qp.responder.rxWrite(h.stag, h.to, len, h.last, f, h.headerLength), f);
-  }
-
-  /** Inbound Read Response: matched against the ORQ by the responder (RFC 5040 §4.5). */
-  static rxReadResponse(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
-    const len = f.length - h.headerLength;
-    c.fault(c.qp.completer.rxReadResponse(h.stag, h.to, len, h.last, f, h.headerLength, c), f);
-  }
-
-  /** Inbound Send family (RFC 5040 §4.6–4.7): the DDP MSN here, receive matching in the responder. */
-  static rxSend(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
-    if (h.msn !== c.recvMsn) {
-      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `MSN ${h.msn}, expected ${c.recvMsn}`);
-    }
-    const len = f.length - h.headerLength;
-    const inv = h.info.invalidate;
-    const r = c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, inv, inv ? h.invalidateStag : 0, f, h.headerLength);
-    if (r === Fault.OK && h.last) c.recvMsn = (c.recvMsn + 1) >>> 0;
-    c.fault(r, f);
-  }
-
-  /** Inbound RDMA Read Request (RFC 5040 §4.4): DDP sequencing here, IRD and access in the responder. */
-  static rxReadRequest(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
-    const qp = c.qp;
-    if (!qp.enableRdmaRead) {
-      // Reads not enabled: the Read Request queue does not exist (Verbs §7.3: 0x1201).
-      c.fault(Fault.READ_NOT_ENABLED, f);
-      return;
-    }
-    if (h.msn !== c.recvReadMsn) {
-      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Read Request MSN ${h.msn}, expected ${c.recvReadMsn}`);
-    }
-    if (h.mo !== 0) throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
-    if (!h.last) throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.CatastrophicStream, 'Read Request without L bit');
-    const r = qp.responder.rxReadRequest(h.sinkStag, h.sinkTo, h.readSize, h.srcStag, h.srcTo, c);
-    if (r === Fault.OK) c.recvReadMsn = (c.recvReadMsn + 1) >>> 0;
-    c.fault(r, f);
   }
 
   /**
    * RFC 7306 opcodes from a peer that did not agree them in the MPA exchange are unexpected
    * opcodes (RFC 5040 §7.3), as they are to Linux siw.
    */
-  private rfc7306Refused(f: Fpdu): boolean {
+  rfc7306Refused(f: Fpdu): boolean {
     if (this.caps.atomics) return false;
     this.protocolError(TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode, 'RFC 7306 not negotiated'), f);
     return true;
   }
 
-  /**
-   * Inbound Immediate Data (RFC 7306 §6), on the Send queue: softrdma's Send with Immediate
-   * (payload after the header), or, marked {@link IMM_AFTER_WRITE}, the immediate of the RDMA
-   * Write before it. The verbs' 32-bit immediate is the low-order half of the 64 bits.
-   */
-  static rxImmediate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
-    if (c.rfc7306Refused(f)) return;
-    if (h.msn !== c.recvMsn) {
-      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `MSN ${h.msn}, expected ${c.recvMsn}`);
-    }
-    const imm = Number(h.immediateData & 0xffff_ffffn);
-    const len = f.length - h.headerLength;
-    const r =
-      h.rsvdUlp32 === IMM_AFTER_WRITE && h.mo === 0 && h.last && len === 0
-        ? c.qp.responder.rxWriteImm(imm, h.info.solicited)
-        : c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, false, 0, f, h.headerLength, imm);
-    if (r === Fault.OK && h.last) c.recvMsn = (c.recvMsn + 1) >>> 0;
-    c.fault(r, f);
-  }
-
-  /** Inbound Atomic Request (RFC 7306 §5.1): DDP sequencing on the Read Request queue here, the rest in the core. */
-  static rxAtomicRequest(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
-    if (c.rfc7306Refused(f)) return;
-    if (h.msn !== c.recvReadMsn) {
-      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Atomic Request MSN ${h.msn}, expected ${c.recvReadMsn}`);
-    }
-    if (h.mo !== 0) throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
-    if (!h.last) throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.CatastrophicStream, 'Atomic Request without L bit');
-    const extra = f.length - h.headerLength;
-    const ext = (h.atomicOpcode & AOP_EXTENDED) !== 0;
-    const kind = h.atomicOpcode & ~AOP_EXTENDED;
-    let args: AtomicArgs;
-    if (kind > AtomicKind.COMPARE_SWAP || (!ext && extra !== 0) || (ext && extra !== 32 && extra !== 96)) {
-      // An AOpCode or operand size we do not implement.
-      args = { kind: -1 as AtomicKind, size: 0, addSwap: [], addSwapMask: [], compare: [], compareMask: [] };
-    } else {
-      args = { kind, size: 8 + extra / 4, addSwap: [h.addSwapData], addSwapMask: [h.addSwapMask], compare: [h.compareData], compareMask: [h.compareMask] };
-      if (extra > 0) {
-        const b = new Uint8Array(extra);
-        copyUlpdu(f, b, 0, h.headerLength, extra);
-        const dv = new DataView(b.buffer);
-        for (let o = 0; o < extra; o += 32) {
-          args.addSwap.push(dv.getBigUint64(o));
-          args.addSwapMask.push(dv.getBigUint64(o + 8));
-          args.compare.push(dv.getBigUint64(o + 16));
-          args.compareMask.push(dv.getBigUint64(o + 24));
-        }
-      }
-    }
-    const r = c.qp.responder.rxAtomicRequest(h.requestId, args, h.remoteStag, h.remoteTo, c);
-    if (r === Fault.OK) c.recvReadMsn = (c.recvReadMsn + 1) >>> 0;
-    c.fault(r, f);
-  }
-
-  /** Inbound Atomic Response (RFC 7306 §5.2) on its own queue (QN 3): matched to the ORQ head by the core. */
-  static rxAtomicResponse(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
-    if (c.rfc7306Refused(f)) return;
-    if (h.msn !== c.recvAtomicRespMsn) {
-      throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `Atomic Response MSN ${h.msn}, expected ${c.recvAtomicRespMsn}`);
-    }
-    if (h.mo !== 0 || !h.last) throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMo);
-    const extra = f.length - h.headerLength;
-    if (extra % 8 !== 0 || extra > 24) {
-      c.fault(Fault.UNEXPECTED_ATOMIC_RESPONSE, f);
-      return;
-    }
-    const orig = [h.originalValue];
-    if (extra > 0) {
-      const b = new Uint8Array(extra);
-      copyUlpdu(f, b, 0, h.headerLength, extra);
-      const dv = new DataView(b.buffer);
-      for (let o = 0; o < extra; o += 8) orig.push(dv.getBigUint64(o));
-    }
-    const r = c.qp.completer.rxAtomicResponse(h.originalRequestId, orig, c);
-    if (r === Fault.OK) c.recvAtomicRespMsn = (c.recvAtomicRespMsn + 1) >>> 0;
-    c.fault(r, f);
-  }
-
-  /** Inbound Terminate (RFC 5040 §4.8): recorded for Query QP; no Terminate goes back. */
-  static rxTerminate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
-    const all = new Uint8Array(f.length);
-    copyUlpduPrefixInto(f, all);
-    const body = all.subarray(h.headerLength);
-    let layer = 0;
-    let etype = 0;
-    let ecode = 0;
-    let fault: Fault | undefined;
-    try {
-      const t = decodeTerminate(all, h.headerLength);
-      layer = t.layer;
-      etype = t.etype;
-      ecode = t.ecode;
-      // The Terminate names the offending segment: a Read or Atomic Request of ours gets its own
-      // status (Verbs §6.6.2.4, "Remote Termination Error ... related to this Work Request").
-      const seg = t.ddpHeader;
-      const op = seg && seg.length >= 2 ? seg[1]! & 0x0f : -1;
-      if (op === RdmapOpcode.AtomicRequest) fault = faultOfAtomicTerminate(layer, etype, ecode);
-      else if (op === RdmapOpcode.ReadRequest) fault = faultOfReadTerminate(layer, etype, ecode);
-    } catch {
-      // A malformed Terminate still terminates the stream; its code is then unknown.
-    }
-    c.rxStopped = true;
-    c.qp.rnic.counters.terminatesReceived++;
-    log('QP[%d] Terminate received: %s', c.qp.id, new TerminateError(layer, etype, ecode).message);
-    c.qp.onTerminateReceived(terminateRecord({ layer, etype, ecode }, body.slice(0, 52), false, fault));
-  }
 }
-
-/** Per-opcode receive handlers (RFC 5040 §4; RFC 7306 §5–6, refused unless negotiated). */
-export const RX_HANDLERS: readonly (RxHandler | undefined)[] = [
-  IwarpConn.rxWrite, // 0 Write
-  IwarpConn.rxReadRequest, // 1 Read Request
-  IwarpConn.rxReadResponse, // 2 Read Response
-  IwarpConn.rxSend, // 3 Send
-  IwarpConn.rxSend, // 4 Send with Invalidate
-  IwarpConn.rxSend, // 5 Send with SE
-  IwarpConn.rxSend, // 6 Send with SE and Invalidate
-  IwarpConn.rxTerminate, // 7 Terminate
-  IwarpConn.rxImmediate, // 8 Immediate Data (RFC 7306)
-  IwarpConn.rxImmediate, // 9 Immediate Data with SE
-  IwarpConn.rxAtomicRequest, // 10 Atomic Request
-  IwarpConn.rxAtomicResponse, // 11 Atomic Response
-];
 
 function noop(): void {}

@@ -31,7 +31,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { addressToGid, canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address } from '../roce/net.js';
+import { addressToGid, canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address } from '../wire/ib/gid-address.js';
 import { ENV_ROCE_ADDRS } from '../util/env.js';
 import { logger } from '../util/log.js';
 

@@ -5,10 +5,10 @@
  * the `dgram` fallback's socket send IPv4 ID 0 with DF (IPv6: no fragmentation, zero-checksum
  * datagrams accepted, flow label 0) through the addon's setsockopt.
  */
-import type dgram from 'node:dgram';
+import dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { nativeUdp } from '../util/native-udp.js';
+import { type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
 import { ipv4FromGid } from '../wire/ib/cm.js';
 import { QPN_MULTICAST } from '../wire/ib/bth.js';
 import { canonicalAddress, isIpv6Address } from '../wire/ib/gid-address.js';
@@ -205,4 +205,25 @@ export function setDgramSocketOptions(fd: number, ipv6: boolean): boolean {
   }
   set(fd, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO);
   return true;
+}
+
+/**
+ * Joins or leaves the multicast group `group` (`groupBytes`, its octets) on the interface of our
+ * address `iface`: IP_ADD_MEMBERSHIP with the interface's address for IPv4 (IGMP),
+ * IPV6_ADD_MEMBERSHIP with its index for IPv6 (MLD, RFC 3810), on either datagram layer's
+ * socket. Throws when the interface refuses it or (IPv6) the address is on no interface.
+ */
+export function udpMembership(sock: NativeUdpSocket | dgram.Socket, group: string, groupBytes: Uint8Array, iface: string, join: boolean): void {
+  const native = !(sock instanceof dgram.Socket);
+  if (!isIpv6Address(group)) {
+    if (native) sock.membership(ipv4Number(group), ipv4Number(iface), join);
+    else if (join) sock.addMembership(group, iface);
+    else sock.dropMembership(group, iface);
+    return;
+  }
+  const itf = ipv6InterfaceOf(iface);
+  if (!itf?.index) throw new Error(`no interface holds ${iface}`);
+  if (native) sock.membership(groupBytes, itf.index, join);
+  else if (join) sock.addMembership(group, `::%${itf.name}`);
+  else sock.dropMembership(group, `::%${itf.name}`);
 }

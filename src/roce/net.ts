@@ -60,19 +60,15 @@ import { logger } from '../util/log.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
 import { datagramLayer, ICRC_META_WORD, type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
 import { BTH_LEN, checkIcrc, decodeIbPacket, ICRC_LEN, type IbPacket, ibPacketPartsLength, isIbWireError, readIcrc, solveIpv4Id, writeIcrc } from '../wire/ib/index.js';
-import { addressToGid, canonicalAddress, gidToAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
+import { canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
 import { ROCEV2_PORT } from '../wire/ib/constants.js';
 import { IpIdWindow } from './ipid-window.js';
 import {
-  datagramsPerRecvBuffer,
-  gidToIpv4,
   IPV4_UDP_OVERHEAD,
   IPV6_UDP_OVERHEAD,
-  ipIdZeroSupported,
   ipv4Bytes,
   ipv4Number,
   ipv4Text,
-  ipv4ToGid,
   ipv6InterfaceOf,
   isIpv4Multicast,
   linkMtuOf,
@@ -80,39 +76,13 @@ import {
   SOCKET_BUFFER,
   setDgramSocketOptions,
   socketFd,
-  socketRecvBuffer,
+  udpMembership,
 } from './net-host.js';
 import { flattenPacket, MAX_TX_QUEUE, NativeTxQueue, type RocePacket } from './net-tx.js';
 import { RocePcap } from './trace.js';
 
 const log = logger('roce:net');
 
-export {
-  addressToGid,
-  canonicalAddress,
-  datagramsPerRecvBuffer,
-  gidToAddress,
-  gidToIpv4,
-  IPV4_UDP_OVERHEAD,
-  IPV6_UDP_OVERHEAD,
-  ipIdZeroSupported,
-  ipv4Bytes,
-  ipv4ToGid,
-  ipv6Bytes,
-  ipv6InterfaceOf,
-  ipv6Text,
-  isIpv4Multicast,
-  isIpv6Address,
-  isIpv6LinkLocal,
-  linkMtuOf,
-  MAX_TX_QUEUE,
-  MULTICAST_QPN,
-  type RocePacket,
-  socketRecvBuffer,
-};
-
-/** The RoCEv2 UDP destination port (IBTA Vol. 1 Annex A17.2.4). */
-export { ROCEV2_PORT };
 /** Sends held while the socket binds, at most. */
 const MAX_PENDING = 1024;
 /** How long an unused endpoint stays open (its last datagrams leave; a new QP may reuse it). */
@@ -460,7 +430,7 @@ export class RoceNet {
       this.#joined.delete(iface);
       if (n === 1 && this.#listening && !this.#closed) {
         try {
-          this.#membership(iface, false);
+          udpMembership(this.#nsock ?? this.#sock!, this.address, this.#addrBytes, iface, false);
         } catch (e) {
           log('%s: leaving on %s: %s', this.address, iface, (e as Error).message);
         }
@@ -468,28 +438,9 @@ export class RoceNet {
     } else this.#joined.set(iface, n - 1);
   }
 
-  /**
-   * Joins or leaves the group on the interface of the address `iface`: IP_ADD_MEMBERSHIP with the
-   * interface's address for IPv4 (IGMP), IPV6_ADD_MEMBERSHIP with its index for IPv6 (MLD,
-   * RFC 3810). Throws when the interface refuses it or (IPv6) the address is on no interface.
-   */
-  #membership(iface: string, join: boolean): void {
-    if (!this.ipv6) {
-      if (this.#nsock) this.#nsock.membership(ipv4Number(this.address), ipv4Number(iface), join);
-      else if (join) this.#sock!.addMembership(this.address, iface);
-      else this.#sock!.dropMembership(this.address, iface);
-      return;
-    }
-    const itf = ipv6InterfaceOf(iface);
-    if (!itf?.index) throw new Error(`no interface holds ${iface}`);
-    if (this.#nsock) this.#nsock.membership(this.#addrBytes, itf.index, join);
-    else if (join) this.#sock!.addMembership(this.address, `::%${itf.name}`);
-    else this.#sock!.dropMembership(this.address, `::%${itf.name}`);
-  }
-
   #addMembership(iface: string): void {
     try {
-      this.#membership(iface, true);
+      udpMembership(this.#nsock ?? this.#sock!, this.address, this.#addrBytes, iface, true);
       log('%s:%d joined on %s', this.address, this.port, iface);
     } catch (e) {
       log('%s:%d cannot join on %s: %s', this.address, this.port, iface, (e as Error).message);

@@ -24,7 +24,9 @@ import type { OrqEntry, SqWqe } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { encodeIbPacket, encodeIbPacketGather, IbOpcode, type IbPacket, ibOpInfo, ibPadCount, newBth, psnAdd, psnDiff, QKEY_CONTROLLED } from '../wire/ib/index.js';
 import { C } from './counters.js';
-import { datagramsPerRecvBuffer, gidToAddress, type RocePacket } from './net.js';
+import { datagramsPerRecvBuffer } from './net-host.js';
+import { type RocePacket } from './net-tx.js';
+import { gidToAddress } from '../wire/ib/gid-address.js';
 import type { RoceQp } from './transport.js';
 
 const log = logger('roce');

@@ -34,7 +34,10 @@ import { IbService, ibOpInfo, ibPacketPartsLength, NakCode, nakSyndrome, PKEY_DE
 import { RoceCompleter } from './completer.js';
 import { C, RoceQpCounters } from './counters.js';
 import { nakOfFault } from './nak-map.js';
-import { gidToAddress, gidToIpv4, isIpv6Address, RoceNet, type RoceNetClient, type RocePacket, type RoceRx } from './net.js';
+import { RoceNet, type RoceNetClient, type RoceRx } from './net.js';
+import { gidToIpv4 } from './net-host.js';
+import { type RocePacket } from './net-tx.js';
+import { gidToAddress, isIpv6Address } from '../wire/ib/gid-address.js';
 import { MAX_HEADERS, RoceRequester } from './requester.js';
 import { RoceResponder, RoceWireError } from './responder.js';
 

@@ -49,7 +49,7 @@ const ready = /KP_READY/;
  * sets the ID of outgoing RoCEv2 datagrams to 0 (docs/interop.md).
  */
 async function ipIdZeroNative(): Promise<boolean> {
-  const net = (await import(join(repo, 'dist/src/roce/net.js'))) as { ipIdZeroSupported(): boolean };
+  const net = (await import(join(repo, 'dist/src/roce/net-host.js'))) as { ipIdZeroSupported(): boolean };
   return net.ipIdZeroSupported();
 }
 

@@ -5,7 +5,8 @@
  * runs them under their manual numbers.
  */
 import assert from 'node:assert/strict';
-import { gidToIpv4, RoceNet } from '../../src/roce/net.js';
+import { RoceNet } from '../../src/roce/net.js';
+import { gidToIpv4 } from '../../src/roce/net-host.js';
 import type { Device } from '../../src/verbs/device.js';
 import {
   IBV_MTU_1024,

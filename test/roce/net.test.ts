@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Cq, NotifyType } from '../../src/rnic/cq.js';
-import { gidToIpv4, ipIdZeroSupported, ipv4Bytes, ipv4ToGid, RoceNet, type RoceRx } from '../../src/roce/net.js';
+import { RoceNet, type RoceRx } from '../../src/roce/net.js';
+import { gidToIpv4, ipIdZeroSupported, ipv4Bytes, ipv4ToGid } from '../../src/roce/net-host.js';
 import { nativeUdp } from '../../src/util/native-udp.js';
 import { encodeIbPacket, IbOpcode, ibPadCount, newBth, writeIcrc } from '../../src/wire/ib/index.js';
 

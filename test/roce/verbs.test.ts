@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Device } from '../../src/verbs/device.js';
-import { gidToAddress, ipv6Bytes, RoceNet } from '../../src/roce/net.js';
+import { RoceNet } from '../../src/roce/net.js';
+import { gidToAddress, ipv6Bytes } from '../../src/wire/ib/gid-address.js';
 import {
   IBV_ACCESS_LOCAL_WRITE,
   IBV_MTU_1024,

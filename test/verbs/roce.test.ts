@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { hostGids } from '../../src/provider/ib.js';
-import { gidToIpv4 } from '../../src/roce/net.js';
+import { gidToIpv4 } from '../../src/roce/net-host.js';
 import { networkInterfaces } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import {
