@@ -324,23 +324,19 @@ export class IwarpConn implements QpTransport {
       case TxOp.SEND_IMM:
         this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, g, 0);
         return;
-      case TxOp.ATOMIC_REQUEST: {
-        // Atomic Requests share the Read Request queue (QN 1) and its MSNs (RFC 7306 §5).
-        opcode = RdmapOpcode.AtomicRequest;
-        msn = this.readReqMsn;
-        this.readReqMsn = (this.readReqMsn + 1) >>> 0;
-        const ext = extWords(g);
-        if (ext) {
-          g.parts = [ext];
-          g.len = ext.length;
-        }
-        this.emitFpdu(opcode, g, msn, null, null);
-        return;
-      }
+      case TxOp.ATOMIC_REQUEST:
       case TxOp.ATOMIC_RESPONSE: {
-        opcode = RdmapOpcode.AtomicResponse;
-        msn = this.atomicRespMsn;
-        this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+        // Atomic Requests share the Read Request queue (QN 1) and its MSNs; Atomic Responses
+        // have their own queue (QN 3) (RFC 7306 §5).
+        if (g.op === TxOp.ATOMIC_REQUEST) {
+          opcode = RdmapOpcode.AtomicRequest;
+          msn = this.readReqMsn;
+          this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+        } else {
+          opcode = RdmapOpcode.AtomicResponse;
+          msn = this.atomicRespMsn;
+          this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+        }
         const ext = extWords(g);
         if (ext) {
           g.parts = [ext];
