@@ -30,7 +30,7 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
 import type { MpaAttrs, Qp } from '../rnic/qp.js';
-import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { newTxSeg, type QpTransport, registerLlpBinder, resetTxSeg, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
 import { type SqWqe, WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
@@ -307,13 +307,9 @@ export class IwarpConn implements QpTransport {
           // RDMA Write with Immediate: the Write, then an Immediate Data message (RFC 7306 §6)
           // marked as a Write's, which completes the WR.
           this.emitFpdu(opcode, g, 0, null, null);
-          const t = (this.immSeg ??= newTxSeg());
+          const t = resetTxSeg((this.immSeg ??= newTxSeg()));
           t.op = TxOp.SEND_IMM;
           t.wqe = g.wqe;
-          t.len = 0;
-          t.parts = [];
-          t.offset = 0;
-          t.last = true;
           t.se = g.se;
           t.imm = g.imm;
           t.hasImm = true;
