@@ -42,9 +42,15 @@ export function rxSend(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
   if (h.msn !== c.recvMsn) {
     throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `MSN ${h.msn}, expected ${c.recvMsn}`);
   }
-  const len = f.length - h.headerLength;
-  const inv = h.info.invalidate;
-  const r = c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, inv, inv ? h.invalidateStag : 0, f, h.headerLength);
+  const s = c.rxSeg;
+  s.offset = h.mo;
+  s.len = f.length - h.headerLength;
+  s.last = h.last;
+  s.se = h.info.solicited;
+  s.invalidate = h.info.invalidate;
+  s.invStag = s.invalidate ? h.invalidateStag : 0;
+  s.imm = undefined;
+  const r = c.qp.responder.rxSend(s, f, h.headerLength);
   if (r === Fault.OK && h.last) c.recvMsn = (c.recvMsn + 1) >>> 0;
   c.fault(r, f);
 }
@@ -79,10 +85,19 @@ export function rxImmediate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
   }
   const imm = Number(h.immediateData & 0xffff_ffffn);
   const len = f.length - h.headerLength;
-  const r =
-    h.rsvdUlp32 === IMM_AFTER_WRITE && h.mo === 0 && h.last && len === 0
-      ? c.qp.responder.rxWriteImm(imm, h.info.solicited)
-      : c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, false, 0, f, h.headerLength, imm);
+  let r: Fault;
+  if (h.rsvdUlp32 === IMM_AFTER_WRITE && h.mo === 0 && h.last && len === 0) r = c.qp.responder.rxWriteImm(imm, h.info.solicited);
+  else {
+    const s = c.rxSeg;
+    s.offset = h.mo;
+    s.len = len;
+    s.last = h.last;
+    s.se = h.info.solicited;
+    s.invalidate = false;
+    s.invStag = 0;
+    s.imm = imm;
+    r = c.qp.responder.rxSend(s, f, h.headerLength);
+  }
   if (r === Fault.OK && h.last) c.recvMsn = (c.recvMsn + 1) >>> 0;
   c.fault(r, f);
 }
