@@ -30,7 +30,7 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
 import type { MpaAttrs, Qp } from '../rnic/qp.js';
-import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { newTxSeg, type QpTransport, registerLlpBinder, resetTxSeg, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
 import { type SqWqe, WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
@@ -307,13 +307,9 @@ export class IwarpConn implements QpTransport {
           // RDMA Write with Immediate: the Write, then an Immediate Data message (RFC 7306 §6)
           // marked as a Write's, which completes the WR.
           this.emitFpdu(opcode, g, 0, null, null);
-          const t = (this.immSeg ??= newTxSeg());
+          const t = resetTxSeg((this.immSeg ??= newTxSeg()));
           t.op = TxOp.SEND_IMM;
           t.wqe = g.wqe;
-          t.len = 0;
-          t.parts = [];
-          t.offset = 0;
-          t.last = true;
           t.se = g.se;
           t.imm = g.imm;
           t.hasImm = true;
@@ -324,23 +320,19 @@ export class IwarpConn implements QpTransport {
       case TxOp.SEND_IMM:
         this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, g, 0);
         return;
-      case TxOp.ATOMIC_REQUEST: {
-        // Atomic Requests share the Read Request queue (QN 1) and its MSNs (RFC 7306 §5).
-        opcode = RdmapOpcode.AtomicRequest;
-        msn = this.readReqMsn;
-        this.readReqMsn = (this.readReqMsn + 1) >>> 0;
-        const ext = extWords(g);
-        if (ext) {
-          g.parts = [ext];
-          g.len = ext.length;
-        }
-        this.emitFpdu(opcode, g, msn, null, null);
-        return;
-      }
+      case TxOp.ATOMIC_REQUEST:
       case TxOp.ATOMIC_RESPONSE: {
-        opcode = RdmapOpcode.AtomicResponse;
-        msn = this.atomicRespMsn;
-        this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+        // Atomic Requests share the Read Request queue (QN 1) and its MSNs; Atomic Responses
+        // have their own queue (QN 3) (RFC 7306 §5).
+        if (g.op === TxOp.ATOMIC_REQUEST) {
+          opcode = RdmapOpcode.AtomicRequest;
+          msn = this.readReqMsn;
+          this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+        } else {
+          opcode = RdmapOpcode.AtomicResponse;
+          msn = this.atomicRespMsn;
+          this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+        }
         const ext = extWords(g);
         if (ext) {
           g.parts = [ext];

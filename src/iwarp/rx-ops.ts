@@ -105,9 +105,7 @@ export function rxAtomicRequest(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): vo
   } else {
     args = { kind, size: 8 + extra / 4, addSwap: [h.addSwapData], addSwapMask: [h.addSwapMask], compare: [h.compareData], compareMask: [h.compareMask] };
     if (extra > 0) {
-      const b = new Uint8Array(extra);
-      copyUlpdu(f, b, 0, h.headerLength, extra);
-      const dv = new DataView(b.buffer);
+      const dv = operandWords(f, h, extra);
       for (let o = 0; o < extra; o += 32) {
         args.addSwap.push(dv.getBigUint64(o));
         args.addSwapMask.push(dv.getBigUint64(o + 8));
@@ -135,9 +133,7 @@ export function rxAtomicResponse(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): v
   }
   const orig = [h.originalValue];
   if (extra > 0) {
-    const b = new Uint8Array(extra);
-    copyUlpdu(f, b, 0, h.headerLength, extra);
-    const dv = new DataView(b.buffer);
+    const dv = operandWords(f, h, extra);
     for (let o = 0; o < extra; o += 8) orig.push(dv.getBigUint64(o));
   }
   const r = c.qp.completer.rxAtomicResponse(h.originalRequestId, orig, c);
@@ -172,6 +168,13 @@ export function rxTerminate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
   c.qp.rnic.counters.terminatesReceived++;
   log('QP[%d] Terminate received: %s', c.qp.id, new TerminateError(layer, etype, ecode).message);
   c.qp.onTerminateReceived(terminateRecord({ layer, etype, ecode }, body.slice(0, 52), false, fault));
+}
+
+/** The operand words an RFC 7306 message carries after its fixed header (§5: 32- or 96-octet extensions). */
+function operandWords(f: Fpdu, h: RdmapHeaderStruct, extra: number): DataView {
+  const b = new Uint8Array(extra);
+  copyUlpdu(f, b, 0, h.headerLength, extra);
+  return new DataView(b.buffer);
 }
 
 /** Per-opcode receive handlers (RFC 5040 §4; RFC 7306 §5–6, refused unless negotiated). */

@@ -24,7 +24,7 @@ import { Access, AccessError, type AccessOut, checkAccess, LOCAL_ACCESS_STATUS, 
 import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './memops.js';
 import { connectionCarries } from './post.js';
 import type { Qp } from './qp.js';
-import { newTxSeg, type QpTransport, TxOp, type TxSeg } from './transport.js';
+import { newTxSeg, type QpTransport, resetTxSeg, TxOp, type TxSeg } from './transport.js';
 import { type OrqEntry, type Sge, type SqWqe, WqeState } from './wqe.js';
 import { isRequestWr, isWireWr, SglRole, WR_TABLE } from './wr-table.js';
 
@@ -103,7 +103,7 @@ export class Requester {
       const sqReady = this.sqHeadReady();
       if (irqReady && (this.irqBurst < IRQ_BURST || !sqReady)) {
         this.irqBurst++;
-        const s = qp.responder.nextReadResponse(this.seg, t.maxPayload(TxOp.READ_RESPONSE));
+        const s = qp.responder.nextReadResponse(resetTxSeg(this.seg), t.maxPayload(TxOp.READ_RESPONSE));
         if (s) return s;
         continue;
       }
@@ -232,7 +232,7 @@ export class Requester {
     }
     const op = TX_OP_OF_WR[w.type]!;
     const n = Math.min(t.maxPayload(op), w.totalLen - w.bytesSent);
-    const s = this.seg;
+    const s = resetTxSeg(this.seg);
     s.op = op;
     s.wqe = w;
     s.len = n;
@@ -308,20 +308,14 @@ export class Requester {
       // The SQ does not wait for Reads (Verbs §8.2.2 rule 14).
       qp.sqProc = w.seq + 1;
     }
-    const s = this.seg;
+    const s = resetTxSeg(this.seg);
     s.op = TxOp.READ_REQUEST;
     s.wqe = w;
-    s.len = 0;
-    s.parts = [];
-    s.offset = 0;
-    s.last = true;
-    s.se = false;
     s.sinkStag = sge.stag;
     s.sinkTo = sge.to;
     s.size = sge.len;
     s.srcStag = w.remoteStag;
     s.srcTo = w.remoteTo + srcOff;
-    s.ud = null;
     return s;
   }
 
@@ -347,15 +341,9 @@ export class Requester {
     qp.orq.push({ wqe: w, sinkStag: 0, sinkTo: 0n, length: 0, received: 0, target: null, atomicId: w.requestId });
     w.state = WqeState.WAIT_RESPONSE;
     qp.sqProc = w.seq + 1;
-    const s = this.seg;
+    const s = resetTxSeg(this.seg);
     s.op = TxOp.ATOMIC_REQUEST;
     s.wqe = w;
-    s.len = 0;
-    s.parts = [];
-    s.offset = 0;
-    s.last = true;
-    s.se = false;
-    s.hasImm = false;
     s.stag = w.remoteStag;
     s.to = w.remoteTo;
     s.requestId = w.requestId;

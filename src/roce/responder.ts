@@ -51,7 +51,7 @@ import {
   udGrh,
 } from '../wire/ib/index.js';
 import { C } from './counters.js';
-import { type RoceRx } from './net.js';
+import type { RoceRx } from './net.js';
 import { ipv4Bytes } from './net-host.js';
 import { ipv6Bytes, isIpv6Address } from '../wire/ib/gid-address.js';
 import type { RoceQp } from './transport.js';
