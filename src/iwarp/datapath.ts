@@ -30,7 +30,7 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
 import type { MpaAttrs, Qp } from '../rnic/qp.js';
-import { newTxSeg, type QpTransport, registerLlpBinder, resetTxSeg, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { newTxSeg, type QpTransport, resetTxSeg, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
 import { newUntaggedSegment, type UntaggedSegment } from '../rnic/responder.js';
 import { type SqWqe, WqeState } from '../rnic/wqe.js';
@@ -78,7 +78,6 @@ export function attachIwarp(qp: Qp, handle: unknown, mpa: MpaAttrs): IwarpConn |
   handle.inUse = true;
   return new IwarpConn(qp, handle, mpa);
 }
-registerLlpBinder(attachIwarp);
 
 export class IwarpConn implements QpTransport {
   /** RFC 7306 operations only when the MPA exchange agreed them (LlpStream.rdmapExt). */

@@ -29,8 +29,6 @@ import {
   mtuBytes,
   newTxSeg,
   type QpTransport,
-  registerIbBinder,
-  registerLlpBinder,
   type TransportCaps,
   TxOp,
   type TxSeg,
@@ -137,7 +135,7 @@ export function loopbackPair(faults: { ab?: FaultPlan; ba?: FaultPlan } = {}): [
   return [a, b];
 }
 
-/** Binds loopback handles (registered with the core's transport registry on load). */
+/** Binds loopback handles (the provider lists it: `src/provider/transports.ts`). */
 export function attachLoopback(qp: Qp, handle: unknown, _mpa: MpaAttrs): LoopbackConn | RiRet | null {
   if (!(handle instanceof LoopbackEndpoint)) return null;
   if (handle.closed) return RiRet.INVALID_LL_HANDLE;
@@ -145,13 +143,12 @@ export function attachLoopback(qp: Qp, handle: unknown, _mpa: MpaAttrs): Loopbac
   handle.inUse = true;
   return new LoopbackConn(qp, handle);
 }
-registerLlpBinder(attachLoopback);
 
 /** IB loopback endpoints by the QPN of their QP (QPNs of IB RNICs are unique in the process). */
 const ibEndpoints = new Map<number, LoopbackEndpoint>();
 
 /**
- * The IB binder of the loopback (`registerIbBinder('loopback', …)`): an RC or UC QP reaching
+ * The IB binder of the loopback (listed as `loopback` in `src/provider/transports.ts`): an RC or UC QP reaching
  * RTR is joined to the QP its dest QPN names, in this process, once that one names it back;
  * until then what it sends waits. A UD QP's datagrams go to the QP each Send names, with a GRH
  * synthesised from the address vector. An RNIC whose `ibLink` is `'loopback'` uses it.
@@ -177,7 +174,6 @@ export function attachLoopbackIb(qp: Qp, attrs: Readonly<IbQpAttrs>): LoopbackCo
   }
   return new LoopbackConn(qp, ep, true);
 }
-registerIbBinder('loopback', attachLoopbackIb);
 
 /** Is `g` an IPv4-mapped GID (::ffff:a.b.c.d, RFC 4291 §2.5.5.2)? */
 function isV4Mapped(g: Uint8Array): boolean {

@@ -7,6 +7,7 @@
  * @module
  */
 import { type DeviceIdentity, deviceIdentity } from './identity.js';
+import { installTransports } from './transports.js';
 import type { Cq } from '../rnic/cq.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import type { MemObject } from '../rnic/memory.js';
@@ -59,6 +60,7 @@ export class SoftrdmaVp implements SoftrdmaVpInfo {
     readonly ops: ri_ops_t,
     config: RnicConfig = DEFAULT_CONFIG,
   ) {
+    installTransports();
     this.engine = new Rnic(config);
     this.identity = deviceIdentity(config.name, this.engine.isIb);
     // No callback may run before the RNIC is opened.

@@ -22,13 +22,8 @@
  *
  * @module
  */
-import { attachIwarp } from '../iwarp/datapath.js';
-import { attachLoopback } from '../loopback/loopback.js';
-// Registers the RoCEv2 IB binder ('rocev2') that RoCE RNICs' QPs bind through on INIT→RTR.
-import '../roce/transport.js';
 import { mrDereg, mwDealloc } from '../rnic/memops.js';
 import { DEFAULT_CONFIG, type RnicConfig } from '../rnic/rnic.js';
-import { registerLlpBinder } from '../rnic/transport.js';
 import { type RiOpName, RI_OPS_ORDER, type ri_ops_t } from '../rnicpi/ops.js';
 import { getProvider, type RiProviderEnv, type RiProviderInstance, registerProvider } from '../rnicpi/registry.js';
 import { RiError, RiRet, type RiStatus, riFail } from '../rnicpi/status.js';
@@ -89,12 +84,6 @@ export const SOFTRDMA_PROVIDER_NAME = 'softrdma';
 /** `lib_path` announced in `ri_svc_attach` (the uVP: this module's user-level vectors). */
 export const SOFTRDMA_LIB_PATH = 'softrdma/rnicpi/provider';
 
-/**
- * The transports this provider's QPs attach to on Idle→RTS (RNICPI §4.4 `llp_stream_handle`):
- * iWARP streams (TCP), and in-process loopback endpoints.
- */
-registerLlpBinder(attachIwarp);
-registerLlpBinder(attachLoopback);
 
 export { PinTable, SoftrdmaRnicHandle, SoftrdmaVp, type SoftrdmaVpInfo } from './handles.js';
 export { riQpState } from './ops-qp.js';

@@ -291,7 +291,7 @@ export type LlpBinder = (qp: Qp, handle: unknown, mpa: MpaAttrs) => QpTransport 
 
 const binders: LlpBinder[] = [];
 
-/** Registers a transport's binder (each transport module registers itself when loaded). */
+/** Registers a transport's binder (the provider's list, `installTransports`). */
 export function registerLlpBinder(b: LlpBinder): void {
   if (!binders.includes(b)) binders.push(b);
 }

@@ -28,7 +28,7 @@ import type { RiQpState } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
 import type { Qp } from '../rnic/qp.js';
 import { IbQpAttr } from '../rnic/qp-states.js';
-import { type IbQpAttrs, mtuBytes, type QpTransport, registerIbBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { type IbQpAttrs, mtuBytes, type QpTransport, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { logger } from '../util/log.js';
 import { IbService, ibOpInfo, ibPacketPartsLength, NakCode, nakSyndrome, PKEY_DEFAULT, PKEY_DEFAULT_LIMITED, ROCEV2_PORT } from '../wire/ib/index.js';
 import { RoceCompleter } from './completer.js';
@@ -101,7 +101,6 @@ export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
   }
   return t;
 }
-registerIbBinder('rocev2', attachRoce);
 
 
 /** The RoCEv2 half of one IB QP: its endpoints, transmit loop and receive dispatch. */

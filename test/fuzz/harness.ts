@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { LlpStream } from '../../src/iwarp/llp.js';
 import { RoceNet } from '../../src/roce/net.js';
-import '../../src/roce/transport.js';
+import { installTransports } from '../../src/provider/transports.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import type { MemObject } from '../../src/rnic/memory.js';
 import { mrReg } from '../../src/rnic/memops.js';
@@ -35,6 +35,9 @@ import { encodeFpdu } from '../../src/wire/mpa.js';
 import { encodeRdmapHeader, RdmapOpcode } from '../../src/wire/rdmap.js';
 import { DEFAULT_MPA, gidOf, ibToRts, makeIbSide, makeSide, must, qpInit, type Side } from '../helpers/engine.js';
 import { DECODERS, type DecoderTarget, IB_SEEDS } from './decoders.js';
+
+// Engines made here bind through the provider's transports, as the provider's own RNICs do.
+installTransports();
 
 /** Where inputs that found a bug are kept (source tree: `test/fuzz/regressions`). */
 export const REGRESSIONS = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fuzz/regressions');

@@ -26,8 +26,11 @@ import { registerLlpBinder } from '../../src/rnic/transport.js';
 import type { FaultPlan } from '../../src/loopback/faults.js';
 import { LoopbackConn, loopbackPair } from '../../src/loopback/loopback.js';
 import { RoceNet } from '../../src/roce/net.js';
-import '../../src/roce/transport.js';
+import { installTransports } from '../../src/provider/transports.js';
 import { addressToGid } from '../../src/wire/ib/gid-address.js';
+
+// Engines made here bind through the provider's transports, as the provider's own RNICs do.
+installTransports();
 
 // Engine-level tests attach iWARP streams the way the provider does.
 registerLlpBinder(attachIwarp);
