@@ -293,6 +293,9 @@ int rdma_create_id(struct rdma_event_channel *channel, struct rdma_cm_id **id, v
 
 	sr_put_u64(r, "channel", channel_handle(channel));
 	sr_put_u64(r, "ps", ps);
+	/* The device of the program's ids (rdma_cm picks by address; here both devices own every one). */
+	if (getenv("SOFTRDMA_DEVICE") && *getenv("SOFTRDMA_DEVICE"))
+		sr_put_str(r, "device", getenv("SOFTRDMA_DEVICE"));
 	e = sr_call(SR_CM_CREATE_ID, r, a, -1);
 	if (e)
 		return fail(e);
@@ -596,16 +599,21 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 	h = channel_handle(channel);
 	fd = channel->fd;
 	blocking = !(fcntl(fd, F_GETFL) & O_NONBLOCK);
-	/* One byte per queued event: blocks (or EAGAIN) as the program set the fd. */
-	do
-		n = read(fd, &b, 1);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -1;
-	r = sr_req_tls();
-	a = sr_ans_tls();
-	sr_put_u64(r, "channel", h);
-	e = sr_call(SR_CM_GET_EVENT, r, a, -1);
+	/*
+	 * One byte per queued event: blocks (or EAGAIN) as the program set the fd. A byte whose
+	 * event went with its destroyed id fetches nothing (EAGAIN): the next one is waited for.
+	 */
+	do {
+		do
+			n = read(fd, &b, 1);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return -1;
+		r = sr_req_tls();
+		a = sr_ans_tls();
+		sr_put_u64(r, "channel", h);
+		e = sr_call(SR_CM_GET_EVENT, r, a, -1);
+	} while (n > 0 && e == EAGAIN);
 	if (n == 0) {
 		/*
 		 * The daemon closed its end: the channel was destroyed (EINVAL here), or the daemon

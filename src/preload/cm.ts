@@ -12,7 +12,7 @@
  * (`rdmaAttachQp`).
  */
 import { logger } from '../util/log.js';
-import { rdma_port_space } from '../verbs/constants.js';
+import { ibv_transport_type, rdma_port_space } from '../verbs/constants.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import {
   CmId,
@@ -27,6 +27,7 @@ import {
   rdma_destroy_id,
   rdma_disconnect,
   rdma_get_cm_event,
+  rdma_get_devices,
   rdma_listen,
   rdma_migrate_id,
   rdma_reject,
@@ -35,6 +36,7 @@ import {
   rdma_set_option,
   rdmaAttachQp,
   rdmaDetachQp,
+  rdmaUseDevice,
 } from '../verbs/rdma_cm.js';
 import type { In, rdma_cm_event, rdma_conn_param, sockaddr } from '../verbs/types.js';
 import { type Answer, flatten, hexField } from './calls.js';
@@ -46,6 +48,7 @@ const log = logger('daemon');
 
 const EINVAL = 22;
 const EAGAIN = 11;
+const ENODEV = 19;
 const EOPNOTSUPP = 95;
 
 type Fields = [string, string | number | bigint][];
@@ -61,6 +64,7 @@ interface ClientCmChannel {
   fd: number;
   queue: rdma_cm_event[];
 }
+
 
 /** A client's rdma_cm objects: event channels, ids (both ways), and events fetched and not acked. */
 export class ClientCm {
@@ -212,6 +216,18 @@ export function cmCall(c: Client, op: number, m: Map<string, string>): Answer | 
       if ((chh && !ch) || ps === null) return { errno: EINVAL };
       const r = rdma_create_id(ch?.ch ?? null, null, ps as rdma_port_space);
       if (r.ret !== 0 || !r.id) return { errno: lastErr() };
+      // The program's `SOFTRDMA_DEVICE` (the daemon's own would name one device for all its
+      // clients): the id is on that device, when the device carries its port space.
+      const want = m.get('device');
+      if (want !== undefined) {
+        const ctx = rdma_get_devices()?.find((x) => x.device.name === want);
+        if (!ctx) {
+          rdma_destroy_id(r.id);
+          return { errno: ENODEV };
+        }
+        const iwarp = ctx.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP;
+        if (!(iwarp && ps !== rdma_port_space.RDMA_PS_TCP)) rdmaUseDevice(r.id, ctx);
+      }
       return { errno: 0, fields: [['id', cm.handleOf(c, r.id as CmId)]] };
     }
     case PreloadOp.CM_DESTROY_ID: {
@@ -219,6 +235,12 @@ export function cmCall(c: Client, op: number, m: Map<string, string>): Answer | 
       const i = cm.ids.get(h);
       if (!i) return { errno: EINVAL };
       rdmaDetachQp(i);
+      // Events of the id not yet fetched by the program go with it (as the kernel drops an
+      // id's queued events); their signal bytes stay, and the program's fetch skips them.
+      for (const ch of cm.channels.values()) {
+        for (const ev of ch.queue.filter((e) => e.id === i)) rdma_ack_cm_event(ev);
+        ch.queue = ch.queue.filter((e) => e.id !== i);
+      }
       if (rdma_destroy_id(i) !== 0) return { errno: lastErr() };
       cm.forget(h);
       return { errno: 0 };

@@ -90,7 +90,7 @@ export enum PreloadOp {
   CM_CREATE_CHANNEL = 34,
   /** `channel=H`. */
   CM_DESTROY_CHANNEL = 35,
-  /** `channel=H|0 ps=N`: answers `id=H`. */
+  /** `channel=H|0 ps=N [device=NAME]` (the program's `SOFTRDMA_DEVICE`): answers `id=H`. */
   CM_CREATE_ID = 36,
   /** `id=H`. */
   CM_DESTROY_ID = 37,
