@@ -384,7 +384,10 @@ test('an rping client killed with SIGKILL mid-transfer: its cm ids and objects a
       client?.child.kill('SIGKILL');
       server.child.kill('SIGKILL');
     }
-    // withDaemon checks every counter, cm ids and channels included, is back at rest.
+    // withDaemon checks every counter, cm ids and channels included, is back at rest; and the
+    // killed server's listening id is gone with its TCP listener (closed as the client is freed).
+    for (let n = 0; n < 250 && listening(18635); n++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(listening(18635), false, 'the killed rping server still listens on 18635');
     const r = await execUnder(d.path, ['ibv_devices']);
     assert.equal(r.code, 0, r.err);
   }),
