@@ -15,8 +15,8 @@ import { logger } from '../util/log.js';
 import { ibv_transport_type, rdma_port_space } from '../verbs/constants.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import {
-  CmId,
-  EventChannel,
+  type CmId,
+  type EventChannel,
   rdma_accept,
   rdma_ack_cm_event,
   rdma_bind_addr,
@@ -312,7 +312,7 @@ export function cmCall(c: Client, op: number, m: Map<string, string>): Answer | 
       const udp = i.ps === rdma_port_space.RDMA_PS_UDP || i.ps === rdma_port_space.RDMA_PS_IPOIB;
       const p = udp ? ev.param.ud : ev.param.conn;
       const pd = p.private_data ? p.private_data.subarray(0, p.private_data_len) : null;
-      if (pd && pd.length) fields.push(['private_data', Buffer.from(pd).toString('hex')]);
+      if (pd?.length) fields.push(['private_data', Buffer.from(pd).toString('hex')]);
       if (udp) {
         const u = ev.param.ud;
         fields.push(['qp_num', u.qp_num], ['qkey', u.qkey]);
