@@ -25,7 +25,7 @@ export const itRmr: Pick<ItApi, 'it_rmr_create' | 'it_rmr_free' | 'it_rmr_link' 
     // rmr_types_supported = NARROW: DEFAULT means Narrow; Wide windows are not offered.
     if (rmr_type !== RT.IT_RMR_TYPE_DEFAULT && rmr_type !== RT.IT_RMR_TYPE_NARROW) fail(S.IT_ERR_INVALID_RMR_TYPE);
     const ia = pz.ia;
-    const rmr = new Rmr(ia, pz, null as never, 0);
+    const rmr = new Rmr(ia, pz);
     const r = ia.ops.ri_mw_alloc(ia.rnic, pz.pd, RiMwType.TYPE_NARROW, null, rmr);
     if (r.status !== RiRet.SUCCESS) fail(S.IT_ERR_RESOURCES, `ri_mw_alloc: ${RiRet[r.status]}`);
     rmr.mw = r.mw;

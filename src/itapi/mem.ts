@@ -153,12 +153,16 @@ export class Rmr extends ItObject {
   addrMode: it_addr_mode_t = it_addr_mode_t.IT_ADDR_MODE_ABSOLUTE;
   /** The Endpoint a linked Narrow RMR belongs to. */
   ep: Ep | null = null;
+  /**
+   * The RNICPI window: set by `it_rmr_create` as `ri_mw_alloc` returns, which takes this object
+   * as the window's context and so needs it first.
+   */
+  mw!: ri_mw_handle_t;
+  /** The window's current RTag (its RMR Context once linked). */
+  rtag = 0;
   constructor(
     private readonly ia_: Ia,
     readonly pz: Pz,
-    public mw: ri_mw_handle_t,
-    /** The window's current RTag (its RMR Context once linked). */
-    public rtag: number,
     readonly type: it_rmr_type_t = it_rmr_type_t.IT_RMR_TYPE_NARROW,
   ) {
     super();

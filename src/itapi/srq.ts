@@ -34,12 +34,16 @@ export class Srq extends ItObject implements ItAsyncTarget {
   users = 0;
   /** IT-API low watermark while armed; 0 = disarmed. */
   lowWatermark = 0;
+  /**
+   * The RNICPI S-RQ: set by `it_srq_create` as `ri_srq_create` returns, which takes this object as
+   * the S-RQ's context (its events come back to it) and so needs it first.
+   */
+  srq!: ri_srq_handle_t;
+  maxRecvDtos = 0;
+  maxRecvSegs = 0;
   constructor(
     private readonly ia_: Ia,
     readonly pz: Pz,
-    public srq: ri_srq_handle_t,
-    public maxRecvDtos: number,
-    public maxRecvSegs: number,
   ) {
     super();
   }

@@ -30,8 +30,9 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
 import type { MpaAttrs, Qp } from '../rnic/qp.js';
-import { newTxSeg, type QpTransport, registerLlpBinder, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { newTxSeg, type QpTransport, registerLlpBinder, resetTxSeg, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
+import { newUntaggedSegment, type UntaggedSegment } from '../rnic/responder.js';
 import { type SqWqe, WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
@@ -45,6 +46,7 @@ import {
   RDMAP_OPCODES,
   RdmapHeaderStruct,
   RdmapOpcode,
+  type RdmapTxFields,
   type ReadRequestHeader,
 } from '../wire/rdmap.js';
 import { buildTerminate, encodeTerminateMessage } from '../wire/terminate.js';
@@ -87,6 +89,10 @@ export class IwarpConn implements QpTransport {
   private readonly crcOn: boolean;
   private readonly maxUlpdu: number;
   private readonly hdr = new RdmapHeaderStruct();
+  /** The header fields of the FPDU being framed, reused. */
+  private readonly txHdr: RdmapTxFields = { opcode: RdmapOpcode.Send, last: true, stag: 0, to: 0n, rsvdUlp32: 0, msn: 0, mo: 0, rr: null };
+  /** The untagged segment handed to the core's responder, reused. */
+  readonly rxSeg: UntaggedSegment = newUntaggedSegment();
   private readonly scratch = new Uint8Array(MAX_HDR);
   private readonly rr: ReadRequestHeader = { sinkStag: 0, sinkTo: 0n, size: 0, srcStag: 0, srcTo: 0n };
   private pcap: PcapTap | null = null;
@@ -307,13 +313,9 @@ export class IwarpConn implements QpTransport {
           // RDMA Write with Immediate: the Write, then an Immediate Data message (RFC 7306 §6)
           // marked as a Write's, which completes the WR.
           this.emitFpdu(opcode, g, 0, null, null);
-          const t = (this.immSeg ??= newTxSeg());
+          const t = resetTxSeg((this.immSeg ??= newTxSeg()));
           t.op = TxOp.SEND_IMM;
           t.wqe = g.wqe;
-          t.len = 0;
-          t.parts = [];
-          t.offset = 0;
-          t.last = true;
           t.se = g.se;
           t.imm = g.imm;
           t.hasImm = true;
@@ -324,23 +326,19 @@ export class IwarpConn implements QpTransport {
       case TxOp.SEND_IMM:
         this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, g, 0);
         return;
-      case TxOp.ATOMIC_REQUEST: {
-        // Atomic Requests share the Read Request queue (QN 1) and its MSNs (RFC 7306 §5).
-        opcode = RdmapOpcode.AtomicRequest;
-        msn = this.readReqMsn;
-        this.readReqMsn = (this.readReqMsn + 1) >>> 0;
-        const ext = extWords(g);
-        if (ext) {
-          g.parts = [ext];
-          g.len = ext.length;
-        }
-        this.emitFpdu(opcode, g, msn, null, null);
-        return;
-      }
+      case TxOp.ATOMIC_REQUEST:
       case TxOp.ATOMIC_RESPONSE: {
-        opcode = RdmapOpcode.AtomicResponse;
-        msn = this.atomicRespMsn;
-        this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+        // Atomic Requests share the Read Request queue (QN 1) and its MSNs; Atomic Responses
+        // have their own queue (QN 3) (RFC 7306 §5).
+        if (g.op === TxOp.ATOMIC_REQUEST) {
+          opcode = RdmapOpcode.AtomicRequest;
+          msn = this.readReqMsn;
+          this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+        } else {
+          opcode = RdmapOpcode.AtomicResponse;
+          msn = this.atomicRespMsn;
+          this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+        }
         const ext = extWords(g);
         if (ext) {
           g.parts = [ext];
@@ -434,11 +432,19 @@ export class IwarpConn implements QpTransport {
     const parts = g.parts;
     const ulpduLen = hdrLen + payloadLen;
     const pad = mpaPadLength(ulpduLen);
-    const rsvdUlp32 = g.op === TxOp.SEND_INVALIDATE ? g.invStag : ulp32;
+    const h = this.txHdr;
+    h.opcode = opcode;
+    h.last = g.last;
+    h.stag = g.stag;
+    h.to = g.to;
+    h.rsvdUlp32 = g.op === TxOp.SEND_INVALIDATE ? g.invStag : ulp32;
+    h.msn = msn;
+    h.mo = g.offset;
+    h.rr = rr;
     const rfc7306 = opcode >= RdmapOpcode.ImmediateData;
     if (this.markers) {
       const head = new Uint8Array(hdrLen);
-      encodeRdmapTxHeader(head, 0, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+      encodeRdmapTxHeader(head, 0, h);
       if (rfc7306) writeRfc7306Header(head, DDP_UNTAGGED_HDR_LEN, opcode, g);
       const wire = this.markers.frame([head, ...parts], this.crcOn);
       for (let i = 0; i < wire.length - 1; i++) this.write(wire[i]!);
@@ -450,7 +456,7 @@ export class IwarpConn implements QpTransport {
       const b = Buffer.allocUnsafe(total);
       b[0] = ulpduLen >>> 8;
       b[1] = ulpduLen & 0xff;
-      encodeRdmapTxHeader(b, MPA_HDR_LEN, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+      encodeRdmapTxHeader(b, MPA_HDR_LEN, h);
       if (rfc7306) writeRfc7306Header(b, MPA_HDR_LEN + DDP_UNTAGGED_HDR_LEN, opcode, g);
       let o = MPA_HDR_LEN + hdrLen;
       for (const p of parts) {
@@ -466,7 +472,7 @@ export class IwarpConn implements QpTransport {
     const head = Buffer.allocUnsafe(MPA_HDR_LEN + hdrLen);
     head[0] = ulpduLen >>> 8;
     head[1] = ulpduLen & 0xff;
-    encodeRdmapTxHeader(head, MPA_HDR_LEN, opcode, g.last, g.stag, g.to, rsvdUlp32, msn, g.offset, rr);
+    encodeRdmapTxHeader(head, MPA_HDR_LEN, h);
     if (rfc7306) writeRfc7306Header(head, MPA_HDR_LEN + DDP_UNTAGGED_HDR_LEN, opcode, g);
     // allocUnsafe draws from Node's pool for small sizes; the PAD octets are zeroed by hand.
     const trailer = Buffer.allocUnsafe(pad + MPA_CRC_LEN);

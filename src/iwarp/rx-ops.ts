@@ -42,9 +42,15 @@ export function rxSend(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
   if (h.msn !== c.recvMsn) {
     throw TerminateError.ddpUntagged(DdpUntaggedEcode.InvalidMsnRange, `MSN ${h.msn}, expected ${c.recvMsn}`);
   }
-  const len = f.length - h.headerLength;
-  const inv = h.info.invalidate;
-  const r = c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, inv, inv ? h.invalidateStag : 0, f, h.headerLength);
+  const s = c.rxSeg;
+  s.offset = h.mo;
+  s.len = f.length - h.headerLength;
+  s.last = h.last;
+  s.se = h.info.solicited;
+  s.invalidate = h.info.invalidate;
+  s.invStag = s.invalidate ? h.invalidateStag : 0;
+  s.imm = undefined;
+  const r = c.qp.responder.rxSend(s, f, h.headerLength);
   if (r === Fault.OK && h.last) c.recvMsn = (c.recvMsn + 1) >>> 0;
   c.fault(r, f);
 }
@@ -79,10 +85,19 @@ export function rxImmediate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
   }
   const imm = Number(h.immediateData & 0xffff_ffffn);
   const len = f.length - h.headerLength;
-  const r =
-    h.rsvdUlp32 === IMM_AFTER_WRITE && h.mo === 0 && h.last && len === 0
-      ? c.qp.responder.rxWriteImm(imm, h.info.solicited)
-      : c.qp.responder.rxSend(h.mo, len, h.last, h.info.solicited, false, 0, f, h.headerLength, imm);
+  let r: Fault;
+  if (h.rsvdUlp32 === IMM_AFTER_WRITE && h.mo === 0 && h.last && len === 0) r = c.qp.responder.rxWriteImm(imm, h.info.solicited);
+  else {
+    const s = c.rxSeg;
+    s.offset = h.mo;
+    s.len = len;
+    s.last = h.last;
+    s.se = h.info.solicited;
+    s.invalidate = false;
+    s.invStag = 0;
+    s.imm = imm;
+    r = c.qp.responder.rxSend(s, f, h.headerLength);
+  }
   if (r === Fault.OK && h.last) c.recvMsn = (c.recvMsn + 1) >>> 0;
   c.fault(r, f);
 }
@@ -105,9 +120,7 @@ export function rxAtomicRequest(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): vo
   } else {
     args = { kind, size: 8 + extra / 4, addSwap: [h.addSwapData], addSwapMask: [h.addSwapMask], compare: [h.compareData], compareMask: [h.compareMask] };
     if (extra > 0) {
-      const b = new Uint8Array(extra);
-      copyUlpdu(f, b, 0, h.headerLength, extra);
-      const dv = new DataView(b.buffer);
+      const dv = operandWords(f, h, extra);
       for (let o = 0; o < extra; o += 32) {
         args.addSwap.push(dv.getBigUint64(o));
         args.addSwapMask.push(dv.getBigUint64(o + 8));
@@ -135,9 +148,7 @@ export function rxAtomicResponse(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): v
   }
   const orig = [h.originalValue];
   if (extra > 0) {
-    const b = new Uint8Array(extra);
-    copyUlpdu(f, b, 0, h.headerLength, extra);
-    const dv = new DataView(b.buffer);
+    const dv = operandWords(f, h, extra);
     for (let o = 0; o < extra; o += 8) orig.push(dv.getBigUint64(o));
   }
   const r = c.qp.completer.rxAtomicResponse(h.originalRequestId, orig, c);
@@ -172,6 +183,13 @@ export function rxTerminate(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): void {
   c.qp.rnic.counters.terminatesReceived++;
   log('QP[%d] Terminate received: %s', c.qp.id, new TerminateError(layer, etype, ecode).message);
   c.qp.onTerminateReceived(terminateRecord({ layer, etype, ecode }, body.slice(0, 52), false, fault));
+}
+
+/** The operand words an RFC 7306 message carries after its fixed header (§5: 32- or 96-octet extensions). */
+function operandWords(f: Fpdu, h: RdmapHeaderStruct, extra: number): DataView {
+  const b = new Uint8Array(extra);
+  copyUlpdu(f, b, 0, h.headerLength, extra);
+  return new DataView(b.buffer);
 }
 
 /** Per-opcode receive handlers (RFC 5040 §4; RFC 7306 §5–6, refused unless negotiated). */

@@ -35,6 +35,7 @@ import {
   TxOp,
   type TxSeg,
 } from '../rnic/transport.js';
+import { newUntaggedSegment, type UntaggedSegment } from '../rnic/responder.js';
 import { WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
 import { crc32c } from '../wire/crc32c.js';
@@ -225,6 +226,8 @@ export class LoopbackConn implements QpTransport {
   private sendMsn = 1;
   private readMsn = 1;
   private recvMsn = 1;
+  /** The untagged segment handed to the core's responder, reused. */
+  private readonly rxSeg: UntaggedSegment = newUntaggedSegment();
   private recvReadMsn = 1;
 
   constructor(
@@ -494,8 +497,15 @@ export class LoopbackConn implements QpTransport {
           this.wireError(new LoopbackWireError('sequence', `message ${u.msn}, expected ${this.recvMsn}`));
           return;
         }
-        const inv = u.op === TxOp.SEND_INVALIDATE;
-        f = r.rxSend(u.offset, len, u.last, u.se, inv, u.invStag, p, 0, u.op === TxOp.SEND_IMM ? u.imm : undefined);
+        const s = this.rxSeg;
+        s.offset = u.offset;
+        s.len = len;
+        s.last = u.last;
+        s.se = u.se;
+        s.invalidate = u.op === TxOp.SEND_INVALIDATE;
+        s.invStag = u.invStag;
+        s.imm = u.op === TxOp.SEND_IMM ? u.imm : undefined;
+        f = r.rxSend(s, p, 0);
         if (f === Fault.OK && u.last) this.recvMsn++;
       }
     }

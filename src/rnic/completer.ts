@@ -11,7 +11,7 @@
  * A failure is returned as a neutral {@link Fault}, as from the responder.
  */
 import { Fault } from './faults.js';
-import { Access, AccessError, type AccessOut, checkAccess, LOCAL_ACCESS_STATUS } from './memory.js';
+import { Access, AccessError, type AccessOut, accessBy, checkAccess, LOCAL_ACCESS_STATUS } from './memory.js';
 import type { Qp } from './qp.js';
 import { placePayload, type RxPayload } from './responder.js';
 import type { QpTransport } from './transport.js';
@@ -34,7 +34,7 @@ export class Completer {
     if (to !== e.sinkTo + BigInt(e.received) || e.received + len > e.length) return Fault.RESPONSE_OUT_OF_RANGE;
     if (e.received === 0 && e.length > 0 && !e.target) {
       const a: AccessOut = { target: null, offset: 0, obj: null };
-      const err = checkAccess(qp.rnic.stags, e.sinkStag, e.sinkTo, e.length, sinkAccess, qp.pd, qp, a);
+      const err = checkAccess({ stag: e.sinkStag, to: e.sinkTo, len: e.length }, sinkAccess, accessBy(qp), a);
       if (err !== AccessError.OK) {
         // The local sink is bad: the Read completes in error, then the QP terminates.
         qp.orq.shift();

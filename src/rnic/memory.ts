@@ -318,6 +318,32 @@ export interface AccessOut {
 
 const TWO64 = 1n << 64n;
 
+/** The memory an access names: an STag, a tagged offset and a length (an SGE, or a tagged message's). */
+export interface MemRef {
+  stag: number;
+  to: bigint;
+  len: number;
+}
+
+/**
+ * Who makes an access, for {@link checkAccess}: the RNIC's STag table, the PD the memory must be
+ * in (the QP's, or for receives on an S-RQ the S-RQ's), the QP (windows, its enables, STag 0),
+ * whether the QP's inbound enables apply (not to a requester's post-time check of its own SGEs),
+ * and the host memory STag 0 reaches.
+ */
+export interface AccessBy {
+  readonly stags: StagTable;
+  readonly pd: Pd;
+  readonly qp: Qp | null;
+  readonly qpEnables: boolean;
+  readonly mem: HostMemory;
+}
+
+/** The {@link AccessBy} of a QP's accesses: its PD unless another is named (an S-RQ's). */
+export function accessBy(qp: Qp, pd: Pd = qp.pd, qpEnables = true): AccessBy {
+  return { stags: qp.rnic.stags, pd, qp, qpEnables, mem: hostMemory };
+}
+
 /**
  * The access check of RDMA Protocol Verbs §7.6.3 (MRs) and §7.10.6.2 (MWs), the one place
  * that decides whether `[to, to+len)` under `stag` may be read or written.
@@ -333,19 +359,9 @@ const TWO64 = 1n << 64n;
  *   remote accesses also the QP's enables.
  * - Bounds to the byte, and no 64-bit wrap.
  */
-export function checkAccess(
-  stags: StagTable,
-  stag: number,
-  to: bigint,
-  len: number,
-  access: Access,
-  pd: Pd,
-  qp: Qp | null,
-  out: AccessOut,
-  mem: HostMemory = hostMemory,
-  /** Check the QP's inbound enables for remote accesses (false: a requester's post-time check). */
-  qpEnables = true,
-): AccessError {
+export function checkAccess(ref: MemRef, access: Access, by: AccessBy, out: AccessOut): AccessError {
+  const { stag, to, len } = ref;
+  const { qp, mem } = by;
   out.target = null;
   out.offset = 0;
   out.obj = null;
@@ -359,11 +375,11 @@ export function checkAccess(
     out.offset = r.offset;
     return AccessError.OK;
   }
-  const obj = stags.byStagIndex(stag);
+  const obj = by.stags.byStagIndex(stag);
   if (!obj || obj.destroyed || obj.key !== (stag & 0xff) || !obj.valid || !obj.target) {
     return AccessError.INVALID_STAG;
   }
-  if (remote && qp && qpEnables) {
+  if (remote && qp && by.qpEnables) {
     const enabled =
       access === Access.REMOTE_READ ? qp.enableRdmaRead : access === Access.REMOTE_ATOMIC ? qp.enableAtomic : qp.enableRdmaWrite;
     if (!enabled) return AccessError.QP_RIGHTS;
@@ -376,7 +392,7 @@ export function checkAccess(
     } else if (!qp || obj.mr?.pd !== qp.pd) {
       return AccessError.NOT_ASSOCIATED;
     }
-  } else if (obj.pd !== pd) {
+  } else if (obj.pd !== by.pd) {
     return AccessError.NOT_ASSOCIATED;
   }
   if ((obj.rights & need) === 0) return AccessError.RIGHTS;

@@ -20,11 +20,11 @@
 import { RiQpState, RiWcStatus, RiWrFlags, RiWrType } from '../rnicpi/types.js';
 import { writeResult } from './atomics.js';
 import { Fault } from './faults.js';
-import { Access, AccessError, type AccessOut, checkAccess, LOCAL_ACCESS_STATUS, memSlices } from './memory.js';
+import { Access, AccessError, type AccessBy, type AccessOut, accessBy, checkAccess, LOCAL_ACCESS_STATUS, memSlices } from './memory.js';
 import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './memops.js';
 import { connectionCarries } from './post.js';
 import type { Qp } from './qp.js';
-import { newTxSeg, type QpTransport, TxOp, type TxSeg } from './transport.js';
+import { newTxSeg, type QpTransport, resetTxSeg, TxOp, type TxSeg } from './transport.js';
 import { type OrqEntry, type Sge, type SqWqe, WqeState } from './wqe.js';
 import { isRequestWr, isWireWr, SglRole, WR_TABLE } from './wr-table.js';
 
@@ -87,6 +87,16 @@ const TX_OP_OF_WR: Readonly<Record<number, TxOp>> = {
 export class Requester {
   private readonly seg: TxSeg = newTxSeg();
   private readonly access: AccessOut = { target: null, offset: 0, obj: null };
+  #by: AccessBy | null = null;
+  #byPost: AccessBy | null = null;
+  /** The QP's accesses as a requester makes them (its PD; the QP's enables apply to remote ones). */
+  private get by(): AccessBy {
+    return (this.#by ??= accessBy(this.qp));
+  }
+  /** Post-time checks of its own SGEs: the QP's inbound enables do not apply. */
+  private get byPost(): AccessBy {
+    return (this.#byPost ??= accessBy(this.qp, this.qp.pd, false));
+  }
   private irqBurst = 0;
 
   constructor(readonly qp: Qp) {}
@@ -103,7 +113,7 @@ export class Requester {
       const sqReady = this.sqHeadReady();
       if (irqReady && (this.irqBurst < IRQ_BURST || !sqReady)) {
         this.irqBurst++;
-        const s = qp.responder.nextReadResponse(this.seg, t.maxPayload(TxOp.READ_RESPONSE));
+        const s = qp.responder.nextReadResponse(resetTxSeg(this.seg), t.maxPayload(TxOp.READ_RESPONSE));
         if (s) return s;
         continue;
       }
@@ -171,10 +181,9 @@ export class Requester {
     // the sink as a tagged buffer, so it needs Remote Write there.
     const access = role === SglRole.SINK && this.qp.isIb ? Access.LOCAL_WRITE : SGL_ACCESS[role];
     if (access === null) return RiWcStatus.SUCCESS;
-    const qp = this.qp;
     const a = this.access;
     for (const sge of sgl) {
-      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, access, qp.pd, qp, a, undefined, qpEnables);
+      const e = checkAccess(sge, access, qpEnables ? this.by : this.byPost, a);
       if (e !== AccessError.OK) return LOCAL_ACCESS_STATUS[e];
     }
     return RiWcStatus.SUCCESS;
@@ -184,9 +193,8 @@ export class Requester {
   private resolveSgl(w: SqWqe, access: Access): NonNullable<SqWqe['targets']> | AccessError {
     const out: NonNullable<SqWqe['targets']> = [];
     const a = this.access;
-    const qp = this.qp;
     for (const sge of w.sgl) {
-      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, access, qp.pd, qp, a);
+      const e = checkAccess(sge, access, this.by, a);
       if (e !== AccessError.OK) return e;
       if (sge.len > 0) out.push({ target: a.target!, offset: a.offset, len: sge.len });
     }
@@ -232,7 +240,7 @@ export class Requester {
     }
     const op = TX_OP_OF_WR[w.type]!;
     const n = Math.min(t.maxPayload(op), w.totalLen - w.bytesSent);
-    const s = this.seg;
+    const s = resetTxSeg(this.seg);
     s.op = op;
     s.wqe = w;
     s.len = n;
@@ -308,20 +316,14 @@ export class Requester {
       // The SQ does not wait for Reads (Verbs §8.2.2 rule 14).
       qp.sqProc = w.seq + 1;
     }
-    const s = this.seg;
+    const s = resetTxSeg(this.seg);
     s.op = TxOp.READ_REQUEST;
     s.wqe = w;
-    s.len = 0;
-    s.parts = [];
-    s.offset = 0;
-    s.last = true;
-    s.se = false;
     s.sinkStag = sge.stag;
     s.sinkTo = sge.to;
     s.size = sge.len;
     s.srcStag = w.remoteStag;
     s.srcTo = w.remoteTo + srcOff;
-    s.ud = null;
     return s;
   }
 
@@ -347,15 +349,9 @@ export class Requester {
     qp.orq.push({ wqe: w, sinkStag: 0, sinkTo: 0n, length: 0, received: 0, target: null, atomicId: w.requestId });
     w.state = WqeState.WAIT_RESPONSE;
     qp.sqProc = w.seq + 1;
-    const s = this.seg;
+    const s = resetTxSeg(this.seg);
     s.op = TxOp.ATOMIC_REQUEST;
     s.wqe = w;
-    s.len = 0;
-    s.parts = [];
-    s.offset = 0;
-    s.last = true;
-    s.se = false;
-    s.hasImm = false;
     s.stag = w.remoteStag;
     s.to = w.remoteTo;
     s.requestId = w.requestId;
@@ -369,7 +365,7 @@ export class Requester {
     const sge = w.sgl[0];
     if (sge && sge.len > 0) {
       const a = this.access;
-      const e = checkAccess(this.qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, this.qp.pd, this.qp, a);
+      const e = checkAccess(sge, Access.LOCAL_WRITE, this.by, a);
       if (e !== AccessError.OK) {
         this.failRead(w, LOCAL_ACCESS_STATUS[e]);
         return;

@@ -20,7 +20,7 @@
 import { RiWcFlags, RiWcStatus, RiWcType } from '../rnicpi/types.js';
 import { ATOMIC_ALIGNMENT, type AtomicArgs, atomicArgsValid, executeAtomic } from './atomics.js';
 import { ATOMIC_TARGET_FAULT, Fault, READ_SRC_FAULT, SINK_FAULT } from './faults.js';
-import { Access, AccessError, type AccessOut, checkAccess, copyToMem, LOCAL_ACCESS_STATUS, type MemObject, type MemTarget, memSlices } from './memory.js';
+import { Access, AccessError, type AccessBy, type AccessOut, accessBy, checkAccess, copyToMem, LOCAL_ACCESS_STATUS, type MemObject, type MemRef, type MemTarget, memSlices } from './memory.js';
 import { InvalidateError, invalidateStag } from './memops.js';
 import type { Qp } from './qp.js';
 import { type QpTransport, TxOp, type TxSeg } from './transport.js';
@@ -70,6 +70,30 @@ interface Piece {
   len: number;
 }
 
+/**
+ * One segment of an inbound untagged (Send-family) message, as a transport hands it to
+ * {@link Responder.rxSend}; each transport fills one such record per connection and reuses it.
+ */
+export interface UntaggedSegment {
+  /** Where the segment starts in the message (DDP's Message Offset, RFC 5041 §5.1; on InfiniBand the octets before it). */
+  offset: number;
+  len: number;
+  /** The message's last segment. */
+  last: boolean;
+  /** Solicited Event. */
+  se: boolean;
+  /** Send with Invalidate, and the STag it names (RFC 5040 §4.6; IBTA Vol. 1 §9.4.1 IETH). */
+  invalidate: boolean;
+  invStag: number;
+  /** Send with Immediate: the 32-bit immediate, else undefined. */
+  imm: number | undefined;
+}
+
+/** A blank {@link UntaggedSegment}. */
+export function newUntaggedSegment(): UntaggedSegment {
+  return { offset: 0, len: 0, last: false, se: false, invalidate: false, invStag: 0, imm: undefined };
+}
+
 /** The fault of a failed Send with Invalidate, by InvalidateError (Verbs §7.10.2). */
 const INVALIDATE_FAULT: Readonly<Record<number, Fault>> = {
   [InvalidateError.NOT_ASSOCIATED]: Fault.INVALIDATE_NOT_ASSOCIATED,
@@ -79,6 +103,22 @@ const INVALIDATE_FAULT: Readonly<Record<number, Fault>> = {
 
 export class Responder {
   private readonly access: AccessOut = { target: null, offset: 0, obj: null };
+  /** The memory an inbound request names, reused per request ({@link refOf}). */
+  private readonly ref: MemRef = { stag: 0, to: 0n, len: 0 };
+  #by: AccessBy | null = null;
+  #byRecv: AccessBy | null = null;
+  /** The QP's accesses as a responder makes them: its PD, its inbound enables. */
+  private get by(): AccessBy {
+    return (this.#by ??= accessBy(this.qp));
+  }
+  /** `stag`, `to` and `len` of an inbound request as the one reused {@link MemRef}. */
+  private refOf(stag: number, to: bigint, len: number): MemRef {
+    const r = this.ref;
+    r.stag = stag;
+    r.to = to;
+    r.len = len;
+    return r;
+  }
   /** The receive WQE of the Send message being placed, if any. */
   private recvWqe: RqWqe | null = null;
   private recvPieces: Piece[] | null = null;
@@ -127,9 +167,8 @@ export class Responder {
       const o = this.tagObj;
       const cont = o !== null && stag === this.tagStag && to === this.tagNextTo && o.valid && !o.destroyed && this.tagOffset + len <= this.tagEnd;
       if (!cont) {
-        const qp = this.qp;
         const a = this.access;
-        const e = checkAccess(qp.rnic.stags, stag, to, len, Access.REMOTE_WRITE, qp.pd, qp, a);
+        const e = checkAccess(this.refOf(stag, to, len), Access.REMOTE_WRITE, this.by, a);
         if (e !== AccessError.OK) return SINK_FAULT[e] ?? Fault.INVALID_STAG;
         // Check once for what remains of the object from `to` on.
         const obj = a.obj;
@@ -179,7 +218,8 @@ export class Responder {
    * message offset `offset`. The first segment takes a receive WQE (RQ or S-RQ) and checks its
    * SGL; the last one completes it, after invalidating `invStag` if `invalidate`.
    */
-  rxSend(offset: number, len: number, last: boolean, se: boolean, invalidate: boolean, invStag: number, p: RxPayload, skip: number, imm?: number): Fault {
+  rxSend(seg: UntaggedSegment, p: RxPayload, skip: number): Fault {
+    const { offset, len, last, se, invalidate, invStag, imm } = seg;
     const qp = this.qp;
     if (qp.isIb) qp.received();
     let w = this.recvWqe;
@@ -234,10 +274,10 @@ export class Responder {
   private resolveRecv(w: RqWqe, srcQpn: number): Piece[] | null {
     const qp = this.qp;
     const pieces: Piece[] = [];
-    const pd = qp.srq ? qp.srq.pd : qp.pd;
     const a = this.access;
+    const by = (this.#byRecv ??= qp.srq ? accessBy(qp, qp.srq.pd) : this.by);
     for (const sge of w.sgl) {
-      const e = checkAccess(qp.rnic.stags, sge.stag, sge.to, sge.len, Access.LOCAL_WRITE, pd, qp, a);
+      const e = checkAccess(sge, Access.LOCAL_WRITE, by, a);
       if (e !== AccessError.OK) {
         qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
         qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
@@ -336,7 +376,7 @@ export class Responder {
     // IRD exceeded (RFC 5040 §6.10, Verbs §6.5).
     if (qp.irq.length >= qp.ird) return Fault.IRD_EXCEEDED;
     const a: AccessOut = { target: null, offset: 0, obj: null };
-    const e = checkAccess(qp.rnic.stags, srcStag, srcTo, size, Access.REMOTE_READ, qp.pd, qp, a);
+    const e = checkAccess(this.refOf(srcStag, srcTo, size), Access.REMOTE_READ, this.by, a);
     if (e !== AccessError.OK) return READ_SRC_FAULT[e] ?? Fault.READ_SRC_INVALID_STAG;
     const ir: InboundRead = { sinkStag, sinkTo, length: size, target: a.target, offset: a.offset, src: a.obj, sent: 0 };
     qp.irq.push(ir);
@@ -374,7 +414,7 @@ export class Responder {
     if (!atomicArgsValid(args)) return Fault.ATOMIC_UNSUPPORTED;
     if (to % BigInt(ATOMIC_ALIGNMENT) !== 0n) return Fault.ATOMIC_MISALIGNED;
     const a: AccessOut = { target: null, offset: 0, obj: null };
-    const e = checkAccess(qp.rnic.stags, stag, to, args.size, Access.REMOTE_ATOMIC, qp.pd, qp, a);
+    const e = checkAccess(this.refOf(stag, to, args.size), Access.REMOTE_ATOMIC, this.by, a);
     if (e !== AccessError.OK) return ATOMIC_TARGET_FAULT[e] ?? Fault.ATOMIC_INVALID_STAG;
     const orig = executeAtomic(a.target!, a.offset, args);
     qp.rnic.counters.atomicsExecuted++;

@@ -111,13 +111,16 @@ export interface UdDest {
   readonly remoteQkey: number;
 }
 
+/** The parts of a segment without payload; shared, never written. */
+const NO_PARTS: Uint8Array[] = [];
+
 /** A blank segment (zero-length, last, no WQE): the starting point every producer fills in. */
 export function newTxSeg(): TxSeg {
   return {
     op: TxOp.SEND,
     wqe: null,
     len: 0,
-    parts: [],
+    parts: NO_PARTS,
     offset: 0,
     last: true,
     se: false,
@@ -136,6 +139,36 @@ export function newTxSeg(): TxSeg {
     atomic: null,
     orig: null,
   };
+}
+
+/**
+ * Makes a reused segment blank again, every field as {@link newTxSeg} gives it: a producer then
+ * sets only the fields of its operation, and none is left over from the segment before (a Read
+ * Request after a Send with Immediate carries no immediate).
+ */
+export function resetTxSeg(s: TxSeg): TxSeg {
+  s.op = TxOp.SEND;
+  s.wqe = null;
+  s.len = 0;
+  s.parts = NO_PARTS;
+  s.offset = 0;
+  s.last = true;
+  s.se = false;
+  s.stag = 0;
+  s.to = 0n;
+  s.invStag = 0;
+  s.sinkStag = 0;
+  s.sinkTo = 0n;
+  s.size = 0;
+  s.srcStag = 0;
+  s.srcTo = 0n;
+  s.ud = null;
+  s.hasImm = false;
+  s.imm = 0;
+  s.requestId = 0;
+  s.atomic = null;
+  s.orig = null;
+  return s;
 }
 
 /** The transport half of one connected QP. */

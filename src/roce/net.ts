@@ -37,7 +37,7 @@
  *   nothing is queued in user space, so the kernel's socket buffer is the only queue and
  *   overflows drop there, which the RC transport recovers from like any loss. Every datagram
  *   goes through one function, `#onDatagram`, whatever the layer;
- * - **bounded transmit**: the native layer's queue holds at most {@link MAX_TX_QUEUE} datagrams;
+ * - **bounded transmit**: the native layer's queue holds at most `MAX_TX_QUEUE` (net-tx.ts) datagrams;
  *   on EAGAIN it waits for the socket to be writable, and senders see the queue in
  *   {@link RoceNet.sendQueueCount} and through each datagram's `onDone`;
  * - **IPv4 and IPv6**: an endpoint's family is its address's. An IPv6 endpoint (RoCEv2 over
@@ -78,7 +78,7 @@ import {
   socketFd,
   udpMembership,
 } from './net-host.js';
-import { flattenPacket, MAX_TX_QUEUE, NativeTxQueue, type RocePacket } from './net-tx.js';
+import { flattenPacket, NativeTxQueue, type RocePacket } from './net-tx.js';
 import { RocePcap } from './trace.js';
 
 const log = logger('roce:net');

@@ -25,7 +25,7 @@ import { logger } from '../util/log.js';
 import { encodeIbPacket, encodeIbPacketGather, IbOpcode, type IbPacket, ibOpInfo, ibPadCount, newBth, psnAdd, psnDiff, QKEY_CONTROLLED } from '../wire/ib/index.js';
 import { C } from './counters.js';
 import { datagramsPerRecvBuffer } from './net-host.js';
-import { type RocePacket } from './net-tx.js';
+import type { RocePacket } from './net-tx.js';
 import { gidToAddress } from '../wire/ib/gid-address.js';
 import type { RoceQp } from './transport.js';
 

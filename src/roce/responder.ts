@@ -28,7 +28,7 @@
  */
 import { AtomicKind, atomicArgs } from '../rnic/atomics.js';
 import { Fault } from '../rnic/faults.js';
-import type { RxPayload } from '../rnic/responder.js';
+import { newUntaggedSegment, type RxPayload, type UntaggedSegment } from '../rnic/responder.js';
 import type { TxSeg } from '../rnic/transport.js';
 import { logger } from '../util/log.js';
 import {
@@ -51,7 +51,7 @@ import {
   udGrh,
 } from '../wire/ib/index.js';
 import { C } from './counters.js';
-import { type RoceRx } from './net.js';
+import type { RoceRx } from './net.js';
 import { ipv4Bytes } from './net-host.js';
 import { ipv6Bytes, isIpv6Address } from '../wire/ib/gid-address.js';
 import type { RoceQp } from './transport.js';
@@ -128,6 +128,8 @@ export class RoceResponder {
   #nakSent = false;
   #rxMsg = RxMsg.NONE;
   #rxOffset = 0;
+  /** The untagged segment handed to the core's responder, reused ({@link #sendSegment}). */
+  readonly #rxSeg: UntaggedSegment = newUntaggedSegment();
   /** The RETH of the RDMA Write in progress. */
   #wVa = 0n;
   #wRkey = 0;
@@ -260,6 +262,19 @@ export class RoceResponder {
     return RespStep.EXECUTE;
   }
 
+  /** The Send segment at the current offset of the message, as the core's responder takes it. */
+  #sendSegment(len: number, last: boolean, se: boolean, invalidate: boolean, invStag: number, imm: number | undefined): UntaggedSegment {
+    const s = this.#rxSeg;
+    s.offset = this.#rxOffset;
+    s.len = len;
+    s.last = last;
+    s.se = se;
+    s.invalidate = invalidate;
+    s.invStag = invStag;
+    s.imm = imm;
+    return s;
+  }
+
   /** Receiver not ready: RNR NAK with this PSN; ePSN unchanged (§9.7.5.2.8). */
   #rnrNak(): RespStep {
     // The packets behind it are dropped silently, as after a sequence NAK: the requester
@@ -291,7 +306,7 @@ export class RoceResponder {
     const info = this.#info!;
     const len = p.payload.length;
     const payload: RxPayload = { segments: [p.payload] };
-    const f = this.t.qp.responder.rxSend(this.#rxOffset, len, info.last, p.bth.se, info.invalidate, p.ieth ?? 0, payload, 0, info.immediate ? p.immDt : undefined);
+    const f = this.t.qp.responder.rxSend(this.#sendSegment(len, info.last, p.bth.se, info.invalidate, p.ieth ?? 0, info.immediate ? p.immDt : undefined), payload, 0);
     if (f === Fault.NO_RECV_BUFFER) return RespStep.RNR_NAK;
     if (f !== Fault.OK) {
       this.#fault = f;
@@ -545,7 +560,7 @@ export class RoceResponder {
     }
     let f: Fault;
     if (kind === RxMsg.SEND) {
-      f = qp.responder.rxSend(this.#rxOffset, len, info.last, p.bth.se, false, 0, payload, 0, info.immediate ? p.immDt : undefined);
+      f = qp.responder.rxSend(this.#sendSegment(len, info.last, p.bth.se, false, 0, info.immediate ? p.immDt : undefined), payload, 0);
     } else {
       if (info.first) {
         this.#wVa = p.reth!.va;

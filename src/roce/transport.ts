@@ -36,7 +36,7 @@ import { C, RoceQpCounters } from './counters.js';
 import { nakOfFault } from './nak-map.js';
 import { RoceNet, type RoceNetClient, type RoceRx } from './net.js';
 import { gidToIpv4 } from './net-host.js';
-import { type RocePacket } from './net-tx.js';
+import type { RocePacket } from './net-tx.js';
 import { gidToAddress, isIpv6Address } from '../wire/ib/gid-address.js';
 import { MAX_HEADERS, RoceRequester } from './requester.js';
 import { RoceResponder, RoceWireError } from './responder.js';

@@ -17,7 +17,7 @@ import { ibv_qp_state, ibv_qp_type, rdma_cm_event_type, rdma_port_space } from '
 import { Context, type Device, devices, openDevice } from './device.js';
 import { EADDRNOTAVAIL, EAGAIN, EBADF, EINVAL, ENODEV, setErrno } from './errno.js';
 import { ibAddresses, isIbContext, type RoceCm } from './rdma_cm_ib.js';
-import { qpConnected } from './ibv_qp_state.js';
+import { qpConnected, zeroAh } from './ibv_qp_state.js';
 import { ibv_alloc_pd, ibv_modify_qp, type Pd, type Qp } from './ibverbs.js';
 import {
   type ibv_comp_channel,
@@ -112,7 +112,7 @@ export function emptyParam(): rdma_cm_event['param'] {
       srq: 0,
       qp_num: 0,
     },
-    ud: { private_data: null, private_data_len: 0, ah_attr: null as never, qp_num: 0, qkey: 0 },
+    ud: { private_data: null, private_data_len: 0, ah_attr: zeroAh(), qp_num: 0, qkey: 0 },
   };
 }
 

@@ -582,6 +582,22 @@ export function stringifyRdmapHeader(h: RdmapHeader): string {
   return s;
 }
 
+/** The per-segment fields of an outbound DDP/RDMAP header ({@link encodeRdmapTxHeader}); the rest is the opcode table's. */
+export interface RdmapTxFields {
+  opcode: RdmapOpcode;
+  /** DDP's Last flag (RFC 5041 §4.2). */
+  last: boolean;
+  /** Tagged: the STag and Tagged Offset (RFC 5041 §4.3). */
+  stag: number;
+  to: bigint;
+  /** Untagged: RsvdULP (Send with Invalidate's STag, RFC 5040 §4.6), MSN and MO (RFC 5041 §4.4). */
+  rsvdUlp32: number;
+  msn: number;
+  mo: number;
+  /** A Read Request's fields (RFC 5040 §4.4), else null. */
+  rr: ReadRequestHeader | null;
+}
+
 /**
  * Writes the DDP + RDMAP header of an outbound segment straight from the opcode table
  * ({@link RDMAP_OPCODES}), the way Linux siw builds headers from `iwarp_pktinfo[]`: the table
@@ -593,18 +609,8 @@ export function stringifyRdmapHeader(h: RdmapHeader): string {
  * - untagged: `rsvdUlp32` (Send with Invalidate's STag), `msn`, `mo`;
  * - Read Request: `rr` (RFC 5040 §4.4).
  */
-export function encodeRdmapTxHeader(
-  out: Uint8Array,
-  offset: number,
-  opcode: RdmapOpcode,
-  last: boolean,
-  stag: number,
-  to: bigint,
-  rsvdUlp32: number,
-  msn: number,
-  mo: number,
-  rr: ReadRequestHeader | null,
-): number {
+export function encodeRdmapTxHeader(out: Uint8Array, offset: number, h: RdmapTxFields): number {
+  const { opcode, last, stag, to, rsvdUlp32, msn, mo, rr } = h;
   const info = RDMAP_OPCODES[opcode]!;
   const dv = new DataView(out.buffer, out.byteOffset + offset, info.headerLength);
   dv.setUint8(0, (info.tagged ? DDP_FLAG_TAGGED : 0) | (last ? DDP_FLAG_LAST : 0) | DDP_VERSION);
