@@ -6,9 +6,11 @@
 // the addon (node-gyp's rebuild empties build/). It never fails the install: on another OS,
 // without a C compiler or without libibverbs' headers (<infiniband/verbs.h>, Debian's
 // libibverbs-dev) it prints one line saying why, and `softrdma exec` and its tests say the
-// library is not built.
+// library is not built. librdmacm's calls (native/libsoftrdma/cm.c) need <rdma/rdma_cma.h>
+// (Debian's librdmacm-dev) too: without it the library is built without them, and says so in
+// build/Release/libsoftrdma.features (`rdmacm=0`), which the rdma_cm tests read.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +30,10 @@ const cc = process.env.CC || 'cc';
 const probe = spawnSync(cc, ['-x', 'c', '-E', '-o', '/dev/null', '-'], { input: '#include <infiniband/verbs.h>\n', encoding: 'utf8' });
 if (probe.error) skip('no C compiler');
 if (probe.status !== 0) skip('no <infiniband/verbs.h>: install libibverbs-dev');
+const cmProbe = spawnSync(cc, ['-x', 'c', '-E', '-o', '/dev/null', '-'], { input: '#include <rdma/rdma_cma.h>\n', encoding: 'utf8' });
+const rdmacm = cmProbe.status === 0;
 const sources = readdirSync(src)
-  .filter((f) => f.endsWith('.c'))
+  .filter((f) => f.endsWith('.c') && (rdmacm || f !== 'cm.c'))
   .sort()
   .map((f) => join(src, f));
 mkdirSync(dirname(out), { recursive: true });
@@ -39,7 +43,8 @@ if (r.error || r.status !== 0) {
   if (process.env.SOFTRDMA_NATIVE_VERBOSE) process.stderr.write(`${r.stderr ?? ''}${r.stdout ?? ''}`);
   skip(r.error ? r.error.message : `${cc} exited with ${r.status}`);
 }
-console.log('softrdma: libsoftrdma.so built (build/Release/libsoftrdma.so)');
+writeFileSync(join(dirname(out), 'libsoftrdma.features'), `rdmacm=${rdmacm ? 1 : 0}\n`);
+console.log(`softrdma: libsoftrdma.so built (build/Release/libsoftrdma.so)${rdmacm ? '' : '; without librdmacm calls (no <rdma/rdma_cma.h>: install librdmacm-dev)'}`);
 
 /** Node's headers: npm's `nodedir`, beside this node, the system's, or node-gyp's cache. */
 function nodeInclude() {

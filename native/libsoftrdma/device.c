@@ -16,6 +16,8 @@
 struct sr_device {
 	struct ibv_device dev;
 	uint64_t guid;
+	/* Its place in the daemon's list (ibv_get_device_index). */
+	int index;
 	struct sr_device *next;
 };
 
@@ -78,6 +80,7 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
 		if (!d)
 			break;
 		d->guid = sr_get_idx(a, "guid", i, NULL, 0);
+		d->index = (int)i;
 		d->dev.transport_type = (enum ibv_transport_type)sr_get_idx(a, "transport", i, NULL, 0);
 		d->dev.node_type = (enum ibv_node_type)sr_get_idx(a, "node_type", i, NULL, 0);
 		snprintf(d->dev.dev_name, sizeof(d->dev.dev_name), "uverbs%u", i);
@@ -90,6 +93,12 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
 	if (num_devices)
 		*num_devices = (int)i;
 	return list;
+}
+
+/* The device's index (librdmacm's device table asks it of every device). */
+int ibv_get_device_index(struct ibv_device *device)
+{
+	return ((struct sr_device *)device)->index;
 }
 
 void ibv_free_device_list(struct ibv_device **list)

@@ -66,7 +66,7 @@ export function u64Field(m: Map<string, string>, key: string): bigint | null {
 }
 
 /** `key` as 2n hex digits; null when missing or malformed. */
-function hexField(m: Map<string, string>, key: string, maxBytes: number): Uint8Array | null {
+export function hexField(m: Map<string, string>, key: string, maxBytes: number): Uint8Array | null {
   const v = m.get(key);
   if (v === undefined || v.length % 2 !== 0 || v.length > 2 * maxBytes || !/^[0-9a-f]*$/.test(v)) return null;
   return Uint8Array.from(Buffer.from(v, 'hex'));
@@ -86,7 +86,7 @@ function unflatten(m: Map<string, string>, prefix: string): Record<string, unkno
 }
 
 /** An answer's members: numbers and bigints by dotted path, 16-byte GIDs (`{ raw }`) as hex. */
-function flatten(o: object, prefix: string, out: Fields): Fields {
+export function flatten(o: object, prefix: string, out: Fields): Fields {
   for (const [k, v] of Object.entries(o)) {
     if (typeof v === 'number' || typeof v === 'bigint') out.push([`${prefix}${k}`, v]);
     else if (v && typeof v === 'object' && 'raw' in v && (v as { raw: unknown }).raw instanceof Uint8Array) out.push([`${prefix}${k}`, Buffer.from((v as { raw: Uint8Array }).raw).toString('hex')]);

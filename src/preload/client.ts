@@ -9,6 +9,7 @@ import { closeDevice } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import { destroyAh, ibv_dealloc_pd, ibv_dereg_mr, ibv_destroy_comp_channel, ibv_destroy_cq, ibv_destroy_qp, ibv_destroy_srq } from '../verbs/ibverbs.js';
 import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq } from '../verbs/types.js';
+import { ClientCm } from './cm.js';
 import { preloadAddon } from './native.js';
 
 const log = logger('daemon');
@@ -71,6 +72,10 @@ export class Client {
   fdChannel = -1;
   /** Per PD handle: the bytes inline sends are copied from, and their region. */
   readonly inline = new Map<number, { mr: ibv_mr; buf: Uint8Array }>();
+  /** rdma_cm: event channels, ids and events not acked. */
+  readonly cm = new ClientCm();
+  /** Ends the client (set by the daemon): for a client that breaks a bound. */
+  onFatal: (() => void) | null = null;
   private nextHandle = 1;
   pid = 0;
   constructor(readonly id: number) {}
@@ -87,6 +92,8 @@ export class Client {
   free(ctx: number | null = null): void {
     const why = (what: string, h: number) => log('client %d: %s %d: %s', this.id, what, h, softrdmaLastError().message);
     const mine = (ctxOfIt: number | undefined) => ctx === null || ctxOfIt === ctx;
+    // rdma_cm ids first: their connections end before their QPs go.
+    if (ctx === null) this.cm.free();
     const pdCtx = (pd: number) => this.pds.get(pd)?.ctx;
     for (const [h, { qp, pd }] of this.qps) if (mine(pdCtx(pd))) ibv_destroy_qp(qp) === 0 ? this.qps.delete(h) : why('qp', h);
     for (const [h, { ah, pd }] of this.ahs) if (mine(pdCtx(pd))) destroyAh(ah) === 0 ? this.ahs.delete(h) : why('ah', h);

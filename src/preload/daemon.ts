@@ -22,6 +22,7 @@ import { softrdmaLastError } from '../verbs/errno.js';
 import { ibv_alloc_pd, ibv_dealloc_pd, ibv_dereg_mr } from '../verbs/ibverbs.js';
 import { type Answer, objectCall } from './calls.js';
 import { Client } from './client.js';
+import { cmCall } from './cm.js';
 import { preloadAddon } from './native.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
 import { encodeResponse, FrameReader, formatPayload, parsePayload, PRELOAD_PROTOCOL_VERSION, PreloadOp, REQ_HEADER, uintField } from './protocol.js';
@@ -49,6 +50,9 @@ export interface DaemonResources {
   qps: number;
   ahs: number;
   srqs: number;
+  /** rdma_cm event channels and ids. */
+  cmChannels: number;
+  cmIds: number;
 }
 
 type Fields = [string, string | number | bigint][];
@@ -87,7 +91,7 @@ export class PreloadDaemon {
   }
 
   resources(): DaemonResources {
-    const r: DaemonResources = { clients: this.clients.size, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0 };
+    const r: DaemonResources = { clients: this.clients.size, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0, cmChannels: 0, cmIds: 0 };
     for (const c of this.clients) {
       r.contexts += c.contexts.size;
       r.pds += c.pds.size;
@@ -97,6 +101,8 @@ export class PreloadDaemon {
       r.qps += c.qps.size;
       r.ahs += c.ahs.size;
       r.srqs += c.srqs.size;
+      r.cmChannels += c.cm.channels.size;
+      r.cmIds += c.cm.ids.size;
     }
     return r;
   }
@@ -126,8 +132,11 @@ export class PreloadDaemon {
     const c = new Client(this.nextClient++);
     this.clients.add(c);
     this.sockets.set(c, s);
+    c.onFatal = () => this.drop(c);
     log('client %d connected', c.id);
     const reader = new FrameReader(REQ_HEADER);
+    // Answers go in request order; an rdma_cm call may answer later (address resolution).
+    let chain: Promise<void> = Promise.resolve();
     s.on('data', (chunk) => {
       let frames: Buffer[];
       try {
@@ -146,12 +155,18 @@ export class PreloadDaemon {
           s.destroy();
           return;
         }
-        const a = this.call(c, op, args);
-        this.opCounts.set(op, (this.opCounts.get(op) ?? 0) + 1);
-        if (a.errno !== 0) log('client %d: op %d (seq %d): errno %d', c.id, op, seq, a.errno);
-        const frame = encodeResponse(seq, a.errno, formatPayload(a.fields ?? []));
-        if (a.passFd === undefined) s.write(frame);
-        else if (!this.sendWithFd(c, s, frame, a.passFd)) return;
+        chain = chain.then(async () => {
+          const a = await this.call(c, op, args);
+          this.opCounts.set(op, (this.opCounts.get(op) ?? 0) + 1);
+          if (a.errno !== 0) log('client %d: op %d (seq %d): errno %d', c.id, op, seq, a.errno);
+          if (!this.clients.has(c)) {
+            if (a.passFd !== undefined) preloadAddon()?.close(a.passFd);
+            return;
+          }
+          const frame = encodeResponse(seq, a.errno, formatPayload(a.fields ?? []));
+          if (a.passFd === undefined) s.write(frame);
+          else this.sendWithFd(c, s, frame, a.passFd);
+        });
       }
     });
     s.on('error', (e) => log('client %d: %s', c.id, e.message));
@@ -187,8 +202,8 @@ export class PreloadDaemon {
     log('client %d (pid %d) gone; its objects are freed', c.id, c.pid);
   }
 
-  private call(c: Client, op: number, m: Map<string, string>): Answer {
-    const obj = objectCall(c, op, m);
+  private call(c: Client, op: number, m: Map<string, string>): Answer | Promise<Answer> {
+    const obj = objectCall(c, op, m) ?? cmCall(c, op, m);
     if (obj) return obj;
     const ctxOf = (): Context | null => c.contexts.get(uintField(m, 'ctx') ?? 0) ?? null;
     // `ctx=H port=P index=I` of the GID and P_Key table queries.

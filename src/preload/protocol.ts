@@ -86,6 +86,45 @@ export enum PreloadOp {
   POST_SRQ_RECV = 32,
   /** `qp=H gid=` hex `lid=N detach=0|1`. */
   ATTACH_MCAST = 33,
+  /** rdma_cm (src/preload/cm.ts). Answers `channel=H` with the program's end of `channel->fd` (SCM_RIGHTS): one byte per event. */
+  CM_CREATE_CHANNEL = 34,
+  /** `channel=H`. */
+  CM_DESTROY_CHANNEL = 35,
+  /** `channel=H|0 ps=N [device=NAME]` (the program's `SOFTRDMA_DEVICE`): answers `id=H`. */
+  CM_CREATE_ID = 36,
+  /** `id=H`. */
+  CM_DESTROY_ID = 37,
+  /** `id=H addr= port=`. Every `id=H` call answers the id's `src.addr`, `src.port`, `dst.addr`, `dst.port` and `device` (once it has one). */
+  CM_BIND_ADDR = 38,
+  /** `id=H backlog=N`. */
+  CM_LISTEN = 39,
+  /** `id=H [src.addr= src.port=] dst.addr= dst.port= timeout=`. */
+  CM_RESOLVE_ADDR = 40,
+  /** `id=H timeout=`. */
+  CM_RESOLVE_ROUTE = 41,
+  /** `id=H qp=H`: the program's QP (CREATE_QP) becomes the id's. */
+  CM_ATTACH_QP = 42,
+  /** `id=H`: the id's QP is taken off it (not destroyed). */
+  CM_DETACH_QP = 43,
+  /** `id=H`, and `param=1` with the members of `struct rdma_conn_param` (`private_data` as hex) when given. */
+  CM_CONNECT = 44,
+  /** As CM_CONNECT. */
+  CM_ACCEPT = 45,
+  /** `id=H private_data=` hex. */
+  CM_REJECT = 46,
+  /** `id=H`. */
+  CM_DISCONNECT = 47,
+  /**
+   * `channel=H`: the next event (EAGAIN: none): `ev=H event= status= id=H listen=H|0 ps=`,
+   * `private_data=` hex, `param.conn`'s members or `qp_num= qkey= ah_attr.<member>`, and the id's addresses.
+   */
+  CM_GET_EVENT = 48,
+  /** `ev=H`. */
+  CM_ACK_EVENT = 49,
+  /** `id=H channel=H|0`. */
+  CM_MIGRATE_ID = 50,
+  /** `id=H level= optname= value=`. */
+  CM_SET_OPTION = 51,
 }
 
 /** The protocol's version, answered by HELLO. */

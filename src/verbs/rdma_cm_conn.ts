@@ -37,6 +37,7 @@ import type {
   ibv_comp_channel,
   ibv_cq,
   ibv_pd,
+  ibv_qp,
   ibv_qp_init_attr,
   ibv_srq,
   In,
@@ -97,19 +98,7 @@ export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_q
   }
   const qp = ibv_create_qp(p, { ...attr, send_cq: scq, recv_cq: rcq, srq: (attr.srq ?? i.srq ?? null) as ibv_srq | null });
   if (!qp) return undo();
-  const M = ibv_qp_attr_mask;
-  let r: number;
-  if (isIbContext(ctx) && (attr.qp_type ?? ibv_qp_type.IBV_QPT_RC) === ibv_qp_type.IBV_QPT_UD) {
-    // A UD QP goes straight to RTS with rdma_cm's Q_Key (Linux cma_init_ud_qp; RDMA_UDP_QKEY).
-    r = ibQpRun(qp as Qp, udPlan(RDMA_UDP_QKEY));
-  } else if (isIbContext(ctx)) {
-    // rdma_cm's INIT on RoCE: remote atomics too (Linux grants them with responder resources, cm_init_qp_init_attr).
-    r = ibCmQpInit(qp as Qp);
-  } else {
-    // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write.
-    const access = ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
-    r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
-  }
+  const r = cmQpInit(ctx, qp, attr.qp_type ?? ibv_qp_type.IBV_QPT_RC);
   if (r !== 0) {
     ibv_destroy_qp(qp);
     undo();
@@ -128,6 +117,52 @@ export function rdma_create_qp(id: rdma_cm_id, pd: ibv_pd | null, attr: In<ibv_q
   }
   if (!i.pd) i.pd = p;
   return 0;
+}
+
+/** rdma_cm's first move of an id's new QP, by the id's transport (0 or an errno). */
+function cmQpInit(ctx: NonNullable<CmId['verbs']>, qp: ibv_qp, qpType: ibv_qp_type): number {
+  const M = ibv_qp_attr_mask;
+  let r: number;
+  if (isIbContext(ctx) && qpType === ibv_qp_type.IBV_QPT_UD) {
+    // A UD QP goes straight to RTS with rdma_cm's Q_Key (Linux cma_init_ud_qp; RDMA_UDP_QKEY).
+    r = ibQpRun(qp as Qp, udPlan(RDMA_UDP_QKEY));
+  } else if (isIbContext(ctx)) {
+    // rdma_cm's INIT on RoCE: remote atomics too (Linux grants them with responder resources, cm_init_qp_init_attr).
+    r = ibCmQpInit(qp as Qp);
+  } else {
+    // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write.
+    const access = ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
+    r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
+  }
+  return r;
+}
+
+/**
+ * Attaches to an id a QP the program created itself with `ibv_create_qp` (a C program under
+ * `softrdma exec`, whose QPs the daemon makes through the verbs face): the same first move as
+ * `rdma_create_qp` (INIT; RTS for a UD QP on RoCE), then `id.qp` and its CQs are the QP's. The
+ * QP stays the caller's: {@link rdmaDetachQp} undoes this without destroying it. 0, or -1 with
+ * errno (EINVAL: no device yet, a QP already there, or a QP of another device).
+ */
+export function rdmaAttachQp(id: rdma_cm_id, qp: ibv_qp): number {
+  const i = id as CmId;
+  if (!idOk(i) || !i.verbs || i.qp || (qp.context as { device?: unknown }).device !== i.verbs.device) return failRdma(EINVAL);
+  const r = cmQpInit(i.verbs, qp, qp.qp_type);
+  if (r !== 0) return failRdma(r);
+  i.qp = qp as Qp;
+  i.send_cq = qp.send_cq;
+  i.recv_cq = qp.recv_cq;
+  i.pd = qp.pd;
+  return 0;
+}
+
+/** Takes an attached QP off its id (multicast groups left), leaving it to its owner. */
+export function rdmaDetachQp(id: rdma_cm_id): void {
+  const i = id as CmId;
+  if (!(i instanceof CmId) || !i.qp) return;
+  leaveAll(i);
+  i.qp = null;
+  i.send_cq = i.recv_cq = null;
 }
 
 export function rdma_destroy_qp(id: rdma_cm_id): void {

@@ -73,10 +73,10 @@ test('devices, queries, PDs; a client that disconnects has its objects freed', a
     const other = await Conn.open(d.path);
     assert.equal((await other.call(PreloadOp.DEALLOC_PD, [['pd', pd.m.get('pd')!]])).errno, 22);
     other.s.destroy();
-    assert.deepEqual(d.resources(), { clients: 2, contexts: 1, pds: 2, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0 });
+    assert.deepEqual(d.resources(), { clients: 2, contexts: 1, pds: 2, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0, cmChannels: 0, cmIds: 0 });
     c.s.destroy();
     await atRest(d);
-    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0 });
+    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0, cmChannels: 0, cmIds: 0 });
     // The device can be opened again by a new client: nothing of the old one is left behind.
     const c2 = await Conn.open(d.path);
     assert.equal((await c2.call(PreloadOp.OPEN_DEVICE, [['name', names[0]!]])).errno, 0);

@@ -3,14 +3,17 @@
  * and `ibv_devinfo -v` (Debian's ibverbs-utils) list and describe softrdma's devices with the
  * values the verbs face's queries give; the `ibv_*_pingpong`s (RC, UC, UD, SRQ) and perftest's
  * RDMA Write, Read, atomic and inline-send tests run between two `softrdma exec` processes over
- * softroce0 (the pingpongs checking their data), and the daemon's objects are all freed after. Skips, saying why, when libsoftrdma.so is not built or the programs are not
+ * softroce0 (the pingpongs checking their data), and the daemon's objects are all freed after.
+ * rdmacm-utils' `rping` (over softrdma0 and softroce0), `ucmatose` and `udaddy`, and perftest's
+ * `ib_write_bw -R` connect through the library's rdma_cm calls. Skips, saying why, when
+ * libsoftrdma.so is not built (or built without librdmacm's calls) or the programs are not
  * installed.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { preloadLibraryPath } from '../../src/cli/daemon.js';
@@ -53,7 +56,7 @@ async function withDaemon(fn: (d: PreloadDaemon) => Promise<void>): Promise<void
   try {
     await fn(d);
     while (d.resources().clients !== 0) await new Promise((r) => setImmediate(r));
-    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0 });
+    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0, cmChannels: 0, cmIds: 0 });
   } finally {
     await d.close();
   }
@@ -280,5 +283,112 @@ test('a program killed with SIGKILL mid-transfer: its objects are freed and the 
     const r = await execUnder(d.path, ['ibv_devices']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /softroce0/);
+  }),
+);
+
+/** Why the rdma_cm programs cannot run here, or null. */
+function missingCm(...progs: string[]): string | null {
+  const why = missingMem(...progs);
+  if (why) return why;
+  const features = join(dirname(preloadLibraryPath()), 'libsoftrdma.features');
+  const built = existsSync(features) && readFileSync(features, 'utf8').includes('rdmacm=1');
+  return built ? null : 'libsoftrdma.so is built without librdmacm calls (no <rdma/rdma_cma.h> at install: Debian librdmacm-dev)';
+}
+
+/** Starts `PROG ARGS` with the library preloaded (the program itself: signals reach it). */
+function startPreloaded(socket: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(args[0]!, args.slice(1), { env: { ...process.env, ...env, LD_PRELOAD: preloadLibraryPath(), SOFTRDMA_SOCKET: socket }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((r) => child.once('close', (code, signal) => r({ code, signal, out })));
+  return { child, done };
+}
+
+/**
+ * An rdma_cm server and client under the library: the client starts once the server's
+ * `rdma_listen` was answered; both must exit 0 and `check` passes on each one's output.
+ */
+async function cmPair(server: string[], client: string[], env: NodeJS.ProcessEnv, check: (out: string, who: 'server' | 'client') => void): Promise<void> {
+  await withDaemon(async (d) => {
+    const s = startPreloaded(d.path, server);
+    const sDone = s.done.then((r) => r);
+    let ended = false;
+    void sDone.then(() => (ended = true));
+    while (d.served(PreloadOp.CM_LISTEN) < 1 && !ended) await new Promise((r) => setTimeout(r, 20));
+    const c = await startPreloaded(d.path, client, env).done;
+    const sr = await sDone;
+    assert.equal(c.code, 0, `client: ${c.out}`);
+    assert.equal(sr.code, 0, `server: ${sr.out}`);
+    check(c.out, 'client');
+    check(sr.out, 'server');
+  });
+}
+
+/** rping's verified data lines (-V -v): `ping data: rdma-ping-N: ...` for N in 0..count-1. */
+function rpingChecked(count: number) {
+  return (out: string, who: 'server' | 'client') => {
+    const lines = out.split('\n').filter((l) => /ping data: rdma-ping-\d+: /.test(l));
+    assert.equal(lines.length, count, `${who}: ${out}`);
+    for (const [n, l] of lines.entries()) assert.match(l, new RegExp(`rdma-ping-${n}: `));
+    assert.doesNotMatch(out, /verify failed|error/i);
+  };
+}
+
+test('rping -C 10 -V over softrdma0 (iWARP) between two softrdma exec processes', { skip: missingCm('rping') ?? false }, () =>
+  cmPair(['rping', '-s', '-a', '127.0.0.1', '-p', '18631', '-C', '10', '-v'], ['rping', '-c', '-a', '127.0.0.1', '-p', '18631', '-C', '10', '-v', '-V'], {}, rpingChecked(10)),
+);
+
+// Both devices own every address here, so the client's SOFTRDMA_DEVICE picks softroce0; the
+// server listens on both devices.
+test('rping -C 10 -V over softroce0 (SOFTRDMA_DEVICE of the client)', { skip: missingCm('rping') ?? false }, () =>
+  cmPair(['rping', '-s', '-a', '127.0.0.1', '-p', '18632', '-C', '10', '-v'], ['rping', '-c', '-a', '127.0.0.1', '-p', '18632', '-C', '10', '-v', '-V'], { SOFTRDMA_DEVICE: 'softroce0' }, rpingChecked(10)),
+);
+
+test('ucmatose: two connections, their messages both ways', { skip: missingCm('ucmatose') ?? false }, () =>
+  cmPair(['ucmatose', '-b', '127.0.0.1', '-p', '18633', '-c', '2', '-C', '5'], ['ucmatose', '-s', '127.0.0.1', '-p', '18633', '-c', '2', '-C', '5'], {}, (out) => {
+    assert.match(out, /data transfers complete/);
+    assert.match(out, /return status 0/);
+  }),
+);
+
+test('udaddy: UD messages through rdma_cm (SIDR) over softroce0', { skip: missingCm('udaddy') ?? false }, () =>
+  cmPair(['udaddy', '-b', '127.0.0.1'], ['udaddy', '-s', '127.0.0.1'], {}, (out) => {
+    assert.match(out, /data transfers complete/);
+    assert.match(out, /return status 0/);
+  }),
+);
+
+test('perftest ib_write_bw -R (connected through rdma_cm)', { skip: missingCm('ib_write_bw') ?? false }, () =>
+  cmPair(['ib_write_bw', '-R', '-n', '5', '-p', '18634'], ['ib_write_bw', '-R', '-n', '5', '-p', '18634', '127.0.0.1'], {}, (out, who) => {
+    assert.match(out, /^\s*65536\s+5\s+[\d.]+\s+[\d.]+/m, `${who}: ${out}`);
+    assert.doesNotMatch(out, /Failed|ERRNO/, `${who}: ${out}`);
+  }),
+);
+
+test('an rping client killed with SIGKILL mid-transfer: its cm ids and objects are freed, the daemon serves on', { skip: missingCm('rping', 'ibv_devices') ?? false }, () =>
+  withDaemon(async (d) => {
+    const server = startPreloaded(d.path, ['rping', '-s', '-a', '127.0.0.1', '-p', '18635', '-C', '1000000']);
+    let client: ReturnType<typeof startPreloaded> | null = null;
+    try {
+      while (d.served(PreloadOp.CM_LISTEN) < 1) await new Promise((r) => setTimeout(r, 20));
+      client = startPreloaded(d.path, ['rping', '-c', '-a', '127.0.0.1', '-p', '18635', '-C', '1000000']);
+      // Mid-transfer: pings are flowing over a connected id.
+      while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(d.resources().cmIds >= 3, JSON.stringify(d.resources()));
+      client.child.kill('SIGKILL');
+      assert.equal((await client.done).signal, 'SIGKILL');
+      server.child.kill('SIGKILL');
+      await server.done;
+    } finally {
+      client?.child.kill('SIGKILL');
+      server.child.kill('SIGKILL');
+    }
+    // withDaemon checks every counter, cm ids and channels included, is back at rest; and the
+    // killed server's listening id is gone with its TCP listener (closed as the client is freed).
+    for (let n = 0; n < 250 && listening(18635); n++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(listening(18635), false, 'the killed rping server still listens on 18635');
+    const r = await execUnder(d.path, ['ibv_devices']);
+    assert.equal(r.code, 0, r.err);
   }),
 );
