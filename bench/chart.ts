@@ -55,7 +55,9 @@ export function bandwidthChart(rows: readonly BenchRow[], caption: string): stri
   const X = (v: number): number => L + ((Math.log2(v) - x0) / (x1 - x0 || 1)) * (W - L - R);
   const Y = (v: number): number => H - B - (v / top) * (H - T - B);
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+  );
   out.push(`<rect width="${W}" height="${H}" fill="white"/>`);
   out.push(`<text x="${L}" y="22" font-size="14" font-weight="bold">Loopback bandwidth vs message size (MB/s)</text>`);
   out.push(`<text x="${L}" y="${H - 10}" fill="#555">${caption.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`);
@@ -67,8 +69,12 @@ export function bandwidthChart(rows: readonly BenchRow[], caption: string): stri
     out.push(`<line x1="${X(x).toFixed(1)}" x2="${X(x).toFixed(1)}" y1="${T}" y2="${H - B}" stroke="#f0f0f0"/>`);
     out.push(`<text x="${X(x).toFixed(1)}" y="${H - B + 16}" text-anchor="middle">${sizeLabel(x)}</text>`);
   }
-  out.push(`<text x="${((L + W - R) / 2).toFixed(0)}" y="${H - B + 32}" text-anchor="middle" fill="#555">message size (octets, log scale)</text>`);
-  out.push(`<line x1="${L}" x2="${L}" y1="${T}" y2="${H - B}" stroke="#888"/><line x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}" stroke="#888"/>`);
+  out.push(
+    `<text x="${((L + W - R) / 2).toFixed(0)}" y="${H - B + 32}" text-anchor="middle" fill="#555">message size (octets, log scale)</text>`,
+  );
+  out.push(
+    `<line x1="${L}" x2="${L}" y1="${T}" y2="${H - B}" stroke="#888"/><line x1="${L}" x2="${W - R}" y1="${H - B}" y2="${H - B}" stroke="#888"/>`,
+  );
   for (const [i, s] of pts.entries()) {
     const d = s.data.map((p, j) => `${j ? 'L' : 'M'}${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join(' ');
     const dash = s.dash ? ` stroke-dasharray="${s.dash}"` : '';

@@ -91,7 +91,15 @@ export interface BenchSection {
  * `Goal` also tags the row with its id (and `layer`, for a RoCE goal); an absolute goal judges
  * `value` itself.
  */
-export function ratioRow(name: string, value: number, unit: string, base: number, vs: string, target?: Target | Goal, layer?: string): BenchRow {
+export function ratioRow(
+  name: string,
+  value: number,
+  unit: string,
+  base: number,
+  vs: string,
+  target?: Target | Goal,
+  layer?: string,
+): BenchRow {
   const ratio = value / base;
   const row: BenchRow = { name, value, unit, ratio, base, vs };
   const g = target && 'id' in target ? target : undefined;

@@ -8,7 +8,16 @@
  *     npm run icrc:false-accept [-- N [seed]]      (default N = 1,000,000)
  */
 import { IpIdWindow } from '../src/roce/ipid-window.js';
-import { encodeIbPacket, IbOpcode, ibPadCount, IPV4_FLAGS_DF, newBth, type RoceIpHeader, solveIpv4Id, writeIcrc } from '../src/wire/ib/index.js';
+import {
+  encodeIbPacket,
+  IbOpcode,
+  ibPadCount,
+  IPV4_FLAGS_DF,
+  newBth,
+  type RoceIpHeader,
+  solveIpv4Id,
+  writeIcrc,
+} from '../src/wire/ib/index.js';
 
 /** The outcome for one sender. */
 export interface FalseAccepts {

@@ -19,7 +19,18 @@ import { latencySection, rdmaSection } from './rdma.js';
 import { roceSection } from './roce.js';
 import { memorySection, msgRateSection, scaleSection, sweepSection } from './sweep.js';
 
-const sections: BenchSection[] = [deframerSection, rdmaSection, latencySection, sweepSection, msgRateSection, memorySection, scaleSection, roceSection, peersSection, nodeApiSection];
+const sections: BenchSection[] = [
+  deframerSection,
+  rdmaSection,
+  latencySection,
+  sweepSection,
+  msgRateSection,
+  memorySection,
+  scaleSection,
+  roceSection,
+  peersSection,
+  nodeApiSection,
+];
 
 const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v.toFixed(v < 100 ? 1 : 0));
 
@@ -32,7 +43,10 @@ for (const s of sections) {
   console.log(`# ${s.name}`);
   for (const row of await s.run()) {
     all.push({ section: s.name, ...row });
-    const ratio = row.ratio === undefined ? '' : `${row.ratio.toFixed(2).padStart(5)}  ${row.vs!.padEnd(18)} ${(row.target ?? '-').padEnd(6)}  ${row.met === undefined ? '' : row.met ? 'met' : 'missed'}`;
+    const ratio =
+      row.ratio === undefined
+        ? ''
+        : `${row.ratio.toFixed(2).padStart(5)}  ${row.vs!.padEnd(18)} ${(row.target ?? '-').padEnd(6)}  ${row.met === undefined ? '' : row.met ? 'met' : 'missed'}`;
     console.log(`${row.name.padEnd(72)} ${fmt(row.value).padStart(8)} ${row.unit.padEnd(5)}  ${ratio}`.trimEnd());
   }
 }
@@ -45,7 +59,9 @@ if (goals.length) {
     // An absolute goal (GOALS.qpMem) judges the value, so the value is what is shown.
     const absolute = Object.values(GOALS).some((g: Goal) => g.id === r.goal && g.absolute);
     const shown = absolute ? r.value : r.ratio!;
-    console.log(`${(r.met ? 'met    ' : 'missed ') + r.name.padEnd(72)} ${shown.toFixed(2).padStart(5)} ${r.target!.padEnd(6)} vs ${r.vs} (${fmt(r.value)} ${r.unit})`);
+    console.log(
+      `${(r.met ? 'met    ' : 'missed ') + r.name.padEnd(72)} ${shown.toFixed(2).padStart(5)} ${r.target!.padEnd(6)} vs ${r.vs} (${fmt(r.value)} ${r.unit})`,
+    );
   }
 }
 
@@ -66,7 +82,9 @@ for (const g of Object.values(GOALS) as Goal[]) {
         continue;
       }
       const verdict = r.met === undefined ? 'n/a' : r.met ? 'met' : 'missed';
-      console.log(`${label} ${fmt(r.value).padStart(8)} ${r.unit.padEnd(5)} ${fmt(r.base ?? Number.NaN).padStart(8)} ${(r.ratio ?? Number.NaN).toFixed(2).padStart(6)}  ${(r.target ?? '-').padEnd(10)} ${verdict}  (vs ${r.vs})`);
+      console.log(
+        `${label} ${fmt(r.value).padStart(8)} ${r.unit.padEnd(5)} ${fmt(r.base ?? Number.NaN).padStart(8)} ${(r.ratio ?? Number.NaN).toFixed(2).padStart(6)}  ${(r.target ?? '-').padEnd(10)} ${verdict}  (vs ${r.vs})`,
+      );
     }
   }
 }
@@ -76,12 +94,17 @@ const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(dir, { recursive: true });
 const json = `${JSON.stringify({ date: started.toISOString(), quick, node: process.version, cpus: cpus().length, rows: all }, null, 2)}\n`;
 // A filtered run (some sections only) does not replace the full record of the day.
-const files = filter.length ? [`${started.toISOString().slice(0, 10)}-partial.json`] : [`${started.toISOString().slice(0, 10)}.json`, 'latest.json'];
+const files = filter.length
+  ? [`${started.toISOString().slice(0, 10)}-partial.json`]
+  : [`${started.toISOString().slice(0, 10)}.json`, 'latest.json'];
 for (const f of files) writeFileSync(dir + f, json);
 console.log(`# rows written to bench/results/${files.join(' and ')}`);
 
 // The README's chart (docs/bench-bandwidth.svg), from this run's sweep, when it ran.
-const svg = bandwidthChart(all, `${started.toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${quick ? ', --quick' : ''}`);
+const svg = bandwidthChart(
+  all,
+  `${started.toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${quick ? ', --quick' : ''}`,
+);
 if (svg && !filter.length) {
   const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
   writeFileSync(`${docs}bench-bandwidth.svg`, svg);

@@ -73,7 +73,9 @@ async function server(n: number): Promise<void> {
   await connected;
   await new Promise((r) => setTimeout(r, 1000));
   const after = usage();
-  process.stdout.write(`${JSON.stringify({ kind, n: held.length, rss_per: (after.rss - before.rss) / n, heap_per: (after.heap - before.heap) / n })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ kind, n: held.length, rss_per: (after.rss - before.rss) / n, heap_per: (after.heap - before.heap) / n })}\n`,
+  );
   process.exit(0);
 }
 

@@ -68,12 +68,20 @@ export const nodeApiSection: BenchSection = {
       quick ? 1 : 3,
     );
     rows.push({ name: 'verbs API: RDMA Write 64 B (perf write --bw, tx depth 128)', value: m.verbs64!, unit: 'MB/s' });
-    rows.push(ratioRow('Node API: RDMA Write 64 B (conn.write, window 128)', m.node64!, 'MB/s', m.verbs64!, 'verbs API 64 B', { min: 0.9 }));
+    rows.push(
+      ratioRow('Node API: RDMA Write 64 B (conn.write, window 128)', m.node64!, 'MB/s', m.verbs64!, 'verbs API 64 B', { min: 0.9 }),
+    );
     rows.push({ name: 'verbs API: RDMA Write 64 KiB (perf write --bw, tx depth 128)', value: m.verbs64k!, unit: 'MB/s' });
-    rows.push(ratioRow('Node API: RDMA Write 64 KiB (conn.write, window 128)', m.node64k!, 'MB/s', m.verbs64k!, 'verbs API 64 KiB', { min: 0.9 }));
+    rows.push(
+      ratioRow('Node API: RDMA Write 64 KiB (conn.write, window 128)', m.node64k!, 'MB/s', m.verbs64k!, 'verbs API 64 KiB', { min: 0.9 }),
+    );
     rows.push({ name: 'verbs API: Send 64 B RTT (2 × perf send --lat t_typical, blocking)', value: m.verbsRtt!, unit: 'µs' });
     // A round trip is better when lower: ≤ 1/0.9 of the verbs RTT is the same goal as ≥ 0.9× its rate.
-    rows.push(ratioRow('Node API: Send 64 B RTT (await send, await receive; median)', m.nodeRtt!, 'µs', m.verbsRtt!, 'verbs API RTT', { max: 1 / 0.9 }));
+    rows.push(
+      ratioRow('Node API: Send 64 B RTT (await send, await receive; median)', m.nodeRtt!, 'µs', m.verbsRtt!, 'verbs API RTT', {
+        max: 1 / 0.9,
+      }),
+    );
     // The same rows on the RoCE device (softroce0, RoCEv2 over loopback UDP), side by side in
     // the same rounds. RoCE's software path moves fewer messages per second than iWARP's (a
     // packet per MTU, ACKs), so shorter runs give each figure about as many seconds.
@@ -92,11 +100,21 @@ export const nodeApiSection: BenchSection = {
       quick ? 1 : 3,
     );
     rows.push({ name: 'RoCEv2 verbs API: RDMA Write 64 B (perf write --bw -d softroce0)', value: r.verbs64!, unit: 'MB/s' });
-    rows.push(ratioRow('RoCEv2 Node API: RDMA Write 64 B (conn.write, window 128)', r.node64!, 'MB/s', r.verbs64!, 'RoCE verbs 64 B', { min: 0.9 }));
+    rows.push(
+      ratioRow('RoCEv2 Node API: RDMA Write 64 B (conn.write, window 128)', r.node64!, 'MB/s', r.verbs64!, 'RoCE verbs 64 B', { min: 0.9 }),
+    );
     rows.push({ name: 'RoCEv2 verbs API: RDMA Write 64 KiB (perf write --bw -d softroce0)', value: r.verbs64k!, unit: 'MB/s' });
-    rows.push(ratioRow('RoCEv2 Node API: RDMA Write 64 KiB (conn.write, window 128)', r.node64k!, 'MB/s', r.verbs64k!, 'RoCE verbs 64 KiB', { min: 0.9 }));
+    rows.push(
+      ratioRow('RoCEv2 Node API: RDMA Write 64 KiB (conn.write, window 128)', r.node64k!, 'MB/s', r.verbs64k!, 'RoCE verbs 64 KiB', {
+        min: 0.9,
+      }),
+    );
     rows.push({ name: 'RoCEv2 verbs API: Send 64 B RTT (2 × perf send --lat -d softroce0)', value: r.verbsRtt!, unit: 'µs' });
-    rows.push(ratioRow('RoCEv2 Node API: Send 64 B RTT (await send, await receive; median)', r.nodeRtt!, 'µs', r.verbsRtt!, 'RoCE verbs RTT', { max: 1 / 0.9 }));
+    rows.push(
+      ratioRow('RoCEv2 Node API: Send 64 B RTT (await send, await receive; median)', r.nodeRtt!, 'µs', r.verbsRtt!, 'RoCE verbs RTT', {
+        max: 1 / 0.9,
+      }),
+    );
     return rows;
   },
 };

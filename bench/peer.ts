@@ -216,7 +216,13 @@ async function rdmaClient(port: number, size: number, total: number, crc: boolea
     const post = (): void => {
       while (posted < n && posted - done < DEPTH) {
         const at = BigInt((posted % slots) * size);
-        const st = send(side.qp, { type: RiWrType.RDMA_WRITE, id: BigInt(posted), sgl: [sge(mr, src, 0, size)], rtag: rkey, remoteTo: raddr + at });
+        const st = send(side.qp, {
+          type: RiWrType.RDMA_WRITE,
+          id: BigInt(posted),
+          sgl: [sge(mr, src, 0, size)],
+          rtag: rkey,
+          remoteTo: raddr + at,
+        });
         if (st !== RiRet.SUCCESS) throw new Error(`post: ${RiRet[st]}`);
         posted++;
       }

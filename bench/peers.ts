@@ -52,7 +52,14 @@ async function listening(port: number, ms = 10_000): Promise<void> {
 }
 
 /** Runs a server and a client of one tool; resolves with the client's stdout. */
-async function serverClient(cmd: string, server: string[], client: (port: number) => string[], port: number, env: NodeJS.ProcessEnv, probe = true): Promise<string> {
+async function serverClient(
+  cmd: string,
+  server: string[],
+  client: (port: number) => string[],
+  port: number,
+  env: NodeJS.ProcessEnv,
+  probe = true,
+): Promise<string> {
   const run = (args: string[]) =>
     new Promise<string>((resolve, reject) => {
       const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -82,7 +89,14 @@ const UCX_ENV = { UCX_TLS: 'tcp', UCX_NET_DEVICES: 'lo' };
 /** ucx_perftest's "Final:" row: iterations, overhead 50%ile/avg/overall (µs), bandwidth avg/overall (MiB/s), msg rate avg/overall. */
 async function ucx(test: string, size: number, iters: number): Promise<{ bw: number; lat: number }> {
   const port = await freePort();
-  const out = await serverClient('ucx_perftest', ['-p', String(port)], (p) => ['127.0.0.1', '-p', String(p), '-t', test, '-s', String(size), '-n', String(iters)], port, UCX_ENV, false);
+  const out = await serverClient(
+    'ucx_perftest',
+    ['-p', String(port)],
+    (p) => ['127.0.0.1', '-p', String(p), '-t', test, '-s', String(size), '-n', String(iters)],
+    port,
+    UCX_ENV,
+    false,
+  );
   const line = out.split('\n').find((l) => l.startsWith('Final:'));
   if (!line) throw new Error(`ucx_perftest ${test}: no Final row`);
   const f = line.trim().split(/\s+/).slice(1).map(Number);
@@ -93,7 +107,14 @@ async function ucx(test: string, size: number, iters: number): Promise<{ bw: num
 async function fiPingpong(size: number, iters: number): Promise<number> {
   const port = await freePort();
   const args = ['-p', 'tcp', '-e', 'msg', '-S', String(size), '-I', String(iters)];
-  const out = await serverClient('fi_pingpong', [...args, '-B', String(port)], (p) => [...args, '-P', String(p), '127.0.0.1'], port, {}, false);
+  const out = await serverClient(
+    'fi_pingpong',
+    [...args, '-B', String(port)],
+    (p) => [...args, '-P', String(p), '127.0.0.1'],
+    port,
+    {},
+    false,
+  );
   const row = out.split('\n').find((l) => new RegExp(`^${size}\\s`).test(l));
   if (!row) throw new Error('fi_pingpong: no result row');
   return Number(row.trim().split(/\s+/)[6]);
@@ -107,7 +128,8 @@ export const peersSection: BenchSection = {
     const hasFi = await have('fi_pingpong');
     const ucxGoals: Goal[] = [GOALS.ucxWrite1k, GOALS.ucxSend1k, GOALS.ucxWrite4k, GOALS.ucxSend4k, GOALS.ucxSend64];
     if (!hasUcx) rows.push(...ucxGoals.map((g) => skippedRow(g, 'ucx_perftest not installed (Debian ucx-utils)')));
-    if (!hasFi) rows.push({ name: 'libfabric rows skipped: fi_pingpong not installed (Debian libfabric-bin)', value: Number.NaN, unit: '' });
+    if (!hasFi)
+      rows.push({ name: 'libfabric rows skipped: fi_pingpong not installed (Debian libfabric-bin)', value: Number.NaN, unit: '' });
     if (!hasUcx && !hasFi) return rows;
     const sizes = quick ? [64, KiB, 4 * KiB, 64 * KiB] : [64, KiB, 4 * KiB, 64 * KiB, 1 << 20];
     // The targets: Write and Send at 1 KiB and 4 KiB at least the better of UCX's put and tag
@@ -119,7 +141,7 @@ export const peersSection: BenchSection = {
     };
     if (hasUcx) {
       for (const size of sizes) {
-        const n = Math.max(500, Math.min(quick ? 20_000 : 100_000, Math.floor((quick ? 64 : 256) * (1 << 20) / size)));
+        const n = Math.max(500, Math.min(quick ? 20_000 : 100_000, Math.floor(((quick ? 64 : 256) * (1 << 20)) / size)));
         const m = await rounds(
           {
             tag: async () => (await ucx('tag_bw', size, n)).bw,
@@ -135,8 +157,16 @@ export const peersSection: BenchSection = {
         const [gw, gs] = goalAt[size] ?? [undefined, undefined];
         const best = Math.max(m.put!, m.tag!);
         const bestVs = `UCX ${m.put! >= m.tag! ? 'ucp_put_bw' : 'tag_bw'} ${l} (the better)`;
-        rows.push(gw ? ratioRow(`RDMA Write ${l} (perf write --bw)`, m.write!, 'MB/s', best, bestVs, gw) : ratioRow(`RDMA Write ${l} (perf write --bw)`, m.write!, 'MB/s', m.put!, `UCX ucp_put_bw ${l}`));
-        rows.push(gs === GOALS.ucxSend64 || !gs ? ratioRow(`Send ${l} (perf send --bw)`, m.send!, 'MB/s', m.tag!, `UCX tag_bw ${l}`, gs) : ratioRow(`Send ${l} (perf send --bw)`, m.send!, 'MB/s', best, bestVs, gs));
+        rows.push(
+          gw
+            ? ratioRow(`RDMA Write ${l} (perf write --bw)`, m.write!, 'MB/s', best, bestVs, gw)
+            : ratioRow(`RDMA Write ${l} (perf write --bw)`, m.write!, 'MB/s', m.put!, `UCX ucp_put_bw ${l}`),
+        );
+        rows.push(
+          gs === GOALS.ucxSend64 || !gs
+            ? ratioRow(`Send ${l} (perf send --bw)`, m.send!, 'MB/s', m.tag!, `UCX tag_bw ${l}`, gs)
+            : ratioRow(`Send ${l} (perf send --bw)`, m.send!, 'MB/s', best, bestVs, gs),
+        );
       }
     }
     // Round trips, busy-polling on every side (the C tools always poll).
@@ -152,7 +182,9 @@ export const peersSection: BenchSection = {
     );
     if (m.ucx !== undefined) {
       rows.push({ name: 'UCX tcp 8 B round trip (2 × tag_lat median)', value: m.ucx, unit: 'µs' });
-      rows.push(ratioRow('Send 8 B round trip, busy-poll (2 × perf send --lat t_typical)', m.busy8!, 'µs', m.ucx, 'UCX tag_lat 8 B', { max: 2.0 }));
+      rows.push(
+        ratioRow('Send 8 B round trip, busy-poll (2 × perf send --lat t_typical)', m.busy8!, 'µs', m.ucx, 'UCX tag_lat 8 B', { max: 2.0 }),
+      );
     }
     if (m.fi !== undefined) {
       rows.push({ name: 'libfabric tcp 64 B round trip (2 × fi_pingpong usec/xfer, mean)', value: m.fi, unit: 'µs' });

@@ -16,8 +16,16 @@ const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const ROUNDS = 3;
 
 /** Runs `node script ...args`; resolves its stdout once it exits 0 (`PORT n` as soon as seen). */
-export function start(script: string, args: string[], env?: NodeJS.ProcessEnv, nodeArgs: string[] = []): { port: Promise<number>; result: Promise<string>; kill: () => void } {
-  const p = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: env ? { ...process.env, ...env } : process.env });
+export function start(
+  script: string,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): { port: Promise<number>; result: Promise<string>; kill: () => void } {
+  const p = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: env ? { ...process.env, ...env } : process.env,
+  });
   let out = '';
   let resolvePort: (n: number) => void = () => {};
   const port = new Promise<number>((r) => (resolvePort = r));
@@ -46,7 +54,8 @@ type Passes = { mbps: number; cold_mbps: number };
 export const tcpPasses = async (size: number, total: number) => pair<Passes>('raw', [String(size), String(total), 'nocrc']);
 /** The first (cold) pass of raw TCP: what a fresh process and connection get. */
 export const tcpMBps = async (size: number, total: number) => (await tcpPasses(size, total)).cold_mbps;
-const writePasses = async (size: number, total: number, crc: boolean) => pair<Passes>('rdma', [String(size), String(total), crc ? 'crc' : 'nocrc']);
+const writePasses = async (size: number, total: number, crc: boolean) =>
+  pair<Passes>('rdma', [String(size), String(total), crc ? 'crc' : 'nocrc']);
 
 /**
  * One `softrdma perf ... --json` loopback run (it spawns its own server process); its result row.
@@ -56,7 +65,11 @@ const writePasses = async (size: number, total: number, crc: boolean) => pair<Pa
  * the unit of every other bandwidth row here, so ratios compare like with like.
  */
 export async function perf(args: string, crc = false, env?: NodeJS.ProcessEnv): Promise<Record<string, number> & { mbps: number }> {
-  const out = await start(cli, ['perf', ...args.split(' '), '--json'], crc || env ? { ...(crc && { SOFTRDMA_MPA: 'crc=require' }), ...env } : undefined).result;
+  const out = await start(
+    cli,
+    ['perf', ...args.split(' '), '--json'],
+    crc || env ? { ...(crc && { SOFTRDMA_MPA: 'crc=require' }), ...env } : undefined,
+  ).result;
   const r = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
   return { ...r, mbps: ((r.bw_average ?? Number.NaN) * MIB) / 1e6 };
 }
@@ -132,16 +145,38 @@ export const rdmaSection: BenchSection = {
       const goal = size === 4 * KiB ? TARGET.stream4k : undefined;
       rows.push({ name: `raw TCP ${label} writes`, value: m.raw!, unit: 'MB/s' });
       rows.push(ratioRow(`RDMA Write ${label}, CRC off`, m.write!, 'MB/s', m.raw!, vs, mib ? GOALS.write1m : goal));
-      rows.push(ratioRow(`RDMA Read ${label} (perf read --bw --perform_warm_up)`, m.read!, 'MB/s', m.raw!, vs, mib ? GOALS.read1m : undefined));
+      rows.push(
+        ratioRow(`RDMA Read ${label} (perf read --bw --perform_warm_up)`, m.read!, 'MB/s', m.raw!, vs, mib ? GOALS.read1m : undefined),
+      );
       rows.push(ratioRow(`Send ${label} (perf send --bw --perform_warm_up)`, m.send!, 'MB/s', m.raw!, vs, mib ? GOALS.send1m : goal));
       if (m.writeCrc !== undefined) {
         rows.push(ratioRow(`RDMA Write ${label}, CRC on`, m.writeCrc, 'MB/s', m.raw!, vs));
-        rows.push(ratioRow(`RDMA Write ${label}, CRC on vs CRC off`, m.writeCrc, 'MB/s', m.write!, 'CRC off', mib ? GOALS.crc1m : size === 64 * KiB ? GOALS.crc64k : TARGET.crc));
+        rows.push(
+          ratioRow(
+            `RDMA Write ${label}, CRC on vs CRC off`,
+            m.writeCrc,
+            'MB/s',
+            m.write!,
+            'CRC off',
+            mib ? GOALS.crc1m : size === 64 * KiB ? GOALS.crc64k : TARGET.crc,
+          ),
+        );
       }
       // The first passes of the same runs (last round's) against their own second passes.
       rows.push({ name: `cold: raw TCP ${label} writes, first pass`, value: cold.raw!, unit: 'MB/s' });
-      rows.push(ratioRow(`cold: RDMA Write ${label}, CRC off, first pass vs warm`, cold.write!, 'MB/s', m.write!, `RDMA Write ${label} warm`, mib ? GOALS.cold1m : TARGET.cold));
-      rows.push(ratioRow(`cold: RDMA Write ${label}, CRC off, first pass vs raw TCP cold`, cold.write!, 'MB/s', cold.raw!, `raw TCP ${label} cold`));
+      rows.push(
+        ratioRow(
+          `cold: RDMA Write ${label}, CRC off, first pass vs warm`,
+          cold.write!,
+          'MB/s',
+          m.write!,
+          `RDMA Write ${label} warm`,
+          mib ? GOALS.cold1m : TARGET.cold,
+        ),
+      );
+      rows.push(
+        ratioRow(`cold: RDMA Write ${label}, CRC off, first pass vs raw TCP cold`, cold.write!, 'MB/s', cold.raw!, `raw TCP ${label} cold`),
+      );
     }
     return rows;
   },
@@ -157,7 +192,8 @@ export const latencySection: BenchSection = {
       // CRC on for every size in the full run; --quick keeps it for 8 B only.
       const crc = !quick || size === 8;
       // perf's t_typical is perftest's: the median of half round trips; doubled to an RTT here.
-      const lat = (verb: string, busy: boolean, c: boolean) => async () => 2 * (await perf(`${verb} --lat -s ${size} -n ${iters}${busy ? ' --busy-poll' : ''}`, c)).t_typical!;
+      const lat = (verb: string, busy: boolean, c: boolean) => async () =>
+        2 * (await perf(`${verb} --lat -s ${size} -n ${iters}${busy ? ' --busy-poll' : ''}`, c)).t_typical!;
       const rawPp = (spin: boolean) => async () =>
         (await pair<{ rtt_us: number }>('raw-pp', [String(iters), String(size), ...(spin ? ['spin'] : [])], spin ? ['spin'] : [])).rtt_us;
       const m = await rounds(
@@ -177,9 +213,29 @@ export const latencySection: BenchSection = {
       const first = size === 8;
       rows.push({ name: `raw TCP ${label} ping-pong RTT (median, data events)`, value: m.raw!, unit: 'µs' });
       rows.push({ name: `raw TCP ${label} ping-pong RTT, spinning event loop (median)`, value: m.rawSpin!, unit: 'µs' });
-      rows.push(ratioRow(`Send ${label} RTT, blocking (2 × perf send --lat t_typical)`, m.block!, 'µs', m.raw!, vs, first ? TARGET.latBlock : undefined));
-      rows.push(ratioRow(`Send ${label} RTT, busy-poll (--busy-poll)`, m.busy!, 'µs', m.rawSpin!, vsSpin, first ? TARGET.latBusy : undefined));
-      rows.push(ratioRow(`RDMA Write ${label} RTT (2 × perf write --lat t_typical, memory-polled)`, m.write!, 'µs', m.rawSpin!, vsSpin, first ? GOALS.writeLat : undefined));
+      rows.push(
+        ratioRow(
+          `Send ${label} RTT, blocking (2 × perf send --lat t_typical)`,
+          m.block!,
+          'µs',
+          m.raw!,
+          vs,
+          first ? TARGET.latBlock : undefined,
+        ),
+      );
+      rows.push(
+        ratioRow(`Send ${label} RTT, busy-poll (--busy-poll)`, m.busy!, 'µs', m.rawSpin!, vsSpin, first ? TARGET.latBusy : undefined),
+      );
+      rows.push(
+        ratioRow(
+          `RDMA Write ${label} RTT (2 × perf write --lat t_typical, memory-polled)`,
+          m.write!,
+          'µs',
+          m.rawSpin!,
+          vsSpin,
+          first ? GOALS.writeLat : undefined,
+        ),
+      );
       if (m.blockCrc !== undefined) rows.push(ratioRow(`Send ${label} RTT, blocking, CRC on`, m.blockCrc, 'µs', m.raw!, vs));
       if (m.busyCrc !== undefined) rows.push(ratioRow(`Send ${label} RTT, busy-poll, CRC on`, m.busyCrc, 'µs', m.rawSpin!, vsSpin));
     }

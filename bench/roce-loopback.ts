@@ -35,6 +35,8 @@ while (done < n) {
   done += (await pollN(a.cq, 1, 60_000)).length;
 }
 const s = Number(process.hrtime.bigint() - t0) / 1e9;
-console.log(`${transport}${transport === 'rocev2' ? ` [${datagramLayer().text}]` : ''} path MTU ${128 << mtu}: RDMA Write ${n} × 1 MiB in ${s.toFixed(2)} s = ${((n * MSG) / s / 1e6).toFixed(0)} MB/s`);
+console.log(
+  `${transport}${transport === 'rocev2' ? ` [${datagramLayer().text}]` : ''} path MTU ${128 << mtu}: RDMA Write ${n} × 1 MiB in ${s.toFixed(2)} s = ${((n * MSG) / s / 1e6).toFixed(0)} MB/s`,
+);
 await p.close();
 setTimeout(() => process.exit(0), 200);

@@ -33,32 +33,58 @@ export const roceSection: BenchSection = {
           ['[dgram fallback]', FALLBACK, 'fallback'],
         ]
       : [[`[${layer.text}]`, undefined, 'fallback']];
-    if (!layer.native) for (const g of [GOALS.roceMtu1024, GOALS.roceMtu4096, GOALS.roceVsIwarp, GOALS.roceRtt] as Goal[]) rows.push(skippedRow(g, layer.text, 'native'));
+    if (!layer.native)
+      for (const g of [GOALS.roceMtu1024, GOALS.roceMtu4096, GOALS.roceVsIwarp, GOALS.roceRtt] as Goal[])
+        rows.push(skippedRow(g, layer.text, 'native'));
     for (const mtu of [1024, 4096]) {
       const runs: Record<string, () => Promise<number>> = {
         raw: async () => (await pair<{ mbps: number }>('udp', [String(datagram(mtu)), String(n * size)])).mbps * (mtu / datagram(mtu)),
       };
-      for (const [i, [, env]] of layers.entries()) runs[`write${i}`] = async () => (await perf(`write --bw -d softroce0 -m ${mtu} -s ${size} -n ${n}`, false, env)).mbps;
+      for (const [i, [, env]] of layers.entries())
+        runs[`write${i}`] = async () => (await perf(`write --bw -d softroce0 -m ${mtu} -s ${size} -n ${n}`, false, env)).mbps;
       if (mtu === 4096) runs.iwarp = async () => (await perf(`write --bw -d softrdma0 -s ${size} -n ${n}`)).mbps;
       const m = await rounds(runs, quick ? 1 : 3);
       const vs = `raw dgram ${datagram(mtu)} B`;
       rows.push({ name: `raw Node dgram goodput, ${datagram(mtu)}-octet datagrams (payload share)`, value: m.raw!, unit: 'MB/s' });
       const goal = mtu === 4096 ? GOALS.roceMtu4096 : GOALS.roceMtu1024;
-      for (const [i, [label, , tag]] of layers.entries()) rows.push(ratioRow(`RoCEv2 RDMA Write 64 KiB, path MTU ${mtu} ${label}`, m[`write${i}`]!, 'MB/s', m.raw!, vs, goal, tag));
+      for (const [i, [label, , tag]] of layers.entries())
+        rows.push(ratioRow(`RoCEv2 RDMA Write 64 KiB, path MTU ${mtu} ${label}`, m[`write${i}`]!, 'MB/s', m.raw!, vs, goal, tag));
       if (m.iwarp !== undefined) {
         rows.push({ name: 'iWARP RDMA Write 64 KiB (perf write --bw -d softrdma0)', value: m.iwarp, unit: 'MB/s' });
-        for (const [i, [label, , tag]] of layers.entries()) rows.push(ratioRow(`RoCEv2 RDMA Write 64 KiB, path MTU 4096 ${label}`, m[`write${i}`]!, 'MB/s', m.iwarp!, 'iWARP RDMA Write 64 KiB', GOALS.roceVsIwarp, tag));
+        for (const [i, [label, , tag]] of layers.entries())
+          rows.push(
+            ratioRow(
+              `RoCEv2 RDMA Write 64 KiB, path MTU 4096 ${label}`,
+              m[`write${i}`]!,
+              'MB/s',
+              m.iwarp!,
+              'iWARP RDMA Write 64 KiB',
+              GOALS.roceVsIwarp,
+              tag,
+            ),
+          );
       }
     }
     const iters = quick ? 2000 : 10000;
     const runs: Record<string, () => Promise<number>> = {
       raw: async () => (await pair<{ rtt_us: number }>('udp-pp', [String(iters), String(12 + 8 + 4)])).rtt_us,
     };
-    for (const [i, [, env]] of layers.entries()) runs[`send${i}`] = async () => 2 * (await perf(`send --lat -d softroce0 -s 8 -n ${iters}`, false, env)).t_typical!;
+    for (const [i, [, env]] of layers.entries())
+      runs[`send${i}`] = async () => 2 * (await perf(`send --lat -d softroce0 -s 8 -n ${iters}`, false, env)).t_typical!;
     const m = await rounds(runs, quick ? 1 : 3);
     rows.push({ name: 'raw Node UDP ping-pong RTT, 24-octet datagrams (median)', value: m.raw!, unit: 'µs' });
     for (const [i, [label, , tag]] of layers.entries()) {
-      rows.push(ratioRow(`RoCEv2 Send 8 B RTT (2 × perf send --lat -d softroce0 t_typical) ${label}`, m[`send${i}`]!, 'µs', m.raw!, 'raw UDP ping-pong', GOALS.roceRtt, tag));
+      rows.push(
+        ratioRow(
+          `RoCEv2 Send 8 B RTT (2 × perf send --lat -d softroce0 t_typical) ${label}`,
+          m[`send${i}`]!,
+          'µs',
+          m.raw!,
+          'raw UDP ping-pong',
+          GOALS.roceRtt,
+          tag,
+        ),
+      );
     }
     return rows;
   },

@@ -46,9 +46,13 @@ async function freePort(): Promise<number> {
 }
 
 const port = await freePort();
-const server: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', probe, cli, 'rping', '-P', '-d', '-a', '127.0.0.1', '-p', String(port), '-S', size], {
-  stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-});
+const server: ChildProcess = spawn(
+  process.execPath,
+  ['--expose-gc', '--import', probe, cli, 'rping', '-P', '-d', '-a', '127.0.0.1', '-p', String(port), '-S', size],
+  {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  },
+);
 let serverErr = '';
 server.stderr!.on('data', (d: Buffer) => {
   // Each connection logs its DISCONNECT lines; keep only what is not routine.
@@ -68,7 +72,9 @@ async function sample(label: string): Promise<number> {
   const answer = once(server, 'message') as Promise<[{ memory: NodeJS.MemoryUsage; gc: boolean }]>;
   server.send('sample');
   const [{ memory: m, gc }] = await answer;
-  console.log(`${label.padEnd(18)} server rss ${mib(m.rss).padStart(7)} MiB  heap ${mib(m.heapUsed).padStart(6)} MiB  external ${mib(m.external).padStart(6)} MiB  arrayBuffers ${mib(m.arrayBuffers).padStart(6)} MiB${gc ? '' : '  (no gc)'}`);
+  console.log(
+    `${label.padEnd(18)} server rss ${mib(m.rss).padStart(7)} MiB  heap ${mib(m.heapUsed).padStart(6)} MiB  external ${mib(m.external).padStart(6)} MiB  arrayBuffers ${mib(m.arrayBuffers).padStart(6)} MiB${gc ? '' : '  (no gc)'}`,
+  );
   return m.rss;
 }
 
@@ -112,6 +118,8 @@ const after = rss.filter((x) => x.at >= warm).map((x) => x.rss);
 const max = Math.max(...after, end);
 const growth = (end - base) / base;
 console.log(`connections ${done}, failed ${failed}`);
-console.log(`server rss after warm-up (${warm}) ${mib(base)} MiB, highest after it ${mib(max)} MiB (${(((max - base) / base) * 100).toFixed(1)} %), at the end ${mib(end)} MiB: ${(growth * 100).toFixed(1)} % (limit 10 %)`);
+console.log(
+  `server rss after warm-up (${warm}) ${mib(base)} MiB, highest after it ${mib(max)} MiB (${(((max - base) / base) * 100).toFixed(1)} %), at the end ${mib(end)} MiB: ${(growth * 100).toFixed(1)} % (limit 10 %)`,
+);
 if (serverErr) console.log(`server stderr (not routine):\n${serverErr.slice(0, 2000)}`);
 process.exit(growth > 0.1 || failed > 0 ? 1 : 0);

@@ -59,7 +59,9 @@ let pd = v.ibv_alloc_pd(ctx)!;
 const step = Math.max(1, Math.floor(cycles / samples));
 const warm = Math.max(1, Math.floor(cycles / 10));
 let base = 0;
-console.log(`rss-mem: ${cycles} cycles of ibv_reg_mr/ibv_dereg_mr of a fresh ${size}-octet buffer, a new PD every ${pdEvery}; gc ${gc ? 'exposed' : 'not exposed (run with --expose-gc for live-set figures)'}`);
+console.log(
+  `rss-mem: ${cycles} cycles of ibv_reg_mr/ibv_dereg_mr of a fresh ${size}-octet buffer, a new PD every ${pdEvery}; gc ${gc ? 'exposed' : 'not exposed (run with --expose-gc for live-set figures)'}`,
+);
 await sample('start');
 for (let i = 1; i <= cycles; i++) {
   const buf = new Uint8Array(size);

@@ -96,7 +96,17 @@ async function incarnation(kind: Kind, rng: Rng, deadline: number): Promise<void
   const b: Side = ib ? makeIbSide('RC', undefined, { sqSize: 64, rqSize: 64 }) : makeSide(undefined, { sqSize: 64, rqSize: 64 });
   let p: Pair | null = null;
   try {
-    p = await connectPair(a, b, ib ? { transport: 'rocev2', pathMtu: 3, ib: { timeout: LOCAL_ACK_TIMEOUT, retryCnt: RETRY_CNT, rnrRetry: 7, access: { read: true, write: true, atomic: true } } } : { transport: 'iwarp' });
+    p = await connectPair(
+      a,
+      b,
+      ib
+        ? {
+            transport: 'rocev2',
+            pathMtu: 3,
+            ib: { timeout: LOCAL_ACK_TIMEOUT, retryCnt: RETRY_CNT, rnrRetry: 7, access: { read: true, write: true, atomic: true } },
+          }
+        : { transport: 'iwarp' },
+    );
     totals.pairs[kind]++;
     if (ib) {
       const port = (a.qp.transport as unknown as RoceQp).port;
@@ -176,16 +186,35 @@ async function incarnation(kind: Kind, rng: Rng, deadline: number): Promise<void
         lastWritten[slot] = full;
         op = { kind: 'write', slot };
         writes[slot]!++;
-        st = send(a.qp, { type: RiWrType.RDMA_WRITE, id: wid, sgl: [sge(mSrc, src, from, len)], rtag: mDst.stag, remoteTo: va(dst) + BigInt(slot * SLOT) });
+        st = send(a.qp, {
+          type: RiWrType.RDMA_WRITE,
+          id: wid,
+          sgl: [sge(mSrc, src, from, len)],
+          rtag: mDst.stag,
+          remoteTo: va(dst) + BigInt(slot * SLOT),
+        });
       } else if (r < 9) {
         const slot = rng.int(SLOTS);
         const own = freeSlots.pop()!;
         op = { kind: 'read', slot, own, writes: writes[slot]!, expect: lastWritten[slot] ?? dst.slice(slot * SLOT, slot * SLOT + SLOT) };
-        st = send(a.qp, { type: RiWrType.RDMA_READ, id: wid, sgl: [sge(mSink, sink, own * SLOT, SLOT)], rtag: mDst.stag, remoteTo: va(dst) + BigInt(slot * SLOT) });
+        st = send(a.qp, {
+          type: RiWrType.RDMA_READ,
+          id: wid,
+          sgl: [sge(mSink, sink, own * SLOT, SLOT)],
+          rtag: mDst.stag,
+          remoteTo: va(dst) + BigInt(slot * SLOT),
+        });
       } else {
         const own = freeSlots.pop()!;
         op = { kind: 'fetchAdd', own };
-        st = send(a.qp, { type: RiWrType.FETCH_AND_ADD, id: wid, sgl: [sge(mFa, fa, own * 8, 8)], rtag: mDst.stag, remoteTo: counterVa, atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n) });
+        st = send(a.qp, {
+          type: RiWrType.FETCH_AND_ADD,
+          id: wid,
+          sgl: [sge(mFa, fa, own * 8, 8)],
+          rtag: mDst.stag,
+          remoteTo: counterVa,
+          atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n),
+        });
       }
       if (st !== RiRet.SUCCESS) return false;
       ops.set(wid, op);
@@ -236,7 +265,9 @@ async function incarnation(kind: Kind, rng: Rng, deadline: number): Promise<void
               if (process.env.SOAK_DEBUG && totals.corrupted < 4) {
                 let d = 0;
                 while (d < SLOT && got2[d] === op.expect![d]) d++;
-                console.error(`${kind} read slot ${op.slot} differs at ${d}: got ${got2[d]} want ${op.expect![d]} (dst ${dst[op.slot! * SLOT + d]})`);
+                console.error(
+                  `${kind} read slot ${op.slot} differs at ${d}: got ${got2[d]} want ${op.expect![d]} (dst ${dst[op.slot! * SLOT + d]})`,
+                );
               }
             }
           } else if (op.kind === 'fetchAdd') {
@@ -306,7 +337,8 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const sample = () => {
   gc?.();
   const m = process.memoryUsage();
-  if (process.env.SOAK_HEAPSNAP) writeHeapSnapshot(`${process.env.SOAK_HEAPSNAP}/soak-${String(Math.round((Date.now() - t0) / 1000)).padStart(5, '0')}.heapsnapshot`);
+  if (process.env.SOAK_HEAPSNAP)
+    writeHeapSnapshot(`${process.env.SOAK_HEAPSNAP}/soak-${String(Math.round((Date.now() - t0) / 1000)).padStart(5, '0')}.heapsnapshot`);
   const t = Math.round((Date.now() - t0) / 1000);
   rssLog.push({ t, rss: m.rss });
   const o = totals.ops;
@@ -314,7 +346,9 @@ const sample = () => {
     `t=${String(t).padStart(5)}s  ops ${String(o.send + o.write + o.read + o.fetchAdd).padStart(9)}  pairs ${totals.pairs.iwarp + totals.pairs.rocev2}  kills ${totals.kills.iwarp + totals.kills.rocev2}  rss ${mib(m.rss)} MiB  heap ${mib(m.heapUsed)} MiB  external ${mib(m.external)} MiB (array buffers ${mib(m.arrayBuffers)})  pins ${hostMemory.stats().pins}`,
   );
 };
-console.log(`soak: ${seconds} s, ${values.iwarp} iWARP + ${values.rocev2} RoCEv2 lanes (2 QPs each, ${DEPTH} outstanding), kill probability ${killP} per operation, RoCEv2 loss 1 %, dup 0.5 %, reorder 0.5 %, seed ${seed}`);
+console.log(
+  `soak: ${seconds} s, ${values.iwarp} iWARP + ${values.rocev2} RoCEv2 lanes (2 QPs each, ${DEPTH} outstanding), kill probability ${killP} per operation, RoCEv2 loss 1 %, dup 0.5 %, reorder 0.5 %, seed ${seed}`,
+);
 sample();
 const timer = setInterval(sample, sampleMs);
 const lanes: Promise<void>[] = [];
@@ -325,9 +359,20 @@ clearInterval(timer);
 sample();
 const o = totals.ops;
 console.log('--- soak report');
-console.log(`operations completed: ${o.send + o.write + o.read + o.fetchAdd} (send ${o.send}, write ${o.write}, read ${o.read} of which ${o.read - totals.readsRaced} checked byte for byte, fetch&add ${o.fetchAdd})`);
-console.log(`pairs: iWARP ${totals.pairs.iwarp}, RoCEv2 ${totals.pairs.rocev2}; kills/resets: iWARP ${totals.kills.iwarp}, RoCEv2 ${totals.kills.rocev2}`);
-console.log(`errors by kind: ${[...totals.errors].sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+console.log(
+  `operations completed: ${o.send + o.write + o.read + o.fetchAdd} (send ${o.send}, write ${o.write}, read ${o.read} of which ${o.read - totals.readsRaced} checked byte for byte, fetch&add ${o.fetchAdd})`,
+);
+console.log(
+  `pairs: iWARP ${totals.pairs.iwarp}, RoCEv2 ${totals.pairs.rocev2}; kills/resets: iWARP ${totals.kills.iwarp}, RoCEv2 ${totals.kills.rocev2}`,
+);
+console.log(
+  `errors by kind: ${
+    [...totals.errors]
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none'
+  }`,
+);
 // Drift is measured in the steady state: from the first sample at a tenth of the run (as
 // rss-mem's warm-up: V8's heap, malloc's arenas and the binary's code pages reach their working
 // size in the first minutes) to the last sample taken while the lanes ran. The sample after
@@ -341,7 +386,9 @@ console.log(`rss: ${rssLog.map((x) => `${x.t}s ${mib(x.rss)}`).join(' | ')} MiB`
 console.log(
   `rss after warm-up (${r0.t}s) ${mib(r0.rss)} MiB, peak ${mib(peak)} MiB, end of run (${r1.t}s) ${mib(r1.rss)} MiB, drift ${(((r1.rss - r0.rss) / r0.rss) * 100).toFixed(1)} %; after teardown ${mib(after.rss)} MiB${gc ? ' (each sample after a full GC)' : ' (no --expose-gc: samples include garbage)'}`,
 );
-console.log(`lost ${totals.lost}, duplicated ${totals.duplicated}, out of order ${totals.outOfOrder}, corrupted ${totals.corrupted}, lane failures ${totals.laneFailures.length}`);
+console.log(
+  `lost ${totals.lost}, duplicated ${totals.duplicated}, out of order ${totals.outOfOrder}, corrupted ${totals.corrupted}, lane failures ${totals.laneFailures.length}`,
+);
 for (const f of totals.laneFailures.slice(0, 5)) console.log(`  lane failure: ${f}`);
 const bad = totals.lost + totals.duplicated + totals.outOfOrder + totals.corrupted + totals.laneFailures.length;
 console.log(bad ? 'soak: FAILED' : 'soak: ok');

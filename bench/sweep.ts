@@ -60,7 +60,10 @@ export const msgRateSection: BenchSection = {
   name: 'message rate: 64 B RDMA Write / Send, one WR per post vs post lists of 32, vs raw TCP 64 B writes',
   async run(): Promise<BenchRow[]> {
     const n = quick ? 64_000 : 320_000;
-    const rate = (verb: string, list: number, crc = false) => async () => (await perf(`${verb} --bw -s 64 -n ${n} -N${list > 1 ? ` -l ${list}` : ''}`, crc)).msg_rate! * 1e6;
+    const rate =
+      (verb: string, list: number, crc = false) =>
+      async () =>
+        (await perf(`${verb} --bw -s 64 -n ${n} -N${list > 1 ? ` -l ${list}` : ''}`, crc)).msg_rate! * 1e6;
     const m = await rounds(
       {
         raw: async () => ((await tcpMBps(64, n * 64)) * 1e6) / 64,

@@ -37,14 +37,26 @@ const sources = readdirSync(src)
   .sort()
   .map((f) => join(src, f));
 mkdirSync(dirname(out), { recursive: true });
-const flags = ['-O2', '-g', '-std=gnu11', '-Wall', '-Wextra', '-Wno-unused-parameter', '-Wno-missing-field-initializers', '-fPIC', '-shared'];
+const flags = [
+  '-O2',
+  '-g',
+  '-std=gnu11',
+  '-Wall',
+  '-Wextra',
+  '-Wno-unused-parameter',
+  '-Wno-missing-field-initializers',
+  '-fPIC',
+  '-shared',
+];
 const r = spawnSync(cc, [...flags, '-o', out, ...sources, '-lpthread'], { encoding: 'utf8' });
 if (r.error || r.status !== 0) {
   if (process.env.SOFTRDMA_NATIVE_VERBOSE) process.stderr.write(`${r.stderr ?? ''}${r.stdout ?? ''}`);
   skip(r.error ? r.error.message : `${cc} exited with ${r.status}`);
 }
 writeFileSync(join(dirname(out), 'libsoftrdma.features'), `rdmacm=${rdmacm ? 1 : 0}\n`);
-console.log(`softrdma: libsoftrdma.so built (build/Release/libsoftrdma.so)${rdmacm ? '' : '; without librdmacm calls (no <rdma/rdma_cma.h>: install librdmacm-dev)'}`);
+console.log(
+  `softrdma: libsoftrdma.so built (build/Release/libsoftrdma.so)${rdmacm ? '' : '; without librdmacm calls (no <rdma/rdma_cma.h>: install librdmacm-dev)'}`,
+);
 
 /** Node's headers: npm's `nodedir`, beside this node, the system's, or node-gyp's cache. */
 function nodeInclude() {
@@ -61,7 +73,9 @@ if (!inc) {
   console.log('softrdma: softrdma_preload.node not built (no node_api.h); the daemon refuses memory registration');
   process.exit(0);
 }
-const a = spawnSync(cc, [...flags, `-I${inc}`, '-DNODE_GYP_MODULE_NAME=softrdma_preload', '-o', addonOut, join(src, 'daemon', 'addon.c')], { encoding: 'utf8' });
+const a = spawnSync(cc, [...flags, `-I${inc}`, '-DNODE_GYP_MODULE_NAME=softrdma_preload', '-o', addonOut, join(src, 'daemon', 'addon.c')], {
+  encoding: 'utf8',
+});
 if (a.error || a.status !== 0) {
   if (process.env.SOFTRDMA_NATIVE_VERBOSE) process.stderr.write(`${a.stderr ?? ''}${a.stdout ?? ''}`);
   console.log(`softrdma: softrdma_preload.node not built (${cc} exited with ${a.status}); the daemon refuses memory registration`);

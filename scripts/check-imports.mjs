@@ -106,7 +106,10 @@ function walk(dir) {
 
 /** `src/rnic/cm.ts` → `rnic/cm`. @param {string} p */
 function modName(p) {
-  return relative(SRC, p).split(sep).join('/').replace(/\.(ts|js|mjs)$/, '');
+  return relative(SRC, p)
+    .split(sep)
+    .join('/')
+    .replace(/\.(ts|js|mjs)$/, '');
 }
 
 /** `rnic/cm` → `rnic`; `index` → `.`. @param {string} m */
@@ -137,7 +140,11 @@ function namedImportsOf(text) {
   const out = [];
   for (const m of stripComments(text).matchAll(NAMED_RE)) {
     for (const part of m[1].split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]?.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]
+        ?.trim();
       if (name) out.push([m[3], name]);
     }
   }
@@ -236,7 +243,12 @@ if (wantGraph) {
   console.log('folder graph (importer → imported: number of imports):');
   for (const from of [...graph.keys()].sort()) {
     const row = graph.get(from);
-    console.log(`  ${from}/ → ${[...row.keys()].sort().map((t) => `${t}/ (${row.get(t)})`).join(', ')}`);
+    console.log(
+      `  ${from}/ → ${[...row.keys()]
+        .sort()
+        .map((t) => `${t}/ (${row.get(t)})`)
+        .join(', ')}`,
+    );
   }
   if (excepted.length > 0) {
     console.log('allowed exceptions (not in the graph):');

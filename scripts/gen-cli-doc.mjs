@@ -37,7 +37,13 @@ const roff = (l) => l.replace(/\\/g, '\\e').replace(/^([.'])/, '\\&$1');
 
 /** The man page: the same texts, preformatted. */
 export function manPage() {
-  const out = ['.TH SOFTRDMA 1 "" "softrdma" "User Commands"', '.SH NAME', 'softrdma \\- a software RDMA stack: iWARP and RoCEv2 devices and the rdma-core tools', '.SH SYNOPSIS', '.nf'];
+  const out = [
+    '.TH SOFTRDMA 1 "" "softrdma" "User Commands"',
+    '.SH NAME',
+    'softrdma \\- a software RDMA stack: iWARP and RoCEv2 devices and the rdma-core tools',
+    '.SH SYNOPSIS',
+    '.nf',
+  ];
   out.push(...spec.mainHelp().trimEnd().split('\n').map(roff), '.fi');
   for (const c of spec.COMMANDS) {
     if (c.name === 'help') continue;

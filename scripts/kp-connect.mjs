@@ -76,7 +76,9 @@ const rdmaBuf = region(SIZE);
 
 const trace = (e) => {
   const r = decodeMpaReqRep(e.bytes);
-  log(`${e.dir === 'rx' ? '←' : '→'} MPA ${e.what}: ${r.status === 'frame' ? stringifyMpaReqRep(r.frame) : '?'}  ${Buffer.from(e.bytes).toString('hex')}`);
+  log(
+    `${e.dir === 'rx' ? '←' : '→'} MPA ${e.what}: ${r.status === 'frame' ? stringifyMpaReqRep(r.frame) : '?'}  ${Buffer.from(e.bytes).toString('hex')}`,
+  );
 };
 
 let qp = mkQp();
@@ -97,7 +99,9 @@ for (;;) {
     await new Promise((r) => setTimeout(r, 500));
   }
 }
-log(`connected: QP[${qp.id}] ${QP_STATE_NAMES[qp.state]} IRD=${qp.ird} ORD=${qp.ord} crc=${qp.mpa.crc} peer IRD/ORD ${conn.agreement.peerIrd}/${conn.agreement.peerOrd}`);
+log(
+  `connected: QP[${qp.id}] ${QP_STATE_NAMES[qp.state]} IRD=${qp.ird} ORD=${qp.ord} crc=${qp.mpa.crc} peer IRD/ORD ${conn.agreement.peerIrd}/${conn.agreement.peerOrd}`,
+);
 
 const info = (r, len) => {
   const dv = new DataView(sendBuf.buf.buffer, sendBuf.buf.byteOffset, 16);

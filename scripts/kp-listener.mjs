@@ -99,7 +99,9 @@ const listener = await CmListener.listen({
   port: PORT,
   trace: (e) => {
     const r = decodeMpaReqRep(e.bytes);
-    log(`${e.dir === 'rx' ? '←' : '→'} MPA ${e.what} (${e.bytes.length} octets): ${r.status === 'frame' ? stringifyMpaReqRep(r.frame) : '?'}`);
+    log(
+      `${e.dir === 'rx' ? '←' : '→'} MPA ${e.what} (${e.bytes.length} octets): ${r.status === 'frame' ? stringifyMpaReqRep(r.frame) : '?'}`,
+    );
     log(`    ${hexdump(e.bytes)}`);
   },
 });
@@ -179,7 +181,13 @@ function onWc(wc) {
     log(`  rping info: buf 0x${remote.addr.toString(16)} rkey 0x${remote.rkey.toString(16)} len ${remote.len}`);
     postRecv();
     if (phase === 'READ_ADV') {
-      post({ type: RiWrType.RDMA_READ, id: 10n, sgl: [rdmaBuf.sge(Math.min(remote.len, rdmaBuf.buf.length))], rtag: remote.rkey, remoteTo: remote.addr });
+      post({
+        type: RiWrType.RDMA_READ,
+        id: 10n,
+        sgl: [rdmaBuf.sge(Math.min(remote.len, rdmaBuf.buf.length))],
+        rtag: remote.rkey,
+        remoteTo: remote.addr,
+      });
     } else {
       const s = rdmaBuf.buf.indexOf(0);
       const len = s >= 0 ? s + 1 : remote.len;

@@ -76,7 +76,9 @@ await Promise.all(
   }),
 );
 
-console.log(`\n== ${chosen.length} files: ${totals.tests} tests, ${totals.pass} pass, ${totals.fail} fail, ${totals.skipped} skipped, ${totals.cancelled} cancelled`);
+console.log(
+  `\n== ${chosen.length} files: ${totals.tests} tests, ${totals.pass} pass, ${totals.fail} fail, ${totals.skipped} skipped, ${totals.cancelled} cancelled`,
+);
 for (const r of retries) console.log(`RETRIED (flaky): ${r}`);
 for (const f of hung) console.log(`TIMED OUT: ${f} did not exit within ${timeoutS} s (killed)`);
 for (const f of failedFiles) console.log(`FAILED: ${f}`);

@@ -23,10 +23,18 @@ if (!root) {
   const r = spawnSync(join(dir, 'setup.sh'), [], { cwd: dir, stdio: 'inherit', timeout: 1_800_000 });
   // A machine that cannot build the guest (no Debian archive, no apt) still runs the suite:
   // without a guest image every case skips and says why.
-  if (r.status !== 0) console.error(`# interop: setup.sh failed (status ${r.status}${r.error ? `, ${r.error.message}` : ''}); the cases that need the guest will skip`);
+  if (r.status !== 0)
+    console.error(
+      `# interop: setup.sh failed (status ${r.status}${r.error ? `, ${r.error.message}` : ''}); the cases that need the guest will skip`,
+    );
 }
 const tests = 'dist/test/interop';
-const files = existsSync(tests) ? readdirSync(tests).filter((f) => f.endsWith('.test.js')).sort().map((f) => join(tests, f)) : [];
+const files = existsSync(tests)
+  ? readdirSync(tests)
+      .filter((f) => f.endsWith('.test.js'))
+      .sort()
+      .map((f) => join(tests, f))
+  : [];
 const filter = process.argv.slice(2);
 const chosen = filter.length ? files.filter((f) => filter.some((s) => f.includes(s))) : files;
 if (chosen.length === 0) {

@@ -126,7 +126,16 @@ async function main(): Promise<void> {
     const scm = evd(IT_CM_MSG_EVENT_STREAM, 4);
     const sep = it_ep_rc_create(pz, sdto, sdto, scm, 0, epAttrs());
     const serverBuf = new Uint8Array(64);
-    const slmr = it_lmr_create(pz, serverBuf, null, serverBuf.length, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_LOCAL | IT_PRIV_REMOTE_WRITE, NO_LMR_FLAGS, 0);
+    const slmr = it_lmr_create(
+      pz,
+      serverBuf,
+      null,
+      serverBuf.length,
+      IT_ADDR_MODE_ABSOLUTE,
+      IT_PRIV_LOCAL | IT_PRIV_REMOTE_WRITE,
+      NO_LMR_FLAGS,
+      0,
+    );
     const sbase = it_make_rdma_addr_absolute(serverBuf);
     it_post_recv(sep, [{ lmr: slmr.lmr_handle, addr: sbase, length: 32 }], 1n, IT_COMPLETION_FLAG | IT_NOTIFY_FLAG);
     it_ep_accept(sep, req.cn_est_id, null);
@@ -142,7 +151,14 @@ async function main(): Promise<void> {
     it_post_send(cep, [{ lmr: clmr, addr: cbase, length: 5 }], 10n, IT_COMPLETION_FLAG);
     const text = new TextEncoder().encode('written by RDMA Write');
     clientBuf.set(text, 32);
-    it_post_rdma_write(cep, [{ lmr: clmr, addr: cbase + 32n, length: text.length }], 11n, IT_COMPLETION_FLAG, sbase + 32n, slmr.rmr_context!);
+    it_post_rdma_write(
+      cep,
+      [{ lmr: clmr, addr: cbase + 32n, length: text.length }],
+      11n,
+      IT_COMPLETION_FLAG,
+      sbase + 32n,
+      slmr.rmr_context!,
+    );
 
     // 6. Completions: the client's Send and Write, the server's establishment and Receive.
     await expectEvent(cdto, IT_DTO_SEND_CMPL_EVENT);

@@ -64,7 +64,8 @@ function check<T>(value: T, what: string): NonNullable<T> {
 async function expectEvent(ch: rdma_event_channel, want: rdma_cm_event_type): Promise<rdma_cm_event> {
   const { ret, event } = await rdma_get_cm_event(ch);
   if (ret !== 0 || !event) throw new Error(`rdma_get_cm_event: ${softrdmaLastError().message}`);
-  if (event.event !== want) throw new Error(`expected ${rdma_event_str(want)}, got ${rdma_event_str(event.event)} (status ${event.status})`);
+  if (event.event !== want)
+    throw new Error(`expected ${rdma_event_str(want)}, got ${rdma_event_str(event.event)} (status ${event.status})`);
   return event;
 }
 
@@ -111,7 +112,10 @@ async function main(): Promise<void> {
   check(rdma_create_qp(sid, null, qpAttr), 'rdma_create_qp (server)');
   const sqp = sid.qp!;
   const serverBuf = new Uint8Array(64);
-  const serverMr: ibv_mr = check(ibv_reg_mr(sqp.pd, serverBuf, serverBuf.length, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE), 'ibv_reg_mr (server)');
+  const serverMr: ibv_mr = check(
+    ibv_reg_mr(sqp.pd, serverBuf, serverBuf.length, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE),
+    'ibv_reg_mr (server)',
+  );
   check(ibv_post_recv(sqp, { wr_id: 1n, sg_list: [{ addr: serverMr.addr, length: 32, lkey: serverMr.lkey }] }).ret, 'ibv_post_recv');
   check(await rdma_accept(sid, null), 'rdma_accept');
   rdma_ack_cm_event(req);
@@ -124,7 +128,15 @@ async function main(): Promise<void> {
   const clientBuf = new Uint8Array(64);
   const clientMr: ibv_mr = check(ibv_reg_mr(cqp.pd, clientBuf, clientBuf.length, IBV_ACCESS_LOCAL_WRITE), 'ibv_reg_mr (client)');
   clientBuf.set(new TextEncoder().encode('hello'));
-  check(ibv_post_send(cqp, { wr_id: 10n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [{ addr: clientMr.addr, length: 5, lkey: clientMr.lkey }] }).ret, 'ibv_post_send (Send)');
+  check(
+    ibv_post_send(cqp, {
+      wr_id: 10n,
+      opcode: IBV_WR_SEND,
+      send_flags: IBV_SEND_SIGNALED,
+      sg_list: [{ addr: clientMr.addr, length: 5, lkey: clientMr.lkey }],
+    }).ret,
+    'ibv_post_send (Send)',
+  );
   const text = new TextEncoder().encode('written by RDMA Write');
   clientBuf.set(text, 32);
   check(

@@ -165,35 +165,39 @@ class Disconnected extends Error {}
  * flushed completion) ends the connection. One wait on the CM EVD stays outstanding across calls.
  */
 class Waiter {
-  private cmWait: Promise<it_event_t | null> | null = null;
+  #cmWait: Promise<it_event_t | null> | null = null;
   disconnected = false;
   established = false;
 
-  constructor(
-    private readonly dto: it_evd_handle_t,
-    private readonly cm: it_evd_handle_t,
-    private readonly debug: (s: string) => void,
-  ) {}
-
-  private armCm(): Promise<it_event_t | null> {
-    this.cmWait ??= it_evd_wait(this.cm, IT_TIMEOUT_INFINITE).then((r) => (r.status === IT_SUCCESS ? r.event : null));
-    return this.cmWait;
+  readonly #dto: it_evd_handle_t;
+  readonly #cm: it_evd_handle_t;
+  readonly #debug: (s: string) => void;
+  constructor(dto: it_evd_handle_t, cm: it_evd_handle_t, debug: (s: string) => void) {
+    this.#dto = dto;
+    this.#cm = cm;
+    this.#debug = debug;
   }
 
-  private onCm(ev: it_event_t | null): void {
-    this.cmWait = null;
+  #armCm(): Promise<it_event_t | null> {
+    this.#cmWait ??= it_evd_wait(this.#cm, IT_TIMEOUT_INFINITE).then((r) => (r.status === IT_SUCCESS ? r.event : null));
+    return this.#cmWait;
+  }
+
+  #onCm(ev: it_event_t | null): void {
+    this.#cmWait = null;
     if (!ev) {
       this.disconnected = true;
       return;
     }
-    this.debug(`cm event ${it_event_type_t[ev.event_number]}`);
+    this.#debug(`cm event ${it_event_type_t[ev.event_number]}`);
     if (ev.event_number === IT_CM_MSG_CONN_ESTABLISHED_EVENT) this.established = true;
-    else if (ev.event_number === IT_CM_MSG_CONN_DISCONNECT_EVENT || ev.event_number === IT_CM_MSG_CONN_BROKEN_EVENT) this.disconnected = true;
+    else if (ev.event_number === IT_CM_MSG_CONN_DISCONNECT_EVENT || ev.event_number === IT_CM_MSG_CONN_BROKEN_EVENT)
+      this.disconnected = true;
     else this.disconnected = true; // any reject / failure ends this one-connection server
   }
 
   /** Completions that arrived before the one awaited (kept in order). */
-  private readonly early: it_dto_cmpl_event_t[] = [];
+  readonly #early: it_dto_cmpl_event_t[] = [];
 
   /**
    * The next DTO completion of `type`, which must be successful; throws Disconnected otherwise.
@@ -201,26 +205,31 @@ class Waiter {
    * completes on its ACK, which may come after the peer's answer to it has arrived.
    */
   async dto_(type: it_event_type_t, what: string): Promise<it_dto_cmpl_event_t> {
-    const i = this.early.findIndex((e) => e.event_number === type);
-    if (i >= 0) return this.early.splice(i, 1)[0]!;
-    let dtoWait = it_evd_wait(this.dto, IT_TIMEOUT_INFINITE);
+    const i = this.#early.findIndex((e) => e.event_number === type);
+    if (i >= 0) return this.#early.splice(i, 1)[0]!;
+    let dtoWait = it_evd_wait(this.#dto, IT_TIMEOUT_INFINITE);
     for (;;) {
-      const cmWait = this.armCm();
+      const cmWait = this.#armCm();
       const won = await Promise.race([dtoWait.then((r) => ({ k: 'dto' as const, r })), cmWait.then((ev) => ({ k: 'cm' as const, ev }))]);
       if (won.k === 'cm') {
-        this.onCm(won.ev);
+        this.#onCm(won.ev);
         if (this.disconnected) throw new Disconnected(`disconnected while waiting for ${what}`);
         continue;
       }
       const r = won.r;
       if (r.status !== IT_SUCCESS) throw new Disconnected(`no DTO event while waiting for ${what}: ${itStatusName(r.status)}`);
       const ev = r.event as it_dto_cmpl_event_t;
-      this.debug(`dto event ${it_event_type_t[ev.event_number]} cookie=${ev.cookie} status=${ev.dto_status} length=${ev.transferred_length}`);
+      this.#debug(
+        `dto event ${it_event_type_t[ev.event_number]} cookie=${ev.cookie} status=${ev.dto_status} length=${ev.transferred_length}`,
+      );
       if (ev.dto_status !== IT_DTO_SUCCESS) throw new Disconnected(`${what} completed with status ${ev.dto_status}`);
       if (ev.event_number === type) return ev;
-      if (this.early.length >= 8) throw new Error(`expected ${it_event_type_t[type]} (${what}), got ${this.early.map((e) => it_event_type_t[e.event_number]).join(', ')}`);
-      this.early.push(ev);
-      dtoWait = it_evd_wait(this.dto, IT_TIMEOUT_INFINITE);
+      if (this.#early.length >= 8)
+        throw new Error(
+          `expected ${it_event_type_t[type]} (${what}), got ${this.#early.map((e) => it_event_type_t[e.event_number]).join(', ')}`,
+        );
+      this.#early.push(ev);
+      dtoWait = it_evd_wait(this.#dto, IT_TIMEOUT_INFINITE);
     }
   }
 
@@ -229,9 +238,9 @@ class Waiter {
     const deadline = Date.now() + ms;
     while (!this.disconnected && Date.now() < deadline) {
       const t = new Promise<'t'>((r) => setTimeout(() => r('t'), Math.max(1, deadline - Date.now())).unref());
-      const won = await Promise.race([this.armCm(), t]);
+      const won = await Promise.race([this.#armCm(), t]);
       if (won === 't') return;
-      this.onCm(won);
+      this.#onCm(won);
     }
   }
 }
@@ -261,7 +270,10 @@ async function serve(o: Opts): Promise<number> {
     const dto = it_evd_create(ia, IT_DTO_EVENT_STREAM, NO_EVD_FLAGS, 32, 1, null).evd_handle;
     const cm = it_evd_create(ia, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 8, 1, null).evd_handle;
     const creq = it_evd_create(ia, IT_CM_REQ_EVENT_STREAM, NO_EVD_FLAGS, 3, 1, null).evd_handle;
-    const l = it_listen_create(ia, 0, creq, o.port > 0 ? IT_LISTEN_CONN_QUAL_INPUT : IT_LISTEN_NO_FLAG, { type: IT_IANA_PORT, conn_qual: { port: o.port } });
+    const l = it_listen_create(ia, 0, creq, o.port > 0 ? IT_LISTEN_CONN_QUAL_INPUT : IT_LISTEN_NO_FLAG, {
+      type: IT_IANA_PORT,
+      conn_qual: { port: o.port },
+    });
     const port = 'port' in l.conn_qual.conn_qual ? l.conn_qual.conn_qual.port : o.port;
     out(`rping server listening on ${o.addr}:${port}\n`);
 
@@ -269,7 +281,9 @@ async function serve(o: Opts): Promise<number> {
     if (w.status !== IT_SUCCESS || w.event.event_number !== IT_CM_REQ_CONN_REQUEST_EVENT) throw new Error('no connection request');
     const req = w.event as it_conn_request_event_t;
     const src = req.source_addr.addr;
-    debug(`connection request from ${'ipv4' in src ? src.ipv4 : 'ipv6' in src ? src.ipv6 : '?'} ird=${req.rdma_read_ird} ord=${req.rdma_read_ord}`);
+    debug(
+      `connection request from ${'ipv4' in src ? src.ipv4 : 'ipv6' in src ? src.ipv6 : '?'} ird=${req.rdma_read_ird} ord=${req.rdma_read_ord}`,
+    );
 
     const ep: it_ep_handle_t = it_ep_rc_create(pz, dto, dto, cm, 0, {
       max_dto_payload_size: MAX_SIZE,
@@ -299,7 +313,8 @@ async function serve(o: Opts): Promise<number> {
     // rping's rdma_buf: LOCAL_WRITE | REMOTE_READ | REMOTE_WRITE (Read sink, Write source).
     const rdmaBuf = region(pz, o.size, (IT_PRIV_LOCAL | IT_PRIV_REMOTE) as it_mem_priv_t);
     let cookie = 0n;
-    const postRecv = (): void => it_post_recv(ep, [{ lmr: recvBuf.lmr, addr: recvBuf.base, length: INFO_LEN }], ++cookie, IT_COMPLETION_FLAG | IT_NOTIFY_FLAG);
+    const postRecv = (): void =>
+      it_post_recv(ep, [{ lmr: recvBuf.lmr, addr: recvBuf.base, length: INFO_LEN }], ++cookie, IT_COMPLETION_FLAG | IT_NOTIFY_FLAG);
     const waiter = new Waiter(dto, cm, debug);
 
     /** Receives one advertisement (re-posting the receive first, as rping does). */
@@ -325,7 +340,14 @@ async function serve(o: Opts): Promise<number> {
         const rd = await recvInfo('read advertisement');
         if (rd.size > o.size) throw new Error(`the client's size ${rd.size} exceeds ours (${o.size})`);
         rdmaBuf.buf.fill(0);
-        it_post_rdma_read(ep, [{ lmr: rdmaBuf.lmr, addr: rdmaBuf.base, length: rd.size }], ++cookie, IT_COMPLETION_FLAG | IT_NOTIFY_FLAG, rd.addr, rd.rkey);
+        it_post_rdma_read(
+          ep,
+          [{ lmr: rdmaBuf.lmr, addr: rdmaBuf.base, length: rd.size }],
+          ++cookie,
+          IT_COMPLETION_FLAG | IT_NOTIFY_FLAG,
+          rd.addr,
+          rd.rkey,
+        );
         await waiter.dto_(IT_DTO_RDMA_READ_CMPL_EVENT, 'RDMA Read completion');
         if (o.verbose) out(`server ping data: ${cstr(rdmaBuf.buf.subarray(0, rd.size))}\n`);
         await sendGo();
@@ -334,7 +356,14 @@ async function serve(o: Opts): Promise<number> {
         let len = rdmaBuf.buf.indexOf(0) + 1;
         if (len === 0) len = rd.size;
         len = Math.min(len, wr.size);
-        it_post_rdma_write(ep, [{ lmr: rdmaBuf.lmr, addr: rdmaBuf.base, length: len }], ++cookie, IT_COMPLETION_FLAG | IT_NOTIFY_FLAG, wr.addr, wr.rkey);
+        it_post_rdma_write(
+          ep,
+          [{ lmr: rdmaBuf.lmr, addr: rdmaBuf.base, length: len }],
+          ++cookie,
+          IT_COMPLETION_FLAG | IT_NOTIFY_FLAG,
+          wr.addr,
+          wr.rkey,
+        );
         await waiter.dto_(IT_DTO_RDMA_WRITE_CMPL_EVENT, 'RDMA Write completion');
         await sendGo();
         pings++;

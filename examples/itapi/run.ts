@@ -12,7 +12,12 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-function start(script: string, args: string[], prefix: string, onLine?: (l: string) => void): { child: ChildProcess; done: Promise<number> } {
+function start(
+  script: string,
+  args: string[],
+  prefix: string,
+  onLine?: (l: string) => void,
+): { child: ChildProcess; done: Promise<number> } {
   const child = spawn(process.execPath, [join(here, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (l) => {

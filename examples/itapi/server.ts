@@ -66,7 +66,9 @@ async function main(): Promise<void> {
 
     const req = (await expectEvent(creq, IT_CM_REQ_CONN_REQUEST_EVENT, 'server')) as it_conn_request_event_t;
     const offer = decodeOffer(req.private_data);
-    console.log(`client offers ${offer.length} bytes at 0x${offer.addr.toString(16)} (context 0x${offer.context.toString(16)}): ${JSON.stringify(offer.greeting)}`);
+    console.log(
+      `client offers ${offer.length} bytes at 0x${offer.addr.toString(16)} (context 0x${offer.context.toString(16)}): ${JSON.stringify(offer.greeting)}`,
+    );
 
     const ep = it_ep_rc_create(pz, dto, dto, cm, 0, {
       max_dto_payload_size: 1 << 16,
@@ -92,7 +94,16 @@ async function main(): Promise<void> {
       },
     });
     const buf = new Uint8Array(256);
-    const lmr = it_lmr_create(pz, buf, null, buf.length, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_LOCAL | IT_PRIV_REMOTE_WRITE, NO_LMR_FLAGS, 0).lmr_handle;
+    const lmr = it_lmr_create(
+      pz,
+      buf,
+      null,
+      buf.length,
+      IT_ADDR_MODE_ABSOLUTE,
+      IT_PRIV_LOCAL | IT_PRIV_REMOTE_WRITE,
+      NO_LMR_FLAGS,
+      0,
+    ).lmr_handle;
     const base = it_make_rdma_addr_absolute(buf);
     // The client's first Send ("ready") lands here and makes this side CONNECTED.
     it_post_recv(ep, [{ lmr, addr: base + 192n, length: 64 }], 1n, IT_COMPLETION_FLAG | IT_NOTIFY_FLAG);

@@ -28,7 +28,9 @@ const CHUNK = 64 << 10;
 const transport = (process.argv.includes('--transport') ? process.argv[process.argv.indexOf('--transport') + 1] : 'iwarp') as Transport;
 const opt = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const host = opt('--host') ?? '127.0.0.1';
-const args = process.argv.slice(2).filter((a, i, all) => !['--transport', '--host'].includes(a) && !['--transport', '--host'].includes(all[i - 1]!));
+const args = process.argv
+  .slice(2)
+  .filter((a, i, all) => !['--transport', '--host'].includes(a) && !['--transport', '--host'].includes(all[i - 1]!));
 /** The environment of each role in the two-process mode: on RoCE, an address of its own. */
 const roleEnv = (role: 'server' | 'client'): NodeJS.ProcessEnv =>
   transport === 'rocev2' ? { ...process.env, SOFTRDMA_ROCE_ADDRS: role === 'server' ? '127.0.0.2' : '127.0.0.1' } : process.env;
@@ -88,10 +90,18 @@ else {
     const self = fileURLToPath(import.meta.url);
     const out = join(dir, 'out');
     await import('node:fs/promises').then((fs) => fs.mkdir(out));
-    const srv = spawn(process.execPath, [self, 'server', out, '--transport', transport, ...pairHost], { stdio: ['ignore', 'pipe', 'inherit'], env: roleEnv('server') });
-    const port = await new Promise<number>((resolve) => srv.stdout.on('data', (d: Buffer) => /PORT (\d+)/.test(String(d)) && resolve(Number(/PORT (\d+)/.exec(String(d))![1]))));
+    const srv = spawn(process.execPath, [self, 'server', out, '--transport', transport, ...pairHost], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: roleEnv('server'),
+    });
+    const port = await new Promise<number>((resolve) =>
+      srv.stdout.on('data', (d: Buffer) => /PORT (\d+)/.test(String(d)) && resolve(Number(/PORT (\d+)/.exec(String(d))![1]))),
+    );
     srv.stdout.pipe(process.stdout);
-    const cli = spawn(process.execPath, [self, 'client', String(port), file, '--transport', transport, ...pairHost], { stdio: 'inherit', env: roleEnv('client') });
+    const cli = spawn(process.execPath, [self, 'client', String(port), file, '--transport', transport, ...pairHost], {
+      stdio: 'inherit',
+      env: roleEnv('client'),
+    });
     const codes = await Promise.all([srv, cli].map((c) => new Promise<number | null>((r) => c.on('exit', r))));
     const same = sha256(await readFile(join(out, 'payload.bin'))) === sha256(await readFile(file));
     console.log(`stored copy ${same ? 'identical' : 'DIFFERS'}`);

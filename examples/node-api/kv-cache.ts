@@ -24,7 +24,9 @@ const ENTRY = 16;
 const transport = (process.argv.includes('--transport') ? process.argv[process.argv.indexOf('--transport') + 1] : 'iwarp') as Transport;
 const opt = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const host = opt('--host') ?? '127.0.0.1';
-const args = process.argv.slice(2).filter((a, i, all) => !['--transport', '--host'].includes(a) && !['--transport', '--host'].includes(all[i - 1]!));
+const args = process.argv
+  .slice(2)
+  .filter((a, i, all) => !['--transport', '--host'].includes(a) && !['--transport', '--host'].includes(all[i - 1]!));
 /** The environment of each role in the two-process mode: on RoCE, an address of its own. */
 const roleEnv = (role: 'server' | 'client'): NodeJS.ProcessEnv =>
   transport === 'rocev2' ? { ...process.env, SOFTRDMA_ROCE_ADDRS: role === 'server' ? '127.0.0.2' : '127.0.0.1' } : process.env;
@@ -48,7 +50,13 @@ async function server(): Promise<void> {
     index.writeUInt32LE(n, slot * ENTRY + 12);
     top += n;
   };
-  for (const [k, v] of Object.entries({ alpha: 'first letter', beta: 'second letter', rdma: 'remote direct memory access', node: 'a JavaScript runtime' })) put(k, v);
+  for (const [k, v] of Object.entries({
+    alpha: 'first letter',
+    beta: 'second letter',
+    rdma: 'remote direct memory access',
+    node: 'a JavaScript runtime',
+  }))
+    put(k, v);
   const indexMr = dev.register(index, { remoteRead: true });
   const heapMr = dev.register(heap, { remoteRead: true });
   await using listener = await dev.listen({ host });
@@ -91,10 +99,19 @@ else if (role === 'client') await client(Number(port), keys);
 else {
   // Both roles, each in its own process.
   const self = fileURLToPath(import.meta.url);
-  const srv = spawn(process.execPath, [self, 'server', '--transport', transport, ...pairHost], { stdio: ['ignore', 'pipe', 'inherit'], env: roleEnv('server') });
-  const p = await new Promise<number>((resolve) => srv.stdout.on('data', (d: Buffer) => /PORT (\d+)/.test(String(d)) && resolve(Number(/PORT (\d+)/.exec(String(d))![1]))));
+  const srv = spawn(process.execPath, [self, 'server', '--transport', transport, ...pairHost], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: roleEnv('server'),
+  });
+  const p = await new Promise<number>((resolve) =>
+    srv.stdout.on('data', (d: Buffer) => /PORT (\d+)/.test(String(d)) && resolve(Number(/PORT (\d+)/.exec(String(d))![1]))),
+  );
   srv.stdout.pipe(process.stdout);
-  const cli = spawn(process.execPath, [self, 'client', String(p), 'alpha', 'rdma', 'node', 'missing', '--transport', transport, ...pairHost], { stdio: 'inherit', env: roleEnv('client') });
+  const cli = spawn(
+    process.execPath,
+    [self, 'client', String(p), 'alpha', 'rdma', 'node', 'missing', '--transport', transport, ...pairHost],
+    { stdio: 'inherit', env: roleEnv('client') },
+  );
   const codes = await Promise.all([srv, cli].map((c) => new Promise<number | null>((r) => c.on('exit', r))));
   process.exitCode = codes.every((c) => c === 0) ? 0 : 1;
 }

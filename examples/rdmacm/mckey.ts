@@ -57,7 +57,16 @@ interface Node {
   connected: boolean;
 }
 
-const opts = { group: null as string | null, sender: false, bind: null as string | null, ps: RDMA_PS_UDP as number, connections: 1, count: 10, size: 100, sendOnly: false };
+const opts = {
+  group: null as string | null,
+  sender: false,
+  bind: null as string | null,
+  ps: RDMA_PS_UDP as number,
+  connections: 1,
+  count: 10,
+  size: 100,
+  sendOnly: false,
+};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i]!;
@@ -69,15 +78,19 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '-C') opts.count = Number(val());
   else if (a === '-S') opts.size = Number(val());
   else if (a === '-p') opts.ps = Number(val());
-  else if (a === '-o') opts.sendOnly = true; // join as a send-only full member (rdma_join_multicast_ex)
-  else if (a === '-l') continue; // no loopback: a member never receives its own datagrams here
+  else if (a === '-o')
+    opts.sendOnly = true; // join as a send-only full member (rdma_join_multicast_ex)
+  else if (a === '-l')
+    continue; // no loopback: a member never receives its own datagrams here
   else {
     opts.group = null;
     break;
   }
 }
 if (!opts.group) {
-  console.log('usage: mckey -m multicast_address [-s(ender)] [-b bind_address] [-c connections] [-C message_count] [-S message_size] [-p port_space - 0x111 for UDP (default)]');
+  console.log(
+    'usage: mckey -m multicast_address [-s(ender)] [-b bind_address] [-c connections] [-C message_count] [-S message_size] [-p port_space - 0x111 for UDP (default)]',
+  );
   process.exit(1);
 }
 if (opts.ps !== RDMA_PS_UDP) {
@@ -97,7 +110,8 @@ function initNode(n: Node): void {
   const ctx = n.id.verbs!;
   const port = { active_mtu: 0 } as { active_mtu: number };
   v.ibv_query_port(ctx, n.id.port_num, port as never);
-  if (opts.count && opts.size > 1 << (port.active_mtu + 7)) throw new Error(`mckey: message_size ${opts.size} is larger than active mtu ${1 << (port.active_mtu + 7)}`);
+  if (opts.count && opts.size > 1 << (port.active_mtu + 7))
+    throw new Error(`mckey: message_size ${opts.size} is larger than active mtu ${1 << (port.active_mtu + 7)}`);
   n.pd = v.ibv_alloc_pd(ctx);
   if (!n.pd) throw new Error('mckey: unable to allocate PD');
   const cqe = opts.count ? opts.count * 2 : 2;
@@ -154,7 +168,8 @@ async function pollOne(n: Node, count: number): Promise<void> {
 }
 
 function gidText(raw: Uint8Array): string {
-  if (raw.subarray(0, 10).every((x) => x === 0) && raw[10] === 0xff && raw[11] === 0xff) return `::ffff:${raw[12]}.${raw[13]}.${raw[14]}.${raw[15]}`;
+  if (raw.subarray(0, 10).every((x) => x === 0) && raw[10] === 0xff && raw[11] === 0xff)
+    return `::ffff:${raw[12]}.${raw[13]}.${raw[14]}.${raw[15]}`;
   const w: string[] = [];
   for (let i = 0; i < 16; i += 2) w.push(((raw[i]! << 8) | raw[i + 1]!).toString(16));
   // As inet_ntop writes it (RFC 5952 §4.2): the longest run of two or more zero words becomes "::".
@@ -177,7 +192,11 @@ async function cmaHandler(ev: rdma_cm_event): Promise<void> {
       initNode(n);
       if (!opts.sender) postRecvs(n);
       if (opts.sendOnly) {
-        const attr = { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER, addr: dst };
+        const attr = {
+          comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS,
+          join_flags: RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER,
+          addr: dst,
+        };
         if ((await v.rdma_join_multicast_ex(ev.id, attr, n)) !== 0) throw new Error('mckey: failure joining');
       } else if ((await v.rdma_join_multicast(ev.id, dst, n)) !== 0) throw new Error('mckey: failure joining');
       return;
@@ -211,7 +230,17 @@ try {
   console.log('mckey: joining');
   for (let i = 0; i < opts.connections; i++) {
     const { id } = v.rdma_create_id(channel, null, RDMA_PS_UDP);
-    const n: Node = { id: id!, pd: null, cq: null, mr: null, mem: new Uint8Array(0), ah: null, remoteQpn: 0, remoteQkey: 0, connected: false };
+    const n: Node = {
+      id: id!,
+      pd: null,
+      cq: null,
+      mr: null,
+      mem: new Uint8Array(0),
+      ah: null,
+      remoteQpn: 0,
+      remoteQkey: 0,
+      connected: false,
+    };
     id!.context = n;
     nodes.push(n);
     if (src && v.rdma_bind_addr(id!, src) !== 0) throw new Error('mckey: addr bind failure');

@@ -39,7 +39,15 @@ interface Node {
   connected: boolean;
 }
 
-const opts = { server: null as string | null, bind: null as string | null, port: '7471', connections: 1, count: 10, size: 100, ackTimeout: null as number | null };
+const opts = {
+  server: null as string | null,
+  bind: null as string | null,
+  port: '7471',
+  connections: 1,
+  count: 10,
+  size: 100,
+  ackTimeout: null as number | null,
+};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i]!;
@@ -52,7 +60,9 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '-S') opts.size = Number(val());
   else if (a === '-a') opts.ackTimeout = Number(val());
   else {
-    console.log('usage: ucmatose [-s server_address] [-b bind_address] [-c connections] [-C message_count] [-S message_size] [-p port_number] [-a ack_timeout]');
+    console.log(
+      'usage: ucmatose [-s server_address] [-b bind_address] [-c connections] [-C message_count] [-S message_size] [-p port_number] [-a ack_timeout]',
+    );
     process.exit(1);
   }
 }
@@ -62,7 +72,17 @@ const channel = v.rdma_create_event_channel()!;
 const nodes: Node[] = [];
 let connectsLeft = opts.connections;
 let disconnectsLeft = 0;
-const CONN = { private_data: null, private_data_len: 0, responder_resources: 1, initiator_depth: 1, flow_control: 0, retry_count: 5, rnr_retry_count: 0, srq: 0, qp_num: 0 };
+const CONN = {
+  private_data: null,
+  private_data_len: 0,
+  responder_resources: 1,
+  initiator_depth: 1,
+  flow_control: 0,
+  retry_count: 5,
+  rnr_retry_count: 0,
+  srq: 0,
+  qp_num: 0,
+};
 
 function newNode(id: rdma_cm_id): Node {
   const n: Node = { id, pd: null, scq: null, rcq: null, mr: null, mem: new Uint8Array(0), connected: false };
@@ -88,7 +108,8 @@ function initNode(n: Node): void {
     cap: { max_send_wr: cqe, max_recv_wr: cqe, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
   };
   if (v.rdma_create_qp(n.id, n.pd, attr) !== 0) throw new Error('cmatose: unable to create QP');
-  if (opts.ackTimeout !== null && v.rdma_set_option(n.id, 0, 3, opts.ackTimeout) !== 0) console.log('cmatose: set ack timeout option failed');
+  if (opts.ackTimeout !== null && v.rdma_set_option(n.id, 0, 3, opts.ackTimeout) !== 0)
+    console.log('cmatose: set ack timeout option failed');
   if (!opts.count) return;
   n.mem = new Uint8Array(opts.size);
   n.mr = v.ibv_reg_mr(n.pd, n.mem, opts.size, 1);
@@ -105,7 +126,12 @@ function postRecvs(n: Node): void {
 function postSends(n: Node): void {
   if (!n.connected || !opts.count) return;
   for (let i = 0; i < opts.count; i++) {
-    const r = v.ibv_post_send(n.id.qp!, { wr_id: 0n, opcode: IBV_WR_SEND, send_flags: 0, sg_list: [{ addr: n.mr!.addr, length: opts.size, lkey: n.mr!.lkey }] });
+    const r = v.ibv_post_send(n.id.qp!, {
+      wr_id: 0n,
+      opcode: IBV_WR_SEND,
+      send_flags: 0,
+      sg_list: [{ addr: n.mr!.addr, length: opts.size, lkey: n.mr!.lkey }],
+    });
     if (r.ret !== 0) throw new Error(`failed to post sends: ${r.ret}`);
   }
 }

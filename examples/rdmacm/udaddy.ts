@@ -51,20 +51,31 @@ interface Node {
   connected: boolean;
 }
 
-const opts = { server: null as string | null, bind: null as string | null, port: '7174', ps: RDMA_PS_UDP as number, connections: 1, count: 10, size: 100 };
+const opts = {
+  server: null as string | null,
+  bind: null as string | null,
+  port: '7174',
+  ps: RDMA_PS_UDP as number,
+  connections: 1,
+  count: 10,
+  size: 100,
+};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i]!;
   const val = () => argv[++i] ?? '';
   if (a === '-s') opts.server = val();
   else if (a === '-b') opts.bind = val();
-  else if (a === '-p') opts.ps = Number(val()); // strtol(…, 0): "0x111" or "273"
+  else if (a === '-p')
+    opts.ps = Number(val()); // strtol(…, 0): "0x111" or "273"
   else if (a === '-P') opts.ps = val() === 'udp' ? RDMA_PS_UDP : -1;
   else if (a === '-c') opts.connections = Number(val());
   else if (a === '-C') opts.count = Number(val());
   else if (a === '-S') opts.size = Number(val());
   else {
-    console.log('usage: udaddy [-s server_address] [-b bind_address] [-P udp] [-c connections] [-C message_count] [-S message_size] [-p port_space - 0x111 for UDP (default)]');
+    console.log(
+      'usage: udaddy [-s server_address] [-b bind_address] [-P udp] [-c connections] [-C message_count] [-S message_size] [-p port_space - 0x111 for UDP (default)]',
+    );
     process.exit(1);
   }
 }
@@ -83,7 +94,8 @@ function initNode(n: Node): void {
   const ctx = n.id.verbs!;
   const port = { active_mtu: 0 } as { active_mtu: number };
   v.ibv_query_port(ctx, n.id.port_num, port as never);
-  if (opts.count && opts.size > 1 << (port.active_mtu + 7)) throw new Error(`udaddy: message_size ${opts.size} is larger than active mtu ${1 << (port.active_mtu + 7)}`);
+  if (opts.count && opts.size > 1 << (port.active_mtu + 7))
+    throw new Error(`udaddy: message_size ${opts.size} is larger than active mtu ${1 << (port.active_mtu + 7)}`);
   n.pd = v.ibv_alloc_pd(ctx);
   if (!n.pd) throw new Error('udaddy: unable to allocate PD');
   const cqe = opts.count ? opts.count * 2 : 2;
@@ -161,7 +173,20 @@ async function cmaHandler(ev: rdma_cm_event): Promise<void> {
     case E.RDMA_CM_EVENT_ROUTE_RESOLVED:
       initNode(n!);
       postRecvs(n!);
-      if ((await v.rdma_connect(ev.id, { private_data: null, private_data_len: 0, responder_resources: 0, initiator_depth: 0, flow_control: 0, retry_count: 0, rnr_retry_count: 0, srq: 0, qp_num: 0 })) !== 0) throw new Error('udaddy: failure connecting');
+      if (
+        (await v.rdma_connect(ev.id, {
+          private_data: null,
+          private_data_len: 0,
+          responder_resources: 0,
+          initiator_depth: 0,
+          flow_control: 0,
+          retry_count: 0,
+          rnr_retry_count: 0,
+          srq: 0,
+          qp_num: 0,
+        })) !== 0
+      )
+        throw new Error('udaddy: failure connecting');
       return;
     case E.RDMA_CM_EVENT_CONNECT_REQUEST: {
       if (nodes.length === opts.connections) {
@@ -173,7 +198,20 @@ async function cmaHandler(ev: rdma_cm_event): Promise<void> {
       ev.id.context = node;
       initNode(node);
       postRecvs(node);
-      if ((await v.rdma_accept(ev.id, { private_data: null, private_data_len: 0, responder_resources: 0, initiator_depth: 0, flow_control: 0, retry_count: 0, rnr_retry_count: 0, srq: 0, qp_num: ev.id.qp!.qp_num })) !== 0) throw new Error('udaddy: failure accepting');
+      if (
+        (await v.rdma_accept(ev.id, {
+          private_data: null,
+          private_data_len: 0,
+          responder_resources: 0,
+          initiator_depth: 0,
+          flow_control: 0,
+          retry_count: 0,
+          rnr_retry_count: 0,
+          srq: 0,
+          qp_num: ev.id.qp!.qp_num,
+        })) !== 0
+      )
+        throw new Error('udaddy: failure accepting');
       node.connected = true;
       connectsLeft--;
       return;

@@ -41,44 +41,44 @@ export function cstr(buf: Uint8Array): string {
  * beyond them for the next read or for whoever takes the socket over ({@link detach}).
  */
 export class SockReader {
-  private buf: Buffer = Buffer.alloc(0);
-  private want: { n: number; resolve: (b: Buffer) => void; reject: (e: Error) => void } | null = null;
-  private ended: Error | null = null;
-  private readonly onData = (d: Buffer): void => {
-    this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]);
-    this.serve();
+  #buf: Buffer = Buffer.alloc(0);
+  #want: { n: number; resolve: (b: Buffer) => void; reject: (e: Error) => void } | null = null;
+  #ended: Error | null = null;
+  readonly #onData = (d: Buffer): void => {
+    this.#buf = this.#buf.length === 0 ? d : Buffer.concat([this.#buf, d]);
+    this.#serve();
   };
-  private readonly onEnd = (): void => {
-    this.ended = new Error('connection closed by peer');
-    this.serve();
+  readonly #onEnd = (): void => {
+    this.#ended = new Error('connection closed by peer');
+    this.#serve();
   };
   constructor(readonly socket: net.Socket) {
-    socket.on('data', this.onData);
-    socket.on('end', this.onEnd);
+    socket.on('data', this.#onData);
+    socket.on('end', this.#onEnd);
     socket.on('error', (e) => {
-      this.ended = e;
-      this.serve();
+      this.#ended = e;
+      this.#serve();
     });
     socket.resume();
   }
-  private serve(): void {
-    const w = this.want;
+  #serve(): void {
+    const w = this.#want;
     if (!w) return;
-    if (this.buf.length >= w.n) {
-      this.want = null;
-      const r = this.buf.subarray(0, w.n);
-      this.buf = this.buf.subarray(w.n);
+    if (this.#buf.length >= w.n) {
+      this.#want = null;
+      const r = this.#buf.subarray(0, w.n);
+      this.#buf = this.#buf.subarray(w.n);
       w.resolve(Buffer.from(r));
-    } else if (this.ended) {
-      this.want = null;
-      w.reject(this.ended);
+    } else if (this.#ended) {
+      this.#want = null;
+      w.reject(this.#ended);
     }
   }
   /** Exactly `n` bytes. */
   read(n: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      this.want = { n, resolve, reject };
-      this.serve();
+      this.#want = { n, resolve, reject };
+      this.#serve();
     });
   }
   write(b: Uint8Array): Promise<void> {
@@ -86,11 +86,11 @@ export class SockReader {
   }
   /** Stops reading and hands back the bytes read ahead (the socket is then someone else's). */
   detach(): Uint8Array {
-    this.socket.off('data', this.onData);
-    this.socket.off('end', this.onEnd);
+    this.socket.off('data', this.#onData);
+    this.socket.off('end', this.#onEnd);
     this.socket.pause();
-    const rest = new Uint8Array(this.buf);
-    this.buf = Buffer.alloc(0);
+    const rest = new Uint8Array(this.#buf);
+    this.#buf = Buffer.alloc(0);
     return rest;
   }
 }

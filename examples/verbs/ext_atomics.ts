@@ -61,7 +61,8 @@ const QP_ATTR: In<ibv_qp_init_attr> = {
 };
 
 const hex64 = (v: bigint) => `0x${(v & M64).toString(16).padStart(16, '0')}`;
-const words = (b: Uint8Array, off: number, n: number) => Array.from({ length: n }, (_, i) => new DataView(b.buffer, b.byteOffset + off + 8 * i, 8).getBigUint64(0, true));
+const words = (b: Uint8Array, off: number, n: number) =>
+  Array.from({ length: n }, (_, i) => new DataView(b.buffer, b.byteOffset + off + 8 * i, 8).getBigUint64(0, true));
 
 async function pollOne(id: rdma_cm_id, what: string): Promise<ibv_wc | null> {
   const wc = newWc();
@@ -85,9 +86,12 @@ function queryDevice(id: rdma_cm_id): boolean {
     err(`ibv_exp_query_device returned ${ret}`);
     return false;
   }
-  const ext = (attr.exp_device_cap_flags & IBV_EXP_DEVICE_EXT_ATOMICS) !== 0n && (attr.comp_mask & IBV_EXP_DEVICE_ATTR_EXT_ATOMIC_ARGS) !== 0;
+  const ext =
+    (attr.exp_device_cap_flags & IBV_EXP_DEVICE_EXT_ATOMICS) !== 0n && (attr.comp_mask & IBV_EXP_DEVICE_ATTR_EXT_ATOMIC_ARGS) !== 0;
   const sizes = [8, 16, 32, 64].filter((s) => (attr.ext_atom.atomic_arg_sizes & BigInt(s)) !== 0n);
-  out(`exp_atomic_cap ${attr.exp_atomic_cap}, extended atomics ${ext ? 'supported' : 'not supported'}, sizes ${sizes.join('/')} bytes, max_fa_bit_boundary ${attr.ext_atom.max_fa_bit_boundary}, log_max_atomic_inline ${attr.ext_atom.log_max_atomic_inline}`);
+  out(
+    `exp_atomic_cap ${attr.exp_atomic_cap}, extended atomics ${ext ? 'supported' : 'not supported'}, sizes ${sizes.join('/')} bytes, max_fa_bit_boundary ${attr.ext_atom.max_fa_bit_boundary}, log_max_atomic_inline ${attr.ext_atom.log_max_atomic_inline}`,
+  );
   return ext && sizes.includes(32);
 }
 
@@ -125,7 +129,9 @@ async function runServer(addr: string, port: string): Promise<number> {
   verbs.rdma_post_send(id, null, msg, msg.length, mmr, IBV_SEND_SIGNALED);
   if (!(await pollOne(id, 'send'))) return 1;
   if ((await verbs.rdma_get_recv_comp(id, newWc())) !== 1) return 1;
-  out(`target after: ${words(target, 0, 1).map(hex64).join(' ')} | ${words(target, 16, 2).map(hex64).join(' ')} | ${words(target, 32, 4).map(hex64).join(' ')}`);
+  out(
+    `target after: ${words(target, 0, 1).map(hex64).join(' ')} | ${words(target, 16, 2).map(hex64).join(' ')} | ${words(target, 32, 4).map(hex64).join(' ')}`,
+  );
   await verbs.rdma_disconnect(id);
   for (const m of [tmr, mmr, dmr] as ibv_mr[]) verbs.rdma_dereg_mr(m);
   verbs.rdma_destroy_ep(id);
@@ -176,7 +182,18 @@ async function runClient(addr: string, port: string): Promise<number> {
       exp_opcode: IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD,
       exp_send_flags: flags,
       sg_list: sg(8),
-      ext_op: { masked_atomics: { log_arg_sz: 3, remote_addr: raddr, rkey, wr_data: { inline_data: { op: { fetch_add: { add_val: 0x0001_0001_0002_0001n, field_boundary: (1n << 15n) | (1n << 31n) | (1n << 47n) } } } } } },
+      ext_op: {
+        masked_atomics: {
+          log_arg_sz: 3,
+          remote_addr: raddr,
+          rkey,
+          wr_data: {
+            inline_data: {
+              op: { fetch_add: { add_val: 0x0001_0001_0002_0001n, field_boundary: (1n << 15n) | (1n << 31n) | (1n << 47n) } },
+            },
+          },
+        },
+      },
     },
     1,
   );
@@ -193,7 +210,9 @@ async function runClient(addr: string, port: string): Promise<number> {
           log_arg_sz: 4,
           remote_addr: raddr + 16n,
           rkey,
-          wr_data: { inline_data: { op: { cmp_swap: { compare_val: 0x1111n, compare_mask: M64, swap_val: 0xabcdn << 64n, swap_mask: M64 << 64n } } } },
+          wr_data: {
+            inline_data: { op: { cmp_swap: { compare_val: 0x1111n, compare_mask: M64, swap_val: 0xabcdn << 64n, swap_mask: M64 << 64n } } },
+          },
         },
       },
     },
@@ -208,7 +227,14 @@ async function runClient(addr: string, port: string): Promise<number> {
       exp_opcode: IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD,
       exp_send_flags: flags,
       sg_list: sg(32),
-      ext_op: { masked_atomics: { log_arg_sz: 5, remote_addr: raddr + 32n, rkey, wr_data: { inline_data: { op: { fetch_add: { add_val: add, field_boundary: 0n } } } } } },
+      ext_op: {
+        masked_atomics: {
+          log_arg_sz: 5,
+          remote_addr: raddr + 32n,
+          rkey,
+          wr_data: { inline_data: { op: { fetch_add: { add_val: add, field_boundary: 0n } } } },
+        },
+      },
     },
     4,
   );

@@ -81,11 +81,19 @@ async function mckey(): Promise<void> {
   const pd = verbs.ibv_alloc_pd(id.verbs!)!;
   const cq = verbs.ibv_create_cq(id.verbs!, 20, null, null, 0)!;
   const ud = { qp_type: IBV_QPT_UD, send_cq: cq, recv_cq: cq, cap: CAP };
-  report('rdma_create_qp(id, pd, { qp_type: IBV_QPT_UD })', String(verbs.rdma_create_qp(id, pd, ud)), IWARP_UNSUPPORTED['rdma_create_qp:IBV_QPT_UD']!);
+  report(
+    'rdma_create_qp(id, pd, { qp_type: IBV_QPT_UD })',
+    String(verbs.rdma_create_qp(id, pd, ud)),
+    IWARP_UNSUPPORTED['rdma_create_qp:IBV_QPT_UD']!,
+  );
   report('ibv_create_qp(pd, { qp_type: IBV_QPT_UD })', String(verbs.ibv_create_qp(pd, ud)), EOPNOTSUPP);
   await verbs.rdma_resolve_route(id, 2000);
   verbs.rdma_ack_cm_event((await verbs.rdma_get_cm_event(channel)).event!);
-  report('rdma_connect(id, &conn_param) [RDMA_PS_UDP]', String(await verbs.rdma_connect(id, null)), IWARP_UNSUPPORTED['rdma_connect:RDMA_PS_UDP']!);
+  report(
+    'rdma_connect(id, &conn_param) [RDMA_PS_UDP]',
+    String(await verbs.rdma_connect(id, null)),
+    IWARP_UNSUPPORTED['rdma_connect:RDMA_PS_UDP']!,
+  );
   report(
     'rdma_join_multicast(id, 239.1.1.1, node)',
     String(await verbs.rdma_join_multicast(id, { family: 'ipv4', address: '239.1.1.1', port: 0 }, null)),
@@ -93,7 +101,11 @@ async function mckey(): Promise<void> {
   );
   // join_handler(): the address handle for the group.
   report('ibv_create_ah(pd, &param.ud.ah_attr)', String(verbs.ibv_create_ah(pd, { is_global: 1, port_num: 1 })), EOPNOTSUPP);
-  report('rdma_leave_multicast(id, 239.1.1.1)', String(verbs.rdma_leave_multicast(id, { family: 'ipv4', address: '239.1.1.1', port: 0 })), EADDRNOTAVAIL);
+  report(
+    'rdma_leave_multicast(id, 239.1.1.1)',
+    String(verbs.rdma_leave_multicast(id, { family: 'ipv4', address: '239.1.1.1', port: 0 })),
+    EADDRNOTAVAIL,
+  );
   verbs.ibv_destroy_cq(cq);
   verbs.ibv_dealloc_pd(pd);
   verbs.rdma_destroy_id(id);
@@ -113,7 +125,11 @@ async function mcRdmaVerbs(): Promise<void> {
   report('rdma_join_multicast(id, &mcast_sockaddr, NULL)', String(await verbs.rdma_join_multicast(id, g.res!.ai_dst_addr!, null)), ENOSYS);
   const buf = new Uint8Array(100);
   const mr = verbs.rdma_reg_msgs(id, buf, buf.length)!;
-  report('rdma_post_ud_send(id, NULL, buf, len, mr, IBV_SEND_SIGNALED, ah, remote_qpn)', String(verbs.rdma_post_ud_send(id, null, buf, buf.length, mr, 2, null as never, 0xffffff)), EOPNOTSUPP);
+  report(
+    'rdma_post_ud_send(id, NULL, buf, len, mr, IBV_SEND_SIGNALED, ah, remote_qpn)',
+    String(verbs.rdma_post_ud_send(id, null, buf, buf.length, mr, 2, null as never, 0xffffff)),
+    EOPNOTSUPP,
+  );
   verbs.rdma_dereg_mr(mr);
   verbs.rdma_destroy_id(id);
   verbs.rdma_destroy_event_channel(channel);
@@ -135,7 +151,10 @@ async function apm(): Promise<void> {
   verbs.ibv_close_device(ctx);
 
   // The example's connection: synchronous endpoints over rdma_cm (as its establish_connection).
-  const qp_attr: Partial<ibv_qp_init_attr> = { qp_type: IBV_QPT_RC, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } };
+  const qp_attr: Partial<ibv_qp_init_attr> = {
+    qp_type: IBV_QPT_RC,
+    cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
+  };
   const srvInfo = (await verbs.rdma_getaddrinfo('127.0.0.1', '0', { ai_port_space: RDMA_PS_TCP, ai_flags: RAI_PASSIVE })).res!;
   const listen = (await verbs.rdma_create_ep(srvInfo, null, qp_attr)).id!;
   verbs.rdma_listen(listen, 4);
@@ -154,10 +173,24 @@ async function apm(): Promise<void> {
   // load_alt_path(): query the QP, copy its path as the alternate, arm migration.
   const qa = {} as ibv_qp_attr;
   verbs.ibv_query_qp(client.qp!, qa, 0, {} as ibv_qp_init_attr);
-  const alt = { alt_ah_attr: qa.ah_attr, alt_pkey_index: qa.pkey_index, alt_timeout: qa.timeout, alt_port_num: 1, path_mig_state: IBV_MIG_REARM };
-  report('ibv_modify_qp(qp, alt path, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE)', String(verbs.ibv_modify_qp(client.qp!, alt, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE)), EOPNOTSUPP);
+  const alt = {
+    alt_ah_attr: qa.ah_attr,
+    alt_pkey_index: qa.pkey_index,
+    alt_timeout: qa.timeout,
+    alt_port_num: 1,
+    path_mig_state: IBV_MIG_REARM,
+  };
+  report(
+    'ibv_modify_qp(qp, alt path, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE)',
+    String(verbs.ibv_modify_qp(client.qp!, alt, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE)),
+    EOPNOTSUPP,
+  );
   // The client's manual migration after -m iterations.
-  report('ibv_modify_qp(qp, { path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_PATH_MIG_STATE)', String(verbs.ibv_modify_qp(client.qp!, { path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_PATH_MIG_STATE)), EOPNOTSUPP);
+  report(
+    'ibv_modify_qp(qp, { path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_PATH_MIG_STATE)',
+    String(verbs.ibv_modify_qp(client.qp!, { path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_PATH_MIG_STATE)),
+    EOPNOTSUPP,
+  );
   await verbs.rdma_disconnect(client);
   for (const id of [client, server, listen]) verbs.rdma_destroy_ep(id);
   verbs.rdma_freeaddrinfo(srvInfo);

@@ -171,7 +171,10 @@ function destroy_resources(ctx: Context): void {
 /** Posts the receives the listing omits: one per message, LENGTH + the GRH each. */
 function post_recvs(ctx: Context): number {
   for (let i = 0; i < ctx.msg_count; i++) {
-    const r = v.ibv_post_recv(ctx.id!.qp!, { wr_id: BigInt(i), sg_list: [{ addr: ctx.mr!.addr, length: ctx.msg_length + GRH, lkey: ctx.mr!.lkey }] });
+    const r = v.ibv_post_recv(ctx.id!.qp!, {
+      wr_id: BigInt(i),
+      sg_list: [{ addr: ctx.mr!.addr, length: ctx.msg_length + GRH, lkey: ctx.mr!.lkey }],
+    });
     if (r.ret) {
       VERB_ERR('ibv_post_recv', r.ret);
       return r.ret;

@@ -288,7 +288,9 @@ async function resources_create(res: Resources): Promise<number> {
       err(`ibv_reg_mr failed with mr_flags=0x${hex(mr_flags)}`);
       return 1;
     }
-    out(`MR was registered with addr=0x${hex(res.mr.addr)}, lkey=0x${hex(res.mr.lkey)}, rkey=0x${hex(res.mr.rkey)}, flags=0x${hex(mr_flags)}`);
+    out(
+      `MR was registered with addr=0x${hex(res.mr.addr)}, lkey=0x${hex(res.mr.lkey)}, rkey=0x${hex(res.mr.rkey)}, flags=0x${hex(mr_flags)}`,
+    );
     res.qp = verbs.ibv_create_qp(res.pd, {
       qp_type: IBV_QPT_RC,
       sq_sig_all: 1,
@@ -348,7 +350,8 @@ function modify_qp_to_rtr(qp: ibv_qp, remote_qpn: number, dlid: number, dgid: Ui
       grh: { dgid: { raw: dgid }, flow_label: 0, hop_limit: 1, sgid_index: config.gid_idx, traffic_class: 0 },
     };
   }
-  const flags = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+  const flags =
+    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
   const rc = verbs.ibv_modify_qp(qp, attr, flags);
   if (rc) err('failed to modify QP state to RTR');
   return rc;
@@ -509,7 +512,14 @@ function usage(argv0: string): void {
 
 async function main(argv: string[]): Promise<number> {
   const argv0 = 'rdma_rc_example';
-  const { opts, rest, bad } = getopt(argv, 'pdig', 'sh', { port: 'p', 'ib-dev': 'd', 'ib-port': 'i', 'gid-idx': 'g', server: 's', help: 'h' });
+  const { opts, rest, bad } = getopt(argv, 'pdig', 'sh', {
+    port: 'p',
+    'ib-dev': 'd',
+    'ib-port': 'i',
+    'gid-idx': 'g',
+    server: 's',
+    help: 'h',
+  });
   if (bad || opts.has('h') || rest.length > 1) {
     usage(argv0);
     return 1;

@@ -59,6 +59,11 @@ export async function execCmd(argv: readonly string[], io: CliIo): Promise<numbe
       io.err(`softrdma exec: ${cmdLine[0]}: ${e.message}\n`);
       resolve(127);
     });
-    child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? (({ SIGKILL: 9, SIGTERM: 15, SIGINT: 2, SIGSEGV: 11, SIGABRT: 6 }) as Record<string, number>)[signal] ?? 1 : 1)));
+    child.once('exit', (code, signal) =>
+      resolve(
+        code ??
+          128 + (signal ? (({ SIGKILL: 9, SIGTERM: 15, SIGINT: 2, SIGSEGV: 11, SIGABRT: 6 } as Record<string, number>)[signal] ?? 1) : 1),
+      ),
+    );
   });
 }

@@ -12,7 +12,10 @@ import type { ibv_context, ibv_device_attr } from '../verbs/types.js';
  * `responder_resources` (our IRD) and `initiator_depth` (our ORD) for `rdma_accept`, from a
  * CONNECT_REQUEST's `param.conn`; null if the device cannot be queried.
  */
-export function cappedDepths(ctx: ibv_context, req: { responder_resources: number; initiator_depth: number }): { responder_resources: number; initiator_depth: number } | null {
+export function cappedDepths(
+  ctx: ibv_context,
+  req: { responder_resources: number; initiator_depth: number },
+): { responder_resources: number; initiator_depth: number } | null {
   const a = {} as ibv_device_attr;
   if (ibv_query_device(ctx, a) !== 0) return null;
   // iw_cm reports the peer's ORD as responder_resources and its IRD as initiator_depth.

@@ -64,7 +64,9 @@ export function devinfo(argv: readonly string[], out: (s: string) => void, err: 
       return 4;
     }
     out(`hca_id:\t${dev.name}\n`);
-    out(`\ttransport:\t\t\t${dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP ? 'iWARP' : 'InfiniBand'} (${dev.transport_type})\n`);
+    out(
+      `\ttransport:\t\t\t${dev.transport_type === ibv_transport_type.IBV_TRANSPORT_IWARP ? 'iWARP' : 'InfiniBand'} (${dev.transport_type})\n`,
+    );
     out(`\tfw_ver:\t\t\t\t${a.fw_ver}\n`);
     out(`\tnode_guid:\t\t\t${guid(a.node_guid)}\n`);
     out(`\tsys_image_guid:\t\t\t${guid(a.sys_image_guid)}\n`);

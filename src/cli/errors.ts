@@ -33,7 +33,8 @@ export function connectFailure(ev: { event: number; status: number } | null, pee
         : `connection to ${peer} rejected by the peer: ${err}`;
     case E.RDMA_CM_EVENT_UNREACHABLE:
       // ENETDOWN: our own RoCE port failed (its UDP 4791 endpoint could not be bound or was lost).
-      if (-ev.status === ENETDOWN) return `connection to ${peer} failed: ${err} on this side; is another RoCE stack (a softrdma process, rxe) using UDP port 4791 on that address? (DEBUG=softrdma:roce:net tells)`;
+      if (-ev.status === ENETDOWN)
+        return `connection to ${peer} failed: ${err} on this side; is another RoCE stack (a softrdma process, rxe) using UDP port 4791 on that address? (DEBUG=softrdma:roce:net tells)`;
       return `${peer} unreachable: ${err}; check the address, the port and any firewall`;
     case E.RDMA_CM_EVENT_CONNECT_ERROR:
       return `connection to ${peer} failed: ${err}`;

@@ -71,7 +71,14 @@ export function linkCmd(argv: readonly string[], io: CliIo): number {
     io.err(`Wrong device name\n`);
     return 1;
   }
-  const rows: { ifname: string; port: number; state: string; physical_state: string; transport: string; netdevs: ReturnType<typeof netdevs> }[] = [];
+  const rows: {
+    ifname: string;
+    port: number;
+    state: string;
+    physical_state: string;
+    transport: string;
+    netdevs: ReturnType<typeof netdevs>;
+  }[] = [];
   for (const dev of devs) {
     const ctx = openDevice(dev);
     if (!ctx) {

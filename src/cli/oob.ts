@@ -72,7 +72,8 @@ function cText(b: Uint8Array, what: string): string {
 
 /** Parses one hexadecimal field of at most `maxDigits` digits (sscanf `%x` would take more; a peer's text must be well formed). */
 function hexField(s: string | undefined, maxDigits: number, what: string): number {
-  if (s === undefined || !/^[0-9a-fA-F]+$/.test(s) || s.length > maxDigits) throw new OobError(`${what}: bad hexadecimal field ${JSON.stringify(s)}`);
+  if (s === undefined || !/^[0-9a-fA-F]+$/.test(s) || s.length > maxDigits)
+    throw new OobError(`${what}: bad hexadecimal field ${JSON.stringify(s)}`);
   return Number.parseInt(s, 16);
 }
 
@@ -146,23 +147,26 @@ export function decodePerftestKeys(b: Uint8Array): PerftestKeys {
 
 /** A listening side channel: takes the first connection, then stops listening (as the C programs do). */
 export class OobListener {
-  constructor(private readonly server: net.Server) {}
+  readonly #server: net.Server;
+  constructor(server: net.Server) {
+    this.#server = server;
+  }
 
   get port(): number {
-    return (this.server.address() as net.AddressInfo).port;
+    return (this.#server.address() as net.AddressInfo).port;
   }
 
   async accept(timeoutMs = 0): Promise<OobChannel> {
     try {
-      const [sock] = (await once(this.server, 'connection')) as [net.Socket];
+      const [sock] = (await once(this.#server, 'connection')) as [net.Socket];
       return OobChannel.wrap(sock, timeoutMs);
     } finally {
-      this.server.close();
+      this.#server.close();
     }
   }
 
   close(): void {
-    this.server.close();
+    this.#server.close();
   }
 }
 
@@ -171,10 +175,10 @@ export class OobListener {
  * by a timeout so that a silent peer cannot hold a tool forever.
  */
 export class OobChannel {
-  private buf: Buffer = Buffer.alloc(0);
-  private waiter: (() => void) | null = null;
-  private ended = false;
-  private error: Error | null = null;
+  #buf: Buffer = Buffer.alloc(0);
+  #waiter: (() => void) | null = null;
+  #ended = false;
+  #error: Error | null = null;
 
   private constructor(
     readonly sock: net.Socket,
@@ -182,36 +186,36 @@ export class OobChannel {
     public timeoutMs: number,
   ) {
     sock.on('data', (d: Buffer) => {
-      this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
+      this.#buf = this.#buf.length ? Buffer.concat([this.#buf, d]) : d;
       // A peer that sends more than any exchange needs is not following the protocol.
-      if (this.buf.length > 64 * 1024) this.fail(new OobError('side channel: too much data from the peer'));
-      this.wake();
+      if (this.#buf.length > 64 * 1024) this.#fail(new OobError('side channel: too much data from the peer'));
+      this.#wake();
     });
     sock.on('end', () => {
-      this.ended = true;
-      this.wake();
+      this.#ended = true;
+      this.#wake();
     });
-    sock.on('error', (e) => this.fail(e));
+    sock.on('error', (e) => this.#fail(e));
     sock.on('close', () => {
-      this.ended = true;
-      this.wake();
+      this.#ended = true;
+      this.#wake();
     });
   }
 
   /** The peer closed the connection, or it failed. */
   get closed(): boolean {
-    return this.ended || this.error !== null;
+    return this.#ended || this.#error !== null;
   }
 
-  private fail(e: Error): void {
-    this.error ??= e;
+  #fail(e: Error): void {
+    this.#error ??= e;
     this.sock.destroy();
-    this.wake();
+    this.#wake();
   }
 
-  private wake(): void {
-    const w = this.waiter;
-    this.waiter = null;
+  #wake(): void {
+    const w = this.#waiter;
+    this.#waiter = null;
     w?.();
   }
 
@@ -267,18 +271,18 @@ export class OobChannel {
   /** Reads exactly `n` octets. */
   async read(n: number): Promise<Uint8Array> {
     const deadline = this.timeoutMs > 0 ? Date.now() + this.timeoutMs : Number.POSITIVE_INFINITY;
-    while (this.buf.length < n) {
-      if (this.error) throw this.error;
-      if (this.ended) throw new OobError(`side channel closed after ${this.buf.length}/${n} octets`);
+    while (this.#buf.length < n) {
+      if (this.#error) throw this.#error;
+      if (this.#ended) throw new OobError(`side channel closed after ${this.#buf.length}/${n} octets`);
       const left = deadline - Date.now();
       if (left <= 0) throw new OobError(`side channel: timed out waiting for ${n} octets`);
       await new Promise<void>((r) => {
-        this.waiter = r;
+        this.#waiter = r;
         if (Number.isFinite(left)) setTimeout(r, left).unref?.();
       });
     }
-    const out = new Uint8Array(this.buf.subarray(0, n));
-    this.buf = this.buf.subarray(n);
+    const out = new Uint8Array(this.#buf.subarray(0, n));
+    this.#buf = this.#buf.subarray(n);
     return out;
   }
 

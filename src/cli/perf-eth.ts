@@ -19,13 +19,7 @@
  * RTR and RTS with no path attributes, and an address handle to the peer's GID wherever the QP
  * sends (the client of a bandwidth test, both ends of a latency test).
  */
-import {
-  ibv_access_flags as A,
-  type ibv_mtu,
-  ibv_qp_attr_mask as M,
-  ibv_qp_state,
-  ibv_qp_type,
-} from '../verbs/constants.js';
+import { ibv_access_flags as A, type ibv_mtu, ibv_qp_attr_mask as M, ibv_qp_state, ibv_qp_type } from '../verbs/constants.js';
 import { type Context, queryGid, queryPort } from '../verbs/device.js';
 import { getErrno } from '../verbs/errno.js';
 import { ibv_create_qp, ibv_modify_qp } from '../verbs/ibverbs.js';
@@ -86,7 +80,16 @@ export class EthControl implements CtlChannel {
 
   /** `ctx_hand_shake` with `ethernet_write_keys`/`ethernet_read_keys` (GID format: RoCE always has a GID index). */
   async handshake(my: PingpongDest): Promise<PingpongDest> {
-    const out = encodePerftestKeys({ lid: my.lid, outReads: my.outReads, qpn: my.qpn, psn: my.psn, rkey: my.rkey >>> 0, vaddr: my.vaddr, gid: my.gid, srqn: my.srqn >>> 0 });
+    const out = encodePerftestKeys({
+      lid: my.lid,
+      outReads: my.outReads,
+      qpn: my.qpn,
+      psn: my.psn,
+      rkey: my.rkey >>> 0,
+      vaddr: my.vaddr,
+      gid: my.gid,
+      srqn: my.srqn >>> 0,
+    });
     let k: ReturnType<typeof decodePerftestKeys>;
     try {
       k = decodePerftestKeys(await this.xchg(out, PERFTEST_KEYS_LEN));
@@ -94,7 +97,17 @@ export class EthControl implements CtlChannel {
       if (e instanceof OobError) throw new PerfError(`ethernet_read_keys: Couldn't parse the remote address (${e.message})`);
       throw e;
     }
-    return { lid: k.lid, outReads: k.outReads, qpn: k.qpn, psn: k.psn, rkey: k.rkey, vaddr: k.vaddr, gid: k.gid, srqn: k.srqn, gidIndex: my.gidIndex };
+    return {
+      lid: k.lid,
+      outReads: k.outReads,
+      qpn: k.qpn,
+      psn: k.psn,
+      rkey: k.rkey,
+      vaddr: k.vaddr,
+      gid: k.gid,
+      srqn: k.srqn,
+      gidIndex: my.gidIndex,
+    };
   }
 
   /** The end of `ctx_close_connection` (after its handshake): "done", then close. */
@@ -124,7 +137,15 @@ const INIT_ACCESS = {
  * inline data), then INIT with P_Key index 0, port 1 and `init` (RC: the test's remote access;
  * UD: perftest's Q_Key), whose attribute bits are `mask`.
  */
-function createIbQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }, qpType: ibv_qp_type, init: object, mask: number): ibv_qp {
+function createIbQp(
+  pd: ibv_pd,
+  scq: ibv_cq,
+  rcq: ibv_cq,
+  cap: { max_send_wr: number; max_recv_wr: number },
+  qpType: ibv_qp_type,
+  init: object,
+  mask: number,
+): ibv_qp {
   const qp = ibv_create_qp(pd, {
     send_cq: scq,
     recv_cq: rcq,
@@ -140,7 +161,13 @@ function createIbQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: nu
 }
 
 /** An RC QP in INIT with the test's remote access. */
-export function createIbRcQp(pd: ibv_pd, scq: ibv_cq, rcq: ibv_cq, cap: { max_send_wr: number; max_recv_wr: number }, verb: keyof typeof INIT_ACCESS): ibv_qp {
+export function createIbRcQp(
+  pd: ibv_pd,
+  scq: ibv_cq,
+  rcq: ibv_cq,
+  cap: { max_send_wr: number; max_recv_wr: number },
+  verb: keyof typeof INIT_ACCESS,
+): ibv_qp {
   return createIbQp(pd, scq, rcq, cap, ibv_qp_type.IBV_QPT_RC, { qp_access_flags: INIT_ACCESS[verb] }, M.IBV_QP_ACCESS_FLAGS);
 }
 
@@ -167,7 +194,8 @@ function perfAv(rem: PingpongDest, gidIndex: number): ibv_ah_attr {
  * handle to the peer. Returns the address handle, or null when the QP only receives.
  */
 export function connectIbUdQp(qp: ibv_qp, pd: ibv_pd, my: PingpongDest, rem: PingpongDest, gidIndex: number, rts: boolean): ibv_ah | null {
-  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR }, M.IBV_QP_STATE) !== 0) throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
+  if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTR }, M.IBV_QP_STATE) !== 0)
+    throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
   if (!rts) return null;
   if (ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my.psn }, M.IBV_QP_STATE | M.IBV_QP_SQ_PSN) !== 0) {
     throw new PerfError(`Failed to modify QP to RTS (errno ${getErrno()})`);
@@ -193,10 +221,24 @@ export function connectIbRcQp(qp: ibv_qp, my: PingpongDest, rem: PingpongDest, m
     max_dest_rd_atomic: my.outReads,
     min_rnr_timer: PERF_MIN_RNR_TIMER,
   };
-  const rtrMask = M.IBV_QP_STATE | M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN | M.IBV_QP_MIN_RNR_TIMER | M.IBV_QP_MAX_DEST_RD_ATOMIC;
+  const rtrMask =
+    M.IBV_QP_STATE |
+    M.IBV_QP_AV |
+    M.IBV_QP_PATH_MTU |
+    M.IBV_QP_DEST_QPN |
+    M.IBV_QP_RQ_PSN |
+    M.IBV_QP_MIN_RNR_TIMER |
+    M.IBV_QP_MAX_DEST_RD_ATOMIC;
   if (ibv_modify_qp(qp, rtr, rtrMask) !== 0) throw new PerfError(`Failed to modify QP ${qp.qp_num} to RTR (errno ${getErrno()})`);
   if (!rts) return;
-  const rtsAttr = { qp_state: ibv_qp_state.IBV_QPS_RTS, sq_psn: my.psn, timeout: PERF_QP_TIMEOUT, retry_cnt: 7, rnr_retry: 7, max_rd_atomic: rem.outReads };
+  const rtsAttr = {
+    qp_state: ibv_qp_state.IBV_QPS_RTS,
+    sq_psn: my.psn,
+    timeout: PERF_QP_TIMEOUT,
+    retry_cnt: 7,
+    rnr_retry: 7,
+    max_rd_atomic: rem.outReads,
+  };
   const rtsMask = M.IBV_QP_STATE | M.IBV_QP_SQ_PSN | M.IBV_QP_TIMEOUT | M.IBV_QP_RETRY_CNT | M.IBV_QP_RNR_RETRY | M.IBV_QP_MAX_QP_RD_ATOMIC;
   if (ibv_modify_qp(qp, rtsAttr, rtsMask) !== 0) throw new PerfError(`Failed to modify QP to RTS (errno ${getErrno()})`);
 }

@@ -30,25 +30,27 @@ class DurationClock {
   state = DurationClock.START;
   t0 = 0;
   t1 = 0;
-  private timer: NodeJS.Timeout | null = null;
-  constructor(
-    private readonly duration: number,
-    private readonly margin: number,
-  ) {}
+  #timer: NodeJS.Timeout | null = null;
+  readonly #duration: number;
+  readonly #margin: number;
+  constructor(duration: number, margin: number) {
+    this.#duration = duration;
+    this.#margin = margin;
+  }
   start(): void {
     this.state = DurationClock.START;
-    if (this.margin > 0) this.timer = setTimeout(() => this.sample(), this.margin * 1000);
-    else this.sample();
+    if (this.#margin > 0) this.#timer = setTimeout(() => this.#sample(), this.#margin * 1000);
+    else this.#sample();
   }
-  private sample(): void {
+  #sample(): void {
     this.state = DurationClock.SAMPLE;
     this.t0 = now();
-    this.timer = setTimeout(() => this.stop(), (this.duration - 2 * this.margin) * 1000);
+    this.#timer = setTimeout(() => this.#stop(), (this.#duration - 2 * this.#margin) * 1000);
   }
-  private stop(): void {
+  #stop(): void {
     this.state = DurationClock.STOP;
     this.t1 = now();
-    if (this.margin > 0) this.timer = setTimeout(() => (this.state = DurationClock.END), this.margin * 1000);
+    if (this.#margin > 0) this.#timer = setTimeout(() => (this.state = DurationClock.END), this.#margin * 1000);
     else this.state = DurationClock.END;
   }
   get ended(): boolean {
@@ -58,91 +60,93 @@ class DurationClock {
     return this.state === DurationClock.SAMPLE;
   }
   cancel(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.#timer) clearTimeout(this.#timer);
   }
 }
 
 /** The loops over one end's connection; each measures one message size. */
 export class PerfLoops {
-  private readonly wc: ibv_wc[] = Array.from({ length: POLL_BATCH }, () => newWc());
-  private readonly wc1: ibv_wc[] = [newWc()];
+  readonly #wc: ibv_wc[] = Array.from({ length: POLL_BATCH }, () => newWc());
+  readonly #wc1: ibv_wc[] = [newWc()];
   /** The report of the last {@link runIterBw}. */
   lastBw: BwReport | null = null;
 
-  constructor(
-    private readonly conn: PerfConn,
-    private readonly out: Printer,
-  ) {}
-
-  private get p() {
-    return this.conn.p;
-  }
-  private get data() {
-    return this.conn.data;
-  }
-  private get rem() {
-    return this.conn.rem;
-  }
-  private get cycle() {
-    return this.conn.cycle;
-  }
-  private get cacheLine() {
-    return this.conn.cacheLine;
-  }
-  private get credits() {
-    return this.conn.credits;
-  }
-  private get waiter() {
-    return this.conn.waiter;
-  }
-  private get client() {
-    return this.conn.client;
+  readonly #conn: PerfConn;
+  readonly #out: Printer;
+  constructor(conn: PerfConn, out: Printer) {
+    this.#conn = conn;
+    this.#out = out;
   }
 
-  private post(qp: ibv_qp, wr: In<ibv_send_wr>, what: string): void {
+  get #p() {
+    return this.#conn.p;
+  }
+  get #data() {
+    return this.#conn.data;
+  }
+  get #rem() {
+    return this.#conn.rem;
+  }
+  get #cycle() {
+    return this.#conn.cycle;
+  }
+  get #cacheLine() {
+    return this.#conn.cacheLine;
+  }
+  get #credits() {
+    return this.#conn.credits;
+  }
+  get #waiter() {
+    return this.#conn.waiter;
+  }
+  get #client() {
+    return this.#conn.client;
+  }
+
+  #post(qp: ibv_qp, wr: In<ibv_send_wr>, what: string): void {
     const r = ibv_post_send(qp, wr);
     if (r.ret !== 0) throw new PerfError(`Couldn't post send: ${what} (errno ${getErrno()})`);
   }
 
   /** Waits for one completion on `cq` (blocking or busy per mode) and checks its status. */
-  private async one(cq: ibv_cq, ch: ibv_comp_channel, what: string): Promise<ibv_wc> {
-    await waitCq(cq, this.waiter.busyPoll ? null : ch, this.wc1, this.waiter);
-    const w = this.wc1[0]!;
+  async #one(cq: ibv_cq, ch: ibv_comp_channel, what: string): Promise<ibv_wc> {
+    await waitCq(cq, this.#waiter.busyPoll ? null : ch, this.#wc1, this.#waiter);
+    const w = this.#wc1[0]!;
     if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(w, what);
     return w;
   }
 
   /** `ctx_set_recv_wqes`: `rx_depth` receives of `size` per QP in the second half of the buffer. */
   postRecvs(size: number): void {
-    const d = this.data!;
-    const p = this.p;
-    const cycling = !p.lat && this.recvLength(size) <= this.cycle / 2;
-    const step = inc(this.recvLength(size), this.cacheLine);
-    const wrap = Math.max(1, Math.floor(this.cycle / step));
+    const d = this.#data!;
+    const p = this.#p;
+    const cycling = !p.lat && this.#recvLength(size) <= this.#cycle / 2;
+    const step = inc(this.#recvLength(size), this.#cacheLine);
+    const wrap = Math.max(1, Math.floor(this.#cycle / step));
     for (let k = 0; k < p.qps; k++) {
       const base = d.mr.addr + BigInt((p.qps + k) * d.sendQpBuff);
       for (let j = 0; j < p.rxDepth; j++) {
         const off = cycling ? (j % wrap) * step : 0;
-        this.postRecv(k, base + BigInt(off), size);
+        this.#postRecv(k, base + BigInt(off), size);
       }
     }
   }
 
   /** A receive for a message of `size` octets: UD receives take the GRH in front (`SIZE(type, size, 1)`). */
-  private recvLength(size: number): number {
-    return this.p.ud ? size + UD_ADDITION : size;
+  #recvLength(size: number): number {
+    return this.#p.ud ? size + UD_ADDITION : size;
   }
 
-  private postRecv(qp: number, addr: bigint, size: number): void {
-    const d = this.data!;
-    const r = ibv_post_recv(d.qps[qp]!, { wr_id: BigInt(qp), sg_list: [{ addr, length: this.recvLength(size), lkey: d.mr.lkey }] });
+  #postRecv(qp: number, addr: bigint, size: number): void {
+    const d = this.#data!;
+    const r = ibv_post_recv(d.qps[qp]!, { wr_id: BigInt(qp), sg_list: [{ addr, length: this.#recvLength(size), lkey: d.mr.lkey }] });
     if (r.ret !== 0) throw new PerfError(`Couldn't post recv Qp = ${qp} (errno ${getErrno()})`);
   }
 
   /** `run_iter_bw` (client, all three verbs): tx_depth window, address cycling, CQ moderation, credits for Send. */
   async runIterBw(size: number): Promise<BwReport> {
-    const p = this.p;
-    const d = this.data!;
+    const p = this.#p;
+    const d = this.#data!;
     const q = p.qps;
     const dur = p.duration > 0;
     const iters = p.iters;
@@ -150,11 +154,11 @@ export class PerfLoops {
     const noPeak = p.noPeak;
     const tposted = new Float64Array(noPeak ? 1 : tot);
     const tcompleted = new Float64Array(noPeak ? 1 : tot);
-    const cycling = size <= this.cycle / 2;
-    const step = inc(size, this.cacheLine);
-    const wrap = Math.max(1, Math.floor(this.cycle / step));
-    const credits = p.verb === 'send' && this.credits;
-    const opcode = this.opcode();
+    const cycling = size <= this.#cycle / 2;
+    const step = inc(size, this.#cacheLine);
+    const wrap = Math.max(1, Math.floor(this.#cycle / step));
+    const credits = p.verb === 'send' && this.#credits;
+    const opcode = this.#opcode();
     const scnt = new Array<number>(q).fill(0);
     const ccnt = new Array<number>(q).fill(0);
     const wrs = d.qps.map((_, i) => {
@@ -162,14 +166,14 @@ export class PerfLoops {
       return {
         sge,
         locBase: sge.addr,
-        remBase: this.rem[i]!.vaddr,
+        remBase: this.#rem[i]!.vaddr,
         signaled: p.cqMod === 1,
         wr: {
           wr_id: BigInt(i),
           opcode,
           send_flags: 0,
           sg_list: [sge],
-          wr: this.remoteOf(i),
+          wr: this.#remoteOf(i),
         },
       };
     });
@@ -190,7 +194,14 @@ export class PerfLoops {
         ? wrs.map((w, wi) =>
             Array.from({ length: L }, (_, j) => ({
               sge: { ...w.sge },
-              wr: { wr_id: w.wr.wr_id, opcode, send_flags: j === L - 1 ? ibv_send_flags.IBV_SEND_SIGNALED : 0, sg_list: [] as Array<typeof w.sge>, wr: this.remoteOf(wi), next: null as unknown },
+              wr: {
+                wr_id: w.wr.wr_id,
+                opcode,
+                send_flags: j === L - 1 ? ibv_send_flags.IBV_SEND_SIGNALED : 0,
+                sg_list: [] as Array<typeof w.sge>,
+                wr: this.#remoteOf(wi),
+                next: null as unknown,
+              },
             })),
           )
         : [];
@@ -205,7 +216,7 @@ export class PerfLoops {
     let totscnt = 0;
     let totccnt = 0;
     let sigOut = 0;
-    this.out.status = () => `${size} B: ${dur ? `${counted} done` : `${Math.min(totccnt, tot)}/${tot}`}`;
+    this.#out.status = () => `${size} B: ${dur ? `${counted} done` : `${Math.min(totccnt, tot)}/${tot}`}`;
     clock?.start();
     if (!dur && noPeak) tposted[0] = now();
     while (totscnt < tot || totccnt < tot || (clock && !clock.ended)) {
@@ -215,7 +226,7 @@ export class PerfLoops {
         if (L > 1) {
           const c = chains[idx]!;
           while ((scnt[idx]! < iters || dur) && scnt[idx]! - ccnt[idx]! + L <= p.txDepth) {
-            if (credits && ((scnt[idx]! + L - d.creditOf(idx)) >>> 0) >= p.rxDepth) break;
+            if (credits && (scnt[idx]! + L - d.creditOf(idx)) >>> 0 >= p.rxDepth) break;
             if (clock?.ended) break;
             const t = noPeak ? 0 : now();
             for (let j = 0; j < L; j++) {
@@ -226,7 +237,7 @@ export class PerfLoops {
               if (cycling) advance(w, scnt[idx]!);
               scnt[idx]!++;
             }
-            this.post(d.qps[idx]!, c[0]!.wr as In<ibv_send_wr>, `qp ${idx} scnt=${scnt[idx]! - L} (list of ${L})`);
+            this.#post(d.qps[idx]!, c[0]!.wr as In<ibv_send_wr>, `qp ${idx} scnt=${scnt[idx]! - L} (list of ${L})`);
             sigOut++;
             totscnt += L;
             progressed = true;
@@ -234,12 +245,12 @@ export class PerfLoops {
           continue;
         }
         while ((scnt[idx]! < iters || dur) && scnt[idx]! - ccnt[idx]! + 1 <= p.txDepth) {
-          if (credits && ((scnt[idx]! + 1 - d.creditOf(idx)) >>> 0) >= p.rxDepth) break;
+          if (credits && (scnt[idx]! + 1 - d.creditOf(idx)) >>> 0 >= p.rxDepth) break;
           if (p.cqMod > 1 && scnt[idx]! % p.cqMod === 0 && !(scnt[idx] === iters - 1 && !dur)) w.signaled = false;
           if (!noPeak) tposted[totscnt] = now();
           if (clock?.ended) break;
           w.wr.send_flags = w.signaled ? ibv_send_flags.IBV_SEND_SIGNALED : 0;
-          this.post(d.qps[idx]!, w.wr, `qp ${idx} scnt=${scnt[idx]}`);
+          this.#post(d.qps[idx]!, w.wr, `qp ${idx} scnt=${scnt[idx]}`);
           if (w.signaled) sigOut++;
           if (cycling) advance(w, scnt[idx]!);
           scnt[idx]!++;
@@ -249,17 +260,17 @@ export class PerfLoops {
         }
       }
       if (totccnt < tot || (dur && sigOut > 0)) {
-        let n = ibv_poll_cq(d.scq, POLL_BATCH, this.wc);
+        let n = ibv_poll_cq(d.scq, POLL_BATCH, this.#wc);
         if (n === 0 && !progressed) {
-          this.waiter.check();
+          this.#waiter.check();
           // Sleep on the CQ only when a signaled WR is outstanding: credits (an inbound Write
           // into memory) and the duration clock raise no completion event.
-          if (sigOut > 0 && !this.waiter.busyPoll) n = await waitCq(d.scq, d.sch, this.wc, this.waiter);
+          if (sigOut > 0 && !this.#waiter.busyPoll) n = await waitCq(d.scq, d.sch, this.#wc, this.#waiter);
           else await yieldLoop();
         }
         if (n < 0) throw new PerfError(`poll CQ failed ${n}`);
         for (let i = 0; i < n; i++) {
-          const wc = this.wc[i]!;
+          const wc = this.#wc[i]!;
           if (wc.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(wc, `send CQ (scnt=${totscnt}, ccnt=${totccnt})`);
           ccnt[Number(wc.wr_id)]! += p.cqMod;
           totccnt += p.cqMod;
@@ -268,16 +279,16 @@ export class PerfLoops {
           if (clock?.sampling) counted += p.cqMod;
         }
       } else if (!progressed) {
-        this.waiter.check();
+        this.#waiter.check();
         await yieldLoop();
       }
     }
     // Duration mode stops posting at the end of the clock: let the signaled WRs finish.
     while (sigOut > 0) {
-      await this.one(d.scq, d.sch, 'send CQ');
+      await this.#one(d.scq, d.sch, 'send CQ');
       sigOut--;
     }
-    this.out.status = null;
+    this.#out.status = null;
     let rep: BwReport;
     if (clock) rep = bwAverage(size, counted, clock.t0, clock.t1, 0, p.gbits);
     else {
@@ -294,14 +305,14 @@ export class PerfLoops {
    * receives, time from the first receive to the last.
    */
   async runIterBwServer(size: number): Promise<BwReport> {
-    const p = this.p;
-    const d = this.data!;
+    const p = this.#p;
+    const d = this.#data!;
     const q = p.qps;
     const dur = p.duration > 0;
     const tot = p.iters * q;
-    const cycling = this.recvLength(size) <= this.cycle / 2;
-    const step = inc(this.recvLength(size), this.cacheLine);
-    const wrap = Math.max(1, Math.floor(this.cycle / step));
+    const cycling = this.#recvLength(size) <= this.#cycle / 2;
+    const step = inc(this.#recvLength(size), this.#cacheLine);
+    const wrap = Math.max(1, Math.floor(this.#cycle / step));
     const creditCnt = Math.max(1, Math.floor(p.rxDepth / 3));
     const rcntQp = new Array<number>(q).fill(0);
     const postedQp = new Array<number>(q).fill(p.rxDepth);
@@ -319,13 +330,13 @@ export class PerfLoops {
       opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
       send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
       sg_list: cr ? [{ addr: cr.mr.addr + BigInt(4 * i), length: 4, lkey: cr.mr.lkey }] : [],
-      wr: { rdma: { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey } },
+      wr: { rdma: { remote_addr: this.#rem[i]!.vaddr, rkey: this.#rem[i]!.rkey } },
     }));
-    this.out.status = () => `${size} B: ${dur ? `${counted} received` : `${rcnt}/${tot}`}`;
+    this.#out.status = () => `${size} B: ${dur ? `${counted} received` : `${rcnt}/${tot}`}`;
     const reapCredits = async (): Promise<void> => {
-      const n = await waitCq(d.scq, this.waiter.busyPoll ? null : d.sch, this.wc, this.waiter);
+      const n = await waitCq(d.scq, this.#waiter.busyPoll ? null : d.sch, this.#wc, this.#waiter);
       for (let j = 0; j < n; j++) {
-        const wc = this.wc[j]!;
+        const wc = this.#wc[j]!;
         if (wc.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(wc, 'Poll send CQ (credit)');
         scredit[Number(wc.wr_id)]!--;
         totScredit--;
@@ -334,13 +345,13 @@ export class PerfLoops {
     while (rcnt < tot || (clock && !clock.ended)) {
       let n: number;
       if (clock) {
-        n = ibv_poll_cq(d.rcq, POLL_BATCH, this.wc);
+        n = ibv_poll_cq(d.rcq, POLL_BATCH, this.#wc);
         if (n === 0) {
-          this.waiter.check();
+          this.#waiter.check();
           await yieldLoop();
           continue;
         }
-      } else n = await waitCq(d.rcq, this.waiter.busyPoll ? null : d.rch, this.wc, this.waiter);
+      } else n = await waitCq(d.rcq, this.#waiter.busyPoll ? null : d.rch, this.#wc, this.#waiter);
       if (n < 0) throw new PerfError(`Poll Receive CQ failed ${n}`);
       if (first) {
         first = false;
@@ -348,7 +359,7 @@ export class PerfLoops {
         clock?.start();
       }
       // Copy out: posting credits below may reuse this.wc.
-      const got = this.wc.slice(0, n).map((w) => ({ status: w.status, id: Number(w.wr_id), w: { ...w } }));
+      const got = this.#wc.slice(0, n).map((w) => ({ status: w.status, id: Number(w.wr_id), w: { ...w } }));
       for (const g of got) {
         if (g.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(g.w, `receive CQ (rcnt=${rcnt})`);
         const id = g.id;
@@ -357,13 +368,13 @@ export class PerfLoops {
         if (clock?.sampling) counted++;
         if (dur || postedQp[id]! + 1 <= p.iters) {
           const off = cycling ? (postedQp[id]! % wrap) * step : 0;
-          this.postRecv(id, d.mr.addr + BigInt((q + id) * d.sendQpBuff + off), size);
+          this.#postRecv(id, d.mr.addr + BigInt((q + id) * d.sendQpBuff + off), size);
           postedQp[id]!++;
         }
         if (cr && (rcntQp[id]! % p.rxDepth) % creditCnt === 0) {
           cr.view.setUint32(4 * id, rcntQp[id]! >>> 0, true);
           while (scredit[id] === p.txDepth) await reapCredits();
-          this.post(d.qps[id]!, creditWr[id]! as In<ibv_send_wr>, `credit qp ${id}`);
+          this.#post(d.qps[id]!, creditWr[id]! as In<ibv_send_wr>, `credit qp ${id}`);
           scredit[id]!++;
           totScredit++;
         }
@@ -371,15 +382,15 @@ export class PerfLoops {
     }
     const t1 = clock ? clock.t1 : now();
     while (totScredit > 0) await reapCredits();
-    this.out.status = null;
+    this.#out.status = null;
     if (clock) return bwAverage(size, counted, clock.t0, t1, 0, p.gbits);
     return bwAverage(size, tot, t0, t1, 0, p.gbits);
   }
 
   /** A softrdma peer's MPA Responder sends nothing before our first FPDU: give it one. */
   async zeroLengthWrite(): Promise<void> {
-    const d = this.data!;
-    this.post(
+    const d = this.#data!;
+    this.#post(
       d.qps[0]!,
       {
         wr_id: 0n,
@@ -387,22 +398,29 @@ export class PerfLoops {
         send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
         sg_list: [],
         num_sge: 0,
-        wr: { rdma: { remote_addr: this.rem[0]!.vaddr, rkey: this.rem[0]!.rkey } },
+        wr: { rdma: { remote_addr: this.#rem[0]!.vaddr, rkey: this.#rem[0]!.rkey } },
       },
       'zero-length write',
     );
-    await this.one(d.scq, d.sch, 'zero-length write');
+    await this.#one(d.scq, d.sch, 'zero-length write');
   }
 
   /**
    * What each latency loop starts from: the parameters, the data resources, duration or
    * iteration mode, a posting time per iteration, and the clock of duration mode.
    */
-  private latStart() {
-    const p = this.p;
+  #latStart() {
+    const p = this.#p;
     const dur = p.duration > 0;
     const iters = p.iters;
-    return { p, d: this.data!, dur, iters, tposted: new Float64Array(Math.max(iters, 1)), clock: dur ? new DurationClock(p.duration, p.margin) : null };
+    return {
+      p,
+      d: this.#data!,
+      dur,
+      iters,
+      tposted: new Float64Array(Math.max(iters, 1)),
+      clock: dur ? new DurationClock(p.duration, p.margin) : null,
+    };
   }
 
   /**
@@ -412,7 +430,7 @@ export class PerfLoops {
    * wait on memory always polls (yielding to the event loop between looks).
    */
   async runIterLatWrite(size: number): Promise<LatReport | LatDurReport> {
-    const { p, d, dur, iters, tposted, clock } = this.latStart();
+    const { p, d, dur, iters, tposted, clock } = this.#latStart();
     const postIdx = size - 1;
     const pollIdx = p.qps * d.buff + size - 1;
     const wr = {
@@ -420,13 +438,13 @@ export class PerfLoops {
       opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
       send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
       sg_list: [{ addr: d.mr.addr, length: size, lkey: d.mr.lkey }],
-      wr: { rdma: { remote_addr: this.rem[0]!.vaddr, rkey: this.rem[0]!.rkey } },
+      wr: { rdma: { remote_addr: this.#rem[0]!.vaddr, rkey: this.#rem[0]!.rkey } },
     };
     let scnt = 0;
     let ccnt = 0;
     let rcnt = 0;
     let counted = 0;
-    this.out.status = () => `${size} B: ${dur ? counted : `${ccnt}/${iters}`}`;
+    this.#out.status = () => `${size} B: ${dur ? counted : `${ccnt}/${iters}`}`;
     clock?.start();
     const buf = d.buf;
     while (scnt < iters || ccnt < iters || rcnt < iters || (clock && !clock.ended)) {
@@ -434,33 +452,38 @@ export class PerfLoops {
         rcnt++;
         const want = rcnt & 0xff;
         while (buf[pollIdx] !== want && !clock?.ended) {
-          this.waiter.check();
+          this.#waiter.check();
           await yieldLoop();
         }
       }
       if (scnt < iters || dur) {
         if (!dur) tposted[scnt] = now();
         buf[postIdx] = ++scnt & 0xff;
-        this.post(d.qps[0]!, wr, `scnt=${scnt}`);
+        this.#post(d.qps[0]!, wr, `scnt=${scnt}`);
       }
       if (clock?.ended) break;
       if (ccnt < iters || dur) {
-        await this.one(d.scq, d.sch, `send CQ (scnt=${scnt}, ccnt=${ccnt})`);
+        await this.#one(d.scq, d.sch, `send CQ (scnt=${scnt}, ccnt=${ccnt})`);
         ccnt++;
         if (clock?.sampling) counted++;
       }
     }
-    if (clock && scnt > ccnt) await this.one(d.scq, d.sch, 'send CQ');
-    this.out.status = null;
+    if (clock && scnt > ccnt) await this.#one(d.scq, d.sch, 'send CQ');
+    this.#out.status = null;
     if (clock) return latDurReport(size, counted, clock.t0, clock.t1, 2);
     return latReport(size, iters, tposted, 2);
   }
 
   /** The work-request opcode of the test. */
-  private opcode(): ibv_wr_opcode {
-    const p = this.p;
-    if (p.verb === 'atomic') return p.atomicType === 'CMP_AND_SWAP' ? ibv_wr_opcode.IBV_WR_ATOMIC_CMP_AND_SWP : ibv_wr_opcode.IBV_WR_ATOMIC_FETCH_AND_ADD;
-    return p.verb === 'write' ? ibv_wr_opcode.IBV_WR_RDMA_WRITE : p.verb === 'read' ? ibv_wr_opcode.IBV_WR_RDMA_READ : ibv_wr_opcode.IBV_WR_SEND;
+  #opcode(): ibv_wr_opcode {
+    const p = this.#p;
+    if (p.verb === 'atomic')
+      return p.atomicType === 'CMP_AND_SWAP' ? ibv_wr_opcode.IBV_WR_ATOMIC_CMP_AND_SWP : ibv_wr_opcode.IBV_WR_ATOMIC_FETCH_AND_ADD;
+    return p.verb === 'write'
+      ? ibv_wr_opcode.IBV_WR_RDMA_WRITE
+      : p.verb === 'read'
+        ? ibv_wr_opcode.IBV_WR_RDMA_READ
+        : ibv_wr_opcode.IBV_WR_SEND;
   }
 
   /**
@@ -468,43 +491,48 @@ export class PerfLoops {
    * also `atomic` (perftest: compare 0 / swap 0 for CMP_AND_SWAP, add 1 for FETCH_AND_ADD), so
    * address cycling moves both.
    */
-  private remoteOf(i: number): {
+  #remoteOf(i: number): {
     rdma: { remote_addr: bigint; rkey: number; compare_add: bigint; swap: bigint };
     atomic?: { remote_addr: bigint; rkey: number; compare_add: bigint; swap: bigint };
     ud?: { ah: ibv_ah; remote_qpn: number; remote_qkey: number };
   } {
-    const r = { remote_addr: this.rem[i]!.vaddr, rkey: this.rem[i]!.rkey, compare_add: this.p.atomicType === 'CMP_AND_SWAP' ? 0n : 1n, swap: 0n };
-    if (this.p.ud) return { rdma: r, ud: this.udDest(i) };
-    return this.p.verb === 'atomic' ? { rdma: r, atomic: r } : { rdma: r };
+    const r = {
+      remote_addr: this.#rem[i]!.vaddr,
+      rkey: this.#rem[i]!.rkey,
+      compare_add: this.#p.atomicType === 'CMP_AND_SWAP' ? 0n : 1n,
+      swap: 0n,
+    };
+    if (this.#p.ud) return { rdma: r, ud: this.#udDest(i) };
+    return this.#p.verb === 'atomic' ? { rdma: r, atomic: r } : { rdma: r };
   }
 
   /** `-c UD`: where QP `i`'s datagrams go (`ctx_set_send_wqes`): its address handle, the peer's QPN, perftest's Q_Key. */
-  private udDest(i: number): { ah: ibv_ah; remote_qpn: number; remote_qkey: number } {
-    return { ah: this.data!.ahs[i]!, remote_qpn: this.rem[i]!.qpn, remote_qkey: PERF_UD_QKEY };
+  #udDest(i: number): { ah: ibv_ah; remote_qpn: number; remote_qkey: number } {
+    return { ah: this.#data!.ahs[i]!, remote_qpn: this.#rem[i]!.qpn, remote_qkey: PERF_UD_QKEY };
   }
 
   /** `run_iter_lat` (ib_read_lat and ib_atomic_lat, client): one signaled RDMA Read or atomic at a time. */
   async runIterLatRead(size: number): Promise<LatReport | LatDurReport> {
-    const { d, dur, iters, tposted, clock } = this.latStart();
+    const { d, dur, iters, tposted, clock } = this.#latStart();
     const wr = {
       wr_id: 0n,
-      opcode: this.opcode(),
+      opcode: this.#opcode(),
       send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
       sg_list: [{ addr: d.mr.addr, length: size, lkey: d.mr.lkey }],
-      wr: this.remoteOf(0),
+      wr: this.#remoteOf(0),
     };
     let scnt = 0;
     let counted = 0;
-    this.out.status = () => `${size} B: ${dur ? counted : `${scnt}/${iters}`}`;
+    this.#out.status = () => `${size} B: ${dur ? counted : `${scnt}/${iters}`}`;
     clock?.start();
     while (scnt < iters || (clock && !clock.ended)) {
       if (!dur) tposted[scnt] = now();
       scnt++;
-      this.post(d.qps[0]!, wr, `scnt=${scnt}`);
-      await this.one(d.scq, d.sch, `send CQ (scnt=${scnt})`);
+      this.#post(d.qps[0]!, wr, `scnt=${scnt}`);
+      await this.#one(d.scq, d.sch, `send CQ (scnt=${scnt})`);
       if (clock?.sampling) counted++;
     }
-    this.out.status = null;
+    this.#out.status = null;
     if (clock) return latDurReport(size, counted, clock.t0, clock.t1, 1);
     return latReport(size, iters, tposted, 1);
   }
@@ -515,27 +543,33 @@ export class PerfLoops {
    * (CQ moderation is `tx_depth` = 1) and waited for.
    */
   async runIterLatSend(size: number): Promise<LatReport | LatDurReport> {
-    const { p, d, dur, iters, tposted, clock } = this.latStart();
+    const { p, d, dur, iters, tposted, clock } = this.#latStart();
     const recvBase = d.mr.addr + BigInt(p.qps * d.sendQpBuff);
-    const wr = { wr_id: 0n, opcode: ibv_wr_opcode.IBV_WR_SEND, send_flags: 0, sg_list: [{ addr: d.mr.addr, length: size, lkey: d.mr.lkey }], ...(p.ud && { wr: { ud: this.udDest(0) } }) };
+    const wr = {
+      wr_id: 0n,
+      opcode: ibv_wr_opcode.IBV_WR_SEND,
+      send_flags: 0,
+      sg_list: [{ addr: d.mr.addr, length: size, lkey: d.mr.lkey }],
+      ...(p.ud && { wr: { ud: this.#udDest(0) } }),
+    };
     let scnt = 0;
     let rcnt = 0;
     let counted = 0;
     let first = true;
-    this.out.status = () => `${size} B: ${dur ? counted : `${rcnt}/${iters}`}`;
+    this.#out.status = () => `${size} B: ${dur ? counted : `${rcnt}/${iters}`}`;
     while (scnt < iters || rcnt < iters || (clock && !clock.ended)) {
-      if ((rcnt < iters || dur) && !(scnt < 1 && this.client)) {
+      if ((rcnt < iters || dur) && !(scnt < 1 && this.#client)) {
         let w: ibv_wc | null = null;
         if (clock) {
           while (!clock.ended || first) {
-            if (ibv_poll_cq(d.rcq, 1, this.wc1) > 0) {
-              w = this.wc1[0]!;
+            if (ibv_poll_cq(d.rcq, 1, this.#wc1) > 0) {
+              w = this.#wc1[0]!;
               break;
             }
-            this.waiter.check();
+            this.#waiter.check();
             await yieldLoop();
           }
-        } else w = await this.one(d.rcq, d.rch, `receive CQ (rcnt=${rcnt})`);
+        } else w = await this.#one(d.rcq, d.rch, `receive CQ (rcnt=${rcnt})`);
         if (w) {
           if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(w, `receive CQ (rcnt=${rcnt})`);
           if (first) {
@@ -546,7 +580,7 @@ export class PerfLoops {
           if (clock?.sampling) counted++;
           if (dur || rcnt + p.rxDepth <= iters) {
             const qp = Number(w.wr_id);
-            this.postRecv(qp, recvBase + BigInt(qp * d.sendQpBuff), size);
+            this.#postRecv(qp, recvBase + BigInt(qp * d.sendQpBuff), size);
           }
         }
       }
@@ -555,11 +589,11 @@ export class PerfLoops {
         scnt++;
         const signaled = scnt % p.cqMod === 0 || (!dur && scnt === iters);
         wr.send_flags = signaled ? ibv_send_flags.IBV_SEND_SIGNALED : 0;
-        this.post(d.qps[0]!, wr, `scnt=${scnt}`);
-        if (signaled) await this.one(d.scq, d.sch, `send CQ (scnt=${scnt})`);
+        this.#post(d.qps[0]!, wr, `scnt=${scnt}`);
+        if (signaled) await this.#one(d.scq, d.sch, `send CQ (scnt=${scnt})`);
       }
     }
-    this.out.status = null;
+    this.#out.status = null;
     if (clock) return latDurReport(size, counted, clock.t0, clock.t1, 2);
     return latReport(size, iters, tposted, 2);
   }

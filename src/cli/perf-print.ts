@@ -37,68 +37,69 @@ export interface TestInfo {
 
 /** Output: the perftest text, or JSON lines; a progress line on a terminal. */
 export class Printer {
-  private progressText = '';
-  private ticker: NodeJS.Timeout | null = null;
-  private spin = 0;
+  #progressText = '';
+  #ticker: NodeJS.Timeout | null = null;
+  #spin = 0;
   /** What the progress line shows; the loops update it. */
   status: (() => string) | null = null;
-  private readonly json: boolean;
-  private readonly progress: boolean;
-  constructor(
-    private readonly io: CliIo,
-    private readonly p: PerfParams,
-  ) {
-    this.json = p.json;
-    this.progress = p.progress;
+  readonly #json: boolean;
+  readonly #progress: boolean;
+  readonly #io: CliIo;
+  readonly #p: PerfParams;
+  constructor(io: CliIo, p: PerfParams) {
+    this.#io = io;
+    this.#p = p;
+    this.#json = p.json;
+    this.#progress = p.progress;
   }
-  private clear(): void {
-    if (this.progressText) {
-      this.io.out('\r\x1b[K');
-      this.progressText = '';
+  #clear(): void {
+    if (this.#progressText) {
+      this.#io.out('\r\x1b[K');
+      this.#progressText = '';
     }
   }
   text(s: string): void {
-    if (this.json) return;
-    this.clear();
-    this.io.out(s);
+    if (this.#json) return;
+    this.#clear();
+    this.#io.out(s);
   }
   record(obj: Record<string, unknown>, line: string): void {
-    this.clear();
-    this.io.out(this.json ? `${JSON.stringify(obj)}\n` : line);
+    this.#clear();
+    this.#io.out(this.#json ? `${JSON.stringify(obj)}\n` : line);
   }
   startProgress(): void {
-    if (!this.progress || this.json || this.ticker) return;
-    this.ticker = setInterval(() => {
+    if (!this.#progress || this.#json || this.#ticker) return;
+    this.#ticker = setInterval(() => {
       const s = this.status?.();
       if (!s) return;
-      const frame = '|/-\\'[this.spin++ % 4];
-      this.progressText = ` ${frame} ${s}`;
-      this.io.out(`\r\x1b[K${this.progressText}`);
+      const frame = '|/-\\'[this.#spin++ % 4];
+      this.#progressText = ` ${frame} ${s}`;
+      this.#io.out(`\r\x1b[K${this.#progressText}`);
     }, 250);
-    this.ticker.unref();
+    this.#ticker.unref();
   }
   stopProgress(): void {
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = null;
-    this.clear();
+    if (this.#ticker) clearInterval(this.#ticker);
+    this.#ticker = null;
+    this.#clear();
   }
 
   /** The test's name in the JSON records (`write_bw`, `send_lat`, …). */
-  private get name(): string {
-    return `${this.p.verb}_${this.p.lat ? 'lat' : 'bw'}`;
+  get #name(): string {
+    return `${this.#p.verb}_${this.#p.lat ? 'lat' : 'bw'}`;
   }
 
-  private get role(): 'client' | 'server' {
-    return this.p.server ? 'server' : 'client';
+  get #role(): 'client' | 'server' {
+    return this.#p.server ? 'server' : 'client';
   }
 
-  private get poll(): 'busy' | 'event' {
-    return busyPollOf(this.p) ? 'busy' : 'event';
+  get #poll(): 'busy' | 'event' {
+    return busyPollOf(this.#p) ? 'busy' : 'event';
   }
 
   /** `ctx_print_test_info`. */
   testInfo(t: TestInfo): void {
-    const p = this.p;
+    const p = this.#p;
     let s = RESULT_LINE;
     const name = p.verb === 'atomic' ? `${VERB_NAME.atomic} ${p.atomicType ?? 'FETCH_AND_ADD'}` : VERB_NAME[p.verb];
     s += `                    ${name} ${p.lat ? 'Latency ' : 'BW '}Test\n`;
@@ -127,18 +128,18 @@ export class Printer {
   /** `ctx_print_pingpong_data`. */
   dest(d: PingpongDest, side: 'local' | 'remote'): void {
     let s = ` ${side} address: LID ${hexAlt(d.lid, 4)} QPN ${hexAlt(d.qpn >>> 0, 6)} PSN ${hexAlt(d.psn >>> 0, 6)}`;
-    if (isRequestVerb(this.p.verb)) s += ` OUT ${hexAlt(d.outReads >>> 0, 4)}`;
-    if (this.p.verb !== 'send') s += ` RKey ${hexAlt(d.rkey >>> 0, 8)} VAddr ${hexAlt(d.vaddr, 16)}`;
+    if (isRequestVerb(this.#p.verb)) s += ` OUT ${hexAlt(d.outReads >>> 0, 4)}`;
+    if (this.#p.verb !== 'send') s += ` RKey ${hexAlt(d.rkey >>> 0, 8)} VAddr ${hexAlt(d.vaddr, 16)}`;
     s += '\n';
     s += ` GID: ${[...d.gid].map((b) => String(b).padStart(2, '0')).join(':')}\n`;
     this.text(s);
   }
 
   bwRow(r: BwReport): void {
-    const unit = this.p.gbits ? 'Gb/sec' : 'MB/sec';
+    const unit = this.#p.gbits ? 'Gb/sec' : 'MB/sec';
     const obj = {
-      test: this.name,
-      role: this.role,
+      test: this.#name,
+      role: this.#role,
       bytes: r.size,
       iterations: r.iters,
       bw_peak: r.bwPeak,
@@ -146,14 +147,14 @@ export class Printer {
       msg_rate: r.msgRate,
       bw_unit: unit,
       msg_rate_unit: 'Mpps',
-      poll: this.poll,
+      poll: this.#poll,
     };
-    this.record(obj, formatBwRow(r, this.p.gbits));
+    this.record(obj, formatBwRow(r, this.#p.gbits));
   }
 
   latRow(r: LatReport | LatDurReport): void {
-    const base = { test: this.name, role: this.role, bytes: r.size, iterations: r.iters };
-    const poll = this.poll;
+    const base = { test: this.#name, role: this.#role, bytes: r.size, iterations: r.iters };
+    const poll = this.#poll;
     if ('tps' in r) {
       this.record({ ...base, t_avg: r.tAvg, tps: r.tps, unit: 'usec', poll }, formatLatDurRow(r));
       return;
@@ -175,10 +176,10 @@ export class Printer {
   }
 
   bwHeader(): void {
-    this.text(RESULT_LINE + (this.p.gbits ? BW_HEADER_GB : BW_HEADER_MB));
+    this.text(RESULT_LINE + (this.#p.gbits ? BW_HEADER_GB : BW_HEADER_MB));
   }
 
   latHeader(): void {
-    this.text(RESULT_LINE + (this.p.duration > 0 ? LAT_DUR_HEADER : LAT_HEADER));
+    this.text(RESULT_LINE + (this.#p.duration > 0 ? LAT_DUR_HEADER : LAT_HEADER));
   }
 }

@@ -156,15 +156,15 @@ export interface CmEv {
  * connection the peer has closed.
  */
 export class CmPump {
-  private readonly queues = new Map<rdma_cm_id, CmEv[]>();
-  private readonly waiters = new Map<rdma_cm_id, ((e: CmEv | null) => void)[]>();
+  readonly #queues = new Map<rdma_cm_id, CmEv[]>();
+  readonly #waiters = new Map<rdma_cm_id, ((e: CmEv | null) => void)[]>();
   readonly disconnected = new Set<rdma_cm_id>();
   closed = false;
   constructor(readonly ch: rdma_event_channel) {
-    void this.loop();
+    void this.#loop();
   }
 
-  private async loop(): Promise<void> {
+  async #loop(): Promise<void> {
     for (;;) {
       const r = await rdma_get_cm_event(this.ch);
       if (r.ret !== 0 || !r.event) break;
@@ -173,33 +173,33 @@ export class CmPump {
       rdma_ack_cm_event(ev);
       if (e.event === E.RDMA_CM_EVENT_DISCONNECTED) this.disconnected.add(e.id);
       const key = e.event === E.RDMA_CM_EVENT_CONNECT_REQUEST && e.listenId ? e.listenId : e.id;
-      const w = this.waiters.get(key)?.shift();
+      const w = this.#waiters.get(key)?.shift();
       if (w) w(e);
       else {
-        const q = this.queues.get(key) ?? [];
+        const q = this.#queues.get(key) ?? [];
         q.push(e);
-        this.queues.set(key, q);
+        this.#queues.set(key, q);
       }
     }
     this.closed = true;
-    for (const ws of this.waiters.values()) for (const w of ws.splice(0)) w(null);
+    for (const ws of this.#waiters.values()) for (const w of ws.splice(0)) w(null);
   }
 
   /** The next event of `id`; null when the channel closed or after `timeoutMs`. */
   next(id: rdma_cm_id, timeoutMs = 0): Promise<CmEv | null> {
-    const q = this.queues.get(id);
+    const q = this.#queues.get(id);
     const e = q?.shift();
     if (e) return Promise.resolve(e);
     if (this.closed) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const list = this.waiters.get(id) ?? [];
+      const list = this.#waiters.get(id) ?? [];
       let timer: NodeJS.Timeout | null = null;
       const done = (ev: CmEv | null) => {
         if (timer) clearTimeout(timer);
         resolve(ev);
       };
       list.push(done);
-      this.waiters.set(id, list);
+      this.#waiters.set(id, list);
       if (timeoutMs > 0) {
         timer = setTimeout(() => {
           const i = list.indexOf(done);
@@ -289,48 +289,51 @@ export interface CtlChannel {
  * client sends first in every exchange, the server receives first.
  */
 export class Control implements CtlChannel {
-  private readonly buf = new Uint8Array(2 * COMM_PAGE);
-  private mr!: ibv_mr;
-  private qp!: ibv_qp;
-  private scq!: ibv_cq;
-  private rcq!: ibv_cq;
-  private sch!: ibv_comp_channel;
-  private rch!: ibv_comp_channel;
-  private readonly wc: ibv_wc[] = [newWc()];
+  readonly #buf = new Uint8Array(2 * COMM_PAGE);
+  #mr!: ibv_mr;
+  #qp!: ibv_qp;
+  #scq!: ibv_cq;
+  #rcq!: ibv_cq;
+  #sch!: ibv_comp_channel;
+  #rch!: ibv_comp_channel;
+  readonly #wc: ibv_wc[] = [newWc()];
   /** Message length of `pingpong_dest` towards the peer (64 for a 6.29+ peer). */
   destLen = DEST_LEN;
   /** Set once the run is over: a closing peer is then expected. */
   finished = false;
 
+  readonly #waiter: Waiter;
   private constructor(
     readonly id: rdma_cm_id,
     readonly client: boolean,
     readonly pump: CmPump,
-    private readonly waiter: Waiter,
-  ) {}
+    waiter: Waiter,
+  ) {
+    this.#waiter = waiter;
+  }
 
-  private setup(): void {
+  #setup(): void {
     const ctx = this.id.verbs;
     if (!ctx) throw new PerfError('no device for the control connection');
     const pd = ibv_alloc_pd(ctx);
-    this.sch = ibv_create_comp_channel(ctx)!;
-    this.rch = ibv_create_comp_channel(ctx)!;
-    this.scq = ibv_create_cq(ctx, 1, null, this.sch, 0)!;
-    this.rcq = ibv_create_cq(ctx, 1, null, this.rch, 0)!;
-    if (!pd || !this.scq || !this.rcq) throw new PerfError(' Unable to create the resources needed by comm struct');
+    this.#sch = ibv_create_comp_channel(ctx)!;
+    this.#rch = ibv_create_comp_channel(ctx)!;
+    this.#scq = ibv_create_cq(ctx, 1, null, this.#sch, 0)!;
+    this.#rcq = ibv_create_cq(ctx, 1, null, this.#rch, 0)!;
+    if (!pd || !this.#scq || !this.#rcq) throw new PerfError(' Unable to create the resources needed by comm struct');
     const cap = { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
-    if (rdma_create_qp(this.id, pd, { send_cq: this.scq, recv_cq: this.rcq, qp_type: ibv_qp_type.IBV_QPT_RC, cap }) !== 0) {
+    if (rdma_create_qp(this.id, pd, { send_cq: this.#scq, recv_cq: this.#rcq, qp_type: ibv_qp_type.IBV_QPT_RC, cap }) !== 0) {
       throw new PerfError(`rdma_create_qp failed (errno ${getErrno()})`);
     }
-    this.qp = this.id.qp!;
-    const mr = ibv_reg_mr(pd, this.buf, this.buf.length, A.IBV_ACCESS_LOCAL_WRITE);
+    this.#qp = this.id.qp!;
+    const mr = ibv_reg_mr(pd, this.#buf, this.#buf.length, A.IBV_ACCESS_LOCAL_WRITE);
     if (!mr) throw new PerfError("Couldn't allocate MR");
-    this.mr = mr;
-    this.postRecv();
+    this.#mr = mr;
+    this.#postRecv();
   }
 
-  private postRecv(): void {
-    const r = ibv_post_recv(this.qp, { wr_id: SYNC_SPEC_ID, sg_list: [{ addr: this.mr.addr, length: COMM_PAGE, lkey: this.mr.lkey }] });
+  #postRecv(): void {
+    const r = ibv_post_recv(this.#qp, { wr_id: SYNC_SPEC_ID, sg_list: [{ addr: this.#mr.addr, length: COMM_PAGE, lkey: this.#mr.lkey }] });
     if (r.ret !== 0) throw new PerfError('Function ibv_post_recv failed for RDMA_CM QP');
   }
 
@@ -340,11 +343,12 @@ export class Control implements CtlChannel {
     if (!id) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
     useDevice(id, dev);
     const c = new Control(id, true, pump, waiter);
-    if ((await rdma_resolve_addr(id, null, { family: 'ipv4', address: addr, port }, 2000)) !== 0) throw new PerfError(`rdma_resolve_addr failed: ${lastError()}`);
+    if ((await rdma_resolve_addr(id, null, { family: 'ipv4', address: addr, port }, 2000)) !== 0)
+      throw new PerfError(`rdma_resolve_addr failed: ${lastError()}`);
     await pump.expect(id, E.RDMA_CM_EVENT_ADDR_RESOLVED, 'rdma_resolve_addr');
     if ((await rdma_resolve_route(id, 2000)) !== 0) throw new PerfError('rdma_resolve_route failed');
     await pump.expect(id, E.RDMA_CM_EVENT_ROUTE_RESOLVED, 'rdma_resolve_route');
-    c.setup();
+    c.#setup();
     const param = { responder_resources: 0, initiator_depth: 0, retry_count: 7, rnr_retry_count: 7 };
     if ((await rdma_connect(id, param)) !== 0) throw new PerfError(`Function rdma_connect failed: ${lastError()}`);
     const e = await pump.next(id);
@@ -353,11 +357,18 @@ export class Control implements CtlChannel {
   }
 
   /** Server: binds and listens; the listener stays up for the data connections too. Resolves with the port. */
-  static async listen(pump: CmPump, bind: string, port: number, backlog: number, dev?: string): Promise<{ listenId: rdma_cm_id; port: number }> {
+  static async listen(
+    pump: CmPump,
+    bind: string,
+    port: number,
+    backlog: number,
+    dev?: string,
+  ): Promise<{ listenId: rdma_cm_id; port: number }> {
     const { id: listenId } = rdma_create_id(pump.ch, null, rdma_port_space.RDMA_PS_TCP);
     if (!listenId) throw new PerfError(`rdma_create_id failed (errno ${getErrno()})`);
     useDevice(listenId, dev);
-    if (rdma_bind_addr(listenId, { family: 'ipv4', address: bind, port }) !== 0) throw new PerfError(`rdma_bind_addr failed: ${lastError()}`);
+    if (rdma_bind_addr(listenId, { family: 'ipv4', address: bind, port }) !== 0)
+      throw new PerfError(`rdma_bind_addr failed: ${lastError()}`);
     if (rdma_listen(listenId, backlog) !== 0) throw new PerfError(`rdma_listen failed: ${lastError()}`);
     await rdmaListenReady(listenId).catch((e: Error) => {
       throw new PerfError(`rdma_listen failed: ${e.message}`);
@@ -375,7 +386,7 @@ export class Control implements CtlChannel {
     const e = await pump.next(listenId);
     if (!e || e.event !== E.RDMA_CM_EVENT_CONNECT_REQUEST) throw new PerfError(`bad event waiting for connect request ${e?.event ?? -1}`);
     const c = new Control(e.id, false, pump, waiter);
-    c.setup();
+    c.#setup();
     if ((await rdma_accept(e.id, { responder_resources: 0, initiator_depth: 0, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
       const errno = getErrno();
       // A failed accept rejects, so the client hears at once rather than waiting for the CM.
@@ -392,33 +403,33 @@ export class Control implements CtlChannel {
 
   /** `rdma_write_data`: one signaled Send of `msg` from the send page; waits for its completion. */
   async send(msg: Uint8Array): Promise<void> {
-    this.buf.set(msg, COMM_PAGE);
-    const r = ibv_post_send(this.qp, {
+    this.#buf.set(msg, COMM_PAGE);
+    const r = ibv_post_send(this.#qp, {
       wr_id: SYNC_SPEC_ID,
       opcode: ibv_wr_opcode.IBV_WR_SEND,
       send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
-      sg_list: [{ addr: this.mr.addr + BigInt(COMM_PAGE), length: msg.length, lkey: this.mr.lkey }],
+      sg_list: [{ addr: this.#mr.addr + BigInt(COMM_PAGE), length: msg.length, lkey: this.#mr.lkey }],
     });
     if (r.ret !== 0) throw new PerfError('Function ibv_post_send failed');
-    await waitCq(this.scq, this.sch, this.wc, this.waiterFor());
-    const w = this.wc[0]!;
+    await waitCq(this.#scq, this.#sch, this.#wc, this.#waiterFor());
+    const w = this.#wc[0]!;
     if (w.status === ibv_wc_status.IBV_WC_WR_FLUSH_ERR) throw new PerfError('the control connection was closed (is the peer gone?)');
     if (w.status !== ibv_wc_status.IBV_WC_SUCCESS || w.opcode !== ibv_wc_opcode.IBV_WC_SEND) throw wcError(w, ' Bad wc status');
   }
 
   /** `rdma_read_data`: waits for the next message, copies `n` octets (whatever its length), re-posts. */
   async recv(n: number): Promise<Uint8Array> {
-    await waitCq(this.rcq, this.rch, this.wc, this.waiterFor());
-    const w = this.wc[0]!;
+    await waitCq(this.#rcq, this.#rch, this.#wc, this.#waiterFor());
+    const w = this.#wc[0]!;
     if (w.status === ibv_wc_status.IBV_WC_WR_FLUSH_ERR) throw new PerfError('the control connection was closed (is the peer gone?)');
     if (w.status !== ibv_wc_status.IBV_WC_SUCCESS || w.opcode !== ibv_wc_opcode.IBV_WC_RECV) throw wcError(w, 'Bad wc status');
-    const out = this.buf.slice(0, n);
-    this.postRecv();
+    const out = this.#buf.slice(0, n);
+    this.#postRecv();
     return out;
   }
 
-  private waiterFor(): Waiter {
-    return { busyPoll: this.waiter.busyPoll, check: () => this.check() };
+  #waiterFor(): Waiter {
+    return { busyPoll: this.#waiter.busyPoll, check: () => this.check() };
   }
 
   /** `ctx_xchg_data`: the client sends then receives; the server receives then sends. */

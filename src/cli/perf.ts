@@ -68,7 +68,7 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   const mode = v.server ? 'server' : addr ? 'client' : 'loopback';
   const all = !!v.all;
   const duration = n.duration ?? 0;
-  if (duration && all) throw new UsageError(' Duration mode currently doesn\'t support running on all sizes.');
+  if (duration && all) throw new UsageError(" Duration mode currently doesn't support running on all sizes.");
   let iters = !lat && verb === 'write' ? 5000 : 1000;
   if (n.iters !== undefined) iters = n.iters;
   else if (all && mode === 'loopback' && loopbackDefaults) iters = lat ? LOOPBACK_ALL_ITERS_LAT : LOOPBACK_ALL_ITERS_BW;
@@ -86,7 +86,8 @@ export function parsePerfArgs(argv: readonly string[], loopbackDefaults = true):
   let txDepth = lat ? 1 : 128;
   if (n['tx-depth'] !== undefined) txDepth = n['tx-depth'];
   const ud = v.connection === 'UD';
-  if (ud && v.rdma_cm) throw new UsageError(" -c UD runs over perftest's TCP exchange on the RoCE device: UD over rdma_cm (-R) is not supported");
+  if (ud && v.rdma_cm)
+    throw new UsageError(" -c UD runs over perftest's TCP exchange on the RoCE device: UD over rdma_cm (-R) is not supported");
   let rxDepth = verb === 'send' ? 512 : 1;
   if (n['rx-depth'] !== undefined) {
     rxDepth = n['rx-depth'];
@@ -251,7 +252,10 @@ function childEnv(p: PerfParams): NodeJS.ProcessEnv {
 /** Loopback: the server in a child process (it reports its port over IPC), the client here. */
 async function loopback(p: PerfParams, port: number, io: CliIo): Promise<number> {
   const main = fileURLToPath(new URL('./main.js', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [main, ...childArgs(p, port)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: childEnv(p) });
+  const child: ChildProcess = spawn(process.execPath, [main, ...childArgs(p, port)], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: childEnv(p),
+  });
   let childErr = '';
   child.stderr?.on('data', (d: Buffer) => (childErr += d.toString()));
   child.stdout?.resume();
@@ -288,7 +292,8 @@ async function loopback(p: PerfParams, port: number, io: CliIo): Promise<number>
 function modeLine(p: PerfParams, mode: Parsed['mode'], portGiven: boolean): string {
   const test = `${p.verb}_${p.lat ? 'lat' : 'bw'}`;
   const perftest = `ib_${p.verb === 'atomic' ? 'atomic' : p.verb}_${p.lat ? 'lat' : 'bw'}${ethMode(p) ? ` -d rxe0 -x 1${p.verb === 'atomic' ? ` -A ${p.atomicType}` : ''}${p.ud ? ' -c UD' : ''}` : ' -R'} ADDR`;
-  if (mode === 'server') return `${test} server: waiting for a client on ${p.bind} port ${p.port} (softrdma perf ${p.verb} ADDR, or ${perftest})`;
+  if (mode === 'server')
+    return `${test} server: waiting for a client on ${p.bind} port ${p.port} (softrdma perf ${p.verb} ADDR, or ${perftest})`;
   if (mode === 'client') return `${test} client: connecting to ${p.addr} port ${p.port}`;
   return `${test} loopback: server and client on 127.0.0.1${portGiven ? ` port ${p.port}` : ''}, each in its own process (give ADDR to be a client, --server to be a server)`;
 }

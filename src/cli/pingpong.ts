@@ -66,7 +66,17 @@ import type { ibv_ah, ibv_comp_channel, ibv_context, ibv_cq, ibv_mr, ibv_pd, ibv
 import { ipv6Text } from '../wire/ib/gid-address.js';
 import type { CliIo } from './cli.js';
 import { command, parseCommand, UsageError } from './spec.js';
-import { decodePpDest, encodePpDest, OOB_DEFAULT_PORT, OobChannel, OobError, type OobListener, PP_DONE, PP_MSG_LEN, type PpDest } from './oob.js';
+import {
+  decodePpDest,
+  encodePpDest,
+  OOB_DEFAULT_PORT,
+  OobChannel,
+  OobError,
+  type OobListener,
+  PP_DONE,
+  PP_MSG_LEN,
+  type PpDest,
+} from './oob.js';
 import { GRH_LEN } from '../wire/ib/constants.js';
 
 const RECV_WRID = 1n;
@@ -113,9 +123,13 @@ const MTUS: Record<number, ibv_mtu> = {
 function parse(args: string[]): Opts {
   const spec = command('pingpong')!;
   const [kind, ...rest] = args;
-  if (kind !== 'rc' && kind !== 'uc' && kind !== 'ud' && kind !== 'srq') throw new UsageError(`softrdma pingpong: say rc, uc, ud or srq (got ${kind === undefined ? 'nothing' : `'${kind}'`})`);
+  if (kind !== 'rc' && kind !== 'uc' && kind !== 'ud' && kind !== 'srq')
+    throw new UsageError(`softrdma pingpong: say rc, uc, ud or srq (got ${kind === undefined ? 'nothing' : `'${kind}'`})`);
   const { values, positionals, numbers: n } = parseCommand(spec, rest, kind);
-  const v = values as Partial<Record<'events' | 'chk' | 'new_send' | 'odp' | 'iodp' | 'prefetch' | 'ts' | 'dm', boolean>> & { 'ib-dev'?: string; mtu?: string };
+  const v = values as Partial<Record<'events' | 'chk' | 'new_send' | 'odp' | 'iodp' | 'prefetch' | 'ts' | 'dm', boolean>> & {
+    'ib-dev'?: string;
+    mtu?: string;
+  };
   // rc_pingpong's options for features a software device lacks, with rdma-core's messages.
   if (v.odp || v.iodp || v.prefetch) throw new PpError("The device isn't ODP capable or does not support RC send and receive with ODP");
   if (v.ts) throw new PpError("The device isn't completion timestamp capable");
@@ -177,7 +191,10 @@ class Ctx {
   open(): void {
     const o = this.o;
     const list = ibv_get_device_list() ?? [];
-    const dev = o.dev === null ? (list.find((d) => ibv_get_device_name(d)?.startsWith('softroce')) ?? list[0]) : list.find((d) => ibv_get_device_name(d) === o.dev);
+    const dev =
+      o.dev === null
+        ? (list.find((d) => ibv_get_device_name(d)?.startsWith('softroce')) ?? list[0])
+        : list.find((d) => ibv_get_device_name(d) === o.dev);
     if (!dev) throw new PpError(o.dev === null ? 'No IB devices found' : `IB device ${o.dev} not found`);
     if (dev.transport_type !== ibv_transport_type.IBV_TRANSPORT_IB) {
       throw new PpError(
@@ -235,7 +252,8 @@ class Ctx {
         attr.qp_access_flags = 0;
         mask |= M.IBV_QP_ACCESS_FLAGS;
       }
-      if (ibv_modify_qp(qp, attr, mask) !== 0) throw new PpError(o.kind === 'srq' ? `Failed to modify QP[${i}] to INIT` : 'Failed to modify QP to INIT');
+      if (ibv_modify_qp(qp, attr, mask) !== 0)
+        throw new PpError(o.kind === 'srq' ? `Failed to modify QP[${i}] to INIT` : 'Failed to modify QP to INIT');
     }
   }
 
@@ -283,7 +301,13 @@ class Ctx {
     const what = (i: number, st: string) => (o.kind === 'srq' ? `Failed to modify QP[${i}] to ${st}` : `Failed to modify QP to ${st}`);
     for (const [i, qp] of this.qps.entries()) {
       const d = dest[i]!;
-      const rtr: Record<string, unknown> = { qp_state: ibv_qp_state.IBV_QPS_RTR, path_mtu: o.mtu, dest_qp_num: d.qpn, rq_psn: d.psn, ah_attr: ahOf(d) };
+      const rtr: Record<string, unknown> = {
+        qp_state: ibv_qp_state.IBV_QPS_RTR,
+        path_mtu: o.mtu,
+        dest_qp_num: d.qpn,
+        rq_psn: d.psn,
+        ah_attr: ahOf(d),
+      };
       let mask = M.IBV_QP_STATE | M.IBV_QP_AV | M.IBV_QP_PATH_MTU | M.IBV_QP_DEST_QPN | M.IBV_QP_RQ_PSN;
       if (reliable) {
         Object.assign(rtr, { max_dest_rd_atomic: 1, min_rnr_timer: 12 });
@@ -314,7 +338,13 @@ class Ctx {
 
   postSend(qpIndex: number, remoteQpn: number): number {
     const sge = { addr: this.mr.addr + BigInt(this.extra), length: this.o.size, lkey: this.mr.lkey };
-    const wr: Record<string, unknown> = { wr_id: SEND_WRID, sg_list: [sge], num_sge: 1, opcode: ibv_wr_opcode.IBV_WR_SEND, send_flags: ibv_send_flags.IBV_SEND_SIGNALED };
+    const wr: Record<string, unknown> = {
+      wr_id: SEND_WRID,
+      sg_list: [sge],
+      num_sge: 1,
+      opcode: ibv_wr_opcode.IBV_WR_SEND,
+      send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
+    };
     if (this.o.kind === 'ud') wr.wr = { ud: { ah: this.ah, remote_qpn: remoteQpn, remote_qkey: UD_QKEY } };
     return ibv_post_send(this.qps[qpIndex]!, wr).ret;
   }
@@ -440,7 +470,8 @@ export async function pingpong(args: string[], io: CliIo): Promise<number> {
       const ne = await c.poll(wc);
       for (let i = 0; i < ne; i++) {
         const w = wc[i]!;
-        if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) throw new PpError(`Failed status ${ibv_wc_status_str(w.status)} (${w.status}) for wr_id ${Number(w.wr_id)}`);
+        if (w.status !== ibv_wc_status.IBV_WC_SUCCESS)
+          throw new PpError(`Failed status ${ibv_wc_status_str(w.status)} (${w.status}) for wr_id ${Number(w.wr_id)}`);
         const q = byQpn.get(w.qp_num);
         if (q === undefined) throw new PpError(`Couldn't find QPN ${w.qp_num.toString(16).padStart(6, '0')}`);
         if (w.wr_id === SEND_WRID) scnt++;
@@ -462,7 +493,8 @@ export async function pingpong(args: string[], io: CliIo): Promise<number> {
     const bytes = o.size * o.iters * 2;
     io.out(`${bytes} bytes in ${(usec / 1e6).toFixed(2)} seconds = ${((bytes * 8) / usec).toFixed(2)} Mbit/sec\n`);
     io.out(`${o.iters} iters in ${(usec / 1e6).toFixed(2)} seconds = ${(usec / o.iters).toFixed(2)} usec/iter\n`);
-    if (!o.server && o.chk) for (let i = 0; i < o.size; i += PAGE) if (c.buf[c.extra + i] !== 0) io.out(`invalid data in page ${i / PAGE}\n`);
+    if (!o.server && o.chk)
+      for (let i = 0; i < o.size; i += PAGE) if (c.buf[c.extra + i] !== 0) io.out(`invalid data in page ${i / PAGE}\n`);
     return 0;
   } catch (e) {
     if (e instanceof PpError || e instanceof OobError) io.err(`${e.message}\n`);

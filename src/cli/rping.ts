@@ -57,7 +57,18 @@ import {
   rdma_resolve_route,
   rdmaListenReady,
 } from '../verbs/rdma_cm.js';
-import type { ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_wc, rdma_cm_event, rdma_cm_id, rdma_event_channel, sockaddr } from '../verbs/types.js';
+import type {
+  ibv_comp_channel,
+  ibv_cq,
+  ibv_mr,
+  ibv_pd,
+  ibv_qp,
+  ibv_wc,
+  rdma_cm_event,
+  rdma_cm_id,
+  rdma_event_channel,
+  sockaddr,
+} from '../verbs/types.js';
 import type { CliIo } from './cli.js';
 import { command, parseCommand, UsageError } from './spec.js';
 
@@ -109,8 +120,8 @@ class Endpoint {
   sendMr!: ibv_mr;
   rdmaMr!: ibv_mr;
   startMr: ibv_mr | null = null;
-  private readonly mrs: ibv_mr[] = [];
-  private readonly wc: ibv_wc[] = [newWc()];
+  readonly #mrs: ibv_mr[] = [];
+  readonly #wc: ibv_wc[] = [newWc()];
   constructor(
     readonly id: rdma_cm_id,
     readonly o: Opts,
@@ -130,21 +141,28 @@ class Endpoint {
     this.cq = ibv_create_cq(ctx, 32, null, this.ch, 0);
     if (!this.cq) throw new Error(`ibv_create_cq: ${lastError()}`);
     if (ibv_req_notify_cq(this.cq, 0) !== 0) throw new Error(`ibv_req_notify_cq: ${lastError()}`);
-    if (rdma_create_qp(this.id, this.pd, { send_cq: this.cq, recv_cq: this.cq, qp_type: 2, cap: { max_send_wr: 16, max_recv_wr: 2, max_send_sge: 1, max_recv_sge: 1 } }) !== 0) {
+    if (
+      rdma_create_qp(this.id, this.pd, {
+        send_cq: this.cq,
+        recv_cq: this.cq,
+        qp_type: 2,
+        cap: { max_send_wr: 16, max_recv_wr: 2, max_send_sge: 1, max_recv_sge: 1 },
+      }) !== 0
+    ) {
       throw new Error(`rdma_create_qp: ${lastError()}`);
     }
     this.qp = this.id.qp!;
     const rw = A.IBV_ACCESS_LOCAL_WRITE | A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_WRITE;
-    this.recvMr = this.reg(this.recvBuf, A.IBV_ACCESS_LOCAL_WRITE);
-    this.sendMr = this.reg(this.sendBuf, 0);
-    this.rdmaMr = this.reg(this.rdmaBuf, rw);
-    if (this.startBuf) this.startMr = this.reg(this.startBuf, rw);
+    this.recvMr = this.#reg(this.recvBuf, A.IBV_ACCESS_LOCAL_WRITE);
+    this.sendMr = this.#reg(this.sendBuf, 0);
+    this.rdmaMr = this.#reg(this.rdmaBuf, rw);
+    if (this.startBuf) this.startMr = this.#reg(this.startBuf, rw);
   }
 
-  private reg(buf: Uint8Array, access: number): ibv_mr {
+  #reg(buf: Uint8Array, access: number): ibv_mr {
     const mr = ibv_reg_mr(this.pd!, buf, buf.length, access);
     if (!mr) throw new Error(`ibv_reg_mr: ${lastError()}`);
-    this.mrs.push(mr);
+    this.#mrs.push(mr);
     return mr;
   }
 
@@ -157,7 +175,7 @@ class Endpoint {
     const check = (what: string, r: number): void => {
       if (r !== 0) io.err(`${what}: ${errnoString(r)}\n`);
     };
-    for (const mr of this.mrs.splice(0)) check('ibv_dereg_mr', ibv_dereg_mr(mr));
+    for (const mr of this.#mrs.splice(0)) check('ibv_dereg_mr', ibv_dereg_mr(mr));
     if (this.id.qp) rdma_destroy_qp(this.id);
     if (this.cq) check('ibv_destroy_cq', ibv_destroy_cq(this.cq));
     if (this.ch) check('ibv_destroy_comp_channel', ibv_destroy_comp_channel(this.ch));
@@ -203,10 +221,10 @@ class Endpoint {
   async next(): Promise<ibv_wc> {
     const cq = this.cq!;
     for (;;) {
-      const n = ibv_poll_cq(cq, 1, this.wc);
+      const n = ibv_poll_cq(cq, 1, this.#wc);
       if (n < 0) throw new Error(`ibv_poll_cq: ${errnoString(-n)}`);
       if (n > 0) {
-        const w = this.wc[0]!;
+        const w = this.#wc[0]!;
         return { ...w };
       }
       const ev = await ibv_get_cq_event(this.ch!);
@@ -221,20 +239,20 @@ class Endpoint {
    * ACK, so the peer's next message (sent once ours was received) may complete first; rping's
    * CQ handler takes completions in any order, and so does this.
    */
-  private readonly early: ibv_wc[] = [];
+  readonly #early: ibv_wc[] = [];
 
   /** Waits for a completion of `opcode`; a receive is re-posted and its payload decoded. */
   async expect(opcode: ibv_wc_opcode, what: string): Promise<{ addr: bigint; rkey: number; size: number } | null> {
-    const i = this.early.findIndex((x) => x.opcode === opcode);
+    const i = this.#early.findIndex((x) => x.opcode === opcode);
     let w: ibv_wc;
-    if (i >= 0) w = this.early.splice(i, 1)[0]!;
+    if (i >= 0) w = this.#early.splice(i, 1)[0]!;
     else {
       for (;;) {
         w = await this.next();
         if (w.status !== ibv_wc_status.IBV_WC_SUCCESS || w.opcode === opcode) break;
         // One out-of-order completion at most is legitimate (a Send and the peer's answer).
-        if (this.early.length >= 2) throw new Error(`unexpected completion ${w.opcode} waiting for ${what}`);
-        this.early.push(w);
+        if (this.#early.length >= 2) throw new Error(`unexpected completion ${w.opcode} waiting for ${what}`);
+        this.#early.push(w);
       }
     }
     if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) {
@@ -261,7 +279,11 @@ async function cmEvent(ch: rdma_event_channel, want: E, io: CliIo, peer = ''): P
   if (ev.event !== want) {
     rdma_ack_cm_event(ev);
     io.err(`cma event ${rdma_event_str(ev.event)}, error ${ev.status}\n`);
-    throw new Error(want === E.RDMA_CM_EVENT_ESTABLISHED ? connectFailure(ev, peer) : `unexpected ${rdma_event_str(ev.event)}${ev.status ? ` (${errnoString(ev.status)})` : ''}`);
+    throw new Error(
+      want === E.RDMA_CM_EVENT_ESTABLISHED
+        ? connectFailure(ev, peer)
+        : `unexpected ${rdma_event_str(ev.event)}${ev.status ? ` (${errnoString(ev.status)})` : ''}`,
+    );
   }
   return ev;
 }
@@ -336,7 +358,9 @@ async function client(o: Opts, io: CliIo): Promise<number> {
     else if (ping === 0 && stage !== '') {
       // rping's protocol has no reject after the connection is up: a server that refuses our
       // buffer (an -S above its own) ends the connection, which is all the client sees.
-      io.err(`rping client: the server ended the connection after our ${stage} (-S ${o.size}); a server accepts at most its own -S (default 64): start it with -S ${o.size} or more\n`);
+      io.err(
+        `rping client: the server ended the connection after our ${stage} (-S ${o.size}); a server accepts at most its own -S (default 64): start it with -S ${o.size} or more\n`,
+      );
     }
     failed = true;
   }
@@ -355,8 +379,8 @@ async function client(o: Opts, io: CliIo): Promise<number> {
  * events of each accepted id to whoever waits for them, in order.
  */
 class CmEvents {
-  private readonly queues = new Map<rdma_cm_id, rdma_cm_event[]>();
-  private readonly waiters = new Map<rdma_cm_id, (ev: rdma_cm_event) => void>();
+  readonly #queues = new Map<rdma_cm_id, rdma_cm_event[]>();
+  readonly #waiters = new Map<rdma_cm_id, (ev: rdma_cm_event) => void>();
   /** Settles when the channel fails or is destroyed. */
   readonly done: Promise<void>;
   constructor(
@@ -372,14 +396,14 @@ class CmEvents {
           onRequest(ev);
           continue;
         }
-        const w = this.waiters.get(ev.id);
+        const w = this.#waiters.get(ev.id);
         if (w) {
-          this.waiters.delete(ev.id);
+          this.#waiters.delete(ev.id);
           w(ev);
         } else {
-          const q = this.queues.get(ev.id) ?? [];
+          const q = this.#queues.get(ev.id) ?? [];
           q.push(ev);
-          this.queues.set(ev.id, q);
+          this.#queues.set(ev.id, q);
         }
       }
     })();
@@ -387,18 +411,18 @@ class CmEvents {
 
   /** The next event of `id` (the caller acks it). */
   next(id: rdma_cm_id): Promise<rdma_cm_event> {
-    const q = this.queues.get(id);
+    const q = this.#queues.get(id);
     const ev = q?.shift();
-    if (q && q.length === 0) this.queues.delete(id);
+    if (q && q.length === 0) this.#queues.delete(id);
     if (ev) return Promise.resolve(ev);
-    return new Promise((resolve) => this.waiters.set(id, resolve));
+    return new Promise((resolve) => this.#waiters.set(id, resolve));
   }
 
   /** Forgets `id` (its events not taken yet are acked). */
   forget(id: rdma_cm_id): void {
-    for (const ev of this.queues.get(id) ?? []) rdma_ack_cm_event(ev);
-    this.queues.delete(id);
-    this.waiters.delete(id);
+    for (const ev of this.#queues.get(id) ?? []) rdma_ack_cm_event(ev);
+    this.#queues.delete(id);
+    this.#waiters.delete(id);
   }
 }
 
@@ -450,7 +474,8 @@ async function serveOne(req: rdma_cm_event, events: CmEvents, o: Opts, io: CliIo
       // The peer's size is untrusted: a Read longer than our ping buffer is refused before it is
       // posted (the post-time SGE check would fail it too; this says why, and nothing goes on
       // the wire), and the connection ends.
-      if (adv!.size > ep.rdmaBuf.length) throw new Error(`advertised size ${adv!.size} exceeds the ping buffer (${ep.rdmaBuf.length}); use -S`);
+      if (adv!.size > ep.rdmaBuf.length)
+        throw new Error(`advertised size ${adv!.size} exceeds the ping buffer (${ep.rdmaBuf.length}); use -S`);
       ep.rdma(ibv_wr_opcode.IBV_WR_RDMA_READ, adv!.size, adv!.addr, adv!.rkey);
       await ep.expect(ibv_wc_opcode.IBV_WC_RDMA_READ, 'read');
       if (o.verbose) io.out(`server ping data: ${cstr(ep.rdmaBuf)}\n`);

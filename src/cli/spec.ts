@@ -65,7 +65,16 @@ export const COMMANDS: readonly CmdSpec[] = [
     description: 'Prints the softrdma RDMA devices as ibv_devinfo does.',
     options: [
       { name: 'ib-dev', short: 'd', type: 'string', arg: 'DEV', default: 'all devices', help: 'use IB device DEV' },
-      { name: 'ib-port', short: 'i', type: 'int', arg: 'PORT', min: 1, max: 255, default: 'all ports', help: 'use port PORT of the device' },
+      {
+        name: 'ib-port',
+        short: 'i',
+        type: 'int',
+        arg: 'PORT',
+        min: 1,
+        max: 255,
+        default: 'all ports',
+        help: 'use port PORT of the device',
+      },
       { name: 'list', short: 'l', type: 'boolean', help: 'print only the device names' },
       { name: 'verbose', short: 'v', type: 'boolean', help: 'print all the attributes of the device, and the GID table' },
       HELP_OPT,
@@ -86,7 +95,7 @@ export const COMMANDS: readonly CmdSpec[] = [
   },
   {
     name: 'stat',
-    summary: 'the RoCE counters of running processes, rxe\'s names (like rdma statistic)',
+    summary: "the RoCE counters of running processes, rxe's names (like rdma statistic)",
     usage: 'softrdma stat [qp] [show [link]] [DEV[/PORT]] [-d DEV] [--json]',
     description:
       "Shows the RoCEv2 counters of every running softrdma process as 'rdma statistic show link' and 'rdma statistic qp show' show Linux rxe's: one line per device of each process (per QP with 'qp'), with the counter names rxe exposes in hw_counters, so a run can be set beside rxe's. Each process publishes its counters about once a second while it has RoCE QPs, in $SOFTRDMA_STATS_DIR, else $XDG_RUNTIME_DIR/softrdma, else <tmpdir>/softrdma-<uid>.",
@@ -128,7 +137,14 @@ export const COMMANDS: readonly CmdSpec[] = [
       { name: 's', short: 's', type: 'boolean', help: 'server' },
       { name: 'P', short: 'P', type: 'boolean', help: 'persistent server: serves clients concurrently, one after another, until killed' },
       { name: 'c', short: 'c', type: 'boolean', help: 'client' },
-      { name: 'a', short: 'a', type: 'string', arg: 'ADDR', default: 'server 0.0.0.0, client 127.0.0.1', help: 'address (server: to bind; client: the server)' },
+      {
+        name: 'a',
+        short: 'a',
+        type: 'string',
+        arg: 'ADDR',
+        default: 'server 0.0.0.0, client 127.0.0.1',
+        help: 'address (server: to bind; client: the server)',
+      },
       { name: 'I', short: 'I', type: 'string', arg: 'ADDR', help: 'client source address' },
       { name: 'p', short: 'p', type: 'int', arg: 'PORT', min: 1, max: 65535, default: '7174', help: 'port' },
       { name: 'C', short: 'C', type: 'int', arg: 'COUNT', min: 0, max: I32, default: '0: forever', help: 'number of pings' },
@@ -138,9 +154,13 @@ export const COMMANDS: readonly CmdSpec[] = [
       { name: 'd', short: 'd', type: 'boolean', help: 'debug output' },
       HELP_OPT,
     ],
-    examples: ['softrdma rping -s -a 127.0.0.1 -C 10', 'softrdma rping -c -a 127.0.0.1 -C 10 -V -v', 'SOFTRDMA_DEVICE=softroce0 softrdma rping -c -a 192.168.1.2 -C 3'],
+    examples: [
+      'softrdma rping -s -a 127.0.0.1 -C 10',
+      'softrdma rping -c -a 127.0.0.1 -C 10 -V -v',
+      'SOFTRDMA_DEVICE=softroce0 softrdma rping -c -a 192.168.1.2 -C 3',
+    ],
     notes:
-      'Devices: the server listens on every device that owns its address (softrdma0 over TCP, softroce0 on QP1). rping has no device option: a client uses softrdma0 (iWARP) unless SOFTRDMA_DEVICE=softroce0 names the RoCE device or its -I address belongs to it alone. Bad option values exit 22 (EINVAL), as rdma-core\'s rping does.',
+      "Devices: the server listens on every device that owns its address (softrdma0 over TCP, softroce0 on QP1). rping has no device option: a client uses softrdma0 (iWARP) unless SOFTRDMA_DEVICE=softroce0 names the RoCE device or its -I address belongs to it alone. Bad option values exit 22 (EINVAL), as rdma-core's rping does.",
     usageExit: 22,
   },
   {
@@ -158,7 +178,16 @@ export const COMMANDS: readonly CmdSpec[] = [
     options: [
       { name: 'bw', type: 'boolean', help: 'bandwidth test (default)' },
       { name: 'lat', type: 'boolean', help: 'latency test' },
-      { name: 'size', short: 's', type: 'size', arg: 'SIZE', min: 1, max: 2 ** 30, default: 'bw 65536, lat 2', help: 'message size, K/M suffixes allowed' },
+      {
+        name: 'size',
+        short: 's',
+        type: 'size',
+        arg: 'SIZE',
+        min: 1,
+        max: 2 ** 30,
+        default: 'bw 65536, lat 2',
+        help: 'message size, K/M suffixes allowed',
+      },
       { name: 'all', short: 'a', type: 'boolean', help: 'all sizes 2 B … 8 MiB (2^1 … 2^23)' },
       {
         name: 'iters',
@@ -170,23 +199,118 @@ export const COMMANDS: readonly CmdSpec[] = [
         default: 'write bw 5000, others 1000; loopback with -a and no -n: 1000 (bw) / 200 (lat)',
         help: 'iterations per size',
       },
-      { name: 'duration', short: 'D', type: 'int', arg: 'SECS', min: 1, max: 86_400, help: 'run for SECS seconds instead of -n (not with -a; polls busily)' },
-      { name: 'margin', short: 'f', type: 'int', arg: 'SECS', min: 0, max: 86_400, default: 'SECS/4', help: 'duration mode: warm-up and cool-down excluded' },
-      { name: 'port', short: 'p', type: 'int', arg: 'PORT', min: 0, max: 65535, default: '18515', help: 'port of the control and data connections (a client needs 1 … 65535)' },
-      { name: 'ib-dev', short: 'd', type: 'string', arg: 'DEV', default: "rdma_cm's choice (SOFTRDMA_DEVICE, else softrdma0)", help: 'device: softrdma0 (iWARP) or softroce0 (RoCEv2)' },
-      { name: 'gid-index', short: 'x', type: 'int', arg: 'N', min: 0, max: 255, default: 'the first IPv4-mapped GID', help: 'RoCE: source GID index (softrdma devinfo -v lists them; SOFTRDMA_ROCE_ADDRS sets them)' },
-      { name: 'mtu', short: 'm', type: 'choice', arg: 'MTU', choices: ['256', '512', '1024', '2048', '4096'], default: "the port's active MTU", help: "RoCE: path MTU (the smaller of the two ends' is used)" },
+      {
+        name: 'duration',
+        short: 'D',
+        type: 'int',
+        arg: 'SECS',
+        min: 1,
+        max: 86_400,
+        help: 'run for SECS seconds instead of -n (not with -a; polls busily)',
+      },
+      {
+        name: 'margin',
+        short: 'f',
+        type: 'int',
+        arg: 'SECS',
+        min: 0,
+        max: 86_400,
+        default: 'SECS/4',
+        help: 'duration mode: warm-up and cool-down excluded',
+      },
+      {
+        name: 'port',
+        short: 'p',
+        type: 'int',
+        arg: 'PORT',
+        min: 0,
+        max: 65535,
+        default: '18515',
+        help: 'port of the control and data connections (a client needs 1 … 65535)',
+      },
+      {
+        name: 'ib-dev',
+        short: 'd',
+        type: 'string',
+        arg: 'DEV',
+        default: "rdma_cm's choice (SOFTRDMA_DEVICE, else softrdma0)",
+        help: 'device: softrdma0 (iWARP) or softroce0 (RoCEv2)',
+      },
+      {
+        name: 'gid-index',
+        short: 'x',
+        type: 'int',
+        arg: 'N',
+        min: 0,
+        max: 255,
+        default: 'the first IPv4-mapped GID',
+        help: 'RoCE: source GID index (softrdma devinfo -v lists them; SOFTRDMA_ROCE_ADDRS sets them)',
+      },
+      {
+        name: 'mtu',
+        short: 'm',
+        type: 'choice',
+        arg: 'MTU',
+        choices: ['256', '512', '1024', '2048', '4096'],
+        default: "the port's active MTU",
+        help: "RoCE: path MTU (the smaller of the two ends' is used)",
+      },
       { name: 'tx-depth', short: 't', type: 'int', arg: 'N', min: 1, max: 15000, default: 'bw 128, lat 1', help: 'send queue depth' },
       { name: 'rx-depth', short: 'r', type: 'int', arg: 'N', min: 1, max: 16384, default: '512', help: 'receive queue depth, send tests' },
       { name: 'qp', short: 'q', type: 'int', arg: 'N', min: 1, max: 64, default: '1', help: 'number of QPs / data connections' },
-      { name: 'cq-mod', short: 'Q', type: 'int', arg: 'N', min: 1, max: 1024, default: '100; 1 above 8 KiB', help: 'a completion every N sends' },
-      { name: 'post_list', short: 'l', type: 'int', arg: 'N', min: 1, max: 1024, help: 'bw tests: post N work requests per ibv_post_send, chained, one completion per list (CQ moderation = N)' },
-      { name: 'perform_warm_up', type: 'boolean', help: 'bw tests: run the first size once untimed before measuring; both ends must be given it' },
-      { name: 'outs', short: 'o', type: 'int', arg: 'N', min: 1, max: 128, default: "the device's 128", help: 'outstanding reads (or atomics), read and atomic tests', only: ['read', 'atomic'] },
-      { name: 'atomic_type', short: 'A', type: 'choice', arg: 'TYPE', choices: ['CMP_AND_SWAP', 'FETCH_AND_ADD'], default: 'FETCH_AND_ADD', help: 'atomic tests: the operation; the message size is always 8', only: ['atomic'] },
+      {
+        name: 'cq-mod',
+        short: 'Q',
+        type: 'int',
+        arg: 'N',
+        min: 1,
+        max: 1024,
+        default: '100; 1 above 8 KiB',
+        help: 'a completion every N sends',
+      },
+      {
+        name: 'post_list',
+        short: 'l',
+        type: 'int',
+        arg: 'N',
+        min: 1,
+        max: 1024,
+        help: 'bw tests: post N work requests per ibv_post_send, chained, one completion per list (CQ moderation = N)',
+      },
+      {
+        name: 'perform_warm_up',
+        type: 'boolean',
+        help: 'bw tests: run the first size once untimed before measuring; both ends must be given it',
+      },
+      {
+        name: 'outs',
+        short: 'o',
+        type: 'int',
+        arg: 'N',
+        min: 1,
+        max: 128,
+        default: "the device's 128",
+        help: 'outstanding reads (or atomics), read and atomic tests',
+        only: ['read', 'atomic'],
+      },
+      {
+        name: 'atomic_type',
+        short: 'A',
+        type: 'choice',
+        arg: 'TYPE',
+        choices: ['CMP_AND_SWAP', 'FETCH_AND_ADD'],
+        default: 'FETCH_AND_ADD',
+        help: 'atomic tests: the operation; the message size is always 8',
+        only: ['atomic'],
+      },
       { name: 'noPeak', short: 'N', type: 'boolean', help: 'do not compute the peak bandwidth' },
       { name: 'report_gbits', type: 'boolean', help: 'report Gb/s instead of MB/s' },
-      { name: 'rdma_cm', short: 'R', type: 'boolean', help: "connect with rdma_cm (the iWARP device always does; RoCE without -R uses perftest's TCP exchange)" },
+      {
+        name: 'rdma_cm',
+        short: 'R',
+        type: 'boolean',
+        help: "connect with rdma_cm (the iWARP device always does; RoCE without -R uses perftest's TCP exchange)",
+      },
       {
         name: 'connection',
         short: 'c',
@@ -198,11 +322,28 @@ export const COMMANDS: readonly CmdSpec[] = [
         only: ['send'],
       },
       { name: 'CPU-freq', short: 'F', type: 'boolean', help: 'accepted and ignored' },
-      { name: 'inline_size', short: 'I', type: 'int', arg: 'N', min: 0, max: 1024, help: 'accepted; inline data is 0 on this device (as on siw)' },
+      {
+        name: 'inline_size',
+        short: 'I',
+        type: 'int',
+        arg: 'N',
+        min: 0,
+        max: 1024,
+        help: 'accepted; inline data is 0 on this device (as on siw)',
+      },
       { name: 'events', short: 'e', type: 'boolean', help: 'sleep on completion events (the default here; perftest polls)' },
-      { name: 'busy-poll', type: 'boolean', help: 'poll completions in a loop (yielding between polls) instead of sleeping on completion events' },
+      {
+        name: 'busy-poll',
+        type: 'boolean',
+        help: 'poll completions in a loop (yielding between polls) instead of sleeping on completion events',
+      },
       { name: 'json', type: 'boolean', help: 'one JSON object per result row, nothing else on stdout' },
-      { name: 'dump-buffer', type: 'string', arg: 'FILE', help: 'after the run, write the data buffer to FILE (the local sources/Read sinks, then the areas the peer targets)' },
+      {
+        name: 'dump-buffer',
+        type: 'string',
+        arg: 'FILE',
+        help: 'after the run, write the data buffer to FILE (the local sources/Read sinks, then the areas the peer targets)',
+      },
       { name: 'server', type: 'boolean', help: 'be the server' },
       { name: 'bind', type: 'string', arg: 'ADDR', default: '0.0.0.0', help: 'server: address to bind' },
       { name: 'loopback-child', type: 'boolean', hidden: true, help: 'the server process of a loopback run' },
@@ -216,7 +357,8 @@ export const COMMANDS: readonly CmdSpec[] = [
       'softrdma perf read --lat -a',
       'softrdma perf send -d softroce0 -s 1M',
     ],
-    notes: 'Latency is half a round trip for write and send, a whole Read for read. ib_write_lat waits for inbound Writes by watching memory, so it always polls.',
+    notes:
+      'Latency is half a round trip for write and send, a whole Read for read. ib_write_lat waits for inbound Writes by watching memory, so it always polls.',
     usageExit: 2,
   },
   {
@@ -232,20 +374,95 @@ export const COMMANDS: readonly CmdSpec[] = [
       { name: 'srq', summary: 'RC QPs sharing a receive queue (ibv_srq_pingpong)' },
     ],
     options: [
-      { name: 'port', short: 'p', type: 'int', arg: 'PORT', min: 0, max: 65535, default: '18515', help: 'listen on/connect to TCP port PORT' },
+      {
+        name: 'port',
+        short: 'p',
+        type: 'int',
+        arg: 'PORT',
+        min: 0,
+        max: 65535,
+        default: '18515',
+        help: 'listen on/connect to TCP port PORT',
+      },
       { name: 'ib-dev', short: 'd', type: 'string', arg: 'DEV', default: 'the first RoCE device', help: 'use device DEV' },
       { name: 'ib-port', short: 'i', type: 'int', arg: 'PORT', min: 1, max: 255, default: '1', help: 'use port PORT of the device' },
-      { name: 'size', short: 's', type: 'int', arg: 'SIZE', min: 1, max: 2 ** 30, default: "4096; ud: 2048, at most the port's active MTU", help: 'size of message to exchange' },
-      { name: 'mtu', short: 'm', type: 'choice', arg: 'SIZE', choices: ['256', '512', '1024', '2048', '4096'], default: '1024', help: 'path MTU', only: ['rc', 'uc', 'srq'] },
-      { name: 'num-qp', short: 'q', type: 'int', arg: 'NUM', min: 1, max: 255, default: '16', help: 'number of QPs sharing the receive queue', only: ['srq'] },
-      { name: 'rx-depth', short: 'r', type: 'int', arg: 'DEPTH', min: 1, max: 65536, default: '500', help: 'number of receives to post at a time' },
-      { name: 'iters', short: 'n', type: 'int', arg: 'ITERS', min: 1, max: I32, default: '1000', help: "number of exchanges (srq: counted over all its QPs, as ibv_srq_pingpong's loop does)" },
+      {
+        name: 'size',
+        short: 's',
+        type: 'int',
+        arg: 'SIZE',
+        min: 1,
+        max: 2 ** 30,
+        default: "4096; ud: 2048, at most the port's active MTU",
+        help: 'size of message to exchange',
+      },
+      {
+        name: 'mtu',
+        short: 'm',
+        type: 'choice',
+        arg: 'SIZE',
+        choices: ['256', '512', '1024', '2048', '4096'],
+        default: '1024',
+        help: 'path MTU',
+        only: ['rc', 'uc', 'srq'],
+      },
+      {
+        name: 'num-qp',
+        short: 'q',
+        type: 'int',
+        arg: 'NUM',
+        min: 1,
+        max: 255,
+        default: '16',
+        help: 'number of QPs sharing the receive queue',
+        only: ['srq'],
+      },
+      {
+        name: 'rx-depth',
+        short: 'r',
+        type: 'int',
+        arg: 'DEPTH',
+        min: 1,
+        max: 65536,
+        default: '500',
+        help: 'number of receives to post at a time',
+      },
+      {
+        name: 'iters',
+        short: 'n',
+        type: 'int',
+        arg: 'ITERS',
+        min: 1,
+        max: I32,
+        default: '1000',
+        help: "number of exchanges (srq: counted over all its QPs, as ibv_srq_pingpong's loop does)",
+      },
       { name: 'sl', short: 'l', type: 'int', arg: 'SL', min: 0, max: 15, default: '0', help: 'service level value' },
       { name: 'events', short: 'e', type: 'boolean', help: 'sleep on CQ events (default poll)' },
-      { name: 'gid-idx', short: 'g', type: 'int', arg: 'INDEX', min: -1, max: 255, help: 'local port GID index (RoCE needs one: see softrdma devinfo -v; without it the GID sent is all zero and the path has no GRH, as rdma-core does)' },
+      {
+        name: 'gid-idx',
+        short: 'g',
+        type: 'int',
+        arg: 'INDEX',
+        min: -1,
+        max: 255,
+        help: 'local port GID index (RoCE needs one: see softrdma devinfo -v; without it the GID sent is all zero and the path has no GRH, as rdma-core does)',
+      },
       { name: 'chk', short: 'c', type: 'boolean', help: 'validate received buffers (client marks each page, server checks)' },
-      { name: 'new_send', short: 'N', type: 'boolean', help: 'accepted (the new post-send API puts the same packets on the wire)', only: ['rc'] },
-      { name: 'odp', short: 'o', type: 'boolean', help: "on-demand paging: refused with rdma-core's message (softroce0 has none, as rxe)", only: ['rc'] },
+      {
+        name: 'new_send',
+        short: 'N',
+        type: 'boolean',
+        help: 'accepted (the new post-send API puts the same packets on the wire)',
+        only: ['rc'],
+      },
+      {
+        name: 'odp',
+        short: 'o',
+        type: 'boolean',
+        help: "on-demand paging: refused with rdma-core's message (softroce0 has none, as rxe)",
+        only: ['rc'],
+      },
       { name: 'iodp', short: 'O', type: 'boolean', help: "implicit on-demand paging: refused with rdma-core's message", only: ['rc'] },
       { name: 'prefetch', short: 'P', type: 'boolean', help: "prefetch: refused with rdma-core's message", only: ['rc'] },
       { name: 'ts', short: 't', type: 'boolean', help: "completion timestamps: refused with rdma-core's message", only: ['rc'] },
@@ -317,11 +534,13 @@ export function sizeInt(s: string): number {
 /** The value of `o` as a number, or a UsageError in the one shape every command uses. */
 export function checkValue(cmd: CmdSpec, o: OptSpec, v: string): number | string {
   if (o.type === 'choice') {
-    if (!o.choices?.includes(v)) throw new UsageError(`softrdma ${cmd.name}: ${flagName(o)}: bad value '${v}' (allowed: ${allowed(o)})`, cmd.usageExit);
+    if (!o.choices?.includes(v))
+      throw new UsageError(`softrdma ${cmd.name}: ${flagName(o)}: bad value '${v}' (allowed: ${allowed(o)})`, cmd.usageExit);
     return v;
   }
   const n = o.type === 'size' ? sizeInt(v) : cInt(v);
-  if (!Number.isSafeInteger(n) || n < o.min! || n > o.max!) throw new UsageError(`softrdma ${cmd.name}: ${flagName(o)}: bad value '${v}' (allowed: ${allowed(o)})`, cmd.usageExit);
+  if (!Number.isSafeInteger(n) || n < o.min! || n > o.max!)
+    throw new UsageError(`softrdma ${cmd.name}: ${flagName(o)}: bad value '${v}' (allowed: ${allowed(o)})`, cmd.usageExit);
   return n;
 }
 
@@ -361,8 +580,12 @@ export function parseCommand(
     // An option of another subcommand: say whose it is.
     const m = /'(-{1,2}[^' ]+)'/.exec(err.message);
     const other = m && cmd.options.find((o) => m[1] === `--${o.name}` || m[1] === `-${o.short}`);
-    if (other?.only && sub !== undefined) throw new UsageError(`softrdma ${cmd.name} ${sub}: ${flagName(other)} is for ${other.only.join(', ')} only`, 2);
-    throw new UsageError(`softrdma ${cmd.name}${sub ? ` ${sub}` : ''}: ${err.message.replace(/\. To specify a positional argument starting with a '-'.*$/s, '')}`, 2);
+    if (other?.only && sub !== undefined)
+      throw new UsageError(`softrdma ${cmd.name} ${sub}: ${flagName(other)} is for ${other.only.join(', ')} only`, 2);
+    throw new UsageError(
+      `softrdma ${cmd.name}${sub ? ` ${sub}` : ''}: ${err.message.replace(/\. To specify a positional argument starting with a '-'.*$/s, '')}`,
+      2,
+    );
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const numbers: Record<string, number> = {};
@@ -396,17 +619,33 @@ function optLine(o: OptSpec): string {
   const extra = [range, o.default !== undefined ? `default: ${o.default}` : ''].filter(Boolean).join('; ');
   const text = `${o.help}${extra ? ` (${extra})` : ''}${o.only ? ` [${o.only.join(', ')}]` : ''}`;
   const pad = 29;
-  return head.length < pad - 1 ? `${head.padEnd(pad)}${wrap(text, 95 - pad, ' '.repeat(pad))}` : `${head}\n${' '.repeat(pad)}${wrap(text, 95 - pad, ' '.repeat(pad))}`;
+  return head.length < pad - 1
+    ? `${head.padEnd(pad)}${wrap(text, 95 - pad, ' '.repeat(pad))}`
+    : `${head}\n${' '.repeat(pad)}${wrap(text, 95 - pad, ' '.repeat(pad))}`;
 }
 
 /** The `--help` of a command (or of one subcommand), from the table. */
 export function helpText(cmd: CmdSpec, sub?: string): string {
   const usage = sub ? cmd.usage.replace(/ [a-z|]+\|[a-z]+/, ` ${sub}`) : cmd.usage;
   const parts = [`Usage: ${usage}`, '', wrap(cmd.description, 95, '')];
-  if (cmd.subcommands && !sub) parts.push('', `${cmd.name === 'perf' ? 'Tests' : 'Transports'}:`, ...cmd.subcommands.map((s) => `  ${s.name.padEnd(27)}${s.summary}`));
+  if (cmd.subcommands && !sub)
+    parts.push('', `${cmd.name === 'perf' ? 'Tests' : 'Transports'}:`, ...cmd.subcommands.map((s) => `  ${s.name.padEnd(27)}${s.summary}`));
   if (sub) parts.push('', `${sub}: ${cmd.subcommands?.find((s) => s.name === sub)?.summary ?? ''}`);
-  parts.push('', 'Options:', ...optionsOf(cmd, sub).filter((o) => !o.hidden).map(optLine));
-  if (cmd.notes) parts.push('', cmd.notes.split('\n').map((l) => (l.startsWith('  ') ? l : wrap(l, 95, ''))).join('\n'));
+  parts.push(
+    '',
+    'Options:',
+    ...optionsOf(cmd, sub)
+      .filter((o) => !o.hidden)
+      .map(optLine),
+  );
+  if (cmd.notes)
+    parts.push(
+      '',
+      cmd.notes
+        .split('\n')
+        .map((l) => (l.startsWith('  ') ? l : wrap(l, 95, '')))
+        .join('\n'),
+    );
   parts.push('', 'Examples:', ...cmd.examples.map((e) => `  ${e}`));
   return `${parts.join('\n')}\n`;
 }

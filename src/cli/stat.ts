@@ -28,15 +28,20 @@ export function statCmd(argv: readonly string[], io: CliIo): number {
   }
   const recs = readPublishedCounters().filter((r: PublishedCounters) => !dev || r.device === dev);
   if (perQp) {
-    const rows = recs.flatMap((r) => r.qps.map((q) => ({ ifname: r.device, port: r.port, pid: r.pid, comm: r.comm, lqpn: q.lqpn, 'qp-type': q.type, ...q.counters })));
+    const rows = recs.flatMap((r) =>
+      r.qps.map((q) => ({ ifname: r.device, port: r.port, pid: r.pid, comm: r.comm, lqpn: q.lqpn, 'qp-type': q.type, ...q.counters })),
+    );
     if (values.json) io.out(`${JSON.stringify(rows)}\n`);
-    else for (const q of rows) io.out(`link ${q.ifname}/${q.port} lqpn ${q.lqpn} qp-type ${q['qp-type']} pid ${q.pid} comm ${q.comm} ${values_(q)}\n`);
+    else
+      for (const q of rows)
+        io.out(`link ${q.ifname}/${q.port} lqpn ${q.lqpn} qp-type ${q['qp-type']} pid ${q.pid} comm ${q.comm} ${values_(q)}\n`);
   } else {
     const rows = recs.map((r) => ({ ifname: r.device, port: r.port, pid: r.pid, comm: r.comm, ...r.counters }));
     if (values.json) io.out(`${JSON.stringify(rows)}\n`);
     else for (const r of rows) io.out(`link ${r.ifname}/${r.port} pid ${r.pid} comm ${r.comm} ${values_(r)}\n`);
   }
-  if (recs.length === 0 && !values.json) io.err(`softrdma stat: no running softrdma process has RoCE counters${dev ? ` on ${dev}` : ''} (in ${countersDir()})\n`);
+  if (recs.length === 0 && !values.json)
+    io.err(`softrdma stat: no running softrdma process has RoCE counters${dev ? ` on ${dev}` : ''} (in ${countersDir()})\n`);
   return 0;
 }
 

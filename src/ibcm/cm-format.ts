@@ -74,7 +74,8 @@ export function formatReq(
  */
 export function reqRejectReason(req: CmReq, gids: readonly Uint8Array[]): { reason: number; ari: Uint8Array } | null {
   if (!gids.some((g) => sameGid(g, req.primary.remoteGid))) return { reason: CmRejReason.INVALID_GID, ari: gids[0]?.slice() ?? EMPTY };
-  if (req.transport !== CmTransport.RC && req.transport !== CmTransport.UC) return { reason: CmRejReason.INVALID_TRANSPORT_TYPE, ari: EMPTY };
+  if (req.transport !== CmTransport.RC && req.transport !== CmTransport.UC)
+    return { reason: CmRejReason.INVALID_TRANSPORT_TYPE, ari: EMPTY };
   if (req.pathMtu < 1 || req.pathMtu > 5) return { reason: CmRejReason.INVALID_MTU, ari: EMPTY };
   return null;
 }

@@ -191,12 +191,16 @@ export interface IbCmListenLimits {
 }
 
 /** The listener limits and their defaults (docs/spec-notes.md, "InfiniBand CM"). A rule table. */
-export const IBCM_LISTEN_LIMITS: Readonly<Record<keyof IbCmListenLimits, { readonly default: number; readonly why: string }>> = Object.freeze({
-  maxHalfOpen: { default: 1024, why: 'as the iWARP listener; the undecided REQs are bounded by the backlog too' },
-  maxHalfOpenPerSource: { default: 128, why: 'one GID cannot fill the listener (1024), and a host opening many connections at once (ucmatose -c 50, perftest -q 64) against a slow listener is served' },
-  acceptTimeoutMs: { default: 8_000, why: 'as the iWARP listener: a consumer that never answers cannot hold a REQ' },
-  pressureTimeoutMs: { default: 1_000, why: 'a real active side sends its RTU one round trip after the REP' },
-});
+export const IBCM_LISTEN_LIMITS: Readonly<Record<keyof IbCmListenLimits, { readonly default: number; readonly why: string }>> =
+  Object.freeze({
+    maxHalfOpen: { default: 1024, why: 'as the iWARP listener; the undecided REQs are bounded by the backlog too' },
+    maxHalfOpenPerSource: {
+      default: 128,
+      why: 'one GID cannot fill the listener (1024), and a host opening many connections at once (ucmatose -c 50, perftest -q 64) against a slow listener is served',
+    },
+    acceptTimeoutMs: { default: 8_000, why: 'as the iWARP listener: a consumer that never answers cannot hold a REQ' },
+    pressureTimeoutMs: { default: 1_000, why: 'a real active side sends its RTU one round trip after the REP' },
+  });
 
 /** The MRA ServiceTimeout rdma_cm sends while its consumer decides, and the most an active side honours (Linux `CMA_CM_MRA_SETTING`: 24, about 67 s). */
 export const CMA_CM_MRA_SETTING = 24;
@@ -268,4 +272,3 @@ export function ibCmParamsFromEnv(value?: string): IbCmEnvParams {
   const { maxResponseTimeout, ...listenLimits } = ibcmFromEnv(value?.trim());
   return { listenLimits, ...(maxResponseTimeout !== undefined && { maxResponseTimeout }) };
 }
-

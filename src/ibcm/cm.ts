@@ -73,7 +73,17 @@ import {
   MAX_SIDR_IN,
 } from './cm-params.js';
 import { formatReq, reqRejectReason } from './cm-format.js';
-import { caGuidAri, cancelRetransmit, armRetransmit, IbCmConnection, IbCmListener, IbCmSidrPending, IbCmSidrRequest, rejFor, sendReliable } from './connection.js';
+import {
+  caGuidAri,
+  cancelRetransmit,
+  armRetransmit,
+  IbCmConnection,
+  IbCmListener,
+  IbCmSidrPending,
+  IbCmSidrRequest,
+  rejFor,
+  sendReliable,
+} from './connection.js';
 import { type GsiAddress, type GsiPort, realTimers, sameGid, type Timers } from './gsi.js';
 
 export * from './cm-params.js';
@@ -82,7 +92,16 @@ export { IbCmConnection, IbCmListener, IbCmSidrPending, IbCmSidrRequest } from '
 const log = logger('ibcm');
 
 /** The states in which a connection waits on a MAD of the peer's, or on its own consumer, to go on. */
-const WAITING_ON_PEER: ReadonlySet<IbCmState> = new Set(['REQ_SENT', 'REQ_RCVD', 'MRA_REQ_SENT', 'MRA_REQ_RCVD', 'REP_SENT', 'REP_RCVD', 'MRA_REP_SENT', 'MRA_REP_RCVD']);
+const WAITING_ON_PEER: ReadonlySet<IbCmState> = new Set([
+  'REQ_SENT',
+  'REQ_RCVD',
+  'MRA_REQ_SENT',
+  'MRA_REQ_RCVD',
+  'REP_SENT',
+  'REP_RCVD',
+  'MRA_REP_SENT',
+  'MRA_REP_RCVD',
+]);
 
 /** The IB CM of one RNIC port. */
 export class IbCm {
@@ -152,12 +171,22 @@ export class IbCm {
   }
 
   /** Listens on a service ID (exact match). Throws if one is there already (EADDRINUSE). */
-  listen(serviceId: bigint, handler: (ev: IbCmListenEvent) => void, opts: { backlog?: number; limits?: Partial<IbCmListenLimits> } = {}): IbCmListener {
+  listen(
+    serviceId: bigint,
+    handler: (ev: IbCmListenEvent) => void,
+    opts: { backlog?: number; limits?: Partial<IbCmListenLimits> } = {},
+  ): IbCmListener {
     if (this.#closed) throw new Error('IbCm is closed');
     if (this.#listeners.has(serviceId)) {
       throw Object.assign(new Error(`service ID ${hx(serviceId, 16)} is already listened on`), { code: 'EADDRINUSE' });
     }
-    const l = new IbCmListener(this, serviceId, handler, opts.backlog && opts.backlog > 0 ? opts.backlog : DEFAULT_BACKLOG, limitsOf(opts.limits ?? {}, this.listenLimits));
+    const l = new IbCmListener(
+      this,
+      serviceId,
+      handler,
+      opts.backlog && opts.backlog > 0 ? opts.backlog : DEFAULT_BACKLOG,
+      limitsOf(opts.limits ?? {}, this.listenLimits),
+    );
     this.#listeners.set(serviceId, l);
     log('listen sid=%s', hx(serviceId, 16));
     return l;
@@ -190,10 +219,7 @@ export class IbCm {
   }
 
   /** Sends a SIDR_REQ (IBTA §12.11.1) and reports the SIDR_REP or a timeout. */
-  sidrRequest(
-    p: IbCmSidrParams,
-    onEvent: (ev: IbCmSidrEvent) => void,
-  ): IbCmSidrPending {
+  sidrRequest(p: IbCmSidrParams, onEvent: (ev: IbCmSidrEvent) => void): IbCmSidrPending {
     if (this.#closed) throw new Error('IbCm is closed');
     this.#checkRoom();
     const s = new IbCmSidrPending(this, this.#newCommId(), onEvent);
@@ -206,7 +232,13 @@ export class IbCm {
     };
     const tid = this.newTid();
     const mad = encodeCmMad(tid, msg);
-    s.peer = { gid: p.destGid.slice(), qpn: p.destQpn ?? GSI_QPN, qkey: GSI_QKEY, pkey: msg.pkey, ...(p.localGid && { localGid: p.localGid.slice() }) };
+    s.peer = {
+      gid: p.destGid.slice(),
+      qpn: p.destQpn ?? GSI_QPN,
+      qkey: GSI_QKEY,
+      pkey: msg.pkey,
+      ...(p.localGid && { localGid: p.localGid.slice() }),
+    };
     s.timeoutMs = p.timeoutMs ?? 2 * ibTimeoutMs(18) + ibTimeoutMs(20);
     s.maxRetries = p.maxRetries ?? 15;
     this.#byLocal.set(s.requestId, s);
@@ -306,7 +338,8 @@ export class IbCm {
     cancelRetransmit(this, c);
     c.setState('TIMEWAIT');
     // The ACK timeout of a passive connection came from the peer's REQ: bounded.
-    const ms = this.timewaitMs ?? ibTimeoutMs(c.role === 'passive' ? Math.min(c.localAckTimeout, this.maxResponseTimeout) : c.localAckTimeout);
+    const ms =
+      this.timewaitMs ?? ibTimeoutMs(c.role === 'passive' ? Math.min(c.localAckTimeout, this.maxResponseTimeout) : c.localAckTimeout);
     c.twTimer = this.timers.set(() => {
       c.twTimer = undefined;
       this.toIdle(c);
@@ -723,7 +756,13 @@ export class IbCm {
       this.send(from, encodeCmMad(tid, rep), rep);
       return;
     }
-    const r = new IbCmSidrRequest(this, key, req, tid, { gid: from.gid.slice(), qpn: from.qpn, qkey: GSI_QKEY, pkey: from.pkey, ...(from.localGid && { localGid: from.localGid.slice() }) });
+    const r = new IbCmSidrRequest(this, key, req, tid, {
+      gid: from.gid.slice(),
+      qpn: from.qpn,
+      qkey: GSI_QKEY,
+      pkey: from.pkey,
+      ...(from.localGid && { localGid: from.localGid.slice() }),
+    });
     if (this.#sidrIn.size >= MAX_SIDR_IN) this.#sidrIn.values().next().value?.expire();
     this.#sidrIn.set(key, r);
     l.handler({ type: 'sidr-req', request: r });

@@ -92,7 +92,11 @@ export function rejFor(c: IbCmConnection, reason: number, ari: Uint8Array, priva
     localCommId: s === 'REQ_RCVD' ? 0 : c.localCommId,
     remoteCommId: c.remoteCommId,
     msgRejected:
-      s === 'REQ_RCVD' || s === 'MRA_REQ_SENT' ? CmMsgResponse.REQ : s === 'REP_RCVD' || s === 'MRA_REP_SENT' ? CmMsgResponse.REP : CmMsgResponse.OTHER,
+      s === 'REQ_RCVD' || s === 'MRA_REQ_SENT'
+        ? CmMsgResponse.REQ
+        : s === 'REP_RCVD' || s === 'MRA_REP_SENT'
+          ? CmMsgResponse.REP
+          : CmMsgResponse.OTHER,
     reason,
     ari,
     privateData,
@@ -196,7 +200,13 @@ export class IbCmConnection implements Retransmitter {
   /** An active connection takes its peer and timers from the consumer's parameters and its REQ (IBTA §12.9.6.1). */
   initActive(p: IbCmConnectParams, req: CmReq, tid: bigint, packetLifeTime: number, onEvent: (ev: IbCmEvent) => void): void {
     this.localQpn = p.qpn;
-    this.peer = { gid: p.destGid.slice(), qpn: p.destQpn ?? GSI_QPN, qkey: GSI_QKEY, pkey: p.pkey ?? DEFAULT_PKEY, localGid: p.localGid.slice() };
+    this.peer = {
+      gid: p.destGid.slice(),
+      qpn: p.destQpn ?? GSI_QPN,
+      qkey: GSI_QKEY,
+      pkey: p.pkey ?? DEFAULT_PKEY,
+      localGid: p.localGid.slice(),
+    };
     this.serviceId = p.serviceId;
     this.req = req;
     this.tid = tid;
@@ -265,7 +275,14 @@ export class IbCmConnection implements Retransmitter {
     if (this.state === 'REQ_RCVD') [msgMraed, next] = [CmMsgResponse.REQ, 'MRA_REQ_SENT'];
     else if (this.state === 'REP_RCVD') [msgMraed, next] = [CmMsgResponse.REP, 'MRA_REP_SENT'];
     else this.#bad('mra');
-    const mra: CmMra = { kind: 'MRA', localCommId: this.localCommId, remoteCommId: this.remoteCommId, msgMraed, serviceTimeout, privateData };
+    const mra: CmMra = {
+      kind: 'MRA',
+      localCommId: this.localCommId,
+      remoteCommId: this.remoteCommId,
+      msgMraed,
+      serviceTimeout,
+      privateData,
+    };
     const mad = encodeCmMad(this.tid, mra);
     this.lastSent = { mad, msg: mra };
     this.setState(next);
@@ -467,7 +484,16 @@ export class IbCmSidrRequest {
 
   #answer(status: number, qpn: number, qkey: number, privateData: Uint8Array, info: Uint8Array): void {
     if (this.reply) throw Object.assign(new Error('SIDR request already answered'), { code: 'EINVAL' });
-    const rep: CmSidrRep = { kind: 'SIDR_REP', requestId: this.req.requestId, status, qpn, serviceId: this.req.serviceId, qkey, info, privateData };
+    const rep: CmSidrRep = {
+      kind: 'SIDR_REP',
+      requestId: this.req.requestId,
+      status,
+      qpn,
+      serviceId: this.req.serviceId,
+      qkey,
+      info,
+      privateData,
+    };
     this.replyMad = this.cm.sendSidrRep(this, rep);
     this.reply = rep;
   }

@@ -240,11 +240,14 @@ export class MemoryGsiPort implements GsiPort {
   #onFail: ((reason: string) => void) | null = null;
   #closed = false;
 
+  readonly #onClose: () => void;
   constructor(
     readonly fabric: MemoryGsiFabric,
     readonly gid: Uint8Array,
-    private readonly onClose: () => void,
-  ) {}
+    onClose: () => void,
+  ) {
+    this.#onClose = onClose;
+  }
 
   /** This port's own address (QPN 1, the GSI Q_Key, the default P_Key). */
   get address(): GsiAddress {
@@ -268,7 +271,7 @@ export class MemoryGsiPort implements GsiPort {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.onClose();
+    this.#onClose();
   }
 
   onFail(handler: (reason: string) => void): void {

@@ -32,7 +32,15 @@
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { riGidOfBytes } from '../rnicpi/gid.js';
 import { RiRet } from '../rnicpi/status.js';
-import { RiQpAttrMask, RiQpState, type ri_ib_qp_attr_t, type ri_path_address_info_t, type ri_qp_attr_in_t, type ri_qp_handle_t, type ri_rnic_handle_t } from '../rnicpi/types.js';
+import {
+  RiQpAttrMask,
+  RiQpState,
+  type ri_ib_qp_attr_t,
+  type ri_path_address_info_t,
+  type ri_qp_attr_in_t,
+  type ri_qp_handle_t,
+  type ri_rnic_handle_t,
+} from '../rnicpi/types.js';
 import type { CmRep, CmReq } from '../wire/ib/cm.js';
 import { gidIndexIn } from './gsi.js';
 
@@ -133,7 +141,12 @@ export function rcActivePlan(req: CmReq, rep: CmRep, local: RcPlanLocal): QpPlan
   return [
     {
       state: 'RTR',
-      path: { dgid: req.primary.remoteGid, sgidIndex: localGidIndex(local.gids, req.primary.localGid), hopLimit: IBOE_HOP_LIMIT, pathMtu: req.pathMtu },
+      path: {
+        dgid: req.primary.remoteGid,
+        sgidIndex: localGidIndex(local.gids, req.primary.localGid),
+        hopLimit: IBOE_HOP_LIMIT,
+        pathMtu: req.pathMtu,
+      },
       destQpn: rep.localQpn,
       rqPsn: req.startingPsn,
       maxDestRdAtomic: Math.min(req.responderResources, rep.initiatorDepth),
@@ -159,7 +172,12 @@ export function rcPassivePlan(req: CmReq, rep: RepQpValues, local: RcPlanLocal):
   return [
     {
       state: 'RTR',
-      path: { dgid: req.primary.localGid, sgidIndex: localGidIndex(local.gids, req.primary.remoteGid), hopLimit: IBOE_HOP_LIMIT, pathMtu: req.pathMtu },
+      path: {
+        dgid: req.primary.localGid,
+        sgidIndex: localGidIndex(local.gids, req.primary.remoteGid),
+        hopLimit: IBOE_HOP_LIMIT,
+        pathMtu: req.pathMtu,
+      },
       destQpn: req.localQpn,
       rqPsn: rep.startingPsn,
       maxDestRdAtomic: rep.responderResources,
@@ -261,7 +279,13 @@ function pathOf(step: QpPlanStep): ri_path_address_info_t {
  * posts its receives in INIT). Returns SUCCESS, or the status of the first call that failed (the
  * QP stays in the state it reached).
  */
-export function runQpPlan(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t, plan: QpPlan, after?: (step: QpPlanStep) => RiRet): RiRet {
+export function runQpPlan(
+  ops: ri_ops_t,
+  rnic: ri_rnic_handle_t,
+  qp: ri_qp_handle_t,
+  plan: QpPlan,
+  after?: (step: QpPlanStep) => RiRet,
+): RiRet {
   for (const step of plan) {
     const { mask, attrs } = riModifyOf(step);
     const r = ops.ri_qp_modify(rnic, qp, mask, attrs);

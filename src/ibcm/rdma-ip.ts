@@ -19,7 +19,15 @@ import dgram from 'node:dgram';
 import { RiRet } from '../rnicpi/status.js';
 import { logger } from '../util/log.js';
 import { random32 } from '../util/random.js';
-import { CM_PRIVATE_DATA_SIZE, CMA_HDR_LEN, CMA_VERSION, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, ipv4FromCmaAddr } from '../wire/ib/cm.js';
+import {
+  CM_PRIVATE_DATA_SIZE,
+  CMA_HDR_LEN,
+  CMA_VERSION,
+  cmaAddrFromIpv4,
+  decodeCmaHdr,
+  encodeCmaHdr,
+  ipv4FromCmaAddr,
+} from '../wire/ib/cm.js';
 import { canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address } from '../wire/ib/gid-address.js';
 import { IbCm, type IbCmEnvParams, type IbCmListener, type IbCmListenEvent, type IbCmListenLimits, ibCmParamsFromEnv } from './cm.js';
 import type { RiGsiPort } from './ri-gsi.js';
@@ -130,7 +138,8 @@ export function cmaPrivateDataOf(src: { address: string; port: number }, dst: st
 export function cmaAddresses(pd: Uint8Array): CmaAddresses | null {
   try {
     const h = decodeCmaHdr(pd);
-    if (h.ipVersion === 6) return { src: canonicalAddress(ipv6Text(h.srcAddr)), dst: canonicalAddress(ipv6Text(h.dstAddr)), srcPort: h.srcPort };
+    if (h.ipVersion === 6)
+      return { src: canonicalAddress(ipv6Text(h.srcAddr)), dst: canonicalAddress(ipv6Text(h.dstAddr)), srcPort: h.srcPort };
     return { src: ipv4FromCmaAddr(h.srcAddr), dst: ipv4FromCmaAddr(h.dstAddr), srcPort: h.srcPort };
   } catch {
     return null;
@@ -183,7 +192,13 @@ export class RdmaIpCm {
     } catch (e) {
       log('%s: %s (ignored)', name, (e as Error).message);
     }
-    this.cm = new IbCm({ port: gsi, caGuid: opener.caGuid, gids: () => opener.gids(), listenLimits: env.listenLimits, ...(env.maxResponseTimeout !== undefined ? { maxResponseTimeout: env.maxResponseTimeout } : {}) });
+    this.cm = new IbCm({
+      port: gsi,
+      caGuid: opener.caGuid,
+      gids: () => opener.gids(),
+      listenLimits: env.listenLimits,
+      ...(env.maxResponseTimeout !== undefined ? { maxResponseTimeout: env.maxResponseTimeout } : {}),
+    });
   }
 
   /** The CM of the port `o.name` (opened through `o` on first use), or the RNICPI status of a failure to open QP1. */

@@ -79,7 +79,6 @@ export interface RiGsiStats {
   recvErrors: number;
 }
 
-
 /**
  * The source and destination GIDs of a received GRH. RoCEv2 over IPv4 (Annex A17.4.5.1): 20
  * zero octets then the IPv4 header, whose addresses become IPv4-mapped GIDs; otherwise the IB
@@ -147,12 +146,20 @@ export class RiGsiPort implements GsiPort {
     const pd = ops.ri_pd_alloc(rnic, null, null);
     if (pd.status !== RiRet.SUCCESS) return pd.status;
     this.#pd = pd.pd;
-    const cq = ops.ri_cq_create(rnic, { num_cqe: recvDepth + sendDepth, handler_id: this.#o.cqHandlerId }, null, { onCompletionEvent: () => this.#drain() });
+    const cq = ops.ri_cq_create(rnic, { num_cqe: recvDepth + sendDepth, handler_id: this.#o.cqHandlerId }, null, {
+      onCompletionEvent: () => this.#drain(),
+    });
     if (cq.status !== RiRet.SUCCESS) return cq.status;
     this.#cq = cq.cq;
     this.#buf = new Uint8Array(recvDepth * (GRH_LEN + MAD_SIZE) + sendDepth * MAD_SIZE);
     this.#va = this.#o.addressOf(this.#buf);
-    const mr = ops.ri_mr_reg(rnic, { va: this.#va, length: this.#buf.length, mem_attr: RiMemFlags.LOCAL_WRITE | RiMemFlags.USER_VA, pd: this.#pd }, 0, null, null);
+    const mr = ops.ri_mr_reg(
+      rnic,
+      { va: this.#va, length: this.#buf.length, mem_attr: RiMemFlags.LOCAL_WRITE | RiMemFlags.USER_VA, pd: this.#pd },
+      0,
+      null,
+      null,
+    );
     if (mr.status !== RiRet.SUCCESS) return mr.status;
     this.#mr = mr.mr;
     this.#ltag = mr.ltag;
@@ -203,7 +210,9 @@ export class RiGsiPort implements GsiPort {
 
   #postRecv(slot: number): boolean {
     const len = GRH_LEN + MAD_SIZE;
-    const r = this.#o.ops.ri_qp_postrq(this.#o.rnic, this.#qp!, [{ flags: 0, id: BigInt(slot), sg_list: [{ addr: this.#va + BigInt(slot * len), tag: this.#ltag, len }] }]);
+    const r = this.#o.ops.ri_qp_postrq(this.#o.rnic, this.#qp!, [
+      { flags: 0, id: BigInt(slot), sg_list: [{ addr: this.#va + BigInt(slot * len), tag: this.#ltag, len }] },
+    ]);
     return r.status === RiRet.SUCCESS;
   }
 

@@ -148,17 +148,13 @@ export type ItWaitResult =
 export type ItPostSeResult = ItSuccess | ItNormalOutcome<S.IT_ERR_EVD_QUEUE_FULL>;
 
 /** `it_get_consumer_context`: the context, or `IT_ERR_NO_CONTEXT` with the zero context `0n`. */
-export type ItGetContextResult =
-  | ItSuccess<{ context: it_context_t }>
-  | ItNormalOutcome<S.IT_ERR_NO_CONTEXT, { context: 0n }>;
+export type ItGetContextResult = ItSuccess<{ context: it_context_t }> | ItNormalOutcome<S.IT_ERR_NO_CONTEXT, { context: 0n }>;
 
 /** `it_ep_accept`: accepted, or `IT_ERR_EP_TIMEWAIT` (retry later or with another Endpoint). */
 export type ItAcceptResult = ItSuccess | ItNormalOutcome<S.IT_ERR_EP_TIMEWAIT>;
 
 /** `it_get_pathinfo`: up to `num_paths` paths (possibly none) and the total, or `IT_ERR_INTERRUPT`. */
-export type ItPathInfoResult =
-  | ItSuccess<{ paths: readonly it_path_t[]; total_paths: number }>
-  | ItNormalOutcome<S.IT_ERR_INTERRUPT>;
+export type ItPathInfoResult = ItSuccess<{ paths: readonly it_path_t[]; total_paths: number }> | ItNormalOutcome<S.IT_ERR_INTERRUPT>;
 
 /** `it_convert_net_addr`: the converted address, or `IT_ERR_INTERRUPT`. */
 export type ItConvertNetAddrResult = ItSuccess<{ destination_addr: it_net_addr_t }> | ItNormalOutcome<S.IT_ERR_INTERRUPT>;
@@ -203,11 +199,7 @@ export interface ItApi {
    * IA_CATASTROPHE.
    * iWARP: not applicable → `IT_ERR_INVALID_AH`.
    */
-  it_address_handle_modify(
-    addr_handle: it_addr_handle_t,
-    mask: it_addr_param_mask_t,
-    params: ItParamsPartial<it_addr_param_t>,
-  ): void;
+  it_address_handle_modify(addr_handle: it_addr_handle_t, mask: it_addr_param_mask_t, params: ItParamsPartial<it_addr_param_t>): void;
 
   /**
    * Query an Address Handle's IA, PZ and path (mask-selected fields).
@@ -227,11 +219,7 @@ export interface ItApi {
    * iWARP: applicable; which conversions exist is implementation-defined (others →
    * INVALID_CONVERSION).
    */
-  it_convert_net_addr(
-    source_addr: it_net_addr_t,
-    addr_type: it_net_addr_type_t,
-    options?: ItWaitOptions,
-  ): Promise<ItConvertNetAddrResult>;
+  it_convert_net_addr(source_addr: it_net_addr_t, addr_type: it_net_addr_type_t, options?: ItWaitOptions): Promise<ItConvertNetAddrResult>;
 
   // ---- Endpoints and connection management -------------------------------------------------
 
@@ -616,12 +604,7 @@ export interface ItApi {
    * RESOURCE_IOBL_LENGTH (softrdma code 108), RESOURCES, IA_CATASTROPHE.
    * iWARP: optional (`lmr_link_support`; Allocate Non-Shared MR STag).
    */
-  it_lmr_create_unlinked(
-    pz_handle: it_pz_handle_t,
-    iobl_num_elts: number,
-    flags: it_lmr_flag_t,
-    shared_id: number,
-  ): it_lmr_handle_t;
+  it_lmr_create_unlinked(pz_handle: it_pz_handle_t, iobl_num_elts: number, flags: it_lmr_flag_t, shared_id: number): it_lmr_handle_t;
 
   /**
    * Make local CPU writes to non-coherent LMR segments visible to incoming RDMA Reads/Atomics
@@ -1141,12 +1124,7 @@ export interface ItFunctionInfo {
 }
 
 const CAT = S.IT_ERR_IA_CATASTROPHE;
-const POST_COMMON = [
-  S.IT_ERR_INVALID_EP_STATE,
-  S.IT_ERR_INVALID_DTO_FLAGS,
-  S.IT_ERR_INVALID_EP,
-  S.IT_ERR_INVALID_EP_TYPE,
-] as const;
+const POST_COMMON = [S.IT_ERR_INVALID_EP_STATE, S.IT_ERR_INVALID_DTO_FLAGS, S.IT_ERR_INVALID_EP, S.IT_ERR_INVALID_EP_TYPE] as const;
 
 /**
  * Every IT-API 2.1 function (78 reference pages, 79 functions: `it_ntoh64` shares `it_hton64`'s
@@ -1431,14 +1409,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'EVD',
     page: 85,
     line: 2754,
-    returns: [
-      S.IT_ERR_INVALID_EVD,
-      S.IT_ERR_CALLBACK_EXISTS,
-      S.IT_ERR_EVD_WAIT,
-      S.IT_ERR_NO_PERMISSION,
-      S.IT_ERR_INVALID_EVD_STATE,
-      CAT,
-    ],
+    returns: [S.IT_ERR_INVALID_EVD, S.IT_ERR_CALLBACK_EXISTS, S.IT_ERR_EVD_WAIT, S.IT_ERR_NO_PERMISSION, S.IT_ERR_INVALID_EVD_STATE, CAT],
     normal: [],
     added: [],
     iwarp: 'optional',
@@ -1596,14 +1567,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'IA',
     page: 117,
     line: 3851,
-    returns: [
-      S.IT_ERR_INVALID_IA,
-      S.IT_ERR_INVALID_SPIGOT,
-      S.IT_ERR_INVALID_ADDRESS,
-      S.IT_ERR_INVALID_NETADDR,
-      S.IT_ERR_INTERRUPT,
-      CAT,
-    ],
+    returns: [S.IT_ERR_INVALID_IA, S.IT_ERR_INVALID_SPIGOT, S.IT_ERR_INVALID_ADDRESS, S.IT_ERR_INVALID_NETADDR, S.IT_ERR_INTERRUPT, CAT],
     normal: [S.IT_ERR_INTERRUPT],
     added: [],
     iwarp: 'core',
@@ -1649,12 +1613,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'IA',
     page: 123,
     line: 4017,
-    returns: [
-      S.IT_ERR_RESOURCES,
-      S.IT_ERR_INVALID_NAME,
-      S.IT_ERR_INVALID_MAJOR_VERSION,
-      S.IT_ERR_INVALID_MINOR_VERSION,
-    ],
+    returns: [S.IT_ERR_RESOURCES, S.IT_ERR_INVALID_NAME, S.IT_ERR_INVALID_MAJOR_VERSION, S.IT_ERR_INVALID_MINOR_VERSION],
     normal: [],
     added: [],
     iwarp: 'core',
@@ -1995,13 +1954,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'DTO',
     page: 181,
     line: 5981,
-    returns: [
-      ...POST_COMMON,
-      S.IT_ERR_INVALID_NUM_SEGMENTS,
-      S.IT_ERR_OP_NOT_SUPPORTED,
-      S.IT_ERR_TOO_MANY_POSTS,
-      CAT,
-    ],
+    returns: [...POST_COMMON, S.IT_ERR_INVALID_NUM_SEGMENTS, S.IT_ERR_OP_NOT_SUPPORTED, S.IT_ERR_TOO_MANY_POSTS, CAT],
     normal: [],
     added: [],
     iwarp: 'iwarp-only',
@@ -2063,13 +2016,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'DTO',
     page: 201,
     line: 6731,
-    returns: [
-      ...POST_COMMON,
-      S.IT_ERR_INVALID_NUM_SEGMENTS,
-      S.IT_ERR_TOO_MANY_POSTS,
-      S.IT_ERR_INVALID_LMR,
-      CAT,
-    ],
+    returns: [...POST_COMMON, S.IT_ERR_INVALID_NUM_SEGMENTS, S.IT_ERR_TOO_MANY_POSTS, S.IT_ERR_INVALID_LMR, CAT],
     normal: [],
     added: [],
     iwarp: 'core',
@@ -2080,13 +2027,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'DTO',
     page: 206,
     line: 6926,
-    returns: [
-      ...POST_COMMON,
-      S.IT_ERR_INVALID_NUM_SEGMENTS,
-      S.IT_ERR_TOO_MANY_POSTS,
-      S.IT_ERR_INVALID_LMR,
-      CAT,
-    ],
+    returns: [...POST_COMMON, S.IT_ERR_INVALID_NUM_SEGMENTS, S.IT_ERR_TOO_MANY_POSTS, S.IT_ERR_INVALID_LMR, CAT],
     normal: [],
     added: [S.IT_ERR_OP_NOT_SUPPORTED],
     iwarp: 'optional',
@@ -2265,14 +2206,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'SRQ',
     page: 245,
     line: 8201,
-    returns: [
-      S.IT_ERR_INVALID_PZ,
-      S.IT_ERR_SRQ_NOT_SUPPORTED,
-      S.IT_ERR_RESOURCES,
-      S.IT_ERR_RESOURCE_RECV_DTO,
-      S.IT_ERR_RESOURCE_RSEG,
-      CAT,
-    ],
+    returns: [S.IT_ERR_INVALID_PZ, S.IT_ERR_SRQ_NOT_SUPPORTED, S.IT_ERR_RESOURCES, S.IT_ERR_RESOURCE_RECV_DTO, S.IT_ERR_RESOURCE_RSEG, CAT],
     normal: [],
     added: [],
     iwarp: 'optional',
@@ -2298,14 +2232,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'SRQ',
     page: 249,
     line: 8335,
-    returns: [
-      S.IT_ERR_INVALID_SRQ,
-      S.IT_ERR_INVALID_MASK,
-      S.IT_ERR_RESOURCES,
-      S.IT_ERR_INVALID_SRQ_SIZE,
-      S.IT_ERR_SRQ_LOW_WATERMARK,
-      CAT,
-    ],
+    returns: [S.IT_ERR_INVALID_SRQ, S.IT_ERR_INVALID_MASK, S.IT_ERR_RESOURCES, S.IT_ERR_INVALID_SRQ_SIZE, S.IT_ERR_SRQ_LOW_WATERMARK, CAT],
     normal: [],
     added: [],
     iwarp: 'optional',
@@ -2331,13 +2258,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
     group: 'UD',
     page: 253,
     line: 8476,
-    returns: [
-      S.IT_ERR_PDATA_NOT_SUPPORTED,
-      S.IT_ERR_INVALID_PDATA_LENGTH,
-      S.IT_ERR_INVALID_UD_SVC_REQ_ID,
-      S.IT_ERR_INVALID_UD_STATUS,
-      CAT,
-    ],
+    returns: [S.IT_ERR_PDATA_NOT_SUPPORTED, S.IT_ERR_INVALID_PDATA_LENGTH, S.IT_ERR_INVALID_UD_SVC_REQ_ID, S.IT_ERR_INVALID_UD_STATUS, CAT],
     normal: [],
     added: [],
     iwarp: 'not-applicable',
@@ -2407,9 +2328,7 @@ export const IT_API_FUNCTIONS: { readonly [K in ItFunctionName]: ItFunctionInfo 
 };
 
 /** The 79 function names in reference-page order. */
-export const IT_API_FUNCTION_NAMES: readonly ItFunctionName[] = Object.freeze(
-  Object.keys(IT_API_FUNCTIONS) as ItFunctionName[],
-);
+export const IT_API_FUNCTION_NAMES: readonly ItFunctionName[] = Object.freeze(Object.keys(IT_API_FUNCTIONS) as ItFunctionName[]);
 
 /** Every status that some function returns as a normal outcome, with the functions. */
 export const IT_NORMAL_OUTCOMES: ReadonlyMap<S, readonly ItFunctionName[]> = (() => {

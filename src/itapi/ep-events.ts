@@ -155,7 +155,10 @@ export function recvStatus(st: RiWcStatus): DS {
  * The affiliated Event that reports an RNICPI QP event,
  * using the Terminate message for the remote-error cases; null when none is reported.
  */
-export function affiliatedOf(t: RiAsyncEventType, term: { layer: number; etype: number; ecode: number } | null): it_affiliated_ep_event_number_t | null {
+export function affiliatedOf(
+  t: RiAsyncEventType,
+  term: { layer: number; etype: number; ecode: number } | null,
+): it_affiliated_ep_event_number_t | null {
   switch (t) {
     case RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED: {
       if (!term) return ET.IT_ASYNC_AFF_EP_R_ERROR;

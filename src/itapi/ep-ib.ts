@@ -14,7 +14,18 @@ import { RiQpAttrMask, RiQpState } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { CmRejReason, gidFromIpv4, RdmaPs, rdmaServiceId } from '../wire/ib/cm.js';
 import { fail } from './objects.js';
-import { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type IbItRequest, ibPathOf, ibQpInit, rejectCodeOf, roceAddresses, roceCm, roceGids } from './roce.js';
+import {
+  IBOE_HOP_LIMIT,
+  IBOE_PACKET_LIFETIME,
+  IBOE_PATH_MTU,
+  type IbItRequest,
+  ibPathOf,
+  ibQpInit,
+  rejectCodeOf,
+  roceAddresses,
+  roceCm,
+  roceGids,
+} from './roce.js';
 import { rcActivePlan, rcPassivePlan, runQpPlan } from '../ibcm/qp-plan.js';
 import { it_status_t as S } from './status.js';
 import { it_conn_reject_code_t as RJ, it_ep_state_rc_t as ST, it_event_type_t as ET, type it_path_t } from './types.js';
@@ -67,7 +78,10 @@ export function ibConnect(ep: Ep, host: string, port: number, path: it_path_t, o
   const fails = (reason: RJ) => {
     if (ep.freed || ep.pending !== ac) return;
     ep.pending = null;
-    ep.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, { reject_reason_code: reason, dst_path: reason === RJ.IT_CN_REJ_BAD_PATH ? path : null });
+    ep.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, {
+      reject_reason_code: reason,
+      dst_path: reason === RJ.IT_CN_REJ_BAD_PATH ? path : null,
+    });
   };
   const cm = roceCm(dev);
   if (typeof cm === 'number') {
@@ -157,9 +171,21 @@ export function ibAccept(ep: Ep, req: PendingRequest, cm: IbItRequest, pdata: Ui
   const back = () => {
     // Back to Init with the Receives flushed, as the Endpoint was (the request stays open).
     ep.ia.ops.ri_qp_modify(ep.ia.rnic, ep.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.IDLE });
-    ibQpInit(ep.ia.ops, ep.ia.rnic, ep.qp, { read: ep.attr.rdma_read_enable, write: ep.attr.rdma_write_enable, atomic: ep.attr.atomics_enable });
+    ibQpInit(ep.ia.ops, ep.ia.rnic, ep.qp, {
+      read: ep.attr.rdma_read_enable,
+      write: ep.attr.rdma_write_enable,
+      atomic: ep.attr.atomics_enable,
+    });
   };
-  const rep = { qpn: ep.cmQp.id, startingPsn: psn, responderResources: ird, initiatorDepth: ord, rnrRetryCount: 7, srq: ep.srq !== null, privateData: pdata };
+  const rep = {
+    qpn: ep.cmQp.id,
+    startingPsn: psn,
+    responderResources: ird,
+    initiatorDepth: ord,
+    rnrRetryCount: 7,
+    srq: ep.srq !== null,
+    privateData: pdata,
+  };
   const st = runQpPlan(ep.ia.ops, ep.ia.rnic, ep.qp, rcPassivePlan(r, rep, { gids: roceGids(dev) }));
   if (st !== RiRet.SUCCESS) {
     back();
@@ -173,7 +199,18 @@ export function ibAccept(ep: Ep, req: PendingRequest, cm: IbItRequest, pdata: Ui
     fail(S.IT_ERR_INVALID_EP_STATE, (e as Error).message);
   }
   cm.cm.hold();
-  ep.ib = { cm: cm.cm, conn: cm.conn, psn, ird, ord, sgid: r.primary.remoteGid, dgid: r.primary.localGid, ac: null, timer: null, held: true };
+  ep.ib = {
+    cm: cm.cm,
+    conn: cm.conn,
+    psn,
+    ird,
+    ord,
+    sgid: r.primary.remoteGid,
+    dgid: r.primary.localGid,
+    ac: null,
+    timer: null,
+    held: true,
+  };
   req.consume();
   ep.accepted = info;
   ep.state = ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING;
@@ -214,19 +251,29 @@ function ibOnEvent(ep: Ep, e: IbCmEvent): void {
     case 'established': {
       if (ep.state !== ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING) return;
       const a = ep.accepted;
-      ep.established(a ? { private_data: pdataBuffer(a.pdata), private_data_present: a.pdata.length > 0, rdma_read_ird: a.ird, rdma_read_ord: a.ord } : {});
+      ep.established(
+        a
+          ? { private_data: pdataBuffer(a.pdata), private_data_present: a.pdata.length > 0, rdma_read_ird: a.ird, rdma_read_ord: a.ord }
+          : {},
+      );
       return;
     }
     case 'rejected': {
       if (ep.state === ST.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING && ep.pending === ib.ac) {
         ep.pending = null;
         if (e.reason === CmRejReason.CONSUMER_DEFINED) {
-          ep.toNonoperational(ET.IT_CM_MSG_CONN_PEER_REJECT_EVENT, { private_data: pdataBuffer(e.privateData), private_data_present: e.privateData.length > 0 });
+          ep.toNonoperational(ET.IT_CM_MSG_CONN_PEER_REJECT_EVENT, {
+            private_data: pdataBuffer(e.privateData),
+            private_data_present: e.privateData.length > 0,
+          });
           return;
         }
         const code = rejectCodeOf(e.reason);
         log('connect: REJ reason %d', e.reason);
-        ep.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, { reject_reason_code: code, dst_path: code === RJ.IT_CN_REJ_BAD_PATH ? ep.dstPath : null });
+        ep.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT, {
+          reject_reason_code: code,
+          dst_path: code === RJ.IT_CN_REJ_BAD_PATH ? ep.dstPath : null,
+        });
         return;
       }
       ep.connectionFailed(rejectCodeOf(e.reason));

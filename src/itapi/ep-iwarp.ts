@@ -134,9 +134,7 @@ export function iwConvert(ep: Ep, sd: Socket, msg: Uint8Array | null, noReqRep: 
       ? ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING
       : ST.IT_EP_STATE_PASSIVE_WAIT_RDMA_TRANS_REQ
     : ST.IT_EP_STATE_ACTIVE1_CONNECTION_PENDING;
-  const opts: CmConvertOptions = noReqRep
-    ? { mpa: false }
-    : { mpa: { revision: 1, timeoutMs: 0, signal: ac.signal } };
+  const opts: CmConvertOptions = noReqRep ? { mpa: false } : { mpa: { revision: 1, timeoutMs: 0, signal: ac.signal } };
   if (initiator) opts.lastStreamingMessage = msg;
   cmConvertSocket(ep.cmQp, sd, opts).then(
     (conn) => {

@@ -23,11 +23,7 @@
  * @module
  */
 import type { Socket } from 'node:net';
-import {
-  type CmConnection,
-  type CmQp,
-  riCmQp,
-} from '../iwarp/cm.js';
+import { type CmConnection, type CmQp, riCmQp } from '../iwarp/cm.js';
 import { riQpState } from '../provider/softrdma.js';
 import { RiRet } from '../rnicpi/status.js';
 import {
@@ -105,7 +101,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
   /** Broken by a DTO SEVD overflow: `it_ep_reset` answers `IT_ERR_CANNOT_RESET`. */
   cannotReset = false;
   /** Entered NONOPERATIONAL because of an error (affiliated Events still reported). */
-  private errorClosed = false;
+  #errorClosed = false;
   spigot = 0;
   dstPath: it_path_t | null = null;
   /** A connect or conversion in progress (aborted by disconnect/free) (shared with ep-iwarp.ts and ep-ib.ts). */
@@ -119,25 +115,26 @@ export class Ep extends ItObject implements ItAsyncTarget {
   ib: IbEpConn | null = null;
 
   // ---- Send Queue accounting ----
-  private sqNext = 0;
-  private sqRetired = 0;
-  private readonly wrs = new Map<bigint, SqRec>();
-  private engineSq = 0;
-  private readonly deferredSq: SqRec[] = [];
+  #sqNext = 0;
+  #sqRetired = 0;
+  readonly #wrs = new Map<bigint, SqRec>();
+  #engineSq = 0;
+  readonly #deferredSq: SqRec[] = [];
   // ---- Receive Queue accounting (own RQ) ----
-  private rqPosted = 0;
-  private rqRetired = 0;
-  private readonly recvs = new Map<bigint, RecvRec>();
-  private engineRq = 0;
-  private readonly deferredRq: RecvRec[] = [];
-  private nextId = 1n;
+  #rqPosted = 0;
+  #rqRetired = 0;
+  readonly #recvs = new Map<bigint, RecvRec>();
+  #engineRq = 0;
+  readonly #deferredRq: RecvRec[] = [];
+  #nextId = 1n;
   /** Narrow RMRs linked through this Endpoint (`IT_ERR_EP_BUSY`). */
   narrowLinked = 0;
   /** CQ entries this Endpoint's work queues reserved on its DTO SEVDs. */
   cqReservation = { req: 0, recv: 0 };
 
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     readonly pz: Pz,
     readonly reqEvd: Sevd,
     readonly recvEvd: Sevd,
@@ -147,23 +144,24 @@ export class Ep extends ItObject implements ItAsyncTarget {
     readonly attr: EpAttrs,
   ) {
     super();
+    this.#ia_ = ia_;
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
-  private get ops() {
-    return this.ia_.ops;
+  get #ops() {
+    return this.#ia_.ops;
   }
   /** On the RoCE Interface (InfiniBand transport, the IB CM). */
   get isIb(): boolean {
-    return isIbDevice(this.ia_.device);
+    return isIbDevice(this.#ia_.device);
   }
 
   // ------------------------------------------------------------------ QP
 
   /** Creates the QP with the current attributes; returns the RNIC status. */
   createQp(): RiRet {
-    const ia = this.ia_;
+    const ia = this.#ia_;
     const a = this.attr;
     const r = ia.ops.ri_qp_create(
       ia.rnic,
@@ -191,14 +189,14 @@ export class Ep extends ItObject implements ItAsyncTarget {
     if (r.status !== RiRet.SUCCESS) return r.status;
     if (this.isIb) {
       // An IB QP starts in Reset: Init (P_Key, port, remote access) takes Receives already.
-      const st = ibQpInit(this.ops, ia.rnic, r.qp, { read: a.rdma_read_enable, write: a.rdma_write_enable, atomic: a.atomics_enable });
+      const st = ibQpInit(this.#ops, ia.rnic, r.qp, { read: a.rdma_read_enable, write: a.rdma_write_enable, atomic: a.atomics_enable });
       if (st !== RiRet.SUCCESS) {
-        this.ops.ri_qp_destroy(ia.rnic, r.qp);
+        this.#ops.ri_qp_destroy(ia.rnic, r.qp);
         return st;
       }
     }
     this.qp = r.qp;
-    this.cmQp = riCmQp(this.ops, ia.rnic, r.qp);
+    this.cmQp = riCmQp(this.#ops, ia.rnic, r.qp);
     a.max_request_dtos = r.attrs.sq_size;
     if (!this.srq) a.max_recv_dtos = r.attrs.rq_size;
     return RiRet.SUCCESS;
@@ -206,37 +204,38 @@ export class Ep extends ItObject implements ItAsyncTarget {
 
   /** The QP's RNICPI state. */
   qpState(): RiQpState | null {
-    return riQpState(this.ops, this.ia_.rnic, this.qp);
+    return riQpState(this.#ops, this.#ia_.rnic, this.qp);
   }
 
   /** The QP's IRD/ORD (they follow the negotiation). */
   qpIrdOrd(): { ird: number; ord: number } {
-    const r = this.ops.ri_qp_query(this.ia_.rnic, this.qp);
+    const r = this.#ops.ri_qp_query(this.#ia_.rnic, this.qp);
     if (r.status !== RiRet.SUCCESS) return { ird: this.attr.rdma_read_ird, ord: this.attr.rdma_read_ord };
     return { ird: r.attrs.max_rdma_read_incoming, ord: r.attrs.max_rdma_read_outgoing };
   }
 
   /** Moves the QP out of service: Idle → Error (flushes pre-posted Receives), RTS → Closing/Error. */
-  private quenchQp(how: 'close' | 'abort'): void {
+  #quenchQp(how: 'close' | 'abort'): void {
     const st = this.qpState();
     if (this.isIb) {
       // IB has no graceful close of the QP: the CM's DREQ/DREP says it; the QP goes to Error.
-      if (st !== null && st !== RiQpState.ERROR) this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.ERROR });
+      if (st !== null && st !== RiQpState.ERROR)
+        this.#ops.ri_qp_modify(this.#ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.ERROR });
       return;
     }
     let next: RiQpState | null = null;
     if (st === RiQpState.IDLE) next = RiQpState.ERROR;
     else if (st === RiQpState.READY_TO_SEND) next = how === 'close' ? RiQpState.CLOSING : RiQpState.ERROR;
     if (next === null) return;
-    const r = this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: next });
+    const r = this.#ops.ri_qp_modify(this.#ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: next });
     if (r.status !== RiRet.SUCCESS && next === RiQpState.CLOSING) {
-      this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.ERROR });
+      this.#ops.ri_qp_modify(this.#ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.ERROR });
     }
   }
 
   // ------------------------------------------------------------------ CM Events and states
 
-  private cmEvent(n: it_connection_event_number_t, o: Partial<it_connection_event_t> = {}): void {
+  #cmEvent(n: it_connection_event_number_t, o: Partial<it_connection_event_t> = {}): void {
     const ev: it_connection_event_t = {
       event_number: n,
       evd: this.connEvd,
@@ -256,24 +255,28 @@ export class Ep extends ItObject implements ItAsyncTarget {
   /** Enters CONNECTED and queues ESTABLISHED, in that order (shared with ep-iwarp.ts and ep-ib.ts). */
   established(o: Partial<it_connection_event_t>): void {
     this.state = ST.IT_EP_STATE_CONNECTED;
-    this.cmEvent(ET.IT_CM_MSG_CONN_ESTABLISHED_EVENT, o);
+    this.#cmEvent(ET.IT_CM_MSG_CONN_ESTABLISHED_EVENT, o);
   }
 
   /**
    * Enters NONOPERATIONAL (once), queues `event` after the change, stops a pending connect or
    * conversion and takes the QP out of service; the WRs still on the RNIC are flushed by it.
    */
-  toNonoperational(event: it_connection_event_number_t | null, o: Partial<it_connection_event_t> = {}, how: 'close' | 'abort' = 'abort'): void {
+  toNonoperational(
+    event: it_connection_event_number_t | null,
+    o: Partial<it_connection_event_t> = {},
+    how: 'close' | 'abort' = 'abort',
+  ): void {
     if (this.state === ST.IT_EP_STATE_NONOPERATIONAL || this.freed) return;
     this.state = ST.IT_EP_STATE_NONOPERATIONAL;
-    this.errorClosed = event !== ET.IT_CM_MSG_CONN_DISCONNECT_EVENT && event !== null;
+    this.#errorClosed = event !== ET.IT_CM_MSG_CONN_DISCONNECT_EVENT && event !== null;
     const p = this.pending;
     this.pending = null;
     p?.abort();
-    if (event !== null) this.cmEvent(event, o);
+    if (event !== null) this.#cmEvent(event, o);
     ibTeardown(this);
-    this.quenchQp(how);
-    this.flushDeferred();
+    this.#quenchQp(how);
+    this.#flushDeferred();
   }
 
   /** A DTO SEVD this Endpoint feeds overflowed: broken for good. */
@@ -285,7 +288,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
       this.toNonoperational(ET.IT_CM_MSG_CONN_NONPEER_REJECT_EVENT);
     } else if (was === ST.IT_EP_STATE_UNCONNECTED) {
       this.state = ST.IT_EP_STATE_NONOPERATIONAL;
-      this.quenchQp('abort');
+      this.#quenchQp('abort');
     }
   }
 
@@ -323,7 +326,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     }
     const before = this.state;
     let term: { layer: number; etype: number; ecode: number } | null = null;
-    const q = this.ops.ri_qp_query(this.ia_.rnic, this.qp);
+    const q = this.#ops.ri_qp_query(this.#ia_.rnic, this.qp);
     if (q.status === RiRet.SUCCESS && 'qp_iwarp' in q.attrs.qp_xport) {
       const iw = q.attrs.qp_xport.qp_iwarp;
       if (iw.terminate_msg_length > 0) {
@@ -340,12 +343,12 @@ export class Ep extends ItObject implements ItAsyncTarget {
     const report =
       before === ST.IT_EP_STATE_CONNECTED ||
       before === ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING ||
-      (before === ST.IT_EP_STATE_NONOPERATIONAL && this.errorClosed);
-    if (aff !== null && report) this.postAffiliated(aff);
+      (before === ST.IT_EP_STATE_NONOPERATIONAL && this.#errorClosed);
+    if (aff !== null && report) this.#postAffiliated(aff);
   }
 
-  private postAffiliated(n: it_affiliated_ep_event_number_t): void {
-    const a = this.ia_.affEvd;
+  #postAffiliated(n: it_affiliated_ep_event_number_t): void {
+    const a = this.#ia_.affEvd;
     a?.post({ event_number: n, evd: a, cause: { ep: this } }, true);
   }
 
@@ -386,16 +389,18 @@ export class Ep extends ItObject implements ItAsyncTarget {
     ibRelease(this);
     if (st === RiQpState.IDLE) ok = true;
     else if (st === RiQpState.ERROR) {
-      const r = this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.IDLE });
+      const r = this.#ops.ri_qp_modify(this.#ia_.rnic, this.qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.IDLE });
       ok = r.status === RiRet.SUCCESS;
     }
     if (ok && this.isIb) {
       const a = this.attr;
-      ok = ibQpInit(this.ops, this.ia_.rnic, this.qp, { read: a.rdma_read_enable, write: a.rdma_write_enable, atomic: a.atomics_enable }) === RiRet.SUCCESS;
+      ok =
+        ibQpInit(this.#ops, this.#ia_.rnic, this.qp, { read: a.rdma_read_enable, write: a.rdma_write_enable, atomic: a.atomics_enable }) ===
+        RiRet.SUCCESS;
     }
     if (!ok) {
       // Still closing (LLP close or Terminate in progress): start over with a fresh QP.
-      const d = this.ops.ri_qp_destroy(this.ia_.rnic, this.qp);
+      const d = this.#ops.ri_qp_destroy(this.#ia_.rnic, this.qp);
       if (d.status !== RiRet.SUCCESS) return false;
       const c = this.createQp();
       if (c !== RiRet.SUCCESS) {
@@ -404,20 +409,20 @@ export class Ep extends ItObject implements ItAsyncTarget {
       }
     }
     this.state = ST.IT_EP_STATE_UNCONNECTED;
-    this.errorClosed = false;
+    this.#errorClosed = false;
     this.conn = null;
     this.accepted = null;
     this.converted = false;
     this.dstPath = null;
     // Completions not harvested may be dropped (it_ep_reset): forget the WRs of the old life.
-    this.wrs.clear();
-    this.recvs.clear();
-    this.deferredSq.length = 0;
-    this.deferredRq.length = 0;
-    this.engineSq = 0;
-    this.engineRq = 0;
-    this.sqRetired = this.sqNext;
-    this.rqRetired = this.rqPosted;
+    this.#wrs.clear();
+    this.#recvs.clear();
+    this.#deferredSq.length = 0;
+    this.#deferredRq.length = 0;
+    this.#engineSq = 0;
+    this.#engineRq = 0;
+    this.#sqRetired = this.#sqNext;
+    this.#rqRetired = this.#rqPosted;
     return true;
   }
 
@@ -429,8 +434,8 @@ export class Ep extends ItObject implements ItAsyncTarget {
     this.pending = null;
     p?.abort();
     ibRelease(this);
-    const ia = this.ia_;
-    const st = this.ops.ri_qp_destroy(ia.rnic, this.qp);
+    const ia = this.#ia_;
+    const st = this.#ops.ri_qp_destroy(ia.rnic, this.qp);
     if (st.status !== RiRet.SUCCESS) log('ri_qp_destroy: %s', RiRet[st.status]);
     this.connEvd.feeders--;
     this.reqEvd.releaseEp(this, this.cqReservation.req);
@@ -443,10 +448,10 @@ export class Ep extends ItObject implements ItAsyncTarget {
 
   /** WRs outstanding on the Send Queue (posted, no covering completion dequeued). */
   get sqOutstanding(): number {
-    return this.sqNext - this.sqRetired;
+    return this.#sqNext - this.#sqRetired;
   }
   get rqOutstanding(): number {
-    return this.rqPosted - this.rqRetired;
+    return this.#rqPosted - this.#rqRetired;
   }
 
   /**
@@ -455,37 +460,37 @@ export class Ep extends ItObject implements ItAsyncTarget {
    */
   postSq(rec: Omit<SqRec, 'seq'>, wr: ri_wr_t, length = 0): void {
     if (this.sqOutstanding >= this.attr.max_request_dtos) fail(S.IT_ERR_TOO_MANY_POSTS);
-    const r: SqRec = { ...rec, seq: this.sqNext++ };
-    if (this.state === ST.IT_EP_STATE_NONOPERATIONAL || this.deferredSq.length > 0) {
+    const r: SqRec = { ...rec, seq: this.#sqNext++ };
+    if (this.state === ST.IT_EP_STATE_NONOPERATIONAL || this.#deferredSq.length > 0) {
       // Flushed; or behind a WR that failed before reaching the RNIC (it breaks the connection,
       // so everything after it is flushed too, and completions keep their post order).
       r.synthetic = DS.IT_DTO_ERR_FLUSHED;
-      this.deferredSq.push(r);
-      this.flushDeferred();
+      this.#deferredSq.push(r);
+      this.#flushDeferred();
       return;
     }
     if (length > this.attr.max_dto_payload_size && (rec.kind === 'send' || rec.kind === 'write' || rec.kind === 'read')) {
       // Above max_dto_payload_size: IT_DTO_ERR_LOCAL_LENGTH (it_dto_status_t), in post order.
       r.synthetic = DS.IT_DTO_ERR_LOCAL_LENGTH;
-      this.deferredSq.push(r);
-      this.flushDeferred();
+      this.#deferredSq.push(r);
+      this.#flushDeferred();
       return;
     }
-    const id = this.nextId++;
-    this.wrs.set(id, r);
-    this.engineSq++;
-    const res = this.ops.ri_qp_postsq(this.ia_.rnic, this.qp, [{ ...wr, id } as ri_wr_t]);
+    const id = this.#nextId++;
+    this.#wrs.set(id, r);
+    this.#engineSq++;
+    const res = this.#ops.ri_qp_postsq(this.#ia_.rnic, this.qp, [{ ...wr, id } as ri_wr_t]);
     if (res.status === RiRet.SUCCESS) return;
-    this.wrs.delete(id);
-    this.engineSq--;
+    this.#wrs.delete(id);
+    this.#engineSq--;
     switch (res.status) {
       case RiRet.QP_CAPACITY_EXCEEDED:
-        this.sqNext--;
+        this.#sqNext--;
         fail(S.IT_ERR_TOO_MANY_POSTS);
         break;
       case RiRet.RNIC_SG_LIMIT_EXCEEDED:
       case RiRet.WR_SG_INVALID_FORMAT:
-        this.sqNext--;
+        this.#sqNext--;
         fail(S.IT_ERR_INVALID_NUM_SEGMENTS);
         break;
       case RiRet.QP_INVALID_STATE:
@@ -502,29 +507,29 @@ export class Ep extends ItObject implements ItAsyncTarget {
         r.synthetic = DS.IT_DTO_ERR_LOCAL_EP;
         break;
     }
-    this.deferredSq.push(r);
-    this.flushDeferred();
+    this.#deferredSq.push(r);
+    this.#flushDeferred();
   }
 
   /** Posts one Receive to the Endpoint's own RQ (validated by the caller). */
   postRecv(rec: RecvRec, sgl: ri_data_seg_t[]): void {
     if (this.rqOutstanding >= this.attr.max_recv_dtos) fail(S.IT_ERR_TOO_MANY_POSTS);
-    this.rqPosted++;
+    this.#rqPosted++;
     if (this.state === ST.IT_EP_STATE_NONOPERATIONAL) {
       rec.synthetic = true;
-      this.deferredRq.push(rec);
-      this.flushDeferred();
+      this.#deferredRq.push(rec);
+      this.#flushDeferred();
       return;
     }
-    const id = this.nextId++;
-    this.recvs.set(id, rec);
-    this.engineRq++;
+    const id = this.#nextId++;
+    this.#recvs.set(id, rec);
+    this.#engineRq++;
     const wr: ri_wr_recv_t = { flags: 0, id, sg_list: sgl };
-    const res = this.ops.ri_qp_postrq(this.ia_.rnic, this.qp, [wr]);
+    const res = this.#ops.ri_qp_postrq(this.#ia_.rnic, this.qp, [wr]);
     if (res.status === RiRet.SUCCESS) return;
-    this.recvs.delete(id);
-    this.engineRq--;
-    this.rqPosted--;
+    this.#recvs.delete(id);
+    this.#engineRq--;
+    this.#rqPosted--;
     switch (res.status) {
       case RiRet.QP_CAPACITY_EXCEEDED:
         fail(S.IT_ERR_TOO_MANY_POSTS);
@@ -535,21 +540,21 @@ export class Ep extends ItObject implements ItAsyncTarget {
         break;
       default:
         // Terminate in progress: the Receive is flushed like every other one.
-        this.rqPosted++;
+        this.#rqPosted++;
         rec.synthetic = true;
-        this.deferredRq.push(rec);
-        this.flushDeferred();
+        this.#deferredRq.push(rec);
+        this.#flushDeferred();
         break;
     }
   }
 
   /** Completes the WRs that never reached the RNIC once everything posted before them did. */
-  private flushDeferred(): void {
-    if (this.engineSq === 0) {
-      for (const r of this.deferredSq.splice(0)) this.completeSq(r, r.synthetic ?? DS.IT_DTO_ERR_FLUSHED, 0);
+  #flushDeferred(): void {
+    if (this.#engineSq === 0) {
+      for (const r of this.#deferredSq.splice(0)) this.#completeSq(r, r.synthetic ?? DS.IT_DTO_ERR_FLUSHED, 0);
     }
-    if (this.engineRq === 0) {
-      for (const r of this.deferredRq.splice(0)) this.completeRecv(r, DS.IT_DTO_ERR_FLUSHED, 0, false, null);
+    if (this.#engineRq === 0) {
+      for (const r of this.#deferredRq.splice(0)) this.#completeRecv(r, DS.IT_DTO_ERR_FLUSHED, 0, false, null);
     }
   }
 
@@ -560,21 +565,21 @@ export class Ep extends ItObject implements ItAsyncTarget {
     if (this.freed) return;
     const w = wc as ri_rc_wc_t;
     if (w.op_type === RiWcType.DATA_RECEIVED) {
-      this.onRecvWc(w);
+      this.#onRecvWc(w);
       return;
     }
-    const rec = this.wrs.get(w.id);
+    const rec = this.#wrs.get(w.id);
     if (!rec) return;
-    this.wrs.delete(w.id);
-    this.engineSq--;
+    this.#wrs.delete(w.id);
+    this.#engineSq--;
     const st = sqStatus(rec, w.op_status);
-    if (st === DS.IT_DTO_SUCCESS) this.applySuccess(rec);
-    this.completeSq(rec, st, w.bytes_transferred);
-    this.flushDeferred();
+    if (st === DS.IT_DTO_SUCCESS) this.#applySuccess(rec);
+    this.#completeSq(rec, st, w.bytes_transferred);
+    this.#flushDeferred();
   }
 
   /** Memory bookkeeping of a successful Link/Unlink or unlinking Read. */
-  private applySuccess(rec: SqRec): void {
+  #applySuccess(rec: SqRec): void {
     switch (rec.kind) {
       case 'rmr_link':
         rec.rmr?.onLinked(this, rec.link!);
@@ -596,7 +601,7 @@ export class Ep extends ItObject implements ItAsyncTarget {
     }
   }
 
-  private completeSq(rec: SqRec, st: DS, bytes: number): void {
+  #completeSq(rec: SqRec, st: DS, bytes: number): void {
     const signaled = (rec.flags & DF.IT_COMPLETION_FLAG) !== 0;
     if (st === DS.IT_DTO_SUCCESS && !signaled) return;
     const ev: it_dto_cmpl_event_t = {
@@ -611,34 +616,34 @@ export class Ep extends ItObject implements ItAsyncTarget {
     const notify = st !== DS.IT_DTO_SUCCESS || (rec.flags & DF.IT_NOTIFY_FLAG) !== 0;
     const seq = rec.seq;
     this.reqEvd.post(ev, notify, () => {
-      if (seq + 1 > this.sqRetired) this.sqRetired = seq + 1;
+      if (seq + 1 > this.#sqRetired) this.#sqRetired = seq + 1;
     });
-    if (st !== DS.IT_DTO_SUCCESS) this.onCompletionError(st);
+    if (st !== DS.IT_DTO_SUCCESS) this.#onCompletionError(st);
   }
 
-  private onRecvWc(w: ri_rc_wc_t): void {
+  #onRecvWc(w: ri_rc_wc_t): void {
     const srq = this.srq;
-    const rec = srq ? srq.recvs.get(w.id) : this.recvs.get(w.id);
+    const rec = srq ? srq.recvs.get(w.id) : this.#recvs.get(w.id);
     if (!rec) return;
     if (srq) {
       srq.recvs.delete(w.id);
       srq.consumed++;
     } else {
-      this.recvs.delete(w.id);
-      this.engineRq--;
+      this.#recvs.delete(w.id);
+      this.#engineRq--;
     }
     const st = recvStatus(w.op_status);
     let unlinked: Lmr | Rmr | null = null;
     if (st === DS.IT_DTO_SUCCESS && (w.flags & RiWcFlags.RTAG_INVALIDATE) !== 0) {
-      unlinked = this.ia_.memByContext(w.invalidated_rtag);
+      unlinked = this.#ia_.memByContext(w.invalidated_rtag);
       unlinked?.onUnlinked();
     }
-    this.completeRecv(rec, st, w.bytes_transferred, (w.flags & RiWcFlags.SOLICITED_EVENT) !== 0, unlinked);
-    if (!srq) this.flushDeferred();
+    this.#completeRecv(rec, st, w.bytes_transferred, (w.flags & RiWcFlags.SOLICITED_EVENT) !== 0, unlinked);
+    if (!srq) this.#flushDeferred();
     srq?.checkLowWatermark();
   }
 
-  private completeRecv(rec: RecvRec, st: DS, bytes: number, solicited: boolean, unlinked: Lmr | Rmr | null): void {
+  #completeRecv(rec: RecvRec, st: DS, bytes: number, solicited: boolean, unlinked: Lmr | Rmr | null): void {
     // IB: the first data before the RTU establishes the connection (COMM_EST).
     if (st === DS.IT_DTO_SUCCESS && this.state === ST.IT_EP_STATE_PASSIVE_CONNECTION_PENDING) ibCommEst(this);
     // iWARP without RTR: the first Receive completion is the first payload (App. B).
@@ -663,13 +668,13 @@ export class Ep extends ItObject implements ItAsyncTarget {
     const srq = this.srq;
     this.recvEvd.post(ev, notify, () => {
       if (srq) srq.retired++;
-      else this.rqRetired++;
+      else this.#rqRetired++;
     });
-    if (st !== DS.IT_DTO_SUCCESS) this.onCompletionError(st);
+    if (st !== DS.IT_DTO_SUCCESS) this.#onCompletionError(st);
   }
 
   /** Any unsuccessful completion ends a connection that is up or being set up. */
-  private onCompletionError(st: DS): void {
+  #onCompletionError(st: DS): void {
     if (this.state === ST.IT_EP_STATE_CONNECTED) {
       // Receives flushed because the peer closed gracefully (QP Closing): a disconnect.
       if (st === DS.IT_DTO_ERR_FLUSHED && this.qpState() === RiQpState.CLOSING) {

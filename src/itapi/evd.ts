@@ -83,17 +83,19 @@ export abstract class Evd extends ItObject {
   cbScheduled = false;
   cbRunning = false;
   readonly waiters: Waiter[] = [];
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     /** `evd_flag` as given at creation (CREATE_FD is cleared if the fd goes away). */
     public flags: it_evd_flags_t,
     /** −1 when none. */
     readonly fd: number,
   ) {
     super();
+    this.#ia_ = ia_;
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
   abstract readonly isAevd: boolean;
   /** In Notification criteria (what wakes waiters and fires callbacks). */
@@ -233,12 +235,12 @@ function overflowMode(stream: ET, flags: number): { notify: boolean; autoReset: 
 export class Sevd extends Evd implements ItCqTarget {
   readonly isAevd = false;
   readonly queue: Queued[] = [];
-  private notifyCount = 0;
+  #notifyCount = 0;
   overflowed = false;
   /** An overflow now would be reported. */
-  private reportArmed: boolean;
-  private readonly notifyOnOverflow: boolean;
-  private readonly autoReset: boolean;
+  #reportArmed: boolean;
+  readonly #notifyOnOverflow: boolean;
+  readonly #autoReset: boolean;
   /** DTO overflow happened: every later completion is dropped (it cannot be corrected). */
   dtoDead = false;
   aevd: Aevd | null = null;
@@ -249,9 +251,9 @@ export class Sevd extends Evd implements ItCqTarget {
   /** DTO: the RNICPI CQ. */
   cq: ri_cq_handle_t | null = null;
   /** DTO: CQ entries reserved by the attached work queues (plus the queue size). */
-  private cqReserved = 0;
-  private cqCapacity = 0;
-  private draining = false;
+  #cqReserved = 0;
+  #cqCapacity = 0;
+  #draining = false;
 
   constructor(
     ia: Ia,
@@ -263,9 +265,9 @@ export class Sevd extends Evd implements ItCqTarget {
   ) {
     super(ia, flags, fd);
     const m = overflowMode(stream, flags);
-    this.notifyOnOverflow = m.notify;
-    this.autoReset = m.autoReset;
-    this.reportArmed = m.notify;
+    this.#notifyOnOverflow = m.notify;
+    this.#autoReset = m.autoReset;
+    this.#reportArmed = m.notify;
   }
 
   get length(): number {
@@ -273,7 +275,7 @@ export class Sevd extends Evd implements ItCqTarget {
   }
 
   inCriteria(): boolean {
-    return this.notifyCount > 0 || (this.threshold > 0 && this.queue.length >= this.threshold);
+    return this.#notifyCount > 0 || (this.threshold > 0 && this.queue.length >= this.threshold);
   }
   isEmpty(): boolean {
     return this.queue.length === 0;
@@ -287,11 +289,11 @@ export class Sevd extends Evd implements ItCqTarget {
   /** Creates the CQ of a DTO SEVD; false if the RNIC refuses (`IT_ERR_RESOURCES`). */
   createCq(): boolean {
     const ia = this.ia;
-    this.cqReserved = this.queueSize;
-    const r = ia.ops.ri_cq_create(ia.rnic, { num_cqe: this.cqReserved, handler_id: ia.device.cqHandlerId }, null, this);
+    this.#cqReserved = this.queueSize;
+    const r = ia.ops.ri_cq_create(ia.rnic, { num_cqe: this.#cqReserved, handler_id: ia.device.cqHandlerId }, null, this);
     if (r.status !== RiRet.SUCCESS) return false;
     this.cq = r.cq;
-    this.cqCapacity = r.cq_attr.num_cqe;
+    this.#cqCapacity = r.cq_attr.num_cqe;
     ia.ops.ri_cq_req_notification(ia.rnic, r.cq, RiCmpltNotifyType.ANY);
     return true;
   }
@@ -302,20 +304,20 @@ export class Sevd extends Evd implements ItCqTarget {
    */
   reserveCq(n: number): boolean {
     if (!this.cq) return true;
-    const want = this.cqReserved + n;
-    if (want > this.cqCapacity) {
+    const want = this.#cqReserved + n;
+    if (want > this.#cqCapacity) {
       const ia = this.ia;
       const r = ia.ops.ri_cq_modify(ia.rnic, this.cq, RiCqModifyMask.NUM_CQE, { num_cqe: want, handler_id: 0 });
       if (r.status !== RiRet.SUCCESS) return false;
-      this.cqCapacity = r.cq_attr.num_cqe;
+      this.#cqCapacity = r.cq_attr.num_cqe;
     }
-    this.cqReserved = want;
+    this.#cqReserved = want;
     return true;
   }
 
   /** Returns CQ room reserved by a work queue that is gone (the CQ keeps its size). */
   unreserveCq(n: number): void {
-    if (this.cq) this.cqReserved = Math.max(this.queueSize, this.cqReserved - n);
+    if (this.cq) this.#cqReserved = Math.max(this.queueSize, this.#cqReserved - n);
   }
 
   /** A DTO Endpoint (RC or UD) that fed this SEVD is freed: it stops feeding it and gives back the `n` CQ entries it reserved. */
@@ -333,9 +335,9 @@ export class Sevd extends Evd implements ItCqTarget {
   /** Moves every completion from the CQ into the SEVD (converted by the posting Endpoint). */
   drain(): void {
     const cq = this.cq;
-    if (!cq || this.freed || this.draining) return;
+    if (!cq || this.freed || this.#draining) return;
     const ia = this.ia;
-    this.draining = true;
+    this.#draining = true;
     try {
       for (;;) {
         const r = ia.ops.ri_cq_poll(ia.rnic, cq, 64);
@@ -346,7 +348,7 @@ export class Sevd extends Evd implements ItCqTarget {
         }
       }
     } finally {
-      this.draining = false;
+      this.#draining = false;
     }
     if (!this.freed) ia.ops.ri_cq_req_notification(ia.rnic, cq, RiCmpltNotifyType.ANY);
   }
@@ -364,11 +366,11 @@ export class Sevd extends Evd implements ItCqTarget {
   post(ev: it_event_t, notify: boolean, onDequeue: (() => void) | null = null): boolean {
     if (this.freed) return false;
     if (this.dtoDead || this.queue.length >= this.queueSize) {
-      this.overflow();
+      this.#overflow();
       return false;
     }
     this.queue.push({ ev, notify, onDequeue });
-    if (notify) this.notifyCount++;
+    if (notify) this.#notifyCount++;
     this.changed();
     return true;
   }
@@ -388,8 +390,8 @@ export class Sevd extends Evd implements ItCqTarget {
   shift(): Queued | undefined {
     const q = this.queue.shift();
     if (!q) return undefined;
-    if (q.notify) this.notifyCount--;
-    this.roomMade();
+    if (q.notify) this.#notifyCount--;
+    this.#roomMade();
     if (this.queue.length === 0 && this.cb) this.cbArmed = true;
     this.aevd?.memberShifted();
     q.onDequeue?.();
@@ -397,10 +399,10 @@ export class Sevd extends Evd implements ItCqTarget {
   }
 
   /** The queue has room again: AUTO_RESET re-arms overflow reporting and clears the flag. */
-  private roomMade(): void {
-    if (this.overflowed && this.autoReset && !this.dtoDead && this.queue.length < this.queueSize) {
+  #roomMade(): void {
+    if (this.overflowed && this.#autoReset && !this.dtoDead && this.queue.length < this.queueSize) {
       this.overflowed = false;
-      this.reportArmed = this.notifyOnOverflow;
+      this.#reportArmed = this.#notifyOnOverflow;
     }
   }
 
@@ -418,10 +420,10 @@ export class Sevd extends Evd implements ItCqTarget {
 
   /** Records an Event dropped because the SEVD is full (a CM_REQ SEVD drops requests). */
   drop(): void {
-    this.overflow();
+    this.#overflow();
   }
 
-  private overflow(): void {
+  #overflow(): void {
     this.overflowed = true;
     if (this.stream === ET.IT_DTO_EVENT_STREAM && !this.dtoDead) {
       // Irrecoverable (IT-API §5.1): every Endpoint on this SEVD breaks and cannot be reset.
@@ -429,8 +431,8 @@ export class Sevd extends Evd implements ItCqTarget {
       log('DTO SEVD overflow (queue %d): its Endpoints are broken', this.queueSize);
       for (const ep of [...this.eps]) ep.onDtoEvdOverflow();
     }
-    if (!this.reportArmed) return;
-    this.reportArmed = false;
+    if (!this.#reportArmed) return;
+    this.#reportArmed = false;
     const ia = this.ia;
     if (this.stream === ET.IT_ASYNC_AFF_EVENT_STREAM) {
       const u = ia.unaffEvd;
@@ -446,14 +448,14 @@ export class Sevd extends Evd implements ItCqTarget {
   /** Clears `evd_overflowed` (`it_evd_modify`): re-arms reporting. */
   clearOverflow(): void {
     this.overflowed = false;
-    this.reportArmed = this.notifyOnOverflow;
+    this.#reportArmed = this.#notifyOnOverflow;
   }
 
   /** New queue size (validated by the caller): grows the CQ first for a DTO SEVD. */
   resize(size: number): boolean {
     if (size > this.queueSize && !this.reserveCq(size - this.queueSize)) return false;
     this.queueSize = size;
-    this.roomMade();
+    this.#roomMade();
     this.changed();
     return true;
   }
@@ -479,7 +481,7 @@ export class Sevd extends Evd implements ItCqTarget {
       this.cq = null;
     }
     this.queue.length = 0;
-    this.notifyCount = 0;
+    this.#notifyCount = 0;
     if (ia.affEvd === this) ia.affEvd = null;
     if (ia.unaffEvd === this) ia.unaffEvd = null;
     ia.evds.delete(this);
@@ -491,10 +493,10 @@ export class Aevd extends Evd {
   readonly isAevd = true;
   readonly members = new Set<Sevd>();
   /** DEQUEUE_NOTIFICATIONS: SEVDs with a queued Notification Event, oldest first. */
-  private notes: Sevd[] = [];
-  private readonly noted = new Set<Sevd>();
+  #notes: Sevd[] = [];
+  readonly #noted = new Set<Sevd>();
   /** Round-robin cursor over members (starvation-free hand-out). */
-  private rr = 0;
+  #rr = 0;
 
   get dequeueNotifications(): boolean {
     return (this.flags & EF.IT_EVD_DEQUEUE_NOTIFICATIONS) !== 0;
@@ -506,7 +508,7 @@ export class Aevd extends Evd {
 
   /** A member entered or stayed in criteria while enabled. */
   memberChanged(s: Sevd): void {
-    if (this.dequeueNotifications) this.note(s);
+    if (this.dequeueNotifications) this.#note(s);
     this.wake();
   }
 
@@ -515,31 +517,31 @@ export class Aevd extends Evd {
     if (this.cb && this.isEmpty()) this.cbArmed = true;
   }
 
-  private note(s: Sevd): void {
-    if (s.enabled && s.inCriteria() && !this.noted.has(s)) {
-      this.noted.add(s);
-      this.notes.push(s);
+  #note(s: Sevd): void {
+    if (s.enabled && s.inCriteria() && !this.#noted.has(s)) {
+      this.#noted.add(s);
+      this.#notes.push(s);
     }
   }
 
   /** Members still in criteria get a new Notification (at each dequeue and wait). */
-  private refresh(): void {
+  #refresh(): void {
     if (!this.dequeueNotifications) return;
-    for (const s of this.members) this.note(s);
+    for (const s of this.members) this.#note(s);
   }
 
   protected override prepareWait(): void {
-    this.refresh();
+    this.#refresh();
   }
 
   inCriteria(): boolean {
-    if (this.dequeueNotifications) return this.notes.length > 0;
+    if (this.dequeueNotifications) return this.#notes.length > 0;
     for (const s of this.members) if (s.enabled && s.inCriteria()) return true;
     return false;
   }
 
   isEmpty(): boolean {
-    if (this.dequeueNotifications) return this.notes.length === 0;
+    if (this.dequeueNotifications) return this.#notes.length === 0;
     for (const s of this.members) if (s.length > 0) return false;
     return true;
   }
@@ -548,35 +550,35 @@ export class Aevd extends Evd {
     for (const s of this.members) s.sync();
   }
 
-  private members_(): Sevd[] {
+  #members_(): Sevd[] {
     const m = [...this.members];
     if (m.length === 0) return m;
-    const k = this.rr++ % m.length;
+    const k = this.#rr++ % m.length;
     return [...m.slice(k), ...m.slice(0, k)];
   }
 
-  private takeNote(): it_event_t | null {
-    const s = this.notes.shift();
+  #takeNote(): it_event_t | null {
+    const s = this.#notes.shift();
     if (!s) return null;
-    this.noted.delete(s);
-    if (this.notes.length === 0 && this.cb) this.cbArmed = true;
+    this.#noted.delete(s);
+    if (this.#notes.length === 0 && this.cb) this.cbArmed = true;
     return { event_number: ET.IT_AEVD_NOTIFICATION_EVENT, aevd: this, sevd: s };
   }
 
   protected takeForWait(): it_event_t | null {
-    if (this.dequeueNotifications) return this.takeNote();
-    for (const s of this.members_()) if (s.enabled && s.inCriteria()) return s.shift()?.ev ?? null;
+    if (this.dequeueNotifications) return this.#takeNote();
+    for (const s of this.#members_()) if (s.enabled && s.inCriteria()) return s.shift()?.ev ?? null;
     return null;
   }
 
   dequeue(): it_event_t | null {
     this.sync();
     if (this.dequeueNotifications) {
-      this.refresh();
-      return this.takeNote();
+      this.#refresh();
+      return this.#takeNote();
     }
     // The first Event of some member (even a disabled one), members served round robin.
-    for (const s of this.members_()) if (s.length > 0) return s.shift()!.ev;
+    for (const s of this.#members_()) if (s.length > 0) return s.shift()!.ev;
     return null;
   }
 
@@ -588,8 +590,8 @@ export class Aevd extends Evd {
 
   detach(s: Sevd): void {
     this.members.delete(s);
-    this.noted.delete(s);
-    this.notes = this.notes.filter((x) => x !== s);
+    this.#noted.delete(s);
+    this.#notes = this.#notes.filter((x) => x !== s);
     if (s.aevd === this) s.aevd = null;
   }
 

@@ -26,7 +26,18 @@ import {
   type it_path_t,
   type it_conn_qual_t,
 } from './types.js';
-import { PDATA_CONNECT, PDATA_DISCONNECT, DEFAULT_PATH_TIMEOUT_US, isIb, pdataLimits, isUint, pdataOf, checkMask, pick, rcEp } from './impl-common.js';
+import {
+  PDATA_CONNECT,
+  PDATA_DISCONNECT,
+  DEFAULT_PATH_TIMEOUT_US,
+  isIb,
+  pdataLimits,
+  isUint,
+  pdataOf,
+  checkMask,
+  pick,
+  rcEp,
+} from './impl-common.js';
 
 function cnOf(id: unknown): PendingRequest {
   if (!(id instanceof PendingRequest) || id.consumed || id.held || id.ia.freed) fail(S.IT_ERR_INVALID_CN_EST_ID);
@@ -62,7 +73,17 @@ function connectIb(ep: Ep, path: it_path_t, connect_qual: it_conn_qual_t, privat
 }
 
 /** The CM group of {@link ItApi}. */
-export const itCm: Pick<ItApi, 'it_ep_accept' | 'it_ep_connect' | 'it_ep_disconnect' | 'it_handoff' | 'it_listen_create' | 'it_listen_free' | 'it_listen_query' | 'it_reject'> = {
+export const itCm: Pick<
+  ItApi,
+  | 'it_ep_accept'
+  | 'it_ep_connect'
+  | 'it_ep_disconnect'
+  | 'it_handoff'
+  | 'it_listen_create'
+  | 'it_listen_free'
+  | 'it_listen_query'
+  | 'it_reject'
+> = {
   it_ep_accept(ep_handle, cn_est_id, private_data) {
     const ep = rcEp(ep_handle);
     const req = cnOf(cn_est_id);
@@ -144,7 +165,8 @@ export const itCm: Pick<ItApi, 'it_ep_accept' | 'it_ep_connect' | 'it_ep_disconn
     if (e.ia !== ia) fail(S.IT_ERR_INVALID_CONN_EVD);
     if (!(e instanceof Sevd) || e.stream !== ET.IT_CM_REQ_EVENT_STREAM) fail(S.IT_ERR_INVALID_EVD_TYPE);
     if (!isUint(flags) || (flags & ~(LFL.IT_LISTEN_CONN_QUAL_INPUT | LFL.IT_LISTEN_SUPPRESS_IRD_ORD)) !== 0) fail(S.IT_ERR_INVALID_FLAGS);
-    if (!conn_qual || conn_qual.type !== CQ.IT_IANA_PORT) fail(S.IT_ERR_INVALID_CONN_QUAL, 'Listen Points are on IANA ports (iWARP; RoCE: rdma_cm service IDs)');
+    if (!conn_qual || conn_qual.type !== CQ.IT_IANA_PORT)
+      fail(S.IT_ERR_INVALID_CONN_QUAL, 'Listen Points are on IANA ports (iWARP; RoCE: rdma_cm service IDs)');
     const input = (flags & LFL.IT_LISTEN_CONN_QUAL_INPUT) !== 0;
     let port = 0;
     if (input) {
@@ -180,7 +202,14 @@ export const itCm: Pick<ItApi, 'it_ep_accept' | 'it_ep_connect' | 'it_ep_disconn
 
   it_listen_query(listen_handle, mask) {
     const l = check(listen_handle, Listen, S.IT_ERR_INVALID_LISTEN);
-    checkMask(mask, LPM.IT_LISTEN_PARAM_ALL | LPM.IT_LISTEN_PARAM_IA_HANDLE | LPM.IT_LISTEN_PARAM_SPIGOT_ID | LPM.IT_LISTEN_PARAM_CONNECT_EVD | LPM.IT_LISTEN_PARAM_CONN_QUAL);
+    checkMask(
+      mask,
+      LPM.IT_LISTEN_PARAM_ALL |
+        LPM.IT_LISTEN_PARAM_IA_HANDLE |
+        LPM.IT_LISTEN_PARAM_SPIGOT_ID |
+        LPM.IT_LISTEN_PARAM_CONNECT_EVD |
+        LPM.IT_LISTEN_PARAM_CONN_QUAL,
+    );
     return pick(mask, { ia_handle: l.ia, spigot_id: l.spigot, connect_evd: l.evd, connect_qual: l.connQual }, [
       [LPM.IT_LISTEN_PARAM_IA_HANDLE, 'ia_handle'],
       [LPM.IT_LISTEN_PARAM_SPIGOT_ID, 'spigot_id'],

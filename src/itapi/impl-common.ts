@@ -164,7 +164,12 @@ export function sgeOf(ep: { ia: Ia }, t: it_lmr_triplet_t, invalidLmrImmediate: 
   return { tag: BAD_STAG, addr: t.addr, len: t.length };
 }
 
-export function sglOf(ep: { ia: Ia }, segs: readonly it_lmr_triplet_t[] | null, max: number, invalidLmrImmediate: boolean): ri_data_seg_t[] {
+export function sglOf(
+  ep: { ia: Ia },
+  segs: readonly it_lmr_triplet_t[] | null,
+  max: number,
+  invalidLmrImmediate: boolean,
+): ri_data_seg_t[] {
   const list = segs ?? [];
   if (!Array.isArray(list) || list.length > max) fail(S.IT_ERR_INVALID_NUM_SEGMENTS);
   return list.map((t) => sgeOf(ep, t, invalidLmrImmediate));
@@ -202,7 +207,14 @@ export function epSevds(ia: Ia, reqH: unknown, recvH: unknown, connH: unknown, r
  * immediate error gives the reservation back. `rc`: an RNIC that refuses the IRD/ORD is
  * `IT_ERR_RESOURCE_IRD`.
  */
-export function createEpQp(ep: { cqReservation: { req: number; recv: number }; createQp(): RiRet }, req: Sevd, recv: Sevd, sq: number, rq: number, rc: boolean): void {
+export function createEpQp(
+  ep: { cqReservation: { req: number; recv: number }; createQp(): RiRet },
+  req: Sevd,
+  recv: Sevd,
+  sq: number,
+  rq: number,
+  rc: boolean,
+): void {
   if (!req.reserveCq(sq)) fail(S.IT_ERR_RESOURCES, 'request SEVD completion queue');
   if (!recv.reserveCq(rq)) {
     req.unreserveCq(sq);

@@ -41,7 +41,15 @@ function totalOf(sgl: readonly ri_data_seg_t[]): number {
  * RDMA Read, or with `IT_UNLINK_LOCAL_SINK` (exactly one segment) an RDMA Read with Local
  * Invalidate whose success unlinks that segment's region (`sinkOf`).
  */
-function postRead(ep: Ep, sgl: ri_data_seg_t[], cookie: it_dto_cookie_t, dto_flags: DF, rdma_addr: it_rdma_addr_t, rmr_context: it_rmr_context_t, sinkOf: () => Lmr | Rmr | undefined): void {
+function postRead(
+  ep: Ep,
+  sgl: ri_data_seg_t[],
+  cookie: it_dto_cookie_t,
+  dto_flags: DF,
+  rdma_addr: it_rdma_addr_t,
+  rmr_context: it_rmr_context_t,
+  sinkOf: () => Lmr | Rmr | undefined,
+): void {
   const unlink = (dto_flags & DF.IT_UNLINK_LOCAL_SINK) !== 0;
   let sink: Lmr | Rmr | undefined;
   if (unlink) {
@@ -65,7 +73,13 @@ function postRead(ep: Ep, sgl: ri_data_seg_t[], cookie: it_dto_cookie_t, dto_fla
 }
 
 /** `it_post_send`, and `it_post_send_and_unlink` (`rmr_context` not null: a Send with Invalidate). */
-function postSend(ep_handle: it_ep_handle_t, local_segments: readonly it_lmr_triplet_t[], cookie: it_dto_cookie_t, dto_flags: DF, rmr_context: it_rmr_context_t | null): void {
+function postSend(
+  ep_handle: it_ep_handle_t,
+  local_segments: readonly it_lmr_triplet_t[],
+  cookie: it_dto_cookie_t,
+  dto_flags: DF,
+  rmr_context: it_rmr_context_t | null,
+): void {
   const ep = rcEp(ep_handle);
   checkSqState(ep);
   checkDtoFlags(dto_flags, SEND_FLAGS);
@@ -78,7 +92,16 @@ function postSend(ep_handle: it_ep_handle_t, local_segments: readonly it_lmr_tri
 }
 
 /** The DTO group of {@link ItApi}. */
-export const itDto: Pick<ItApi, 'it_post_atomic' | 'it_post_rdma_read' | 'it_post_rdma_read_to_rmr' | 'it_post_rdma_write' | 'it_post_recv' | 'it_post_send' | 'it_post_send_and_unlink'> = {
+export const itDto: Pick<
+  ItApi,
+  | 'it_post_atomic'
+  | 'it_post_rdma_read'
+  | 'it_post_rdma_read_to_rmr'
+  | 'it_post_rdma_write'
+  | 'it_post_recv'
+  | 'it_post_send'
+  | 'it_post_send_and_unlink'
+> = {
   it_post_atomic(ep_handle, op, swap_or_add, compare, result, cookie, dto_flags, rdma_addr, rmr_context) {
     // IT-API §6 it_post_atomic: softrdma carries atomics on iWARP with RFC 7306 towards a peer
     // that negotiated it (the spec-notes); towards any other peer the WR completes in error

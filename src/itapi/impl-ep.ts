@@ -24,7 +24,6 @@ import {
 } from './types.js';
 import { MAX_RC_LEN, limits, isUint, checkMask, rcEp, epSevds, createEpQp } from './impl-common.js';
 
-
 /** A hi watermark softrdma takes: none (0) or disabled. */
 function hwm(v: number): boolean {
   return v === 0 || v === IT_HARD_HI_WATERMARK_DISABLE;
@@ -94,7 +93,8 @@ function udEpAttrs(ep: UdEp, has: (b: number) => boolean): it_ep_attributes_part
   if (has(EPM.IT_EP_PARAM_MAX_SEND_SEG)) attr.max_send_segments = a.max_send_segments;
   if (has(EPM.IT_EP_PARAM_MAX_RECV_SEG)) attr.max_recv_segments = a.max_recv_segments;
   if (has(EPM.IT_EP_PARAM_PRIV_OPS_ENABLE)) attr.priv_ops_enable = false;
-  if (has(EPM.IT_EP_PARAM_EP_ID) || has(EPM.IT_EP_PARAM_EP_KEY)) attr.srv = { ud: { ep_info: { ud_ep_id: ep.qpn, ud_ep_key: a.ud_ep_key } } };
+  if (has(EPM.IT_EP_PARAM_EP_ID) || has(EPM.IT_EP_PARAM_EP_KEY))
+    attr.srv = { ud: { ep_info: { ud_ep_id: ep.qpn, ud_ep_key: a.ud_ep_key } } };
   return attr;
 }
 
@@ -154,11 +154,13 @@ export const itEp: Pick<ItApi, 'it_ep_free' | 'it_ep_modify' | 'it_ep_query' | '
     if (ep_handle instanceof UdEp) {
       const u = check(ep_handle, UdEp, S.IT_ERR_INVALID_EP);
       // A UD Endpoint: its key and its payload size.
-      if (!isUint(mask) || Number(mask) === 0 || (mask & ~(EPM.IT_EP_PARAM_EP_KEY | EPM.IT_EP_PARAM_MAX_PAYLOAD)) !== 0) fail(S.IT_ERR_INVALID_MASK);
+      if (!isUint(mask) || Number(mask) === 0 || (mask & ~(EPM.IT_EP_PARAM_EP_KEY | EPM.IT_EP_PARAM_MAX_PAYLOAD)) !== 0)
+        fail(S.IT_ERR_INVALID_MASK);
       const a = ep_attr ?? {};
       const key = a.srv && 'ud' in a.srv ? a.srv.ud.ep_info?.ud_ep_key : undefined;
       if (mask & EPM.IT_EP_PARAM_EP_KEY && (!isUint(key) || key > 0xffff_ffff || (key & 0x8000_0000) !== 0)) fail(S.IT_ERR_INVALID_EP_KEY);
-      if (mask & EPM.IT_EP_PARAM_MAX_PAYLOAD && (!isUint(a.max_dto_payload_size) || a.max_dto_payload_size > UD_MAX_MESSAGE)) fail(S.IT_ERR_PAYLOAD_SIZE);
+      if (mask & EPM.IT_EP_PARAM_MAX_PAYLOAD && (!isUint(a.max_dto_payload_size) || a.max_dto_payload_size > UD_MAX_MESSAGE))
+        fail(S.IT_ERR_PAYLOAD_SIZE);
       if (mask & EPM.IT_EP_PARAM_EP_KEY && u.setKey(key!) !== RiRet.SUCCESS) fail(S.IT_ERR_INVALID_EP_STATE);
       if (mask & EPM.IT_EP_PARAM_MAX_PAYLOAD) u.attr.max_dto_payload_size = a.max_dto_payload_size!;
       return;

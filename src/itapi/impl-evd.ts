@@ -20,7 +20,12 @@ import { isUint, checkMask, pick } from './impl-common.js';
 
 /** `it_evd_create` flag validity. */
 function checkEvdFlags(stream: ET, flags: number): void {
-  const defined = EF.IT_EVD_DEQUEUE_NOTIFICATIONS | EF.IT_EVD_CREATE_FD | EF.IT_EVD_OVERFLOW_DEFAULT | EF.IT_EVD_OVERFLOW_NOTIFY | EF.IT_EVD_OVERFLOW_AUTO_RESET;
+  const defined =
+    EF.IT_EVD_DEQUEUE_NOTIFICATIONS |
+    EF.IT_EVD_CREATE_FD |
+    EF.IT_EVD_OVERFLOW_DEFAULT |
+    EF.IT_EVD_OVERFLOW_NOTIFY |
+    EF.IT_EVD_OVERFLOW_AUTO_RESET;
   if (!isUint(flags) || (flags & ~defined) !== 0) fail(S.IT_ERR_INVALID_FLAGS);
   const overflowFlags = EF.IT_EVD_OVERFLOW_DEFAULT | EF.IT_EVD_OVERFLOW_NOTIFY | EF.IT_EVD_OVERFLOW_AUTO_RESET;
   if (stream === ET.IT_AEVD_NOTIFICATION_EVENT_STREAM) {
@@ -47,7 +52,18 @@ function checkDequeueState(e: Evd, wait: boolean): void {
 }
 
 /** The EVD group of {@link ItApi}. */
-export const itEvd: Pick<ItApi, 'it_evd_callback_attach' | 'it_evd_callback_detach' | 'it_evd_create' | 'it_evd_dequeue' | 'it_evd_free' | 'it_evd_modify' | 'it_evd_post_se' | 'it_evd_query' | 'it_evd_wait'> = {
+export const itEvd: Pick<
+  ItApi,
+  | 'it_evd_callback_attach'
+  | 'it_evd_callback_detach'
+  | 'it_evd_create'
+  | 'it_evd_dequeue'
+  | 'it_evd_free'
+  | 'it_evd_modify'
+  | 'it_evd_post_se'
+  | 'it_evd_query'
+  | 'it_evd_wait'
+> = {
   it_evd_callback_attach(evd_handle, callback, arg) {
     const e = check(evd_handle, Evd, S.IT_ERR_INVALID_EVD);
     if (!e.ia.privileged) fail(S.IT_ERR_NO_PERMISSION, 'callbacks are for Privileged Consumers');
@@ -113,7 +129,9 @@ export const itEvd: Pick<ItApi, 'it_evd_callback_attach' | 'it_evd_callback_deta
     if (e.cbRunning) fail(S.IT_ERR_INVALID_EVD_STATE, 'a callback invocation is running');
     if (e instanceof Sevd) {
       const selfFed =
-        e.stream === ET.IT_ASYNC_AFF_EVENT_STREAM || e.stream === ET.IT_ASYNC_UNAFF_EVENT_STREAM || e.stream === ET.IT_SOFTWARE_EVENT_STREAM;
+        e.stream === ET.IT_ASYNC_AFF_EVENT_STREAM ||
+        e.stream === ET.IT_ASYNC_UNAFF_EVENT_STREAM ||
+        e.stream === ET.IT_SOFTWARE_EVENT_STREAM;
       if (!selfFed && e.feeders > 0) fail(S.IT_ERR_EVD_BUSY, 'still fed by an Endpoint or Listen');
     } else if ((e as Aevd).members.size > 0) {
       fail(S.IT_ERR_EVD_BUSY, 'SEVDs still feed the AEVD');
@@ -123,12 +141,18 @@ export const itEvd: Pick<ItApi, 'it_evd_callback_attach' | 'it_evd_callback_deta
 
   it_evd_modify(evd_handle, mask, params) {
     const e = check(evd_handle, Evd, S.IT_ERR_INVALID_EVD);
-    const modifiable = EVM.IT_EVD_PARAM_QUEUE_SIZE | EVM.IT_EVD_PARAM_THRESHOLD | EVM.IT_EVD_PARAM_AEVD_HANDLE | EVM.IT_EVD_PARAM_ENABLED | EVM.IT_EVD_PARAM_OVERFLOWED;
+    const modifiable =
+      EVM.IT_EVD_PARAM_QUEUE_SIZE |
+      EVM.IT_EVD_PARAM_THRESHOLD |
+      EVM.IT_EVD_PARAM_AEVD_HANDLE |
+      EVM.IT_EVD_PARAM_ENABLED |
+      EVM.IT_EVD_PARAM_OVERFLOWED;
     if (!isUint(mask) || Number(mask) === 0 || (mask & ~modifiable) !== 0) fail(S.IT_ERR_INVALID_MASK);
     const p = params ?? {};
     const enabledAfter = mask & EVM.IT_EVD_PARAM_ENABLED ? p.evd_enabled === true : e.enabled;
     if (e instanceof Aevd) {
-      const sevdOnly = EVM.IT_EVD_PARAM_QUEUE_SIZE | EVM.IT_EVD_PARAM_THRESHOLD | EVM.IT_EVD_PARAM_AEVD_HANDLE | EVM.IT_EVD_PARAM_OVERFLOWED;
+      const sevdOnly =
+        EVM.IT_EVD_PARAM_QUEUE_SIZE | EVM.IT_EVD_PARAM_THRESHOLD | EVM.IT_EVD_PARAM_AEVD_HANDLE | EVM.IT_EVD_PARAM_OVERFLOWED;
       if (mask & sevdOnly) fail(S.IT_ERR_INVALID_MASK, 'queue size, threshold, AEVD and overflow are SEVD parameters');
       if (mask & EVM.IT_EVD_PARAM_ENABLED) {
         e.setEnabled(enabledAfter);

@@ -47,7 +47,9 @@ function localAddrs(): it_net_addr_t[] {
   const out: it_net_addr_t[] = [];
   for (const list of Object.values(networkInterfaces())) {
     for (const a of list ?? []) {
-      out.push(a.family === 'IPv4' ? { addr_type: NA.IT_IPV4, addr: { ipv4: a.address } } : { addr_type: NA.IT_IPV6, addr: { ipv6: a.address } });
+      out.push(
+        a.family === 'IPv4' ? { addr_type: NA.IT_IPV4, addr: { ipv4: a.address } } : { addr_type: NA.IT_IPV6, addr: { ipv6: a.address } },
+      );
     }
   }
   return out;
@@ -94,7 +96,9 @@ function iaInfo(ia: Ia): it_ia_info_t {
     api_minor_version: 1,
     sw_major_version: 0,
     sw_minor_version: 1,
-    vendor: ib ? { ib: { vendor: limits(ia).vendor_id, device: limits(ia).vendor_part_id, revision: limits(ia).hw_version } } : { iwarp: { valid_vid: false, vid } },
+    vendor: ib
+      ? { ib: { vendor: limits(ia).vendor_id, device: limits(ia).vendor_part_id, revision: limits(ia).hw_version } }
+      : { iwarp: { valid_vid: false, vid } },
     dto_alignment_hint: 64,
     transport_type: transportOf(ia),
     supported_service_types: ib ? ((SVC.IT_RC_SERVICE | SVC.IT_UD_SERVICE) as SVC) : SVC.IT_RC_SERVICE,
@@ -154,7 +158,21 @@ function swap64(x: bigint): bigint {
 }
 
 /** The IA group of {@link ItApi}. */
-export const itIa: Pick<ItApi, 'it_convert_net_addr' | 'it_get_consumer_context' | 'it_get_handle_type' | 'it_get_pathinfo' | 'it_hton64' | 'it_ntoh64' | 'it_ia_create' | 'it_ia_free' | 'it_ia_info_free' | 'it_ia_query' | 'it_interface_list' | 'it_set_consumer_context'> = {
+export const itIa: Pick<
+  ItApi,
+  | 'it_convert_net_addr'
+  | 'it_get_consumer_context'
+  | 'it_get_handle_type'
+  | 'it_get_pathinfo'
+  | 'it_hton64'
+  | 'it_ntoh64'
+  | 'it_ia_create'
+  | 'it_ia_free'
+  | 'it_ia_info_free'
+  | 'it_ia_query'
+  | 'it_interface_list'
+  | 'it_set_consumer_context'
+> = {
   async it_convert_net_addr(source_addr, addr_type, options?: ItWaitOptions) {
     if (!source_addr || typeof source_addr !== 'object') fail(S.IT_ERR_INVALID_ADDRESS);
     const t = source_addr.addr_type;
@@ -167,7 +185,8 @@ export const itIa: Pick<ItApi, 'it_convert_net_addr' | 'it_get_consumer_context'
       const v = 'ipv4' in source_addr.addr ? source_addr.addr.ipv4 : '';
       if (!net.isIPv4(v)) fail(S.IT_ERR_INVALID_ADDRESS);
       if (addr_type === NA.IT_IPV4) return { status: S.IT_SUCCESS, destination_addr: source_addr };
-      if (addr_type === NA.IT_IPV6) return { status: S.IT_SUCCESS, destination_addr: { addr_type: NA.IT_IPV6, addr: { ipv6: `::ffff:${v}` } } };
+      if (addr_type === NA.IT_IPV6)
+        return { status: S.IT_SUCCESS, destination_addr: { addr_type: NA.IT_IPV6, addr: { ipv6: `::ffff:${v}` } } };
       fail(S.IT_ERR_INVALID_CONVERSION);
     }
     if (t === NA.IT_IPV6) {
@@ -220,7 +239,9 @@ export const itIa: Pick<ItApi, 'it_convert_net_addr' | 'it_get_consumer_context'
         ? {
             spigot_id: 0,
             timeout: DEFAULT_PATH_TIMEOUT_US,
-            remote: { iwarp: { ip_vers: it_ip_vers_t.IT_IP_VERS_IPV4, laddr: { ipv4: loop ? '127.0.0.1' : '0.0.0.0' }, raddr: { ipv4: ip } } },
+            remote: {
+              iwarp: { ip_vers: it_ip_vers_t.IT_IP_VERS_IPV4, laddr: { ipv4: loop ? '127.0.0.1' : '0.0.0.0' }, raddr: { ipv4: ip } },
+            },
           }
         : {
             spigot_id: 0,

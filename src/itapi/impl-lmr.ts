@@ -21,7 +21,23 @@ import {
   type it_lmr_param_t,
   type it_lmr_triplet_t,
 } from './types.js';
-import { MAX_RC_LEN, limits, isUint, checkMask, pick, addrOf, cookieOf, checkDtoFlags, BASE_SQ, UNLINK_FLAGS, rcEp, riFlags, checkAddrMode, checkSqState, nextContext } from './impl-common.js';
+import {
+  MAX_RC_LEN,
+  limits,
+  isUint,
+  checkMask,
+  pick,
+  addrOf,
+  cookieOf,
+  checkDtoFlags,
+  BASE_SQ,
+  UNLINK_FLAGS,
+  rcEp,
+  riFlags,
+  checkAddrMode,
+  checkSqState,
+  nextContext,
+} from './impl-common.js';
 
 /** RNICPI rights of IT-API privileges (note: the remote bits are swapped between the two). */
 function memAttrOf(privs: number, relative: boolean): number {
@@ -57,7 +73,17 @@ function regError(st: RiRet): S {
 }
 
 /** `it_lmr_create` with an I/O Buffer List (privileged): a physical registration. */
-function createLmrIobl(ia: Ia, pz: Pz, va: bigint | null, iobl: it_iobl_t, length: number, mode: AM, privs: number, fl: number, sharedId: number) {
+function createLmrIobl(
+  ia: Ia,
+  pz: Pz,
+  va: bigint | null,
+  iobl: it_iobl_t,
+  length: number,
+  mode: AM,
+  privs: number,
+  fl: number,
+  sharedId: number,
+) {
   const rel = mode === AM.IT_ADDR_MODE_RELATIVE;
   if (!iobl || typeof iobl !== 'object' || !iobl.list) fail(S.IT_ERR_INVALID_IOBL);
   let list: bigint[] | ri_phys_buf_t[];
@@ -126,7 +152,22 @@ function memSync(segs: readonly it_lmr_triplet_t[]): void {
 }
 
 /** The LMR group of {@link ItApi}. */
-export const itLmr: Pick<ItApi, 'it_lmr_create' | 'it_lmr_create_unlinked' | 'it_lmr_flush_to_mem' | 'it_lmr_free' | 'it_lmr_link' | 'it_lmr_modify' | 'it_lmr_query' | 'it_lmr_refresh_from_mem' | 'it_lmr_unlink' | 'it_make_rdma_addr_absolute' | 'it_make_rdma_addr_relative' | 'it_mem_map' | 'it_mem_unmap'> = {
+export const itLmr: Pick<
+  ItApi,
+  | 'it_lmr_create'
+  | 'it_lmr_create_unlinked'
+  | 'it_lmr_flush_to_mem'
+  | 'it_lmr_free'
+  | 'it_lmr_link'
+  | 'it_lmr_modify'
+  | 'it_lmr_query'
+  | 'it_lmr_refresh_from_mem'
+  | 'it_lmr_unlink'
+  | 'it_make_rdma_addr_absolute'
+  | 'it_make_rdma_addr_relative'
+  | 'it_mem_map'
+  | 'it_mem_unmap'
+> = {
   it_lmr_create(pz_handle, addr, iobl, length, addr_mode, privs, flags, shared_id) {
     const pz = check(pz_handle, Pz, S.IT_ERR_INVALID_PZ);
     const ia = pz.ia;
@@ -265,7 +306,13 @@ export const itLmr: Pick<ItApi, 'it_lmr_create' | 'it_lmr_create_unlinked' | 'it
       mr_handle: lmr.mr!,
     };
     ep.postSq(
-      { kind: 'lmr_link', cookie: cookieOf(cookie), flags: dto_flags, lmr, link: { lmr: null, addr: va, length, privs, addrMode: addr_mode, context: ctx } },
+      {
+        kind: 'lmr_link',
+        cookie: cookieOf(cookie),
+        flags: dto_flags,
+        lmr,
+        link: { lmr: null, addr: va, length, privs, addrMode: addr_mode, context: ctx },
+      },
       wr,
     );
     return ctx;
@@ -293,14 +340,26 @@ export const itLmr: Pick<ItApi, 'it_lmr_create' | 'it_lmr_create_unlinked' | 'it
     let privs = lmr.privs;
     if (mask & LMM.IT_LMR_PARAM_MEM_PRIV) {
       privs = p.privs as number;
-      const ok = isUint(privs) && privs !== 0 && (privs & ~PRIV.IT_PRIV_ALL) === 0 && !(privs & PRIV.IT_PRIV_REMOTE_WRITE && !(privs & PRIV.IT_PRIV_LOCAL_WRITE));
+      const ok =
+        isUint(privs) &&
+        privs !== 0 &&
+        (privs & ~PRIV.IT_PRIV_ALL) === 0 &&
+        !(privs & PRIV.IT_PRIV_REMOTE_WRITE && !(privs & PRIV.IT_PRIV_LOCAL_WRITE));
       if (!ok) destroyAnd(S.IT_ERR_INVALID_PRIVS, 'the LMR was destroyed');
     }
     let change = 0;
     if (mask & LMM.IT_LMR_PARAM_PZ) change |= RiMrRereg.PD;
     if (mask & LMM.IT_LMR_PARAM_MEM_PRIV) change |= RiMrRereg.ACCESS;
     const rel = lmr.addrMode === AM.IT_ADDR_MODE_RELATIVE;
-    const r = ia.ops.ri_mr_rereg(ia.rnic, lmr.mr!, change, { va: lmr.addr, length: lmr.length, mem_attr: memAttrOf(privs, rel), pd: pz.pd }, lmr.ltag, null, lmr);
+    const r = ia.ops.ri_mr_rereg(
+      ia.rnic,
+      lmr.mr!,
+      change,
+      { va: lmr.addr, length: lmr.length, mem_attr: memAttrOf(privs, rel), pd: pz.pd },
+      lmr.ltag,
+      null,
+      lmr,
+    );
     if (r.status !== RiRet.SUCCESS) {
       if (r.status === RiRet.WINDOWS_BOUND) fail(S.IT_ERR_LMR_BUSY);
       destroyAnd(r.status === RiRet.MEM_INVALID_ACCESS ? S.IT_ERR_INVALID_PRIVS : S.IT_ERR_RESOURCES, `ri_mr_rereg: ${RiRet[r.status]}`);

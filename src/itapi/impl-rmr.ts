@@ -16,7 +16,21 @@ import {
   it_rmr_type_t as RT,
   type it_rmr_param_t,
 } from './types.js';
-import { isUint, checkMask, pick, addrOf, cookieOf, checkDtoFlags, BASE_SQ, UNLINK_FLAGS, rcEp, riFlags, checkAddrMode, checkSqState, nextContext } from './impl-common.js';
+import {
+  isUint,
+  checkMask,
+  pick,
+  addrOf,
+  cookieOf,
+  checkDtoFlags,
+  BASE_SQ,
+  UNLINK_FLAGS,
+  rcEp,
+  riFlags,
+  checkAddrMode,
+  checkSqState,
+  nextContext,
+} from './impl-common.js';
 
 /** The RMR group of {@link ItApi}. */
 export const itRmr: Pick<ItApi, 'it_rmr_create' | 'it_rmr_free' | 'it_rmr_link' | 'it_rmr_query' | 'it_rmr_unlink'> = {

@@ -21,7 +21,12 @@ export const itSrq: Pick<ItApi, 'it_srq_create' | 'it_srq_free' | 'it_srq_modify
     if (!isUint(max_recv_segments) || max_recv_segments > l.max_sgl_srq) fail(S.IT_ERR_RESOURCE_RSEG);
     // The S-RQ object is the SRQ's os_data: its events come back to it.
     const srq = new Srq(ia, pz);
-    const r = ia.ops.ri_srq_create(ia.rnic, { max_wrs: Math.max(1, max_recv_dtos), max_sgl: Math.max(1, max_recv_segments), lowat: 0, pd: pz.pd }, null, srq);
+    const r = ia.ops.ri_srq_create(
+      ia.rnic,
+      { max_wrs: Math.max(1, max_recv_dtos), max_sgl: Math.max(1, max_recv_segments), lowat: 0, pd: pz.pd },
+      null,
+      srq,
+    );
     if (r.status !== RiRet.SUCCESS) fail(S.IT_ERR_RESOURCES, `ri_srq_create: ${RiRet[r.status]}`);
     srq.srq = r.srq;
     srq.maxRecvDtos = r.srq_attrs.max_wrs;

@@ -11,7 +11,19 @@ import { pdataBuffer } from './ep-events.js';
 import { Ep } from './ep.js';
 import { Evd, Sevd } from './evd.js';
 import { check, fail, Pz } from './objects.js';
-import { Ah, avOfPath, hostOfPath, sidrOfStatus, UD_GRH_LEN, UD_MAX_MESSAGE, UD_PDATA_REPLY, UD_PDATA_REQUEST, UdEp, UdSvcHandle, UdSvcRequest } from './ud.js';
+import {
+  Ah,
+  avOfPath,
+  hostOfPath,
+  sidrOfStatus,
+  UD_GRH_LEN,
+  UD_MAX_MESSAGE,
+  UD_PDATA_REPLY,
+  UD_PDATA_REQUEST,
+  UdEp,
+  UdSvcHandle,
+  UdSvcRequest,
+} from './ud.js';
 import { roceCm } from './roce.js';
 import { it_status_t as S } from './status.js';
 import {
@@ -24,7 +36,20 @@ import {
   it_ud_svc_req_param_mask_t as UDM,
   it_ud_svc_req_status_t as US,
 } from './types.js';
-import { limits, isIb, isUint, pdataOf, checkMask, pick, cookieOf, checkDtoFlags, RECV_FLAGS, sglOf, epSevds, createEpQp } from './impl-common.js';
+import {
+  limits,
+  isIb,
+  isUint,
+  pdataOf,
+  checkMask,
+  pick,
+  cookieOf,
+  checkDtoFlags,
+  RECV_FLAGS,
+  sglOf,
+  epSevds,
+  createEpQp,
+} from './impl-common.js';
 
 /** A datagram Send: no fences (BARRIER_FENCE is illegal on any UD WR). */
 const SENDTO_FLAGS = DF.IT_COMPLETION_FLAG | DF.IT_NOTIFY_FLAG | DF.IT_SOLICITED_WAIT_FLAG | DF.IT_COALESCE_WR_FLAG;
@@ -39,7 +64,21 @@ function udEp(h: unknown): UdEp {
 }
 
 /** The UD group of {@link ItApi}. */
-export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_free' | 'it_address_handle_modify' | 'it_address_handle_query' | 'it_ep_ud_create' | 'it_post_recvfrom' | 'it_post_sendto' | 'it_ud_service_reply' | 'it_ud_service_request' | 'it_ud_service_request_handle_create' | 'it_ud_service_request_handle_free' | 'it_ud_service_request_handle_query'> = {
+export const itUd: Pick<
+  ItApi,
+  | 'it_address_handle_create'
+  | 'it_address_handle_free'
+  | 'it_address_handle_modify'
+  | 'it_address_handle_query'
+  | 'it_ep_ud_create'
+  | 'it_post_recvfrom'
+  | 'it_post_sendto'
+  | 'it_ud_service_reply'
+  | 'it_ud_service_request'
+  | 'it_ud_service_request_handle_create'
+  | 'it_ud_service_request_handle_free'
+  | 'it_ud_service_request_handle_query'
+> = {
   it_address_handle_create(pz_handle, destination_path, ah_flags) {
     const pz = check(pz_handle, Pz, S.IT_ERR_INVALID_PZ);
     const ia = pz.ia;
@@ -92,14 +131,16 @@ export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_f
     const l = limits(ia);
     const a = ep_attr;
     if (!a || typeof a !== 'object' || !a.srv || !('ud' in a.srv)) fail(S.IT_ERR_INVALID_EP_KEY, 'UD attributes (srv.ud) required');
-    if (!isUint(a.max_dto_payload_size) || a.max_dto_payload_size > UD_MAX_MESSAGE) fail(S.IT_ERR_PAYLOAD_SIZE, `a UD message is at most ${UD_MAX_MESSAGE} octets`);
+    if (!isUint(a.max_dto_payload_size) || a.max_dto_payload_size > UD_MAX_MESSAGE)
+      fail(S.IT_ERR_PAYLOAD_SIZE, `a UD message is at most ${UD_MAX_MESSAGE} octets`);
     if (!isUint(a.max_request_dtos) || a.max_request_dtos > l.max_wrs_qp) fail(S.IT_ERR_RESOURCE_REQ_DTO);
     if (!isUint(a.max_recv_dtos) || a.max_recv_dtos > l.max_wrs_qp) fail(S.IT_ERR_RESOURCE_RECV_DTO);
     if (!isUint(a.max_send_segments) || a.max_send_segments > l.max_sgl_send_recvqp) fail(S.IT_ERR_RESOURCE_SSEG);
     if (!isUint(a.max_recv_segments) || a.max_recv_segments > l.max_sgl_send_recvqp) fail(S.IT_ERR_RESOURCE_RSEG);
     if (a.priv_ops_enable) fail(S.IT_ERR_PRIV_OPS_UNAVAILABLE, 'no privileged operations on UD Endpoints');
     const key = a.srv.ud.ep_info?.ud_ep_key;
-    if (!isUint(key) || key > 0xffff_ffff || (key & 0x8000_0000) !== 0) fail(S.IT_ERR_INVALID_EP_KEY, 'a Q_Key below 0x80000000 (the high bit is for privileged keys)');
+    if (!isUint(key) || key > 0xffff_ffff || (key & 0x8000_0000) !== 0)
+      fail(S.IT_ERR_INVALID_EP_KEY, 'a Q_Key below 0x80000000 (the high bit is for privileged keys)');
     const ep = new UdEp(
       ia,
       pz,
@@ -139,7 +180,8 @@ export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_f
     const ep = udEp(ep_handle);
     checkDtoFlags(dto_flags, SENDTO_FLAGS);
     const d = remote_ep_addr;
-    if (!d || typeof d !== 'object' || d.type !== DG.IT_DG_TYPE_IB_UD || !d.addr?.ud) fail(S.IT_ERR_INVALID_AH, 'an IB UD destination is needed');
+    if (!d || typeof d !== 'object' || d.type !== DG.IT_DG_TYPE_IB_UD || !d.addr?.ud)
+      fail(S.IT_ERR_INVALID_AH, 'an IB UD destination is needed');
     const ah = check(d.addr.ud.addr, Ah, S.IT_ERR_INVALID_AH);
     // The AH must be of the Endpoint's PZ (IT-API §2.7; IBTA: the AH's PD is the QP's).
     if (ah.pz !== ep.pz || ah.path.spigot_id !== ep.spigot) fail(S.IT_ERR_INVALID_AH, 'the Address Handle belongs to another PZ or Spigot');
@@ -157,7 +199,8 @@ export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_f
     const sidr = sidrOfStatus(status);
     if (sidr === null) fail(S.IT_ERR_INVALID_UD_STATUS);
     const pd = pdataOf(private_data, UD_PDATA_REPLY);
-    if (sidr === 0 && (!ep_info || !isUint(ep_info.ud_ep_id) || !isUint(ep_info.ud_ep_key))) fail(S.IT_ERR_INVALID_UD_STATUS, 'EP_INFO_VALID needs ep_info');
+    if (sidr === 0 && (!ep_info || !isUint(ep_info.ud_ep_id) || !isUint(ep_info.ud_ep_key)))
+      fail(S.IT_ERR_INVALID_UD_STATUS, 'EP_INFO_VALID needs ep_info');
     id.ia.udRequests.delete(id);
     id.reply(sidr, ep_info, pd);
   },
@@ -173,7 +216,8 @@ export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_f
     const ia = e.ia;
     if (!isIb(ia)) fail(S.IT_ERR_OP_NOT_SUPPORTED, 'no UD service on an iWARP IA');
     const pd = pdataOf(private_data, UD_PDATA_REQUEST);
-    if (!conn_qual || typeof conn_qual !== 'object' || conn_qual.type !== CQ.IT_IANA_PORT) fail(S.IT_ERR_INVALID_CONN_QUAL, 'UD services are on IANA ports (rdma_cm service IDs)');
+    if (!conn_qual || typeof conn_qual !== 'object' || conn_qual.type !== CQ.IT_IANA_PORT)
+      fail(S.IT_ERR_INVALID_CONN_QUAL, 'UD services are on IANA ports (rdma_cm service IDs)');
     const port = conn_qual.conn_qual.port;
     if (!isUint(port) || port === 0 || port > 0xffff) fail(S.IT_ERR_INVALID_CONN_QUAL);
     if (!destination_path || typeof destination_path !== 'object') fail(S.IT_ERR_INVALID_SOURCE_PATH);
@@ -195,7 +239,17 @@ export const itUd: Pick<ItApi, 'it_address_handle_create' | 'it_address_handle_f
   it_ud_service_request_handle_query(ud_svc_handle, mask) {
     const h = check(ud_svc_handle, UdSvcHandle, S.IT_ERR_INVALID_UD_SVC);
     const U = UDM;
-    checkMask(mask, U.IT_UD_PARAM_ALL | U.IT_UD_PARAM_IA_HANDLE | U.IT_UD_PARAM_REQ_ID | U.IT_UD_PARAM_REPLY_EVD | U.IT_UD_PARAM_CONN_QUAL | U.IT_UD_PARAM_DEST_PATH | U.IT_UD_PARAM_PRIV_DATA | U.IT_UD_PARAM_PRIV_DATA_LENGTH);
+    checkMask(
+      mask,
+      U.IT_UD_PARAM_ALL |
+        U.IT_UD_PARAM_IA_HANDLE |
+        U.IT_UD_PARAM_REQ_ID |
+        U.IT_UD_PARAM_REPLY_EVD |
+        U.IT_UD_PARAM_CONN_QUAL |
+        U.IT_UD_PARAM_DEST_PATH |
+        U.IT_UD_PARAM_PRIV_DATA |
+        U.IT_UD_PARAM_PRIV_DATA_LENGTH,
+    );
     const full = {
       ia: h.ia,
       request_id: h.requestId,

@@ -31,8 +31,9 @@ const log = logger('itapi:ep');
 /** A Listen Point: one CM listener feeding a CM_REQ SEVD. */
 export class Listen extends ItObject {
   readonly [IT_HANDLE_KIND] = HT.IT_HANDLE_TYPE_LISTEN as const;
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     readonly spigot: number,
     readonly evd: Sevd,
     readonly port: number,
@@ -41,25 +42,26 @@ export class Listen extends ItObject {
     readonly suppressIrdOrd: boolean,
   ) {
     super();
-    cm.on('request', (r: CmConnectRequest | IbItRequest) => this.onRequest(r));
+    this.#ia_ = ia_;
+    cm.on('request', (r: CmConnectRequest | IbItRequest) => this.#onRequest(r));
     // RoCE: the port's UD service requests (SIDR_REQ to RDMA_PS_UDP) arrive here too.
-    cm.on('ud-request', (r: IbCmSidrRequest, a: CmaAddresses) => this.onUdRequest(r, a));
+    cm.on('ud-request', (r: IbCmSidrRequest, a: CmaAddresses) => this.#onUdRequest(r, a));
     cm.on('failure', (f: { kind: string; remoteAddress: string }) => log('handshake from %s failed: %s', f.remoteAddress, f.kind));
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
   get connQual(): it_conn_qual_t {
     return { type: IT_IANA_PORT, conn_qual: { port: this.port } };
   }
   /** A UD service request: `IT_CM_REQ_UD_SERVICE_REQUEST_EVENT` (a full SEVD drops it; the requester retransmits). */
-  private onUdRequest(r: IbCmSidrRequest, a: CmaAddresses): void {
+  #onUdRequest(r: IbCmSidrRequest, a: CmaAddresses): void {
     if (this.freed || this.evd.full) {
       if (!this.freed) this.evd.drop();
       return;
     }
-    const id = new UdSvcRequest(this.ia_, r, netAddrOf(a.src));
-    this.ia_.udRequests.add(id);
+    const id = new UdSvcRequest(this.#ia_, r, netAddrOf(a.src));
+    this.#ia_.udRequests.add(id);
     const pd = id.privateData;
     this.evd.post(
       {
@@ -76,12 +78,12 @@ export class Listen extends ItObject {
     );
   }
 
-  private onRequest(r: CmConnectRequest | IbItRequest): void {
+  #onRequest(r: CmConnectRequest | IbItRequest): void {
     if (this.freed) {
       r.reject();
       return;
     }
-    deliverRequest(this, new PendingRequest(this.ia_, r, this.suppressIrdOrd));
+    deliverRequest(this, new PendingRequest(this.#ia_, r, this.suppressIrdOrd));
   }
   /** Stops listening; requests already delivered stay valid (`it_listen_free`). */
   destroy(): void {
@@ -89,7 +91,7 @@ export class Listen extends ItObject {
     this.freed = true;
     this.evd.feeders--;
     void this.cm.close();
-    this.ia_.listens.delete(this);
+    this.#ia_.listens.delete(this);
   }
 }
 

@@ -60,8 +60,9 @@ export class Lmr extends ItObject {
   ioblType: it_iobl_type_t = 0 as it_iobl_type_t;
   /** Linked RMRs (`IT_ERR_LMR_BUSY`). */
   linkedRmrs = 0;
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     public pz: Pz,
     /** null for the Direct LMR Handle. */
     public mr: ri_mr_handle_t | null,
@@ -72,9 +73,10 @@ export class Lmr extends ItObject {
     readonly unlinkedCreate = false,
   ) {
     super();
+    this.#ia_ = ia_;
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
   get direct(): boolean {
     return this.mr === null;
@@ -104,7 +106,7 @@ export class Lmr extends ItObject {
     const shared = this.shared ? LF.IT_LMR_FLAG_SHARED : 0;
     const flags = (this.flags & ~LF.IT_LMR_FLAG_SHARED) | shared;
     return {
-      ia: this.ia_,
+      ia: this.#ia_,
       pz: this.pz,
       addr: this.addr,
       length: this.length,
@@ -124,13 +126,13 @@ export class Lmr extends ItObject {
   /** Deregisters; false while a window is bound (`IT_ERR_LMR_BUSY`). */
   free(): boolean {
     if (this.mr) {
-      const st = this.ia_.ops.ri_mr_dereg(this.ia_.rnic, this.mr);
+      const st = this.#ia_.ops.ri_mr_dereg(this.#ia_.rnic, this.mr);
       if (st.status === RiRet.WINDOWS_BOUND) return false;
       if (st.status !== RiRet.SUCCESS) log('ri_mr_dereg: %s', RiRet[st.status]);
     }
     this.freed = true;
     this.rmrContext = null;
-    this.ia_.lmrs.delete(this);
+    this.#ia_.lmrs.delete(this);
     return true;
   }
 
@@ -138,7 +140,7 @@ export class Lmr extends ItObject {
   destroy(): void {
     if (!this.freed) this.free();
     this.freed = true;
-    this.ia_.lmrs.delete(this);
+    this.#ia_.lmrs.delete(this);
   }
 }
 
@@ -160,19 +162,21 @@ export class Rmr extends ItObject {
   mw!: ri_mw_handle_t;
   /** The window's current RTag (its RMR Context once linked). */
   rtag = 0;
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     readonly pz: Pz,
     readonly type: it_rmr_type_t = it_rmr_type_t.IT_RMR_TYPE_NARROW,
   ) {
     super();
+    this.#ia_ = ia_;
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
 
   onLinked(ep: Ep, l: LinkInfo): void {
-    if (this.linked) this.unbook();
+    if (this.linked) this.#unbook();
     this.linked = true;
     this.lmr = l.lmr;
     this.addr = l.addr;
@@ -187,11 +191,11 @@ export class Rmr extends ItObject {
 
   onUnlinked(): void {
     if (!this.linked) return;
-    this.unbook();
+    this.#unbook();
     this.linked = false;
   }
 
-  private unbook(): void {
+  #unbook(): void {
     if (this.lmr) this.lmr.linkedRmrs--;
     if (this.ep) this.ep.narrowLinked--;
     this.ep = null;
@@ -199,7 +203,7 @@ export class Rmr extends ItObject {
 
   params(): it_rmr_param_t {
     return {
-      ia: this.ia_,
+      ia: this.#ia_,
       pz: this.pz,
       linked: this.linked,
       lmr: this.linked ? this.lmr : null,
@@ -216,9 +220,9 @@ export class Rmr extends ItObject {
   destroy(): void {
     if (this.freed) return;
     this.onUnlinked();
-    const st = this.ia_.ops.ri_mw_dealloc(this.ia_.rnic, this.mw);
+    const st = this.#ia_.ops.ri_mw_dealloc(this.#ia_.rnic, this.mw);
     if (st.status !== RiRet.SUCCESS) log('ri_mw_dealloc: %s', RiRet[st.status]);
     this.freed = true;
-    this.ia_.rmrs.delete(this);
+    this.#ia_.rmrs.delete(this);
   }
 }

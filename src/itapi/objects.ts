@@ -11,13 +11,7 @@
  * @module
  */
 import { RiRet } from '../rnicpi/status.js';
-import {
-  RiAsyncEventType,
-  RiConsumerDomain,
-  type ri_event_record_t,
-  type ri_pd_handle_t,
-  type ri_rnic_handle_t,
-} from '../rnicpi/types.js';
+import { RiAsyncEventType, RiConsumerDomain, type ri_event_record_t, type ri_pd_handle_t, type ri_rnic_handle_t } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import type { ItDevice, ItRnicListener } from './access.js';
 import type { Ep } from './ep.js';
@@ -27,13 +21,7 @@ import type { Evd, Sevd } from './evd.js';
 import type { Lmr, Rmr } from './mem.js';
 import type { Ah, UdEp, UdSvcHandle, UdSvcRequest } from './ud.js';
 import { ItError, it_status_t as S } from './status.js';
-import {
-  IT_HANDLE_KIND,
-  it_handle_type_enum_t as HT,
-  type it_context_t,
-  type it_handle_type_enum_t,
-  type it_ia_info_t,
-} from './types.js';
+import { IT_HANDLE_KIND, it_handle_type_enum_t as HT, type it_context_t, type it_handle_type_enum_t, type it_ia_info_t } from './types.js';
 
 const log = logger('itapi');
 /** SIDR_REP status Reject (IBTA Table 115): a UD service request left unanswered when its IA goes. */
@@ -226,21 +214,23 @@ export const IA_RNIC_LOCATION = RiConsumerDomain.KERNEL;
 /** A Protection Zone: one RNICPI PD. */
 export class Pz extends ItObject {
   readonly [IT_HANDLE_KIND] = HT.IT_HANDLE_TYPE_PZ as const;
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     readonly pd: ri_pd_handle_t,
   ) {
     super();
+    this.#ia_ = ia_;
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
   /** Frees the PD; false while something still uses it (`IT_ERR_PZ_BUSY`). */
   free(): boolean {
-    const st = this.ia_.ops.ri_pd_dealloc(this.ia_.rnic, this.pd);
+    const st = this.#ia_.ops.ri_pd_dealloc(this.#ia_.rnic, this.pd);
     if (st.status === RiRet.PD_INUSE) return false;
     this.freed = true;
-    this.ia_.pzs.delete(this);
+    this.#ia_.pzs.delete(this);
     return true;
   }
   destroy(): void {

@@ -26,15 +26,19 @@ import { hostMemory } from '../rnic/hostmem.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { bytesOfRiGid } from '../rnicpi/gid.js';
 import { RiRet } from '../rnicpi/status.js';
-import {
-  RI_QUERY_RNIC_PORT_INFO,
-  RiConsumerDomain,
-  RiTransportType,
-  type ri_qp_handle_t,
-  type ri_rnic_handle_t,
-} from '../rnicpi/types.js';
+import { RI_QUERY_RNIC_PORT_INFO, RiConsumerDomain, RiTransportType, type ri_qp_handle_t, type ri_rnic_handle_t } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
-import { CMA_HDR_LEN, CmRejReason, type CmReq, gidFromIpv4, ipv4FromGid, RdmaPs, rdmaServiceId, SidrStatus, stringifyGid } from '../wire/ib/cm.js';
+import {
+  CMA_HDR_LEN,
+  CmRejReason,
+  type CmReq,
+  gidFromIpv4,
+  ipv4FromGid,
+  RdmaPs,
+  rdmaServiceId,
+  SidrStatus,
+  stringifyGid,
+} from '../wire/ib/cm.js';
 import type { ItDevice } from './access.js';
 import { type it_path_t, it_conn_reject_code_t as RJ } from './types.js';
 
@@ -128,7 +132,8 @@ export function gidFromText(text: string): Uint8Array | null {
   }
   const halves = s.split('::');
   if (halves.length > 2) return null;
-  const words = (p: string) => (p === '' ? [] : p.split(':').map((w) => (/^[0-9a-f]{1,4}$/i.test(w) ? Number.parseInt(w, 16) : Number.NaN)));
+  const words = (p: string) =>
+    p === '' ? [] : p.split(':').map((w) => (/^[0-9a-f]{1,4}$/i.test(w) ? Number.parseInt(w, 16) : Number.NaN));
   const head = words(halves[0]!);
   const back = halves.length === 2 ? [...words(halves[1]!), ...tail] : [];
   const front = halves.length === 2 ? head : [...head, ...tail];

@@ -5,13 +5,7 @@
  * @module
  */
 import { RiRet } from '../rnicpi/status.js';
-import {
-  RiAsyncEventType,
-  RiSrqAttrMask,
-  type ri_data_seg_t,
-  type ri_event_record_t,
-  type ri_srq_handle_t,
-} from '../rnicpi/types.js';
+import { RiAsyncEventType, RiSrqAttrMask, type ri_data_seg_t, type ri_event_record_t, type ri_srq_handle_t } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import type { ItAsyncTarget } from './access.js';
 import { fail, type Ia, ItObject, type Pz } from './objects.js';
@@ -25,7 +19,7 @@ const log = logger('itapi:ep');
 export class Srq extends ItObject implements ItAsyncTarget {
   readonly [IT_HANDLE_KIND] = HT.IT_HANDLE_TYPE_SRQ as const;
   readonly recvs = new Map<bigint, RecvRec>();
-  private nextId = 1n;
+  #nextId = 1n;
   /** Receives posted / completed (any status) / completion dequeued. */
   posted = 0;
   consumed = 0;
@@ -41,14 +35,16 @@ export class Srq extends ItObject implements ItAsyncTarget {
   srq!: ri_srq_handle_t;
   maxRecvDtos = 0;
   maxRecvSegs = 0;
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     readonly pz: Pz,
   ) {
     super();
+    this.#ia_ = ia_;
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
   get outstanding(): number {
     return this.posted - this.retired;
@@ -56,9 +52,9 @@ export class Srq extends ItObject implements ItAsyncTarget {
 
   post(rec: RecvRec, sgl: ri_data_seg_t[]): void {
     if (this.outstanding >= this.maxRecvDtos) fail(S.IT_ERR_TOO_MANY_POSTS);
-    const id = this.nextId++;
+    const id = this.#nextId++;
     this.recvs.set(id, rec);
-    const r = this.ia_.ops.ri_srq_post(this.ia_.rnic, this.srq, [{ flags: 0, id, sg_list: sgl }]);
+    const r = this.#ia_.ops.ri_srq_post(this.#ia_.rnic, this.srq, [{ flags: 0, id, sg_list: sgl }]);
     if (r.status !== RiRet.SUCCESS) {
       this.recvs.delete(id);
       if (r.status === RiRet.RNIC_SG_LIMIT_EXCEEDED || r.status === RiRet.WR_SG_INVALID_FORMAT) fail(S.IT_ERR_INVALID_NUM_SEGMENTS);
@@ -70,7 +66,7 @@ export class Srq extends ItObject implements ItAsyncTarget {
   /** Arms the low watermark `lw` (> 0). The RNIC's SRQ limit fires at "≤ lowat" (lowat = lw − 1). */
   arm(lw: number): RiRet {
     if (lw > 1) {
-      const r = this.ia_.ops.ri_srq_modify(this.ia_.rnic, this.srq, RiSrqAttrMask.LOWAT, { lowat: lw - 1 });
+      const r = this.#ia_.ops.ri_srq_modify(this.#ia_.rnic, this.srq, RiSrqAttrMask.LOWAT, { lowat: lw - 1 });
       if (r.status !== RiRet.SUCCESS) return r.status;
     }
     this.lowWatermark = lw;
@@ -82,19 +78,19 @@ export class Srq extends ItObject implements ItAsyncTarget {
    * disarms): the IT-API layer checks it on each S-RQ Receive completion.
    */
   checkLowWatermark(): void {
-    if (this.lowWatermark === 1 && this.posted - this.consumed < 1) this.fire();
+    if (this.lowWatermark === 1 && this.posted - this.consumed < 1) this.#fire();
   }
 
-  private fire(): void {
+  #fire(): void {
     this.lowWatermark = 0;
-    const a = this.ia_.affEvd;
+    const a = this.#ia_.affEvd;
     a?.post({ event_number: ET.IT_ASYNC_AFF_SRQ_LOW_WATERMARK, evd: a, cause: { srq: this } }, true);
   }
 
   onRiAsync(ev: ri_event_record_t): void {
     if (this.freed) return;
     if (ev.event_type === RiAsyncEventType.SRQ_LIMIT_REACHED) {
-      if (this.lowWatermark > 1) this.fire();
+      if (this.lowWatermark > 1) this.#fire();
       return;
     }
     log('S-RQ async event %s', RiAsyncEventType[ev.event_type]);
@@ -103,8 +99,8 @@ export class Srq extends ItObject implements ItAsyncTarget {
   destroy(): void {
     if (this.freed) return;
     this.freed = true;
-    const st = this.ia_.ops.ri_srq_destroy(this.ia_.rnic, this.srq);
+    const st = this.#ia_.ops.ri_srq_destroy(this.#ia_.rnic, this.srq);
     if (st.status !== RiRet.SUCCESS) log('ri_srq_destroy: %s', RiRet[st.status]);
-    this.ia_.srqs.delete(this);
+    this.#ia_.srqs.delete(this);
   }
 }

@@ -221,8 +221,7 @@ export enum it_lmr_flag_t {
   IT_LMR_FLAG_NONCOHERENT = 0x0004,
   IT_LMR_FLAG_NON_SHAREABLE = 0x0008,
 }
-export const { IT_LMR_FLAG_NONE, IT_LMR_FLAG_SHARED, IT_LMR_FLAG_NONCOHERENT, IT_LMR_FLAG_NON_SHAREABLE } =
-  it_lmr_flag_t;
+export const { IT_LMR_FLAG_NONE, IT_LMR_FLAG_SHARED, IT_LMR_FLAG_NONCOHERENT, IT_LMR_FLAG_NON_SHAREABLE } = it_lmr_flag_t;
 
 /** `it_rmr_type_t` (L13313–L13318). `rmr_types_supported` is a bit set of NARROW|WIDE. */
 export enum it_rmr_type_t {
@@ -714,8 +713,7 @@ export enum it_cn_est_flags_t {
   IT_CONNECT_FLAG_THREE_WAY = 0x0002,
   IT_CONNECT_SUPPRESS_IRD_ORD = 0x0004,
 }
-export const { IT_CONNECT_FLAG_TWO_WAY, IT_CONNECT_FLAG_THREE_WAY, IT_CONNECT_SUPPRESS_IRD_ORD } =
-  it_cn_est_flags_t;
+export const { IT_CONNECT_FLAG_TWO_WAY, IT_CONNECT_FLAG_THREE_WAY, IT_CONNECT_SUPPRESS_IRD_ORD } = it_cn_est_flags_t;
 
 /** `it_evd_flags_t` (L14687–L14694). Validity rules: `it_evd_create` page. */
 export enum it_evd_flags_t {
@@ -1420,9 +1418,7 @@ export interface it_ep_attributes_t {
 export type it_ep_attributes_partial_t = {
   readonly [K in Exclude<keyof it_ep_attributes_t, 'srv'>]?: it_ep_attributes_t[K];
 } & {
-  readonly srv?:
-    | { readonly rc: Partial<it_rc_only_attributes_t> }
-    | { readonly ud: { readonly ep_info?: Partial<it_remote_ep_info_t> } };
+  readonly srv?: { readonly rc: Partial<it_rc_only_attributes_t> } | { readonly ud: { readonly ep_info?: Partial<it_remote_ep_info_t> } };
 };
 
 /** `it_ep_param_t` (L14662–L14676). */

@@ -164,17 +164,18 @@ export class UdEp extends ItObject implements ItAsyncTarget {
   state: UST = UST.IT_EP_STATE_UD_OPERATIONAL;
   qp!: ri_qp_handle_t;
   qpn = 0;
-  private sqNext = 0;
-  private sqRetired = 0;
-  private rqPosted = 0;
-  private rqRetired = 0;
-  private nextId = 1n;
-  private readonly sends = new Map<bigint, SendRec>();
-  private readonly recvs = new Map<bigint, { cookie: bigint; flags: number }>();
+  #sqNext = 0;
+  #sqRetired = 0;
+  #rqPosted = 0;
+  #rqRetired = 0;
+  #nextId = 1n;
+  readonly #sends = new Map<bigint, SendRec>();
+  readonly #recvs = new Map<bigint, { cookie: bigint; flags: number }>();
   cqReservation = { req: 0, recv: 0 };
 
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     readonly pz: Pz,
     readonly reqEvd: Sevd,
     readonly recvEvd: Sevd,
@@ -182,19 +183,20 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     readonly spigot: number,
   ) {
     super();
+    this.#ia_ = ia_;
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
-  private get ops() {
-    return this.ia_.ops;
+  get #ops() {
+    return this.#ia_.ops;
   }
 
   /** The UD QP, taken to RTS with the Q_Key (`cma_init_ud_qp`'s sequence). */
   createQp(): RiRet {
-    const ia = this.ia_;
+    const ia = this.#ia_;
     const a = this.attr;
-    const r = this.ops.ri_qp_create(
+    const r = this.#ops.ri_qp_create(
       ia.rnic,
       {
         scq: { scq_handle: this.reqEvd.cq! },
@@ -219,9 +221,9 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     if (r.status !== RiRet.SUCCESS) return r.status;
     this.qp = r.qp;
     this.qpn = r.attrs.qp_id;
-    const m = runQpPlan(this.ops, ia.rnic, r.qp, udPlan(a.ud_ep_key));
+    const m = runQpPlan(this.#ops, ia.rnic, r.qp, udPlan(a.ud_ep_key));
     if (m !== RiRet.SUCCESS) {
-      this.ops.ri_qp_destroy(ia.rnic, r.qp);
+      this.#ops.ri_qp_destroy(ia.rnic, r.qp);
       return m;
     }
     a.max_request_dtos = r.attrs.sq_size;
@@ -231,30 +233,32 @@ export class UdEp extends ItObject implements ItAsyncTarget {
 
   /** Changes the Q_Key (`IT_EP_PARAM_EP_KEY`). */
   setKey(key: number): RiRet {
-    const r = this.ops.ri_qp_modify(this.ia_.rnic, this.qp, RiQpAttrMask.QKEY, { qp_xport: { qp_ib: { recv_qkey: key >>> 0 } } });
+    const r = this.#ops.ri_qp_modify(this.#ia_.rnic, this.qp, RiQpAttrMask.QKEY, { qp_xport: { qp_ib: { recv_qkey: key >>> 0 } } });
     if (r.status === RiRet.SUCCESS) this.attr.ud_ep_key = key >>> 0;
     return r.status;
   }
 
   get sqOutstanding(): number {
-    return this.sqNext - this.sqRetired;
+    return this.#sqNext - this.#sqRetired;
   }
   get rqOutstanding(): number {
-    return this.rqPosted - this.rqRetired;
+    return this.#rqPosted - this.#rqRetired;
   }
 
   /** `it_post_sendto` after validation. */
   postSendto(sgl: ri_data_seg_t[], cookie: bigint, flags: number, ah: Ah, info: it_remote_ep_info_t): void {
     if (this.sqOutstanding >= this.attr.max_request_dtos) fail(S.IT_ERR_TOO_MANY_POSTS);
-    const rec: SendRec = { cookie, flags, seq: this.sqNext++ };
+    const rec: SendRec = { cookie, flags, seq: this.#sqNext++ };
     const len = sgl.reduce((n, s) => n + s.len, 0);
     if (this.state === UST.IT_EP_STATE_UD_NONOPERATIONAL || len > this.attr.max_dto_payload_size) {
-      queueMicrotask(() => this.completeSend(rec, this.state === UST.IT_EP_STATE_UD_NONOPERATIONAL ? DS.IT_DTO_ERR_FLUSHED : DS.IT_DTO_ERR_LOCAL_LENGTH, 0));
+      queueMicrotask(() =>
+        this.#completeSend(rec, this.state === UST.IT_EP_STATE_UD_NONOPERATIONAL ? DS.IT_DTO_ERR_FLUSHED : DS.IT_DTO_ERR_LOCAL_LENGTH, 0),
+      );
       return;
     }
-    const id = this.nextId++;
-    this.sends.set(id, rec);
-    const r = this.ops.ri_qp_postsq(this.ia_.rnic, this.qp, [
+    const id = this.#nextId++;
+    this.#sends.set(id, rec);
+    const r = this.#ops.ri_qp_postsq(this.#ia_.rnic, this.qp, [
       {
         type: RiWrType.SEND,
         // Every WR completes (the SQ accounting retires on completions); unsignalled successes are not shown.
@@ -269,61 +273,71 @@ export class UdEp extends ItObject implements ItAsyncTarget {
       },
     ]);
     if (r.status === RiRet.SUCCESS) return;
-    this.sends.delete(id);
+    this.#sends.delete(id);
     if (r.status === RiRet.QP_CAPACITY_EXCEEDED) {
-      this.sqNext--;
+      this.#sqNext--;
       fail(S.IT_ERR_TOO_MANY_POSTS);
     }
     if (r.status === RiRet.RNIC_SG_LIMIT_EXCEEDED || r.status === RiRet.WR_SG_INVALID_FORMAT) {
-      this.sqNext--;
+      this.#sqNext--;
       fail(S.IT_ERR_INVALID_NUM_SEGMENTS);
     }
     log('ri_qp_postsq: %s', RiRet[r.status]);
-    queueMicrotask(() => this.completeSend(rec, r.status === RiRet.QP_INVALID_STATE ? DS.IT_DTO_ERR_FLUSHED : DS.IT_DTO_ERR_LOCAL_EP, 0));
+    queueMicrotask(() => this.#completeSend(rec, r.status === RiRet.QP_INVALID_STATE ? DS.IT_DTO_ERR_FLUSHED : DS.IT_DTO_ERR_LOCAL_EP, 0));
   }
 
   /** `it_post_recvfrom` after validation. */
   postRecvfrom(sgl: ri_data_seg_t[], cookie: bigint, flags: number): void {
     if (this.rqOutstanding >= this.attr.max_recv_dtos) fail(S.IT_ERR_TOO_MANY_POSTS);
-    this.rqPosted++;
+    this.#rqPosted++;
     if (this.state === UST.IT_EP_STATE_UD_NONOPERATIONAL) {
-      queueMicrotask(() => this.completeRecv({ cookie, flags }, DS.IT_DTO_ERR_FLUSHED, 0, null));
+      queueMicrotask(() => this.#completeRecv({ cookie, flags }, DS.IT_DTO_ERR_FLUSHED, 0, null));
       return;
     }
-    const id = this.nextId++;
-    this.recvs.set(id, { cookie, flags });
-    const r = this.ops.ri_qp_postrq(this.ia_.rnic, this.qp, [{ flags: 0, id, sg_list: sgl }]);
+    const id = this.#nextId++;
+    this.#recvs.set(id, { cookie, flags });
+    const r = this.#ops.ri_qp_postrq(this.#ia_.rnic, this.qp, [{ flags: 0, id, sg_list: sgl }]);
     if (r.status === RiRet.SUCCESS) return;
-    this.recvs.delete(id);
-    this.rqPosted--;
+    this.#recvs.delete(id);
+    this.#rqPosted--;
     if (r.status === RiRet.QP_CAPACITY_EXCEEDED) fail(S.IT_ERR_TOO_MANY_POSTS);
     if (r.status === RiRet.RNIC_SG_LIMIT_EXCEEDED || r.status === RiRet.WR_SG_INVALID_FORMAT) fail(S.IT_ERR_INVALID_NUM_SEGMENTS);
-    this.rqPosted++;
-    queueMicrotask(() => this.completeRecv({ cookie, flags }, DS.IT_DTO_ERR_FLUSHED, 0, null));
+    this.#rqPosted++;
+    queueMicrotask(() => this.#completeRecv({ cookie, flags }, DS.IT_DTO_ERR_FLUSHED, 0, null));
   }
 
   /** A Work Completion of the UD QP (drained by an SEVD). */
   onWc(wc: ri_wc_t): void {
     if (this.freed) return;
     if (wc.op_type === RiWcType.DATA_RECEIVED) {
-      const rec = this.recvs.get(wc.id);
+      const rec = this.#recvs.get(wc.id);
       if (!rec) return;
-      this.recvs.delete(wc.id);
-      const st = wc.op_status === RiWcStatus.SUCCESS ? DS.IT_DTO_SUCCESS : wc.op_status === RiWcStatus.WR_FLUSHED_ERROR ? DS.IT_DTO_ERR_FLUSHED : DS.IT_DTO_ERR_LOCAL_EP;
-      this.completeRecv(rec, st, wc.bytes_transferred, riWcIsGen(wc) ? wc : null);
+      this.#recvs.delete(wc.id);
+      const st =
+        wc.op_status === RiWcStatus.SUCCESS
+          ? DS.IT_DTO_SUCCESS
+          : wc.op_status === RiWcStatus.WR_FLUSHED_ERROR
+            ? DS.IT_DTO_ERR_FLUSHED
+            : DS.IT_DTO_ERR_LOCAL_EP;
+      this.#completeRecv(rec, st, wc.bytes_transferred, riWcIsGen(wc) ? wc : null);
       return;
     }
-    const rec = this.sends.get(wc.id);
+    const rec = this.#sends.get(wc.id);
     if (!rec) return;
-    this.sends.delete(wc.id);
-    const st = wc.op_status === RiWcStatus.SUCCESS ? DS.IT_DTO_SUCCESS : wc.op_status === RiWcStatus.WR_FLUSHED_ERROR ? DS.IT_DTO_ERR_FLUSHED : DS.IT_DTO_ERR_LOCAL_EP;
-    this.completeSend(rec, st, wc.bytes_transferred);
+    this.#sends.delete(wc.id);
+    const st =
+      wc.op_status === RiWcStatus.SUCCESS
+        ? DS.IT_DTO_SUCCESS
+        : wc.op_status === RiWcStatus.WR_FLUSHED_ERROR
+          ? DS.IT_DTO_ERR_FLUSHED
+          : DS.IT_DTO_ERR_LOCAL_EP;
+    this.#completeSend(rec, st, wc.bytes_transferred);
   }
 
-  private completeSend(rec: SendRec, st: DS, bytes: number): void {
+  #completeSend(rec: SendRec, st: DS, bytes: number): void {
     const seq = rec.seq;
     const retire = () => {
-      if (seq + 1 > this.sqRetired) this.sqRetired = seq + 1;
+      if (seq + 1 > this.#sqRetired) this.#sqRetired = seq + 1;
     };
     const signaled = (rec.flags & DF.IT_COMPLETION_FLAG) !== 0;
     if (st === DS.IT_DTO_SUCCESS && !signaled) {
@@ -342,7 +356,12 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     this.reqEvd.post(ev, st !== DS.IT_DTO_SUCCESS || (rec.flags & DF.IT_NOTIFY_FLAG) !== 0, retire);
   }
 
-  private completeRecv(rec: { cookie: bigint; flags: number }, st: DS, bytes: number, wc: { remote_qpn: number; remote_sl: number; remote_lid: number; grh_present: number } | null): void {
+  #completeRecv(
+    rec: { cookie: bigint; flags: number },
+    st: DS,
+    bytes: number,
+    wc: { remote_qpn: number; remote_sl: number; remote_lid: number; grh_present: number } | null,
+  ): void {
     const ev: it_all_dto_cmpl_event_t = {
       event_number: ET.IT_DTO_UD_RECV_CMPL_EVENT,
       evd: this.recvEvd,
@@ -376,7 +395,7 @@ export class UdEp extends ItObject implements ItAsyncTarget {
         },
       },
     };
-    this.recvEvd.post(ev, st !== DS.IT_DTO_SUCCESS || (rec.flags & DF.IT_NOTIFY_FLAG) !== 0, () => this.rqRetired++);
+    this.recvEvd.post(ev, st !== DS.IT_DTO_SUCCESS || (rec.flags & DF.IT_NOTIFY_FLAG) !== 0, () => this.#rqRetired++);
   }
 
   /** A QP error: UD_NONOPERATIONAL (its WRs are flushed by the RNIC). */
@@ -384,7 +403,7 @@ export class UdEp extends ItObject implements ItAsyncTarget {
     if (this.freed) return;
     log('UD EP QP%d async event %d: UD_NONOPERATIONAL', this.qpn, ev.event_type);
     this.state = UST.IT_EP_STATE_UD_NONOPERATIONAL;
-    const a = this.ia_.affEvd;
+    const a = this.#ia_.affEvd;
     a?.post({ event_number: ET.IT_ASYNC_AFF_EP_FAILURE, evd: a, cause: { ep: this } }, true);
   }
 
@@ -396,8 +415,8 @@ export class UdEp extends ItObject implements ItAsyncTarget {
   destroy(): void {
     if (this.freed) return;
     this.freed = true;
-    const ia = this.ia_;
-    const st = this.ops.ri_qp_destroy(ia.rnic, this.qp);
+    const ia = this.#ia_;
+    const st = this.#ops.ri_qp_destroy(ia.rnic, this.qp);
     if (st.status !== RiRet.SUCCESS) log('ri_qp_destroy: %s', RiRet[st.status]);
     this.reqEvd.releaseEp(this, this.cqReservation.req);
     this.recvEvd.releaseEp(this, this.cqReservation.recv);
@@ -415,10 +434,11 @@ let nextRequestId = 1;
 export class UdSvcHandle extends ItObject {
   readonly [IT_HANDLE_KIND] = HT.IT_HANDLE_TYPE_UD_SVC_REQ as const;
   readonly requestId = nextRequestId++;
-  private readonly pending = new Set<IbCmSidrPending>();
-  private held = true;
+  readonly #pending = new Set<IbCmSidrPending>();
+  #held = true;
+  readonly #ia_: Ia;
   constructor(
-    private readonly ia_: Ia,
+    ia_: Ia,
     readonly cm: RdmaIpCm,
     readonly replyEvd: Sevd,
     readonly connQual: it_conn_qual_t,
@@ -428,10 +448,11 @@ export class UdSvcHandle extends ItObject {
     readonly local: string | null,
   ) {
     super();
+    this.#ia_ = ia_;
     cm.hold();
   }
   get ia(): Ia {
-    return this.ia_;
+    return this.#ia_;
   }
   get port(): number {
     const q = this.connQual;
@@ -441,7 +462,7 @@ export class UdSvcHandle extends ItObject {
   /** `it_ud_service_request`: one SIDR_REQ (retransmitted by the CM until answered or timed out). */
   request(): void {
     void (async () => {
-      const own = roceAddresses(this.ia_.device);
+      const own = roceAddresses(this.#ia_.device);
       const src = this.local && own.includes(this.local) ? this.local : await roceSourceFor(own, this.host);
       if (this.freed || !src) {
         if (!src) log('UD service request: no source address toward %s', this.host);
@@ -451,7 +472,7 @@ export class UdSvcHandle extends ItObject {
       const p = this.cm.cm.sidrRequest(
         { destGid: gidFromIpv4(this.host), localGid: gidFromIpv4(src), serviceId: rdmaServiceId(RdmaPs.UDP, this.port), privateData: pd },
         (e) => {
-          this.pending.delete(p);
+          this.#pending.delete(p);
           if (this.freed) return;
           if (e.type === 'timeout') {
             log('UD service request %d to %s:%d timed out (the Consumer may request again)', this.requestId, this.host, this.port);
@@ -465,7 +486,10 @@ export class UdSvcHandle extends ItObject {
               evd: this.replyEvd,
               ud_svc: this,
               status,
-              ep_info: { ud_ep_id: status === US.IT_UD_SVC_EP_INFO_VALID ? rep.qpn : 0, ud_ep_key: status === US.IT_UD_SVC_EP_INFO_VALID ? rep.qkey : 0 },
+              ep_info: {
+                ud_ep_id: status === US.IT_UD_SVC_EP_INFO_VALID ? rep.qpn : 0,
+                ud_ep_key: status === US.IT_UD_SVC_EP_INFO_VALID ? rep.qkey : 0,
+              },
               dst_path: null,
               private_data: pdataBuffer(rep.privateData),
               private_data_present: rep.privateData.length > 0,
@@ -474,19 +498,19 @@ export class UdSvcHandle extends ItObject {
           );
         },
       );
-      this.pending.add(p);
+      this.#pending.add(p);
     })();
   }
 
   destroy(): void {
     if (this.freed) return;
     this.freed = true;
-    for (const p of this.pending) p.destroy();
-    this.pending.clear();
+    for (const p of this.#pending) p.destroy();
+    this.#pending.clear();
     this.replyEvd.feeders--;
-    if (this.held) this.cm.release();
-    this.held = false;
-    this.ia_.udSvcs.delete(this);
+    if (this.#held) this.cm.release();
+    this.#held = false;
+    this.#ia_.udSvcs.delete(this);
   }
 }
 
@@ -531,7 +555,8 @@ export class UdSvcRequest implements it_ud_svc_req_identifier_t {
   }
   reply(status: SidrStatus, info: it_remote_ep_info_t | null, pd: Uint8Array): void {
     this.replied = true;
-    if (status === SidrStatus.SUCCESS && info) this.request.accept({ qpn: info.ud_ep_id >>> 0, qkey: info.ud_ep_key >>> 0, privateData: pd });
+    if (status === SidrStatus.SUCCESS && info)
+      this.request.accept({ qpn: info.ud_ep_id >>> 0, qkey: info.ud_ep_key >>> 0, privateData: pd });
     else this.request.reject(status, pd);
   }
 }

@@ -28,19 +28,11 @@ import { buildTerminate, encodeTerminateMessage } from '../wire/terminate.js';
 import type { LlpStream, RtrType } from './llp.js';
 import {
   DEFAULT_MPA_POLICY,
-  
-  
-  
   type IrdOrdMode,
-  
-  
-  
-  
   type MpaAgreement,
   type MpaFailure,
   type MpaOffer,
   type MpaPolicy,
-  
   maxUserPrivateData,
 } from './mpa-startup.js';
 import { tapSocket } from './trace.js';
@@ -168,7 +160,14 @@ export function cmStats(): CmStats {
     handshakes += l.pendingHandshakes;
   }
   for (const r of orphanRequests) if (r.state === 'pending') requests++;
-  return { listeners: live.listeners.size, sockets: live.sockets.size, timers: live.timers.size, connecting: live.connecting, requests, handshakes };
+  return {
+    listeners: live.listeners.size,
+    sockets: live.sockets.size,
+    timers: live.timers.size,
+    connecting: live.connecting,
+    requests,
+    handshakes,
+  };
 }
 
 /** Requests of listeners already closed (they stay valid, IT-API `it_listen_free`). */
@@ -267,52 +266,53 @@ export function keyIs(buf: Uint8Array, key: Uint8Array): boolean {
  * timer: its users bound the wait.
  */
 export class FrameReader {
-  private buf = new Uint8Array(0);
-  private done = false;
-  constructor(
-    private readonly socket: net.Socket,
-    private readonly expect: 'request' | 'reply',
-    initial: Uint8Array | null,
-    private readonly cb: (r: FrameRead | CmError) => void,
-  ) {
-    socket.on('data', this.onData);
-    socket.on('end', this.onEnd);
-    socket.on('close', this.onClose);
-    socket.on('error', this.onError);
-    if (initial && initial.length > 0) queueMicrotask(() => this.onData(initial));
+  #buf = new Uint8Array(0);
+  #done = false;
+  readonly #socket: net.Socket;
+  readonly #expect: 'request' | 'reply';
+  readonly #cb: (r: FrameRead | CmError) => void;
+  constructor(socket: net.Socket, expect: 'request' | 'reply', initial: Uint8Array | null, cb: (r: FrameRead | CmError) => void) {
+    this.#socket = socket;
+    this.#expect = expect;
+    this.#cb = cb;
+    socket.on('data', this.#onData);
+    socket.on('end', this.#onEnd);
+    socket.on('close', this.#onClose);
+    socket.on('error', this.#onError);
+    if (initial && initial.length > 0) queueMicrotask(() => this.#onData(initial));
     socket.resume();
   }
 
   cancel(): void {
-    if (this.done) return;
-    this.done = true;
-    const s = this.socket;
-    s.off('data', this.onData);
-    s.off('end', this.onEnd);
-    s.off('close', this.onClose);
-    s.off('error', this.onError);
+    if (this.#done) return;
+    this.#done = true;
+    const s = this.#socket;
+    s.off('data', this.#onData);
+    s.off('end', this.#onEnd);
+    s.off('close', this.#onClose);
+    s.off('error', this.#onError);
     s.pause();
   }
 
-  private finish(r: FrameRead | CmError): void {
-    if (this.done) return;
+  #finish(r: FrameRead | CmError): void {
+    if (this.#done) return;
     this.cancel();
-    this.cb(r);
+    this.#cb(r);
   }
 
-  private readonly onData = (chunk: Uint8Array): void => {
-    if (this.done) return;
-    tapSocket(this.socket)?.rx(chunk);
-    const joined = new Uint8Array(this.buf.length + chunk.length);
-    joined.set(this.buf, 0);
-    joined.set(chunk, this.buf.length);
-    this.buf = joined;
-    const b = this.buf;
+  readonly #onData = (chunk: Uint8Array): void => {
+    if (this.#done) return;
+    tapSocket(this.#socket)?.rx(chunk);
+    const joined = new Uint8Array(this.#buf.length + chunk.length);
+    joined.set(this.#buf, 0);
+    joined.set(chunk, this.#buf.length);
+    this.#buf = joined;
+    const b = this.#buf;
     // An unsupported revision is told apart from garbage: it gets a Reply (RFC 5044 §7.1.1).
-    if (b.length >= MPA_RR_HEADER_LEN && keyIs(b, this.expect === 'request' ? MPA_KEY_REQ : MPA_KEY_REP)) {
+    if (b.length >= MPA_RR_HEADER_LEN && keyIs(b, this.#expect === 'request' ? MPA_KEY_REQ : MPA_KEY_REP)) {
       const rev = b[17]!;
       if (rev !== 1 && rev !== 2) {
-        this.finish(
+        this.#finish(
           new CmError('bad-revision', `MPA revision ${rev} is not supported`, {
             terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, `revision ${rev}`),
             revision: rev,
@@ -323,17 +323,17 @@ export class FrameReader {
     }
     let r: ReturnType<typeof decodeMpaReqRep>;
     try {
-      r = decodeMpaReqRep(b, this.expect);
+      r = decodeMpaReqRep(b, this.#expect);
     } catch (e) {
       const t = e instanceof TerminateError ? e : TerminateError.mpa(MpaEcode.InvalidRequestReply, String(e));
-      this.finish(new CmError('protocol', `invalid MPA ${this.expect}: ${t.message}`, { terminate: t }));
+      this.#finish(new CmError('protocol', `invalid MPA ${this.#expect}: ${t.message}`, { terminate: t }));
       return;
     }
-    if (r.status === 'frame') this.finish({ frame: r.frame, raw: b.slice(0, r.consumed), rest: b.slice(r.consumed) });
+    if (r.status === 'frame') this.#finish({ frame: r.frame, raw: b.slice(0, r.consumed), rest: b.slice(r.consumed) });
   };
-  private readonly onEnd = (): void => this.finish(new CmError('closed', `peer closed before the MPA ${this.expect}`));
-  private readonly onClose = (): void => this.finish(new CmError('closed', `connection closed before the MPA ${this.expect}`));
-  private readonly onError = (e: NodeJS.ErrnoException): void => this.finish(fromSocketError(e));
+  readonly #onEnd = (): void => this.#finish(new CmError('closed', `peer closed before the MPA ${this.#expect}`));
+  readonly #onClose = (): void => this.#finish(new CmError('closed', `connection closed before the MPA ${this.#expect}`));
+  readonly #onError = (e: NodeJS.ErrnoException): void => this.#finish(fromSocketError(e));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,7 +395,8 @@ export interface CmConnectParams extends CmMpaParams {
 export const EMPTY = new Uint8Array(0);
 
 /** What `SOFTRDMA_MPA` can set. */
-export type CmEnvParams = Pick<CmConnectParams, 'revision' | 'policy' | 'p2p' | 'rtrPreference' | 'settleMs'> & Pick<Partial<CmListenLimits>, 'acceptTimeoutMs'>;
+export type CmEnvParams = Pick<CmConnectParams, 'revision' | 'policy' | 'p2p' | 'rtrPreference' | 'settleMs'> &
+  Pick<Partial<CmListenLimits>, 'acceptTimeoutMs'>;
 
 /**
  * MPA start-up settings from the environment, `SOFTRDMA_MPA="crc=require p2p=write,read rev=2"`:
@@ -473,7 +474,10 @@ export function makeOffer(qp: CmQp, p: CmMpaParams): { offer: MpaOffer; policy: 
   }
   const privateData = p.privateData ?? EMPTY;
   if (privateData.length > maxUserPrivateData(revision === 2)) {
-    throw new CmError('invalid', `private data of ${privateData.length} octets; at most ${maxUserPrivateData(revision === 2)} at revision ${revision}`);
+    throw new CmError(
+      'invalid',
+      `private data of ${privateData.length} octets; at most ${maxUserPrivateData(revision === 2)} at revision ${revision}`,
+    );
   }
   const lim = qp.caps();
   const q = qp.query();
@@ -486,7 +490,16 @@ export function makeOffer(qp: CmQp, p: CmMpaParams): { offer: MpaOffer; policy: 
   const markers = policy.markers !== 'refuse' && qp.markersSupported();
   if (policy.markers === 'require' && !markers) throw new CmError('invalid', 'this RNIC has no Marker support');
   return {
-    offer: { revision, crc: policy.crc === 'require', markers: policy.markers === 'require', ird, ord, p2p, privateData, rdmapExt: p.rdmapExt ?? true },
+    offer: {
+      revision,
+      crc: policy.crc === 'require',
+      markers: policy.markers === 'require',
+      ird,
+      ord,
+      p2p,
+      privateData,
+      rdmapExt: p.rdmapExt ?? true,
+    },
     policy,
     markers,
   };
@@ -532,15 +545,22 @@ export class CmConnection extends CmSocketEnds {
     readonly peerPrivateData: Uint8Array,
   ) {
     super(socket);
-    if (socket.destroyed) queueMicrotask(() => this.onClose());
-    else socket.once('close', () => this.onClose());
+    if (socket.destroyed) queueMicrotask(() => this.#onClose());
+    else socket.once('close', () => this.#onClose());
   }
 
-  private onClose(): void {
+  #onClose(): void {
     if (this.closed) return;
     this.closed = true;
     const q = this.qp.query();
-    log('QP[%d] %s connection %s:%d closed (QP %s)', this.qp.id, this.role, this.remoteAddress, this.remotePort, q ? STATE_NAMES[q.state] : 'destroyed');
+    log(
+      'QP[%d] %s connection %s:%d closed (QP %s)',
+      this.qp.id,
+      this.role,
+      this.remoteAddress,
+      this.remotePort,
+      q ? STATE_NAMES[q.state] : 'destroyed',
+    );
     this.emit('close');
   }
 
@@ -582,4 +602,3 @@ export function sendRawTerminate(s: net.Socket, ecode: MpaEcode, mpa: MpaAttrs, 
   tapSocket(s)?.tx(bytes);
   s.write(bytes);
 }
-

@@ -57,18 +57,29 @@ export interface CmListenLimits {
  * A rule table: the listener reads the values from here; the docs list the same rows.
  */
 export const CM_LISTEN_LIMITS: Readonly<Record<keyof CmListenLimits, { readonly default: number; readonly why: string }>> = Object.freeze({
-  backlog: { default: 511, why: "a server's TCP accept queue (Node's and nginx's default), not rping's 3: bursts of legitimate clients must fit" },
+  backlog: {
+    default: 511,
+    why: "a server's TCP accept queue (Node's and nginx's default), not rping's 3: bursts of legitimate clients must fit",
+  },
   requestTimeoutMs: { default: MPA_REQUEST_TIMEOUT_MS, why: "siw's MPAREQ_TIMEOUT" },
-  acceptTimeoutMs: { default: MPA_ACCEPT_TIMEOUT_MS, why: 'below the Initiator\'s 10 s Reply timer (siw MPAREP_TIMEOUT), so the peer learns of the refusal' },
+  acceptTimeoutMs: {
+    default: MPA_ACCEPT_TIMEOUT_MS,
+    why: "below the Initiator's 10 s Reply timer (siw MPAREP_TIMEOUT), so the peer learns of the refusal",
+  },
   maxHalfOpen: { default: 1024, why: 'idle sockets are cheap; eviction by age makes room, so the cap only bounds memory' },
-  maxHalfOpenPerSource: { default: 32, why: 'one address cannot fill the listener (it holds at most 64 of 1024 for a moment), and a host opening a few dozen connections at once is served' },
+  maxHalfOpenPerSource: {
+    default: 32,
+    why: 'one address cannot fill the listener (it holds at most 64 of 1024 for a moment), and a host opening a few dozen connections at once is served',
+  },
   evictGraceMs: { default: 250, why: 'a Request trails its TCP handshake by one flight and an event-loop turn, far less than this' },
   pressureTimeoutMs: { default: 1_000, why: 'a real Initiator sends its Request right after TCP connect' },
   maxRequests: { default: 1024, why: 'what a ULP that answers at once never reaches' },
-  maxRequestsPerSource: { default: 128, why: 'one address cannot fill the ULP\'s queue; above perf\'s 64 QPs + 1' },
+  maxRequestsPerSource: { default: 128, why: "one address cannot fill the ULP's queue; above perf's 64 QPs + 1" },
 });
 
-export const listenDefaults: CmListenLimits = Object.fromEntries(Object.entries(CM_LISTEN_LIMITS).map(([k, v]) => [k, v.default])) as unknown as CmListenLimits;
+export const listenDefaults: CmListenLimits = Object.fromEntries(
+  Object.entries(CM_LISTEN_LIMITS).map(([k, v]) => [k, v.default]),
+) as unknown as CmListenLimits;
 
 /** The listener limits a new listener starts from (see {@link CM_LISTEN_LIMITS}). */
 export function cmListenDefaults(): Readonly<CmListenLimits> {
@@ -115,4 +126,3 @@ export function sourceKey(address: string): string {
     .map((g) => (Number.parseInt(g || '0', 16) || 0).toString(16))
     .join(':')}::/64`;
 }
-

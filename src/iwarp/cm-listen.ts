@@ -12,10 +12,7 @@ import net from 'node:net';
 import { RiRet } from '../rnicpi/status.js';
 import { logger } from '../util/log.js';
 import { MpaEcode, TerminateError } from '../wire/errors.js';
-import {
-  type MpaReqRep,
-  stringifyMpaReqRep,
-} from '../wire/mpa.js';
+import { type MpaReqRep, stringifyMpaReqRep } from '../wire/mpa.js';
 import { LlpStream, type RtrType } from './llp.js';
 import {
   DEFAULT_RTR_PREFERENCE,
@@ -28,7 +25,29 @@ import {
 } from './mpa-startup.js';
 import { CM_LISTEN_LIMITS, type CmListenLimits, checkLimits, listenDefaults, sourceKey } from './cm-limits.js';
 import type { CmQp } from './cm-qp.js';
-import { CmConnection, CmError, CmSocketEnds, type CmErrorKind, type CmMpaParams, type CmTrace, EMPTY, type FrameRead, FrameReader, checkQpIdle, closeGracefully, fromFailure, live, orphanRequests, peerName, policyOf, resetSocket, startTimer, stopTimer, toRts, track } from './cm-common.js';
+import {
+  CmConnection,
+  CmError,
+  CmSocketEnds,
+  type CmErrorKind,
+  type CmMpaParams,
+  type CmTrace,
+  EMPTY,
+  type FrameRead,
+  FrameReader,
+  checkQpIdle,
+  closeGracefully,
+  fromFailure,
+  live,
+  orphanRequests,
+  peerName,
+  policyOf,
+  resetSocket,
+  startTimer,
+  stopTimer,
+  toRts,
+  track,
+} from './cm-common.js';
 
 export * from './cm-limits.js';
 
@@ -89,13 +108,13 @@ export class CmListener extends EventEmitter {
   /** The limits this listener runs with. */
   readonly limits: Readonly<CmListenLimits>;
   readonly trace: CmTrace | undefined;
-  private closed = false;
+  #closed = false;
   /** Half-open connections, oldest first (a Set keeps insertion order). */
-  private readonly handshakes = new Set<Handshake>();
-  private readonly sources = new Map<string, SourceUse>();
+  readonly #handshakes = new Set<Handshake>();
+  readonly #sources = new Map<string, SourceUse>();
   /** Sources above `maxHalfOpenPerSource`, for the next trim. */
-  private readonly crowded = new Set<string>();
-  private trimTimer: NodeJS.Timeout | null = null;
+  readonly #crowded = new Set<string>();
+  #trimTimer: NodeJS.Timeout | null = null;
   /** @internal delivered, unanswered requests */
   readonly requests = new Set<CmConnectRequest>();
   /**
@@ -103,7 +122,18 @@ export class CmListener extends EventEmitter {
    * the pressure timeout; `expired`: requests the ULP left unanswered past `acceptTimeoutMs`;
    * `refused`: Requests beyond the request caps; `dropped`: connections arriving while closing.
    */
-  readonly stats = { connections: 0, requests: 0, accepted: 0, rejected: 0, aborted: 0, failed: 0, dropped: 0, evicted: 0, expired: 0, refused: 0 };
+  readonly stats = {
+    connections: 0,
+    requests: 0,
+    accepted: 0,
+    rejected: 0,
+    aborted: 0,
+    failed: 0,
+    dropped: 0,
+    evicted: 0,
+    expired: 0,
+    refused: 0,
+  };
 
   private constructor(opts: CmListenOptions) {
     super();
@@ -123,7 +153,7 @@ export class CmListener extends EventEmitter {
     this.trace = opts.trace;
     // Half-open must stay possible for the QP (a Terminate may follow the peer's FIN), and the
     // socket must not be read by anyone before the MPA reader is in place.
-    this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (s) => this.onConnection(s));
+    this.server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (s) => this.#onConnection(s));
   }
 
   /** How long a half-open connection may take to complete its Request (outside pressure). */
@@ -172,19 +202,19 @@ export class CmListener extends EventEmitter {
     return (this.server.address() as net.AddressInfo | null)?.port ?? 0;
   }
   get pendingHandshakes(): number {
-    return this.handshakes.size;
+    return this.#handshakes.size;
   }
   get pendingRequests(): number {
     return this.requests.size;
   }
   /** Half-open connections and delivered requests of one source address ({@link sourceKey}). */
   heldBy(address: string): { halfOpen: number; requests: number } {
-    const u = this.sources.get(sourceKey(address));
+    const u = this.#sources.get(sourceKey(address));
     return { halfOpen: u?.halfOpen.size ?? 0, requests: u?.requests ?? 0 };
   }
   /** Source addresses holding anything right now. */
   get sourceCount(): number {
-    return this.sources.size;
+    return this.#sources.size;
   }
 
   /**
@@ -192,13 +222,13 @@ export class CmListener extends EventEmitter {
    * reset; requests already delivered stay valid for accept/reject.
    */
   close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    this.closed = true;
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
     live.listeners.delete(this);
     for (const r of this.requests) orphanRequests.add(r);
-    for (const h of [...this.handshakes]) this.endHandshake(h, null);
-    stopTimer(this.trimTimer);
-    this.trimTimer = null;
+    for (const h of [...this.#handshakes]) this.#endHandshake(h, null);
+    stopTimer(this.#trimTimer);
+    this.#trimTimer = null;
     return new Promise((resolve) => {
       // The listening handle closes now; 'close' waits for accepted sockets, which QPs own.
       this.server.close();
@@ -206,7 +236,7 @@ export class CmListener extends EventEmitter {
     });
   }
 
-  private fail(s: net.Socket, err: CmError): void {
+  #fail(s: net.Socket, err: CmError): void {
     this.stats.failed++;
     // Addresses are read before the socket is destroyed (Node forgets them afterwards).
     const who = peers.get(s) ?? { remoteAddress: s.remoteAddress ?? '', remotePort: s.remotePort ?? 0 };
@@ -215,89 +245,95 @@ export class CmListener extends EventEmitter {
     this.emit('failure', f);
   }
 
-  private use(source: string): SourceUse {
-    let u = this.sources.get(source);
+  #use(source: string): SourceUse {
+    let u = this.#sources.get(source);
     if (!u) {
       u = { halfOpen: new Set(), requests: 0 };
-      this.sources.set(source, u);
+      this.#sources.set(source, u);
     }
     return u;
   }
 
-  private release(source: string): void {
-    const u = this.sources.get(source);
-    if (u && u.halfOpen.size === 0 && u.requests === 0) this.sources.delete(source);
+  #release(source: string): void {
+    const u = this.#sources.get(source);
+    if (u && u.halfOpen.size === 0 && u.requests === 0) this.#sources.delete(source);
   }
 
   /** @internal a delivered request of `source` was answered, expired or aborted */
   requestSettled(r: CmConnectRequest): void {
     if (!this.requests.delete(r)) return;
-    const u = this.sources.get(r.source);
+    const u = this.#sources.get(r.source);
     if (u) {
       u.requests--;
-      this.release(r.source);
+      this.#release(r.source);
     }
   }
 
   /** Sends a refusing Reply (traced), then closes the socket gracefully. */
-  private replyAndClose(s: net.Socket, reply: Uint8Array): void {
+  #replyAndClose(s: net.Socket, reply: Uint8Array): void {
     this.trace?.({ dir: 'tx', what: 'reply', bytes: reply });
     closeGracefully(s, reply);
   }
 
-  private endHandshake(h: Handshake, next: 'keep' | null): void {
-    if (!this.handshakes.delete(h)) return;
-    this.sources.get(h.source)?.halfOpen.delete(h);
-    this.release(h.source);
+  #endHandshake(h: Handshake, next: 'keep' | null): void {
+    if (!this.#handshakes.delete(h)) return;
+    this.#sources.get(h.source)?.halfOpen.delete(h);
+    this.#release(h.source);
     stopTimer(h.timer);
     h.reader?.cancel();
     if (next === null) resetSocket(h.socket);
   }
 
   /** Drops a half-open connection to make room (reset, reported as `overload` or `timeout`). */
-  private evict(h: Handshake, err: CmError): void {
+  #evict(h: Handshake, err: CmError): void {
     this.stats.evicted++;
-    this.endHandshake(h, null);
-    this.fail(h.socket, err);
+    this.#endHandshake(h, null);
+    this.#fail(h.socket, err);
   }
 
-  private onConnection(s: net.Socket): void {
+  #onConnection(s: net.Socket): void {
     track(s);
     const remoteAddress = s.remoteAddress ?? '';
     peers.set(s, { remoteAddress, remotePort: s.remotePort ?? 0 });
     this.stats.connections++;
-    if (this.closed) {
+    if (this.#closed) {
       this.stats.dropped++;
-      this.fail(s, new CmError('overload', 'the listener is closing'));
+      this.#fail(s, new CmError('overload', 'the listener is closing'));
       resetSocket(s);
       return;
     }
     const lim = this.limits;
     const source = sourceKey(remoteAddress);
-    const use = this.use(source);
+    const use = this.#use(source);
     const now = performance.now();
     // Under pressure a new half-open connection gets the short Request timeout.
-    const pressure = this.handshakes.size >= Math.ceil(lim.maxHalfOpen / 2);
+    const pressure = this.#handshakes.size >= Math.ceil(lim.maxHalfOpen / 2);
     s.setNoDelay(true);
     const h: Handshake = { socket: s, reader: null, timer: null, source, born: now };
-    this.handshakes.add(h);
+    this.#handshakes.add(h);
     use.halfOpen.add(h);
     const ms = pressure ? lim.pressureTimeoutMs : lim.requestTimeoutMs;
     h.timer = startTimer(ms, () => {
       h.timer = null;
-      this.endHandshake(h, null);
-      this.fail(s, new CmError('timeout', `no MPA Request within ${ms} ms`));
+      this.#endHandshake(h, null);
+      this.#fail(s, new CmError('timeout', `no MPA Request within ${ms} ms`));
     });
-    h.reader = new FrameReader(s, 'request', null, (r) => this.onRequest(h, r));
+    h.reader = new FrameReader(s, 'request', null, (r) => this.#onRequest(h, r));
     // Hard ceilings (twice the caps): beyond them the oldest go at once, whatever their age.
     while (use.halfOpen.size > 2 * lim.maxHalfOpenPerSource) {
-      this.evict(use.halfOpen.values().next().value as Handshake, new CmError('overload', `evicted: ${source} holds ${2 * lim.maxHalfOpenPerSource} half-open connections`));
+      this.#evict(
+        use.halfOpen.values().next().value as Handshake,
+        new CmError('overload', `evicted: ${source} holds ${2 * lim.maxHalfOpenPerSource} half-open connections`),
+      );
     }
-    while (this.handshakes.size > 2 * lim.maxHalfOpen) {
-      this.evict(this.handshakes.values().next().value as Handshake, new CmError('overload', `evicted: the listener holds ${2 * lim.maxHalfOpen} half-open connections`));
+    while (this.#handshakes.size > 2 * lim.maxHalfOpen) {
+      this.#evict(
+        this.#handshakes.values().next().value as Handshake,
+        new CmError('overload', `evicted: the listener holds ${2 * lim.maxHalfOpen} half-open connections`),
+      );
     }
-    if (use.halfOpen.size > lim.maxHalfOpenPerSource) this.crowded.add(source);
-    if (pressure || this.crowded.size > 0 || this.handshakes.size > lim.maxHalfOpen) this.scheduleTrim();
+    if (use.halfOpen.size > lim.maxHalfOpenPerSource) this.#crowded.add(source);
+    if (pressure || this.#crowded.size > 0 || this.#handshakes.size > lim.maxHalfOpen) this.#scheduleTrim();
   }
 
   /**
@@ -308,11 +344,11 @@ export class CmListener extends EventEmitter {
    * that sent nothing (or half a Request) grow older than it. Meanwhile the hard ceilings (twice
    * the caps) bound what is admitted.
    */
-  private scheduleTrim(): void {
-    if (this.trimTimer || this.closed) return;
-    this.trimTimer = startTimer(Math.max(1, this.limits.evictGraceMs), () => {
-      this.trimTimer = null;
-      this.trim();
+  #scheduleTrim(): void {
+    if (this.#trimTimer || this.#closed) return;
+    this.#trimTimer = startTimer(Math.max(1, this.limits.evictGraceMs), () => {
+      this.#trimTimer = null;
+      this.#trim();
     });
   }
 
@@ -321,76 +357,88 @@ export class CmListener extends EventEmitter {
    * its own oldest; under pressure, connections older than the pressure timeout go; a listener
    * above its cap loses its oldest. The newest connection is never refused.
    */
-  private trim(): void {
-    if (this.closed) return;
+  #trim(): void {
+    if (this.#closed) return;
     const lim = this.limits;
     const now = performance.now();
     const ripe = (h: Handshake): boolean => now - h.born >= lim.evictGraceMs;
-    for (const source of [...this.crowded]) {
-      this.crowded.delete(source);
-      const use = this.sources.get(source);
+    for (const source of [...this.#crowded]) {
+      this.#crowded.delete(source);
+      const use = this.#sources.get(source);
       if (!use) continue;
       for (const h of [...use.halfOpen]) {
         if (use.halfOpen.size <= lim.maxHalfOpenPerSource || !ripe(h)) break;
-        this.evict(h, new CmError('overload', `evicted: ${source} holds more than ${lim.maxHalfOpenPerSource} half-open connections`));
+        this.#evict(h, new CmError('overload', `evicted: ${source} holds more than ${lim.maxHalfOpenPerSource} half-open connections`));
       }
-      if (use.halfOpen.size > lim.maxHalfOpenPerSource) this.crowded.add(source);
+      if (use.halfOpen.size > lim.maxHalfOpenPerSource) this.#crowded.add(source);
     }
-    const pressure = this.handshakes.size >= Math.ceil(lim.maxHalfOpen / 2);
+    const pressure = this.#handshakes.size >= Math.ceil(lim.maxHalfOpen / 2);
     if (pressure) {
-      for (const h of this.handshakes) {
+      for (const h of this.#handshakes) {
         if (now - h.born < lim.pressureTimeoutMs) break;
-        this.evict(h, new CmError('timeout', `no MPA Request within ${lim.pressureTimeoutMs} ms (listener under pressure)`));
+        this.#evict(h, new CmError('timeout', `no MPA Request within ${lim.pressureTimeoutMs} ms (listener under pressure)`));
       }
     }
-    for (const h of this.handshakes) {
-      if (this.handshakes.size <= lim.maxHalfOpen || !ripe(h)) break;
-      this.evict(h, new CmError('overload', `evicted: the listener holds more than ${lim.maxHalfOpen} half-open connections`));
+    for (const h of this.#handshakes) {
+      if (this.#handshakes.size <= lim.maxHalfOpen || !ripe(h)) break;
+      this.#evict(h, new CmError('overload', `evicted: the listener holds more than ${lim.maxHalfOpen} half-open connections`));
     }
-    if (this.crowded.size > 0 || this.handshakes.size > lim.maxHalfOpen) this.scheduleTrim();
+    if (this.#crowded.size > 0 || this.#handshakes.size > lim.maxHalfOpen) this.#scheduleTrim();
   }
 
-  private onRequest(h: Handshake, r: FrameRead | CmError): void {
+  #onRequest(h: Handshake, r: FrameRead | CmError): void {
     const s = h.socket;
     if (r instanceof CmError) {
       if (r.kind === 'bad-revision') {
         // RFC 5044 §7.1.1: tell the Initiator with a Reply carrying our revision and R.
         const rev = r.revision ?? 0;
-        const fake: MpaReqRep = { type: 'request', markers: false, crc: false, reject: false, enhanced: false, res: 0, revision: rev, privateData: EMPTY };
+        const fake: MpaReqRep = {
+          type: 'request',
+          markers: false,
+          crc: false,
+          reject: false,
+          enhanced: false,
+          res: 0,
+          revision: rev,
+          privateData: EMPTY,
+        };
         const ex = examineRequest(fake, this.cfg);
-        this.endHandshake(h, 'keep');
-        if (!ex.ok) this.replyAndClose(s, ex.reply);
+        this.#endHandshake(h, 'keep');
+        if (!ex.ok) this.#replyAndClose(s, ex.reply);
         else resetSocket(s);
       } else {
-        this.endHandshake(h, null);
+        this.#endHandshake(h, null);
       }
-      this.fail(s, r);
+      this.#fail(s, r);
       return;
     }
     this.trace?.({ dir: 'rx', what: 'request', bytes: r.raw });
     if (log.enabled) log('← %s: %s', peerName(s), stringifyMpaReqRep(r.frame));
     if (r.rest.length > 0) {
       // The Initiator must wait for the Reply before its first FPDU (siw: "peer sent extra data").
-      this.endHandshake(h, null);
-      this.fail(s, new CmError('protocol', 'data after the MPA Request, before the Reply', {
-        terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, 'data after the Request'),
-      }));
+      this.#endHandshake(h, null);
+      this.#fail(
+        s,
+        new CmError('protocol', 'data after the MPA Request, before the Reply', {
+          terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, 'data after the Request'),
+        }),
+      );
       return;
     }
     const ex = examineRequest(r.frame, this.cfg);
-    this.endHandshake(h, 'keep');
+    this.#endHandshake(h, 'keep');
     if (!ex.ok) {
-      this.replyAndClose(s, ex.reply);
-      this.fail(s, fromFailure(ex.failure));
+      this.#replyAndClose(s, ex.reply);
+      this.#fail(s, fromFailure(ex.failure));
       return;
     }
-    if (this.closed) {
+    if (this.#closed) {
       resetSocket(s);
       return;
     }
     // The ULP's queue is bounded too, per source and in all: a complete Request beyond it is
     // refused the way the ULP would refuse it (RFC 5044 §7.1.1: a Reply with R set).
-    const use = this.use(h.source);
+    const use = this.#use(h.source);
     const full =
       use.requests >= this.limits.maxRequestsPerSource
         ? `${h.source} has ${this.limits.maxRequestsPerSource} requests waiting for the ULP`
@@ -398,12 +446,12 @@ export class CmListener extends EventEmitter {
           ? `the listener has ${this.limits.maxRequests} requests waiting for the ULP`
           : null;
     if (full) {
-      this.release(h.source);
+      this.#release(h.source);
       this.stats.refused++;
       const reply = rejectReply(ex.info, EMPTY);
       this.trace?.({ dir: 'tx', what: 'reply', bytes: reply });
       closeGracefully(s, reply);
-      this.fail(s, new CmError('overload', `refused: ${full}`));
+      this.#fail(s, new CmError('overload', `refused: ${full}`));
       return;
     }
     const req = new CmConnectRequest(this, s, ex.info, h.source);
@@ -438,8 +486,8 @@ export interface CmAcceptParams {
  */
 export class CmConnectRequest extends CmSocketEnds {
   state: 'pending' | 'accepted' | 'rejected' | 'aborted' = 'pending';
-  private timer: NodeJS.Timeout | null = null;
-  private watching = false;
+  #timer: NodeJS.Timeout | null = null;
+  #watching = false;
 
   constructor(
     readonly listener: CmListener,
@@ -449,7 +497,7 @@ export class CmConnectRequest extends CmSocketEnds {
     readonly source: string = sourceKey(socket.remoteAddress ?? ''),
   ) {
     super(socket);
-    this.watch();
+    this.#watch();
   }
 
   /** The Request's MPA revision. */
@@ -481,44 +529,48 @@ export class CmConnectRequest extends CmSocketEnds {
    * While the ULP decides, the socket is read: any octet now is a protocol error (the Initiator
    * must wait for the Reply), and a FIN or reset ends the request.
    */
-  private watch(): void {
-    if (this.watching) return;
-    this.watching = true;
+  #watch(): void {
+    if (this.#watching) return;
+    this.#watching = true;
     const s = this.socket;
-    s.on('data', this.onData);
-    s.on('end', this.onEnd);
-    s.on('close', this.onEnd);
+    s.on('data', this.#onData);
+    s.on('end', this.#onEnd);
+    s.on('close', this.#onEnd);
     s.resume();
-    if (this.listener.acceptTimeoutMs > 0 && !this.timer) {
-      this.timer = startTimer(this.listener.acceptTimeoutMs, () => {
-        this.timer = null;
-        this.expire();
+    if (this.listener.acceptTimeoutMs > 0 && !this.#timer) {
+      this.#timer = startTimer(this.listener.acceptTimeoutMs, () => {
+        this.#timer = null;
+        this.#expire();
       });
     }
   }
 
-  private unwatch(): void {
-    if (!this.watching) return;
-    this.watching = false;
+  #unwatch(): void {
+    if (!this.#watching) return;
+    this.#watching = false;
     const s = this.socket;
-    s.off('data', this.onData);
-    s.off('end', this.onEnd);
-    s.off('close', this.onEnd);
+    s.off('data', this.#onData);
+    s.off('end', this.#onEnd);
+    s.off('close', this.#onEnd);
     s.pause();
   }
 
-  private readonly onData = (): void => {
-    this.abort(new CmError('protocol', 'data before the MPA Reply', { terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, 'data before the Reply') }));
+  readonly #onData = (): void => {
+    this.#abort(
+      new CmError('protocol', 'data before the MPA Reply', {
+        terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply, 'data before the Reply'),
+      }),
+    );
   };
-  private readonly onEnd = (): void => {
-    this.abort(new CmError('closed', 'the Initiator closed the connection before accept/reject'));
+  readonly #onEnd = (): void => {
+    this.#abort(new CmError('closed', 'the Initiator closed the connection before accept/reject'));
   };
 
-  private settle(state: 'accepted' | 'rejected' | 'aborted'): void {
+  #settle(state: 'accepted' | 'rejected' | 'aborted'): void {
     this.state = state;
-    this.unwatch();
-    stopTimer(this.timer);
-    this.timer = null;
+    this.#unwatch();
+    stopTimer(this.#timer);
+    this.#timer = null;
     this.listener.requestSettled(this);
     orphanRequests.delete(this);
   }
@@ -528,10 +580,10 @@ export class CmConnectRequest extends CmSocketEnds {
    * FIN), so the Initiator is refused rather than left waiting for its own timer, and the
    * listener's slot is free again. The ULP sees `aborted` with kind `timeout`.
    */
-  private expire(): void {
+  #expire(): void {
     if (this.state !== 'pending') return;
     const ms = this.listener.acceptTimeoutMs;
-    this.settle('aborted');
+    this.#settle('aborted');
     this.listener.stats.aborted++;
     this.listener.stats.expired++;
     const reply = rejectReply(this.info, EMPTY);
@@ -541,9 +593,9 @@ export class CmConnectRequest extends CmSocketEnds {
     this.emit('aborted', new CmError('timeout', `not accepted or rejected within ${ms} ms; the CM rejected it`));
   }
 
-  private abort(err: CmError): void {
+  #abort(err: CmError): void {
     if (this.state !== 'pending') return;
-    this.settle('aborted');
+    this.#settle('aborted');
     this.listener.stats.aborted++;
     resetSocket(this.socket);
     log('request from %s:%d aborted: %s', this.remoteAddress, this.remotePort, err.message);
@@ -572,26 +624,45 @@ export class CmConnectRequest extends CmSocketEnds {
     const ird = params.ird ?? q.ird;
     const ord = params.ord ?? q.ord;
     if (ird > lim.maxIrdPerQp || ord > lim.maxOrdPerQp) throw new CmError('invalid', `IRD ${ird}/ORD ${ord} above the RNIC's limits`);
-    const a = responderAgree(this.info, { ird, ord, maxIrd: lim.maxIrdPerQp, readRtrOk: q.enableRdmaRead, privateData: pd }, this.listener.cfg);
+    const a = responderAgree(
+      this.info,
+      { ird, ord, maxIrd: lim.maxIrdPerQp, readRtrOk: q.enableRdmaRead, privateData: pd },
+      this.listener.cfg,
+    );
     if (!a.ok) throw fromFailure(a.failure);
     const ag = a.agreement;
     if ((ag.mpa.recvMarkers || ag.mpa.xmitMarkers) && !qp.markersSupported()) {
       throw new CmError('policy', 'Markers negotiated but this RNIC has none');
     }
     // The QP's receive path takes over the socket: stop watching it first.
-    this.unwatch();
-    const stream = new LlpStream(this.socket, { awaitFirstRx: ag.rtr !== null || (params.awaitFirstRx ?? true), expectRtr: ag.rtr, rdmapExt: ag.rdmapExt });
+    this.#unwatch();
+    const stream = new LlpStream(this.socket, {
+      awaitFirstRx: ag.rtr !== null || (params.awaitFirstRx ?? true),
+      expectRtr: ag.rtr,
+      rdmapExt: ag.rdmapExt,
+    });
     const ret = toRts(qp, stream, ag.mpa, ag.ird, ag.ord, a.reply);
     if (ret !== RiRet.SUCCESS) {
-      this.watch();
+      this.#watch();
       throw new CmError('qp', `Modify QP to RTS failed: ${RiRet[ret]}`, { ret });
     }
-    this.settle('accepted');
+    this.#settle('accepted');
     this.listener.stats.accepted++;
     this.listener.trace?.({ dir: 'tx', what: 'reply', bytes: a.reply });
     if (log.enabled) {
       const now = qp.query();
-      log('QP[%d] RTS (passive) for %s:%d crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s', qp.id, this.remoteAddress, this.remotePort, +ag.mpa.crc, +ag.mpa.recvMarkers, +ag.mpa.xmitMarkers, now?.ird, now?.ord, ag.rtr ?? '-');
+      log(
+        'QP[%d] RTS (passive) for %s:%d crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s',
+        qp.id,
+        this.remoteAddress,
+        this.remotePort,
+        +ag.mpa.crc,
+        +ag.mpa.recvMarkers,
+        +ag.mpa.xmitMarkers,
+        now?.ird,
+        now?.ord,
+        ag.rtr ?? '-',
+      );
     }
     return new CmConnection(qp, this.socket, 'passive', ag, this.info.privateData);
   }
@@ -605,11 +676,10 @@ export class CmConnectRequest extends CmSocketEnds {
     if (privateData.length > maxUserPrivateData(this.enhanced)) {
       throw new CmError('invalid', `private data of ${privateData.length} octets; at most ${maxUserPrivateData(this.enhanced)}`);
     }
-    this.settle('rejected');
+    this.#settle('rejected');
     this.listener.stats.rejected++;
     const reply = rejectReply(this.info, privateData);
     this.listener.trace?.({ dir: 'tx', what: 'reply', bytes: reply });
     closeGracefully(this.socket, reply);
   }
 }
-

@@ -7,8 +7,16 @@
  */
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
-import { RiQpAttrMask, RiQpState, type ri_iwarp_qp_attr_t, type ri_llp_stream_handle_t, type ri_mpa_attr_t, type ri_qp_attr_in_t, type ri_qp_handle_t, type ri_rnic_handle_t } from '../rnicpi/types.js';
-
+import {
+  RiQpAttrMask,
+  RiQpState,
+  type ri_iwarp_qp_attr_t,
+  type ri_llp_stream_handle_t,
+  type ri_mpa_attr_t,
+  type ri_qp_attr_in_t,
+  type ri_qp_handle_t,
+  type ri_rnic_handle_t,
+} from '../rnicpi/types.js';
 
 // ---------------------------------------------------------------------------------------------
 // The QP the CM connects: an RNICPI consumer's view
@@ -159,7 +167,12 @@ export function riCmQp(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t
       const q = ops.ri_qp_query(rnic, qp);
       if (q.status !== RiRet.SUCCESS || q.attrs.state !== RiQpState.IDLE || !('qp_iwarp' in q.attrs.qp_xport)) return false;
       const own = q.attrs.qp_xport.qp_iwarp.mpa_attributes;
-      const probe = { recv_marker_enabled: true, xmit_marker_enabled: true, crc_enabled: own.crc_enabled, ddp_rdma_version: own.ddp_rdma_version };
+      const probe = {
+        recv_marker_enabled: true,
+        xmit_marker_enabled: true,
+        crc_enabled: own.crc_enabled,
+        ddp_rdma_version: own.ddp_rdma_version,
+      };
       const st = ops.ri_qp_modify(rnic, qp, RiQpAttrMask.MPA_ATTR, { qp_xport: { qp_iwarp: { mpa_attributes: probe } } }).status;
       if (st === RiRet.SUCCESS) ops.ri_qp_modify(rnic, qp, RiQpAttrMask.MPA_ATTR, { qp_xport: { qp_iwarp: { mpa_attributes: own } } });
       else if (st !== RiRet.MPA_ATTR_UNSUPPORTED) return false;
@@ -172,7 +185,12 @@ export function riCmQp(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t
 }
 
 export function riMpa(m: MpaAttrs): ri_mpa_attr_t {
-  return { recv_marker_enabled: m.recvMarkers, xmit_marker_enabled: m.xmitMarkers, crc_enabled: m.crc, ddp_rdma_version: m.ddpRdmapVersion };
+  return {
+    recv_marker_enabled: m.recvMarkers,
+    xmit_marker_enabled: m.xmitMarkers,
+    crc_enabled: m.crc,
+    ddp_rdma_version: m.ddpRdmapVersion,
+  };
 }
 
 /** State names of the log lines. */

@@ -37,47 +37,79 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { MpaEcode, TerminateError } from '../wire/errors.js';
-import {
-  decodeMpaReqRep,
-  
-  
-  
-  
-  
-  
-  type MpaReqRep,
-  stringifyMpaReqRep,
-} from '../wire/mpa.js';
+import { decodeMpaReqRep, type MpaReqRep, stringifyMpaReqRep } from '../wire/mpa.js';
 import { LlpStream } from './llp.js';
 import {
-  
   DEFAULT_RTR_PREFERENCE,
   encodeRequest,
   examineRequest,
   type IrdOrdMode,
   initiatorAgree,
-  
   MPA_REPLY_TIMEOUT_MS,
-  
-  
-  
   type MpaOffer,
   type MpaPolicy,
-  
-  
   type ResponderConfig,
   rejectReply,
   responderAgree,
 } from './mpa-startup.js';
 import { tapSocket } from './trace.js';
 import type { CmQp, MpaAttrs } from './cm-qp.js';
-import { type CmConnectParams, CmConnection, CmError, type CmMpaParams, type CmRole, type CmTrace, EMPTY, FrameReader, busy, checkQpIdle, closeGracefully, fromFailure, fromSocketError, live, makeOffer, peerName, resetSocket, sendRawTerminate, startTimer, stopTimer, toRts, track } from './cm-common.js';
+import {
+  type CmConnectParams,
+  CmConnection,
+  CmError,
+  type CmMpaParams,
+  type CmRole,
+  type CmTrace,
+  EMPTY,
+  FrameReader,
+  busy,
+  checkQpIdle,
+  closeGracefully,
+  fromFailure,
+  fromSocketError,
+  live,
+  makeOffer,
+  peerName,
+  resetSocket,
+  sendRawTerminate,
+  startTimer,
+  stopTimer,
+  toRts,
+  track,
+} from './cm-common.js';
 
 const log = logger('cm');
 
 export { type CmQp, type CmQpCaps, type CmQpInfo, type CmQpModify, type MpaAttrs, riCmQp } from './cm-qp.js';
-export { ACTIVE_SETTLE_MS, CLOSE_GRACE_MS, type CmConnectParams, CmConnection, type CmEnvParams, CmError, type CmErrorKind, type CmMpaParams, type CmRole, type CmStats, type CmTrace, type CmTraceEvent, cmParamsFromEnv, cmStats } from './cm-common.js';
-export { CM_LISTEN_LIMITS, type CmAcceptParams, CmConnectRequest, type CmFailure, type CmListenLimits, type CmListenOptions, CmListener, cmListenDefaults, setCmListenDefaults, sourceKey } from './cm-listen.js';
+export {
+  ACTIVE_SETTLE_MS,
+  CLOSE_GRACE_MS,
+  type CmConnectParams,
+  CmConnection,
+  type CmEnvParams,
+  CmError,
+  type CmErrorKind,
+  type CmMpaParams,
+  type CmRole,
+  type CmStats,
+  type CmTrace,
+  type CmTraceEvent,
+  cmParamsFromEnv,
+  cmStats,
+} from './cm-common.js';
+export {
+  CM_LISTEN_LIMITS,
+  type CmAcceptParams,
+  CmConnectRequest,
+  type CmFailure,
+  type CmListenLimits,
+  type CmListenOptions,
+  CmListener,
+  cmListenDefaults,
+  setCmListenDefaults,
+  sourceKey,
+} from './cm-listen.js';
 
 // ---------------------------------------------------------------------------------------------
 // Initiator
@@ -126,7 +158,12 @@ function runInitiator(
     if (!a.ok) {
       if (a.failure.terminate !== null) {
         // The Reply was valid, so the stream is in FPDU mode: report the error in a Terminate.
-        const mpa: MpaAttrs = { crc: offer.crc || r.frame.crc, recvMarkers: offer.markers, xmitMarkers: r.frame.markers, ddpRdmapVersion: 1 };
+        const mpa: MpaAttrs = {
+          crc: offer.crc || r.frame.crc,
+          recvMarkers: offer.markers,
+          xmitMarkers: r.frame.markers,
+          ddpRdmapVersion: 1,
+        };
         sendRawTerminate(socket, a.failure.terminate, mpa, trace);
         done(fromFailure(a.failure), null, true);
       } else {
@@ -164,7 +201,16 @@ function runInitiator(
     }
     if (log.enabled) {
       const q = qp.query();
-      log('QP[%d] RTS (active) crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s', qp.id, +ag.mpa.crc, +ag.mpa.recvMarkers, +ag.mpa.xmitMarkers, q?.ird, q?.ord, ag.rtr ?? '-');
+      log(
+        'QP[%d] RTS (active) crc=%d markers rx=%d tx=%d ird=%d ord=%d rtr=%s',
+        qp.id,
+        +ag.mpa.crc,
+        +ag.mpa.recvMarkers,
+        +ag.mpa.xmitMarkers,
+        q?.ird,
+        q?.ord,
+        ag.rtr ?? '-',
+      );
     }
     done(null, new CmConnection(qp, socket, role, ag, a.privateData.slice()));
   });
@@ -232,13 +278,14 @@ async function establish(qp: CmQp, host: string, port: number, params: CmConnect
       socket.off('error', onConnectError);
       run = runInitiator(qp, socket, offer, policy, markers, irdOrd, null, params.trace, 'active', finish);
     };
-    const timer = startTimer(timeoutMs, () => finish(new CmError('timeout', `no MPA Reply from ${host}:${port} within ${timeoutMs} ms`), null));
+    const timer = startTimer(timeoutMs, () =>
+      finish(new CmError('timeout', `no MPA Reply from ${host}:${port} within ${timeoutMs} ms`), null),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
     socket.once('connect', onConnect);
     socket.on('error', onConnectError);
   });
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Socket conversion
@@ -324,7 +371,10 @@ export async function cmConvertSocket(qp: CmQp, socket: net.Socket, opts: CmConv
       } else resolve(conn!);
     };
     const onAbort = (): void => finish(new CmError('aborted', 'conversion aborted'), null);
-    const timer = timeoutMs > 0 ? startTimer(timeoutMs, () => finish(new CmError('timeout', `MPA exchange not done within ${timeoutMs} ms`), null)) : null;
+    const timer =
+      timeoutMs > 0
+        ? startTimer(timeoutMs, () => finish(new CmError('timeout', `MPA exchange not done within ${timeoutMs} ms`), null))
+        : null;
     p.signal?.addEventListener('abort', onAbort, { once: true });
     socket.setNoDelay(true);
     if (last) {
@@ -351,7 +401,12 @@ export async function cmConvertSocket(qp: CmQp, socket: net.Socket, opts: CmConv
       }
       p.trace?.({ dir: 'rx', what: 'request', bytes: r.raw });
       if (r.rest.length > 0) {
-        finish(new CmError('protocol', 'data after the MPA Request, before the Reply', { terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply) }), null);
+        finish(
+          new CmError('protocol', 'data after the MPA Request, before the Reply', {
+            terminate: TerminateError.mpa(MpaEcode.InvalidRequestReply),
+          }),
+          null,
+        );
         return;
       }
       const ex = examineRequest(r.frame, cfg);
@@ -365,7 +420,13 @@ export async function cmConvertSocket(qp: CmQp, socket: net.Socket, opts: CmConv
       const lim = qp.caps();
       const a = responderAgree(
         ex.info,
-        { ird: offer.ird, ord: offer.ord, maxIrd: lim.maxIrdPerQp, readRtrOk: qp.query()?.enableRdmaRead ?? false, privateData: offer.privateData },
+        {
+          ird: offer.ird,
+          ord: offer.ord,
+          maxIrd: lim.maxIrdPerQp,
+          readRtrOk: qp.query()?.enableRdmaRead ?? false,
+          privateData: offer.privateData,
+        },
         cfg,
       );
       if (!a.ok) {
@@ -394,4 +455,3 @@ export async function cmConvertSocket(qp: CmQp, socket: net.Socket, opts: CmConv
     cancel = () => reader.cancel();
   });
 }
-

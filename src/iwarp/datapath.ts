@@ -50,7 +50,17 @@ import {
   type ReadRequestHeader,
 } from '../wire/rdmap.js';
 import { buildTerminate, encodeTerminateMessage } from '../wire/terminate.js';
-import { copyUlpduPrefixInto, extWords, IMM_AFTER_WRITE, IWARP_CAPS, IWARP_CAPS_RFC7306, SEND_OPCODE, type TermCopied, TX_HDR_LEN, writeRfc7306Header } from './tx-headers.js';
+import {
+  copyUlpduPrefixInto,
+  extWords,
+  IMM_AFTER_WRITE,
+  IWARP_CAPS,
+  IWARP_CAPS_RFC7306,
+  SEND_OPCODE,
+  type TermCopied,
+  TX_HDR_LEN,
+  writeRfc7306Header,
+} from './tx-headers.js';
 import { LlpStream, RTR_STAG, type RtrType } from './llp.js';
 import { asyncEventForTerminate, terminateOfFault, terminateRecord } from './terminate-map.js';
 import { openPcapForConn, type PcapTap } from './trace.js';
@@ -83,38 +93,38 @@ export class IwarpConn implements QpTransport {
   /** RFC 7306 operations only when the MPA exchange agreed them (LlpStream.rdmapExt). */
   readonly caps: TransportCaps;
   readonly socket: Socket;
-  private readonly deframer: FpduDeframer;
-  private readonly markers: MarkerInserter | null;
-  private readonly crcOn: boolean;
-  private readonly maxUlpdu: number;
-  private readonly hdr = new RdmapHeaderStruct();
+  readonly #deframer: FpduDeframer;
+  readonly #markers: MarkerInserter | null;
+  readonly #crcOn: boolean;
+  readonly #maxUlpdu: number;
+  readonly #hdr = new RdmapHeaderStruct();
   /** The header fields of the FPDU being framed, reused. */
-  private readonly txHdr: RdmapTxFields = { opcode: RdmapOpcode.Send, last: true, stag: 0, to: 0n, rsvdUlp32: 0, msn: 0, mo: 0, rr: null };
+  readonly #txHdr: RdmapTxFields = { opcode: RdmapOpcode.Send, last: true, stag: 0, to: 0n, rsvdUlp32: 0, msn: 0, mo: 0, rr: null };
   /** The untagged segment handed to the core's responder, reused. */
   readonly rxSeg: UntaggedSegment = newUntaggedSegment();
-  private readonly scratch = new Uint8Array(MAX_HDR);
-  private readonly rr: ReadRequestHeader = { sinkStag: 0, sinkTo: 0n, size: 0, srcStag: 0, srcTo: 0n };
-  private pcap: PcapTap | null = null;
-  private active = false;
-  private detached = false;
+  readonly #scratch = new Uint8Array(MAX_HDR);
+  readonly #rr: ReadRequestHeader = { sinkStag: 0, sinkTo: 0n, size: 0, srcStag: 0, srcTo: 0n };
+  #pcap: PcapTap | null = null;
+  #active = false;
+  #detached = false;
   rxStopped = false;
-  private scheduled = false;
-  private running = false;
-  private graceful = false;
+  #scheduled = false;
+  #running = false;
+  #graceful = false;
   /** Responder: hold transmission until the Initiator's first FPDU (RFC 5044 §7.1.2). */
-  private txHold: boolean;
+  #txHold: boolean;
   /** Responder in RFC 6581 peer-to-peer mode: the RTR type still expected. */
-  private expectRtr: RtrType | null;
+  #expectRtr: RtrType | null;
   // ---- DDP sequence numbers (RFC 5041 §5: MSNs start at 1 per queue) ----
-  private sendMsn = 1;
-  private readReqMsn = 1;
+  #sendMsn = 1;
+  #readReqMsn = 1;
   recvMsn = 1;
   recvReadMsn = 1;
   /** RFC 7306 Atomic Responses have their own queue (QN 3) and MSNs. */
-  private atomicRespMsn = 1;
+  #atomicRespMsn = 1;
   recvAtomicRespMsn = 1;
   /** The Immediate Data segment after an RDMA Write with Immediate; made on first use. */
-  private immSeg: TxSeg | null = null;
+  #immSeg: TxSeg | null = null;
 
   constructor(
     readonly qp: Qp,
@@ -123,23 +133,23 @@ export class IwarpConn implements QpTransport {
   ) {
     this.socket = stream.socket;
     this.caps = stream.rdmapExt ? IWARP_CAPS_RFC7306 : IWARP_CAPS;
-    this.crcOn = mpa.crc;
-    this.maxUlpdu = Math.min(qp.rnic.config.maxUlpdu, MPA_MAX_ULPDU);
-    this.markers = mpa.xmitMarkers ? new MarkerInserter(stream.txOffset) : null;
-    this.txHold = stream.awaitFirstRx;
-    this.expectRtr = stream.expectRtr;
-    this.deframer = new FpduDeframer({
+    this.#crcOn = mpa.crc;
+    this.#maxUlpdu = Math.min(qp.rnic.config.maxUlpdu, MPA_MAX_ULPDU);
+    this.#markers = mpa.xmitMarkers ? new MarkerInserter(stream.txOffset) : null;
+    this.#txHold = stream.awaitFirstRx;
+    this.#expectRtr = stream.expectRtr;
+    this.#deframer = new FpduDeframer({
       maxUlpdu: MPA_MAX_ULPDU,
       crc: mpa.crc,
       markers: mpa.recvMarkers,
       streamOffset: stream.rxOffset,
-      onFpdu: (f) => this.onFpdu(f),
+      onFpdu: (f) => this.#onFpdu(f),
       onError: (e) => this.protocolError(e, null),
     });
   }
 
   maxPayload(op: TxOp): number {
-    return this.maxUlpdu - TX_HDR_LEN[op];
+    return this.#maxUlpdu - TX_HDR_LEN[op];
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -147,51 +157,51 @@ export class IwarpConn implements QpTransport {
   /** Enters RDMA mode: optional last streaming-mode message, then FPDUs (Verbs §6.2 T3). */
   start(streamMsg: Uint8Array | null): void {
     const s = this.socket;
-    this.active = true;
-    this.pcap = openPcapForConn(s, this.qp.id);
+    this.#active = true;
+    this.#pcap = openPcapForConn(s, this.qp.id);
     s.setNoDelay(true);
     // Half-close must stay possible: a Terminate can still go out after the peer's FIN.
     (s as { allowHalfOpen: boolean }).allowHalfOpen = true;
-    if (streamMsg && streamMsg.length > 0) this.write(streamMsg);
-    if (this.stream.sendRtr) this.sendRtr(this.stream.sendRtr);
-    s.on('data', this.onData);
-    s.on('end', this.onEnd);
-    s.on('close', this.onClose);
-    s.on('error', this.onError);
-    s.on('drain', this.onDrain);
+    if (streamMsg && streamMsg.length > 0) this.#write(streamMsg);
+    if (this.stream.sendRtr) this.#sendRtr(this.stream.sendRtr);
+    s.on('data', this.#onData);
+    s.on('end', this.#onEnd);
+    s.on('close', this.#onClose);
+    s.on('error', this.#onError);
+    s.on('drain', this.#onDrain);
     // Not the data callback: its completions are notified by their microtasks, since `start`
     // may run inside a consumer's call.
-    if (this.stream.pending && this.stream.pending.length > 0) this.receive(this.stream.pending);
+    if (this.stream.pending && this.stream.pending.length > 0) this.#receive(this.stream.pending);
     s.resume();
   }
 
-  private receive(chunk: Buffer | Uint8Array): void {
-    if (this.detached || this.rxStopped) return;
-    this.pcap?.rx(chunk);
-    this.deframer.push(chunk);
+  #receive(chunk: Buffer | Uint8Array): void {
+    if (this.#detached || this.rxStopped) return;
+    this.#pcap?.rx(chunk);
+    this.#deframer.push(chunk);
     // Transmit work made possible by this chunk (Read Responses, freed ORD) goes out now.
-    if (this.scheduled) this.run();
+    if (this.#scheduled) this.run();
   }
 
-  private readonly onData = (chunk: Buffer | Uint8Array): void => {
-    this.receive(chunk);
+  readonly #onData = (chunk: Buffer | Uint8Array): void => {
+    this.#receive(chunk);
     // The chunk's completions reach their consumers now, from the socket's data callback.
     deliverCqNotifications();
   };
-  private readonly onEnd = (): void => {
-    if (!this.detached) this.qp.onLlpFin();
+  readonly #onEnd = (): void => {
+    if (!this.#detached) this.qp.onLlpFin();
   };
-  private readonly onClose = (hadError: boolean): void => {
-    if (this.detached) return;
+  readonly #onClose = (hadError: boolean): void => {
+    if (this.#detached) return;
     if (hadError) this.qp.onLlpReset(false);
     else this.qp.onLlpClosed();
   };
-  private readonly onError = (err: NodeJS.ErrnoException): void => {
-    if (this.detached) return;
+  readonly #onError = (err: NodeJS.ErrnoException): void => {
+    if (this.#detached) return;
     log('QP[%d] socket error %s', this.qp.id, err.code ?? err.message);
     this.qp.onLlpReset(err.code !== 'ECONNRESET' && err.code !== 'EPIPE');
   };
-  private readonly onDrain = (): void => {
+  readonly #onDrain = (): void => {
     this.kick();
   };
 
@@ -199,31 +209,31 @@ export class IwarpConn implements QpTransport {
    * A zero-copy write finished: refill the socket once it is below half the window rather
    * than waiting for `drain` (which only comes when it is empty), so the pipe never idles.
    */
-  private onWritten(): void {
+  #onWritten(): void {
     if (this.socket.writableLength < this.qp.rnic.config.txWindow >>> 1) this.kick();
   }
 
   /** Removes every listener; the QP no longer hears from this stream. */
   detach(): void {
-    if (this.detached) return;
-    this.detached = true;
-    this.active = false;
+    if (this.#detached) return;
+    this.#detached = true;
+    this.#active = false;
     const s = this.socket;
-    s.off('data', this.onData);
-    s.off('end', this.onEnd);
-    s.off('close', this.onClose);
-    s.off('drain', this.onDrain);
+    s.off('data', this.#onData);
+    s.off('end', this.#onEnd);
+    s.off('close', this.#onClose);
+    s.off('drain', this.#onDrain);
     // Keep a no-op error listener: a late ECONNRESET must not become an uncaught exception.
-    s.off('error', this.onError);
+    s.off('error', this.#onError);
     s.on('error', noop);
-    this.pcap?.close();
-    this.pcap = null;
+    this.#pcap?.close();
+    this.#pcap = null;
   }
 
   /** Graceful LLP close: a FIN after everything queued (TCP half-close). */
   closeGraceful(): void {
-    if (this.graceful) return;
-    this.graceful = true;
+    if (this.#graceful) return;
+    this.#graceful = true;
     this.socket.end();
   }
 
@@ -243,13 +253,13 @@ export class IwarpConn implements QpTransport {
   // ------------------------------------------------------------------ transmit
 
   /** {@link run} as a task, made once: a kick per posted WR allocates no closure. */
-  private readonly runTask = (): void => this.run();
+  readonly #runTask = (): void => this.run();
 
   /** Schedules a transmit run; posts in one synchronous block share one run (one writev). */
   kick(): void {
-    if (this.scheduled || !this.active) return;
-    this.scheduled = true;
-    queueMicrotask(this.runTask);
+    if (this.#scheduled || !this.#active) return;
+    this.#scheduled = true;
+    queueMicrotask(this.#runTask);
   }
 
   /**
@@ -257,34 +267,34 @@ export class IwarpConn implements QpTransport {
    * window is larger than the socket's 16 KiB high-water mark so that 64 KiB FPDUs keep
    * the pipe full; `write()` has returned false by then, so `drain` will restart the loop.
    */
-  private blocked(): boolean {
+  #blocked(): boolean {
     return this.socket.writableLength >= this.qp.rnic.config.txWindow;
   }
 
-  private write(b: Uint8Array, cb?: (err?: Error | null) => void): void {
-    this.pcap?.tx(b);
+  #write(b: Uint8Array, cb?: (err?: Error | null) => void): void {
+    this.#pcap?.tx(b);
     this.socket.write(b, cb);
   }
 
   /** The transmit loop: one FPDU per iteration, pulled from the requester. */
   run(): void {
-    this.scheduled = false;
+    this.#scheduled = false;
     const qp = this.qp;
-    if (!this.active || this.running || qp.state !== RiQpState.READY_TO_SEND) return;
-    if (this.txHold) {
+    if (!this.#active || this.#running || qp.state !== RiQpState.READY_TO_SEND) return;
+    if (this.#txHold) {
       // Nothing may go on the wire yet, but Bind, Fast-Register and Local Invalidate at the
       // head of the SQ have no wire effect and run now (Verbs §8.2.2.1).
       qp.requester.runLocalOps();
       return;
     }
-    this.running = true;
+    this.#running = true;
     const s = this.socket;
     s.cork();
     // Flush the cork every FLUSH_BYTES so the kernel sends while the next FPDUs are built:
     // corking a whole window would serialize building and sending.
     let flushAt = s.writableLength + FLUSH_BYTES;
     try {
-      while (!this.blocked() && qp.state === RiQpState.READY_TO_SEND) {
+      while (!this.#blocked() && qp.state === RiQpState.READY_TO_SEND) {
         if (s.writableLength >= flushAt) {
           s.uncork();
           s.cork();
@@ -292,16 +302,16 @@ export class IwarpConn implements QpTransport {
         }
         const seg = qp.requester.next(this);
         if (!seg) break;
-        this.sendSegment(seg);
+        this.#sendSegment(seg);
       }
     } finally {
-      this.running = false;
+      this.#running = false;
       s.uncork();
     }
   }
 
   /** Frames one segment of the requester as one FPDU; Sends and Writes complete on delivery. */
-  private sendSegment(g: TxSeg): void {
+  #sendSegment(g: TxSeg): void {
     let opcode: RdmapOpcode;
     let msn = 0;
     let rr: ReadRequestHeader | null = null;
@@ -311,19 +321,19 @@ export class IwarpConn implements QpTransport {
         if (g.hasImm) {
           // RDMA Write with Immediate: the Write, then an Immediate Data message (RFC 7306 §6)
           // marked as a Write's, which completes the WR.
-          this.emitFpdu(opcode, g, 0, null, null);
-          const t = resetTxSeg((this.immSeg ??= newTxSeg()));
+          this.#emitFpdu(opcode, g, 0, null, null);
+          const t = resetTxSeg((this.#immSeg ??= newTxSeg()));
           t.op = TxOp.SEND_IMM;
           t.wqe = g.wqe;
           t.se = g.se;
           t.imm = g.imm;
           t.hasImm = true;
-          this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, t, IMM_AFTER_WRITE);
+          this.#sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, t, IMM_AFTER_WRITE);
           return;
         }
         break;
       case TxOp.SEND_IMM:
-        this.sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, g, 0);
+        this.#sendMessage(g.se ? RdmapOpcode.ImmediateDataSE : RdmapOpcode.ImmediateData, g, 0);
         return;
       case TxOp.ATOMIC_REQUEST:
       case TxOp.ATOMIC_RESPONSE: {
@@ -331,19 +341,19 @@ export class IwarpConn implements QpTransport {
         // have their own queue (QN 3) (RFC 7306 §5).
         if (g.op === TxOp.ATOMIC_REQUEST) {
           opcode = RdmapOpcode.AtomicRequest;
-          msn = this.readReqMsn;
-          this.readReqMsn = (this.readReqMsn + 1) >>> 0;
+          msn = this.#readReqMsn;
+          this.#readReqMsn = (this.#readReqMsn + 1) >>> 0;
         } else {
           opcode = RdmapOpcode.AtomicResponse;
-          msn = this.atomicRespMsn;
-          this.atomicRespMsn = (this.atomicRespMsn + 1) >>> 0;
+          msn = this.#atomicRespMsn;
+          this.#atomicRespMsn = (this.#atomicRespMsn + 1) >>> 0;
         }
         const ext = extWords(g);
         if (ext) {
           g.parts = [ext];
           g.len = ext.length;
         }
-        this.emitFpdu(opcode, g, msn, null, null);
+        this.#emitFpdu(opcode, g, msn, null, null);
         return;
       }
       case TxOp.READ_RESPONSE:
@@ -351,9 +361,9 @@ export class IwarpConn implements QpTransport {
         break;
       case TxOp.READ_REQUEST:
         opcode = RdmapOpcode.ReadRequest;
-        msn = this.readReqMsn;
-        this.readReqMsn = (this.readReqMsn + 1) >>> 0;
-        rr = this.rr;
+        msn = this.#readReqMsn;
+        this.#readReqMsn = (this.#readReqMsn + 1) >>> 0;
+        rr = this.#rr;
         rr.sinkStag = g.sinkStag;
         rr.sinkTo = g.sinkTo;
         rr.size = g.size;
@@ -361,28 +371,28 @@ export class IwarpConn implements QpTransport {
         rr.srcTo = g.srcTo;
         break;
       default:
-        this.sendMessage(SEND_OPCODE[g.op === TxOp.SEND_INVALIDATE ? 1 : 0][g.se ? 1 : 0], g, 0);
+        this.#sendMessage(SEND_OPCODE[g.op === TxOp.SEND_INVALIDATE ? 1 : 0][g.se ? 1 : 0], g, 0);
         return;
     }
-    this.deliverWith(opcode, g, msn, rr, 0);
+    this.#deliverWith(opcode, g, msn, rr, 0);
   }
 
   /** One segment of an untagged message on the Send queue (QN 0): the MSN moves on its last one. */
-  private sendMessage(opcode: RdmapOpcode, g: TxSeg, rsvdUlp32: number): void {
-    const msn = this.sendMsn;
-    if (g.last) this.sendMsn = (this.sendMsn + 1) >>> 0;
-    this.deliverWith(opcode, g, msn, null, rsvdUlp32);
+  #sendMessage(opcode: RdmapOpcode, g: TxSeg, rsvdUlp32: number): void {
+    const msn = this.#sendMsn;
+    if (g.last) this.#sendMsn = (this.#sendMsn + 1) >>> 0;
+    this.#deliverWith(opcode, g, msn, null, rsvdUlp32);
   }
 
   /** Emits the FPDU; the last one of a Send or Write completes its WQE on local delivery. */
-  private deliverWith(opcode: RdmapOpcode, g: TxSeg, msn: number, rr: ReadRequestHeader | null, rsvdUlp32: number): void {
+  #deliverWith(opcode: RdmapOpcode, g: TxSeg, msn: number, rr: ReadRequestHeader | null, rsvdUlp32: number): void {
     const w = g.wqe;
     if (w && g.last && w.state === WqeState.WAIT_DELIVERY) {
-      const copied = this.emitFpdu(opcode, g, msn, rr, w, rsvdUlp32);
+      const copied = this.#emitFpdu(opcode, g, msn, rr, w, rsvdUlp32);
       if (copied) this.qp.requester.delivered(w);
       return;
     }
-    this.emitFpdu(opcode, g, msn, rr, null, rsvdUlp32);
+    this.#emitFpdu(opcode, g, msn, rr, null, rsvdUlp32);
   }
 
   /**
@@ -390,7 +400,7 @@ export class IwarpConn implements QpTransport {
    * outside the Send Queue, before any other FPDU. Write and Read use {@link RTR_STAG}; the
    * Read's zero-length Response is matched by an ORQ entry without a WQE.
    */
-  private sendRtr(t: RtrType): void {
+  #sendRtr(t: RtrType): void {
     // A zero-length message outside the SQ, naming RTR_STAG wherever an STag goes.
     const g = newTxSeg();
     g.op = TxOp.RDMA_WRITE;
@@ -398,7 +408,7 @@ export class IwarpConn implements QpTransport {
     g.sinkStag = RTR_STAG;
     g.srcStag = RTR_STAG;
     if (t === 'write') {
-      this.sendSegment(g);
+      this.#sendSegment(g);
       return;
     }
     if (t === 'read') {
@@ -407,7 +417,7 @@ export class IwarpConn implements QpTransport {
     } else {
       g.op = TxOp.SEND;
     }
-    this.sendSegment(g);
+    this.#sendSegment(g);
   }
 
   /**
@@ -418,20 +428,13 @@ export class IwarpConn implements QpTransport {
    * copied (so the source buffer is free again and the caller delivers `delivering` itself; no
    * callback is made for it).
    */
-  private emitFpdu(
-    opcode: RdmapOpcode,
-    g: TxSeg,
-    msn: number,
-    rr: ReadRequestHeader | null,
-    delivering: SqWqe | null,
-    ulp32 = 0,
-  ): boolean {
+  #emitFpdu(opcode: RdmapOpcode, g: TxSeg, msn: number, rr: ReadRequestHeader | null, delivering: SqWqe | null, ulp32 = 0): boolean {
     const hdrLen = RDMAP_OPCODES[opcode]!.headerLength;
     const payloadLen = g.len;
     const parts = g.parts;
     const ulpduLen = hdrLen + payloadLen;
     const pad = mpaPadLength(ulpduLen);
-    const h = this.txHdr;
+    const h = this.#txHdr;
     h.opcode = opcode;
     h.last = g.last;
     h.stag = g.stag;
@@ -441,13 +444,13 @@ export class IwarpConn implements QpTransport {
     h.mo = g.offset;
     h.rr = rr;
     const rfc7306 = opcode >= RdmapOpcode.ImmediateData;
-    if (this.markers) {
+    if (this.#markers) {
       const head = new Uint8Array(hdrLen);
       encodeRdmapTxHeader(head, 0, h);
       if (rfc7306) writeRfc7306Header(head, DDP_UNTAGGED_HDR_LEN, opcode, g);
-      const wire = this.markers.frame([head, ...parts], this.crcOn);
-      for (let i = 0; i < wire.length - 1; i++) this.write(wire[i]!);
-      this.write(wire[wire.length - 1]!, delivering ? this.onDelivered(delivering) : undefined);
+      const wire = this.#markers.frame([head, ...parts], this.#crcOn);
+      for (let i = 0; i < wire.length - 1; i++) this.#write(wire[i]!);
+      this.#write(wire[wire.length - 1]!, delivering ? this.#onDelivered(delivering) : undefined);
       return false;
     }
     if (payloadLen <= COPY_THRESHOLD) {
@@ -464,8 +467,8 @@ export class IwarpConn implements QpTransport {
       }
       for (let k = 0; k < pad; k++) b[o + k] = 0;
       o += pad;
-      writeMpaCrc(b, o, this.crcOn ? crc32c(b.subarray(0, o)) : 0);
-      this.write(b);
+      writeMpaCrc(b, o, this.#crcOn ? crc32c(b.subarray(0, o)) : 0);
+      this.#write(b);
       return true;
     }
     const head = Buffer.allocUnsafe(MPA_HDR_LEN + hdrLen);
@@ -476,15 +479,15 @@ export class IwarpConn implements QpTransport {
     // allocUnsafe draws from Node's pool for small sizes; the PAD octets are zeroed by hand.
     const trailer = Buffer.allocUnsafe(pad + MPA_CRC_LEN);
     trailer.fill(0);
-    if (this.crcOn) {
+    if (this.#crcOn) {
       let c = crc32c(head);
       for (const p of parts) c = crc32c(p, c);
       if (pad) c = crc32c(trailer.subarray(0, pad), c);
       writeMpaCrc(trailer, pad, c);
     }
-    this.write(head);
-    for (const p of parts) this.write(p);
-    this.write(trailer, delivering ? this.onDelivered(delivering) : undefined);
+    this.#write(head);
+    for (const p of parts) this.#write(p);
+    this.#write(trailer, delivering ? this.#onDelivered(delivering) : undefined);
     return false;
   }
 
@@ -493,10 +496,10 @@ export class IwarpConn implements QpTransport {
    * socket has taken the bytes. A failed write means the LLP is gone: the QP's error path
    * flushes the WQE.
    */
-  private onDelivered(w: SqWqe): (err?: Error | null) => void {
+  #onDelivered(w: SqWqe): (err?: Error | null) => void {
     return (err) => {
       if (!err) this.qp.requester.delivered(w);
-      this.onWritten();
+      this.#onWritten();
     };
   }
 
@@ -512,16 +515,16 @@ export class IwarpConn implements QpTransport {
     const ulpdu = encodeTerminateMessage(t, 1);
     this.qp.rnic.counters.terminatesSent++;
     log('QP[%d] sending Terminate %s', this.qp.id, te.message);
-    if (!this.socket.destroyed && this.socket.writable) this.emitRaw(ulpdu);
+    if (!this.socket.destroyed && this.socket.writable) this.#emitRaw(ulpdu);
     return terminateRecord(te, ulpdu.slice(DDP_UNTAGGED_HDR_LEN), true);
   }
 
   /** Frames an already-encoded ULPDU (the Terminate message). */
-  private emitRaw(ulpdu: Uint8Array): void {
+  #emitRaw(ulpdu: Uint8Array): void {
     const len = ulpdu.length;
-    if (this.markers) {
-      const wire = this.markers.frame([ulpdu], this.crcOn);
-      for (const w of wire) this.write(w);
+    if (this.#markers) {
+      const wire = this.#markers.frame([ulpdu], this.#crcOn);
+      for (const w of wire) this.#write(w);
       return;
     }
     const pad = mpaPadLength(len);
@@ -530,24 +533,24 @@ export class IwarpConn implements QpTransport {
     b[1] = len & 0xff;
     b.set(ulpdu, MPA_HDR_LEN);
     const o = MPA_HDR_LEN + len + pad;
-    writeMpaCrc(b, o, this.crcOn ? crc32c(b.subarray(0, o)) : 0);
-    this.write(b);
+    writeMpaCrc(b, o, this.#crcOn ? crc32c(b.subarray(0, o)) : 0);
+    this.#write(b);
   }
 
   // ------------------------------------------------------------------ receive
 
-  private onFpdu(f: Fpdu): void {
-    if (this.rxStopped || this.detached) return;
-    if (this.txHold) {
-      this.txHold = false;
+  #onFpdu(f: Fpdu): void {
+    if (this.rxStopped || this.#detached) return;
+    if (this.#txHold) {
+      this.#txHold = false;
       this.kick();
     }
     const qp = this.qp;
     const st = qp.state;
     // Terminate: inbound segments are ignored (Verbs §6.2.3).
     if (st === RiQpState.TERMINATE || st === RiQpState.ERROR || st === RiQpState.IDLE) return;
-    const buf = copyUlpduPrefix(f, MAX_HDR, this.scratch);
-    const h = this.hdr;
+    const buf = copyUlpduPrefix(f, MAX_HDR, this.#scratch);
+    const h = this.#hdr;
     try {
       decodeRdmapHeaderInto(buf, 0, f.length, h);
     } catch (e) {
@@ -557,12 +560,18 @@ export class IwarpConn implements QpTransport {
       }
       throw e;
     }
-    if (this.expectRtr !== null && h.opcode !== RdmapOpcode.Terminate) {
-      const want = this.expectRtr;
-      this.expectRtr = null;
+    if (this.#expectRtr !== null && h.opcode !== RdmapOpcode.Terminate) {
+      const want = this.#expectRtr;
+      this.#expectRtr = null;
       const len = f.length - h.headerLength;
       const got =
-        h.opcode === RdmapOpcode.Write ? 'write' : h.opcode === RdmapOpcode.ReadRequest ? 'read' : h.opcode === RdmapOpcode.Send ? 'send' : null;
+        h.opcode === RdmapOpcode.Write
+          ? 'write'
+          : h.opcode === RdmapOpcode.ReadRequest
+            ? 'read'
+            : h.opcode === RdmapOpcode.Send
+              ? 'send'
+              : null;
       const zero = h.opcode === RdmapOpcode.ReadRequest ? h.readSize === 0 : len === 0;
       if (got !== want || !zero || !h.last) {
         // Not the RTR the Reply asked for (RFC 6581 §9.2: "No matching RTR model", 0x07).
@@ -620,7 +629,7 @@ export class IwarpConn implements QpTransport {
     if (err.layer === 2 && err.ecode === 2) this.qp.rnic.counters.crcErrors++;
     log('QP[%d] protocol error: %s', this.qp.id, err.message);
     // Reported through a completion instead when the error belongs to a local WR (Verbs §8.3).
-    this.qp.rnic.asyncEvent(asyncEventForTerminate(err, f ? this.hdr.opcode : -1), this.qp);
+    this.qp.rnic.asyncEvent(asyncEventForTerminate(err, f ? this.#hdr.opcode : -1), this.qp);
     this.qp.terminateWith(err, copied);
   }
 
@@ -638,7 +647,6 @@ export class IwarpConn implements QpTransport {
     this.protocolError(TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode, 'RFC 7306 not negotiated'), f);
     return true;
   }
-
 }
 
 function noop(): void {}

@@ -109,11 +109,7 @@ export function buildFrame(type: 'request' | 'reply', p: MpaParams, reject = fal
  * any octets that followed it in the same chunk; rejects with a {@link TerminateError} for a
  * malformed frame, or an Error on timeout, close or socket error.
  */
-export function readFrame(
-  socket: Socket,
-  expect: 'request' | 'reply',
-  timeoutMs: number,
-): Promise<{ frame: MpaReqRep; rest: Uint8Array }> {
+export function readFrame(socket: Socket, expect: 'request' | 'reply', timeoutMs: number): Promise<{ frame: MpaReqRep; rest: Uint8Array }> {
   const tap = tapSocket(socket, expect === 'request' ? 'passive' : 'active');
   return new Promise((resolve, reject) => {
     let buf = new Uint8Array(0);
@@ -248,7 +244,6 @@ export function mpaReject(socket: Socket, req: MpaReqRep, p: MpaParams): void {
   sendFrame(socket, buildFrame('reply', { ...p, revision }, true));
   socket.end();
 }
-
 
 // =============================================================================================
 // Negotiation rules (pure functions; the connection manager in cm.ts drives them over sockets)
@@ -703,12 +698,20 @@ export function initiatorAgree(
   } else {
     const w = irdOrd!;
     if (w.peerToPeer !== (offer.p2p !== null)) {
-      return fail('no-matching-rtr', w.peerToPeer ? 'Reply sets P2P that was not requested' : 'Reply does not echo P2P', MpaEcode.NoMatchingRtr);
+      return fail(
+        'no-matching-rtr',
+        w.peerToPeer ? 'Reply sets P2P that was not requested' : 'Reply does not echo P2P',
+        MpaEcode.NoMatchingRtr,
+      );
     }
     if (offer.p2p) {
       const chosen = offeredRtr(w);
       if (chosen.length !== 1 || !offer.p2p.includes(chosen[0]!)) {
-        return fail('no-matching-rtr', `Reply selects RTR [${chosen.join(',')}] of offered [${offer.p2p.join(',')}]`, MpaEcode.NoMatchingRtr);
+        return fail(
+          'no-matching-rtr',
+          `Reply selects RTR [${chosen.join(',')}] of offered [${offer.p2p.join(',')}]`,
+          MpaEcode.NoMatchingRtr,
+        );
       }
       rtr = chosen[0]!;
     }

@@ -118,7 +118,14 @@ export function rxAtomicRequest(c: IwarpConn, h: RdmapHeaderStruct, f: Fpdu): vo
     // An AOpCode or operand size we do not implement.
     args = { kind: -1 as AtomicKind, size: 0, addSwap: [], addSwapMask: [], compare: [], compareMask: [] };
   } else {
-    args = { kind, size: 8 + extra / 4, addSwap: [h.addSwapData], addSwapMask: [h.addSwapMask], compare: [h.compareData], compareMask: [h.compareMask] };
+    args = {
+      kind,
+      size: 8 + extra / 4,
+      addSwap: [h.addSwapData],
+      addSwapMask: [h.addSwapMask],
+      compare: [h.compareData],
+      compareMask: [h.compareMask],
+    };
     if (extra > 0) {
       const dv = operandWords(f, h, extra);
       for (let o = 0; o < extra; o += 32) {
@@ -207,4 +214,3 @@ export const RX_HANDLERS: readonly (RxHandler | undefined)[] = [
   rxAtomicRequest, // 10 Atomic Request
   rxAtomicResponse, // 11 Atomic Response
 ];
-

@@ -119,7 +119,12 @@ export function faultOfReadTerminate(layer: number, etype: number, ecode: number
  * A Terminate message as the QP keeps it (RNICPI §6.7 `terminate_buffer`): the message after its
  * DDP header, its layer/type/code (RFC 5040 §7.2), who sent it, and the fault behind it.
  */
-export function terminateRecord(t: { layer: number; etype: number; ecode: number }, bytes: Uint8Array, local: boolean, fault?: Fault): WireError {
+export function terminateRecord(
+  t: { layer: number; etype: number; ecode: number },
+  bytes: Uint8Array,
+  local: boolean,
+  fault?: Fault,
+): WireError {
   return { bytes, local, ...(fault !== undefined && { fault }), codes: { layer: t.layer, etype: t.etype, ecode: t.ecode } };
 }
 

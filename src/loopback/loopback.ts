@@ -24,15 +24,7 @@ import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiQpState, RiWcStatus } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
 import type { MpaAttrs, Qp } from '../rnic/qp.js';
-import {
-  type IbQpAttrs,
-  mtuBytes,
-  newTxSeg,
-  type QpTransport,
-  type TransportCaps,
-  TxOp,
-  type TxSeg,
-} from '../rnic/transport.js';
+import { type IbQpAttrs, mtuBytes, newTxSeg, type QpTransport, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { newUntaggedSegment, type UntaggedSegment } from '../rnic/responder.js';
 import { WqeState } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
@@ -203,28 +195,28 @@ function nakStatus(f: number): RiWcStatus {
 
 export class LoopbackConn implements QpTransport {
   readonly caps: TransportCaps;
-  private active = false;
+  #active = false;
   detached = false;
-  private rxStopped = false;
-  private scheduled = false;
-  private running = false;
-  private finSent = false;
-  private finReceived = false;
-  private closedReported = false;
+  #rxStopped = false;
+  #scheduled = false;
+  #running = false;
+  #finSent = false;
+  #finReceived = false;
+  #closedReported = false;
   /** Units sent and not yet consumed by the peer. */
   inFlight = 0;
   /** Units received and not yet processed. */
-  private readonly inbox: Unit[] = [];
-  private draining = false;
+  readonly #inbox: Unit[] = [];
+  #draining = false;
   /** Received units are held unprocessed, as by a reader that stopped reading. */
-  private paused = false;
-  private held: Unit | null = null;
-  private sendMsn = 1;
-  private readMsn = 1;
-  private recvMsn = 1;
+  #paused = false;
+  #held: Unit | null = null;
+  #sendMsn = 1;
+  #readMsn = 1;
+  #recvMsn = 1;
   /** The untagged segment handed to the core's responder, reused. */
-  private readonly rxSeg: UntaggedSegment = newUntaggedSegment();
-  private recvReadMsn = 1;
+  readonly #rxSeg: UntaggedSegment = newUntaggedSegment();
+  #recvReadMsn = 1;
 
   constructor(
     readonly qp: Qp,
@@ -244,51 +236,51 @@ export class LoopbackConn implements QpTransport {
 
   /** IB: the peer was joined; deliver what waited for it. */
   flushUnlinked(): void {
-    for (const u of this.ep.unlinked.splice(0)) this.toPeer(u, 0);
+    for (const u of this.ep.unlinked.splice(0)) this.#toPeer(u, 0);
   }
 
   start(_streamMsg: Uint8Array | null): void {
-    this.active = true;
+    this.#active = true;
     this.ep.conn = this;
-    for (const u of this.ep.early.splice(0)) this.inbox.push(u);
-    if (this.inbox.length > 0) this.scheduleDrain();
+    for (const u of this.ep.early.splice(0)) this.#inbox.push(u);
+    if (this.#inbox.length > 0) this.#scheduleDrain();
     if (this.ep.peer?.closed) {
       // The peer went away before we attached: as a reset LLP.
-      queueMicrotask(() => this.deliverControl(K.RST));
+      queueMicrotask(() => this.#deliverControl(K.RST));
     }
   }
 
   kick(): void {
-    if (this.scheduled || !this.active) return;
-    this.scheduled = true;
-    queueMicrotask(() => this.run());
+    if (this.#scheduled || !this.#active) return;
+    this.#scheduled = true;
+    queueMicrotask(() => this.#run());
   }
 
   /** The transmit loop: pulls segments until the peer's window is full. */
-  private run(): void {
-    this.scheduled = false;
+  #run(): void {
+    this.#scheduled = false;
     const qp = this.qp;
-    if (!this.active || this.running || !qp.canTransmit) return;
-    this.running = true;
+    if (!this.#active || this.#running || !qp.canTransmit) return;
+    this.#running = true;
     try {
       while (this.inFlight < LOOPBACK_WINDOW && qp.canTransmit) {
         const g = qp.requester.next(this);
         if (!g) break;
-        this.sendSeg(g);
+        this.#sendSeg(g);
       }
     } finally {
-      this.running = false;
+      this.#running = false;
     }
   }
 
-  private sendSeg(g: TxSeg): void {
+  #sendSeg(g: TxSeg): void {
     let msn = 0;
     if (g.op === TxOp.SEND || g.op === TxOp.SEND_INVALIDATE || g.op === TxOp.SEND_IMM) {
-      msn = this.sendMsn;
-      if (g.last) this.sendMsn++;
+      msn = this.#sendMsn;
+      if (g.last) this.#sendMsn++;
     } else if (g.op === TxOp.READ_REQUEST || g.op === TxOp.ATOMIC_REQUEST) {
       // Atomic Requests share the Read Request queue, as on iWARP (RFC 7306 §5).
-      msn = this.readMsn++;
+      msn = this.#readMsn++;
     }
     const payload = new Uint8Array(g.len);
     let o = 0;
@@ -307,9 +299,9 @@ export class LoopbackConn implements QpTransport {
       u.grh = synthGrh(d.av.sgid, d.av.dgid, d.av.trafficClass, d.av.flowLabel, d.av.hopLimit || 64, g.len);
       u.ud = null;
       const target = ibEndpoints.get(d.remoteQpn);
-      if (target?.conn && !target.closed) this.toPeer(u, 0, target);
+      if (target?.conn && !target.closed) this.#toPeer(u, 0, target);
     } else {
-      this.transmit(u);
+      this.#transmit(u);
     }
     // The payload was copied: the buffer is free and the WR is delivered (local delivery).
     const w = g.wqe;
@@ -317,11 +309,11 @@ export class LoopbackConn implements QpTransport {
   }
 
   /** Puts a unit on the wire toward the peer, through the fault hook if any. */
-  private transmit(u: Unit): void {
+  #transmit(u: Unit): void {
     const hook = this.ep.hook;
     if (!hook || u.k !== K.DATA) {
-      this.flushHeld();
-      this.toPeer(u, 0);
+      this.#flushHeld();
+      this.#toPeer(u, 0);
       return;
     }
     const d: FaultDecision = hook.decide();
@@ -332,23 +324,23 @@ export class LoopbackConn implements QpTransport {
       copy[i] = copy[i]! ^ (1 << hook.pick(8));
       u = { ...u, payload: copy };
     }
-    if (d.reorder && !this.held) {
-      this.held = u;
+    if (d.reorder && !this.#held) {
+      this.#held = u;
       return;
     }
-    this.toPeer(u, d.delayMs);
-    this.flushHeld();
-    if (d.duplicate) this.toPeer(u, d.delayMs);
+    this.#toPeer(u, d.delayMs);
+    this.#flushHeld();
+    if (d.duplicate) this.#toPeer(u, d.delayMs);
   }
 
-  private flushHeld(): void {
-    const h = this.held;
+  #flushHeld(): void {
+    const h = this.#held;
     if (!h) return;
-    this.held = null;
-    this.toPeer(h, 0);
+    this.#held = null;
+    this.#toPeer(h, 0);
   }
 
-  private toPeer(u: Unit, delayMs: number, to?: LoopbackEndpoint): void {
+  #toPeer(u: Unit, delayMs: number, to?: LoopbackEndpoint): void {
     const peer = to ?? this.ep.peer;
     if (!peer) {
       // IB: the QP named by dest QPN has not reached RTR yet.
@@ -370,30 +362,30 @@ export class LoopbackConn implements QpTransport {
 
   receive(u: Unit, from: LoopbackConn | undefined): void {
     u.from = from;
-    this.inbox.push(u);
-    this.scheduleDrain();
+    this.#inbox.push(u);
+    this.#scheduleDrain();
   }
 
-  private scheduleDrain(): void {
-    if (this.draining) return;
-    this.draining = true;
-    setImmediate(() => this.drain());
+  #scheduleDrain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    setImmediate(() => this.#drain());
   }
 
   /** Stops processing received units (they queue up), as a paused socket's reader. */
   pauseRx(): void {
-    this.paused = true;
+    this.#paused = true;
   }
 
   resumeRx(): void {
-    this.paused = false;
-    if (this.inbox.length > 0) this.scheduleDrain();
+    this.#paused = false;
+    if (this.#inbox.length > 0) this.#scheduleDrain();
   }
 
-  private drain(): void {
-    this.draining = false;
-    if (this.paused) return;
-    const batch = this.inbox.splice(0);
+  #drain(): void {
+    this.#draining = false;
+    if (this.#paused) return;
+    const batch = this.#inbox.splice(0);
     for (const u of batch) {
       const from = u.from;
       if (from) {
@@ -401,45 +393,45 @@ export class LoopbackConn implements QpTransport {
         if (from.inFlight === LOOPBACK_WINDOW - 1 || from.inFlight === 0) from.kick();
       }
       if (this.detached) continue;
-      this.process(u);
+      this.#process(u);
     }
   }
 
-  private process(u: Unit): void {
+  #process(u: Unit): void {
     const qp = this.qp;
     switch (u.k) {
       case K.FIN:
-        this.finReceived = true;
+        this.#finReceived = true;
         qp.onLlpFin();
-        this.maybeClosed();
+        this.#maybeClosed();
         return;
       case K.RST:
         // IB has no connection to reset: the peer's packets simply stop.
         if (!this.detached && !this.ib) qp.onLlpReset(false);
         return;
       case K.TERMINATE:
-        if (this.rxStopped) return;
+        if (this.#rxStopped) return;
         if (this.ib) {
           // The IB peer NAKed: the oldest unfinished WQE completes with the NAK's status and
           // the QP enters Error (IBTA Vol. 1 §9.7.5.2.2).
-          this.rxStopped = true;
+          this.#rxStopped = true;
           qp.rnic.counters.terminatesReceived++;
           const w = qp.sqAt(qp.firstIncompleteSeq);
           if (w) qp.requester.failRemote(w, nakStatus(u.fault));
           else qp.toError('NAK received', null);
           return;
         }
-        this.rxStopped = true;
+        this.#rxStopped = true;
         qp.rnic.counters.terminatesReceived++;
         qp.onTerminateReceived({ fault: u.fault as Fault, bytes: new Uint8Array(0), local: false });
         return;
     }
-    if (this.rxStopped) return;
+    if (this.#rxStopped) return;
     const st = qp.state;
     if (st === RiQpState.TERMINATE || st === RiQpState.ERROR || st === RiQpState.IDLE || st === RiQpState.INITIALIZED) return;
     if (st === RiQpState.CLOSING) {
       // Data while Closing is a bad close (Verbs §6.2 T15).
-      this.rxStopped = true;
+      this.#rxStopped = true;
       qp.badClose();
       return;
     }
@@ -447,12 +439,20 @@ export class LoopbackConn implements QpTransport {
       // UD: the core checks the Q_Key; no posted receive drops the datagram silently.
       if (u.grh) {
         const payload = { segments: [u.payload] };
-        qp.responder.rxDatagram({ grh: u.grh, payload, skip: 0, len: u.payload.length, se: u.se, srcQpn: u.srcQpn ?? 0, qkey: u.qkey ?? 0 });
+        qp.responder.rxDatagram({
+          grh: u.grh,
+          payload,
+          skip: 0,
+          len: u.payload.length,
+          se: u.se,
+          srcQpn: u.srcQpn ?? 0,
+          qkey: u.qkey ?? 0,
+        });
       }
       return;
     }
     if (this.ep.peer?.hook && crc32c(u.payload) !== u.crc) {
-      this.wireError(new LoopbackWireError('corrupt', 'payload checksum mismatch'));
+      this.#wireError(new LoopbackWireError('corrupt', 'payload checksum mismatch'));
       return;
     }
     const r = qp.responder;
@@ -466,34 +466,36 @@ export class LoopbackConn implements QpTransport {
         if (f === Fault.OK && u.hasImm && u.last) f = r.rxWriteImm(u.imm, u.se);
         break;
       case TxOp.ATOMIC_REQUEST:
-        if (u.msn !== this.recvReadMsn) {
-          this.wireError(new LoopbackWireError('sequence', `Atomic Request ${u.msn}, expected ${this.recvReadMsn}`));
+        if (u.msn !== this.#recvReadMsn) {
+          this.#wireError(new LoopbackWireError('sequence', `Atomic Request ${u.msn}, expected ${this.#recvReadMsn}`));
           return;
         }
         f = r.rxAtomicRequest(u.requestId, u.atomic!, u.stag, u.to, this);
-        if (f === Fault.OK) this.recvReadMsn++;
+        if (f === Fault.OK) this.#recvReadMsn++;
         break;
       case TxOp.ATOMIC_RESPONSE:
         f = this.qp.completer.rxAtomicResponse(u.requestId, u.orig!, this);
         break;
       case TxOp.READ_RESPONSE:
         // IB responses carry no sink address: they answer the ORQ head.
-        f = this.ib ? this.qp.completer.rxReadResponseIb(len, u.last, p, 0, this) : this.qp.completer.rxReadResponse(u.stag, u.to, len, u.last, p, 0, this);
+        f = this.ib
+          ? this.qp.completer.rxReadResponseIb(len, u.last, p, 0, this)
+          : this.qp.completer.rxReadResponse(u.stag, u.to, len, u.last, p, 0, this);
         break;
       case TxOp.READ_REQUEST:
-        if (u.msn !== this.recvReadMsn) {
-          this.wireError(new LoopbackWireError('sequence', `Read Request ${u.msn}, expected ${this.recvReadMsn}`));
+        if (u.msn !== this.#recvReadMsn) {
+          this.#wireError(new LoopbackWireError('sequence', `Read Request ${u.msn}, expected ${this.#recvReadMsn}`));
           return;
         }
         f = r.rxReadRequest(u.sinkStag, u.sinkTo, u.size, u.srcStag, u.srcTo, this);
-        if (f === Fault.OK) this.recvReadMsn++;
+        if (f === Fault.OK) this.#recvReadMsn++;
         break;
       default: {
-        if (u.msn !== this.recvMsn) {
-          this.wireError(new LoopbackWireError('sequence', `message ${u.msn}, expected ${this.recvMsn}`));
+        if (u.msn !== this.#recvMsn) {
+          this.#wireError(new LoopbackWireError('sequence', `message ${u.msn}, expected ${this.#recvMsn}`));
           return;
         }
-        const s = this.rxSeg;
+        const s = this.#rxSeg;
         s.offset = u.offset;
         s.len = len;
         s.last = u.last;
@@ -502,18 +504,18 @@ export class LoopbackConn implements QpTransport {
         s.invStag = u.invStag;
         s.imm = u.op === TxOp.SEND_IMM ? u.imm : undefined;
         f = r.rxSend(s, p, 0);
-        if (f === Fault.OK && u.last) this.recvMsn++;
+        if (f === Fault.OK && u.last) this.#recvMsn++;
       }
     }
     if (f !== Fault.OK) {
-      this.rxStopped = true;
+      this.#rxStopped = true;
       if (f !== Fault.HANDLED) qp.remoteFault(f, null);
     }
   }
 
   /** A violation of the loopback wire itself: its event, then the QP's error path. */
-  private wireError(e: LoopbackWireError): void {
-    this.rxStopped = true;
+  #wireError(e: LoopbackWireError): void {
+    this.#rxStopped = true;
     log('QP[%d] loopback wire error: %s', this.qp.id, e.message);
     if (e.kind === 'corrupt') this.qp.rnic.counters.crcErrors++;
     this.qp.rnic.asyncEvent(
@@ -530,25 +532,25 @@ export class LoopbackConn implements QpTransport {
     const fault = typeof err === 'number' ? err : Fault.LOCAL_CATASTROPHIC;
     this.qp.rnic.counters.terminatesSent++;
     log('QP[%d] sending TERMINATE (%s)', this.qp.id, typeof err === 'number' ? Fault[err] : (err as LoopbackWireError).message);
-    this.flushHeld();
-    const u = this.control(K.TERMINATE, fault);
+    this.#flushHeld();
+    const u = this.#control(K.TERMINATE, fault);
     if (err instanceof LoopbackWireError) u.wire = err.kind;
-    this.toPeer(u, 0);
+    this.#toPeer(u, 0);
     return { fault, bytes: new Uint8Array(0), local: true };
   }
 
   closeGraceful(): void {
-    if (this.finSent || this.detached) return;
-    this.finSent = true;
-    this.flushHeld();
-    this.toPeer(this.control(K.FIN, 0), 0);
-    this.maybeClosed();
+    if (this.#finSent || this.detached) return;
+    this.#finSent = true;
+    this.#flushHeld();
+    this.#toPeer(this.#control(K.FIN, 0), 0);
+    this.#maybeClosed();
   }
 
   /** Both FINs are through: the LLP is closed (as TCP's close after a FIN each way). */
-  private maybeClosed(): void {
-    if (!this.finSent || !this.finReceived || this.closedReported) return;
-    this.closedReported = true;
+  #maybeClosed(): void {
+    if (!this.#finSent || !this.#finReceived || this.#closedReported) return;
+    this.#closedReported = true;
     setImmediate(() => {
       if (!this.detached) this.qp.onLlpClosed();
     });
@@ -557,24 +559,24 @@ export class LoopbackConn implements QpTransport {
   reset(): void {
     if (this.detached) return;
     this.detach();
-    this.toPeer(this.control(K.RST, 0), 0);
+    this.#toPeer(this.#control(K.RST, 0), 0);
   }
 
-  private deliverControl(k: K): void {
-    if (!this.detached) this.process(this.control(k, 0));
+  #deliverControl(k: K): void {
+    if (!this.detached) this.#process(this.#control(k, 0));
   }
 
   detach(): void {
     if (this.detached) return;
     if (this.ib && ibEndpoints.get(this.qp.id) === this.ep) ibEndpoints.delete(this.qp.id);
     this.detached = true;
-    this.active = false;
+    this.#active = false;
     this.ep.closed = true;
     this.ep.conn = null;
-    this.inbox.length = 0;
+    this.#inbox.length = 0;
   }
 
-  private control(k: K, fault: number): Unit {
+  #control(k: K, fault: number): Unit {
     return { ...newTxSeg(), k, msn: 0, payload: EMPTY, crc: 0, fault };
   }
 }
@@ -590,9 +592,9 @@ const EMPTY = new Uint8Array(0);
 export class LoopbackRawEnd implements UnitSink {
   detached = false;
   readonly received: Unit[] = [];
-  private waiters: (() => void)[] = [];
-  private sendMsn = 1;
-  private readMsn = 1;
+  #waiters: (() => void)[] = [];
+  #sendMsn = 1;
+  #readMsn = 1;
 
   constructor(readonly ep: LoopbackEndpoint) {
     if (ep.inUse) throw new Error('loopback endpoint already in use');
@@ -607,7 +609,7 @@ export class LoopbackRawEnd implements UnitSink {
       if (from.inFlight === LOOPBACK_WINDOW - 1 || from.inFlight === 0) from.kick();
     }
     this.received.push(u);
-    for (const w of this.waiters.splice(0)) w();
+    for (const w of this.#waiters.splice(0)) w();
   }
 
   /** Waits for a unit matching `pred` (or throws after `ms`). */
@@ -618,7 +620,7 @@ export class LoopbackRawEnd implements UnitSink {
       if (u) return u;
       if (Date.now() > end) throw new Error('loopback raw end: timed out');
       await new Promise<void>((r) => {
-        this.waiters.push(r);
+        this.#waiters.push(r);
         setTimeout(r, 20).unref?.();
       });
     }
@@ -635,8 +637,8 @@ export class LoopbackRawEnd implements UnitSink {
     const payload = fields.payload ?? EMPTY;
     let msn = fields.msn;
     if (msn === undefined) {
-      if (fields.op === TxOp.SEND || fields.op === TxOp.SEND_INVALIDATE) msn = this.sendMsn++;
-      else if (fields.op === TxOp.READ_REQUEST) msn = this.readMsn++;
+      if (fields.op === TxOp.SEND || fields.op === TxOp.SEND_INVALIDATE) msn = this.#sendMsn++;
+      else if (fields.op === TxOp.READ_REQUEST) msn = this.#readMsn++;
       else msn = 0;
     }
     const u: Unit = {

@@ -38,7 +38,10 @@ export class IdEvents {
   #waiter: ((ev: CmEvent) => void) | null = null;
   /** Called for events once nobody waits with {@link next} (the connection's DISCONNECTED). */
   onEvent: ((ev: CmEvent) => void) | null = null;
-  constructor(events: CmEvents, readonly id: rdma_cm_id) {
+  constructor(
+    events: CmEvents,
+    readonly id: rdma_cm_id,
+  ) {
     events.on(id, (ev) => this.#push(copyEvent(ev)));
   }
   #push(ev: CmEvent): void {
@@ -80,12 +83,16 @@ export function eventError(what: string, ev: CmEvent, where: string): ConnectErr
   switch (ev.type) {
     case T.RDMA_CM_EVENT_REJECTED:
       return ev.privateData && ev.privateData.length > 0
-        ? new ConnectError(`${what}: ${where} rejected the connection (${name}, with ${ev.privateData.length} bytes of private data)`, 'ECONNREFUSED', 111, ev.privateData)
+        ? new ConnectError(
+            `${what}: ${where} rejected the connection (${name}, with ${ev.privateData.length} bytes of private data)`,
+            'ECONNREFUSED',
+            111,
+            ev.privateData,
+          )
         : new ConnectError(`${what}: ${where} refused the connection (${name})`, 'ECONNREFUSED', 111);
     case T.RDMA_CM_EVENT_UNREACHABLE:
     case T.RDMA_CM_EVENT_ADDR_ERROR:
-    case T.RDMA_CM_EVENT_ROUTE_ERROR:
-    {
+    case T.RDMA_CM_EVENT_ROUTE_ERROR: {
       // The event's own errno (ETIMEDOUT, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, …).
       const errno = ev.status < 0 ? -ev.status : 110;
       const code = errnoName(errno);

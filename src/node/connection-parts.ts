@@ -151,7 +151,8 @@ export function createQueues(
       undo.push(() => ibv_dereg_mr(m));
     }
     const cap = { max_send_wr: N, max_recv_wr: Math.max(o.recvCount, 1), max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
-    if (rdma_create_qp(id, device.pd, { qp_type: IBV_QPT_RC, send_cq: cq, recv_cq: cq, cap, sq_sig_all: 0 }) !== 0) throw lastError('rdma_create_qp');
+    if (rdma_create_qp(id, device.pd, { qp_type: IBV_QPT_RC, send_cq: cq, recv_cq: cq, cap, sq_sig_all: 0 }) !== 0)
+      throw lastError('rdma_create_qp');
     undo.push(() => rdma_destroy_qp(id));
     const qp = id.qp!;
     for (let i = 0; i < N; i++) {
@@ -164,14 +165,23 @@ export function createQueues(
         send_flags: 0,
         imm_data: 0,
         invalidate_rkey: 0,
-        wr: { rdma: { remote_addr: 0n, rkey: 0 }, atomic: { remote_addr: 0n, compare_add: 0n, swap: 0n, rkey: 0 }, ud: { ah: null, remote_qpn: 0, remote_qkey: 0 } },
+        wr: {
+          rdma: { remote_addr: 0n, rkey: 0 },
+          atomic: { remote_addr: 0n, compare_add: 0n, swap: 0n, rkey: 0 },
+          ud: { ah: null, remote_qpn: 0, remote_qkey: 0 },
+        },
         qp_type: { xrc: { remote_srqn: 0 } },
         xrc_remote_srq_num: 0,
         bind_mw: { mw: null, rkey: 0, bind_info: { mr: null, addr: 0n, length: 0n, mw_access_flags: 0 } },
       });
     }
     for (let i = 0; i < o.recvCount; i++) {
-      recvWrs.push({ wr_id: BigInt(RECV_BASE + i), next: null, sg_list: [{ addr: rmr!.addr + BigInt(i * o.recvSize), length: o.recvSize, lkey: rmr!.lkey }], num_sge: 1 });
+      recvWrs.push({
+        wr_id: BigInt(RECV_BASE + i),
+        next: null,
+        sg_list: [{ addr: rmr!.addr + BigInt(i * o.recvSize), length: o.recvSize, lkey: rmr!.lkey }],
+        num_sge: 1,
+      });
     }
     if (o.recvCount > 0) {
       const r = ibv_post_recv(qp, recvWrs);
@@ -213,7 +223,15 @@ export function unsupportedError(device: RdmaDevice, kind: string, opcode: ibv_w
  * registered region is used in place, and a large plain buffer is registered for this operation
  * only (`op.tmpMr`, deregistered at its completion). False when that registration failed.
  */
-export function bindLocal(sge: ibv_sge, op: Op, local: LocalBuffer | null, len: number, slot: number, st: Staging, device: RdmaDevice): boolean {
+export function bindLocal(
+  sge: ibv_sge,
+  op: Op,
+  local: LocalBuffer | null,
+  len: number,
+  slot: number,
+  st: Staging,
+  device: RdmaDevice,
+): boolean {
   const inbound = op.kind === 'read';
   if (local === null) {
     // Atomics: the 8-byte result lands in the slot's staging area.
@@ -250,5 +268,6 @@ export function bindLocal(sge: ibv_sge, op: Op, local: LocalBuffer | null, len: 
     sge.length = len;
     sge.lkey = mr.lkey;
     op.buffer = local;
-  }  return true;
+  }
+  return true;
 }

@@ -55,7 +55,17 @@ import type { CmEvent, IdEvents } from './cm.js';
 import type { RdmaDevice } from './device.js';
 import { ConnectionClosedError, QueueFullError, RdmaError, WcError } from './errors.js';
 import { RemoteBuffer, type RemoteBufferLike } from './memory.js';
-import { AbortHub, bindLocal, createQueues, isOptional, lastError, localLength, posInt, sinkAccess, unsupportedError } from './connection-parts.js';
+import {
+  AbortHub,
+  bindLocal,
+  createQueues,
+  isOptional,
+  lastError,
+  localLength,
+  posInt,
+  sinkAccess,
+  unsupportedError,
+} from './connection-parts.js';
 import {
   type ConnectionOptions,
   type ConnectionStats,
@@ -159,7 +169,15 @@ export class Connection implements AsyncIterable<Message> {
   #disconnected = false;
   #onDisconnected: (() => void) | null = null;
   #onIdle: (() => void) | null = null;
-  readonly #stats: ConnectionStats = { outstanding: 0, maxOutstandingSeen: 0, waiting: 0, posted: 0, postCalls: 0, completions: 0, wakeups: 0 };
+  readonly #stats: ConnectionStats = {
+    outstanding: 0,
+    maxOutstandingSeen: 0,
+    waiting: 0,
+    posted: 0,
+    postCalls: 0,
+    completions: 0,
+    wakeups: 0,
+  };
 
   /** @internal Creates the CQ, QP and buffers on `id` (bound to the device). Throws RdmaError; frees what it made. */
   constructor(device: RdmaDevice, id: rdma_cm_id, events: IdEvents, opts: ConnectionOptions) {
@@ -168,18 +186,26 @@ export class Connection implements AsyncIterable<Message> {
     this.#events = events;
     this.closed = new Promise((r) => (this.#resolveClosed = r));
     const N = posInt(opts.maxOutstanding, 64, 'maxOutstanding');
-    if (N > device.capabilities.maxQpWr) throw new RangeError(`maxOutstanding ${N} exceeds the device's max_qp_wr ${device.capabilities.maxQpWr}`);
+    if (N > device.capabilities.maxQpWr)
+      throw new RangeError(`maxOutstanding ${N} exceeds the device's max_qp_wr ${device.capabilities.maxQpWr}`);
     this.#window = N;
     this.#maxQueued = posInt(opts.maxQueued, 65536, 'maxQueued', 0);
     this.#moderation = Math.max(1, N >> 2);
     this.#stagingSize = posInt(opts.stagingSize, 4096, 'stagingSize', 8);
     this.#recvCount = posInt(opts.receive?.count, 16, 'receive.count', 0);
     this.#recvSize = posInt(opts.receive?.size, 4096, 'receive.size');
-    if (this.#recvCount > device.capabilities.maxQpWr) throw new RangeError(`receive.count ${this.#recvCount} exceeds the device's max_qp_wr`);
+    if (this.#recvCount > device.capabilities.maxQpWr)
+      throw new RangeError(`receive.count ${this.#recvCount} exceeds the device's max_qp_wr`);
     this.#recvOpen = this.#recvCount > 0;
     this.#sq = new Array<number>(N).fill(0);
 
-    const q = createQueues(device, id, this, { n: N, recvCount: this.#recvCount, recvSize: this.#recvSize, stagingSize: this.#stagingSize, sinkAccess: sinkAccess(this.device) });
+    const q = createQueues(device, id, this, {
+      n: N,
+      recvCount: this.#recvCount,
+      recvSize: this.#recvSize,
+      stagingSize: this.#stagingSize,
+      sinkAccess: sinkAccess(this.device),
+    });
     this.qp = q.qp;
     this.cq = q.cq;
     this.channel = q.channel;
@@ -230,7 +256,8 @@ export class Connection implements AsyncIterable<Message> {
     this.privateData = ev.privateData ?? new Uint8Array(0);
     this.#state = 'open';
     this.#events.forward((e) => {
-      if (e.type === rdma_cm_event_type.RDMA_CM_EVENT_DISCONNECTED || e.type === rdma_cm_event_type.RDMA_CM_EVENT_DEVICE_REMOVAL) this.#peerGone();
+      if (e.type === rdma_cm_event_type.RDMA_CM_EVENT_DISCONNECTED || e.type === rdma_cm_event_type.RDMA_CM_EVENT_DEVICE_REMOVAL)
+        this.#peerGone();
     });
   }
 
@@ -251,7 +278,8 @@ export class Connection implements AsyncIterable<Message> {
    * {@link Message.imm}). Rejects with `UnsupportedError` where the transport has no immediate data.
    */
   writeWithImm(data: LocalBuffer, remote: RemoteBufferLike, imm: number, options?: OperationOptions): Promise<void> {
-    if (!Number.isInteger(imm) || imm < 0 || imm > 0xffffffff) return Promise.reject(new RangeError(`imm must be a 32-bit unsigned integer; got ${imm}`));
+    if (!Number.isInteger(imm) || imm < 0 || imm > 0xffffffff)
+      return Promise.reject(new RangeError(`imm must be a 32-bit unsigned integer; got ${imm}`));
     return this.#op('writeWithImm', IBV_WR_RDMA_WRITE_WITH_IMM, data, remote, imm, 0n, 0n, options) as Promise<void>;
   }
 
@@ -275,12 +303,30 @@ export class Connection implements AsyncIterable<Message> {
 
   /** Atomic Fetch and Add on the 8 bytes at `remote`; resolves with the value before the add. */
   atomicFetchAdd(remote: RemoteBufferLike, add: bigint, options?: OperationOptions): Promise<bigint> {
-    return this.#op('atomicFetchAdd', IBV_WR_ATOMIC_FETCH_AND_ADD, null, remote, 0, BigInt.asUintN(64, add), 0n, options) as Promise<bigint>;
+    return this.#op(
+      'atomicFetchAdd',
+      IBV_WR_ATOMIC_FETCH_AND_ADD,
+      null,
+      remote,
+      0,
+      BigInt.asUintN(64, add),
+      0n,
+      options,
+    ) as Promise<bigint>;
   }
 
   /** Atomic Compare and Swap on the 8 bytes at `remote`; resolves with the value found there. */
   atomicCompareSwap(remote: RemoteBufferLike, compare: bigint, swap: bigint, options?: OperationOptions): Promise<bigint> {
-    return this.#op('atomicCompareSwap', IBV_WR_ATOMIC_CMP_AND_SWP, null, remote, 0, BigInt.asUintN(64, compare), BigInt.asUintN(64, swap), options) as Promise<bigint>;
+    return this.#op(
+      'atomicCompareSwap',
+      IBV_WR_ATOMIC_CMP_AND_SWP,
+      null,
+      remote,
+      0,
+      BigInt.asUintN(64, compare),
+      BigInt.asUintN(64, swap),
+      options,
+    ) as Promise<bigint>;
   }
 
   /** The next received message; rejects with `ConnectionClosedError` once the connection is closed and every message was taken. */
@@ -305,17 +351,28 @@ export class Connection implements AsyncIterable<Message> {
 
   // ------------------------------------------------------------------------------ the window
 
-  #op(kind: Kind, opcode: ibv_wr_opcode, local: LocalBuffer | null, remote: RemoteBufferLike | null, imm: number, a: bigint, b: bigint, opts?: OperationOptions): Promise<unknown> {
+  #op(
+    kind: Kind,
+    opcode: ibv_wr_opcode,
+    local: LocalBuffer | null,
+    remote: RemoteBufferLike | null,
+    imm: number,
+    a: bigint,
+    b: bigint,
+    opts?: OperationOptions,
+  ): Promise<unknown> {
     let rb: RemoteBuffer | null = null;
     let len: number;
     try {
       if (remote !== null) rb = RemoteBuffer.from(remote);
       len = local === null ? 8 : localLength(local);
       if (rb && len > rb.length) throw new RangeError(`${kind}: ${len} bytes do not fit the remote buffer of ${rb.length} bytes`);
-      if (this.#state !== 'open') throw new ConnectionClosedError(`${kind}: the connection is ${this.#state === 'setup' ? 'not established' : 'closed'}`);
+      if (this.#state !== 'open')
+        throw new ConnectionClosedError(`${kind}: the connection is ${this.#state === 'setup' ? 'not established' : 'closed'}`);
       const signal = opts?.signal;
       if (signal?.aborted) throw signal.reason;
-      if (this.#free.length > 0 && this.#waiters.count === 0) return this.#start(this.#free.pop()!, kind, opcode, local, len, rb, imm, a, b, signal);
+      if (this.#free.length > 0 && this.#waiters.count === 0)
+        return this.#start(this.#free.pop()!, kind, opcode, local, len, rb, imm, a, b, signal);
       if (this.#waiters.count >= this.#maxQueued) throw new QueueFullError(this.#maxQueued);
       return this.#waiters.wait(signal).then((slot) => this.#start(slot, kind, opcode, local, len, rb, imm, a, b, signal));
     } catch (e) {
@@ -336,7 +393,18 @@ export class Connection implements AsyncIterable<Message> {
   }
 
   /** Builds the WR of `slot` and queues it for the next post list. */
-  #start(slot: number, kind: Kind, opcode: ibv_wr_opcode, local: LocalBuffer | null, len: number, rb: RemoteBuffer | null, imm: number, a: bigint, b: bigint, signal: AbortSignal | undefined): Promise<unknown> {
+  #start(
+    slot: number,
+    kind: Kind,
+    opcode: ibv_wr_opcode,
+    local: LocalBuffer | null,
+    len: number,
+    rb: RemoteBuffer | null,
+    imm: number,
+    a: bigint,
+    b: bigint,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
     if (this.#state !== 'open') {
       this.#free.push(slot);
       return Promise.reject(new ConnectionClosedError(`${kind}: the connection is closed`));
@@ -346,7 +414,19 @@ export class Connection implements AsyncIterable<Message> {
       return Promise.reject(signal.reason);
     }
     return new Promise((resolve, reject) => {
-      const op: Op = { kind, resolve, reject, settled: false, tmpMr: null, copyTo: null, stageAt: 0, result: 'void', buffer: null, signal, onAbort: null };
+      const op: Op = {
+        kind,
+        resolve,
+        reject,
+        settled: false,
+        tmpMr: null,
+        copyTo: null,
+        stageAt: 0,
+        result: 'void',
+        buffer: null,
+        signal,
+        onAbort: null,
+      };
       const wr = this.#sendWrs[slot]!;
       wr.opcode = opcode;
       wr.send_flags = 0;
@@ -451,7 +531,6 @@ export class Connection implements AsyncIterable<Message> {
       break;
     }
   }
-
 
   #sqPush(slot: number): void {
     this.#sq[(this.#sqHead + this.#sqLen) % this.#window] = slot;
@@ -570,13 +649,17 @@ export class Connection implements AsyncIterable<Message> {
     const idx = this.#repost;
     this.#repost = [];
     if (!this.#recvOpen || this.#state !== 'open' || idx.length === 0) return;
-    const r = ibv_post_recv(this.qp, idx.map((i) => this.#recvWrs[i]!));
+    const r = ibv_post_recv(
+      this.qp,
+      idx.map((i) => this.#recvWrs[i]!),
+    );
     if (r.ret !== 0) log('ibv_post_recv: %s', softrdmaLastError().message);
   }
 
   #nextMessage(signal?: AbortSignal): Promise<Message | null> {
     if (this.#ready.length > 0) return Promise.resolve(this.#take());
-    if (!this.#recvOpen || this.#state === 'closing' || this.#state === 'closed' || this.#state === 'peer-closed') return Promise.resolve(null);
+    if (!this.#recvOpen || this.#state === 'closing' || this.#state === 'closed' || this.#state === 'peer-closed')
+      return Promise.resolve(null);
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Message | null>((resolve, reject) => {
       const w = {
@@ -649,11 +732,19 @@ export class Connection implements AsyncIterable<Message> {
           });
     if (was === 'open' && !this.#disconnected) {
       if ((await rdma_disconnect(this.cm_id)) !== 0) log('rdma_disconnect: %s', softrdmaLastError().message);
-      await wait(2000, () => this.#disconnected, (fn) => (this.#onDisconnected = fn));
+      await wait(
+        2000,
+        () => this.#disconnected,
+        (fn) => (this.#onDisconnected = fn),
+      );
     }
     // What was posted completes (flushed) once the QP is in Error.
     this.#drain();
-    await wait(2000, () => this.#sqLen === 0, (fn) => (this.#onIdle = fn));
+    await wait(
+      2000,
+      () => this.#sqLen === 0,
+      (fn) => (this.#onIdle = fn),
+    );
     const leftover = new ConnectionClosedError('the connection was closed before the operation completed');
     for (let i = 0; i < this.#ops.length; i++) {
       const op = this.#ops[i];

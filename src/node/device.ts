@@ -155,7 +155,12 @@ export class RdmaDevice {
     const attr = {} as ibv_device_attr;
     const q = ibv_query_device(context, attr);
     if (q !== 0) throw RdmaError.fromErrno('ibv_query_device', q, softrdmaLastError().message);
-    this.capabilities = Object.freeze({ atomics: attr.atomic_cap !== IBV_ATOMIC_NONE, maxQpWr: attr.max_qp_wr, maxCqe: attr.max_cqe, ipv6Multicast: this.transport === 'rocev2' });
+    this.capabilities = Object.freeze({
+      atomics: attr.atomic_cap !== IBV_ATOMIC_NONE,
+      maxQpWr: attr.max_qp_wr,
+      maxCqe: attr.max_cqe,
+      ipv6Multicast: this.transport === 'rocev2',
+    });
     const pd = ibv_alloc_pd(context);
     if (!pd) throw RdmaError.fromErrno('ibv_alloc_pd', softrdmaLastError().errno, softrdmaLastError().message);
     this.pd = pd;
@@ -235,14 +240,16 @@ export class RdmaDevice {
  */
 export function openDevice(options: OpenDeviceOptions = {}): RdmaDevice {
   const want = options.transport;
-  if (want !== undefined && want !== 'iwarp' && want !== 'rocev2') throw new TypeError(`transport must be 'iwarp' or 'rocev2'; got ${String(want)}`);
+  if (want !== undefined && want !== 'iwarp' && want !== 'rocev2')
+    throw new TypeError(`transport must be 'iwarp' or 'rocev2'; got ${String(want)}`);
   const list = ibv_get_device_list() ?? [];
   const describe = () => list.map((d) => `${d.name} (${transportOf(d) ?? 'unknown'})`).join(', ') || 'none';
   let dev: ibv_device | undefined;
   if (options.name !== undefined) {
     dev = list.find((d) => d.name === options.name);
     if (!dev) throw new DeviceNotFoundError(`no RDMA device named ${options.name}; the device list has ${describe()}`);
-    if (want && transportOf(dev) !== want) throw new DeviceNotFoundError(`device ${options.name} is ${transportOf(dev) ?? 'unknown'}, not ${want}`);
+    if (want && transportOf(dev) !== want)
+      throw new DeviceNotFoundError(`device ${options.name} is ${transportOf(dev) ?? 'unknown'}, not ${want}`);
   } else {
     const t = want ?? 'iwarp';
     dev = list.find((d) => transportOf(d) === t);

@@ -14,8 +14,24 @@
  */
 import './dispose.js';
 
-export { Connection, type ConnectionOptions, type ConnectionStats, type ConnectOptions, type LocalBuffer, type Message, type OperationOptions } from './connection.js';
+export {
+  Connection,
+  type ConnectionOptions,
+  type ConnectionStats,
+  type ConnectOptions,
+  type LocalBuffer,
+  type Message,
+  type OperationOptions,
+} from './connection.js';
 export { type DeviceCapabilities, type OpenDeviceOptions, openDevice, RdmaDevice, type Transport } from './device.js';
-export { ConnectError, ConnectionClosedError, DeviceNotFoundError, QueueFullError, RdmaError, UnsupportedError, WcError } from './errors.js';
+export {
+  ConnectError,
+  ConnectionClosedError,
+  DeviceNotFoundError,
+  QueueFullError,
+  RdmaError,
+  UnsupportedError,
+  WcError,
+} from './errors.js';
 export { ConnectionRequest, Listener, type ListenOptions } from './listener.js';
 export { type Access, type LocalSlice, MemoryRegion, RemoteBuffer, type RemoteBufferJSON, type RemoteBufferLike } from './memory.js';

@@ -143,7 +143,13 @@ export class Listener implements AsyncIterable<ConnectionRequest> {
       // timeout, REJECTED/DISCONNECTED when the client gave up): it leaves the queue, so that
       // the iterator never yields a dead request and it holds no backlog slot.
       req.watch((e) => {
-        log('listener %d: queued request from %s:%d ended by %s before it was taken', this.port, req.remoteAddress, req.remotePort, rdma_event_str(e.type));
+        log(
+          'listener %d: queued request from %s:%d ended by %s before it was taken',
+          this.port,
+          req.remoteAddress,
+          req.remotePort,
+          rdma_event_str(e.type),
+        );
         this.forget(req);
         // After the event is acknowledged: rdma_destroy_id refuses an id with events unacknowledged.
         queueMicrotask(() => req.drop(false));
@@ -214,8 +220,10 @@ export async function listen(device: RdmaDevice, opts: ListenOptions): Promise<L
   });
   try {
     // Listen on this device only (rdma_cm would listen on every device that owns the address).
-    if (rdmaUseDevice(id, device.context) !== 0) throw RdmaError.fromErrno('listen: rdmaUseDevice', softrdmaLastError().errno, softrdmaLastError().message);
-    if (rdma_bind_addr(id, { family: host.includes(':') ? 'ipv6' : 'ipv4', address: host, port }) !== 0) throw RdmaError.fromErrno('listen: rdma_bind_addr', softrdmaLastError().errno, softrdmaLastError().message);
+    if (rdmaUseDevice(id, device.context) !== 0)
+      throw RdmaError.fromErrno('listen: rdmaUseDevice', softrdmaLastError().errno, softrdmaLastError().message);
+    if (rdma_bind_addr(id, { family: host.includes(':') ? 'ipv6' : 'ipv4', address: host, port }) !== 0)
+      throw RdmaError.fromErrno('listen: rdma_bind_addr', softrdmaLastError().errno, softrdmaLastError().message);
     if (rdma_listen(id, backlog) !== 0) {
       // The verbs message already names the call ("rdma_listen: …"): said once.
       const { errno, message } = softrdmaLastError();

@@ -61,8 +61,10 @@ export class RemoteBuffer {
     else if (typeof x.addr === 'string' && /^(0x[0-9a-f]+|[0-9]+)$/i.test(x.addr)) addr = BigInt(x.addr);
     else if (typeof x.addr === 'number' && Number.isSafeInteger(x.addr) && x.addr >= 0) addr = BigInt(x.addr);
     else throw new TypeError(`remote buffer addr must be a bigint, a "0x…" or decimal string, or a safe integer; got ${String(x.addr)}`);
-    if (!Number.isInteger(x.rkey) || x.rkey < 0 || x.rkey > 0xffffffff) throw new TypeError(`remote buffer rkey must be a 32-bit unsigned integer; got ${String(x.rkey)}`);
-    if (!Number.isSafeInteger(x.length) || x.length < 0) throw new TypeError(`remote buffer length must be a non-negative integer; got ${String(x.length)}`);
+    if (!Number.isInteger(x.rkey) || x.rkey < 0 || x.rkey > 0xffffffff)
+      throw new TypeError(`remote buffer rkey must be a 32-bit unsigned integer; got ${String(x.rkey)}`);
+    if (!Number.isSafeInteger(x.length) || x.length < 0)
+      throw new TypeError(`remote buffer length must be a non-negative integer; got ${String(x.length)}`);
     return new RemoteBuffer(addr, x.rkey, x.length);
   }
 

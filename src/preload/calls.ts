@@ -37,10 +37,21 @@ import {
   ibv_req_notify_cq,
   newWc,
 } from '../verbs/ibverbs.js';
-import type { ibv_ah_attr, ibv_qp_attr, ibv_qp_init_attr, ibv_recv_wr, ibv_send_wr, ibv_sge, ibv_srq_attr, ibv_wc, In } from '../verbs/types.js';
+import type {
+  ibv_ah_attr,
+  ibv_qp_attr,
+  ibv_qp_init_attr,
+  ibv_recv_wr,
+  ibv_send_wr,
+  ibv_sge,
+  ibv_srq_attr,
+  ibv_wc,
+  In,
+} from '../verbs/types.js';
 import { type Client, deregClientMr } from './client.js';
 import { preloadAddon } from './native.js';
 import { PreloadOp, uintField } from './protocol.js';
+import { GRH_LEN } from '../wire/ib/constants.js';
 
 const log = logger('daemon');
 
@@ -89,8 +100,10 @@ function unflatten(m: Map<string, string>, prefix: string): Record<string, unkno
 export function flatten(o: object, prefix: string, out: Fields): Fields {
   for (const [k, v] of Object.entries(o)) {
     if (typeof v === 'number' || typeof v === 'bigint') out.push([`${prefix}${k}`, v]);
-    else if (v && typeof v === 'object' && 'raw' in v && (v as { raw: unknown }).raw instanceof Uint8Array) out.push([`${prefix}${k}`, Buffer.from((v as { raw: Uint8Array }).raw).toString('hex')]);
-    else if (v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype) flatten(v, `${prefix}${k}.`, out);
+    else if (v && typeof v === 'object' && 'raw' in v && (v as { raw: unknown }).raw instanceof Uint8Array)
+      out.push([`${prefix}${k}`, Buffer.from((v as { raw: Uint8Array }).raw).toString('hex')]);
+    else if (v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype)
+      flatten(v, `${prefix}${k}.`, out);
   }
   return out;
 }
@@ -177,7 +190,11 @@ function sendWrOf(c: Client, pdHandle: number, m: Map<string, string>, i: number
         swap: u64Field(m, `${w}atomic.swap`) ?? 0n,
         rkey: uintField(m, `${w}atomic.rkey`) ?? 0,
       },
-      ud: { ah: c.ahs.get(uintField(m, `${w}ud.ah`) ?? 0)?.ah ?? null, remote_qpn: uintField(m, `${w}ud.remote_qpn`) ?? 0, remote_qkey: uintField(m, `${w}ud.remote_qkey`) ?? 0 },
+      ud: {
+        ah: c.ahs.get(uintField(m, `${w}ud.ah`) ?? 0)?.ah ?? null,
+        remote_qpn: uintField(m, `${w}ud.remote_qpn`) ?? 0,
+        remote_qkey: uintField(m, `${w}ud.remote_qkey`) ?? 0,
+      },
     },
   } as In<ibv_send_wr>;
 }
@@ -220,7 +237,16 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       // The fd travels on the fd channel ahead of this request; take it whatever else is wrong.
       const fd = addon.recvFd(c.fdChannel);
       if (fd < 0) return { errno: EBADF };
-      const bad = !p || !ctx || addr === null || !length || access === null || offset === null || mapLength === null || BigInt(offset + length) > mapLength || mapLength > 1n << 40n;
+      const bad =
+        !p ||
+        !ctx ||
+        addr === null ||
+        !length ||
+        access === null ||
+        offset === null ||
+        mapLength === null ||
+        BigInt(offset + length) > mapLength ||
+        mapLength > 1n << 40n;
       const ab = bad ? null : addon.mapShared(fd, Number(mapLength));
       addon.close(fd);
       if (!ab || !p || !ctx || addr === null || !length || access === null || offset === null) return { errno: EINVAL };
@@ -240,7 +266,13 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       if (ops.ri_mem_pin(rnic, host.addr, length, token).status !== 0) return undo(EINVAL, false);
       const mapped = ops.ri_mem_map(rnic, host.addr, length, token);
       if (mapped.status !== 0 || !('io' in mapped)) return undo(EINVAL, true);
-      const reg = ops.ri_mr_reg_phys(rnic, { common: { va: addr, length, mem_attr: flags, pd: (p.pd as Pd).ri }, phys_buf_list: [mapped.io], pble_size: 0, address_offset: 0 }, 0, null, null);
+      const reg = ops.ri_mr_reg_phys(
+        rnic,
+        { common: { va: addr, length, mem_attr: flags, pd: (p.pd as Pd).ri }, phys_buf_list: [mapped.io], pble_size: 0, address_offset: 0 },
+        0,
+        null,
+        null,
+      );
       if (reg.status !== 0 || !('mr' in reg)) {
         ops.ri_mem_unmap(rnic, mapped.io, token);
         return undo(errnoOf(reg.status), true);
@@ -248,7 +280,14 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const h = c.handle();
       const rkey = reg.rtag ?? reg.ltag;
       c.mrs.set(h, { host, pd: ph, ctx, ri: reg.mr, io: mapped.io, token, lkey: reg.ltag, rkey });
-      return { errno: 0, fields: [['mr', h], ['lkey', reg.ltag], ['rkey', rkey]] };
+      return {
+        errno: 0,
+        fields: [
+          ['mr', h],
+          ['lkey', reg.ltag],
+          ['rkey', rkey],
+        ],
+      };
     }
     case PreloadOp.DEREG_MR: {
       const h = uintField(m, 'mr') ?? 0;
@@ -292,7 +331,13 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       if (!cq) return { errno: lastErr() };
       const h = c.handle();
       c.cqs.set(h, { cq, ctx: ch, channel: chh, user });
-      return { errno: 0, fields: [['cq', h], ['cqe', cq.cqe]] };
+      return {
+        errno: 0,
+        fields: [
+          ['cq', h],
+          ['cqe', cq.cqe],
+        ],
+      };
     }
     case PreloadOp.DESTROY_CQ: {
       const h = uintField(m, 'cq') ?? 0;
@@ -328,12 +373,26 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const srq = srqh ? c.srqs.get(srqh)?.srq : null;
       if (!p || !scq || !rcq || qpType === null || srq === undefined) return { errno: EINVAL };
       const cap = unflatten(m, 'cap.');
-      const init = { qp_context: null, send_cq: scq.cq, recv_cq: rcq.cq, srq, cap, qp_type: qpType, sq_sig_all: uintField(m, 'sq_sig_all', 1) ?? 0 } as In<ibv_qp_init_attr>;
+      const init = {
+        qp_context: null,
+        send_cq: scq.cq,
+        recv_cq: rcq.cq,
+        srq,
+        cap,
+        qp_type: qpType,
+        sq_sig_all: uintField(m, 'sq_sig_all', 1) ?? 0,
+      } as In<ibv_qp_init_attr>;
       const qp = ibv_create_qp(p.pd, init);
       if (!qp) return { errno: lastErr() };
       const h = c.handle();
       c.qps.set(h, { qp, pd: ph });
-      return { errno: 0, fields: flatten(init.cap as object, 'cap.', [['qp', h], ['qp_num', qp.qp_num]]) };
+      return {
+        errno: 0,
+        fields: flatten(init.cap as object, 'cap.', [
+          ['qp', h],
+          ['qp_num', qp.qp_num],
+        ]),
+      };
     }
     case PreloadOp.MODIFY_QP: {
       const q = c.qps.get(uintField(m, 'qp') ?? 0);
@@ -412,7 +471,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       if (!ctx || port === null) return { errno: EINVAL };
       const wc = unflatten(m, 'wc.') as In<ibv_wc>;
       const ah = {} as ibv_ah_attr;
-      if (initAhFromWc(ctx, port, wc, grh && grh.length === 40 ? grh : null, ah) !== 0) return { errno: lastErr() };
+      if (initAhFromWc(ctx, port, wc, grh && grh.length === GRH_LEN ? grh : null, ah) !== 0) return { errno: lastErr() };
       return { errno: 0, fields: flatten(ah, 'ah_attr.', []) };
     }
     case PreloadOp.CREATE_SRQ: {

@@ -7,7 +7,15 @@ import { logger } from '../util/log.js';
 import type { Context } from '../verbs/device.js';
 import { closeDevice } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
-import { destroyAh, ibv_dealloc_pd, ibv_dereg_mr, ibv_destroy_comp_channel, ibv_destroy_cq, ibv_destroy_qp, ibv_destroy_srq } from '../verbs/ibverbs.js';
+import {
+  destroyAh,
+  ibv_dealloc_pd,
+  ibv_dereg_mr,
+  ibv_destroy_comp_channel,
+  ibv_destroy_cq,
+  ibv_destroy_qp,
+  ibv_destroy_srq,
+} from '../verbs/ibverbs.js';
 import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq } from '../verbs/types.js';
 import { ClientCm } from './cm.js';
 import { preloadAddon } from './native.js';
@@ -76,11 +84,11 @@ export class Client {
   readonly cm = new ClientCm();
   /** Ends the client (set by the daemon): for a client that breaks a bound. */
   onFatal: (() => void) | null = null;
-  private nextHandle = 1;
+  #nextHandle = 1;
   pid = 0;
   constructor(readonly id: number) {}
   handle(): number {
-    return this.nextHandle++;
+    return this.#nextHandle++;
   }
 
   /**

@@ -65,20 +65,19 @@ interface ClientCmChannel {
   queue: rdma_cm_event[];
 }
 
-
 /** A client's rdma_cm objects: event channels, ids (both ways), and events fetched and not acked. */
 export class ClientCm {
   readonly channels = new Map<number, ClientCmChannel>();
   readonly ids = new Map<number, CmId>();
-  private readonly idHandles = new Map<CmId, number>();
+  readonly #idHandles = new Map<CmId, number>();
   readonly events = new Map<number, rdma_cm_event>();
 
   /** The id's handle, given on first sight (a CONNECT_REQUEST's new id). */
   handleOf(c: Client, id: CmId): number {
-    let h = this.idHandles.get(id);
+    let h = this.#idHandles.get(id);
     if (h === undefined) {
       h = c.handle();
-      this.idHandles.set(id, h);
+      this.#idHandles.set(id, h);
       this.ids.set(h, id);
     }
     return h;
@@ -86,7 +85,7 @@ export class ClientCm {
 
   forget(h: number): void {
     const id = this.ids.get(h);
-    if (id) this.idHandles.delete(id);
+    if (id) this.#idHandles.delete(id);
     this.ids.delete(h);
   }
 
@@ -319,7 +318,15 @@ export function cmCall(c: Client, op: number, m: Map<string, string>): Answer | 
         if (u.ah_attr) flatten(u.ah_attr, 'ah_attr.', fields);
       } else {
         const k = ev.param.conn;
-        fields.push(['responder_resources', k.responder_resources], ['initiator_depth', k.initiator_depth], ['flow_control', k.flow_control], ['retry_count', k.retry_count], ['rnr_retry_count', k.rnr_retry_count], ['srq', k.srq], ['qp_num', k.qp_num]);
+        fields.push(
+          ['responder_resources', k.responder_resources],
+          ['initiator_depth', k.initiator_depth],
+          ['flow_control', k.flow_control],
+          ['retry_count', k.retry_count],
+          ['rnr_retry_count', k.rnr_retry_count],
+          ['srq', k.srq],
+          ['qp_num', k.qp_num],
+        );
       }
       return { errno: 0, fields: idFields(i, fields) };
     }

@@ -25,7 +25,16 @@ import { Client } from './client.js';
 import { cmCall } from './cm.js';
 import { preloadAddon } from './native.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
-import { encodeResponse, FrameReader, formatPayload, parsePayload, PRELOAD_PROTOCOL_VERSION, PreloadOp, REQ_HEADER, uintField } from './protocol.js';
+import {
+  encodeResponse,
+  FrameReader,
+  formatPayload,
+  parsePayload,
+  PRELOAD_PROTOCOL_VERSION,
+  PreloadOp,
+  REQ_HEADER,
+  uintField,
+} from './protocol.js';
 
 const log = logger('daemon');
 
@@ -59,12 +68,15 @@ type Fields = [string, string | number | bigint][];
 
 /** A running daemon. */
 export class PreloadDaemon {
-  private readonly clients = new Set<Client>();
-  private nextClient = 1;
+  readonly #clients = new Set<Client>();
+  #nextClient = 1;
+  readonly #server: net.Server;
   private constructor(
     readonly path: string,
-    private readonly server: net.Server,
-  ) {}
+    server: net.Server,
+  ) {
+    this.#server = server;
+  }
 
   /** Listens on `path` (made private to the user); a stale socket file is replaced, a live daemon refused (EADDRINUSE). */
   static async listen(path = daemonSocketPath()): Promise<PreloadDaemon> {
@@ -77,7 +89,7 @@ export class PreloadDaemon {
     }
     const server = net.createServer();
     const d = new PreloadDaemon(path, server);
-    server.on('connection', (s) => d.serve(s));
+    server.on('connection', (s) => d.#serve(s));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(path, () => {
@@ -91,8 +103,20 @@ export class PreloadDaemon {
   }
 
   resources(): DaemonResources {
-    const r: DaemonResources = { clients: this.clients.size, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0, cmChannels: 0, cmIds: 0 };
-    for (const c of this.clients) {
+    const r: DaemonResources = {
+      clients: this.#clients.size,
+      contexts: 0,
+      pds: 0,
+      mrs: 0,
+      channels: 0,
+      cqs: 0,
+      qps: 0,
+      ahs: 0,
+      srqs: 0,
+      cmChannels: 0,
+      cmIds: 0,
+    };
+    for (const c of this.#clients) {
       r.contexts += c.contexts.size;
       r.pds += c.pds.size;
       r.mrs += c.mrs.size;
@@ -109,15 +133,15 @@ export class PreloadDaemon {
 
   /** How many requests of `op` the daemon has answered, over all clients. */
   served(op: PreloadOp): number {
-    return this.opCounts.get(op) ?? 0;
+    return this.#opCounts.get(op) ?? 0;
   }
-  private readonly opCounts = new Map<number, number>();
+  readonly #opCounts = new Map<number, number>();
 
   /** Stops listening, ends every client (freeing its objects) and removes the socket file. */
   async close(): Promise<void> {
     await new Promise<void>((r) => {
-      this.server.close(() => r());
-      for (const c of [...this.clients]) this.drop(c);
+      this.#server.close(() => r());
+      for (const c of [...this.#clients]) this.#drop(c);
     });
     try {
       unlinkSync(this.path);
@@ -126,13 +150,13 @@ export class PreloadDaemon {
     }
   }
 
-  private readonly sockets = new Map<Client, net.Socket>();
+  readonly #sockets = new Map<Client, net.Socket>();
 
-  private serve(s: net.Socket): void {
-    const c = new Client(this.nextClient++);
-    this.clients.add(c);
-    this.sockets.set(c, s);
-    c.onFatal = () => this.drop(c);
+  #serve(s: net.Socket): void {
+    const c = new Client(this.#nextClient++);
+    this.#clients.add(c);
+    this.#sockets.set(c, s);
+    c.onFatal = () => this.#drop(c);
     log('client %d connected', c.id);
     const reader = new FrameReader(REQ_HEADER);
     // Answers go in request order; an rdma_cm call may answer later (address resolution).
@@ -156,21 +180,21 @@ export class PreloadDaemon {
           return;
         }
         chain = chain.then(async () => {
-          const a = await this.call(c, op, args);
-          this.opCounts.set(op, (this.opCounts.get(op) ?? 0) + 1);
+          const a = await this.#call(c, op, args);
+          this.#opCounts.set(op, (this.#opCounts.get(op) ?? 0) + 1);
           if (a.errno !== 0) log('client %d: op %d (seq %d): errno %d', c.id, op, seq, a.errno);
-          if (!this.clients.has(c)) {
+          if (!this.#clients.has(c)) {
             if (a.passFd !== undefined) preloadAddon()?.close(a.passFd);
             return;
           }
           const frame = encodeResponse(seq, a.errno, formatPayload(a.fields ?? []));
           if (a.passFd === undefined) s.write(frame);
-          else this.sendWithFd(c, s, frame, a.passFd);
+          else this.#sendWithFd(c, s, frame, a.passFd);
         });
       }
     });
     s.on('error', (e) => log('client %d: %s', c.id, e.message));
-    s.on('close', () => this.drop(c));
+    s.on('close', () => this.#drop(c));
   }
 
   /**
@@ -179,7 +203,7 @@ export class PreloadDaemon {
    * next request, so nothing of ours is queued. Closes our copy of the fd. False (and the client
    * dropped) when the answer could not go.
    */
-  private sendWithFd(c: Client, s: net.Socket, frame: Buffer, fd: number): boolean {
+  #sendWithFd(c: Client, s: net.Socket, frame: Buffer, fd: number): boolean {
     const addon = preloadAddon()!;
     const sock = (s as unknown as { _handle?: { fd?: number } })._handle?.fd ?? -1;
     const n = sock >= 0 && s.writableLength === 0 ? addon.sendFd(sock, frame, fd) : -1;
@@ -194,15 +218,15 @@ export class PreloadDaemon {
   }
 
   /** Frees every object of `c`, children first. */
-  private drop(c: Client): void {
-    if (!this.clients.delete(c)) return;
-    this.sockets.get(c)?.destroy();
-    this.sockets.delete(c);
+  #drop(c: Client): void {
+    if (!this.#clients.delete(c)) return;
+    this.#sockets.get(c)?.destroy();
+    this.#sockets.delete(c);
     c.free();
     log('client %d (pid %d) gone; its objects are freed', c.id, c.pid);
   }
 
-  private call(c: Client, op: number, m: Map<string, string>): Answer | Promise<Answer> {
+  #call(c: Client, op: number, m: Map<string, string>): Answer | Promise<Answer> {
     const obj = objectCall(c, op, m) ?? cmCall(c, op, m);
     if (obj) return obj;
     const ctxOf = (): Context | null => c.contexts.get(uintField(m, 'ctx') ?? 0) ?? null;
@@ -228,7 +252,8 @@ export class PreloadDaemon {
       case PreloadOp.GET_DEVICES: {
         const ds = devices();
         const fields: Fields = [['count', ds.length]];
-        for (const [i, d] of ds.entries()) fields.push([`name.${i}`, d.name], [`guid.${i}`, d.guid], [`transport.${i}`, d.transport_type], [`node_type.${i}`, d.node_type]);
+        for (const [i, d] of ds.entries())
+          fields.push([`name.${i}`, d.name], [`guid.${i}`, d.guid], [`transport.${i}`, d.transport_type], [`node_type.${i}`, d.node_type]);
         return { errno: 0, fields };
       }
       case PreloadOp.OPEN_DEVICE: {
@@ -267,7 +292,15 @@ export class PreloadDaemon {
         const g = { raw: new Uint8Array(16) } as ibv_gid;
         const r = queryGid(t.ctx, t.port, t.index, g);
         // `gid_type`: `enum ibv_gid_type` (RoCE: the table's; iWARP: IB, as a kernel's non-RoCE port shows).
-        return r === 0 ? { errno: 0, fields: [['gid', Buffer.from(g.raw).toString('hex')], ['gid_type', gidTypes(t.ctx)[t.index] ?? 0]] } : { errno: r };
+        return r === 0
+          ? {
+              errno: 0,
+              fields: [
+                ['gid', Buffer.from(g.raw).toString('hex')],
+                ['gid_type', gidTypes(t.ctx)[t.index] ?? 0],
+              ],
+            }
+          : { errno: r };
       }
       case PreloadOp.QUERY_PKEY: {
         const t = tableEntry();

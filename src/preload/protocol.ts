@@ -192,17 +192,20 @@ export function encodeResponse(seq: number, errno: number, payload: Buffer): Buf
  * than `minLength`.
  */
 export class FrameReader {
-  private buf: Buffer = Buffer.alloc(0);
-  constructor(private readonly minLength: number) {}
+  #buf: Buffer = Buffer.alloc(0);
+  readonly #minLength: number;
+  constructor(minLength: number) {
+    this.#minLength = minLength;
+  }
   push(chunk: Buffer): Buffer[] {
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    this.#buf = this.#buf.length === 0 ? chunk : Buffer.concat([this.#buf, chunk]);
     const out: Buffer[] = [];
-    while (this.buf.length >= 4) {
-      const len = this.buf.readUInt32LE(0);
-      if (len > MAX_FRAME || len < this.minLength) throw new RangeError(`frame length ${len} outside ${this.minLength}..${MAX_FRAME}`);
-      if (this.buf.length < 4 + len) break;
-      out.push(this.buf.subarray(4, 4 + len));
-      this.buf = this.buf.subarray(4 + len);
+    while (this.#buf.length >= 4) {
+      const len = this.#buf.readUInt32LE(0);
+      if (len > MAX_FRAME || len < this.#minLength) throw new RangeError(`frame length ${len} outside ${this.#minLength}..${MAX_FRAME}`);
+      if (this.#buf.length < 4 + len) break;
+      out.push(this.#buf.subarray(4, 4 + len));
+      this.#buf = this.#buf.subarray(4 + len);
     }
     return out;
   }

@@ -135,7 +135,7 @@ function routeNetdev(a: number): string | null {
     };
     const dst = le(f[1]!);
     const mask = le(f[7]!);
-    if (mask === 0 || ((a & mask) >>> 0) !== dst) continue;
+    if (mask === 0 || (a & mask) >>> 0 !== dst) continue;
     if (!best || mask > best.mask) best = { dev: f[0]!, mask };
   }
   return best?.dev ?? null;
@@ -205,7 +205,7 @@ export function netdevOf(address: string): string | null {
       if (n.address === address) return netdev;
       const m = ipv4Octets(n.netmask);
       const base = ipv4Octets(n.address);
-      if (!subnet && m && base && ((a & u32(m)) >>> 0) === ((u32(base) & u32(m)) >>> 0)) subnet = netdev;
+      if (!subnet && m && base && (a & u32(m)) >>> 0 === (u32(base) & u32(m)) >>> 0) subnet = netdev;
     }
   }
   return subnet ?? routeNetdev(a);
@@ -280,7 +280,7 @@ export function isHostAddress(address: string): boolean {
       if (n.address === address) return true;
       const m = ipv4Octets(n.netmask);
       const base = ipv4Octets(n.address);
-      if (n.internal && m && base && ((a & u32(m)) >>> 0) === ((u32(base) & u32(m)) >>> 0)) return true;
+      if (n.internal && m && base && (a & u32(m)) >>> 0 === (u32(base) & u32(m)) >>> 0) return true;
     }
   }
   return false;

@@ -116,38 +116,70 @@ export abstract class ObjHandle {
 
 export class PdHandle extends ObjHandle {
   readonly [RI_HANDLE_KIND] = 'pd' as const;
-  constructor(owner: SoftrdmaRnicHandle, readonly pd: Pd, vpData: unknown, osData: unknown) {
+  constructor(
+    owner: SoftrdmaRnicHandle,
+    readonly pd: Pd,
+    vpData: unknown,
+    osData: unknown,
+  ) {
     super(owner, vpData, osData);
     pdHandles.set(pd, this);
   }
 }
 export class CqHandle extends ObjHandle {
   readonly [RI_HANDLE_KIND] = 'cq' as const;
-  constructor(owner: SoftrdmaRnicHandle, readonly cq: Cq, vpData: unknown, osData: unknown) {
+  constructor(
+    owner: SoftrdmaRnicHandle,
+    readonly cq: Cq,
+    vpData: unknown,
+    osData: unknown,
+  ) {
     super(owner, vpData, osData);
   }
 }
 export class SrqHandle extends ObjHandle {
   readonly [RI_HANDLE_KIND] = 'srq' as const;
-  constructor(owner: SoftrdmaRnicHandle, readonly srq: Srq, readonly pdH: PdHandle, vpData: unknown, osData: unknown) {
+  constructor(
+    owner: SoftrdmaRnicHandle,
+    readonly srq: Srq,
+    readonly pdH: PdHandle,
+    vpData: unknown,
+    osData: unknown,
+  ) {
     super(owner, vpData, osData);
   }
 }
 export class QpHandle extends ObjHandle {
   readonly [RI_HANDLE_KIND] = 'qp' as const;
-  constructor(owner: SoftrdmaRnicHandle, readonly qp: Qp, readonly pdH: PdHandle, vpData: unknown, osData: unknown) {
+  constructor(
+    owner: SoftrdmaRnicHandle,
+    readonly qp: Qp,
+    readonly pdH: PdHandle,
+    vpData: unknown,
+    osData: unknown,
+  ) {
     super(owner, vpData, osData);
   }
 }
 export class MrHandle extends ObjHandle {
   readonly [RI_HANDLE_KIND] = 'mr' as const;
-  constructor(owner: SoftrdmaRnicHandle, readonly mem: MemObject, vpData: unknown, osData: unknown) {
+  constructor(
+    owner: SoftrdmaRnicHandle,
+    readonly mem: MemObject,
+    vpData: unknown,
+    osData: unknown,
+  ) {
     super(owner, vpData, osData);
   }
 }
 export class MwHandle extends ObjHandle {
   readonly [RI_HANDLE_KIND] = 'mw' as const;
-  constructor(owner: SoftrdmaRnicHandle, readonly mem: MemObject, vpData: unknown, osData: unknown) {
+  constructor(
+    owner: SoftrdmaRnicHandle,
+    readonly mem: MemObject,
+    vpData: unknown,
+    osData: unknown,
+  ) {
     super(owner, vpData, osData);
   }
 }
@@ -158,7 +190,13 @@ export class MwHandle extends ObjHandle {
  */
 export class AhHandle extends ObjHandle {
   readonly [RI_HANDLE_KIND] = 'ah' as const;
-  constructor(owner: SoftrdmaRnicHandle, readonly pdH: PdHandle, public av: IbAv, vpData: unknown, osData: unknown) {
+  constructor(
+    owner: SoftrdmaRnicHandle,
+    readonly pdH: PdHandle,
+    public av: IbAv,
+    vpData: unknown,
+    osData: unknown,
+  ) {
     super(owner, vpData, osData);
   }
 }
@@ -187,24 +225,24 @@ export function vpOf(h: unknown): SoftrdmaVp | null {
  * access layer's `ri_svc_mem_pin` keeps one too.
  */
 export class PinTable {
-  private readonly m = new Map<string, unknown[]>();
+  readonly #m = new Map<string, unknown[]>();
   pin(vaddr: bigint, len: number, osData: unknown): RiRet {
     if (typeof vaddr !== 'bigint' || !Number.isInteger(len) || len <= 0) return RiRet.INVALID_PARAMETER;
     if (!hostMemory.pin(vaddr, len)) return RiRet.INVALID_PARAMETER;
     const k = `${vaddr}:${len}`;
-    const l = this.m.get(k);
+    const l = this.#m.get(k);
     if (l) l.push(osData);
-    else this.m.set(k, [osData]);
+    else this.#m.set(k, [osData]);
     return RiRet.SUCCESS;
   }
   unpin(vaddr: bigint, len: number, osData: unknown): RiRet {
     if (typeof vaddr !== 'bigint' || !Number.isInteger(len) || len <= 0) return RiRet.INVALID_PARAMETER;
     const k = `${vaddr}:${len}`;
-    const l = this.m.get(k);
+    const l = this.#m.get(k);
     const i = l ? l.indexOf(osData) : -1;
     if (!l || i < 0) return RiRet.INVALID_PARAMETER;
     l.splice(i, 1);
-    if (l.length === 0) this.m.delete(k);
+    if (l.length === 0) this.#m.delete(k);
     hostMemory.unpin(vaddr, len);
     return RiRet.SUCCESS;
   }

@@ -82,7 +82,6 @@ export function roceUdpPortFromEnv(): number | undefined {
   return rocePortFromEnv();
 }
 
-
 /** RNICPI's `ri_gid_t` as 16 raw octets, or null if it is not one. */
 export function gidOfRi(g: ri_gid_t | undefined): Uint8Array | null {
   if (!g || typeof g.gid_prefix !== 'bigint' || typeof g.gid_guid !== 'bigint') return null;
@@ -264,7 +263,8 @@ export function decodeModifyIb(qp: Qp, mask: number, a: ri_qp_attr_in_t): QpModi
     if (mask & M.PRIMARY_PATH) {
       const to = m.nextState ?? qp.state;
       if (to === RiQpState.READY_TO_RECEIVE) comps |= IbQpAttr.AV | IbQpAttr.PATH_MTU;
-      else if (to === RiQpState.READY_TO_SEND && qp.state === RiQpState.READY_TO_RECEIVE) comps |= IbQpAttr.TIMEOUT | IbQpAttr.RETRY_CNT | IbQpAttr.RNR_RETRY;
+      else if (to === RiQpState.READY_TO_SEND && qp.state === RiQpState.READY_TO_RECEIVE)
+        comps |= IbQpAttr.TIMEOUT | IbQpAttr.RETRY_CNT | IbQpAttr.RNR_RETRY;
       else comps |= IbQpAttr.AV | IbQpAttr.PATH_MTU | IbQpAttr.TIMEOUT | IbQpAttr.RETRY_CNT | IbQpAttr.RNR_RETRY;
     }
   }
@@ -344,7 +344,8 @@ export function decodeModifyIb(qp: Qp, mask: number, a: ri_qp_attr_in_t): QpModi
       write: a.enable_rdma_write ?? qp.enableRdmaWrite,
       atomic: x.enable_atomic ?? qp.enableAtomic,
     };
-    if (typeof ib.access.read !== 'boolean' || typeof ib.access.write !== 'boolean' || typeof ib.access.atomic !== 'boolean') return RiRet.INVALID_PARAMETER;
+    if (typeof ib.access.read !== 'boolean' || typeof ib.access.write !== 'boolean' || typeof ib.access.atomic !== 'boolean')
+      return RiRet.INVALID_PARAMETER;
   }
   if (comps & A.AV) {
     const av = avOfRi(path?.av, path?.physical_port || 1);

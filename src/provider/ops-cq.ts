@@ -14,7 +14,7 @@ export const ri_cq_create: RiOp<'ri_cq_create'> = (rnic, cq_attr, vp_data, os_da
   if (!r) return riFail(RiRet.RNIC_INVALID_HANDLE);
   if (!cq_attr || typeof cq_attr !== 'object') return riFail(RiRet.INVALID_PARAMETER);
   // Non-privileged consumers cannot name a CEH; the uVP ignores the field (Ch. 7 ri_cq_create).
-  const hid = r.privileged ? cq_attr.handler_id ?? 0 : 0;
+  const hid = r.privileged ? (cq_attr.handler_id ?? 0) : 0;
   if (!Number.isInteger(hid) || hid < 0) return riFail(RiRet.CQ_INVALID_EVENT_HANDLER);
   const cq = r.engine.cqCreate(cq_attr.num_cqe, hid, os_data);
   if (typeof cq === 'number') return riFail(cq as Exclude<RiRet, RiRet.SUCCESS>);

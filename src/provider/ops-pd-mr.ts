@@ -87,12 +87,7 @@ function afterRereg(h: MrHandle, st: RiRet): void {
 }
 
 /** Decodes `ri_mr_rereg(_phys)` inputs; the PD is resolved here, its failure deallocates (spec). */
-function decodeRereg(
-  r: SoftrdmaRnicHandle,
-  mask: number,
-  a: ri_mr_reg_attr_t | null | undefined,
-  ltag: number,
-): ReregChange | RiRet {
+function decodeRereg(r: SoftrdmaRnicHandle, mask: number, a: ri_mr_reg_attr_t | null | undefined, ltag: number): ReregChange | RiRet {
   if (!Number.isInteger(mask) || mask === 0 || (mask & ~REREG_ALL) !== 0) return RiRet.INVALID_PARAMETER;
   if (!a || typeof a !== 'object' || !Number.isInteger(ltag)) return RiRet.INVALID_PARAMETER;
   const ch: ReregChange = { key: ltag & 0xff };

@@ -11,7 +11,20 @@ import { postRq, postSq, postSrq, type SgeIn, type SqWrIn } from '../rnic/post.j
 import type { RiPostListResult } from '../rnicpi/ops.js';
 import { RiRet, type RiStatus, riFail, riStatus } from '../rnicpi/status.js';
 import { RiWrType, type ri_data_seg_t, type ri_wr_recv_t, type ri_wr_t } from '../rnicpi/types.js';
-import { type RiOp, type SoftrdmaRnicHandle, SrqHandle, QpHandle, MrHandle, MwHandle, AhHandle, objOf, rnicOf, own, listFail, XPORT } from './handles.js';
+import {
+  type RiOp,
+  type SoftrdmaRnicHandle,
+  SrqHandle,
+  QpHandle,
+  MrHandle,
+  MwHandle,
+  AhHandle,
+  objOf,
+  rnicOf,
+  own,
+  listFail,
+  XPORT,
+} from './handles.js';
 
 function sgl(list: readonly ri_data_seg_t[] | undefined, num: number | undefined): SgeIn[] | RiRet {
   const l = list ?? [];
@@ -42,7 +55,16 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
         const ah = own(rnic, wr.remote_node_address, AhHandle);
         if (!ah) return RiRet.ADDRESS_HANDLE_INVALID;
         const dimm = wr.type === RiWrType.SEND_IMMEDIATE ? (wr.imm_data ?? 0) : 0;
-        return { type: wr.type, flags: wr.flags, id: wr.id, sgl: s, rtag: 0, remoteTo: 0n, imm: dimm, ud: { av: ah.av, remoteQpn: wr.dest_qp, remoteQkey: wr.dest_qkey } };
+        return {
+          type: wr.type,
+          flags: wr.flags,
+          id: wr.id,
+          sgl: s,
+          rtag: 0,
+          remoteTo: 0n,
+          imm: dimm,
+          ud: { av: ah.av, remoteQpn: wr.dest_qp, remoteQkey: wr.dest_qkey },
+        };
       }
       const rtag = wr.type === RiWrType.SEND_INVALIDATE && 'rtag' in wr ? wr.rtag : 0;
       const imm = wr.type === RiWrType.SEND_IMMEDIATE && 'imm_data' in wr ? (wr.imm_data ?? 0) : 0;
@@ -68,12 +90,19 @@ function toSqWr(rnic: SoftrdmaRnicHandle, wr: ri_wr_t): SqWrIn | RiRet {
       const masks = [wr.atomic_mask1, wr.atomic_mask2];
       if (!ATOMIC_SIZES.includes(size)) return RiRet.INVALID_PARAMETER;
       const lim = 1n << BigInt(size * 8);
-      for (const v of [...ops, ...masks]) if (v !== undefined && (typeof v !== 'bigint' || v < 0n || v >= lim)) return RiRet.INVALID_PARAMETER;
+      for (const v of [...ops, ...masks])
+        if (v !== undefined && (typeof v !== 'bigint' || v < 0n || v >= lim)) return RiRet.INVALID_PARAMETER;
       const kind = wr.type === RiWrType.FETCH_AND_ADD ? AtomicKind.FETCH_ADD : AtomicKind.COMPARE_SWAP;
       const r = wr.atomic_result;
       const s = r ? sgl([r], 1) : [];
       if (typeof s === 'number') return s;
-      return { ...base, sgl: s, rtag: wr.rtag, remoteTo: wr.rdma_addr, atomic: atomicArgs(kind, size, ops[0]!, ops[1]!, masks[0], masks[1]) };
+      return {
+        ...base,
+        sgl: s,
+        rtag: wr.rtag,
+        remoteTo: wr.rdma_addr,
+        atomic: atomicArgs(kind, size, ops[0]!, ops[1]!, masks[0], masks[1]),
+      };
     }
     case RiWrType.BIND: {
       const mw = own(rnic, wr.mw_handle, MwHandle);
@@ -176,11 +205,35 @@ export const ri_qp_post_rdma_read: RiOp<'ri_qp_post_rdma_read'> = (rnic, qp, typ
   return single(rnic, qp, { type, flags, id, sg_list, rdma_addr, num_sgls, rtag } as ri_wr_t);
 };
 
-export const ri_qp_post_rdma_write: RiOp<'ri_qp_post_rdma_write'> = (rnic, qp, type, flags, id, sg_list, rdma_addr, rtag, num_sgls, imm_data) => {
+export const ri_qp_post_rdma_write: RiOp<'ri_qp_post_rdma_write'> = (
+  rnic,
+  qp,
+  type,
+  flags,
+  id,
+  sg_list,
+  rdma_addr,
+  rtag,
+  num_sgls,
+  imm_data,
+) => {
   return single(rnic, qp, { type, flags, id, sg_list, rdma_addr, rtag, num_sgls, imm_data } as ri_wr_t);
 };
 
-export const ri_qp_post_bind: RiOp<'ri_qp_post_bind'> = (rnic, qp, type, flags, id, mw_handle, rtag, mr_handle, ltag, vaddr, length, mem_attr) => {
+export const ri_qp_post_bind: RiOp<'ri_qp_post_bind'> = (
+  rnic,
+  qp,
+  type,
+  flags,
+  id,
+  mw_handle,
+  rtag,
+  mr_handle,
+  ltag,
+  vaddr,
+  length,
+  mem_attr,
+) => {
   return single(rnic, qp, { type, flags, id, mw_handle, rtag, mr_handle, ltag, vaddr, length, mem_attr } as ri_wr_t);
 };
 
@@ -192,7 +245,18 @@ export const ri_qp_post_local_invalidate: RiOp<'ri_qp_post_local_invalidate'> = 
   return single(rnic, qp, { type, flags, id, ltag, rtag, mrw_handle } as ri_wr_t);
 };
 
-export const ri_qp_post_atomic: RiOp<'ri_qp_post_atomic'> = (rnic, qp, type, flags, id, rtag, atomic_operand1, atomic_operand2, atomic_result, rdma_addr) => {
+export const ri_qp_post_atomic: RiOp<'ri_qp_post_atomic'> = (
+  rnic,
+  qp,
+  type,
+  flags,
+  id,
+  rtag,
+  atomic_operand1,
+  atomic_operand2,
+  atomic_result,
+  rdma_addr,
+) => {
   return single(rnic, qp, { type, flags, id, rtag, atomic_operand1, atomic_operand2, atomic_result, rdma_addr } as ri_wr_t);
 };
 

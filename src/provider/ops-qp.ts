@@ -63,12 +63,18 @@ export function releaseSpecialCqs(qp: Qp): void {
  * `ri_qp_create` and `ri_special_qp_get`: the attributes "valid in create", checked and given
  * to the core. A special QP (`special`) is QP1 of the port.
  */
-function createQp(r: SoftrdmaRnicHandle, attrs: ri_qp_attr_in_t, vp_data: unknown, os_data: unknown, special: 'GSI' | undefined): RiResult<{ qp: ri_qp_handle_t; attrs: ri_qp_attr_t }> {
+function createQp(
+  r: SoftrdmaRnicHandle,
+  attrs: ri_qp_attr_in_t,
+  vp_data: unknown,
+  os_data: unknown,
+  special: 'GSI' | undefined,
+): RiResult<{ qp: ri_qp_handle_t; attrs: ri_qp_attr_t }> {
   if (!attrs || typeof attrs !== 'object') return riFail(RiRet.INVALID_PARAMETER);
   const isIb = r.engine.isIb;
   // The transport struct must be the RNIC's: IB attributes on an iWARP RNIC and the reverse
   // name a service the RNIC does not have.
-  if (attrs.qp_xport && ('qp_ib' in attrs.qp_xport) !== isIb) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
+  if (attrs.qp_xport && 'qp_ib' in attrs.qp_xport !== isIb) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
   let service: 'RC' | 'UC' | 'UD' | undefined;
   if (isIb) {
     const t = attrs.qp_xport && 'qp_ib' in attrs.qp_xport ? attrs.qp_xport.qp_ib?.trans_type : undefined;
@@ -76,8 +82,7 @@ function createQp(r: SoftrdmaRnicHandle, attrs: ri_qp_attr_in_t, vp_data: unknow
     if (!sv) return riFail(RiRet.QP_INVALID_SERVICE_TYPE);
     service = sv;
   }
-  const iw: Partial<ri_iwarp_qp_attr_t> =
-    attrs.qp_xport && 'qp_iwarp' in attrs.qp_xport ? (attrs.qp_xport.qp_iwarp ?? {}) : {};
+  const iw: Partial<ri_iwarp_qp_attr_t> = attrs.qp_xport && 'qp_iwarp' in attrs.qp_xport ? (attrs.qp_xport.qp_iwarp ?? {}) : {};
   const useSrq = attrs.srq_valid === true;
   // Attributes required at create (Ch. 8 ri_qp_attr_t, "valid in create" for iWARP).
   const num = (x: unknown): x is number => typeof x === 'number';
@@ -90,8 +95,8 @@ function createQp(r: SoftrdmaRnicHandle, attrs: ri_qp_attr_in_t, vp_data: unknow
   if (!scq || !rcq) return riFail(RiRet.CQ_INVALID_HANDLE);
   // Special QPs may not share a CQ with ordinary QPs (RNICPI Ch. 7 ri_special_qp_get).
   for (const c of [scq.cq, rcq.cq]) {
-  const sp = specialCqUsers.get(c) ?? 0;
-  if (special ? c.users > sp : sp > 0) return riFail(RiRet.CQ_INVALID_HANDLE);
+    const sp = specialCqUsers.get(c) ?? 0;
+    if (special ? c.users > sp : sp > 0) return riFail(RiRet.CQ_INVALID_HANDLE);
   }
   const pd = own(r, attrs.pd, PdHandle);
   if (!pd) return riFail(RiRet.PD_INVALID_HANDLE);

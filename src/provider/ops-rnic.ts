@@ -132,9 +132,7 @@ export function rnicAttrSize(a: ri_rnic_attr_t): number {
 }
 
 function jsonText(v: unknown): Uint8Array {
-  return new TextEncoder().encode(
-    JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `0x${x.toString(16)}` : x), 2),
-  );
+  return new TextEncoder().encode(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `0x${x.toString(16)}` : x), 2));
 }
 
 function qpDetails(qp: Qp): Record<string, unknown> {

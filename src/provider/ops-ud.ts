@@ -71,9 +71,11 @@ function mcast(rnic: unknown, qp: unknown, mgid: ri_gid_t, run: (e: Rnic, qp: Qp
   return riStatus(run(h.owner.engine, h.qp, g));
 }
 
-export const ri_mcast_attach: RiOp<'ri_mcast_attach'> = (rnic, mlid, mgid, qp) => mcast(rnic, qp, mgid, (e, q, g) => e.mcastAttach(q, g, mlid));
+export const ri_mcast_attach: RiOp<'ri_mcast_attach'> = (rnic, mlid, mgid, qp) =>
+  mcast(rnic, qp, mgid, (e, q, g) => e.mcastAttach(q, g, mlid));
 
-export const ri_mcast_detach: RiOp<'ri_mcast_detach'> = (rnic, mlid, mgid, qp) => mcast(rnic, qp, mgid, (e, q, g) => e.mcastDetach(q, g, mlid));
+export const ri_mcast_detach: RiOp<'ri_mcast_detach'> = (rnic, mlid, mgid, qp) =>
+  mcast(rnic, qp, mgid, (e, q, g) => e.mcastDetach(q, g, mlid));
 
 export const ri_process_sma_mad: RiOp<'ri_process_sma_mad'> = () => {
   return XPORT;

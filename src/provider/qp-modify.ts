@@ -9,12 +9,7 @@ import { Socket } from 'node:net';
 import { LlpStream } from '../iwarp/llp.js';
 import type { QpModify } from '../rnic/qp.js';
 import { RiRet } from '../rnicpi/status.js';
-import {
-  RI_QP_ATTR_IWARP_VALID_MASK,
-  RiQpAttrMask,
-  type ri_iwarp_qp_attr_t,
-  type ri_qp_attr_in_t,
-} from '../rnicpi/types.js';
+import { RI_QP_ATTR_IWARP_VALID_MASK, RiQpAttrMask, type ri_iwarp_qp_attr_t, type ri_qp_attr_in_t } from '../rnicpi/types.js';
 
 /** A non-negative integer, as every count, size and state `ri_qp_modify` takes is. */
 export function isUint(x: unknown): x is number {
@@ -27,7 +22,12 @@ export function isUint(x: unknown): x is number {
  * (`otherXport`), and the transport-neutral members the mask names (next state, queue sizes,
  * ORD, IRD) are non-negative integers. Answers the request with those members, or the status.
  */
-export function decodeModifyCommon(mask: number, validMask: number, a: ri_qp_attr_in_t, otherXport: 'qp_iwarp' | 'qp_ib'): QpModify | RiRet {
+export function decodeModifyCommon(
+  mask: number,
+  validMask: number,
+  a: ri_qp_attr_in_t,
+  otherXport: 'qp_iwarp' | 'qp_ib',
+): QpModify | RiRet {
   if (!Number.isInteger(mask) || (mask & ~validMask) !== 0) return RiRet.INVALID_PARAMETER;
   if (!a || typeof a !== 'object') return RiRet.INVALID_PARAMETER;
   if (a.qp_xport && otherXport in a.qp_xport) return RiRet.QP_INVALID_SERVICE_TYPE;

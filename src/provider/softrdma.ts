@@ -28,8 +28,29 @@ import { type RiOpName, RI_OPS_ORDER, type ri_ops_t } from '../rnicpi/ops.js';
 import { getProvider, type RiProviderEnv, type RiProviderInstance, registerProvider } from '../rnicpi/registry.js';
 import { RiError, RiRet, type RiStatus, riFail } from '../rnicpi/status.js';
 import { RNICPI_MAJOR_VERSION, RNICPI_MINOR_VERSION, type ri_svcs_dev_arg_t, type ri_vp_handle_t } from '../rnicpi/types.js';
-import { AhHandle, CqHandle, MrHandle, MwHandle, type ObjClass, type ObjHandle, PdHandle, QpHandle, SoftrdmaRnicHandle, SoftrdmaVp, SrqHandle, vpOf } from './handles.js';
-import { ri_cq_create, ri_cq_destroy, ri_cq_modify, ri_cq_poll, ri_cq_query, ri_cq_req_notification, ri_cq_set_event_handler } from './ops-cq.js';
+import {
+  AhHandle,
+  CqHandle,
+  MrHandle,
+  MwHandle,
+  type ObjClass,
+  type ObjHandle,
+  PdHandle,
+  QpHandle,
+  SoftrdmaRnicHandle,
+  SoftrdmaVp,
+  SrqHandle,
+  vpOf,
+} from './handles.js';
+import {
+  ri_cq_create,
+  ri_cq_destroy,
+  ri_cq_modify,
+  ri_cq_poll,
+  ri_cq_query,
+  ri_cq_req_notification,
+  ri_cq_set_event_handler,
+} from './ops-cq.js';
 import { ri_mem_map, ri_mem_pin, ri_mem_sync_rread, ri_mem_sync_rwrite, ri_mem_unmap, ri_mem_unpin } from './ops-mem.js';
 import {
   ri_ltag_alloc,
@@ -77,13 +98,21 @@ import {
 import { ri_srq_create, ri_srq_destroy, ri_srq_modify, ri_srq_query } from './ops-srq.js';
 import { roceConfig } from './roce-config.js';
 export { roceConfig };
-import { destroyAh, ri_ah_create, ri_ah_destroy, ri_ah_modify, ri_ah_query, ri_mcast_attach, ri_mcast_detach, ri_process_sma_mad } from './ops-ud.js';
+import {
+  destroyAh,
+  ri_ah_create,
+  ri_ah_destroy,
+  ri_ah_modify,
+  ri_ah_query,
+  ri_mcast_attach,
+  ri_mcast_detach,
+  ri_process_sma_mad,
+} from './ops-ud.js';
 
 /** Name of the provider in the registry. */
 export const SOFTRDMA_PROVIDER_NAME = 'softrdma';
 /** `lib_path` announced in `ri_svc_attach` (the uVP: this module's user-level vectors). */
 export const SOFTRDMA_LIB_PATH = 'softrdma/rnicpi/provider';
-
 
 export { PinTable, SoftrdmaRnicHandle, SoftrdmaVp, type SoftrdmaVpInfo } from './handles.js';
 export { riQpState } from './ops-qp.js';
@@ -94,12 +123,7 @@ export { roceGidTableOf } from './roce-config.js';
 // The operation vectors
 // =============================================================================================
 
-const KERNEL_ONLY: readonly RiOpName[] = [
-  'ri_rnic_open',
-  'ri_rnic_close',
-  'ri_async_set_event_handler',
-  'ri_cq_set_event_handler',
-];
+const KERNEL_ONLY: readonly RiOpName[] = ['ri_rnic_open', 'ri_rnic_close', 'ri_async_set_event_handler', 'ri_cq_set_event_handler'];
 
 /**
  * Builds one vector. `user` vectors are the uVP's: the kernel-only calls are NO_PERMISSION stubs
@@ -109,28 +133,76 @@ const KERNEL_ONLY: readonly RiOpName[] = [
 function makeOps(user: boolean, self: () => ri_ops_t): ri_ops_t {
   const ops: ri_ops_t = {
     // RNIC management (ops-rnic.ts)
-    ri_rnic_open, ri_rnic_close, ri_async_set_event_handler, ri_rnic_get_hdl: riRnicGetHdl(user, self),
-    ri_rnic_query, ri_rnic_modify, ri_rnic_free_hdl, ri_rnic_diag,
+    ri_rnic_open,
+    ri_rnic_close,
+    ri_async_set_event_handler,
+    ri_rnic_get_hdl: riRnicGetHdl(user, self),
+    ri_rnic_query,
+    ri_rnic_modify,
+    ri_rnic_free_hdl,
+    ri_rnic_diag,
     // PD (ops-pd-mr.ts)
-    ri_pd_alloc, ri_pd_dealloc,
+    ri_pd_alloc,
+    ri_pd_dealloc,
     // CQ (ops-cq.ts); QP1 (ops-qp.ts)
-    ri_cq_create, ri_cq_query, ri_cq_modify, ri_cq_destroy, ri_special_qp_get, ri_cq_set_event_handler,
-    ri_cq_req_notification, ri_cq_poll,
+    ri_cq_create,
+    ri_cq_query,
+    ri_cq_modify,
+    ri_cq_destroy,
+    ri_special_qp_get,
+    ri_cq_set_event_handler,
+    ri_cq_req_notification,
+    ri_cq_poll,
     // QP (ops-qp.ts)
-    ri_qp_create, ri_qp_query, ri_qp_modify, ri_qp_destroy,
+    ri_qp_create,
+    ri_qp_query,
+    ri_qp_modify,
+    ri_qp_destroy,
     // posting (ops-post.ts)
-    ri_qp_postsq, ri_qp_post_send, ri_qp_post_rdma_read, ri_qp_post_rdma_write, ri_qp_post_bind,
-    ri_qp_post_fmr, ri_qp_post_local_invalidate, ri_qp_post_atomic, ri_qp_post_datagram, ri_qp_postrq,
+    ri_qp_postsq,
+    ri_qp_post_send,
+    ri_qp_post_rdma_read,
+    ri_qp_post_rdma_write,
+    ri_qp_post_bind,
+    ri_qp_post_fmr,
+    ri_qp_post_local_invalidate,
+    ri_qp_post_atomic,
+    ri_qp_post_datagram,
+    ri_qp_postrq,
     ri_qp_post_recv,
     // S-RQ (ops-srq.ts; posting: ops-post.ts)
-    ri_srq_create, ri_srq_query, ri_srq_modify, ri_srq_destroy, ri_srq_post, ri_srq_post_recv,
+    ri_srq_create,
+    ri_srq_query,
+    ri_srq_modify,
+    ri_srq_destroy,
+    ri_srq_post,
+    ri_srq_post_recv,
     // memory regions and windows (ops-pd-mr.ts)
-    ri_ltag_alloc, ri_mr_reg, ri_mr_query, ri_mr_rereg, ri_mr_dereg, ri_mr_reg_phys, ri_mr_rereg_phys,
-    ri_mr_reg_shared, ri_mw_alloc, ri_mw_dealloc, ri_mw_query,
+    ri_ltag_alloc,
+    ri_mr_reg,
+    ri_mr_query,
+    ri_mr_rereg,
+    ri_mr_dereg,
+    ri_mr_reg_phys,
+    ri_mr_rereg_phys,
+    ri_mr_reg_shared,
+    ri_mw_alloc,
+    ri_mw_dealloc,
+    ri_mw_query,
     // pin / map / sync (ops-mem.ts)
-    ri_mem_pin, ri_mem_unpin, ri_mem_map, ri_mem_unmap, ri_mem_sync_rread, ri_mem_sync_rwrite,
+    ri_mem_pin,
+    ri_mem_unpin,
+    ri_mem_map,
+    ri_mem_unmap,
+    ri_mem_sync_rread,
+    ri_mem_sync_rwrite,
     // InfiniBand only (ops-ud.ts)
-    ri_ah_create, ri_ah_query, ri_ah_modify, ri_ah_destroy, ri_mcast_attach, ri_mcast_detach,
+    ri_ah_create,
+    ri_ah_query,
+    ri_ah_modify,
+    ri_ah_destroy,
+    ri_mcast_attach,
+    ri_mcast_detach,
     ri_process_sma_mad,
   };
   if (user) {

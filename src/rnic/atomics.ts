@@ -84,7 +84,14 @@ export function fromWords(w: readonly bigint[]): bigint {
 export function atomicArgs(kind: AtomicKind, size: number, a: bigint, b: bigint, mask1?: bigint, mask2?: bigint): AtomicArgs {
   const all = (1n << BigInt(size * 8)) - 1n;
   if (kind === AtomicKind.FETCH_ADD) {
-    return { kind, size, addSwap: toWords(a, size), addSwapMask: toWords(mask1 ?? 0n, size), compare: toWords(0n, size), compareMask: toWords(0n, size) };
+    return {
+      kind,
+      size,
+      addSwap: toWords(a, size),
+      addSwapMask: toWords(mask1 ?? 0n, size),
+      compare: toWords(0n, size),
+      compareMask: toWords(0n, size),
+    };
   }
   return {
     kind,

@@ -26,7 +26,16 @@ export class Completer {
    * Write (RFC 5040 §4.5, as siw checks it); on InfiniBand the sink is a local data segment,
    * which takes Local Write only (IBTA Vol. 1 §10.6.3.1, as rxe copies the response).
    */
-  rxReadResponse(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number, t: QpTransport, sinkAccess: Access = Access.REMOTE_WRITE): Fault {
+  rxReadResponse(
+    stag: number,
+    to: bigint,
+    len: number,
+    last: boolean,
+    p: RxPayload,
+    skip: number,
+    t: QpTransport,
+    sinkAccess: Access = Access.REMOTE_WRITE,
+  ): Fault {
     const qp = this.qp;
     const e = qp.orq[0];
     if (!e) return Fault.UNEXPECTED_RESPONSE;

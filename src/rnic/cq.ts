@@ -91,34 +91,38 @@ export function deliverCqNotifications(): void {
 }
 
 export class Cq {
-  private ring: (Cqe | undefined)[];
-  private head = 0;
-  private count = 0;
+  #ring: (Cqe | undefined)[];
+  #head = 0;
+  #count = 0;
   /** 0 = disarmed, otherwise the strongest notify type requested + 1. */
-  private armed = 0;
-  private notifyPending = false;
+  #armed = 0;
+  #notifyPending = false;
   /** Overflow or internal error: `ri_cq_query` answers CQ_ERROR from then on. */
   error = false;
   destroyed = false;
   /** Work queues (QP SQ/RQ) that use this CQ: CQ_INUSE guard. */
   users = 0;
+  readonly #notify: CqNotifyFn;
+  readonly #onOverflow: (cq: Cq, qp: Qp | null, sq: boolean) => void;
   constructor(
     readonly id: number,
     capacity: number,
     /** Completion Event Handler identifier, fixed for the CQ's life (0 = none). */
     readonly handlerId: number,
     readonly osData: unknown,
-    private readonly notify: CqNotifyFn,
-    private readonly onOverflow: (cq: Cq, qp: Qp | null, sq: boolean) => void,
+    notify: CqNotifyFn,
+    onOverflow: (cq: Cq, qp: Qp | null, sq: boolean) => void,
   ) {
-    this.ring = new Array(capacity);
+    this.#notify = notify;
+    this.#onOverflow = onOverflow;
+    this.#ring = new Array(capacity);
   }
 
   get capacity(): number {
-    return this.ring.length;
+    return this.#ring.length;
   }
   get depth(): number {
-    return this.count;
+    return this.#count;
   }
 
   /**
@@ -127,38 +131,38 @@ export class Cq {
    */
   push(wc: WorkCompletion, qp: Qp | null, sq: boolean, seq: number, solicited: boolean): boolean {
     if (this.destroyed) return false;
-    if (this.count === this.ring.length) {
+    if (this.#count === this.#ring.length) {
       if (!this.error) {
         this.error = true;
-        log('CQ[%d] overflow (capacity %d)', this.id, this.ring.length);
+        log('CQ[%d] overflow (capacity %d)', this.id, this.#ring.length);
       }
-      this.onOverflow(this, qp, sq);
+      this.#onOverflow(this, qp, sq);
       return false;
     }
     wc.cq_os_data = this.osData;
-    const tail = (this.head + this.count) % this.ring.length;
-    this.ring[tail] = { wc, qp, sq, seq, solicited: solicited || wc.op_status !== 0 };
-    this.count++;
-    if (this.armed !== 0) {
-      const any = this.armed === NotifyType.ANY + 1;
+    const tail = (this.#head + this.#count) % this.#ring.length;
+    this.#ring[tail] = { wc, qp, sq, seq, solicited: solicited || wc.op_status !== 0 };
+    this.#count++;
+    if (this.#armed !== 0) {
+      const any = this.#armed === NotifyType.ANY + 1;
       if (any || solicited || wc.op_status !== 0) {
-        this.armed = 0;
-        this.scheduleNotify();
+        this.#armed = 0;
+        this.#scheduleNotify();
       }
     }
     return true;
   }
 
-  private scheduleNotify(): void {
-    if (this.notifyPending) return;
-    this.notifyPending = true;
+  #scheduleNotify(): void {
+    if (this.#notifyPending) return;
+    this.#notifyPending = true;
     due.push(this);
-    queueMicrotask(this.notifyTask);
+    queueMicrotask(this.#notifyTask);
   }
 
   /** The deferred notification, made once per CQ: a completion allocates no closure for it. */
-  private readonly notifyTask = (): void => {
-    if (!this.notifyPending) return;
+  readonly #notifyTask = (): void => {
+    if (!this.#notifyPending) return;
     const i = due.indexOf(this);
     if (i >= 0) due.splice(i, 1);
     this.deliverNotification();
@@ -166,9 +170,9 @@ export class Cq {
 
   /** Calls the handler for the pending notification, if one is pending (once per firing). */
   deliverNotification(): void {
-    if (!this.notifyPending) return;
-    this.notifyPending = false;
-    if (!this.destroyed) this.notify(this);
+    if (!this.#notifyPending) return;
+    this.#notifyPending = false;
+    if (!this.destroyed) this.#notify(this);
   }
 
   /**
@@ -177,21 +181,21 @@ export class Cq {
    */
   arm(type: NotifyType): void {
     const want = type + 1;
-    if (want > this.armed) this.armed = want;
+    if (want > this.#armed) this.#armed = want;
   }
 
   get armedType(): NotifyType | null {
-    return this.armed === 0 ? null : ((this.armed - 1) as NotifyType);
+    return this.#armed === 0 ? null : ((this.#armed - 1) as NotifyType);
   }
 
   /** Removes up to `max` completions into `out`; returns how many. */
   poll(out: WorkCompletion[], max: number): number {
     let n = 0;
-    while (n < max && this.count > 0) {
-      const e = this.ring[this.head]!;
-      this.ring[this.head] = undefined;
-      this.head = (this.head + 1) % this.ring.length;
-      this.count--;
+    while (n < max && this.#count > 0) {
+      const e = this.#ring[this.#head]!;
+      this.#ring[this.#head] = undefined;
+      this.#head = (this.#head + 1) % this.#ring.length;
+      this.#count--;
       out[n++] = e.wc;
       // The WC releases its queue slot (and those of earlier unsignaled WRs) only now,
       // when the consumer has retrieved it (Verbs §8.1.3.1).
@@ -202,30 +206,30 @@ export class Cq {
 
   /** Resizes without losing completions; false if `capacity` < queued entries. */
   resize(capacity: number): boolean {
-    if (capacity < this.count) return false;
+    if (capacity < this.#count) return false;
     const ring: (Cqe | undefined)[] = new Array(capacity);
-    for (let i = 0; i < this.count; i++) ring[i] = this.ring[(this.head + i) % this.ring.length];
-    this.ring = ring;
-    this.head = 0;
+    for (let i = 0; i < this.#count; i++) ring[i] = this.#ring[(this.#head + i) % this.#ring.length];
+    this.#ring = ring;
+    this.#head = 0;
     return true;
   }
 
   /** Drops every queued completion that belongs to `qp` (QP destroyed). */
   purgeQp(qp: Qp): void {
     const kept: Cqe[] = [];
-    for (let i = 0; i < this.count; i++) {
-      const e = this.ring[(this.head + i) % this.ring.length]!;
+    for (let i = 0; i < this.#count; i++) {
+      const e = this.#ring[(this.#head + i) % this.#ring.length]!;
       if (e.qp !== qp) kept.push(e);
     }
-    this.ring.fill(undefined);
-    this.head = 0;
-    this.count = kept.length;
-    for (let i = 0; i < kept.length; i++) this.ring[i] = kept[i];
+    this.#ring.fill(undefined);
+    this.#head = 0;
+    this.#count = kept.length;
+    for (let i = 0; i < kept.length; i++) this.#ring[i] = kept[i];
   }
 
   destroy(): void {
     this.destroyed = true;
-    this.ring.fill(undefined);
-    this.count = 0;
+    this.#ring.fill(undefined);
+    this.#count = 0;
   }
 }

@@ -193,6 +193,9 @@ export interface WireError {
 
 /** A wire error in one line for the state log: its codes, else its fault. */
 export function wireErrorText(e: WireError): string {
-  if (e.codes) return Object.entries(e.codes).map(([k, v]) => `${k} 0x${v.toString(16)}`).join(' ');
+  if (e.codes)
+    return Object.entries(e.codes)
+      .map(([k, v]) => `${k} 0x${v.toString(16)}`)
+      .join(' ');
   return e.fault !== undefined ? `fault ${Fault[e.fault]}` : 'no code';
 }

@@ -39,8 +39,8 @@ export class HostRegion {
   /** Pin reference counts keyed by `"offset:length"`. */
   readonly pins = new Map<string, number>();
   /** The buffer while a pin holds it; null when only the consumer does. */
-  private strong: ArrayBufferLike | null = null;
-  private readonly weak: WeakRef<ArrayBufferLike>;
+  #strong: ArrayBufferLike | null = null;
+  readonly #weak: WeakRef<ArrayBufferLike>;
   /** Octets of address space taken, guard page included. */
   readonly span: number;
   constructor(
@@ -52,12 +52,12 @@ export class HostRegion {
     span: number,
   ) {
     this.va = BigInt(vaNum);
-    this.weak = new WeakRef(buffer);
+    this.#weak = new WeakRef(buffer);
     this.span = span;
   }
   /** The backing buffer, or undefined once the garbage collector took it. */
   buffer(): ArrayBufferLike | undefined {
-    return this.strong ?? this.weak.deref();
+    return this.#strong ?? this.#weak.deref();
   }
   /**
    * The region's octets (the whole backing buffer). Only called on a region that {@link
@@ -69,11 +69,11 @@ export class HostRegion {
   }
   /** True while a pin holds the buffer strongly. */
   get pinned(): boolean {
-    return this.strong !== null;
+    return this.#strong !== null;
   }
   /** @internal Hold strongly (some pin) or weakly (no pin). */
   hold(strong: boolean): void {
-    this.strong = strong ? (this.weak.deref() ?? null) : null;
+    this.#strong = strong ? (this.#weak.deref() ?? null) : null;
   }
 }
 
@@ -108,13 +108,13 @@ const vaEndNum = Number(VA_BASE + SPACE_SIZE);
  */
 export class HostMemory {
   /** Regions sorted by `vaNum`. */
-  private readonly regions: HostRegion[] = [];
-  private readonly byBuffer = new WeakMap<ArrayBufferLike, HostRegion>();
+  readonly #regions: HostRegion[] = [];
+  readonly #byBuffer = new WeakMap<ArrayBufferLike, HostRegion>();
   /** Freed address ranges `[start, start+span)`, sorted by start, never adjacent. */
-  private readonly free: { start: number; span: number }[] = [];
-  private next = vaBaseNum;
+  readonly #free: { start: number; span: number }[] = [];
+  #next = vaBaseNum;
   /** Removes a region once the garbage collector has taken its buffer. */
-  private readonly reaper = new FinalizationRegistry<HostRegion>((r) => this.unplace(r));
+  readonly #reaper = new FinalizationRegistry<HostRegion>((r) => this.#unplace(r));
 
   /**
    * Returns the virtual address of `bytes[0]`, placing the buffer in the address space
@@ -122,25 +122,25 @@ export class HostMemory {
    * region, so two views of one ArrayBuffer get consistent addresses.
    */
   addressOf(bytes: Uint8Array): bigint {
-    let region = this.byBuffer.get(bytes.buffer);
+    let region = this.#byBuffer.get(bytes.buffer);
     if (!region) {
       // Place the whole backing ArrayBuffer, so that any later view of it resolves too.
-      region = this.place(bytes.buffer);
-      this.byBuffer.set(bytes.buffer, region);
+      region = this.#place(bytes.buffer);
+      this.#byBuffer.set(bytes.buffer, region);
     }
     return region.va + BigInt(bytes.byteOffset);
   }
 
-  private place(buffer: ArrayBufferLike): HostRegion {
+  #place(buffer: ArrayBufferLike): HostRegion {
     const length = buffer.byteLength;
     // One guard page after each region, so an off-by-one never lands in a neighbour.
     const span = Math.max(HOST_PAGE_SIZE, Math.ceil(length / HOST_PAGE_SIZE) * HOST_PAGE_SIZE) + HOST_PAGE_SIZE;
     let vaNum = -1;
-    for (let i = 0; i < this.free.length; i++) {
-      const f = this.free[i]!;
+    for (let i = 0; i < this.#free.length; i++) {
+      const f = this.#free[i]!;
       if (f.span < span) continue;
       vaNum = f.start;
-      if (f.span === span) this.free.splice(i, 1);
+      if (f.span === span) this.#free.splice(i, 1);
       else {
         f.start += span;
         f.span -= span;
@@ -148,19 +148,19 @@ export class HostMemory {
       break;
     }
     if (vaNum < 0) {
-      if (this.next + span > vaEndNum) throw new RangeError('synthetic address space exhausted');
-      vaNum = this.next;
-      this.next += span;
+      if (this.#next + span > vaEndNum) throw new RangeError('synthetic address space exhausted');
+      vaNum = this.#next;
+      this.#next += span;
     }
     const region = new HostRegion(vaNum, buffer, length, span);
-    this.regions.splice(this.indexAfter(vaNum), 0, region);
-    this.reaper.register(buffer, region);
+    this.#regions.splice(this.#indexAfter(vaNum), 0, region);
+    this.#reaper.register(buffer, region);
     return region;
   }
 
   /** Index of the first region whose address is above `vaNum`. */
-  private indexAfter(vaNum: number): number {
-    const rs = this.regions;
+  #indexAfter(vaNum: number): number {
+    const rs = this.#regions;
     let lo = 0;
     let hi = rs.length;
     while (lo < hi) {
@@ -172,21 +172,21 @@ export class HostMemory {
   }
 
   /** The buffer of `r` was collected: its place and address range are given back. */
-  private unplace(r: HostRegion): void {
-    const i = this.indexAfter(r.vaNum) - 1;
-    if (this.regions[i] !== r) return;
-    this.regions.splice(i, 1);
-    if (r.vaNum + r.span === this.next) {
-      this.next = r.vaNum;
+  #unplace(r: HostRegion): void {
+    const i = this.#indexAfter(r.vaNum) - 1;
+    if (this.#regions[i] !== r) return;
+    this.#regions.splice(i, 1);
+    if (r.vaNum + r.span === this.#next) {
+      this.#next = r.vaNum;
       // The range below may be free too.
-      const last = this.free[this.free.length - 1];
-      if (last && last.start + last.span === this.next) {
-        this.next = last.start;
-        this.free.pop();
+      const last = this.#free[this.#free.length - 1];
+      if (last && last.start + last.span === this.#next) {
+        this.#next = last.start;
+        this.#free.pop();
       }
       return;
     }
-    const f = this.free;
+    const f = this.#free;
     let k = 0;
     while (k < f.length && f[k]!.start < r.vaNum) k++;
     const prev = f[k - 1];
@@ -206,19 +206,19 @@ export class HostMemory {
   /** Finds the region holding `[va, va+length)`; null if the range is not wholly inside one. */
   resolve(va: bigint, length: number): Resolved | null {
     if (va < VA_BASE || va >= VA_BASE + SPACE_SIZE) return null;
-    return this.lookup(Number(va), length);
+    return this.#lookup(Number(va), length);
   }
 
   /** Like {@link resolve} for a physical address. */
   resolvePhys(pa: bigint, length: number): Resolved | null {
     if (pa < PA_BASE || pa >= PA_BASE + SPACE_SIZE) return null;
-    return this.lookup(Number(pa) - paBaseNum + vaBaseNum, length);
+    return this.#lookup(Number(pa) - paBaseNum + vaBaseNum, length);
   }
 
-  private lookup(vaNum: number, length: number): Resolved | null {
+  #lookup(vaNum: number, length: number): Resolved | null {
     if (length < 0) return null;
-    const i = this.indexAfter(vaNum) - 1;
-    const r = this.regions[i];
+    const i = this.#indexAfter(vaNum) - 1;
+    const r = this.#regions[i];
     if (!r || vaNum >= r.vaNum + Math.max(r.length, 1)) return null;
     const offset = vaNum - r.vaNum;
     if (offset + length > r.length) return null;
@@ -274,13 +274,13 @@ export class HostMemory {
     let pinnedRegions = 0;
     let pinnedBytes = 0;
     let pins = 0;
-    for (const r of this.regions) {
+    for (const r of this.#regions) {
       if (!r.pinned) continue;
       pinnedRegions++;
       pinnedBytes += r.length;
       for (const n of r.pins.values()) pins += n;
     }
-    return { regions: this.regions.length, pinnedRegions, pinnedBytes, pins, freeRanges: this.free.length };
+    return { regions: this.#regions.length, pinnedRegions, pinnedBytes, pins, freeRanges: this.#free.length };
   }
 }
 

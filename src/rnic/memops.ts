@@ -186,13 +186,7 @@ export function preparePhys(
 }
 
 /** `ri_mr_reg_phys` (privileged): registers a physical buffer list. */
-export function mrRegPhys(
-  rnic: Rnic,
-  mode: RiPblMode,
-  r: VirtReg,
-  pl: PhysList,
-  osData: unknown,
-): MemObject | RiRet {
+export function mrRegPhys(rnic: Rnic, mode: RiPblMode, r: VirtReg, pl: PhysList, osData: unknown): MemObject | RiRet {
   const rights = normalizeMrRights(r.flags);
   if (rights === null) return RiRet.MEM_INVALID_ACCESS;
   const zero = (r.flags & RiMemFlags.ZBVA) !== 0;

@@ -141,7 +141,6 @@ export enum MrOrigin {
   SHARED = 3,
 }
 
-
 /**
  * A Memory Region or Memory Window. One class, because both live in one STag index space
  * and the access check treats them alike up to the rules that differ (Verbs §7.10.6.2).
@@ -209,46 +208,51 @@ export class MemObject {
  * before its key is compared.
  */
 export class StagTable {
-  private readonly byIndex = new Map<number, MemObject>();
+  readonly #byIndex = new Map<number, MemObject>();
+  readonly #limit: number;
+  readonly #random: () => number;
   constructor(
-    private readonly limit: number,
+    limit: number,
     /** Source of random indices (tests may pass a deterministic one). */
-    private readonly random: () => number = randomIndex,
-  ) {}
+    random: () => number = randomIndex,
+  ) {
+    this.#limit = limit;
+    this.#random = random;
+  }
   get size(): number {
-    return this.byIndex.size;
+    return this.#byIndex.size;
   }
   /** Allocates an index for `obj`; false if the table is full. */
   insert(obj: MemObject): boolean {
-    if (this.byIndex.size >= this.limit || this.byIndex.size >= STAG_INDEX_MAX) return false;
+    if (this.#byIndex.size >= this.#limit || this.#byIndex.size >= STAG_INDEX_MAX) return false;
     // The table holds at most a small fraction of the space in practice, so a few draws find
     // a free index; a nearly full table falls back to the next free index after a draw.
     for (let tries = 0; tries < 64; tries++) {
-      const i = this.random() & STAG_INDEX_MAX;
-      if (i !== 0 && !this.byIndex.has(i)) return this.take(obj, i);
+      const i = this.#random() & STAG_INDEX_MAX;
+      if (i !== 0 && !this.#byIndex.has(i)) return this.#take(obj, i);
     }
-    let i = (this.random() & STAG_INDEX_MAX) || 1;
-    while (this.byIndex.has(i)) i = i >= STAG_INDEX_MAX ? 1 : i + 1;
-    return this.take(obj, i);
+    let i = this.#random() & STAG_INDEX_MAX || 1;
+    while (this.#byIndex.has(i)) i = i >= STAG_INDEX_MAX ? 1 : i + 1;
+    return this.#take(obj, i);
   }
-  private take(obj: MemObject, i: number): true {
+  #take(obj: MemObject, i: number): true {
     obj.index = i;
-    this.byIndex.set(i, obj);
+    this.#byIndex.set(i, obj);
     return true;
   }
   /** Forgets every object (the RNIC is closed). */
   clear(): void {
-    this.byIndex.clear();
+    this.#byIndex.clear();
   }
   remove(obj: MemObject): void {
-    if (this.byIndex.get(obj.index) === obj) this.byIndex.delete(obj.index);
+    if (this.#byIndex.get(obj.index) === obj) this.#byIndex.delete(obj.index);
   }
   /** The object whose index matches the STag's index (its key is not compared here). */
   byStagIndex(stag: number): MemObject | undefined {
-    return this.byIndex.get(stag >>> 8);
+    return this.#byIndex.get(stag >>> 8);
   }
   values(): IterableIterator<MemObject> {
-    return this.byIndex.values();
+    return this.#byIndex.values();
   }
 }
 
@@ -411,7 +415,6 @@ export function checkAccess(ref: MemRef, access: Access, by: AccessBy, out: Acce
   out.obj = obj;
   return AccessError.OK;
 }
-
 
 /**
  * Verbs §7.6.3 Figure 18: the valid MR rights combinations. At least one local right;

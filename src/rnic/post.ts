@@ -234,7 +234,11 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   if (row.exec === WrExec.LOCAL) qp.lastLocalOpSeq = w.seq;
   if (qp.isIb && qp.service === 'UD') {
     const d = wr.ud!;
-    w.ud = { av: { ...d.av, dgid: Uint8Array.from(d.av.dgid), sgid: Uint8Array.from(d.av.sgid) }, remoteQpn: d.remoteQpn, remoteQkey: d.remoteQkey >>> 0 };
+    w.ud = {
+      av: { ...d.av, dgid: Uint8Array.from(d.av.dgid), sgid: Uint8Array.from(d.av.sgid) },
+      remoteQpn: d.remoteQpn,
+      remoteQkey: d.remoteQkey >>> 0,
+    };
   }
   w.sgl = sgl;
   w.totalLen = total;

@@ -134,10 +134,7 @@ export function llpReset(qp: Qp, lost: boolean): void {
   const from = qp.state;
   if (from === RiQpState.READY_TO_SEND) {
     qp.toError(lost ? 'LLP lost' : 'LLP reset', null);
-    qp.rnic.asyncEvent(
-      lost ? RiAsyncEventType.QP_LLQ_CONNECTION_LOST : RiAsyncEventType.QP_LLQ_CONNECTION_RESET,
-      qp,
-    );
+    qp.rnic.asyncEvent(lost ? RiAsyncEventType.QP_LLQ_CONNECTION_LOST : RiAsyncEventType.QP_LLQ_CONNECTION_RESET, qp);
   } else if (from === RiQpState.CLOSING) {
     qp.toError('LLP failure while closing', null);
     qp.rnic.asyncEvent(RiAsyncEventType.QP_LLQ_CONNECTION_LOST, qp);

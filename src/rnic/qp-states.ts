@@ -108,16 +108,18 @@ const ib = (req: Record<IbService, number>, opt: Record<IbService, number>): IbT
  */
 export const IB_TRANSITIONS: Readonly<Record<number, Readonly<Record<number, IbTransition>>>> = {
   [IbQpState.RESET]: {
-    [IbQpState.INIT]: ib(per(A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS, A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS, A.PKEY_INDEX | A.PORT | A.QKEY), none),
+    [IbQpState.INIT]: ib(
+      per(A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS, A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS, A.PKEY_INDEX | A.PORT | A.QKEY),
+      none,
+    ),
   },
   [IbQpState.INIT]: {
-    [IbQpState.INIT]: ib(none, per(A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS, A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS, A.PKEY_INDEX | A.PORT | A.QKEY)),
+    [IbQpState.INIT]: ib(
+      none,
+      per(A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS, A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS, A.PKEY_INDEX | A.PORT | A.QKEY),
+    ),
     [IbQpState.RTR]: ib(
-      per(
-        A.AV | A.PATH_MTU | A.DEST_QPN | A.RQ_PSN | A.MAX_DEST_RD_ATOMIC | A.MIN_RNR_TIMER,
-        A.AV | A.PATH_MTU | A.DEST_QPN | A.RQ_PSN,
-        0,
-      ),
+      per(A.AV | A.PATH_MTU | A.DEST_QPN | A.RQ_PSN | A.MAX_DEST_RD_ATOMIC | A.MIN_RNR_TIMER, A.AV | A.PATH_MTU | A.DEST_QPN | A.RQ_PSN, 0),
       per(A.ALT_PATH | A.ACCESS_FLAGS | A.PKEY_INDEX, A.ALT_PATH | A.ACCESS_FLAGS | A.PKEY_INDEX, A.PKEY_INDEX | A.QKEY),
     ),
   },
@@ -154,7 +156,17 @@ export const IB_TRANSITIONS: Readonly<Record<number, Readonly<Record<number, IbT
     [IbQpState.SQD]: ib(
       none,
       per(
-        A.AV | A.TIMEOUT | A.RETRY_CNT | A.RNR_RETRY | A.MAX_QP_RD_ATOMIC | A.MAX_DEST_RD_ATOMIC | A.ALT_PATH | A.ACCESS_FLAGS | A.PKEY_INDEX | A.MIN_RNR_TIMER | A.PATH_MIG_STATE,
+        A.AV |
+          A.TIMEOUT |
+          A.RETRY_CNT |
+          A.RNR_RETRY |
+          A.MAX_QP_RD_ATOMIC |
+          A.MAX_DEST_RD_ATOMIC |
+          A.ALT_PATH |
+          A.ACCESS_FLAGS |
+          A.PKEY_INDEX |
+          A.MIN_RNR_TIMER |
+          A.PATH_MIG_STATE,
         A.AV | A.ALT_PATH | A.ACCESS_FLAGS | A.PKEY_INDEX | A.PATH_MIG_STATE,
         A.PKEY_INDEX | A.QKEY,
       ),

@@ -21,14 +21,7 @@
  * signaled WR on the same queue.
  */
 import { RiRet } from '../rnicpi/status.js';
-import {
-  RiAsyncEventType,
-  RiQpState,
-  RiWcFlags,
-  RiWcStatus,
-  RiWcType,
-  RiWrFlags,
-} from '../rnicpi/types.js';
+import { RiAsyncEventType, RiQpState, RiWcFlags, RiWcStatus, RiWcType, RiWrFlags } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import { GSI_QKEY } from '../wire/ib/mad.js';
 import type { Cq } from './cq.js';
@@ -157,13 +150,13 @@ export class Qp {
    * Destroy QP is refused while any is: RNICPI `MULTICAST_ATTACHED`).
    */
   get mcast(): Map<string, Uint8Array> {
-    return (this.mcastGroups ??= new Map());
+    return (this.#mcastGroups ??= new Map());
   }
   /** Made on the first attach: most QPs are never attached to a group. */
-  private mcastGroups: Map<string, Uint8Array> | null = null;
+  #mcastGroups: Map<string, Uint8Array> | null = null;
   /** Whether the QP is attached to any multicast group, without making the map. */
   get mcastAttached(): boolean {
-    return this.mcastGroups !== null && this.mcastGroups.size > 0;
+    return this.#mcastGroups !== null && this.#mcastGroups.size > 0;
   }
   /** The QP uses the InfiniBand state set (an RNIC whose transport is RoCEv2). */
   readonly isIb: boolean;
@@ -176,21 +169,21 @@ export class Qp {
    * on first use, so an iWARP QP, which never reads them on its data path, does not carry them.
    */
   get ib(): IbQpAttrs {
-    return (this.ibAttrs ??= newIbAttrs(this.service));
+    return (this.#ibAttrs ??= newIbAttrs(this.service));
   }
   set ib(a: IbQpAttrs) {
-    this.ibAttrs = a;
+    this.#ibAttrs = a;
   }
-  private ibAttrs: IbQpAttrs | null = null;
+  #ibAttrs: IbQpAttrs | null = null;
   /** A special QP (QP1, the GSI), or undefined for an ordinary one. */
   readonly special: 'GSI' | undefined;
 
   // ---- Send Queue: WQEs in seq order; `sq[0]` has seq `sqBase` ----
   /** Occupied SQ slots, oldest first (released on poll). */
   readonly sq: SqWqe[] = [];
-  private sqBase = 0;
+  #sqBase = 0;
   /** Next SQ seq to assign. */
-  private sqNextSeq = 0;
+  #sqNextSeq = 0;
   /** Seq of the next WQE to start processing (tx). */
   sqProc = 0;
   /**
@@ -200,15 +193,15 @@ export class Qp {
    */
   lastLocalOpSeq = -1;
   /** Seq of the next WQE whose completion has not been generated. */
-  private sqCompl = 0;
+  #sqCompl = 0;
 
   // ---- Receive Queue ----
   readonly rq: RqWqe[] = [];
-  private rqBase = 0;
-  private rqNextSeq = 0;
+  #rqBase = 0;
+  #rqNextSeq = 0;
   /** Seq of the next RQ WQE to consume for an inbound Send. */
   rqProc = 0;
-  private rqCompl = 0;
+  #rqCompl = 0;
   /** S-RQ WQEs taken by this QP and not yet completed (flushed on Error). */
   readonly srqTaken: RqWqe[] = [];
   /** S-RQ WQEs taken and whose completion is not yet polled (for `rq_hiwat`). */
@@ -221,7 +214,7 @@ export class Qp {
 
   /** A modify to Error/Idle (Reset) is refused while flushing is in progress. */
   flushing = false;
-  private closeTimer: NodeJS.Timeout | null = null;
+  #closeTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly rnic: Rnic,
@@ -280,17 +273,17 @@ export class Qp {
   }
   /** Seq of the oldest SQ WQE that has not finished (its completion not generated). */
   get firstIncompleteSeq(): number {
-    return this.sqCompl;
+    return this.#sqCompl;
   }
   /** WQEs posted to the SQ and not yet finished. */
   get sqOutstanding(): number {
-    return this.sqNextSeq - this.sqCompl;
+    return this.#sqNextSeq - this.#sqCompl;
   }
   sqAt(seq: number): SqWqe | undefined {
-    return this.sq[seq - this.sqBase];
+    return this.sq[seq - this.#sqBase];
   }
   rqAt(seq: number): RqWqe | undefined {
-    return this.rq[seq - this.rqBase];
+    return this.rq[seq - this.#rqBase];
   }
   /** True while a Remote RDMA Read Operation is in progress (Verbs §6.2 T6/T10). */
   get remoteReadInProgress(): boolean {
@@ -339,7 +332,7 @@ export class Qp {
   /** SQD: once every WQE that had started is complete, Draining becomes Drained (IBTA Vol. 1 §10.3.1.5). */
   checkDrained(): void {
     if (this.state !== RiQpState.SEND_QUEUE_DRAINING) return;
-    if (this.sqCompl < this.sqProc) return;
+    if (this.#sqCompl < this.sqProc) return;
     const head = this.sqAt(this.sqProc);
     if (head && head.state !== WqeState.QUEUED) return;
     this.setState(RiQpState.SEND_QUEUE_DRAINED, 'send queue drained');
@@ -439,8 +432,8 @@ export class Qp {
 
   armCloseTimer(): void {
     this.clearCloseTimer();
-    this.closeTimer = setTimeout(() => {
-      this.closeTimer = null;
+    this.#closeTimer = setTimeout(() => {
+      this.#closeTimer = null;
       log('QP[%d] close timeout in %s: resetting the LLP', this.id, QP_STATE_NAMES[this.state]);
       this.takeTransport()?.reset();
       if (this.state === RiQpState.CLOSING) {
@@ -450,13 +443,13 @@ export class Qp {
         this.toError('terminate timeout', null);
       }
     }, CLOSE_TIMEOUT_MS);
-    this.closeTimer.unref?.();
+    this.#closeTimer.unref?.();
   }
 
   clearCloseTimer(): void {
-    if (this.closeTimer) {
-      clearTimeout(this.closeTimer);
-      this.closeTimer = null;
+    if (this.#closeTimer) {
+      clearTimeout(this.#closeTimer);
+      this.#closeTimer = null;
     }
   }
 
@@ -480,10 +473,10 @@ export class Qp {
 
   /** Allocates the next SQ WQE sequence number. Caller has checked capacity. */
   nextSqSeq(): number {
-    return this.sqNextSeq++;
+    return this.#sqNextSeq++;
   }
   nextRqSeq(): number {
-    return this.rqNextSeq++;
+    return this.#rqNextSeq++;
   }
 
   /** Queues a validated SQ WQE and makes progress according to the state. */
@@ -524,16 +517,16 @@ export class Qp {
    */
   completeSqInOrder(): void {
     for (;;) {
-      const w = this.sqAt(this.sqCompl);
+      const w = this.sqAt(this.#sqCompl);
       if (!w || w.state !== WqeState.DONE) return;
-      this.sqCompl++;
+      this.#sqCompl++;
       const signaled = (w.flags & RiWrFlags.SIGNALED_FLAG) !== 0;
-      if (signaled || w.status !== RiWcStatus.SUCCESS) this.pushSqWc(w);
+      if (signaled || w.status !== RiWcStatus.SUCCESS) this.#pushSqWc(w);
       if (this.state === RiQpState.SEND_QUEUE_DRAINING) this.checkDrained();
     }
   }
 
-  private pushSqWc(w: SqWqe): void {
+  #pushSqWc(w: SqWqe): void {
     // Nothing completes after Destroy QP returned (RNICPI ri_qp_destroy), e.g. a late write callback.
     if (this.destroyed) return;
     const cq = this.scq;
@@ -548,7 +541,7 @@ export class Qp {
     if (w.flags & RiWrFlags.CONSUMER_FLAG1) flags |= RiWcFlags.CONSUMER1;
     wc.flags = flags;
     const solicited = (w.flags & RiWrFlags.LOCAL_SOLICITED_FLAG) !== 0 && (w.flags & RiWrFlags.SIGNALED_FLAG) !== 0;
-    if (!cq.push(wc, this, true, w.seq, solicited)) this.cqOverflow(true);
+    if (!cq.push(wc, this, true, w.seq, solicited)) this.#cqOverflow(true);
   }
 
   /**
@@ -556,7 +549,16 @@ export class Qp {
    * RDMA_IMMEDIATE_RECEIVED for the receive an RDMA Write with Immediate consumed; `imm` is
    * reported when `wcFlags` has IMMEDIATE_DATA.
    */
-  pushRqWc(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, opType = RiWcType.DATA_RECEIVED, imm = 0, srcQpn = -1): void {
+  pushRqWc(
+    w: RqWqe,
+    status: number,
+    bytes: number,
+    wcFlags: number,
+    invalidated: number,
+    opType = RiWcType.DATA_RECEIVED,
+    imm = 0,
+    srcQpn = -1,
+  ): void {
     if (this.destroyed) return;
     const wc = this.rnic.makeWc(this);
     if (srcQpn >= 0) {
@@ -572,20 +574,20 @@ export class Qp {
     wc.flags = wcFlags;
     wc.invalidated_rtag = invalidated;
     const solicited = (wcFlags & RiWcFlags.SOLICITED_EVENT) !== 0;
-    if (!this.rcq.push(wc, this, false, this.srq ? -1 : w.seq, solicited)) this.cqOverflow(false);
+    if (!this.rcq.push(wc, this, false, this.srq ? -1 : w.seq, solicited)) this.#cqOverflow(false);
   }
 
   /** Called by the CQ when the Consumer polls a WC of this QP: releases queue slots. */
   onCompletionPolled(sq: boolean, seq: number): void {
     if (sq) {
-      while (this.sq.length > 0 && this.sqBase <= seq) {
+      while (this.sq.length > 0 && this.#sqBase <= seq) {
         this.sq.shift();
-        this.sqBase++;
+        this.#sqBase++;
       }
     } else if (seq >= 0) {
-      while (this.rq.length > 0 && this.rqBase <= seq) {
+      while (this.rq.length > 0 && this.#rqBase <= seq) {
         this.rq.shift();
-        this.rqBase++;
+        this.#rqBase++;
       }
     } else if (this.srqOutstanding > 0) {
       this.srqOutstanding--;
@@ -595,7 +597,7 @@ export class Qp {
   }
 
   /** A completion could not be queued: the CQ overflowed (Verbs §7.3 CQ/SQ, CQ/RQ error). */
-  private cqOverflow(sq: boolean): void {
+  #cqOverflow(sq: boolean): void {
     if (this.state === RiQpState.ERROR) return;
     this.rnic.asyncEvent(sq ? RiAsyncEventType.QP_CQ_SQ_ERROR : RiAsyncEventType.QP_CQ_RQ_ERROR, this);
     if (this.live) {
@@ -628,26 +630,26 @@ export class Qp {
   /** Flushes every incomplete SQ WQE (status WR_FLUSHED_ERROR), in order, and the ORQ. */
   flushSq(): void {
     this.orq.length = 0;
-    for (let s = this.sqCompl; s < this.sqNextSeq; s++) {
+    for (let s = this.#sqCompl; s < this.#sqNextSeq; s++) {
       const w = this.sqAt(s)!;
       if (w.state !== WqeState.DONE) {
         w.status = RiWcStatus.WR_FLUSHED_ERROR;
         w.state = WqeState.DONE;
       }
     }
-    this.sqProc = this.sqNextSeq;
+    this.sqProc = this.#sqNextSeq;
     this.completeSqInOrder();
   }
 
   /** Flushes the RQ (or the S-RQ WQEs this QP had taken). */
   flushRq(): void {
     for (const w of this.srqTaken.splice(0)) this.pushRqWc(w, RiWcStatus.WR_FLUSHED_ERROR, 0, 0, 0);
-    while (this.rqCompl < this.rqNextSeq) {
-      const w = this.rqAt(this.rqCompl)!;
-      this.rqCompl++;
+    while (this.#rqCompl < this.#rqNextSeq) {
+      const w = this.rqAt(this.#rqCompl)!;
+      this.#rqCompl++;
       this.pushRqWc(w, RiWcStatus.WR_FLUSHED_ERROR, 0, 0, 0);
     }
-    this.rqProc = this.rqNextSeq;
+    this.rqProc = this.#rqNextSeq;
   }
 
   /**
@@ -687,7 +689,16 @@ export class Qp {
   }
 
   /** Completes the receive WQE consumed first and not yet completed (RQ order). */
-  completeRecv(w: RqWqe, status: number, bytes: number, wcFlags: number, invalidated: number, opType = RiWcType.DATA_RECEIVED, imm = 0, srcQpn = -1): void {
+  completeRecv(
+    w: RqWqe,
+    status: number,
+    bytes: number,
+    wcFlags: number,
+    invalidated: number,
+    opType = RiWcType.DATA_RECEIVED,
+    imm = 0,
+    srcQpn = -1,
+  ): void {
     if (this.srq) {
       const i = this.srqTaken.indexOf(w);
       if (i >= 0) this.srqTaken.splice(i, 1);
@@ -695,7 +706,7 @@ export class Qp {
       this.pushRqWc(w, status, bytes, wcFlags, invalidated, opType, imm, srcQpn);
       return;
     }
-    this.rqCompl++;
+    this.#rqCompl++;
     this.pushRqWc(w, status, bytes, wcFlags, invalidated, opType, imm, srcQpn);
   }
 

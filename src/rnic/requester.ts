@@ -85,19 +85,19 @@ const TX_OP_OF_WR: Readonly<Record<number, TxOp>> = {
 };
 
 export class Requester {
-  private readonly seg: TxSeg = newTxSeg();
-  private readonly access: AccessOut = { target: null, offset: 0, obj: null };
-  #by: AccessBy | null = null;
-  #byPost: AccessBy | null = null;
+  readonly #seg: TxSeg = newTxSeg();
+  readonly #access: AccessOut = { target: null, offset: 0, obj: null };
+  #byMemo: AccessBy | null = null;
+  #byPostMemo: AccessBy | null = null;
   /** The QP's accesses as a requester makes them (its PD; the QP's enables apply to remote ones). */
-  private get by(): AccessBy {
-    return (this.#by ??= accessBy(this.qp));
+  get #by(): AccessBy {
+    return (this.#byMemo ??= accessBy(this.qp));
   }
   /** Post-time checks of its own SGEs: the QP's inbound enables do not apply. */
-  private get byPost(): AccessBy {
-    return (this.#byPost ??= accessBy(this.qp, this.qp.pd, false));
+  get #byPost(): AccessBy {
+    return (this.#byPostMemo ??= accessBy(this.qp, this.qp.pd, false));
   }
-  private irqBurst = 0;
+  #irqBurst = 0;
 
   constructor(readonly qp: Qp) {}
 
@@ -110,15 +110,15 @@ export class Requester {
     const qp = this.qp;
     while (qp.canTransmit) {
       const irqReady = qp.irq.length > 0;
-      const sqReady = this.sqHeadReady();
-      if (irqReady && (this.irqBurst < IRQ_BURST || !sqReady)) {
-        this.irqBurst++;
-        const s = qp.responder.nextReadResponse(resetTxSeg(this.seg), t.maxPayload(TxOp.READ_RESPONSE));
+      const sqReady = this.#sqHeadReady();
+      if (irqReady && (this.#irqBurst < IRQ_BURST || !sqReady)) {
+        this.#irqBurst++;
+        const s = qp.responder.nextReadResponse(resetTxSeg(this.#seg), t.maxPayload(TxOp.READ_RESPONSE));
         if (s) return s;
         continue;
       }
       if (!sqReady) return null;
-      this.irqBurst = 0;
+      this.#irqBurst = 0;
       const w = qp.sqAt(qp.sqProc)!;
       if (w.state === WqeState.QUEUED && w.postError !== 0) {
         // A local SGE failed its check at post time: the WR completes in error, in order, and
@@ -127,7 +127,7 @@ export class Requester {
         continue;
       }
       if (!isWireWr(w.type)) {
-        this.execLocal(w);
+        this.#execLocal(w);
         continue;
       }
       if (w.state === WqeState.QUEUED && !connectionCarries(qp, WR_TABLE[w.type]!.needs, w.atomic)) {
@@ -137,7 +137,7 @@ export class Requester {
         this.failWqe(w, RiWcStatus.LOCAL_QP_OP_ERROR);
         continue;
       }
-      const s = w.atomic ? this.atomicRequest(w) : isRequestWr(w.type) ? this.readRequest(w) : this.messageSegment(w, t);
+      const s = w.atomic ? this.#atomicRequest(w) : isRequestWr(w.type) ? this.#readRequest(w) : this.#messageSegment(w, t);
       if (s) return s;
     }
     return null;
@@ -148,14 +148,14 @@ export class Requester {
     const qp = this.qp;
     for (;;) {
       const w = qp.sqAt(qp.sqProc);
-      if (!w || w.state !== WqeState.QUEUED || isWireWr(w.type) || !this.sqHeadReady()) return;
-      this.execLocal(w);
+      if (!w || w.state !== WqeState.QUEUED || isWireWr(w.type) || !this.#sqHeadReady()) return;
+      this.#execLocal(w);
       if (qp.state !== RiQpState.READY_TO_SEND) return;
     }
   }
 
   /** Is there SQ work that may start or continue now (fences and ORD respected)? */
-  private sqHeadReady(): boolean {
+  #sqHeadReady(): boolean {
     const qp = this.qp;
     const w = qp.sqAt(qp.sqProc);
     if (!w) return false;
@@ -181,20 +181,20 @@ export class Requester {
     // the sink as a tagged buffer, so it needs Remote Write there.
     const access = role === SglRole.SINK && this.qp.isIb ? Access.LOCAL_WRITE : SGL_ACCESS[role];
     if (access === null) return RiWcStatus.SUCCESS;
-    const a = this.access;
+    const a = this.#access;
     for (const sge of sgl) {
-      const e = checkAccess(sge, access, qpEnables ? this.by : this.byPost, a);
+      const e = checkAccess(sge, access, qpEnables ? this.#by : this.#byPost, a);
       if (e !== AccessError.OK) return LOCAL_ACCESS_STATUS[e];
     }
     return RiWcStatus.SUCCESS;
   }
 
   /** Resolves an SGL with the local access check; returns the pieces or the error. */
-  private resolveSgl(w: SqWqe, access: Access): NonNullable<SqWqe['targets']> | AccessError {
+  #resolveSgl(w: SqWqe, access: Access): NonNullable<SqWqe['targets']> | AccessError {
     const out: NonNullable<SqWqe['targets']> = [];
-    const a = this.access;
+    const a = this.#access;
     for (const sge of w.sgl) {
-      const e = checkAccess(sge, access, this.by, a);
+      const e = checkAccess(sge, access, this.#by, a);
       if (e !== AccessError.OK) return e;
       if (sge.len > 0) out.push({ target: a.target!, offset: a.offset, len: sge.len });
     }
@@ -226,10 +226,10 @@ export class Requester {
   }
 
   /** The next segment of a Send or RDMA Write. */
-  private messageSegment(w: SqWqe, t: QpTransport): TxSeg | null {
+  #messageSegment(w: SqWqe, t: QpTransport): TxSeg | null {
     const qp = this.qp;
     if (w.state === WqeState.QUEUED) {
-      const r = this.resolveSgl(w, Access.LOCAL_READ);
+      const r = this.#resolveSgl(w, Access.LOCAL_READ);
       if (typeof r === 'number') {
         this.failWqe(w, LOCAL_ACCESS_STATUS[r]);
         return null;
@@ -240,7 +240,7 @@ export class Requester {
     }
     const op = TX_OP_OF_WR[w.type]!;
     const n = Math.min(t.maxPayload(op), w.totalLen - w.bytesSent);
-    const s = resetTxSeg(this.seg);
+    const s = resetTxSeg(this.#seg);
     s.op = op;
     s.wqe = w;
     s.len = n;
@@ -283,7 +283,7 @@ export class Requester {
    * STag/TO, RFC 5040 §4.4), each entered in the ORQ *before* it is sent, because on loopback
    * the Read Response can arrive before the send returns (siw does the same).
    */
-  private readRequest(w: SqWqe): TxSeg | null {
+  #readRequest(w: SqWqe): TxSeg | null {
     const qp = this.qp;
     if (qp.ord === 0) {
       // ORD 0: a Read completes in error (Verbs §6.5).
@@ -316,7 +316,7 @@ export class Requester {
       // The SQ does not wait for Reads (Verbs §8.2.2 rule 14).
       qp.sqProc = w.seq + 1;
     }
-    const s = resetTxSeg(this.seg);
+    const s = resetTxSeg(this.#seg);
     s.op = TxOp.READ_REQUEST;
     s.wqe = w;
     s.sinkStag = sge.stag;
@@ -332,13 +332,13 @@ export class Requester {
    * ORD like a Read (RFC 7306 §5: atomics share the Read queues), is entered in the ORQ before
    * it is sent, and its local result buffer is checked (Local Write) before anything goes out.
    */
-  private atomicRequest(w: SqWqe): TxSeg | null {
+  #atomicRequest(w: SqWqe): TxSeg | null {
     const qp = this.qp;
     if (qp.ord === 0) {
       this.failWqe(w, RiWcStatus.ZERO_ORD_ERROR);
       return null;
     }
-    const r = this.resolveSgl(w, Access.LOCAL_WRITE);
+    const r = this.#resolveSgl(w, Access.LOCAL_WRITE);
     if (typeof r === 'number') {
       this.failWqe(w, LOCAL_ACCESS_STATUS[r]);
       return null;
@@ -349,7 +349,7 @@ export class Requester {
     qp.orq.push({ wqe: w, sinkStag: 0, sinkTo: 0n, length: 0, received: 0, target: null, atomicId: w.requestId });
     w.state = WqeState.WAIT_RESPONSE;
     qp.sqProc = w.seq + 1;
-    const s = resetTxSeg(this.seg);
+    const s = resetTxSeg(this.#seg);
     s.op = TxOp.ATOMIC_REQUEST;
     s.wqe = w;
     s.stag = w.remoteStag;
@@ -364,8 +364,8 @@ export class Requester {
     // The result buffer is checked again: it may have been invalidated while the request was out.
     const sge = w.sgl[0];
     if (sge && sge.len > 0) {
-      const a = this.access;
-      const e = checkAccess(sge, Access.LOCAL_WRITE, this.by, a);
+      const a = this.#access;
+      const e = checkAccess(sge, Access.LOCAL_WRITE, this.#by, a);
       if (e !== AccessError.OK) {
         this.failRead(w, LOCAL_ACCESS_STATUS[e]);
         return;
@@ -403,7 +403,7 @@ export class Requester {
   }
 
   /** Bind, Fast-Register and Local Invalidate take effect before the next WR starts (Verbs §8.2.2.1). */
-  private execLocal(w: SqWqe): void {
+  #execLocal(w: SqWqe): void {
     const qp = this.qp;
     let status: RiWcStatus;
     switch (w.type) {

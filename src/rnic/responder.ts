@@ -20,7 +20,20 @@
 import { RiWcFlags, RiWcStatus, RiWcType } from '../rnicpi/types.js';
 import { ATOMIC_ALIGNMENT, type AtomicArgs, atomicArgsValid, executeAtomic } from './atomics.js';
 import { ATOMIC_TARGET_FAULT, Fault, READ_SRC_FAULT, SINK_FAULT } from './faults.js';
-import { Access, AccessError, type AccessBy, type AccessOut, accessBy, checkAccess, copyToMem, LOCAL_ACCESS_STATUS, type MemObject, type MemRef, type MemTarget, memSlices } from './memory.js';
+import {
+  Access,
+  AccessError,
+  type AccessBy,
+  type AccessOut,
+  accessBy,
+  checkAccess,
+  copyToMem,
+  LOCAL_ACCESS_STATUS,
+  type MemObject,
+  type MemRef,
+  type MemTarget,
+  memSlices,
+} from './memory.js';
 import { InvalidateError, invalidateStag } from './memops.js';
 import type { Qp } from './qp.js';
 import { type QpTransport, TxOp, type TxSeg } from './transport.js';
@@ -102,45 +115,45 @@ const INVALIDATE_FAULT: Readonly<Record<number, Fault>> = {
 };
 
 export class Responder {
-  private readonly access: AccessOut = { target: null, offset: 0, obj: null };
+  readonly #access: AccessOut = { target: null, offset: 0, obj: null };
   /** The memory an inbound request names, reused per request ({@link refOf}). */
-  private readonly ref: MemRef = { stag: 0, to: 0n, len: 0 };
-  #by: AccessBy | null = null;
+  readonly #ref: MemRef = { stag: 0, to: 0n, len: 0 };
+  #byMemo: AccessBy | null = null;
   #byRecv: AccessBy | null = null;
   /** The QP's accesses as a responder makes them: its PD, its inbound enables. */
-  private get by(): AccessBy {
-    return (this.#by ??= accessBy(this.qp));
+  get #by(): AccessBy {
+    return (this.#byMemo ??= accessBy(this.qp));
   }
   /** `stag`, `to` and `len` of an inbound request as the one reused {@link MemRef}. */
-  private refOf(stag: number, to: bigint, len: number): MemRef {
-    const r = this.ref;
+  #refOf(stag: number, to: bigint, len: number): MemRef {
+    const r = this.#ref;
     r.stag = stag;
     r.to = to;
     r.len = len;
     return r;
   }
   /** The receive WQE of the Send message being placed, if any. */
-  private recvWqe: RqWqe | null = null;
-  private recvPieces: Piece[] | null = null;
+  #recvWqe: RqWqe | null = null;
+  #recvPieces: Piece[] | null = null;
   /** Tagged placement context: the STag and next TO of the message in progress. */
-  private tagStag = -1;
-  private tagNextTo = 0n;
-  private tagObj: MemObject | null = null;
-  private tagTarget: MemTarget | null = null;
-  private tagOffset = 0;
-  private tagEnd = 0;
+  #tagStag = -1;
+  #tagNextTo = 0n;
+  #tagObj: MemObject | null = null;
+  #tagTarget: MemTarget | null = null;
+  #tagOffset = 0;
+  #tagEnd = 0;
   /** Octets of the RDMA Write message in progress, and of the last one completed. */
-  private writeLen = 0;
-  private lastWriteLen = 0;
+  #writeLen = 0;
+  #lastWriteLen = 0;
 
   constructor(readonly qp: Qp) {}
 
   /** Forgets the per-connection receive state (a new LLP was attached). */
   reset(): void {
-    this.recvWqe = null;
-    this.recvPieces = null;
-    this.tagObj = null;
-    this.tagStag = -1;
+    this.#recvWqe = null;
+    this.#recvPieces = null;
+    this.#tagObj = null;
+    this.#tagStag = -1;
   }
 
   /**
@@ -149,9 +162,9 @@ export class Responder {
    * placed from offset 0 again; a Write's sink is forgotten.
    */
   abortMessage(): void {
-    if (this.recvWqe) this.recvWqe.placed = 0;
-    this.tagObj = null;
-    this.tagStag = -1;
+    if (this.#recvWqe) this.#recvWqe.placed = 0;
+    this.#tagObj = null;
+    this.#tagStag = -1;
   }
 
   // ------------------------------------------------------------------ tagged
@@ -164,32 +177,33 @@ export class Responder {
   rxWrite(stag: number, to: bigint, len: number, last: boolean, p: RxPayload, skip: number): Fault {
     if (this.qp.isIb) this.qp.received();
     if (len > 0) {
-      const o = this.tagObj;
-      const cont = o !== null && stag === this.tagStag && to === this.tagNextTo && o.valid && !o.destroyed && this.tagOffset + len <= this.tagEnd;
+      const o = this.#tagObj;
+      const cont =
+        o !== null && stag === this.#tagStag && to === this.#tagNextTo && o.valid && !o.destroyed && this.#tagOffset + len <= this.#tagEnd;
       if (!cont) {
-        const a = this.access;
-        const e = checkAccess(this.refOf(stag, to, len), Access.REMOTE_WRITE, this.by, a);
+        const a = this.#access;
+        const e = checkAccess(this.#refOf(stag, to, len), Access.REMOTE_WRITE, this.#by, a);
         if (e !== AccessError.OK) return SINK_FAULT[e] ?? Fault.INVALID_STAG;
         // Check once for what remains of the object from `to` on.
         const obj = a.obj;
         const limit = obj ? obj.length - Number(to - obj.base) : len;
-        this.tagStag = stag;
-        this.tagNextTo = to;
-        this.tagObj = a.obj;
-        this.tagTarget = a.target;
-        this.tagOffset = a.offset;
-        this.tagEnd = a.offset + limit;
+        this.#tagStag = stag;
+        this.#tagNextTo = to;
+        this.#tagObj = a.obj;
+        this.#tagTarget = a.target;
+        this.#tagOffset = a.offset;
+        this.#tagEnd = a.offset + limit;
       }
-      placePayload(p, skip, this.tagTarget!, this.tagOffset);
-      this.tagOffset += len;
-      this.tagNextTo = to + BigInt(len);
+      placePayload(p, skip, this.#tagTarget!, this.#tagOffset);
+      this.#tagOffset += len;
+      this.#tagNextTo = to + BigInt(len);
     }
-    this.writeLen += len;
+    this.#writeLen += len;
     if (last) {
-      this.tagObj = null;
-      this.tagStag = -1;
-      this.lastWriteLen = this.writeLen;
-      this.writeLen = 0;
+      this.#tagObj = null;
+      this.#tagStag = -1;
+      this.#lastWriteLen = this.#writeLen;
+      this.#writeLen = 0;
     }
     return Fault.OK;
   }
@@ -202,12 +216,12 @@ export class Responder {
    */
   rxWriteImm(imm: number, se: boolean): Fault {
     const qp = this.qp;
-    if (this.recvWqe) return Fault.BAD_OFFSET;
+    if (this.#recvWqe) return Fault.BAD_OFFSET;
     const w = qp.takeRecv();
     if (!w) return Fault.NO_RECV_BUFFER;
     let flags = RiWcFlags.IMMEDIATE_DATA;
     if (se) flags |= RiWcFlags.SOLICITED_EVENT;
-    qp.completeRecv(w, RiWcStatus.SUCCESS, this.lastWriteLen, flags, 0, RiWcType.RDMA_IMMEDIATE_RECEIVED, imm >>> 0);
+    qp.completeRecv(w, RiWcStatus.SUCCESS, this.#lastWriteLen, flags, 0, RiWcType.RDMA_IMMEDIATE_RECEIVED, imm >>> 0);
     return Fault.OK;
   }
 
@@ -222,32 +236,32 @@ export class Responder {
     const { offset, len, last, se, invalidate, invStag, imm } = seg;
     const qp = this.qp;
     if (qp.isIb) qp.received();
-    let w = this.recvWqe;
+    let w = this.#recvWqe;
     if (!w) {
       if (offset !== 0) return Fault.BAD_OFFSET;
       w = qp.takeRecv() ?? null;
       // No receive posted: iWARP has no RNR, the stream terminates (RFC 5041 §7, Verbs §13.2);
       // an RNR-capable transport answers with an RNR NAK instead.
       if (!w) return Fault.NO_RECV_BUFFER;
-      const pieces = this.resolveRecv(w, -1);
+      const pieces = this.#resolveRecv(w, -1);
       if (!pieces) return Fault.HANDLED;
-      this.recvWqe = w;
-      this.recvPieces = pieces;
+      this.#recvWqe = w;
+      this.#recvPieces = pieces;
       w.placed = 0;
     }
     if (offset !== w.placed) return Fault.BAD_OFFSET;
     if (w.placed + len > w.capacity) {
       // Longer than the receive buffer: the receive completes in error and the stream ends
       // with "message too long" (RFC 5041 §7.2).
-      this.recvWqe = null;
+      this.#recvWqe = null;
       qp.completeRecv(w, RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR, 0, 0, 0);
       return Fault.MSG_TOO_LONG;
     }
-    if (len > 0) this.placeUntagged(p, skip, w.placed, len);
+    if (len > 0) this.#placeUntagged(p, skip, w.placed, len);
     w.placed += len;
     if (!last) return Fault.OK;
-    this.recvWqe = null;
-    this.recvPieces = null;
+    this.#recvWqe = null;
+    this.#recvPieces = null;
     let flags = 0;
     if (se) flags |= RiWcFlags.SOLICITED_EVENT;
     // Send with Immediate: the immediate is reported with the data (IBTA Vol. 1 §9.4.1).
@@ -271,11 +285,11 @@ export class Responder {
    * the S-RQ's PD: Verbs §7.6.3); on a bad SGE the WQE completes with its status, the QP
    * terminates, and null is returned. `srcQpn`: a datagram's source QP (−1: none).
    */
-  private resolveRecv(w: RqWqe, srcQpn: number): Piece[] | null {
+  #resolveRecv(w: RqWqe, srcQpn: number): Piece[] | null {
     const qp = this.qp;
     const pieces: Piece[] = [];
-    const a = this.access;
-    const by = (this.#byRecv ??= qp.srq ? accessBy(qp, qp.srq.pd) : this.by);
+    const a = this.#access;
+    const by = (this.#byRecv ??= qp.srq ? accessBy(qp, qp.srq.pd) : this.#by);
     for (const sge of w.sgl) {
       const e = checkAccess(sge, Access.LOCAL_WRITE, by, a);
       if (e !== AccessError.OK) {
@@ -288,9 +302,9 @@ export class Responder {
     return pieces;
   }
 
-  private placeUntagged(p: RxPayload, skip: number, mo: number, len: number): void {
+  #placeUntagged(p: RxPayload, skip: number, mo: number, len: number): void {
     // Walk the SGL to the piece holding MO, then copy chunk by chunk.
-    const pieces = this.recvPieces!;
+    const pieces = this.#recvPieces!;
     let pi = 0;
     let pOff = mo;
     while (pi < pieces.length && pOff >= pieces[pi]!.len) {
@@ -350,12 +364,12 @@ export class Responder {
       return Fault.HANDLED;
     }
     const w = qp.takeRecv()!;
-    const pieces = this.resolveRecv(w, srcQpn);
+    const pieces = this.#resolveRecv(w, srcQpn);
     if (!pieces) return Fault.HANDLED;
-    this.recvPieces = pieces;
-    this.placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);
-    if (len > 0) this.placeUntagged(d.payload, d.skip, GRH_LEN, len);
-    this.recvPieces = null;
+    this.#recvPieces = pieces;
+    this.#placeUntagged({ segments: [grh] }, 0, 0, GRH_LEN);
+    if (len > 0) this.#placeUntagged(d.payload, d.skip, GRH_LEN, len);
+    this.#recvPieces = null;
     // Send with Immediate as a datagram: the immediate is reported with the data (IBTA Vol. 1 §9.4.1).
     const flags = (se ? RiWcFlags.SOLICITED_EVENT : 0) | (imm !== undefined ? RiWcFlags.IMMEDIATE_DATA : 0);
     qp.completeRecv(w, RiWcStatus.SUCCESS, GRH_LEN + len, flags, 0, RiWcType.DATA_RECEIVED, (imm ?? 0) >>> 0, srcQpn);
@@ -376,7 +390,7 @@ export class Responder {
     // IRD exceeded (RFC 5040 §6.10, Verbs §6.5).
     if (qp.irq.length >= qp.ird) return Fault.IRD_EXCEEDED;
     const a: AccessOut = { target: null, offset: 0, obj: null };
-    const e = checkAccess(this.refOf(srcStag, srcTo, size), Access.REMOTE_READ, this.by, a);
+    const e = checkAccess(this.#refOf(srcStag, srcTo, size), Access.REMOTE_READ, this.#by, a);
     if (e !== AccessError.OK) return READ_SRC_FAULT[e] ?? Fault.READ_SRC_INVALID_STAG;
     const ir: InboundRead = { sinkStag, sinkTo, length: size, target: a.target, offset: a.offset, src: a.obj, sent: 0 };
     qp.irq.push(ir);
@@ -414,7 +428,7 @@ export class Responder {
     if (!atomicArgsValid(args)) return Fault.ATOMIC_UNSUPPORTED;
     if (to % BigInt(ATOMIC_ALIGNMENT) !== 0n) return Fault.ATOMIC_MISALIGNED;
     const a: AccessOut = { target: null, offset: 0, obj: null };
-    const e = checkAccess(this.refOf(stag, to, args.size), Access.REMOTE_ATOMIC, this.by, a);
+    const e = checkAccess(this.#refOf(stag, to, args.size), Access.REMOTE_ATOMIC, this.#by, a);
     if (e !== AccessError.OK) return ATOMIC_TARGET_FAULT[e] ?? Fault.ATOMIC_INVALID_STAG;
     const orig = executeAtomic(a.target!, a.offset, args);
     qp.rnic.counters.atomicsExecuted++;

@@ -152,7 +152,6 @@ export type CqHandler = (rnicOsData: unknown, cqOsData: unknown) => void;
 
 let rnicSeq = 0;
 
-
 /** Multicast groups per port and QPs per group (Linux rxe: `RXE_MAX_MCAST_GRP`, `RXE_MAX_MCAST_QP_ATTACH`). */
 export const MCAST_GROUPS = 8192;
 export const MCAST_QPS_PER_GROUP = 56;
@@ -188,9 +187,9 @@ export class Rnic {
   mrCount = 0;
   mwCount = 0;
   closed = false;
-  private nextId = 1;
-  private nextQpId = 1;
-  private nextHandlerId = 1;
+  #nextId = 1;
+  #nextQpId = 1;
+  #nextHandlerId = 1;
   /** Counters reported by `ri_rnic_diag`. */
   readonly counters = {
     terminatesSent: 0,
@@ -259,8 +258,8 @@ export class Rnic {
     return wrRow(RiWrType.COMPARE_AND_SWAP)?.transports.includes(this.config.transport) ?? false;
   }
 
-  private newId(): number {
-    return this.nextId++;
+  #newId(): number {
+    return this.#nextId++;
   }
 
   // ------------------------------------------------------------------ events
@@ -314,7 +313,7 @@ export class Rnic {
   setCqHandler(id: number, cb: CqHandler | null): { status: RiRet; id: number } {
     if (id === 0) {
       if (this.cqHandlers.size >= this.limits.maxCqEventHandlers) return { status: RiRet.RESOURCE_SHORTAGE, id: 0 };
-      const nid = this.nextHandlerId++;
+      const nid = this.#nextHandlerId++;
       this.cqHandlers.set(nid, cb);
       return { status: RiRet.SUCCESS, id: nid };
     }
@@ -327,7 +326,7 @@ export class Rnic {
 
   pdAlloc(osData: unknown): Pd | RiRet {
     if (this.pds.size >= this.limits.maxPds) return RiRet.RESOURCE_SHORTAGE;
-    const pd = new Pd(this.newId(), osData);
+    const pd = new Pd(this.#newId(), osData);
     this.pds.add(pd);
     return pd;
   }
@@ -347,7 +346,7 @@ export class Rnic {
     if (handlerId !== 0 && !this.cqHandlers.has(handlerId)) return RiRet.CQ_INVALID_EVENT_HANDLER;
     if (this.cqs.size >= this.limits.maxCqs) return RiRet.RESOURCE_SHORTAGE;
     const cq = new Cq(
-      this.newId(),
+      this.#newId(),
       numCqe,
       handlerId,
       osData,
@@ -388,9 +387,7 @@ export class Rnic {
     if (maxSgl > this.limits.maxSglSrq) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
     if (lowat < 0 || lowat > maxWrs) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
     if (this.srqs.size >= this.limits.maxSrqs) return RiRet.RESOURCE_SHORTAGE;
-    const srq = new Srq(this.newId(), maxWrs, maxSgl, lowat, pd, osData, (s) =>
-      this.asyncEvent(RiAsyncEventType.SRQ_LIMIT_REACHED, s),
-    );
+    const srq = new Srq(this.#newId(), maxWrs, maxSgl, lowat, pd, osData, (s) => this.asyncEvent(RiAsyncEventType.SRQ_LIMIT_REACHED, s));
     pd.users++;
     this.srqs.add(srq);
     return srq;
@@ -462,9 +459,9 @@ export class Rnic {
       while (ibQpns.has(id));
       ibQpns.add(id);
     } else {
-      id = this.nextQpId;
+      id = this.#nextQpId;
       while (this.qps.has(id)) id = (id % QPN_MASK) + 1;
-      this.nextQpId = (id % QPN_MASK) + 1;
+      this.#nextQpId = (id % QPN_MASK) + 1;
     }
     // Report at least what was asked for: one SGE minimum and the RNIC's floor of 4 Send SGEs.
     const qp = new Qp(this, id, {

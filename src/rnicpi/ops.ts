@@ -26,14 +26,7 @@
  *
  * @module
  */
-import {
-  type RiErrorCode,
-  RiRet,
-  type RiResult,
-  type RiSizedResult,
-  type RiStatus,
-  riFail,
-} from './status.js';
+import { type RiErrorCode, RiRet, type RiResult, type RiSizedResult, type RiStatus, riFail } from './status.js';
 import type {
   ri_address_handle_t,
   ri_addr_t,
@@ -144,10 +137,7 @@ export interface ri_ops_t {
    * Spec: Ch. 7 `ri_async_set_event_handler()` (p. 44) Callers: P only (KERNEL).
    * Returns: SUCCESS, VP_INVALID_HANDLE, NO_PERMISSION.
    */
-  readonly ri_async_set_event_handler: (
-    vp_hdl: ri_vp_handle_t,
-    async_event_callback: ri_async_event_callback_t | null,
-  ) => RiStatus;
+  readonly ri_async_set_event_handler: (vp_hdl: ri_vp_handle_t, async_event_callback: ri_async_event_callback_t | null) => RiStatus;
 
   /**
    * Creates a consumer RNIC handle, used by almost every later call. May be called many times
@@ -194,11 +184,7 @@ export interface ri_ops_t {
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, INVALID_PARAMETER, NO_PERMISSION, OP_UNSUPPORTED,
    * XPORT_UNSUPPORTED.
    */
-  readonly ri_rnic_modify: (
-    rnic: ri_rnic_handle_t,
-    attr_mask: ri_rnic_attr_mask_t,
-    attrs: ri_rnic_modify_req_t | null,
-  ) => RiStatus;
+  readonly ri_rnic_modify: (rnic: ri_rnic_handle_t, attr_mask: ri_rnic_attr_mask_t, attrs: ri_rnic_modify_req_t | null) => RiStatus;
 
   /**
    * Frees an RNIC handle. Every PD/CQ/QP/SRQ/MR/MW/AH created through it must have been freed
@@ -236,11 +222,7 @@ export interface ri_ops_t {
    * Spec: Ch. 7 `ri_pd_alloc()` (p. 60) Callers: P, NP, SYS.
    * Returns: SUCCESS, RESOURCE_SHORTAGE, RNIC_INVALID_HANDLE.
    */
-  readonly ri_pd_alloc: (
-    rnic: ri_rnic_handle_t,
-    vp_data: ri_vp_data_t,
-    os_data: ri_os_data_t,
-  ) => RiResult<{ pd: ri_pd_handle_t }>;
+  readonly ri_pd_alloc: (rnic: ri_rnic_handle_t, vp_data: ri_vp_data_t, os_data: ri_os_data_t) => RiResult<{ pd: ri_pd_handle_t }>;
 
   /**
    * Frees a PD. A PD still used by a QP, SRQ, MR, MW or AH → `PD_INUSE` (nothing freed).
@@ -347,11 +329,7 @@ export interface ri_ops_t {
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, CQ_INVALID_HANDLE, INVALID_PARAMETER (bad `type`),
    * CQ_NO_EVENT_HANDLER.
    */
-  readonly ri_cq_req_notification: (
-    rnic: ri_rnic_handle_t,
-    cq: ri_cq_handle_t,
-    type: ri_cmplt_notify_type_t,
-  ) => RiStatus;
+  readonly ri_cq_req_notification: (rnic: ri_rnic_handle_t, cq: ri_cq_handle_t, type: ri_cmplt_notify_type_t) => RiStatus;
 
   /**
    * Reaps up to `num_wcs` WCs (the returned array's length is the spec's OUT `num_wcs`). None
@@ -361,11 +339,7 @@ export interface ri_ops_t {
    * Spec: Ch. 7 `ri_cq_poll()` (p. 73) Callers: P, NP.
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, CQ_INVALID_HANDLE, CQ_EMPTY.
    */
-  readonly ri_cq_poll: (
-    rnic: ri_rnic_handle_t,
-    cq: ri_cq_handle_t,
-    num_wcs: number,
-  ) => RiResult<{ wcs: ri_wc_t[] }>;
+  readonly ri_cq_poll: (rnic: ri_rnic_handle_t, cq: ri_cq_handle_t, num_wcs: number) => RiResult<{ wcs: ri_wc_t[] }>;
 
   // --- Queue pairs ----------------------------------------------------------------
 
@@ -453,12 +427,7 @@ export interface ri_ops_t {
    * EXT_LIF_UNSUPPORTED, RNIC_NOT_IN_BLOCK_MODE, RNIC_NOT_IN_PAGE_MODE, EXT_ZBVA_UNSUPPORTED,
    * NO_PERMISSION.
    */
-  readonly ri_qp_postsq: (
-    rnic: ri_rnic_handle_t,
-    qp: ri_qp_handle_t,
-    wr: readonly ri_wr_t[],
-    num_wrs?: number,
-  ) => RiPostListResult;
+  readonly ri_qp_postsq: (rnic: ri_rnic_handle_t, qp: ri_qp_handle_t, wr: readonly ri_wr_t[], num_wrs?: number) => RiPostListResult;
 
   /**
    * Posts one Send / Send-with-Invalidate (`rtag` = remote STag to invalidate) / IB
@@ -692,10 +661,7 @@ export interface ri_ops_t {
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, SRQ_INVALID_HANDLE, INVALID_PARAMETER,
    * SRQ_UNSUPPORTED, SRQ_IN_ERROR.
    */
-  readonly ri_srq_query: (
-    rnic: ri_rnic_handle_t,
-    srq: ri_srq_handle_t,
-  ) => RiResult<{ srq_attrs: ri_srq_attr_t }>;
+  readonly ri_srq_query: (rnic: ri_rnic_handle_t, srq: ri_srq_handle_t) => RiResult<{ srq_attrs: ri_srq_attr_t }>;
 
   /**
    * Resizes (`RI_SRQ_ATTR_MAX_WRS`, needs `RI_RNIC_CAN_RESIZE_SRQ`) and/or sets and arms the limit
@@ -957,12 +923,7 @@ export interface ri_ops_t {
    * NO_PERMISSION).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, NO_PERMISSION, RNIC_INVALID_HANDLE, INVALID_PARAMETER.
    */
-  readonly ri_mem_pin: (
-    rnic: ri_rnic_handle_t,
-    vaddr: ri_vaddr_t,
-    len: ri_length_t,
-    os_data: ri_os_data_t,
-  ) => RiStatus;
+  readonly ri_mem_pin: (rnic: ri_rnic_handle_t, vaddr: ri_vaddr_t, len: ri_length_t, os_data: ri_os_data_t) => RiStatus;
 
   /**
    * Unpins a range pinned with `ri_mem_pin` (exactly the same range and `os_data`). Privileged
@@ -972,12 +933,7 @@ export interface ri_ops_t {
    * NO_PERMISSION).
    * Returns: SUCCESS, RESOURCE_SHORTAGE, NO_PERMISSION, RNIC_INVALID_HANDLE, INVALID_PARAMETER.
    */
-  readonly ri_mem_unpin: (
-    rnic: ri_rnic_handle_t,
-    vaddr: ri_vaddr_t,
-    len: ri_length_t,
-    os_data: ri_os_data_t,
-  ) => RiStatus;
+  readonly ri_mem_unpin: (rnic: ri_rnic_handle_t, vaddr: ri_vaddr_t, len: ri_length_t, os_data: ri_os_data_t) => RiStatus;
 
   /**
    * Maps a pinned VA range to one adapter-addressable contiguous range `io`; may map only a
@@ -1013,11 +969,7 @@ export interface ri_ops_t {
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, INVALID_PARAMETER, MEM_INVALID_LTAG,
    * MEM_INVALID_ADDRESS, MEM_INVALID_LENGTH.
    */
-  readonly ri_mem_sync_rread: (
-    rnic: ri_rnic_handle_t,
-    local_seg_list: readonly ri_data_seg_t[] | null,
-    num_seg?: number,
-  ) => RiStatus;
+  readonly ri_mem_sync_rread: (rnic: ri_rnic_handle_t, local_seg_list: readonly ri_data_seg_t[] | null, num_seg?: number) => RiStatus;
 
   /**
    * Makes completed incoming RDMA Writes to non-coherent MRs visible to local reads. Rules as
@@ -1027,11 +979,7 @@ export interface ri_ops_t {
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, INVALID_PARAMETER, MEM_INVALID_LTAG,
    * MEM_INVALID_ADDRESS, MEM_INVALID_LENGTH.
    */
-  readonly ri_mem_sync_rwrite: (
-    rnic: ri_rnic_handle_t,
-    local_seg_list: readonly ri_data_seg_t[] | null,
-    num_seg?: number,
-  ) => RiStatus;
+  readonly ri_mem_sync_rwrite: (rnic: ri_rnic_handle_t, local_seg_list: readonly ri_data_seg_t[] | null, num_seg?: number) => RiStatus;
 
   // --- InfiniBand-only calls: non-IB RNICs answer XPORT_UNSUPPORTED --------------
 
@@ -1057,10 +1005,7 @@ export interface ri_ops_t {
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, ADDRESS_HANDLE_INVALID, INVALID_PARAMETER,
    * XPORT_UNSUPPORTED.
    */
-  readonly ri_ah_query: (
-    rnic: ri_rnic_handle_t,
-    ah: ri_address_handle_t,
-  ) => RiResult<{ av: ri_ud_address_vector_t; pd: ri_pd_handle_t }>;
+  readonly ri_ah_query: (rnic: ri_rnic_handle_t, ah: ri_address_handle_t) => RiResult<{ av: ri_ud_address_vector_t; pd: ri_pd_handle_t }>;
 
   /**
    * IB only: replaces an address handle's address vector.
@@ -1069,11 +1014,7 @@ export interface ri_ops_t {
    * Returns: SUCCESS, RNIC_INVALID_HANDLE, ADDRESS_HANDLE_INVALID, INVALID_PARAMETER,
    * XPORT_UNSUPPORTED.
    */
-  readonly ri_ah_modify: (
-    rnic: ri_rnic_handle_t,
-    ah: ri_address_handle_t,
-    av: ri_ud_address_vector_t | null,
-  ) => RiStatus;
+  readonly ri_ah_modify: (rnic: ri_rnic_handle_t, ah: ri_address_handle_t, av: ri_ud_address_vector_t | null) => RiStatus;
 
   /**
    * IB only: destroys an address handle.
@@ -1117,12 +1058,7 @@ export interface ri_ops_t {
    * Spec: Ch. 7 `ri_process_sma_mad()` (p. 153) Callers: P, NP, SYS.
    * Returns: SUCCESS, XPORT_UNSUPPORTED (FAIL = could not process).
    */
-  readonly ri_process_sma_mad: (
-    rnic: ri_rnic_handle_t,
-    port_num: number,
-    in_mad: Uint8Array,
-    out_mad: Uint8Array,
-  ) => RiStatus;
+  readonly ri_process_sma_mad: (rnic: ri_rnic_handle_t, port_num: number, in_mad: Uint8Array, out_mad: Uint8Array) => RiStatus;
 }
 
 /** Name of an `ri_ops_t` entry (reference-page name). */
@@ -1239,17 +1175,44 @@ const PN: readonly ('P' | 'NP' | 'SYS')[] = Object.freeze(['P', 'NP']);
 const P: readonly ('P' | 'NP' | 'SYS')[] = Object.freeze(['P']);
 
 const POSTSQ_RETURNS: readonly RiRet[] = Object.freeze([
-  R.SUCCESS, R.RNIC_INVALID_HANDLE, R.QP_INVALID_HANDLE, R.QP_CAPACITY_EXCEEDED, R.WR_INVALID_TYPE,
-  R.QP_INVALID_STATE, R.WR_INVALID_FLAGS, R.WR_SG_INVALID_FORMAT, R.ADDRESS_HANDLE_INVALID,
-  R.INVALID_WINDOW_TYPE, R.MW_INVALID_HANDLE, R.MR_INVALID_HANDLE, R.MEM_INVALID_RTAG, R.MEM_INVALID_LTAG,
-  R.MEM_INVALID_ADDRESS, R.MEM_INVALID_LENGTH, R.MEM_INVALID_ACCESS, R.RNIC_SG_LIMIT_EXCEEDED,
-  R.RNIC_ATOMICS_UNSUPPORTED, R.EXT_BMM_UNSUPPORTED, R.EXT_LIF_UNSUPPORTED, R.RNIC_NOT_IN_BLOCK_MODE,
-  R.RNIC_NOT_IN_PAGE_MODE, R.EXT_ZBVA_UNSUPPORTED, R.NO_PERMISSION,
+  R.SUCCESS,
+  R.RNIC_INVALID_HANDLE,
+  R.QP_INVALID_HANDLE,
+  R.QP_CAPACITY_EXCEEDED,
+  R.WR_INVALID_TYPE,
+  R.QP_INVALID_STATE,
+  R.WR_INVALID_FLAGS,
+  R.WR_SG_INVALID_FORMAT,
+  R.ADDRESS_HANDLE_INVALID,
+  R.INVALID_WINDOW_TYPE,
+  R.MW_INVALID_HANDLE,
+  R.MR_INVALID_HANDLE,
+  R.MEM_INVALID_RTAG,
+  R.MEM_INVALID_LTAG,
+  R.MEM_INVALID_ADDRESS,
+  R.MEM_INVALID_LENGTH,
+  R.MEM_INVALID_ACCESS,
+  R.RNIC_SG_LIMIT_EXCEEDED,
+  R.RNIC_ATOMICS_UNSUPPORTED,
+  R.EXT_BMM_UNSUPPORTED,
+  R.EXT_LIF_UNSUPPORTED,
+  R.RNIC_NOT_IN_BLOCK_MODE,
+  R.RNIC_NOT_IN_PAGE_MODE,
+  R.EXT_ZBVA_UNSUPPORTED,
+  R.NO_PERMISSION,
 ]);
 const POSTRQ_RETURNS: readonly RiRet[] = Object.freeze([
-  R.SUCCESS, R.QP_INVALID_HANDLE, R.RNIC_INVALID_HANDLE, R.WR_SG_INVALID_FORMAT, R.SRQ_INVALID_HANDLE,
-  R.WR_INVALID_FLAGS, R.QP_INVALID_STATE, R.QP_CAPACITY_EXCEEDED, R.RNIC_SG_LIMIT_EXCEEDED,
-  R.QP_TIED_TO_SRQ, R.SRQ_UNSUPPORTED,
+  R.SUCCESS,
+  R.QP_INVALID_HANDLE,
+  R.RNIC_INVALID_HANDLE,
+  R.WR_SG_INVALID_FORMAT,
+  R.SRQ_INVALID_HANDLE,
+  R.WR_INVALID_FLAGS,
+  R.QP_INVALID_STATE,
+  R.QP_CAPACITY_EXCEEDED,
+  R.RNIC_SG_LIMIT_EXCEEDED,
+  R.QP_TIED_TO_SRQ,
+  R.SRQ_UNSUPPORTED,
 ]);
 
 type OpRow = Omit<RiOpInfo, 'index' | 'member'>;
@@ -1281,184 +1244,689 @@ const IB = { ibOnly: true, unsupported: R.XPORT_UNSUPPORTED } as const;
 
 /** The rows, in `struct ri_ops` order. */
 const OP_ROWS: { readonly [K in RiOpName]: OpRow } = {
-  ri_rnic_open: op('Ch. 7 ri_rnic_open() p. 40', '§5.1', P, 'kernel-only',
+  ri_rnic_open: op(
+    'Ch. 7 ri_rnic_open() p. 40',
+    '§5.1',
+    P,
+    'kernel-only',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.VP_INVALID_HANDLE, R.INVALID_PARAMETER, R.NO_PERMISSION, R.INVALID_PBL_MODE, R.RNIC_INUSE],
-    'Open the RNIC in page or block PBL mode (fixed until close); keeps os_data as vp_hdl_os_data; callable from inside ri_svc_attach.'),
-  ri_rnic_close: op('Ch. 7 ri_rnic_close() p. 42', '§5.1', P, 'kernel-only',
+    'Open the RNIC in page or block PBL mode (fixed until close); keeps os_data as vp_hdl_os_data; callable from inside ri_svc_attach.',
+  ),
+  ri_rnic_close: op(
+    'Ch. 7 ri_rnic_close() p. 42',
+    '§5.1',
+    P,
+    'kernel-only',
     [R.SUCCESS, R.VP_INVALID_HANDLE, R.RNIC_INUSE, R.NO_PERMISSION],
-    'Close the RNIC; all RNIC handles must be freed first; no upcall in progress after return.'),
-  ri_async_set_event_handler: op('Ch. 7 ri_async_set_event_handler() p. 44', '§5.1', P, 'kernel-only',
+    'Close the RNIC; all RNIC handles must be freed first; no upcall in progress after return.',
+  ),
+  ri_async_set_event_handler: op(
+    'Ch. 7 ri_async_set_event_handler() p. 44',
+    '§5.1',
+    P,
+    'kernel-only',
     [R.SUCCESS, R.VP_INVALID_HANDLE, R.NO_PERMISSION],
-    'Set/replace/clear (null) the single async event handler; earlier events are lost.'),
-  ri_rnic_get_hdl: op('Ch. 7 ri_rnic_get_hdl() p. 48', '§5.1', PNS, 'any',
+    'Set/replace/clear (null) the single async event handler; earlier events are lost.',
+  ),
+  ri_rnic_get_hdl: op(
+    'Ch. 7 ri_rnic_get_hdl() p. 48',
+    '§5.1',
+    PNS,
+    'any',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.VP_INVALID_HANDLE, R.INVALID_PARAMETER, R.RNIC_NOT_OPEN],
-    'Create a consumer RNIC handle; the ops vector used fixes its locking model; RNIC must be open.'),
-  ri_rnic_query: op('Ch. 7 ri_rnic_query() p. 50', '§5.1, §6.3', PNS, 'any',
+    'Create a consumer RNIC handle; the ops vector used fixes its locking model; RNIC must be open.',
+  ),
+  ri_rnic_query: op(
+    'Ch. 7 ri_rnic_query() p. 50',
+    '§5.1, §6.3',
+    PNS,
+    'any',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.BUFFER_TOO_SMALL],
-    'RNIC (+ port) attributes; BUFFER_TOO_SMALL reports the needed attr_size.'),
-  ri_rnic_modify: op('Ch. 7 ri_rnic_modify() p. 52', '§5.1', PNS, 'privileged-only',
+    'RNIC (+ port) attributes; BUFFER_TOO_SMALL reports the needed attr_size.',
+  ),
+  ri_rnic_modify: op(
+    'Ch. 7 ri_rnic_modify() p. 52',
+    '§5.1',
+    PNS,
+    'privileged-only',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.NO_PERMISSION, R.OP_UNSUPPORTED, R.XPORT_UNSUPPORTED],
-    'IB only: modify SI GUID / port attributes; non-IB → XPORT_UNSUPPORTED.', IB),
-  ri_rnic_free_hdl: op('Ch. 7 ri_rnic_free_hdl() p. 55', '§5.1', PNS, 'any',
+    'IB only: modify SI GUID / port attributes; non-IB → XPORT_UNSUPPORTED.',
+    IB,
+  ),
+  ri_rnic_free_hdl: op(
+    'Ch. 7 ri_rnic_free_hdl() p. 55',
+    '§5.1',
+    PNS,
+    'any',
     [R.SUCCESS, R.VP_INVALID_HANDLE, R.RNIC_INVALID_HANDLE, R.RNIC_INUSE],
-    'Free an RNIC handle; any object still allocated through it → RNIC_INUSE.'),
-  ri_rnic_diag: op('Ch. 7 ri_rnic_diag() p. 57', '§5.1', PNS, 'privileged-only',
+    'Free an RNIC handle; any object still allocated through it → RNIC_INUSE.',
+  ),
+  ri_rnic_diag: op(
+    'Ch. 7 ri_rnic_diag() p. 57',
+    '§5.1',
+    PNS,
+    'privileged-only',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.BUFFER_TOO_SMALL, R.OP_UNSUPPORTED, R.NO_PERMISSION],
     'Diagnostics text/dump/reset; two-call BUFFER_TOO_SMALL idiom; every op optional (OP_UNSUPPORTED).',
-    { unsupported: R.OP_UNSUPPORTED }),
-  ri_pd_alloc: op('Ch. 7 ri_pd_alloc() p. 60', '§5.2', PNS, 'any',
+    { unsupported: R.OP_UNSUPPORTED },
+  ),
+  ri_pd_alloc: op(
+    'Ch. 7 ri_pd_alloc() p. 60',
+    '§5.2',
+    PNS,
+    'any',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE],
-    'Allocate a protection domain.'),
-  ri_pd_dealloc: op('Ch. 7 ri_pd_dealloc() p. 60', '§5.2', PNS, 'any',
+    'Allocate a protection domain.',
+  ),
+  ri_pd_dealloc: op(
+    'Ch. 7 ri_pd_dealloc() p. 60',
+    '§5.2',
+    PNS,
+    'any',
     [R.SUCCESS, R.PD_INUSE, R.RNIC_INVALID_HANDLE, R.PD_INVALID_HANDLE],
-    'Free a PD; still referenced by QP/SRQ/MR/MW/AH → PD_INUSE.'),
-  ri_cq_create: op('Ch. 7 ri_cq_create() p. 62', '§5.3', PNS, 'any',
+    'Free a PD; still referenced by QP/SRQ/MR/MW/AH → PD_INUSE.',
+  ),
+  ri_cq_create: op(
+    'Ch. 7 ri_cq_create() p. 62',
+    '§5.3',
+    PNS,
+    'any',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.CQ_CAPACITY_EXCEEDED, R.CQ_INVALID_EVENT_HANDLER],
-    'Create a CQ (≥ num_cqe); handler_id fixed for life (0 = never armable); os_data = CQ identity.'),
-  ri_cq_query: op('Ch. 7 ri_cq_query() p. 64', '§5.3', PNS, 'any',
+    'Create a CQ (≥ num_cqe); handler_id fixed for life (0 = never armable); os_data = CQ identity.',
+  ),
+  ri_cq_query: op(
+    'Ch. 7 ri_cq_query() p. 64',
+    '§5.3',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.CQ_INVALID_HANDLE, R.INVALID_PARAMETER, R.CQ_ERROR],
-    'CQ size and handler ID; CQ_ERROR after overrun.'),
-  ri_cq_modify: op('Ch. 7 ri_cq_modify() p. 66', '§5.3', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.CQ_INVALID_HANDLE, R.INVALID_PARAMETER, R.CQ_CAPACITY_EXCEEDED, R.CQ_WOULD_OVERFLOW, R.CQ_ERROR],
-    'Resize a CQ without losing completions; below outstanding → CQ_WOULD_OVERFLOW.'),
-  ri_cq_destroy: op('Ch. 7 ri_cq_destroy() p. 68', '§5.3', PNS, 'any',
+    'CQ size and handler ID; CQ_ERROR after overrun.',
+  ),
+  ri_cq_modify: op(
+    'Ch. 7 ri_cq_modify() p. 66',
+    '§5.3',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.CQ_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.CQ_CAPACITY_EXCEEDED,
+      R.CQ_WOULD_OVERFLOW,
+      R.CQ_ERROR,
+    ],
+    'Resize a CQ without losing completions; below outstanding → CQ_WOULD_OVERFLOW.',
+  ),
+  ri_cq_destroy: op(
+    'Ch. 7 ri_cq_destroy() p. 68',
+    '§5.3',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.CQ_INVALID_HANDLE, R.CQ_INUSE],
-    'Destroy a CQ; used by a QP → CQ_INUSE; unreaped WCs discarded; no callback afterwards.'),
-  ri_special_qp_get: op('Ch. 7 ri_special_qp_get() p. 90', '§5.4, §5.11', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.INVALID_PARAMETER, R.RNIC_INVALID_HANDLE, R.QP_INVALID_SPECIAL_TYPE, R.QP_INUSE, R.RNIC_INVALID_PORT, R.CQ_INVALID_HANDLE, R.RNIC_WR_LIMIT_EXCEEDED, R.RNIC_SG_LIMIT_EXCEEDED, R.PD_INVALID_HANDLE, R.XPORT_UNSUPPORTED],
-    'IB only: get QP0/QP1 of a port (once per port until destroyed).', IB),
-  ri_cq_set_event_handler: op('Ch. 7 ri_cq_set_event_handler() p. 69', '§5.3', P, 'kernel-only',
+    'Destroy a CQ; used by a QP → CQ_INUSE; unreaped WCs discarded; no callback afterwards.',
+  ),
+  ri_special_qp_get: op(
+    'Ch. 7 ri_special_qp_get() p. 90',
+    '§5.4, §5.11',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.INVALID_PARAMETER,
+      R.RNIC_INVALID_HANDLE,
+      R.QP_INVALID_SPECIAL_TYPE,
+      R.QP_INUSE,
+      R.RNIC_INVALID_PORT,
+      R.CQ_INVALID_HANDLE,
+      R.RNIC_WR_LIMIT_EXCEEDED,
+      R.RNIC_SG_LIMIT_EXCEEDED,
+      R.PD_INVALID_HANDLE,
+      R.XPORT_UNSUPPORTED,
+    ],
+    'IB only: get QP0/QP1 of a port (once per port until destroyed).',
+    IB,
+  ),
+  ri_cq_set_event_handler: op(
+    'Ch. 7 ri_cq_set_event_handler() p. 69',
+    '§5.3',
+    P,
+    'kernel-only',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.VP_INVALID_HANDLE, R.INVALID_PARAMETER, R.INVALID_HANDLER_ID, R.NO_PERMISSION],
-    'Allocate (id 0) or rebind a CEH ID; null callback silences it; does not arm.'),
-  ri_cq_req_notification: op('Ch. 7 ri_cq_req_notification() p. 71', '§5.3', PN, 'any',
+    'Allocate (id 0) or rebind a CEH ID; null callback silences it; does not arm.',
+  ),
+  ri_cq_req_notification: op(
+    'Ch. 7 ri_cq_req_notification() p. 71',
+    '§5.3',
+    PN,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.CQ_INVALID_HANDLE, R.INVALID_PARAMETER, R.CQ_NO_EVENT_HANDLER],
-    'Arm once for the next SOLICITED/ANY completion; existing entries never fire; errors are solicited.', FAST),
-  ri_cq_poll: op('Ch. 7 ri_cq_poll() p. 73', '§5.3, §6.10', PN, 'any',
+    'Arm once for the next SOLICITED/ANY completion; existing entries never fire; errors are solicited.',
+    FAST,
+  ),
+  ri_cq_poll: op(
+    'Ch. 7 ri_cq_poll() p. 73',
+    '§5.3, §6.10',
+    PN,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.CQ_INVALID_HANDLE, R.CQ_EMPTY],
-    'Reap up to num_wcs WCs; only CQ_EMPTY proves the CQ drained.', FAST),
-  ri_qp_create: op('Ch. 7 ri_qp_create() p. 79', '§5.4, §6.7', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.INVALID_PARAMETER, R.RNIC_INVALID_HANDLE, R.CQ_INVALID_HANDLE, R.RNIC_WR_LIMIT_EXCEEDED, R.RNIC_SG_LIMIT_EXCEEDED, R.PD_INVALID_HANDLE, R.SRQ_INVALID_HANDLE, R.QP_INVALID_SERVICE_TYPE, R.SRQ_LIMIT_OUT_OF_RANGE, R.SRQ_UNSUPPORTED, R.EXT_BMM_UNSUPPORTED, R.MPA_ATTR_UNSUPPORTED, R.INVALID_DDP_RDMAP_VERSION, R.NO_PERMISSION],
-    'Create a QP in IDLE; returns qp_id and actual sizes (≥ requested); os_data = QP identity.'),
-  ri_qp_query: op('Ch. 7 ri_qp_query() p. 82', '§5.4', PNS, 'any',
+    'Reap up to num_wcs WCs; only CQ_EMPTY proves the CQ drained.',
+    FAST,
+  ),
+  ri_qp_create: op(
+    'Ch. 7 ri_qp_create() p. 79',
+    '§5.4, §6.7',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.INVALID_PARAMETER,
+      R.RNIC_INVALID_HANDLE,
+      R.CQ_INVALID_HANDLE,
+      R.RNIC_WR_LIMIT_EXCEEDED,
+      R.RNIC_SG_LIMIT_EXCEEDED,
+      R.PD_INVALID_HANDLE,
+      R.SRQ_INVALID_HANDLE,
+      R.QP_INVALID_SERVICE_TYPE,
+      R.SRQ_LIMIT_OUT_OF_RANGE,
+      R.SRQ_UNSUPPORTED,
+      R.EXT_BMM_UNSUPPORTED,
+      R.MPA_ATTR_UNSUPPORTED,
+      R.INVALID_DDP_RDMAP_VERSION,
+      R.NO_PERMISSION,
+    ],
+    'Create a QP in IDLE; returns qp_id and actual sizes (≥ requested); os_data = QP identity.',
+  ),
+  ri_qp_query: op(
+    'Ch. 7 ri_qp_query() p. 82',
+    '§5.4',
+    PNS,
+    'any',
     [R.SUCCESS, R.INVALID_PARAMETER, R.RNIC_INVALID_HANDLE, R.QP_INVALID_HANDLE],
-    'All QP attributes; scq/rcq/srq as os_data; LLP handle current or null.'),
-  ri_qp_modify: op('Ch. 7 ri_qp_modify() p. 83', '§4.4–4.6, §5.4', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.QP_INVALID_HANDLE, R.INVALID_PARAMETER, R.RNIC_INVALID_PKEY_INDEX, R.RNIC_INVALID_PKEY_ENTRY, R.QP_INVALID_STATE, R.RNIC_INVALID_MTU, R.RNIC_INVALID_PORT, R.MIGRATION_STATE_INVALID, R.RNIC_INVALID_RNR_VALUE, R.QP_INVALID_SERVICE_TYPE, R.INVALID_LL_HANDLE, R.QP_ATTRIBUTE_CANT_CHANGE, R.QP_RESIZE_UNSUPPORTED, R.RNIC_ATOMICS_UNSUPPORTED, R.RNIC_WR_LIMIT_EXCEEDED, R.RNIC_IRD_ORD_EXCEEDED, R.QP_CANNOT_SHRINK, R.WINDOWS_BOUND, R.STILL_FLUSHING_WQES, R.SRQ_LIMIT_OUT_OF_RANGE, R.NO_PERMISSION, R.MPA_ATTR_UNSUPPORTED, R.INVALID_DDP_RDMAP_VERSION, R.LL_BAD_STATE],
-    'All-or-nothing attribute change / state transition; iWARP conversion (LLP handle, last streaming msg, MPA attrs).'),
-  ri_qp_destroy: op('Ch. 7 ri_qp_destroy() p. 88', '§5.4', PNS, 'any',
+    'All QP attributes; scq/rcq/srq as os_data; LLP handle current or null.',
+  ),
+  ri_qp_modify: op(
+    'Ch. 7 ri_qp_modify() p. 83',
+    '§4.4–4.6, §5.4',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.QP_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.RNIC_INVALID_PKEY_INDEX,
+      R.RNIC_INVALID_PKEY_ENTRY,
+      R.QP_INVALID_STATE,
+      R.RNIC_INVALID_MTU,
+      R.RNIC_INVALID_PORT,
+      R.MIGRATION_STATE_INVALID,
+      R.RNIC_INVALID_RNR_VALUE,
+      R.QP_INVALID_SERVICE_TYPE,
+      R.INVALID_LL_HANDLE,
+      R.QP_ATTRIBUTE_CANT_CHANGE,
+      R.QP_RESIZE_UNSUPPORTED,
+      R.RNIC_ATOMICS_UNSUPPORTED,
+      R.RNIC_WR_LIMIT_EXCEEDED,
+      R.RNIC_IRD_ORD_EXCEEDED,
+      R.QP_CANNOT_SHRINK,
+      R.WINDOWS_BOUND,
+      R.STILL_FLUSHING_WQES,
+      R.SRQ_LIMIT_OUT_OF_RANGE,
+      R.NO_PERMISSION,
+      R.MPA_ATTR_UNSUPPORTED,
+      R.INVALID_DDP_RDMAP_VERSION,
+      R.LL_BAD_STATE,
+    ],
+    'All-or-nothing attribute change / state transition; iWARP conversion (LLP handle, last streaming msg, MPA attrs).',
+  ),
+  ri_qp_destroy: op(
+    'Ch. 7 ri_qp_destroy() p. 88',
+    '§5.4',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.QP_INVALID_HANDLE, R.WINDOWS_BOUND, R.MULTICAST_ATTACHED],
-    'Destroy a QP; Type 2A windows bound → WINDOWS_BOUND; outstanding WRs cancelled silently.'),
-  ri_qp_postsq: op('Ch. 7 ri_qp_postsq() p. 93', '§5.5, §6.9', PN, 'any', POSTSQ_RETURNS,
-    'Post a WR list in order; partial success via num_wrs; WRs copied; Error state flushes.', FAST),
-  ri_qp_post_send: op('Ch. 7 ri_qp_post_send() p. 93', '§5.5', PN, 'any', POSTSQ_RETURNS,
-    'Post one Send / Send-with-Invalidate / IB Send-with-Immediate.', FAST),
-  ri_qp_post_rdma_read: op('Ch. 7 ri_qp_post_rdma_read() p. 93', '§5.5', PN, 'any', POSTSQ_RETURNS,
-    'Post one RDMA Read (or iWARP Read with Local Invalidate, ≤ 1 SGE).', FAST),
-  ri_qp_post_rdma_write: op('Ch. 7 ri_qp_post_rdma_write() p. 93', '§5.5', PN, 'any', POSTSQ_RETURNS,
-    'Post one RDMA Write (or IB Write with Immediate).', FAST),
-  ri_qp_post_bind: op('Ch. 7 ri_qp_post_bind() p. 93', '§3.8, §5.5', PN, 'any', POSTSQ_RETURNS,
-    'Post one Memory Window Bind.', FAST),
-  ri_qp_post_fmr: op('Ch. 7 ri_qp_post_fmr() p. 93', '§3.3, §5.5', PN, 'any', POSTSQ_RETURNS,
-    'Post one Fast-Register (privileged consumers only).', FAST),
-  ri_qp_post_local_invalidate: op('Ch. 7 ri_qp_post_local_invalidate() p. 93', '§5.5', PN, 'any', POSTSQ_RETURNS,
-    'Post one Local Invalidate of an MR or MW (Type 1 window → INVALID_WINDOW_TYPE).', FAST),
-  ri_qp_post_atomic: op('Ch. 7 ri_qp_post_atomic() p. 93', '§5.5', PN, 'any', POSTSQ_RETURNS,
+    'Destroy a QP; Type 2A windows bound → WINDOWS_BOUND; outstanding WRs cancelled silently.',
+  ),
+  ri_qp_postsq: op(
+    'Ch. 7 ri_qp_postsq() p. 93',
+    '§5.5, §6.9',
+    PN,
+    'any',
+    POSTSQ_RETURNS,
+    'Post a WR list in order; partial success via num_wrs; WRs copied; Error state flushes.',
+    FAST,
+  ),
+  ri_qp_post_send: op(
+    'Ch. 7 ri_qp_post_send() p. 93',
+    '§5.5',
+    PN,
+    'any',
+    POSTSQ_RETURNS,
+    'Post one Send / Send-with-Invalidate / IB Send-with-Immediate.',
+    FAST,
+  ),
+  ri_qp_post_rdma_read: op(
+    'Ch. 7 ri_qp_post_rdma_read() p. 93',
+    '§5.5',
+    PN,
+    'any',
+    POSTSQ_RETURNS,
+    'Post one RDMA Read (or iWARP Read with Local Invalidate, ≤ 1 SGE).',
+    FAST,
+  ),
+  ri_qp_post_rdma_write: op(
+    'Ch. 7 ri_qp_post_rdma_write() p. 93',
+    '§5.5',
+    PN,
+    'any',
+    POSTSQ_RETURNS,
+    'Post one RDMA Write (or IB Write with Immediate).',
+    FAST,
+  ),
+  ri_qp_post_bind: op('Ch. 7 ri_qp_post_bind() p. 93', '§3.8, §5.5', PN, 'any', POSTSQ_RETURNS, 'Post one Memory Window Bind.', FAST),
+  ri_qp_post_fmr: op(
+    'Ch. 7 ri_qp_post_fmr() p. 93',
+    '§3.3, §5.5',
+    PN,
+    'any',
+    POSTSQ_RETURNS,
+    'Post one Fast-Register (privileged consumers only).',
+    FAST,
+  ),
+  ri_qp_post_local_invalidate: op(
+    'Ch. 7 ri_qp_post_local_invalidate() p. 93',
+    '§5.5',
+    PN,
+    'any',
+    POSTSQ_RETURNS,
+    'Post one Local Invalidate of an MR or MW (Type 1 window → INVALID_WINDOW_TYPE).',
+    FAST,
+  ),
+  ri_qp_post_atomic: op(
+    'Ch. 7 ri_qp_post_atomic() p. 93',
+    '§5.5',
+    PN,
+    'any',
+    POSTSQ_RETURNS,
     'Post one IB atomic (CAS/FAA); no atomics (iWARP) → RNIC_ATOMICS_UNSUPPORTED.',
-    { interruptSafe: true, unsupported: R.RNIC_ATOMICS_UNSUPPORTED }),
-  ri_qp_post_datagram: op('Ch. 7 ri_qp_post_datagram() p. 93', '§5.5', PN, 'any', [...POSTSQ_RETURNS, R.XPORT_UNSUPPORTED],
-    'Post one IB UD datagram; non-IB → XPORT_UNSUPPORTED (softrdma decision).', { ...IB, interruptSafe: true }),
-  ri_qp_postrq: op('Ch. 7 ri_qp_postrq() p. 100', '§5.6', PN, 'any', POSTRQ_RETURNS,
-    'Post receive WRs to the RQ; QP on an SRQ → QP_TIED_TO_SRQ; Error state flushes.', FAST),
-  ri_qp_post_recv: op('Ch. 7 ri_qp_post_recv() p. 100', '§5.6', PN, 'any', POSTRQ_RETURNS,
-    'Post one receive WR to the RQ.', FAST),
-  ri_srq_create: op('Ch. 7 ri_srq_create() p. 104', '§5.7, §6.8', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.RNIC_WR_LIMIT_EXCEEDED, R.RNIC_SG_LIMIT_EXCEEDED, R.PD_INVALID_HANDLE, R.SRQ_LIMIT_OUT_OF_RANGE, R.SRQ_UNSUPPORTED],
-    'Create an SRQ (actual sizes ≥ requested); non-zero lowat arms the limit.', { unsupported: R.SRQ_UNSUPPORTED }),
-  ri_srq_query: op('Ch. 7 ri_srq_query() p. 106', '§5.7', PNS, 'any',
+    { interruptSafe: true, unsupported: R.RNIC_ATOMICS_UNSUPPORTED },
+  ),
+  ri_qp_post_datagram: op(
+    'Ch. 7 ri_qp_post_datagram() p. 93',
+    '§5.5',
+    PN,
+    'any',
+    [...POSTSQ_RETURNS, R.XPORT_UNSUPPORTED],
+    'Post one IB UD datagram; non-IB → XPORT_UNSUPPORTED (softrdma decision).',
+    { ...IB, interruptSafe: true },
+  ),
+  ri_qp_postrq: op(
+    'Ch. 7 ri_qp_postrq() p. 100',
+    '§5.6',
+    PN,
+    'any',
+    POSTRQ_RETURNS,
+    'Post receive WRs to the RQ; QP on an SRQ → QP_TIED_TO_SRQ; Error state flushes.',
+    FAST,
+  ),
+  ri_qp_post_recv: op('Ch. 7 ri_qp_post_recv() p. 100', '§5.6', PN, 'any', POSTRQ_RETURNS, 'Post one receive WR to the RQ.', FAST),
+  ri_srq_create: op(
+    'Ch. 7 ri_srq_create() p. 104',
+    '§5.7, §6.8',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.RNIC_WR_LIMIT_EXCEEDED,
+      R.RNIC_SG_LIMIT_EXCEEDED,
+      R.PD_INVALID_HANDLE,
+      R.SRQ_LIMIT_OUT_OF_RANGE,
+      R.SRQ_UNSUPPORTED,
+    ],
+    'Create an SRQ (actual sizes ≥ requested); non-zero lowat arms the limit.',
+    { unsupported: R.SRQ_UNSUPPORTED },
+  ),
+  ri_srq_query: op(
+    'Ch. 7 ri_srq_query() p. 106',
+    '§5.7',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.SRQ_INVALID_HANDLE, R.INVALID_PARAMETER, R.SRQ_UNSUPPORTED, R.SRQ_IN_ERROR],
-    'SRQ attributes incl. srq_armed.', { unsupported: R.SRQ_UNSUPPORTED }),
-  ri_srq_modify: op('Ch. 7 ri_srq_modify() p. 107', '§5.7', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.SRQ_INVALID_HANDLE, R.INVALID_PARAMETER, R.RNIC_WR_LIMIT_EXCEEDED, R.SRQ_IN_ERROR, R.SRQ_RESIZE_UNSUPPORTED, R.SRQ_LIMIT_OUT_OF_RANGE, R.SRQ_CANNOT_SHRINK, R.SRQ_UNSUPPORTED],
-    'All-or-nothing resize and/or set+arm the limit (no disarm).', { unsupported: R.SRQ_UNSUPPORTED }),
-  ri_srq_destroy: op('Ch. 7 ri_srq_destroy() p. 109', '§5.7', PNS, 'any',
+    'SRQ attributes incl. srq_armed.',
+    { unsupported: R.SRQ_UNSUPPORTED },
+  ),
+  ri_srq_modify: op(
+    'Ch. 7 ri_srq_modify() p. 107',
+    '§5.7',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.SRQ_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.RNIC_WR_LIMIT_EXCEEDED,
+      R.SRQ_IN_ERROR,
+      R.SRQ_RESIZE_UNSUPPORTED,
+      R.SRQ_LIMIT_OUT_OF_RANGE,
+      R.SRQ_CANNOT_SHRINK,
+      R.SRQ_UNSUPPORTED,
+    ],
+    'All-or-nothing resize and/or set+arm the limit (no disarm).',
+    { unsupported: R.SRQ_UNSUPPORTED },
+  ),
+  ri_srq_destroy: op(
+    'Ch. 7 ri_srq_destroy() p. 109',
+    '§5.7',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.SRQ_INVALID_HANDLE, R.SRQ_INUSE, R.SRQ_UNSUPPORTED],
-    'Destroy an SRQ after its QPs (SRQ_INUSE); remaining WRs are NOT flushed.', { unsupported: R.SRQ_UNSUPPORTED }),
-  ri_srq_post: op('Ch. 7 ri_srq_post() p. 100', '§5.6', PN, 'any', POSTRQ_RETURNS,
-    'Post receive WRs to an SRQ.', { interruptSafe: true, unsupported: R.SRQ_UNSUPPORTED }),
-  ri_srq_post_recv: op('Ch. 7 ri_srq_post_recv() p. 100', '§5.6', PN, 'any', POSTRQ_RETURNS,
-    'Post one receive WR to an SRQ.', { interruptSafe: true, unsupported: R.SRQ_UNSUPPORTED }),
-  ri_ltag_alloc: op('Ch. 7 ri_ltag_alloc() p. 111', '§5.8', PNS, 'privileged-by-default',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.PD_INVALID_HANDLE, R.INVALID_PARAMETER, R.EXT_BMM_UNSUPPORTED, R.NO_PERMISSION],
-    'Allocate an invalid MR STag with PBL room for fast-register (needs BMM).', { unsupported: R.EXT_BMM_UNSUPPORTED }),
-  ri_mr_reg: op('Ch. 7 ri_mr_reg() p. 113', '§3, §5.8', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.MEM_INVALID_ADDRESS, R.MEM_INVALID_LENGTH, R.PD_INVALID_HANDLE, R.MEM_INVALID_ACCESS, R.EXT_ZBVA_UNSUPPORTED],
-    'Register a virtual range (VP pins + translates); RTag iff remote rights.'),
-  ri_mr_query: op('Ch. 7 ri_mr_query() p. 115', '§5.8', PNS, 'any',
+    'Destroy an SRQ after its QPs (SRQ_INUSE); remaining WRs are NOT flushed.',
+    { unsupported: R.SRQ_UNSUPPORTED },
+  ),
+  ri_srq_post: op('Ch. 7 ri_srq_post() p. 100', '§5.6', PN, 'any', POSTRQ_RETURNS, 'Post receive WRs to an SRQ.', {
+    interruptSafe: true,
+    unsupported: R.SRQ_UNSUPPORTED,
+  }),
+  ri_srq_post_recv: op('Ch. 7 ri_srq_post_recv() p. 100', '§5.6', PN, 'any', POSTRQ_RETURNS, 'Post one receive WR to an SRQ.', {
+    interruptSafe: true,
+    unsupported: R.SRQ_UNSUPPORTED,
+  }),
+  ri_ltag_alloc: op(
+    'Ch. 7 ri_ltag_alloc() p. 111',
+    '§5.8',
+    PNS,
+    'privileged-by-default',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.PD_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.EXT_BMM_UNSUPPORTED,
+      R.NO_PERMISSION,
+    ],
+    'Allocate an invalid MR STag with PBL room for fast-register (needs BMM).',
+    { unsupported: R.EXT_BMM_UNSUPPORTED },
+  ),
+  ri_mr_reg: op(
+    'Ch. 7 ri_mr_reg() p. 113',
+    '§3, §5.8',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.MEM_INVALID_ADDRESS,
+      R.MEM_INVALID_LENGTH,
+      R.PD_INVALID_HANDLE,
+      R.MEM_INVALID_ACCESS,
+      R.EXT_ZBVA_UNSUPPORTED,
+    ],
+    'Register a virtual range (VP pins + translates); RTag iff remote rights.',
+  ),
+  ri_mr_query: op(
+    'Ch. 7 ri_mr_query() p. 115',
+    '§5.8',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.MR_INVALID_HANDLE, R.INVALID_PARAMETER],
-    'MR registration, tags, sharing, enforced bounds, STag state.'),
-  ri_mr_rereg: op('Ch. 7 ri_mr_rereg() p. 117', '§5.8', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.MR_INVALID_HANDLE, R.INVALID_PARAMETER, R.MEM_INVALID_ADDRESS, R.MEM_INVALID_LENGTH, R.PD_INVALID_HANDLE, R.MEM_INVALID_ACCESS, R.WINDOWS_BOUND, R.EXT_BMM_UNSUPPORTED, R.EXT_ZBVA_UNSUPPORTED],
-    'Virtual re-registration; failures other than 4 "no change" codes destroy the old MR.'),
-  ri_mr_dereg: op('Ch. 7 ri_mr_dereg() p. 120', '§5.8', PNS, 'any',
+    'MR registration, tags, sharing, enforced bounds, STag state.',
+  ),
+  ri_mr_rereg: op(
+    'Ch. 7 ri_mr_rereg() p. 117',
+    '§5.8',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.MR_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.MEM_INVALID_ADDRESS,
+      R.MEM_INVALID_LENGTH,
+      R.PD_INVALID_HANDLE,
+      R.MEM_INVALID_ACCESS,
+      R.WINDOWS_BOUND,
+      R.EXT_BMM_UNSUPPORTED,
+      R.EXT_ZBVA_UNSUPPORTED,
+    ],
+    'Virtual re-registration; failures other than 4 "no change" codes destroy the old MR.',
+  ),
+  ri_mr_dereg: op(
+    'Ch. 7 ri_mr_dereg() p. 120',
+    '§5.8',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.MR_INVALID_HANDLE, R.WINDOWS_BOUND],
-    'Deregister an MR and unpin; bound windows → WINDOWS_BOUND (MR unchanged).'),
-  ri_mr_reg_phys: op('Ch. 7 ri_mr_reg_phys() p. 122', '§5.8', PNS, 'privileged-by-default',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.MEM_INVALID_ADDRESS, R.MEM_INVALID_LENGTH, R.MEM_INVALID_PBLE_LENGTH, R.MEM_INVALID_PBLE, R.MEM_INVALID_OFFSET, R.PD_INVALID_HANDLE, R.MEM_INVALID_ACCESS, R.EXT_ZBVA_UNSUPPORTED, R.NO_PERMISSION],
-    'Register a physical buffer/page/block list.'),
-  ri_mr_rereg_phys: op('Ch. 7 ri_mr_rereg_phys() p. 124', '§5.8', PNS, 'privileged-by-default',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.MR_INVALID_HANDLE, R.INVALID_PARAMETER, R.MEM_INVALID_ADDRESS, R.MEM_INVALID_LENGTH, R.MEM_INVALID_PBLE_LENGTH, R.MEM_INVALID_OFFSET, R.PD_INVALID_HANDLE, R.MEM_INVALID_ACCESS, R.WINDOWS_BOUND, R.EXT_ZBVA_UNSUPPORTED, R.EXT_BMM_UNSUPPORTED, R.NO_PERMISSION],
-    'Physical re-registration of a non-shared MR; same destroy-on-failure rule as ri_mr_rereg.'),
-  ri_mr_reg_shared: op('Ch. 7 ri_mr_reg_shared() p. 127', '§5.8', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.MR_INVALID_HANDLE, R.INVALID_PARAMETER, R.PD_INVALID_HANDLE, R.MEM_INVALID_ACCESS, R.EXT_ZBVA_UNSUPPORTED],
-    'New MR sharing an MR\'s memory (original length; other PD/rights/VA allowed).'),
-  ri_mw_alloc: op('Ch. 7 ri_mw_alloc() p. 129', '§3.8, §5.9', PNS, 'any',
+    'Deregister an MR and unpin; bound windows → WINDOWS_BOUND (MR unchanged).',
+  ),
+  ri_mr_reg_phys: op(
+    'Ch. 7 ri_mr_reg_phys() p. 122',
+    '§5.8',
+    PNS,
+    'privileged-by-default',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.MEM_INVALID_ADDRESS,
+      R.MEM_INVALID_LENGTH,
+      R.MEM_INVALID_PBLE_LENGTH,
+      R.MEM_INVALID_PBLE,
+      R.MEM_INVALID_OFFSET,
+      R.PD_INVALID_HANDLE,
+      R.MEM_INVALID_ACCESS,
+      R.EXT_ZBVA_UNSUPPORTED,
+      R.NO_PERMISSION,
+    ],
+    'Register a physical buffer/page/block list.',
+  ),
+  ri_mr_rereg_phys: op(
+    'Ch. 7 ri_mr_rereg_phys() p. 124',
+    '§5.8',
+    PNS,
+    'privileged-by-default',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.MR_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.MEM_INVALID_ADDRESS,
+      R.MEM_INVALID_LENGTH,
+      R.MEM_INVALID_PBLE_LENGTH,
+      R.MEM_INVALID_OFFSET,
+      R.PD_INVALID_HANDLE,
+      R.MEM_INVALID_ACCESS,
+      R.WINDOWS_BOUND,
+      R.EXT_ZBVA_UNSUPPORTED,
+      R.EXT_BMM_UNSUPPORTED,
+      R.NO_PERMISSION,
+    ],
+    'Physical re-registration of a non-shared MR; same destroy-on-failure rule as ri_mr_rereg.',
+  ),
+  ri_mr_reg_shared: op(
+    'Ch. 7 ri_mr_reg_shared() p. 127',
+    '§5.8',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.MR_INVALID_HANDLE,
+      R.INVALID_PARAMETER,
+      R.PD_INVALID_HANDLE,
+      R.MEM_INVALID_ACCESS,
+      R.EXT_ZBVA_UNSUPPORTED,
+    ],
+    "New MR sharing an MR's memory (original length; other PD/rights/VA allowed).",
+  ),
+  ri_mw_alloc: op(
+    'Ch. 7 ri_mw_alloc() p. 129',
+    '§3.8, §5.9',
+    PNS,
+    'any',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.PD_INVALID_HANDLE, R.WINDOW_TYPE_UNSUPPORTED],
-    'Allocate an unbound window (invalid RTag) of a given type.', { unsupported: R.WINDOW_TYPE_UNSUPPORTED }),
-  ri_mw_dealloc: op('Ch. 7 ri_mw_dealloc() p. 133', '§5.9', PNS, 'any',
+    'Allocate an unbound window (invalid RTag) of a given type.',
+    { unsupported: R.WINDOW_TYPE_UNSUPPORTED },
+  ),
+  ri_mw_dealloc: op(
+    'Ch. 7 ri_mw_dealloc() p. 133',
+    '§5.9',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.MW_INVALID_HANDLE],
-    'Deallocate a window; later use → MW_INVALID_HANDLE.'),
-  ri_mw_query: op('Ch. 7 ri_mw_query() p. 131', '§5.9', PNS, 'any',
+    'Deallocate a window; later use → MW_INVALID_HANDLE.',
+  ),
+  ri_mw_query: op(
+    'Ch. 7 ri_mw_query() p. 131',
+    '§5.9',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.MW_INVALID_HANDLE],
-    'Window type, STag state, PD, rights, RTag (by handle, not RTag).'),
-  ri_mem_pin: op('Ch. 7 ri_mem_pin() p. 134', '§3.6, §5.10', PNS, 'privileged-only',
+    'Window type, STag state, PD, rights, RTag (by handle, not RTag).',
+  ),
+  ri_mem_pin: op(
+    'Ch. 7 ri_mem_pin() p. 134',
+    '§3.6, §5.10',
+    PNS,
+    'privileged-only',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.NO_PERMISSION, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER],
-    'Reference-counted pin through the RNIC.'),
-  ri_mem_unpin: op('Ch. 7 ri_mem_unpin() p. 134', '§3.6, §5.10', PNS, 'privileged-only',
+    'Reference-counted pin through the RNIC.',
+  ),
+  ri_mem_unpin: op(
+    'Ch. 7 ri_mem_unpin() p. 134',
+    '§3.6, §5.10',
+    PNS,
+    'privileged-only',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.NO_PERMISSION, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER],
-    'Unpin exactly a pinned range with the same os_data.'),
-  ri_mem_map: op('Ch. 7 ri_mem_map() p. 137', '§3.6, §5.10', PNS, 'privileged-only',
+    'Unpin exactly a pinned range with the same os_data.',
+  ),
+  ri_mem_map: op(
+    'Ch. 7 ri_mem_map() p. 137',
+    '§3.6, §5.10',
+    PNS,
+    'privileged-only',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.NO_PERMISSION, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER],
-    'Map a pinned VA prefix to one contiguous adapter range (caller loops).', FAST),
-  ri_mem_unmap: op('Ch. 7 ri_mem_unmap() p. 137', '§5.10', PNS, 'privileged-only',
+    'Map a pinned VA prefix to one contiguous adapter range (caller loops).',
+    FAST,
+  ),
+  ri_mem_unmap: op(
+    'Ch. 7 ri_mem_unmap() p. 137',
+    '§5.10',
+    PNS,
+    'privileged-only',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.NO_PERMISSION, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER],
-    'Unmap one ri_mem_map result (same os_data).', FAST),
-  ri_mem_sync_rread: op('Ch. 7 ri_mem_sync_rread() p. 139', '§3.7, §5.10', PNS, 'any',
+    'Unmap one ri_mem_map result (same os_data).',
+    FAST,
+  ),
+  ri_mem_sync_rread: op(
+    'Ch. 7 ri_mem_sync_rread() p. 139',
+    '§3.7, §5.10',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.MEM_INVALID_LTAG, R.MEM_INVALID_ADDRESS, R.MEM_INVALID_LENGTH],
-    'Sync non-coherent MRs before incoming RDMA Reads; no-op success otherwise.', FAST),
-  ri_mem_sync_rwrite: op('Ch. 7 ri_mem_sync_rwrite() p. 141', '§3.7, §5.10', PNS, 'any',
+    'Sync non-coherent MRs before incoming RDMA Reads; no-op success otherwise.',
+    FAST,
+  ),
+  ri_mem_sync_rwrite: op(
+    'Ch. 7 ri_mem_sync_rwrite() p. 141',
+    '§3.7, §5.10',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.INVALID_PARAMETER, R.MEM_INVALID_LTAG, R.MEM_INVALID_ADDRESS, R.MEM_INVALID_LENGTH],
-    'Sync non-coherent MRs after incoming RDMA Writes; no-op success otherwise.', FAST),
-  ri_ah_create: op('Ch. 7 ri_ah_create() p. 143', '§5.11', PNS, 'any',
+    'Sync non-coherent MRs after incoming RDMA Writes; no-op success otherwise.',
+    FAST,
+  ),
+  ri_ah_create: op(
+    'Ch. 7 ri_ah_create() p. 143',
+    '§5.11',
+    PNS,
+    'any',
     [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.PD_INVALID_HANDLE, R.INVALID_PARAMETER, R.XPORT_UNSUPPORTED],
-    'IB only: create a UD address handle.', IB),
-  ri_ah_query: op('Ch. 7 ri_ah_query() p. 145', '§5.11', PNS, 'any',
+    'IB only: create a UD address handle.',
+    IB,
+  ),
+  ri_ah_query: op(
+    'Ch. 7 ri_ah_query() p. 145',
+    '§5.11',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.ADDRESS_HANDLE_INVALID, R.INVALID_PARAMETER, R.XPORT_UNSUPPORTED],
-    'IB only: address vector and PD of an AH.', IB),
-  ri_ah_modify: op('Ch. 7 ri_ah_modify() p. 147', '§5.11', PNS, 'any',
+    'IB only: address vector and PD of an AH.',
+    IB,
+  ),
+  ri_ah_modify: op(
+    'Ch. 7 ri_ah_modify() p. 147',
+    '§5.11',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.ADDRESS_HANDLE_INVALID, R.INVALID_PARAMETER, R.XPORT_UNSUPPORTED],
-    'IB only: replace an AH\'s address vector.', IB),
-  ri_ah_destroy: op('Ch. 7 ri_ah_destroy() p. 148', '§5.11', PNS, 'any',
+    "IB only: replace an AH's address vector.",
+    IB,
+  ),
+  ri_ah_destroy: op(
+    'Ch. 7 ri_ah_destroy() p. 148',
+    '§5.11',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.ADDRESS_HANDLE_INVALID, R.XPORT_UNSUPPORTED],
-    'IB only: destroy an AH.', IB),
-  ri_mcast_attach: op('Ch. 7 ri_mcast_attach() p. 149', '§5.11', PNS, 'any',
-    [R.SUCCESS, R.RESOURCE_SHORTAGE, R.RNIC_INVALID_HANDLE, R.MGID_INVALID, R.MLID_INVALID, R.QP_INVALID_HANDLE, R.QP_INVALID_SERVICE_TYPE, R.RNIC_QPS_PER_MCAST_PORT_EXCEEDED, R.OP_UNSUPPORTED, R.XPORT_UNSUPPORTED],
-    'IB only: attach a UD QP to a multicast group.', IB),
-  ri_mcast_detach: op('Ch. 7 ri_mcast_detach() p. 151', '§5.11', PNS, 'any',
+    'IB only: destroy an AH.',
+    IB,
+  ),
+  ri_mcast_attach: op(
+    'Ch. 7 ri_mcast_attach() p. 149',
+    '§5.11',
+    PNS,
+    'any',
+    [
+      R.SUCCESS,
+      R.RESOURCE_SHORTAGE,
+      R.RNIC_INVALID_HANDLE,
+      R.MGID_INVALID,
+      R.MLID_INVALID,
+      R.QP_INVALID_HANDLE,
+      R.QP_INVALID_SERVICE_TYPE,
+      R.RNIC_QPS_PER_MCAST_PORT_EXCEEDED,
+      R.OP_UNSUPPORTED,
+      R.XPORT_UNSUPPORTED,
+    ],
+    'IB only: attach a UD QP to a multicast group.',
+    IB,
+  ),
+  ri_mcast_detach: op(
+    'Ch. 7 ri_mcast_detach() p. 151',
+    '§5.11',
+    PNS,
+    'any',
     [R.SUCCESS, R.RNIC_INVALID_HANDLE, R.MLID_INVALID, R.MGID_INVALID, R.QP_INVALID_HANDLE, R.XPORT_UNSUPPORTED, R.OP_UNSUPPORTED],
-    'IB only: detach a QP from a multicast group.', IB),
-  ri_process_sma_mad: op('Ch. 7 ri_process_sma_mad() p. 153', '§5.11', PNS, 'any',
+    'IB only: detach a QP from a multicast group.',
+    IB,
+  ),
+  ri_process_sma_mad: op(
+    'Ch. 7 ri_process_sma_mad() p. 153',
+    '§5.11',
+    PNS,
+    'any',
     [R.SUCCESS, R.XPORT_UNSUPPORTED],
-    'IB only: process an SMA SubnGet/SubnSet MAD into a SubnGetResp.', { ...IB, interruptSafe: true }),
+    'IB only: process an SMA SubnGet/SubnSet MAD into a SubnGetResp.',
+    { ...IB, interruptSafe: true },
+  ),
 };
 
 /** Every `ri_ops_t` entry, in `struct ri_ops` order (63 entries). */
@@ -1467,10 +1935,7 @@ export const RI_OPS_ORDER: readonly RiOpName[] = Object.freeze(Object.keys(OP_RO
 /** Static facts (interfaces, privilege, transport, return codes, summary) for every `ri_*` call. */
 export const RI_OP_INFO: { readonly [K in RiOpName]: RiOpInfo } = Object.freeze(
   Object.fromEntries(
-    RI_OPS_ORDER.map((name, index) => [
-      name,
-      Object.freeze({ member: `ri_op_${name.slice(3)}` as const, index, ...OP_ROWS[name] }),
-    ]),
+    RI_OPS_ORDER.map((name, index) => [name, Object.freeze({ member: `ri_op_${name.slice(3)}` as const, index, ...OP_ROWS[name] })]),
   ) as { [K in RiOpName]: RiOpInfo },
 );
 

@@ -356,9 +356,7 @@ export type RiFail<E extends RiErrorCode = RiErrorCode, F extends object = RiNoO
  * `F` is carried by *every* failure (used by the post-list calls, whose `num_wrs` OUT is valid on
  * failure too).
  */
-export type RiResult<T extends object = RiNoOutputs, F extends object = RiNoOutputs> =
-  | RiOk<T>
-  | RiFail<RiErrorCode, F>;
+export type RiResult<T extends object = RiNoOutputs, F extends object = RiNoOutputs> = RiOk<T> | RiFail<RiErrorCode, F>;
 
 /** Status-only outcome (calls without OUT parameters). */
 export type RiStatus = RiResult;

@@ -169,10 +169,7 @@ export function isRiHandle<K extends RiHandleKind>(x: unknown, kind: K): x is Ri
  * `ri_svc_make_handle()` (Ch. 10.2 helper): tags `fields` as a handle of `kind` and returns it
  * (the same object). Providers that use classes can set the tag themselves instead.
  */
-export function ri_svc_make_handle<K extends RiHandleKind, T extends object>(
-  kind: K,
-  fields: T,
-): T & ri_handle_struct<K> {
+export function ri_svc_make_handle<K extends RiHandleKind, T extends object>(kind: K, fields: T): T & ri_handle_struct<K> {
   Object.defineProperty(fields, RI_HANDLE_KIND, { value: kind, enumerable: false, writable: false });
   return fields as T & ri_handle_struct<K>;
 }
@@ -432,9 +429,7 @@ export interface ri_ib_rnic_attr_t {
 }
 
 /** `ri_transport_attr_ptr_t`: union `{ ib | iwarp }`, selected by `transport_type`. */
-export type ri_transport_attr_ptr_t =
-  | { readonly ib: ri_ib_rnic_attr_t }
-  | { readonly iwarp: ri_iwarp_rnic_attr_t };
+export type ri_transport_attr_ptr_t = { readonly ib: ri_ib_rnic_attr_t } | { readonly iwarp: ri_iwarp_rnic_attr_t };
 
 /** Fields of `ri_rnic_attr_t` other than the transport discriminant and the transport struct. */
 export interface ri_rnic_attr_common_t {
@@ -676,8 +671,7 @@ export type ri_async_event_type_t = RiAsyncEventType;
 /** Header spelling of {@link RiAsyncEventType.QP_BAD_CLOSE}. */
 export const RI_EVENT_TYPE_BAD_CLOSE = RiAsyncEventType.QP_BAD_CLOSE;
 /** Header spelling of {@link RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_TOO_MANY_RDMA_RDs}. */
-export const RI_EVENT_QP_IRRQ_PROTECTION_ERROR_TOO_MANY_RDMA_READS =
-  RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_TOO_MANY_RDMA_RDs;
+export const RI_EVENT_QP_IRRQ_PROTECTION_ERROR_TOO_MANY_RDMA_READS = RiAsyncEventType.QP_IRRQ_PROTECTION_ERROR_TOO_MANY_RDMA_RDs;
 /** Header spelling of {@link RiAsyncEventType.QP_PATH_MIGRATED}. */
 export const RI_EVENT_TYPE_QP_PATH_MIGRATED = RiAsyncEventType.QP_PATH_MIGRATED;
 /** Header spelling of {@link RiAsyncEventType.QP_COMMUNICATION_ESTABLISHED}. */
@@ -717,9 +711,7 @@ export interface ri_ib_port_event_t {
 }
 
 /** `ri_event_data_t`: union `{ port_event | resource_os_data }`. */
-export type ri_event_data_t =
-  | { readonly port_event: ri_ib_port_event_t }
-  | { readonly resource_os_data: ri_os_data_t };
+export type ri_event_data_t = { readonly port_event: ri_ib_port_event_t } | { readonly resource_os_data: ri_os_data_t };
 
 /** `ri_event_record_t`, discriminated on `event_type`. */
 export type ri_event_record_t =
@@ -1157,9 +1149,7 @@ export interface ri_qp_attr_in_t {
   readonly max_rdma_read_outgoing?: number;
   readonly max_rdma_read_incoming?: number;
   readonly enable_stag0_fastreg?: boolean;
-  readonly qp_xport?:
-    | { readonly qp_iwarp: Partial<ri_iwarp_qp_attr_t> }
-    | { readonly qp_ib: Partial<ri_ib_qp_attr_t> };
+  readonly qp_xport?: { readonly qp_iwarp: Partial<ri_iwarp_qp_attr_t> } | { readonly qp_ib: Partial<ri_ib_qp_attr_t> };
 }
 
 /**
@@ -1292,8 +1282,7 @@ export const RI_WR_NOTIFY_FLAG = RiWrFlags.LOCAL_SOLICITED_FLAG;
 /** Flags valid on receive WRs (`ri_qp_postrq`, `ri_srq_post`); others → `WR_INVALID_FLAGS`. */
 export const RI_WR_RECV_VALID_FLAGS = RiWrFlags.LOCAL_SOLICITED_FLAG | RiWrFlags.COALESCE_FLAG;
 /** Every defined SQ WR flag bit. */
-export const RI_WR_ALL_FLAGS =
-  0x7f | RiWrFlags.CONSUMER_FLAG1 | RiWrFlags.CONSUMER_FLAG0;
+export const RI_WR_ALL_FLAGS = 0x7f | RiWrFlags.CONSUMER_FLAG1 | RiWrFlags.CONSUMER_FLAG0;
 
 /** `ri_wr_common_t`: the members every WR starts with. */
 export interface ri_wr_common_t {

@@ -24,7 +24,19 @@
 import { RiWcStatus } from '../rnicpi/types.js';
 import { Fault } from '../rnic/faults.js';
 import { logger } from '../util/log.js';
-import { AethType, aethType, aethValue, type IbOpInfo, type IbPacket, ibOpInfo, NakCode, psnAdd, psnDiff, psnInRange, RNR_TIMER_USEC } from '../wire/ib/index.js';
+import {
+  AethType,
+  aethType,
+  aethValue,
+  type IbOpInfo,
+  type IbPacket,
+  ibOpInfo,
+  NakCode,
+  psnAdd,
+  psnDiff,
+  psnInRange,
+  RNR_TIMER_USEC,
+} from '../wire/ib/index.js';
 import { C } from './counters.js';
 import { wcStatusOfNak } from './nak-map.js';
 import type { Entry } from './requester.js';
@@ -51,7 +63,19 @@ export const enum CompStep {
 }
 
 /** {@link CompStep} names, for the debug log. */
-export const COMP_STEP_NAMES: readonly string[] = ['CHECK_PSN', 'CHECK_ACK', 'READ_RESPONSE', 'ATOMIC', 'ACK', 'NAK', 'RNR_NAK', 'SEQ_NAK', 'ERROR_NAK', 'COMPLETE', 'DONE'];
+export const COMP_STEP_NAMES: readonly string[] = [
+  'CHECK_PSN',
+  'CHECK_ACK',
+  'READ_RESPONSE',
+  'ATOMIC',
+  'ACK',
+  'NAK',
+  'RNR_NAK',
+  'SEQ_NAK',
+  'ERROR_NAK',
+  'COMPLETE',
+  'DONE',
+];
 
 /** The completer part of a {@link RoceQp} (rxe `qp->comp`). */
 export class RoceCompleter {
@@ -494,7 +518,14 @@ export class RoceCompleter {
     t.counters.inc(C.LOCAL_ACK_TIMEOUT);
     if (log.enabled) {
       const h = t.req.inflight[0]!;
-      log('QP[%d] timeout: una %d next %d, %d outstanding, head %s', t.qp.id, this.una, t.req.nextPsn, t.req.inflight.length, h.read ? 'Read' : h.atomicId !== null ? 'atomic' : 'packet');
+      log(
+        'QP[%d] timeout: una %d next %d, %d outstanding, head %s',
+        t.qp.id,
+        this.una,
+        t.req.nextPsn,
+        t.req.inflight.length,
+        h.read ? 'Read' : h.atomicId !== null ? 'atomic' : 'packet',
+      );
     }
     if (!this.#useRetry()) return;
     this.#readGapPsn = -1;

@@ -247,7 +247,15 @@ export function readPublishedCounters(dir = countersDir()): PublishedCounters[] 
     }
     try {
       const rec = JSON.parse(readFileSync(file, 'utf8')) as PublishedCounters;
-      if (rec && typeof rec === 'object' && rec.pid === pid && typeof rec.device === 'string' && rec.counters && typeof rec.counters === 'object') out.push(rec);
+      if (
+        rec &&
+        typeof rec === 'object' &&
+        rec.pid === pid &&
+        typeof rec.device === 'string' &&
+        rec.counters &&
+        typeof rec.counters === 'object'
+      )
+        out.push(rec);
     } catch {
       // being replaced, or not ours
     }

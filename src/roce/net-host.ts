@@ -153,7 +153,14 @@ export function ipv4ToGid(address: string): Uint8Array {
  */
 export function linkMtuOf(address: string): number | null {
   for (const [name, list] of Object.entries(networkInterfaces())) {
-    if (!list?.some((a) => a.address === address || (a.family === 'IPv6' && isIpv6Address(address) && canonicalAddress(a.address) === canonicalAddress(address)))) continue;
+    if (
+      !list?.some(
+        (a) =>
+          a.address === address ||
+          (a.family === 'IPv6' && isIpv6Address(address) && canonicalAddress(a.address) === canonicalAddress(address)),
+      )
+    )
+      continue;
     try {
       const mtu = Number(readFileSync(`/sys/class/net/${name}/mtu`, 'utf8').trim());
       return Number.isInteger(mtu) && mtu > 0 ? mtu : null;
@@ -163,7 +170,6 @@ export function linkMtuOf(address: string): number | null {
   }
   return null;
 }
-
 
 /**
  * True when endpoints can make the kernel send IPv4 ID 0: the native addon loaded (it sets
@@ -213,7 +219,13 @@ export function setDgramSocketOptions(fd: number, ipv6: boolean): boolean {
  * IPV6_ADD_MEMBERSHIP with its index for IPv6 (MLD, RFC 3810), on either datagram layer's
  * socket. Throws when the interface refuses it or (IPv6) the address is on no interface.
  */
-export function udpMembership(sock: NativeUdpSocket | dgram.Socket, group: string, groupBytes: Uint8Array, iface: string, join: boolean): void {
+export function udpMembership(
+  sock: NativeUdpSocket | dgram.Socket,
+  group: string,
+  groupBytes: Uint8Array,
+  iface: string,
+  join: boolean,
+): void {
   const native = !(sock instanceof dgram.Socket);
   if (!isIpv6Address(group)) {
     if (native) sock.membership(ipv4Number(group), ipv4Number(iface), join);

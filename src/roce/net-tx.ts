@@ -111,7 +111,15 @@ export class NativeTxQueue {
   }
 
   /** Queues a datagram; false when the queue is full (the datagram is dropped, counted, `onDone` called). */
-  push(pkt: RocePacket, len: number, addr: number, address: string, port: number, onDone: (() => void) | undefined, icrc: boolean): boolean {
+  push(
+    pkt: RocePacket,
+    len: number,
+    addr: number,
+    address: string,
+    port: number,
+    onDone: (() => void) | undefined,
+    icrc: boolean,
+  ): boolean {
     if (this.count >= MAX_TX_QUEUE) {
       this.#owner.stats.txErrors++;
       onDone?.();
@@ -169,7 +177,15 @@ export class NativeTxQueue {
         if (this.gso) {
           while (n < MAX_GSO_SEGS && i + n < q.length && (n + 1) * len <= MAX_GSO_BYTES) {
             const x = q[i + n]!;
-            if (x.addr !== first.addr || x.address !== first.address || x.port !== first.port || x.icrc !== first.icrc || x.len > len || q[i + n - 1]!.len !== len) break;
+            if (
+              x.addr !== first.addr ||
+              x.address !== first.address ||
+              x.port !== first.port ||
+              x.icrc !== first.icrc ||
+              x.len > len ||
+              q[i + n - 1]!.len !== len
+            )
+              break;
             const c = iovCount(x.pkt);
             if (run + c > MAX_MSG_IOV) break;
             run += c;
@@ -234,5 +250,4 @@ export class NativeTxQueue {
     pkts.length = 0;
     seen.clear();
   }
-
 }

@@ -59,7 +59,18 @@ import { FaultHook, type FaultPlan } from '../util/fault-hook.js';
 import { logger } from '../util/log.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
 import { datagramLayer, ICRC_META_WORD, type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
-import { BTH_LEN, checkIcrc, decodeIbPacket, ICRC_LEN, type IbPacket, ibPacketPartsLength, isIbWireError, readIcrc, solveIpv4Id, writeIcrc } from '../wire/ib/index.js';
+import {
+  BTH_LEN,
+  checkIcrc,
+  decodeIbPacket,
+  ICRC_LEN,
+  type IbPacket,
+  ibPacketPartsLength,
+  isIbWireError,
+  readIcrc,
+  solveIpv4Id,
+  writeIcrc,
+} from '../wire/ib/index.js';
 import { canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
 import { ROCEV2_PORT } from '../wire/ib/constants.js';
 import { IpIdWindow } from './ipid-window.js';
@@ -130,7 +141,6 @@ export interface RoceNetStats {
   /** A client threw while handling a packet (a bug; logged). */
   rxClientErrors: number;
 }
-
 
 /** Receive slots per recvmmsg (each 64 KiB: a GRO datagram, or one datagram up to the IPv4 maximum). */
 const RX_SLOTS_GRO = 16;
@@ -228,7 +238,17 @@ export class RoceNet {
       let err: Error | null = null;
       try {
         const bindTo = this.ipv6 ? this.#addrBytes : ipv4Number(address);
-        const r = this.#nsock.bind(bindTo, port, SOCKET_BUFFER, SOCKET_BUFFER, this.multicast, layer.gro, 65536, layer.gro ? RX_SLOTS_GRO : RX_SLOTS, this.#scope?.index ?? 0);
+        const r = this.#nsock.bind(
+          bindTo,
+          port,
+          SOCKET_BUFFER,
+          SOCKET_BUFFER,
+          this.multicast,
+          layer.gro,
+          65536,
+          layer.gro ? RX_SLOTS_GRO : RX_SLOTS,
+          this.#scope?.index ?? 0,
+        );
         this.#meta = r.meta;
         this.#metaWords = r.metaWords ?? 4;
         if (this.#metaWords <= ICRC_META_WORD) throw new Error('the native layer predates the ICRC in C (rebuild it)');
@@ -257,7 +277,13 @@ export class RoceNet {
     }
     // Several sockets of a host (processes, RNICs) may receive one group: SO_REUSEADDR, as
     // every multicast receiver sets it; unicast endpoints keep their address exclusive.
-    const sock = dgram.createSocket({ type: this.ipv6 ? 'udp6' : 'udp4', ipv6Only: this.ipv6, recvBufferSize: SOCKET_BUFFER, sendBufferSize: SOCKET_BUFFER, reuseAddr: this.multicast });
+    const sock = dgram.createSocket({
+      type: this.ipv6 ? 'udp6' : 'udp4',
+      ipv6Only: this.ipv6,
+      recvBufferSize: SOCKET_BUFFER,
+      sendBufferSize: SOCKET_BUFFER,
+      reuseAddr: this.multicast,
+    });
     this.#sock = sock;
     sock.on('message', (msg, rinfo) => this.#onMessage(msg, rinfo));
     this.ready = new Promise<void>((resolve, reject) => {
@@ -733,7 +759,11 @@ export class RoceNet {
       return;
     }
     // A group's datagram (DestQP 0xFFFFFF, IBTA Vol. 1 §10.5) goes to every QP attached to it.
-    const targets = this.multicast ? (pkt.bth.destQp === MULTICAST_QPN ? [...this.#clients.values()] : []) : [this.#clients.get(pkt.bth.destQp)].filter((c) => c !== undefined);
+    const targets = this.multicast
+      ? pkt.bth.destQp === MULTICAST_QPN
+        ? [...this.#clients.values()]
+        : []
+      : [this.#clients.get(pkt.bth.destQp)].filter((c) => c !== undefined);
     if (targets.length === 0) {
       this.stats.rxNoQp++;
       return;

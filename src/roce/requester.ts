@@ -22,7 +22,18 @@ import { AtomicKind } from '../rnic/atomics.js';
 import { TxOp, type TxSeg } from '../rnic/transport.js';
 import type { OrqEntry, SqWqe } from '../rnic/wqe.js';
 import { logger } from '../util/log.js';
-import { encodeIbPacket, encodeIbPacketGather, IbOpcode, type IbPacket, ibOpInfo, ibPadCount, newBth, psnAdd, psnDiff, QKEY_CONTROLLED } from '../wire/ib/index.js';
+import {
+  encodeIbPacket,
+  encodeIbPacketGather,
+  IbOpcode,
+  type IbPacket,
+  ibOpInfo,
+  ibPadCount,
+  newBth,
+  psnAdd,
+  psnDiff,
+  QKEY_CONTROLLED,
+} from '../wire/ib/index.js';
 import { C } from './counters.js';
 import { datagramsPerRecvBuffer } from './net-host.js';
 import type { RocePacket } from './net-tx.js';
@@ -137,7 +148,8 @@ export class RoceRequester {
       }
       return svc | (first ? IbOpcode.RC_RDMA_WRITE_FIRST : IbOpcode.RC_RDMA_WRITE_MIDDLE);
     }
-    if (seg.op === TxOp.SEND_INVALIDATE && last) return first ? IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE : IbOpcode.RC_SEND_LAST_WITH_INVALIDATE;
+    if (seg.op === TxOp.SEND_INVALIDATE && last)
+      return first ? IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE : IbOpcode.RC_SEND_LAST_WITH_INVALIDATE;
     if (last) {
       if (first) return svc | (imm ? IbOpcode.RC_SEND_ONLY_WITH_IMMEDIATE : IbOpcode.RC_SEND_ONLY);
       return svc | (imm ? IbOpcode.RC_SEND_LAST_WITH_IMMEDIATE : IbOpcode.RC_SEND_LAST);
@@ -156,7 +168,12 @@ export class RoceRequester {
     const rc = service === 'RC';
     const ackReq = rc && (seg.last || ++this.sinceAck >= this.#ackEvery);
     if (ackReq) this.sinceAck = 0;
-    const bth = { ...newBth(opcode, service === 'UD' ? (seg.ud?.remoteQpn ?? 0) : qp.ib.destQpn, psn), padCnt: ibPadCount(seg.len), ackReq, se: seg.se && seg.last };
+    const bth = {
+      ...newBth(opcode, service === 'UD' ? (seg.ud?.remoteQpn ?? 0) : qp.ib.destQpn, psn),
+      padCnt: ibPadCount(seg.len),
+      ackReq,
+      se: seg.se && seg.last,
+    };
     const p: IbPacket = { bth, payload: EMPTY };
     if (seg.op === TxOp.RDMA_WRITE && seg.offset === 0) p.reth = { va: seg.to, rkey: seg.stag, dmaLen: seg.wqe?.totalLen ?? seg.len };
     if (seg.op === TxOp.SEND_INVALIDATE && seg.last) p.ieth = seg.invStag;

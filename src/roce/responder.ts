@@ -306,7 +306,11 @@ export class RoceResponder {
     const info = this.#info!;
     const len = p.payload.length;
     const payload: RxPayload = { segments: [p.payload] };
-    const f = this.t.qp.responder.rxSend(this.#sendSegment(len, info.last, p.bth.se, info.invalidate, p.ieth ?? 0, info.immediate ? p.immDt : undefined), payload, 0);
+    const f = this.t.qp.responder.rxSend(
+      this.#sendSegment(len, info.last, p.bth.se, info.invalidate, p.ieth ?? 0, info.immediate ? p.immDt : undefined),
+      payload,
+      0,
+    );
     if (f === Fault.NO_RECV_BUFFER) return RespStep.RNR_NAK;
     if (f !== Fault.OK) {
       this.#fault = f;
@@ -430,7 +434,8 @@ export class RoceResponder {
     const reth = p.reth!;
     const psn = p.bth.psn;
     const res = this.#ring.find((x) => x.orig === null && psnInRange(psn, x.first, x.n));
-    if (!res || reth.rkey !== res.rkey || reth.va < res.va || reth.va + BigInt(reth.dmaLen) > res.va + BigInt(res.len)) return RespStep.DONE;
+    if (!res || reth.rkey !== res.rkey || reth.va < res.va || reth.va + BigInt(reth.dmaLen) > res.va + BigInt(res.len))
+      return RespStep.DONE;
     const qp = t.qp;
     // The Read being answered now is this one (or an earlier replay of it): the requester has
     // given up on that stream (it accepts responses only from the start of its latest request),
@@ -439,7 +444,12 @@ export class RoceResponder {
     // response could only be retried after the whole stale stream had gone out, and a lossy
     // path would exhaust retry_cnt on a large Read.
     const cur = this.respFifo[0];
-    if (cur && cur.va !== 0n && psnInRange(cur.first, res.first, res.n) && qp.responder.restartHeadRead(Number(reth.va - cur.va), reth.dmaLen)) {
+    if (
+      cur &&
+      cur.va !== 0n &&
+      psnInRange(cur.first, res.first, res.n) &&
+      qp.responder.restartHeadRead(Number(reth.va - cur.va), reth.dmaLen)
+    ) {
       cur.first = psn;
       cur.va = reth.va;
       t.kick();
@@ -607,7 +617,16 @@ export class RoceResponder {
     // drops the datagram: UD has no NAK (a missing receive, a short buffer: class D).
     if (p.payload.length > this.t.mtu) return;
     const d = p.deth!;
-    const dg = { grh: grhOf(r), payload: { segments: [p.payload] }, skip: 0, len: p.payload.length, se: p.bth.se, srcQpn: d.srcQp, qkey: d.qkey >>> 0, imm: p.immDt };
+    const dg = {
+      grh: grhOf(r),
+      payload: { segments: [p.payload] },
+      skip: 0,
+      len: p.payload.length,
+      se: p.bth.se,
+      srcQpn: d.srcQp,
+      qkey: d.qkey >>> 0,
+      imm: p.immDt,
+    };
     if (this.t.qp.responder.rxDatagram(dg) === Fault.OK) {
       this.t.counters.inc(C.RDMA_RECV);
     }

@@ -30,7 +30,16 @@ import type { Qp } from '../rnic/qp.js';
 import { IbQpAttr } from '../rnic/qp-states.js';
 import { type IbQpAttrs, mtuBytes, type QpTransport, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { logger } from '../util/log.js';
-import { IbService, ibOpInfo, ibPacketPartsLength, NakCode, nakSyndrome, PKEY_DEFAULT, PKEY_DEFAULT_LIMITED, ROCEV2_PORT } from '../wire/ib/index.js';
+import {
+  IbService,
+  ibOpInfo,
+  ibPacketPartsLength,
+  NakCode,
+  nakSyndrome,
+  PKEY_DEFAULT,
+  PKEY_DEFAULT_LIMITED,
+  ROCEV2_PORT,
+} from '../wire/ib/index.js';
 import { RoceCompleter } from './completer.js';
 import { C, RoceQpCounters } from './counters.js';
 import { nakOfFault } from './nak-map.js';
@@ -101,7 +110,6 @@ export function attachRoce(qp: Qp, attrs: Readonly<IbQpAttrs>): RoceQp | RiRet {
   }
   return t;
 }
-
 
 /** The RoCEv2 half of one IB QP: its endpoints, transmit loop and receive dispatch. */
 export class RoceQp implements QpTransport, RoceNetClient {
@@ -346,7 +354,13 @@ export class RoceQp implements QpTransport, RoceNetClient {
       if (resp.respFifo.length === 0) resp.flushAck();
       resp.sendAck(resp.curPsn, syn);
       this.qp.rnic.counters.terminatesSent++;
-      log('QP[%d] NAK 0x%s PSN %d (%s)', this.qp.id, syn.toString(16), resp.curPsn, typeof err === 'number' ? Fault[err] : (err as RoceWireError).message);
+      log(
+        'QP[%d] NAK 0x%s PSN %d (%s)',
+        this.qp.id,
+        syn.toString(16),
+        resp.curPsn,
+        typeof err === 'number' ? Fault[err] : (err as RoceWireError).message,
+      );
     }
     const msn = resp.msn;
     const bytes = Uint8Array.of(syn, (msn >>> 16) & 0xff, (msn >>> 8) & 0xff, msn & 0xff);

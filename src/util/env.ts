@@ -52,18 +52,46 @@ const IBCM_ALLOWED = 'accept=MS halfopen=N persource=N pressure=MS resp=0..31';
 
 /** Every `SOFTRDMA_*` variable, in the order `softrdma help env` lists them. */
 export const ENV_VARS: readonly EnvVar[] = Object.freeze([
-  { name: ENV_DEVICE, syntax: 'DEVICE', help: 'the device rdma_cm uses when an address does not choose one: softrdma0 (iWARP) or softroce0 (RoCEv2); default softrdma0' },
-  { name: ENV_ROCE_ADDRS, syntax: 'ADDR[,ADDR...]', help: "the RoCE device's GID table: these IPv4 or IPv6 addresses instead of the host's (two processes on one host need different ones)" },
+  {
+    name: ENV_DEVICE,
+    syntax: 'DEVICE',
+    help: 'the device rdma_cm uses when an address does not choose one: softrdma0 (iWARP) or softroce0 (RoCEv2); default softrdma0',
+  },
+  {
+    name: ENV_ROCE_ADDRS,
+    syntax: 'ADDR[,ADDR...]',
+    help: "the RoCE device's GID table: these IPv4 or IPv6 addresses instead of the host's (two processes on one host need different ones)",
+  },
   { name: ENV_ROCE_PORT, syntax: '1..65535', help: "the RoCE device's UDP port (default 4791)" },
   { name: ENV_MPA, syntax: 'KEY=VALUE ...', help: `MPA start-up settings of the iWARP CM, keys separated by spaces: ${MPA_ALLOWED}` },
   { name: ENV_IBCM, syntax: 'KEY=VALUE ...', help: `limits of the RoCE device's CM, keys separated by spaces: ${IBCM_ALLOWED}` },
-  { name: ENV_PCAP, syntax: 'DIR', help: 'write a pcap capture of every connection (iWARP) and UDP endpoint (RoCE) into DIR, for Wireshark' },
-  { name: ENV_CRC32C, syntax: 'hw|native|js', help: 'the CRC32c code of MPA: hw (the CPU\'s CRC32C instruction through the package addon, the default), native (@node-rs/crc32) or js; each falls back to the next when it is missing' },
-  { name: ENV_NATIVE, syntax: '0|1', help: "the RoCE device's datagram layer: 1 (default) the native addon (recvmmsg/sendmmsg) when it is built, 0 Node's dgram" },
+  {
+    name: ENV_PCAP,
+    syntax: 'DIR',
+    help: 'write a pcap capture of every connection (iWARP) and UDP endpoint (RoCE) into DIR, for Wireshark',
+  },
+  {
+    name: ENV_CRC32C,
+    syntax: 'hw|native|js',
+    help: "the CRC32c code of MPA: hw (the CPU's CRC32C instruction through the package addon, the default), native (@node-rs/crc32) or js; each falls back to the next when it is missing",
+  },
+  {
+    name: ENV_NATIVE,
+    syntax: '0|1',
+    help: "the RoCE device's datagram layer: 1 (default) the native addon (recvmmsg/sendmmsg) when it is built, 0 Node's dgram",
+  },
   { name: ENV_GSO, syntax: '0|1', help: 'native datagram layer: 0 turns UDP segmentation offload (UDP_SEGMENT) off; default 1' },
   { name: ENV_GRO, syntax: '0|1', help: 'native datagram layer: 0 turns UDP receive coalescing (UDP_GRO) off; default 1' },
-  { name: ENV_STATS_DIR, syntax: 'DIR', help: 'where a process publishes its RoCE counters for softrdma stat (default $XDG_RUNTIME_DIR/softrdma, else <tmpdir>/softrdma-<uid>)' },
-  { name: ENV_SOCKET, syntax: 'PATH', help: 'the unix socket of softrdma daemon, which softrdma exec hands to its program (default $XDG_RUNTIME_DIR/softrdma/daemon.sock, else <tmpdir>/softrdma-<uid>/daemon.sock)' },
+  {
+    name: ENV_STATS_DIR,
+    syntax: 'DIR',
+    help: 'where a process publishes its RoCE counters for softrdma stat (default $XDG_RUNTIME_DIR/softrdma, else <tmpdir>/softrdma-<uid>)',
+  },
+  {
+    name: ENV_SOCKET,
+    syntax: 'PATH',
+    help: 'the unix socket of softrdma daemon, which softrdma exec hands to its program (default $XDG_RUNTIME_DIR/softrdma/daemon.sock, else <tmpdir>/softrdma-<uid>/daemon.sock)',
+  },
 ]);
 
 const env = (name: string): string | undefined => {
@@ -91,14 +119,16 @@ export function statsDirFromEnv(value = env(ENV_STATS_DIR)): string | undefined 
   } catch {
     // Not there yet: it is made at the first publication.
   }
-  if (!isAbsolute(value) || isFile || value.includes('\0')) throw new EnvError(ENV_STATS_DIR, value, 'an absolute directory path (made if missing), not a file');
+  if (!isAbsolute(value) || isFile || value.includes('\0'))
+    throw new EnvError(ENV_STATS_DIR, value, 'an absolute directory path (made if missing), not a file');
   return value;
 }
 
 /** `SOFTRDMA_SOCKET`: the daemon's socket path; undefined when unset. Absolute, and short enough for `sun_path` (108 bytes with its NUL). */
 export function socketFromEnv(value = env(ENV_SOCKET)): string | undefined {
   if (value === undefined) return undefined;
-  if (!isAbsolute(value) || value.includes('\0') || Buffer.byteLength(value) > 107) throw new EnvError(ENV_SOCKET, value, 'an absolute path of at most 107 bytes');
+  if (!isAbsolute(value) || value.includes('\0') || Buffer.byteLength(value) > 107)
+    throw new EnvError(ENV_SOCKET, value, 'an absolute path of at most 107 bytes');
   return value;
 }
 
@@ -247,7 +277,8 @@ export function ibcmFromEnv(value = env(ENV_IBCM)): IbCmEnv {
  */
 export function checkEnv(devices?: readonly string[]): void {
   const dev = deviceFromEnv();
-  if (dev !== undefined && devices && !devices.includes(dev)) throw new EnvError(ENV_DEVICE, dev, `one of the devices: ${devices.join(', ')}`);
+  if (dev !== undefined && devices && !devices.includes(dev))
+    throw new EnvError(ENV_DEVICE, dev, `one of the devices: ${devices.join(', ')}`);
   roceAddrsFromEnv();
   rocePortFromEnv();
   mpaFromEnv();

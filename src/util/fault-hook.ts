@@ -41,22 +41,22 @@ function mulberry32(seed: number): () => number {
 }
 
 export class FaultHook {
-  private readonly rnd: () => number;
+  readonly #rnd: () => number;
   /** Counts of each fault applied, for tests and logs. */
   readonly applied = { drop: 0, duplicate: 0, reorder: 0, delay: 0, corrupt: 0 };
   constructor(readonly plan: FaultPlan) {
-    this.rnd = mulberry32(plan.seed);
+    this.#rnd = mulberry32(plan.seed);
   }
 
   /** Decides the fate of the next unit (every probability is drawn, so the stream is stable). */
   decide(): FaultDecision {
     const p = this.plan;
     const d: FaultDecision = {
-      drop: this.rnd() < (p.drop ?? 0),
-      duplicate: this.rnd() < (p.duplicate ?? 0),
-      reorder: this.rnd() < (p.reorder ?? 0),
-      delayMs: this.rnd() < (p.delay ?? 0) ? (p.delayMs ?? 5) : 0,
-      corrupt: this.rnd() < (p.corrupt ?? 0),
+      drop: this.#rnd() < (p.drop ?? 0),
+      duplicate: this.#rnd() < (p.duplicate ?? 0),
+      reorder: this.#rnd() < (p.reorder ?? 0),
+      delayMs: this.#rnd() < (p.delay ?? 0) ? (p.delayMs ?? 5) : 0,
+      corrupt: this.#rnd() < (p.corrupt ?? 0),
     };
     if (d.drop) this.applied.drop++;
     if (d.duplicate) this.applied.duplicate++;
@@ -68,6 +68,6 @@ export class FaultHook {
 
   /** A uniform integer in [0, n). */
   pick(n: number): number {
-    return Math.floor(this.rnd() * n);
+    return Math.floor(this.#rnd() * n);
   }
 }

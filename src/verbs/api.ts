@@ -269,12 +269,7 @@ export interface VerbsApi {
   ibv_open_xrc_domain(context: ibv_context, fd: number, oflag: number): ibv_xrc_domain | null;
 
   /** §4.4.9 Legacy XRC SRQ. iWARP/softrdma: null, errno ENOSYS. */
-  ibv_create_xrc_srq(
-    pd: ibv_pd,
-    xrc_domain: ibv_xrc_domain,
-    xrc_cq: ibv_cq,
-    srq_init_attr: In<ibv_srq_init_attr>,
-  ): ibv_srq | null;
+  ibv_create_xrc_srq(pd: ibv_pd, xrc_domain: ibv_xrc_domain, xrc_cq: ibv_cq, srq_init_attr: In<ibv_srq_init_attr>): ibv_srq | null;
 
   /** §4.4.10 Legacy XRC. iWARP/softrdma: ENOSYS. */
   ibv_close_xrc_domain(d: ibv_xrc_domain): number;

@@ -537,14 +537,7 @@ export function ibv_node_type_str(node_type: number): string {
   return NODE_TYPE_STR[node_type]!;
 }
 
-const PORT_STATE_STR: readonly string[] = [
-  'no state change (NOP)',
-  'down',
-  'init',
-  'armed',
-  'active',
-  'active defer',
-];
+const PORT_STATE_STR: readonly string[] = ['no state change (NOP)', 'down', 'init', 'armed', 'active', 'active defer'];
 
 /** `ibv_port_state_str()` (manual §4.2.8; enum_strs.c:53-68): "unknown" outside NOP..ACTIVE_DEFER. */
 export function ibv_port_state_str(port_state: number): string {

@@ -134,8 +134,8 @@ export class Context implements ibv_context {
   closed = false;
   /** Objects created through this context and not yet destroyed. */
   readonly objects = new Set<{ readonly dead: boolean }>();
-  private readonly events: ibv_async_event[] = [];
-  private readonly waiters: { ev: ibv_async_event; resolve: (ret: number) => void }[] = [];
+  readonly #events: ibv_async_event[] = [];
+  readonly #waiters: { ev: ibv_async_event; resolve: (ret: number) => void }[] = [];
   constructor(
     readonly device: Device,
     readonly rnic: ri_rnic_handle_t,
@@ -147,7 +147,7 @@ export class Context implements ibv_context {
   /** Queues an asynchronous event, or hands it to the oldest waiter. */
   postAsync(type: ibv_event_type, element: ibv_async_event['element']): void {
     if (this.closed) return;
-    const w = this.waiters.shift();
+    const w = this.#waiters.shift();
     if (w) {
       w.ev.event_type = type;
       w.ev.element = element;
@@ -155,21 +155,21 @@ export class Context implements ibv_context {
       w.resolve(0);
       return;
     }
-    this.events.push({ event_type: type, element });
+    this.#events.push({ event_type: type, element });
   }
 
   /** Drops the queued (not yet read) events of an object being destroyed. */
   dropAsync(target: object): void {
-    for (let i = this.events.length - 1; i >= 0; i--) {
-      const e = this.events[i]!.element;
-      if (e.qp === target || e.cq === target || e.srq === target) this.events.splice(i, 1);
+    for (let i = this.#events.length - 1; i >= 0; i--) {
+      const e = this.#events[i]!.element;
+      if (e.qp === target || e.cq === target || e.srq === target) this.#events.splice(i, 1);
     }
   }
 
   /** `ibv_get_async_event`: resolves with 0 once an event is copied into `ev`. */
   getAsync(ev: ibv_async_event): Promise<number> {
     if (this.closed) return Promise.resolve(fail(EBADF));
-    const e = this.events.shift();
+    const e = this.#events.shift();
     if (e) {
       ev.event_type = e.event_type;
       ev.element = e.element;
@@ -178,13 +178,13 @@ export class Context implements ibv_context {
     }
     if (this.async_nonblocking) return Promise.resolve(fail(EAGAIN));
     // errno is set as the blocked call returns (in its own flow), not by ibv_close_device.
-    return new Promise<number>((resolve) => this.waiters.push({ ev, resolve })).then((r) => (r === EBADF ? fail(EBADF) : r));
+    return new Promise<number>((resolve) => this.#waiters.push({ ev, resolve })).then((r) => (r === EBADF ? fail(EBADF) : r));
   }
 
   close(): void {
     this.closed = true;
-    for (const w of this.waiters.splice(0)) w.resolve(EBADF);
-    this.events.length = 0;
+    for (const w of this.#waiters.splice(0)) w.resolve(EBADF);
+    this.#events.length = 0;
   }
 }
 
@@ -316,7 +316,8 @@ function boot(): AccessLayerState {
           : pe.port_state === RiIbPortState.ACTIVE
             ? ibv_event_type.IBV_EVENT_PORT_ACTIVE
             : ibv_event_type.IBV_EVENT_PORT_ERR;
-        for (const c of liveContexts) if (c.device === dev) c.postAsync(t, { cq: null, qp: null, srq: null, port_num: pe.port_number || 1 });
+        for (const c of liveContexts)
+          if (c.device === dev) c.postAsync(t, { cq: null, qp: null, srq: null, port_num: pe.port_number || 1 });
         return;
       }
       const type = ibvEventOf(ev.event_type);

@@ -303,8 +303,7 @@ export const IWARP_UNSUPPORTED_SOURCE: Readonly<Record<string, string>> = Object
   'rdma_create_ep:IBV_QPT_UD': 'siw: rdma_create_ep creates the QP through rdma_create_qp → EOPNOTSUPP',
   ibv_create_ah: 'rdma-core: dummy_ops create_ah sets errno = EOPNOTSUPP, returns NULL',
   ibv_destroy_ah: 'rdma-core: dummy_ops destroy_ah returns EOPNOTSUPP',
-  ibv_init_ah_from_wc:
-    'softrdma: rdma-core computes it without the provider, but there are no UD completions on iWARP',
+  ibv_init_ah_from_wc: 'softrdma: rdma-core computes it without the provider, but there are no UD completions on iWARP',
   ibv_create_ah_from_wc: 'rdma-core: ends in create_ah → NULL, errno EOPNOTSUPP',
   ibv_attach_mcast: 'rdma-core: dummy_ops attach_mcast returns EOPNOTSUPP (not ENOSYS)',
   ibv_detach_mcast: 'rdma-core: dummy_ops detach_mcast returns EOPNOTSUPP',
@@ -316,12 +315,13 @@ export const IWARP_UNSUPPORTED_SOURCE: Readonly<Record<string, string>> = Object
   'ibv_post_send:IBV_WR_RDMA_WRITE_WITH_IMM':
     'siw: providers/siw push_send_wqe "opcode unsupported" → EINVAL, bad_wr set; softrdma: the same on a connection without RFC 7306',
   'ibv_post_send:IBV_WR_SEND_WITH_IMM': 'siw: push_send_wqe → EINVAL; softrdma: on a connection without RFC 7306',
-  'ibv_post_send:IBV_WR_ATOMIC_CMP_AND_SWP': 'siw: push_send_wqe → EINVAL (atomic_cap IBV_ATOMIC_NONE); softrdma: on a connection without RFC 7306',
+  'ibv_post_send:IBV_WR_ATOMIC_CMP_AND_SWP':
+    'siw: push_send_wqe → EINVAL (atomic_cap IBV_ATOMIC_NONE); softrdma: on a connection without RFC 7306',
   'ibv_post_send:IBV_WR_ATOMIC_FETCH_AND_ADD': 'siw: push_send_wqe → EINVAL; softrdma: on a connection without RFC 7306',
   'ibv_post_send:IBV_WR_TSO': 'siw: push_send_wqe → EINVAL',
   'ibv_post_send:IBV_WR_DRIVER1': 'siw: push_send_wqe → EINVAL',
-  'ibv_post_send:IBV_WR_FLUSH': 'softrdma: beyond siw\'s opcode table; same answer (EINVAL)',
-  'ibv_post_send:IBV_WR_ATOMIC_WRITE': 'softrdma: beyond siw\'s opcode table; same answer (EINVAL)',
+  'ibv_post_send:IBV_WR_FLUSH': "softrdma: beyond siw's opcode table; same answer (EINVAL)",
+  'ibv_post_send:IBV_WR_ATOMIC_WRITE': "softrdma: beyond siw's opcode table; same answer (EINVAL)",
   'ibv_modify_qp:IBV_QPS_RTS_UNCONNECTED':
     'siw: siw_qp_nextstate_from_idle refuses RTS without an LLP socket ("no socket") → -EINVAL; only rdma_cm (iw_cm) connects a QP',
   'ibv_modify_qp:IBV_QP_ALT_PATH':

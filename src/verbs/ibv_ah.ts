@@ -105,10 +105,17 @@ export function destroyAh(ah: ibv_ah): number {
  * datagram. RoCE datagrams always carry a GRH (`IBV_WC_GRH`): the reply goes to its source GID,
  * from the local GID it was sent to (its index in the GID table), as rdma-core does.
  */
-export function initAhFromWc(ctx: Context, port_num: number, wc: In<ibv_wc>, grhIn: Uint8Array | In<ibv_grh> | null, ah_attr: ibv_ah_attr): number {
+export function initAhFromWc(
+  ctx: Context,
+  port_num: number,
+  wc: In<ibv_wc>,
+  grhIn: Uint8Array | In<ibv_grh> | null,
+  ah_attr: ibv_ah_attr,
+): number {
   if (ctx.closed || port_num !== 1 || !wc || !ah_attr) return fail(EINVAL);
   const grh = grhIn instanceof Uint8Array ? decodeGrh(grhIn) : grhIn;
-  if (!((wc.wc_flags ?? 0) & ibv_wc_flags.IBV_WC_GRH) || !grh) return fail(EINVAL, 'ibv_init_ah_from_wc: a RoCE reply needs the GRH of the datagram (EINVAL)');
+  if (!((wc.wc_flags ?? 0) & ibv_wc_flags.IBV_WC_GRH) || !grh)
+    return fail(EINVAL, 'ibv_init_ah_from_wc: a RoCE reply needs the GRH of the datagram (EINVAL)');
   const want = grh.dgid?.raw;
   const src = grh.sgid?.raw;
   if (!(want instanceof Uint8Array) || !(src instanceof Uint8Array) || want.length !== 16 || src.length !== 16) return fail(EINVAL);
@@ -122,7 +129,13 @@ export function initAhFromWc(ctx: Context, port_num: number, wc: In<ibv_wc>, grh
   }
   if (index < 0) return fail(EINVAL, 'ibv_init_ah_from_wc: the datagram was not sent to a GID of this port (EINVAL)');
   const vtf = grh.version_tclass_flow ?? 0;
-  ah_attr.grh = { dgid: { raw: Uint8Array.from(src) }, flow_label: vtf & 0xf_ffff, sgid_index: index, hop_limit: 0xff, traffic_class: (vtf >>> 20) & 0xff };
+  ah_attr.grh = {
+    dgid: { raw: Uint8Array.from(src) },
+    flow_label: vtf & 0xf_ffff,
+    sgid_index: index,
+    hop_limit: 0xff,
+    traffic_class: (vtf >>> 20) & 0xff,
+  };
   ah_attr.dlid = wc.slid ?? 0;
   ah_attr.sl = wc.sl ?? 0;
   ah_attr.src_path_bits = wc.dlid_path_bits ?? 0;

@@ -22,7 +22,12 @@ export function ibv_get_async_event(context: ibv_context_like, event: ibv_async_
   const ctx = context as Context;
   if (!(ctx instanceof Context)) return Promise.resolve(fail(EINVAL, 'ibv_get_async_event: context is not an open ibv_context (EINVAL)'));
   if (typeof event !== 'object' || event === null) {
-    return Promise.resolve(fail(EINVAL, 'ibv_get_async_event: event must be an ibv_async_event object for the call to fill, e.g. `const ev = {} as ibv_async_event` (EINVAL)'));
+    return Promise.resolve(
+      fail(
+        EINVAL,
+        'ibv_get_async_event: event must be an ibv_async_event object for the call to fill, e.g. `const ev = {} as ibv_async_event` (EINVAL)',
+      ),
+    );
   }
   return ctx.getAsync(event);
 }

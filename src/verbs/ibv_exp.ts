@@ -89,19 +89,23 @@ export function ibv_exp_create_qp(context: ibv_context, init: In<ibv_exp_qp_init
   const ctx = context as Context;
   if (!(ctx instanceof Context) || ctx.closed || !init) return nullWith(EINVAL);
   const mask = init.comp_mask ?? 0;
-  if ((mask & ~(IBV_EXP_QP_INIT_ATTR_PD | IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG)) !== 0 || (init.exp_create_flags ?? 0) !== 0) return nullWith(ENOSYS);
+  if ((mask & ~(IBV_EXP_QP_INIT_ATTR_PD | IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG)) !== 0 || (init.exp_create_flags ?? 0) !== 0)
+    return nullWith(ENOSYS);
   if (!(mask & IBV_EXP_QP_INIT_ATTR_PD) || !init.pd) return nullWith(EINVAL);
   if (mask & IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG && ![0, 8, 16, 32].includes(init.max_atomic_arg ?? 0)) return nullWith(EINVAL);
   if ((init.pd as Pd).context !== ctx) return nullWith(EINVAL);
-  return ibv_create_qp(init.pd as ibv_pd, {
-    qp_context: init.qp_context,
-    send_cq: init.send_cq,
-    recv_cq: init.recv_cq,
-    srq: init.srq,
-    cap: init.cap,
-    qp_type: init.qp_type,
-    sq_sig_all: init.sq_sig_all,
-  } as In<ibv_qp_init_attr>);
+  return ibv_create_qp(
+    init.pd as ibv_pd,
+    {
+      qp_context: init.qp_context,
+      send_cq: init.send_cq,
+      recv_cq: init.recv_cq,
+      srq: init.srq,
+      cap: init.cap,
+      qp_type: init.qp_type,
+      sq_sig_all: init.sq_sig_all,
+    } as In<ibv_qp_init_attr>,
+  );
 }
 
 /** Operand sizes of `masked_atomics.log_arg_sz` (§8.7.2.4): 2^3 … 2^5 octets. */

@@ -93,8 +93,8 @@ export class CompChannel implements ibv_comp_channel {
   refcnt = 0;
   nonblocking = false;
   dead = false;
-  private readonly ready: Cq[] = [];
-  private readonly waiters: ((r: { ret: number; cq: ibv_cq | null; cq_context: unknown }) => void)[] = [];
+  readonly #ready: Cq[] = [];
+  readonly #waiters: ((r: { ret: number; cq: ibv_cq | null; cq_context: unknown }) => void)[] = [];
   constructor(readonly context: Context) {}
 
   /**
@@ -107,7 +107,7 @@ export class CompChannel implements ibv_comp_channel {
   /** A CQ of this channel fired its notification. */
   push(cq: Cq): void {
     if (this.dead) return;
-    const w = this.waiters.shift();
+    const w = this.#waiters.shift();
     if (w) {
       // Events handed to the consumer must be acked before the CQ can be destroyed.
       cq.compEvents++;
@@ -115,14 +115,14 @@ export class CompChannel implements ibv_comp_channel {
     } else if (this.listener) {
       cq.compEvents++;
       this.listener(cq);
-    } else this.ready.push(cq);
+    } else this.#ready.push(cq);
   }
 
   /** Installs (or, with null, removes) the synchronous consumer; hands it the queued events. */
   listen(fn: ((cq: Cq) => void) | null): void {
     this.listener = fn;
-    while (fn && !this.dead && this.listener === fn && this.ready.length > 0) {
-      const cq = this.ready.shift()!;
+    while (fn && !this.dead && this.listener === fn && this.#ready.length > 0) {
+      const cq = this.#ready.shift()!;
       cq.compEvents++;
       fn(cq);
     }
@@ -130,23 +130,23 @@ export class CompChannel implements ibv_comp_channel {
 
   get(): Promise<{ ret: number; cq: ibv_cq | null; cq_context: unknown }> {
     if (this.dead) return Promise.resolve({ ret: fail(EBADF), cq: null, cq_context: null });
-    const cq = this.ready.shift();
+    const cq = this.#ready.shift();
     if (cq) {
       cq.compEvents++;
       return Promise.resolve({ ret: 0, cq, cq_context: cq.cq_context });
     }
     if (this.nonblocking) return Promise.resolve({ ret: fail(EAGAIN), cq: null, cq_context: null });
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
   /** Drops queued events of a CQ being destroyed. */
   forget(cq: Cq): void {
-    for (let i = this.ready.length - 1; i >= 0; i--) if (this.ready[i] === cq) this.ready.splice(i, 1);
+    for (let i = this.#ready.length - 1; i >= 0; i--) if (this.#ready[i] === cq) this.#ready.splice(i, 1);
   }
 
   close(): void {
     this.dead = true;
-    for (const w of this.waiters.splice(0)) w({ ret: fail(EBADF), cq: null, cq_context: null });
+    for (const w of this.#waiters.splice(0)) w({ ret: fail(EBADF), cq: null, cq_context: null });
   }
 }
 
@@ -287,8 +287,13 @@ export function ctxOk(ctx: Context): boolean {
 export function memFlagsOf(access: number): number | null {
   const A = ibv_access_flags;
   const known =
-    A.IBV_ACCESS_LOCAL_WRITE | A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_READ | A.IBV_ACCESS_REMOTE_ATOMIC |
-    A.IBV_ACCESS_MW_BIND | A.IBV_ACCESS_ZERO_BASED | A.IBV_ACCESS_RELAXED_ORDERING;
+    A.IBV_ACCESS_LOCAL_WRITE |
+    A.IBV_ACCESS_REMOTE_WRITE |
+    A.IBV_ACCESS_REMOTE_READ |
+    A.IBV_ACCESS_REMOTE_ATOMIC |
+    A.IBV_ACCESS_MW_BIND |
+    A.IBV_ACCESS_ZERO_BASED |
+    A.IBV_ACCESS_RELAXED_ORDERING;
   if (!Number.isInteger(access) || (access & ~known) !== 0) return null;
   // Remote Write and Remote Atomic need Local Write (ibv_reg_mr(3)).
   if (access & (A.IBV_ACCESS_REMOTE_WRITE | A.IBV_ACCESS_REMOTE_ATOMIC) && !(access & A.IBV_ACCESS_LOCAL_WRITE)) return null;

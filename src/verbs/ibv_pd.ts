@@ -46,7 +46,11 @@ export function ibv_reg_mr(pd: ibv_pd, addr: Uint8Array, length: number, access:
   const bad = regMrArgError(addr, length);
   if (bad) return nullWith(EINVAL, `ibv_reg_mr: ${bad} (EINVAL)`);
   const flags = memFlagsOf(access);
-  if (flags === null) return nullWith(EINVAL, `ibv_reg_mr: access 0x${Number(access).toString(16)} is not a valid ibv_access_flags combination (remote write needs local write) (EINVAL)`);
+  if (flags === null)
+    return nullWith(
+      EINVAL,
+      `ibv_reg_mr: access 0x${Number(access).toString(16)} is not a valid ibv_access_flags combination (remote write needs local write) (EINVAL)`,
+    );
   const va = hostMemory.addressOf(addr);
   const ctx = p.context;
   const r = ctx.ops.ri_mr_reg(ctx.rnic, { va, length, mem_attr: flags | RiMemFlags.USER_VA, pd: p.ri }, 0, null, null);

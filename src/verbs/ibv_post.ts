@@ -80,7 +80,15 @@ export function toRiWr(q: Qp, w: In<ibv_send_wr>): ri_wr_t | number {
       return { type: RiWrType.SEND_IMMEDIATE, flags, id, sg_list: sg, num_sgls: sg.length, rtag: 0, imm_data: (w.imm_data ?? 0) >>> 0 };
     case O.IBV_WR_RDMA_WRITE_WITH_IMM:
       if (sf & F.IBV_SEND_FENCE) flags |= RiWrFlags.READ_FENCE_FLAG;
-      return { type: RiWrType.RDMA_WRITE_IMMEDIATE, flags, id, sg_list: sg, num_sgls: sg.length, ...rdmaTarget(w), imm_data: (w.imm_data ?? 0) >>> 0 };
+      return {
+        type: RiWrType.RDMA_WRITE_IMMEDIATE,
+        flags,
+        id,
+        sg_list: sg,
+        num_sgls: sg.length,
+        ...rdmaTarget(w),
+        imm_data: (w.imm_data ?? 0) >>> 0,
+      };
     case O.IBV_WR_ATOMIC_CMP_AND_SWP:
     case O.IBV_WR_ATOMIC_FETCH_AND_ADD: {
       // IB's fence orders an atomic after earlier Reads and atomics: the Read Fence.
@@ -216,12 +224,18 @@ export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<i
     if (st.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || st.status === RiRet.WR_INVALID_TYPE) {
       // Atomics or immediate data on a connection that did not negotiate RFC 7306 (a Linux siw
       // peer): refused as rdma-core's siw provider refuses the opcodes, EINVAL with bad_wr.
-      return { ret: fail(EINVAL, `ibv_post_send: opcode ${w.opcode} not available on this connection (the peer did not negotiate RFC 7306) (EINVAL)`), bad_wr: w };
+      return {
+        ret: fail(
+          EINVAL,
+          `ibv_post_send: opcode ${w.opcode} not available on this connection (the peer did not negotiate RFC 7306) (EINVAL)`,
+        ),
+        bad_wr: w,
+      };
     }
     if (st.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(st.status)), bad_wr: w };
     if (q.inline && (w.send_flags ?? 0) & ibv_send_flags.IBV_SEND_INLINE) q.inline.next = (q.inline.next + 1) % q.cap.max_send_wr;
     if (r.type === RiWrType.BIND) {
-      const mw = (w.bind_mw!.mw as Mw);
+      const mw = w.bind_mw!.mw as Mw;
       mw.rkey = r.rtag;
     }
   }

@@ -26,7 +26,14 @@ export function ibv_create_qp(pd: ibv_pd, init: In<ibv_qp_init_attr>): ibv_qp | 
   const type = init.qp_type ?? T.IBV_QPT_RC;
   const ib = p.context.device.transport_type === ibv_transport_type.IBV_TRANSPORT_IB;
   // siw: "only RC QP's supported" (EOPNOTSUPP); iWARP has no UD/UC/XRC. RoCEv2: RC, UC, UD.
-  const svc = type === T.IBV_QPT_RC ? RiSvcType.RELIABLE_CONNECTION : type === T.IBV_QPT_UC ? RiSvcType.SR_UNRELIABLE_CONNECTION : type === T.IBV_QPT_UD ? RiSvcType.UNRELIABLE_DATAGRAM : null;
+  const svc =
+    type === T.IBV_QPT_RC
+      ? RiSvcType.RELIABLE_CONNECTION
+      : type === T.IBV_QPT_UC
+        ? RiSvcType.SR_UNRELIABLE_CONNECTION
+        : type === T.IBV_QPT_UD
+          ? RiSvcType.UNRELIABLE_DATAGRAM
+          : null;
   if (svc === null || (!ib && type !== T.IBV_QPT_RC)) return nullWith(EOPNOTSUPP);
   const scq = init.send_cq as Cq | null | undefined;
   const rcq = init.recv_cq as Cq | null | undefined;
@@ -156,7 +163,8 @@ function modifyIbQp(q: Qp, attr: In<ibv_qp_attr>, mask: number): number {
     if (state === undefined) return fail(EINVAL);
     riMask |= RiQpAttrMask.NEXT_STATE;
   }
-  if (mask & M.IBV_QP_AV && (attr.ah_attr?.is_global ?? 0) !== 1) return fail(EINVAL, 'ibv_modify_qp: a RoCE address vector needs the GRH (is_global 1) (EINVAL)');
+  if (mask & M.IBV_QP_AV && (attr.ah_attr?.is_global ?? 0) !== 1)
+    return fail(EINVAL, 'ibv_modify_qp: a RoCE address vector needs the GRH (is_global 1) (EINVAL)');
   if (mask & M.IBV_QP_CUR_STATE && riOfIbv(attr.cur_qp_state) === undefined) return fail(EINVAL);
   const acc = attr.qp_access_flags ?? 0;
   if (mask & M.IBV_QP_ACCESS_FLAGS && (!Number.isInteger(acc) || (acc & ~QP_ACCESS_BITS) !== 0)) return fail(EINVAL);

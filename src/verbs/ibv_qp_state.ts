@@ -112,7 +112,9 @@ function copyAh(a: In<ibv_ah_attr> | undefined): ibv_ah_attr {
  */
 export function capAllowed(cur: ibv_qp_state, target: ibv_qp_state): number {
   const S = ibv_qp_state;
-  const ok = (cur === S.IBV_QPS_INIT && (target === S.IBV_QPS_INIT || target === S.IBV_QPS_RTR)) || (cur === S.IBV_QPS_RTS && target === S.IBV_QPS_RTS);
+  const ok =
+    (cur === S.IBV_QPS_INIT && (target === S.IBV_QPS_INIT || target === S.IBV_QPS_RTR)) ||
+    (cur === S.IBV_QPS_RTS && target === S.IBV_QPS_RTS);
   return ok ? IbQpAttr.CAP : 0;
 }
 
@@ -170,7 +172,13 @@ export function storeIbAttrs(q: Qp, attr: In<ibv_qp_attr>, mask: number): void {
 function ahOfRi(av: ri_gen_address_vector_t, port: number): ibv_ah_attr {
   const raw = bytesOfRiGid(av.dgid);
   return {
-    grh: { dgid: { raw }, flow_label: av.flow_label, sgid_index: av.source_gid_index, hop_limit: av.hop_limit, traffic_class: av.traffic_class },
+    grh: {
+      dgid: { raw },
+      flow_label: av.flow_label,
+      sgid_index: av.source_gid_index,
+      hop_limit: av.hop_limit,
+      traffic_class: av.traffic_class,
+    },
     dlid: av.dlid,
     sl: av.sl,
     src_path_bits: av.source_path_bits,
@@ -270,7 +278,8 @@ export function qpState(q: Qp): ibv_qp_state {
   if (st === null) return ibv_qp_state.IBV_QPS_UNKNOWN;
   if (q.isIb) return ibvOfRi(st);
   // Idle is whichever of RESET, INIT or RTR the consumer last set (an RTS or ERR left is RESET).
-  if (st === RiQpState.IDLE) return q.ibState === ibv_qp_state.IBV_QPS_ERR || q.ibState === ibv_qp_state.IBV_QPS_RTS ? ibv_qp_state.IBV_QPS_RESET : q.ibState;
+  if (st === RiQpState.IDLE)
+    return q.ibState === ibv_qp_state.IBV_QPS_ERR || q.ibState === ibv_qp_state.IBV_QPS_RTS ? ibv_qp_state.IBV_QPS_RESET : q.ibState;
   // The LLP connection (a socket converted by the CM) can put the RNIC in RTS while the
   // consumer has not yet issued its RTR→RTS modify: the QP reads as RTR until it does.
   if (st === RiQpState.READY_TO_SEND && q.ibState === ibv_qp_state.IBV_QPS_RTR) return ibv_qp_state.IBV_QPS_RTR;
@@ -299,7 +308,8 @@ export function modifyIwarpQp(q: Qp, attr: In<ibv_qp_attr>, mask: number): numbe
     if (attrMask !== 0) return fail(EINVAL);
   } else {
     // The core's IB transition table (qp-states.ts, as `ib_modify_qp_is_ok`), RC service.
-    if (!ibModifyOk(cur as number as IbQpState, target as number as IbQpState, 'RC', attrMask, capAllowed(cur, target))) return fail(EINVAL);
+    if (!ibModifyOk(cur as number as IbQpState, target as number as IbQpState, 'RC', attrMask, capAllowed(cur, target)))
+      return fail(EINVAL);
     if (!qpAttrValuesOk(q, attr, attrMask, cur)) return fail(EINVAL);
   }
   const eng = q.context.ops.ri_qp_query(q.context.rnic, q.ri);
@@ -322,7 +332,8 @@ export function modifyIwarpQp(q: Qp, attr: In<ibv_qp_attr>, mask: number): numbe
     }
   }
   // Attributes the RNIC holds (IRD/ORD, queue sizes): only while it is Idle or in RTS→RTS.
-  const ri: { state?: RiQpState; max_rdma_read_outgoing?: number; max_rdma_read_incoming?: number; sq_size?: number; rq_size?: number } = {};
+  const ri: { state?: RiQpState; max_rdma_read_outgoing?: number; max_rdma_read_incoming?: number; sq_size?: number; rq_size?: number } =
+    {};
   let riMask = 0;
   const llpMadeRts = target === S.IBV_QPS_RTS && cur === S.IBV_QPS_RTR;
   if (mask & M.IBV_QP_MAX_QP_RD_ATOMIC && !llpMadeRts) {
@@ -372,9 +383,14 @@ export function modifyIwarpQp(q: Qp, attr: In<ibv_qp_attr>, mask: number): numbe
   return 0;
 }
 
-
 /** rdma_cm's way to RTS: the LLP stream and MPA attributes from the connection manager. */
-export function modifyQpToRts(qp: Qp, stream: unknown, mpa: { crc: boolean; recvMarkers: boolean; xmitMarkers: boolean }, ord: number, ird: number): number {
+export function modifyQpToRts(
+  qp: Qp,
+  stream: unknown,
+  mpa: { crc: boolean; recvMarkers: boolean; xmitMarkers: boolean },
+  ord: number,
+  ird: number,
+): number {
   const ri = qp.context.ops.ri_qp_modify(
     qp.context.rnic,
     qp.ri,

@@ -24,7 +24,19 @@
  */
 export { MAX_INLINE_DATA, DEFAULT_RD_ATOMIC, Pd, Mr, Mw, CompChannel, Cq, Srq, Qp, Ah, memFlagsOf } from './ibv_objects.js';
 export { ibv_alloc_pd, ibv_dealloc_pd, ibv_reg_mr, ibv_dereg_mr, ibv_alloc_mw, ibv_dealloc_mw } from './ibv_pd.js';
-export { ibv_create_comp_channel, ibv_destroy_comp_channel, ibv_create_cq, ibv_resize_cq, ibv_destroy_cq, ibv_req_notify_cq, ibv_get_cq_event, ibv_ack_cq_events, wcStatusOf, newWc, ibv_poll_cq } from './ibv_cq.js';
+export {
+  ibv_create_comp_channel,
+  ibv_destroy_comp_channel,
+  ibv_create_cq,
+  ibv_resize_cq,
+  ibv_destroy_cq,
+  ibv_req_notify_cq,
+  ibv_get_cq_event,
+  ibv_ack_cq_events,
+  wcStatusOf,
+  newWc,
+  ibv_poll_cq,
+} from './ibv_cq.js';
 export { ibv_create_srq, ibv_modify_srq, ibv_query_srq, ibv_destroy_srq, ibv_post_srq_recv } from './ibv_srq.js';
 export { ibv_create_qp, ibv_destroy_qp, ibv_modify_qp } from './ibv_qp.js';
 export { modifyQpToRts, ibv_query_qp } from './ibv_qp_state.js';

@@ -20,7 +20,14 @@
  * @module
  */
 import type { VerbsApi } from './api.js';
-import { ibv_event_type_str, ibv_node_type_str, ibv_port_state_str, ibv_transport_type, ibv_wc_status_str, rdma_event_str } from './constants.js';
+import {
+  ibv_event_type_str,
+  ibv_node_type_str,
+  ibv_port_state_str,
+  ibv_transport_type,
+  ibv_wc_status_str,
+  rdma_event_str,
+} from './constants.js';
 import { Context, Device, devices, hwCounters, openDevice, queryDevice, queryGid, queryPkey, queryPort } from './device.js';
 import { EINVAL, getErrno, IWARP_UNSUPPORTED, setErrno } from './errno.js';
 import {
@@ -234,7 +241,12 @@ export function ibv_query_port(context: ibv_context, port_num: number, port_attr
 }
 
 /** §4.3.3 GID `index` of the port (one entry). */
-export function ibv_query_gid(context: ibv_context, port_num: number, index: number, gid: Parameters<VerbsApi['ibv_query_gid']>[3]): number {
+export function ibv_query_gid(
+  context: ibv_context,
+  port_num: number,
+  index: number,
+  gid: Parameters<VerbsApi['ibv_query_gid']>[3],
+): number {
   const c = ctxOf(context);
   if (!c) {
     setErrno(EINVAL);
@@ -508,4 +520,3 @@ export { rdmaListenReady, rdmaUseDevice, RDMA_CM_DEVICE_ENV } from './rdma_cm.js
 export function softrdmaHwCounters(context: unknown): Record<string, number> | null {
   return context instanceof Context ? hwCounters(context) : null;
 }
-

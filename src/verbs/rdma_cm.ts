@@ -33,9 +33,52 @@
  */
 export { EventChannel, RDMA_CM_DEVICE_ENV, rdmaUseDevice, CmId } from './rdma_cm_id.js';
 export type { IbIdState } from './rdma_cm_id.js';
-export { rdma_create_event_channel, rdma_destroy_event_channel, rdma_create_id, rdma_destroy_id, rdma_migrate_id, rdma_set_option, rdma_get_src_port, rdma_get_dst_port, rdma_get_local_addr, rdma_get_peer_addr, rdma_get_devices, rdma_free_devices, rdma_get_cm_event, rdma_ack_cm_event } from './rdma_cm_channel.js';
+export {
+  rdma_create_event_channel,
+  rdma_destroy_event_channel,
+  rdma_create_id,
+  rdma_destroy_id,
+  rdma_migrate_id,
+  rdma_set_option,
+  rdma_get_src_port,
+  rdma_get_dst_port,
+  rdma_get_local_addr,
+  rdma_get_peer_addr,
+  rdma_get_devices,
+  rdma_free_devices,
+  rdma_get_cm_event,
+  rdma_ack_cm_event,
+} from './rdma_cm_channel.js';
 export { rdma_bind_addr, rdma_listen, rdmaListenReady, rdma_resolve_addr, rdma_resolve_route } from './rdma_cm_addr.js';
-export { rdma_create_qp, rdmaAttachQp, rdmaDetachQp, rdma_destroy_qp, rdma_connect, rdma_accept, rdma_reject, rdma_notify, rdma_disconnect } from './rdma_cm_conn.js';
+export {
+  rdma_create_qp,
+  rdmaAttachQp,
+  rdmaDetachQp,
+  rdma_destroy_qp,
+  rdma_connect,
+  rdma_accept,
+  rdma_reject,
+  rdma_notify,
+  rdma_disconnect,
+} from './rdma_cm_conn.js';
 export { rdma_join_multicast, rdma_join_multicast_ex, rdma_leave_multicast } from './rdma_cm_mcast.js';
 export { rdma_get_request, rdma_getaddrinfo, rdma_freeaddrinfo, rdma_create_ep, rdma_destroy_ep } from './rdma_cm_sync.js';
-export { rdma_reg_msgs, rdma_reg_read, rdma_reg_write, rdma_dereg_mr, rdma_create_srq, rdma_destroy_srq, rdma_post_recvv, rdma_post_sendv, rdma_post_readv, rdma_post_writev, rdma_post_recv, rdma_post_send, rdma_post_read, rdma_post_write, rdma_post_ud_send, rdma_get_send_comp, rdma_get_recv_comp } from './rdma_cm_verbs.js';
+export {
+  rdma_reg_msgs,
+  rdma_reg_read,
+  rdma_reg_write,
+  rdma_dereg_mr,
+  rdma_create_srq,
+  rdma_destroy_srq,
+  rdma_post_recvv,
+  rdma_post_sendv,
+  rdma_post_readv,
+  rdma_post_writev,
+  rdma_post_recv,
+  rdma_post_send,
+  rdma_post_read,
+  rdma_post_write,
+  rdma_post_ud_send,
+  rdma_get_send_comp,
+  rdma_get_recv_comp,
+} from './rdma_cm_verbs.js';

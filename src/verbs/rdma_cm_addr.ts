@@ -100,12 +100,14 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
   const src = i.route.addr.src_addr;
   const host = src.address === '0.0.0.0' || src.address === '::' ? undefined : src.address;
   const ctxs = (i.pinned ? [i.pinned] : deviceContexts().filter((c) => owns(c, src.address))).filter((c) => supportsPs(c, i.ps));
-  if (ctxs.length === 0) return failRdma(EOPNOTSUPP, `rdma_listen: no device serves port space 0x${i.ps.toString(16)} on ${src.address} (EOPNOTSUPP)`);
+  if (ctxs.length === 0)
+    return failRdma(EOPNOTSUPP, `rdma_listen: no device serves port space 0x${i.ps.toString(16)} on ${src.address} (EOPNOTSUPP)`);
   const iw = ctxs.find((c) => !isIbContext(c));
   const ib = ctxs.find((c) => isIbContext(c));
   i.releasePort();
   // The port is the id's in the rdma_cm port space on every device, or the listen fails.
-  if (iw && tcpPortBusy(host, src.port)) return failRdma(EADDRINUSE, `rdma_listen: ${src.address} port ${src.port} is already in use (EADDRINUSE)`);
+  if (iw && tcpPortBusy(host, src.port))
+    return failRdma(EADDRINUSE, `rdma_listen: ${src.address} port ${src.port} is already in use (EADDRINUSE)`);
   // RoCE: the service on the device's IB CM, bound to the address (or every address).
   if (ib) {
     const roce = RoceCm.of(ib);
@@ -120,7 +122,8 @@ export function rdma_listen(id: rdma_cm_id, backlog: number): number {
       return failRdma(EINVAL, `rdma_listen: ${(e as Error).message} (EINVAL)`);
     }
     const st = roce.listen(sid, address, (ev, addrs) => onIbRequest(i, roce, ev, addrs), ibEnv.listenLimits);
-    if (st !== 0) return failRdma(st, `rdma_listen: ${src.address} port ${src.port} is already in use on ${ib.device.name} (${errnoName(st)})`);
+    if (st !== 0)
+      return failRdma(st, `rdma_listen: ${src.address} port ${src.port} is already in use on ${ib.device.name} (${errnoName(st)})`);
     roce.hold();
     i.ibListen = { roce, sid, address };
   }
@@ -188,7 +191,9 @@ function onRequest(listen: CmId, req: CmConnectRequest): void {
   p.conn.initiator_depth = req.peerIrd ?? 0;
   p.conn.responder_resources = req.peerOrd ?? 0;
   // The peer went away (-ECONNRESET), or the request waited too long and the CM rejected it (-ETIMEDOUT).
-  req.once('aborted', (e: CmError) => child.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, e.kind === 'timeout' ? -ETIMEDOUT : -ECONNRESET));
+  req.once('aborted', (e: CmError) =>
+    child.post(rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, e.kind === 'timeout' ? -ETIMEDOUT : -ECONNRESET),
+  );
   postConnectRequest(listen, child, p);
 }
 
@@ -226,7 +231,12 @@ export function hostHas(a: string): boolean {
  * Annex A17.8), as `cma_resolve_iboe_route` sets them. The source has the destination's family
  * (none: ADDR_ERROR -EADDRNOTAVAIL).
  */
-export async function rdma_resolve_addr(id: rdma_cm_id, src_addr: sockaddr | null, dst_addr: sockaddr, _timeout_ms: number): Promise<number> {
+export async function rdma_resolve_addr(
+  id: rdma_cm_id,
+  src_addr: sockaddr | null,
+  dst_addr: sockaddr,
+  _timeout_ms: number,
+): Promise<number> {
   const i = id as CmId;
   if (!idOk(i) || !sockaddrOk(dst_addr) || (i.state !== 'idle' && i.state !== 'bound') || (src_addr && !sockaddrOk(src_addr))) {
     return failRdma(EINVAL);

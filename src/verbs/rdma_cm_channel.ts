@@ -35,12 +35,17 @@ export function rdma_destroy_event_channel(channel: rdma_event_channel): void {
   ch.close();
 }
 
-export function rdma_create_id(channel: rdma_event_channel | null, context: unknown, ps: rdma_port_space): { ret: number; id: rdma_cm_id | null } {
+export function rdma_create_id(
+  channel: rdma_event_channel | null,
+  context: unknown,
+  ps: rdma_port_space,
+): { ret: number; id: rdma_cm_id | null } {
   const ch = channel as EventChannel | null;
   if (ch !== null && (!(ch instanceof EventChannel) || ch.dead)) return { ret: failRdma(EINVAL), id: null };
   // TCP on every device; UDP (SIDR, UD QPs) and IB on the RoCE device only (chooseDevice).
   // IPoIB needs an IPoIB netdev, which softrdma does not have.
-  if (ps !== rdma_port_space.RDMA_PS_TCP && ps !== rdma_port_space.RDMA_PS_UDP && ps !== rdma_port_space.RDMA_PS_IB) return { ret: failRdma(EOPNOTSUPP), id: null };
+  if (ps !== rdma_port_space.RDMA_PS_TCP && ps !== rdma_port_space.RDMA_PS_UDP && ps !== rdma_port_space.RDMA_PS_IB)
+    return { ret: failRdma(EOPNOTSUPP), id: null };
   const id = new CmId(ch, context, ps);
   ch?.ids.add(id);
   return { ret: 0, id };

@@ -131,8 +131,13 @@ function cmQpInit(ctx: NonNullable<CmId['verbs']>, qp: ibv_qp, qpType: ibv_qp_ty
     r = ibCmQpInit(qp as Qp);
   } else {
     // rdma_cm's INIT (Linux cma_iw_init_qp_attr): local write, remote read and write.
-    const access = ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
-    r = ibv_modify_qp(qp, { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access }, M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS);
+    const access =
+      ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE;
+    r = ibv_modify_qp(
+      qp,
+      { qp_state: ibv_qp_state.IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: access },
+      M.IBV_QP_STATE | M.IBV_QP_PKEY_INDEX | M.IBV_QP_PORT | M.IBV_QP_ACCESS_FLAGS,
+    );
   }
   return r;
 }
@@ -204,7 +209,11 @@ function cmEventOfError(e: unknown): { type: rdma_cm_event_type; status: number;
         return { type: rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE, status: -ETIMEDOUT, pd: null };
       case 'unreachable':
         // The socket's own errno, as librdmacm's UNREACHABLE event carries the kernel's.
-        return { type: rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE, status: -(UNREACHABLE_ERRNO[e.socketCode ?? ''] ?? ETIMEDOUT), pd: null };
+        return {
+          type: rdma_cm_event_type.RDMA_CM_EVENT_UNREACHABLE,
+          status: -(UNREACHABLE_ERRNO[e.socketCode ?? ''] ?? ETIMEDOUT),
+          pd: null,
+        };
       default:
         return { type: rdma_cm_event_type.RDMA_CM_EVENT_CONNECT_ERROR, status: -ECONNRESET, pd: null };
     }
@@ -230,7 +239,10 @@ export function pdOf(param: In<rdma_conn_param> | null): Uint8Array | null | num
 }
 
 /** The id's QP as the iWARP CM drives it, its attributes and the private data of `param`; null when either is not usable. */
-function cmQpSetup(qp: Qp, param: In<rdma_conn_param> | null): { eqp: CmQp; q: NonNullable<ReturnType<CmQp['query']>>; pd: Uint8Array | null } | null {
+function cmQpSetup(
+  qp: Qp,
+  param: In<rdma_conn_param> | null,
+): { eqp: CmQp; q: NonNullable<ReturnType<CmQp['query']>>; pd: Uint8Array | null } | null {
   const eqp = cmQpOf(qp);
   const q = eqp.query();
   const pd = pdOf(param);
@@ -261,7 +273,14 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
   // ESTABLISHED, and so the ULP's first post, waits ACTIVE_SETTLE_MS after the Reply (Linux siw).
   const abort = new AbortController();
   i.connectAbort = abort;
-  const run = cmConnect(eqp, dst.address, dst.port, { settleMs: ACTIVE_SETTLE_MS, ...env, privateData: pd ?? undefined, ird, ord, signal: abort.signal }).then(
+  const run = cmConnect(eqp, dst.address, dst.port, {
+    settleMs: ACTIVE_SETTLE_MS,
+    ...env,
+    privateData: pd ?? undefined,
+    ird,
+    ord,
+    signal: abort.signal,
+  }).then(
     (conn) => {
       i.connectAbort = null;
       if (i.dead) {
@@ -303,7 +322,12 @@ export async function rdma_connect(id: rdma_cm_id, param: In<rdma_conn_param> | 
  * explicit value above the device's limit is refused (`ucma_valid_param`: EINVAL), so a peer's
  * oversized IRD/ORD never reaches the CM unchecked. null = EINVAL.
  */
-function acceptDepth(req: CmConnectRequest, param: In<rdma_conn_param> | null, q: { ird: number; ord: number }, lim: { maxIrdPerQp: number; maxOrdPerQp: number }): { ird: number; ord: number } | null {
+function acceptDepth(
+  req: CmConnectRequest,
+  param: In<rdma_conn_param> | null,
+  q: { ird: number; ord: number },
+  lim: { maxIrdPerQp: number; maxOrdPerQp: number },
+): { ird: number; ord: number } | null {
   // iw_cm reports the peer's ORD as responder_resources (our IRD) and its IRD as initiator_depth (our ORD).
   const pick = (given: number | undefined, max: number, sentinel: number, peer: number | null, own: number): number | null => {
     if (param && given !== undefined && given !== sentinel) return given > max ? null : given;

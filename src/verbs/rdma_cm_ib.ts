@@ -20,7 +20,16 @@
 import { CMA_CM_MRA_SETTING, type IbCm, type IbCmListenLimits } from '../ibcm/cm.js';
 import { gidIndexIn } from '../ibcm/gsi.js';
 import { IBOE_HOP_LIMIT, IBOE_PACKET_LIFETIME, IBOE_PATH_MTU, type QpPlan, rcInitPlan, runQpPlan } from '../ibcm/qp-plan.js';
-import { CMA_USER_PDATA, cmaAddresses, cmaPrivateDataOf, RdmaIpCm, type RdmaIpListenHandler, ephemeralPort, randomPsn, roceSourceFor } from '../ibcm/rdma-ip.js';
+import {
+  CMA_USER_PDATA,
+  cmaAddresses,
+  cmaPrivateDataOf,
+  RdmaIpCm,
+  type RdmaIpListenHandler,
+  ephemeralPort,
+  randomPsn,
+  roceSourceFor,
+} from '../ibcm/rdma-ip.js';
 import { RiGsiPort } from '../ibcm/ri-gsi.js';
 import { hostMemory } from '../rnic/hostmem.js';
 import { RiRet } from '../rnicpi/status.js';
@@ -86,7 +95,12 @@ export { ephemeralPort, randomPsn };
  * REQ / SIDR_REQ private data: the `cma_hdr` then the user's data, or EINVAL when the user's
  * data does not fit (`limit` octets).
  */
-export function cmaPrivateData(src: { address: string; port: number }, dst: string, user: Uint8Array | null, limit: number): Uint8Array | number {
+export function cmaPrivateData(
+  src: { address: string; port: number },
+  dst: string,
+  user: Uint8Array | null,
+  limit: number,
+): Uint8Array | number {
   if ((user?.length ?? 0) > limit) return EINVAL;
   return cmaPrivateDataOf(src, dst, user);
 }
@@ -108,7 +122,10 @@ export function ibAhAttr(dgid: Uint8Array, sgidIndex: number, hopLimit = IBOE_HO
 
 /** The access flags rdma_cm gives a RoCE RC QP at INIT: local write, remote read, write and atomics. */
 export const IB_CM_ACCESS =
-  ibv_access_flags.IBV_ACCESS_LOCAL_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_READ | ibv_access_flags.IBV_ACCESS_REMOTE_WRITE | ibv_access_flags.IBV_ACCESS_REMOTE_ATOMIC;
+  ibv_access_flags.IBV_ACCESS_LOCAL_WRITE |
+  ibv_access_flags.IBV_ACCESS_REMOTE_READ |
+  ibv_access_flags.IBV_ACCESS_REMOTE_WRITE |
+  ibv_access_flags.IBV_ACCESS_REMOTE_ATOMIC;
 
 /**
  * Moves `qp` through a connection plan (`src/ibcm/qp-plan.ts`: its one executor over RNICPI):
@@ -154,7 +171,8 @@ export class RoceCm {
     if (ctx.closed) return ENODEV;
     const c = RdmaIpCm.of({
       name: ctx.device.name,
-      openGsi: () => RiGsiPort.open({ ops: ctx.ops, rnic: ctx.rnic, cqHandlerId: ctx.device.cqHandlerId, addressOf: (b) => hostMemory.addressOf(b) }),
+      openGsi: () =>
+        RiGsiPort.open({ ops: ctx.ops, rnic: ctx.rnic, cqHandlerId: ctx.device.cqHandlerId, addressOf: (b) => hostMemory.addressOf(b) }),
       caGuid: ctx.device.guid,
       gids: () => gidTable(ctx),
     });

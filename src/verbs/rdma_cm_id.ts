@@ -53,37 +53,39 @@ export class EventChannel implements rdma_event_channel {
   nonblocking = false;
   dead = false;
   readonly ids = new Set<CmId>();
-  private readonly queue: rdma_cm_event[] = [];
+  readonly #queue: rdma_cm_event[] = [];
   /** Blocked `rdma_get_cm_event` calls; null wakes one for the channel's destruction. */
-  private readonly waiters: ((r: { ret: number; event: rdma_cm_event | null } | null) => void)[] = [];
+  readonly #waiters: ((r: { ret: number; event: rdma_cm_event | null } | null) => void)[] = [];
   push(ev: rdma_cm_event): void {
-    const w = this.waiters.shift();
+    const w = this.#waiters.shift();
     if (w) w({ ret: 0, event: ev });
-    else this.queue.push(ev);
+    else this.#queue.push(ev);
   }
   get(): Promise<{ ret: number; event: rdma_cm_event | null }> {
     if (this.dead) return Promise.resolve({ ret: failRdma(EBADF), event: null });
-    const ev = this.queue.shift();
+    const ev = this.#queue.shift();
     if (ev) return Promise.resolve({ ret: 0, event: ev });
     if (this.nonblocking) return Promise.resolve({ ret: failRdma(EAGAIN), event: null });
     // errno is set as the blocked call returns, in its own flow: errno is per caller (per thread
     // in C), so the caller of rdma_destroy_event_channel keeps its own.
-    return new Promise<{ ret: number; event: rdma_cm_event | null } | null>((resolve) => this.waiters.push(resolve)).then((r) => r ?? { ret: failRdma(EBADF), event: null });
+    return new Promise<{ ret: number; event: rdma_cm_event | null } | null>((resolve) => this.#waiters.push(resolve)).then(
+      (r) => r ?? { ret: failRdma(EBADF), event: null },
+    );
   }
   close(): void {
     this.dead = true;
-    for (const w of this.waiters.splice(0)) w(null);
+    for (const w of this.#waiters.splice(0)) w(null);
   }
   /** Removes and returns the queued (not yet retrieved) events of `id`. */
   take(id: CmId): rdma_cm_event[] {
-    const mine = this.queue.filter((e) => e.id === id);
-    if (mine.length > 0) this.queue.splice(0, this.queue.length, ...this.queue.filter((e) => e.id !== id));
+    const mine = this.#queue.filter((e) => e.id === id);
+    if (mine.length > 0) this.#queue.splice(0, this.#queue.length, ...this.#queue.filter((e) => e.id !== id));
     return mine;
   }
   /** Queued (not yet retrieved) events of `id`. */
   queuedFor(id: CmId): number {
     let n = 0;
-    for (const e of this.queue) if (e.id === id) n++;
+    for (const e of this.#queue) if (e.id === id) n++;
     return n;
   }
 }
@@ -182,7 +184,8 @@ export function supportsPs(ctx: Context, ps: rdma_port_space): boolean {
 export function chooseDevice(i: CmId, src: string | null, fn: string): Context | number {
   if (i.pinned) {
     // A port space the device lacks fails later, where Linux fails it (rdma_connect, rdma_listen).
-    if (src !== null && !owns(i.pinned, src)) return fail(EADDRNOTAVAIL, `${fn}: device ${i.pinned.device.name} does not own ${src} (EADDRNOTAVAIL)`);
+    if (src !== null && !owns(i.pinned, src))
+      return fail(EADDRNOTAVAIL, `${fn}: device ${i.pinned.device.name} does not own ${src} (EADDRNOTAVAIL)`);
     return i.pinned;
   }
   const all = deviceContexts().filter((c) => supportsPs(c, i.ps));
@@ -197,7 +200,11 @@ export function chooseDevice(i: CmId, src: string | null, fn: string): Context |
   }
   if (want) {
     const c = cands.find((x) => x.device.name === want);
-    if (!c) return fail(ENODEV, `${fn}: ${RDMA_CM_DEVICE_ENV}=${want} names no device that can serve this id (${cands.map((x) => x.device.name).join(', ')}) (ENODEV)`);
+    if (!c)
+      return fail(
+        ENODEV,
+        `${fn}: ${RDMA_CM_DEVICE_ENV}=${want} names no device that can serve this id (${cands.map((x) => x.device.name).join(', ')}) (ENODEV)`,
+      );
     return c;
   }
   return cands[0]!;
@@ -260,7 +267,11 @@ export class CmId implements rdma_cm_id {
   pd: ibv_pd | null = null;
   readonly qp_type: ibv_qp_type;
   readonly route: rdma_route = {
-    addr: { src_addr: { ...ANY }, dst_addr: { ...ANY }, addr: { ibaddr: { sgid: { raw: new Uint8Array(16) }, dgid: { raw: new Uint8Array(16) }, pkey: 0xffff } } },
+    addr: {
+      src_addr: { ...ANY },
+      dst_addr: { ...ANY },
+      addr: { ibaddr: { sgid: { raw: new Uint8Array(16) }, dgid: { raw: new Uint8Array(16) }, pkey: 0xffff } },
+    },
     path_rec: null,
     num_paths: 0,
   };
@@ -288,9 +299,9 @@ export class CmId implements rdma_cm_id {
     this.portHold = null;
   }
   /** Synchronous ids: waiters for the next event, and requests not yet collected. */
-  private readonly syncWaiters: ((ev: rdma_cm_event) => void)[] = [];
+  readonly #syncWaiters: ((ev: rdma_cm_event) => void)[] = [];
   readonly pendingRequests: CmId[] = [];
-  private disconnectedPosted = false;
+  #disconnectedPosted = false;
   /** The device the program named (`rdmaUseDevice`). */
   pinned: Context | null = null;
   /** RoCE: this id's IB CM state (see {@link IbIdState}). */
@@ -312,7 +323,7 @@ export class CmId implements rdma_cm_id {
 
   /** True once DISCONNECTED was delivered. */
   get disconnected(): boolean {
-    return this.disconnectedPosted;
+    return this.#disconnectedPosted;
   }
 
   /** Delivers an event for this id (to its channel, or to a synchronous caller). */
@@ -326,24 +337,26 @@ export class CmId implements rdma_cm_id {
       return;
     }
     target.event = ev;
-    const w = this.syncWaiters.shift();
+    const w = this.#syncWaiters.shift();
     if (w) w(ev);
   }
 
   /** Waits for the next event on a synchronous id. */
   nextSync(): Promise<rdma_cm_event> {
-    return new Promise((resolve) => this.syncWaiters.push(resolve));
+    return new Promise((resolve) => this.#syncWaiters.push(resolve));
   }
 
   /** The connection closed: DISCONNECTED once, and the QP to Error (WRs flushed). */
   onClosed(): void {
-    if (this.disconnectedPosted || this.dead) return;
-    this.disconnectedPosted = true;
+    if (this.#disconnectedPosted || this.dead) return;
+    this.#disconnectedPosted = true;
     this.state = 'disconnected';
     if (this.qp && !this.qp.dead) {
       const st = cmQpOf(this.qp).query()?.state;
       // iWARP: an idle or RTS QP (a closed stream already moved the others); IB: any but Error.
-      const toErr = isIbContext(this.qp.context) ? st !== undefined && st !== RiQpState.ERROR : st === RiQpState.IDLE || st === RiQpState.READY_TO_SEND;
+      const toErr = isIbContext(this.qp.context)
+        ? st !== undefined && st !== RiQpState.ERROR
+        : st === RiQpState.IDLE || st === RiQpState.READY_TO_SEND;
       if (toErr) ibv_modify_qp(this.qp, { qp_state: ibv_qp_state.IBV_QPS_ERR }, 1);
     }
     this.post(rdma_cm_event_type.RDMA_CM_EVENT_DISCONNECTED);

@@ -48,8 +48,10 @@ export async function rdma_join_multicast_ex(id: rdma_cm_id, mc_join_attr: In<rd
   const mask = a.comp_mask ?? 0;
   const flags = a.join_flags ?? -1;
   if (!Number.isInteger(mask) || !Number.isInteger(flags)) return failRdma(EINVAL);
-  if (mask & ~(M.RDMA_CM_JOIN_MC_ATTR_ADDRESS | M.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS)) return failRdma(EINVAL, 'rdma_join_multicast_ex: unknown comp_mask bits (EINVAL)');
-  if (!(mask & M.RDMA_CM_JOIN_MC_ATTR_ADDRESS)) return failRdma(EINVAL, 'rdma_join_multicast_ex: RDMA_CM_JOIN_MC_ATTR_ADDRESS is required (EINVAL)');
+  if (mask & ~(M.RDMA_CM_JOIN_MC_ATTR_ADDRESS | M.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS))
+    return failRdma(EINVAL, 'rdma_join_multicast_ex: unknown comp_mask bits (EINVAL)');
+  if (!(mask & M.RDMA_CM_JOIN_MC_ATTR_ADDRESS))
+    return failRdma(EINVAL, 'rdma_join_multicast_ex: RDMA_CM_JOIN_MC_ATTR_ADDRESS is required (EINVAL)');
   if (!(mask & M.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS) || flags < 0 || flags >= rdma_cm_mc_join_flags.RDMA_MC_JOIN_FLAG_RESERVED) {
     return failRdma(EINVAL, 'rdma_join_multicast_ex: a join flag (FULLMEMBER or SENDONLY_FULLMEMBER) is required (EINVAL)');
   }

@@ -220,7 +220,10 @@ function onIbEvent(i: CmId, e: IbCmEvent): void {
       // A request the program left undecided, rejected by the CM: as on iWARP, CONNECT_ERROR.
       // The local port's QP1 failed ('port': its UDP endpoint could not be bound or was lost):
       // UNREACHABLE with -ENETDOWN, so that the program sees its own side is down, not the peer.
-      i.post(e.message === 'decision' ? T.RDMA_CM_EVENT_CONNECT_ERROR : T.RDMA_CM_EVENT_UNREACHABLE, e.message === 'port' ? -ENETDOWN : -ETIMEDOUT);
+      i.post(
+        e.message === 'decision' ? T.RDMA_CM_EVENT_CONNECT_ERROR : T.RDMA_CM_EVENT_UNREACHABLE,
+        e.message === 'port' ? -ENETDOWN : -ETIMEDOUT,
+      );
       ibSettle(i, -1, e.message === 'port' ? ENETDOWN : ETIMEDOUT);
       return;
     case 'dreq':
@@ -255,7 +258,8 @@ export async function ibConnect(i: CmId, param: In<rdma_conn_param> | null): Pro
   const T = rdma_cm_event_type;
   if (i.ps === rdma_port_space.RDMA_PS_UDP) {
     const pd = cmaPrivateData(src, stripV6(dst.address), user, SIDR_REQ_USER_PD);
-    if (typeof pd === 'number') return failRdma(EINVAL, `rdma_connect: at most ${SIDR_REQ_USER_PD} octets of private data on RDMA_PS_UDP (EINVAL)`);
+    if (typeof pd === 'number')
+      return failRdma(EINVAL, `rdma_connect: at most ${SIDR_REQ_USER_PD} octets of private data on RDMA_PS_UDP (EINVAL)`);
     roce.hold();
     i.ib = { roce, psn: 0, rr: 0, id: 0 };
     i.state = 'connecting';
@@ -362,7 +366,8 @@ export async function ibAccept(i: CmId, param: In<rdma_conn_param> | null): Prom
   const conn = s.conn!;
   const req = s.req!;
   if (!i.qp) return failRdma(EINVAL, 'rdma_accept: the id has no QP (EINVAL)');
-  if ((user?.length ?? 0) > CM_PRIVATE_DATA_SIZE.REP) return failRdma(EINVAL, `rdma_accept: at most ${CM_PRIVATE_DATA_SIZE.REP} octets of private data (EINVAL)`);
+  if ((user?.length ?? 0) > CM_PRIVATE_DATA_SIZE.REP)
+    return failRdma(EINVAL, `rdma_accept: at most ${CM_PRIVATE_DATA_SIZE.REP} octets of private data (EINVAL)`);
   const ctx = i.verbs!;
   const max = maxRdAtomic(ctx);
   const rr = depthOf(param?.responder_resources, max);
@@ -370,7 +375,15 @@ export async function ibAccept(i: CmId, param: In<rdma_conn_param> | null): Prom
   if (rr < 0 || id < 0) return failRdma(EINVAL, `rdma_accept: responder_resources and initiator_depth must be at most ${max} (EINVAL)`);
   const psn = randomPsn();
   // The REP's values are what the QP takes (Linux cma_accept_ib: RTR and RTS before the REP).
-  const rep = { qpn: i.qp.qp_num, startingPsn: psn, responderResources: rr, initiatorDepth: id, rnrRetryCount: Math.min(Math.max(param?.rnr_retry_count ?? 7, 0), 7), srq: i.qp.srq !== null, privateData: user ?? undefined };
+  const rep = {
+    qpn: i.qp.qp_num,
+    startingPsn: psn,
+    responderResources: rr,
+    initiatorDepth: id,
+    rnrRetryCount: Math.min(Math.max(param?.rnr_retry_count ?? 7, 0), 7),
+    srq: i.qp.srq !== null,
+    privateData: user ?? undefined,
+  };
   const r = ibQpRun(i.qp, rcPassivePlan(req, rep, { gids: gidTable(ctx), timeout: i.ackTimeout }));
   if (r !== 0) return failRdma(r, `rdma_accept: the QP could not reach RTS with the REQ's values (${errnoName(r)})`);
   hookCommEst();

@@ -38,7 +38,11 @@ export async function rdma_get_request(listen: rdma_cm_id): Promise<{ ret: numbe
   }
 }
 
-export async function rdma_getaddrinfo(node: string | null, service: string | null, hints: In<rdma_addrinfo> | null): Promise<{ ret: number; res: rdma_addrinfo | null }> {
+export async function rdma_getaddrinfo(
+  node: string | null,
+  service: string | null,
+  hints: In<rdma_addrinfo> | null,
+): Promise<{ ret: number; res: rdma_addrinfo | null }> {
   // At least one of node and service (getaddrinfo(3): EAI_NONAME; librdmacm fails).
   if (node === null && service === null) return { ret: failRdma(EINVAL), res: null };
   const passive = ((hints?.ai_flags ?? 0) & RAI_PASSIVE) !== 0;
@@ -80,7 +84,11 @@ export async function rdma_getaddrinfo(node: string | null, service: string | nu
 export function rdma_freeaddrinfo(_res: rdma_addrinfo): void {}
 
 /** `rdma_create_ep`: a synchronous id with address and route resolved (or bound), and a QP. */
-export async function rdma_create_ep(res: rdma_addrinfo, pd: ibv_pd | null, attr: In<ibv_qp_init_attr> | null): Promise<{ ret: number; id: rdma_cm_id | null }> {
+export async function rdma_create_ep(
+  res: rdma_addrinfo,
+  pd: ibv_pd | null,
+  attr: In<ibv_qp_init_attr> | null,
+): Promise<{ ret: number; id: rdma_cm_id | null }> {
   const { id } = rdma_create_id(null, null, rdma_port_space.RDMA_PS_TCP);
   if (!id) return { ret: -1, id: null };
   const i = id as CmId;

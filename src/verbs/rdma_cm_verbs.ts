@@ -117,26 +117,84 @@ function postSendv(i: CmId, wr: Parameters<typeof ibv_post_send>[1]): number {
 }
 
 export function rdma_post_sendv(id: rdma_cm_id, context: bigint | null, sgl: readonly In<ibv_sge>[], nsge: number, flags: number): number {
-  return postSendv(id as CmId, { wr_id: context ?? 0n, opcode: ibv_wr_opcode.IBV_WR_SEND, sg_list: sgl.slice(0, nsge) as ibv_sge[], send_flags: flags });
+  return postSendv(id as CmId, {
+    wr_id: context ?? 0n,
+    opcode: ibv_wr_opcode.IBV_WR_SEND,
+    sg_list: sgl.slice(0, nsge) as ibv_sge[],
+    send_flags: flags,
+  });
 }
-export function rdma_post_readv(id: rdma_cm_id, context: bigint | null, sgl: readonly In<ibv_sge>[], nsge: number, flags: number, remote_addr: bigint, rkey: number): number {
-  return postSendv(id as CmId, { wr_id: context ?? 0n, opcode: ibv_wr_opcode.IBV_WR_RDMA_READ, sg_list: sgl.slice(0, nsge) as ibv_sge[], send_flags: flags, wr: { rdma: { remote_addr, rkey } } });
+export function rdma_post_readv(
+  id: rdma_cm_id,
+  context: bigint | null,
+  sgl: readonly In<ibv_sge>[],
+  nsge: number,
+  flags: number,
+  remote_addr: bigint,
+  rkey: number,
+): number {
+  return postSendv(id as CmId, {
+    wr_id: context ?? 0n,
+    opcode: ibv_wr_opcode.IBV_WR_RDMA_READ,
+    sg_list: sgl.slice(0, nsge) as ibv_sge[],
+    send_flags: flags,
+    wr: { rdma: { remote_addr, rkey } },
+  });
 }
-export function rdma_post_writev(id: rdma_cm_id, context: bigint | null, sgl: readonly In<ibv_sge>[], nsge: number, flags: number, remote_addr: bigint, rkey: number): number {
-  return postSendv(id as CmId, { wr_id: context ?? 0n, opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE, sg_list: sgl.slice(0, nsge) as ibv_sge[], send_flags: flags, wr: { rdma: { remote_addr, rkey } } });
+export function rdma_post_writev(
+  id: rdma_cm_id,
+  context: bigint | null,
+  sgl: readonly In<ibv_sge>[],
+  nsge: number,
+  flags: number,
+  remote_addr: bigint,
+  rkey: number,
+): number {
+  return postSendv(id as CmId, {
+    wr_id: context ?? 0n,
+    opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
+    sg_list: sgl.slice(0, nsge) as ibv_sge[],
+    send_flags: flags,
+    wr: { rdma: { remote_addr, rkey } },
+  });
 }
 export function rdma_post_recv(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr): number {
   return rdma_post_recvv(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr.lkey }], 1);
 }
-export function rdma_post_send(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr | null, flags: number): number {
+export function rdma_post_send(
+  id: rdma_cm_id,
+  context: bigint | null,
+  addr: Uint8Array | bigint,
+  length: number,
+  mr: ibv_mr | null,
+  flags: number,
+): number {
   const sge = sgeOf(id as CmId, mr, addr, length, flags);
   if (!sge) return failRdma(EINVAL);
   return rdma_post_sendv(id, context, [sge], 1, flags);
 }
-export function rdma_post_read(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr, flags: number, remote_addr: bigint, rkey: number): number {
+export function rdma_post_read(
+  id: rdma_cm_id,
+  context: bigint | null,
+  addr: Uint8Array | bigint,
+  length: number,
+  mr: ibv_mr,
+  flags: number,
+  remote_addr: bigint,
+  rkey: number,
+): number {
   return rdma_post_readv(id, context, [{ addr: addrOf(mr, addr), length, lkey: mr.lkey }], 1, flags, remote_addr, rkey);
 }
-export function rdma_post_write(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr | null, flags: number, remote_addr: bigint, rkey: number): number {
+export function rdma_post_write(
+  id: rdma_cm_id,
+  context: bigint | null,
+  addr: Uint8Array | bigint,
+  length: number,
+  mr: ibv_mr | null,
+  flags: number,
+  remote_addr: bigint,
+  rkey: number,
+): number {
   const sge = sgeOf(id as CmId, mr, addr, length, flags);
   if (!sge) return failRdma(EINVAL);
   return rdma_post_writev(id, context, [sge], 1, flags, remote_addr, rkey);
@@ -160,7 +218,16 @@ function sgeOf(i: CmId, mr: ibv_mr | null, addr: Uint8Array | bigint, length: nu
  * `rdma_post_ud_send` (manual §6.2.9): a UD Send to `remote_qpn` through `ah` with rdma_cm's
  * Q_Key (RDMA_UDP_QKEY). Only UD QPs (the RoCE device) have it: on an RC QP -1, errno EOPNOTSUPP.
  */
-export function rdma_post_ud_send(id: rdma_cm_id, context: bigint | null, addr: Uint8Array | bigint, length: number, mr: ibv_mr | null, flags: number, ah: ibv_ah, remote_qpn: number): number {
+export function rdma_post_ud_send(
+  id: rdma_cm_id,
+  context: bigint | null,
+  addr: Uint8Array | bigint,
+  length: number,
+  mr: ibv_mr | null,
+  flags: number,
+  ah: ibv_ah,
+  remote_qpn: number,
+): number {
   const i = id as CmId;
   if (!idOk(i)) return failRdma(EINVAL);
   // iWARP has no UD QPs (IWARP_UNSUPPORTED); on RoCE the id's QP must be one.
@@ -169,7 +236,13 @@ export function rdma_post_ud_send(id: rdma_cm_id, context: bigint | null, addr: 
   if (i.qp.qp_type !== ibv_qp_type.IBV_QPT_UD) return failRdma(EOPNOTSUPP);
   const sge = sgeOf(i, mr, addr, length, flags);
   if (!sge) return failRdma(EINVAL);
-  return postSendv(i, { wr_id: context ?? 0n, opcode: ibv_wr_opcode.IBV_WR_SEND, sg_list: [sge as ibv_sge], send_flags: flags, wr: { ud: { ah, remote_qpn, remote_qkey: RDMA_UDP_QKEY } } });
+  return postSendv(i, {
+    wr_id: context ?? 0n,
+    opcode: ibv_wr_opcode.IBV_WR_SEND,
+    sg_list: [sge as ibv_sge],
+    send_flags: flags,
+    wr: { ud: { ah, remote_qpn, remote_qkey: RDMA_UDP_QKEY } },
+  });
 }
 
 /** Waits for one completion on the id's send or receive CQ, arming and sleeping when empty. */

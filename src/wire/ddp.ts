@@ -101,10 +101,7 @@ export function encodeDdpHeader(h: DdpHeader, out?: Uint8Array, offset = 0): Uin
   const buf = out ?? new Uint8Array(len);
   if (buf.length - offset < len) throw new RangeError('buffer too small for the DDP header');
   const dv = new DataView(buf.buffer, buf.byteOffset + offset, len);
-  dv.setUint8(
-    0,
-    (h.tagged ? DDP_FLAG_TAGGED : 0) | (h.last ? DDP_FLAG_LAST : 0) | ((h.rsvd & 0xf) << 2) | (h.version & DDP_DV_MASK),
-  );
+  dv.setUint8(0, (h.tagged ? DDP_FLAG_TAGGED : 0) | (h.last ? DDP_FLAG_LAST : 0) | ((h.rsvd & 0xf) << 2) | (h.version & DDP_DV_MASK));
   dv.setUint8(1, h.rsvdUlp & 0xff);
   if (h.tagged) {
     if (h.to < 0n || h.to > U64) throw new RangeError('TO is not a uint64');

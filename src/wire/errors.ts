@@ -205,12 +205,7 @@ export function termEcodeName(layer: number, etype: number, ecode: number): stri
     t = RDMAP_ECODE_NAMES;
   } else if (layer === TermLayer.DDP) {
     if (etype === DdpEtype.LocalCatastrophic) return 'Local Catastrophic Error';
-    t =
-      etype === DdpEtype.TaggedBuffer
-        ? DDP_TAGGED_NAMES
-        : etype === DdpEtype.UntaggedBuffer
-          ? DDP_UNTAGGED_NAMES
-          : undefined;
+    t = etype === DdpEtype.TaggedBuffer ? DDP_TAGGED_NAMES : etype === DdpEtype.UntaggedBuffer ? DDP_UNTAGGED_NAMES : undefined;
   } else if (layer === TermLayer.LLP && etype === LlpEtype.Mpa) {
     t = MPA_ECODE_NAMES;
   }

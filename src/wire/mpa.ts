@@ -124,8 +124,8 @@ export function encodeMpaReqRep(f: MpaReqRep): Uint8Array {
 
 /** Result of {@link decodeMpaReqRep}: either more bytes are needed, or a complete frame. */
 export type MpaReqRepDecodeResult =
-  | { status: 'need-more'; /** total octets needed before trying again */ needed: number }
-  | { status: 'frame'; frame: MpaReqRep; /** octets of `buf` the frame occupied */ consumed: number };
+  | { status: 'need-more' /** total octets needed before trying again */; needed: number }
+  | { status: 'frame'; frame: MpaReqRep /** octets of `buf` the frame occupied */; consumed: number };
 
 function keyMismatch(buf: Uint8Array, key: Uint8Array, n: number): boolean {
   for (let i = 0; i < n; i++) if (buf[i] !== key[i]) return true;
@@ -356,7 +356,7 @@ export function encodeFpdu(ulpdu: Uint8Array, opts: FpduCodecOptions): Uint8Arra
 /** Result of {@link decodeFpdu}. */
 export type FpduDecodeResult =
   | { status: 'need-more'; needed: number }
-  | { status: 'fpdu'; /** view into the input */ ulpdu: Uint8Array; consumed: number };
+  | { status: 'fpdu' /** view into the input */; ulpdu: Uint8Array; consumed: number };
 
 /**
  * Decodes one FPDU (no Markers) at the start of `buf`. For whole buffers in tests and tools;

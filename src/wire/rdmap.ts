@@ -407,12 +407,7 @@ function rd64(b: Uint8Array, o: number): bigint {
  *
  * The Terminate header after the DDP header is not decoded here (see `decodeTerminate`).
  */
-export function decodeRdmapHeaderInto(
-  buf: Uint8Array,
-  offset: number,
-  length: number,
-  out: RdmapHeaderStruct,
-): number {
+export function decodeRdmapHeaderInto(buf: Uint8Array, offset: number, length: number, out: RdmapHeaderStruct): number {
   const tagged = checkDdpSegment(buf, offset, length);
   const ctrl = buf[offset]!;
   const ddpLen = tagged ? DDP_TAGGED_HDR_LEN : DDP_UNTAGGED_HDR_LEN;

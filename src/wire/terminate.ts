@@ -83,10 +83,7 @@ function hasSegLen(t: { m: boolean; d: boolean }): boolean {
 /** Octets {@link encodeTerminate} writes for `t`. */
 export function terminateLength(t: TerminateHeader): number {
   return (
-    TERM_CTRL_LEN +
-    (hasSegLen(t) ? TERM_DDP_SEGLEN_LEN : 0) +
-    (t.d ? (t.ddpHeader?.length ?? 0) : 0) +
-    (t.r ? RDMAP_READ_REQ_HDR_LEN : 0)
+    TERM_CTRL_LEN + (hasSegLen(t) ? TERM_DDP_SEGLEN_LEN : 0) + (t.d ? (t.ddpHeader?.length ?? 0) : 0) + (t.r ? RDMAP_READ_REQ_HDR_LEN : 0)
   );
 }
 
@@ -240,7 +237,11 @@ export function buildTerminate(err: TerminateError, segment?: Uint8Array, segmen
 export function decodeTerminatedReadRequest(rdmaHeader: Uint8Array): ReadRequestHeader {
   // Found by `npm run fuzz`: a short header threw a RangeError out of the DataView.
   if (rdmaHeader.length < RDMAP_READ_REQ_HDR_LEN) {
-    throw TerminateError.rdmap(RdmapEtype.RemoteOperation, RdmapEcode.Unspecified, `copied Read Request header of ${rdmaHeader.length} octets`);
+    throw TerminateError.rdmap(
+      RdmapEtype.RemoteOperation,
+      RdmapEcode.Unspecified,
+      `copied Read Request header of ${rdmaHeader.length} octets`,
+    );
   }
   const dv = new DataView(rdmaHeader.buffer, rdmaHeader.byteOffset, RDMAP_READ_REQ_HDR_LEN);
   return {

@@ -60,7 +60,9 @@ test('softrdma devinfo --help and a bad option', () => {
   assert.equal(r.status, 2);
 });
 
-test('softrdma rping: client and server complete -C 1000 -V against each other, the server prints each ping with -v', { timeout: 120_000 }, async () => {
+test('softrdma rping: client and server complete -C 1000 -V against each other, the server prints each ping with -v', {
+  timeout: 120_000,
+}, async () => {
   const { spawn } = await import('node:child_process');
   const port = String(await freePort());
   const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -84,7 +86,9 @@ test('softrdma rping: client and server complete -C 1000 -V against each other, 
   assert.match(serr, /server DISCONNECT EVENT/);
 });
 
-test('softrdma rping: when the server process is killed mid-run, the client reports the disconnect and exits non-zero (no hang)', { timeout: 60_000 }, async () => {
+test('softrdma rping: when the server process is killed mid-run, the client reports the disconnect and exits non-zero (no hang)', {
+  timeout: 60_000,
+}, async () => {
   const { spawn } = await import('node:child_process');
   const port = String(await freePort());
   const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-v'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -144,7 +148,10 @@ test('softrdma rping: a client whose -S the server refuses is told why', { timeo
       r = run('rping', '-c', '-a', '127.0.0.1', '-p', port, '-S', '65535', '-C', '1', '-V');
     }
     assert.notEqual(r.status, 0);
-    assert.match(r.stderr, /the server ended the connection after our first advertisement \(-S 65535\); a server accepts at most its own -S/);
+    assert.match(
+      r.stderr,
+      /the server ended the connection after our first advertisement \(-S 65535\); a server accepts at most its own -S/,
+    );
     await srvDone;
     assert.match(serr, /advertised size 65535 exceeds the ping buffer/);
   } finally {
@@ -158,17 +165,27 @@ test('softrdma rping: option errors exit 22 as rping does', () => {
   assert.match(run('rping', '--help').stdout, /Usage: softrdma rping/);
 });
 
-test('softrdma rping with SOFTRDMA_MPA: the client asks for CRC and a Read RTR, the server prefers it; a bad setting fails with EINVAL', { timeout: 60_000 }, async () => {
+test('softrdma rping with SOFTRDMA_MPA: the client asks for CRC and a Read RTR, the server prefers it; a bad setting fails with EINVAL', {
+  timeout: 60_000,
+}, async () => {
   const { spawn } = await import('node:child_process');
   const port = String(await freePort());
   const env = { ...process.env, SOFTRDMA_MPA: 'crc=require p2p=read', DEBUG: 'softrdma:cm' };
-  const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-C', '5'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const srv = spawn(process.execPath, [bin, 'rping', '-s', '-a', '127.0.0.1', '-p', port, '-C', '5'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   let serr = '';
   srv.stderr.on('data', (d: Buffer) => (serr += d));
   // 'close', not 'exit': a process can exit before its stderr pipe is drained, and the
   // server's last lines are what this test reads.
   const srvDone = new Promise<number | null>((r) => srv.on('close', r));
-  const runEnv = () => spawnSync(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '5', '-V'], { encoding: 'utf8', timeout: 30_000, env });
+  const runEnv = () =>
+    spawnSync(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '5', '-V'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env,
+    });
   let r = runEnv();
   for (let i = 0; i < 20 && r.status !== 0 && /REJECTED|ECONNREFUSED/.test(r.stderr); i++) {
     await new Promise((x) => setTimeout(x, 100));
@@ -179,7 +196,11 @@ test('softrdma rping with SOFTRDMA_MPA: the client asks for CRC and a Read RTR, 
   assert.match(r.stderr, /MPA Req rev=2 M=0 C=1 .*P2P RTR=read/);
   assert.match(r.stderr, /RTS \(active\) crc=1 .* rtr=read/);
   assert.match(serr, /RTS \(passive\) .*crc=1 .* rtr=read/);
-  const bad = spawnSync(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '1'], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, SOFTRDMA_MPA: 'crc=maybe' } });
+  const bad = spawnSync(process.execPath, [bin, 'rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '1'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, SOFTRDMA_MPA: 'crc=maybe' },
+  });
   assert.notEqual(bad.status, 0);
   assert.doesNotMatch(bad.stderr, /DISCONNECT/);
 });

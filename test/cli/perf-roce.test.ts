@@ -21,7 +21,10 @@ interface Out {
 
 function perf(gids: string, ...args: string[]): Promise<Out> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, [bin, 'perf', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: gids } });
+    const c = spawn(process.execPath, [bin, 'perf', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SOFTRDMA_ROCE_ADDRS: gids },
+    });
     let stdout = '';
     let stderr = '';
     c.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -47,11 +50,19 @@ function checkEth(r: Out, gid: string, gidIndex = 0): void {
   assert.match(r.stdout, new RegExp(` GID index {7}: ${gidIndex}\\n`));
   // perftest prints the GID octets in decimal.
   const g = gid.split('.').map((x) => x.padStart(2, '0'));
-  assert.match(r.stdout, new RegExp(`^ local address: LID 0000 QPN 0x[0-9a-f]{4,} PSN 0x[0-9a-f]+.*\\n GID: 00:00:00:00:00:00:00:00:00:00:255:255:${g.join(':')}$`, 'm'));
+  assert.match(
+    r.stdout,
+    new RegExp(
+      `^ local address: LID 0000 QPN 0x[0-9a-f]{4,} PSN 0x[0-9a-f]+.*\\n GID: 00:00:00:00:00:00:00:00:00:00:255:255:${g.join(':')}$`,
+      'm',
+    ),
+  );
   assert.match(r.stdout, /^ remote address: LID 0000 QPN 0x[0-9a-f]{4,} PSN 0x[0-9a-f]+/m);
 }
 
-test('perf -d softroce0 (no -R): write, read and send bandwidth, loopback between two processes over RoCEv2', { timeout: 120_000 }, async () => {
+test('perf -d softroce0 (no -R): write, read and send bandwidth, loopback between two processes over RoCEv2', {
+  timeout: 120_000,
+}, async () => {
   const runs: [string, string[], string, number][] = [
     ['127.0.10.1', ['write', '-s', '65536', '-n', '100'], 'RDMA_Write BW Test', 65536],
     ['127.0.11.1', ['read', '-s', '1M', '-n', '8'], 'RDMA_Read BW Test', 1048576],
@@ -109,7 +120,9 @@ test('perf --lat -d softroce0 (no -R): write, read and send latency', { timeout:
   });
 });
 
-test('perf -d softroce0 --server and perf -d softroce0 -x 1 ADDR: the roles apart, the server prints the client\'s report', { timeout: 120_000 }, async () => {
+test("perf -d softroce0 --server and perf -d softroce0 -x 1 ADDR: the roles apart, the server prints the client's report", {
+  timeout: 120_000,
+}, async () => {
   const port = String(await freePort());
   const common = ['-d', 'softroce0', '-p', port, '-s', '8192', '-n', '200'];
   const srv = perf('127.0.19.2', 'write', '--server', '--bind', '127.0.0.1', ...common);
@@ -135,7 +148,9 @@ test('perf -d softroce0: a GID index the table lacks is refused', async () => {
   assert.match(r.stderr, /no GID at index 5 of softroce0/);
 });
 
-test('perf send -c UD -d softroce0 (perftest\'s UD mode): ib_send_bw with its default size cut to the MTU, ib_send_lat, and -a up to the MTU', { timeout: 120_000 }, async () => {
+test("perf send -c UD -d softroce0 (perftest's UD mode): ib_send_bw with its default size cut to the MTU, ib_send_lat, and -a up to the MTU", {
+  timeout: 120_000,
+}, async () => {
   const [bw, lat, all] = await Promise.all([
     perf('127.0.21.1', 'send', '-c', 'UD', '-n', '200', '-d', 'softroce0'),
     perf('127.0.22.1', 'send', '--lat', '-c', 'UD', '-n', '100', '-d', 'softroce0'),

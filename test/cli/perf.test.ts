@@ -103,12 +103,19 @@ test('perf read and send --bw: loopback at two sizes each', { timeout: 40_000 },
 });
 
 test('perf --lat: write, read and send latency on loopback', { timeout: 40_000 }, async () => {
-  const runs = await Promise.all([perf('write', '--lat', '-n', '100'), perf('read', '--lat', '-s', '64', '-n', '100'), perf('send', '--lat', '-n', '100', '--busy-poll')]);
+  const runs = await Promise.all([
+    perf('write', '--lat', '-n', '100'),
+    perf('read', '--lat', '-s', '64', '-n', '100'),
+    perf('send', '--lat', '-n', '100', '--busy-poll'),
+  ]);
   const sizes = [2, 64, 2];
   runs.forEach((r, i) => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Latency Test/);
-    assert.match(r.stdout, / #bytes #iterations {4}t_min\[usec\] {4}t_max\[usec\] {2}t_typical\[usec\] {4}t_avg\[usec\] {4}t_stdev\[usec\] {3}99% percentile\[usec\] {3}99\.9% percentile\[usec\] $/m);
+    assert.match(
+      r.stdout,
+      / #bytes #iterations {4}t_min\[usec\] {4}t_max\[usec\] {2}t_typical\[usec\] {4}t_avg\[usec\] {4}t_stdev\[usec\] {3}99% percentile\[usec\] {3}99\.9% percentile\[usec\] $/m,
+    );
     const rows = latRows(r.stdout);
     assert.equal(rows.length, 1);
     const [min, max, typical, avg, , p99, p999] = rows[0]!.v as [number, number, number, number, number, number, number];
@@ -119,7 +126,9 @@ test('perf --lat: write, read and send latency on loopback', { timeout: 40_000 }
   });
 });
 
-test('perf atomic --bw|--lat (ib_atomic_bw / ib_atomic_lat, -A): loopback between two softrdma processes over RFC 7306', { timeout: 40_000 }, async () => {
+test('perf atomic --bw|--lat (ib_atomic_bw / ib_atomic_lat, -A): loopback between two softrdma processes over RFC 7306', {
+  timeout: 40_000,
+}, async () => {
   const [faa, cas, lat, bad] = await Promise.all([
     perf('atomic', '-n', '300'),
     perf('atomic', '--bw', '-A', 'CMP_AND_SWAP', '-n', '200', '-o', '16'),
@@ -145,7 +154,10 @@ test('perf atomic --bw|--lat (ib_atomic_bw / ib_atomic_lat, -A): loopback betwee
 test('perf --json: one object per size with the table fields', { timeout: 40_000 }, async () => {
   const [bw, lat] = await Promise.all([perf('send', '-a', '-n', '5', '--json'), perf('read', '--lat', '-n', '50', '--json')]);
   assert.equal(bw.status, 0, bw.stderr);
-  const rows = bw.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const rows = bw.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   assert.equal(rows.length, 23);
   rows.forEach((o, i) => {
     assert.equal(o.test, 'send_bw');
@@ -172,8 +184,7 @@ test('perf write -D 1: duration mode reports the sampled iterations', { timeout:
   assert.equal(rows[0]!.peak, 0);
 });
 
-
-test('perf --server and perf ADDR: the write_bw server prints the client\'s report', { timeout: 40_000 }, async () => {
+test("perf --server and perf ADDR: the write_bw server prints the client's report", { timeout: 40_000 }, async () => {
   const port = String(await freePort());
   const srv = perf('write', '--server', '-p', port, '-s', '16384', '-n', '300');
   let cli = await perf('write', '127.0.0.1', '-p', port, '-s', '16384', '-n', '300');
@@ -237,7 +248,10 @@ test('perf --post_list and --perform_warm_up: chained posts and an untimed first
     [r, 'read_bw'],
   ] as const) {
     assert.equal(o.status, 0, o.stderr);
-    const rows = o.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, number | string>);
+    const rows = o.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, number | string>);
     // The warm-up pass prints nothing: exactly one result row.
     assert.equal(rows.length, 1, o.stdout);
     assert.equal(rows[0]!.test, t);

@@ -20,7 +20,8 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
   return { code, out, err };
 }
 
-const ADDR = /^ {2}local address: {2}LID 0x[0-9a-f]{4}, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID \S+\n {2}remote address: LID 0x[0-9a-f]{4}, QPN 0x([0-9a-f]{6}), PSN 0x[0-9a-f]{6}, GID \S+\n/;
+const ADDR =
+  /^ {2}local address: {2}LID 0x[0-9a-f]{4}, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID \S+\n {2}remote address: LID 0x[0-9a-f]{4}, QPN 0x([0-9a-f]{6}), PSN 0x[0-9a-f]{6}, GID \S+\n/;
 
 for (const kind of ['rc', 'uc', 'ud'] as const) {
   test(`pingpong ${kind}: server and client exchange addresses over TCP and ping-pong 200 messages`, async () => {
@@ -66,7 +67,8 @@ test('pingpong srq: 16 QPs on one shared receive queue, 256 addresses exchanged 
       assert.doesNotMatch(r.out, /invalid data/);
     }
     // Each side's remote QPNs are the other's local ones, in order.
-    const qpns = (out: string, side: string) => [...out.matchAll(new RegExp(`${side} address: +LID 0x0000, QPN 0x([0-9a-f]{6})`, 'g'))].map((m) => m[1]);
+    const qpns = (out: string, side: string) =>
+      [...out.matchAll(new RegExp(`${side} address: +LID 0x0000, QPN 0x([0-9a-f]{6})`, 'g'))].map((m) => m[1]);
     assert.deepEqual(qpns(client.out, 'remote'), qpns(srv.out, 'local'));
     assert.deepEqual(qpns(srv.out, 'remote'), qpns(client.out, 'local'));
   } finally {
@@ -78,7 +80,10 @@ const bin = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 function spawnPp(gids: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, [bin, 'pingpong', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: gids } });
+    const c = spawn(process.execPath, [bin, 'pingpong', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SOFTRDMA_ROCE_ADDRS: gids },
+    });
     let out = '';
     let err = '';
     c.stdout.on('data', (d: Buffer) => (out += d));
@@ -122,12 +127,18 @@ for (const [kind, extra] of [
   });
 }
 
-test('pingpong: bad arguments and a UD size above the port MTU are refused with rdma-core\'s message', async () => {
+test("pingpong: bad arguments and a UD size above the port MTU are refused with rdma-core's message", async () => {
   const r = await run(['pingpong', 'xx']);
   assert.equal(r.code, 2);
   assert.match(r.err, /say rc, uc, ud or srq \(got 'xx'\)/);
-  assert.match((await run(['pingpong', 'srq', '-q', '20', '-r', '10'])).err, /rx_depth 10 is too small for 20 QPs -- must have at least one receive per QP\./);
-  assert.match((await run(['pingpong', 'srq', '-q', '300', '-r', '1000'])).err, /-q\/--num-qp: bad value '300' \(allowed: an integer 1 … 255\)/);
+  assert.match(
+    (await run(['pingpong', 'srq', '-q', '20', '-r', '10'])).err,
+    /rx_depth 10 is too small for 20 QPs -- must have at least one receive per QP\./,
+  );
+  assert.match(
+    (await run(['pingpong', 'srq', '-q', '300', '-r', '1000'])).err,
+    /-q\/--num-qp: bad value '300' \(allowed: an integer 1 … 255\)/,
+  );
   assert.match((await run(['pingpong', 'rc', '-q', '2'])).err, /-q\/--num-qp is for srq only/);
   assert.match((await run(['pingpong', 'rc', '-t'])).err, /The device isn't completion timestamp capable/);
   assert.match((await run(['pingpong', 'rc', '-o'])).err, /The device isn't ODP capable/);

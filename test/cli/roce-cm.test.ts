@@ -62,7 +62,10 @@ for (const size of ['64', '65535']) {
     const e = await envs();
     const port = String(await freePort());
     // The server owns 127.0.0.2 through its RoCE device only: it listens there on QP1 (no TCP).
-    const srv = run(['rping', '-s', '-a', '127.0.0.2', '-p', port, '-C', '100', '-S', size, '-v'], { ...e.srv, DEBUG: 'softrdma:rdma_cm*,softrdma:ibcm:rdma-ip' });
+    const srv = run(['rping', '-s', '-a', '127.0.0.2', '-p', port, '-C', '100', '-S', size, '-v'], {
+      ...e.srv,
+      DEBUG: 'softrdma:rdma_cm*,softrdma:ibcm:rdma-ip',
+    });
     const cli = await clientWhenUp(['rping', '-c', '-a', '127.0.0.2', '-p', port, '-C', '100', '-S', size, '-V', '-d'], e.cli);
     assert.equal(cli.status, 0, cli.stderr);
     assert.match(cli.stdout, /rping client connected/);
@@ -78,12 +81,26 @@ for (const size of ['64', '65535']) {
 }
 
 for (const verb of ['write', 'read', 'send', 'atomic'] as const) {
-  test(`perf ${verb} -R -d softroce0: bw and lat between two processes over the IB CM (atomic: Fetch & Add)`, { timeout: 240_000 }, async () => {
+  test(`perf ${verb} -R -d softroce0: bw and lat between two processes over the IB CM (atomic: Fetch & Add)`, {
+    timeout: 240_000,
+  }, async () => {
     const e = await envs();
     const port = String(await freePort());
     for (const lat of [false, true]) {
       const size = verb === 'atomic' ? '8' : '4096';
-      const args = ['perf', verb, ...(lat ? ['--lat'] : []), '-R', '-d', 'softroce0', '-n', '200', ...(verb === 'atomic' ? [] : ['-s', size]), '-p', port];
+      const args = [
+        'perf',
+        verb,
+        ...(lat ? ['--lat'] : []),
+        '-R',
+        '-d',
+        'softroce0',
+        '-n',
+        '200',
+        ...(verb === 'atomic' ? [] : ['-s', size]),
+        '-p',
+        port,
+      ];
       let listening: () => void = () => {};
       const up = new Promise<void>((r) => (listening = r));
       const srv = run([...args, '--server', '--bind', '127.0.0.2'], e.srv, 120_000, () => listening());
@@ -94,7 +111,10 @@ for (const verb of ['write', 'read', 'send', 'atomic'] as const) {
       assert.match(cli.stdout, /Transport type : IB/);
       assert.match(cli.stdout, /Device +: softroce0/);
       assert.match(cli.stdout, /Data ex\. method : rdma_cm/);
-      assert.match(cli.stdout, new RegExp(lat ? `^ ${size}\\s+200\\s` : `^ ${size}\\s+200\\s+\\d+\\.\\d+\\s+\\d+\\.\\d+\\s+\\d+\\.\\d+`, 'm'));
+      assert.match(
+        cli.stdout,
+        new RegExp(lat ? `^ ${size}\\s+200\\s` : `^ ${size}\\s+200\\s+\\d+\\.\\d+\\s+\\d+\\.\\d+\\s+\\d+\\.\\d+`, 'm'),
+      );
       const s = await srv;
       assert.equal(s.status, 0, s.stderr + s.stdout);
     }

@@ -29,7 +29,10 @@ function rping(ns: string, gids: string, args: string[]): Promise<{ code: number
   });
 }
 
-test('softrdma rping -a <IPv6> on softroce0: a server on one ULA address, a client on another, -C 100 -V', { skip: nsSkipReason(), timeout: 120_000 }, async () => {
+test('softrdma rping -a <IPv6> on softroce0: a server on one ULA address, a client on another, -C 100 -V', {
+  skip: nsSkipReason(),
+  timeout: 120_000,
+}, async () => {
   const ns = `srr6-${process.pid}`;
   const [a, b] = ['fd52:6f43:4577::1', 'fd52:6f43:4577::2'];
   ip('netns', 'add', ns);

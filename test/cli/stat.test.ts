@@ -25,8 +25,13 @@ function stat(...args: string[]): { code: number | null; out: string; err: strin
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-test("softrdma stat shows a running server's counters by rxe's names (link and qp), the client has the same through device.counters(); a process that exits disappears", { timeout: 120_000 }, async () => {
-  const child: ChildProcess = spawn(process.execPath, [fixture, 'rocev2'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: '127.0.0.2' } });
+test("softrdma stat shows a running server's counters by rxe's names (link and qp), the client has the same through device.counters(); a process that exits disappears", {
+  timeout: 120_000,
+}, async () => {
+  const child: ChildProcess = spawn(process.execPath, [fixture, 'rocev2'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, SOFTRDMA_ROCE_ADDRS: '127.0.0.2' },
+  });
   try {
     let out = '';
     const port = await new Promise<number>((resolve, reject) => {
@@ -41,7 +46,11 @@ test("softrdma stat shows a running server's counters by rxe's names (link and q
     await using c = await dev.connect({ host: '127.0.0.2', port });
     for (let i = 0; i < 10; i++) await c.send(Buffer.from(`message ${i}`));
     const mine = dev.counters();
-    assert.deepEqual(Object.keys(mine), ROCE_COUNTERS.map(([n]) => n), 'every counter, in rxe order');
+    assert.deepEqual(
+      Object.keys(mine),
+      ROCE_COUNTERS.map(([n]) => n),
+      'every counter, in rxe order',
+    );
     assert.ok(mine.rdma_sends >= 10 && mine.sent_pkts >= 10 && mine.rcvd_pkts >= 1, JSON.stringify(mine));
     assert.equal(mine.retry_exceeded_err, 0);
 
@@ -65,7 +74,13 @@ test("softrdma stat shows a running server's counters by rxe's names (link and q
     assert.ok(q && (q.rdma_recvs as number) >= 10, JSON.stringify(qps));
     const text = stat('show', 'link', 'softroce0/1');
     assert.equal(text.code, 0);
-    assert.match(text.out, new RegExp(`^link softroce0/1 pid ${pid} comm peer-fixture\\.js sent_pkts \\d+ rcvd_pkts \\d+ duplicate_request \\d+ out_of_seq_request \\d+ .* rdma_recvs \\d+`, 'm'));
+    assert.match(
+      text.out,
+      new RegExp(
+        `^link softroce0/1 pid ${pid} comm peer-fixture\\.js sent_pkts \\d+ rcvd_pkts \\d+ duplicate_request \\d+ out_of_seq_request \\d+ .* rdma_recvs \\d+`,
+        'm',
+      ),
+    );
     assert.match(stat('--help').out, /out_of_seq_request +responder: requests received ahead of the expected PSN/);
 
     child.kill('SIGKILL');

@@ -15,9 +15,10 @@ const COMMANDS = ['devices', 'devinfo', 'link', 'rping', 'perf'];
 
 function holdPort(): Promise<{ port: number; close: () => void }> {
   const s = net.createServer();
-  return new Promise((resolve) => s.listen({ port: 0, host: '127.0.0.1' }, () => resolve({ port: (s.address() as net.AddressInfo).port, close: () => s.close() })));
+  return new Promise((resolve) =>
+    s.listen({ port: 0, host: '127.0.0.1' }, () => resolve({ port: (s.address() as net.AddressInfo).port, close: () => s.close() })),
+  );
 }
-
 
 test('softrdma --version prints the package version', () => {
   const r = run('--version');
@@ -25,7 +26,7 @@ test('softrdma --version prints the package version', () => {
   assert.match(r.stdout, /^softrdma \d+\.\d+\.\d+/);
 });
 
-test('softrdma help CMD and CMD --help print that command\'s usage, for every command', () => {
+test("softrdma help CMD and CMD --help print that command's usage, for every command", () => {
   for (const c of COMMANDS) {
     const a = run('help', c);
     assert.equal(a.status, 0, c);
@@ -42,7 +43,10 @@ test('softrdma help CMD and CMD --help print that command\'s usage, for every co
 test('softrdma devices lists the devices (iWARP and RoCEv2) and their node GUIDs as ibv_devices does', () => {
   const r = run('devices');
   assert.equal(r.status, 0);
-  assert.match(r.stdout, /^ {4}device {10}\t {3}node GUID\n {4}------ {10}\t-{16}\n {4}softrdma0 {7}\t[0-9a-f]{16}\n {4}softroce0 {7}\t[0-9a-f]{16}\n$/);
+  assert.match(
+    r.stdout,
+    /^ {4}device {10}\t {3}node GUID\n {4}------ {10}\t-{16}\n {4}softrdma0 {7}\t[0-9a-f]{16}\n {4}softroce0 {7}\t[0-9a-f]{16}\n$/,
+  );
   assert.equal(JSON.parse(run('devices', '--json').stdout)[0].device, 'softrdma0');
 });
 
@@ -83,7 +87,10 @@ test('a refused connection reads as one line naming ECONNREFUSED (perf and rping
   const port = String(await freePort());
   const p = run('perf', 'write', '127.0.0.1', '-p', port);
   assert.equal(p.status, 1);
-  assert.match(p.stderr, new RegExp(`connection to 127\\.0\\.0\\.1:${port} refused: ECONNREFUSED \\(Connection refused\\); is a server running`));
+  assert.match(
+    p.stderr,
+    new RegExp(`connection to 127\\.0\\.0\\.1:${port} refused: ECONNREFUSED \\(Connection refused\\); is a server running`),
+  );
   assert.doesNotMatch(p.stderr, /bl blka/);
   const r = run('rping', '-c', '-a', '127.0.0.1', '-p', port, '-C', '1');
   assert.notEqual(r.status, 0);
@@ -98,12 +105,19 @@ test('perf says which mode it is in (loopback, client, server) on stderr, and no
   assert.equal(js.status, 0, js.stderr);
   assert.doesNotMatch(js.stderr, /loopback/);
   const port = String(await freePort());
-  const srv = spawn(process.execPath, [bin, 'perf', 'write', '--server', '--bind', '127.0.0.1', '-p', port, '-n', '20', '-s', '4096'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const srv = spawn(process.execPath, [bin, 'perf', 'write', '--server', '--bind', '127.0.0.1', '-p', port, '-n', '20', '-s', '4096'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let serr = '';
   srv.stderr.on('data', (d: Buffer) => (serr += d));
-  const srvOut = new Promise<void>((resolve) => srv.stdout.on('data', (d: Buffer) => String(d).includes('Waiting for client') && resolve()));
+  const srvOut = new Promise<void>((resolve) =>
+    srv.stdout.on('data', (d: Buffer) => String(d).includes('Waiting for client') && resolve()),
+  );
   await srvOut;
-  const cl = spawnSync(process.execPath, [bin, 'perf', 'write', '127.0.0.1', '-p', port, '-n', '20', '-s', '4096'], { encoding: 'utf8', timeout: 30_000 });
+  const cl = spawnSync(process.execPath, [bin, 'perf', 'write', '127.0.0.1', '-p', port, '-n', '20', '-s', '4096'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.equal(cl.status, 0, cl.stderr);
   assert.match(cl.stderr, new RegExp(`write_bw client: connecting to 127\\.0\\.0\\.1 port ${port}`));
   await new Promise((resolve) => srv.once('exit', resolve));

@@ -31,7 +31,10 @@ async function run(...args: string[]): Promise<{ code: number; out: string; err:
 }
 
 /** Every command, and every subcommand as [command, sub]. */
-const targets = COMMANDS.flatMap((c) => [{ c, sub: undefined as string | undefined }, ...(c.subcommands ?? []).map((s) => ({ c, sub: s.name as string | undefined }))]);
+const targets = COMMANDS.flatMap((c) => [
+  { c, sub: undefined as string | undefined },
+  ...(c.subcommands ?? []).map((s) => ({ c, sub: s.name as string | undefined })),
+]);
 
 test('every command and subcommand answers --help and -h with its usage, exit 0', async () => {
   for (const { c, sub } of targets) {
@@ -39,7 +42,11 @@ test('every command and subcommand answers --help and -h with its usage, exit 0'
       const args = c.name === 'help' ? ['help', h] : [c.name, ...(sub ? [sub] : []), h];
       const r = await run(...args);
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
-      assert.match(r.out, c.name === 'help' ? /Usage: softrdma <command>/ : new RegExp(`^Usage: softrdma ${c.name}${sub ? ` ${sub}` : ''}`), args.join(' '));
+      assert.match(
+        r.out,
+        c.name === 'help' ? /Usage: softrdma <command>/ : new RegExp(`^Usage: softrdma ${c.name}${sub ? ` ${sub}` : ''}`),
+        args.join(' '),
+      );
       if (sub) assert.match(r.out, new RegExp(`^${sub}: `, 'm'));
     }
     if (c.name !== 'help') {
@@ -64,12 +71,13 @@ test('an unknown option is refused with exit 2, naming it', async () => {
   }
 });
 
-test('each numeric option out of range, and each choice option off its list, is refused with the command\'s exit code, naming the option', async () => {
+test("each numeric option out of range, and each choice option off its list, is refused with the command's exit code, naming the option", async () => {
   let checked = 0;
   for (const { c, sub } of targets) {
     if (c.subcommands && !sub) continue;
     for (const o of optionsOf(c, sub)) {
-      const bad = o.type === 'choice' ? ['bogus'] : o.type === 'int' || o.type === 'size' ? [String(o.max! + 1), String(o.min! - 1), 'x1'] : [];
+      const bad =
+        o.type === 'choice' ? ['bogus'] : o.type === 'int' || o.type === 'size' ? [String(o.max! + 1), String(o.min! - 1), 'x1'] : [];
       for (const v of bad) {
         // rping needs its role; the rest take the option alone.
         const args = [c.name, ...(sub ? [sub] : []), ...(c.name === 'rping' ? ['-c'] : []), `--${o.name}=${v}`];
@@ -96,7 +104,11 @@ test('each SOFTRDMA_* variable set to garbage is refused with exit 2, naming the
     }
   }
   // A device name that is well formed but not a device.
-  const r = spawnSync(process.execPath, [bin, 'devices'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, SOFTRDMA_DEVICE: 'nosuch0' } });
+  const r = spawnSync(process.execPath, [bin, 'devices'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, SOFTRDMA_DEVICE: 'nosuch0' },
+  });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /SOFTRDMA_DEVICE: bad value "nosuch0" \(allowed: one of the devices: softrdma0, softroce0\)/);
 });

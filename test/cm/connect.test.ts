@@ -50,7 +50,11 @@ for (const revision of [1, 2] as const) {
         assert.equal(hex(r.privateData), hex(te('may I?')));
         r.reject(pd);
         assert.equal(r.state, 'rejected');
-        assert.throws(() => r.reject(), (e: unknown) => e instanceof CmError && e.kind === 'invalid', 'only once');
+        assert.throws(
+          () => r.reject(),
+          (e: unknown) => e instanceof CmError && e.kind === 'invalid',
+          'only once',
+        );
       });
       const err = await expectCmError(cmConnect(a.cm, '127.0.0.1', l.port, { revision, privateData: te('may I?') }), 'rejected');
       assert.equal(hex(err.privateData!), hex(pd));
@@ -60,7 +64,18 @@ for (const revision of [1, 2] as const) {
       const rep = traced.find((e) => e.dir === 'tx' && e.what === 'reply')!;
       assert.equal(
         hex(rep.bytes),
-        hex(frameBytes({ reply: true, m: false, c: false, r: true, s: revision === 2, rev: revision, word: revision === 2 ? { ird: 0, ord: 0 } : null, pd })),
+        hex(
+          frameBytes({
+            reply: true,
+            m: false,
+            c: false,
+            r: true,
+            s: revision === 2,
+            rev: revision,
+            word: revision === 2 ? { ird: 0, ord: 0 } : null,
+            pd,
+          }),
+        ),
       );
     });
     destroyAll(a.rnic);
@@ -78,7 +93,10 @@ test('private data limits: 512 octets at revision 1, 508 with the RFC 6581 word'
     l.once('request', (r: CmConnectRequest) => {
       req = r;
       // Too long for a revision-2 Reply: refused, and the request stays pending.
-      assert.throws(() => r.accept(b.cm, { privateData: new Uint8Array(509) }), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
+      assert.throws(
+        () => r.accept(b.cm, { privateData: new Uint8Array(509) }),
+        (e: unknown) => e instanceof CmError && e.kind === 'invalid',
+      );
       assert.equal(r.state, 'pending');
       r.accept(b.cm, { privateData: new Uint8Array(508).fill(0x5a) });
     });
@@ -241,8 +259,14 @@ test('accept-time failures leave the request pending: no acceptable RTR, QP not 
   await withListener({}, async (l) => {
     l.once('request', (r: CmConnectRequest) => {
       // Only a Read RTR offered, and the QP takes no inbound Reads.
-      assert.throws(() => r.accept(noReads.cm), (e: unknown) => e instanceof CmError && e.kind === 'no-matching-rtr');
-      assert.throws(() => r.accept(busy.cm), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
+      assert.throws(
+        () => r.accept(noReads.cm),
+        (e: unknown) => e instanceof CmError && e.kind === 'no-matching-rtr',
+      );
+      assert.throws(
+        () => r.accept(busy.cm),
+        (e: unknown) => e instanceof CmError && e.kind === 'invalid',
+      );
       assert.equal(r.state, 'pending');
       assert.equal(noReads.qp.state, RiQpState.IDLE);
       r.reject(te('no'));
@@ -259,8 +283,16 @@ test('strict Responder: IRD/ORD that do not fit fail the accept, which may be re
   const b = cmSide(riRnic(), { ird: 8, ord: 8 });
   await withListener({ irdOrd: 'strict' }, async (l) => {
     l.once('request', (r: CmConnectRequest) => {
-      assert.throws(() => r.accept(b.cm), (e: unknown) => e instanceof CmError && e.kind === 'ird-ord', 'ORD 8 > peer IRD 2');
-      assert.throws(() => r.accept(b.cm, { ord: 2, ird: 7 }), (e: unknown) => e instanceof CmError && e.kind === 'ird-ord', 'IRD 7 < peer ORD 8');
+      assert.throws(
+        () => r.accept(b.cm),
+        (e: unknown) => e instanceof CmError && e.kind === 'ird-ord',
+        'ORD 8 > peer IRD 2',
+      );
+      assert.throws(
+        () => r.accept(b.cm, { ord: 2, ird: 7 }),
+        (e: unknown) => e instanceof CmError && e.kind === 'ird-ord',
+        'IRD 7 < peer ORD 8',
+      );
       assert.equal(r.state, 'pending');
       assert.equal(r.accept(b.cm, { ord: 2 }).agreement?.ord, 2);
     });

@@ -16,7 +16,20 @@ test('SOFTRDMA_MPA parses crc, markers, rev and p2p; unset or empty means the de
 });
 
 test('SOFTRDMA_MPA with a bad key or value throws CmError(invalid) naming the setting', () => {
-  for (const bad of ['crc=maybe', 'markers=yes', 'rev=3', 'p2p=atomic', 'p2p=', 'gso=1', 'crc', 'settle=-1', 'settle=soon', 'accept=', 'accept=-5', 'accept=1s']) {
+  for (const bad of [
+    'crc=maybe',
+    'markers=yes',
+    'rev=3',
+    'p2p=atomic',
+    'p2p=',
+    'gso=1',
+    'crc',
+    'settle=-1',
+    'settle=soon',
+    'accept=',
+    'accept=-5',
+    'accept=1s',
+  ]) {
     assert.throws(
       () => cmParamsFromEnv(bad),
       (e: unknown) => e instanceof CmError && e.kind === 'invalid' && e.message.includes(bad),

@@ -43,7 +43,12 @@ async function flood(argv: string[], wrap: string[] = []): Promise<{ proc: Child
  * A server whose ULP accepts every request at once (as `rping -P` does) and `attempts` legitimate
  * connections made one after another from `from` to `host`; returns how many were established.
  */
-async function legitimate(l: CmListener, host: string, attempts: number, from?: string): Promise<{ ok: number; errors: Map<string, number>; ms: number[] }> {
+async function legitimate(
+  l: CmListener,
+  host: string,
+  attempts: number,
+  from?: string,
+): Promise<{ ok: number; errors: Map<string, number>; ms: number[] }> {
   const errors = new Map<string, number>();
   const ms: number[] = [];
   let ok = 0;
@@ -88,51 +93,59 @@ function sampleSources(l: CmListener, sources: string[]): { max: () => number; p
   return { max: () => max, peak: () => peak, stop: () => clearInterval(t) };
 }
 
-test('finding 2: 64 idle connections from 64 addresses no longer lock a listener out; the next Initiator is served at once', T, async () => {
-  const l = await CmListener.listen({ host: '127.0.0.1' });
-  const rb = riRnic();
-  acceptAll(l, rb);
-  const idle: RawSock[] = [];
-  for (let i = 1; i <= 64; i++) idle.push(await RawSock.connect(l.port, `127.0.1.${i}`));
-  await until(() => l.pendingHandshakes === 64, 10_000, '64 half-open connections');
-  // Before: the 65th connection was reset at once (`overload`) until the timers freed slots.
-  const r = await legitimate(l, '127.0.0.1', 3);
-  assert.equal(r.ok, 3, `errors: ${JSON.stringify([...r.errors])}`);
-  assert.equal(l.stats.evicted, 0, 'room enough: nobody had to go');
-  for (const s of idle) s.destroy();
-  await l.close();
-  destroyAll(rb);
-  await assertNoLeaks([rb], 10_000);
-});
+test(
+  'finding 2: 64 idle connections from 64 addresses no longer lock a listener out; the next Initiator is served at once',
+  T,
+  async () => {
+    const l = await CmListener.listen({ host: '127.0.0.1' });
+    const rb = riRnic();
+    acceptAll(l, rb);
+    const idle: RawSock[] = [];
+    for (let i = 1; i <= 64; i++) idle.push(await RawSock.connect(l.port, `127.0.1.${i}`));
+    await until(() => l.pendingHandshakes === 64, 10_000, '64 half-open connections');
+    // Before: the 65th connection was reset at once (`overload`) until the timers freed slots.
+    const r = await legitimate(l, '127.0.0.1', 3);
+    assert.equal(r.ok, 3, `errors: ${JSON.stringify([...r.errors])}`);
+    assert.equal(l.stats.evicted, 0, 'room enough: nobody had to go');
+    for (const s of idle) s.destroy();
+    await l.close();
+    destroyAll(rb);
+    await assertNoLeaks([rb], 10_000);
+  },
+);
 
-test('one source floods half-open connections (127.0.0.2, 300 held and reopened at once): its cap holds and legitimate clients are served (≥ 99 %)', T, async () => {
-  const lim = cmListenDefaults();
-  const l = await CmListener.listen({ host: '127.0.0.1' });
-  const rb = riRnic();
-  acceptAll(l, rb);
-  const failures: CmFailure[] = [];
-  l.on('failure', (f: CmFailure) => failures.push(f));
-  const f = await flood(['127.0.0.1', String(l.port), '300', '127.0.0.2']);
-  const s = sampleSources(l, ['127.0.0.2']);
-  const attempts = 200;
-  const r = await legitimate(l, '127.0.0.1', attempts);
-  s.stop();
-  const stats = await f.stop();
-  console.log(
-    `# flood one-source: legitimate ${r.ok}/${attempts} served (median connect ${median(r.ms).toFixed(1)} ms, errors ${JSON.stringify([...r.errors])}); ` +
-      `flooder ${stats}; listener evicted ${l.stats.evicted}, connections ${l.stats.connections}; most half-open held by 127.0.0.2 ${s.max()} (cap ${lim.maxHalfOpenPerSource}, ceiling ${2 * lim.maxHalfOpenPerSource})`,
-  );
-  assert.ok(r.ok >= attempts * 0.99, `${r.ok}/${attempts} served`);
-  // The per-source cap at work: the flooder never held more than the hard ceiling, lost its own
-  // oldest connections, and nobody else lost any.
-  assert.ok(s.max() <= 2 * lim.maxHalfOpenPerSource, `127.0.0.2 held ${s.max()}`);
-  assert.ok(l.stats.evicted > 0);
-  const evicted = failures.filter((x) => x.kind === 'overload');
-  assert.ok(evicted.length > 0 && evicted.every((x) => x.remoteAddress.endsWith('127.0.0.2')), 'only the flooder was evicted');
-  await l.close();
-  destroyAll(rb);
-  await assertNoLeaks([rb], 20_000);
-});
+test(
+  'one source floods half-open connections (127.0.0.2, 300 held and reopened at once): its cap holds and legitimate clients are served (≥ 99 %)',
+  T,
+  async () => {
+    const lim = cmListenDefaults();
+    const l = await CmListener.listen({ host: '127.0.0.1' });
+    const rb = riRnic();
+    acceptAll(l, rb);
+    const failures: CmFailure[] = [];
+    l.on('failure', (f: CmFailure) => failures.push(f));
+    const f = await flood(['127.0.0.1', String(l.port), '300', '127.0.0.2']);
+    const s = sampleSources(l, ['127.0.0.2']);
+    const attempts = 200;
+    const r = await legitimate(l, '127.0.0.1', attempts);
+    s.stop();
+    const stats = await f.stop();
+    console.log(
+      `# flood one-source: legitimate ${r.ok}/${attempts} served (median connect ${median(r.ms).toFixed(1)} ms, errors ${JSON.stringify([...r.errors])}); ` +
+        `flooder ${stats}; listener evicted ${l.stats.evicted}, connections ${l.stats.connections}; most half-open held by 127.0.0.2 ${s.max()} (cap ${lim.maxHalfOpenPerSource}, ceiling ${2 * lim.maxHalfOpenPerSource})`,
+    );
+    assert.ok(r.ok >= attempts * 0.99, `${r.ok}/${attempts} served`);
+    // The per-source cap at work: the flooder never held more than the hard ceiling, lost its own
+    // oldest connections, and nobody else lost any.
+    assert.ok(s.max() <= 2 * lim.maxHalfOpenPerSource, `127.0.0.2 held ${s.max()}`);
+    assert.ok(l.stats.evicted > 0);
+    const evicted = failures.filter((x) => x.kind === 'overload');
+    assert.ok(evicted.length > 0 && evicted.every((x) => x.remoteAddress.endsWith('127.0.0.2')), 'only the flooder was evicted');
+    await l.close();
+    destroyAll(rb);
+    await assertNoLeaks([rb], 20_000);
+  },
+);
 
 const NS = `srhcm${process.pid % 100000}`;
 const HOST_IF = `vh${process.pid % 100000}`;
@@ -167,7 +180,7 @@ function makeNetns(): void {
   ip('-n', NS, 'route', 'add', 'default', 'via', '10.201.0.1');
   ip('route', 'add', '10.201.128.0/17', 'via', '10.201.0.2', 'dev', HOST_IF);
   const lines: string[] = [];
-  for (let i = 0; i < 1000; i++) lines.push(`addr add 10.201.${128 + (i + 1 >> 8)}.${(i + 1) & 255}/32 dev lo`);
+  for (let i = 0; i < 1000; i++) lines.push(`addr add 10.201.${128 + ((i + 1) >> 8)}.${(i + 1) & 255}/32 dev lo`);
   for (let i = 1; i <= 5; i++) lines.push(`addr add 10.201.200.${i}/32 dev lo`);
   execFileSync('ip', ['-n', NS, '-batch', '-'], { input: `${lines.join('\n')}\n` });
 }
@@ -181,7 +194,10 @@ function dropNetns(): void {
   } catch {}
 }
 
-test('1,000 half-open peers from other addresses in a netns (2 connections each, reopened at once) and 5 heavy ones (100 each): legitimate clients are served (≥ 99 %), per-source caps hold', { ...T, skip: netnsSkip() }, async () => {
+test('1,000 half-open peers from other addresses in a netns (2 connections each, reopened at once) and 5 heavy ones (100 each): legitimate clients are served (≥ 99 %), per-source caps hold', {
+  ...T,
+  skip: netnsSkip(),
+}, async () => {
   const lim = cmListenDefaults();
   dropNetns();
   makeNetns();

@@ -58,7 +58,7 @@ export function destroyAll(...rnics: Rnic[]): void {
 export class WireTap {
   readonly up: Buffer[] = [];
   readonly down: Buffer[] = [];
-  private readonly socks = new Set<net.Socket>();
+  readonly #socks = new Set<net.Socket>();
   private constructor(
     readonly server: net.Server,
     readonly targetPort: number,
@@ -66,7 +66,7 @@ export class WireTap {
 
   static async start(targetPort: number): Promise<WireTap> {
     let tap: WireTap | null = null;
-    const server = net.createServer({ allowHalfOpen: true }, (c) => tap!.onClient(c));
+    const server = net.createServer({ allowHalfOpen: true }, (c) => tap!.#onClient(c));
     tap = new WireTap(server, targetPort);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -84,12 +84,12 @@ export class WireTap {
     return new Uint8Array(Buffer.concat(this.down));
   }
 
-  private onClient(c: net.Socket): void {
+  #onClient(c: net.Socket): void {
     const t = net.connect({ port: this.targetPort, host: '127.0.0.1', allowHalfOpen: true });
     for (const s of [c, t]) {
-      this.socks.add(s);
+      this.#socks.add(s);
       s.on('error', () => {});
-      s.once('close', () => this.socks.delete(s));
+      s.once('close', () => this.#socks.delete(s));
     }
     const pipe = (from: net.Socket, to: net.Socket, log: Buffer[]): void => {
       from.on('data', (d: Buffer) => {
@@ -112,7 +112,7 @@ export class WireTap {
   }
 
   async close(): Promise<void> {
-    for (const s of this.socks) s.destroy();
+    for (const s of this.#socks) s.destroy();
     await new Promise<void>((r) => this.server.close(() => r()));
   }
 }

@@ -34,7 +34,17 @@ async function oneFailure(failures: CmFailure[], kind: string): Promise<void> {
 }
 
 const req = (over: Partial<Parameters<typeof encodeMpaReqRep>[0]> = {}) =>
-  encodeMpaReqRep({ type: 'request', markers: false, crc: false, reject: false, enhanced: true, res: 0, revision: 2, privateData: new Uint8Array([0, 8, 0, 8]), ...over });
+  encodeMpaReqRep({
+    type: 'request',
+    markers: false,
+    crc: false,
+    reject: false,
+    enhanced: true,
+    res: 0,
+    revision: 2,
+    privateData: new Uint8Array([0, 8, 0, 8]),
+    ...over,
+  });
 
 // ------------------------------------------------------------------ passive side
 
@@ -63,7 +73,10 @@ test('hostile Initiator: an unsupported revision gets a Reply with R and our rev
     await oneFailure(failures, 'bad-revision');
     await until(() => raw.ended || raw.closed, 3000, 'the FIN');
     raw.destroy();
-    assert.equal(hex(raw.bytes()), hex(frameBytes({ reply: true, m: false, c: false, r: true, s: false, rev: replyRev, pd: new Uint8Array(0) })));
+    assert.equal(
+      hex(raw.bytes()),
+      hex(frameBytes({ reply: true, m: false, c: false, r: true, s: false, rev: replyRev, pd: new Uint8Array(0) })),
+    );
     assert.equal(requests.length, 0);
     await l.close();
     await assertNoLeaks();
@@ -109,7 +122,10 @@ test('hostile Initiator: FPDU octets while the request waits for the ULP abort t
   await until(() => r.state === 'aborted', 3000, 'the abort');
   assert.equal(aborted.length, 1);
   assert.equal(aborted[0]!.kind, 'protocol');
-  assert.throws(() => r.accept(b.cm), (e: unknown) => e instanceof CmError && e.kind === 'invalid');
+  assert.throws(
+    () => r.accept(b.cm),
+    (e: unknown) => e instanceof CmError && e.kind === 'invalid',
+  );
   assert.equal(b.qp.state, RiQpState.IDLE);
   await raw.waitClosed();
   assert.equal(l.pendingRequests, 0);
@@ -131,27 +147,31 @@ test('slow Initiator: nothing at all, or half a Request, until the Request timer
   }
 });
 
-test('slow ULP: a request not answered within acceptTimeoutMs is rejected by the CM (R Reply), the ULP told `aborted` (timeout)', T, async () => {
-  const { l, requests } = await listen({ acceptTimeoutMs: 50 });
-  const a = cmSide(riRnic());
-  const aborted: CmError[] = [];
-  l.on('request', (r: CmConnectRequest) => r.on('aborted', (e: CmError) => aborted.push(e)));
-  const err = await cmConnect(a.cm, '127.0.0.1', l.port).then(
-    () => assert.fail('no connection expected'),
-    (e: unknown) => e as CmError,
-  );
-  // The Initiator is told at once, as by a ULP's reject, rather than left to its own timer.
-  assert.ok(err instanceof CmError && err.kind === 'rejected', String(err));
-  assert.equal(requests[0]!.state, 'aborted');
-  assert.equal(aborted.length, 1);
-  assert.equal(aborted[0]!.kind, 'timeout');
-  assert.equal(l.stats.expired, 1);
-  assert.equal(l.pendingRequests, 0);
-  assert.equal(a.qp.state, RiQpState.IDLE);
-  await l.close();
-  destroyAll(a.rnic);
-  await assertNoLeaks([a.rnic]);
-});
+test(
+  'slow ULP: a request not answered within acceptTimeoutMs is rejected by the CM (R Reply), the ULP told `aborted` (timeout)',
+  T,
+  async () => {
+    const { l, requests } = await listen({ acceptTimeoutMs: 50 });
+    const a = cmSide(riRnic());
+    const aborted: CmError[] = [];
+    l.on('request', (r: CmConnectRequest) => r.on('aborted', (e: CmError) => aborted.push(e)));
+    const err = await cmConnect(a.cm, '127.0.0.1', l.port).then(
+      () => assert.fail('no connection expected'),
+      (e: unknown) => e as CmError,
+    );
+    // The Initiator is told at once, as by a ULP's reject, rather than left to its own timer.
+    assert.ok(err instanceof CmError && err.kind === 'rejected', String(err));
+    assert.equal(requests[0]!.state, 'aborted');
+    assert.equal(aborted.length, 1);
+    assert.equal(aborted[0]!.kind, 'timeout');
+    assert.equal(l.stats.expired, 1);
+    assert.equal(l.pendingRequests, 0);
+    assert.equal(a.qp.state, RiQpState.IDLE);
+    await l.close();
+    destroyAll(a.rnic);
+    await assertNoLeaks([a.rnic]);
+  },
+);
 
 test('a request nobody answers is rejected by default: the listener has a finite acceptTimeoutMs unless told 0', T, async () => {
   const l = await CmListener.listen({ host: '127.0.0.1' });
@@ -176,7 +196,12 @@ test('a half-open peer closing before its Request is reported once as closed', T
 
 test('a full listener evicts its oldest half-open connection, not the newest: a real Initiator gets through at once', T, async () => {
   // A long grace: the in-process Initiator's Request must be read first even on a loaded machine.
-  const { l, failures, requests } = await listen({ maxHalfOpen: 3, maxHalfOpenPerSource: 100, evictGraceMs: 1500, pressureTimeoutMs: LONG });
+  const { l, failures, requests } = await listen({
+    maxHalfOpen: 3,
+    maxHalfOpenPerSource: 100,
+    evictGraceMs: 1500,
+    pressureTimeoutMs: LONG,
+  });
   const slow: RawSock[] = [];
   for (let i = 0; i < 3; i++) {
     slow.push(await RawSock.connect(l.port));
@@ -197,7 +222,10 @@ test('a full listener evicts its oldest half-open connection, not the newest: a 
   assert.equal(slow[1]!.closed || slow[2]!.closed || fourth.closed, false);
   await until(() => l.pendingHandshakes === 3, 3000, 'three half-open');
   assert.equal(l.stats.evicted, 1);
-  assert.deepEqual(failures.map((f) => f.kind), ['overload']);
+  assert.deepEqual(
+    failures.map((f) => f.kind),
+    ['overload'],
+  );
   // And a fifth the next oldest: the listener never holds more than three for long.
   const fifth = await RawSock.connect(l.port);
   await slow[1]!.waitClosed();
@@ -230,7 +258,17 @@ async function fakeResponder(reply: (request: Uint8Array, s: RawSock) => void) {
 }
 
 const rep = (over: Partial<Parameters<typeof encodeMpaReqRep>[0]> = {}) =>
-  encodeMpaReqRep({ type: 'reply', markers: false, crc: false, reject: false, enhanced: true, res: 0, revision: 2, privateData: new Uint8Array([0, 8, 0, 8]), ...over });
+  encodeMpaReqRep({
+    type: 'reply',
+    markers: false,
+    crc: false,
+    reject: false,
+    enhanced: true,
+    res: 0,
+    revision: 2,
+    privateData: new Uint8Array([0, 8, 0, 8]),
+    ...over,
+  });
 
 async function activeCase(
   reply: (request: Uint8Array, s: RawSock) => void,
@@ -255,13 +293,10 @@ async function activeCase(
 }
 
 test('fake Responder: a Reply with R set is a peer reject carrying its private data', T, async () => {
-  const { err } = await activeCase(
-    (_q, s) => {
-      s.write(rep({ reject: true, privateData: new Uint8Array([0, 0, 0, 0, ...te('go away')]) }));
-      s.sock.end();
-    },
-    'rejected',
-  );
+  const { err } = await activeCase((_q, s) => {
+    s.write(rep({ reject: true, privateData: new Uint8Array([0, 0, 0, 0, ...te('go away')]) }));
+    s.sock.end();
+  }, 'rejected');
   assert.equal(Buffer.from(err.privateData!).toString(), 'go away');
   // Revision 1: no RFC 6581 word to strip.
   const r1 = await activeCase(
@@ -285,7 +320,9 @@ test('fake Responder: a wrong key, a revision above the Request, revision 0', T,
 test('fake Responder: FPDU octets behind a P2P Reply (before our RTR) are a protocol error', T, async () => {
   // P2P Reply choosing the Write RTR (A set in IRD, C set in ORD), then an FPDU at once.
   const p2p = rep({ privateData: new Uint8Array([0x80, 8, 0x80, 8]) });
-  await activeCase((_q, s) => s.write(Buffer.concat([p2p, encodeFpdu(new Uint8Array(18), { crc: false })])), 'protocol', { p2p: ['write'] });
+  await activeCase((_q, s) => s.write(Buffer.concat([p2p, encodeFpdu(new Uint8Array(18), { crc: false })])), 'protocol', {
+    p2p: ['write'],
+  });
 });
 
 test('fake Responder without P2P sending an FPDU right behind its Reply (as siw does): the FPDU is received', T, async () => {

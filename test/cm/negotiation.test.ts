@@ -41,8 +41,7 @@ for (const rev of [1, 2] as const)
       for (const p2p of rev === 2 ? ([null, 'write', 'read', 'send'] as const) : ([null] as const))
         for (const pair of PAIRS) cases.push({ rev, crc, markers, p2p, pair });
 
-const caseName = (c: Case): string =>
-  `rev${c.rev} crc:${c.crc} markers:${c.markers} p2p:${c.p2p ?? 'no'} ird/ord:${c.pair.name}`;
+const caseName = (c: Case): string => `rev${c.rev} crc:${c.crc} markers:${c.markers} p2p:${c.p2p ?? 'no'} ird/ord:${c.pair.name}`;
 
 /** What the RFCs say the outcome must be (RFC 5044 §7.1.2, RFC 6581 §9.1, our relaxed rules). */
 function expected(c: Case) {
@@ -178,12 +177,34 @@ async function runCase(c: Case): Promise<void> {
       c.rev === 2 ? { ird, ord, a: c.p2p !== null, b: c.p2p === 'send', cw: c.p2p === 'write', d: c.p2p === 'read' } : null;
     assert.equal(
       hex(up.raw),
-      hex(frameBytes({ reply: false, m: x.iAsk, c: c.crc === 'initiator', s: c.rev === 2, rev: c.rev, word: word(c.pair.i[0], x.iOrdAdv), pd: reqPd, x: true })),
+      hex(
+        frameBytes({
+          reply: false,
+          m: x.iAsk,
+          c: c.crc === 'initiator',
+          s: c.rev === 2,
+          rev: c.rev,
+          word: word(c.pair.i[0], x.iOrdAdv),
+          pd: reqPd,
+          x: true,
+        }),
+      ),
       'MPA Request octets',
     );
     assert.equal(
       hex(down.raw),
-      hex(frameBytes({ reply: true, m: x.rAsk, c: x.crc, s: c.rev === 2, rev: c.rev, word: x.rep ? word(x.rep.ird, x.rep.ord) : null, pd: repPd, x: true })),
+      hex(
+        frameBytes({
+          reply: true,
+          m: x.rAsk,
+          c: x.crc,
+          s: c.rev === 2,
+          rev: c.rev,
+          word: x.rep ? word(x.rep.ird, x.rep.ord) : null,
+          pd: repPd,
+          x: true,
+        }),
+      ),
       'MPA Reply octets',
     );
     // Initiator → Responder: [RTR], Send. The Responder asked for the Markers in this direction.

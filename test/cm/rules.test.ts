@@ -25,17 +25,41 @@ const frame = (b: Uint8Array): MpaReqRep => {
   if (r.status !== 'frame') throw new Error('frame');
   return r.frame;
 };
-const offer = (o: Partial<MpaOffer> = {}): MpaOffer => ({ revision: 2, crc: false, markers: false, ird: 4, ord: 4, p2p: null, privateData: new Uint8Array(0), ...o });
+const offer = (o: Partial<MpaOffer> = {}): MpaOffer => ({
+  revision: 2,
+  crc: false,
+  markers: false,
+  ird: 4,
+  ord: 4,
+  p2p: null,
+  privateData: new Uint8Array(0),
+  ...o,
+});
 const local = { ird: 4, ord: 4, maxIrd: 128, readRtrOk: true, privateData: new Uint8Array(0) };
 
 test('the Reply revision: revision 0 is answered with 1, higher ones with ours', T, () => {
-  assert.deepEqual([0, 1, 2, 3, 255].map((r) => replyRevisionFor(r, 2)), [1, 1, 2, 2, 2]);
-  assert.deepEqual([0, 1, 2, 3].map((r) => replyRevisionFor(r, 1)), [1, 1, 1, 1]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 255].map((r) => replyRevisionFor(r, 2)),
+    [1, 1, 2, 2, 2],
+  );
+  assert.deepEqual(
+    [0, 1, 2, 3].map((r) => replyRevisionFor(r, 1)),
+    [1, 1, 1, 1],
+  );
 });
 
 test('P2P with A set but no RTR type offered: the Responder picks a zero-length Write, as siw does', T, () => {
-  const pd = encodeMpaIrdOrd({ ird: 4, ord: 4, peerToPeer: true, zeroLengthSendRtr: false, zeroLengthWriteRtr: false, zeroLengthReadRtr: false });
-  const req = frame(encodeMpaReqRep({ type: 'request', markers: false, crc: false, reject: false, enhanced: true, res: 0, revision: 2, privateData: pd }));
+  const pd = encodeMpaIrdOrd({
+    ird: 4,
+    ord: 4,
+    peerToPeer: true,
+    zeroLengthSendRtr: false,
+    zeroLengthWriteRtr: false,
+    zeroLengthReadRtr: false,
+  });
+  const req = frame(
+    encodeMpaReqRep({ type: 'request', markers: false, crc: false, reject: false, enhanced: true, res: 0, revision: 2, privateData: pd }),
+  );
   const ex = examineRequest(req, cfg);
   assert.ok(ex.ok);
   if (!ex.ok) return;
@@ -57,7 +81,18 @@ test('an offer the Responder cannot satisfy is refused with R at request time', 
 });
 
 test('a revision-2 Request without the Enhanced flag is answered at revision 2 without the word', T, () => {
-  const req = frame(encodeMpaReqRep({ type: 'request', markers: false, crc: false, reject: false, enhanced: false, res: 0, revision: 2, privateData: new Uint8Array([1, 2, 3]) }));
+  const req = frame(
+    encodeMpaReqRep({
+      type: 'request',
+      markers: false,
+      crc: false,
+      reject: false,
+      enhanced: false,
+      res: 0,
+      revision: 2,
+      privateData: new Uint8Array([1, 2, 3]),
+    }),
+  );
   const ex = examineRequest(req, cfg);
   assert.ok(ex.ok);
   if (!ex.ok) return;

@@ -27,7 +27,16 @@ test(`${TOTAL} connections through one listener, established and torn down, noth
   // connection for the engine-level checks.
   const engine = new Map<CmQp, Qp>();
   const mk = (r: Rnic) => {
-    const f = cmQps(r, 8 * IN_FLIGHT, { sqSize: 4, rqSize: 4, ord: 2, ird: 2, sqMaxSges: 1, sqMaxSgesRdmaw: 1, rqMaxSges: 1, enableBind: false });
+    const f = cmQps(r, 8 * IN_FLIGHT, {
+      sqSize: 4,
+      rqSize: 4,
+      ord: 2,
+      ird: 2,
+      sqMaxSges: 1,
+      sqMaxSgesRdmaw: 1,
+      rqMaxSges: 1,
+      enableBind: false,
+    });
     const { pd, cq } = f;
     const buf = new Uint8Array(16);
     const mr = must(mrReg(r, { va: hostMemory.addressOf(buf), length: buf.length, flags: ALL_ACCESS, pd, key: 0 }, null));

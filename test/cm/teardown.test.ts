@@ -233,7 +233,11 @@ test('the peer process dies (SIGKILL): the QP leaves RTS, receives are flushed, 
   cqEmpty(b);
   const total = [...ev.values()].reduce((x, y) => x + y, 0);
   assert.equal(total, 1, `exactly one async event: ${JSON.stringify([...ev])}`);
-  assert.ok(ev.has(RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE) || ev.has(RiAsyncEventType.QP_LLQ_CONNECTION_RESET) || ev.has(RiAsyncEventType.QP_LLQ_CONNECTION_LOST));
+  assert.ok(
+    ev.has(RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE) ||
+      ev.has(RiAsyncEventType.QP_LLQ_CONNECTION_RESET) ||
+      ev.has(RiAsyncEventType.QP_LLQ_CONNECTION_LOST),
+  );
   assert.equal(c.n, 1);
   destroyAll(b.rnic);
   await assertNoLeaks([b.rnic]);

@@ -45,8 +45,7 @@ import type { RnicConfig } from '../../src/rnic/rnic.js';
 import { loopbackPair } from '../../src/loopback/loopback.js';
 import { TRANSPORTS, type TransportName } from '../helpers/engine.js';
 
-export const ALL_ACCESS =
-  RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
+export const ALL_ACCESS = RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
 
 /** Unwraps a successful result; fails the test with the code name otherwise. */
 export function ok<R extends { readonly status: RiRet }>(r: R, what = 'call'): Extract<R, { readonly status: RiRet.SUCCESS }> {
@@ -208,7 +207,10 @@ export interface Mr {
 }
 
 export function regMr(s: { env: Env; rnic: ri_rnic_handle_t; pd: ri_pd_handle_t }, b: Buf, flags = ALL_ACCESS, key = 0): Mr {
-  const r = ok(s.env.ops.ri_mr_reg(s.rnic, { va: b.va, length: b.bytes.length, mem_attr: flags, pd: s.pd }, key, null, { mr: true }), 'ri_mr_reg');
+  const r = ok(
+    s.env.ops.ri_mr_reg(s.rnic, { va: b.va, length: b.bytes.length, mem_attr: flags, pd: s.pd }, key, null, { mr: true }),
+    'ri_mr_reg',
+  );
   return { mr: r.mr, ltag: r.ltag, ...(r.rtag === undefined ? {} : { rtag: r.rtag }), b };
 }
 
@@ -422,7 +424,10 @@ function connectLoopbackRnicpi(a: Side, b: Side, opts: { beforeRts?: (s: Side) =
  */
 export async function deliver(from: Side, to: Side): Promise<void> {
   ok(to.env.ops.ri_qp_post_recv(to.rnic, to.qp, 0, DELIVER_ID, [], 0), 'deliver: post recv');
-  ok(from.env.ops.ri_qp_post_send(from.rnic, from.qp, RiWrType.SEND, RiWrFlags.SIGNALED_FLAG, DELIVER_ID, [], 0, 0, 0), 'deliver: post send');
+  ok(
+    from.env.ops.ri_qp_post_send(from.rnic, from.qp, RiWrType.SEND, RiWrFlags.SIGNALED_FLAG, DELIVER_ID, [], 0, 0, 0),
+    'deliver: post send',
+  );
   const [s] = await pollWcs(from.env, from.rnic, from.cq, 1);
   const [r] = await pollWcs(to.env, to.rnic, to.cq, 1);
   if (s!.id !== DELIVER_ID || s!.op_status !== 0 || r!.id !== DELIVER_ID || r!.op_status !== 0) {

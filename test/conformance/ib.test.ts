@@ -33,13 +33,29 @@ const M = RiQpAttrMask;
 const roce = () => openRnic({ config: { ...roceConfig(undefined, 0), ibLink: 'loopback' } });
 
 function av(dgid = hostGids()[0]!): ri_gen_address_vector_t {
-  return { sl: 0, send_global_routing_hdr_flg: 1, hop_limit: 64, source_gid_index: 0, flow_label: 0, dgid: riGidOfBytes(dgid), dlid: 0, traffic_class: 0, max_static_rate: 0, source_path_bits: 0 };
+  return {
+    sl: 0,
+    send_global_routing_hdr_flg: 1,
+    hop_limit: 64,
+    source_gid_index: 0,
+    flow_label: 0,
+    dgid: riGidOfBytes(dgid),
+    dlid: 0,
+    traffic_class: 0,
+    max_static_rate: 0,
+    source_path_bits: 0,
+  };
 }
 
 function ibQp(env: ReturnType<typeof roce>, trans_type: RiSvcType) {
   const pd = allocPd(env);
   const cq = createCq(env);
-  const r = env.ops.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type } }, max_rdma_read_outgoing: 0, max_rdma_read_incoming: 0 }), null, 'qp');
+  const r = env.ops.ri_qp_create(
+    env.rnic,
+    qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type } }, max_rdma_read_outgoing: 0, max_rdma_read_incoming: 0 }),
+    null,
+    'qp',
+  );
   return { pd, cq, qp: ok(r, 'ri_qp_create').qp };
 }
 
@@ -62,8 +78,14 @@ test('ri_rnic_query of a RoCEv2 RNIC: transport IB, one Ethernet port with the h
   const p = ib.port_attrs![0]!;
   const gids = hostGids();
   assert.equal(p.src_gid_table_size, gids.length);
-  assert.deepEqual(p.src_gid_table, gids.map((g) => riGidOfBytes(g)));
-  assert.deepEqual(p.sr_gid_types, gids.map(() => RiSrGidType.ROCE_V2));
+  assert.deepEqual(
+    p.src_gid_table,
+    gids.map((g) => riGidOfBytes(g)),
+  );
+  assert.deepEqual(
+    p.sr_gid_types,
+    gids.map(() => RiSrGidType.ROCE_V2),
+  );
   assert.equal(p.sr_link_layer, 'ethernet');
   assert.equal(p.sr_active_mtu, RiIbMtu.MTU_1K);
   assert.equal(p.max_mtu, RiIbMtu.MTU_4K);
@@ -84,26 +106,76 @@ test('ri_qp_create: qp_ib RC/UC/UD on an IB RNIC; qp_iwarp there, or qp_ib on an
   const pd = allocPd(env);
   const cq = createCq(env);
   assert.equal(code(env.ops.ri_qp_create(env.rnic, qpAttrsIn(pd, cq), null, null)), name(RiRet.QP_INVALID_SERVICE_TYPE));
-  assert.equal(code(env.ops.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: 7 as RiSvcType } } }), null, null)), name(RiRet.QP_INVALID_SERVICE_TYPE));
+  assert.equal(
+    code(env.ops.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: 7 as RiSvcType } } }), null, null)),
+    name(RiRet.QP_INVALID_SERVICE_TYPE),
+  );
   env.close();
   const iw = openRnic();
   const p2 = allocPd(iw);
   const c2 = createCq(iw);
-  assert.equal(code(iw.ops.ri_qp_create(iw.rnic, qpAttrsIn(p2, c2, c2, { qp_xport: { qp_ib: { trans_type: RiSvcType.RELIABLE_CONNECTION } } }), null, null)), name(RiRet.QP_INVALID_SERVICE_TYPE));
+  assert.equal(
+    code(
+      iw.ops.ri_qp_create(
+        iw.rnic,
+        qpAttrsIn(p2, c2, c2, { qp_xport: { qp_ib: { trans_type: RiSvcType.RELIABLE_CONNECTION } } }),
+        null,
+        null,
+      ),
+    ),
+    name(RiRet.QP_INVALID_SERVICE_TYPE),
+  );
   iw.close();
 });
 
 test('ri_qp_modify with RNICPI 1.0 IB bits: PRIMARY_PATH carries what each transition takes; query returns every attribute', () => {
   const env = roce();
   const { qp } = ibQp(env, RiSvcType.RELIABLE_CONNECTION);
-  const path = { pkey_index: 0, physical_port: 1, path_mtu: RiIbMtu.MTU_2K, local_ack_timeout: 14, retry_count: 6, rnr_retry_count: 5, av: av() };
+  const path = {
+    pkey_index: 0,
+    physical_port: 1,
+    path_mtu: RiIbMtu.MTU_2K,
+    local_ack_timeout: 14,
+    retry_count: 6,
+    rnr_retry_count: 5,
+    av: av(),
+  };
   const init = M.NEXT_STATE | M.PRIMARY_PKEY | M.PORT_NUM | M.ENABLE_RDMA_READ | M.ENABLE_RDMA_WRITE;
-  assert.equal(code(env.ops.ri_qp_modify(env.rnic, qp, init & ~M.PORT_NUM, { state: RiQpState.INITIALIZED, enable_rdma_read: true, enable_rdma_write: true, qp_xport: { qp_ib: { primary_av: path } } })), name(RiRet.INVALID_PARAMETER));
-  ok(env.ops.ri_qp_modify(env.rnic, qp, init, { state: RiQpState.INITIALIZED, enable_rdma_read: true, enable_rdma_write: false, qp_xport: { qp_ib: { primary_av: path } } }));
+  assert.equal(
+    code(
+      env.ops.ri_qp_modify(env.rnic, qp, init & ~M.PORT_NUM, {
+        state: RiQpState.INITIALIZED,
+        enable_rdma_read: true,
+        enable_rdma_write: true,
+        qp_xport: { qp_ib: { primary_av: path } },
+      }),
+    ),
+    name(RiRet.INVALID_PARAMETER),
+  );
+  ok(
+    env.ops.ri_qp_modify(env.rnic, qp, init, {
+      state: RiQpState.INITIALIZED,
+      enable_rdma_read: true,
+      enable_rdma_write: false,
+      qp_xport: { qp_ib: { primary_av: path } },
+    }),
+  );
   const rtr = M.NEXT_STATE | M.PRIMARY_PATH | M.DEST_QPID | M.RECV_PSN | M.MAX_RDMA_READ_INCOMING | M.MIN_RNR_TIMER;
-  ok(env.ops.ri_qp_modify(env.rnic, qp, rtr, { state: RiQpState.READY_TO_RECEIVE, max_rdma_read_incoming: 3, qp_xport: { qp_ib: { primary_av: path, dest_qpn: 0x4242, recv_psn: 0x10, min_rnrnak_timer: 9 } } }));
+  ok(
+    env.ops.ri_qp_modify(env.rnic, qp, rtr, {
+      state: RiQpState.READY_TO_RECEIVE,
+      max_rdma_read_incoming: 3,
+      qp_xport: { qp_ib: { primary_av: path, dest_qpn: 0x4242, recv_psn: 0x10, min_rnrnak_timer: 9 } },
+    }),
+  );
   const rts = M.NEXT_STATE | M.PRIMARY_PATH | M.SEND_PSN | M.MAX_RDMA_READ_OUTGOING;
-  ok(env.ops.ri_qp_modify(env.rnic, qp, rts, { state: RiQpState.READY_TO_SEND, max_rdma_read_outgoing: 2, qp_xport: { qp_ib: { primary_av: path, send_psn: 0x20 } } }));
+  ok(
+    env.ops.ri_qp_modify(env.rnic, qp, rts, {
+      state: RiQpState.READY_TO_SEND,
+      max_rdma_read_outgoing: 2,
+      qp_xport: { qp_ib: { primary_av: path, send_psn: 0x20 } },
+    }),
+  );
   const a = ok(env.ops.ri_qp_query(env.rnic, qp)).attrs;
   const ib = ibOf(a);
   assert.equal(a.state, RiQpState.READY_TO_SEND);
@@ -141,15 +213,45 @@ test('ri_qp_modify: the members both transports share (next state, queue sizes, 
 test('ri_qp_modify with RI_QP_ATTR_SR_IBTA_ATTRS: the IBTA components one by one; RNICPI IB bits beside it are INVALID_PARAMETER', () => {
   const env = roce();
   const { qp } = ibQp(env, RiSvcType.RELIABLE_CONNECTION);
-  const path = { pkey_index: 0, physical_port: 1, path_mtu: RiIbMtu.MTU_1K, local_ack_timeout: 3, retry_count: 1, rnr_retry_count: 2, av: av() };
+  const path = {
+    pkey_index: 0,
+    physical_port: 1,
+    path_mtu: RiIbMtu.MTU_1K,
+    local_ack_timeout: 3,
+    retry_count: 1,
+    rnr_retry_count: 2,
+    av: av(),
+  };
   const x = (sr_ibta_mask: number, more: Partial<ri_ib_qp_attr_t> = {}) => ({ qp_ib: { sr_ibta_mask, primary_av: path, ...more } });
   const A = IbQpAttr;
-  ok(env.ops.ri_qp_modify(env.rnic, qp, M.NEXT_STATE | M.SR_IBTA_ATTRS, { state: RiQpState.INITIALIZED, enable_rdma_read: true, enable_rdma_write: true, qp_xport: x(A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS) }));
-  assert.equal(code(env.ops.ri_qp_modify(env.rnic, qp, M.NEXT_STATE | M.SR_IBTA_ATTRS | M.DEST_QPID, { state: RiQpState.READY_TO_RECEIVE, qp_xport: x(0) })), name(RiRet.INVALID_PARAMETER));
+  ok(
+    env.ops.ri_qp_modify(env.rnic, qp, M.NEXT_STATE | M.SR_IBTA_ATTRS, {
+      state: RiQpState.INITIALIZED,
+      enable_rdma_read: true,
+      enable_rdma_write: true,
+      qp_xport: x(A.PKEY_INDEX | A.PORT | A.ACCESS_FLAGS),
+    }),
+  );
+  assert.equal(
+    code(
+      env.ops.ri_qp_modify(env.rnic, qp, M.NEXT_STATE | M.SR_IBTA_ATTRS | M.DEST_QPID, {
+        state: RiQpState.READY_TO_RECEIVE,
+        qp_xport: x(0),
+      }),
+    ),
+    name(RiRet.INVALID_PARAMETER),
+  );
   // INIT→RTR without TIMEOUT: the table forbids it there.
   const rtr = A.AV | A.PATH_MTU | A.DEST_QPN | A.RQ_PSN | A.MAX_DEST_RD_ATOMIC | A.MIN_RNR_TIMER;
-  const rtrAttrs = (m: number) => ({ state: RiQpState.READY_TO_RECEIVE, max_rdma_read_incoming: 1, qp_xport: x(m, { dest_qpn: 5, recv_psn: 1, min_rnrnak_timer: 1 }) });
-  assert.equal(code(env.ops.ri_qp_modify(env.rnic, qp, M.NEXT_STATE | M.SR_IBTA_ATTRS, rtrAttrs(rtr | A.TIMEOUT))), name(RiRet.INVALID_PARAMETER));
+  const rtrAttrs = (m: number) => ({
+    state: RiQpState.READY_TO_RECEIVE,
+    max_rdma_read_incoming: 1,
+    qp_xport: x(m, { dest_qpn: 5, recv_psn: 1, min_rnrnak_timer: 1 }),
+  });
+  assert.equal(
+    code(env.ops.ri_qp_modify(env.rnic, qp, M.NEXT_STATE | M.SR_IBTA_ATTRS, rtrAttrs(rtr | A.TIMEOUT))),
+    name(RiRet.INVALID_PARAMETER),
+  );
   assert.equal(ok(env.ops.ri_qp_query(env.rnic, qp)).attrs.state, RiQpState.INITIALIZED);
   ok(env.ops.ri_qp_modify(env.rnic, qp, M.NEXT_STATE | M.SR_IBTA_ATTRS, rtrAttrs(rtr)));
   const ib = ibOf(ok(env.ops.ri_qp_query(env.rnic, qp)).attrs);
@@ -162,7 +264,10 @@ test('ri_ah_create / query / modify / destroy on an IB RNIC; XPORT_UNSUPPORTED o
   const env = roce();
   const pd = allocPd(env);
   const udav = { av_common: av(), physical_port: 1 };
-  assert.equal(code(env.ops.ri_ah_create(env.rnic, pd, { av_common: { ...av(), source_gid_index: 99 }, physical_port: 1 }, null, null)), name(RiRet.INVALID_PARAMETER));
+  assert.equal(
+    code(env.ops.ri_ah_create(env.rnic, pd, { av_common: { ...av(), source_gid_index: 99 }, physical_port: 1 }, null, null)),
+    name(RiRet.INVALID_PARAMETER),
+  );
   assert.equal(code(env.ops.ri_ah_create(env.rnic, pd, { ...udav, physical_port: 2 }, null, null)), name(RiRet.RNIC_INVALID_PORT));
   const ah = ok(env.ops.ri_ah_create(env.rnic, pd, udav, null, null)).ah;
   const q = ok(env.ops.ri_ah_query(env.rnic, ah));

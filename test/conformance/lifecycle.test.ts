@@ -154,7 +154,9 @@ test('RNICPI-011 ri_rnic_close while an RNIC handle is outstanding returns RNIC_
   ok(K.ri_rnic_close(vp));
 });
 
-test('VERBS-10.R3 Close RNIC with live resources succeeds and invalidates every handle', { skip: 'RNICPI ri_rnic_close refuses with RNIC_INUSE while RNIC handles remain (RNICPI-011); softrdma follows RNICPI, see spec-notes' }, () => {});
+test('VERBS-10.R3 Close RNIC with live resources succeeds and invalidates every handle', {
+  skip: 'RNICPI ri_rnic_close refuses with RNIC_INUSE while RNIC handles remain (RNICPI-011); softrdma follows RNICPI, see spec-notes',
+}, () => {});
 
 test('RNICPI-012 ri_rnic_close on an already-closed or unknown VP handle returns VP_INVALID_HANDLE', () => {
   const vp = createSoftrdmaVp();

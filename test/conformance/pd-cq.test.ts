@@ -151,28 +151,31 @@ test('RNICPI-032 ri_cq_set_event_handler with a NULL handler_id returns INVALID_
   env.close();
 });
 
-transportTest('RNICPI-033 after arming with ANY exactly one callback occurs for the next completion, with the ri_rnic_open and ri_cq_create os_data (VERBS-10.N2)', async () => {
-  const t = await twoSides({}, {}, { handlerId: true });
-  try {
-    const { a, b, envA } = t;
-    const mb = regMr(b, buf(32));
-    ok(postRecv(b, mb, 1n));
-    ok(postRecv(b, mb, 2n));
-    const ma = regMr(a, buf(32));
-    armed(envA, a, RiCmpltNotifyType.ANY);
-    ok(postSend(a, ma, 10n));
-    await until(() => envA.cqCalls.length === 1, 'CQ callback');
-    assert.equal(envA.cqCalls[0]![0], envA.osData, 'vp_hdl_os_data is the ri_rnic_open os_data');
-    assert.equal(envA.cqCalls[0]![1], a.cqOsData, 'cq_os_data is the ri_cq_create os_data');
-    await pollWcs(envA, a.rnic, a.cq, 1);
-    ok(postSend(a, ma, 11n));
-    await pollWcs(envA, a.rnic, a.cq, 1);
-    await settle();
-    assert.equal(envA.cqCalls.length, 1, 'one callback per arm');
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'RNICPI-033 after arming with ANY exactly one callback occurs for the next completion, with the ri_rnic_open and ri_cq_create os_data (VERBS-10.N2)',
+  async () => {
+    const t = await twoSides({}, {}, { handlerId: true });
+    try {
+      const { a, b, envA } = t;
+      const mb = regMr(b, buf(32));
+      ok(postRecv(b, mb, 1n));
+      ok(postRecv(b, mb, 2n));
+      const ma = regMr(a, buf(32));
+      armed(envA, a, RiCmpltNotifyType.ANY);
+      ok(postSend(a, ma, 10n));
+      await until(() => envA.cqCalls.length === 1, 'CQ callback');
+      assert.equal(envA.cqCalls[0]![0], envA.osData, 'vp_hdl_os_data is the ri_rnic_open os_data');
+      assert.equal(envA.cqCalls[0]![1], a.cqOsData, 'cq_os_data is the ri_cq_create os_data');
+      await pollWcs(envA, a.rnic, a.cq, 1);
+      ok(postSend(a, ma, 11n));
+      await pollWcs(envA, a.rnic, a.cq, 1);
+      await settle();
+      assert.equal(envA.cqCalls.length, 1, 'one callback per arm');
+    } finally {
+      t.done();
+    }
+  },
+);
 
 test('RNICPI-034 completions already in the CQ when arming do not trigger the callback (VERBS-10.N3)', async () => {
   const env = openRnic();
@@ -189,28 +192,31 @@ test('RNICPI-034 completions already in the CQ when arming do not trigger the ca
   env.close();
 });
 
-transportTest('RNICPI-035 arming with SOLICITED does not fire on a successful unsolicited send completion but does on an error completion', async () => {
-  const t = await twoSides({}, {}, { handlerId: true });
-  try {
-    const { a, b, envA } = t;
-    const mb = regMr(b, buf(32));
-    ok(postRecv(b, mb, 1n));
-    const ma = regMr(a, buf(32));
-    ok(postRecv(a, ma, 50n)); // will be flushed
-    armed(envA, a, RiCmpltNotifyType.SOLICITED);
-    ok(postSend(a, ma, 10n));
-    const [wc] = await pollWcs(envA, a.rnic, a.cq, 1);
-    assert.equal(wc!.op_status, RiWcStatus.SUCCESS);
-    await settle();
-    assert.equal(envA.cqCalls.length, 0, 'a successful send is unsolicited');
-    ok(modifyState(a, RiQpState.ERROR));
-    await until(() => envA.cqCalls.length === 1, 'callback for the error completion');
-    const [f] = await pollWcs(envA, a.rnic, a.cq, 1);
-    assert.equal(f!.op_status, RiWcStatus.WR_FLUSHED_ERROR);
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'RNICPI-035 arming with SOLICITED does not fire on a successful unsolicited send completion but does on an error completion',
+  async () => {
+    const t = await twoSides({}, {}, { handlerId: true });
+    try {
+      const { a, b, envA } = t;
+      const mb = regMr(b, buf(32));
+      ok(postRecv(b, mb, 1n));
+      const ma = regMr(a, buf(32));
+      ok(postRecv(a, ma, 50n)); // will be flushed
+      armed(envA, a, RiCmpltNotifyType.SOLICITED);
+      ok(postSend(a, ma, 10n));
+      const [wc] = await pollWcs(envA, a.rnic, a.cq, 1);
+      assert.equal(wc!.op_status, RiWcStatus.SUCCESS);
+      await settle();
+      assert.equal(envA.cqCalls.length, 0, 'a successful send is unsolicited');
+      ok(modifyState(a, RiQpState.ERROR));
+      await until(() => envA.cqCalls.length === 1, 'callback for the error completion');
+      const [f] = await pollWcs(envA, a.rnic, a.cq, 1);
+      assert.equal(f!.op_status, RiWcStatus.WR_FLUSHED_ERROR);
+    } finally {
+      t.done();
+    }
+  },
+);
 
 transportTest('VERBS-10.N1 arm "solicited": a plain Send arriving does not call the handler, a Send with SE does', async () => {
   const t = await twoSides({}, {}, { handlerId: true });
@@ -234,26 +240,29 @@ transportTest('VERBS-10.N1 arm "solicited": a plain Send arriving does not call 
   }
 });
 
-transportTest('RNICPI-036 SOLICITED then ANY before the next completion: the callback fires on the next completion of any kind, once (VERBS-10.N4)', async () => {
-  const t = await twoSides({}, {}, { handlerId: true });
-  try {
-    const { a, b, envA } = t;
-    const mb = regMr(b, buf(32));
-    ok(postRecv(b, mb, 1n));
-    ok(postRecv(b, mb, 2n));
-    const ma = regMr(a, buf(32));
-    armed(envA, a, RiCmpltNotifyType.SOLICITED);
-    armed(envA, a, RiCmpltNotifyType.ANY);
-    ok(postSend(a, ma, 10n));
-    await until(() => envA.cqCalls.length === 1, 'callback');
-    ok(postSend(a, ma, 11n));
-    await pollWcs(envA, a.rnic, a.cq, 2);
-    await settle();
-    assert.equal(envA.cqCalls.length, 1);
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'RNICPI-036 SOLICITED then ANY before the next completion: the callback fires on the next completion of any kind, once (VERBS-10.N4)',
+  async () => {
+    const t = await twoSides({}, {}, { handlerId: true });
+    try {
+      const { a, b, envA } = t;
+      const mb = regMr(b, buf(32));
+      ok(postRecv(b, mb, 1n));
+      ok(postRecv(b, mb, 2n));
+      const ma = regMr(a, buf(32));
+      armed(envA, a, RiCmpltNotifyType.SOLICITED);
+      armed(envA, a, RiCmpltNotifyType.ANY);
+      ok(postSend(a, ma, 10n));
+      await until(() => envA.cqCalls.length === 1, 'callback');
+      ok(postSend(a, ma, 11n));
+      await pollWcs(envA, a.rnic, a.cq, 2);
+      await settle();
+      assert.equal(envA.cqCalls.length, 1);
+    } finally {
+      t.done();
+    }
+  },
+);
 
 test('RNICPI-037 no callback fires a second time without re-arming', async () => {
   const env = openRnic();
@@ -284,7 +293,10 @@ test('VERBS-4.7 no notification is lost in the sequence "poll until empty, arm, 
   assert.equal(env.cqCalls.length, 0);
   // ...but the poll after the arm finds it.
   const r = ok(K.ri_cq_poll(env.rnic, s.cq, 4));
-  assert.deepEqual(r.wcs.map((w) => w.id), [1n]);
+  assert.deepEqual(
+    r.wcs.map((w) => w.id),
+    [1n],
+  );
   // And the arm still catches the next one.
   const s2 = makeSide(env, {}, { cq: s.cq, cqOsData: s.cqOsData, pd: s.pd });
   flushInto(s2, 1, 2n);
@@ -343,7 +355,10 @@ test('RNICPI-040 shrinking a CQ below its outstanding entries returns CQ_WOULD_O
   assert.ok(big.cq_attr.num_cqe >= 32);
   const small = ok(K.ri_cq_modify(env.rnic, s.cq, RiCqModifyMask.NUM_CQE, { num_cqe: 3 }));
   assert.ok(small.cq_attr.num_cqe >= 3);
-  assert.deepEqual(drain(env, s.rnic, s.cq).map((w) => w.id), [1n, 2n, 3n]);
+  assert.deepEqual(
+    drain(env, s.rnic, s.cq).map((w) => w.id),
+    [1n, 2n, 3n],
+  );
   env.close();
 });
 
@@ -373,7 +388,10 @@ test('RNICPI ri_cq_query: a CQ overrun is detected (CQ_OVERFLOW_CHECKING), raise
     assert.equal(e.event_data.resource_os_data, s.cqOsData);
   }
   // The completions that fit are still there, in order; none was overwritten.
-  assert.deepEqual(drain(env, s.rnic, s.cq).map((w) => w.id), [1n, 2n]);
+  assert.deepEqual(
+    drain(env, s.rnic, s.cq).map((w) => w.id),
+    [1n, 2n],
+  );
   env.close();
 });
 
@@ -387,10 +405,13 @@ test('RNICPI ri_cq_poll returns WCs of every kind with op_type valid even after 
   ok(modifyState(s, RiQpState.ERROR));
   const wcs = drain(env, s.rnic, s.cq);
   // Every incomplete WQE flushes, unsignaled ones included (Verbs §4.3), SQ then RQ in post order.
-  assert.deepEqual(wcs.map((w) => [w.id, w.op_status]), [
-    [1n, RiWcStatus.WR_FLUSHED_ERROR],
-    [2n, RiWcStatus.WR_FLUSHED_ERROR],
-    [3n, RiWcStatus.WR_FLUSHED_ERROR],
-  ]);
+  assert.deepEqual(
+    wcs.map((w) => [w.id, w.op_status]),
+    [
+      [1n, RiWcStatus.WR_FLUSHED_ERROR],
+      [2n, RiWcStatus.WR_FLUSHED_ERROR],
+      [3n, RiWcStatus.WR_FLUSHED_ERROR],
+    ],
+  );
   env.close();
 });

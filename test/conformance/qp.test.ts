@@ -100,7 +100,11 @@ test('RNICPI-043 ri_qp_create with an invalid CQ handle returns CQ_INVALID_HANDL
   assert.equal(code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, deadCq, cq), null, null)), name(RiRet.CQ_INVALID_HANDLE));
   assert.equal(code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, deadCq), null, null)), name(RiRet.CQ_INVALID_HANDLE));
   assert.equal(code(K.ri_qp_create(env.rnic, qpAttrsIn(deadPd, cq, cq), null, null)), name(RiRet.PD_INVALID_HANDLE));
-  assert.equal(code(K.ri_qp_create(env.rnic, qpAttrsIn(pd as never, pd as never, cq), null, null)), name(RiRet.CQ_INVALID_HANDLE), 'a PD is not a CQ');
+  assert.equal(
+    code(K.ri_qp_create(env.rnic, qpAttrsIn(pd as never, pd as never, cq), null, null)),
+    name(RiRet.CQ_INVALID_HANDLE),
+    'a PD is not a CQ',
+  );
   assert.equal(
     code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { srq_valid: true, srq: { srq_handle: {} as never } }), null, null)),
     name(RiRet.SRQ_INVALID_HANDLE),
@@ -119,8 +123,14 @@ test('RNICPI-044 ri_qp_create above max_wrs_qp returns RNIC_WR_LIMIT_EXCEEDED; a
   const a = ok(K.ri_rnic_query(env.rnic, 0, 1 << 20)).attrs;
   const pd = allocPd(env);
   const cq = createCq(env);
-  assert.equal(code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { sq_size: a.max_wrs_qp + 1 }), null, null)), name(RiRet.RNIC_WR_LIMIT_EXCEEDED));
-  assert.equal(code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { rq_size: a.max_wrs_qp + 1 }), null, null)), name(RiRet.RNIC_WR_LIMIT_EXCEEDED));
+  assert.equal(
+    code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { sq_size: a.max_wrs_qp + 1 }), null, null)),
+    name(RiRet.RNIC_WR_LIMIT_EXCEEDED),
+  );
+  assert.equal(
+    code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { rq_size: a.max_wrs_qp + 1 }), null, null)),
+    name(RiRet.RNIC_WR_LIMIT_EXCEEDED),
+  );
   assert.equal(
     code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { sq_max_sges: a.max_sgl_send_recvqp + 1 }), null, null)),
     name(RiRet.RNIC_SG_LIMIT_EXCEEDED),
@@ -190,7 +200,9 @@ test('VERBS-10.Q4 Create QP with an S-RQ ignores the RQ depth, and Query QP retu
   const cq = createCq(env);
   const srq = ok(K.ri_srq_create(env.rnic, { max_wrs: 4, max_sgl: 1, lowat: 0, pd }, null, null)).srq;
   // An RQ depth far above the RNIC maximum is ignored with an S-RQ.
-  const r = ok(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { srq_valid: true, srq: { srq_handle: srq }, rq_size: 1 << 30 }), null, null));
+  const r = ok(
+    K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { srq_valid: true, srq: { srq_handle: srq }, rq_size: 1 << 30 }), null, null),
+  );
   assert.equal(r.attrs.srq_valid, true);
   assert.equal(r.attrs.rq_size, 0);
   assert.equal(r.attrs.rq_max_sges, 0);
@@ -202,22 +214,35 @@ test('RNICPI-047 a ri_qp_modify combining one invalid attribute with valid ones 
   const s = makeSide(env);
   const max = ok(K.ri_rnic_query(env.rnic, 0, 1 << 20)).attrs.max_wrs_qp;
   const before = query(s);
-  const r = K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.NEXT_STATE | RiQpAttrMask.MAX_RDMA_READ_OUTGOING | RiQpAttrMask.RQ_SIZE | RiQpAttrMask.SQ_SIZE, {
-    state: RiQpState.IDLE,
-    max_rdma_read_outgoing: 1,
-    rq_size: 32,
-    sq_size: max + 1,
-  });
+  const r = K.ri_qp_modify(
+    env.rnic,
+    s.qp,
+    RiQpAttrMask.NEXT_STATE | RiQpAttrMask.MAX_RDMA_READ_OUTGOING | RiQpAttrMask.RQ_SIZE | RiQpAttrMask.SQ_SIZE,
+    {
+      state: RiQpState.IDLE,
+      max_rdma_read_outgoing: 1,
+      rq_size: 32,
+      sq_size: max + 1,
+    },
+  );
   assert.equal(code(r), name(RiRet.RNIC_WR_LIMIT_EXCEEDED));
   // A transition with a bad LLP handle and a valid ORD: neither the state nor the ORD changes.
-  const r2 = K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.NEXT_STATE | RiQpAttrMask.LLQ_STREAM_HANDLE | RiQpAttrMask.MAX_RDMA_READ_OUTGOING, {
-    state: RiQpState.READY_TO_SEND,
-    max_rdma_read_outgoing: 1,
-    qp_xport: { qp_iwarp: { llp_stream_handle: { not: 'a stream' } } },
-  });
+  const r2 = K.ri_qp_modify(
+    env.rnic,
+    s.qp,
+    RiQpAttrMask.NEXT_STATE | RiQpAttrMask.LLQ_STREAM_HANDLE | RiQpAttrMask.MAX_RDMA_READ_OUTGOING,
+    {
+      state: RiQpState.READY_TO_SEND,
+      max_rdma_read_outgoing: 1,
+      qp_xport: { qp_iwarp: { llp_stream_handle: { not: 'a stream' } } },
+    },
+  );
   assert.equal(code(r2), name(RiRet.INVALID_LL_HANDLE));
   // An undefined mask bit.
-  assert.equal(code(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.MAX_RDMA_READ_OUTGOING | (1 << 12), { max_rdma_read_outgoing: 1 })), name(RiRet.INVALID_PARAMETER));
+  assert.equal(
+    code(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.MAX_RDMA_READ_OUTGOING | (1 << 12), { max_rdma_read_outgoing: 1 })),
+    name(RiRet.INVALID_PARAMETER),
+  );
   assert.deepEqual(query(s), before);
   env.close();
 });
@@ -250,10 +275,15 @@ test('VERBS-10.S12 Modify Error→RTS, Error→Closing or Error→Terminate → 
   ok(modifyState(s, RiQpState.ERROR));
   const sock = new net.Socket();
   for (const to of [RiQpState.READY_TO_SEND, RiQpState.CLOSING, RiQpState.TERMINATE]) {
-    const r = K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.NEXT_STATE | (to === RiQpState.READY_TO_SEND ? RiQpAttrMask.LLQ_STREAM_HANDLE : 0), {
-      state: to,
-      qp_xport: { qp_iwarp: { llp_stream_handle: sock } },
-    });
+    const r = K.ri_qp_modify(
+      env.rnic,
+      s.qp,
+      RiQpAttrMask.NEXT_STATE | (to === RiQpState.READY_TO_SEND ? RiQpAttrMask.LLQ_STREAM_HANDLE : 0),
+      {
+        state: to,
+        qp_xport: { qp_iwarp: { llp_stream_handle: sock } },
+      },
+    );
     assert.equal(code(r), name(RiRet.QP_INVALID_STATE));
     assert.equal(state(s), RiQpState.ERROR);
   }
@@ -299,7 +329,12 @@ test('VERBS-10.S1 in Idle PostSQ and PostRQ succeed and no CQE appears while the
 test('VERBS-10.S3 Modify Idle→Idle with a new ORD succeeds and Query QP shows it', () => {
   const env = openRnic();
   const s = makeSide(env);
-  const r = ok(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.NEXT_STATE | RiQpAttrMask.MAX_RDMA_READ_OUTGOING, { state: RiQpState.IDLE, max_rdma_read_outgoing: 7 }));
+  const r = ok(
+    K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.NEXT_STATE | RiQpAttrMask.MAX_RDMA_READ_OUTGOING, {
+      state: RiQpState.IDLE,
+      max_rdma_read_outgoing: 7,
+    }),
+  );
   assert.equal(r.attrs.max_rdma_read_outgoing, 7);
   assert.equal(query(s).max_rdma_read_outgoing, 7);
   // Without NEXT_STATE an attribute-only modify works as well.
@@ -346,11 +381,17 @@ test('VERBS-10.S6 Idle→Error with N WRs queued → N flushed WCs on the right 
   ok(K.ri_qp_modify(env.rnic, qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.ERROR }));
   const sq = drain(env, env.rnic, scq);
   const rq = drain(env, env.rnic, rcq);
-  assert.deepEqual(sq.map((w) => [w.id, w.op_status, w.cq_os_data]), [
-    [1n, RiWcStatus.WR_FLUSHED_ERROR, 'scq'],
-    [2n, RiWcStatus.WR_FLUSHED_ERROR, 'scq'],
-  ]);
-  assert.deepEqual(rq.map((w) => [w.id, w.op_status, w.cq_os_data]), [[3n, RiWcStatus.WR_FLUSHED_ERROR, 'rcq']]);
+  assert.deepEqual(
+    sq.map((w) => [w.id, w.op_status, w.cq_os_data]),
+    [
+      [1n, RiWcStatus.WR_FLUSHED_ERROR, 'scq'],
+      [2n, RiWcStatus.WR_FLUSHED_ERROR, 'scq'],
+    ],
+  );
+  assert.deepEqual(
+    rq.map((w) => [w.id, w.op_status, w.cq_os_data]),
+    [[3n, RiWcStatus.WR_FLUSHED_ERROR, 'rcq']],
+  );
   ok(K.ri_qp_modify(env.rnic, qp, RiQpAttrMask.NEXT_STATE, { state: RiQpState.IDLE }));
   env.close();
 });
@@ -379,12 +420,17 @@ test('RNICPI-055 Error then Idle returns STILL_FLUSHING_WQES until every WQE is 
   }
   assert.equal(state(s), RiQpState.IDLE);
   const wcs = drain(env, s.rnic, s.cq);
-  assert.deepEqual(wcs.map((w) => w.id), ids);
+  assert.deepEqual(
+    wcs.map((w) => w.id),
+    ids,
+  );
   assert.ok(wcs.every((w) => w.op_status === RiWcStatus.WR_FLUSHED_ERROR));
   env.close();
 });
 
-test('VERBS-10.S24 Error→Idle while still flushing → STILL_FLUSHING_WQES', { skip: 'softrdma flushes synchronously on entry to Error, so no "still flushing" window exists to observe (RNICPI-055 covers the drain loop)' }, () => {});
+test('VERBS-10.S24 Error→Idle while still flushing → STILL_FLUSHING_WQES', {
+  skip: 'softrdma flushes synchronously on entry to Error, so no "still flushing" window exists to observe (RNICPI-055 covers the drain loop)',
+}, () => {});
 
 test('RNICPI-056 (part) ri_qp_destroy with outstanding WRs succeeds and no WC for them appears afterwards', async () => {
   const env = openRnic();

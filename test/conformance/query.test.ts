@@ -86,7 +86,9 @@ test('RNICPI-021 an iWARP RNIC reports max_sgl_send_recvqp == max_sgl_srq and bo
   // The reported maximum is really available, and one more is refused.
   const pd = allocPd(env);
   const cq = createCq(env);
-  ok(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { sq_max_sges: a.max_sgl_send_recvqp, rq_max_sges: a.max_sgl_send_recvqp }), null, null));
+  ok(
+    K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { sq_max_sges: a.max_sgl_send_recvqp, rq_max_sges: a.max_sgl_send_recvqp }), null, null),
+  );
   assert.equal(
     code(K.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { rq_max_sges: a.max_sgl_send_recvqp + 1 }), null, null)),
     name(RiRet.RNIC_SG_LIMIT_EXCEEDED),

@@ -97,7 +97,9 @@ transportTest('RNICPI-050 modifying MPA attributes after the QP entered RDMA mod
   try {
     const before = query(t.a);
     const r = K.ri_qp_modify(t.a.rnic, t.a.qp, RiQpAttrMask.MPA_ATTR, {
-      qp_xport: { qp_iwarp: { mpa_attributes: { recv_marker_enabled: false, xmit_marker_enabled: false, crc_enabled: true, ddp_rdma_version: 1 } } },
+      qp_xport: {
+        qp_iwarp: { mpa_attributes: { recv_marker_enabled: false, xmit_marker_enabled: false, crc_enabled: true, ddp_rdma_version: 1 } },
+      },
     });
     assert.equal(code(r), name(RiRet.LL_BAD_STATE));
     assert.deepEqual(query(t.a).qp_xport, before.qp_xport);
@@ -155,7 +157,10 @@ transportTest('RNICPI LLP handle already owned by a QP: a second conversion with
   const t = await twoSides();
   try {
     const other = makeSide(t.envA);
-    assert.equal(code(toRts(other, t.pair.streamA, { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 })), name(RiRet.LL_BAD_STATE));
+    assert.equal(
+      code(toRts(other, t.pair.streamA, { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 })),
+      name(RiRet.LL_BAD_STATE),
+    );
     assert.equal(state(other), RiQpState.IDLE);
   } finally {
     t.done();
@@ -200,17 +205,23 @@ test('VERBS-10.S7 after Idle→RTS the SQ WRs queued while Idle execute in order
   });
   try {
     const sq = await pollWcs(envA, a.rnic, a.cq, 3);
-    assert.deepEqual(sq.map((w) => [w.id, w.op_status]), [
-      [1n, 0],
-      [2n, 0],
-      [3n, 0],
-    ]);
+    assert.deepEqual(
+      sq.map((w) => [w.id, w.op_status]),
+      [
+        [1n, 0],
+        [2n, 0],
+        [3n, 0],
+      ],
+    );
     const rq = await pollWcs(envB, b.rnic, b.cq, 3);
-    assert.deepEqual(rq.map((w) => [w.id, w.bytes_transferred]), [
-      [10n, 1],
-      [11n, 2],
-      [12n, 3],
-    ]);
+    assert.deepEqual(
+      rq.map((w) => [w.id, w.bytes_transferred]),
+      [
+        [10n, 1],
+        [11n, 2],
+        [12n, 3],
+      ],
+    );
   } finally {
     envA.close();
     envB.close();
@@ -218,42 +229,51 @@ test('VERBS-10.S7 after Idle→RTS the SQ WRs queued while Idle execute in order
   }
 });
 
-transportTest('VERBS-10.S8 Modify RTS→Error: the peer sees an LLP Reset, no Terminate is sent, every outstanding WR completes Flushed', async () => {
-  const t = await twoSides();
-  try {
-    const ma = regMr(t.a, buf(16));
-    ok(postRecv(t.a, ma, 1n));
-    ok(postRecv(t.a, ma, 2n));
-    ok(postRecv(t.b, regMr(t.b, buf(16)), 3n));
-    ok(modifyState(t.a, RiQpState.ERROR));
-    assert.equal(state(t.a), RiQpState.ERROR);
-    assert.deepEqual(drain(t.envA, t.a.rnic, t.a.cq).map((w) => [w.id, w.op_status]), [
-      [1n, RiWcStatus.WR_FLUSHED_ERROR],
-      [2n, RiWcStatus.WR_FLUSHED_ERROR],
-    ]);
-    assert.equal(termInfo(t.a), null, 'no Terminate generated');
-    await until(() => state(t.b) === RiQpState.ERROR, 'peer in Error');
-    await until(() => events(t.envB, RiAsyncEventType.QP_LLQ_CONNECTION_RESET).length === 1, 'peer reset event');
-    assert.equal(events(t.envB, RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED).length, 0);
-    assert.equal(termInfo(t.b), null, 'the peer received no Terminate');
-    const [f] = await pollWcs(t.envB, t.b.rnic, t.b.cq, 1);
-    assert.equal(f!.op_status, RiWcStatus.WR_FLUSHED_ERROR);
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'VERBS-10.S8 Modify RTS→Error: the peer sees an LLP Reset, no Terminate is sent, every outstanding WR completes Flushed',
+  async () => {
+    const t = await twoSides();
+    try {
+      const ma = regMr(t.a, buf(16));
+      ok(postRecv(t.a, ma, 1n));
+      ok(postRecv(t.a, ma, 2n));
+      ok(postRecv(t.b, regMr(t.b, buf(16)), 3n));
+      ok(modifyState(t.a, RiQpState.ERROR));
+      assert.equal(state(t.a), RiQpState.ERROR);
+      assert.deepEqual(
+        drain(t.envA, t.a.rnic, t.a.cq).map((w) => [w.id, w.op_status]),
+        [
+          [1n, RiWcStatus.WR_FLUSHED_ERROR],
+          [2n, RiWcStatus.WR_FLUSHED_ERROR],
+        ],
+      );
+      assert.equal(termInfo(t.a), null, 'no Terminate generated');
+      await until(() => state(t.b) === RiQpState.ERROR, 'peer in Error');
+      await until(() => events(t.envB, RiAsyncEventType.QP_LLQ_CONNECTION_RESET).length === 1, 'peer reset event');
+      assert.equal(events(t.envB, RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED).length, 0);
+      assert.equal(termInfo(t.b), null, 'the peer received no Terminate');
+      const [f] = await pollWcs(t.envB, t.b.rnic, t.b.cq, 1);
+      assert.equal(f!.op_status, RiWcStatus.WR_FLUSHED_ERROR);
+    } finally {
+      t.done();
+    }
+  },
+);
 
-transportTest('VERBS-10.S9 Modify RTS→Terminate: the peer receives a Terminate RDMAP/Local Catastrophic/0, and the local QP reaches Error by itself', async () => {
-  const t = await twoSides();
-  try {
-    ok(modifyState(t.a, RiQpState.TERMINATE));
-    await until(() => termInfo(t.b) !== null, 'peer got the Terminate');
-    assert.deepEqual(termInfo(t.b), { layer: 0, etype: 0, ecode: 0, local: false });
-    await until(() => state(t.a) === RiQpState.ERROR, 'local QP in Error', 3000);
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'VERBS-10.S9 Modify RTS→Terminate: the peer receives a Terminate RDMAP/Local Catastrophic/0, and the local QP reaches Error by itself',
+  async () => {
+    const t = await twoSides();
+    try {
+      ok(modifyState(t.a, RiQpState.TERMINATE));
+      await until(() => termInfo(t.b) !== null, 'peer got the Terminate');
+      assert.deepEqual(termInfo(t.b), { layer: 0, etype: 0, ecode: 0, local: false });
+      await until(() => state(t.a) === RiQpState.ERROR, 'local QP in Error', 3000);
+    } finally {
+      t.done();
+    }
+  },
+);
 
 transportTest('VERBS-10.S10 after RTS→Terminate, ri_qp_query returns the Terminate buffer with is_terminate_local true', async () => {
   const t = await twoSides();
@@ -278,77 +298,98 @@ transportTest('VERBS-10.S10 after RTS→Terminate, ri_qp_query returns the Termi
   }
 });
 
-transportTest('VERBS-10.S11 any Modify QP while in Terminate or in Closing → QP_INVALID_STATE, attribute-only changes included', async () => {
-  const t1 = await twoSides();
-  const t2 = await twoSides();
-  try {
-    ok(modifyState(t1.a, RiQpState.TERMINATE));
-    ok(modifyState(t2.a, RiQpState.CLOSING));
-    for (const [s, st] of [
-      [t1.a, RiQpState.TERMINATE],
-      [t2.a, RiQpState.CLOSING],
-    ] as const) {
-      assert.equal(state(s), st);
-      for (const to of [0, 1, 2, 3, 4] as RiQpState[]) assert.equal(code(modifyState(s, to)), name(RiRet.QP_INVALID_STATE));
-      assert.equal(code(K.ri_qp_modify(s.rnic, s.qp, RiQpAttrMask.MAX_RDMA_READ_OUTGOING, { max_rdma_read_outgoing: 1 })), name(RiRet.QP_INVALID_STATE));
-      assert.equal(state(s), st);
+transportTest(
+  'VERBS-10.S11 any Modify QP while in Terminate or in Closing → QP_INVALID_STATE, attribute-only changes included',
+  async () => {
+    const t1 = await twoSides();
+    const t2 = await twoSides();
+    try {
+      ok(modifyState(t1.a, RiQpState.TERMINATE));
+      ok(modifyState(t2.a, RiQpState.CLOSING));
+      for (const [s, st] of [
+        [t1.a, RiQpState.TERMINATE],
+        [t2.a, RiQpState.CLOSING],
+      ] as const) {
+        assert.equal(state(s), st);
+        for (const to of [0, 1, 2, 3, 4] as RiQpState[]) assert.equal(code(modifyState(s, to)), name(RiRet.QP_INVALID_STATE));
+        assert.equal(
+          code(K.ri_qp_modify(s.rnic, s.qp, RiQpAttrMask.MAX_RDMA_READ_OUTGOING, { max_rdma_read_outgoing: 1 })),
+          name(RiRet.QP_INVALID_STATE),
+        );
+        assert.equal(state(s), st);
+      }
+    } finally {
+      t1.done();
+      t2.done();
     }
-  } finally {
-    t1.done();
-    t2.done();
-  }
-});
+  },
+);
 
-transportTest('VERBS-10.S13 the peer sends a Terminate: AE "Terminate Message Received" with the QP, no Terminate back, then Error with every WR Flushed', async () => {
-  const t = await twoSides();
-  try {
-    ok(postRecv(t.b, regMr(t.b, buf(8)), 7n));
-    ok(modifyState(t.a, RiQpState.TERMINATE));
-    await until(() => events(t.envB, RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED).length === 1, 'AE on the peer');
-    const ev = events(t.envB, RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED)[0]!;
-    assert.ok('resource_os_data' in ev.event_data && ev.event_data.resource_os_data === t.b.qpOsData);
-    await until(() => state(t.b) === RiQpState.ERROR, 'peer in Error');
-    const [wc] = await pollWcs(t.envB, t.b.rnic, t.b.cq, 1);
-    assert.deepEqual([wc!.id, wc!.op_status], [7n, RiWcStatus.WR_FLUSHED_ERROR]);
-    await until(() => state(t.a) === RiQpState.ERROR, 'local in Error');
-    // The side that sent the Terminate never got one back.
-    assert.equal(termInfo(t.a)?.local, true);
-    assert.equal(events(t.envA, RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED).length, 0);
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'VERBS-10.S13 the peer sends a Terminate: AE "Terminate Message Received" with the QP, no Terminate back, then Error with every WR Flushed',
+  async () => {
+    const t = await twoSides();
+    try {
+      ok(postRecv(t.b, regMr(t.b, buf(8)), 7n));
+      ok(modifyState(t.a, RiQpState.TERMINATE));
+      await until(() => events(t.envB, RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED).length === 1, 'AE on the peer');
+      const ev = events(t.envB, RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED)[0]!;
+      assert.ok('resource_os_data' in ev.event_data && ev.event_data.resource_os_data === t.b.qpOsData);
+      await until(() => state(t.b) === RiQpState.ERROR, 'peer in Error');
+      const [wc] = await pollWcs(t.envB, t.b.rnic, t.b.cq, 1);
+      assert.deepEqual([wc!.id, wc!.op_status], [7n, RiWcStatus.WR_FLUSHED_ERROR]);
+      await until(() => state(t.a) === RiQpState.ERROR, 'local in Error');
+      // The side that sent the Terminate never got one back.
+      assert.equal(termInfo(t.a)?.local, true);
+      assert.equal(events(t.envA, RiAsyncEventType.QP_TERMINATE_MESSAGE_RECEIVED).length, 0);
+    } finally {
+      t.done();
+    }
+  },
+);
 
-transportTest('VERBS-10.S14 peer FIN with the SQ and IRRQ empty: RTS→Closing→Idle, AE "LLP Close Complete", all RQ WRs Flushed', async () => {
-  const t = await twoSides();
-  try {
-    ok(postRecv(t.a, regMr(t.a, buf(8)), 1n));
-    ok(modifyState(t.b, RiQpState.CLOSING)); // the peer starts a graceful close (FIN)
-    await until(() => state(t.a) === RiQpState.IDLE, 'local Idle', 3000);
-    assert.equal(events(t.envA, RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE).length, 1);
-    const ev = events(t.envA, RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE)[0]!;
-    assert.ok('resource_os_data' in ev.event_data && ev.event_data.resource_os_data === t.a.qpOsData);
-    assert.deepEqual(drain(t.envA, t.a.rnic, t.a.cq).map((w) => [w.id, w.op_status]), [[1n, RiWcStatus.WR_FLUSHED_ERROR]]);
-    const q = query(t.a);
-    assert.ok('qp_iwarp' in q.qp_xport);
-    assert.equal(q.qp_xport.qp_iwarp.llp_stream_handle, null, 'disassociated');
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'VERBS-10.S14 peer FIN with the SQ and IRRQ empty: RTS→Closing→Idle, AE "LLP Close Complete", all RQ WRs Flushed',
+  async () => {
+    const t = await twoSides();
+    try {
+      ok(postRecv(t.a, regMr(t.a, buf(8)), 1n));
+      ok(modifyState(t.b, RiQpState.CLOSING)); // the peer starts a graceful close (FIN)
+      await until(() => state(t.a) === RiQpState.IDLE, 'local Idle', 3000);
+      assert.equal(events(t.envA, RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE).length, 1);
+      const ev = events(t.envA, RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE)[0]!;
+      assert.ok('resource_os_data' in ev.event_data && ev.event_data.resource_os_data === t.a.qpOsData);
+      assert.deepEqual(
+        drain(t.envA, t.a.rnic, t.a.cq).map((w) => [w.id, w.op_status]),
+        [[1n, RiWcStatus.WR_FLUSHED_ERROR]],
+      );
+      const q = query(t.a);
+      assert.ok('qp_iwarp' in q.qp_xport);
+      assert.equal(q.qp_xport.qp_iwarp.llp_stream_handle, null, 'disassociated');
+    } finally {
+      t.done();
+    }
+  },
+);
 
-transportTest('VERBS-10.S16 Modify RTS→Closing with an empty SQ: no AE from the Modify itself; later "LLP Close Complete" and Idle', async () => {
-  const t = await twoSides();
-  try {
-    ok(modifyState(t.b, RiQpState.CLOSING));
-    await settle(2);
-    assert.equal(t.envB.events.length, 0, 'no AE for the Modify');
-    await until(() => state(t.b) === RiQpState.IDLE, 'Idle', 3000);
-    assert.deepEqual(t.envB.events.map((e) => e.event_type), [RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE]);
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'VERBS-10.S16 Modify RTS→Closing with an empty SQ: no AE from the Modify itself; later "LLP Close Complete" and Idle',
+  async () => {
+    const t = await twoSides();
+    try {
+      ok(modifyState(t.b, RiQpState.CLOSING));
+      await settle(2);
+      assert.equal(t.envB.events.length, 0, 'no AE for the Modify');
+      await until(() => state(t.b) === RiQpState.IDLE, 'Idle', 3000);
+      assert.deepEqual(
+        t.envB.events.map((e) => e.event_type),
+        [RiAsyncEventType.QP_LLQ_CLOSE_COMPLETE],
+      );
+    } finally {
+      t.done();
+    }
+  },
+);
 
 transportTest('VERBS-10.S17 Modify RTS→Closing with a non-empty SQ → Error with an LLP Reset and AE "Bad Close"', async () => {
   const t = await twoSides();
@@ -367,22 +408,31 @@ transportTest('VERBS-10.S17 Modify RTS→Closing with a non-empty SQ → Error w
   }
 });
 
-transportTest('VERBS-10.S18 PostRQ accepted during Closing is Flushed and the QP stays Closing; PostSQ accepted during Closing ends in Error with "Bad Close"', async () => {
-  const t = await twoSides();
-  try {
-    const m = regMr(t.a, buf(8));
-    ok(modifyState(t.a, RiQpState.CLOSING));
-    ok(postRecv(t.a, m, 1n));
-    assert.equal(state(t.a), RiQpState.CLOSING);
-    assert.deepEqual(drain(t.envA, t.a.rnic, t.a.cq).map((w) => [w.id, w.op_status]), [[1n, RiWcStatus.WR_FLUSHED_ERROR]]);
-    ok(postSend(t.a, m, 2n));
-    assert.equal(state(t.a), RiQpState.ERROR);
-    await until(() => events(t.envA, RiAsyncEventType.QP_BAD_CLOSE).length === 1, 'Bad Close');
-    assert.deepEqual(drain(t.envA, t.a.rnic, t.a.cq).map((w) => [w.id, w.op_status]), [[2n, RiWcStatus.WR_FLUSHED_ERROR]]);
-  } finally {
-    t.done();
-  }
-});
+transportTest(
+  'VERBS-10.S18 PostRQ accepted during Closing is Flushed and the QP stays Closing; PostSQ accepted during Closing ends in Error with "Bad Close"',
+  async () => {
+    const t = await twoSides();
+    try {
+      const m = regMr(t.a, buf(8));
+      ok(modifyState(t.a, RiQpState.CLOSING));
+      ok(postRecv(t.a, m, 1n));
+      assert.equal(state(t.a), RiQpState.CLOSING);
+      assert.deepEqual(
+        drain(t.envA, t.a.rnic, t.a.cq).map((w) => [w.id, w.op_status]),
+        [[1n, RiWcStatus.WR_FLUSHED_ERROR]],
+      );
+      ok(postSend(t.a, m, 2n));
+      assert.equal(state(t.a), RiQpState.ERROR);
+      await until(() => events(t.envA, RiAsyncEventType.QP_BAD_CLOSE).length === 1, 'Bad Close');
+      assert.deepEqual(
+        drain(t.envA, t.a.rnic, t.a.cq).map((w) => [w.id, w.op_status]),
+        [[2n, RiWcStatus.WR_FLUSHED_ERROR]],
+      );
+    } finally {
+      t.done();
+    }
+  },
+);
 
 test('VERBS-10.S15 peer FIN while an SQ WR is outstanding → Terminate with 0x0207 and AE "Bad LLP Close" (and VERBS-10.D12: a zero-length tagged access skips every STag check)', async () => {
   const v = await rawVictim();
@@ -412,7 +462,10 @@ test('VERBS-10.S19 a non-Terminate segment arriving during Closing → LLP Reset
     v.peer.write(m.rtag!, m.b.va, new Uint8Array(16).fill(0xee));
     await until(() => state(v.s) === RiQpState.ERROR, 'Error');
     await until(() => events(v.env, RiAsyncEventType.QP_BAD_CLOSE).length === 1, 'Bad Close');
-    assert.ok(m.b.bytes.every((x) => x === 0x11), 'nothing placed');
+    assert.ok(
+      m.b.bytes.every((x) => x === 0x11),
+      'nothing placed',
+    );
   } finally {
     v.done();
   }
@@ -445,10 +498,20 @@ test('VERBS-10.S23 segments arriving while in Terminate are ignored (no placemen
     // TCP delivers the peer's FIN after both segments: once the QP is in Error they were seen.
     v.peer.sock.end();
     await until(() => state(v.s) === RiQpState.ERROR, 'Error');
-    assert.ok(m.b.bytes.every((x) => x === 0x22), 'no tagged placement');
-    assert.ok(r.b.bytes.every((x) => x === 0x22), 'no untagged placement');
+    assert.ok(
+      m.b.bytes.every((x) => x === 0x22),
+      'no tagged placement',
+    );
+    assert.ok(
+      r.b.bytes.every((x) => x === 0x22),
+      'no untagged placement',
+    );
     const wcs = drain(v.env, v.s.rnic, v.s.cq);
-    assert.deepEqual(wcs.map((w) => [w.id, w.op_status]), [[1n, RiWcStatus.WR_FLUSHED_ERROR]], 'the receive was flushed, not completed');
+    assert.deepEqual(
+      wcs.map((w) => [w.id, w.op_status]),
+      [[1n, RiWcStatus.WR_FLUSHED_ERROR]],
+      'the receive was flushed, not completed',
+    );
   } finally {
     v.done();
   }
@@ -495,9 +558,13 @@ transportTest('VERBS-10.Q7 Destroy QP succeeds in each of the five states when n
   }
 });
 
-test('RNICPI-051 on an RDMAC RNIC (protocol_version 0) turning recv/xmit markers off returns MPA_ATTR_UNSUPPORTED', { skip: 'softrdma is an IETF RNIC (protocol_version 1): markers may be turned off; see the IETF counterpart test' }, () => {});
+test('RNICPI-051 on an RDMAC RNIC (protocol_version 0) turning recv/xmit markers off returns MPA_ATTR_UNSUPPORTED', {
+  skip: 'softrdma is an IETF RNIC (protocol_version 1): markers may be turned off; see the IETF counterpart test',
+}, () => {});
 
-test('RNICPI-052 ddp_rdma_version 1 on an RDMAC-only RNIC returns INVALID_DDP_RDMAP_VERSION', { skip: 'softrdma is an IETF RNIC (protocol_version 1), not RDMAC-only; see the IETF counterpart test' }, () => {});
+test('RNICPI-052 ddp_rdma_version 1 on an RDMAC-only RNIC returns INVALID_DDP_RDMAP_VERSION', {
+  skip: 'softrdma is an IETF RNIC (protocol_version 1), not RDMAC-only; see the IETF counterpart test',
+}, () => {});
 
 test('RNICPI-051/052 IETF counterpart: a non-permissive IETF RNIC refuses ddp_rdma_version 0 (INVALID_DDP_RDMAP_VERSION) at create and modify, and accepts any marker setting', () => {
   const env = openRnic();
@@ -507,7 +574,9 @@ test('RNICPI-051/052 IETF counterpart: a non-permissive IETF RNIC refuses ddp_rd
   assert.equal(a.trans_attr.iwarp.iwarp_rnic_flags & (1 << 4), 0, 'not IETF_PERMISSIVE');
   const s = makeSide(env);
   const mpa = (v: number, markers: boolean) => ({
-    qp_xport: { qp_iwarp: { mpa_attributes: { recv_marker_enabled: markers, xmit_marker_enabled: markers, crc_enabled: true, ddp_rdma_version: v } } },
+    qp_xport: {
+      qp_iwarp: { mpa_attributes: { recv_marker_enabled: markers, xmit_marker_enabled: markers, crc_enabled: true, ddp_rdma_version: v } },
+    },
   });
   assert.equal(code(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.MPA_ATTR, mpa(0, false))), name(RiRet.INVALID_DDP_RDMAP_VERSION));
   ok(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.MPA_ATTR, mpa(1, true)));

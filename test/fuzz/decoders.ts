@@ -27,9 +27,23 @@ import {
 } from '../../src/wire/ib/index.js';
 import { decodeCmaHdr, decodeCmMad } from '../../src/wire/ib/cm.js';
 import { decodeMadHeader, MadWireError } from '../../src/wire/ib/mad.js';
-import { decodeFpdu, decodeMpaIrdOrd, decodeMpaMarker, decodeMpaReqRep, encodeFpdu, encodeMpaIrdOrd, encodeMpaReqRep } from '../../src/wire/mpa.js';
+import {
+  decodeFpdu,
+  decodeMpaIrdOrd,
+  decodeMpaMarker,
+  decodeMpaReqRep,
+  encodeFpdu,
+  encodeMpaIrdOrd,
+  encodeMpaReqRep,
+} from '../../src/wire/mpa.js';
 import { decodeRdmapHeader, decodeRdmapHeaderInto, encodeRdmapHeader, RdmapHeaderStruct, RdmapOpcode } from '../../src/wire/rdmap.js';
-import { buildTerminate, decodeTerminate, decodeTerminatedReadRequest, decodeTerminateMessage, encodeTerminateMessage } from '../../src/wire/terminate.js';
+import {
+  buildTerminate,
+  decodeTerminate,
+  decodeTerminatedReadRequest,
+  decodeTerminateMessage,
+  encodeTerminateMessage,
+} from '../../src/wire/terminate.js';
 
 export interface DecoderTarget {
   readonly name: string;
@@ -38,24 +52,68 @@ export interface DecoderTarget {
   /** Runs the decoder on `b` (`bit` chooses between its options). */
   run(b: Uint8Array, bit: number): unknown;
   /** The error class the decoder may throw on bad input. */
-  readonly allowed: new (...args: never[]) => Error;
+  readonly allowed: new (
+    ...args: never[]
+  ) => Error;
 }
 
 const ut = (qn: number, msn = 1) => ({ tagged: false as const, last: true, rsvd: 0, version: 1, rsvdUlp: 0, rsvdUlp32: 0, qn, msn, mo: 0 });
-const READ_REQUEST = encodeRdmapHeader({ ddp: ut(1), version: 1, rsvd: 0, opcode: RdmapOpcode.ReadRequest, readRequest: { sinkStag: 1, sinkTo: 2n, size: 3, srcStag: 4, srcTo: 5n } });
-const WRITE = encodeRdmapHeader({ ddp: { tagged: true, last: true, rsvd: 0, version: 1, rsvdUlp: 0, stag: 7, to: 8n }, version: 1, rsvd: 0, opcode: RdmapOpcode.Write });
+const READ_REQUEST = encodeRdmapHeader({
+  ddp: ut(1),
+  version: 1,
+  rsvd: 0,
+  opcode: RdmapOpcode.ReadRequest,
+  readRequest: { sinkStag: 1, sinkTo: 2n, size: 3, srcStag: 4, srcTo: 5n },
+});
+const WRITE = encodeRdmapHeader({
+  ddp: { tagged: true, last: true, rsvd: 0, version: 1, rsvdUlp: 0, stag: 7, to: 8n },
+  version: 1,
+  rsvd: 0,
+  opcode: RdmapOpcode.Write,
+});
 const SEND = encodeRdmapHeader({ ddp: ut(0), version: 1, rsvd: 0, opcode: RdmapOpcode.Send });
 const TERMINATE = encodeTerminateMessage(buildTerminate(TerminateError.mpa(2), READ_REQUEST));
 
 /** iWARP seeds: MPA frames, DDP/RDMAP headers of several opcodes, Terminates, FPDUs. */
 export const IWARP_SEEDS: readonly Uint8Array[] = [
-  encodeMpaReqRep({ type: 'request', markers: false, crc: true, reject: false, enhanced: true, res: 0, revision: 2, privateData: encodeMpaIrdOrd({ ird: 8, ord: 8, peerToPeer: true, zeroLengthSendRtr: false, zeroLengthWriteRtr: true, zeroLengthReadRtr: false }) }),
-  encodeMpaReqRep({ type: 'reply', markers: true, crc: false, reject: false, enhanced: false, res: 0, revision: 1, privateData: new Uint8Array(0) }),
+  encodeMpaReqRep({
+    type: 'request',
+    markers: false,
+    crc: true,
+    reject: false,
+    enhanced: true,
+    res: 0,
+    revision: 2,
+    privateData: encodeMpaIrdOrd({
+      ird: 8,
+      ord: 8,
+      peerToPeer: true,
+      zeroLengthSendRtr: false,
+      zeroLengthWriteRtr: true,
+      zeroLengthReadRtr: false,
+    }),
+  }),
+  encodeMpaReqRep({
+    type: 'reply',
+    markers: true,
+    crc: false,
+    reject: false,
+    enhanced: false,
+    res: 0,
+    revision: 1,
+    privateData: new Uint8Array(0),
+  }),
   WRITE,
   SEND,
   READ_REQUEST,
   encodeRdmapHeader({ ddp: ut(0), version: 1, rsvd: 0, opcode: RdmapOpcode.ImmediateData, immediateData: 1n }),
-  encodeRdmapHeader({ ddp: ut(3), version: 1, rsvd: 0, opcode: RdmapOpcode.AtomicResponse, atomicResponse: { originalRequestId: 1, originalValue: 2n } }),
+  encodeRdmapHeader({
+    ddp: ut(3),
+    version: 1,
+    rsvd: 0,
+    opcode: RdmapOpcode.AtomicResponse,
+    atomicResponse: { originalRequestId: 1, originalValue: 2n },
+  }),
   TERMINATE,
   TERMINATE.subarray(18),
   READ_REQUEST.subarray(18),
@@ -68,7 +126,10 @@ export const IWARP_SEEDS: readonly Uint8Array[] = [
 export const IB_SEEDS: readonly Uint8Array[] = IB_OPCODES.flatMap((info, opcode) => {
   if (!info) return [];
   const len = info.payload ? (info.last ? 5 : 8) : 0;
-  const p: IbPacket = { bth: { ...newBth(opcode, 0x11, 0xfffffe), padCnt: ibPadCount(len), ackReq: true }, payload: new Uint8Array(len).fill(0xa5) };
+  const p: IbPacket = {
+    bth: { ...newBth(opcode, 0x11, 0xfffffe), padCnt: ibPadCount(len), ackReq: true },
+    payload: new Uint8Array(len).fill(0xa5),
+  };
   if (info.rethOffset >= 0) p.reth = { va: 0x1000n, rkey: 0x1234, dmaLen: 4096 };
   if (info.aethOffset >= 0) p.aeth = { syndrome: 0x1f, msn: 3 };
   if (info.atomicEthOffset >= 0) p.atomicEth = { va: 0x2000n, rkey: 1, swapAdd: 2n, compare: 3n };
@@ -97,12 +158,27 @@ const rdmapStruct = new RdmapHeaderStruct();
 const IP = { src: Uint8Array.of(10, 0, 0, 1), dst: Uint8Array.of(10, 0, 0, 2), srcPort: 4791, dstPort: 4791 };
 
 export const DECODERS: readonly DecoderTarget[] = [
-  { name: 'decodeMpaReqRep', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b, bit) => decodeMpaReqRep(b, bit ? 'request' : undefined) },
+  {
+    name: 'decodeMpaReqRep',
+    seeds: IWARP_SEEDS,
+    allowed: TerminateError,
+    run: (b, bit) => decodeMpaReqRep(b, bit ? 'request' : undefined),
+  },
   { name: 'decodeMpaIrdOrd', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b) => decodeMpaIrdOrd(b) },
-  { name: 'decodeFpdu', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b, bit) => decodeFpdu(b, { crc: (bit & 1) === 1, maxUlpdu: bit & 2 ? 64 : 0xffff }) },
+  {
+    name: 'decodeFpdu',
+    seeds: IWARP_SEEDS,
+    allowed: TerminateError,
+    run: (b, bit) => decodeFpdu(b, { crc: (bit & 1) === 1, maxUlpdu: bit & 2 ? 64 : 0xffff }),
+  },
   { name: 'decodeMpaMarker', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b) => decodeMpaMarker(b) },
   { name: 'decodeDdpHeader', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b) => decodeDdpHeader(b) },
-  { name: 'decodeRdmapHeaderInto', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b) => decodeRdmapHeaderInto(b, 0, b.length, rdmapStruct) },
+  {
+    name: 'decodeRdmapHeaderInto',
+    seeds: IWARP_SEEDS,
+    allowed: TerminateError,
+    run: (b) => decodeRdmapHeaderInto(b, 0, b.length, rdmapStruct),
+  },
   { name: 'decodeRdmapHeader', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b) => decodeRdmapHeader(b) },
   { name: 'decodeTerminate', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b) => decodeTerminate(b) },
   { name: 'decodeTerminateMessage', seeds: IWARP_SEEDS, allowed: TerminateError, run: (b) => decodeTerminateMessage(b) },

@@ -26,7 +26,10 @@ describe('fuzz slice (seeded)', { timeout: 300_000 }, () => {
     for (const c of cases) {
       const t = DECODERS.find((d) => d.name === c.target);
       assert.ok(t, `unknown target ${c.target}`);
-      assert.doesNotThrow(() => runDecoder(t, Uint8Array.from(Buffer.from(c.input, 'hex')), c.bit), `${c.target} ${c.input} (found: ${c.found})`);
+      assert.doesNotThrow(
+        () => runDecoder(t, Uint8Array.from(Buffer.from(c.input, 'hex')), c.bit),
+        `${c.target} ${c.input} (found: ${c.found})`,
+      );
     }
   });
 

@@ -114,7 +114,16 @@ export function fuzzDecoder(t: DecoderTarget, runs: number, seed: number, keep =
     error = String(details.errorInstance);
     if (keep) keepRegression(t.name, b, bit, error);
   }
-  return { name: t.name, runs: details.numRuns, accepted, rejected, crashes: details.failed ? 1 : 0, counterexample, error, ms: Date.now() - t0 };
+  return {
+    name: t.name,
+    runs: details.numRuns,
+    accepted,
+    rejected,
+    crashes: details.failed ? 1 : 0,
+    counterexample,
+    error,
+    ms: Date.now() - t0,
+  };
 }
 
 /** A regression case: the decoder, the input and what it threw when found. */
@@ -243,8 +252,15 @@ function victimMem(side: Pick<Side, 'rnic' | 'pd'>): VictimMem {
   const other = new Uint8Array(1024).fill(0x3c);
   const otherMr = must(mrReg(side.rnic, { va: hostMemory.addressOf(other), length: other.length, flags: ALL, pd: pd2, key: 0 }, null));
   const recv = new Uint8Array(4 * 256);
-  const recvMr = must(mrReg(side.rnic, { va: hostMemory.addressOf(recv), length: recv.length, flags: RiMemFlags.LOCAL_WRITE, pd: side.pd, key: 0 }, null));
-  const digest = () => createHash('sha256').update(whole.subarray(0, 256)).update(whole.subarray(256 + 4096)).update(other).digest('hex');
+  const recvMr = must(
+    mrReg(side.rnic, { va: hostMemory.addressOf(recv), length: recv.length, flags: RiMemFlags.LOCAL_WRITE, pd: side.pd, key: 0 }, null),
+  );
+  const digest = () =>
+    createHash('sha256')
+      .update(whole.subarray(0, 256))
+      .update(whole.subarray(256 + 4096))
+      .update(other)
+      .digest('hex');
   return { whole, region, mr, other, otherMr, recv, recvMr, digest };
 }
 
@@ -264,7 +280,17 @@ export interface StreamReport {
 function iwarpTemplates(rng: Rng, m: VictimMem, msn: { send: number; read: number }): Uint8Array {
   const base = hostMemory.addressOf(m.region);
   const payload = rng.bytes(rng.int(300));
-  const ut = (qn: number, n: number) => ({ tagged: false as const, last: true, rsvd: 0, version: 1, rsvdUlp: 0, rsvdUlp32: 0, qn, msn: n, mo: 0 });
+  const ut = (qn: number, n: number) => ({
+    tagged: false as const,
+    last: true,
+    rsvd: 0,
+    version: 1,
+    rsvdUlp: 0,
+    rsvdUlp32: 0,
+    qn,
+    msn: n,
+    mo: 0,
+  });
   let h: Uint8Array;
   switch (rng.int(6)) {
     case 0:
@@ -274,7 +300,12 @@ function iwarpTemplates(rng: Rng, m: VictimMem, msn: { send: number; read: numbe
     case 2: {
       const stag = [m.mr.stag, m.otherMr.stag, m.recvMr.stag, rng.u32()][rng.int(4)]!;
       const to = base + BigInt(rng.int(4200)) - 50n;
-      h = encodeRdmapHeader({ ddp: { tagged: true, last: rng.int(4) !== 0, rsvd: 0, version: 1, rsvdUlp: 0, stag, to }, version: 1, rsvd: 0, opcode: RdmapOpcode.Write });
+      h = encodeRdmapHeader({
+        ddp: { tagged: true, last: rng.int(4) !== 0, rsvd: 0, version: 1, rsvdUlp: 0, stag, to },
+        version: 1,
+        rsvd: 0,
+        opcode: RdmapOpcode.Write,
+      });
       break;
     }
     case 3:
@@ -283,7 +314,13 @@ function iwarpTemplates(rng: Rng, m: VictimMem, msn: { send: number; read: numbe
         version: 1,
         rsvd: 0,
         opcode: RdmapOpcode.ReadRequest,
-        readRequest: { sinkStag: rng.u32(), sinkTo: 0n, size: rng.int(5000), srcStag: [m.mr.stag, m.otherMr.stag][rng.int(2)]!, srcTo: base + BigInt(rng.int(4200)) },
+        readRequest: {
+          sinkStag: rng.u32(),
+          sinkTo: 0n,
+          size: rng.int(5000),
+          srcStag: [m.mr.stag, m.otherMr.stag][rng.int(2)]!,
+          srcTo: base + BigInt(rng.int(4200)),
+        },
       });
       return h;
     case 4:
@@ -315,7 +352,8 @@ export async function fuzzIwarpStreams(streams: number, seed: number): Promise<S
     for (let s = 0; s < streams; s++) {
       const side: Side = { ...proto, qp: must(rnic.qpCreate(qpInit(proto.pd, proto.cq, { rqSize: 8, rqMaxSges: 1, sqMaxSges: 1 }))) };
       qps++;
-      for (let i = 0; i < 4; i++) postRq(side.qp, 0, BigInt(i), [{ stag: mem.recvMr.stag, to: hostMemory.addressOf(mem.recv) + BigInt(i * 256), len: 256 }]);
+      for (let i = 0; i < 4; i++)
+        postRq(side.qp, 0, BigInt(i), [{ stag: mem.recvMr.stag, to: hostMemory.addressOf(mem.recv) + BigInt(i * 256), len: 256 }]);
       const crc = rng.int(2) === 1;
       const sock = new FakeSocket();
       const llp = new LlpStream(sock as never, {});
@@ -343,7 +381,8 @@ export async function fuzzIwarpStreams(streams: number, seed: number): Promise<S
       } catch (e) {
         failures.push(`stream ${s} (seed ${seed}): ${String(e)} :: ${stream.toString('hex').slice(0, 400)}`);
       }
-      if (mem.digest() !== before) failures.push(`stream ${s} (seed ${seed}): memory outside the region changed :: ${stream.toString('hex').slice(0, 400)}`);
+      if (mem.digest() !== before)
+        failures.push(`stream ${s} (seed ${seed}): memory outside the region changed :: ${stream.toString('hex').slice(0, 400)}`);
       // Every posted receive completes (success, error or flush) once the QP is in Error: the
       // stream posted no SQ work, so exactly the four receives complete.
       if (side.qp.state !== RiQpState.ERROR) side.qp.modify({ nextState: RiQpState.ERROR });
@@ -368,7 +407,14 @@ export async function fuzzRoceStreams(streams: number, seed: number): Promise<St
   const probe = RoceNet.acquire('127.0.0.1', 0);
   await probe.ready;
   const port = probe.port;
-  const rnic = new Rnic({ ...DEFAULT_CONFIG, name: 'fuzz-roce', transport: 'rocev2', ibLink: 'rocev2', roceUdpPort: port, gids: () => [gidOf('127.0.0.1')] });
+  const rnic = new Rnic({
+    ...DEFAULT_CONFIG,
+    name: 'fuzz-roce',
+    transport: 'rocev2',
+    ibLink: 'rocev2',
+    roceUdpPort: port,
+    gids: () => [gidOf('127.0.0.1')],
+  });
   const attacker = RoceNet.acquire('127.0.0.2', port);
   await attacker.ready;
   const ATT_QPN = 0x77777;
@@ -393,7 +439,8 @@ export async function fuzzRoceStreams(streams: number, seed: number): Promise<St
     qps++;
     const st = ibToRts(side.qp, ATT_QPN, { pathMtu: 1, dgid: gidOf('127.0.0.2'), psn: 0, peerPsn: 0, timeout: 8, retryCnt: 1 });
     if (st !== RiRet.SUCCESS) throw new Error(`IB RTS ${RiRet[st]}`);
-    for (let i = 0; i < 8; i++) postRq(side.qp, 0, BigInt(i), [{ stag: mem.recvMr.stag, to: hostMemory.addressOf(mem.recv) + BigInt((i % 4) * 256), len: 256 }]);
+    for (let i = 0; i < 8; i++)
+      postRq(side.qp, 0, BigInt(i), [{ stag: mem.recvMr.stag, to: hostMemory.addressOf(mem.recv) + BigInt((i % 4) * 256), len: 256 }]);
     psn = 0;
   };
   const net = (): RoceNet => (side!.qp.transport as unknown as { nets: RoceNet[] }).nets[0]!;
@@ -415,12 +462,31 @@ export async function fuzzRoceStreams(streams: number, seed: number): Promise<St
         let pkt: Uint8Array;
         if (rng.int(3) === 0) {
           // A template aimed at the QP's memory, in or near sequence.
-          const op = [IbOpcode.RC_SEND_ONLY, IbOpcode.RC_RDMA_WRITE_ONLY, IbOpcode.RC_RDMA_READ_REQUEST, IbOpcode.RC_SEND_FIRST, IbOpcode.RC_RDMA_WRITE_FIRST][rng.int(5)]!;
-          const len = op === IbOpcode.RC_RDMA_READ_REQUEST ? 0 : op === IbOpcode.RC_SEND_FIRST || op === IbOpcode.RC_RDMA_WRITE_FIRST ? 256 : rng.int(300);
+          const op = [
+            IbOpcode.RC_SEND_ONLY,
+            IbOpcode.RC_RDMA_WRITE_ONLY,
+            IbOpcode.RC_RDMA_READ_REQUEST,
+            IbOpcode.RC_SEND_FIRST,
+            IbOpcode.RC_RDMA_WRITE_FIRST,
+          ][rng.int(5)]!;
+          const len =
+            op === IbOpcode.RC_RDMA_READ_REQUEST
+              ? 0
+              : op === IbOpcode.RC_SEND_FIRST || op === IbOpcode.RC_RDMA_WRITE_FIRST
+                ? 256
+                : rng.int(300);
           const stag = [mem!.mr.stag, mem!.otherMr.stag, rng.u32()][rng.int(3)]!;
-          const reth = { va: base + BigInt(rng.int(4200)) - 50n, rkey: stag, dmaLen: op === IbOpcode.RC_RDMA_READ_REQUEST ? rng.int(5000) : rng.int(600) };
+          const reth = {
+            va: base + BigInt(rng.int(4200)) - 50n,
+            rkey: stag,
+            dmaLen: op === IbOpcode.RC_RDMA_READ_REQUEST ? rng.int(5000) : rng.int(600),
+          };
           const hasReth = op === IbOpcode.RC_RDMA_WRITE_ONLY || op === IbOpcode.RC_RDMA_READ_REQUEST || op === IbOpcode.RC_RDMA_WRITE_FIRST;
-          pkt = encodeIbPacket({ bth: { ...newBth(op, side!.qp.id, (psn + rng.int(3) - 1) & 0xffffff), padCnt: ibPadCount(len), ackReq: true }, payload: rng.bytes(len), ...(hasReth ? { reth } : {}) });
+          pkt = encodeIbPacket({
+            bth: { ...newBth(op, side!.qp.id, (psn + rng.int(3) - 1) & 0xffffff), padCnt: ibPadCount(len), ackReq: true },
+            payload: rng.bytes(len),
+            ...(hasReth ? { reth } : {}),
+          });
           psn = (psn + 1) & 0xffffff;
         } else {
           pkt = IB_SEEDS[rng.int(IB_SEEDS.length)]!.slice();
@@ -445,7 +511,8 @@ export async function fuzzRoceStreams(streams: number, seed: number): Promise<St
         if (seen - before >= n) break;
         await new Promise((r) => setImmediate(r));
       }
-      if (v.stats.rxClientErrors !== errors0 && failures.length < 10) failures.push(`stream ${s} (seed ${seed}): an exception escaped the RoCEv2 transport`);
+      if (v.stats.rxClientErrors !== errors0 && failures.length < 10)
+        failures.push(`stream ${s} (seed ${seed}): an exception escaped the RoCEv2 transport`);
     }
     await new Promise((r) => setTimeout(r, 10));
     if (mem!.digest() !== digest) failures.push('memory outside the region changed');

@@ -28,12 +28,16 @@ const want = (n: string) => !only || only.some((o) => n.includes(o));
 let crashes = 0;
 const t0 = Date.now();
 console.log(`fuzz: seed ${seed}, ${runs} inputs per decoder, ${streams} streams per transport`);
-console.log(`${'target'.padEnd(28)} ${'inputs'.padStart(9)} ${'accepted'.padStart(9)} ${'rejected'.padStart(9)} ${'crashes'.padStart(7)} ${'inputs/s'.padStart(9)}`);
+console.log(
+  `${'target'.padEnd(28)} ${'inputs'.padStart(9)} ${'accepted'.padStart(9)} ${'rejected'.padStart(9)} ${'crashes'.padStart(7)} ${'inputs/s'.padStart(9)}`,
+);
 for (const t of DECODERS) {
   if (!want(t.name)) continue;
   const r = fuzzDecoder(t, runs, seed);
   crashes += r.crashes;
-  console.log(`${r.name.padEnd(28)} ${String(r.runs).padStart(9)} ${String(r.accepted).padStart(9)} ${String(r.rejected).padStart(9)} ${String(r.crashes).padStart(7)} ${String(Math.round((r.runs * 1000) / Math.max(1, r.ms))).padStart(9)}`);
+  console.log(
+    `${r.name.padEnd(28)} ${String(r.runs).padStart(9)} ${String(r.accepted).padStart(9)} ${String(r.rejected).padStart(9)} ${String(r.crashes).padStart(7)} ${String(Math.round((r.runs * 1000) / Math.max(1, r.ms))).padStart(9)}`,
+  );
   if (r.crashes) console.log(`  CRASH ${r.error}\n  input ${r.counterexample} (kept in test/fuzz/regressions)`);
 }
 for (const [name, f] of [

@@ -10,7 +10,12 @@
 import { RoceNet, type RoceTap } from '../../src/roce/net.js';
 import { decodeCmMad } from '../../src/wire/ib/cm.js';
 
-const want = new Set((process.env.SOFTRDMA_TEST_CM_DROP ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const want = new Set(
+  (process.env.SOFTRDMA_TEST_CM_DROP ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const dropped = new Set<string>();
 
 /** The CM message kind of a RoCEv2 packet (BTH at 0) to QP1, or null. */

@@ -35,8 +35,7 @@ installTransports();
 // Engine-level tests attach iWARP streams the way the provider does.
 registerLlpBinder(attachIwarp);
 
-export const ALL_ACCESS =
-  RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
+export const ALL_ACCESS = RiMemFlags.LOCAL_READ | RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_READ | RiMemFlags.REMOTE_WRITE;
 
 export interface Side {
   rnic: Rnic;
@@ -114,7 +113,20 @@ export function cmQps(rnic: Rnic, cqSize: number, over: Partial<QpInit> = {}): {
   if (p.status !== RiRet.SUCCESS) throw new Error(`ri_pd_alloc: ${RiRet[p.status]}`);
   const c = ops.ri_cq_create(b.rnic, { num_cqe: cqSize, handler_id: b.handlerId }, null, {});
   if (c.status !== RiRet.SUCCESS) throw new Error(`ri_cq_create: ${RiRet[c.status]}`);
-  const i = { sqSize: 64, rqSize: 64, sqMaxSges: 4, sqMaxSgesRdmaw: 4, rqMaxSges: 4, enableRdmaRead: true, enableRdmaWrite: true, ord: 8, ird: 8, stag0Enabled: false, enableBind: true, ...over };
+  const i = {
+    sqSize: 64,
+    rqSize: 64,
+    sqMaxSges: 4,
+    sqMaxSgesRdmaw: 4,
+    rqMaxSges: 4,
+    enableRdmaRead: true,
+    enableRdmaWrite: true,
+    ord: 8,
+    ird: 8,
+    stag0Enabled: false,
+    enableBind: true,
+    ...over,
+  };
   const make = (): { qp: Qp; cm: CmQp } => {
     const r = ops.ri_qp_create(
       b.rnic,
@@ -278,7 +290,10 @@ export function ibToRts(qp: Qp, destQpn: number, path: IbPath = {}): RiRet {
   const rc = qp.service === 'RC';
   const ud = qp.service === 'UD';
   const access = path.access ?? { read: true, write: true, atomic: false };
-  let st = qp.modify({ nextState: RiQpState.INITIALIZED, ib: ud ? { pkeyIndex: 0, port: 1, qkey: 0x11111111 } : { pkeyIndex: 0, port: 1, access } });
+  let st = qp.modify({
+    nextState: RiQpState.INITIALIZED,
+    ib: ud ? { pkeyIndex: 0, port: 1, qkey: 0x11111111 } : { pkeyIndex: 0, port: 1, access },
+  });
   if (st !== RiRet.SUCCESS) return st;
   const av = { dgid: path.dgid ?? TEST_GID, sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
   st = qp.modify(

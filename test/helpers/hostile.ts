@@ -180,7 +180,7 @@ export abstract class VerbsServer {
   /** Messages received, Reads completed, and failed completions by status. */
   readonly served = { messages: 0, reads: 0 };
   readonly errors = new Map<number, number>();
-  private slot = 0;
+  #slot = 0;
 
   protected constructor(ctx: ibv_context) {
     this.ctx = ctx;
@@ -225,23 +225,26 @@ export abstract class VerbsServer {
   protected serve(c: Conn): void {
     this.conns.add(c);
     for (let i = 0; i < RECVS; i++) this.postRecv(c);
-    void this.pump(c);
+    void this.#pump(c);
   }
 
   protected postRecv(c: Conn): void {
-    const at = (this.slot++ % 64) * RECV_SLOT;
-    const r = v.ibv_post_recv(c.qp, { wr_id: BigInt(at), sg_list: [{ addr: this.mrs.recv.addr + BigInt(at), length: RECV_SLOT, lkey: this.mrs.recv.lkey }] });
+    const at = (this.#slot++ % 64) * RECV_SLOT;
+    const r = v.ibv_post_recv(c.qp, {
+      wr_id: BigInt(at),
+      sg_list: [{ addr: this.mrs.recv.addr + BigInt(at), length: RECV_SLOT, lkey: this.mrs.recv.lkey }],
+    });
     if (r.ret !== 0) this.fail(c);
   }
 
-  private async pump(c: Conn): Promise<void> {
+  async #pump(c: Conn): Promise<void> {
     const wc: ibv_wc[] = [];
     while (!c.dead) {
       if (v.ibv_req_notify_cq(c.cq, 0) !== 0) break;
       for (;;) {
         const n = v.ibv_poll_cq(c.cq, 16, wc);
         if (n <= 0) break;
-        for (let i = 0; i < n; i++) this.onWc(c, wc[i]!);
+        for (let i = 0; i < n; i++) this.#onWc(c, wc[i]!);
       }
       if (c.dead) break;
       const e = await v.ibv_get_cq_event(c.ch);
@@ -250,7 +253,7 @@ export abstract class VerbsServer {
     }
   }
 
-  private onWc(c: Conn, w: ibv_wc): void {
+  #onWc(c: Conn, w: ibv_wc): void {
     if (w.status !== IBV_WC_SUCCESS) {
       this.errors.set(w.status, (this.errors.get(w.status) ?? 0) + 1);
       this.fail(c);
@@ -335,7 +338,7 @@ export const SERVER_IRD = 4;
 /** The iWARP front end: rdma_cm on 127.0.0.1, accepting everyone. */
 export class IwarpServer extends VerbsServer {
   readonly port: number;
-  private stopped = false;
+  #stopped = false;
   private constructor(
     readonly ch: rdma_event_channel,
     readonly listen: rdma_cm_id,
@@ -351,19 +354,19 @@ export class IwarpServer extends VerbsServer {
     assert.equal(v.rdma_listen(listen, 64), 0);
     await rdmaListenReady(listen);
     const s = new IwarpServer(ch, listen);
-    void s.loop();
+    void s.#loop();
     return s;
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
+  async #loop(): Promise<void> {
+    while (!this.#stopped) {
       const r = await v.rdma_get_cm_event(this.ch);
       if (r.ret !== 0 || !r.event) return;
       const ev = r.event;
       const id = ev.id;
       const type = ev.event;
       v.rdma_ack_cm_event(ev);
-      if (type === RDMA_CM_EVENT_CONNECT_REQUEST) await this.accept(id);
+      if (type === RDMA_CM_EVENT_CONNECT_REQUEST) await this.#accept(id);
       else if (type !== RDMA_CM_EVENT_ESTABLISHED) {
         // Disconnected, or the connection failed: tear it down.
         const c = [...this.conns].find((x) => x.id === id);
@@ -372,13 +375,13 @@ export class IwarpServer extends VerbsServer {
     }
   }
 
-  private async accept(id: rdma_cm_id): Promise<void> {
+  async #accept(id: rdma_cm_id): Promise<void> {
     const { cq, ch } = this.newConnResources();
     if (v.rdma_create_qp(id, this.pd, { qp_type: IBV_QPT_RC, send_cq: cq, recv_cq: cq, cap: { ...CAP } }) !== 0) {
       v.ibv_destroy_cq(cq);
       v.ibv_destroy_comp_channel(ch);
       v.rdma_reject(id, null);
-      this.destroyId(id);
+      this.#destroyId(id);
       return;
     }
     const c: Conn = { qp: id.qp!, cq, ch, id, dead: false };
@@ -387,7 +390,7 @@ export class IwarpServer extends VerbsServer {
     if ((await v.rdma_accept(id, { responder_resources: SERVER_IRD, initiator_depth: SERVER_IRD })) !== 0) this.fail(c);
   }
 
-  private destroyId(id: rdma_cm_id): void {
+  #destroyId(id: rdma_cm_id): void {
     v.rdma_destroy_qp(id);
     v.rdma_destroy_id(id);
   }
@@ -401,7 +404,7 @@ export class IwarpServer extends VerbsServer {
   }
 
   override async close(): Promise<void> {
-    this.stopped = true;
+    this.#stopped = true;
     await super.close();
     assert.equal(v.rdma_destroy_id(this.listen), 0);
     v.rdma_destroy_event_channel(this.ch);
@@ -472,12 +475,38 @@ export async function until(pred: () => boolean, what: string, ms = 10_000): Pro
 }
 
 /** The legitimate client's work on a connected QP (both front ends). */
-async function runLegit(qp: ibv_qp, cq: ibv_cq, mr: ibv_mr, buf: Uint8Array, pattern: Uint8Array, s: VerbsServer, offset: number): Promise<void> {
+async function runLegit(
+  qp: ibv_qp,
+  cq: ibv_cq,
+  mr: ibv_mr,
+  buf: Uint8Array,
+  pattern: Uint8Array,
+  s: VerbsServer,
+  offset: number,
+): Promise<void> {
   const rwVa = s.va(s.rw) + BigInt(offset);
   const sg = (at: number, len: number) => [{ addr: mr.addr + BigInt(at), length: len, lkey: mr.lkey }];
   // Write, then Read back into buf[64..128).
-  assert.equal(v.ibv_post_send(qp, { wr_id: 1n, opcode: IBV_WR_RDMA_WRITE, send_flags: IBV_SEND_SIGNALED, sg_list: sg(0, 64), wr: { rdma: { remote_addr: rwVa, rkey: s.mrs.rw.rkey } } }).ret, 0);
-  assert.equal(v.ibv_post_send(qp, { wr_id: 2n, opcode: IBV_WR_RDMA_READ, send_flags: IBV_SEND_SIGNALED, sg_list: sg(64, 64), wr: { rdma: { remote_addr: rwVa, rkey: s.mrs.rw.rkey } } }).ret, 0);
+  assert.equal(
+    v.ibv_post_send(qp, {
+      wr_id: 1n,
+      opcode: IBV_WR_RDMA_WRITE,
+      send_flags: IBV_SEND_SIGNALED,
+      sg_list: sg(0, 64),
+      wr: { rdma: { remote_addr: rwVa, rkey: s.mrs.rw.rkey } },
+    }).ret,
+    0,
+  );
+  assert.equal(
+    v.ibv_post_send(qp, {
+      wr_id: 2n,
+      opcode: IBV_WR_RDMA_READ,
+      send_flags: IBV_SEND_SIGNALED,
+      sg_list: sg(64, 64),
+      wr: { rdma: { remote_addr: rwVa, rkey: s.mrs.rw.rkey } },
+    }).ret,
+    0,
+  );
   const w = await pollN(cq, 2);
   assert.deepEqual(
     w.map((x) => x.status),
@@ -506,12 +535,14 @@ export const ROCE_ATTACKER_ADDR = '127.0.0.3';
  * RNIC's configuration as in the RoCE verbs tests.
  */
 export class RoceServer extends VerbsServer {
+  readonly #restore: () => void;
   private constructor(
     ctx: ibv_context,
     readonly udpPort: number,
-    private readonly restore: () => void,
+    restore: () => void,
   ) {
     super(ctx);
+    this.#restore = restore;
   }
 
   static async start(udpPort: number): Promise<RoceServer> {
@@ -564,18 +595,18 @@ export class RoceServer extends VerbsServer {
   }
 
   override async close(): Promise<void> {
-    if (this.cm) {
-      assert.equal(v.rdma_destroy_id(this.cm.listen), 0);
-      v.rdma_destroy_event_channel(this.cm.ch);
-      this.cm = null;
+    if (this.#cm) {
+      assert.equal(v.rdma_destroy_id(this.#cm.listen), 0);
+      v.rdma_destroy_event_channel(this.#cm.ch);
+      this.#cm = null;
     }
     await super.close();
     assert.equal(v.ibv_close_device(this.ctx), 0);
-    this.restore();
+    this.#restore();
   }
 
   /** The rdma_cm listener on softroce0 (the IB CM on the device's QP1) of {@link cmConnection}. */
-  private cm: { ch: rdma_event_channel; listen: rdma_cm_id; port: number } | null = null;
+  #cm: { ch: rdma_event_channel; listen: rdma_cm_id; port: number } | null = null;
 
   /**
    * Listens with rdma_cm on the server's address: the device's QP1 and IB CM come up and stay
@@ -587,7 +618,7 @@ export class RoceServer extends VerbsServer {
     assert.equal(v.rdma_bind_addr(listen, { family: 'ipv4', address: ROCE_SERVER_ADDR, port: 0 }), 0);
     assert.equal(v.rdma_listen(listen, 8), 0);
     await rdmaListenReady(listen);
-    this.cm = { ch, listen, port: v.rdma_get_src_port(listen) };
+    this.#cm = { ch, listen, port: v.rdma_get_src_port(listen) };
   }
 
   /**
@@ -595,7 +626,7 @@ export class RoceServer extends VerbsServer {
    * listener of {@link listenCm}, each end with its own PD, CQ and one receive buffer.
    */
   async cmConnection(): Promise<RoceCmPair> {
-    const lc = this.cm;
+    const lc = this.#cm;
     assert.ok(lc, 'listenCm first');
     const next = async (ch: rdma_event_channel, want: number): Promise<rdma_cm_id> => {
       const r = await v.rdma_get_cm_event(ch);
@@ -616,7 +647,11 @@ export class RoceServer extends VerbsServer {
     const end = (id: rdma_cm_id): CmEnd => {
       const pd = v.ibv_alloc_pd(id.verbs!)!;
       const cq = v.ibv_create_cq(id.verbs!, 16, null, null, 0)!;
-      assert.equal(v.rdma_create_qp(id, pd, { qp_type: IBV_QPT_RC, send_cq: cq, recv_cq: cq, cap: { ...CAP } }), 0, `rdma_create_qp errno ${getErrno()}`);
+      assert.equal(
+        v.rdma_create_qp(id, pd, { qp_type: IBV_QPT_RC, send_cq: cq, recv_cq: cq, cap: { ...CAP } }),
+        0,
+        `rdma_create_qp errno ${getErrno()}`,
+      );
       const buf = new Uint8Array(64);
       const mr = v.ibv_reg_mr(pd, buf, buf.length, IBV_ACCESS_LOCAL_WRITE)!;
       return { id, pd, cq, buf, mr };
@@ -635,7 +670,12 @@ export class RoceServer extends VerbsServer {
       assert.equal(rr.ret, 0);
       const msg = new TextEncoder().encode(text);
       from.buf.set(msg);
-      const sr = v.ibv_post_send(from.id.qp!, { wr_id: 8n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [{ addr: from.mr.addr, length: msg.length, lkey: from.mr.lkey }] });
+      const sr = v.ibv_post_send(from.id.qp!, {
+        wr_id: 8n,
+        opcode: IBV_WR_SEND,
+        send_flags: IBV_SEND_SIGNALED,
+        sg_list: [{ addr: from.mr.addr, length: msg.length, lkey: from.mr.lkey }],
+      });
       assert.equal(sr.ret, 0);
       assert.equal((await pollN(from.cq, 1))[0]!.status, IBV_WC_SUCCESS, `Send ${text}`);
       const [w] = await pollN(to.cq, 1);
@@ -678,7 +718,14 @@ export class RoceServer extends VerbsServer {
     const cq = v.ibv_create_cq(this.ctx, 16, null, null, 0)!;
     const qp = v.ibv_create_qp(this.pd, { qp_type: IBV_QPT_UD, send_cq: cq, recv_cq: cq, cap: { ...CAP } })!;
     assert.ok(qp, `ibv_create_qp UD errno ${getErrno()}`);
-    assert.equal(v.ibv_modify_qp(qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey }, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY), 0);
+    assert.equal(
+      v.ibv_modify_qp(
+        qp,
+        { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey },
+        IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY,
+      ),
+      0,
+    );
     assert.equal(v.ibv_modify_qp(qp, { qp_state: IBV_QPS_RTR }, IBV_QP_STATE), 0);
     assert.equal(v.ibv_modify_qp(qp, { qp_state: IBV_QPS_RTS, sq_psn: 0 }, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
     const buf = guarded('ud', size);
@@ -755,23 +802,63 @@ export interface UdVictim {
 }
 
 /** RESET→INIT→RTR→RTS of an RC QP with the masks ibv_rc_pingpong uses. */
-function roceRts(qp: ibv_qp, o: { sgidIndex: number; dgid: Uint8Array; destQpn: number; rqPsn: number; sqPsn: number; ird: number; timeout?: number; retryCnt?: number }): void {
+function roceRts(
+  qp: ibv_qp,
+  o: {
+    sgidIndex: number;
+    dgid: Uint8Array;
+    destQpn: number;
+    rqPsn: number;
+    sqPsn: number;
+    ird: number;
+    timeout?: number;
+    retryCnt?: number;
+  },
+): void {
   const ACC = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
-  assert.equal(v.ibv_modify_qp(qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ACC }, INIT_MASK), 0, `INIT errno ${getErrno()}`);
-  const av = { grh: { dgid: { raw: o.dgid }, flow_label: 0, sgid_index: o.sgidIndex, hop_limit: 64, traffic_class: 0 }, dlid: 0, sl: 0, src_path_bits: 0, static_rate: 0, is_global: 1, port_num: 1 };
   assert.equal(
-    v.ibv_modify_qp(qp, { qp_state: IBV_QPS_RTR, path_mtu: IBV_MTU_1024, dest_qp_num: o.destQpn, rq_psn: o.rqPsn, max_dest_rd_atomic: o.ird, min_rnr_timer: 1, ah_attr: av }, RTR_MASK),
+    v.ibv_modify_qp(qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ACC }, INIT_MASK),
+    0,
+    `INIT errno ${getErrno()}`,
+  );
+  const av = {
+    grh: { dgid: { raw: o.dgid }, flow_label: 0, sgid_index: o.sgidIndex, hop_limit: 64, traffic_class: 0 },
+    dlid: 0,
+    sl: 0,
+    src_path_bits: 0,
+    static_rate: 0,
+    is_global: 1,
+    port_num: 1,
+  };
+  assert.equal(
+    v.ibv_modify_qp(
+      qp,
+      {
+        qp_state: IBV_QPS_RTR,
+        path_mtu: IBV_MTU_1024,
+        dest_qp_num: o.destQpn,
+        rq_psn: o.rqPsn,
+        max_dest_rd_atomic: o.ird,
+        min_rnr_timer: 1,
+        ah_attr: av,
+      },
+      RTR_MASK,
+    ),
     0,
     `RTR errno ${getErrno()}`,
   );
   assert.equal(
-    v.ibv_modify_qp(qp, { qp_state: IBV_QPS_RTS, timeout: o.timeout ?? 14, retry_cnt: o.retryCnt ?? 7, rnr_retry: 7, sq_psn: o.sqPsn, max_rd_atomic: 4 }, RTS_MASK),
+    v.ibv_modify_qp(
+      qp,
+      { qp_state: IBV_QPS_RTS, timeout: o.timeout ?? 14, retry_cnt: o.retryCnt ?? 7, rnr_retry: 7, sq_psn: o.sqPsn, max_rd_atomic: 4 },
+      RTS_MASK,
+    ),
     0,
     `RTS errno ${getErrno()}`,
   );
 }
 
-
 const INIT_MASK = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
-const RTR_MASK = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+const RTR_MASK =
+  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 const RTS_MASK = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;

@@ -14,35 +14,35 @@ import { decodeTerminateMessage, type TerminateHeader } from '../../src/wire/ter
 export class RawPeer {
   readonly fpdus: Uint8Array[] = [];
   closed = false;
-  private deframer: FpduDeframer | null = null;
-  private pre = new Uint8Array(0);
-  private waiters: (() => void)[] = [];
+  #deframer: FpduDeframer | null = null;
+  #pre = new Uint8Array(0);
+  #waiters: (() => void)[] = [];
   private constructor(readonly sock: net.Socket) {
     sock.on('data', (c: Buffer) => {
-      if (this.deframer) this.deframer.push(c);
+      if (this.#deframer) this.#deframer.push(c);
       else {
-        const j = new Uint8Array(this.pre.length + c.length);
-        j.set(this.pre);
-        j.set(c, this.pre.length);
-        this.pre = j;
+        const j = new Uint8Array(this.#pre.length + c.length);
+        j.set(this.#pre);
+        j.set(c, this.#pre.length);
+        this.#pre = j;
       }
-      this.wake();
+      this.#wake();
     });
     sock.on('close', () => {
       this.closed = true;
-      this.wake();
+      this.#wake();
     });
     sock.on('error', () => {});
   }
-  private wake(): void {
-    for (const w of this.waiters.splice(0)) w();
+  #wake(): void {
+    for (const w of this.#waiters.splice(0)) w();
   }
-  private async waitFor(pred: () => boolean, ms = 3000): Promise<void> {
+  async #waitFor(pred: () => boolean, ms = 3000): Promise<void> {
     const end = Date.now() + ms;
     while (!pred()) {
       if (Date.now() > end) throw new Error('raw peer: timed out');
       await new Promise<void>((r) => {
-        this.waiters.push(r);
+        this.#waiters.push(r);
         setTimeout(r, 20);
       });
     }
@@ -62,20 +62,29 @@ export class RawPeer {
       zeroLengthReadRtr: false,
     });
     sock.write(
-      encodeMpaReqRep({ type: 'request', markers: false, crc: !!opts.crc, reject: false, enhanced: true, res: 0, revision: 2, privateData: pd }),
+      encodeMpaReqRep({
+        type: 'request',
+        markers: false,
+        crc: !!opts.crc,
+        reject: false,
+        enhanced: true,
+        res: 0,
+        revision: 2,
+        privateData: pd,
+      }),
     );
     let consumed = 0;
-    await p.waitFor(() => {
-      const r = decodeMpaReqRep(p.pre, 'reply');
+    await p.#waitFor(() => {
+      const r = decodeMpaReqRep(p.#pre, 'reply');
       if (r.status === 'frame') consumed = r.consumed;
       return r.status === 'frame';
     });
-    p.reply = p.pre.slice(0, consumed);
-    const crc = !!opts.crc || (p.pre[16]! & 0x40) !== 0;
+    p.reply = p.#pre.slice(0, consumed);
+    const crc = !!opts.crc || (p.#pre[16]! & 0x40) !== 0;
     p.crc = crc;
-    p.deframer = new FpduDeframer({ maxUlpdu: 65535, crc, markers: false, onFpdu: (f) => p.fpdus.push(concatUlpdu(f)) });
-    const rest = p.pre.subarray(consumed);
-    if (rest.length) p.deframer.push(rest);
+    p.#deframer = new FpduDeframer({ maxUlpdu: 65535, crc, markers: false, onFpdu: (f) => p.fpdus.push(concatUlpdu(f)) });
+    const rest = p.#pre.subarray(consumed);
+    if (rest.length) p.#deframer.push(rest);
     return p;
   }
   crc = false;
@@ -127,7 +136,7 @@ export class RawPeer {
   /** Waits for a Terminate message from the victim and decodes it. */
   async terminate(ms = 3000): Promise<TerminateHeader> {
     let t: TerminateHeader | undefined;
-    await this.waitFor(() => {
+    await this.#waitFor(() => {
       for (const u of this.fpdus) {
         if ((u[1]! & 0x0f) === RdmapOpcode.Terminate) {
           t = decodeTerminateMessage(u).terminate;
@@ -141,6 +150,6 @@ export class RawPeer {
 
   async waitClosed(ms = 3000): Promise<void> {
     this.sock.end();
-    await this.waitFor(() => this.closed, ms);
+    await this.#waitFor(() => this.closed, ms);
   }
 }

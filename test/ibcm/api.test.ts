@@ -119,7 +119,13 @@ describe('IB CM limits', () => {
 
   it('a CM holds at most maxConnections; connect() beyond it throws ENOMEM', () => {
     const p = pair();
-    const small = new IbCm({ port: p.fabric.port(otherGid(80)), caGuid: 5n, gids: () => [otherGid(80)], timers: p.clock, maxConnections: 1 });
+    const small = new IbCm({
+      port: p.fabric.port(otherGid(80)),
+      caGuid: 5n,
+      gids: () => [otherGid(80)],
+      timers: p.clock,
+      maxConnections: 1,
+    });
     small.connect({ destGid: GID_B, localGid: otherGid(80), serviceId: SID, qpn: 1, startingPsn: 1 }, () => {});
     assert.equal(
       code(() => small.connect({ destGid: GID_B, localGid: otherGid(80), serviceId: SID, qpn: 2, startingPsn: 1 }, () => {})),
@@ -186,7 +192,16 @@ describe('IB CM: a hostile peer', () => {
       { kind: 'DREP', ...ids, privateData: new Uint8Array(0) },
       { kind: 'MRA', ...ids, msgMraed: 1, serviceTimeout: 3, privateData: new Uint8Array(0) },
       { kind: 'REJ', ...ids, msgRejected: 2, reason: 28, ari: new Uint8Array(0), privateData: new Uint8Array(0) },
-      { kind: 'SIDR_REP', requestId: 5, status: 0, qpn: 1, serviceId: 1n, qkey: 1, info: new Uint8Array(0), privateData: new Uint8Array(0) },
+      {
+        kind: 'SIDR_REP',
+        requestId: 5,
+        status: 0,
+        qpn: 1,
+        serviceId: 1n,
+        qkey: 1,
+        info: new Uint8Array(0),
+        privateData: new Uint8Array(0),
+      },
       {
         kind: 'REP',
         ...ids,
@@ -213,7 +228,10 @@ describe('IB CM: a hostile peer', () => {
     assert.equal(p.b.stats.unmatched, 6);
     assert.equal(got.length, 1);
     assert.equal(got[0]!.kind, 'DREP');
-    assert.deepEqual({ l: (got[0] as { localCommId: number }).localCommId, r: (got[0] as { remoteCommId: number }).remoteCommId }, { l: 12345, r: 77 });
+    assert.deepEqual(
+      { l: (got[0] as { localCommId: number }).localCommId, r: (got[0] as { remoteCommId: number }).remoteCommId },
+      { l: 12345, r: 77 },
+    );
   });
 
   it('2,000 random and mutated MADs injected into live connections: no throw, and every connection still completes', () => {
@@ -267,12 +285,18 @@ describe('IB CM: a hostile peer', () => {
 });
 
 describe('IB CM over real timers', () => {
-  it('connects (first REQ lost, retransmitted after ≈17 ms), disconnects and leaves TIMEWAIT on Node timers', { timeout: 20_000 }, async () => {
+  it('connects (first REQ lost, retransmitted after ≈17 ms), disconnects and leaves TIMEWAIT on Node timers', {
+    timeout: 20_000,
+  }, async () => {
     // The CM's timers are unref'd (a pending CM timer never keeps a process alive): hold the loop.
     const keep = setInterval(() => {}, 1000);
     try {
       let reqs = 0;
-      const fabric = new MemoryGsiFabric({ timers: realTimers, latencyMs: 0, tap: (mad) => (mad[17] === 0x10 && ++reqs === 1 ? 'drop' : 'pass') });
+      const fabric = new MemoryGsiFabric({
+        timers: realTimers,
+        latencyMs: 0,
+        tap: (mad) => (mad[17] === 0x10 && ++reqs === 1 ? 'drop' : 'pass'),
+      });
       const a = new IbCm({ port: fabric.port(GID_A), caGuid: 1n, gids: () => [GID_A], timewaitMs: 5 });
       const b = new IbCm({ port: fabric.port(GID_B), caGuid: 2n, gids: () => [GID_B], timewaitMs: 5 });
       b.listen(SID, (ev) => {
@@ -283,7 +307,16 @@ describe('IB CM over real timers', () => {
       const done = new Promise<string[]>((resolve) => {
         const seen: string[] = [];
         const c = a.connect(
-          { destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x11, startingPsn: 1, packetLifeTime: 4, remoteCmResponseTimeout: 12, localCmResponseTimeout: 12 },
+          {
+            destGid: GID_B,
+            localGid: GID_A,
+            serviceId: SID,
+            qpn: 0x11,
+            startingPsn: 1,
+            packetLifeTime: 4,
+            remoteCmResponseTimeout: 12,
+            localCmResponseTimeout: 12,
+          },
           (e) => {
             seen.push(e.type);
             if (e.type === 'rep') {

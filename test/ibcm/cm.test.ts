@@ -8,7 +8,19 @@ import { describe, it } from 'node:test';
 import { FaultHook } from '../../src/loopback/faults.js';
 import { cmAckTimeout, IbCm, ibTimeoutMs, type IbCmConnection } from '../../src/ibcm/cm.js';
 import { ManualClock, MemoryGsiFabric } from '../../src/ibcm/gsi.js';
-import { CmMsgResponse, CmRejReason, CmTransport, cmaAddrFromIpv4, decodeCmaHdr, encodeCmaHdr, encodeCmMad, ipv4FromCmaAddr, RdmaPs, rdmaServiceId, SidrStatus } from '../../src/wire/ib/cm.js';
+import {
+  CmMsgResponse,
+  CmRejReason,
+  CmTransport,
+  cmaAddrFromIpv4,
+  decodeCmaHdr,
+  encodeCmaHdr,
+  encodeCmMad,
+  ipv4FromCmaAddr,
+  RdmaPs,
+  rdmaServiceId,
+  SidrStatus,
+} from '../../src/wire/ib/cm.js';
 import { GSI_QKEY } from '../../src/wire/ib/mad.js';
 import { acceptingListener, GID_A, GID_B, pair, recorder } from './helpers.js';
 
@@ -17,7 +29,10 @@ const REQ_TIMEOUT = 2 * ibTimeoutMs(18) + ibTimeoutMs(20);
 
 function cmaPd(user: number[] = []): Uint8Array {
   const pd = new Uint8Array(36 + user.length);
-  encodeCmaHdr({ cmaVersion: 0, ipVersion: 4, srcPort: 40000, srcAddr: cmaAddrFromIpv4('192.168.77.1'), dstAddr: cmaAddrFromIpv4('192.168.77.2') }, pd);
+  encodeCmaHdr(
+    { cmaVersion: 0, ipVersion: 4, srcPort: 40000, srcAddr: cmaAddrFromIpv4('192.168.77.1'), dstAddr: cmaAddrFromIpv4('192.168.77.2') },
+    pd,
+  );
   pd.set(user, 36);
   return pd;
 }
@@ -29,7 +44,10 @@ function connectAB(p: ReturnType<typeof pair>, extra: { qpn?: number; autoReady?
     r.on(e);
     if (e.type === 'rep' && extra.autoReady !== false) conn.ready();
   };
-  conn = p.a.connect({ destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: extra.qpn ?? 0x11, startingPsn: 0x123456, privateData: cmaPd([1, 2, 3]) }, on);
+  conn = p.a.connect(
+    { destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: extra.qpn ?? 0x11, startingPsn: 0x123456, privateData: cmaPd([1, 2, 3]) },
+    on,
+  );
   return { conn, r };
 }
 
@@ -182,8 +200,32 @@ describe('IB CM: exact rejects', () => {
       maxCmRetries: 15,
       srq: false,
       extendedTransport: 0,
-      primary: { localLid: 0xffff, remoteLid: 0xffff, localGid: GID_A, remoteGid: Uint8Array.from(GID_B.map((x, i) => (i === 15 ? 99 : x))), flowLabel: 0, packetRate: 0, trafficClass: 0, hopLimit: 64, sl: 0, subnetLocal: false, localAckTimeout: 19 },
-      alternate: { localLid: 0, remoteLid: 0, localGid: new Uint8Array(16), remoteGid: new Uint8Array(16), flowLabel: 0, packetRate: 0, trafficClass: 0, hopLimit: 0, sl: 0, subnetLocal: false, localAckTimeout: 0 },
+      primary: {
+        localLid: 0xffff,
+        remoteLid: 0xffff,
+        localGid: GID_A,
+        remoteGid: Uint8Array.from(GID_B.map((x, i) => (i === 15 ? 99 : x))),
+        flowLabel: 0,
+        packetRate: 0,
+        trafficClass: 0,
+        hopLimit: 64,
+        sl: 0,
+        subnetLocal: false,
+        localAckTimeout: 19,
+      },
+      alternate: {
+        localLid: 0,
+        remoteLid: 0,
+        localGid: new Uint8Array(16),
+        remoteGid: new Uint8Array(16),
+        flowLabel: 0,
+        packetRate: 0,
+        trafficClass: 0,
+        hopLimit: 0,
+        sl: 0,
+        subnetLocal: false,
+        localAckTimeout: 0,
+      },
       sapSupported: false,
       privateData: new Uint8Array(0),
     });
@@ -500,7 +542,9 @@ describe('IB CM: seeded random loss, duplication and reordering', () => {
       const p = pair({ faults: new FaultHook({ seed, drop: 0.2, duplicate: 0.1, reorder: 0.1 }), seed });
       const srv = acceptingListener(p.b, SID);
       const conns = Array.from({ length: 20 }, (_, i) => connectAB(p, { qpn: 0x100 + i }));
-      p.clock.run({ until: () => conns.every((c) => c.conn.state === 'ESTABLISHED') && srv.reqs.every((r) => r.conn.state === 'ESTABLISHED') });
+      p.clock.run({
+        until: () => conns.every((c) => c.conn.state === 'ESTABLISHED') && srv.reqs.every((r) => r.conn.state === 'ESTABLISHED'),
+      });
       assert.ok(
         conns.every((c) => c.conn.state === 'ESTABLISHED'),
         `seed ${seed}: ${conns.map((c) => c.conn.state)}`,

@@ -10,7 +10,22 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { IbCmConnection, IbCmEvent } from '../../src/ibcm/cm.js';
 import { IBCM_LISTEN_LIMITS, ibTimeoutMs } from '../../src/ibcm/cm.js';
-import { type CmDrep, type CmDreq, CmMsgResponse, type CmMra, type CmRej, CmRejReason, CmTransport, type CmReq, type CmRtu, decodeCmMad, emptyCmPath, encodeCmMad, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
+import {
+  type CmDrep,
+  type CmDreq,
+  CmMsgResponse,
+  type CmMra,
+  type CmRej,
+  CmRejReason,
+  CmTransport,
+  type CmReq,
+  type CmRtu,
+  decodeCmMad,
+  emptyCmPath,
+  encodeCmMad,
+  RdmaPs,
+  rdmaServiceId,
+} from '../../src/wire/ib/cm.js';
 import { GSI_QKEY } from '../../src/wire/ib/mad.js';
 import { acceptingListener, GID_A, GID_B, pair, type Pair, seeded } from './helpers.js';
 
@@ -60,12 +75,15 @@ function legitimate(p: Pair, n: number, between: (i: number) => void): { establi
   let ok = 0;
   for (let i = 0; i < n; i++) {
     between(i);
-    const c: IbCmConnection = p.a.connect({ destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x100 + i, startingPsn: 1 }, (e: IbCmEvent) => {
-      if (e.type === 'rep') {
-        c.ready();
-        ok++;
-      }
-    });
+    const c: IbCmConnection = p.a.connect(
+      { destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x100 + i, startingPsn: 1 },
+      (e: IbCmEvent) => {
+        if (e.type === 'rep') {
+          c.ready();
+          ok++;
+        }
+      },
+    );
     conns.push(c);
     p.clock.advance(5);
   }
@@ -91,8 +109,12 @@ describe('IB CM listener fairness', () => {
       peak = Math.max(peak, srv.listener.halfOpen.size);
     });
     p.clock.run({ limitMs: 60_000 });
-    const served = srv.reqs.filter((r) => r.conn.state === 'ESTABLISHED' || r.conn.state === 'TIMEWAIT' || r.conn.state === 'DREQ_RCVD').length;
-    console.log(`# ibcm flood: legitimate ${l.established()}/100 established, listener evicted ${p.b.stats.evicted}, peak half-open ${peak} (cap 64), REQs received ${p.b.stats.received.REQ}`);
+    const served = srv.reqs.filter(
+      (r) => r.conn.state === 'ESTABLISHED' || r.conn.state === 'TIMEWAIT' || r.conn.state === 'DREQ_RCVD',
+    ).length;
+    console.log(
+      `# ibcm flood: legitimate ${l.established()}/100 established, listener evicted ${p.b.stats.evicted}, peak half-open ${peak} (cap 64), REQs received ${p.b.stats.received.REQ}`,
+    );
     assert.equal(l.established(), 100, 'every legitimate connect got its REP and sent the RTU');
     assert.ok(l.conns.every((c) => c.state === 'ESTABLISHED'));
     assert.ok(served >= 100);
@@ -149,7 +171,11 @@ describe('IB CM listener fairness', () => {
     const srv = acceptingListener(p.b, SID);
     const raw = p.fabric.port(spoofGid(99));
     raw.onReceive(() => {});
-    const req = rawReq(raw.gid, seeded(5), { localCmResponseTimeout: 31, maxCmRetries: 15, primary: { ...rawReq(raw.gid, seeded(5)).primary, localAckTimeout: 31 } });
+    const req = rawReq(raw.gid, seeded(5), {
+      localCmResponseTimeout: 31,
+      maxCmRetries: 15,
+      primary: { ...rawReq(raw.gid, seeded(5)).primary, localAckTimeout: 31 },
+    });
     raw.send(encodeCmMad(1n, req), B_ADDR);
     p.clock.advance(5);
     assert.equal(srv.reqs.length, 1);
@@ -168,10 +194,13 @@ describe('IB CM listener fairness', () => {
     const p = pair();
     const srv = acceptingListener(p.b, SID);
     // Packet life time 30: the REQ's Local ACK Timeout becomes 31.
-    const c: IbCmConnection = p.a.connect({ destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x21, startingPsn: 1, packetLifeTime: 30 }, (e) => {
-      if (e.type === 'rep') c.ready();
-      if (e.type === 'dreq') c.disconnect();
-    });
+    const c: IbCmConnection = p.a.connect(
+      { destGid: GID_B, localGid: GID_A, serviceId: SID, qpn: 0x21, startingPsn: 1, packetLifeTime: 30 },
+      (e) => {
+        if (e.type === 'rep') c.ready();
+        if (e.type === 'dreq') c.disconnect();
+      },
+    );
     p.clock.advance(10);
     const b = srv.reqs[0]!.conn;
     assert.equal(srv.reqs[0]!.req.primary.localAckTimeout, 31);
@@ -246,7 +275,7 @@ describe('IB CM: forged messages that know only one comm ID (matching as the Lin
     privateData: new Uint8Array(0),
   });
 
-  it('a REJ of a REQ naming only the victim\'s comm ID does not tear down an established connection (either side)', () => {
+  it("a REJ of a REQ naming only the victim's comm ID does not tear down an established connection (either side)", () => {
     const t = established();
     t.spoofer.send(encodeCmMad(7n, rej(0x1234_5678, t.b.localCommId, CmMsgResponse.REQ)), B_ADDR);
     t.spoofer.send(encodeCmMad(8n, rej(0x1234_5678, t.a.localCommId, CmMsgResponse.REQ)), t.A_ADDR);
@@ -264,7 +293,14 @@ describe('IB CM: forged messages that know only one comm ID (matching as the Lin
     for (const m of [
       rej(wrong, t.b.localCommId, CmMsgResponse.REP),
       rej(wrong, t.b.localCommId, CmMsgResponse.OTHER),
-      { kind: 'MRA', localCommId: wrong, remoteCommId: t.b.localCommId, msgMraed: CmMsgResponse.REQ, serviceTimeout: 31, privateData: none } satisfies CmMra,
+      {
+        kind: 'MRA',
+        localCommId: wrong,
+        remoteCommId: t.b.localCommId,
+        msgMraed: CmMsgResponse.REQ,
+        serviceTimeout: 31,
+        privateData: none,
+      } satisfies CmMra,
       { kind: 'RTU', localCommId: wrong, remoteCommId: t.b.localCommId, privateData: none } satisfies CmRtu,
       { kind: 'DREQ', localCommId: wrong, remoteCommId: t.b.localCommId, remoteQpn: t.b.localQpn, privateData: none } satisfies CmDreq,
       { kind: 'DREP', localCommId: wrong, remoteCommId: t.b.localCommId, privateData: none } satisfies CmDrep,

@@ -41,7 +41,9 @@ export interface Pair {
  * `listenLimits` default to no accept timeout: these tests model consumers that decide late on
  * purpose (after an MRA); the limits have their own tests.
  */
-export function pair(opts: { faults?: GsiFaultSource; seed?: number; timewaitMs?: number; listenLimits?: Partial<IbCmListenLimits> } = {}): Pair {
+export function pair(
+  opts: { faults?: GsiFaultSource; seed?: number; timewaitMs?: number; listenLimits?: Partial<IbCmListenLimits> } = {},
+): Pair {
   const clock = new ManualClock();
   const wire: Wire[] = [];
   const counts = new Map<string, number>();
@@ -63,7 +65,10 @@ export function pair(opts: { faults?: GsiFaultSource; seed?: number; timewaitMs?
   };
   const fabric = new MemoryGsiFabric({ timers: clock, tap, ...(opts.faults ? { faults: opts.faults } : {}) });
   const rnd = seeded(opts.seed ?? 7);
-  const tw = { ...(opts.timewaitMs !== undefined ? { timewaitMs: opts.timewaitMs } : {}), listenLimits: { acceptTimeoutMs: 0, ...opts.listenLimits } };
+  const tw = {
+    ...(opts.timewaitMs !== undefined ? { timewaitMs: opts.timewaitMs } : {}),
+    listenLimits: { acceptTimeoutMs: 0, ...opts.listenLimits },
+  };
   const a = new IbCm({ port: fabric.port(GID_A), caGuid: 0x0002c90300aaaa01n, gids: () => [GID_A], timers: clock, random: rnd, ...tw });
   const b = new IbCm({ port: fabric.port(GID_B), caGuid: 0x0002c90300bbbb02n, gids: () => [GID_B], timers: clock, random: rnd, ...tw });
   Object.assign(p, {

@@ -137,8 +137,14 @@ describe('the plans: attributes per step', () => {
   });
 
   it('RC INIT: P_Key index 0, port 1 and the access given; UD: INIT with the Q_Key (as an unsigned 32-bit value), RTR, RTS with send PSN 0', () => {
-    assert.deepEqual(rcInitPlan({ read: true, write: false, atomic: true }), [{ state: 'INIT', pkeyIndex: 0, port: 1, access: { read: true, write: false, atomic: true } }]);
-    assert.deepEqual(udPlan(0x8001_0000 | 0), [{ state: 'INIT', pkeyIndex: 0, port: 1, qkey: 0x8001_0000 }, { state: 'RTR' }, { state: 'RTS', sqPsn: 0 }]);
+    assert.deepEqual(rcInitPlan({ read: true, write: false, atomic: true }), [
+      { state: 'INIT', pkeyIndex: 0, port: 1, access: { read: true, write: false, atomic: true } },
+    ]);
+    assert.deepEqual(udPlan(0x8001_0000 | 0), [
+      { state: 'INIT', pkeyIndex: 0, port: 1, qkey: 0x8001_0000 },
+      { state: 'RTR' },
+      { state: 'RTS', sqPsn: 0 },
+    ]);
     assert.deepEqual(udPlan(0x11, 2)[0], { state: 'INIT', pkeyIndex: 0, port: 2, qkey: 0x11 });
   });
 });
@@ -150,7 +156,8 @@ describe('the executor: RNICPI 1.0 masks', () => {
     assert.equal(init.mask, M.NEXT_STATE | M.PRIMARY_PKEY | M.PORT_NUM | M.ENABLE_RDMA_READ | M.ENABLE_RDMA_WRITE | M.ENABLE_ATOMICS);
     assert.equal(init.attrs.state, RiQpState.INITIALIZED);
     assert.deepEqual([init.attrs.enable_rdma_read, init.attrs.enable_rdma_write], [true, true]);
-    const ib = (a: ReturnType<typeof riModifyOf>['attrs']): Partial<ri_ib_qp_attr_t> => (a.qp_xport && 'qp_ib' in a.qp_xport ? a.qp_xport.qp_ib : {});
+    const ib = (a: ReturnType<typeof riModifyOf>['attrs']): Partial<ri_ib_qp_attr_t> =>
+      a.qp_xport && 'qp_ib' in a.qp_xport ? a.qp_xport.qp_ib : {};
     assert.equal(ib(init.attrs).enable_atomic, false);
 
     const r = riModifyOf(rtr!);
@@ -188,7 +195,14 @@ describe('the executor on a RoCE RNIC', () => {
   function qpOf(env: Env, t: RiSvcType) {
     const pd = allocPd(env);
     const cq = createCq(env);
-    const r = ok(env.ops.ri_qp_create(env.rnic, qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: t } }, max_rdma_read_outgoing: 0, max_rdma_read_incoming: 0 }), null, 'qp'));
+    const r = ok(
+      env.ops.ri_qp_create(
+        env.rnic,
+        qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: t } }, max_rdma_read_outgoing: 0, max_rdma_read_incoming: 0 }),
+        null,
+        'qp',
+      ),
+    );
     return { qp: r.qp, qpn: r.attrs.qp_id };
   }
   const query = (env: Env, qp: unknown): { a: ri_qp_attr_t; ib: ri_ib_qp_attr_t } => {
@@ -206,14 +220,22 @@ describe('the executor on a RoCE RNIC', () => {
     const access = { read: true, write: true, atomic: true };
     for (const s of [act, pas]) assert.equal(runQpPlan(env.ops, env.rnic, s.qp, rcInitPlan(access)), RiRet.SUCCESS);
     assert.equal(runQpPlan(env.ops, env.rnic, pas.qp, rcPassivePlan(q, answer, { gids: GIDS })), RiRet.SUCCESS);
-    const r = rep({ localQpn: pas.qpn, startingPsn: answer.startingPsn, responderResources: answer.responderResources, initiatorDepth: answer.initiatorDepth });
+    const r = rep({
+      localQpn: pas.qpn,
+      startingPsn: answer.startingPsn,
+      responderResources: answer.responderResources,
+      initiatorDepth: answer.initiatorDepth,
+    });
     assert.equal(runQpPlan(env.ops, env.rnic, act.qp, rcActivePlan(q, r, { gids: GIDS })), RiRet.SUCCESS);
     const A = query(env, act.qp);
     const P = query(env, pas.qp);
     for (const s of [A, P]) {
       assert.equal(s.a.state, RiQpState.READY_TO_SEND);
       assert.deepEqual([s.a.enable_rdma_read, s.a.enable_rdma_write, s.ib.enable_atomic], [true, true, true]);
-      assert.deepEqual([s.ib.primary_av.path_mtu, s.ib.primary_av.local_ack_timeout, s.ib.primary_av.retry_count, s.ib.min_rnrnak_timer], [4, 17, 6, 12]);
+      assert.deepEqual(
+        [s.ib.primary_av.path_mtu, s.ib.primary_av.local_ack_timeout, s.ib.primary_av.retry_count, s.ib.min_rnrnak_timer],
+        [4, 17, 6, 12],
+      );
       assert.equal(s.ib.primary_av.av.hop_limit, 64);
     }
     assert.equal(A.ib.dest_qpn, pas.qpn);

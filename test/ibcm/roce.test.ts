@@ -12,8 +12,28 @@ import { roceConfig } from '../../src/provider/softrdma.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { RoceNet } from '../../src/roce/net.js';
 import { RiRet } from '../../src/rnicpi/status.js';
-import { RiQpAttrMask, RiQpState, RiSqpType, RiSvcType, RiWcStatus, RiWrFlags, RiWrType, type ri_gen_wc_t } from '../../src/rnicpi/types.js';
-import { type CmMessage, CmRejReason, type CmRep, type CmReq, CmTransport, decodeCmMad, emptyCmPath, encodeCmMad, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
+import {
+  RiQpAttrMask,
+  RiQpState,
+  RiSqpType,
+  RiSvcType,
+  RiWcStatus,
+  RiWrFlags,
+  RiWrType,
+  type ri_gen_wc_t,
+} from '../../src/rnicpi/types.js';
+import {
+  type CmMessage,
+  CmRejReason,
+  type CmRep,
+  type CmReq,
+  CmTransport,
+  decodeCmMad,
+  emptyCmPath,
+  encodeCmMad,
+  RdmaPs,
+  rdmaServiceId,
+} from '../../src/wire/ib/cm.js';
 import { GSI_QKEY } from '../../src/wire/ib/mad.js';
 import { allocPd, bufOf, cleanupAll, code, createCq, type Env, ok, openRnic, qpAttrsIn, regMr } from '../conformance/helpers.js';
 import { gidOf, until } from '../helpers/engine.js';
@@ -46,7 +66,9 @@ async function freePort(): Promise<number> {
 function node(address: string, port: number, caGuid: bigint): Node {
   const gid = gidOf(address);
   const env = openRnic({ config: { ...roceConfig(undefined, 0), name: `roce-${address}`, gids: () => [gid], roceUdpPort: port } });
-  const handlerId = ok(env.ops.ri_cq_set_event_handler(env.vp, 0, (_o, cq) => (cq as { onCompletionEvent?: () => void }).onCompletionEvent?.())).handler_id;
+  const handlerId = ok(
+    env.ops.ri_cq_set_event_handler(env.vp, 0, (_o, cq) => (cq as { onCompletionEvent?: () => void }).onCompletionEvent?.()),
+  ).handler_id;
   const gsi = RiGsiPort.open({ ops: env.ops, rnic: env.rnic, cqHandlerId: handlerId, addressOf: (b) => hostMemory.addressOf(b) });
   assert.ok(gsi instanceof RiGsiPort, `RiGsiPort.open: ${RiRet[gsi as RiRet]}`);
   const cm = new IbCm({ port: gsi, caGuid, gids: () => gsi.gids() });
@@ -81,20 +103,62 @@ describe('QP1 through RNICPI (ri_special_qp_get)', () => {
     const { ops, rnic } = env;
     assert.equal(code(ops.ri_special_qp_get(rnic, 1, RiSqpType.SMI, attrs, null, null)), 'RI_RET_QP_INVALID_SPECIAL_TYPE');
     assert.equal(code(ops.ri_special_qp_get(rnic, 2, RiSqpType.GSI, attrs, null, null)), 'RI_RET_RNIC_INVALID_PORT');
-    assert.equal(code(ops.ri_special_qp_get(rnic, 1, RiSqpType.GSI, qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: RiSvcType.RELIABLE_CONNECTION } } }), null, null)), 'RI_RET_INVALID_PARAMETER');
+    assert.equal(
+      code(
+        ops.ri_special_qp_get(
+          rnic,
+          1,
+          RiSqpType.GSI,
+          qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: RiSvcType.RELIABLE_CONNECTION } } }),
+          null,
+          null,
+        ),
+      ),
+      'RI_RET_INVALID_PARAMETER',
+    );
     const r = ok(ops.ri_special_qp_get(rnic, 1, RiSqpType.GSI, attrs, null, 'gsi'));
     assert.equal(r.attrs.qp_id, 1);
     assert.ok('qp_ib' in r.attrs.qp_xport);
     assert.equal(r.attrs.qp_xport.qp_ib.trans_type, RiSvcType.UNRELIABLE_DATAGRAM);
     assert.equal(r.attrs.qp_xport.qp_ib.recv_qkey, GSI_QKEY);
-    assert.equal(code(ops.ri_special_qp_get(rnic, 1, RiSqpType.GSI, qpAttrsIn(pd, createCq(env), undefined, { qp_xport: { qp_ib: { trans_type: RiSvcType.UNRELIABLE_DATAGRAM } } }), null, null)), 'RI_RET_QP_INUSE');
+    assert.equal(
+      code(
+        ops.ri_special_qp_get(
+          rnic,
+          1,
+          RiSqpType.GSI,
+          qpAttrsIn(pd, createCq(env), undefined, { qp_xport: { qp_ib: { trans_type: RiSvcType.UNRELIABLE_DATAGRAM } } }),
+          null,
+          null,
+        ),
+      ),
+      'RI_RET_QP_INUSE',
+    );
     // Its CQ is the special QP's own.
-    assert.equal(code(ops.ri_qp_create(rnic, qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: RiSvcType.UNRELIABLE_DATAGRAM } } }), null, null)), 'RI_RET_CQ_INVALID_HANDLE');
+    assert.equal(
+      code(
+        ops.ri_qp_create(rnic, qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: RiSvcType.UNRELIABLE_DATAGRAM } } }), null, null),
+      ),
+      'RI_RET_CQ_INVALID_HANDLE',
+    );
     // Another Q_Key is refused; the GSI one is accepted.
     const path = { pkey_index: 0, physical_port: 1 } as never;
     const M = RiQpAttrMask;
-    assert.equal(code(ops.ri_qp_modify(rnic, r.qp, M.NEXT_STATE | M.QKEY | M.PRIMARY_PKEY | M.PORT_NUM, { state: RiQpState.INITIALIZED, qp_xport: { qp_ib: { recv_qkey: 0x11111111, primary_av: path } } })), 'RI_RET_INVALID_PARAMETER');
-    ok(ops.ri_qp_modify(rnic, r.qp, M.NEXT_STATE | M.QKEY | M.PRIMARY_PKEY | M.PORT_NUM, { state: RiQpState.INITIALIZED, qp_xport: { qp_ib: { recv_qkey: GSI_QKEY, primary_av: path } } }));
+    assert.equal(
+      code(
+        ops.ri_qp_modify(rnic, r.qp, M.NEXT_STATE | M.QKEY | M.PRIMARY_PKEY | M.PORT_NUM, {
+          state: RiQpState.INITIALIZED,
+          qp_xport: { qp_ib: { recv_qkey: 0x11111111, primary_av: path } },
+        }),
+      ),
+      'RI_RET_INVALID_PARAMETER',
+    );
+    ok(
+      ops.ri_qp_modify(rnic, r.qp, M.NEXT_STATE | M.QKEY | M.PRIMARY_PKEY | M.PORT_NUM, {
+        state: RiQpState.INITIALIZED,
+        qp_xport: { qp_ib: { recv_qkey: GSI_QKEY, primary_av: path } },
+      }),
+    );
     // Destroyed, QP1 can be had again, and the CQ serves ordinary QPs.
     ok(ops.ri_qp_destroy(rnic, r.qp));
     const again = ok(ops.ri_special_qp_get(rnic, 1, RiSqpType.GSI, attrs, null, null));
@@ -102,7 +166,10 @@ describe('QP1 through RNICPI (ri_special_qp_get)', () => {
     ok(ops.ri_qp_create(rnic, attrs, null, null));
     env.close();
     const iw = openRnic();
-    assert.equal(code(iw.ops.ri_special_qp_get(iw.rnic, 1, RiSqpType.GSI, qpAttrsIn(allocPd(iw), createCq(iw)), null, null)), 'RI_RET_XPORT_UNSUPPORTED');
+    assert.equal(
+      code(iw.ops.ri_special_qp_get(iw.rnic, 1, RiSqpType.GSI, qpAttrsIn(allocPd(iw), createCq(iw)), null, null)),
+      'RI_RET_XPORT_UNSUPPORTED',
+    );
     iw.close();
   });
 });
@@ -117,18 +184,99 @@ describe('IB CM over QP1 on RoCEv2 (loopback UDP)', () => {
       const rcSide = (n: Node) => {
         const pd = allocPd(n.env);
         const cq = createCq(n.env);
-        const qp = ok(n.env.ops.ri_qp_create(n.env.rnic, qpAttrsIn(pd, cq, cq, { qp_xport: { qp_ib: { trans_type: RiSvcType.RELIABLE_CONNECTION } }, max_rdma_read_outgoing: 0, max_rdma_read_incoming: 0 }), null, 'rc')).qp;
+        const qp = ok(
+          n.env.ops.ri_qp_create(
+            n.env.rnic,
+            qpAttrsIn(pd, cq, cq, {
+              qp_xport: { qp_ib: { trans_type: RiSvcType.RELIABLE_CONNECTION } },
+              max_rdma_read_outgoing: 0,
+              max_rdma_read_incoming: 0,
+            }),
+            null,
+            'rc',
+          ),
+        ).qp;
         const M = RiQpAttrMask;
-        ok(n.env.ops.ri_qp_modify(n.env.rnic, qp, M.NEXT_STATE | M.PRIMARY_PKEY | M.PORT_NUM | M.ENABLE_RDMA_WRITE, { state: RiQpState.INITIALIZED, enable_rdma_write: true, qp_xport: { qp_ib: { primary_av: { pkey_index: 0, physical_port: 1 } as never } } }));
+        ok(
+          n.env.ops.ri_qp_modify(n.env.rnic, qp, M.NEXT_STATE | M.PRIMARY_PKEY | M.PORT_NUM | M.ENABLE_RDMA_WRITE, {
+            state: RiQpState.INITIALIZED,
+            enable_rdma_write: true,
+            qp_xport: { qp_ib: { primary_av: { pkey_index: 0, physical_port: 1 } as never } },
+          }),
+        );
         const qpn = ok(n.env.ops.ri_qp_query(n.env.rnic, qp)).attrs.qp_id;
         return { pd, cq, qp, qpn };
       };
-      const toRts = (n: Node, s: ReturnType<typeof rcSide>, destQpn: number, dgid: Uint8Array, rqPsn: number, sqPsn: number, timeout: number) => {
+      const toRts = (
+        n: Node,
+        s: ReturnType<typeof rcSide>,
+        destQpn: number,
+        dgid: Uint8Array,
+        rqPsn: number,
+        sqPsn: number,
+        timeout: number,
+      ) => {
         const M = RiQpAttrMask;
         const v = new DataView(dgid.buffer, dgid.byteOffset, 16);
-        const av = { sl: 0, send_global_routing_hdr_flg: 1, hop_limit: 64, source_gid_index: 0, flow_label: 0, dgid: { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) }, dlid: 0, traffic_class: 0, max_static_rate: 0, source_path_bits: 0 };
-        ok(n.env.ops.ri_qp_modify(n.env.rnic, s.qp, M.NEXT_STATE | M.PRIMARY_PATH | M.DEST_QPID | M.RECV_PSN | M.MIN_RNR_TIMER | M.MAX_RDMA_READ_INCOMING, { state: RiQpState.READY_TO_RECEIVE, max_rdma_read_incoming: 1, qp_xport: { qp_ib: { dest_qpn: destQpn, recv_psn: rqPsn, min_rnrnak_timer: 12, primary_av: { pkey_index: 0, physical_port: 1, path_mtu: 3, local_ack_timeout: 0, retry_count: 0, rnr_retry_count: 0, av } } } }));
-        ok(n.env.ops.ri_qp_modify(n.env.rnic, s.qp, M.NEXT_STATE | M.PRIMARY_PATH | M.SEND_PSN | M.MAX_RDMA_READ_OUTGOING, { state: RiQpState.READY_TO_SEND, max_rdma_read_outgoing: 1, qp_xport: { qp_ib: { send_psn: sqPsn, primary_av: { pkey_index: 0, physical_port: 1, path_mtu: 3, local_ack_timeout: timeout, retry_count: 7, rnr_retry_count: 7, av } } } }));
+        const av = {
+          sl: 0,
+          send_global_routing_hdr_flg: 1,
+          hop_limit: 64,
+          source_gid_index: 0,
+          flow_label: 0,
+          dgid: { gid_prefix: v.getBigUint64(0), gid_guid: v.getBigUint64(8) },
+          dlid: 0,
+          traffic_class: 0,
+          max_static_rate: 0,
+          source_path_bits: 0,
+        };
+        ok(
+          n.env.ops.ri_qp_modify(
+            n.env.rnic,
+            s.qp,
+            M.NEXT_STATE | M.PRIMARY_PATH | M.DEST_QPID | M.RECV_PSN | M.MIN_RNR_TIMER | M.MAX_RDMA_READ_INCOMING,
+            {
+              state: RiQpState.READY_TO_RECEIVE,
+              max_rdma_read_incoming: 1,
+              qp_xport: {
+                qp_ib: {
+                  dest_qpn: destQpn,
+                  recv_psn: rqPsn,
+                  min_rnrnak_timer: 12,
+                  primary_av: {
+                    pkey_index: 0,
+                    physical_port: 1,
+                    path_mtu: 3,
+                    local_ack_timeout: 0,
+                    retry_count: 0,
+                    rnr_retry_count: 0,
+                    av,
+                  },
+                },
+              },
+            },
+          ),
+        );
+        ok(
+          n.env.ops.ri_qp_modify(n.env.rnic, s.qp, M.NEXT_STATE | M.PRIMARY_PATH | M.SEND_PSN | M.MAX_RDMA_READ_OUTGOING, {
+            state: RiQpState.READY_TO_SEND,
+            max_rdma_read_outgoing: 1,
+            qp_xport: {
+              qp_ib: {
+                send_psn: sqPsn,
+                primary_av: {
+                  pkey_index: 0,
+                  physical_port: 1,
+                  path_mtu: 3,
+                  local_ack_timeout: timeout,
+                  retry_count: 7,
+                  rnr_retry_count: 7,
+                  av,
+                },
+              },
+            },
+          }),
+        );
       };
       const qa = rcSide(a);
       const qb = rcSide(b);
@@ -149,7 +297,10 @@ describe('IB CM over QP1 on RoCEv2 (loopback UDP)', () => {
         e.conn.accept({ qpn: qb.qpn, startingPsn: 0x4242, privateData: Buffer.from('welcome') });
       });
       const aev = events();
-      const conn = a.cm.connect({ destGid: b.gid, localGid: a.gid, serviceId: SID, qpn: qa.qpn, startingPsn: 0x1111, privateData: Buffer.from('hello') }, aev.on);
+      const conn = a.cm.connect(
+        { destGid: b.gid, localGid: a.gid, serviceId: SID, qpn: qa.qpn, startingPsn: 0x1111, privateData: Buffer.from('hello') },
+        aev.on,
+      );
       const rep = ((await aev.next('rep')) as { rep: CmRep }).rep;
       assert.equal(Buffer.from(rep.privateData.subarray(0, 7)).toString(), 'welcome');
       assert.equal(rep.localQpn, qb.qpn);
@@ -164,13 +315,27 @@ describe('IB CM over QP1 on RoCEv2 (loopback UDP)', () => {
       // The QPs the CM connected carry a Send.
       const sbuf = bufOf(Uint8Array.from(Buffer.from('over the CM')));
       const smr = regMr({ env: a.env, rnic: a.env.rnic, pd: qa.pd }, sbuf);
-      ok(a.env.ops.ri_qp_postsq(a.env.rnic, qa.qp, [{ type: RiWrType.SEND, flags: RiWrFlags.SIGNALED_FLAG, id: 1n, sg_list: [{ addr: sbuf.va, tag: smr.ltag, len: 11 }], num_sgls: 1 }]));
+      ok(
+        a.env.ops.ri_qp_postsq(a.env.rnic, qa.qp, [
+          {
+            type: RiWrType.SEND,
+            flags: RiWrFlags.SIGNALED_FLAG,
+            id: 1n,
+            sg_list: [{ addr: sbuf.va, tag: smr.ltag, len: 11 }],
+            num_sgls: 1,
+          },
+        ]),
+      );
       let wc: ri_gen_wc_t | null = null;
-      await until(() => {
-        const r = b.env.ops.ri_cq_poll(b.env.rnic, qb.cq, 1);
-        if (r.status === RiRet.SUCCESS) wc = r.wcs[0] as ri_gen_wc_t;
-        return wc !== null;
-      }, 10_000, 'the Send over the connected QPs');
+      await until(
+        () => {
+          const r = b.env.ops.ri_cq_poll(b.env.rnic, qb.cq, 1);
+          if (r.status === RiRet.SUCCESS) wc = r.wcs[0] as ri_gen_wc_t;
+          return wc !== null;
+        },
+        10_000,
+        'the Send over the connected QPs',
+      );
       assert.equal(wc!.op_status, RiWcStatus.SUCCESS);
       assert.equal(Buffer.from(rbuf.bytes.subarray(0, 11)).toString(), 'over the CM');
       // Release.
@@ -242,7 +407,7 @@ describe('IB CM over QP1 on RoCEv2 (loopback UDP)', () => {
     }
   });
 
-  it('a forged REJ of a REQ from a third address, naming only the victim\'s comm ID, leaves an established connection established on both sides', async () => {
+  it("a forged REJ of a REQ from a third address, naming only the victim's comm ID, leaves an established connection established on both sides", async () => {
     const port = await freePort();
     const a = node('127.0.0.1', port, 0x0002c90300aaaa01n);
     const b = node('127.0.0.2', port, 0x0002c90300bbbb02n);
@@ -257,16 +422,27 @@ describe('IB CM over QP1 on RoCEv2 (loopback UDP)', () => {
         e.conn.accept({ qpn: 0x300, startingPsn: 1 });
       });
       const ev = events();
-      const conn: IbCmConnection = a.cm.connect({ ...FAST, destGid: b.gid, localGid: a.gid, serviceId: SID, qpn: 0x9d, startingPsn: 1 }, (e) => {
-        ev.on(e);
-        if (e.type === 'rep') conn.ready();
-      });
+      const conn: IbCmConnection = a.cm.connect(
+        { ...FAST, destGid: b.gid, localGid: a.gid, serviceId: SID, qpn: 0x9d, startingPsn: 1 },
+        (e) => {
+          ev.on(e);
+          if (e.type === 'rep') conn.ready();
+        },
+      );
       await until(() => server?.state === 'ESTABLISHED' && conn.state === 'ESTABLISHED', 10_000, 'established');
       for (const [victim, to] of [
         [server!, b],
         [conn, a],
       ] as const) {
-        const rej: CmMessage = { kind: 'REJ', localCommId: 0x1234_5678, remoteCommId: victim.localCommId, msgRejected: 0, reason: CmRejReason.CONSUMER_DEFINED, ari: new Uint8Array(0), privateData: new Uint8Array(0) };
+        const rej: CmMessage = {
+          kind: 'REJ',
+          localCommId: 0x1234_5678,
+          remoteCommId: victim.localCommId,
+          msgRejected: 0,
+          reason: CmRejReason.CONSUMER_DEFINED,
+          ari: new Uint8Array(0),
+          privateData: new Uint8Array(0),
+        };
         c.gsi.send(encodeCmMad(0x77n, rej), { gid: to.gid, qpn: 1, qkey: GSI_QKEY, pkey: 0xffff, localGid: c.gid });
       }
       await until(() => b.cm.stats.received.REJ === 1 && a.cm.stats.received.REJ === 1, 10_000, 'the forged REJs received');
@@ -367,7 +543,15 @@ function reqTo(to: Uint8Array, claimed: Uint8Array, from: Uint8Array): CmReq {
     maxCmRetries: 15,
     srq: false,
     extendedTransport: 0,
-    primary: { ...emptyCmPath(), localLid: 0xffff, remoteLid: 0xffff, localGid: from, remoteGid: claimed, hopLimit: 64, localAckTimeout: 19 },
+    primary: {
+      ...emptyCmPath(),
+      localLid: 0xffff,
+      remoteLid: 0xffff,
+      localGid: from,
+      remoteGid: claimed,
+      hopLimit: 64,
+      localAckTimeout: 19,
+    },
     alternate: emptyCmPath(),
     sapSupported: false,
     privateData: new Uint8Array(0),

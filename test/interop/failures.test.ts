@@ -80,7 +80,11 @@ test('interop F: one side killed mid-transfer — the other reports the broken c
     // F2 perf: the softrdma server must be up before the guest client starts.
     if (await g.wait(/^START f2perf$/, ms(REACT_S + 120))) {
       // No pcap here: ten seconds of 64 KiB Sends are ≈1 GB of capture; C and D check this path's wire.
-      f2perf = await host(h.dir, ['perf', 'send', '--bw', '--server', '-R', '-n', '100000', '-s', '65536', '-p', '18515'], ms(REACT_S + 60));
+      f2perf = await host(
+        h.dir,
+        ['perf', 'send', '--bw', '--server', '-R', '-n', '100000', '-s', '65536', '-p', '18515'],
+        ms(REACT_S + 60),
+      );
     }
     const t = setTimeout(() => kill(f2rping), ms(REACT_S));
     f2rpingRc = await f2rping.done;
@@ -98,25 +102,32 @@ test('interop F: one side killed mid-transfer — the other reports the broken c
   // rdma-core's rping reports the disconnect ("DISCONNECT EVENT", "wait for … state 10") but
   // exits 0 all the same: what counts is that it noticed and ended by itself.
   if (gr.rc === 124 || gr.rc === -1) failures.push(`F1 rping: the guest rping -s did not end by itself (status ${gr.rc})`);
-  if (!gr.lines.some((l) => /DISCONNECT|error|fail/i.test(l))) failures.push('F1 rping: the guest rping -s did not report the broken connection');
+  if (!gr.lines.some((l) => /DISCONNECT|error|fail/i.test(l)))
+    failures.push('F1 rping: the guest rping -s did not report the broken connection');
   const gp = tagged(g.lines, 'f1perf');
   console.log(`---- F1 softrdma perf write --bw SIGKILLed → guest ib_write_bw -R server: guest rc=${gp.rc} ----`);
   show('softrdma perf (killed)', 'host ', (f1perf?.lines ?? []).slice(-5));
   if (!f1perf) failures.push('F1 perf: not run');
-  if (gp.rc === 0 || gp.rc === 124 || gp.rc === -1) failures.push(`F1 perf: the guest ib_write_bw server should exit with an error, status ${gp.rc}${gp.rc === 124 ? ' (hung)' : ''}`);
+  if (gp.rc === 0 || gp.rc === 124 || gp.rc === -1)
+    failures.push(`F1 perf: the guest ib_write_bw server should exit with an error, status ${gp.rc}${gp.rc === 124 ? ' (hung)' : ''}`);
   for (const l of gp.lines.filter((x) => /Bad wc|Failed|Unable|error/i.test(x))) console.log(`[guest] ${l}`);
 
   console.log(`---- F2 guest rping -c kill -9 → softrdma rping -s: softrdma rc=${f2rpingRc} ----`);
   show('softrdma rping -s', 'host ', f2rping.lines.slice(-8));
   // Like rdma-core's rping (F1), `softrdma rping -s` reports the vanished peer and exits 0.
   if (f2rpingRc === 128) failures.push('F2 rping: softrdma rping -s did not end by itself (killed at the limit: hung)');
-  if (!f2rping.lines.some((l) => /DISCONNECT|flush|failed|error/i.test(l))) failures.push('F2 rping: softrdma rping -s did not report the broken connection');
+  if (!f2rping.lines.some((l) => /DISCONNECT|flush|failed|error/i.test(l)))
+    failures.push('F2 rping: softrdma rping -s did not report the broken connection');
   console.log(`---- F2 guest ib_send_bw kill -9 → softrdma perf send --bw --server: softrdma rc=${f2perf?.rc} ----`);
   show('softrdma perf send --bw --server', 'host ', (f2perf?.lines ?? []).slice(-8));
   if (!f2perf) failures.push('F2 perf: not run');
   else {
-    if (f2perf.rc === 0 || f2perf.rc === 128) failures.push(`F2 perf: softrdma perf server should exit non-zero by itself, status ${f2perf.rc}${f2perf.rc === 128 ? ' (killed at the limit: hung)' : ''}`);
-    if (!f2perf.lines.some((l) => /status|flush|disconnect|failed|error/i.test(l))) failures.push('F2 perf: softrdma did not report the broken connection');
+    if (f2perf.rc === 0 || f2perf.rc === 128)
+      failures.push(
+        `F2 perf: softrdma perf server should exit non-zero by itself, status ${f2perf.rc}${f2perf.rc === 128 ? ' (killed at the limit: hung)' : ''}`,
+      );
+    if (!f2perf.lines.some((l) => /status|flush|disconnect|failed|error/i.test(l)))
+      failures.push('F2 perf: softrdma did not report the broken connection');
   }
   const w = wireCheck(pcap);
   console.log('---- F: tshark on softrdma pcaps ----');

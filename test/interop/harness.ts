@@ -21,16 +21,20 @@ export const GUEST_IP = '192.168.77.2';
 
 /** The harness directory, or the reason why the tests cannot run. */
 export function harness(): { dir: string } | { skip: string } {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return { skip: 'needs root (the kernel-peer harness uses a netns, a tap and qemu)' };
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0)
+    return { skip: 'needs root (the kernel-peer harness uses a netns, a tap and qemu)' };
   const dir = process.env.KERNEL_PEER_DIR ?? join(repo, 'test/interop/kernel-peer');
-  if (!existsSync(join(dir, 'run-guest.sh')) || !existsSync(join(dir, 'host-exec.sh'))) return { skip: `no kernel-peer harness at ${dir} (set KERNEL_PEER_DIR)` };
+  if (!existsSync(join(dir, 'run-guest.sh')) || !existsSync(join(dir, 'host-exec.sh')))
+    return { skip: `no kernel-peer harness at ${dir} (set KERNEL_PEER_DIR)` };
   const image = join(process.env.KP_CACHE ?? '/var/cache/kernel-peer', 'out/vmlinux');
   if (!existsSync(image)) return { skip: `no guest image (${image}): run ${dir}/setup.sh as root (npm run test:interop does)` };
   // Root is not enough in every container: the netns, bridge and tap need CAP_NET_ADMIN and /dev/net/tun.
   const probe = spawnSync(join(dir, 'host-exec.sh'), ['--status'], { encoding: 'utf8', timeout: 30_000 });
-  if (probe.status !== 0) return { skip: `cannot set up the harness's network namespace: ${(probe.stderr || probe.error?.message || '').trim().split('\n')[0]}` };
+  if (probe.status !== 0)
+    return { skip: `cannot set up the harness's network namespace: ${(probe.stderr || probe.error?.message || '').trim().split('\n')[0]}` };
   if (!existsSync('/dev/net/tun')) return { skip: 'no /dev/net/tun (the guest link is a tap device)' };
-  if (spawnSync('qemu-system-x86_64', ['--version']).status !== 0) return { skip: 'qemu-system-x86_64 is not installed (setup.sh installs it)' };
+  if (spawnSync('qemu-system-x86_64', ['--version']).status !== 0)
+    return { skip: 'qemu-system-x86_64 is not installed (setup.sh installs it)' };
   return { dir };
 }
 
@@ -55,7 +59,10 @@ function transcriptName(cmd: string, args: string[]): string {
   const n = String(++transcriptSeq).padStart(3, '0');
   if (basename(cmd) === 'run-guest.sh') return `${n}-guest.log`;
   const shown = (basename(cmd) === 'host-exec.sh' ? args.slice(1) : [cmd, ...args]).map((a) => (a.includes('/') ? basename(a) : a));
-  return `${n}-host-${shown.join('_').replace(/[^A-Za-z0-9._=-]+/g, '_').slice(0, 80)}.log`;
+  return `${n}-host-${shown
+    .join('_')
+    .replace(/[^A-Za-z0-9._=-]+/g, '_')
+    .slice(0, 80)}.log`;
 }
 
 function keepTranscript(name: string, cmd: string, args: string[], lines: string[], rc: number): void {
@@ -165,7 +172,16 @@ export function pcapDir(name: string): string {
   return d;
 }
 
-const TSHARK_OPTS = ['--disable-protocol', 'rpcordma', '--disable-protocol', 'smb_direct', '--disable-protocol', 'nvme-rdma', '--disable-protocol', 'iser'];
+const TSHARK_OPTS = [
+  '--disable-protocol',
+  'rpcordma',
+  '--disable-protocol',
+  'smb_direct',
+  '--disable-protocol',
+  'nvme-rdma',
+  '--disable-protocol',
+  'iser',
+];
 export const hasTshark = spawnSync('tshark', ['--version']).status === 0;
 
 /**
@@ -183,13 +199,20 @@ export function wireCheck(dir: string, opts: { crc?: boolean } = {}): { failures
   if (files.length === 0) failures.push(`no pcap written in ${dir}`);
   for (const f of files) {
     const path = join(dir, f);
-    const bad = spawnSync('tshark', ['-r', path, ...TSHARK_OPTS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const bad = spawnSync('tshark', ['-r', path, ...TSHARK_OPTS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (bad.status !== 0) failures.push(`${f}: tshark failed: ${bad.stderr.trim()}`);
     else if (bad.stdout.trim() !== '') failures.push(`${f}: malformed/error frames:\n${bad.stdout.split('\n').slice(0, 5).join('\n')}`);
-    const fields = spawnSync('tshark', ['-r', path, ...TSHARK_OPTS, '-T', 'fields', '-e', 'iwarp_rdma.opcode', '-e', 'iwarp_mpa.key.req', '-e', 'iwarp_mpa.key.rep'], {
-      encoding: 'utf8',
-      maxBuffer: 512 << 20,
-    });
+    const fields = spawnSync(
+      'tshark',
+      ['-r', path, ...TSHARK_OPTS, '-T', 'fields', '-e', 'iwarp_rdma.opcode', '-e', 'iwarp_mpa.key.req', '-e', 'iwarp_mpa.key.rep'],
+      {
+        encoding: 'utf8',
+        maxBuffer: 512 << 20,
+      },
+    );
     let frames = 0;
     let good = 0;
     let badCrc = 0;
@@ -206,7 +229,9 @@ export function wireCheck(dir: string, opts: { crc?: boolean } = {}): { failures
     }
     // tshark 4.0 has no CRC status field (a bad CRC is still in iwarp_mpa.crc_check, with no
     // expert info): count the verdicts of the detailed view.
-    const v = spawnSync('sh', ['-c', `tshark -r '${path}' ${TSHARK_OPTS.join(' ')} -V | grep -oE '(Good|Bad) CRC32' | sort | uniq -c`], { encoding: 'utf8' });
+    const v = spawnSync('sh', ['-c', `tshark -r '${path}' ${TSHARK_OPTS.join(' ')} -V | grep -oE '(Good|Bad) CRC32' | sort | uniq -c`], {
+      encoding: 'utf8',
+    });
     for (const m of v.stdout.matchAll(/(\d+) (Good|Bad) CRC32/g)) {
       if (m[2] === 'Good') good += Number(m[1]);
       else badCrc += Number(m[1]);
@@ -264,10 +289,17 @@ export function wireCheckRoce(dir: string): { failures: string[]; summary: strin
   const opts = ['--disable-protocol', 'rpcordma', '--disable-heuristic', 'eth_over_ib', '--disable-heuristic', 'mellanox_eoib'];
   for (const f of files) {
     const path = join(dir, f);
-    const bad = spawnSync('tshark', ['-r', path, ...opts, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const bad = spawnSync('tshark', ['-r', path, ...opts, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (bad.status !== 0) failures.push(`${f}: tshark failed: ${bad.stderr.trim()}`);
     else if (bad.stdout.trim() !== '') failures.push(`${f}: malformed/error frames:\n${bad.stdout.split('\n').slice(0, 5).join('\n')}`);
-    const fields = spawnSync('tshark', ['-r', path, ...opts, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.aeth.syndrome'], { encoding: 'utf8', maxBuffer: 512 << 20 });
+    const fields = spawnSync(
+      'tshark',
+      ['-r', path, ...opts, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.aeth.syndrome'],
+      { encoding: 'utf8', maxBuffer: 512 << 20 },
+    );
     const ops = new Map<string, number>();
     let naks = 0;
     let n = 0;
@@ -334,10 +366,17 @@ export function roceWireCheck(dir: string, opts: { needData?: boolean; needCm?: 
   let dataTotal = 0;
   for (const f of files) {
     const path = join(dir, f);
-    const bad = spawnSync('tshark', ['-r', path, ...TSHARK_IB_OPTS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const bad = spawnSync('tshark', ['-r', path, ...TSHARK_IB_OPTS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (bad.status !== 0) failures.push(`${f}: tshark failed: ${bad.stderr.trim()}`);
     else if (bad.stdout.trim() !== '') failures.push(`${f}: malformed/error frames:\n${bad.stdout.split('\n').slice(0, 5).join('\n')}`);
-    const fields = spawnSync('tshark', ['-r', path, ...TSHARK_IB_OPTS, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.mad.attributeid'], { encoding: 'utf8', maxBuffer: 512 << 20 });
+    const fields = spawnSync(
+      'tshark',
+      ['-r', path, ...TSHARK_IB_OPTS, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.mad.attributeid'],
+      { encoding: 'utf8', maxBuffer: 512 << 20 },
+    );
     const cm = new Map<string, number>();
     const ops = new Map<string, number>();
     for (const line of fields.stdout.split('\n')) {
@@ -352,7 +391,9 @@ export function roceWireCheck(dir: string, opts: { needData?: boolean; needCm?: 
     const nData = [...ops.values()].reduce((a, b) => a + b, 0);
     cmTotal += nCm;
     dataTotal += nData;
-    summary.push(`${f}: CM ${[...cm].map(([k, n]) => `${k}×${n}`).join(' ') || 'none'}; data packets ${nData} (BTH opcodes ${[...ops].map(([o, n]) => `${o}×${n}`).join(' ')})`);
+    summary.push(
+      `${f}: CM ${[...cm].map(([k, n]) => `${k}×${n}`).join(' ') || 'none'}; data packets ${nData} (BTH opcodes ${[...ops].map(([o, n]) => `${o}×${n}`).join(' ')})`,
+    );
   }
   if (files.length > 0 && opts.needCm !== false && cmTotal === 0) failures.push('no CM MAD decoded');
   if (files.length > 0 && opts.needData !== false && dataTotal === 0) failures.push('no RoCE data packet decoded');
@@ -360,7 +401,13 @@ export function roceWireCheck(dir: string, opts: { needData?: boolean; needCm?: 
 }
 
 /** A host-side `node SCRIPT ARGS` in the netns (examples), with a time limit (SIGTERM: rc 128+). */
-export async function hostNode(dir: string, script: string, args: string[], ms: number, env: NodeJS.ProcessEnv = {}): Promise<{ rc: number; lines: string[] }> {
+export async function hostNode(
+  dir: string,
+  script: string,
+  args: string[],
+  ms: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ rc: number; lines: string[] }> {
   const p = run(join(dir, 'host-exec.sh'), ['node', script, ...args], dir, env);
   const t = setTimeout(() => kill(p), ms);
   const rc = await p.done;

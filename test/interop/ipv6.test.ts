@@ -71,7 +71,8 @@ async function hostClient(dir: string, args: string[], env: NodeJS.ProcessEnv, m
   const until = Date.now() + ms;
   for (;;) {
     const r = await host(dir, args, Math.max(5_000, until - Date.now()), env);
-    if (r.rc === 0 || !r.lines.some((l) => /Couldn't connect|ECONNREFUSED|refused|REJECTED/.test(l)) || Date.now() > until - 5_000) return r;
+    if (r.rc === 0 || !r.lines.some((l) => /Couldn't connect|ECONNREFUSED|refused|REJECTED/.test(l)) || Date.now() > until - 5_000)
+      return r;
     await sleep(500);
   }
 }
@@ -81,7 +82,11 @@ function framesByIpVersion(dir: string): { v4: number; v6: number } {
   let v4 = 0;
   let v6 = 0;
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.pcap'))) {
-    const r = spawnSync('tshark', ['-r', join(dir, f), '-Y', 'udp.port == 4791', '-T', 'fields', '-e', 'ip.version', '-e', 'ipv6.version'], { encoding: 'utf8', maxBuffer: 256 << 20 });
+    const r = spawnSync(
+      'tshark',
+      ['-r', join(dir, f), '-Y', 'udp.port == 4791', '-T', 'fields', '-e', 'ip.version', '-e', 'ipv6.version'],
+      { encoding: 'utf8', maxBuffer: 256 << 20 },
+    );
     for (const l of r.stdout.split('\n')) {
       if (l.startsWith('4')) v4++;
       else if (l.includes('6')) v6++;
@@ -97,7 +102,9 @@ test('interop V: RoCEv2 over IPv6 against Linux rxe, both roles: ibv_rc_pingpong
     const pcap = pcapDir('V');
     const env = { ...ENV, SOFTRDMA_PCAP: pcap };
     spawnSync(join(h.dir, 'host-exec.sh'), ['--status'], { encoding: 'utf8' });
-    const add = spawnSync(join(h.dir, 'host-exec.sh'), ['ip', '-6', 'addr', 'replace', `${HOST6}/64`, 'dev', 'kpbr0', 'nodad'], { encoding: 'utf8' });
+    const add = spawnSync(join(h.dir, 'host-exec.sh'), ['ip', '-6', 'addr', 'replace', `${HOST6}/64`, 'dev', 'kpbr0', 'nodad'], {
+      encoding: 'utf8',
+    });
     assert.equal(add.status, 0, `adding ${HOST6} to the bridge: ${add.stderr}`);
     const pp = ['-n', '200', '-c'];
     const wb = ['-s', '65536', '-n', '200', '-F'];
@@ -121,19 +128,41 @@ test('interop V: RoCEv2 over IPv6 against Linux rxe, both roles: ibv_rc_pingpong
       assert.ok(await guest.wait(/^START pp_gs$/, 200_000), 'V: the guest did not start pp_gs');
       r.pp_gs = await hostClient(h.dir, ['pingpong', 'rc', '-g', OUR_GID, '-p', '18801', ...pp, GUEST_IP], env, 150_000);
       assert.ok(await guest.wait(/^WAIT rp_gc$/, 200_000), 'V: the guest did not reach rp_gc');
-      r.rp_gc = await host(h.dir, ['rping', '-s', '-a', HOST6, '-p', '7490', '-C', String(COUNT), '-V'], 240_000, { ...env, SOFTRDMA_DEVICE: 'softroce0' });
+      r.rp_gc = await host(h.dir, ['rping', '-s', '-a', HOST6, '-p', '7490', '-C', String(COUNT), '-V'], 240_000, {
+        ...env,
+        SOFTRDMA_DEVICE: 'softroce0',
+      });
       assert.ok(await guest.wait(/^START rp_gs$/, 200_000), 'V: the guest did not start rp_gs');
-      r.rp_gs = await hostClient(h.dir, ['rping', '-c', '-a', GUEST6, '-p', '7491', '-C', String(COUNT), '-V', '-v'], { ...env, SOFTRDMA_DEVICE: 'softroce0' }, 150_000);
+      r.rp_gs = await hostClient(
+        h.dir,
+        ['rping', '-c', '-a', GUEST6, '-p', '7491', '-C', String(COUNT), '-V', '-v'],
+        { ...env, SOFTRDMA_DEVICE: 'softroce0' },
+        150_000,
+      );
       assert.ok(await guest.wait(/^START wb_gs$/, 200_000), 'V: the guest did not start wb_gs');
-      r.wb_gs = await hostClient(h.dir, ['perf', 'write', '--bw', '-d', 'softroce0', '-x', OUR_GID, ...wb, '-p', '18802', GUEST_IP], env, 150_000);
-      r.wb_gc = await host(h.dir, ['perf', 'write', '--bw', '--server', '-d', 'softroce0', '-x', OUR_GID, ...wb, '-p', '18803'], 180_000, env);
+      r.wb_gs = await hostClient(
+        h.dir,
+        ['perf', 'write', '--bw', '-d', 'softroce0', '-x', OUR_GID, ...wb, '-p', '18802', GUEST_IP],
+        env,
+        150_000,
+      );
+      r.wb_gc = await host(
+        h.dir,
+        ['perf', 'write', '--bw', '--server', '-d', 'softroce0', '-x', OUR_GID, ...wb, '-p', '18803'],
+        180_000,
+        env,
+      );
       const t = setTimeout(() => kill(guest), 60_000);
       guestRc = await guest.done;
       clearTimeout(t);
     } finally {
       kill(guest);
       spawnSync(join(h.dir, 'host-exec.sh'), ['ip', '-6', 'addr', 'del', `${HOST6}/64`, 'dev', 'kpbr0'], { encoding: 'utf8' });
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|WAIT)|ping data: /.test(l)).slice(0, 30));
+      show(
+        `guest (run-guest.sh rc ${guestRc})`,
+        'guest',
+        guest.lines.filter((l) => !/^(BEGIN|END|START|WAIT)|ping data: /.test(l)).slice(0, 30),
+      );
     }
     const failures: string[] = [];
     const gidx = guest.lines.find((l) => l.startsWith('GIDX '));
@@ -143,7 +172,9 @@ test('interop V: RoCEv2 over IPv6 against Linux rxe, both roles: ibv_rc_pingpong
     for (const tag of ['pp_gc', 'pp_gs']) {
       const o = r[tag] ?? { rc: -1, lines: [] };
       const g = section(guest.lines, tag);
-      console.log(`---- ${tag}: ibv_rc_pingpong ${tag === 'pp_gc' ? 'guest client → softrdma server' : 'softrdma client → guest server'}: softrdma rc=${o.rc}, guest rc=${g.rc} ----`);
+      console.log(
+        `---- ${tag}: ibv_rc_pingpong ${tag === 'pp_gc' ? 'guest client → softrdma server' : 'softrdma client → guest server'}: softrdma rc=${o.rc}, guest rc=${g.rc} ----`,
+      );
       for (const l of o.lines.filter((l) => /address|bytes in|iters in/.test(l))) console.log(`[host ] ${l}`);
       for (const l of g.lines.filter((l) => /address|bytes in|iters in/.test(l))) console.log(`[guest] ${l}`);
       if (o.rc !== 0 || g.rc !== 0) show(`${tag} output`, 'host', o.lines.slice(0, 30));
@@ -158,7 +189,9 @@ test('interop V: RoCEv2 over IPv6 against Linux rxe, both roles: ibv_rc_pingpong
       const g = section(guest.lines, 'rp_gc');
       const o = r.rp_gc ?? { rc: -1, lines: [] };
       const p = pings(g.lines);
-      console.log(`---- rp_gc: guest rping -c -a ${HOST6} → softrdma rping -s: guest rc=${g.rc}, ${p.n} ping lines; softrdma rc=${o.rc} ----`);
+      console.log(
+        `---- rp_gc: guest rping -c -a ${HOST6} → softrdma rping -s: guest rc=${g.rc}, ${p.n} ping lines; softrdma rc=${o.rc} ----`,
+      );
       for (const l of p.ends) console.log(`[guest] ${l}`);
       if (g.rc !== 0 || o.rc !== 0) show('rp_gc softrdma rping -s output', 'host', o.lines.slice(0, 20));
       if (p.n !== COUNT) failures.push(`rp_gc: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
@@ -170,10 +203,13 @@ test('interop V: RoCEv2 over IPv6 against Linux rxe, both roles: ibv_rc_pingpong
       const o = r.rp_gs ?? { rc: -1, lines: [] };
       const p = pings(o.lines);
       const gp = pings(g.lines);
-      console.log(`---- rp_gs: softrdma rping -c -a ${GUEST6} → guest rping -s: softrdma rc=${o.rc}, ${p.n} ping lines; guest rc=${g.rc}, ${gp.n} ping lines ----`);
+      console.log(
+        `---- rp_gs: softrdma rping -c -a ${GUEST6} → guest rping -s: softrdma rc=${o.rc}, ${p.n} ping lines; guest rc=${g.rc}, ${gp.n} ping lines ----`,
+      );
       for (const l of p.ends) console.log(`[host ] ${l}`);
       for (const l of gp.ends) console.log(`[guest] ${l}`);
-      if (g.rc !== 0 || o.rc !== 0) show('rp_gs softrdma rping -c output', 'host', o.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
+      if (g.rc !== 0 || o.rc !== 0)
+        show('rp_gs softrdma rping -c output', 'host', o.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
       if (p.n !== COUNT) failures.push(`rp_gs: softrdma rping -c printed ${p.n} of ${COUNT} ping data lines`);
       if (gp.n !== COUNT) failures.push(`rp_gs: the guest rping -s printed ${gp.n} of ${COUNT} ping data lines`);
       if (g.rc !== 0) failures.push(`rp_gs: guest rping -s exit status ${g.rc}`);
@@ -183,7 +219,9 @@ test('interop V: RoCEv2 over IPv6 against Linux rxe, both roles: ibv_rc_pingpong
     for (const tag of ['wb_gs', 'wb_gc']) {
       const o = r[tag] ?? { rc: -1, lines: [] };
       const g = section(guest.lines, tag);
-      console.log(`---- ${tag}: ib_write_bw -x ${tag === 'wb_gs' ? 'softrdma client → guest server' : 'guest client → softrdma server'}: softrdma rc=${o.rc}, guest rc=${g.rc} ----`);
+      console.log(
+        `---- ${tag}: ib_write_bw -x ${tag === 'wb_gs' ? 'softrdma client → guest server' : 'guest client → softrdma server'}: softrdma rc=${o.rc}, guest rc=${g.rc} ----`,
+      );
       for (const l of o.lines.filter((l) => /GID:|remote address|local address/.test(l)).slice(0, 4)) console.log(`[host ] ${l.trim()}`);
       for (const l of o.lines.filter((l) => row.test(l))) console.log(`[host ] ${l}`);
       for (const l of g.lines.filter((l) => /GID:/.test(l)).slice(0, 2)) console.log(`[guest] ${l.trim()}`);

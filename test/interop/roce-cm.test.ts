@@ -24,7 +24,23 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, GUEST_IP, HOST_IP, harness, host, hostNode, kill, type Proc, pcapDir, pings, roceWireCheck, run, show, tagged, section } from './harness.js';
+import {
+  cli,
+  GUEST_IP,
+  HOST_IP,
+  harness,
+  host,
+  hostNode,
+  kill,
+  type Proc,
+  pcapDir,
+  pings,
+  roceWireCheck,
+  run,
+  show,
+  tagged,
+  section,
+} from './harness.js';
 
 const COUNT = 100;
 const TESTS = [
@@ -78,7 +94,10 @@ test('interop RA: guest rping -c (Linux rxe, rdma_cm over the IB CM) → softrdm
     // One softrdma process at a time: each binds UDP 4791 on 192.168.77.1 for its RoCE device.
     const script = [
       'echo KP_READY',
-      ...cases.map((c) => `echo "WAIT ${c.tag}"; sleep 8; echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"`),
+      ...cases.map(
+        (c) =>
+          `echo "WAIT ${c.tag}"; sleep 8; echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"`,
+      ),
       'rdma statistic show link rxe0/1 2>/dev/null | tr " " "\\n" | grep -A1 -E "^(rcvd_pkts|sent_pkts|duplicate_request|out_of_seq_request|rcvd_seq_err|completer_retry_err)$" | paste - - | sed "s/^/rxe0: /"',
     ].join('\n');
     const guest = guestRun(script, 400);
@@ -89,19 +108,29 @@ test('interop RA: guest rping -c (Linux rxe, rdma_cm over the IB CM) → softrdm
       // One server per case, listening on every device; the guest's rdma_cm reaches softroce0's QP1.
       for (const c of cases) {
         assert.ok(await guest.wait(new RegExp(`^WAIT ${c.tag}$`), 240_000), `RA: the guest did not reach ${c.tag}`);
-        results.push(await host(dir, ['rping', '-s', '-a', HOST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', ...c.size], 240_000, { SOFTRDMA_PCAP: pcap }));
+        results.push(
+          await host(dir, ['rping', '-s', '-a', HOST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', ...c.size], 240_000, {
+            SOFTRDMA_PCAP: pcap,
+          }),
+        );
       }
       guestRc = await guest.done;
     } finally {
       kill(guest);
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+      show(
+        `guest (run-guest.sh rc ${guestRc})`,
+        'guest',
+        guest.lines.filter((l) => !/ping data: /.test(l)),
+      );
     }
     const failures: string[] = [];
     for (const [i, c] of cases.entries()) {
       const g = section(guest.lines, c.tag);
       const p = pings(g.lines);
       const s = results[i]!;
-      console.log(`---- RA ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; softrdma rping -s rc=${s.rc} ----`);
+      console.log(
+        `---- RA ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; softrdma rping -s rc=${s.rc} ----`,
+      );
       for (const l of p.ends) console.log(`[guest] ${l}`);
       show(`softrdma rping -s -p ${c.port} (rc ${s.rc})`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
       if (p.n !== COUNT) failures.push(`RA ${c.tag}: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
@@ -113,152 +142,192 @@ test('interop RA: guest rping -c (Linux rxe, rdma_cm over the IB CM) → softrdm
   });
 });
 
-test('interop RB: softrdma rping -c (SOFTRDMA_DEVICE=softroce0) → guest rping -s (Linux rxe), 64 B and -S 65535, -C 100 -V', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
-  await retryOnce('RB', async () => {
-    const pcap = pcapDir('RB');
-    const cases = [
-      { tag: 'small', port: 7280, size: [] as string[] },
-      { tag: 'big', port: 7281, size: ['-S', '65535'] },
-    ];
-    const script = [
-      ...cases.map((c) => `(rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')} 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &`),
-      'sleep 3',
-      'echo KP_READY',
-      'wait',
-    ].join('\n');
-    const guest = guestRun(script, 400);
-    let guestRc = -1;
-    const results: Array<{ rc: number; lines: string[] }> = [];
-    try {
-      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (const c of cases) {
-        results.push(await host(dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size], 120_000, { ...ROCE, SOFTRDMA_PCAP: pcap }));
+test(
+  'interop RB: softrdma rping -c (SOFTRDMA_DEVICE=softroce0) → guest rping -s (Linux rxe), 64 B and -S 65535, -C 100 -V',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RB', async () => {
+      const pcap = pcapDir('RB');
+      const cases = [
+        { tag: 'small', port: 7280, size: [] as string[] },
+        { tag: 'big', port: 7281, size: ['-S', '65535'] },
+      ];
+      const script = [
+        ...cases.map(
+          (c) =>
+            `(rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')} 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &`,
+        ),
+        'sleep 3',
+        'echo KP_READY',
+        'wait',
+      ].join('\n');
+      const guest = guestRun(script, 400);
+      let guestRc = -1;
+      const results: Array<{ rc: number; lines: string[] }> = [];
+      try {
+        assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        for (const c of cases) {
+          results.push(
+            await host(dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size], 120_000, {
+              ...ROCE,
+              SOFTRDMA_PCAP: pcap,
+            }),
+          );
+        }
+        const t = setTimeout(() => kill(guest), 30_000);
+        guestRc = await guest.done;
+        clearTimeout(t);
+      } finally {
+        kill(guest);
+        show(
+          `guest (run-guest.sh rc ${guestRc})`,
+          'guest',
+          guest.lines.filter((l) => !/ping data: /.test(l)),
+        );
       }
-      const t = setTimeout(() => kill(guest), 30_000);
-      guestRc = await guest.done;
-      clearTimeout(t);
-    } finally {
-      kill(guest);
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
-    }
-    const failures: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      const g = tagged(guest.lines, c.tag);
-      const s = results[i] ?? { rc: -1, lines: [] };
-      const p = pings(s.lines);
-      const gp = pings(g.lines);
-      console.log(`---- RB ${c.tag} (${c.size.join(' ') || '64 B'}): softrdma rping -c rc=${s.rc}, ${p.n} ping lines; guest rping -s rc=${g.rc}, ${gp.n} ping lines ----`);
-      for (const l of p.ends) console.log(`[host] ${l}`);
-      for (const l of gp.ends) console.log(`[guest] ${l}`);
-      show(`softrdma rping -c -p ${c.port} (other lines)`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
-      if (s.rc !== 0) failures.push(`RB ${c.tag}: softrdma rping -c exit status ${s.rc}`);
-      if (p.n !== COUNT) failures.push(`RB ${c.tag}: softrdma rping -c printed ${p.n} of ${COUNT} ping data lines`);
-      if (gp.n !== COUNT) failures.push(`RB ${c.tag}: the guest rping -s printed ${gp.n} of ${COUNT} ping data lines`);
-      if (g.rc !== 0) failures.push(`RB ${c.tag}: guest rping -s exit status ${g.rc}`);
-    }
-    checkWire('RB', pcap, failures);
-    assert.deepEqual(failures, [], failures.join('; '));
-  });
-});
+      const failures: string[] = [];
+      for (const [i, c] of cases.entries()) {
+        const g = tagged(guest.lines, c.tag);
+        const s = results[i] ?? { rc: -1, lines: [] };
+        const p = pings(s.lines);
+        const gp = pings(g.lines);
+        console.log(
+          `---- RB ${c.tag} (${c.size.join(' ') || '64 B'}): softrdma rping -c rc=${s.rc}, ${p.n} ping lines; guest rping -s rc=${g.rc}, ${gp.n} ping lines ----`,
+        );
+        for (const l of p.ends) console.log(`[host] ${l}`);
+        for (const l of gp.ends) console.log(`[guest] ${l}`);
+        show(`softrdma rping -c -p ${c.port} (other lines)`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
+        if (s.rc !== 0) failures.push(`RB ${c.tag}: softrdma rping -c exit status ${s.rc}`);
+        if (p.n !== COUNT) failures.push(`RB ${c.tag}: softrdma rping -c printed ${p.n} of ${COUNT} ping data lines`);
+        if (gp.n !== COUNT) failures.push(`RB ${c.tag}: the guest rping -s printed ${gp.n} of ${COUNT} ping data lines`);
+        if (g.rc !== 0) failures.push(`RB ${c.tag}: guest rping -s exit status ${g.rc}`);
+      }
+      checkWire('RB', pcap, failures);
+      assert.deepEqual(failures, [], failures.join('; '));
+    });
+  },
+);
 
-test('interop RC: softrdma perf -d softroce0 clients → guest perftest -R servers on rxe (six bw/lat tests and ib_atomic_bw)', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
-  await retryOnce('RC', async () => {
-    const pcap = pcapDir('RC');
-    const script = [
-      'echo KP_READY',
-      ...TESTS.map((t) => `echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`),
-    ].join('\n');
-    const guest = guestRun(script, 900);
-    let guestRc = -1;
-    const results: Array<{ rc: number; lines: string[] }> = [];
-    try {
-      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (const t of TESTS) {
-        assert.ok(await guest.wait(new RegExp(`^START ${ibName(t)}$`), 120_000), `RC: the guest did not start ${ibName(t)}`);
-        await sleep(2000); // the server's rdma_cm listen (TCG)
-        results.push(await host(dir, ['perf', t[0], `--${t[1]}`, '-d', 'softroce0', ...perfArgs(t), GUEST_IP], 120_000, { SOFTRDMA_PCAP: pcap }));
+test(
+  'interop RC: softrdma perf -d softroce0 clients → guest perftest -R servers on rxe (six bw/lat tests and ib_atomic_bw)',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RC', async () => {
+      const pcap = pcapDir('RC');
+      const script = [
+        'echo KP_READY',
+        ...TESTS.map(
+          (t) =>
+            `echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`,
+        ),
+      ].join('\n');
+      const guest = guestRun(script, 900);
+      let guestRc = -1;
+      const results: Array<{ rc: number; lines: string[] }> = [];
+      try {
+        assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        for (const t of TESTS) {
+          assert.ok(await guest.wait(new RegExp(`^START ${ibName(t)}$`), 120_000), `RC: the guest did not start ${ibName(t)}`);
+          await sleep(2000); // the server's rdma_cm listen (TCG)
+          results.push(
+            await host(dir, ['perf', t[0], `--${t[1]}`, '-d', 'softroce0', ...perfArgs(t), GUEST_IP], 120_000, { SOFTRDMA_PCAP: pcap }),
+          );
+        }
+        const tm = setTimeout(() => kill(guest), 120_000);
+        guestRc = await guest.done;
+        clearTimeout(tm);
+      } finally {
+        kill(guest);
+        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
       }
-      const tm = setTimeout(() => kill(guest), 120_000);
-      guestRc = await guest.done;
-      clearTimeout(tm);
-    } finally {
-      kill(guest);
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
-    }
-    const failures: string[] = [];
-    for (const [i, t] of TESTS.entries()) {
-      const r = results[i];
-      const name = ibName(t);
-      const g = perfOut(guest.lines, name);
-      const gRows = g.out.filter((l) => rowOf(t).test(l));
-      const rows = r?.lines.filter((l) => rowOf(t).test(l)) ?? [];
-      console.log(`---- RC softrdma perf ${t[0]} --${t[1]} -d softroce0 → guest ${name} -R: ours rc=${r?.rc}, guest rc=${g.rc} ----`);
-      for (const l of rows) console.log(`[host ] ${l}`);
-      for (const l of gRows) console.log(`[guest] ${l}`);
-      if (r?.rc !== 0 || rows.length === 0) show(`softrdma perf ${t[0]} --${t[1]} output`, 'host', r?.lines ?? []);
-      if (!r) failures.push(`${name}: not run`);
-      else {
-        if (r.rc !== 0) failures.push(`${name}: softrdma perf client exit status ${r.rc}`);
-        if (rows.length === 0) failures.push(`${name}: softrdma perf client printed no result row`);
+      const failures: string[] = [];
+      for (const [i, t] of TESTS.entries()) {
+        const r = results[i];
+        const name = ibName(t);
+        const g = perfOut(guest.lines, name);
+        const gRows = g.out.filter((l) => rowOf(t).test(l));
+        const rows = r?.lines.filter((l) => rowOf(t).test(l)) ?? [];
+        console.log(`---- RC softrdma perf ${t[0]} --${t[1]} -d softroce0 → guest ${name} -R: ours rc=${r?.rc}, guest rc=${g.rc} ----`);
+        for (const l of rows) console.log(`[host ] ${l}`);
+        for (const l of gRows) console.log(`[guest] ${l}`);
+        if (r?.rc !== 0 || rows.length === 0) show(`softrdma perf ${t[0]} --${t[1]} output`, 'host', r?.lines ?? []);
+        if (!r) failures.push(`${name}: not run`);
+        else {
+          if (r.rc !== 0) failures.push(`${name}: softrdma perf client exit status ${r.rc}`);
+          if (rows.length === 0) failures.push(`${name}: softrdma perf client printed no result row`);
+        }
+        if (gRows.length === 0 && !passive(name)) failures.push(`${name}: the guest server printed no result row`);
+        if (g.rc !== 0) failures.push(`${name}: guest server exit status ${g.rc}`);
       }
-      if (gRows.length === 0 && !passive(name)) failures.push(`${name}: the guest server printed no result row`);
-      if (g.rc !== 0) failures.push(`${name}: guest server exit status ${g.rc}`);
-    }
-    checkWire('RC', pcap, failures);
-    assert.deepEqual(failures, [], `RC: ${failures.join('; ')}`);
-  });
-});
+      checkWire('RC', pcap, failures);
+      assert.deepEqual(failures, [], `RC: ${failures.join('; ')}`);
+    });
+  },
+);
 
-test('interop RD: guest perftest -R clients on rxe → softrdma perf --server -d softroce0 (six bw/lat tests and ib_atomic_bw)', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
-  await retryOnce('RD', async () => {
-    const pcap = pcapDir('RD');
-    const script = [
-      'echo KP_READY',
-      'sleep 4',
-      ...TESTS.map((t) => `sleep 3; echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} ${HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`),
-    ].join('\n');
-    const guest = guestRun(script, 900);
-    let guestRc = -1;
-    const results: Array<{ rc: number; lines: string[] }> = [];
-    try {
-      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (const t of TESTS) results.push(await host(dir, ['perf', t[0], `--${t[1]}`, '--server', '-d', 'softroce0', ...perfArgs(t)], 150_000, { SOFTRDMA_PCAP: pcap }));
-      const tm = setTimeout(() => kill(guest), 120_000);
-      guestRc = await guest.done;
-      clearTimeout(tm);
-    } finally {
-      kill(guest);
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
-    }
-    const failures: string[] = [];
-    for (const [i, t] of TESTS.entries()) {
-      const r = results[i];
-      const name = ibName(t);
-      const g = perfOut(guest.lines, name);
-      const gRows = g.out.filter((l) => rowOf(t).test(l));
-      const rows = r?.lines.filter((l) => rowOf(t).test(l)) ?? [];
-      console.log(`---- RD guest ${name} -R → softrdma perf ${t[0]} --${t[1]} --server -d softroce0: ours rc=${r?.rc}, guest rc=${g.rc} ----`);
-      for (const l of rows) console.log(`[host ] ${l}`);
-      for (const l of gRows) console.log(`[guest] ${l}`);
-      if (r?.rc !== 0 || (rows.length === 0 && !passive(name))) show(`softrdma perf ${t[0]} --${t[1]} --server output`, 'host', r?.lines ?? []);
-      if (!r) failures.push(`${name}: not run`);
-      else {
-        if (r.rc !== 0) failures.push(`${name}: softrdma perf server exit status ${r.rc}`);
-        if (rows.length === 0 && !passive(name)) failures.push(`${name}: softrdma perf server printed no result row`);
+test(
+  'interop RD: guest perftest -R clients on rxe → softrdma perf --server -d softroce0 (six bw/lat tests and ib_atomic_bw)',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RD', async () => {
+      const pcap = pcapDir('RD');
+      const script = [
+        'echo KP_READY',
+        'sleep 4',
+        ...TESTS.map(
+          (t) =>
+            `sleep 3; echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} ${HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`,
+        ),
+      ].join('\n');
+      const guest = guestRun(script, 900);
+      let guestRc = -1;
+      const results: Array<{ rc: number; lines: string[] }> = [];
+      try {
+        assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        for (const t of TESTS)
+          results.push(
+            await host(dir, ['perf', t[0], `--${t[1]}`, '--server', '-d', 'softroce0', ...perfArgs(t)], 150_000, { SOFTRDMA_PCAP: pcap }),
+          );
+        const tm = setTimeout(() => kill(guest), 120_000);
+        guestRc = await guest.done;
+        clearTimeout(tm);
+      } finally {
+        kill(guest);
+        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
       }
-      if (g.rc !== 0) failures.push(`${name}: guest client exit status ${g.rc}`);
-      if (gRows.length === 0) failures.push(`${name}: the guest client printed no result row`);
-    }
-    checkWire('RD', pcap, failures);
-    assert.deepEqual(failures, [], `RD: ${failures.join('; ')}`);
-  });
-});
+      const failures: string[] = [];
+      for (const [i, t] of TESTS.entries()) {
+        const r = results[i];
+        const name = ibName(t);
+        const g = perfOut(guest.lines, name);
+        const gRows = g.out.filter((l) => rowOf(t).test(l));
+        const rows = r?.lines.filter((l) => rowOf(t).test(l)) ?? [];
+        console.log(
+          `---- RD guest ${name} -R → softrdma perf ${t[0]} --${t[1]} --server -d softroce0: ours rc=${r?.rc}, guest rc=${g.rc} ----`,
+        );
+        for (const l of rows) console.log(`[host ] ${l}`);
+        for (const l of gRows) console.log(`[guest] ${l}`);
+        if (r?.rc !== 0 || (rows.length === 0 && !passive(name)))
+          show(`softrdma perf ${t[0]} --${t[1]} --server output`, 'host', r?.lines ?? []);
+        if (!r) failures.push(`${name}: not run`);
+        else {
+          if (r.rc !== 0) failures.push(`${name}: softrdma perf server exit status ${r.rc}`);
+          if (rows.length === 0 && !passive(name)) failures.push(`${name}: softrdma perf server printed no result row`);
+        }
+        if (g.rc !== 0) failures.push(`${name}: guest client exit status ${g.rc}`);
+        if (gRows.length === 0) failures.push(`${name}: the guest client printed no result row`);
+      }
+      checkWire('RD', pcap, failures);
+      assert.deepEqual(failures, [], `RD: ${failures.join('; ')}`);
+    });
+  },
+);
 
 /**
  * The rest of perftest against rxe, both roles: ib_atomic_lat and ib_atomic_bw with both atomics,
@@ -321,7 +390,9 @@ async function morePerf(tag: string, guestServes: boolean): Promise<void> {
     const gRows = g.out.filter((l) => resultRow.test(l));
     const rows = r?.lines.filter((l) => resultRow.test(l)) ?? [];
     const role = guestServes ? 'softrdma client → guest server' : 'guest client → softrdma server';
-    console.log(`---- ${tag} ${moreName(m)} -R (${role}): ours rc=${r?.rc} rows=${rows.length}, guest rc=${g.rc} rows=${gRows.length} ----`);
+    console.log(
+      `---- ${tag} ${moreName(m)} -R (${role}): ours rc=${r?.rc} rows=${rows.length}, guest rc=${g.rc} rows=${gRows.length} ----`,
+    );
     for (const l of rows.slice(0, 3)) console.log(`[host ] ${l}`);
     for (const l of gRows.slice(0, 3)) console.log(`[guest] ${l}`);
     // perftest's Read and atomic latency servers are passive: they print no row (softrdma perf neither).
@@ -343,17 +414,25 @@ async function morePerf(tag: string, guestServes: boolean): Promise<void> {
   assert.deepEqual(failures, [], `${tag}: ${failures.join('; ')}`);
 }
 
-test('interop RI: softrdma perf -d softroce0 clients → guest perftest -R servers on rxe (ib_atomic_lat both atomics, ib_atomic_bw CMP_AND_SWAP, ib_write_bw -a and -q 4)', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
-  await retryOnce('RI', () => morePerf('RI', true));
-});
+test(
+  'interop RI: softrdma perf -d softroce0 clients → guest perftest -R servers on rxe (ib_atomic_lat both atomics, ib_atomic_bw CMP_AND_SWAP, ib_write_bw -a and -q 4)',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RI', () => morePerf('RI', true));
+  },
+);
 
-test('interop RJ: guest perftest -R clients on rxe → softrdma perf --server -d softroce0 (ib_atomic_lat both atomics, ib_atomic_bw CMP_AND_SWAP, ib_write_bw -a and -q 4)', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
-  await retryOnce('RJ', () => morePerf('RJ', false));
-});
+test(
+  'interop RJ: guest perftest -R clients on rxe → softrdma perf --server -d softroce0 (ib_atomic_lat both atomics, ib_atomic_bw CMP_AND_SWAP, ib_write_bw -a and -q 4)',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('RJ', () => morePerf('RJ', false));
+  },
+);
 
 const example = (name: string): string => join(cli, `../../../examples/rdmacm/${name}.js`);
 
@@ -362,7 +441,14 @@ const example = (name: string): string => join(cli, `../../../examples/rdmacm/${
  * server, then the guest as server against a softrdma client (one softrdma process at a time:
  * each binds UDP 4791 on 192.168.77.1).
  */
-async function bothWays(name: string, prog: string, guestArgs: { client: string; server: string }, hostArgs: { server: string[]; client: string[] }, env: NodeJS.ProcessEnv = {}, needCm = true): Promise<void> {
+async function bothWays(
+  name: string,
+  prog: string,
+  guestArgs: { client: string; server: string },
+  hostArgs: { server: string[]; client: string[] },
+  env: NodeJS.ProcessEnv = {},
+  needCm = true,
+): Promise<void> {
   const pcap = pcapDir(name);
   const script = [
     'echo KP_READY',
@@ -394,22 +480,33 @@ async function bothWays(name: string, prog: string, guestArgs: { client: string;
   const ga = section(guest.lines, 'a');
   const gb = tagged(guest.lines, 'b');
   if (ga.rc !== 0) failures.push(`${name}: guest ${prog} client exit status ${ga.rc}`);
-  if (!ga.lines.some((l) => /data transfers complete/.test(l))) failures.push(`${name}: the guest ${prog} client did not complete its data transfers`);
+  if (!ga.lines.some((l) => /data transfers complete/.test(l)))
+    failures.push(`${name}: the guest ${prog} client did not complete its data transfers`);
   if (a.rc !== 0) failures.push(`${name}: softrdma ${prog} server exit status ${a.rc}`);
   if (gb.rc !== 0) failures.push(`${name}: guest ${prog} server exit status ${gb.rc}`);
-  if (!gb.lines.some((l) => /data transfers complete/.test(l))) failures.push(`${name}: the guest ${prog} server did not complete its data transfers`);
+  if (!gb.lines.some((l) => /data transfers complete/.test(l)))
+    failures.push(`${name}: the guest ${prog} server did not complete its data transfers`);
   if (b.rc !== 0) failures.push(`${name}: softrdma ${prog} client exit status ${b.rc}`);
   checkWire(name, pcap, failures, needCm);
   assert.deepEqual(failures, [], failures.join('; '));
 }
 
-test('interop RE: udaddy with 50 connections both ways (RDMA_PS_UDP, SIDR and UD datagrams) between the guest (rxe) and examples/rdmacm/udaddy', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(example('udaddy')), 'examples/rdmacm/udaddy.js missing: npx tsc -p .');
-  await retryOnce('RE', () =>
-    bothWays('RE', 'udaddy', { client: `-s ${HOST_IP} -c 50`, server: `-b ${GUEST_IP} -c 50` }, { server: ['-b', HOST_IP, '-c', '50'], client: ['-s', GUEST_IP, '-c', '50'] }),
-  );
-});
+test(
+  'interop RE: udaddy with 50 connections both ways (RDMA_PS_UDP, SIDR and UD datagrams) between the guest (rxe) and examples/rdmacm/udaddy',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(example('udaddy')), 'examples/rdmacm/udaddy.js missing: npx tsc -p .');
+    await retryOnce('RE', () =>
+      bothWays(
+        'RE',
+        'udaddy',
+        { client: `-s ${HOST_IP} -c 50`, server: `-b ${GUEST_IP} -c 50` },
+        { server: ['-b', HOST_IP, '-c', '50'], client: ['-s', GUEST_IP, '-c', '50'] },
+      ),
+    );
+  },
+);
 
 test('interop RF: ucmatose with 50 connections both ways between the guest (rxe) and examples/rdmacm/ucmatose', opts, async () => {
   if ('skip' in h) return;
@@ -425,37 +522,45 @@ test('interop RF: ucmatose with 50 connections both ways between the guest (rxe)
   );
 });
 
-test('interop RG: mckey both ways (IPv4 group 239.255.1.1, IGMP, UD to QPN 0xFFFFFF): guest sender → softrdma receiver, then softrdma sender → guest receiver', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
-  const G = '239.255.1.1';
-  await retryOnce('RG', () =>
-    bothWays(
-      'RG',
-      'mckey',
-      { client: `-m ${G} -b ${GUEST_IP} -s`, server: `-m ${G} -b ${GUEST_IP}` },
-      { server: ['-m', G, '-b', HOST_IP], client: ['-m', G, '-b', HOST_IP, '-s'] },
-      {},
-      false,
-    ),
-  );
-});
+test(
+  'interop RG: mckey both ways (IPv4 group 239.255.1.1, IGMP, UD to QPN 0xFFFFFF): guest sender → softrdma receiver, then softrdma sender → guest receiver',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
+    const G = '239.255.1.1';
+    await retryOnce('RG', () =>
+      bothWays(
+        'RG',
+        'mckey',
+        { client: `-m ${G} -b ${GUEST_IP} -s`, server: `-m ${G} -b ${GUEST_IP}` },
+        { server: ['-m', G, '-b', HOST_IP], client: ['-m', G, '-b', HOST_IP, '-s'] },
+        {},
+        false,
+      ),
+    );
+  },
+);
 
-test('interop RK: mckey with a send-only join (-o, rdma_join_multicast_ex SENDONLY_FULLMEMBER) both ways: guest sender → softrdma receiver, then softrdma sender → guest receiver', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
-  const G = '239.255.1.5';
-  await retryOnce('RK', () =>
-    bothWays(
-      'RK',
-      'mckey',
-      { client: `-m ${G} -b ${GUEST_IP} -s -o`, server: `-m ${G} -b ${GUEST_IP}` },
-      { server: ['-m', G, '-b', HOST_IP], client: ['-m', G, '-b', HOST_IP, '-s', '-o'] },
-      {},
-      false,
-    ),
-  );
-});
+test(
+  'interop RK: mckey with a send-only join (-o, rdma_join_multicast_ex SENDONLY_FULLMEMBER) both ways: guest sender → softrdma receiver, then softrdma sender → guest receiver',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
+    const G = '239.255.1.5';
+    await retryOnce('RK', () =>
+      bothWays(
+        'RK',
+        'mckey',
+        { client: `-m ${G} -b ${GUEST_IP} -s -o`, server: `-m ${G} -b ${GUEST_IP}` },
+        { server: ['-m', G, '-b', HOST_IP], client: ['-m', G, '-b', HOST_IP, '-s', '-o'] },
+        {},
+        false,
+      ),
+    );
+  },
+);
 
 /**
  * mckey with two receivers on two hosts: the guest (Linux rxe) and a softrdma process on the
@@ -464,118 +569,150 @@ test('interop RK: mckey with a send-only join (-o, rdma_join_multicast_ex SENDON
  * The bridge carries the datagrams to the guest (it joined with IGMP) and to the host's own
  * interface, where the softrdma receiver joined.
  */
-test('interop RL: mckey with two receivers on two hosts (the guest on rxe and softrdma) of one softrdma sender on a third, group 239.255.1.9', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
-  const G = '239.255.1.9';
-  const SENDER_IP = '192.168.77.4';
-  const NS = process.env.KP_NS ?? 'rdmapeer';
-  const SNS = 'kprl';
-  const ip = (args: string[]) => spawnSync('ip', args, { encoding: 'utf8', timeout: 30_000 });
-  const sh = (args: string[]): void => {
-    const r = ip(args);
-    assert.equal(r.status, 0, `ip ${args.join(' ')}: ${r.stderr}`);
-  };
-  await retryOnce('RL', async () => {
-    const pcap = pcapDir('RL');
-    // The sender's host: a namespace with a veth into the bridge (host-exec.sh makes the bridge).
-    assert.equal(spawnSync(join(dir, 'host-exec.sh'), ['true']).status, 0, 'the harness netns');
-    ip(['netns', 'del', SNS]);
-    sh(['netns', 'add', SNS]);
-    sh(['-n', NS, 'link', 'add', 'kprl-b', 'type', 'veth', 'peer', 'name', 'kprl-h', 'netns', SNS]);
-    sh(['-n', NS, 'link', 'set', 'kprl-b', 'master', 'kpbr0', 'up']);
-    sh(['-n', SNS, 'link', 'set', 'lo', 'up']);
-    sh(['-n', SNS, 'addr', 'add', `${SENDER_IP}/24`, 'dev', 'kprl-h']);
-    sh(['-n', SNS, 'link', 'set', 'kprl-h', 'up']);
-    sh(['-n', SNS, 'route', 'add', '224.0.0.0/4', 'dev', 'kprl-h']);
-    const script = ['echo KP_READY', `(mckey -m ${G} -b ${GUEST_IP} 2>&1; echo "END rc=$?") | sed 's/^/g| /' &`, 'sleep 2; echo "READY g"; wait'].join('\n');
-    const guest = guestRun(script, 400);
-    let guestRc = -1;
-    let receiver: Proc | null = null;
-    let sender: Proc | null = null;
-    let recvRc = -1;
-    let sendRc = -1;
-    try {
-      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-      assert.ok(await guest.wait(/^READY g$/, 120_000), 'RL: the guest receiver did not start');
-      receiver = run(join(dir, 'host-exec.sh'), ['node', example('mckey'), '-m', G, '-b', HOST_IP], dir, { SOFTRDMA_PCAP: pcap });
-      assert.ok(await receiver.wait(/^mckey: joined dgid/, 60_000), `RL: the softrdma receiver did not join:\n${receiver.lines.join('\n')}`);
-      sender = run('ip', ['netns', 'exec', SNS, process.execPath, example('mckey'), '-m', G, '-b', SENDER_IP, '-s'], dir, { SOFTRDMA_PCAP: pcap });
-      const ts = setTimeout(() => kill(sender), 120_000);
-      sendRc = await sender.done;
-      clearTimeout(ts);
-      const t = setTimeout(() => kill(receiver), 60_000);
-      recvRc = await receiver.done;
-      clearTimeout(t);
-      const tg = setTimeout(() => kill(guest), 60_000);
-      guestRc = await guest.done;
-      clearTimeout(tg);
-    } finally {
-      kill(sender);
-      kill(receiver);
-      kill(guest);
-      ip(['netns', 'del', SNS]); // and with it the veth pair
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
-      show(`softrdma mckey receiver on ${HOST_IP} (rc ${recvRc})`, 'host', receiver?.lines ?? []);
-      show(`softrdma mckey sender on ${SENDER_IP}, netns ${SNS} (rc ${sendRc})`, 'host', sender?.lines ?? []);
-    }
-    const failures: string[] = [];
-    const g = tagged(guest.lines, 'g');
-    if (sendRc !== 0) failures.push(`RL: softrdma mckey sender exit status ${sendRc}`);
-    if (!sender?.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the softrdma sender did not complete its data transfers');
-    if (recvRc !== 0) failures.push(`RL: softrdma mckey receiver exit status ${recvRc}`);
-    if (!receiver?.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the softrdma receiver did not receive the 10 datagrams');
-    if (g.rc !== 0) failures.push(`RL: guest mckey receiver exit status ${g.rc}`);
-    if (!g.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the guest receiver did not receive the 10 datagrams');
-    checkWire('RL', pcap, failures, false);
-    assert.deepEqual(failures, [], failures.join('; '));
-  });
-});
-
-test('interop RH: guest rping -c (Linux rxe) → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0), 64 B and -S 65535, -C 100 -V', opts, async () => {
-  if ('skip' in h) return;
-  const itServer = join(cli, '../../../examples/itapi/rping-server.js');
-  assert.ok(existsSync(itServer), 'examples/itapi/rping-server.js missing: npx tsc -p .');
-  await retryOnce('RH', async () => {
-    const pcap = pcapDir('RH');
-    const cases = [
-      { tag: 'small', port: 7276, size: [] as string[], ours: [] as string[] },
-      { tag: 'big', port: 7277, size: ['-S', '65535'], ours: ['--size', '65535'] },
-    ];
-    const script = [
-      'echo KP_READY',
-      ...cases.map((c) => `echo "WAIT ${c.tag}"; sleep 8; echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"`),
-    ].join('\n');
-    const guest = guestRun(script, 400);
-    let guestRc = -1;
-    const results: Array<{ rc: number; lines: string[] }> = [];
-    try {
-      assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (const c of cases) {
-        assert.ok(await guest.wait(new RegExp(`^WAIT ${c.tag}$`), 240_000), `RH: the guest did not reach ${c.tag}`);
-        const args = ['--device', 'softroce0', '--addr', HOST_IP, '--port', String(c.port), '--count', String(COUNT), '-v', ...c.ours];
-        results.push(await hostNode(dir, itServer, args, 240_000, { SOFTRDMA_PCAP: pcap }));
+test(
+  'interop RL: mckey with two receivers on two hosts (the guest on rxe and softrdma) of one softrdma sender on a third, group 239.255.1.9',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(example('mckey')), 'examples/rdmacm/mckey.js missing: npx tsc -p .');
+    const G = '239.255.1.9';
+    const SENDER_IP = '192.168.77.4';
+    const NS = process.env.KP_NS ?? 'rdmapeer';
+    const SNS = 'kprl';
+    const ip = (args: string[]) => spawnSync('ip', args, { encoding: 'utf8', timeout: 30_000 });
+    const sh = (args: string[]): void => {
+      const r = ip(args);
+      assert.equal(r.status, 0, `ip ${args.join(' ')}: ${r.stderr}`);
+    };
+    await retryOnce('RL', async () => {
+      const pcap = pcapDir('RL');
+      // The sender's host: a namespace with a veth into the bridge (host-exec.sh makes the bridge).
+      assert.equal(spawnSync(join(dir, 'host-exec.sh'), ['true']).status, 0, 'the harness netns');
+      ip(['netns', 'del', SNS]);
+      sh(['netns', 'add', SNS]);
+      sh(['-n', NS, 'link', 'add', 'kprl-b', 'type', 'veth', 'peer', 'name', 'kprl-h', 'netns', SNS]);
+      sh(['-n', NS, 'link', 'set', 'kprl-b', 'master', 'kpbr0', 'up']);
+      sh(['-n', SNS, 'link', 'set', 'lo', 'up']);
+      sh(['-n', SNS, 'addr', 'add', `${SENDER_IP}/24`, 'dev', 'kprl-h']);
+      sh(['-n', SNS, 'link', 'set', 'kprl-h', 'up']);
+      sh(['-n', SNS, 'route', 'add', '224.0.0.0/4', 'dev', 'kprl-h']);
+      const script = [
+        'echo KP_READY',
+        `(mckey -m ${G} -b ${GUEST_IP} 2>&1; echo "END rc=$?") | sed 's/^/g| /' &`,
+        'sleep 2; echo "READY g"; wait',
+      ].join('\n');
+      const guest = guestRun(script, 400);
+      let guestRc = -1;
+      let receiver: Proc | null = null;
+      let sender: Proc | null = null;
+      let recvRc = -1;
+      let sendRc = -1;
+      try {
+        assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        assert.ok(await guest.wait(/^READY g$/, 120_000), 'RL: the guest receiver did not start');
+        receiver = run(join(dir, 'host-exec.sh'), ['node', example('mckey'), '-m', G, '-b', HOST_IP], dir, { SOFTRDMA_PCAP: pcap });
+        assert.ok(
+          await receiver.wait(/^mckey: joined dgid/, 60_000),
+          `RL: the softrdma receiver did not join:\n${receiver.lines.join('\n')}`,
+        );
+        sender = run('ip', ['netns', 'exec', SNS, process.execPath, example('mckey'), '-m', G, '-b', SENDER_IP, '-s'], dir, {
+          SOFTRDMA_PCAP: pcap,
+        });
+        const ts = setTimeout(() => kill(sender), 120_000);
+        sendRc = await sender.done;
+        clearTimeout(ts);
+        const t = setTimeout(() => kill(receiver), 60_000);
+        recvRc = await receiver.done;
+        clearTimeout(t);
+        const tg = setTimeout(() => kill(guest), 60_000);
+        guestRc = await guest.done;
+        clearTimeout(tg);
+      } finally {
+        kill(sender);
+        kill(receiver);
+        kill(guest);
+        ip(['netns', 'del', SNS]); // and with it the veth pair
+        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines);
+        show(`softrdma mckey receiver on ${HOST_IP} (rc ${recvRc})`, 'host', receiver?.lines ?? []);
+        show(`softrdma mckey sender on ${SENDER_IP}, netns ${SNS} (rc ${sendRc})`, 'host', sender?.lines ?? []);
       }
-      guestRc = await guest.done;
-    } finally {
-      kill(guest);
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
-    }
-    const failures: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      const g = section(guest.lines, c.tag);
-      const p = pings(g.lines);
-      const s = results[i]!;
-      const served = s.lines.filter((l) => /^server ping data: rdma-ping-\d+: /.test(l)).length;
-      console.log(`---- RH ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; IT-API rping server rc=${s.rc}, ${served} served ----`);
-      for (const l of p.ends) console.log(`[guest] ${l}`);
-      show(`IT-API rping-server --device softroce0 -p ${c.port} (rc ${s.rc})`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
-      if (p.n !== COUNT) failures.push(`RH ${c.tag}: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
-      if (g.rc !== 0) failures.push(`RH ${c.tag}: guest rping -c exit status ${g.rc}`);
-      if (s.rc !== 0) failures.push(`RH ${c.tag}: IT-API rping server exit status ${s.rc}`);
-      if (served !== COUNT) failures.push(`RH ${c.tag}: the IT-API server served ${served} of ${COUNT}`);
-    }
-    checkWire('RH', pcap, failures);
-    assert.deepEqual(failures, [], failures.join('; '));
-  });
-});
+      const failures: string[] = [];
+      const g = tagged(guest.lines, 'g');
+      if (sendRc !== 0) failures.push(`RL: softrdma mckey sender exit status ${sendRc}`);
+      if (!sender?.lines.some((l) => /data transfers complete/.test(l)))
+        failures.push('RL: the softrdma sender did not complete its data transfers');
+      if (recvRc !== 0) failures.push(`RL: softrdma mckey receiver exit status ${recvRc}`);
+      if (!receiver?.lines.some((l) => /data transfers complete/.test(l)))
+        failures.push('RL: the softrdma receiver did not receive the 10 datagrams');
+      if (g.rc !== 0) failures.push(`RL: guest mckey receiver exit status ${g.rc}`);
+      if (!g.lines.some((l) => /data transfers complete/.test(l))) failures.push('RL: the guest receiver did not receive the 10 datagrams');
+      checkWire('RL', pcap, failures, false);
+      assert.deepEqual(failures, [], failures.join('; '));
+    });
+  },
+);
+
+test(
+  'interop RH: guest rping -c (Linux rxe) → the IT-API rping server on softroce0 (examples/itapi/rping-server --device softroce0), 64 B and -S 65535, -C 100 -V',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    const itServer = join(cli, '../../../examples/itapi/rping-server.js');
+    assert.ok(existsSync(itServer), 'examples/itapi/rping-server.js missing: npx tsc -p .');
+    await retryOnce('RH', async () => {
+      const pcap = pcapDir('RH');
+      const cases = [
+        { tag: 'small', port: 7276, size: [] as string[], ours: [] as string[] },
+        { tag: 'big', port: 7277, size: ['-S', '65535'], ours: ['--size', '65535'] },
+      ];
+      const script = [
+        'echo KP_READY',
+        ...cases.map(
+          (c) =>
+            `echo "WAIT ${c.tag}"; sleep 8; echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"`,
+        ),
+      ].join('\n');
+      const guest = guestRun(script, 400);
+      let guestRc = -1;
+      const results: Array<{ rc: number; lines: string[] }> = [];
+      try {
+        assert.ok(await guest.wait(ready, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        for (const c of cases) {
+          assert.ok(await guest.wait(new RegExp(`^WAIT ${c.tag}$`), 240_000), `RH: the guest did not reach ${c.tag}`);
+          const args = ['--device', 'softroce0', '--addr', HOST_IP, '--port', String(c.port), '--count', String(COUNT), '-v', ...c.ours];
+          results.push(await hostNode(dir, itServer, args, 240_000, { SOFTRDMA_PCAP: pcap }));
+        }
+        guestRc = await guest.done;
+      } finally {
+        kill(guest);
+        show(
+          `guest (run-guest.sh rc ${guestRc})`,
+          'guest',
+          guest.lines.filter((l) => !/ping data: /.test(l)),
+        );
+      }
+      const failures: string[] = [];
+      for (const [i, c] of cases.entries()) {
+        const g = section(guest.lines, c.tag);
+        const p = pings(g.lines);
+        const s = results[i]!;
+        const served = s.lines.filter((l) => /^server ping data: rdma-ping-\d+: /.test(l)).length;
+        console.log(
+          `---- RH ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; IT-API rping server rc=${s.rc}, ${served} served ----`,
+        );
+        for (const l of p.ends) console.log(`[guest] ${l}`);
+        show(
+          `IT-API rping-server --device softroce0 -p ${c.port} (rc ${s.rc})`,
+          'host',
+          s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20),
+        );
+        if (p.n !== COUNT) failures.push(`RH ${c.tag}: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
+        if (g.rc !== 0) failures.push(`RH ${c.tag}: guest rping -c exit status ${g.rc}`);
+        if (s.rc !== 0) failures.push(`RH ${c.tag}: IT-API rping server exit status ${s.rc}`);
+        if (served !== COUNT) failures.push(`RH ${c.tag}: the IT-API server served ${served} of ${COUNT}`);
+      }
+      checkWire('RH', pcap, failures);
+      assert.deepEqual(failures, [], failures.join('; '));
+    });
+  },
+);

@@ -74,7 +74,10 @@ test('interop A: guest rping -c (Linux siw) → softrdma rping -s, 64 B and -S 6
     const script = [
       'echo KP_READY',
       'sleep 6',
-      ...cases.map((c) => `echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"; sleep 2`),
+      ...cases.map(
+        (c) =>
+          `echo "BEGIN ${c.tag}"; rping -c -a ${HOST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')}; echo "END ${c.tag} rc=$?"; sleep 2`,
+      ),
     ].join('\n');
     const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '300', script], h.dir);
     let servers: Array<Promise<{ rc: number; lines: string[] }>> = [];
@@ -84,18 +87,28 @@ test('interop A: guest rping -c (Linux siw) → softrdma rping -s, 64 B and -S 6
       const up = await guest.wait(ready, 120_000);
       assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
       // Both servers at once, on their own ports; the guest connects to them one after the other.
-      servers = cases.map((c) => host(h.dir, ['rping', '-s', '-a', HOST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', ...c.size], 240_000, { SOFTRDMA_PCAP: pcap }));
+      servers = cases.map((c) =>
+        host(h.dir, ['rping', '-s', '-a', HOST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', ...c.size], 240_000, {
+          SOFTRDMA_PCAP: pcap,
+        }),
+      );
       guestRc = await guest.done;
       results = await Promise.all(servers);
     } finally {
       kill(guest);
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+      show(
+        `guest (run-guest.sh rc ${guestRc})`,
+        'guest',
+        guest.lines.filter((l) => !/ping data: /.test(l)),
+      );
     }
     for (const [i, c] of cases.entries()) {
       const g = section(guest.lines, c.tag);
       const p = pings(g.lines);
       const s = results[i]!;
-      console.log(`---- A ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; softrdma rping -s rc=${s.rc} ----`);
+      console.log(
+        `---- A ${c.tag} (${c.size.join(' ') || '64 B'}): guest rping -c rc=${g.rc}, ${p.n} ping lines; softrdma rping -s rc=${s.rc} ----`,
+      );
       for (const l of p.ends) console.log(`[guest] ${l}`);
       show(`softrdma rping -s -p ${c.port} (rc ${s.rc})`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
       assert.equal(p.n, COUNT, `A ${c.tag}: the guest rping -c printed ${p.n} of ${COUNT} ping data lines`);
@@ -121,7 +134,10 @@ test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 6
     ];
     const script = [
       // Both servers at once, their output live on stdout, each line tagged "<tag>| ".
-      ...cases.map((c) => `(rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')} 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &`),
+      ...cases.map(
+        (c) =>
+          `(rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v ${c.size.join(' ')} 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &`,
+      ),
       'sleep 3',
       'echo KP_READY',
       'wait',
@@ -132,13 +148,22 @@ test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 6
     try {
       const up = await guest.wait(ready, 120_000);
       assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (const c of cases) results.push(await host(h.dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size], 60_000, { SOFTRDMA_PCAP: pcap }));
+      for (const c of cases)
+        results.push(
+          await host(h.dir, ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size], 60_000, {
+            SOFTRDMA_PCAP: pcap,
+          }),
+        );
       const t = setTimeout(() => kill(guest), 30_000);
       guestRc = await guest.done;
       clearTimeout(t);
     } finally {
       kill(guest);
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/ping data: /.test(l)));
+      show(
+        `guest (run-guest.sh rc ${guestRc})`,
+        'guest',
+        guest.lines.filter((l) => !/ping data: /.test(l)),
+      );
     }
     const failures: string[] = [];
     for (const [i, c] of cases.entries()) {
@@ -146,11 +171,14 @@ test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 6
       const s = results[i] ?? { rc: -1, lines: [] };
       const p = pings(s.lines);
       const gp = pings(g.lines);
-      console.log(`---- B ${c.tag} (${c.size.join(' ') || '64 B'}): softrdma rping -c rc=${s.rc}, ${p.n} ping lines; guest rping -s rc=${g.rc}, ${gp.n} ping lines ----`);
+      console.log(
+        `---- B ${c.tag} (${c.size.join(' ') || '64 B'}): softrdma rping -c rc=${s.rc}, ${p.n} ping lines; guest rping -s rc=${g.rc}, ${gp.n} ping lines ----`,
+      );
       for (const l of p.ends) console.log(`[host] ${l}`);
       for (const l of gp.ends) console.log(`[guest] ${l}`);
       show(`softrdma rping -c -p ${c.port} (other lines)`, 'host', s.lines.filter((l) => !/ping data: /.test(l)).slice(0, 20));
-      if (s.rc !== 0) failures.push(`B ${c.tag}: softrdma rping -c exit status ${s.rc}${s.rc === 128 ? ' (killed at the time limit)' : ''}`);
+      if (s.rc !== 0)
+        failures.push(`B ${c.tag}: softrdma rping -c exit status ${s.rc}${s.rc === 128 ? ' (killed at the time limit)' : ''}`);
       if (p.n !== COUNT) failures.push(`B ${c.tag}: softrdma rping -c printed ${p.n} of ${COUNT} ping data lines`);
       if (gp.n !== COUNT) failures.push(`B ${c.tag}: the guest rping -s printed ${gp.n} of ${COUNT} ping data lines`);
       if (g.rc !== 0) failures.push(`B ${c.tag}: guest rping -s exit status ${g.rc}`);
@@ -241,7 +269,8 @@ test('interop D: guest perftest clients → softrdma perf servers (ib_{write,rea
     try {
       const up = await guest.wait(ready, 120_000);
       assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (const t of TESTS) results.push(await host(h.dir, ['perf', t[0], `--${t[1]}`, '--server', ...PERF_ARGS], 60_000, { SOFTRDMA_PCAP: pcap }));
+      for (const t of TESTS)
+        results.push(await host(h.dir, ['perf', t[0], `--${t[1]}`, '--server', ...PERF_ARGS], 60_000, { SOFTRDMA_PCAP: pcap }));
       const tm = setTimeout(() => kill(guest), 60_000);
       guestRc = await guest.done;
       clearTimeout(tm);
@@ -263,7 +292,8 @@ test('interop D: guest perftest clients → softrdma perf servers (ib_{write,rea
       console.log(`---- D guest ${name} → softrdma perf ${t[0]} --${t[1]} --server: ours rc=${r?.rc}, guest rc=${grc} ----`);
       for (const l of rows) console.log(`[host ] ${l}`);
       for (const l of gRows) console.log(`[guest] ${l}`);
-      if (r?.rc !== 0 || (rows.length === 0 && !passive(name))) show(`softrdma perf ${t[0]} --${t[1]} --server output`, 'host', r?.lines ?? []);
+      if (r?.rc !== 0 || (rows.length === 0 && !passive(name)))
+        show(`softrdma perf ${t[0]} --${t[1]} --server output`, 'host', r?.lines ?? []);
       if (!r) failures.push(`${name}: not run`);
       else {
         if (r.rc !== 0) failures.push(`${name}: softrdma perf server exit status ${r.rc}`);

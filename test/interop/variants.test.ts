@@ -26,7 +26,21 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { cli, GUEST_IP, HOST_IP, harness, guest as bootGuest, host, hostStart, kill, pcapDir, pings, show, tagged, wireCheck } from './harness.js';
+import {
+  cli,
+  GUEST_IP,
+  HOST_IP,
+  harness,
+  guest as bootGuest,
+  host,
+  hostStart,
+  kill,
+  pcapDir,
+  pings,
+  show,
+  tagged,
+  wireCheck,
+} from './harness.js';
 
 const COUNT = 10;
 const h = harness();
@@ -46,11 +60,17 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
   const pcaps = { e1: pcapDir('E1'), e2: pcapDir('E2'), e3: pcapDir('E3'), e4: pcapDir('E4'), e5: pcapDir('E5'), e6: pcapDir('E6') };
   // E5's softrdma server listens on all addresses before the guest exists (the bridge address
   // has no carrier yet); the guest connects to it once its own servers are done.
-  const e5 = hostStart(h.dir, ['rping', '-s', '-a', '0.0.0.0', '-p', '7195', '-C', String(COUNT), '-V', '-v'], { SOFTRDMA_MPA: 'crc=require', SOFTRDMA_PCAP: pcaps.e5 });
+  const e5 = hostStart(h.dir, ['rping', '-s', '-a', '0.0.0.0', '-p', '7195', '-C', String(COUNT), '-V', '-v'], {
+    SOFTRDMA_MPA: 'crc=require',
+    SOFTRDMA_PCAP: pcaps.e5,
+  });
   const okCases = CLIENT_CASES.filter((c) => c.ok);
   const e4 = CLIENT_CASES.find((c) => !c.ok)!;
   const script = [
-    ...okCases.map((c, i) => `(timeout 60 rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &\nP${i}=$!`),
+    ...okCases.map(
+      (c, i) =>
+        `(timeout 60 rping -s -a ${GUEST_IP} -p ${c.port} -C ${COUNT} -V -v 2>&1; echo "END rc=$?") | sed 's/^/${c.tag}| /' &\nP${i}=$!`,
+    ),
     'sleep 3',
     'echo KP_READY',
     `wait ${okCases.map((_, i) => `$P${i}`).join(' ')}`,
@@ -82,7 +102,10 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
     for (const c of okCases) results.set(c.tag, await run1(c));
     if (await g.wait(/^START ib_write_bw$/, 120_000)) {
       await new Promise((r) => setTimeout(r, 1500));
-      e6 = await host(h.dir, ['perf', 'write', '--bw', '-R', '-n', '200', '-s', '65536', '-p', '18515', GUEST_IP], 60_000, { SOFTRDMA_MPA: 'crc=require', SOFTRDMA_PCAP: pcaps.e6 });
+      e6 = await host(h.dir, ['perf', 'write', '--bw', '-R', '-n', '200', '-s', '65536', '-p', '18515', GUEST_IP], 60_000, {
+        SOFTRDMA_MPA: 'crc=require',
+        SOFTRDMA_PCAP: pcaps.e6,
+      });
     }
     if (await g.wait(/^START e4$/, 120_000)) results.set(e4.tag, await run1(e4));
     for (const c of CLIENT_CASES) clients.push(results.get(c.tag) ?? { rc: -1, lines: [] });
@@ -96,7 +119,11 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
   } finally {
     kill(g);
     kill(e5);
-    show(`guest (run-guest.sh rc ${guestRc})`, 'guest', g.lines.filter((l) => !/ping data: /.test(l)));
+    show(
+      `guest (run-guest.sh rc ${guestRc})`,
+      'guest',
+      g.lines.filter((l) => !/ping data: /.test(l)),
+    );
   }
 
   for (const [i, c] of CLIENT_CASES.entries()) {
@@ -104,8 +131,12 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
     const gs = tagged(g.lines, c.tag);
     const p = pings(s.lines);
     const gp = pings(gs.lines);
-    const mpaLines = s.lines.filter((l) => /MPA (Req|Rep)|RTS \(active\)|Terminate|No Matching RTR/i.test(l)).map((l) => l.replace(/^\S+ softrdma:cm /, ''));
-    console.log(`---- ${c.tag.toUpperCase()} ${c.what}: SOFTRDMA_MPA="${c.mpa}" softrdma rping -c rc=${s.rc}, ${p.n} ping lines; guest rping -s rc=${gs.rc}, ${gp.n} ping lines ----`);
+    const mpaLines = s.lines
+      .filter((l) => /MPA (Req|Rep)|RTS \(active\)|Terminate|No Matching RTR/i.test(l))
+      .map((l) => l.replace(/^\S+ softrdma:cm /, ''));
+    console.log(
+      `---- ${c.tag.toUpperCase()} ${c.what}: SOFTRDMA_MPA="${c.mpa}" softrdma rping -c rc=${s.rc}, ${p.n} ping lines; guest rping -s rc=${gs.rc}, ${gp.n} ping lines ----`,
+    );
     for (const l of mpaLines) console.log(`[host ] ${l}`);
     for (const l of p.ends) console.log(`[host ] ${l}`);
     for (const l of gp.ends) console.log(`[guest] ${l}`);
@@ -128,14 +159,19 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
       if (!s.lines.some((l) => /RDMA_CM_EVENT_CONNECT_ERROR/.test(l))) failures.push(`${c.tag}: no CONNECT_ERROR event`);
       // Not ours to assert, but worth seeing: what the refused Reply does to the guest.
       const bug = tagged(g.lines, 'e4k').lines;
-      if (bug.length) console.log(`KNOWN: Linux 6.1 iw_cm hits a kernel BUG when the Initiator refuses siw's RTR choice:\n${bug.map((l) => `[guest] ${l}`).join('\n')}`);
+      if (bug.length)
+        console.log(
+          `KNOWN: Linux 6.1 iw_cm hits a kernel BUG when the Initiator refuses siw's RTR choice:\n${bug.map((l) => `[guest] ${l}`).join('\n')}`,
+        );
     }
   }
 
   const g5 = tagged(g.lines, 'e5');
   const gp5 = pings(g5.lines);
   const sp5 = e5.lines.filter((l) => /^server ping data: /.test(l) || /ping data: /.test(l));
-  console.log(`---- E5 guest rping -c → SOFTRDMA_MPA="crc=require" softrdma rping -s: guest rc=${g5.rc}, ${gp5.n} ping lines; softrdma rc=${e5Rc} ----`);
+  console.log(
+    `---- E5 guest rping -c → SOFTRDMA_MPA="crc=require" softrdma rping -s: guest rc=${g5.rc}, ${gp5.n} ping lines; softrdma rc=${e5Rc} ----`,
+  );
   for (const l of gp5.ends) console.log(`[guest] ${l}`);
   if (g5.rc !== 0) failures.push(`e5: guest rping -c exit status ${g5.rc}`);
   if (gp5.n !== COUNT) failures.push(`e5: guest printed ${gp5.n} of ${COUNT} ping lines`);
@@ -149,13 +185,16 @@ test('interop E: MPA variants against Linux siw — CRC on both ways, P2P with e
 
   const g6 = tagged(g.lines, 'e6');
   const row = /^\s*65536\s+200\s/;
-  console.log(`---- E6 SOFTRDMA_MPA="crc=require" softrdma perf write --bw → guest ib_write_bw -R: ours rc=${e6?.rc}, guest rc=${g6.rc} ----`);
+  console.log(
+    `---- E6 SOFTRDMA_MPA="crc=require" softrdma perf write --bw → guest ib_write_bw -R: ours rc=${e6?.rc}, guest rc=${g6.rc} ----`,
+  );
   for (const l of e6?.lines.filter((x) => row.test(x)) ?? []) console.log(`[host ] ${l}`);
   for (const l of g6.lines.filter((x) => row.test(x))) console.log(`[guest] ${l}`);
   if (e6?.rc !== 0) failures.push(`e6: softrdma perf exit status ${e6?.rc}`);
   if (!e6?.lines.some((l) => row.test(l))) failures.push('e6: softrdma perf printed no result row');
   if (!g6.lines.some((l) => row.test(l))) failures.push('e6: guest ib_write_bw printed no result row');
-  if (g6.rc !== 0 && !(g6.rc === 1 && g6.lines.some((l) => /Bad wc status 2/.test(l)) && g6.lines.some((l) => row.test(l)))) failures.push(`e6: guest ib_write_bw exit status ${g6.rc}`);
+  if (g6.rc !== 0 && !(g6.rc === 1 && g6.lines.some((l) => /Bad wc status 2/.test(l)) && g6.lines.some((l) => row.test(l))))
+    failures.push(`e6: guest ib_write_bw exit status ${g6.rc}`);
   {
     const w = wireCheck(pcaps.e6, { crc: true });
     for (const l of w.summary) console.log(`[tshark] ${l}`);

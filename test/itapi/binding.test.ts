@@ -88,7 +88,8 @@ test('binding: the Direct LMR Handle (privileged) sends from an I/O address; a n
 test('binding: IT_LMR_FLAG_SHARED shares a matching LMR (reported by it_lmr_query); NON_SHAREABLE is never shared', () => {
   const s = makeSide();
   const bytes = new Uint8Array(256);
-  const mk = (flags: number) => it_lmr_create(s.pz, bytes, null, 256, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, flags as it_lmr_flag_t, 7).lmr_handle;
+  const mk = (flags: number) =>
+    it_lmr_create(s.pz, bytes, null, 256, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, flags as it_lmr_flag_t, 7).lmr_handle;
   const solo = mk(IT_LMR_FLAG_NON_SHAREABLE);
   const first = mk(IT_LMR_FLAG_SHARED);
   assert.equal(it_lmr_query(first, IT_LMR_PARAM_ALL).flags! & IT_LMR_FLAG_SHARED, 0, 'nothing to share with yet');
@@ -107,7 +108,14 @@ test('binding: it_post_rdma_read_to_rmr reads into a local Narrow RMR; IT_UNLINK
   const rmr = it_rmr_create(p.a.pz, IT_RMR_TYPE_NARROW);
   it_rmr_link(rmr, mem.lmr, mem.addr + 16n, 32, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, p.a.ep, 1n, IT_COMPLETION_FLAG);
   await nextOf(p.a.dto, IT_RMR_LINK_CMPL_EVENT);
-  it_post_rdma_read_to_rmr(p.a.ep, [{ rmr, addr: mem.addr + 16n, length: 12 }], 2n, IT_COMPLETION_FLAG | IT_UNLINK_LOCAL_SINK, src.addr, src.ctx!);
+  it_post_rdma_read_to_rmr(
+    p.a.ep,
+    [{ rmr, addr: mem.addr + 16n, length: 12 }],
+    2n,
+    IT_COMPLETION_FLAG | IT_UNLINK_LOCAL_SINK,
+    src.addr,
+    src.ctx!,
+  );
   const ev = (await next(p.a.dto)) as it_dto_cmpl_event_t;
   assert.equal(ev.event_number, IT_DTO_RDMA_READ_CMPL_EVENT);
   assert.equal(ev.dto_status, IT_DTO_SUCCESS);
@@ -118,7 +126,10 @@ test('binding: it_post_rdma_read_to_rmr reads into a local Narrow RMR; IT_UNLINK
   it_post_rdma_read(p.a.ep, [seg(sink, 0, 6)], 3n, IT_COMPLETION_FLAG | IT_UNLINK_LOCAL_SINK, src.addr, src.ctx!);
   assert.equal(((await next(p.a.dto)) as it_dto_cmpl_event_t).dto_status, IT_DTO_SUCCESS);
   assert.equal(it_lmr_query(sink.lmr, IT_LMR_PARAM_ALL).linked, false);
-  throwsIt(() => it_post_rdma_read(p.a.ep, [seg(sink, 0, 1), seg(sink, 1, 1)], 4n, IT_COMPLETION_FLAG | IT_UNLINK_LOCAL_SINK, src.addr, src.ctx!), S.IT_ERR_INVALID_DTO_FLAGS);
+  throwsIt(
+    () => it_post_rdma_read(p.a.ep, [seg(sink, 0, 1), seg(sink, 1, 1)], 4n, IT_COMPLETION_FLAG | IT_UNLINK_LOCAL_SINK, src.addr, src.ctx!),
+    S.IT_ERR_INVALID_DTO_FLAGS,
+  );
 });
 
 test('binding: a Send above max_dto_payload_size completes IT_DTO_ERR_LOCAL_LENGTH in post order and breaks the connection', async () => {
@@ -181,7 +192,10 @@ test('binding: it_socket_convert checks the socket: closed → IT_ERR_INVALID_SD
 });
 
 test('binding: it_ep_modify resizes the work queues (ep_work_queues_resizable) and refuses shrinking below the outstanding WRs', async () => {
-  const p = await connectPair({ a: { attrs: rcAttrs({ max_request_dtos: 4, max_recv_dtos: 4 }) }, b: { attrs: rcAttrs({ max_recv_dtos: 64 }) } });
+  const p = await connectPair({
+    a: { attrs: rcAttrs({ max_request_dtos: 4, max_recv_dtos: 4 }) },
+    b: { attrs: rcAttrs({ max_recv_dtos: 64 }) },
+  });
   assert.equal(it_ia_query(p.a.ia).ep_work_queues_resizable, true);
   it_ep_modify(p.a.ep, IT_EP_PARAM_MAX_REQ_DTO | IT_EP_PARAM_MAX_RECV_DTO, { max_request_dtos: 32, max_recv_dtos: 16 });
   const q = it_ep_query(p.a.ep, IT_EP_PARAM_MAX_REQ_DTO | IT_EP_PARAM_MAX_RECV_DTO).attr!;

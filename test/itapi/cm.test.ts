@@ -291,7 +291,15 @@ test('ITAPI-CM-72 it_handoff re-delivers an identical CONN_REQUEST to another Li
   assert.equal(r2.event_number, IT_CM_REQ_CONN_REQUEST_EVENT);
   assert.equal(r2.evd, l2.evd);
   assert.notEqual(r2.cn_est_id, r1.cn_est_id);
-  for (const k of ['conn_qual', 'source_addr', 'spigot_id', 'rdma_read_ird', 'rdma_read_ord', 'private_data', 'private_data_present'] as const) {
+  for (const k of [
+    'conn_qual',
+    'source_addr',
+    'spigot_id',
+    'rdma_read_ird',
+    'rdma_read_ord',
+    'private_data',
+    'private_data_present',
+  ] as const) {
     assert.deepEqual(r2[k], r1[k], k);
   }
   const b = makeSide(bia);

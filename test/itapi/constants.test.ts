@@ -308,10 +308,7 @@ describe('event stream rule: stream = event_number & IT_EVENT_STREAM_MASK (it_ap
   });
 
   it('the seven streams are the brief/header values', () => {
-    assert.deepEqual(
-      [...IT_EVENT_STREAMS],
-      [0x00000, 0x01000, 0x02000, 0x04000, 0x08000, 0x10000, 0x20000],
-    );
+    assert.deepEqual([...IT_EVENT_STREAMS], [0x00000, 0x01000, 0x02000, 0x04000, 0x08000, 0x10000, 0x20000]);
     for (const s of IT_EVENT_STREAMS) {
       assert.equal(itEventStream(s), s, 'a stream value is its own stream');
       assert.ok(isItEventStream(s));
@@ -390,7 +387,10 @@ describe('function table (78 reference pages, 79 functions)', () => {
 
   it('pages ascend in reference-page order; missing pages have no line', () => {
     const pages = IT_API_FUNCTION_NAMES.map((n) => IT_API_FUNCTIONS[n].page);
-    assert.deepEqual(pages, [...pages].sort((a, b) => a - b));
+    assert.deepEqual(
+      pages,
+      [...pages].sort((a, b) => a - b),
+    );
     const missing = IT_API_FUNCTION_NAMES.filter((n) => IT_API_FUNCTIONS[n].line === null);
     assert.deepEqual(missing, ['it_get_handle_type', 'it_make_rdma_addr_relative']);
   });

@@ -304,8 +304,14 @@ test('ITAPI-DTO-98 it_post_atomic: Fetch-and-Add and Compare-and-Swap between so
   const dv = new DataView(target.bytes.buffer);
   dv.setBigUint64(0, 100n, true);
   const r = reg(a.pz, 8);
-  throwsIt(() => it_post_atomic(a.ep, 7 as never, 1n, 0n, seg(r), 1n, IT_COMPLETION_FLAG, target.addr, target.ctx!), S.IT_ERR_INVALID_ATOMIC_OP);
-  throwsIt(() => it_post_atomic(a.ep, IT_FETCH_AND_ADD, 1n, 0n, seg(r, 0, 4), 1n, IT_COMPLETION_FLAG, target.addr, target.ctx!), S.IT_ERR_INVALID_NUM_SEGMENTS);
+  throwsIt(
+    () => it_post_atomic(a.ep, 7 as never, 1n, 0n, seg(r), 1n, IT_COMPLETION_FLAG, target.addr, target.ctx!),
+    S.IT_ERR_INVALID_ATOMIC_OP,
+  );
+  throwsIt(
+    () => it_post_atomic(a.ep, IT_FETCH_AND_ADD, 1n, 0n, seg(r, 0, 4), 1n, IT_COMPLETION_FLAG, target.addr, target.ctx!),
+    S.IT_ERR_INVALID_NUM_SEGMENTS,
+  );
   it_post_atomic(a.ep, IT_FETCH_AND_ADD, 5n, 0n, seg(r), 11n, IT_COMPLETION_FLAG, target.addr, target.ctx!);
   let e = await dto(a.dto);
   assert.equal(e.event_number, IT_DTO_FETCH_ADD_CMPL_EVENT);

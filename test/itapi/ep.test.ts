@@ -160,7 +160,8 @@ test('ITAPI-PZ-17 it_evd_free of a DTO SEVD attached to an EP is IT_ERR_EVD_BUSY
   const s = makeSide();
   throwsIt(() => it_evd_free(s.dto), S.IT_ERR_EVD_BUSY);
   throwsIt(() => it_evd_free(s.cm), S.IT_ERR_EVD_BUSY);
-  for (const stream of [IT_ASYNC_AFF_EVENT_STREAM, IT_ASYNC_UNAFF_EVENT_STREAM, IT_SOFTWARE_EVENT_STREAM]) it_evd_free(sevd(s.ia, stream, 4));
+  for (const stream of [IT_ASYNC_AFF_EVENT_STREAM, IT_ASYNC_UNAFF_EVENT_STREAM, IT_SOFTWARE_EVENT_STREAM])
+    it_evd_free(sevd(s.ia, stream, 4));
   it_ep_free(s.ep);
   it_evd_free(s.dto);
   it_evd_free(s.cm);
@@ -201,7 +202,9 @@ test('ITAPI-EP-49 a new RC Endpoint queries IT_EP_STATE_UNCONNECTED (UD part nee
 });
 
 test('ITAPI-EP-50 queried max_request_dtos/max_recv_dtos ≥ requested; rdma_read_ord and max_dto_payload_size exactly as requested', () => {
-  const s = makeSide(openIa(), { attrs: rcAttrs({ max_request_dtos: 7, max_recv_dtos: 5, max_dto_payload_size: 12345 }, { rdma_read_ord: 3 }) });
+  const s = makeSide(openIa(), {
+    attrs: rcAttrs({ max_request_dtos: 7, max_recv_dtos: 5, max_dto_payload_size: 12345 }, { rdma_read_ord: 3 }),
+  });
   const q = it_ep_query(s.ep, IT_EP_PARAM_ALL).attr!;
   assert.ok(q.max_request_dtos! >= 7);
   assert.ok(q.max_recv_dtos! >= 5);
@@ -277,7 +280,8 @@ test('ITAPI-EP-56 it_ep_modify failing on one attribute leaves every other reque
   const { a } = await connectPair();
   const ord1 = rcOf(a.ep).rdma_read_ord;
   throwsIt(
-    () => it_ep_modify(a.ep, IT_EP_PARAM_MAX_ORD | IT_EP_PARAM_MAX_PAYLOAD, { max_dto_payload_size: 100, srv: { rc: { rdma_read_ord: 1 } } }),
+    () =>
+      it_ep_modify(a.ep, IT_EP_PARAM_MAX_ORD | IT_EP_PARAM_MAX_PAYLOAD, { max_dto_payload_size: 100, srv: { rc: { rdma_read_ord: 1 } } }),
     S.IT_ERR_INVALID_EP_STATE,
   );
   assert.equal(rcOf(a.ep).rdma_read_ord, ord1);

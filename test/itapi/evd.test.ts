@@ -143,7 +143,8 @@ test('ITAPI-EVD-22 invalid overflow flag combinations are IT_ERR_INVALID_FLAGS',
     [IT_ASYNC_UNAFF_EVENT_STREAM, IT_EVD_OVERFLOW_NOTIFY],
     [SW, IT_EVD_DEQUEUE_NOTIFICATIONS],
   ];
-  for (const [stream, flags] of bad) throwsIt(() => sevd(ia, stream, 4, 1, flags), S.IT_ERR_INVALID_FLAGS, `stream 0x${stream.toString(16)} flags 0x${flags.toString(16)}`);
+  for (const [stream, flags] of bad)
+    throwsIt(() => sevd(ia, stream, 4, 1, flags), S.IT_ERR_INVALID_FLAGS, `stream 0x${stream.toString(16)} flags 0x${flags.toString(16)}`);
   // The legal ones.
   sevd(ia, IT_CM_MSG_EVENT_STREAM, 4, 1, IT_EVD_OVERFLOW_NOTIFY | IT_EVD_OVERFLOW_AUTO_RESET);
   sevd(ia, IT_DTO_EVENT_STREAM, 4, 1, IT_EVD_OVERFLOW_NOTIFY);
@@ -338,7 +339,7 @@ test('ITAPI-EVD-37 a Receive matched by a Send with IT_SOLICITED_WAIT_FLAG wakes
   it_post_send(a.ep, [seg(sa, 0, 4)], 12n, IT_SOLICITED_WAIT_FLAG);
   const r = await w;
   assert.equal(r.status, IT_SUCCESS);
-  assert.equal(((r as { event: it_dto_cmpl_event_t }).event).event_number, IT_DTO_RC_RECV_CMPL_EVENT);
+  assert.equal((r as { event: it_dto_cmpl_event_t }).event.event_number, IT_DTO_RC_RECV_CMPL_EVENT);
 });
 
 test('ITAPI-EVD-38 an AEVD with DEQUEUE_NOTIFICATIONS returns IT_AEVD_NOTIFICATION_EVENT naming the SEVD; the Event is then dequeued from it', async () => {
@@ -353,7 +354,7 @@ test('ITAPI-EVD-38 an AEVD with DEQUEUE_NOTIFICATIONS returns IT_AEVD_NOTIFICATI
   assert.equal(n.sevd, s2);
   const r = it_evd_dequeue(s2);
   assert.equal(r.status, IT_SUCCESS);
-  assert.equal(((r as { event: it_software_event_t }).event).data, 'payload');
+  assert.equal((r as { event: it_software_event_t }).event.data, 'payload');
   assert.equal(it_evd_dequeue(s1).status, S.IT_ERR_QUEUE_EMPTY);
 });
 

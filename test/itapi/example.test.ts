@@ -15,7 +15,11 @@ test('examples/itapi: the client and the server exchange RDMA Read, RDMA Write a
   const out = r.stdout;
   assert.equal(r.status, 0, `run.js failed:\n${out}\n${r.stderr}`);
   const lines = out.split('\n');
-  const has = (re: RegExp): void => assert.ok(lines.some((l) => re.test(l)), `no line matching ${re}:\n${out}`);
+  const has = (re: RegExp): void =>
+    assert.ok(
+      lines.some((l) => re.test(l)),
+      `no line matching ${re}:\n${out}`,
+    );
   has(/^\[server\] listening on port \d+$/);
   has(/^\[server\] event: IT_CM_REQ_CONN_REQUEST_EVENT from=127\.0\.0\.1 /);
   has(/^\[server\] client offers 128 bytes at 0x[0-9a-f]+ \(context 0x[0-9a-f]+\): "hello from the client"$/);

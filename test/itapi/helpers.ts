@@ -127,7 +127,14 @@ export async function rejectsIt(p: Promise<unknown>, status: it_status_t): Promi
   assert.fail(`expected a rejection with ${itStatusName(status)}`);
 }
 
-export function sevd(ia: it_ia_handle_t, stream: number, size = 64, threshold = 1, flags = 0, aevd: it_evd_handle_t | null = null): it_evd_handle_t {
+export function sevd(
+  ia: it_ia_handle_t,
+  stream: number,
+  size = 64,
+  threshold = 1,
+  flags = 0,
+  aevd: it_evd_handle_t | null = null,
+): it_evd_handle_t {
   return it_evd_create(ia, stream, flags, size, threshold, aevd).evd_handle;
 }
 

@@ -55,19 +55,7 @@ import {
   it_status_t as S,
   softrdmaItapiDevices,
 } from '../../src/itapi/index.js';
-import {
-  freeAll,
-  freeIa,
-  ifName,
-  listen,
-  makeSide,
-  openIa,
-  rcAttrs,
-  reg,
-  rejectsIt,
-  sevd,
-  throwsIt,
-} from './helpers.js';
+import { freeAll, freeIa, ifName, listen, makeSide, openIa, rcAttrs, reg, rejectsIt, sevd, throwsIt } from './helpers.js';
 import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 afterEach(freeAll);
@@ -235,25 +223,83 @@ test('ITAPI-IA-12 every *_query: an undefined mask bit is IT_ERR_INVALID_MASK; .
   throwsIt(() => it_srq_query(srq, bad as never), S.IT_ERR_INVALID_MASK);
   assert.deepEqual(Object.keys(it_pz_query(s.pz, IT_PZ_PARAM_ALL)), ['ia']);
   assert.deepEqual(Object.keys(it_evd_query(s.dto, IT_EVD_PARAM_ALL)).sort(), [
-    'aevd', 'evd_bound', 'evd_callback', 'evd_enabled', 'evd_flag', 'evd_overflowed', 'event_number', 'fd', 'ia', 'sevd_queue_size', 'sevd_threshold',
+    'aevd',
+    'evd_bound',
+    'evd_callback',
+    'evd_enabled',
+    'evd_flag',
+    'evd_overflowed',
+    'event_number',
+    'fd',
+    'ia',
+    'sevd_queue_size',
+    'sevd_threshold',
   ]);
   assert.deepEqual(Object.keys(it_lmr_query(b.lmr, IT_LMR_PARAM_ALL)).sort(), [
-    'actual_addr', 'actual_length', 'addr', 'addr_mode', 'flags', 'ia', 'iobl_num_elts', 'iobl_type', 'length', 'linked', 'privs', 'pz', 'rmr_context', 'shared_id',
+    'actual_addr',
+    'actual_length',
+    'addr',
+    'addr_mode',
+    'flags',
+    'ia',
+    'iobl_num_elts',
+    'iobl_type',
+    'length',
+    'linked',
+    'privs',
+    'pz',
+    'rmr_context',
+    'shared_id',
   ]);
   assert.deepEqual(Object.keys(it_rmr_query(rmr, IT_RMR_PARAM_ALL)).sort(), [
-    'addr', 'addr_mode', 'ia', 'length', 'linked', 'lmr', 'privs', 'pz', 'rmr_context', 'type',
+    'addr',
+    'addr_mode',
+    'ia',
+    'length',
+    'linked',
+    'lmr',
+    'privs',
+    'pz',
+    'rmr_context',
+    'type',
   ]);
-  assert.deepEqual(Object.keys(it_listen_query(l.listen, IT_LISTEN_PARAM_ALL)).sort(), ['connect_evd', 'connect_qual', 'ia_handle', 'spigot_id']);
-  assert.deepEqual(Object.keys(it_srq_query(srq, IT_SRQ_PARAM_ALL)).sort(), ['ia', 'low_watermark', 'max_recv_dtos', 'max_recv_segs', 'pz']);
+  assert.deepEqual(Object.keys(it_listen_query(l.listen, IT_LISTEN_PARAM_ALL)).sort(), [
+    'connect_evd',
+    'connect_qual',
+    'ia_handle',
+    'spigot_id',
+  ]);
+  assert.deepEqual(Object.keys(it_srq_query(srq, IT_SRQ_PARAM_ALL)).sort(), [
+    'ia',
+    'low_watermark',
+    'max_recv_dtos',
+    'max_recv_segs',
+    'pz',
+  ]);
   const ep = it_ep_query(s.ep, IT_EP_PARAM_ALL);
   // dst_path and spigot are undefined for an UNCONNECTED RC Endpoint; everything else is there.
   for (const k of ['ia', 'ep_state', 'service_type', 'pz', 'request_sevd', 'recv_sevd', 'connect_sevd', 'attr']) assert.ok(k in ep, k);
   assert.deepEqual(Object.keys(ep.attr!).sort(), [
-    'max_dto_payload_size', 'max_recv_dtos', 'max_recv_segments', 'max_request_dtos', 'max_send_segments', 'priv_ops_enable', 'srv',
+    'max_dto_payload_size',
+    'max_recv_dtos',
+    'max_recv_segments',
+    'max_request_dtos',
+    'max_send_segments',
+    'priv_ops_enable',
+    'srv',
   ]);
   const rc = (ep.attr!.srv as { rc: object }).rc;
   assert.deepEqual(Object.keys(rc).sort(), [
-    'atomics_enable', 'hard_hi_watermark', 'max_rdma_read_segments', 'max_rdma_write_segments', 'rdma_read_enable', 'rdma_read_ird', 'rdma_read_ord', 'rdma_write_enable', 'soft_hi_watermark', 'srq',
+    'atomics_enable',
+    'hard_hi_watermark',
+    'max_rdma_read_segments',
+    'max_rdma_write_segments',
+    'rdma_read_enable',
+    'rdma_read_ird',
+    'rdma_read_ord',
+    'rdma_write_enable',
+    'soft_hi_watermark',
+    'srq',
   ]);
   // A second Endpoint proves the query is per object (not a shared snapshot).
   const ep2 = it_ep_rc_create(s.pz, s.dto, s.dto, s.cm, 0, rcAttrs({ max_request_dtos: 3 }));

@@ -104,7 +104,10 @@ test('ITAPI-MEM-101 it_lmr_create with privs 0, or REMOTE_WRITE without LOCAL_WR
   const pz = it_pz_create(ia);
   const b = new Uint8Array(64);
   throwsIt(() => it_lmr_create(pz, b, null, 64, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_NONE, NO_LMR_FLAGS, 0), S.IT_ERR_INVALID_PRIVS);
-  throwsIt(() => it_lmr_create(pz, b, null, 64, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_LOCAL_READ | IT_PRIV_REMOTE_WRITE, NO_LMR_FLAGS, 0), S.IT_ERR_INVALID_PRIVS);
+  throwsIt(
+    () => it_lmr_create(pz, b, null, 64, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_LOCAL_READ | IT_PRIV_REMOTE_WRITE, NO_LMR_FLAGS, 0),
+    S.IT_ERR_INVALID_PRIVS,
+  );
   it_lmr_create(pz, b, null, 64, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_LOCAL | IT_PRIV_REMOTE_WRITE, NO_LMR_FLAGS, 0);
 });
 
@@ -128,7 +131,12 @@ test('ITAPI-MEM-103 it_lmr_create with an IOBL by a non-privileged Consumer is I
   const rpz = it_pz_create(root);
   const m = it_mem_map(root, bytes, 0n, 8192);
   assert.equal(m.mapped_len, 8192);
-  const list = { iobl_type: IT_IOBL_PAGE_LIST, list: { ce_list: { list_elt: [m.io_addr, m.io_addr + 4096n], elt_len: 4096 } }, num_elts: 2, fbo: 0 };
+  const list = {
+    iobl_type: IT_IOBL_PAGE_LIST,
+    list: { ce_list: { list_elt: [m.io_addr, m.io_addr + 4096n], elt_len: 4096 } },
+    num_elts: 2,
+    fbo: 0,
+  };
   const r = it_lmr_create(rpz, bytes, list, 8192, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, NO_LMR_FLAGS, 0);
   const q = it_lmr_query(r.lmr_handle, IT_LMR_PARAM_ALL);
   assert.equal(q.iobl_type, IT_IOBL_PAGE_LIST);
@@ -199,10 +207,22 @@ test('ITAPI-MEM-108 it_rmr_link with length 0 is IT_ERR_INVALID_LENGTH; an addre
   const { b } = await connectPair();
   const m = reg(b.pz, 64);
   const rmr = it_rmr_create(b.pz, IT_RMR_TYPE_NARROW);
-  throwsIt(() => it_rmr_link(rmr, m.lmr, m.addr, 0, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_REMOTE_READ, b.ep, 1n, IT_COMPLETION_FLAG), S.IT_ERR_INVALID_LENGTH);
-  throwsIt(() => it_rmr_link(rmr, m.lmr, m.addr + 64n, 8, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_REMOTE_READ, b.ep, 1n, IT_COMPLETION_FLAG), S.IT_ERR_ADDRESS);
-  throwsIt(() => it_rmr_link(rmr, m.lmr, m.addr - 1n, 8, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_REMOTE_READ, b.ep, 1n, IT_COMPLETION_FLAG), S.IT_ERR_ADDRESS);
-  throwsIt(() => it_rmr_link(rmr, m.lmr, m.addr + 60n, 8, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_REMOTE_READ, b.ep, 1n, IT_COMPLETION_FLAG), S.IT_ERR_INVALID_LENGTH);
+  throwsIt(
+    () => it_rmr_link(rmr, m.lmr, m.addr, 0, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_REMOTE_READ, b.ep, 1n, IT_COMPLETION_FLAG),
+    S.IT_ERR_INVALID_LENGTH,
+  );
+  throwsIt(
+    () => it_rmr_link(rmr, m.lmr, m.addr + 64n, 8, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_REMOTE_READ, b.ep, 1n, IT_COMPLETION_FLAG),
+    S.IT_ERR_ADDRESS,
+  );
+  throwsIt(
+    () => it_rmr_link(rmr, m.lmr, m.addr - 1n, 8, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_REMOTE_READ, b.ep, 1n, IT_COMPLETION_FLAG),
+    S.IT_ERR_ADDRESS,
+  );
+  throwsIt(
+    () => it_rmr_link(rmr, m.lmr, m.addr + 60n, 8, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_REMOTE_READ, b.ep, 1n, IT_COMPLETION_FLAG),
+    S.IT_ERR_INVALID_LENGTH,
+  );
 });
 
 test('ITAPI-MEM-109 it_rmr_link: LINK completion, query shows the linking, and a Send posted right after can hand out the context', async () => {
@@ -309,7 +329,9 @@ test('ITAPI-MEM-113 it_lmr_flush_to_mem / it_lmr_refresh_from_mem on coherent LM
   assert.equal(td(m.bytes.subarray(0, 4)), 'same');
 });
 
-test('ITAPI-MEM-114 it_lmr_create_unlinked on an IA without lmr_link_support is IT_ERR_OP_NOT_SUPPORTED', { skip: 'softrdma reports lmr_link_support = TRUE (Fast-Register); the FALSE branch cannot be reached — see the LMR Link test' }, () => {});
+test('ITAPI-MEM-114 it_lmr_create_unlinked on an IA without lmr_link_support is IT_ERR_OP_NOT_SUPPORTED', {
+  skip: 'softrdma reports lmr_link_support = TRUE (Fast-Register); the FALSE branch cannot be reached — see the LMR Link test',
+}, () => {});
 
 test('ITAPI-MEM-115 Send-and-Unlink of a peer Narrow RMR: the peer Receive reports unlinked_mr_handle = that RMR, which then queries unlinked', async () => {
   const p = await connectPair();
@@ -340,7 +362,12 @@ test('binding: unlinked LMR, it_lmr_link (Fast-Register) and it_lmr_unlink on a 
   const lmr = it_lmr_create_unlinked(p.b.pz, 4, NO_LMR_FLAGS, 0);
   assert.equal(it_lmr_query(lmr, IT_LMR_PARAM_ALL).linked, false);
   const m = it_mem_map(root, bytes, 0n, 8192);
-  const iobl = { iobl_type: IT_IOBL_PAGE_LIST, list: { ce_list: { list_elt: [m.io_addr, m.io_addr + 4096n], elt_len: 4096 } }, num_elts: 2, fbo: 0 };
+  const iobl = {
+    iobl_type: IT_IOBL_PAGE_LIST,
+    list: { ce_list: { list_elt: [m.io_addr, m.io_addr + 4096n], elt_len: 4096 } },
+    num_elts: 2,
+    fbo: 0,
+  };
   const va = it_make_rdma_addr_absolute(bytes);
   const ctx = it_lmr_link(lmr, va, iobl, 8192, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, p.b.ep, 1n, IT_COMPLETION_FLAG);
   const ev = await nextOf(p.b.dto, IT_LMR_LINK_CMPL_EVENT);
@@ -354,7 +381,10 @@ test('binding: unlinked LMR, it_lmr_link (Fast-Register) and it_lmr_unlink on a 
   assert.equal((u as it_dto_cmpl_event_t).dto_status, IT_DTO_SUCCESS);
   assert.equal(it_lmr_query(lmr, IT_LMR_PARAM_ALL).linked, false);
   // A non-privileged Endpoint cannot link; a non-privileged IA cannot create unlinked LMRs.
-  throwsIt(() => it_lmr_link(lmr, va, iobl, 8192, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, p.a.ep, 3n, IT_COMPLETION_FLAG), S.IT_ERR_OP_NOT_SUPPORTED);
+  throwsIt(
+    () => it_lmr_link(lmr, va, iobl, 8192, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, p.a.ep, 3n, IT_COMPLETION_FLAG),
+    S.IT_ERR_OP_NOT_SUPPORTED,
+  );
   throwsIt(() => it_lmr_create_unlinked(p.a.pz, 4, NO_LMR_FLAGS, 0), S.IT_ERR_NO_PERMISSION);
   // Linking an already linked LMR fails at completion (LOCAL_MM_OPERATION).
   it_lmr_link(lmr, va, iobl, 8192, IT_ADDR_MODE_ABSOLUTE, IT_PRIV_ALL, p.b.ep, 4n, IT_COMPLETION_FLAG);

@@ -301,7 +301,11 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     assert.equal(p.remote.ib.local_port_gid, '::ffff:127.0.0.1');
     assert.equal(p.remote.ib.remote_port_gid, '::ffff:127.0.0.1');
     assert.equal(p.remote.ib.hop_limit, 64);
-    const iw: it_path_t = { spigot_id: 0, timeout: 0n, remote: { iwarp: { ip_vers: 4 as never, laddr: { ipv4: '127.0.0.1' }, raddr: { ipv4: '127.0.0.1' } } } };
+    const iw: it_path_t = {
+      spigot_id: 0,
+      timeout: 0n,
+      remote: { iwarp: { ip_vers: 4 as never, laddr: { ipv4: '127.0.0.1' }, raddr: { ipv4: '127.0.0.1' } } },
+    };
     throwsIt(() => connect(s.ep, iw, 1, null), IT_ERR_INVALID_SOURCE_PATH);
     const v6: it_path_t = { ...p, remote: { ib: { ...p.remote.ib, remote_port_gid: 'fe80::1' } } };
     throwsIt(() => connect(s.ep, v6, 1, null), IT_ERR_INVALID_SOURCE_PATH);
@@ -458,7 +462,15 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
       pz,
       dto,
       dto,
-      { max_dto_payload_size: 1024, max_request_dtos: 8, max_recv_dtos: 8, max_send_segments: 2, max_recv_segments: 2, priv_ops_enable: false, srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: key } } } },
+      {
+        max_dto_payload_size: 1024,
+        max_request_dtos: 8,
+        max_recv_dtos: 8,
+        max_send_segments: 2,
+        max_recv_segments: 2,
+        priv_ops_enable: false,
+        srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: key } } },
+      },
       0,
     );
     return { ia: h, pz, dto, ep };
@@ -479,9 +491,21 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     assert.equal(it_ia_query(u.ia).supported_service_types & IT_UD_SERVICE, IT_UD_SERVICE);
     throwsIt(() => it_post_send(u.ep, [], 1n, 0 as never), IT_ERR_INVALID_EP_TYPE);
     throwsIt(() => it_ep_disconnect(u.ep, null), IT_ERR_INVALID_EP_TYPE);
-    const attrs = (over: object) => ({ max_dto_payload_size: 1024, max_request_dtos: 8, max_recv_dtos: 8, max_send_segments: 1, max_recv_segments: 1, priv_ops_enable: false, srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: 1 } } }, ...over });
+    const attrs = (over: object) => ({
+      max_dto_payload_size: 1024,
+      max_request_dtos: 8,
+      max_recv_dtos: 8,
+      max_send_segments: 1,
+      max_recv_segments: 1,
+      priv_ops_enable: false,
+      srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: 1 } } },
+      ...over,
+    });
     throwsIt(() => it_ep_ud_create(u.pz, u.dto, u.dto, attrs({ max_dto_payload_size: 1025 }), 0), IT_ERR_PAYLOAD_SIZE);
-    throwsIt(() => it_ep_ud_create(u.pz, u.dto, u.dto, attrs({ srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: 0x80000000 } } } }), 0), IT_ERR_INVALID_EP_KEY);
+    throwsIt(
+      () => it_ep_ud_create(u.pz, u.dto, u.dto, attrs({ srv: { ud: { ep_info: { ud_ep_id: 0, ud_ep_key: 0x80000000 } } } }), 0),
+      IT_ERR_INVALID_EP_KEY,
+    );
     const rc = side(u.ia);
     throwsIt(() => it_post_recvfrom(rc.ep, [], 1n, IT_COMPLETION_FLAG), IT_ERR_INVALID_EP_TYPE);
     free(u.ia);
@@ -498,7 +522,10 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     const rbuf = reg(b.pz, 40 + 256);
     it_post_recvfrom(b.ep, seg(rbuf), 7n, F);
     const sbuf = reg(a.pz, 64, 'a datagram over RoCE');
-    it_post_sendto(a.ep, seg(sbuf, 20), 8n, F, { type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: ah, ep_info: { ud_ep_id: qpnOf(b.ep), ud_ep_key: UD_KEY } } } });
+    it_post_sendto(a.ep, seg(sbuf, 20), 8n, F, {
+      type: IT_DG_TYPE_IB_UD,
+      addr: { ud: { addr: ah, ep_info: { ud_ep_id: qpnOf(b.ep), ud_ep_key: UD_KEY } } },
+    });
     const rc = (await nextOf(b.dto, IT_DTO_UD_RECV_CMPL_EVENT)) as it_all_dto_cmpl_event_t;
     assert.equal(rc.dto_status, IT_DTO_SUCCESS);
     assert.equal(rc.transferred_length, 20 + 40, 'payload + the 40-octet GRH area');
@@ -510,7 +537,10 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     assert.equal(sc.dto_status, IT_DTO_SUCCESS);
     // A datagram with the wrong key is dropped by the receiver (IBTA §10.2.4): nothing completes.
     it_post_recvfrom(b.ep, seg(rbuf), 9n, F);
-    it_post_sendto(a.ep, seg(sbuf, 4), 10n, F, { type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: ah, ep_info: { ud_ep_id: qpnOf(b.ep), ud_ep_key: UD_KEY + 1 } } } });
+    it_post_sendto(a.ep, seg(sbuf, 4), 10n, F, {
+      type: IT_DG_TYPE_IB_UD,
+      addr: { ud: { addr: ah, ep_info: { ud_ep_id: qpnOf(b.ep), ud_ep_key: UD_KEY + 1 } } },
+    });
     await nextOf(a.dto, IT_DTO_SEND_CMPL_EVENT);
     const r = await it_evd_wait(b.dto, 300_000n);
     assert.notEqual(r.status, IT_SUCCESS, 'no Receive completed');
@@ -525,7 +555,8 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     const path = await pathTo(a.ia, '127.0.0.1');
     const foreign: it_addr_handle_t = it_address_handle_create(otherPz, path, 0 as never);
     const buf = reg(a.pz, 16);
-    const to = (ah: it_addr_handle_t) => ({ type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: ah, ep_info: { ud_ep_id: 1, ud_ep_key: 1 } } } }) as const;
+    const to = (ah: it_addr_handle_t) =>
+      ({ type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: ah, ep_info: { ud_ep_id: 1, ud_ep_key: 1 } } } }) as const;
     throwsIt(() => it_post_sendto(a.ep, seg(buf), 1n, F, to(foreign)), IT_ERR_INVALID_AH);
     const mine = it_address_handle_create(a.pz, path, 0 as never);
     it_address_handle_free(mine);
@@ -544,7 +575,10 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     const req = (await nextOf(l.evd, IT_CM_REQ_UD_SERVICE_REQUEST_EVENT)) as it_ud_svc_request_event_t;
     assert.equal(td(req.private_data.subarray(0, 11)), 'who serves?', 'the cma_hdr is not shown');
     assert.deepEqual(req.source_addr, { addr_type: IT_IPV4, addr: { ipv4: '127.0.0.1' } });
-    throwsIt(() => it_ud_service_reply(req.ud_svc_req_id, IT_UD_REQ_REDIRECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null), IT_ERR_INVALID_UD_STATUS);
+    throwsIt(
+      () => it_ud_service_reply(req.ud_svc_req_id, IT_UD_REQ_REDIRECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null),
+      IT_ERR_INVALID_UD_STATUS,
+    );
     it_ud_service_reply(req.ud_svc_req_id, IT_UD_SVC_EP_INFO_VALID, { ud_ep_id: qpnOf(srv.ep), ud_ep_key: UD_KEY }, te('here'));
     const rep = (await nextOf(replies, IT_CM_MSG_UD_SERVICE_REPLY_EVENT)) as it_ud_svc_reply_event_t;
     assert.equal(rep.status, IT_UD_SVC_EP_INFO_VALID);
@@ -576,12 +610,23 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     const l = listen(srv);
     const cli = ia();
     const replies = it_evd_create(cli, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 8, 1, null).evd_handle;
-    const h = it_ud_service_request_handle_create({ type: IT_IANA_PORT, conn_qual: { port: l.port } }, replies, await pathTo(cli, '127.0.0.1'), null);
+    const h = it_ud_service_request_handle_create(
+      { type: IT_IANA_PORT, conn_qual: { port: l.port } },
+      replies,
+      await pathTo(cli, '127.0.0.1'),
+      null,
+    );
     it_ud_service_request(h);
     const req = (await nextOf(l.evd, IT_CM_REQ_UD_SERVICE_REQUEST_EVENT)) as it_ud_svc_request_event_t;
-    throwsIt(() => it_ud_service_reply(req.ud_svc_req_id, IT_UD_REQ_REDIRECTED, { ud_ep_id: 1, ud_ep_key: 1 }, null), IT_ERR_INVALID_UD_STATUS);
+    throwsIt(
+      () => it_ud_service_reply(req.ud_svc_req_id, IT_UD_REQ_REDIRECTED, { ud_ep_id: 1, ud_ep_key: 1 }, null),
+      IT_ERR_INVALID_UD_STATUS,
+    );
     it_ud_service_reply(req.ud_svc_req_id, IT_UD_SVC_REQ_REJECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null);
-    throwsIt(() => it_ud_service_reply(req.ud_svc_req_id, IT_UD_SVC_REQ_REJECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null), IT_ERR_INVALID_UD_SVC_REQ_ID);
+    throwsIt(
+      () => it_ud_service_reply(req.ud_svc_req_id, IT_UD_SVC_REQ_REJECTED, { ud_ep_id: 0, ud_ep_key: 0 }, null),
+      IT_ERR_INVALID_UD_SVC_REQ_ID,
+    );
     await nextOf(replies, IT_CM_MSG_UD_SERVICE_REPLY_EVENT);
     free(cli);
     free(srv);
@@ -596,7 +641,7 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     return r.event!;
   }
 
-  test('IT-API and rdma_cm in one process share the port\'s CM: an IT-API Endpoint connects to an rdma_cm listener and sends to it; an IT-API UD service request reaches an RDMA_PS_UDP listener', async () => {
+  test("IT-API and rdma_cm in one process share the port's CM: an IT-API Endpoint connects to an rdma_cm listener and sends to it; an IT-API UD service request reaches an RDMA_PS_UDP listener", async () => {
     // rdma_cm server (verbs face) on 127.0.0.1: it listens on QP1 of softroce0 too.
     const ch = rdma_create_event_channel()!;
     const { id: lid } = rdma_create_id(ch, 'srv', rdma_port_space.RDMA_PS_TCP);
@@ -609,7 +654,10 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     const req = await cmNext(ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
     assert.equal(req.id.verbs!.device.name, 'softroce0');
     assert.equal(Buffer.from(req.param.conn.private_data!.subarray(0, 11)).toString(), 'from IT-API');
-    assert.equal(rdma_create_qp(req.id, null, { cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 }, qp_type: 2 }), 0);
+    assert.equal(
+      rdma_create_qp(req.id, null, { cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 }, qp_type: 2 }),
+      0,
+    );
     const rbuf = new Uint8Array(64);
     const mr = ibv_reg_mr(req.id.pd!, rbuf, 64, 1)!;
     assert.equal(rdma_post_recv(req.id, 5n, rbuf, 64, mr), 0);
@@ -638,11 +686,19 @@ describe('IT-API on the RoCE Interface (IB CM on QP1, RoCEv2 over loopback UDP)'
     assert.equal(rdma_listen(uid!, 4), 0);
     await rdmaListenReady(uid!);
     const replies = it_evd_create(a.ia, IT_CM_MSG_EVENT_STREAM, IT_EVD_OVERFLOW_DEFAULT, 8, 1, null).evd_handle;
-    const h = it_ud_service_request_handle_create({ type: IT_IANA_PORT, conn_qual: { port: rdma_get_src_port(uid!) } }, replies, await pathTo(a.ia, '127.0.0.1'), te('ud?'));
+    const h = it_ud_service_request_handle_create(
+      { type: IT_IANA_PORT, conn_qual: { port: rdma_get_src_port(uid!) } },
+      replies,
+      await pathTo(a.ia, '127.0.0.1'),
+      te('ud?'),
+    );
     it_ud_service_request(h);
     const ureq = await cmNext(ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
     assert.equal(Buffer.from(ureq.param.ud.private_data!.subarray(0, 3)).toString(), 'ud?');
-    assert.equal(rdma_create_qp(ureq.id, null, { cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 }, qp_type: 4 }), 0);
+    assert.equal(
+      rdma_create_qp(ureq.id, null, { cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 }, qp_type: 4 }),
+      0,
+    );
     assert.equal(await rdma_accept(ureq.id, null), 0);
     rdma_ack_cm_event(ureq);
     const rep = (await nextOf(replies, IT_CM_MSG_UD_SERVICE_REPLY_EVENT)) as it_ud_svc_reply_event_t;

@@ -108,16 +108,24 @@ test('examples/itapi/rping-server: a client that stops early is a failure for --
 test('examples/itapi/rping-server: an address that is not local is refused', { timeout: 20_000 }, async () => {
   const srv = start([server, '--addr', '192.0.2.77', '--port', '0']);
   assert.equal(await srv.done, 1);
-  assert.ok(srv.lines.some((l) => /192\.0\.2\.77 is not an address of this host/.test(l)), srv.lines.join('\n'));
+  assert.ok(
+    srv.lines.some((l) => /192\.0\.2\.77 is not an address of this host/.test(l)),
+    srv.lines.join('\n'),
+  );
 });
 
 for (const size of [64, 65535]) {
-  test(`examples/itapi/rping-server --device softroce0: softrdma rping -c -C 100 -V -S ${size} on RoCE (IB CM on QP1)`, { timeout: 120_000 }, async () => {
+  test(`examples/itapi/rping-server --device softroce0: softrdma rping -c -C 100 -V -S ${size} on RoCE (IB CM on QP1)`, {
+    timeout: 120_000,
+  }, async () => {
     const udp = String(await freeUdpPort());
-    const srv = start([server, '--device', 'softroce0', '--addr', '127.0.0.2', '--port', '0', '--count', '100', '--size', String(size), '-v'], {
-      SOFTRDMA_ROCE_ADDRS: '127.0.0.2',
-      SOFTRDMA_ROCE_PORT: udp,
-    });
+    const srv = start(
+      [server, '--device', 'softroce0', '--addr', '127.0.0.2', '--port', '0', '--count', '100', '--size', String(size), '-v'],
+      {
+        SOFTRDMA_ROCE_ADDRS: '127.0.0.2',
+        SOFTRDMA_ROCE_PORT: udp,
+      },
+    );
     let cl: ReturnType<typeof start> | null = null;
     try {
       const m = await srv.waitFor(/^rping server listening on 127\.0\.0\.2:(\d+)$/);

@@ -63,13 +63,23 @@ test('binding: every transport-dependent call answers its iWARP status and it_ia
     ['it_post_recvfrom', () => it_post_recvfrom(s.ep, [seg(reg(s.pz, 64))], 1n, 1 as never)],
     [
       'it_post_sendto',
-      () => it_post_sendto(s.ep, [], 1n, 1 as never, { type: IT_DG_TYPE_IB_UD, addr: { ud: { addr: {} as never, ep_info: { ud_ep_id: 1, ud_ep_key: 1 } } } }),
+      () =>
+        it_post_sendto(s.ep, [], 1n, 1 as never, {
+          type: IT_DG_TYPE_IB_UD,
+          addr: { ud: { addr: {} as never, ep_info: { ud_ep_id: 1, ud_ep_key: 1 } } },
+        }),
     ],
     ['it_ud_service_reply', () => it_ud_service_reply({} as never, IT_UD_SVC_EP_INFO_VALID, { ud_ep_id: 1, ud_ep_key: 1 }, null)],
     ['it_ud_service_request', () => it_ud_service_request({} as never)],
     [
       'it_ud_service_request_handle_create',
-      () => it_ud_service_request_handle_create({ type: IT_IANA_PORT, conn_qual: { port: 1 } }, sevd(s.ia, IT_CM_MSG_EVENT_STREAM, 4), loopPath(), null),
+      () =>
+        it_ud_service_request_handle_create(
+          { type: IT_IANA_PORT, conn_qual: { port: 1 } },
+          sevd(s.ia, IT_CM_MSG_EVENT_STREAM, 4),
+          loopPath(),
+          null,
+        ),
     ],
     ['it_ud_service_request_handle_free', () => it_ud_service_request_handle_free({} as never)],
     ['it_ud_service_request_handle_query', () => it_ud_service_request_handle_query({} as never, 0x1 as never)],

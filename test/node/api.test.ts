@@ -139,39 +139,46 @@ describe('Node API', () => {
       const closed = await dev.listen({ host: '127.0.0.1' });
       const port = closed.port;
       await closed.close();
-      await assert.rejects(dev.connect({ port }), (e: unknown) => e instanceof ConnectError && e.code === 'ECONNREFUSED' && e.privateData === null);
+      await assert.rejects(
+        dev.connect({ port }),
+        (e: unknown) => e instanceof ConnectError && e.code === 'ECONNREFUSED' && e.privateData === null,
+      );
     });
   }
 
   for (const transport of ['iwarp', 'rocev2'] as const) {
-    test(`${transport}: a queued request leaves the listener's queue once rejected, or once the client gave up; the iterator never yields a dead one`, T, async () => {
-      await using dev = openDevice({ transport });
-      await using l = await dev.listen({ host: '127.0.0.1', backlog: 4 });
-      // Two requests wait in the queue (nobody iterates yet).
-      const a = dev.connect({ port: l.port, privateData: Buffer.from('a') }).catch((e: unknown) => e);
-      const b = dev.connect({ port: l.port, privateData: Buffer.from('b') });
-      await until(() => l.pending === 2, 10_000, 'two queued requests');
-      const first = (await l.next())!;
-      assert.equal(Buffer.from(first.privateData).toString(), 'a');
-      first.reject(Buffer.from('no'));
-      assert.ok(first.settled);
-      assert.equal(l.pending, 1);
-      assert.ok((await a) instanceof ConnectError);
-      // A client that gives up while its request is queued: the request leaves the queue.
-      const ac = new AbortController();
-      const gaveUp = dev.connect({ port: l.port, privateData: Buffer.from('c'), signal: ac.signal });
-      await until(() => l.pending === 2, 10_000, 'the third request queued');
-      ac.abort();
-      await assert.rejects(gaveUp, (e: Error) => e.name === 'AbortError');
-      await until(() => l.pending === 1, 10_000, 'the abandoned request to leave the queue');
-      const second = (await l.next())!;
-      assert.equal(Buffer.from(second.privateData).toString(), 'b');
-      await using s = await second.accept();
-      await using c = await b;
-      await c.send(Buffer.from('live'));
-      assert.equal((await s.receive()).data.toString(), 'live');
-      assert.equal(l.pending, 0);
-    });
+    test(
+      `${transport}: a queued request leaves the listener's queue once rejected, or once the client gave up; the iterator never yields a dead one`,
+      T,
+      async () => {
+        await using dev = openDevice({ transport });
+        await using l = await dev.listen({ host: '127.0.0.1', backlog: 4 });
+        // Two requests wait in the queue (nobody iterates yet).
+        const a = dev.connect({ port: l.port, privateData: Buffer.from('a') }).catch((e: unknown) => e);
+        const b = dev.connect({ port: l.port, privateData: Buffer.from('b') });
+        await until(() => l.pending === 2, 10_000, 'two queued requests');
+        const first = (await l.next())!;
+        assert.equal(Buffer.from(first.privateData).toString(), 'a');
+        first.reject(Buffer.from('no'));
+        assert.ok(first.settled);
+        assert.equal(l.pending, 1);
+        assert.ok((await a) instanceof ConnectError);
+        // A client that gives up while its request is queued: the request leaves the queue.
+        const ac = new AbortController();
+        const gaveUp = dev.connect({ port: l.port, privateData: Buffer.from('c'), signal: ac.signal });
+        await until(() => l.pending === 2, 10_000, 'the third request queued');
+        ac.abort();
+        await assert.rejects(gaveUp, (e: Error) => e.name === 'AbortError');
+        await until(() => l.pending === 1, 10_000, 'the abandoned request to leave the queue');
+        const second = (await l.next())!;
+        assert.equal(Buffer.from(second.privateData).toString(), 'b');
+        await using s = await second.accept();
+        await using c = await b;
+        await c.send(Buffer.from('live'));
+        assert.equal((await s.receive()).data.toString(), 'live');
+        assert.equal(l.pending, 0);
+      },
+    );
   }
 
   for (const transport of ['iwarp', 'rocev2'] as const) {
@@ -183,7 +190,10 @@ describe('Node API', () => {
       await until(() => l.pending === 1, 10_000, 'the request to reach the listener');
       ac.abort();
       await assert.rejects(p, (e: Error) => e.name === 'AbortError');
-      await assert.rejects(dev.connect({ port: l.port, timeout: 300 }), (e: unknown) => e instanceof ConnectError && e.code === 'ETIMEDOUT');
+      await assert.rejects(
+        dev.connect({ port: l.port, timeout: 300 }),
+        (e: unknown) => e instanceof ConnectError && e.code === 'ETIMEDOUT',
+      );
       await until(() => l.pending === 0, 10_000, 'the abandoned requests to leave the queue');
       assert.equal(dev.owned.size, 1); // the listener only
     });
@@ -214,52 +224,64 @@ describe('Node API', () => {
   });
 
   for (const transport of ['iwarp', 'rocev2'] as const) {
-    test(`${transport}: AbortSignal during a pending operation: a posted one rejects at once, a waiting one is never posted`, T, async () => {
-      await using dev = openDevice({ transport });
-      const { l, client, server } = await pairOn(dev, { maxOutstanding: 1 });
-      const big = dev.register(Buffer.alloc(8 << 20), { remoteRead: true });
-      const posted = new AbortController();
-      const p1 = client.read(big, undefined, { signal: posted.signal });
-      const waiting = new AbortController();
-      const p2 = client.read(big.remote(0, 8), 8, { signal: waiting.signal });
-      await Promise.resolve();
-      assert.equal(client.stats.waiting, 1);
-      waiting.abort();
-      posted.abort();
-      await assert.rejects(p1, (e: Error) => e.name === 'AbortError');
-      await assert.rejects(p2, (e: Error) => e.name === 'AbortError');
-      assert.equal(client.stats.waiting, 0);
-      // The posted Read still completes on the wire and frees its slot; the waiting one never went out.
-      await until(() => client.stats.outstanding === 0, 10_000, 'the aborted Read to complete');
-      assert.equal(client.stats.posted, 1);
-      assert.equal(Buffer.from(await client.read(big.remote(0, 4))).length, 4);
-      await closeAll(client, server, l);
-    });
+    test(
+      `${transport}: AbortSignal during a pending operation: a posted one rejects at once, a waiting one is never posted`,
+      T,
+      async () => {
+        await using dev = openDevice({ transport });
+        const { l, client, server } = await pairOn(dev, { maxOutstanding: 1 });
+        const big = dev.register(Buffer.alloc(8 << 20), { remoteRead: true });
+        const posted = new AbortController();
+        const p1 = client.read(big, undefined, { signal: posted.signal });
+        const waiting = new AbortController();
+        const p2 = client.read(big.remote(0, 8), 8, { signal: waiting.signal });
+        await Promise.resolve();
+        assert.equal(client.stats.waiting, 1);
+        waiting.abort();
+        posted.abort();
+        await assert.rejects(p1, (e: Error) => e.name === 'AbortError');
+        await assert.rejects(p2, (e: Error) => e.name === 'AbortError');
+        assert.equal(client.stats.waiting, 0);
+        // The posted Read still completes on the wire and frees its slot; the waiting one never went out.
+        await until(() => client.stats.outstanding === 0, 10_000, 'the aborted Read to complete');
+        assert.equal(client.stats.posted, 1);
+        assert.equal(Buffer.from(await client.read(big.remote(0, 4))).length, 4);
+        await closeAll(client, server, l);
+      },
+    );
   }
 
   for (const transport of ['iwarp', 'rocev2'] as const) {
-    test(`${transport}: typed errors: bad rkey → WcError with the spec name; later work rejects (closed on iWARP, flushed on RoCE)`, T, async () => {
-      await using dev = openDevice({ transport });
-      const { l, client, server } = await pairOn(dev);
-      const r = dev.register(Buffer.alloc(64), { remoteRead: true });
-      const bad = new RemoteBuffer(r.addr, (r.rkey + 0x100) >>> 0, 64);
-      const err = await client.read(bad).then(
-        () => assert.fail('read with a bad rkey succeeded'),
-        (e: unknown) => e,
-      );
-      assert.ok(err instanceof WcError, String(err));
-      // The peer's Terminate names our Read Request: Remote Access, as rxe's NAK gives it (not a flush).
-      assert.equal(err.code, 'IBV_WC_REM_ACCESS_ERR');
-      assert.notEqual(err.status, 0);
-      assert.match(err.message, new RegExp(`read failed: ${err.code} \\(`));
-      // iWARP: the Terminate ends the connection (rdma_cm DISCONNECTED). RoCE: the NAK moves the
-      // requester QP to Error with no CM message, so later work is flushed (IBTA §10.8.3.3).
-      if (transport === 'iwarp') {
-        await client.closed;
-        await assert.rejects(client.write(Buffer.alloc(1), r), ConnectionClosedError);
-      } else await assert.rejects(client.write(Buffer.alloc(1), r), (e: unknown) => (e instanceof WcError && e.code === 'IBV_WC_WR_FLUSH_ERR') || e instanceof ConnectionClosedError);
-      await closeAll(client, server, l);
-    });
+    test(
+      `${transport}: typed errors: bad rkey → WcError with the spec name; later work rejects (closed on iWARP, flushed on RoCE)`,
+      T,
+      async () => {
+        await using dev = openDevice({ transport });
+        const { l, client, server } = await pairOn(dev);
+        const r = dev.register(Buffer.alloc(64), { remoteRead: true });
+        const bad = new RemoteBuffer(r.addr, (r.rkey + 0x100) >>> 0, 64);
+        const err = await client.read(bad).then(
+          () => assert.fail('read with a bad rkey succeeded'),
+          (e: unknown) => e,
+        );
+        assert.ok(err instanceof WcError, String(err));
+        // The peer's Terminate names our Read Request: Remote Access, as rxe's NAK gives it (not a flush).
+        assert.equal(err.code, 'IBV_WC_REM_ACCESS_ERR');
+        assert.notEqual(err.status, 0);
+        assert.match(err.message, new RegExp(`read failed: ${err.code} \\(`));
+        // iWARP: the Terminate ends the connection (rdma_cm DISCONNECTED). RoCE: the NAK moves the
+        // requester QP to Error with no CM message, so later work is flushed (IBTA §10.8.3.3).
+        if (transport === 'iwarp') {
+          await client.closed;
+          await assert.rejects(client.write(Buffer.alloc(1), r), ConnectionClosedError);
+        } else
+          await assert.rejects(
+            client.write(Buffer.alloc(1), r),
+            (e: unknown) => (e instanceof WcError && e.code === 'IBV_WC_WR_FLUSH_ERR') || e instanceof ConnectionClosedError,
+          );
+        await closeAll(client, server, l);
+      },
+    );
   }
 
   test('typed errors: a Send with no receive posted terminates the connection; pending work rejects with WcError', T, async () => {
@@ -268,7 +290,10 @@ describe('Node API', () => {
     const r = dev.register(Buffer.alloc(1 << 20), { remoteRead: true });
     // iWARP has no RNR: the responder Terminates (RFC 5041 §7.2); the Send itself may complete
     // on local delivery, the Reads behind it cannot.
-    const results = await Promise.allSettled([client.send(Buffer.from('nobody listens')), ...Array.from({ length: 8 }, () => client.read(r))]);
+    const results = await Promise.allSettled([
+      client.send(Buffer.from('nobody listens')),
+      ...Array.from({ length: 8 }, () => client.read(r)),
+    ]);
     const errors = results.filter((x) => x.status === 'rejected').map((x) => (x as PromiseRejectedResult).reason);
     assert.ok(errors.length >= 8, `${errors.length} rejected`);
     for (const e of errors) assert.ok(e instanceof WcError || e instanceof ConnectionClosedError, String(e));
@@ -277,23 +302,27 @@ describe('Node API', () => {
     await closeAll(client, server, l);
   });
 
-  test('rocev2: a Send with no receive posted waits (RNR NAKs, rnr_retry_count 7 = retry forever, IBTA §9.7.5.2.8); the peer closing rejects it', T, async () => {
-    await using dev = openDevice({ transport: 'rocev2' });
-    const { l, client, server } = await pairOn(dev, {}, { receive: { count: 0 } });
-    const p = client.send(Buffer.from('nobody listens'));
-    let settled = false;
-    p.then(
-      () => (settled = true),
-      () => (settled = true),
-    );
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(settled, false);
-    assert.equal(client.stats.outstanding, 1);
-    await server.close(); // DREQ: the client's QP goes to Error, the Send is flushed
-    await assert.rejects(p, (e: unknown) => e instanceof WcError || e instanceof ConnectionClosedError);
-    await client.closed;
-    await closeAll(client, l);
-  });
+  test(
+    'rocev2: a Send with no receive posted waits (RNR NAKs, rnr_retry_count 7 = retry forever, IBTA §9.7.5.2.8); the peer closing rejects it',
+    T,
+    async () => {
+      await using dev = openDevice({ transport: 'rocev2' });
+      const { l, client, server } = await pairOn(dev, {}, { receive: { count: 0 } });
+      const p = client.send(Buffer.from('nobody listens'));
+      let settled = false;
+      p.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(settled, false);
+      assert.equal(client.stats.outstanding, 1);
+      await server.close(); // DREQ: the client's QP goes to Error, the Send is flushed
+      await assert.rejects(p, (e: unknown) => e instanceof WcError || e instanceof ConnectionClosedError);
+      await client.closed;
+      await closeAll(client, l);
+    },
+  );
 
   for (const transport of ['iwarp', 'rocev2'] as const) {
     test(`${transport}: 10,000 operations against a window of 16: at most 16 posted, all complete, in order`, T, async () => {
@@ -370,10 +399,10 @@ describe('Node API', () => {
     test(`${transport}: a peer that dies mid-operation rejects every pending promise`, T, async () => {
       const fixture = fileURLToPath(new URL('./peer-fixture.js', import.meta.url));
       const child: ChildProcess = spawn(process.execPath, [fixture, transport], {
-          stdio: ['ignore', 'pipe', 'inherit'],
-          // On RoCE the peer is another host: its own address on this process's UDP port.
-          env: transport === 'rocev2' ? { ...process.env, SOFTRDMA_ROCE_ADDRS: '127.0.0.2' } : process.env,
-        });
+        stdio: ['ignore', 'pipe', 'inherit'],
+        // On RoCE the peer is another host: its own address on this process's UDP port.
+        env: transport === 'rocev2' ? { ...process.env, SOFTRDMA_ROCE_ADDRS: '127.0.0.2' } : process.env,
+      });
       try {
         let out = '';
         const port = await new Promise<number>((resolve, reject) => {
@@ -401,11 +430,23 @@ describe('Node API', () => {
           const e = (s as PromiseRejectedResult).reason;
           assert.ok(e instanceof WcError || e instanceof ConnectionClosedError, String(e));
         }
-        assert.ok(settled.some((s) => (s as PromiseRejectedResult).reason instanceof WcError && (s as PromiseRejectedResult).reason.code === 'IBV_WC_WR_FLUSH_ERR'));
+        assert.ok(
+          settled.some(
+            (s) =>
+              (s as PromiseRejectedResult).reason instanceof WcError && (s as PromiseRejectedResult).reason.code === 'IBV_WC_WR_FLUSH_ERR',
+          ),
+        );
         // iWARP learns of the death from TCP (DISCONNECTED); RoCE from the retry counter running
         // out (IBV_WC_RETRY_EXC_ERR, then every other WR flushed): no CM event, the QP is in Error.
         if (transport === 'iwarp') await c.closed;
-        else assert.ok(settled.some((s) => (s as PromiseRejectedResult).reason instanceof WcError && (s as PromiseRejectedResult).reason.code === 'IBV_WC_RETRY_EXC_ERR'));
+        else
+          assert.ok(
+            settled.some(
+              (s) =>
+                (s as PromiseRejectedResult).reason instanceof WcError &&
+                (s as PromiseRejectedResult).reason.code === 'IBV_WC_RETRY_EXC_ERR',
+            ),
+          );
       } finally {
         child.kill('SIGKILL');
       }
@@ -440,7 +481,9 @@ describe('Node API', () => {
     else assert.equal((await server.receive()).imm, 0xabcd);
     await closeAll(client, server, l);
     if (!dev.capabilities.atomics || imm !== null) {
-      t.skip(`${dev.name} has no RDMA atomics / immediate data yet (verbs: ibv_post_send → EINVAL, atomic_cap IBV_ATOMIC_NONE); the result path is tested once the atomics branch lands`);
+      t.skip(
+        `${dev.name} has no RDMA atomics / immediate data yet (verbs: ibv_post_send → EINVAL, atomic_cap IBV_ATOMIC_NONE); the result path is tested once the atomics branch lands`,
+      );
     }
   });
 

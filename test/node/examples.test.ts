@@ -34,7 +34,10 @@ async function missing(transport: Transport): Promise<string | null> {
 const UDP = String(await freeUdpPort());
 function roleOf(transport: Transport, role: 'server' | 'client'): { env: NodeJS.ProcessEnv; args: string[] } {
   if (transport !== 'rocev2') return { env: process.env, args: [] };
-  return { env: { ...process.env, SOFTRDMA_ROCE_PORT: UDP, SOFTRDMA_ROCE_ADDRS: role === 'server' ? '127.0.0.2' : '127.0.0.1' }, args: ['--host', '127.0.0.2'] };
+  return {
+    env: { ...process.env, SOFTRDMA_ROCE_PORT: UDP, SOFTRDMA_ROCE_ADDRS: role === 'server' ? '127.0.0.2' : '127.0.0.1' },
+    args: ['--host', '127.0.0.2'],
+  };
 }
 
 /** Runs `node script ...args`; `port` resolves with the "PORT n" it prints; `done` with its exit code and output. */
@@ -55,7 +58,9 @@ function run(script: string, args: string[], env: NodeJS.ProcessEnv = process.en
 }
 
 for (const transport of ['iwarp', 'rocev2'] as const) {
-  test(`examples/node-api/kv-cache on ${transport}: a client process reads values with one-sided RDMA Reads from a server process`, { timeout: T }, async (t) => {
+  test(`examples/node-api/kv-cache on ${transport}: a client process reads values with one-sided RDMA Reads from a server process`, {
+    timeout: T,
+  }, async (t) => {
     const why = await missing(transport);
     if (why) return t.skip(why);
     const S = roleOf(transport, 'server');
@@ -63,7 +68,11 @@ for (const transport of ['iwarp', 'rocev2'] as const) {
     const srv = run(example('kv-cache'), ['server', '--transport', transport, ...S.args], S.env);
     try {
       const port = await Promise.race([srv.port, srv.done.then((r) => assert.fail(`server exited ${r.code}: ${r.err}`))]);
-      const cli = await run(example('kv-cache'), ['client', String(port), 'rdma', 'beta', 'nope', '--transport', transport, ...C.args], C.env).done;
+      const cli = await run(
+        example('kv-cache'),
+        ['client', String(port), 'rdma', 'beta', 'nope', '--transport', transport, ...C.args],
+        C.env,
+      ).done;
       assert.equal(cli.code, 0, cli.err);
       assert.equal(cli.out, 'rdma = remote direct memory access\nbeta = second letter\nnope = (not found)\n');
       const s = await srv.done;
@@ -74,7 +83,9 @@ for (const transport of ['iwarp', 'rocev2'] as const) {
     }
   });
 
-  test(`examples/node-api/file-transfer on ${transport}: RDMA Writes then a completion message, between two processes`, { timeout: T }, async (t) => {
+  test(`examples/node-api/file-transfer on ${transport}: RDMA Writes then a completion message, between two processes`, {
+    timeout: T,
+  }, async (t) => {
     const why = await missing(transport);
     if (why) return t.skip(why);
     const dir = await mkdtemp(join(tmpdir(), 'softrdma-ft-test-'));
@@ -86,7 +97,11 @@ for (const transport of ['iwarp', 'rocev2'] as const) {
       const data = randomBytes(3 * 65536 + 12345);
       await writeFile(join(dir, 'f.bin'), data);
       const port = await Promise.race([srv.port, srv.done.then((r) => assert.fail(`server exited ${r.code}: ${r.err}`))]);
-      const cli = await run(example('file-transfer'), ['client', String(port), join(dir, 'f.bin'), '--transport', transport, ...C.args], C.env).done;
+      const cli = await run(
+        example('file-transfer'),
+        ['client', String(port), join(dir, 'f.bin'), '--transport', transport, ...C.args],
+        C.env,
+      ).done;
       assert.equal(cli.code, 0, cli.err);
       assert.match(cli.out, /client: sent f\.bin \(208953 bytes in 4 RDMA Writes\): ok/);
       const s = await srv.done;

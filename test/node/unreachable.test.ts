@@ -35,9 +35,10 @@ async function tcpErrno(): Promise<string | null> {
   });
 }
 
-test('connect to an address without a route: ConnectError with the socket\'s errno; rping says it too', async (t) => {
+test("connect to an address without a route: ConnectError with the socket's errno; rping says it too", async (t) => {
   const code = await tcpErrno();
-  if (code === null || code === 'ETIMEDOUT') return t.skip(`${NOWHERE} does not fail at once here (there is a default route): run in a network namespace with only lo`);
+  if (code === null || code === 'ETIMEDOUT')
+    return t.skip(`${NOWHERE} does not fail at once here (there is a default route): run in a network namespace with only lo`);
   const dev = openDevice();
   try {
     await assert.rejects(dev.connect({ host: NOWHERE, port: 7174, timeout: 5000 }), (e: unknown) => {

@@ -61,7 +61,12 @@ test('the ownership table names files that exist and identifiers found in them',
         else problems.push(`${rule}: no file ${t}`);
       } else {
         // `Rnic.gidTableChanged` → gidTableChanged; `COMMANDS` → COMMANDS
-        names.push(t.replace(/\(.*\)$/, '').split('.').pop()!);
+        names.push(
+          t
+            .replace(/\(.*\)$/, '')
+            .split('.')
+            .pop()!,
+        );
       }
     }
     if (paths.length === 0) problems.push(`${rule}: names no file`);

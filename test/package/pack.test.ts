@@ -19,7 +19,22 @@ const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
 const T = { timeout: 120_000 };
 
 /** Example files that use only the public entry points (rdma_rc_example uses engine internals). */
-const EXAMPLES = ['itapi/common.ts', 'itapi/client.ts', 'itapi/server.ts', 'itapi/rping-server.ts', 'itapi/run.ts', 'verbs/common.ts', 'verbs/cm_con_data.ts', 'verbs/srq.ts', 'verbs/iwarp_unsupported.ts', 'getting-started/verbs.ts', 'getting-started/itapi.ts', 'node-api/kv-cache.ts', 'node-api/file-transfer.ts', 'node-api/hello.ts'];
+const EXAMPLES = [
+  'itapi/common.ts',
+  'itapi/client.ts',
+  'itapi/server.ts',
+  'itapi/rping-server.ts',
+  'itapi/run.ts',
+  'verbs/common.ts',
+  'verbs/cm_con_data.ts',
+  'verbs/srq.ts',
+  'verbs/iwarp_unsupported.ts',
+  'getting-started/verbs.ts',
+  'getting-started/itapi.ts',
+  'node-api/kv-cache.ts',
+  'node-api/file-transfer.ts',
+  'node-api/hello.ts',
+];
 
 let dir = '';
 let installed = false;
@@ -34,7 +49,10 @@ describe('the packed package, installed into an empty project', () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'softrdma-pack-'));
     // The build is current (npm test builds first); --ignore-scripts skips `prepare`'s rebuild.
-    const tgz = execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const tgz = execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!;
     const app = join(dir, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }));
@@ -44,7 +62,8 @@ describe('the packed package, installed into an empty project', () => {
       // The dependencies are not in npm's cache (no `npm ci` here): try the registry once.
       const online = sh(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tgz)], app);
       if (online.status === 0) installed = true;
-      else if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|network/i.test(online.stderr)) skipReason = 'the dependencies are not in npm\'s cache and the registry is unreachable';
+      else if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|network/i.test(online.stderr))
+        skipReason = "the dependencies are not in npm's cache and the registry is unreachable";
       else assert.fail(`npm install failed:\n${online.stderr}`);
     } else assert.fail(`npm install --offline failed:\n${r.stderr}`);
   });
@@ -61,7 +80,19 @@ describe('the packed package, installed into an empty project', () => {
   test('the tarball holds the LICENSE, the sources the maps point at, and the examples', T, (t) => {
     if (!need(t)) return;
     const pkg = join(app(), 'node_modules', 'softrdma');
-    for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/src/index.d.ts', 'src/verbs/rdma_cm.ts', 'examples/getting-started/verbs.ts', 'dist/examples/getting-started/verbs.js', 'docs/getting-started.md', 'docs/cli.md', 'man/softrdma.1', 'examples/node-api/hello.mjs']) {
+    for (const f of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/src/index.d.ts',
+      'src/verbs/rdma_cm.ts',
+      'examples/getting-started/verbs.ts',
+      'dist/examples/getting-started/verbs.js',
+      'docs/getting-started.md',
+      'docs/cli.md',
+      'man/softrdma.1',
+      'examples/node-api/hello.mjs',
+    ]) {
       assert.ok(existsSync(join(pkg, f)), f);
     }
     assert.ok(!existsSync(join(pkg, 'dist/test')), 'tests are not shipped');
@@ -95,9 +126,17 @@ describe('the packed package, installed into an empty project', () => {
     const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
     assert.match(blocks[0]!, /^npm ci\b[^\n]*\nnpx softrdma perf write\b[^\n]*\nnpm test\b/, 'the README starts with the set-up');
     const scripts = blocks
-      .map((b) => b.split('\n').filter((l) => /^(npx softrdma|sleep \d+; npx softrdma)/.test(l)).join('\n'))
+      .map((b) =>
+        b
+          .split('\n')
+          .filter((l) => /^(npx softrdma|sleep \d+; npx softrdma)/.test(l))
+          .join('\n'),
+      )
       .filter(Boolean);
-    assert.ok(scripts.some((b) => b.includes('npx softrdma perf write')), 'the main job is in the README');
+    assert.ok(
+      scripts.some((b) => b.includes('npx softrdma perf write')),
+      'the main job is in the README',
+    );
     for (const b of scripts) {
       const script = `set -e\n${b.replaceAll('npx softrdma', 'npx --offline softrdma')}\nwait`;
       const r = spawnSync('sh', ['-c', script], { cwd: app(), encoding: 'utf8', timeout: 90_000 });
@@ -164,5 +203,4 @@ describe('the packed package, installed into an empty project', () => {
       assert.match(r.stdout, /server: received "hello"\nserver: buffer now holds "written by RDMA Write"\n(.*\n)*done\n$/);
     });
   }
-
 });

@@ -14,12 +14,12 @@ import { encodeRequest, FrameReader, formatPayload, parsePayload, PreloadOp } fr
 import { devices } from '../../src/verbs/device.js';
 
 class Conn {
-  private seq = 0;
-  private readonly reader = new FrameReader(8);
-  private readonly waiting: ((f: Buffer) => void)[] = [];
+  #seq = 0;
+  readonly #reader = new FrameReader(8);
+  readonly #waiting: ((f: Buffer) => void)[] = [];
   constructor(readonly s: net.Socket) {
     s.on('data', (c) => {
-      for (const f of this.reader.push(c)) this.waiting.shift()?.(f);
+      for (const f of this.#reader.push(c)) this.#waiting.shift()?.(f);
     });
   }
   static open(path: string): Promise<Conn> {
@@ -29,9 +29,9 @@ class Conn {
     });
   }
   call(op: PreloadOp, fields: [string, string | number][] = []): Promise<{ errno: number; m: Map<string, string> }> {
-    const seq = ++this.seq;
+    const seq = ++this.#seq;
     return new Promise((resolve) => {
-      this.waiting.push((f) => {
+      this.#waiting.push((f) => {
         assert.equal(f.readUInt32LE(0), seq);
         resolve({ errno: f.readInt32LE(4), m: parsePayload(f.subarray(8))! });
       });
@@ -54,7 +54,10 @@ test('devices, queries, PDs; a client that disconnects has its objects freed', a
     assert.equal(list.errno, 0);
     const names = devices().map((x) => x.name);
     assert.equal(Number(list.m.get('count')), names.length);
-    assert.deepEqual(names.map((_, i) => list.m.get(`name.${i}`)), names);
+    assert.deepEqual(
+      names.map((_, i) => list.m.get(`name.${i}`)),
+      names,
+    );
     const open = await c.call(PreloadOp.OPEN_DEVICE, [['name', names[0]!]]);
     assert.equal(open.errno, 0);
     const ctx = open.m.get('ctx')!;
@@ -62,9 +65,34 @@ test('devices, queries, PDs; a client that disconnects has its objects freed', a
     assert.equal(q.errno, 0);
     assert.equal(BigInt(q.m.get('node_guid')!), devices()[0]!.guid);
     assert.ok(Number(q.m.get('phys_port_cnt')) >= 1);
-    assert.equal((await c.call(PreloadOp.QUERY_PORT, [['ctx', ctx], ['port', 1]])).errno, 0);
-    assert.equal((await c.call(PreloadOp.QUERY_GID, [['ctx', ctx], ['port', 1], ['index', 0]])).m.get('gid')?.length, 32);
-    assert.equal((await c.call(PreloadOp.QUERY_PORT, [['ctx', 999], ['port', 1]])).errno, 22);
+    assert.equal(
+      (
+        await c.call(PreloadOp.QUERY_PORT, [
+          ['ctx', ctx],
+          ['port', 1],
+        ])
+      ).errno,
+      0,
+    );
+    assert.equal(
+      (
+        await c.call(PreloadOp.QUERY_GID, [
+          ['ctx', ctx],
+          ['port', 1],
+          ['index', 0],
+        ])
+      ).m.get('gid')?.length,
+      32,
+    );
+    assert.equal(
+      (
+        await c.call(PreloadOp.QUERY_PORT, [
+          ['ctx', 999],
+          ['port', 1],
+        ])
+      ).errno,
+      22,
+    );
     const pd = await c.call(PreloadOp.ALLOC_PD, [['ctx', ctx]]);
     assert.equal(pd.errno, 0);
     await c.call(PreloadOp.ALLOC_PD, [['ctx', ctx]]);
@@ -73,10 +101,34 @@ test('devices, queries, PDs; a client that disconnects has its objects freed', a
     const other = await Conn.open(d.path);
     assert.equal((await other.call(PreloadOp.DEALLOC_PD, [['pd', pd.m.get('pd')!]])).errno, 22);
     other.s.destroy();
-    assert.deepEqual(d.resources(), { clients: 2, contexts: 1, pds: 2, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0, cmChannels: 0, cmIds: 0 });
+    assert.deepEqual(d.resources(), {
+      clients: 2,
+      contexts: 1,
+      pds: 2,
+      mrs: 0,
+      channels: 0,
+      cqs: 0,
+      qps: 0,
+      ahs: 0,
+      srqs: 0,
+      cmChannels: 0,
+      cmIds: 0,
+    });
     c.s.destroy();
     await atRest(d);
-    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0, cmChannels: 0, cmIds: 0 });
+    assert.deepEqual(d.resources(), {
+      clients: 0,
+      contexts: 0,
+      pds: 0,
+      mrs: 0,
+      channels: 0,
+      cqs: 0,
+      qps: 0,
+      ahs: 0,
+      srqs: 0,
+      cmChannels: 0,
+      cmIds: 0,
+    });
     // The device can be opened again by a new client: nothing of the old one is left behind.
     const c2 = await Conn.open(d.path);
     assert.equal((await c2.call(PreloadOp.OPEN_DEVICE, [['name', names[0]!]])).errno, 0);

@@ -30,13 +30,17 @@ const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 /** Why the programs cannot run here, or null. */
 function missing(...progs: string[]): string | null {
   if (!existsSync(preloadLibraryPath())) return 'libsoftrdma.so is not built (needs a C compiler and libibverbs-dev at install)';
-  for (const p of progs) if (spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0) return `${p} is not installed (Debian: ibverbs-utils, perftest)`;
+  for (const p of progs)
+    if (spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0) return `${p} is not installed (Debian: ibverbs-utils, perftest)`;
   return null;
 }
 
 /** Why programs that register memory cannot run here (the daemon's addon maps it), or null. */
 function missingMem(...progs: string[]): string | null {
-  return missing(...progs) ?? (preloadAddon() ? null : 'softrdma_preload.node is not built (no node_api.h at install): the daemon cannot map program memory');
+  return (
+    missing(...progs) ??
+    (preloadAddon() ? null : 'softrdma_preload.node is not built (no node_api.h at install): the daemon cannot map program memory')
+  );
 }
 
 /** Runs `softrdma exec -- ARGS` (asynchronously: the daemon answers from this process). */
@@ -56,7 +60,19 @@ async function withDaemon(fn: (d: PreloadDaemon) => Promise<void>): Promise<void
   try {
     await fn(d);
     while (d.resources().clients !== 0) await new Promise((r) => setImmediate(r));
-    assert.deepEqual(d.resources(), { clients: 0, contexts: 0, pds: 0, mrs: 0, channels: 0, cqs: 0, qps: 0, ahs: 0, srqs: 0, cmChannels: 0, cmIds: 0 });
+    assert.deepEqual(d.resources(), {
+      clients: 0,
+      contexts: 0,
+      pds: 0,
+      mrs: 0,
+      channels: 0,
+      cqs: 0,
+      qps: 0,
+      ahs: 0,
+      srqs: 0,
+      cmChannels: 0,
+      cmIds: 0,
+    });
   } finally {
     await d.close();
   }
@@ -114,14 +130,21 @@ function num(v: string | undefined): bigint {
   return BigInt(v);
 }
 
-const guidText = (g: bigint) => g.toString(16).padStart(16, '0').replace(/(....)(?!$)/g, '$1:');
+const guidText = (g: bigint) =>
+  g
+    .toString(16)
+    .padStart(16, '0')
+    .replace(/(....)(?!$)/g, '$1:');
 
 test('ibv_devinfo -v describes each device as the verbs face queries it', { skip: missing('ibv_devinfo') ?? false }, () =>
   withDaemon(async (d) => {
     const r = await execUnder(d.path, ['ibv_devinfo', '-v']);
     assert.equal(r.code, 0, r.err);
     const got = blocks(r.out);
-    assert.deepEqual([...got.keys()], devices().map((x) => x.name));
+    assert.deepEqual(
+      [...got.keys()],
+      devices().map((x) => x.name),
+    );
     for (const dev of devices()) {
       const b = got.get(dev.name)!;
       const ctx = openDevice(dev)!;
@@ -173,7 +196,10 @@ test('ibv_devinfo -v describes each device as the verbs face queries it', { skip
 );
 
 /** Starts `softrdma exec -- ARGS` and gives its running output and end. */
-function startUnder(socket: string, args: string[]): { out: () => string; done: Promise<{ code: number | null; out: string; err: string }> } {
+function startUnder(
+  socket: string,
+  args: string[],
+): { out: () => string; done: Promise<{ code: number | null; out: string; err: string }> } {
   const child = spawn(process.execPath, [main, 'exec', '--socket', socket, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -243,47 +269,60 @@ for (const [prog, port] of [
   test(`perftest ${prog} between two softrdma exec processes`, { skip: missingMem(prog) ?? false }, () => perftest(prog, port));
 }
 
-test('ibv_rc_pingpong between two softrdma exec processes (checked data)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', [], 18601));
+test('ibv_rc_pingpong between two softrdma exec processes (checked data)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () =>
+  pingpong('ibv_rc_pingpong', [], 18601),
+);
 
-test('ibv_rc_pingpong with a completion channel (-e)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () => pingpong('ibv_rc_pingpong', ['-e'], 18602));
+test('ibv_rc_pingpong with a completion channel (-e)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () =>
+  pingpong('ibv_rc_pingpong', ['-e'], 18602),
+);
 
-test('ibv_uc_pingpong between two softrdma exec processes', { skip: missingMem('ibv_uc_pingpong') ?? false }, () => pingpong('ibv_uc_pingpong', [], 18603));
+test('ibv_uc_pingpong between two softrdma exec processes', { skip: missingMem('ibv_uc_pingpong') ?? false }, () =>
+  pingpong('ibv_uc_pingpong', [], 18603),
+);
 
-test('ibv_srq_pingpong between two softrdma exec processes (SRQ)', { skip: missingMem('ibv_srq_pingpong') ?? false }, () => pingpong('ibv_srq_pingpong', [], 18604));
+test('ibv_srq_pingpong between two softrdma exec processes (SRQ)', { skip: missingMem('ibv_srq_pingpong') ?? false }, () =>
+  pingpong('ibv_srq_pingpong', [], 18604),
+);
 
-test('ibv_ud_pingpong between two softrdma exec processes (UD, address handles)', { skip: missingMem('ibv_ud_pingpong') ?? false }, () => pingpong('ibv_ud_pingpong', [], 18605));
+test('ibv_ud_pingpong between two softrdma exec processes (UD, address handles)', { skip: missingMem('ibv_ud_pingpong') ?? false }, () =>
+  pingpong('ibv_ud_pingpong', [], 18605),
+);
 
-test('a program killed with SIGKILL mid-transfer: its objects are freed and the daemon serves on', { skip: missingMem('ibv_rc_pingpong', 'ibv_devices') ?? false }, () =>
-  withDaemon(async (d) => {
-    // The programs themselves (not through softrdma exec), so that the signal reaches them.
-    const env = { ...process.env, LD_PRELOAD: preloadLibraryPath(), SOFTRDMA_SOCKET: d.path };
-    const args = ['-d', 'softroce0', '-g', '0', '-p', '18621', '-n', '1000000'];
-    const run = (extra: string[]) => {
-      const child = spawn('ibv_rc_pingpong', [...args, ...extra], { env, stdio: 'ignore' });
-      return { child, done: new Promise<number | null>((r) => child.once('close', (_c, sig) => r(sig === 'SIGKILL' ? 9 : null))) };
-    };
-    const server = run([]);
-    let client: ReturnType<typeof run> | null = null;
-    try {
-      while (!listening(18621)) await new Promise((r) => setTimeout(r, 20));
-      client = run(['127.0.0.1']);
-      // Mid-transfer: messages are flowing.
-      while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
-      assert.ok(d.resources().mrs >= 2);
-      client.child.kill('SIGKILL');
-      assert.equal(await client.done, 9);
-      server.child.kill('SIGKILL');
-      assert.equal(await server.done, 9);
-    } finally {
-      // Nothing left behind if an assertion failed.
-      client?.child.kill('SIGKILL');
-      server.child.kill('SIGKILL');
-    }
-    // withDaemon checks every counter is back at rest; the daemon still answers a new program.
-    const r = await execUnder(d.path, ['ibv_devices']);
-    assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /softroce0/);
-  }),
+test(
+  'a program killed with SIGKILL mid-transfer: its objects are freed and the daemon serves on',
+  { skip: missingMem('ibv_rc_pingpong', 'ibv_devices') ?? false },
+  () =>
+    withDaemon(async (d) => {
+      // The programs themselves (not through softrdma exec), so that the signal reaches them.
+      const env = { ...process.env, LD_PRELOAD: preloadLibraryPath(), SOFTRDMA_SOCKET: d.path };
+      const args = ['-d', 'softroce0', '-g', '0', '-p', '18621', '-n', '1000000'];
+      const run = (extra: string[]) => {
+        const child = spawn('ibv_rc_pingpong', [...args, ...extra], { env, stdio: 'ignore' });
+        return { child, done: new Promise<number | null>((r) => child.once('close', (_c, sig) => r(sig === 'SIGKILL' ? 9 : null))) };
+      };
+      const server = run([]);
+      let client: ReturnType<typeof run> | null = null;
+      try {
+        while (!listening(18621)) await new Promise((r) => setTimeout(r, 20));
+        client = run(['127.0.0.1']);
+        // Mid-transfer: messages are flowing.
+        while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
+        assert.ok(d.resources().mrs >= 2);
+        client.child.kill('SIGKILL');
+        assert.equal(await client.done, 9);
+        server.child.kill('SIGKILL');
+        assert.equal(await server.done, 9);
+      } finally {
+        // Nothing left behind if an assertion failed.
+        client?.child.kill('SIGKILL');
+        server.child.kill('SIGKILL');
+      }
+      // withDaemon checks every counter is back at rest; the daemon still answers a new program.
+      const r = await execUnder(d.path, ['ibv_devices']);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /softroce0/);
+    }),
 );
 
 /** Why the rdma_cm programs cannot run here, or null. */
@@ -297,11 +336,16 @@ function missingCm(...progs: string[]): string | null {
 
 /** Starts `PROG ARGS` with the library preloaded (the program itself: signals reach it). */
 function startPreloaded(socket: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(args[0]!, args.slice(1), { env: { ...process.env, ...env, LD_PRELOAD: preloadLibraryPath(), SOFTRDMA_SOCKET: socket }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(args[0]!, args.slice(1), {
+    env: { ...process.env, ...env, LD_PRELOAD: preloadLibraryPath(), SOFTRDMA_SOCKET: socket },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((r) => child.once('close', (code, signal) => r({ code, signal, out })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((r) =>
+    child.once('close', (code, signal) => r({ code, signal, out })),
+  );
   return { child, done };
 }
 
@@ -309,7 +353,12 @@ function startPreloaded(socket: string, args: string[], env: NodeJS.ProcessEnv =
  * An rdma_cm server and client under the library: the client starts once the server's
  * `rdma_listen` was answered; both must exit 0 and `check` passes on each one's output.
  */
-async function cmPair(server: string[], client: string[], env: NodeJS.ProcessEnv, check: (out: string, who: 'server' | 'client') => void): Promise<void> {
+async function cmPair(
+  server: string[],
+  client: string[],
+  env: NodeJS.ProcessEnv,
+  check: (out: string, who: 'server' | 'client') => void,
+): Promise<void> {
   await withDaemon(async (d) => {
     const s = startPreloaded(d.path, server);
     const sDone = s.done.then((r) => r);
@@ -336,20 +385,35 @@ function rpingChecked(count: number) {
 }
 
 test('rping -C 10 -V over softrdma0 (iWARP) between two softrdma exec processes', { skip: missingCm('rping') ?? false }, () =>
-  cmPair(['rping', '-s', '-a', '127.0.0.1', '-p', '18631', '-C', '10', '-v'], ['rping', '-c', '-a', '127.0.0.1', '-p', '18631', '-C', '10', '-v', '-V'], {}, rpingChecked(10)),
+  cmPair(
+    ['rping', '-s', '-a', '127.0.0.1', '-p', '18631', '-C', '10', '-v'],
+    ['rping', '-c', '-a', '127.0.0.1', '-p', '18631', '-C', '10', '-v', '-V'],
+    {},
+    rpingChecked(10),
+  ),
 );
 
 // Both devices own every address here, so the client's SOFTRDMA_DEVICE picks softroce0; the
 // server listens on both devices.
 test('rping -C 10 -V over softroce0 (SOFTRDMA_DEVICE of the client)', { skip: missingCm('rping') ?? false }, () =>
-  cmPair(['rping', '-s', '-a', '127.0.0.1', '-p', '18632', '-C', '10', '-v'], ['rping', '-c', '-a', '127.0.0.1', '-p', '18632', '-C', '10', '-v', '-V'], { SOFTRDMA_DEVICE: 'softroce0' }, rpingChecked(10)),
+  cmPair(
+    ['rping', '-s', '-a', '127.0.0.1', '-p', '18632', '-C', '10', '-v'],
+    ['rping', '-c', '-a', '127.0.0.1', '-p', '18632', '-C', '10', '-v', '-V'],
+    { SOFTRDMA_DEVICE: 'softroce0' },
+    rpingChecked(10),
+  ),
 );
 
 test('ucmatose: two connections, their messages both ways', { skip: missingCm('ucmatose') ?? false }, () =>
-  cmPair(['ucmatose', '-b', '127.0.0.1', '-p', '18633', '-c', '2', '-C', '5'], ['ucmatose', '-s', '127.0.0.1', '-p', '18633', '-c', '2', '-C', '5'], {}, (out) => {
-    assert.match(out, /data transfers complete/);
-    assert.match(out, /return status 0/);
-  }),
+  cmPair(
+    ['ucmatose', '-b', '127.0.0.1', '-p', '18633', '-c', '2', '-C', '5'],
+    ['ucmatose', '-s', '127.0.0.1', '-p', '18633', '-c', '2', '-C', '5'],
+    {},
+    (out) => {
+      assert.match(out, /data transfers complete/);
+      assert.match(out, /return status 0/);
+    },
+  ),
 );
 
 test('udaddy: UD messages through rdma_cm (SIDR) over softroce0', { skip: missingCm('udaddy') ?? false }, () =>
@@ -366,29 +430,32 @@ test('perftest ib_write_bw -R (connected through rdma_cm)', { skip: missingCm('i
   }),
 );
 
-test('an rping client killed with SIGKILL mid-transfer: its cm ids and objects are freed, the daemon serves on', { skip: missingCm('rping', 'ibv_devices') ?? false }, () =>
-  withDaemon(async (d) => {
-    const server = startPreloaded(d.path, ['rping', '-s', '-a', '127.0.0.1', '-p', '18635', '-C', '1000000']);
-    let client: ReturnType<typeof startPreloaded> | null = null;
-    try {
-      while (d.served(PreloadOp.CM_LISTEN) < 1) await new Promise((r) => setTimeout(r, 20));
-      client = startPreloaded(d.path, ['rping', '-c', '-a', '127.0.0.1', '-p', '18635', '-C', '1000000']);
-      // Mid-transfer: pings are flowing over a connected id.
-      while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
-      assert.ok(d.resources().cmIds >= 3, JSON.stringify(d.resources()));
-      client.child.kill('SIGKILL');
-      assert.equal((await client.done).signal, 'SIGKILL');
-      server.child.kill('SIGKILL');
-      await server.done;
-    } finally {
-      client?.child.kill('SIGKILL');
-      server.child.kill('SIGKILL');
-    }
-    // withDaemon checks every counter, cm ids and channels included, is back at rest; and the
-    // killed server's listening id is gone with its TCP listener (closed as the client is freed).
-    for (let n = 0; n < 250 && listening(18635); n++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(listening(18635), false, 'the killed rping server still listens on 18635');
-    const r = await execUnder(d.path, ['ibv_devices']);
-    assert.equal(r.code, 0, r.err);
-  }),
+test(
+  'an rping client killed with SIGKILL mid-transfer: its cm ids and objects are freed, the daemon serves on',
+  { skip: missingCm('rping', 'ibv_devices') ?? false },
+  () =>
+    withDaemon(async (d) => {
+      const server = startPreloaded(d.path, ['rping', '-s', '-a', '127.0.0.1', '-p', '18635', '-C', '1000000']);
+      let client: ReturnType<typeof startPreloaded> | null = null;
+      try {
+        while (d.served(PreloadOp.CM_LISTEN) < 1) await new Promise((r) => setTimeout(r, 20));
+        client = startPreloaded(d.path, ['rping', '-c', '-a', '127.0.0.1', '-p', '18635', '-C', '1000000']);
+        // Mid-transfer: pings are flowing over a connected id.
+        while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
+        assert.ok(d.resources().cmIds >= 3, JSON.stringify(d.resources()));
+        client.child.kill('SIGKILL');
+        assert.equal((await client.done).signal, 'SIGKILL');
+        server.child.kill('SIGKILL');
+        await server.done;
+      } finally {
+        client?.child.kill('SIGKILL');
+        server.child.kill('SIGKILL');
+      }
+      // withDaemon checks every counter, cm ids and channels included, is back at rest; and the
+      // killed server's listening id is gone with its TCP listener (closed as the client is freed).
+      for (let n = 0; n < 250 && listening(18635); n++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(listening(18635), false, 'the killed rping server still listens on 18635');
+      const r = await execUnder(d.path, ['ibv_devices']);
+      assert.equal(r.code, 0, r.err);
+    }),
 );

@@ -27,7 +27,9 @@ function run(args: string[], onLine?: (l: string) => void): Promise<{ code: numb
 }
 
 for (const crc of [false, true]) {
-  test(`six processes, CRC ${crc ? 'on' : 'off'}: 3 × 10,000 Fetch-and-Adds give exactly 30,000; a CAS lock taken 10,000 times by two clients loses no update`, { timeout: 600_000 }, async () => {
+  test(`six processes, CRC ${crc ? 'on' : 'off'}: 3 × 10,000 Fetch-and-Adds give exactly 30,000; a CAS lock taken 10,000 times by two clients loses no update`, {
+    timeout: 600_000,
+  }, async () => {
     let resolvePort: (p: number) => void;
     const portP = new Promise<number>((r) => (resolvePort = r));
     const srv = run(['server', '5', crc ? '1' : '0'], (l) => {

@@ -89,7 +89,14 @@ function faa(qp: Qp, res: { stag: number; to: bigint; len: number } | null, rtag
 }
 
 function cas(qp: Qp, res: { stag: number; to: bigint; len: number }, rtag: number, to: bigint, cmp: bigint, swap: bigint, id = 1n): RiRet {
-  return send(qp, { type: RiWrType.COMPARE_AND_SWAP, id, sgl: [res], rtag, remoteTo: to, atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 8, cmp, swap) });
+  return send(qp, {
+    type: RiWrType.COMPARE_AND_SWAP,
+    id,
+    sgl: [res],
+    rtag,
+    remoteTo: to,
+    atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 8, cmp, swap),
+  });
 }
 
 describe('atomic executor', () => {
@@ -125,7 +132,9 @@ describe('atomic executor', () => {
 
 for (const v of VARIANTS) {
   describe(`atomics and immediate data [${v.name}]`, () => {
-    test('3 clients × 10,000 Fetch-and-Adds on one shared counter: the final value is exact and every result distinct', { timeout: 120_000 }, async () => {
+    test('3 clients × 10,000 Fetch-and-Adds on one shared counter: the final value is exact and every result distinct', {
+      timeout: 120_000,
+    }, async () => {
       const N = 3;
       const OPS = 10_000;
       const server = makeSide(new Rnic());
@@ -205,10 +214,16 @@ for (const v of VARIANTS) {
                 }
                 taken++;
                 // Critical section: read, increment, write back — a plain read-modify-write.
-                assert.equal(send(client.qp, { type: RiWrType.RDMA_READ, sgl: [sge(bmr, buf, 8, 8)], rtag: smr.stag, remoteTo: valTo }), RiRet.SUCCESS);
+                assert.equal(
+                  send(client.qp, { type: RiWrType.RDMA_READ, sgl: [sge(bmr, buf, 8, 8)], rtag: smr.stag, remoteTo: valTo }),
+                  RiRet.SUCCESS,
+                );
                 await pollN(client.cq, 1, 20_000);
                 new DataView(buf.buffer, 8, 8).setBigUint64(0, u64(buf, 8) + 1n, true);
-                assert.equal(send(client.qp, { type: RiWrType.RDMA_WRITE, flags: 0, sgl: [sge(bmr, buf, 8, 8)], rtag: smr.stag, remoteTo: valTo }), RiRet.SUCCESS);
+                assert.equal(
+                  send(client.qp, { type: RiWrType.RDMA_WRITE, flags: 0, sgl: [sge(bmr, buf, 8, 8)], rtag: smr.stag, remoteTo: valTo }),
+                  RiRet.SUCCESS,
+                );
                 // Release: CAS me → 0 (the Write before it is placed first: same stream, in order).
                 assert.equal(cas(client.qp, sge(bmr, buf, 0, 8), smr.stag, lockTo, me, 0n), RiRet.SUCCESS);
                 const [rel] = await pollN(client.cq, 1, 20_000);
@@ -311,7 +326,13 @@ for (const v of VARIANTS) {
         // Masked FAA at 8 octets: four 16-bit counters, each incremented by 0x0101, no carries across.
         const m = (1n << 15n) | (1n << 31n) | (1n << 47n);
         assert.equal(
-          send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rmr, res, 0, 8)], rtag: mmr.stag, remoteTo: va(mem), atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 0xff01_ff01_ff01_ff01n, 0n, m) }),
+          send(a.qp, {
+            type: RiWrType.FETCH_AND_ADD,
+            sgl: [sge(rmr, res, 0, 8)],
+            rtag: mmr.stag,
+            remoteTo: va(mem),
+            atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 0xff01_ff01_ff01_ff01n, 0n, m),
+          }),
           RiRet.SUCCESS,
         );
         await pollN(a.cq, 1);
@@ -325,22 +346,41 @@ for (const v of VARIANTS) {
         const cmp = (4n << 192n) | (3n << 128n) | (2n << 64n) | 1n;
         const swapMask = ((1n << 64n) - 1n) << 128n;
         assert.equal(
-          send(a.qp, { type: RiWrType.COMPARE_AND_SWAP, sgl: [sge(rmr, res, 0, 32)], rtag: mmr.stag, remoteTo: va(mem) + 32n, atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 32, cmp, 99n << 128n, undefined, swapMask) }),
+          send(a.qp, {
+            type: RiWrType.COMPARE_AND_SWAP,
+            sgl: [sge(rmr, res, 0, 32)],
+            rtag: mmr.stag,
+            remoteTo: va(mem) + 32n,
+            atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 32, cmp, 99n << 128n, undefined, swapMask),
+          }),
           RiRet.SUCCESS,
         );
         const [wc] = await pollN(a.cq, 1);
         assert.equal(wc!.op_status, RiWcStatus.SUCCESS);
         assert.equal(wc!.bytes_transferred, 32);
         assert.deepEqual([u64(res, 0), u64(res, 8), u64(res, 16), u64(res, 24)], [1n, 2n, 3n, 4n]);
-        assert.deepEqual([dv.getBigUint64(32, true), dv.getBigUint64(40, true), dv.getBigUint64(48, true), dv.getBigUint64(56, true)], [1n, 2n, 99n, 4n]);
+        assert.deepEqual(
+          [dv.getBigUint64(32, true), dv.getBigUint64(40, true), dv.getBigUint64(48, true), dv.getBigUint64(56, true)],
+          [1n, 2n, 99n, 4n],
+        );
       } finally {
         await p.close();
       }
     });
 
     for (const c of [
-      { what: 'a misaligned atomic', status: RiWcStatus.REMOTE_INVALID_REQ_ERROR, term: [0, 2, 0xff], setup: (to: bigint) => ({ to: to + 4n, flags: ATOMIC_ACCESS }) },
-      { what: 'an atomic without Remote Atomic access', status: RiWcStatus.REMOTE_ACCESS_ERROR, term: [0, 1, 2], setup: (to: bigint) => ({ to, flags: ALL_ACCESS }) },
+      {
+        what: 'a misaligned atomic',
+        status: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
+        term: [0, 2, 0xff],
+        setup: (to: bigint) => ({ to: to + 4n, flags: ATOMIC_ACCESS }),
+      },
+      {
+        what: 'an atomic without Remote Atomic access',
+        status: RiWcStatus.REMOTE_ACCESS_ERROR,
+        term: [0, 1, 2],
+        setup: (to: bigint) => ({ to, flags: ALL_ACCESS }),
+      },
     ]) {
       test(`${c.what} gets its defined error and changes no memory`, async () => {
         const a = makeSide(new Rnic());
@@ -358,8 +398,14 @@ for (const v of VARIANTS) {
           assert.equal(wc!.op_type, RiWcType.FETCH_AND_ADD);
           await until(() => b.qp.state === RiQpState.ERROR, 5000, 'responder in Error');
           assert.deepEqual(termCode(b.qp), c.term);
-          assert.ok(mem.every((x) => x === 0x5a), 'no memory changed');
-          assert.ok(res.every((x) => x === 0), 'no result written');
+          assert.ok(
+            mem.every((x) => x === 0x5a),
+            'no memory changed',
+          );
+          assert.ok(
+            res.every((x) => x === 0),
+            'no result written',
+          );
         } finally {
           await p.close();
         }
@@ -387,7 +433,10 @@ for (const v of VARIANTS) {
         held.kick = kick;
         assert.deepEqual(termCode(b.qp), [1, 2, 3]);
         const wcs = await pollN(a.cq, 3);
-        assert.ok(wcs.every((w) => w.op_status !== RiWcStatus.SUCCESS || w.id === 0n), 'only the first atomic may succeed');
+        assert.ok(
+          wcs.every((w) => w.op_status !== RiWcStatus.SUCCESS || w.id === 0n),
+          'only the first atomic may succeed',
+        );
         assert.ok(wcs.some((w) => w.op_status === RiWcStatus.REMOTE_INVALID_REQ_ERROR || w.op_status === RiWcStatus.WR_FLUSHED_ERROR));
         assert.equal(u64(mem), 1n, 'only the atomic within IRD executed');
       } finally {

@@ -26,17 +26,52 @@ import { RiRet } from '../../src/rnicpi/status.js';
 import { RiMemFlags, RiQpState, RiWcStatus } from '../../src/rnicpi/types.js';
 import { makeSide, pollN, recv, reg, type Side, sge, TRANSPORTS, type TransportName, until } from '../helpers/engine.js';
 import { RawPeer } from '../helpers/rawpeer.js';
-import { advert, type EngineCounters, engineCounters, guardDigest, IwarpServer, ROCE_ATTACKER_ADDR, ROCE_SERVER_ADDR, RoceServer, SERVER_IRD, until as untilTrue, type VerbsServer } from '../helpers/hostile.js';
+import {
+  advert,
+  type EngineCounters,
+  engineCounters,
+  guardDigest,
+  IwarpServer,
+  ROCE_ATTACKER_ADDR,
+  ROCE_SERVER_ADDR,
+  RoceServer,
+  SERVER_IRD,
+  until as untilTrue,
+  type VerbsServer,
+} from '../helpers/hostile.js';
 import { IBV_WC_LOC_PROT_ERR, IBV_WC_RETRY_EXC_ERR, IBV_WC_SUCCESS, verbs } from '../../src/verbs/index.js';
 import { pollN as pollWc } from '../helpers/hostile.js';
 import { gidOf } from '../helpers/engine.js';
-import { type CmMessage, CmMsgResponse, CmRejReason, type CmReq, CmTransport, emptyCmPath, encodeCmMad, RdmaPs, rdmaServiceId } from '../../src/wire/ib/cm.js';
+import {
+  type CmMessage,
+  CmMsgResponse,
+  CmRejReason,
+  type CmReq,
+  CmTransport,
+  emptyCmPath,
+  encodeCmMad,
+  RdmaPs,
+  rdmaServiceId,
+} from '../../src/wire/ib/cm.js';
 import { GSI_QKEY } from '../../src/wire/ib/mad.js';
 import type { IbCm } from '../../src/ibcm/cm.js';
 import { RoceNet, type RoceRx } from '../../src/roce/net.js';
 import { ipv4Bytes } from '../../src/roce/net-host.js';
 import { RoceQp } from '../../src/roce/transport.js';
-import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibPadCount, ICRC_LEN, IPV4_FLAGS_DF, NakCode, newBth, solveIpv4Id, writeIcrc } from '../../src/wire/ib/index.js';
+import {
+  AethType,
+  aethType,
+  aethValue,
+  encodeIbPacket,
+  IbOpcode,
+  ibPadCount,
+  ICRC_LEN,
+  IPV4_FLAGS_DF,
+  NakCode,
+  newBth,
+  solveIpv4Id,
+  writeIcrc,
+} from '../../src/wire/ib/index.js';
 import { SEGMENT_RUN_IDS } from '../../src/roce/ipid-window.js';
 import { RdmapOpcode } from '../../src/wire/rdmap.js';
 
@@ -348,7 +383,10 @@ function serverSuite<S extends VerbsServer, A>(
         await finish(s, a);
         // The attacker's connection is torn down and everything it took is given back.
         await untilTrue(() => s.conns.size === 0, 'the attacker connection torn down');
-        await untilTrue(() => deepEq(engineCounters(s.engine), idle), `engine counters back to idle ${JSON.stringify(engineCounters(s.engine))} vs ${JSON.stringify(idle)}`);
+        await untilTrue(
+          () => deepEq(engineCounters(s.engine), idle),
+          `engine counters back to idle ${JSON.stringify(engineCounters(s.engine))} vs ${JSON.stringify(idle)}`,
+        );
         assert.deepEqual(s.watched(), watched, 'guards or watched buffers changed');
         if (!c.name.includes('(writes rw)')) assert.equal(sha(s.rw.inner), rwBefore, 'rw changed by a refused access');
         c.after?.(s, a);
@@ -386,7 +424,8 @@ const iwarpServerConn = (s: VerbsServer): IwarpConn | undefined => {
 };
 
 /** After a refused Send with Invalidate: the region it named is still valid. */
-const stillValid = (s: VerbsServer, rkey: number) => assert.equal(s.engine.stags.byStagIndex(rkey)?.valid, true, 'the peer invalidated a registered region');
+const stillValid = (s: VerbsServer, rkey: number) =>
+  assert.equal(s.engine.stags.byStagIndex(rkey)?.valid, true, 'the peer invalidated a registered region');
 
 const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
   {
@@ -396,7 +435,7 @@ const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
     after: (s) => stillValid(s, s.mrs.ro.rkey),
   },
   {
-    name: 'finding 1: a Send with Invalidate naming the ibv_reg_mr region the server\'s own Reads land in gets 0x0109; the region stays valid and the server\'s next Read into it (the legitimate client\'s round) succeeds',
+    name: "finding 1: a Send with Invalidate naming the ibv_reg_mr region the server's own Reads land in gets 0x0109; the region stays valid and the server's next Read into it (the legitimate client's round) succeeds",
     expect: { terminate: [0, 1, 9] },
     act: (s, a) => a.raw.send(1, advert(0n, 0, 0), RdmapOpcode.SendInvalidate, s.mrs.sink.rkey),
     after: (s) => stillValid(s, s.mrs.sink.rkey),
@@ -484,7 +523,8 @@ const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
     expect: { terminate: [1, 2, 3] },
     act(s, a) {
       a.raw.sock.cork();
-      for (let i = 1; i <= 3 * SERVER_IRD; i++) a.raw.readRequest(i, { sinkStag: 0x1234, sinkTo: 0n, size: 1 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) });
+      for (let i = 1; i <= 3 * SERVER_IRD; i++)
+        a.raw.readRequest(i, { sinkStag: 0x1234, sinkTo: 0n, size: 1 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) });
       a.raw.sock.uncork();
     },
   },
@@ -503,7 +543,7 @@ const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
     act: (_s, a) => iwarpSend(a.raw, 1, new Uint8Array(100).fill(0xee)),
   },
   {
-    name: 'finding 5: a peer advertising a 4 GiB buffer: the server\'s Read into its 64-octet sink fails locally (IBV_WC_LOC_PROT_ERR) and no Read Request goes on the wire',
+    name: "finding 5: a peer advertising a 4 GiB buffer: the server's Read into its 64-octet sink fails locally (IBV_WC_LOC_PROT_ERR) and no Read Request goes on the wire",
     expect: { terminate: [0, 0, 0] },
     act: (s, a) => iwarpSend(a.raw, 1, advert(s.va(s.unreg), 0x1234_5600, 0xffff_ffff)),
     after(s, a) {
@@ -516,7 +556,8 @@ const IWARP_CASES: ServerCase<IwarpServer, IwarpAttacker>[] = [
     expect: { gone: true },
     async act(s, a) {
       a.raw.sock.pause();
-      for (let i = 1; i <= SERVER_IRD; i++) a.raw.readRequest(i, { sinkStag: 0x1234, sinkTo: 0n, size: 1 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) });
+      for (let i = 1; i <= SERVER_IRD; i++)
+        a.raw.readRequest(i, { sinkStag: 0x1234, sinkTo: 0n, size: 1 << 20, srcStag: s.mrs.big.rkey, srcTo: s.va(s.big) });
       await untilTrue(() => (iwarpServerConn(s)?.socket.writableLength ?? 0) > 0, 'the server queued Read Responses');
       // Legitimate clients are served while the stalled peer holds its connection.
       await s.legit(1024);
@@ -589,7 +630,12 @@ interface RoceAttacker {
 const ATTACKER_QPN = 0xabcde;
 const ATTACKER_PSN = 0x100;
 
-function roceCase(name: string, expect: Expect | { nak: NakCode }, act: ServerCase<RoceServer, RoceAttacker>['act'], after?: ServerCase<RoceServer, RoceAttacker>['after']): ServerCase<RoceServer, RoceAttacker> {
+function roceCase(
+  name: string,
+  expect: Expect | { nak: NakCode },
+  act: ServerCase<RoceServer, RoceAttacker>['act'],
+  after?: ServerCase<RoceServer, RoceAttacker>['after'],
+): ServerCase<RoceServer, RoceAttacker> {
   return { name, expect: expect as Expect, act, ...(after ? { after } : {}) };
 }
 const wr = (_s: RoceServer, a: RoceAttacker, rkey: number, va: bigint, len = 16) =>
@@ -650,7 +696,11 @@ async function freshPeer(s: RoceServer, address: string) {
  * at the UDP port QP1 is bound to (rdma_cm's context of the device has its own).
  */
 const gsiMad = (s: RoceServer, a: RoceAttacker, mad: Uint8Array) =>
-  a.net.send(encodeIbPacket({ bth: newBth(IbOpcode.UD_SEND_ONLY, 1, 0), deth: { qkey: GSI_QKEY, resv8: 0, srcQp: 1 }, payload: mad }), ROCE_SERVER_ADDR, gsiPort(s));
+  a.net.send(
+    encodeIbPacket({ bth: newBth(IbOpcode.UD_SEND_ONLY, 1, 0), deth: { qkey: GSI_QKEY, resv8: 0, srcQp: 1 }, payload: mad }),
+    ROCE_SERVER_ADDR,
+    gsiPort(s),
+  );
 
 function gsiPort(s: RoceServer): number {
   const gsi = s.engine.qps.get(1)?.transport;
@@ -698,7 +748,15 @@ function spoofedReq(guid: bigint, qpn: number): CmReq {
     maxCmRetries: 15,
     srq: false,
     extendedTransport: 0,
-    primary: { ...emptyCmPath(), localLid: 0xffff, remoteLid: 0xffff, localGid: gidOf(ROCE_ATTACKER_ADDR), remoteGid: gidOf(ROCE_SERVER_ADDR), hopLimit: 64, localAckTimeout: 19 },
+    primary: {
+      ...emptyCmPath(),
+      localLid: 0xffff,
+      remoteLid: 0xffff,
+      localGid: gidOf(ROCE_ATTACKER_ADDR),
+      remoteGid: gidOf(ROCE_SERVER_ADDR),
+      hopLimit: 64,
+      localAckTimeout: 19,
+    },
     alternate: emptyCmPath(),
     sapSupported: false,
     privateData: new Uint8Array(0),
@@ -706,194 +764,321 @@ function spoofedReq(guid: bigint, qpn: number): CmReq {
 }
 
 const ROCE_CASES: ServerCase<RoceServer, RoceAttacker>[] = [
-  roceCase('a WRITE whose ICRC fits only an IPv4 ID its sender never uses (a corrupted packet) is dropped: not placed, not acknowledged, its PSN still expected', { gone: true }, async (s, a) => {
-    const before = s.served.messages;
-    hello(a);
-    await untilTrue(() => s.served.messages === before + 1, 'the first Send received');
-    const payload = new Uint8Array(16).fill(0xee);
-    const pkt = encodeIbPacket({
-      bth: { ...newBth(IbOpcode.RC_RDMA_WRITE_ONLY, a.sqpn, a.psn), padCnt: ibPadCount(payload.length), ackReq: true },
-      reth: { va: s.va(s.rw), rkey: s.mrs.rw.rkey, dmaLen: payload.length },
-      payload,
-    });
-    const sock = dgram.createSocket('udp4');
-    await new Promise<void>((r) => sock.bind(0, ROCE_ATTACKER_ADDR, r));
-    try {
-      // The IPv4 header on the wire says ID 0 (or the kernel's); the ICRC fits ID 0x5a5a: what a
-      // corruption of the ICRC octets that some ID explains looks like to the receiver.
-      writeIcrc({ src: ipv4Bytes(ROCE_ATTACKER_ADDR), dst: ipv4Bytes(ROCE_SERVER_ADDR), srcPort: sock.address().port, dstPort: s.udpPort, ipId: 0x5a5a, flagsFrag: IPV4_FLAGS_DF }, pkt);
-      await new Promise<void>((r, j) => sock.send(pkt, s.udpPort, ROCE_SERVER_ADDR, (e) => (e ? j(e) : r())));
-    } finally {
-      sock.close();
-    }
-    // The same PSN again, as a Send: taken as new, so the WRITE was never executed.
-    hello(a);
-    await untilTrue(() => s.served.messages === before + 2, 'the Send with the dropped WRITE\'s PSN received');
-    assert.equal(a.got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE && aethType(r.pkt.aeth!.syndrome) === AethType.Nak).length, 0);
-  }),
-  roceCase('a SEND WITH INVALIDATE naming a registered (not fast-register) region gets NAK Invalid Request; the region stays valid', { nak: NakCode.InvalidRequest }, (s, a) => {
-    a.pkt(IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE, { ieth: s.mrs.ro.rkey }, advert(0n, 0, 0));
-  }, (s) => stillValid(s, s.mrs.ro.rkey)),
-  roceCase('finding 1: a SEND WITH INVALIDATE naming the ibv_reg_mr region the server\'s own Reads land in gets NAK Invalid Request; the region stays valid and the server\'s next Read into it (the legitimate client\'s round) succeeds', { nak: NakCode.InvalidRequest }, (s, a) => {
-    a.pkt(IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE, { ieth: s.mrs.sink.rkey }, advert(0n, 0, 0));
-  }, (s) => stillValid(s, s.mrs.sink.rkey)),
-  roceCase('finding 3: from a fresh source, a sample of corrupted WRITEs whose ICRC only an IPv4 ID outside the source\'s window explains is dropped as a bad ICRC: none placed or answered, the source still served', { gone: true }, async (s) => {
-    const fresh = await freshPeer(s, ROCE_FRESH_ADDR);
-    const sock = dgram.createSocket('udp4');
-    await new Promise<void>((r) => sock.bind(0, ROCE_FRESH_ADDR, r));
-    const srv = RoceNet.find(ROCE_SERVER_ADDR, s.udpPort)!;
-    try {
-      assert.equal(srv.ipIds.knows(ROCE_FRESH_ADDR), false, 'the source is fresh');
-      const ip = { src: ipv4Bytes(ROCE_FRESH_ADDR), dst: ipv4Bytes(ROCE_SERVER_ADDR), srcPort: sock.address().port, dstPort: s.udpPort, ipId: 0, flagsFrag: IPV4_FLAGS_DF };
-      const sendRaw = (pkt: Uint8Array) => new Promise<void>((r, j) => sock.send(pkt, s.udpPort, ROCE_SERVER_ADDR, (e) => (e ? j(e) : r())));
-      // The first packet teaches the window the source: DF and ID 0, as softrdma sends.
-      const hello0 = encodeIbPacket({ bth: { ...newBth(IbOpcode.RC_SEND_ONLY, fresh.sqpn, ATTACKER_PSN), ackReq: true }, payload: advert(0n, 0, 0) });
-      writeIcrc(ip, hello0);
+  roceCase(
+    'a WRITE whose ICRC fits only an IPv4 ID its sender never uses (a corrupted packet) is dropped: not placed, not acknowledged, its PSN still expected',
+    { gone: true },
+    async (s, a) => {
       const before = s.served.messages;
-      await sendRaw(hello0);
-      await untilTrue(() => s.served.messages === before + 1, 'the fresh source\'s first Send received');
-      const icrcErrors = srv.stats.rxIcrcErrors;
-      const rnd = seeded(7);
-      let sent = 0;
-      for (let batch = 0; batch < ICRC_SAMPLE / 16; batch++) {
-        for (let k = 0; k < 16; k++) {
-          const payload = new Uint8Array(64).fill(0xee);
-          const pkt = encodeIbPacket({
-            bth: { ...newBth(IbOpcode.RC_RDMA_WRITE_ONLY, fresh.sqpn, ATTACKER_PSN + 1), padCnt: ibPadCount(payload.length), ackReq: true },
-            reth: { va: s.va(s.rw), rkey: s.mrs.rw.rkey, dmaLen: payload.length },
-            payload,
-          });
-          // 1–4 octets changed anywhere the ICRC covers but the BTH's masked fifth octet, and an
-          // ICRC that an IPv4 ID outside the window (ID 0 … 63 of a DF sender) makes valid: a
-          // random corruption some ID explains, which is what the window must refuse.
-          for (let j = 1 + Math.floor(rnd() * 4); j > 0; j--) {
-            let at = Math.floor(rnd() * (pkt.length - ICRC_LEN - 1));
-            if (at >= 4) at++;
-            pkt[at]! ^= 1 + Math.floor(rnd() * 255);
+      hello(a);
+      await untilTrue(() => s.served.messages === before + 1, 'the first Send received');
+      const payload = new Uint8Array(16).fill(0xee);
+      const pkt = encodeIbPacket({
+        bth: { ...newBth(IbOpcode.RC_RDMA_WRITE_ONLY, a.sqpn, a.psn), padCnt: ibPadCount(payload.length), ackReq: true },
+        reth: { va: s.va(s.rw), rkey: s.mrs.rw.rkey, dmaLen: payload.length },
+        payload,
+      });
+      const sock = dgram.createSocket('udp4');
+      await new Promise<void>((r) => sock.bind(0, ROCE_ATTACKER_ADDR, r));
+      try {
+        // The IPv4 header on the wire says ID 0 (or the kernel's); the ICRC fits ID 0x5a5a: what a
+        // corruption of the ICRC octets that some ID explains looks like to the receiver.
+        writeIcrc(
+          {
+            src: ipv4Bytes(ROCE_ATTACKER_ADDR),
+            dst: ipv4Bytes(ROCE_SERVER_ADDR),
+            srcPort: sock.address().port,
+            dstPort: s.udpPort,
+            ipId: 0x5a5a,
+            flagsFrag: IPV4_FLAGS_DF,
+          },
+          pkt,
+        );
+        await new Promise<void>((r, j) => sock.send(pkt, s.udpPort, ROCE_SERVER_ADDR, (e) => (e ? j(e) : r())));
+      } finally {
+        sock.close();
+      }
+      // The same PSN again, as a Send: taken as new, so the WRITE was never executed.
+      hello(a);
+      await untilTrue(() => s.served.messages === before + 2, "the Send with the dropped WRITE's PSN received");
+      assert.equal(
+        a.got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE && aethType(r.pkt.aeth!.syndrome) === AethType.Nak).length,
+        0,
+      );
+    },
+  ),
+  roceCase(
+    'a SEND WITH INVALIDATE naming a registered (not fast-register) region gets NAK Invalid Request; the region stays valid',
+    { nak: NakCode.InvalidRequest },
+    (s, a) => {
+      a.pkt(IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE, { ieth: s.mrs.ro.rkey }, advert(0n, 0, 0));
+    },
+    (s) => stillValid(s, s.mrs.ro.rkey),
+  ),
+  roceCase(
+    "finding 1: a SEND WITH INVALIDATE naming the ibv_reg_mr region the server's own Reads land in gets NAK Invalid Request; the region stays valid and the server's next Read into it (the legitimate client's round) succeeds",
+    { nak: NakCode.InvalidRequest },
+    (s, a) => {
+      a.pkt(IbOpcode.RC_SEND_ONLY_WITH_INVALIDATE, { ieth: s.mrs.sink.rkey }, advert(0n, 0, 0));
+    },
+    (s) => stillValid(s, s.mrs.sink.rkey),
+  ),
+  roceCase(
+    "finding 3: from a fresh source, a sample of corrupted WRITEs whose ICRC only an IPv4 ID outside the source's window explains is dropped as a bad ICRC: none placed or answered, the source still served",
+    { gone: true },
+    async (s) => {
+      const fresh = await freshPeer(s, ROCE_FRESH_ADDR);
+      const sock = dgram.createSocket('udp4');
+      await new Promise<void>((r) => sock.bind(0, ROCE_FRESH_ADDR, r));
+      const srv = RoceNet.find(ROCE_SERVER_ADDR, s.udpPort)!;
+      try {
+        assert.equal(srv.ipIds.knows(ROCE_FRESH_ADDR), false, 'the source is fresh');
+        const ip = {
+          src: ipv4Bytes(ROCE_FRESH_ADDR),
+          dst: ipv4Bytes(ROCE_SERVER_ADDR),
+          srcPort: sock.address().port,
+          dstPort: s.udpPort,
+          ipId: 0,
+          flagsFrag: IPV4_FLAGS_DF,
+        };
+        const sendRaw = (pkt: Uint8Array) =>
+          new Promise<void>((r, j) => sock.send(pkt, s.udpPort, ROCE_SERVER_ADDR, (e) => (e ? j(e) : r())));
+        // The first packet teaches the window the source: DF and ID 0, as softrdma sends.
+        const hello0 = encodeIbPacket({
+          bth: { ...newBth(IbOpcode.RC_SEND_ONLY, fresh.sqpn, ATTACKER_PSN), ackReq: true },
+          payload: advert(0n, 0, 0),
+        });
+        writeIcrc(ip, hello0);
+        const before = s.served.messages;
+        await sendRaw(hello0);
+        await untilTrue(() => s.served.messages === before + 1, "the fresh source's first Send received");
+        const icrcErrors = srv.stats.rxIcrcErrors;
+        const rnd = seeded(7);
+        let sent = 0;
+        for (let batch = 0; batch < ICRC_SAMPLE / 16; batch++) {
+          for (let k = 0; k < 16; k++) {
+            const payload = new Uint8Array(64).fill(0xee);
+            const pkt = encodeIbPacket({
+              bth: {
+                ...newBth(IbOpcode.RC_RDMA_WRITE_ONLY, fresh.sqpn, ATTACKER_PSN + 1),
+                padCnt: ibPadCount(payload.length),
+                ackReq: true,
+              },
+              reth: { va: s.va(s.rw), rkey: s.mrs.rw.rkey, dmaLen: payload.length },
+              payload,
+            });
+            // 1–4 octets changed anywhere the ICRC covers but the BTH's masked fifth octet, and an
+            // ICRC that an IPv4 ID outside the window (ID 0 … 63 of a DF sender) makes valid: a
+            // random corruption some ID explains, which is what the window must refuse.
+            for (let j = 1 + Math.floor(rnd() * 4); j > 0; j--) {
+              let at = Math.floor(rnd() * (pkt.length - ICRC_LEN - 1));
+              if (at >= 4) at++;
+              pkt[at]! ^= 1 + Math.floor(rnd() * 255);
+            }
+            const id = SEGMENT_RUN_IDS + Math.floor(rnd() * (0x10000 - SEGMENT_RUN_IDS));
+            writeIcrc({ ...ip, ipId: id }, pkt);
+            assert.equal(solveIpv4Id(ip, pkt)?.ipId, id, "some IPv4 ID makes the corrupted packet's ICRC valid");
+            await sendRaw(pkt);
+            sent++;
+            // A legitimate packet between two corrupted ones (a duplicate of the first Send, which
+            // the server acknowledges again): the window's candidate is never two refused IDs in a row.
+            await sendRaw(hello0);
           }
-          const id = SEGMENT_RUN_IDS + Math.floor(rnd() * (0x10000 - SEGMENT_RUN_IDS));
-          writeIcrc({ ...ip, ipId: id }, pkt);
-          assert.equal(solveIpv4Id(ip, pkt)?.ipId, id, 'some IPv4 ID makes the corrupted packet\'s ICRC valid');
-          await sendRaw(pkt);
-          sent++;
-          // A legitimate packet between two corrupted ones (a duplicate of the first Send, which
-          // the server acknowledges again): the window's candidate is never two refused IDs in a row.
-          await sendRaw(hello0);
+          await untilTrue(
+            () => srv.stats.rxIcrcErrors === icrcErrors + sent,
+            `batch ${batch}: ${srv.stats.rxIcrcErrors - icrcErrors} of ${sent} dropped as a bad ICRC`,
+          );
         }
-        await untilTrue(() => srv.stats.rxIcrcErrors === icrcErrors + sent, `batch ${batch}: ${srv.stats.rxIcrcErrors - icrcErrors} of ${sent} dropped as a bad ICRC`);
+        assert.equal(srv.stats.rxIcrcErrors, icrcErrors + ICRC_SAMPLE, 'every corrupted packet dropped');
+        assert.equal(fresh.naks(), 0, 'a corrupted packet was answered');
+        assert.equal(s.served.messages, before + 1, 'a duplicate was received again');
+        // The source is still served at the PSN the dropped WRITEs carried.
+        const hello1 = encodeIbPacket({
+          bth: { ...newBth(IbOpcode.RC_SEND_ONLY, fresh.sqpn, ATTACKER_PSN + 1), ackReq: true },
+          payload: advert(0n, 0, 0),
+        });
+        writeIcrc(ip, hello1);
+        await sendRaw(hello1);
+        await untilTrue(() => s.served.messages === before + 2, 'the Send after the sample received');
+      } finally {
+        sock.close();
+        fresh.close();
       }
-      assert.equal(srv.stats.rxIcrcErrors, icrcErrors + ICRC_SAMPLE, 'every corrupted packet dropped');
-      assert.equal(fresh.naks(), 0, 'a corrupted packet was answered');
-      assert.equal(s.served.messages, before + 1, 'a duplicate was received again');
-      // The source is still served at the PSN the dropped WRITEs carried.
-      const hello1 = encodeIbPacket({ bth: { ...newBth(IbOpcode.RC_SEND_ONLY, fresh.sqpn, ATTACKER_PSN + 1), ackReq: true }, payload: advert(0n, 0, 0) });
-      writeIcrc(ip, hello1);
-      await sendRaw(hello1);
-      await untilTrue(() => s.served.messages === before + 2, 'the Send after the sample received');
-    } finally {
-      sock.close();
-      fresh.close();
-    }
-  }),
-  roceCase('finding 4: UD datagrams longer than the posted receive are dropped and counted (udLengthDrops); the receive stays posted and takes the next datagram that fits', { gone: true }, async (s, a) => {
-    const QK = 0x1111_2222;
-    const ud = s.udQp(QK, 40 + 32);
-    try {
-      ud.postRecv();
-      const drops = s.engine.counters.udLengthDrops;
-      const datagram = (len: number, fill: number) =>
-        a.net.send(encodeIbPacket({ bth: { ...newBth(IbOpcode.UD_SEND_ONLY, ud.qp.qp_num, 0), padCnt: ibPadCount(len) }, deth: { qkey: QK, resv8: 0, srcQp: a.qpn }, payload: new Uint8Array(len).fill(fill) }), ROCE_SERVER_ADDR);
-      datagram(1000, 0xee);
-      datagram(33, 0xee);
-      await untilTrue(() => s.engine.counters.udLengthDrops === drops + 2, 'the datagrams that do not fit dropped and counted');
-      assert.equal(verbs.ibv_poll_cq(ud.cq, 1, []), 0, 'a datagram that does not fit completed the receive');
-      datagram(32, 0x5a);
-      const [wc] = await pollWc(ud.cq, 1);
-      assert.equal(wc!.status, IBV_WC_SUCCESS);
-      assert.equal(wc!.byte_len, 40 + 32);
-      assert.deepEqual(ud.buf.inner.subarray(40), new Uint8Array(32).fill(0x5a));
-      assert.equal(guardDigest(ud.buf), ud.buf.guards, 'the UD receive buffer\'s guards changed');
-    } finally {
-      ud.close();
-    }
-  }),
-  roceCase('finding 2: CM messages forged from another address that name an established connection only by its local comm ID (a REJ of a REQ, then REJ, MRA, DREQ, DREP, RTU and LAP) leave it established on both ends, and it carries Sends', { gone: true }, async (s, a) => {
-    const p = await s.cmConnection();
-    try {
-      const seen = cmSeen(p.cm);
-      let sent = 0;
-      const forge = (m: CmMessage, attrId?: number) => {
-        const mad = encodeCmMad(BigInt(randomBytes(4).readUInt32BE(0)), m);
-        if (attrId !== undefined) new DataView(mad.buffer, mad.byteOffset).setUint16(16, attrId);
-        gsiMad(s, a, mad);
-        sent++;
-      };
-      for (const [victim, qpn] of [
-        [p.serverConn(), p.server.qp!.qp_num],
-        [p.clientConn(), p.client.qp!.qp_num],
-      ] as const) {
-        const local = victim.localCommId;
-        const guess = (randomBytes(4).readUInt32BE(0) | 1) >>> 0;
-        const none = new Uint8Array(0);
-        forge({ kind: 'REJ', localCommId: guess, remoteCommId: local, msgRejected: CmMsgResponse.REQ, reason: CmRejReason.CONSUMER_DEFINED, ari: none, privateData: none });
-        forge({ kind: 'REJ', localCommId: guess, remoteCommId: local, msgRejected: CmMsgResponse.REP, reason: CmRejReason.CONSUMER_DEFINED, ari: none, privateData: none });
-        forge({ kind: 'REJ', localCommId: 0, remoteCommId: local, msgRejected: CmMsgResponse.OTHER, reason: CmRejReason.TIMEOUT, ari: none, privateData: none });
-        forge({ kind: 'MRA', localCommId: guess, remoteCommId: local, msgMraed: CmMsgResponse.REQ, serviceTimeout: 31, privateData: none });
-        forge({ kind: 'MRA', localCommId: guess, remoteCommId: local, msgMraed: CmMsgResponse.REP, serviceTimeout: 31, privateData: none });
-        forge({ kind: 'DREQ', localCommId: guess, remoteCommId: local, remoteQpn: qpn, privateData: none });
-        forge({ kind: 'DREQ', localCommId: 0, remoteCommId: local, remoteQpn: qpn, privateData: none });
-        forge({ kind: 'DREP', localCommId: guess, remoteCommId: local, privateData: none });
-        forge({ kind: 'RTU', localCommId: guess, remoteCommId: local, privateData: none });
-        // LAP (IBTA Vol. 1 §12.8.1) begins with the same two comm IDs as an RTU.
-        forge({ kind: 'RTU', localCommId: guess, remoteCommId: local, privateData: none }, CM_ATTR_LAP);
+    },
+  ),
+  roceCase(
+    'finding 4: UD datagrams longer than the posted receive are dropped and counted (udLengthDrops); the receive stays posted and takes the next datagram that fits',
+    { gone: true },
+    async (s, a) => {
+      const QK = 0x1111_2222;
+      const ud = s.udQp(QK, 40 + 32);
+      try {
+        ud.postRecv();
+        const drops = s.engine.counters.udLengthDrops;
+        const datagram = (len: number, fill: number) =>
+          a.net.send(
+            encodeIbPacket({
+              bth: { ...newBth(IbOpcode.UD_SEND_ONLY, ud.qp.qp_num, 0), padCnt: ibPadCount(len) },
+              deth: { qkey: QK, resv8: 0, srcQp: a.qpn },
+              payload: new Uint8Array(len).fill(fill),
+            }),
+            ROCE_SERVER_ADDR,
+          );
+        datagram(1000, 0xee);
+        datagram(33, 0xee);
+        await untilTrue(() => s.engine.counters.udLengthDrops === drops + 2, 'the datagrams that do not fit dropped and counted');
+        assert.equal(verbs.ibv_poll_cq(ud.cq, 1, []), 0, 'a datagram that does not fit completed the receive');
+        datagram(32, 0x5a);
+        const [wc] = await pollWc(ud.cq, 1);
+        assert.equal(wc!.status, IBV_WC_SUCCESS);
+        assert.equal(wc!.byte_len, 40 + 32);
+        assert.deepEqual(ud.buf.inner.subarray(40), new Uint8Array(32).fill(0x5a));
+        assert.equal(guardDigest(ud.buf), ud.buf.guards, "the UD receive buffer's guards changed");
+      } finally {
+        ud.close();
       }
-      await untilTrue(() => cmSeen(p.cm) >= seen + sent, `the forged messages reached the CM (${cmSeen(p.cm) - seen} of ${sent})`);
-      assert.equal(p.serverConn().state, 'ESTABLISHED', 'the server\'s end');
-      assert.equal(p.clientConn().state, 'ESTABLISHED', 'the client\'s end');
-      await p.exchange();
-    } finally {
-      await p.close();
-    }
-  }),
-  roceCase('finding 5: spoofed REQs naming the CA GUID an old-style formula gives (a fixed prefix and the process ID) and QPNs counted from 17 tear no connection down', { gone: true }, async (s, a) => {
-    const p = await s.cmConnection();
-    try {
-      const guid = pidGuid(DEVICE_INDEX_SOFTROCE0);
-      const reqs = p.cm.stats.received.REQ ?? 0;
-      for (let q = 17; q < 17 + QPN_GUESSES; q += 32) {
-        for (let k = q; k < q + 32; k++) gsiMad(s, a, encodeCmMad(BigInt(k), spoofedReq(guid, k)));
-        await untilTrue(() => (p.cm.stats.received.REQ ?? 0) >= reqs + (q + 32 - 17), 'the spoofed REQs reached the CM');
+    },
+  ),
+  roceCase(
+    'finding 2: CM messages forged from another address that name an established connection only by its local comm ID (a REJ of a REQ, then REJ, MRA, DREQ, DREP, RTU and LAP) leave it established on both ends, and it carries Sends',
+    { gone: true },
+    async (s, a) => {
+      const p = await s.cmConnection();
+      try {
+        const seen = cmSeen(p.cm);
+        let sent = 0;
+        const forge = (m: CmMessage, attrId?: number) => {
+          const mad = encodeCmMad(BigInt(randomBytes(4).readUInt32BE(0)), m);
+          if (attrId !== undefined) new DataView(mad.buffer, mad.byteOffset).setUint16(16, attrId);
+          gsiMad(s, a, mad);
+          sent++;
+        };
+        for (const [victim, qpn] of [
+          [p.serverConn(), p.server.qp!.qp_num],
+          [p.clientConn(), p.client.qp!.qp_num],
+        ] as const) {
+          const local = victim.localCommId;
+          const guess = (randomBytes(4).readUInt32BE(0) | 1) >>> 0;
+          const none = new Uint8Array(0);
+          forge({
+            kind: 'REJ',
+            localCommId: guess,
+            remoteCommId: local,
+            msgRejected: CmMsgResponse.REQ,
+            reason: CmRejReason.CONSUMER_DEFINED,
+            ari: none,
+            privateData: none,
+          });
+          forge({
+            kind: 'REJ',
+            localCommId: guess,
+            remoteCommId: local,
+            msgRejected: CmMsgResponse.REP,
+            reason: CmRejReason.CONSUMER_DEFINED,
+            ari: none,
+            privateData: none,
+          });
+          forge({
+            kind: 'REJ',
+            localCommId: 0,
+            remoteCommId: local,
+            msgRejected: CmMsgResponse.OTHER,
+            reason: CmRejReason.TIMEOUT,
+            ari: none,
+            privateData: none,
+          });
+          forge({
+            kind: 'MRA',
+            localCommId: guess,
+            remoteCommId: local,
+            msgMraed: CmMsgResponse.REQ,
+            serviceTimeout: 31,
+            privateData: none,
+          });
+          forge({
+            kind: 'MRA',
+            localCommId: guess,
+            remoteCommId: local,
+            msgMraed: CmMsgResponse.REP,
+            serviceTimeout: 31,
+            privateData: none,
+          });
+          forge({ kind: 'DREQ', localCommId: guess, remoteCommId: local, remoteQpn: qpn, privateData: none });
+          forge({ kind: 'DREQ', localCommId: 0, remoteCommId: local, remoteQpn: qpn, privateData: none });
+          forge({ kind: 'DREP', localCommId: guess, remoteCommId: local, privateData: none });
+          forge({ kind: 'RTU', localCommId: guess, remoteCommId: local, privateData: none });
+          // LAP (IBTA Vol. 1 §12.8.1) begins with the same two comm IDs as an RTU.
+          forge({ kind: 'RTU', localCommId: guess, remoteCommId: local, privateData: none }, CM_ATTR_LAP);
+        }
+        await untilTrue(() => cmSeen(p.cm) >= seen + sent, `the forged messages reached the CM (${cmSeen(p.cm) - seen} of ${sent})`);
+        assert.equal(p.serverConn().state, 'ESTABLISHED', "the server's end");
+        assert.equal(p.clientConn().state, 'ESTABLISHED', "the client's end");
+        await p.exchange();
+      } finally {
+        await p.close();
       }
-      assert.equal(p.serverConn().state, 'ESTABLISHED', 'the server\'s end');
-      assert.equal(p.clientConn().state, 'ESTABLISHED', 'the client\'s end');
-      await p.exchange();
-    } finally {
-      await p.close();
-    }
-  }),
+    },
+  ),
+  roceCase(
+    'finding 5: spoofed REQs naming the CA GUID an old-style formula gives (a fixed prefix and the process ID) and QPNs counted from 17 tear no connection down',
+    { gone: true },
+    async (s, a) => {
+      const p = await s.cmConnection();
+      try {
+        const guid = pidGuid(DEVICE_INDEX_SOFTROCE0);
+        const reqs = p.cm.stats.received.REQ ?? 0;
+        for (let q = 17; q < 17 + QPN_GUESSES; q += 32) {
+          for (let k = q; k < q + 32; k++) gsiMad(s, a, encodeCmMad(BigInt(k), spoofedReq(guid, k)));
+          await untilTrue(() => (p.cm.stats.received.REQ ?? 0) >= reqs + (q + 32 - 17), 'the spoofed REQs reached the CM');
+        }
+        assert.equal(p.serverConn().state, 'ESTABLISHED', "the server's end");
+        assert.equal(p.clientConn().state, 'ESTABLISHED', "the client's end");
+        await p.exchange();
+      } finally {
+        await p.close();
+      }
+    },
+  ),
   roceCase('an RDMA WRITE with a free R_Key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, freeStag(s), s.va(s.rw))),
-  roceCase('an RDMA WRITE with the right index and a wrong key gets NAK Remote Access Error', RAE, (s, a) => wr(s, a, otherKey(s.mrs.rw.rkey), s.va(s.rw))),
-  roceCase('an RDMA WRITE to a live region of another PD gets the same NAK (no STag oracle on IB)', RAE, (s, a) => wr(s, a, s.mrs.other.rkey, s.va(s.other))),
+  roceCase('an RDMA WRITE with the right index and a wrong key gets NAK Remote Access Error', RAE, (s, a) =>
+    wr(s, a, otherKey(s.mrs.rw.rkey), s.va(s.rw)),
+  ),
+  roceCase('an RDMA WRITE to a live region of another PD gets the same NAK (no STag oracle on IB)', RAE, (s, a) =>
+    wr(s, a, s.mrs.other.rkey, s.va(s.other)),
+  ),
   roceCase('an RDMA WRITE past the end of a region: NAK, the guard untouched', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.rw) + 4090n)),
   roceCase('an RDMA WRITE before the start of a region: NAK, the guard untouched', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.rw) - 8n)),
-  roceCase('an RDMA WRITE aimed at the unregistered buffer through a valid R_Key: NAK', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, s.va(s.unreg))),
+  roceCase('an RDMA WRITE aimed at the unregistered buffer through a valid R_Key: NAK', RAE, (s, a) =>
+    wr(s, a, s.mrs.rw.rkey, s.va(s.unreg)),
+  ),
   roceCase('an RDMA WRITE whose VA wraps past 2^64: NAK', RAE, (s, a) => wr(s, a, s.mrs.rw.rkey, (1n << 64n) - 8n)),
   roceCase('an RDMA WRITE to a read-only region: NAK', RAE, (s, a) => wr(s, a, s.mrs.ro.rkey, s.va(s.ro))),
   roceCase('an RDMA READ from a region without Remote Read: NAK', RAE, (s, a) => rr(a, s.mrs.recv.lkey, s.va(s.recv), 64)),
   roceCase('an RDMA READ of more than its source: NAK', RAE, (s, a) => rr(a, s.mrs.big.rkey, s.va(s.big), 2 << 20)),
-  roceCase('an RDMA READ from another PD\'s region: NAK', RAE, (s, a) => rr(a, s.mrs.other.rkey, s.va(s.other), 64)),
-  roceCase('a SEND MIDDLE with no FIRST (opcode sequence) gets NAK Invalid Request', { nak: NakCode.InvalidRequest }, (_s, a) => a.pkt(IbOpcode.RC_SEND_MIDDLE, {}, new Uint8Array(1024))),
-  roceCase('a SEND longer than the receive buffer gets NAK Invalid Request', { nak: NakCode.InvalidRequest }, (_s, a) => a.pkt(IbOpcode.RC_SEND_ONLY, {}, new Uint8Array(100).fill(0xee))),
-  roceCase(`RDMA READ requests beyond max_dest_rd_atomic (${SERVER_IRD}) in one burst: NAK Invalid Request`, { nak: NakCode.InvalidRequest }, (s, a) => {
-    for (let i = 0; i < 3 * SERVER_IRD; i++) rr(a, s.mrs.big.rkey, s.va(s.big), 1 << 20);
-  }),
-  roceCase('a packet ahead of the expected PSN gets one PSN Sequence Error NAK and is not executed; the connection goes on', { nak: NakCode.PsnSequenceError }, async (s, a) => {
-    const before = s.served.messages;
-    hello(a, a.psn + 5);
-    await untilTrue(() => a.naks().length > 0, 'sequence NAK');
-    hello(a);
-    await untilTrue(() => s.served.messages === before + 1, 'the in-sequence Send received');
-  }),
+  roceCase("an RDMA READ from another PD's region: NAK", RAE, (s, a) => rr(a, s.mrs.other.rkey, s.va(s.other), 64)),
+  roceCase('a SEND MIDDLE with no FIRST (opcode sequence) gets NAK Invalid Request', { nak: NakCode.InvalidRequest }, (_s, a) =>
+    a.pkt(IbOpcode.RC_SEND_MIDDLE, {}, new Uint8Array(1024)),
+  ),
+  roceCase('a SEND longer than the receive buffer gets NAK Invalid Request', { nak: NakCode.InvalidRequest }, (_s, a) =>
+    a.pkt(IbOpcode.RC_SEND_ONLY, {}, new Uint8Array(100).fill(0xee)),
+  ),
+  roceCase(
+    `RDMA READ requests beyond max_dest_rd_atomic (${SERVER_IRD}) in one burst: NAK Invalid Request`,
+    { nak: NakCode.InvalidRequest },
+    (s, a) => {
+      for (let i = 0; i < 3 * SERVER_IRD; i++) rr(a, s.mrs.big.rkey, s.va(s.big), 1 << 20);
+    },
+  ),
+  roceCase(
+    'a packet ahead of the expected PSN gets one PSN Sequence Error NAK and is not executed; the connection goes on',
+    { nak: NakCode.PsnSequenceError },
+    async (s, a) => {
+      const before = s.served.messages;
+      hello(a, a.psn + 5);
+      await untilTrue(() => a.naks().length > 0, 'sequence NAK');
+      hello(a);
+      await untilTrue(() => s.served.messages === before + 1, 'the in-sequence Send received');
+    },
+  ),
   roceCase('a duplicate (replayed) SEND is acknowledged again and not received twice', { gone: true }, async (s, a) => {
     const before = s.served.messages;
     const p = a.psn;
@@ -906,43 +1091,71 @@ const ROCE_CASES: ServerCase<RoceServer, RoceAttacker>[] = [
     assert.equal(s.served.messages, before + 1, 'the replayed Send was received again');
     assert.deepEqual(a.naks(), []);
   }),
-  roceCase('SENDs beyond the posted receives get an RNR NAK and are not executed; the connection goes on once receives are posted again', { gone: true }, async (s, a) => {
-    const before = s.served.messages;
-    s.hold(a.sqpn, true);
-    for (let i = 0; i < 4; i++) hello(a);
-    await untilTrue(() => s.served.messages === before + 4, 'the posted receives consumed');
-    const p = a.psn;
-    hello(a);
-    await untilTrue(() => a.got.some((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.RnrNak && r.pkt.bth.psn === p), 'RNR NAK');
-    assert.equal(s.served.messages, before + 4);
-    s.hold(a.sqpn, false);
-    // The raw peer retries the RNR-NAKed PSN itself.
-    hello(a, p);
-    await untilTrue(() => s.served.messages === before + 5, 'the retried Send received');
-  }),
-  roceCase('finding 5: a peer advertising a 4 GiB buffer: the server\'s Read into its 64-octet sink fails locally and no READ request goes on the wire', { gone: true }, async (s, a) => {
-    const errs = s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0;
-    a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(s.va(s.unreg), 0x1234_5600, 0xffff_ffff));
-    await untilTrue(() => (s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0) > errs, 'IBV_WC_LOC_PROT_ERR at the server');
-  }, (_s, a) => assert.equal(a.readRequests(), 0, 'a READ request reached the wire')),
-  roceCase('a peer that dies while the server Reads from it: the server retries, gives up (IBV_WC_RETRY_EXC_ERR) and tears down', { gone: true }, async (s, a) => {
-    const errs = s.errors.get(IBV_WC_RETRY_EXC_ERR) ?? 0;
-    a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(0x1000n, 0x1234_5600, 32));
-    await untilTrue(() => a.readRequests() > 0, 'the server asked');
-    a.net.detach(a.qpn);
-    await untilTrue(() => (s.errors.get(IBV_WC_RETRY_EXC_ERR) ?? 0) > errs, 'retry exceeded at the server', 20_000);
-  }),
-  roceCase(`a Read flood (${SERVER_IRD} × 1 MiB) from a peer that does not take the responses: the server queues at most its window toward it (writes rw)`, { gone: true }, async (s, a) => {
-    for (let i = 0; i < SERVER_IRD; i++) rr(a, s.mrs.big.rkey, s.va(s.big), 1 << 20);
-    let maxQueued = 0;
-    const t = setInterval(() => {
-      for (const q of s.engine.qps.values()) if (q.transport instanceof RoceQp) maxQueued = Math.max(maxQueued, q.transport.queuedOctets);
-    }, 1);
-    await s.legit(2048);
-    await untilTrue(() => a.got.filter((r) => r.pkt.bth.opcode >= IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && r.pkt.bth.opcode <= IbOpcode.RC_RDMA_READ_RESPONSE_ONLY).length >= SERVER_IRD * 1024, 'all Read Responses sent', 30_000);
-    clearInterval(t);
-    assert.ok(maxQueued <= s.engine.config.txWindow + 4096, `queued ${maxQueued} octets`);
-  }),
+  roceCase(
+    'SENDs beyond the posted receives get an RNR NAK and are not executed; the connection goes on once receives are posted again',
+    { gone: true },
+    async (s, a) => {
+      const before = s.served.messages;
+      s.hold(a.sqpn, true);
+      for (let i = 0; i < 4; i++) hello(a);
+      await untilTrue(() => s.served.messages === before + 4, 'the posted receives consumed');
+      const p = a.psn;
+      hello(a);
+      await untilTrue(
+        () => a.got.some((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.RnrNak && r.pkt.bth.psn === p),
+        'RNR NAK',
+      );
+      assert.equal(s.served.messages, before + 4);
+      s.hold(a.sqpn, false);
+      // The raw peer retries the RNR-NAKed PSN itself.
+      hello(a, p);
+      await untilTrue(() => s.served.messages === before + 5, 'the retried Send received');
+    },
+  ),
+  roceCase(
+    "finding 5: a peer advertising a 4 GiB buffer: the server's Read into its 64-octet sink fails locally and no READ request goes on the wire",
+    { gone: true },
+    async (s, a) => {
+      const errs = s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0;
+      a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(s.va(s.unreg), 0x1234_5600, 0xffff_ffff));
+      await untilTrue(() => (s.errors.get(IBV_WC_LOC_PROT_ERR) ?? 0) > errs, 'IBV_WC_LOC_PROT_ERR at the server');
+    },
+    (_s, a) => assert.equal(a.readRequests(), 0, 'a READ request reached the wire'),
+  ),
+  roceCase(
+    'a peer that dies while the server Reads from it: the server retries, gives up (IBV_WC_RETRY_EXC_ERR) and tears down',
+    { gone: true },
+    async (s, a) => {
+      const errs = s.errors.get(IBV_WC_RETRY_EXC_ERR) ?? 0;
+      a.pkt(IbOpcode.RC_SEND_ONLY, {}, advert(0x1000n, 0x1234_5600, 32));
+      await untilTrue(() => a.readRequests() > 0, 'the server asked');
+      a.net.detach(a.qpn);
+      await untilTrue(() => (s.errors.get(IBV_WC_RETRY_EXC_ERR) ?? 0) > errs, 'retry exceeded at the server', 20_000);
+    },
+  ),
+  roceCase(
+    `a Read flood (${SERVER_IRD} × 1 MiB) from a peer that does not take the responses: the server queues at most its window toward it (writes rw)`,
+    { gone: true },
+    async (s, a) => {
+      for (let i = 0; i < SERVER_IRD; i++) rr(a, s.mrs.big.rkey, s.va(s.big), 1 << 20);
+      let maxQueued = 0;
+      const t = setInterval(() => {
+        for (const q of s.engine.qps.values()) if (q.transport instanceof RoceQp) maxQueued = Math.max(maxQueued, q.transport.queuedOctets);
+      }, 1);
+      await s.legit(2048);
+      await untilTrue(
+        () =>
+          a.got.filter(
+            (r) => r.pkt.bth.opcode >= IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && r.pkt.bth.opcode <= IbOpcode.RC_RDMA_READ_RESPONSE_ONLY,
+          ).length >=
+          SERVER_IRD * 1024,
+        'all Read Responses sent',
+        30_000,
+      );
+      clearInterval(t);
+      assert.ok(maxQueued <= s.engine.config.txWindow + 4096, `queued ${maxQueued} octets`);
+    },
+  ),
 ];
 
 serverSuite<RoceServer, RoceAttacker>(
@@ -982,10 +1195,17 @@ serverSuite<RoceServer, RoceAttacker>(
       got,
       pkt(op, extra = {}, payload = new Uint8Array(0), psn) {
         const p = psn ?? a.psn++;
-        const pk = encodeIbPacket({ bth: { ...newBth(op, sqpn, p & 0xff_ffff), padCnt: ibPadCount(payload.length), ackReq: true }, payload, ...extra });
+        const pk = encodeIbPacket({
+          bth: { ...newBth(op, sqpn, p & 0xff_ffff), padCnt: ibPadCount(payload.length), ackReq: true },
+          payload,
+          ...extra,
+        });
         net.send(pk, ROCE_SERVER_ADDR);
       },
-      naks: () => got.filter((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.Nak).map((r) => [r.pkt.bth.psn, aethValue(r.pkt.aeth!.syndrome)]),
+      naks: () =>
+        got
+          .filter((r) => r.pkt.aeth && aethType(r.pkt.aeth.syndrome) === AethType.Nak)
+          .map((r) => [r.pkt.bth.psn, aethValue(r.pkt.aeth!.syndrome)]),
       readRequests: () => got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_REQUEST).length,
     };
     return a;

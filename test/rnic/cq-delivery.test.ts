@@ -8,11 +8,30 @@ import { describe, it } from 'node:test';
 import { Cq, deliverCqNotifications, NotifyType, type WorkCompletion } from '../../src/rnic/cq.js';
 
 function wc(id: bigint, status = 0): WorkCompletion {
-  return { op_type: 0, cq_os_data: null, flags: 0, invalidated_rtag: 0, qp_os_data: null, id, op_status: status, bytes_transferred: 0, immediate_data: 0, err_data: 0n, qp_num: 1 };
+  return {
+    op_type: 0,
+    cq_os_data: null,
+    flags: 0,
+    invalidated_rtag: 0,
+    qp_os_data: null,
+    id,
+    op_status: status,
+    bytes_transferred: 0,
+    immediate_data: 0,
+    err_data: 0n,
+    qp_num: 1,
+  };
 }
 
 function cq(fired: Cq[]): Cq {
-  return new Cq(1, 8, 0, null, (c) => fired.push(c), () => {});
+  return new Cq(
+    1,
+    8,
+    0,
+    null,
+    (c) => fired.push(c),
+    () => {},
+  );
 }
 
 describe('CQ notification delivery', () => {

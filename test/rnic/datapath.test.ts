@@ -78,7 +78,10 @@ test('a Send with no receive posted terminates the stream and flushes the peer',
     const deadline = Date.now() + 3000;
     while (b.qp.state !== RiQpState.ERROR && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     assert.equal(b.qp.state, RiQpState.ERROR);
-    assert.deepEqual(b.qp.terminate?.codes && [b.qp.terminate.codes.layer, b.qp.terminate.codes.etype, b.qp.terminate.codes.ecode], [1, 2, 2]);
+    assert.deepEqual(
+      b.qp.terminate?.codes && [b.qp.terminate.codes.layer, b.qp.terminate.codes.etype, b.qp.terminate.codes.ecode],
+      [1, 2, 2],
+    );
     while (a.qp.state !== RiQpState.ERROR && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     assert.equal(a.qp.state, RiQpState.ERROR);
     assert.equal(a.qp.terminate?.local, false);
@@ -105,7 +108,16 @@ test('the MPA Responder holds FPDUs until the Initiator speaks, but runs a Bind 
     const mwo = mw as Exclude<typeof mw, number>;
     const va = hostMemory.addressOf(buf);
     assert.equal(
-      send(b.qp, { type: RiWrType.BIND, id: 5n, mw: mwo, mr, bindVa: va, bindLength: 64, bindFlags: RiMemFlags.REMOTE_WRITE, rtag: ((mwo.stag & ~0xff) | 0x42) >>> 0 }),
+      send(b.qp, {
+        type: RiWrType.BIND,
+        id: 5n,
+        mw: mwo,
+        mr,
+        bindVa: va,
+        bindLength: 64,
+        bindFlags: RiMemFlags.REMOTE_WRITE,
+        rtag: ((mwo.stag & ~0xff) | 0x42) >>> 0,
+      }),
       RiRet.SUCCESS,
     );
     // A Send from the Responder stays held: the Initiator has sent nothing yet.

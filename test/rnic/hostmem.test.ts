@@ -66,10 +66,12 @@ test('hostmem: buffers registered and deregistered through ibv_reg_mr/ibv_dereg_
   assert.equal(v.ibv_close_device(ctx), 0);
 });
 
-test('hostmem: a registration pins its buffer, deregistration unpins it, and the dropped buffer\'s place is removed', async () => {
+test("hostmem: a registration pins its buffer, deregistration unpins it, and the dropped buffer's place is removed", async () => {
   const ctx = openCtx();
   const before = hostMemory.stats();
-  regDeregCycles(ctx, 4, () => assert.equal(hostMemory.stats().pinnedRegions, before.pinnedRegions + 1, 'the registration pins its buffer'));
+  regDeregCycles(ctx, 4, () =>
+    assert.equal(hostMemory.stats().pinnedRegions, before.pinnedRegions + 1, 'the registration pins its buffer'),
+  );
   assert.equal(hostMemory.stats().pinnedRegions, before.pinnedRegions, 'deregistration unpins it');
   assert.equal(hostMemory.stats().pins, before.pins);
   assert.ok(await collectUntil(() => hostMemory.stats().regions <= before.regions), 'their places in the address space are removed');
@@ -92,7 +94,10 @@ test('hostmem: closing the RNIC releases the pins of the registrations it still 
   rnic.close();
   assert.equal(hostMemory.stats().pinnedRegions, before);
   assert.equal(rnic.stags.size, 0);
-  assert.ok(await collectUntil(() => refs.every((r) => r.deref() === undefined)), `${refs.filter((r) => r.deref()).length} buffers of a closed RNIC are still reachable`);
+  assert.ok(
+    await collectUntil(() => refs.every((r) => r.deref() === undefined)),
+    `${refs.filter((r) => r.deref()).length} buffers of a closed RNIC are still reachable`,
+  );
 });
 
 test('hostmem: a buffer the consumer still holds keeps its address after deregistration; registered again, it is the same memory', () => {

@@ -90,7 +90,11 @@ function toInit(qp: Qp): RiRet {
 }
 
 function toRtr(qp: Qp, over: Record<string, unknown> = {}): RiRet {
-  return qp.modify({ nextState: RiQpState.READY_TO_RECEIVE, ird: 4, ib: { av: AV, pathMtu: 3, destQpn: 0x99, rqPsn: 0x123, minRnrTimer: 12, ...over } });
+  return qp.modify({
+    nextState: RiQpState.READY_TO_RECEIVE,
+    ird: 4,
+    ib: { av: AV, pathMtu: 3, destQpn: 0x99, rqPsn: 0x123, minRnrTimer: 12, ...over },
+  });
 }
 
 function events(rnic: { asyncHandler: unknown }): AsyncEventRecord[] {
@@ -106,7 +110,32 @@ describe('InfiniBand QP state machine in the core', () => {
     assert.equal(s.qp.state, RiQpState.IDLE);
     const iw = makeSide();
     assert.equal(iw.qp.isIb, false);
-    assert.equal(iw.rnic.qpCreate({ ...{ pd: iw.pd, scq: iw.cq, rcq: iw.cq, srq: null, sqSize: 4, rqSize: 4, sqMaxSges: 1, sqMaxSgesRdmaw: 1, rqMaxSges: 1, enableRdmaRead: true, enableRdmaWrite: true, ord: 1, ird: 1, stag0Enabled: false, enableBind: false, rqHiwat: 0, mpa: { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 }, osData: null }, service: 'UD' }), RiRet.QP_INVALID_SERVICE_TYPE);
+    assert.equal(
+      iw.rnic.qpCreate({
+        ...{
+          pd: iw.pd,
+          scq: iw.cq,
+          rcq: iw.cq,
+          srq: null,
+          sqSize: 4,
+          rqSize: 4,
+          sqMaxSges: 1,
+          sqMaxSgesRdmaw: 1,
+          rqMaxSges: 1,
+          enableRdmaRead: true,
+          enableRdmaWrite: true,
+          ord: 1,
+          ird: 1,
+          stag0Enabled: false,
+          enableBind: false,
+          rqHiwat: 0,
+          mpa: { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 },
+          osData: null,
+        },
+        service: 'UD',
+      }),
+      RiRet.QP_INVALID_SERVICE_TYPE,
+    );
     // The IB attributes do not exist on an iWARP QP.
     assert.equal(iw.qp.modify({ ib: { qkey: 1 } }), RiRet.QP_INVALID_SERVICE_TYPE);
   });
@@ -145,7 +174,11 @@ describe('InfiniBand QP state machine in the core', () => {
       delete ib[drop];
       assert.equal(qp.modify({ nextState: RiQpState.READY_TO_RECEIVE, ird: 4, ib }), RiRet.INVALID_PARAMETER, `without ${drop}`);
     }
-    assert.equal(qp.modify({ nextState: RiQpState.READY_TO_RECEIVE, ib: { av: AV, pathMtu: 3, destQpn: 0x99, rqPsn: 0x123, minRnrTimer: 12 } }), RiRet.INVALID_PARAMETER, 'without max_dest_rd_atomic');
+    assert.equal(
+      qp.modify({ nextState: RiQpState.READY_TO_RECEIVE, ib: { av: AV, pathMtu: 3, destQpn: 0x99, rqPsn: 0x123, minRnrTimer: 12 } }),
+      RiRet.INVALID_PARAMETER,
+      'without max_dest_rd_atomic',
+    );
     assert.equal(toRtr(qp, { pathMtu: 6 }), RiRet.RNIC_INVALID_MTU);
     assert.equal(toRtr(qp, { destQpn: 1 << 24 }), RiRet.INVALID_PARAMETER);
     assert.equal(toRtr(qp, { av: { ...AV, sgidIndex: 1 } }), RiRet.INVALID_PARAMETER, 'sgid index beyond the GID table');
@@ -187,12 +220,20 @@ describe('InfiniBand QP state machine in the core', () => {
     }
     assert.equal(qp.modify({ nextState: RiQpState.READY_TO_SEND, ib: full }), RiRet.INVALID_PARAMETER, 'without max_rd_atomic');
     assert.equal(qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { ...full, retryCnt: 8 } }), RiRet.INVALID_PARAMETER);
-    assert.equal(qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { ...full, curState: RiQpState.INITIALIZED } }), RiRet.INVALID_PARAMETER, 'a wrong current state');
+    assert.equal(
+      qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { ...full, curState: RiQpState.INITIALIZED } }),
+      RiRet.INVALID_PARAMETER,
+      'a wrong current state',
+    );
     assert.equal(f.modified.length, 0);
-    assert.equal(qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { ...full, curState: RiQpState.READY_TO_RECEIVE } }), RiRet.SUCCESS);
+    assert.equal(
+      qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { ...full, curState: RiQpState.READY_TO_RECEIVE } }),
+      RiRet.SUCCESS,
+    );
     assert.equal(qp.state, RiQpState.READY_TO_SEND);
     assert.deepEqual(f.modified.at(-1), {
-      changed: IbQpAttr.CUR_STATE | IbQpAttr.TIMEOUT | IbQpAttr.RETRY_CNT | IbQpAttr.RNR_RETRY | IbQpAttr.SQ_PSN | IbQpAttr.MAX_QP_RD_ATOMIC,
+      changed:
+        IbQpAttr.CUR_STATE | IbQpAttr.TIMEOUT | IbQpAttr.RETRY_CNT | IbQpAttr.RNR_RETRY | IbQpAttr.SQ_PSN | IbQpAttr.MAX_QP_RD_ATOMIC,
       from: RiQpState.READY_TO_RECEIVE,
       to: RiQpState.READY_TO_SEND,
       sqPsn: 0x456,
@@ -218,7 +259,10 @@ describe('InfiniBand QP state machine in the core', () => {
     assert.equal(recv(qp, 1n, [sge(mr, buf)]), RiRet.SUCCESS, 'receives may be posted from INIT on');
     assert.equal(toRtr(qp), RiRet.SUCCESS);
     assert.equal(send(qp, { type: RiWrType.SEND, sgl: [sge(mr, buf)] }), RiRet.QP_INVALID_STATE, 'RTR');
-    assert.equal(qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { timeout: 14, retryCnt: 7, rnrRetry: 7, sqPsn: 0 } }), RiRet.SUCCESS);
+    assert.equal(
+      qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { timeout: 14, retryCnt: 7, rnrRetry: 7, sqPsn: 0 } }),
+      RiRet.SUCCESS,
+    );
     const f = fakes.at(-1)!;
     assert.equal(send(qp, { type: RiWrType.SEND, sgl: [sge(mr, buf)] }), RiRet.SUCCESS);
     assert.deepEqual(
@@ -237,7 +281,10 @@ describe('InfiniBand QP state machine in the core', () => {
     const ev = events(s.rnic);
     assert.equal(toInit(qp), RiRet.SUCCESS);
     assert.equal(toRtr(qp), RiRet.SUCCESS);
-    assert.equal(qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { timeout: 14, retryCnt: 7, rnrRetry: 7, sqPsn: 0 } }), RiRet.SUCCESS);
+    assert.equal(
+      qp.modify({ nextState: RiQpState.READY_TO_SEND, ord: 4, ib: { timeout: 14, retryCnt: 7, rnrRetry: 7, sqPsn: 0 } }),
+      RiRet.SUCCESS,
+    );
     const f = fakes.at(-1)!;
     const buf = new Uint8Array(100);
     const mr = reg(s, buf);
@@ -274,7 +321,11 @@ describe('InfiniBand QP state machine in the core', () => {
     assert.equal(f.resets, 1);
     const [wc] = await pollN(s.cq, 1);
     assert.equal(wc!.op_status, RiWcStatus.WR_FLUSHED_ERROR);
-    assert.equal(qp.modify({ nextState: RiQpState.INITIALIZED, ib: { pkeyIndex: 0, port: 1, access: ACCESS } }), RiRet.QP_INVALID_STATE, 'Error→INIT does not exist');
+    assert.equal(
+      qp.modify({ nextState: RiQpState.INITIALIZED, ib: { pkeyIndex: 0, port: 1, access: ACCESS } }),
+      RiRet.QP_INVALID_STATE,
+      'Error→INIT does not exist',
+    );
     assert.equal(qp.modify({ nextState: RiQpState.IDLE }), RiRet.SUCCESS);
     assert.equal(qp.ib.destQpn, 0);
     assert.equal(qp.enableRdmaRead, false);
@@ -290,7 +341,10 @@ describe('InfiniBand QP state machine in the core', () => {
       const mrs = reg(a, src);
       assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mrs, src)], rtag: 1, remoteTo: 0n }), RiRet.WR_INVALID_TYPE);
       // A bad local key: the Send fails locally.
-      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [{ stag: (mrs.stag ^ 0x55) >>> 0, to: va(src), len: 32 }], id: 1n }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, { type: RiWrType.SEND, sgl: [{ stag: (mrs.stag ^ 0x55) >>> 0, to: va(src), len: 32 }], id: 1n }),
+        RiRet.SUCCESS,
+      );
       assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(mrs, src)], id: 2n }), RiRet.SUCCESS);
       const wcs = await pollN(a.cq, 2);
       assert.equal(wcs[0]!.op_status, RiWcStatus.INVALID_STAG_ERROR);
@@ -320,9 +374,17 @@ describe('InfiniBand QP state machine in the core', () => {
     const ub = new Uint8Array(2048);
     const umr = reg(ud, ub);
     assert.equal(send(ud.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(umr, ub, 0, 8)], rtag: 1, remoteTo: 0n }), RiRet.WR_INVALID_TYPE);
-    assert.equal(send(ud.qp, { type: RiWrType.SEND, sgl: [sge(umr, ub, 0, 8)] }), RiRet.ADDRESS_HANDLE_INVALID, 'a UD Send needs its destination');
+    assert.equal(
+      send(ud.qp, { type: RiWrType.SEND, sgl: [sge(umr, ub, 0, 8)] }),
+      RiRet.ADDRESS_HANDLE_INVALID,
+      'a UD Send needs its destination',
+    );
     const dest = { av: { ...AV, sgid: TEST_GID }, remoteQpn: 0x42, remoteQkey: 0x1234 };
-    assert.equal(send(ud.qp, { type: RiWrType.SEND, sgl: [sge(umr, ub, 0, 1025)], ud: dest }), RiRet.MEM_INVALID_LENGTH, 'beyond the active MTU');
+    assert.equal(
+      send(ud.qp, { type: RiWrType.SEND, sgl: [sge(umr, ub, 0, 1025)], ud: dest }),
+      RiRet.MEM_INVALID_LENGTH,
+      'beyond the active MTU',
+    );
     const f = fakes.at(-1)!;
     assert.equal(send(ud.qp, { type: RiWrType.SEND, sgl: [sge(umr, ub, 0, 1024)], ud: dest }), RiRet.SUCCESS);
     assert.equal(f.segs.at(-1)!.last, true);
@@ -361,10 +423,16 @@ for (const transport of IB_TRANSPORTS) {
         assert.deepEqual(rbuf, src);
         const wbuf = new Uint8Array(n);
         const wmr = reg(b, wbuf);
-        assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(mrs, src)], rtag: wmr.stag, remoteTo: va(wbuf), id: 11n }), RiRet.SUCCESS);
+        assert.equal(
+          send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(mrs, src)], rtag: wmr.stag, remoteTo: va(wbuf), id: 11n }),
+          RiRet.SUCCESS,
+        );
         const sink = new Uint8Array(n);
         const smr = reg(a, sink);
-        assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(smr, sink)], rtag: wmr.stag, remoteTo: va(wbuf), id: 12n }), RiRet.SUCCESS);
+        assert.equal(
+          send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(smr, sink)], rtag: wmr.stag, remoteTo: va(wbuf), id: 12n }),
+          RiRet.SUCCESS,
+        );
         const wcs = await pollN(a.cq, 3);
         assert.deepEqual(
           wcs.map((w) => [w.id, w.op_status]),
@@ -390,10 +458,16 @@ for (const transport of IB_TRANSPORTS) {
         const mrd = reg(b, dst, LOCAL);
         const src = new Uint8Array(64).fill(3);
         const mrs = reg(a, src);
-        assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(mrs, src)], rtag: mrd.stag, remoteTo: va(dst), id: 1n }), RiRet.SUCCESS);
+        assert.equal(
+          send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(mrs, src)], rtag: mrd.stag, remoteTo: va(dst), id: 1n }),
+          RiRet.SUCCESS,
+        );
         await until(() => a.qp.state === RiQpState.ERROR && b.qp.state === RiQpState.ERROR, 5000, 'both in Error');
         assert.ok(evB.some((e) => e.event_type === RiAsyncEventType.QP_PROTECTION_ERROR_ACCESS_VIOLATION));
-        assert.equal(dst.every((x) => x === 0), true);
+        assert.equal(
+          dst.every((x) => x === 0),
+          true,
+        );
         assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(mrs, src)], id: 2n }), RiRet.SUCCESS);
         const wcs = await pollN(a.cq, 2);
         // The Write completed (local delivery on the loopback) or failed with the NAK's status; the later Send is flushed.
@@ -412,7 +486,10 @@ for (const transport of IB_TRANSPORTS) {
         const mrB = reg(b, srcB, LOCAL | RiMemFlags.REMOTE_WRITE);
         const sink = new Uint8Array(64);
         const mrA = reg(a, sink);
-        assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mrA, sink)], rtag: mrB.stag, remoteTo: va(srcB), id: 5n }), RiRet.SUCCESS);
+        assert.equal(
+          send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mrA, sink)], rtag: mrB.stag, remoteTo: va(srcB), id: 5n }),
+          RiRet.SUCCESS,
+        );
         const [wc] = await pollN(a.cq, 1);
         assert.equal(wc!.id, 5n);
         assert.equal(wc!.op_status, RiWcStatus.REMOTE_ACCESS_ERROR);
@@ -457,7 +534,14 @@ for (const transport of IB_TRANSPORTS) {
       const rmr = reg(b, rbuf);
       assert.equal(b.qp.modify({ nextState: RiQpState.INITIALIZED, ib: { pkeyIndex: 0, port: 1, access: ACCESS } }), RiRet.SUCCESS);
       assert.equal(recv(b.qp, 1n, [sge(rmr, rbuf)]), RiRet.SUCCESS);
-      assert.equal(b.qp.modify({ nextState: RiQpState.READY_TO_RECEIVE, ird: 8, ib: { av: AV, pathMtu: 3, destQpn: a.qp.id, rqPsn: 0, minRnrTimer: 1 } }), RiRet.SUCCESS);
+      assert.equal(
+        b.qp.modify({
+          nextState: RiQpState.READY_TO_RECEIVE,
+          ird: 8,
+          ib: { av: AV, pathMtu: 3, destQpn: a.qp.id, rqPsn: 0, minRnrTimer: 1 },
+        }),
+        RiRet.SUCCESS,
+      );
       const [wc] = await pollN(b.cq, 1);
       assert.equal(wc!.op_status, RiWcStatus.SUCCESS);
       assert.equal(rbuf[9], 8);

@@ -36,7 +36,10 @@ test('finding 5: a Read longer than its own 64-octet sink completes with a bound
   await until(() => readRequests(raw).length === 1, 2000, 'the good Read Request');
   assert.equal(readRequests(raw)[0]!.size, 64);
   // The peer advertised 4 GiB − 1: the sink SGE says so too.
-  assert.equal(send(s.qp, { type: RiWrType.RDMA_READ, id: 2n, sgl: [{ ...sge(m, sink), len: 0xffff_ffff }], rtag: 0x1234_5600, remoteTo: 0x1000n }), RiRet.SUCCESS);
+  assert.equal(
+    send(s.qp, { type: RiWrType.RDMA_READ, id: 2n, sgl: [{ ...sge(m, sink), len: 0xffff_ffff }], rtag: 0x1234_5600, remoteTo: 0x1000n }),
+    RiRet.SUCCESS,
+  );
   const wcs = await pollN(s.cq, 2);
   const bad = wcs.find((w) => w.id === 2n)!;
   assert.equal(RiWcStatus[bad.op_status], RiWcStatus[RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR]);
@@ -47,13 +50,19 @@ test('finding 5: a Read longer than its own 64-octet sink completes with a bound
 test('finding 5: a Read into a sink without Remote Write, or with a wrong key, fails before its request is sent', async () => {
   for (const [what, fix] of [
     ['no Remote Write', (m: ReturnType<typeof reg>, sink: Uint8Array) => ({ ...sge(m, sink), stag: m.stag })],
-    ['wrong key', (m: ReturnType<typeof reg>, sink: Uint8Array) => ({ ...sge(m, sink), stag: ((m.stag & ~0xff) | ((m.stag + 1) & 0xff)) >>> 0 })],
+    [
+      'wrong key',
+      (m: ReturnType<typeof reg>, sink: Uint8Array) => ({ ...sge(m, sink), stag: ((m.stag & ~0xff) | ((m.stag + 1) & 0xff)) >>> 0 }),
+    ],
   ] as const) {
     const s = makeSide();
     const raw = toRaw(s);
     const sink = new Uint8Array(64);
     const m = what === 'no Remote Write' ? reg(s, sink, 0x1 | 0x2) : reg(s, sink);
-    assert.equal(send(s.qp, { type: RiWrType.RDMA_READ, id: 1n, sgl: [fix(m, sink)], rtag: 0x1234_5600, remoteTo: 0x1000n }), RiRet.SUCCESS);
+    assert.equal(
+      send(s.qp, { type: RiWrType.RDMA_READ, id: 1n, sgl: [fix(m, sink)], rtag: 0x1234_5600, remoteTo: 0x1000n }),
+      RiRet.SUCCESS,
+    );
     const [w] = await pollN(s.cq, 1);
     assert.notEqual(w!.op_status, RiWcStatus.SUCCESS, what);
     assert.equal(readRequests(raw).length, 0, `${what}: a Read Request reached the wire`);
@@ -79,7 +88,10 @@ test('a bad SGE behind a good Send: the Send goes out and completes, the bad WR 
   const src = new Uint8Array(32).fill(7);
   const m = reg(s, src);
   assert.equal(send(s.qp, { type: RiWrType.SEND, id: 1n, sgl: [sge(m, src)] }), RiRet.SUCCESS);
-  assert.equal(send(s.qp, { type: RiWrType.RDMA_WRITE, id: 2n, sgl: [{ ...sge(m, src), len: 33 }], rtag: 0x1234_5600, remoteTo: 0x1000n }), RiRet.SUCCESS);
+  assert.equal(
+    send(s.qp, { type: RiWrType.RDMA_WRITE, id: 2n, sgl: [{ ...sge(m, src), len: 33 }], rtag: 0x1234_5600, remoteTo: 0x1000n }),
+    RiRet.SUCCESS,
+  );
   const wcs = await pollN(s.cq, 2);
   assert.deepEqual(
     wcs.map((w) => [w.id, RiWcStatus[w.op_status]]),

@@ -46,7 +46,10 @@ for (const [name, plan] of [
       await until(() => b.qp.state === RiQpState.ERROR, 6000, 'receiver in Error');
       const wcs = await pollN(b.cq, n);
       assert.equal(wcs.length, n, 'every receive completes (success or flush)');
-      assert.ok(wcs.some((w) => w.op_status === RiWcStatus.WR_FLUSHED_ERROR), 'the rest is flushed');
+      assert.ok(
+        wcs.some((w) => w.op_status === RiWcStatus.WR_FLUSHED_ERROR),
+        'the rest is flushed',
+      );
       const sent = await pollN(a.cq, n);
       assert.equal(sent.length, n, 'every Send completes');
     } finally {

@@ -49,16 +49,34 @@ test('a siw-like Initiator: the Reply carries no extension bit, atomics and imme
     assert.equal(side.qp.transport!.caps.atomics, false);
     const res = new Uint8Array(8);
     const rmr = reg(side, res);
-    assert.equal(send(side.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rmr, res)], rtag: 0x1234, remoteTo: 0n, atomic: faa }), RiRet.RNIC_ATOMICS_UNSUPPORTED);
-    assert.equal(send(side.qp, { type: RiWrType.COMPARE_AND_SWAP, sgl: [sge(rmr, res)], rtag: 0x1234, remoteTo: 0n, atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 8, 0n, 1n) }), RiRet.RNIC_ATOMICS_UNSUPPORTED);
-    assert.equal(send(side.qp, { type: RiWrType.RDMA_WRITE_IMMEDIATE, sgl: [sge(rmr, res)], rtag: 0x1234, remoteTo: 0n, imm: 1 }), RiRet.WR_INVALID_TYPE);
+    assert.equal(
+      send(side.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rmr, res)], rtag: 0x1234, remoteTo: 0n, atomic: faa }),
+      RiRet.RNIC_ATOMICS_UNSUPPORTED,
+    );
+    assert.equal(
+      send(side.qp, {
+        type: RiWrType.COMPARE_AND_SWAP,
+        sgl: [sge(rmr, res)],
+        rtag: 0x1234,
+        remoteTo: 0n,
+        atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 8, 0n, 1n),
+      }),
+      RiRet.RNIC_ATOMICS_UNSUPPORTED,
+    );
+    assert.equal(
+      send(side.qp, { type: RiWrType.RDMA_WRITE_IMMEDIATE, sgl: [sge(rmr, res)], rtag: 0x1234, remoteTo: 0n, imm: 1 }),
+      RiRet.WR_INVALID_TYPE,
+    );
     assert.equal(send(side.qp, { type: RiWrType.SEND_IMMEDIATE, sgl: [sge(rmr, res)], imm: 1 }), RiRet.WR_INVALID_TYPE);
     // A plain Write still goes (once the Initiator's first FPDU arrived), and is the only thing on the wire.
     assert.equal(send(side.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(rmr, res)], rtag: 0x1234, remoteTo: 0n }), RiRet.SUCCESS);
     peer.write(0x99, 0n, new Uint8Array(0));
     await pollN(side.cq, 1);
     await until(() => peer.fpdus.length >= 1, 3000, 'the Write');
-    assert.ok(peer.fpdus.every((u) => (u[1]! & 0x0f) < RdmapOpcode.ImmediateData), 'no RFC 7306 opcode was sent');
+    assert.ok(
+      peer.fpdus.every((u) => (u[1]! & 0x0f) < RdmapOpcode.ImmediateData),
+      'no RFC 7306 opcode was sent',
+    );
     // The siw-like peer sends an Atomic Request anyway: Unexpected OpCode, memory untouched.
     peer.sendUlpdu(
       encodeRdmapHeader({
@@ -66,7 +84,17 @@ test('a siw-like Initiator: the Reply carries no extension bit, atomics and imme
         version: 1,
         rsvd: 0,
         opcode: RdmapOpcode.AtomicRequest,
-        atomicRequest: { rsvd: 0, atomicOpcode: 0, requestId: 1, remoteStag: mr.stag, remoteTo: va(mem), addSwapData: 5n, addSwapMask: 0n, compareData: 0n, compareMask: 0n },
+        atomicRequest: {
+          rsvd: 0,
+          atomicOpcode: 0,
+          requestId: 1,
+          remoteStag: mr.stag,
+          remoteTo: va(mem),
+          addSwapData: 5n,
+          addSwapMask: 0n,
+          compareData: 0n,
+          compareMask: 0n,
+        },
       }),
     );
     const t = await peer.terminate();
@@ -103,15 +131,27 @@ test('softrdma Initiator towards a siw-like Responder: the offer is ignored, no 
       if (r.status !== 'frame') return;
       reqRes = r.frame.res;
       // siw's Reply: revision 2, Enhanced, IRD/ORD word, reserved bits zero.
-      const pd = encodeMpaIrdOrd({ ird: 8, ord: 8, peerToPeer: false, zeroLengthSendRtr: false, zeroLengthWriteRtr: false, zeroLengthReadRtr: false });
-      sock.write(encodeMpaReqRep({ type: 'reply', markers: false, crc: false, reject: false, enhanced: true, res: 0, revision: 2, privateData: pd }));
+      const pd = encodeMpaIrdOrd({
+        ird: 8,
+        ord: 8,
+        peerToPeer: false,
+        zeroLengthSendRtr: false,
+        zeroLengthWriteRtr: false,
+        zeroLengthReadRtr: false,
+      });
+      sock.write(
+        encodeMpaReqRep({ type: 'reply', markers: false, crc: false, reject: false, enhanced: true, res: 0, revision: 2, privateData: pd }),
+      );
       deframer = new FpduDeframer({ maxUlpdu: 65535, crc: false, markers: false, onFpdu: (f) => opcodes.push(concatUlpdu(f)[1]! & 0x0f) });
     });
   });
   const res = new Uint8Array(8);
   const rmr = reg(side, res);
   // Posted in Idle, before the connection (and its agreement) exists.
-  assert.equal(send(side.qp, { type: RiWrType.FETCH_AND_ADD, id: 5n, sgl: [sge(rmr, res)], rtag: 0x1234, remoteTo: 0n, atomic: faa }), RiRet.SUCCESS);
+  assert.equal(
+    send(side.qp, { type: RiWrType.FETCH_AND_ADD, id: 5n, sgl: [sge(rmr, res)], rtag: 0x1234, remoteTo: 0n, atomic: faa }),
+    RiRet.SUCCESS,
+  );
   const sock = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
   await once(sock, 'connect');
   const out = await mpaConnect(sock, { revision: 2, crc: false, markers: false, ird: 8, ord: 8 });
@@ -122,9 +162,15 @@ test('softrdma Initiator towards a siw-like Responder: the offer is ignored, no 
     const [wc] = await pollN(side.cq, 1);
     assert.equal(wc!.id, 5n);
     assert.equal(wc!.op_status, RiWcStatus.LOCAL_QP_OP_ERROR);
-    assert.equal(send(side.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rmr, res)], rtag: 1, remoteTo: 0n, atomic: faa }), RiRet.QP_INVALID_STATE);
+    assert.equal(
+      send(side.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rmr, res)], rtag: 1, remoteTo: 0n, atomic: faa }),
+      RiRet.QP_INVALID_STATE,
+    );
     await new Promise((r) => setTimeout(r, 100));
-    assert.ok(opcodes.every((o) => o === RdmapOpcode.Terminate), `only a Terminate went out: ${opcodes}`);
+    assert.ok(
+      opcodes.every((o) => o === RdmapOpcode.Terminate),
+      `only a Terminate went out: ${opcodes}`,
+    );
   } finally {
     sock.destroy();
     server.close();

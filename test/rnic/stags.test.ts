@@ -26,12 +26,22 @@ test('stags: consecutive registrations get unrelated indices and keys (finding 4
   const pd = must(rnic.pdAlloc(null));
   const buf = new Uint8Array(64);
   const va = hostMemory.addressOf(buf);
-  const objs = Array.from({ length: 64 }, () => must(mrReg(rnic, { va, length: 64, flags: RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_WRITE, pd, key: 0 }, null)));
+  const objs = Array.from({ length: 64 }, () =>
+    must(mrReg(rnic, { va, length: 64, flags: RiMemFlags.LOCAL_WRITE | RiMemFlags.REMOTE_WRITE, pd, key: 0 }, null)),
+  );
   const idx = objs.map((o) => o.index);
   const keys = objs.map((o) => o.key);
-  assert.ok(idx.every((i) => i > 0 && i <= STAG_INDEX_MAX), 'index 0 is never issued');
+  assert.ok(
+    idx.every((i) => i > 0 && i <= STAG_INDEX_MAX),
+    'index 0 is never issued',
+  );
   // A rolling counter gives steps of 1 (or one repeated step); random draws give (almost) all different steps.
-  assert.ok(new Set(steps(idx, STAG_INDEX_MAX + 1)).size > 48, `index steps ${steps(idx, STAG_INDEX_MAX + 1).slice(0, 8).join(',')}…`);
+  assert.ok(
+    new Set(steps(idx, STAG_INDEX_MAX + 1)).size > 48,
+    `index steps ${steps(idx, STAG_INDEX_MAX + 1)
+      .slice(0, 8)
+      .join(',')}…`,
+  );
   assert.ok(new Set(steps(keys, 256)).size > 16, `key steps ${steps(keys, 256).slice(0, 8).join(',')}…`);
   // Spread over the space, not a window near one random start.
   assert.ok(Math.max(...idx) - Math.min(...idx) > 1 << 22, 'indices cover the 24-bit space');
@@ -42,8 +52,22 @@ test('stags: Memory Windows also get random indices and keys', () => {
   const rnic = new Rnic();
   const pd = must(rnic.pdAlloc(null));
   const mws = Array.from({ length: 32 }, () => must(mwAlloc(rnic, pd, RiMwType.TYPE_NARROW, null)));
-  assert.ok(new Set(steps(mws.map((m) => m.index), STAG_INDEX_MAX + 1)).size > 24);
-  assert.ok(new Set(steps(mws.map((m) => m.key), 256)).size > 8);
+  assert.ok(
+    new Set(
+      steps(
+        mws.map((m) => m.index),
+        STAG_INDEX_MAX + 1,
+      ),
+    ).size > 24,
+  );
+  assert.ok(
+    new Set(
+      steps(
+        mws.map((m) => m.key),
+        256,
+      ),
+    ).size > 8,
+  );
   rnic.close();
 });
 

@@ -19,9 +19,20 @@ import { decodeRdmapHeader, stringifyRdmapHeader } from '../../src/wire/rdmap.js
 import { connectPair, makeSide, pollN, recv, reg, send, sge, until } from '../helpers/engine.js';
 
 const hasTshark = spawnSync('tshark', ['--version']).status === 0;
-const OPTS = ['--disable-protocol', 'rpcordma', '--disable-protocol', 'smb_direct', '--disable-protocol', 'nvme-rdma', '--disable-protocol', 'iser'];
+const OPTS = [
+  '--disable-protocol',
+  'rpcordma',
+  '--disable-protocol',
+  'smb_direct',
+  '--disable-protocol',
+  'nvme-rdma',
+  '--disable-protocol',
+  'iser',
+];
 
-test('SOFTRDMA_PCAP captures of a live connection decode in tshark: every opcode, no malformed frame, no bad CRC', { skip: hasTshark ? false : 'tshark not installed' }, async () => {
+test('SOFTRDMA_PCAP captures of a live connection decode in tshark: every opcode, no malformed frame, no bad CRC', {
+  skip: hasTshark ? false : 'tshark not installed',
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'softrdma-pcap-'));
   process.env.SOFTRDMA_PCAP = dir;
   try {
@@ -50,7 +61,10 @@ test('SOFTRDMA_PCAP captures of a live connection decode in tshark: every opcode
     });
     try {
       const dstVa = hostMemory.addressOf(dst);
-      assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE, id: 1n, sgl: [sge(mrSrc, src)], rtag: mrDst.stag, remoteTo: dstVa }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, { type: RiWrType.RDMA_WRITE, id: 1n, sgl: [sge(mrSrc, src)], rtag: mrDst.stag, remoteTo: dstVa }),
+        RiRet.SUCCESS,
+      );
       // A multi-SGE RDMA Read sink: two Read Requests on the wire.
       assert.equal(
         send(a.qp, { type: RiWrType.RDMA_READ, id: 2n, sgl: [sge(mrRd1, rd1), sge(mrRd2, rd2)], rtag: mrDst.stag, remoteTo: dstVa }),
@@ -59,15 +73,27 @@ test('SOFTRDMA_PCAP captures of a live connection decode in tshark: every opcode
       const m = src.subarray(0, 100);
       const s = sge(mrSrc, src, 0, 100);
       assert.equal(send(a.qp, { type: RiWrType.SEND, id: 3n, sgl: [s] }), RiRet.SUCCESS);
-      assert.equal(send(a.qp, { type: RiWrType.SEND, id: 4n, flags: RiWrFlags.SIGNALED_FLAG | RiWrFlags.SOLICITED_EVENT_FLAG, sgl: [s] }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, { type: RiWrType.SEND, id: 4n, flags: RiWrFlags.SIGNALED_FLAG | RiWrFlags.SOLICITED_EVENT_FLAG, sgl: [s] }),
+        RiRet.SUCCESS,
+      );
       assert.equal(send(a.qp, { type: RiWrType.SEND_INVALIDATE, id: 5n, sgl: [s], rtag: mrVictim.stag }), RiRet.SUCCESS);
       assert.equal(
-        send(a.qp, { type: RiWrType.SEND_INVALIDATE, id: 6n, flags: RiWrFlags.SIGNALED_FLAG | RiWrFlags.SOLICITED_EVENT_FLAG, sgl: [s], rtag: mrVictim.stag }),
+        send(a.qp, {
+          type: RiWrType.SEND_INVALIDATE,
+          id: 6n,
+          flags: RiWrFlags.SIGNALED_FLAG | RiWrFlags.SOLICITED_EVENT_FLAG,
+          sgl: [s],
+          rtag: mrVictim.stag,
+        }),
         RiRet.SUCCESS,
       );
       void m;
       const wcs = await pollN(a.cq, 6);
-      assert.deepEqual(wcs.map((w) => w.op_status), [0, 0, 0, 0, 0, 0].map(() => RiWcStatus.SUCCESS));
+      assert.deepEqual(
+        wcs.map((w) => w.op_status),
+        [0, 0, 0, 0, 0, 0].map(() => RiWcStatus.SUCCESS),
+      );
       assert.deepEqual(Buffer.from(rd1), Buffer.from(src.subarray(0, 30_000)));
       assert.deepEqual(Buffer.from(rd2), Buffer.from(src.subarray(30_000)));
       const rwcs = await pollN(b.cq, 4);
@@ -109,7 +135,9 @@ test('SOFTRDMA_PCAP captures of a live connection decode in tshark: every opcode
  * knows, and with our own decoder (the TCP payload replayed through the deframer and
  * `decodeRdmapHeader`) for all of it.
  */
-test('SOFTRDMA_PCAP capture of RFC 7306 traffic: tshark decodes the atomics; Immediate Data is checked with our own decoder (Wireshark 4.0 has no dissector for it)', { skip: hasTshark ? false : 'tshark not installed' }, async () => {
+test('SOFTRDMA_PCAP capture of RFC 7306 traffic: tshark decodes the atomics; Immediate Data is checked with our own decoder (Wireshark 4.0 has no dissector for it)', {
+  skip: hasTshark ? false : 'tshark not installed',
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'softrdma-pcap7306-'));
   process.env.SOFTRDMA_PCAP = dir;
   try {
@@ -134,11 +162,35 @@ test('SOFTRDMA_PCAP capture of RFC 7306 traffic: tshark decodes the atomics; Imm
     });
     try {
       const tva = hostMemory.addressOf(target);
-      assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, id: 1n, sgl: [sge(mrRes, res)], rtag: mrT.stag, remoteTo: tva, atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n) }), RiRet.SUCCESS);
-      assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE_IMMEDIATE, id: 2n, sgl: [sge(mrSrc, src)], rtag: mrT.stag, remoteTo: tva + 8n, imm: 0xabcd, flags: RiWrFlags.SIGNALED_FLAG | RiWrFlags.SOLICITED_EVENT_FLAG }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.FETCH_AND_ADD,
+          id: 1n,
+          sgl: [sge(mrRes, res)],
+          rtag: mrT.stag,
+          remoteTo: tva,
+          atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n),
+        }),
+        RiRet.SUCCESS,
+      );
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.RDMA_WRITE_IMMEDIATE,
+          id: 2n,
+          sgl: [sge(mrSrc, src)],
+          rtag: mrT.stag,
+          remoteTo: tva + 8n,
+          imm: 0xabcd,
+          flags: RiWrFlags.SIGNALED_FLAG | RiWrFlags.SOLICITED_EVENT_FLAG,
+        }),
+        RiRet.SUCCESS,
+      );
       assert.equal(send(a.qp, { type: RiWrType.SEND_IMMEDIATE, id: 3n, sgl: [sge(mrSrc, src, 0, 10)], imm: 0x1234 }), RiRet.SUCCESS);
       const wcs = await pollN(a.cq, 3);
-      assert.deepEqual(wcs.map((w) => w.op_status), [RiWcStatus.SUCCESS, RiWcStatus.SUCCESS, RiWcStatus.SUCCESS]);
+      assert.deepEqual(
+        wcs.map((w) => w.op_status),
+        [RiWcStatus.SUCCESS, RiWcStatus.SUCCESS, RiWcStatus.SUCCESS],
+      );
       await pollN(b.cq, 2);
     } finally {
       await pair.close();
@@ -148,14 +200,39 @@ test('SOFTRDMA_PCAP capture of RFC 7306 traffic: tshark decodes the atomics; Imm
     const files = readdirSync(dir).filter((f) => f.endsWith('-conn.pcap'));
     assert.equal(files.length, 1, readdirSync(dir).join(','));
     const path = join(dir, files[0]!);
-    const bad = spawnSync('tshark', ['-r', path, ...OPTS, '-Y', 'iwarp_ddp_rdmap && (_ws.malformed || _ws.expert.severity >= "error")'], { encoding: 'utf8' });
+    const bad = spawnSync('tshark', ['-r', path, ...OPTS, '-Y', 'iwarp_ddp_rdmap && (_ws.malformed || _ws.expert.severity >= "error")'], {
+      encoding: 'utf8',
+    });
     assert.equal(bad.stdout.trim(), '', `malformed frames:\n${bad.stdout}`);
     const f = spawnSync(
       'tshark',
-      ['-r', path, ...OPTS, '-Y', 'iwarp_rdma.opcode >= 8', '-T', 'fields', '-E', 'occurrence=f', '-e', 'iwarp_rdma.opcode', '-e', 'iwarp_ddp.qn', '-e', 'iwarp_rdma.atomic.opcode', '-e', 'iwarp_rdma.atomic.add_data', '-e', 'iwarp_rdma.atomic.original_remote_data_value'],
+      [
+        '-r',
+        path,
+        ...OPTS,
+        '-Y',
+        'iwarp_rdma.opcode >= 8',
+        '-T',
+        'fields',
+        '-E',
+        'occurrence=f',
+        '-e',
+        'iwarp_rdma.opcode',
+        '-e',
+        'iwarp_ddp.qn',
+        '-e',
+        'iwarp_rdma.atomic.opcode',
+        '-e',
+        'iwarp_rdma.atomic.add_data',
+        '-e',
+        'iwarp_rdma.atomic.original_remote_data_value',
+      ],
       { encoding: 'utf8' },
     );
-    const rows = f.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = f.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const atomicReq = rows.find((r) => r[0] === '0x0a');
     const atomicResp = rows.find((r) => r[0] === '0x0b');
     assert.ok(atomicReq, `tshark shows the Atomic Request:\n${f.stdout}`);
@@ -163,11 +240,21 @@ test('SOFTRDMA_PCAP capture of RFC 7306 traffic: tshark decodes the atomics; Imm
     assert.ok(atomicResp, `tshark shows the Atomic Response:\n${f.stdout}`);
     assert.deepEqual([atomicResp[1], BigInt(atomicResp[4]!)], ['3', 41n], 'QN 3, original value 41');
     // Immediate Data: tshark knows the opcode number only (no field for the 64-bit Immediate Data).
-    assert.ok(rows.some((r) => r[0] === '0x08' || r[0] === '0x09'), 'Immediate Data frames present');
+    assert.ok(
+      rows.some((r) => r[0] === '0x08' || r[0] === '0x09'),
+      'Immediate Data frames present',
+    );
     const fieldList = spawnSync('tshark', ['-G', 'fields'], { encoding: 'utf8', maxBuffer: 256 << 20 }).stdout;
-    assert.equal(/\tiwarp_rdma\.imm/.test(fieldList), false, 'Wireshark 4.0 has no Immediate Data field (if this fails, check it with tshark instead)');
+    assert.equal(
+      /\tiwarp_rdma\.imm/.test(fieldList),
+      false,
+      'Wireshark 4.0 has no Immediate Data field (if this fails, check it with tshark instead)',
+    );
     // Our own decode of the same capture: each direction's TCP payload through the deframer.
-    const p = spawnSync('tshark', ['-r', path, ...OPTS, '-Y', 'tcp.len > 0', '-T', 'fields', '-e', 'tcp.srcport', '-e', 'tcp.payload'], { encoding: 'utf8', maxBuffer: 256 << 20 });
+    const p = spawnSync('tshark', ['-r', path, ...OPTS, '-Y', 'tcp.len > 0', '-T', 'fields', '-e', 'tcp.srcport', '-e', 'tcp.payload'], {
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+    });
     const streams = new Map<string, Buffer[]>();
     for (const line of p.stdout.trim().split('\n')) {
       const [port, hexData] = line.split('\t');
@@ -180,13 +267,31 @@ test('SOFTRDMA_PCAP capture of RFC 7306 traffic: tshark decodes the atomics; Imm
       const mpa = decodeMpaReqRep(all, all.subarray(0, 16).toString('latin1').includes('Req') ? 'request' : 'reply');
       assert.equal(mpa.status, 'frame');
       if (mpa.status !== 'frame') continue;
-      const d = new FpduDeframer({ maxUlpdu: 65535, crc: true, markers: false, onFpdu: (fp) => decoded.push(stringifyRdmapHeader(decodeRdmapHeader(concatUlpdu(fp)).header)), onError: (e) => assert.fail(String(e)) });
+      const d = new FpduDeframer({
+        maxUlpdu: 65535,
+        crc: true,
+        markers: false,
+        onFpdu: (fp) => decoded.push(stringifyRdmapHeader(decodeRdmapHeader(concatUlpdu(fp)).header)),
+        onError: (e) => assert.fail(String(e)),
+      });
       d.push(all.subarray(mpa.consumed));
     }
-    assert.ok(decoded.some((s) => /^RDMAP Immediate Data with SE \[.*QN=0.*\] imm=0xabcd$/.test(s)), decoded.join('\n'));
-    assert.ok(decoded.some((s) => /^RDMAP Immediate Data \[.*QN=0.*\] imm=0x1234$/.test(s)), decoded.join('\n'));
-    assert.ok(decoded.some((s) => /^RDMAP Atomic Request .* FetchAdd id=1 /.test(s)), decoded.join('\n'));
-    assert.ok(decoded.some((s) => /^RDMAP Atomic Response .* id=1 orig=0x29$/.test(s)), decoded.join('\n'));
+    assert.ok(
+      decoded.some((s) => /^RDMAP Immediate Data with SE \[.*QN=0.*\] imm=0xabcd$/.test(s)),
+      decoded.join('\n'),
+    );
+    assert.ok(
+      decoded.some((s) => /^RDMAP Immediate Data \[.*QN=0.*\] imm=0x1234$/.test(s)),
+      decoded.join('\n'),
+    );
+    assert.ok(
+      decoded.some((s) => /^RDMAP Atomic Request .* FetchAdd id=1 /.test(s)),
+      decoded.join('\n'),
+    );
+    assert.ok(
+      decoded.some((s) => /^RDMAP Atomic Response .* id=1 orig=0x29$/.test(s)),
+      decoded.join('\n'),
+    );
   } finally {
     delete process.env.SOFTRDMA_PCAP;
     rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,9 @@ function run(args: string[], onLine?: (l: string) => void): Promise<{ code: numb
   });
 }
 
-test('two processes: 64 MiB RDMA-Written in 1 MiB chunks, read back, digest sent and verified byte for byte', { timeout: 180_000 }, async () => {
+test('two processes: 64 MiB RDMA-Written in 1 MiB chunks, read back, digest sent and verified byte for byte', {
+  timeout: 180_000,
+}, async () => {
   let resolvePort: (p: number) => void;
   const portP = new Promise<number>((r) => (resolvePort = r));
   const srv = run(['server'], (l) => {

@@ -14,7 +14,10 @@ const fixture = fileURLToPath(new URL('./fixtures/atomics-node.js', import.meta.
 
 function run(addr: string, args: string[], onLine?: (l: string) => void): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [fixture, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr } });
+    const p = spawn(process.execPath, [fixture, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr },
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => {
@@ -26,7 +29,9 @@ function run(addr: string, args: string[], onLine?: (l: string) => void): Promis
   });
 }
 
-test('six processes over RoCEv2: 3 × 10,000 Fetch-and-Adds give exactly 30,000; a CAS lock taken 10,000 times by two clients loses no update', { timeout: 600_000 }, async () => {
+test('six processes over RoCEv2: 3 × 10,000 Fetch-and-Adds give exactly 30,000; a CAS lock taken 10,000 times by two clients loses no update', {
+  timeout: 600_000,
+}, async () => {
   let resolvePort: (p: number) => void;
   const portP = new Promise<number>((r) => (resolvePort = r));
   const srv = run('127.0.0.2', ['server', '5'], (l) => {

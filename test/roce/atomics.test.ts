@@ -15,7 +15,20 @@ import { AtomicKind, atomicArgs } from '../../src/rnic/atomics.js';
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { RoceNet } from '../../src/roce/net.js';
 import type { RoceQp } from '../../src/roce/transport.js';
-import { ALL_ACCESS, connectPair, gidOf, type IbPath, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge } from '../helpers/engine.js';
+import {
+  ALL_ACCESS,
+  connectPair,
+  gidOf,
+  type IbPath,
+  makeIbSide,
+  type Pair,
+  pollN,
+  recv,
+  reg,
+  type Side,
+  send,
+  sge,
+} from '../helpers/engine.js';
 
 const va = (b: Uint8Array) => hostMemory.addressOf(b);
 const roce = (s: Side) => s.qp.transport as unknown as RoceQp;
@@ -40,9 +53,39 @@ describe('RoCEv2 atomics and immediate data', () => {
       const mm = reg(b, mem, ATOMIC_ACCESS);
       const res = new Uint8Array(24);
       const rm = reg(a, res);
-      assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rm, res, 0, 8)], rtag: mm.stag, remoteTo: va(mem) + 8n, atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 5n, 0n), id: 1n }), RiRet.SUCCESS);
-      assert.equal(send(a.qp, { type: RiWrType.COMPARE_AND_SWAP, sgl: [sge(rm, res, 8, 8)], rtag: mm.stag, remoteTo: va(mem) + 8n, atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 8, 105n, 7n), id: 2n }), RiRet.SUCCESS);
-      assert.equal(send(a.qp, { type: RiWrType.COMPARE_AND_SWAP, sgl: [sge(rm, res, 16, 8)], rtag: mm.stag, remoteTo: va(mem) + 8n, atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 8, 999n, 1n), id: 3n }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.FETCH_AND_ADD,
+          sgl: [sge(rm, res, 0, 8)],
+          rtag: mm.stag,
+          remoteTo: va(mem) + 8n,
+          atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 5n, 0n),
+          id: 1n,
+        }),
+        RiRet.SUCCESS,
+      );
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.COMPARE_AND_SWAP,
+          sgl: [sge(rm, res, 8, 8)],
+          rtag: mm.stag,
+          remoteTo: va(mem) + 8n,
+          atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 8, 105n, 7n),
+          id: 2n,
+        }),
+        RiRet.SUCCESS,
+      );
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.COMPARE_AND_SWAP,
+          sgl: [sge(rm, res, 16, 8)],
+          rtag: mm.stag,
+          remoteTo: va(mem) + 8n,
+          atomic: atomicArgs(AtomicKind.COMPARE_SWAP, 8, 999n, 1n),
+          id: 3n,
+        }),
+        RiRet.SUCCESS,
+      );
       const wcs = await pollN(a.cq, 3);
       assert.deepEqual(
         wcs.map((w) => [w.id, w.op_status, w.op_type]),
@@ -69,7 +112,17 @@ describe('RoCEv2 atomics and immediate data', () => {
       const mm = reg(b, mem, ATOMIC_ACCESS);
       const res = new Uint8Array(8);
       const rm = reg(a, res);
-      assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rm, res)], rtag: mm.stag, remoteTo: va(mem) + 4n, atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n), id: 1n }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.FETCH_AND_ADD,
+          sgl: [sge(rm, res)],
+          rtag: mm.stag,
+          remoteTo: va(mem) + 4n,
+          atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n),
+          id: 1n,
+        }),
+        RiRet.SUCCESS,
+      );
       const [w] = await pollN(a.cq, 1);
       assert.equal(w!.op_status, RiWcStatus.REMOTE_INVALID_REQ_ERROR);
       assert.equal(a.qp.state, RiQpState.ERROR);
@@ -88,12 +141,28 @@ describe('RoCEv2 atomics and immediate data', () => {
       const mm = reg(b, mem, ALL_ACCESS); // Remote Read and Write, no Remote Atomic
       const res = new Uint8Array(8);
       const rm = reg(a, res);
-      assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rm, res)], rtag: mm.stag, remoteTo: va(mem) + 8n, atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n), id: 1n }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.FETCH_AND_ADD,
+          sgl: [sge(rm, res)],
+          rtag: mm.stag,
+          remoteTo: va(mem) + 8n,
+          atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n),
+          id: 1n,
+        }),
+        RiRet.SUCCESS,
+      );
       const [w] = await pollN(a.cq, 1);
       assert.equal(w!.op_status, RiWcStatus.REMOTE_ACCESS_ERROR);
       assert.equal(w!.op_type, RiWcType.FETCH_AND_ADD);
-      assert.ok(mem.every((x) => x === 9), 'no memory changed');
-      assert.ok(res.every((x) => x === 0), 'no result written');
+      assert.ok(
+        mem.every((x) => x === 9),
+        'no memory changed',
+      );
+      assert.ok(
+        res.every((x) => x === 0),
+        'no result written',
+      );
     } finally {
       await p.close();
     }
@@ -115,12 +184,28 @@ describe('RoCEv2 atomics and immediate data', () => {
       const kick = held.kick.bind(held);
       held.kick = () => {};
       for (let i = 0; i < 3; i++) {
-        assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(rm, res, i * 8, 8)], rtag: mm.stag, remoteTo: va(mem), atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n), id: BigInt(i) }), RiRet.SUCCESS);
+        assert.equal(
+          send(a.qp, {
+            type: RiWrType.FETCH_AND_ADD,
+            sgl: [sge(rm, res, i * 8, 8)],
+            rtag: mm.stag,
+            remoteTo: va(mem),
+            atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n),
+            id: BigInt(i),
+          }),
+          RiRet.SUCCESS,
+        );
       }
       const wcs = await pollN(a.cq, 3);
       held.kick = kick;
-      assert.ok(wcs.every((w) => w.op_status !== RiWcStatus.SUCCESS || w.id === 0n), 'only the first atomic may succeed');
-      assert.ok(wcs.some((w) => w.op_status === RiWcStatus.REMOTE_INVALID_REQ_ERROR), wcs.map((w) => w.op_status).join(','));
+      assert.ok(
+        wcs.every((w) => w.op_status !== RiWcStatus.SUCCESS || w.id === 0n),
+        'only the first atomic may succeed',
+      );
+      assert.ok(
+        wcs.some((w) => w.op_status === RiWcStatus.REMOTE_INVALID_REQ_ERROR),
+        wcs.map((w) => w.op_status).join(','),
+      );
       assert.equal(u64(mem), 1n, 'only the atomic within IRD executed');
     } finally {
       await p.close();
@@ -142,7 +227,17 @@ describe('RoCEv2 atomics and immediate data', () => {
         assert.equal(recv(b.qp, 1n, [sge(rm, rbuf)]), RiRet.SUCCESS);
         assert.equal(recv(b.qp, 2n, [sge(rm, rbuf, 0, 0)]), RiRet.SUCCESS);
         assert.equal(send(a.qp, { type: RiWrType.SEND_IMMEDIATE, sgl: [sge(ms, src)], imm: 0xdeadbeef, id: 10n }), RiRet.SUCCESS);
-        assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE_IMMEDIATE, sgl: [sge(ms, src)], rtag: wm.stag, remoteTo: va(wbuf), imm: 0x01020304, id: 11n }), RiRet.SUCCESS);
+        assert.equal(
+          send(a.qp, {
+            type: RiWrType.RDMA_WRITE_IMMEDIATE,
+            sgl: [sge(ms, src)],
+            rtag: wm.stag,
+            remoteTo: va(wbuf),
+            imm: 0x01020304,
+            id: 11n,
+          }),
+          RiRet.SUCCESS,
+        );
         const rw = await pollN(b.cq, 2);
         assert.deepEqual(
           rw.map((w) => [w.id, w.op_status, w.op_type, w.immediate_data, w.bytes_transferred, (w.flags & RiWcFlags.IMMEDIATE_DATA) !== 0]),
@@ -169,7 +264,10 @@ describe('RoCEv2 atomics and immediate data', () => {
       const ms = reg(a, src);
       const dst = new Uint8Array(1000);
       const md = reg(b, dst);
-      assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE_IMMEDIATE, sgl: [sge(ms, src)], rtag: md.stag, remoteTo: va(dst), imm: 77, id: 1n }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, { type: RiWrType.RDMA_WRITE_IMMEDIATE, sgl: [sge(ms, src)], rtag: md.stag, remoteTo: va(dst), imm: 77, id: 1n }),
+        RiRet.SUCCESS,
+      );
       const rb = roce(b);
       while (rb.stats.rnrNaksSent < 3) await new Promise((r) => setTimeout(r, 2));
       assert.equal(recv(b.qp, 5n, [sge(md, dst, 0, 0)]), RiRet.SUCCESS);
@@ -193,17 +291,40 @@ describe('RoCEv2 atomics and immediate data', () => {
       assert.equal(recv(b.qp, 1n, [sge(mb, buf)]), RiRet.SUCCESS);
       const src = new Uint8Array(100).fill(4);
       const ms = reg(a, src);
-      const av = { ...a.qp.ib.av, dgid: gidOf('127.0.0.2'), sgid: gidOf('127.0.0.1'), sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
-      assert.equal(send(a.qp, { type: RiWrType.SEND_IMMEDIATE, sgl: [sge(ms, src)], imm: 0xabcd, ud: { av, remoteQpn: b.qp.id, remoteQkey: 0x11111111 } }), RiRet.SUCCESS);
+      const av = {
+        ...a.qp.ib.av,
+        dgid: gidOf('127.0.0.2'),
+        sgid: gidOf('127.0.0.1'),
+        sgidIndex: 0,
+        hopLimit: 64,
+        trafficClass: 0,
+        flowLabel: 0,
+        sl: 0,
+        port: 1,
+      };
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.SEND_IMMEDIATE,
+          sgl: [sge(ms, src)],
+          imm: 0xabcd,
+          ud: { av, remoteQpn: b.qp.id, remoteQkey: 0x11111111 },
+        }),
+        RiRet.SUCCESS,
+      );
       const [w] = await pollN(b.cq, 1);
-      assert.deepEqual([w!.op_status, w!.immediate_data, w!.bytes_transferred, (w!.flags & RiWcFlags.IMMEDIATE_DATA) !== 0], [RiWcStatus.SUCCESS, 0xabcd, 140, true]);
+      assert.deepEqual(
+        [w!.op_status, w!.immediate_data, w!.bytes_transferred, (w!.flags & RiWcFlags.IMMEDIATE_DATA) !== 0],
+        [RiWcStatus.SUCCESS, 0xabcd, 140, true],
+      );
       assert.ok(buf.subarray(40).every((x) => x === 4));
     } finally {
       await p.close();
     }
   });
 
-  it('under 5 % drop, 1 % duplicate and reordering both ways: 64 MiB of Writes and Reads mixed with Sends with Immediate and 2,048 Fetch & Adds — bytes right, counter exact', { timeout: 300_000 }, async () => {
+  it('under 5 % drop, 1 % duplicate and reordering both ways: 64 MiB of Writes and Reads mixed with Sends with Immediate and 2,048 Fetch & Adds — bytes right, counter exact', {
+    timeout: 300_000,
+  }, async () => {
     const p = await rc({ timeout: 14 }, 5);
     const port = roce(p.a).port;
     RoceNet.find('127.0.0.1', port)!.setFaults({ seed: 7, drop: 0.05, duplicate: 0.01, reorder: 0.01 });
@@ -233,14 +354,41 @@ describe('RoCEv2 atomics and immediate data', () => {
       let faa = 0;
       const mixed: (() => RiRet)[] = [];
       for (let i = 0; i < SZ / CHUNK; i++) {
-        mixed.push(() => send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(ms, src, i * CHUNK, CHUNK)], rtag: mB.stag, remoteTo: va(bufB) + BigInt(i * CHUNK), id: BigInt(1000 + i) }));
+        mixed.push(() =>
+          send(a.qp, {
+            type: RiWrType.RDMA_WRITE,
+            sgl: [sge(ms, src, i * CHUNK, CHUNK)],
+            rtag: mB.stag,
+            remoteTo: va(bufB) + BigInt(i * CHUNK),
+            id: BigInt(1000 + i),
+          }),
+        );
         for (let k = 0; k < FAAS / (SZ / CHUNK); k++) {
           const slot = faa++;
-          mixed.push(() => send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(mr, results, slot * 8, 8)], rtag: mc.stag, remoteTo: va(counter), atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n), id: BigInt(slot) }));
+          mixed.push(() =>
+            send(a.qp, {
+              type: RiWrType.FETCH_AND_ADD,
+              sgl: [sge(mr, results, slot * 8, 8)],
+              rtag: mc.stag,
+              remoteTo: va(counter),
+              atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 1n, 0n),
+              id: BigInt(slot),
+            }),
+          );
         }
-        if (i < SENDS) mixed.push(() => send(a.qp, { type: RiWrType.SEND_IMMEDIATE, sgl: [sge(ms, src, i * 64, 64)], imm: i, id: BigInt(5000 + i) }));
+        if (i < SENDS)
+          mixed.push(() => send(a.qp, { type: RiWrType.SEND_IMMEDIATE, sgl: [sge(ms, src, i * 64, 64)], imm: i, id: BigInt(5000 + i) }));
       }
-      for (let i = 0; i < SZ / CHUNK; i++) mixed.push(() => send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mBack, back, i * CHUNK, CHUNK)], rtag: mB.stag, remoteTo: va(bufB) + BigInt(i * CHUNK), id: BigInt(9000 + i) }));
+      for (let i = 0; i < SZ / CHUNK; i++)
+        mixed.push(() =>
+          send(a.qp, {
+            type: RiWrType.RDMA_READ,
+            sgl: [sge(mBack, back, i * CHUNK, CHUNK)],
+            rtag: mB.stag,
+            remoteTo: va(bufB) + BigInt(i * CHUNK),
+            id: BigInt(9000 + i),
+          }),
+        );
       while (done < mixed.length) {
         while (posted < mixed.length && posted - done < 16) assert.equal(mixed[posted++]!(), RiRet.SUCCESS);
         const wcs = await pollN(a.cq, 1, 120_000);
@@ -256,7 +404,8 @@ describe('RoCEv2 atomics and immediate data', () => {
       assert.ok(Buffer.from(back).equals(Buffer.from(src)), 'Read data');
       const rw = await pollN(b.cq, SENDS);
       assert.ok(rw.every((w, i) => w.op_status === RiWcStatus.SUCCESS && w.immediate_data === i));
-      for (let i = 0; i < SENDS; i++) assert.ok(Buffer.from(rbuf.subarray(i * 64, i * 64 + 64)).equals(Buffer.from(src.subarray(i * 64, i * 64 + 64))));
+      for (let i = 0; i < SENDS; i++)
+        assert.ok(Buffer.from(rbuf.subarray(i * 64, i * 64 + 64)).equals(Buffer.from(src.subarray(i * 64, i * 64 + 64))));
       assert.ok(roce(a).stats.packetsResent > 0 && roce(b).stats.duplicateRequests > 0);
     } finally {
       RoceNet.find('127.0.0.1', port)?.setFaults(null);

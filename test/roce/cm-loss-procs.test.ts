@@ -72,7 +72,8 @@ async function envs() {
 /** Every kind in `want` was lost by one process or the other. */
 function assertLost(want: string[], ...runs: Run[]): void {
   const got = new Set(runs.flatMap((r) => r.dropped));
-  for (const k of want) assert.ok(got.has(k), `no ${k} was dropped (dropped: ${[...got].join(',') || 'none'})\n${runs.map((r) => r.out).join('\n----\n')}`);
+  for (const k of want)
+    assert.ok(got.has(k), `no ${k} was dropped (dropped: ${[...got].join(',') || 'none'})\n${runs.map((r) => r.out).join('\n----\n')}`);
 }
 
 const T = { timeout: 300_000 };
@@ -89,63 +90,85 @@ test('softrdma rping -C 10 -V on softroce0, two processes, each losing its first
   assertLost(CONNECTED, cli, s);
 });
 
-test('softrdma perf write --bw -R -d softroce0, two processes, each losing its first REQ/REP/RTU/DREQ: the result row, both exit 0', T, async () => {
-  const e = await envs();
-  const port = String(await freePort());
-  const args = ['perf', 'write', '-R', '-d', 'softroce0', '-n', '100', '-s', '4096', '-p', port];
-  let listening: () => void = () => {};
-  const up = new Promise<void>((r) => (listening = r));
-  const srv = run(cliBin, [...args, '--server', '--bind', '127.0.0.2'], e.srv, CONNECTED, () => listening());
-  await Promise.race([up, new Promise((r) => setTimeout(r, 2000))]);
-  const cli = await clientWhenUp(cliBin, [...args, '127.0.0.2'], e.cli, CONNECTED);
-  const s = await srv;
-  assert.equal(cli.code, 0, cli.out);
-  assert.equal(s.code, 0, s.out);
-  assert.match(cli.out, /Data ex\. method : rdma_cm/);
-  assert.match(cli.out, /^ 4096\s+100\s+\d+\.\d+\s+\d+\.\d+/m);
-  assertLost(CONNECTED, cli, s);
-});
+test(
+  'softrdma perf write --bw -R -d softroce0, two processes, each losing its first REQ/REP/RTU/DREQ: the result row, both exit 0',
+  T,
+  async () => {
+    const e = await envs();
+    const port = String(await freePort());
+    const args = ['perf', 'write', '-R', '-d', 'softroce0', '-n', '100', '-s', '4096', '-p', port];
+    let listening: () => void = () => {};
+    const up = new Promise<void>((r) => (listening = r));
+    const srv = run(cliBin, [...args, '--server', '--bind', '127.0.0.2'], e.srv, CONNECTED, () => listening());
+    await Promise.race([up, new Promise((r) => setTimeout(r, 2000))]);
+    const cli = await clientWhenUp(cliBin, [...args, '127.0.0.2'], e.cli, CONNECTED);
+    const s = await srv;
+    assert.equal(cli.code, 0, cli.out);
+    assert.equal(s.code, 0, s.out);
+    assert.match(cli.out, /Data ex\. method : rdma_cm/);
+    assert.match(cli.out, /^ 4096\s+100\s+\d+\.\d+\s+\d+\.\d+/m);
+    assertLost(CONNECTED, cli, s);
+  },
+);
 
-test('examples/rdmacm/ucmatose -c 2 on softroce0, each process losing its first REQ/REP/RTU/DREQ: both connections complete, return status 0', T, async () => {
-  const e = await envs();
-  const port = String(await freePort());
-  const prog = dist('examples/rdmacm/ucmatose.js');
-  const srv = run(prog, ['-b', '127.0.0.2', '-p', port, '-c', '2'], e.srv, CONNECTED);
-  const cli = await clientWhenUp(prog, ['-s', '127.0.0.2', '-p', port, '-c', '2'], e.cli, CONNECTED);
-  const s = await srv;
-  assert.equal(cli.code, 0, cli.out);
-  assert.equal(s.code, 0, s.out);
-  assert.match(cli.out, /data transfers complete\ntest complete\nreturn status 0/);
-  assert.match(s.out, /disconnected\ntest complete\nreturn status 0/);
-  assertLost(CONNECTED, cli, s);
-});
+test(
+  'examples/rdmacm/ucmatose -c 2 on softroce0, each process losing its first REQ/REP/RTU/DREQ: both connections complete, return status 0',
+  T,
+  async () => {
+    const e = await envs();
+    const port = String(await freePort());
+    const prog = dist('examples/rdmacm/ucmatose.js');
+    const srv = run(prog, ['-b', '127.0.0.2', '-p', port, '-c', '2'], e.srv, CONNECTED);
+    const cli = await clientWhenUp(prog, ['-s', '127.0.0.2', '-p', port, '-c', '2'], e.cli, CONNECTED);
+    const s = await srv;
+    assert.equal(cli.code, 0, cli.out);
+    assert.equal(s.code, 0, s.out);
+    assert.match(cli.out, /data transfers complete\ntest complete\nreturn status 0/);
+    assert.match(s.out, /disconnected\ntest complete\nreturn status 0/);
+    assertLost(CONNECTED, cli, s);
+  },
+);
 
-test('examples/rdmacm/udaddy on softroce0, the client losing its first SIDR_REQ and the server its first SIDR_REP: SIDR retransmitted, 10 datagrams each way', T, async () => {
-  const e = await envs();
-  const prog = dist('examples/rdmacm/udaddy.js');
-  const srv = run(prog, ['-b', '127.0.0.2'], e.srv, ['SIDR_REP']);
-  const cli = await clientWhenUp(prog, ['-s', '127.0.0.2'], e.cli, ['SIDR_REQ']);
-  const s = await srv;
-  assert.equal(cli.code, 0, cli.out);
-  assert.equal(s.code, 0, s.out);
-  assert.match(cli.out, /data transfers complete\ntest complete/);
-  assert.match(s.out, /data transfers complete\ntest complete/);
-  assertLost(['SIDR_REQ', 'SIDR_REP'], cli, s);
-});
+test(
+  'examples/rdmacm/udaddy on softroce0, the client losing its first SIDR_REQ and the server its first SIDR_REP: SIDR retransmitted, 10 datagrams each way',
+  T,
+  async () => {
+    const e = await envs();
+    const prog = dist('examples/rdmacm/udaddy.js');
+    const srv = run(prog, ['-b', '127.0.0.2'], e.srv, ['SIDR_REP']);
+    const cli = await clientWhenUp(prog, ['-s', '127.0.0.2'], e.cli, ['SIDR_REQ']);
+    const s = await srv;
+    assert.equal(cli.code, 0, cli.out);
+    assert.equal(s.code, 0, s.out);
+    assert.match(cli.out, /data transfers complete\ntest complete/);
+    assert.match(s.out, /data transfers complete\ntest complete/);
+    assertLost(['SIDR_REQ', 'SIDR_REP'], cli, s);
+  },
+);
 
-test('the IT-API rping server --device softroce0 and softrdma rping -c, each losing its first REQ/REP/RTU/DREQ: 10 pings served, both exit 0', T, async () => {
-  const e = await envs();
-  let port: (p: string) => void = () => {};
-  const listening = new Promise<string>((r) => (port = r));
-  const srv = run(dist('examples/itapi/rping-server.js'), ['--device', 'softroce0', '--addr', '127.0.0.2', '--port', '0', '--count', '10', '-v'], e.srv, CONNECTED, (out) => {
-    const m = /^rping server listening on 127\.0\.0\.2:(\d+)$/m.exec(out);
-    if (m) port(m[1]!);
-  });
-  const p = await Promise.race([listening, srv.then((r) => assert.fail(`the server ended before it listened:\n${r.out}`))]);
-  const cli = await run(cliBin, ['rping', '-c', '-a', '127.0.0.2', '-p', p, '-C', '10', '-V'], e.cli, CONNECTED);
-  const s = await srv;
-  assert.equal(cli.code, 0, cli.out);
-  assert.equal(s.code, 0, s.out);
-  assert.match(s.out, /rping server: 10 pings served/);
-  assertLost(CONNECTED, cli, s);
-});
+test(
+  'the IT-API rping server --device softroce0 and softrdma rping -c, each losing its first REQ/REP/RTU/DREQ: 10 pings served, both exit 0',
+  T,
+  async () => {
+    const e = await envs();
+    let port: (p: string) => void = () => {};
+    const listening = new Promise<string>((r) => (port = r));
+    const srv = run(
+      dist('examples/itapi/rping-server.js'),
+      ['--device', 'softroce0', '--addr', '127.0.0.2', '--port', '0', '--count', '10', '-v'],
+      e.srv,
+      CONNECTED,
+      (out) => {
+        const m = /^rping server listening on 127\.0\.0\.2:(\d+)$/m.exec(out);
+        if (m) port(m[1]!);
+      },
+    );
+    const p = await Promise.race([listening, srv.then((r) => assert.fail(`the server ended before it listened:\n${r.out}`))]);
+    const cli = await run(cliBin, ['rping', '-c', '-a', '127.0.0.2', '-p', p, '-C', '10', '-V'], e.cli, CONNECTED);
+    const s = await srv;
+    assert.equal(cli.code, 0, cli.out);
+    assert.equal(s.code, 0, s.out);
+    assert.match(s.out, /rping server: 10 pings served/);
+    assertLost(CONNECTED, cli, s);
+  },
+);

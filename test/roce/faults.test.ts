@@ -76,15 +76,32 @@ describe('RoCEv2 loss recovery (seeded faults on both directions)', { timeout: 9
       const mSink = reg(a, sinkA);
       const n = TOTAL / MSG;
       // RDMA Write A → B.
-      await pump(a, n, (i) => send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(mSrc, src, i * MSG, MSG)], rtag: mB.stag, remoteTo: va(bufB) + BigInt(i * MSG), id: BigInt(i) }));
+      await pump(a, n, (i) =>
+        send(a.qp, {
+          type: RiWrType.RDMA_WRITE,
+          sgl: [sge(mSrc, src, i * MSG, MSG)],
+          rtag: mB.stag,
+          remoteTo: va(bufB) + BigInt(i * MSG),
+          id: BigInt(i),
+        }),
+      );
       assert.ok(same(bufB, src), 'Write data');
       // RDMA Read A ← B (of other data).
       randomFillSync(bufB);
-      await pump(a, n, (i) => send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mSink, sinkA, i * MSG, MSG)], rtag: mB.stag, remoteTo: va(bufB) + BigInt(i * MSG), id: BigInt(i) }));
+      await pump(a, n, (i) =>
+        send(a.qp, {
+          type: RiWrType.RDMA_READ,
+          sgl: [sge(mSink, sinkA, i * MSG, MSG)],
+          rtag: mB.stag,
+          remoteTo: va(bufB) + BigInt(i * MSG),
+          id: BigInt(i),
+        }),
+      );
       assert.ok(same(sinkA, bufB), 'Read data');
       // Send A → B into posted receives.
       bufB.fill(0);
-      for (let i = 0; i < n; i++) assert.equal(recv(b.qp, BigInt(i), [sge(mB, bufB, i * MSG, MSG)]), i < 64 ? RiRet.SUCCESS : RiRet.SUCCESS);
+      for (let i = 0; i < n; i++)
+        assert.equal(recv(b.qp, BigInt(i), [sge(mB, bufB, i * MSG, MSG)]), i < 64 ? RiRet.SUCCESS : RiRet.SUCCESS);
       const recvs = pollN(b.cq, n, 600_000);
       await pump(a, n, (i) => send(a.qp, { type: RiWrType.SEND, sgl: [sge(mSrc, src, i * MSG, MSG)], id: BigInt(i) }));
       const rw = await recvs;

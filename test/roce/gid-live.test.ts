@@ -43,7 +43,10 @@ function inNs(ns: string, args: string[]) {
   const env = { ...process.env };
   delete env.SOFTRDMA_ROCE_ADDRS;
   delete env.SOFTRDMA_ROCE_PORT;
-  const p: ChildProcess = spawn('ip', ['netns', 'exec', ns, process.execPath, fixture, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const p: ChildProcess = spawn('ip', ['netns', 'exec', ns, process.execPath, fixture, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   const lines: string[] = [];
   let err = '';
   let exited: number | null | undefined;
@@ -92,7 +95,10 @@ function inNs(ns: string, args: string[]) {
   return { p, lines, waitLine, done, err: () => err };
 }
 
-test('softroce0 follows the host: an address added after start gets a GID (no carrier yet), IBV_EVENT_GID_CHANGE, a served client; removing it removes the GID', { skip: skipReason(), timeout: 120_000 }, async () => {
+test('softroce0 follows the host: an address added after start gets a GID (no carrier yet), IBV_EVENT_GID_CHANGE, a served client; removing it removes the GID', {
+  skip: skipReason(),
+  timeout: 120_000,
+}, async () => {
   ip('netns', 'add', NS_S);
   ip('netns', 'add', NS_C);
   let srv: ReturnType<typeof inNs> | null = null;

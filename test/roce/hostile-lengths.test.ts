@@ -44,7 +44,10 @@ async function rawPeer() {
     got,
     inject(op: number, psn: number, extra: object = {}, len = 0) {
       const payload = new Uint8Array(len).fill(0xee);
-      net.send(encodeIbPacket({ bth: { ...newBth(op, a.qp.id, psn), padCnt: ibPadCount(payload.length), ackReq: true }, payload, ...extra }), '127.0.0.1');
+      net.send(
+        encodeIbPacket({ bth: { ...newBth(op, a.qp.id, psn), padCnt: ibPadCount(payload.length), ackReq: true }, payload, ...extra }),
+        '127.0.0.1',
+      );
     },
     async close() {
       net.detach(b.qp.id);
@@ -53,7 +56,8 @@ async function rawPeer() {
   };
 }
 
-const acks = (got: RoceRx[]) => got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE).map((r) => [r.pkt.bth.psn, r.pkt.aeth!.syndrome] as const);
+const acks = (got: RoceRx[]) =>
+  got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE).map((r) => [r.pkt.bth.psn, r.pkt.aeth!.syndrome] as const);
 const naks = (got: RoceRx[]) => acks(got).filter(([, s]) => aethType(s) === AethType.Nak);
 
 async function expectNak(r: Awaited<ReturnType<typeof rawPeer>>, psn: number, code: NakCode, toError = true): Promise<void> {
@@ -66,7 +70,9 @@ async function expectNak(r: Awaited<ReturnType<typeof rawPeer>>, psn: number, co
 }
 
 function noReadResponse(got: RoceRx[]): void {
-  const resp = got.filter((x) => x.pkt.bth.opcode >= IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && x.pkt.bth.opcode <= IbOpcode.RC_RDMA_READ_RESPONSE_ONLY);
+  const resp = got.filter(
+    (x) => x.pkt.bth.opcode >= IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && x.pkt.bth.opcode <= IbOpcode.RC_RDMA_READ_RESPONSE_ONLY,
+  );
   assert.equal(resp.length, 0, 'no Read Response octet on the wire');
 }
 
@@ -112,7 +118,10 @@ describe('RoCEv2 RC responder against oversize lengths and mid-message PSN games
       const m = reg(r.a, g.region);
       r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: va(g.region) + 120n, rkey: m.stag, dmaLen: 16 } }, 16);
       await expectNak(r, 0, NakCode.RemoteAccessError);
-      assert.ok(g.region.every((x) => x === 0), 'nothing written in the region');
+      assert.ok(
+        g.region.every((x) => x === 0),
+        'nothing written in the region',
+      );
       assert.ok(g.intact(), 'guards unchanged');
     } finally {
       await r.close();
@@ -159,7 +168,10 @@ describe('RoCEv2 RC responder against oversize lengths and mid-message PSN games
       await expectNak(r, 1, NakCode.PsnSequenceError, false);
       r.inject(IbOpcode.RC_RDMA_WRITE_LAST, 1, {}, 256);
       await until(() => acks(r.got).some(([p, s]) => p === 1 && aethType(s) === AethType.Ack), 3000, 'ACK of the LAST');
-      assert.ok(g.region.every((x) => x === 0xee), 'the Write landed in full');
+      assert.ok(
+        g.region.every((x) => x === 0xee),
+        'the Write landed in full',
+      );
       assert.ok(g.intact(), 'guards unchanged');
     } finally {
       await r.close();
@@ -178,7 +190,10 @@ describe('RoCEv2 RC responder against oversize lengths and mid-message PSN games
       r.inject(IbOpcode.RC_SEND_ONLY, 1, {}, 8);
       await expectNak(r, 1, NakCode.InvalidRequest);
       assert.ok(g.intact() && rb.intact(), 'guards unchanged');
-      assert.ok(rb.region.every((x) => x === 0), 'the Send was not placed');
+      assert.ok(
+        rb.region.every((x) => x === 0),
+        'the Send was not placed',
+      );
     } finally {
       await r.close();
     }

@@ -9,9 +9,25 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { measureFalseAccepts } from '../../bench/icrc-false-accept.js';
 import { AHEAD, BEHIND, IpIdWindow, MAX_PEERS, SEGMENT_RUN_IDS } from '../../src/roce/ipid-window.js';
-import { encodeIbPacket, IbOpcode, ibPadCount, IPV4_FLAGS_DF, newBth, type RoceIpHeader, solveIpv4Id, writeIcrc } from '../../src/wire/ib/index.js';
+import {
+  encodeIbPacket,
+  IbOpcode,
+  ibPadCount,
+  IPV4_FLAGS_DF,
+  newBth,
+  type RoceIpHeader,
+  solveIpv4Id,
+  writeIcrc,
+} from '../../src/wire/ib/index.js';
 
-const ip = (ipId: number): RoceIpHeader => ({ src: Uint8Array.from([10, 0, 0, 1]), dst: Uint8Array.from([10, 0, 0, 2]), srcPort: 49152, dstPort: 4791, ipId, flagsFrag: IPV4_FLAGS_DF });
+const ip = (ipId: number): RoceIpHeader => ({
+  src: Uint8Array.from([10, 0, 0, 1]),
+  dst: Uint8Array.from([10, 0, 0, 2]),
+  srcPort: 49152,
+  dstPort: 4791,
+  ipId,
+  flagsFrag: IPV4_FLAGS_DF,
+});
 
 /** An RDMA WRITE ONLY whose ICRC is valid for `ipId` (a 4-octet corruption of the ICRC of one valid for another ID). */
 function write(ipId: number): Uint8Array {
@@ -25,21 +41,22 @@ function write(ipId: number): Uint8Array {
   return p;
 }
 
-const check = (w: IpIdWindow, id: number, peer = '10.0.0.1') => solveIpv4Id(ip(0), write(id), (ipId, f) => w.accept(peer, ipId, f)) !== null;
+const check = (w: IpIdWindow, id: number, peer = '10.0.0.1') =>
+  solveIpv4Id(ip(0), write(id), (ipId, f) => w.accept(peer, ipId, f)) !== null;
 
 describe('RoCEv2 receive: the IPv4 ID window', () => {
   it('a sender of ID 0 (softrdma, DF): a packet whose ICRC fits an ID beyond a segment run is refused, though the ID alone would make it valid', () => {
     const w = new IpIdWindow();
     assert.ok(check(w, 0), 'learned from its first packet');
     for (let i = 0; i < 500; i++) {
-      const id = SEGMENT_RUN_IDS + ((i * 2_654_435_761) >>> 16) % (0x10000 - SEGMENT_RUN_IDS);
+      const id = SEGMENT_RUN_IDS + (((i * 2_654_435_761) >>> 16) % (0x10000 - SEGMENT_RUN_IDS));
       assert.ok(solveIpv4Id(ip(0), write(id)) !== null, 'without the window any ID is accepted');
       assert.equal(check(w, id), false, `ID ${id} accepted from a zero sender`);
-      assert.ok(check(w, 0), 'the sender\'s next packet (ID 0) is accepted');
+      assert.ok(check(w, 0), "the sender's next packet (ID 0) is accepted");
     }
   });
 
-  it('a zero sender\'s UDP_SEGMENT runs (IDs 0, 1, … per run, as Linux numbers the segments) are accepted run after run', () => {
+  it("a zero sender's UDP_SEGMENT runs (IDs 0, 1, … per run, as Linux numbers the segments) are accepted run after run", () => {
     const w = new IpIdWindow();
     for (let run = 0; run < 3; run++) for (let k = 0; k < SEGMENT_RUN_IDS; k++) assert.ok(check(w, k), `run ${run} segment ${k}`);
     assert.equal(check(w, SEGMENT_RUN_IDS), false, 'an ID one past the longest run');

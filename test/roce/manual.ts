@@ -42,7 +42,18 @@ import {
   verbs as v,
 } from '../../src/verbs/index.js';
 import { pollN, reg } from '../verbs/pair.js';
-import { avTo, closeRoceSide, gid, RC_INIT_MASK, ROCE_ACC, type RoceSide, roceDevice, roceSide, UC_RTR_MASK, UC_RTS_MASK } from '../verbs/roce.js';
+import {
+  avTo,
+  closeRoceSide,
+  gid,
+  RC_INIT_MASK,
+  ROCE_ACC,
+  type RoceSide,
+  roceDevice,
+  roceSide,
+  UC_RTR_MASK,
+  UC_RTS_MASK,
+} from '../verbs/roce.js';
 import type { SoftrdmaVp } from '../../src/provider/softrdma.js';
 
 const sge = (mr: ibv_mr, length = mr.length) => ({ addr: mr.addr, length, lkey: mr.lkey });
@@ -76,11 +87,30 @@ interface Rc {
 function toRts(s: RoceSide, destQpn: number, o: Rc = {}): void {
   const rc = s.qp.qp_type === IBV_QPT_RC;
   assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ROCE_ACC }, RC_INIT_MASK), 0);
-  const rtr = { qp_state: IBV_QPS_RTR, path_mtu: IBV_MTU_1024, dest_qp_num: destQpn, rq_psn: 0, max_dest_rd_atomic: 1, min_rnr_timer: o.minRnrTimer ?? 1, ah_attr: avTo(gid(s.ctx)) };
-  const rtrMask = rc ? IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : UC_RTR_MASK;
+  const rtr = {
+    qp_state: IBV_QPS_RTR,
+    path_mtu: IBV_MTU_1024,
+    dest_qp_num: destQpn,
+    rq_psn: 0,
+    max_dest_rd_atomic: 1,
+    min_rnr_timer: o.minRnrTimer ?? 1,
+    ah_attr: avTo(gid(s.ctx)),
+  };
+  const rtrMask = rc
+    ? IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER
+    : UC_RTR_MASK;
   assert.equal(v.ibv_modify_qp(s.qp, rtr, rtrMask), 0);
-  const rts = { qp_state: IBV_QPS_RTS, timeout: o.timeout ?? 14, retry_cnt: o.retryCnt ?? 7, rnr_retry: o.rnrRetry ?? 7, sq_psn: 0, max_rd_atomic: 1 };
-  const rtsMask = rc ? IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC : UC_RTS_MASK;
+  const rts = {
+    qp_state: IBV_QPS_RTS,
+    timeout: o.timeout ?? 14,
+    retry_cnt: o.retryCnt ?? 7,
+    rnr_retry: o.rnrRetry ?? 7,
+    sq_psn: 0,
+    max_rd_atomic: 1,
+  };
+  const rtsMask = rc
+    ? IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC
+    : UC_RTS_MASK;
   assert.equal(v.ibv_modify_qp(s.qp, rts, rtsMask), 0);
 }
 

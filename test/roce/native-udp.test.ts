@@ -33,7 +33,12 @@ function receiver(gro: boolean, slotSize = 65536, slots = 16): Rx {
   const sock = new native!.UdpSocket(
     (buf, n) => {
       const b: Rx['batches'][number] = [];
-      for (let i = 0; i < n; i++) b.push({ data: Buffer.from(buf.subarray(meta[i * w]!, meta[i * w]! + meta[i * w + 1]!)), addr: meta[i * w + 2]!, port: meta[i * w + 3]! });
+      for (let i = 0; i < n; i++)
+        b.push({
+          data: Buffer.from(buf.subarray(meta[i * w]!, meta[i * w]! + meta[i * w + 1]!)),
+          addr: meta[i * w + 2]!,
+          port: meta[i * w + 3]!,
+        });
       batches.push(b);
     },
     () => {},
@@ -95,7 +100,11 @@ describe('native datagram layer', { skip }, () => {
         if (!tx.gso) return t.skip('this kernel has no UDP_SEGMENT');
         if (gro && !rx.gro) return t.skip('this kernel has no UDP_GRO');
         // 6 × 1000 octets then a shorter last one, to one peer, in one message; then a lone one.
-        const pkts = [...Array.from({ length: 6 }, (_, i) => new Uint8Array(1000).fill(i + 1)), new Uint8Array(300).fill(9), new Uint8Array(40).fill(10)];
+        const pkts = [
+          ...Array.from({ length: 6 }, (_, i) => new Uint8Array(1000).fill(i + 1)),
+          new Uint8Array(300).fill(9),
+          new Uint8Array(40).fill(10),
+        ];
         const msgs = Uint32Array.from([LO, rx.port, 0, 7, 1000, LO, rx.port, 7, 1, 0]);
         assert.equal(tx.sock.send(pkts, msgs, 0, 2), 2);
         await until(() => flat(rx).length === 8);
@@ -127,7 +136,10 @@ describe('native datagram layer', { skip }, () => {
       for (const p of pkts) net.send(p, LO_TEXT, rx.port);
       await until(() => flat(rx).length === 8);
       const ids = flat(rx).map((d) => {
-        const id = solveIpv4Id({ src: Uint8Array.of(127, 0, 0, 1), dst: Uint8Array.of(127, 0, 0, 1), srcPort: net.port, dstPort: rx.port }, d.data);
+        const id = solveIpv4Id(
+          { src: Uint8Array.of(127, 0, 0, 1), dst: Uint8Array.of(127, 0, 0, 1), srcPort: net.port, dstPort: rx.port },
+          d.data,
+        );
         assert.ok(id, 'the ICRC is valid for some IPv4 ID');
         assert.equal(id.flagsFrag, IPV4_FLAGS_DF);
         return id.ipId;
@@ -137,7 +149,10 @@ describe('native datagram layer', { skip }, () => {
       // A go-back-N resend of one of them, alone, leaves with ID 0 and the ICRC for it (not k's).
       net.send(pkts[5]!, LO_TEXT, rx.port);
       await until(() => flat(rx).length === 9);
-      const again = solveIpv4Id({ src: Uint8Array.of(127, 0, 0, 1), dst: Uint8Array.of(127, 0, 0, 1), srcPort: net.port, dstPort: rx.port }, flat(rx)[8]!.data);
+      const again = solveIpv4Id(
+        { src: Uint8Array.of(127, 0, 0, 1), dst: Uint8Array.of(127, 0, 0, 1), srcPort: net.port, dstPort: rx.port },
+        flat(rx)[8]!.data,
+      );
       assert.equal(again?.ipId, 0);
       assert.equal(again?.flagsFrag, IPV4_FLAGS_DF);
     } finally {
@@ -146,17 +161,20 @@ describe('native datagram layer', { skip }, () => {
     }
   });
 
-  it('the addon\'s CRC-32 and ICRC agree with src/wire/ib/icrc.ts: on send (TX_ICRC) and in the receive metadata', async () => {
+  it("the addon's CRC-32 and ICRC agree with src/wire/ib/icrc.ts: on send (TX_ICRC) and in the receive metadata", async () => {
     // Every length across the folding code's 16- and 64-octet steps, from every alignment.
     const data = Uint8Array.from({ length: 4200 }, (_, i) => (i * 131 + 7) & 0xff);
-    for (let len = 0; len < 300; len++) for (const off of [0, 1, 7]) assert.equal(native!.crc32(data.subarray(off, off + len), 0x1234), crc32Js(data.subarray(off, off + len), 0x1234));
+    for (let len = 0; len < 300; len++)
+      for (const off of [0, 1, 7])
+        assert.equal(native!.crc32(data.subarray(off, off + len), 0x1234), crc32Js(data.subarray(off, off + len), 0x1234));
     assert.equal(native!.crc32(data, 0), crc32Js(data));
     let meta: Uint32Array;
     let w = 0;
     const got: { data: Buffer; icrc: number }[] = [];
     const rx = new native!.UdpSocket(
       (buf, n) => {
-        for (let i = 0; i < n; i++) got.push({ data: Buffer.from(buf.subarray(meta[i * w]!, meta[i * w]! + meta[i * w + 1]!)), icrc: meta[i * w + ICRC_META_WORD]! });
+        for (let i = 0; i < n; i++)
+          got.push({ data: Buffer.from(buf.subarray(meta[i * w]!, meta[i * w]! + meta[i * w + 1]!)), icrc: meta[i * w + ICRC_META_WORD]! });
       },
       () => {},
     );
@@ -176,7 +194,11 @@ describe('native datagram layer', { skip }, () => {
       await until(() => got.length === pkts.length);
       const ip = { src: Uint8Array.of(127, 0, 0, 1), dst: Uint8Array.of(127, 0, 0, 1), srcPort: tx.port, dstPort: r.port };
       for (const [k, g] of got.entries()) {
-        assert.deepEqual(g.data.subarray(0, sizes[k]! - 4), Buffer.from(data.subarray(k, k + sizes[k]! - 4)), 'the octets before the ICRC are sent as they were');
+        assert.deepEqual(
+          g.data.subarray(0, sizes[k]! - 4),
+          Buffer.from(data.subarray(k, k + sizes[k]! - 4)),
+          'the octets before the ICRC are sent as they were',
+        );
         assert.equal(readIcrc(g.data), computeIcrc(ip, g.data), 'send: the ICRC for ID 0 and DF');
         assert.equal(g.icrc, computeIcrc(ip, g.data), 'receive: the metadata holds the ICRC for ID 0 and DF');
       }
@@ -223,20 +245,34 @@ describe('native datagram layer', { skip }, () => {
       assert.throws(() => tx.sock.send('x' as unknown as Uint8Array[], ok, 0, 1), TypeError);
       assert.throws(() => tx.sock.send([new Uint8Array(4)], new Uint16Array(5) as unknown as Uint32Array, 0, 1), RangeError);
       assert.throws(() => tx.sock.send([new Uint8Array(4)], ok, 0, 2), RangeError, 'more messages than words');
-      assert.throws(() => tx.sock.send([new Uint8Array(4)], Uint32Array.from([LO, 9, 0, 2, 4]), 0, 1), RangeError, 'packets past the array');
+      assert.throws(
+        () => tx.sock.send([new Uint8Array(4)], Uint32Array.from([LO, 9, 0, 2, 4]), 0, 1),
+        RangeError,
+        'packets past the array',
+      );
       assert.throws(() => tx.sock.send([new Uint8Array(4)], Uint32Array.from([LO, 70000, 0, 1, 0]), 0, 1), RangeError, 'port > 65535');
       assert.throws(() => tx.sock.send([{} as Uint8Array], ok, 0, 1), TypeError);
-      assert.throws(() => tx.sock.send([new Uint8Array(4), new Uint8Array(4)], Uint32Array.from([LO, 9, 0, 2, 0]), 0, 1), RangeError, 'a run without a segment size');
+      assert.throws(
+        () => tx.sock.send([new Uint8Array(4), new Uint8Array(4)], Uint32Array.from([LO, 9, 0, 2, 0]), 0, 1),
+        RangeError,
+        'a run without a segment size',
+      );
       assert.throws(() => tx.sock.bind(LO, 0, 0, 0, false, false, 2048, 1), /already bound/);
       assert.throws(() => tx.sock.bind(LO, 70000, 0, 0, false, false, 2048, 1), RangeError);
-      assert.throws(() => tx.sock.membership(0x7f000001, LO, true), (e: NodeJS.ErrnoException) => typeof e.code === 'string');
+      assert.throws(
+        () => tx.sock.membership(0x7f000001, LO, true),
+        (e: NodeJS.ErrnoException) => typeof e.code === 'string',
+      );
       assert.throws(() => new native!.UdpSocket(1 as unknown as () => void, () => {}), TypeError);
       assert.throws(() => native!.setsockoptInt(-1, 0, 10, 2), /EBADF/);
       const other = new native!.UdpSocket(
         () => {},
         () => {},
       );
-      assert.throws(() => other.bind(0x0aff_ff01, 0, 0, 0, false, false, 2048, 1), (e: NodeJS.ErrnoException) => e.code === 'EADDRNOTAVAIL');
+      assert.throws(
+        () => other.bind(0x0aff_ff01, 0, 0, 0, false, false, 2048, 1),
+        (e: NodeJS.ErrnoException) => e.code === 'EADDRNOTAVAIL',
+      );
       other.close();
     } finally {
       tx.sock.close();
@@ -253,9 +289,16 @@ describe('native datagram layer', { skip }, () => {
 describe('native datagram layer: a full send buffer', { skip }, () => {
   const ns = `softrdma-eagain-${process.pid}`;
   const ip = (...a: string[]) => spawnSync('ip', a, { encoding: 'utf8' });
-  const why = process.getuid?.() !== 0 ? 'needs root (a network namespace with a tbf qdisc)' : ip('netns', 'add', ns).status !== 0 ? 'cannot create a network namespace' : null;
+  const why =
+    process.getuid?.() !== 0
+      ? 'needs root (a network namespace with a tbf qdisc)'
+      : ip('netns', 'add', ns).status !== 0
+        ? 'cannot create a network namespace'
+        : null;
 
-  it('EAGAIN, then the writable callback; RoceNet queues, reports sendQueueCount, and delivers every datagram once the link drains', { skip: why ?? false }, () => {
+  it('EAGAIN, then the writable callback; RoceNet queues, reports sendQueueCount, and delivers every datagram once the link drains', {
+    skip: why ?? false,
+  }, () => {
     try {
       // A veth pair: the datagrams leave d0 (through the qdisc) to a static neighbour; d1 drops them.
       const setup = [
@@ -268,7 +311,24 @@ describe('native datagram layer: a full send buffer', { skip }, () => {
       ];
       for (const a of setup) assert.equal(ip('netns', 'exec', ns, 'ip', ...a).status, 0, `ip ${a.join(' ')}`);
       // 16 Mbit/s with a 32 MB queue: the qdisc holds what the socket sends, charged to it.
-      const tc = spawnSync('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', 'd0', 'root', 'tbf', 'rate', '16mbit', 'burst', '32kb', 'limit', '32mb']);
+      const tc = spawnSync('ip', [
+        'netns',
+        'exec',
+        ns,
+        'tc',
+        'qdisc',
+        'add',
+        'dev',
+        'd0',
+        'root',
+        'tbf',
+        'rate',
+        '16mbit',
+        'burst',
+        '32kb',
+        'limit',
+        '32mb',
+      ]);
       assert.equal(tc.status, 0, 'tc qdisc add tbf');
       const child = `
         const { nativeUdp } = await import(${JSON.stringify(new URL('../../src/util/native-udp.js', import.meta.url).href)});
@@ -306,7 +366,10 @@ describe('native datagram layer: a full send buffer', { skip }, () => {
         net.close();
         console.log(JSON.stringify(out));
       `;
-      const r = spawnSync('ip', ['netns', 'exec', ns, process.execPath, '--input-type=module', '-e', child], { encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync('ip', ['netns', 'exec', ns, process.execPath, '--input-type=module', '-e', child], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       assert.equal(r.status, 0, r.stderr);
       const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
       assert.equal(out.eagain, -11, 'EAGAIN once the send buffer is full');

@@ -21,7 +21,10 @@ const A = '127.0.0.1';
 const B = '127.0.0.2';
 
 function sendOnly(qpn: number, psn: number, len = 10): Uint8Array {
-  return encodeIbPacket({ bth: { ...newBth(IbOpcode.RC_SEND_ONLY, qpn, psn), padCnt: ibPadCount(len) }, payload: new Uint8Array(len).fill(psn & 0xff) });
+  return encodeIbPacket({
+    bth: { ...newBth(IbOpcode.RC_SEND_ONLY, qpn, psn), padCnt: ibPadCount(len) },
+    payload: new Uint8Array(len).fill(psn & 0xff),
+  });
 }
 
 async function pair(): Promise<[RoceNet, RoceNet]> {
@@ -92,7 +95,10 @@ describe('RoCEv2 UDP layer', () => {
       // receiver cannot see the ID, solves for the one that makes the ICRC valid (0) and
       // accepts the packet — as a real peer that sees the kernel's ID would not.
       const plain = sendOnly(0x11, 6);
-      writeIcrc({ src: ipv4Bytes(A), dst: ipv4Bytes(B), srcPort: (raw.address() as { port: number }).port, dstPort: b.port, ipId: 0 }, plain);
+      writeIcrc(
+        { src: ipv4Bytes(A), dst: ipv4Bytes(B), srcPort: (raw.address() as { port: number }).port, dstPort: b.port, ipId: 0 },
+        plain,
+      );
       raw.send(plain, b.port, B);
       await until(() => q1.got.length === 2);
       assert.equal(q1.got[1]!.ipId, 0);
@@ -106,7 +112,9 @@ describe('RoCEv2 UDP layer', () => {
     }
   });
 
-  it('native layer: what a turn queues, its end-of-turn work and sends made microtasks later included, leaves in one sendmmsg', { skip: nativeUdp() ? false : 'the native datagram layer is not built or is off (SOFTRDMA_NATIVE=0)' }, async () => {
+  it('native layer: what a turn queues, its end-of-turn work and sends made microtasks later included, leaves in one sendmmsg', {
+    skip: nativeUdp() ? false : 'the native datagram layer is not built or is off (SOFTRDMA_NATIVE=0)',
+  }, async () => {
     const [a, b] = await pair();
     try {
       const ping = collector();
@@ -155,14 +163,39 @@ describe('RoCEv2 UDP layer', () => {
     const [a, b] = await pair();
     try {
       const order: string[] = [];
-      const c = new Cq(1, 8, 0, null, () => order.push('notified'), () => {});
+      const c = new Cq(
+        1,
+        8,
+        0,
+        null,
+        () => order.push('notified'),
+        () => {},
+      );
       c.arm(NotifyType.ANY);
       b.attach(0x21, {
         rx: (r) => {
           // A microtask queued before the completion: with the notification deferred to a
           // microtask of its own, it would run first.
           queueMicrotask(() => order.push('microtask'));
-          c.push({ op_type: 0, cq_os_data: null, flags: 0, invalidated_rtag: 0, qp_os_data: null, id: BigInt(r.pkt.bth.psn), op_status: 0, bytes_transferred: 0, immediate_data: 0, err_data: 0n, qp_num: 0x21 }, null, false, 0, false);
+          c.push(
+            {
+              op_type: 0,
+              cq_os_data: null,
+              flags: 0,
+              invalidated_rtag: 0,
+              qp_os_data: null,
+              id: BigInt(r.pkt.bth.psn),
+              op_status: 0,
+              bytes_transferred: 0,
+              immediate_data: 0,
+              err_data: 0n,
+              qp_num: 0x21,
+            },
+            null,
+            false,
+            0,
+            false,
+          );
         },
         netError: () => {},
       });
@@ -186,7 +219,10 @@ describe('RoCEv2 UDP layer', () => {
       a.setFaults({ seed: 2, duplicate: 1 });
       a.send(sendOnly(0x31, 100), B);
       await until(() => q.got.length === 2);
-      assert.deepEqual(q.got.map((r) => r.pkt.bth.psn), [100, 100]);
+      assert.deepEqual(
+        q.got.map((r) => r.pkt.bth.psn),
+        [100, 100],
+      );
       a.setFaults({ seed: 3, corrupt: 1 });
       for (let i = 0; i < 50; i++) a.send(sendOnly(0x31, 200 + i, 64), B);
       await until(() => b.stats.rxIcrcErrors === 50);
@@ -194,8 +230,15 @@ describe('RoCEv2 UDP layer', () => {
       for (let i = 0; i < 50; i++) a.send(sendOnly(0x31, 300 + i), B);
       await until(() => q.got.length === 52);
       const psns = q.got.slice(2).map((r) => r.pkt.bth.psn);
-      assert.deepEqual([...psns].sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => 300 + i));
-      assert.notDeepEqual(psns, [...psns].sort((x, y) => x - y), 'some reordering happened');
+      assert.deepEqual(
+        [...psns].sort((x, y) => x - y),
+        Array.from({ length: 50 }, (_, i) => 300 + i),
+      );
+      assert.notDeepEqual(
+        psns,
+        [...psns].sort((x, y) => x - y),
+        'some reordering happened',
+      );
     } finally {
       a.release();
       b.release();
@@ -229,7 +272,24 @@ describe('RoCEv2 UDP layer', () => {
       assert.equal(files.length, 2);
       if (spawnSync('tshark', ['--version']).status !== 0) return t.skip('tshark not installed');
       for (const f of files) {
-        const r = spawnSync('tshark', ['-r', join(dir, f), '-o', `infiniband.rroce.port:${port}`, '-T', 'fields', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.bth.psn', '-e', 'ip.id'], { encoding: 'utf8' });
+        const r = spawnSync(
+          'tshark',
+          [
+            '-r',
+            join(dir, f),
+            '-o',
+            `infiniband.rroce.port:${port}`,
+            '-T',
+            'fields',
+            '-e',
+            'infiniband.bth.opcode',
+            '-e',
+            'infiniband.bth.psn',
+            '-e',
+            'ip.id',
+          ],
+          { encoding: 'utf8' },
+        );
         assert.equal(r.status, 0, r.stderr);
         // The five equal packets sent in one turn: one UDP_SEGMENT run on the native layer with
         // GSO, whose segments the kernel numbers 0…4 (and the receiver's solver recovers); ID 0 each otherwise.

@@ -20,7 +20,22 @@ import { RoceNet, type RoceRx } from '../../src/roce/net.js';
 import { linkMtuOf } from '../../src/roce/net-host.js';
 import type { RoceQp } from '../../src/roce/transport.js';
 import { AethType, aethType, aethValue, encodeIbPacket, IbOpcode, ibOpInfo, ibPadCount, NakCode, newBth } from '../../src/wire/ib/index.js';
-import { ALL_ACCESS, connectPair, gidOf, ibRnic, ibToRts, makeIbSide, type Pair, pollN, recv, reg, type Side, send, sge, until } from '../helpers/engine.js';
+import {
+  ALL_ACCESS,
+  connectPair,
+  gidOf,
+  ibRnic,
+  ibToRts,
+  makeIbSide,
+  type Pair,
+  pollN,
+  recv,
+  reg,
+  type Side,
+  send,
+  sge,
+  until,
+} from '../helpers/engine.js';
 
 const va = (b: Uint8Array) => hostMemory.addressOf(b);
 const roce = (s: Side) => s.qp.transport as unknown as RoceQp;
@@ -37,7 +52,17 @@ describe('RoCEv2 transport', () => {
       assert.equal(recv(b.qp, 2n, [sge(mb, buf)]), RiRet.SUCCESS);
       const src = new Uint8Array(1000).map((_, i) => (i * 3) & 0xff);
       const ms = reg(a, src);
-      const av = { ...roce(a).qp.ib.av, dgid: gidOf('127.0.0.2'), sgid: gidOf('127.0.0.1'), sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
+      const av = {
+        ...roce(a).qp.ib.av,
+        dgid: gidOf('127.0.0.2'),
+        sgid: gidOf('127.0.0.1'),
+        sgidIndex: 0,
+        hopLimit: 64,
+        trafficClass: 0,
+        flowLabel: 0,
+        sl: 0,
+        port: 1,
+      };
       const ud = (qkey: number) => ({ av, remoteQpn: b.qp.id, remoteQkey: qkey });
       assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 7n, ud: ud(0x12345678) }), RiRet.SUCCESS);
       assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 8n, ud: ud(0x11111111) }), RiRet.SUCCESS);
@@ -66,18 +91,37 @@ describe('RoCEv2 transport', () => {
     const a = makeIbSide('UD');
     const b = makeIbSide('UD');
     // 192.0.2.77 (TEST-NET-1) is held by no interface here.
-    const p = await connectPair(a, b, { transport: 'rocev2', beforeRts: (s) => s === a && ((s.rnic.config as RnicConfig).gids = () => [gidOf('127.0.0.1'), gidOf('192.0.2.77')]) });
+    const p = await connectPair(a, b, {
+      transport: 'rocev2',
+      beforeRts: (s) => s === a && ((s.rnic.config as RnicConfig).gids = () => [gidOf('127.0.0.1'), gidOf('192.0.2.77')]),
+    });
     try {
       await until(() => roce(a).nets.length === 1 || a.qp.state === RiQpState.ERROR, 5000);
       assert.equal(a.qp.state, RiQpState.READY_TO_SEND);
-      assert.deepEqual(roce(a).nets.map((n) => n.address), ['127.0.0.1']);
+      assert.deepEqual(
+        roce(a).nets.map((n) => n.address),
+        ['127.0.0.1'],
+      );
       const buf = new Uint8Array(40 + 64);
       const mb = reg(b, buf);
       assert.equal(recv(b.qp, 1n, [sge(mb, buf)]), RiRet.SUCCESS);
       const src = Uint8Array.from([1, 2, 3, 4, 5]);
       const ms = reg(a, src);
-      const av = { ...roce(a).qp.ib.av, dgid: gidOf('127.0.0.2'), sgid: gidOf('127.0.0.1'), sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
-      assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n, ud: { av, remoteQpn: b.qp.id, remoteQkey: 0x11111111 } }), RiRet.SUCCESS);
+      const av = {
+        ...roce(a).qp.ib.av,
+        dgid: gidOf('127.0.0.2'),
+        sgid: gidOf('127.0.0.1'),
+        sgidIndex: 0,
+        hopLimit: 64,
+        trafficClass: 0,
+        flowLabel: 0,
+        sl: 0,
+        port: 1,
+      };
+      assert.equal(
+        send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n, ud: { av, remoteQpn: b.qp.id, remoteQkey: 0x11111111 } }),
+        RiRet.SUCCESS,
+      );
       const [w] = await pollN(b.cq, 1);
       assert.equal(w!.op_status, RiWcStatus.SUCCESS);
       assert.deepEqual(buf.subarray(40, 45), src);
@@ -95,7 +139,17 @@ describe('RoCEv2 transport', () => {
       const mb = reg(b, buf);
       const src = new Uint8Array(100).fill(0x5a);
       const ms = reg(a, src);
-      const av = { ...roce(a).qp.ib.av, dgid: gidOf('127.0.0.2'), sgid: gidOf('127.0.0.1'), sgidIndex: 0, hopLimit: 64, trafficClass: 0, flowLabel: 0, sl: 0, port: 1 };
+      const av = {
+        ...roce(a).qp.ib.av,
+        dgid: gidOf('127.0.0.2'),
+        sgid: gidOf('127.0.0.1'),
+        sgidIndex: 0,
+        hopLimit: 64,
+        trafficClass: 0,
+        flowLabel: 0,
+        sl: 0,
+        port: 1,
+      };
       const ud = { av, remoteQpn: b.qp.id, remoteQkey: 0x11111111 };
       // 100 octets do not fit 40 + 64: dropped and counted, the receive still posted.
       assert.equal(recv(b.qp, 1n, [sge(mb, buf)]), RiRet.SUCCESS);
@@ -142,7 +196,10 @@ describe('RoCEv2 transport', () => {
       const [w] = await pollN(b.cq, 1);
       assert.equal(w!.op_status, RiWcStatus.SUCCESS);
       assert.equal(w!.bytes_transferred, 1000);
-      assert.ok(dst.every((x) => x === 2), 'the second message');
+      assert.ok(
+        dst.every((x) => x === 2),
+        'the second message',
+      );
       assert.equal(b.qp.state, RiQpState.READY_TO_SEND);
       net.send = orig;
     } finally {
@@ -183,7 +240,8 @@ async function rawPeer(): Promise<{
   };
 }
 
-const acks = (got: RoceRx[]) => got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE).map((r) => [r.pkt.bth.psn, r.pkt.aeth!.syndrome]);
+const acks = (got: RoceRx[]) =>
+  got.filter((r) => r.pkt.bth.opcode === IbOpcode.RC_ACKNOWLEDGE).map((r) => [r.pkt.bth.psn, r.pkt.aeth!.syndrome]);
 
 describe('RoCEv2 RC responder against a raw peer', () => {
   it('duplicates are re-ACKed with the last executed PSN; a gap gets one sequence NAK', async () => {
@@ -204,7 +262,10 @@ describe('RoCEv2 RC responder against a raw peer', () => {
       const naks = acks(r.got).filter(([, s]) => s === 0x60);
       assert.deepEqual(naks, [[2, 0x60]], 'one NAK, with the expected PSN');
       assert.ok(dst.subarray(0, 16).every((x) => x === 0xee));
-      assert.ok(dst.subarray(16).every((x) => x === 0), 'nothing ahead of ePSN executed');
+      assert.ok(
+        dst.subarray(16).every((x) => x === 0),
+        'nothing ahead of ePSN executed',
+      );
       assert.equal(r.a.qp.state, RiQpState.READY_TO_SEND);
     } finally {
       await r.close();
@@ -219,7 +280,10 @@ describe('RoCEv2 RC responder against a raw peer', () => {
         const data = new Uint8Array(1024).map((_, i) => (i * 7 + 3) & 0xff);
         const sink = new Uint8Array(1024);
         const ms = reg(r.a, sink);
-        assert.equal(send(r.a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(ms, sink)], rtag: 0x1234, remoteTo: 0x10000n, id: 9n }), RiRet.SUCCESS);
+        assert.equal(
+          send(r.a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(ms, sink)], rtag: 0x1234, remoteTo: 0x10000n, id: 9n }),
+          RiRet.SUCCESS,
+        );
         const isReq = (x: RoceRx) => x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_REQUEST;
         await until(() => r.got.some(isReq), 3000, 'Read Request');
         const req = r.got.find(isReq)!;
@@ -262,7 +326,11 @@ describe('RoCEv2 RC responder against a raw peer', () => {
       r.inject(IbOpcode.RC_RDMA_READ_REQUEST, 10, reth(2560, 65536 - 2560));
       const isResp = (x: RoceRx) => ibOpInfo(x.pkt.bth.opcode)?.operation === 'read-response';
       const restart = (x: RoceRx) => x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_RESPONSE_FIRST && x.pkt.bth.psn === 10;
-      await until(() => r.got.some((x) => isResp(x) && x.pkt.bth.psn === 255 && x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_RESPONSE_LAST), 5000, 'the replay\'s LAST');
+      await until(
+        () => r.got.some((x) => isResp(x) && x.pkt.bth.psn === 255 && x.pkt.bth.opcode === IbOpcode.RC_RDMA_READ_RESPONSE_LAST),
+        5000,
+        "the replay's LAST",
+      );
       const resp = r.got.filter(isResp);
       const k = resp.findIndex(restart);
       // On the dgram layer the first Read's stream has started when the retry arrives (each
@@ -282,7 +350,7 @@ describe('RoCEv2 RC responder against a raw peer', () => {
     }
   });
 
-  it('a QP destroyed right after its last receive completes still sends the coalesced ACK: the peer\'s Send completes', async () => {
+  it("a QP destroyed right after its last receive completes still sends the coalesced ACK: the peer's Send completes", async () => {
     const a = makeIbSide('RC');
     const b = makeIbSide('RC');
     // One retry (timeout 14: ≈67 ms): without that ACK the Send would end in TRANSPORT_RETRY_EXCEEDED.
@@ -316,12 +384,40 @@ describe('RoCEv2 RC responder against a raw peer', () => {
   });
 
   for (const [name, build, code] of [
-    ['a SEND MIDDLE with no FIRST', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_MIDDLE, 0, {}, 256), NakCode.InvalidRequest],
-    ['a SEND FIRST shorter than the MTU', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_FIRST, 0, {}, 100), NakCode.InvalidRequest],
-    ['an RDMA WRITE ONLY whose payload differs from its DMA length', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: 0x1000n, rkey: 1, dmaLen: 64 } }, 8), NakCode.InvalidRequest],
-    ['an RDMA WRITE with an unknown R_Key', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: 0x1000n, rkey: 0xdead, dmaLen: 8 } }, 8), NakCode.RemoteAccessError],
-    ['a COMPARE SWAP on a misaligned address', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_COMPARE_SWAP, 0, { atomicEth: { va: 0x1004n, rkey: 1, swapAdd: 1n, compare: 0n } }), NakCode.InvalidRequest],
-    ['a FETCH ADD with an unknown R_Key', (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_FETCH_ADD, 0, { atomicEth: { va: 0x1000n, rkey: 0xdead, swapAdd: 1n, compare: 0n } }), NakCode.RemoteAccessError],
+    [
+      'a SEND MIDDLE with no FIRST',
+      (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_MIDDLE, 0, {}, 256),
+      NakCode.InvalidRequest,
+    ],
+    [
+      'a SEND FIRST shorter than the MTU',
+      (r: Awaited<ReturnType<typeof rawPeer>>) => r.inject(IbOpcode.RC_SEND_FIRST, 0, {}, 100),
+      NakCode.InvalidRequest,
+    ],
+    [
+      'an RDMA WRITE ONLY whose payload differs from its DMA length',
+      (r: Awaited<ReturnType<typeof rawPeer>>) =>
+        r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: 0x1000n, rkey: 1, dmaLen: 64 } }, 8),
+      NakCode.InvalidRequest,
+    ],
+    [
+      'an RDMA WRITE with an unknown R_Key',
+      (r: Awaited<ReturnType<typeof rawPeer>>) =>
+        r.inject(IbOpcode.RC_RDMA_WRITE_ONLY, 0, { reth: { va: 0x1000n, rkey: 0xdead, dmaLen: 8 } }, 8),
+      NakCode.RemoteAccessError,
+    ],
+    [
+      'a COMPARE SWAP on a misaligned address',
+      (r: Awaited<ReturnType<typeof rawPeer>>) =>
+        r.inject(IbOpcode.RC_COMPARE_SWAP, 0, { atomicEth: { va: 0x1004n, rkey: 1, swapAdd: 1n, compare: 0n } }),
+      NakCode.InvalidRequest,
+    ],
+    [
+      'a FETCH ADD with an unknown R_Key',
+      (r: Awaited<ReturnType<typeof rawPeer>>) =>
+        r.inject(IbOpcode.RC_FETCH_ADD, 0, { atomicEth: { va: 0x1000n, rkey: 0xdead, swapAdd: 1n, compare: 0n } }),
+      NakCode.RemoteAccessError,
+    ],
   ] as const) {
     it(`${name}: NAK 0x${(0x60 | code).toString(16)} with its PSN, the QP in Error`, async () => {
       const r = await rawPeer();
@@ -368,18 +464,43 @@ describe('RoCEv2 live capture', { skip: spawnSync('tshark', ['--version']).statu
       const mres = reg(a, res);
       assert.equal(recv(b.qp, 2n, [sge(md, dst, 0, 16)]), RiRet.SUCCESS);
       assert.equal(send(a.qp, { type: RiWrType.SEND_IMMEDIATE, sgl: [sge(ms, src, 0, 16)], imm: 0x1234, id: 4n }), RiRet.SUCCESS);
-      assert.equal(send(a.qp, { type: RiWrType.FETCH_AND_ADD, sgl: [sge(mres, res)], rtag: mc.stag, remoteTo: va(counter), atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 3n, 0n), id: 5n }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, {
+          type: RiWrType.FETCH_AND_ADD,
+          sgl: [sge(mres, res)],
+          rtag: mc.stag,
+          remoteTo: va(counter),
+          atomic: atomicArgs(AtomicKind.FETCH_ADD, 8, 3n, 0n),
+          id: 5n,
+        }),
+        RiRet.SUCCESS,
+      );
       const wcs = await pollN(a.cq, 5);
       assert.ok(wcs.every((w) => w.op_status === RiWcStatus.SUCCESS));
       assert.deepEqual(sink, src);
       await p.close();
       // The endpoints close once no QP uses them (and their capture files with them).
-      await until(() => RoceNet.find('127.0.0.1', port) === undefined && RoceNet.find('127.0.0.2', port) === undefined, 3000, 'endpoints closed');
+      await until(
+        () => RoceNet.find('127.0.0.1', port) === undefined && RoceNet.find('127.0.0.2', port) === undefined,
+        3000,
+        'endpoints closed',
+      );
       const files = readdirSync(dir).filter((f) => f.endsWith('.pcap'));
       assert.ok(files.length >= 2, files.join());
       const ops = new Set<string>();
       for (const f of files) {
-        const args = ['-r', join(dir, f), '-o', `infiniband.rroce.port:${port}`, '--disable-protocol', 'rpcordma', '--disable-heuristic', 'eth_over_ib', '--disable-heuristic', 'mellanox_eoib'];
+        const args = [
+          '-r',
+          join(dir, f),
+          '-o',
+          `infiniband.rroce.port:${port}`,
+          '--disable-protocol',
+          'rpcordma',
+          '--disable-heuristic',
+          'eth_over_ib',
+          '--disable-heuristic',
+          'mellanox_eoib',
+        ];
         const bad = spawnSync('tshark', [...args, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8' });
         assert.equal(bad.status, 0, bad.stderr);
         assert.equal(bad.stdout.trim(), '', `${f}: malformed:\n${bad.stdout}`);
@@ -388,7 +509,8 @@ describe('RoCEv2 live capture', { skip: spawnSync('tshark', ['--version']).statu
       }
       // SEND FIRST/MIDDLE/LAST, WRITE FIRST/MIDDLE/LAST, READ REQUEST, READ RESPONSE FIRST/MIDDLE/LAST,
       // ACK, SEND ONLY WITH IMMEDIATE, FETCH ADD, ATOMIC ACKNOWLEDGE.
-      for (const op of [0, 1, 2, 6, 7, 8, 12, 13, 14, 15, 17, 5, 20, 18]) assert.ok(ops.has(String(op)), `opcode ${op} in ${[...ops].join()}`);
+      for (const op of [0, 1, 2, 6, 7, 8, 12, 13, 14, 15, 17, 5, 20, 18])
+        assert.ok(ops.has(String(op)), `opcode ${op} in ${[...ops].join()}`);
     } finally {
       if (old === undefined) delete process.env.SOFTRDMA_PCAP;
       else process.env.SOFTRDMA_PCAP = old;
@@ -398,7 +520,9 @@ describe('RoCEv2 live capture', { skip: spawnSync('tshark', ['--version']).statu
 });
 
 describe('RoCEv2 against a hostile peer', () => {
-  it('20,000 random well-framed packets (every opcode, PSNs near and far, any lengths and keys) neither crash nor hang a QP', { timeout: 120_000 }, async () => {
+  it('20,000 random well-framed packets (every opcode, PSNs near and far, any lengths and keys) neither crash nor hang a QP', {
+    timeout: 120_000,
+  }, async () => {
     let seed = 0x5eed;
     const rnd = (n: number) => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -473,7 +597,9 @@ describe('RoCEv2 and the link MTU', () => {
     .filter((x) => x.family === 'IPv4')
     .map((x) => x.address)
     .find((addr) => (linkMtuOf(addr) ?? 65536) < 4096 + 40 + 28);
-  it('a path MTU the link cannot carry without fragmentation fails INIT→RTR with INVALID_PARAMETER; one that fits binds', { skip: small ? false : 'no IPv4 interface with an MTU below 4164' }, () => {
+  it('a path MTU the link cannot carry without fragmentation fails INIT→RTR with INVALID_PARAMETER; one that fits binds', {
+    skip: small ? false : 'no IPv4 interface with an MTU below 4164',
+  }, () => {
     const g = gidOf(small!);
     const rnic = ibRnic('rocev2', { gids: () => [g] });
     const s = makeIbSide('RC', rnic);
@@ -486,7 +612,9 @@ describe('RoCEv2 and the link MTU', () => {
 });
 
 describe('RoCEv2 with many QPs on one endpoint', () => {
-  it('16 RC pairs share the two UDP sockets (dispatch by DestQP): concurrent Sends and Writes land in the right QP', { timeout: 60_000 }, async () => {
+  it('16 RC pairs share the two UDP sockets (dispatch by DestQP): concurrent Sends and Writes land in the right QP', {
+    timeout: 60_000,
+  }, async () => {
     const pairs: Pair[] = [];
     try {
       const first = await connectPair(makeIbSide('RC'), makeIbSide('RC'), { transport: 'rocev2', pathMtu: 1 });
@@ -523,15 +651,24 @@ describe('RoCEv2 with many QPs on one endpoint', () => {
       pairs.forEach((p, i) => {
         const x = bufs[i]!;
         assert.equal(send(p.a.qp, { type: RiWrType.SEND, sgl: [sge(x.ms, x.src)], id: 1n }), RiRet.SUCCESS);
-        assert.equal(send(p.a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(x.ms, x.src)], rtag: x.mw.stag, remoteTo: va(x.wdst), id: 2n }), RiRet.SUCCESS);
+        assert.equal(
+          send(p.a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(x.ms, x.src)], rtag: x.mw.stag, remoteTo: va(x.wdst), id: 2n }),
+          RiRet.SUCCESS,
+        );
       });
       for (const [i, p] of pairs.entries()) {
         const wcs = await pollN(p.a.cq, 2);
         assert.ok(wcs.every((w) => w.op_status === RiWcStatus.SUCCESS));
         const [r] = await pollN(p.b.cq, 1);
         assert.equal(r!.id, BigInt(i));
-        assert.ok(bufs[i]!.dst.every((x) => x === i + 1), `pair ${i} Send`);
-        assert.ok(bufs[i]!.wdst.every((x) => x === i + 1), `pair ${i} Write`);
+        assert.ok(
+          bufs[i]!.dst.every((x) => x === i + 1),
+          `pair ${i} Send`,
+        );
+        assert.ok(
+          bufs[i]!.wdst.every((x) => x === i + 1),
+          `pair ${i} Write`,
+        );
       }
     } finally {
       for (const p of pairs) await p.close();
@@ -558,8 +695,14 @@ describe('RoCEv2 PSN wrap', () => {
       const mk = reg(a, back);
       assert.equal(recv(b.qp, 1n, [sge(md, dst)]), RiRet.SUCCESS);
       assert.equal(send(a.qp, { type: RiWrType.SEND, sgl: [sge(ms, src)], id: 1n }), RiRet.SUCCESS);
-      assert.equal(send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(ms, src)], rtag: mw.stag, remoteTo: va(wdst), id: 2n }), RiRet.SUCCESS);
-      assert.equal(send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mk, back)], rtag: mw.stag, remoteTo: va(wdst), id: 3n }), RiRet.SUCCESS);
+      assert.equal(
+        send(a.qp, { type: RiWrType.RDMA_WRITE, sgl: [sge(ms, src)], rtag: mw.stag, remoteTo: va(wdst), id: 2n }),
+        RiRet.SUCCESS,
+      );
+      assert.equal(
+        send(a.qp, { type: RiWrType.RDMA_READ, sgl: [sge(mk, back)], rtag: mw.stag, remoteTo: va(wdst), id: 3n }),
+        RiRet.SUCCESS,
+      );
       const wcs = await pollN(a.cq, 3, 30_000);
       assert.deepEqual(
         wcs.map((w) => w.op_status),

@@ -61,12 +61,25 @@ async function listener(env?: string): Promise<{ ch: rdma_event_channel; id: rdm
 }
 
 /** A raw Initiator: an enhanced MPA Request with `ird`/`ord`; resolves with the Reply's R flag and word. */
-async function rawRequest(port: number, ird: number, ord: number): Promise<{ sock: net.Socket; reply: Promise<{ reject: boolean; ird: number; ord: number }> }> {
+async function rawRequest(
+  port: number,
+  ird: number,
+  ord: number,
+): Promise<{ sock: net.Socket; reply: Promise<{ reject: boolean; ird: number; ord: number }> }> {
   const sock = net.connect({ port, host: '127.0.0.1' });
   sock.on('error', () => {});
   await once(sock, 'connect');
-  const word = encodeMpaIrdOrd({ ird, ord, peerToPeer: false, zeroLengthSendRtr: false, zeroLengthWriteRtr: false, zeroLengthReadRtr: false });
-  sock.write(encodeMpaReqRep({ type: 'request', markers: false, crc: false, reject: false, enhanced: true, res: 0, revision: 2, privateData: word }));
+  const word = encodeMpaIrdOrd({
+    ird,
+    ord,
+    peerToPeer: false,
+    zeroLengthSendRtr: false,
+    zeroLengthWriteRtr: false,
+    zeroLengthReadRtr: false,
+  });
+  sock.write(
+    encodeMpaReqRep({ type: 'request', markers: false, crc: false, reject: false, enhanced: true, res: 0, revision: 2, privateData: word }),
+  );
   let buf = Buffer.alloc(0);
   const reply = new Promise<{ reject: boolean; ird: number; ord: number }>((resolve, reject) => {
     sock.on('data', (d: Buffer) => {
@@ -83,33 +96,40 @@ async function rawRequest(port: number, ird: number, ord: number): Promise<{ soc
   return { sock, reply };
 }
 
-test('rdma_accept with responder_resources or initiator_depth above the device limit is EINVAL and the request stays pending; NULL then caps the peer\'s 16383 to 128', T, async () => {
-  const srv = await listener();
-  const raw = await rawRequest(srv.port, 0x3fff, 0x3fff);
-  const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
-  assert.equal(req.param.conn.initiator_depth, 0x3fff);
-  assert.equal(req.param.conn.responder_resources, 0x3fff);
-  const sid = req.id;
-  assert.equal(rdma_create_qp(sid, null, { cap: CAP, qp_type: 2 }), 0);
-  // The peer's values passed through unchecked: refused before anything is sent (ucma_valid_param).
-  assert.equal(await rdma_accept(sid, { responder_resources: req.param.conn.responder_resources, initiator_depth: req.param.conn.initiator_depth }), -1);
-  assert.equal(getErrno(), EINVAL);
-  assert.equal(await rdma_accept(sid, { responder_resources: 129, initiator_depth: 1 }), -1);
-  assert.equal(getErrno(), EINVAL);
-  // NULL, as rping passes: the request's values capped to the device.
-  assert.equal(await rdma_accept(sid, null), 0);
-  rdma_ack_cm_event(req);
-  const r = await raw.reply;
-  assert.deepEqual(r, { reject: false, ird: 128, ord: 128 });
-  rdma_ack_cm_event(await next(srv.ch, E.RDMA_CM_EVENT_ESTABLISHED));
-  raw.sock.destroy();
-  rdma_ack_cm_event(await next(srv.ch, E.RDMA_CM_EVENT_DISCONNECTED));
-  rdma_destroy_qp(sid);
-  assert.equal(rdma_destroy_id(sid), 0);
-  assert.equal(rdma_destroy_id(srv.id), 0);
-});
+test(
+  "rdma_accept with responder_resources or initiator_depth above the device limit is EINVAL and the request stays pending; NULL then caps the peer's 16383 to 128",
+  T,
+  async () => {
+    const srv = await listener();
+    const raw = await rawRequest(srv.port, 0x3fff, 0x3fff);
+    const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+    assert.equal(req.param.conn.initiator_depth, 0x3fff);
+    assert.equal(req.param.conn.responder_resources, 0x3fff);
+    const sid = req.id;
+    assert.equal(rdma_create_qp(sid, null, { cap: CAP, qp_type: 2 }), 0);
+    // The peer's values passed through unchecked: refused before anything is sent (ucma_valid_param).
+    assert.equal(
+      await rdma_accept(sid, { responder_resources: req.param.conn.responder_resources, initiator_depth: req.param.conn.initiator_depth }),
+      -1,
+    );
+    assert.equal(getErrno(), EINVAL);
+    assert.equal(await rdma_accept(sid, { responder_resources: 129, initiator_depth: 1 }), -1);
+    assert.equal(getErrno(), EINVAL);
+    // NULL, as rping passes: the request's values capped to the device.
+    assert.equal(await rdma_accept(sid, null), 0);
+    rdma_ack_cm_event(req);
+    const r = await raw.reply;
+    assert.deepEqual(r, { reject: false, ird: 128, ord: 128 });
+    rdma_ack_cm_event(await next(srv.ch, E.RDMA_CM_EVENT_ESTABLISHED));
+    raw.sock.destroy();
+    rdma_ack_cm_event(await next(srv.ch, E.RDMA_CM_EVENT_DISCONNECTED));
+    rdma_destroy_qp(sid);
+    assert.equal(rdma_destroy_id(sid), 0);
+    assert.equal(rdma_destroy_id(srv.id), 0);
+  },
+);
 
-test('rdma_accept with RDMA_MAX_RESP_RES / RDMA_MAX_INIT_DEPTH takes the request\'s values capped to the device', T, async () => {
+test("rdma_accept with RDMA_MAX_RESP_RES / RDMA_MAX_INIT_DEPTH takes the request's values capped to the device", T, async () => {
   const srv = await listener();
   const raw = await rawRequest(srv.port, 7, 300);
   const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
@@ -126,32 +146,36 @@ test('rdma_accept with RDMA_MAX_RESP_RES / RDMA_MAX_INIT_DEPTH takes the request
   assert.equal(rdma_destroy_id(srv.id), 0);
 });
 
-test('a request the program never answers is rejected by the CM after SOFTRDMA_MPA accept=MS: REJECTED at the client, CONNECT_ERROR -ETIMEDOUT on the request\'s id', T, async () => {
-  const srv = await listener('accept=200');
-  const cch = rdma_create_event_channel()!;
-  const { id: cid } = rdma_create_id(cch, 'cli', rdma_port_space.RDMA_PS_TCP);
-  assert.equal(await rdma_resolve_addr(cid!, null, { family: 'ipv4', address: '127.0.0.1', port: srv.port }, 2000), 0);
-  rdma_ack_cm_event(await next(cch, E.RDMA_CM_EVENT_ADDR_RESOLVED));
-  assert.equal(await rdma_resolve_route(cid!, 2000), 0);
-  rdma_ack_cm_event(await next(cch, E.RDMA_CM_EVENT_ROUTE_RESOLVED));
-  assert.equal(rdma_create_qp(cid!, null, { cap: CAP, qp_type: 2 }), 0);
-  assert.equal(await rdma_connect(cid!, null), 0);
-  // The server takes the request and then does nothing with it (the rping wedge).
-  const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
-  rdma_ack_cm_event(req);
-  const rej = await next(cch, E.RDMA_CM_EVENT_REJECTED);
-  assert.equal(rej.status, -ECONNREFUSED);
-  rdma_ack_cm_event(rej);
-  const err = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_ERROR);
-  assert.equal(err.id, req.id);
-  assert.equal(err.status, -ETIMEDOUT);
-  rdma_ack_cm_event(err);
-  // Too late to accept now.
-  assert.equal(rdma_create_qp(req.id, null, { cap: CAP, qp_type: 2 }), 0);
-  assert.equal(await rdma_accept(req.id, null), -1);
-  rdma_destroy_qp(req.id);
-  assert.equal(rdma_destroy_id(req.id), 0);
-  rdma_destroy_qp(cid!);
-  assert.equal(rdma_destroy_id(cid!), 0);
-  assert.equal(rdma_destroy_id(srv.id), 0);
-});
+test(
+  "a request the program never answers is rejected by the CM after SOFTRDMA_MPA accept=MS: REJECTED at the client, CONNECT_ERROR -ETIMEDOUT on the request's id",
+  T,
+  async () => {
+    const srv = await listener('accept=200');
+    const cch = rdma_create_event_channel()!;
+    const { id: cid } = rdma_create_id(cch, 'cli', rdma_port_space.RDMA_PS_TCP);
+    assert.equal(await rdma_resolve_addr(cid!, null, { family: 'ipv4', address: '127.0.0.1', port: srv.port }, 2000), 0);
+    rdma_ack_cm_event(await next(cch, E.RDMA_CM_EVENT_ADDR_RESOLVED));
+    assert.equal(await rdma_resolve_route(cid!, 2000), 0);
+    rdma_ack_cm_event(await next(cch, E.RDMA_CM_EVENT_ROUTE_RESOLVED));
+    assert.equal(rdma_create_qp(cid!, null, { cap: CAP, qp_type: 2 }), 0);
+    assert.equal(await rdma_connect(cid!, null), 0);
+    // The server takes the request and then does nothing with it (the rping wedge).
+    const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+    rdma_ack_cm_event(req);
+    const rej = await next(cch, E.RDMA_CM_EVENT_REJECTED);
+    assert.equal(rej.status, -ECONNREFUSED);
+    rdma_ack_cm_event(rej);
+    const err = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_ERROR);
+    assert.equal(err.id, req.id);
+    assert.equal(err.status, -ETIMEDOUT);
+    rdma_ack_cm_event(err);
+    // Too late to accept now.
+    assert.equal(rdma_create_qp(req.id, null, { cap: CAP, qp_type: 2 }), 0);
+    assert.equal(await rdma_accept(req.id, null), -1);
+    rdma_destroy_qp(req.id);
+    assert.equal(rdma_destroy_id(req.id), 0);
+    rdma_destroy_qp(cid!);
+    assert.equal(rdma_destroy_id(cid!), 0);
+    assert.equal(rdma_destroy_id(srv.id), 0);
+  },
+);

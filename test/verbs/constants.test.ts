@@ -94,7 +94,8 @@ describe('verbs constants pinned to rdma-core', () => {
     assert.equal(C.IBV_WC_RECV, 1 << 7);
     // Every receive opcode has the IBV_WC_RECV bit; no send-side opcode has it.
     for (const [name, v] of members(ibv_wc_opcode)) {
-      const isRecv = name === 'IBV_WC_RECV' || name === 'IBV_WC_RECV_RDMA_WITH_IMM' || name.startsWith('IBV_WC_TM_') || name.startsWith('IBV_WC_DRIVER');
+      const isRecv =
+        name === 'IBV_WC_RECV' || name === 'IBV_WC_RECV_RDMA_WITH_IMM' || name.startsWith('IBV_WC_TM_') || name.startsWith('IBV_WC_DRIVER');
       assert.equal((v & C.IBV_WC_RECV) !== 0, isRecv, name);
     }
   });

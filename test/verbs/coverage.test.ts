@@ -71,7 +71,22 @@ import {
   type VerbsApi,
   verbs as v,
 } from '../../src/verbs/index.js';
-import { ACC, cap, type CmPair, cmPair, expectEvent, INIT_ATTR, INIT_MASK, LOOP, openCtx, pollN, RC, reg, RTR_ATTR, RTR_MASK } from './pair.js';
+import {
+  ACC,
+  cap,
+  type CmPair,
+  cmPair,
+  expectEvent,
+  INIT_ATTR,
+  INIT_MASK,
+  LOOP,
+  openCtx,
+  pollN,
+  RC,
+  reg,
+  RTR_ATTR,
+  RTR_MASK,
+} from './pair.js';
 
 const T = { timeout: 20_000 };
 
@@ -118,7 +133,8 @@ async function srqPair(posted: number) {
   assert.ok(srq);
   const buf = new Uint8Array(64);
   const mr = reg(pd, buf);
-  for (let i = 0; i < posted; i++) assert.equal(v.ibv_post_srq_recv(srq, { wr_id: BigInt(100 + i), sg_list: [{ addr: mr.addr, length: 64, lkey: mr.lkey }] }).ret, 0);
+  for (let i = 0; i < posted; i++)
+    assert.equal(v.ibv_post_srq_recv(srq, { wr_id: BigInt(100 + i), sg_list: [{ addr: mr.addr, length: 64, lkey: mr.lkey }] }).ret, 0);
   const P = await cmPair({ serverAttr: { qp_type: RC, cap: cap(), srq } });
   return {
     P,
@@ -457,10 +473,21 @@ const cases: Record<Fn, Case> = {
     // The server's Send may go first only after the client (MPA Initiator) sent: the fixture did.
     const buf = new Uint8Array(32);
     const mr = reg(P.client.pd, buf);
-    assert.deepEqual(v.ibv_post_recv(P.client.qp, { wr_id: 42n, sg_list: [{ addr: mr.addr, length: 32, lkey: mr.lkey }] }), { ret: 0, bad_wr: null });
+    assert.deepEqual(v.ibv_post_recv(P.client.qp, { wr_id: 42n, sg_list: [{ addr: mr.addr, length: 32, lkey: mr.lkey }] }), {
+      ret: 0,
+      bad_wr: null,
+    });
     const src = new Uint8Array(Buffer.from('to client'));
     const smr = reg(P.server.pd, src);
-    assert.equal(v.ibv_post_send(P.server.qp, { wr_id: 1n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [{ addr: smr.addr, length: src.length, lkey: smr.lkey }] }).ret, 0);
+    assert.equal(
+      v.ibv_post_send(P.server.qp, {
+        wr_id: 1n,
+        opcode: IBV_WR_SEND,
+        send_flags: IBV_SEND_SIGNALED,
+        sg_list: [{ addr: smr.addr, length: src.length, lkey: smr.lkey }],
+      }).ret,
+      0,
+    );
     const [wc] = await pollN(P.client.rcq, 1);
     assert.equal(wc!.wr_id, 42n);
     assert.equal(wc!.opcode, IBV_WC_RECV);
@@ -478,7 +505,13 @@ const cases: Record<Fn, Case> = {
     const dmr = v.rdma_reg_write(P.server.id, dst, 16)!;
     const src = new Uint8Array(16).fill(7);
     const smr = reg(P.client.pd, src);
-    const r = v.ibv_post_send(P.client.qp, { wr_id: 9n, opcode: 0, send_flags: IBV_SEND_SIGNALED, sg_list: [{ addr: smr.addr, length: 16, lkey: smr.lkey }], wr: { rdma: { remote_addr: dmr.addr, rkey: dmr.rkey } } });
+    const r = v.ibv_post_send(P.client.qp, {
+      wr_id: 9n,
+      opcode: 0,
+      send_flags: IBV_SEND_SIGNALED,
+      sg_list: [{ addr: smr.addr, length: 16, lkey: smr.lkey }],
+      wr: { rdma: { remote_addr: dmr.addr, rkey: dmr.rkey } },
+    });
     assert.equal(r.ret, 0);
     const [w] = await pollN(P.client.scq, 1);
     assert.equal(w!.opcode, IBV_WC_RDMA_WRITE);
@@ -496,7 +529,10 @@ const cases: Record<Fn, Case> = {
       assert.equal(v.ibv_post_srq_recv(S.srq, [{ wr_id: 77n, sg_list: [{ addr: mr.addr, length: 32, lkey: mr.lkey }] }]).ret, 0);
       const src = new Uint8Array(Buffer.from('srq'));
       const smr = reg(S.P.client.pd, src);
-      assert.equal(v.ibv_post_send(S.P.client.qp, { opcode: IBV_WR_SEND, sg_list: [{ addr: smr.addr, length: 3, lkey: smr.lkey }] }).ret, 0);
+      assert.equal(
+        v.ibv_post_send(S.P.client.qp, { opcode: IBV_WR_SEND, sg_list: [{ addr: smr.addr, length: 3, lkey: smr.lkey }] }).ret,
+        0,
+      );
       const [wc] = await pollN(S.P.server.rcq, 1);
       assert.equal(wc!.wr_id, 77n);
       assert.equal(wc!.qp_num, S.P.server.qp.qp_num);
@@ -563,7 +599,15 @@ const cases: Record<Fn, Case> = {
     const rbuf = new Uint8Array(8);
     const rmr = reg(P.server.pd, rbuf);
     assert.equal(v.ibv_post_recv(P.server.qp, { wr_id: 3n, sg_list: [{ addr: rmr.addr, length: 8, lkey: rmr.lkey }] }).ret, 0);
-    assert.equal(v.ibv_post_send(P.client.qp, { wr_id: 4n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [{ addr: smr.addr, length: 4, lkey: smr.lkey }] }).ret, 0);
+    assert.equal(
+      v.ibv_post_send(P.client.qp, {
+        wr_id: 4n,
+        opcode: IBV_WR_SEND,
+        send_flags: IBV_SEND_SIGNALED,
+        sg_list: [{ addr: smr.addr, length: 4, lkey: smr.lkey }],
+      }).ret,
+      0,
+    );
     const [s] = await pollN(P.client.scq, 1);
     assert.equal(s!.wr_id, 4n);
     assert.equal(s!.opcode, IBV_WC_SEND);
@@ -592,7 +636,10 @@ const cases: Record<Fn, Case> = {
       const got = v.ibv_get_async_event(S.P.server.id.verbs!, ev);
       const src = new Uint8Array(4);
       const smr = reg(S.P.client.pd, src);
-      assert.equal(v.ibv_post_send(S.P.client.qp, { opcode: IBV_WR_SEND, sg_list: [{ addr: smr.addr, length: 4, lkey: smr.lkey }] }).ret, 0);
+      assert.equal(
+        v.ibv_post_send(S.P.client.qp, { opcode: IBV_WR_SEND, sg_list: [{ addr: smr.addr, length: 4, lkey: smr.lkey }] }).ret,
+        0,
+      );
       assert.equal(await got, 0);
       assert.equal(ev.event_type, IBV_EVENT_SRQ_LIMIT_REACHED);
       assert.equal(ev.element.srq, S.srq);
@@ -611,7 +658,10 @@ const cases: Record<Fn, Case> = {
       const got = v.ibv_get_async_event(S.P.server.id.verbs!, ev);
       const src = new Uint8Array(4);
       const smr = reg(S.P.client.pd, src);
-      assert.equal(v.ibv_post_send(S.P.client.qp, { opcode: IBV_WR_SEND, sg_list: [{ addr: smr.addr, length: 4, lkey: smr.lkey }] }).ret, 0);
+      assert.equal(
+        v.ibv_post_send(S.P.client.qp, { opcode: IBV_WR_SEND, sg_list: [{ addr: smr.addr, length: 4, lkey: smr.lkey }] }).ret,
+        0,
+      );
       assert.equal(await got, 0);
       await pollN(S.P.server.rcq, 1);
       v.ibv_dereg_mr(smr);
@@ -645,14 +695,26 @@ const cases: Record<Fn, Case> = {
     // DC initiators, UMR and cross-channel QPs are not offered; a plain RC QP for atomics is.
     failedWith(v.ibv_exp_create_qp(P.client.id.verbs!, { comp_mask: 1 << 2, exp_create_flags: 1 }), ENOSYS, null);
     const cq = v.ibv_create_cq(P.client.id.verbs!, 4, null, null, 0)!;
-    const qp = v.ibv_exp_create_qp(P.client.id.verbs!, { comp_mask: IBV_EXP_QP_INIT_ATTR_PD | IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG, pd: P.client.pd, send_cq: cq, recv_cq: cq, qp_type: IBV_QPT_RC, max_atomic_arg: 32, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } });
+    const qp = v.ibv_exp_create_qp(P.client.id.verbs!, {
+      comp_mask: IBV_EXP_QP_INIT_ATTR_PD | IBV_EXP_QP_INIT_ATTR_ATOMICS_ARG,
+      pd: P.client.pd,
+      send_cq: cq,
+      recv_cq: cq,
+      qp_type: IBV_QPT_RC,
+      max_atomic_arg: 32,
+      cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
+    });
     assert.ok(qp);
     assert.equal(v.ibv_destroy_qp(qp), 0);
     assert.equal(v.ibv_destroy_cq(cq), 0);
   },
   ibv_exp_post_send(P) {
     // A masked atomic of an unsupported size (log_arg_sz 6 = 64 bytes): EINVAL with bad_wr.
-    const wr = { wr_id: 1n, exp_opcode: IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD, ext_op: { masked_atomics: { log_arg_sz: 6, remote_addr: 0n, rkey: 1 } } };
+    const wr = {
+      wr_id: 1n,
+      exp_opcode: IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD,
+      ext_op: { masked_atomics: { log_arg_sz: 6, remote_addr: 0n, rkey: 1 } },
+    };
     const r = v.ibv_exp_post_send(P.client.qp, wr);
     failedWith(r.ret, EINVAL, EINVAL);
     assert.equal(r.bad_wr, wr);
@@ -733,7 +795,11 @@ const cases: Record<Fn, Case> = {
   rdma_set_option() {
     const id = v.rdma_create_id(null, null, RDMA_PS_TCP).id!;
     assert.equal(v.rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, 0), 0);
-    failedWith(v.rdma_set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH, new Uint8Array(64)), IWARP_UNSUPPORTED['rdma_set_option:RDMA_OPTION_IB_PATH']!, -1);
+    failedWith(
+      v.rdma_set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH, new Uint8Array(64)),
+      IWARP_UNSUPPORTED['rdma_set_option:RDMA_OPTION_IB_PATH']!,
+      -1,
+    );
     assert.equal(v.rdma_destroy_id(id), 0);
   },
   async rdma_create_ep() {
@@ -950,14 +1016,34 @@ const cases: Record<Fn, Case> = {
     v.rdma_destroy_event_channel(ch);
   },
   async rdma_join_multicast(P) {
-    failedWith(await v.rdma_join_multicast(P.client.id, { family: 'ipv4', address: '239.0.0.1', port: 0 }, null), IWARP_UNSUPPORTED.rdma_join_multicast!, -1);
+    failedWith(
+      await v.rdma_join_multicast(P.client.id, { family: 'ipv4', address: '239.0.0.1', port: 0 }, null),
+      IWARP_UNSUPPORTED.rdma_join_multicast!,
+      -1,
+    );
   },
   async rdma_join_multicast_ex(P) {
     const addr = { family: 'ipv4' as const, address: '239.0.0.1', port: 0 };
     // Missing JOIN_FLAGS, then a reserved flag: EINVAL before anything else; then iWARP's ENOSYS.
-    failedWith(await v.rdma_join_multicast_ex(P.client.id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS, join_flags: 0, addr }, null), EINVAL, -1);
-    failedWith(await v.rdma_join_multicast_ex(P.client.id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: 2, addr }, null), EINVAL, -1);
-    const ok = { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER, addr };
+    failedWith(
+      await v.rdma_join_multicast_ex(P.client.id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS, join_flags: 0, addr }, null),
+      EINVAL,
+      -1,
+    );
+    failedWith(
+      await v.rdma_join_multicast_ex(
+        P.client.id,
+        { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: 2, addr },
+        null,
+      ),
+      EINVAL,
+      -1,
+    );
+    const ok = {
+      comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS,
+      join_flags: RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER,
+      addr,
+    };
     failedWith(await v.rdma_join_multicast_ex(P.client.id, ok, null), IWARP_UNSUPPORTED.rdma_join_multicast_ex!, -1);
   },
   rdma_leave_multicast(P) {
@@ -1057,7 +1143,18 @@ const cases: Record<Fn, Case> = {
     const b = new Uint8Array(5);
     const ma = v.rdma_reg_msgs(P.server.id, a, 3)!;
     const mb = v.rdma_reg_msgs(P.server.id, b, 5)!;
-    assert.equal(v.rdma_post_recvv(P.server.id, 11n, [{ addr: ma.addr, length: 3, lkey: ma.lkey }, { addr: mb.addr, length: 5, lkey: mb.lkey }], 2), 0);
+    assert.equal(
+      v.rdma_post_recvv(
+        P.server.id,
+        11n,
+        [
+          { addr: ma.addr, length: 3, lkey: ma.lkey },
+          { addr: mb.addr, length: 5, lkey: mb.lkey },
+        ],
+        2,
+      ),
+      0,
+    );
     const src = new Uint8Array(Buffer.from('scatter!'));
     const ms = v.rdma_reg_msgs(P.client.id, src, 8)!;
     assert.equal(v.rdma_post_send(P.client.id, null, src, 8, ms, IBV_SEND_SIGNALED), 0);
@@ -1076,7 +1173,19 @@ const cases: Record<Fn, Case> = {
     const dst = new Uint8Array(16);
     const md = v.rdma_reg_msgs(P.server.id, dst, 16)!;
     assert.equal(v.rdma_post_recv(P.server.id, 12n, dst, 16, md), 0);
-    assert.equal(v.rdma_post_sendv(P.client.id, 13n, [{ addr: ma.addr, length: 4, lkey: ma.lkey }, { addr: mb.addr, length: 4, lkey: mb.lkey }], 2, IBV_SEND_SIGNALED), 0);
+    assert.equal(
+      v.rdma_post_sendv(
+        P.client.id,
+        13n,
+        [
+          { addr: ma.addr, length: 4, lkey: ma.lkey },
+          { addr: mb.addr, length: 4, lkey: mb.lkey },
+        ],
+        2,
+        IBV_SEND_SIGNALED,
+      ),
+      0,
+    );
     const wc = newWc();
     assert.equal(await v.rdma_get_send_comp(P.client.id, wc), 1);
     assert.equal(wc.wr_id, 13n);
@@ -1092,7 +1201,21 @@ const cases: Record<Fn, Case> = {
     const b = new Uint8Array(6);
     const ma = v.rdma_reg_write(P.client.id, a, 2)!;
     const mb = v.rdma_reg_write(P.client.id, b, 6)!;
-    assert.equal(v.rdma_post_readv(P.client.id, 14n, [{ addr: ma.addr, length: 2, lkey: ma.lkey }, { addr: mb.addr, length: 6, lkey: mb.lkey }], 2, IBV_SEND_SIGNALED, ms.addr, ms.rkey), 0);
+    assert.equal(
+      v.rdma_post_readv(
+        P.client.id,
+        14n,
+        [
+          { addr: ma.addr, length: 2, lkey: ma.lkey },
+          { addr: mb.addr, length: 6, lkey: mb.lkey },
+        ],
+        2,
+        IBV_SEND_SIGNALED,
+        ms.addr,
+        ms.rkey,
+      ),
+      0,
+    );
     const wc = newWc();
     assert.equal(await v.rdma_get_send_comp(P.client.id, wc), 1);
     assert.equal(wc.opcode, IBV_WC_RDMA_READ);
@@ -1106,7 +1229,21 @@ const cases: Record<Fn, Case> = {
     const b = new Uint8Array(Buffer.from('itev!!'));
     const ma = v.rdma_reg_msgs(P.client.id, a, 2)!;
     const mb = v.rdma_reg_msgs(P.client.id, b, 6)!;
-    assert.equal(v.rdma_post_writev(P.client.id, 15n, [{ addr: ma.addr, length: 2, lkey: ma.lkey }, { addr: mb.addr, length: 6, lkey: mb.lkey }], 2, IBV_SEND_SIGNALED, md.addr, md.rkey), 0);
+    assert.equal(
+      v.rdma_post_writev(
+        P.client.id,
+        15n,
+        [
+          { addr: ma.addr, length: 2, lkey: ma.lkey },
+          { addr: mb.addr, length: 6, lkey: mb.lkey },
+        ],
+        2,
+        IBV_SEND_SIGNALED,
+        md.addr,
+        md.rkey,
+      ),
+      0,
+    );
     assert.equal(await v.rdma_get_send_comp(P.client.id, newWc()), 1);
     await placed(P);
     assert.equal(Buffer.from(dst).toString(), 'writev!!');
@@ -1207,7 +1344,15 @@ async function sendRaw(P: CmPair, event: Promise<{ ret: number; cq: unknown }>):
   assert.equal(v.ibv_post_recv(P.server.qp, { wr_id: 21n, sg_list: [{ addr: rmr.addr, length: 8, lkey: rmr.lkey }] }).ret, 0);
   const src = new Uint8Array(Buffer.from('raw'));
   const smr = reg(P.client.pd, src);
-  assert.equal(v.ibv_post_send(P.client.qp, { wr_id: 22n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [{ addr: smr.addr, length: 3, lkey: smr.lkey }] }).ret, 0);
+  assert.equal(
+    v.ibv_post_send(P.client.qp, {
+      wr_id: 22n,
+      opcode: IBV_WR_SEND,
+      send_flags: IBV_SEND_SIGNALED,
+      sg_list: [{ addr: smr.addr, length: 3, lkey: smr.lkey }],
+    }).ret,
+    0,
+  );
   const r = await event;
   assert.equal(r.ret, 0);
   assert.equal(r.cq, P.server.rcq);

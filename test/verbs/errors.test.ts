@@ -46,7 +46,10 @@ test('rdma_listen on a port another socket listens on returns -1 with errno EADD
       assert.equal(x.ret, -1, address);
       assert.equal(v.getErrno(), v.EADDRINUSE);
       assert.equal(v.softrdmaLastError().name, 'EADDRINUSE');
-      assert.match(v.softrdmaLastError().message, new RegExp(`rdma_listen: ${address.replace(/\./g, '\\.')} port ${held.port} is already in use \\(EADDRINUSE\\)`));
+      assert.match(
+        v.softrdmaLastError().message,
+        new RegExp(`rdma_listen: ${address.replace(/\./g, '\\.')} port ${held.port} is already in use \\(EADDRINUSE\\)`),
+      );
       cleanup(x);
     }
   } finally {
@@ -136,7 +139,7 @@ test('ibv_get_async_event(ctx) without a caller-allocated struct resolves EINVAL
   v.ibv_close_device(ctx);
 });
 
-test('the emitted declarations keep each constant\'s enum-member type, so users narrow on them', () => {
+test("the emitted declarations keep each constant's enum-member type, so users narrow on them", () => {
   const status = readFileSync(new URL('../../src/itapi/status.d.ts', import.meta.url), 'utf8');
   assert.match(status, /export declare const IT_SUCCESS = it_status_t\.IT_SUCCESS;/);
   assert.doesNotMatch(status, /IT_SUCCESS: it_status_t/);

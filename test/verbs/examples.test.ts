@@ -147,39 +147,58 @@ function runRole(name: string, args: string[], env: Record<string, string>): Pro
  * The RC example on softroce0 between two processes that own different addresses (server
  * 127.0.0.2, client 127.0.0.1) on one ephemeral RoCEv2 UDP port, as two hosts would.
  */
-async function rcOnRoce(extra: string[]): Promise<{ srv: { status: number | null; out: string }; cli: { status: number | null; out: string } }> {
+async function rcOnRoce(
+  extra: string[],
+): Promise<{ srv: { status: number | null; out: string }; cli: { status: number | null; out: string } }> {
   const udp = String(await freeUdpPort());
   const port = String(await freePort());
-  const srv = runRole('rdma_rc_example', ['-s', '-p', port, '-d', 'softroce0', ...extra], { SOFTRDMA_ROCE_ADDRS: '127.0.0.2', SOFTRDMA_ROCE_PORT: udp });
-  let cli = await runRole('rdma_rc_example', ['-p', port, '-d', 'softroce0', ...extra, '127.0.0.2'], { SOFTRDMA_ROCE_ADDRS: '127.0.0.1', SOFTRDMA_ROCE_PORT: udp });
+  const srv = runRole('rdma_rc_example', ['-s', '-p', port, '-d', 'softroce0', ...extra], {
+    SOFTRDMA_ROCE_ADDRS: '127.0.0.2',
+    SOFTRDMA_ROCE_PORT: udp,
+  });
+  let cli = await runRole('rdma_rc_example', ['-p', port, '-d', 'softroce0', ...extra, '127.0.0.2'], {
+    SOFTRDMA_ROCE_ADDRS: '127.0.0.1',
+    SOFTRDMA_ROCE_PORT: udp,
+  });
   // The server may not listen yet (the example's "failed to establish TCP connection").
   for (let i = 0; i < 20 && /TCP connection/.test(cli.out) && !/TCP connection was established/.test(cli.out); i++) {
     await new Promise((r) => setTimeout(r, 250));
-    cli = await runRole('rdma_rc_example', ['-p', port, '-d', 'softroce0', ...extra, '127.0.0.2'], { SOFTRDMA_ROCE_ADDRS: '127.0.0.1', SOFTRDMA_ROCE_PORT: udp });
+    cli = await runRole('rdma_rc_example', ['-p', port, '-d', 'softroce0', ...extra, '127.0.0.2'], {
+      SOFTRDMA_ROCE_ADDRS: '127.0.0.1',
+      SOFTRDMA_ROCE_PORT: udp,
+    });
   }
   return { srv: await srv, cli };
 }
 
-test('rdma_rc_example -d softroce0 -g 0 (RoCEv2), two processes: the GIDs in the records, RTR with the GRH, RTS by ibv_modify_qp alone; Send, RDMA Read and RDMA Write, "test result is 0"', T, async () => {
-  const { srv, cli } = await rcOnRoce(['-g', '0']);
-  assert.equal(cli.status, 0, cli.out);
-  assert.equal(srv.status, 0, srv.out);
-  assert.match(cli.out, /Remote GID =00:00:00:00:00:00:00:00:00:00:ff:ff:7f:00:00:02\n/, 'the server\'s IPv4-mapped GID');
-  assert.match(srv.out, /Remote GID =00:00:00:00:00:00:00:00:00:00:ff:ff:7f:00:00:01\n/, 'the client\'s IPv4-mapped GID');
-  assert.match(cli.out, /Message is: 'SEND operation '\n/);
-  assert.match(cli.out, /Contents of server's buffer: 'RDMA read operation '\n/);
-  assert.match(srv.out, /Contents of server buffer: 'RDMA write operation'\n/);
-  for (const r of [srv, cli]) assert.match(r.out, /QP state was change to RTS\n[\s\S]*test result is 0\n$/);
-});
+test(
+  'rdma_rc_example -d softroce0 -g 0 (RoCEv2), two processes: the GIDs in the records, RTR with the GRH, RTS by ibv_modify_qp alone; Send, RDMA Read and RDMA Write, "test result is 0"',
+  T,
+  async () => {
+    const { srv, cli } = await rcOnRoce(['-g', '0']);
+    assert.equal(cli.status, 0, cli.out);
+    assert.equal(srv.status, 0, srv.out);
+    assert.match(cli.out, /Remote GID =00:00:00:00:00:00:00:00:00:00:ff:ff:7f:00:00:02\n/, "the server's IPv4-mapped GID");
+    assert.match(srv.out, /Remote GID =00:00:00:00:00:00:00:00:00:00:ff:ff:7f:00:00:01\n/, "the client's IPv4-mapped GID");
+    assert.match(cli.out, /Message is: 'SEND operation '\n/);
+    assert.match(cli.out, /Contents of server's buffer: 'RDMA read operation '\n/);
+    assert.match(srv.out, /Contents of server buffer: 'RDMA write operation'\n/);
+    for (const r of [srv, cli]) assert.match(r.out, /QP state was change to RTS\n[\s\S]*test result is 0\n$/);
+  },
+);
 
-test('rdma_rc_example -d softroce0 without -g: RoCE needs a GRH, so RTR without one is EINVAL (as on Linux), "test result is 1"', T, async () => {
-  const { srv, cli } = await rcOnRoce([]);
-  for (const r of [srv, cli]) {
-    assert.equal(r.status, 1, r.out);
-    assert.match(r.out, /failed to modify QP state to RTR/);
-    assert.match(r.out, /test result is 1/);
-  }
-});
+test(
+  'rdma_rc_example -d softroce0 without -g: RoCE needs a GRH, so RTR without one is EINVAL (as on Linux), "test result is 1"',
+  T,
+  async () => {
+    const { srv, cli } = await rcOnRoce([]);
+    for (const r of [srv, cli]) {
+      assert.equal(r.status, 1, r.out);
+      assert.match(r.out, /failed to modify QP state to RTR/);
+      assert.match(r.out, /test result is 1/);
+    }
+  },
+);
 
 test('rdma_rc_example: usage on a bad option, exit status 1', () => {
   const r = run('rdma_rc_example', ['-x']);
@@ -252,18 +271,22 @@ test('iwarp_unsupported: the multicast and APM examples’ calls fail as IWARP_U
   assert.match(r.stdout, /every call failed as documented \(IWARP_UNSUPPORTED\)\n$/);
 });
 
-test('ext_atomics (manual §8.7): the device reports the extended atomics; masked Fetch&Add keeps its 16-bit fields apart, the 16-byte masked Compare&Swap swaps one word, the 32-byte Fetch&Add wraps each word', T, () => {
-  const r = run('ext_atomics');
-  assert.equal(r.status, 0, r.stderr);
-  expectLines(linesOf(r.stdout, 'client'), [
-    'exp_atomic_cap 1, extended atomics supported, sizes 8/16/32 bytes, max_fa_bit_boundary 3, log_max_atomic_inline 7',
-    'masked fetch&add 8 bytes, 16-bit fields: original 0xffff0003fffe0001',
-    'masked compare&swap 16 bytes: original 0x0000000000001111 0x0000000000002222',
-    'fetch&add 32 bytes, 64-bit fields: original 0xffffffffffffffff 0xfffffffffffffffe 0xfffffffffffffffd 0xfffffffffffffffc',
-  ]);
-  expectLines(linesOf(r.stdout, 'server'), [
-    'waiting for connection from client...',
-    // 0xffff+1 wraps to 0 inside its field, 0x0003+1, 0xfffe+2 wraps, 0x0001+1: no carry crosses a field end.
-    'target after: 0x0000000400000002 | 0x0000000000001111 0x000000000000abcd | 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000',
-  ]);
-});
+test(
+  'ext_atomics (manual §8.7): the device reports the extended atomics; masked Fetch&Add keeps its 16-bit fields apart, the 16-byte masked Compare&Swap swaps one word, the 32-byte Fetch&Add wraps each word',
+  T,
+  () => {
+    const r = run('ext_atomics');
+    assert.equal(r.status, 0, r.stderr);
+    expectLines(linesOf(r.stdout, 'client'), [
+      'exp_atomic_cap 1, extended atomics supported, sizes 8/16/32 bytes, max_fa_bit_boundary 3, log_max_atomic_inline 7',
+      'masked fetch&add 8 bytes, 16-bit fields: original 0xffff0003fffe0001',
+      'masked compare&swap 16 bytes: original 0x0000000000001111 0x0000000000002222',
+      'fetch&add 32 bytes, 64-bit fields: original 0xffffffffffffffff 0xfffffffffffffffe 0xfffffffffffffffd 0xfffffffffffffffc',
+    ]);
+    expectLines(linesOf(r.stdout, 'server'), [
+      'waiting for connection from client...',
+      // 0xffff+1 wraps to 0 inside its field, 0x0003+1, 0xfffe+2 wraps, 0x0001+1: no carry crosses a field end.
+      'target after: 0x0000000400000002 | 0x0000000000001111 0x000000000000abcd | 0x0000000000000000 0x0000000000000000 0x0000000000000000 0x0000000000000000',
+    ]);
+  },
+);

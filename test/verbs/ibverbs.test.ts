@@ -54,7 +54,12 @@ function side() {
   const pd = ibv_alloc_pd(ctx)!;
   const ch = ibv_create_comp_channel(ctx)!;
   const cq = ibv_create_cq(ctx, 64, 'cqctx', ch, 0)!;
-  const qp = ibv_create_qp(pd, { send_cq: cq, recv_cq: cq, qp_type: 2, cap: { max_send_wr: 16, max_recv_wr: 16, max_send_sge: 2, max_recv_sge: 2, max_inline_data: 64 } })!;
+  const qp = ibv_create_qp(pd, {
+    send_cq: cq,
+    recv_cq: cq,
+    qp_type: 2,
+    cap: { max_send_wr: 16, max_recv_wr: 16, max_send_sge: 2, max_recv_sge: 2, max_inline_data: 64 },
+  })!;
   assert.ok(qp, `create_qp errno ${getErrno()}`);
   return { ctx, pd, ch, cq, qp };
 }
@@ -112,10 +117,13 @@ test('ibv_get_device_list / ibv_query_device / ibv_query_port describe one iWARP
 test('ibv_query_device: max_qp_rd_atom is the per-QP IRD (responder resources), max_qp_init_rd_atom the per-QP ORD (initiator depth)', () => {
   const ctx = openDevice(devices()[0]!)!;
   // An RNIC whose IRD and ORD per QP differ (the default has both 128): the query must not swap them.
-  const ops = { ...ctx.ops, ri_rnic_query: (...args: Parameters<typeof ctx.ops.ri_rnic_query>) => {
-    const q = ctx.ops.ri_rnic_query(...args);
-    return q.status === 0 ? { ...q, attrs: { ...q.attrs, max_ird_per_qp: 16, max_ord_per_qp: 4, max_ird: 1024 } } : q;
-  } };
+  const ops = {
+    ...ctx.ops,
+    ri_rnic_query: (...args: Parameters<typeof ctx.ops.ri_rnic_query>) => {
+      const q = ctx.ops.ri_rnic_query(...args);
+      return q.status === 0 ? { ...q, attrs: { ...q.attrs, max_ird_per_qp: 16, max_ord_per_qp: 4, max_ird: 1024 } } : q;
+    },
+  };
   const view = { closed: false, ops, rnic: ctx.rnic, device: ctx.device } as unknown as typeof ctx;
   const a = {} as ibv_device_attr;
   assert.equal(queryDevice(view, a), 0);
@@ -127,7 +135,10 @@ test('ibv_query_device: max_qp_rd_atom is the per-QP IRD (responder resources), 
 
 test('ibv_create_qp refuses non-RC QPs with EOPNOTSUPP, as siw does', () => {
   const { ctx, pd, cq } = side();
-  assert.equal(ibv_create_qp(pd, { send_cq: cq, recv_cq: cq, qp_type: 4, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1 } }), null);
+  assert.equal(
+    ibv_create_qp(pd, { send_cq: cq, recv_cq: cq, qp_type: 4, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1 } }),
+    null,
+  );
   assert.equal(getErrno(), EOPNOTSUPP);
   void ctx;
 });
@@ -164,8 +175,19 @@ test('Send/Recv, RDMA Write (inline and not) and RDMA Read between two verbs QPs
     assert.equal(ibv_post_recv(B.qp, [{ wr_id: 77n, sg_list: [{ addr: rmr.addr, length: 32, lkey: rmr.lkey }] }]).ret, 0);
     assert.equal(ibv_req_notify_cq(B.cq, 0), 0);
     const w = ibv_post_send(A.qp, [
-      { wr_id: 1n, opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE, send_flags: ibv_send_flags.IBV_SEND_SIGNALED, sg_list: [{ addr: amr.addr, length: abuf.length, lkey: amr.lkey }], wr: { rdma: { remote_addr: bmr.addr, rkey: bmr.rkey } } },
-      { wr_id: 2n, opcode: ibv_wr_opcode.IBV_WR_SEND, send_flags: ibv_send_flags.IBV_SEND_SIGNALED | ibv_send_flags.IBV_SEND_INLINE, sg_list: [{ addr: amr.addr, length: 20, lkey: amr.lkey }] },
+      {
+        wr_id: 1n,
+        opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
+        send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
+        sg_list: [{ addr: amr.addr, length: abuf.length, lkey: amr.lkey }],
+        wr: { rdma: { remote_addr: bmr.addr, rkey: bmr.rkey } },
+      },
+      {
+        wr_id: 2n,
+        opcode: ibv_wr_opcode.IBV_WR_SEND,
+        send_flags: ibv_send_flags.IBV_SEND_SIGNALED | ibv_send_flags.IBV_SEND_INLINE,
+        sg_list: [{ addr: amr.addr, length: 20, lkey: amr.lkey }],
+      },
     ]);
     assert.equal(w.ret, 0);
     abuf.fill(0, 0, 20); // inline: the buffer is ours again at once
@@ -181,14 +203,26 @@ test('Send/Recv, RDMA Write (inline and not) and RDMA Read between two verbs QPs
     assert.equal(rwc!.qp_num, B.qp.qp_num);
     assert.deepEqual([...rbuf.subarray(0, 20)], [...Array(20).keys()]);
     const swc = await poll(A.cq, 2);
-    assert.deepEqual(swc.map((x) => [x.wr_id, x.status, x.opcode]), [
-      [1n, 0, ibv_wc_opcode.IBV_WC_RDMA_WRITE],
-      [2n, 0, ibv_wc_opcode.IBV_WC_SEND],
-    ]);
+    assert.deepEqual(
+      swc.map((x) => [x.wr_id, x.status, x.opcode]),
+      [
+        [1n, 0, ibv_wc_opcode.IBV_WC_RDMA_WRITE],
+        [2n, 0, ibv_wc_opcode.IBV_WC_SEND],
+      ],
+    );
     assert.equal(bbuf[99_999], 99_999 % 251);
     const back = new Uint8Array(100_000);
     const backmr = ibv_reg_mr(A.pd, back, back.length, ACC)!;
-    assert.equal(ibv_post_send(A.qp, { wr_id: 3n, opcode: ibv_wr_opcode.IBV_WR_RDMA_READ, send_flags: ibv_send_flags.IBV_SEND_SIGNALED, sg_list: [{ addr: backmr.addr, length: back.length, lkey: backmr.lkey }], wr: { rdma: { remote_addr: bmr.addr, rkey: bmr.rkey } } }).ret, 0);
+    assert.equal(
+      ibv_post_send(A.qp, {
+        wr_id: 3n,
+        opcode: ibv_wr_opcode.IBV_WR_RDMA_READ,
+        send_flags: ibv_send_flags.IBV_SEND_SIGNALED,
+        sg_list: [{ addr: backmr.addr, length: back.length, lkey: backmr.lkey }],
+        wr: { rdma: { remote_addr: bmr.addr, rkey: bmr.rkey } },
+      }).ret,
+      0,
+    );
     const [rd] = await poll(A.cq, 1);
     assert.equal(rd!.opcode, ibv_wc_opcode.IBV_WC_RDMA_READ);
     assert.equal(rd!.status, ibv_wc_status.IBV_WC_SUCCESS);
@@ -220,7 +254,15 @@ test('a protection error at the peer surfaces as IBV_EVENT_QP_FATAL/ACCESS_ERR a
     const bmr = ibv_reg_mr(B.pd, bbuf, 64, ibv_access_flags.IBV_ACCESS_LOCAL_WRITE)!;
     const evB: ibv_async_event = { event_type: 0, element: { cq: null, qp: null, srq: null, port_num: 0 } };
     const evP = ibv_get_async_event(B.ctx, evB);
-    assert.equal(ibv_post_send(A.qp, { wr_id: 1n, opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE, sg_list: [{ addr: amr.addr, length: 64, lkey: amr.lkey }], wr: { rdma: { remote_addr: bmr.addr, rkey: bmr.rkey } } }).ret, 0);
+    assert.equal(
+      ibv_post_send(A.qp, {
+        wr_id: 1n,
+        opcode: ibv_wr_opcode.IBV_WR_RDMA_WRITE,
+        sg_list: [{ addr: amr.addr, length: 64, lkey: amr.lkey }],
+        wr: { rdma: { remote_addr: bmr.addr, rkey: bmr.rkey } },
+      }).ret,
+      0,
+    );
     assert.equal(await evP, 0);
     assert.equal(evB.event_type, ibv_event_type.IBV_EVENT_QP_ACCESS_ERR);
     assert.equal(evB.element.qp, B.qp);

@@ -67,7 +67,11 @@ test('the vendor: ri_rnic_query reports it on both transports, and ibv_query_dev
     const ctx = v.ibv_open_device(dev)!;
     const a = {} as ibv_device_attr;
     assert.equal(v.ibv_query_device(ctx, a), 0);
-    assert.deepEqual([a.vendor_id, a.vendor_part_id], [SOFTRDMA_VENDOR_ID, SOFTRDMA_VENDOR_PART_ID], v.ibv_get_device_name(dev) ?? undefined);
+    assert.deepEqual(
+      [a.vendor_id, a.vendor_part_id],
+      [SOFTRDMA_VENDOR_ID, SOFTRDMA_VENDOR_PART_ID],
+      v.ibv_get_device_name(dev) ?? undefined,
+    );
     assert.equal(v.ibv_close_device(ctx), 0);
   }
 });

@@ -34,7 +34,12 @@ function nsReady(): string | null {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return 'needs root (a network namespace whose lo carries multicast)';
   const sh = (args: string[]) => spawnSync('ip', args, { encoding: 'utf8' });
   if (sh(['-V']).status !== 0) return 'iproute2 (ip) is not installed';
-  for (const a of [['netns', 'add', NS], ['-n', NS, 'link', 'set', 'lo', 'up'], ['-n', NS, 'link', 'set', 'lo', 'multicast', 'on'], ['-n', NS, 'route', 'add', '224.0.0.0/4', 'dev', 'lo']]) {
+  for (const a of [
+    ['netns', 'add', NS],
+    ['-n', NS, 'link', 'set', 'lo', 'up'],
+    ['-n', NS, 'link', 'set', 'lo', 'multicast', 'on'],
+    ['-n', NS, 'route', 'add', '224.0.0.0/4', 'dev', 'lo'],
+  ]) {
     const r = sh(a);
     if (r.status !== 0) return `cannot set up network namespace ${NS}: ip ${a.join(' ')}: ${r.stderr.trim()}`;
   }
@@ -58,7 +63,10 @@ after(() => {
 
 function inNs(args: string[], addr: string, program = mckey, onOut?: (out: string) => void): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const p = spawn('ip', ['netns', 'exec', NS, process.execPath, program, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr, SOFTRDMA_ROCE_PORT: '4791' } });
+    const p = spawn('ip', ['netns', 'exec', NS, process.execPath, program, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr, SOFTRDMA_ROCE_PORT: '4791' },
+    });
     let out = '';
     p.stdout.on('data', (d: Buffer) => {
       out += d;
@@ -73,7 +81,10 @@ function inNs(args: string[], addr: string, program = mckey, onOut?: (out: strin
   });
 }
 
-test('mckey: one sender and two receivers in separate processes, each receiver gets all 10 datagrams of the group 239.255.1.1', { timeout: 120_000, skip: why ?? false }, async () => {
+test('mckey: one sender and two receivers in separate processes, each receiver gets all 10 datagrams of the group 239.255.1.1', {
+  timeout: 120_000,
+  skip: why ?? false,
+}, async () => {
   const r1 = inNs(['-m', '239.255.1.1', '-b', '127.0.0.2'], '127.0.0.2');
   const r2 = inNs(['-m', '239.255.1.1', '-b', '127.0.0.3'], '127.0.0.3');
   // The receivers join, then pause 3 s; the sender joins and pauses 3 s too before it sends.
@@ -83,11 +94,17 @@ test('mckey: one sender and two receivers in separate processes, each receiver g
   assert.match(s.out, /mckey: joined dgid: ::ffff:239\.255\.1\.1 mlid 0x0 sl 0\ninitiating data transfers\ndata transfers complete/);
   for (const r of [await r1, await r2]) {
     assert.equal(r.code, 0, r.out);
-    assert.equal(r.out, 'mckey: starting server\nmckey: joining\nmckey: joined dgid: ::ffff:239.255.1.1 mlid 0x0 sl 0\nreceiving data transfers\ndata transfers complete\ntest complete\nreturn status 0\n');
+    assert.equal(
+      r.out,
+      'mckey: starting server\nmckey: joining\nmckey: joined dgid: ::ffff:239.255.1.1 mlid 0x0 sl 0\nreceiving data transfers\ndata transfers complete\ntest complete\nreturn status 0\n',
+    );
   }
 });
 
-test('mckey -o: a send-only full member (rdma_join_multicast_ex) sends to two full-member receivers, each gets all 10 datagrams', { timeout: 120_000, skip: why ?? false }, async () => {
+test('mckey -o: a send-only full member (rdma_join_multicast_ex) sends to two full-member receivers, each gets all 10 datagrams', {
+  timeout: 120_000,
+  skip: why ?? false,
+}, async () => {
   const r1 = inNs(['-m', '239.255.1.4', '-b', '127.0.0.2'], '127.0.0.2');
   const r2 = inNs(['-m', '239.255.1.4', '-b', '127.0.0.3'], '127.0.0.3');
   await new Promise((x) => setTimeout(x, 1500));
@@ -100,7 +117,9 @@ test('mckey -o: a send-only full member (rdma_join_multicast_ex) sends to two fu
   }
 });
 
-test('rdma_join_multicast_ex: flags are checked (EINVAL), and a send-only join leaves the QP unattached while a full join attaches it', { timeout: 60_000 }, async () => {
+test('rdma_join_multicast_ex: flags are checked (EINVAL), and a send-only join leaves the QP unattached while a full join attaches it', {
+  timeout: 60_000,
+}, async () => {
   const ch = v.rdma_create_event_channel()!;
   const ctx = v.rdma_get_devices()!.find((c) => c.device.name === 'softroce0')!;
   const addr = await firstRoceAddr(ctx);
@@ -108,14 +127,36 @@ test('rdma_join_multicast_ex: flags are checked (EINVAL), and a send-only join l
     const id = v.rdma_create_id(ch, null, RDMA_PS_UDP).id!;
     assert.equal(v.rdma_bind_addr(id, { family: 'ipv4', address: addr, port: 0 }), 0);
     const cq = v.ibv_create_cq(id.verbs!, 4, null, null, 0)!;
-    assert.equal(v.rdma_create_qp(id, null, { qp_type: IBV_QPT_UD, send_cq: cq, recv_cq: cq, cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 } }), 0);
+    assert.equal(
+      v.rdma_create_qp(id, null, {
+        qp_type: IBV_QPT_UD,
+        send_cq: cq,
+        recv_cq: cq,
+        cap: { max_send_wr: 1, max_recv_wr: 1, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
+      }),
+      0,
+    );
     const g = { family: 'ipv4' as const, address: group, port: 0 };
     const flags = sendOnly ? RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER : RDMA_MC_JOIN_FLAG_FULLMEMBER;
     assert.equal(await v.rdma_join_multicast_ex(id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS, join_flags: flags, addr: g }, null), -1);
     assert.equal(v.getErrno(), EINVAL, 'JOIN_FLAGS missing from comp_mask');
-    assert.equal(await v.rdma_join_multicast_ex(id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: 2, addr: g }, null), -1);
+    assert.equal(
+      await v.rdma_join_multicast_ex(
+        id,
+        { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: 2, addr: g },
+        null,
+      ),
+      -1,
+    );
     assert.equal(v.getErrno(), EINVAL, 'a reserved join flag');
-    assert.equal(await v.rdma_join_multicast_ex(id, { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: flags, addr: g }, null), 0);
+    assert.equal(
+      await v.rdma_join_multicast_ex(
+        id,
+        { comp_mask: RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags: flags, addr: g },
+        null,
+      ),
+      0,
+    );
     const ev = (await v.rdma_get_cm_event(ch)).event!;
     assert.equal(ev.event, RDMA_CM_EVENT_MULTICAST_JOIN);
     assert.equal(ev.param.ud.qp_num, 0xffffff);
@@ -130,12 +171,15 @@ test('rdma_join_multicast_ex: flags are checked (EINVAL), and a send-only join l
     assert.equal(v.rdma_destroy_id(id), 0);
     return detached;
   };
-  assert.equal(await join(true, '239.255.2.1'), EINVAL, 'the send-only member\'s QP is not attached');
-  assert.equal(await join(false, '239.255.2.2'), 0, 'the full member\'s QP is attached');
+  assert.equal(await join(true, '239.255.2.1'), EINVAL, "the send-only member's QP is not attached");
+  assert.equal(await join(false, '239.255.2.2'), 0, "the full member's QP is attached");
   v.rdma_destroy_event_channel(ch);
 });
 
-test('the manual\'s multicast example with the rdma_cm (§8.5.2, examples/verbs/multicast): two receivers and a sender in separate processes, 20 messages of 512 bytes each', { timeout: 120_000, skip: why ?? false }, async () => {
+test("the manual's multicast example with the rdma_cm (§8.5.2, examples/verbs/multicast): two receivers and a sender in separate processes, 20 messages of 512 bytes each", {
+  timeout: 120_000,
+  skip: why ?? false,
+}, async () => {
   const waiting: Promise<void>[] = [];
   const recv = ['127.0.0.2', '127.0.0.3'].map((a) => {
     let ready: () => void = () => {};
@@ -155,7 +199,10 @@ test('the manual\'s multicast example with the rdma_cm (§8.5.2, examples/verbs/
   }
 });
 
-test('the manual\'s multicast example: without -m it says so; a length above the active MTU is refused', { timeout: 60_000, skip: why ?? false }, async () => {
+test("the manual's multicast example: without -m it says so; a length above the active MTU is refused", {
+  timeout: 60_000,
+  skip: why ?? false,
+}, async () => {
   const a = await inNs([], '127.0.0.1', multicast);
   assert.equal(a.code, 1);
   assert.equal(a.out, 'multicast address must be specified with -m\n');
@@ -219,7 +266,10 @@ after(() => {
 
 function inNs6(args: string[], addr: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const p = spawn('ip', ['netns', 'exec', NS6, process.execPath, mckey, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr, SOFTRDMA_ROCE_PORT: '4791' } });
+    const p = spawn('ip', ['netns', 'exec', NS6, process.execPath, mckey, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SOFTRDMA_ROCE_ADDRS: addr, SOFTRDMA_ROCE_PORT: '4791' },
+    });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d));
     p.stderr.on('data', (d: Buffer) => (out += d));
@@ -231,7 +281,10 @@ function inNs6(args: string[], addr: string): Promise<{ code: number | null; out
   });
 }
 
-test('mckey over IPv6: group ff0e::1:7 (MLD joins), a sender on one end of a veth pair and two receivers on the other, each gets all 10 datagrams', { timeout: 120_000, skip: why6 ?? false }, async () => {
+test('mckey over IPv6: group ff0e::1:7 (MLD joins), a sender on one end of a veth pair and two receivers on the other, each gets all 10 datagrams', {
+  timeout: 120_000,
+  skip: why6 ?? false,
+}, async () => {
   const r1 = inNs6(['-m', 'ff0e::1:7', '-b', 'fd53:6d63::2'], 'fd53:6d63::2');
   const r2 = inNs6(['-m', 'ff0e::1:7', '-b', 'fd53:6d63::3'], 'fd53:6d63::3');
   await new Promise((x) => setTimeout(x, 1500));
@@ -240,6 +293,9 @@ test('mckey over IPv6: group ff0e::1:7 (MLD joins), a sender on one end of a vet
   assert.match(s.out, /mckey: joined dgid: ff0e::1:7 mlid 0x0 sl 0\ninitiating data transfers\ndata transfers complete/);
   for (const r of [await r1, await r2]) {
     assert.equal(r.code, 0, r.out);
-    assert.equal(r.out, 'mckey: starting server\nmckey: joining\nmckey: joined dgid: ff0e::1:7 mlid 0x0 sl 0\nreceiving data transfers\ndata transfers complete\ntest complete\nreturn status 0\n');
+    assert.equal(
+      r.out,
+      'mckey: starting server\nmckey: joining\nmckey: joined dgid: ff0e::1:7 mlid 0x0 sl 0\nreceiving data transfers\ndata transfers complete\ntest complete\nreturn status 0\n',
+    );
   }
 });

@@ -64,10 +64,19 @@ export const CAP = Object.freeze({ max_send_wr: 16, max_recv_wr: 16, max_send_sg
 /** A fresh copy of {@link CAP} (create calls write the granted capabilities back into `cap`). */
 export const cap = () => ({ ...CAP });
 export const INIT_MASK = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
-export const RTR_MASK = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+export const RTR_MASK =
+  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 export const RTS_MASK = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
 export const INIT_ATTR = { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ACC };
-export const RTR_ATTR = { qp_state: IBV_QPS_RTR, path_mtu: IBV_MTU_1024, dest_qp_num: 7, rq_psn: 0x123, max_dest_rd_atomic: 4, min_rnr_timer: 12, ah_attr: { port_num: 1 } };
+export const RTR_ATTR = {
+  qp_state: IBV_QPS_RTR,
+  path_mtu: IBV_MTU_1024,
+  dest_qp_num: 7,
+  rq_psn: 0x123,
+  max_dest_rd_atomic: 4,
+  min_rnr_timer: 12,
+  ah_attr: { port_num: 1 },
+};
 export const RTS_ATTR = { qp_state: IBV_QPS_RTS, timeout: 14, retry_cnt: 7, rnr_retry: 7, sq_psn: 0x456, max_rd_atomic: 4 };
 
 export const LOOP = (port: number) => ({ family: 'ipv4' as const, address: '127.0.0.1', port });

@@ -45,9 +45,16 @@ test('iWARP QP (siw): RESET, INIT and RTR are Idle; RTS only with an LLP stream;
   );
   // Reading back: each iWARP state is the IB state that requests it (Idle reads as RESET unless
   // the face knows better), and no IB-only RNICPI state is an iWARP one.
-  for (const s of [IbQpState.RESET, IbQpState.SQD, IbQpState.SQE, IbQpState.ERR]) assert.equal(IB_OF_IWARP[IWARP_OF_IB[s]!], s, IbQpState[s]);
+  for (const s of [IbQpState.RESET, IbQpState.SQD, IbQpState.SQE, IbQpState.ERR])
+    assert.equal(IB_OF_IWARP[IWARP_OF_IB[s]!], s, IbQpState[s]);
   assert.equal(IB_OF_IWARP[RiQpState.READY_TO_SEND], IbQpState.RTS);
-  for (const s of [RiQpState.INITIALIZED, RiQpState.READY_TO_RECEIVE, RiQpState.SEND_QUEUE_DRAINING, RiQpState.SEND_QUEUE_DRAINED, RiQpState.SEND_QUEUE_ERROR]) {
+  for (const s of [
+    RiQpState.INITIALIZED,
+    RiQpState.READY_TO_RECEIVE,
+    RiQpState.SEND_QUEUE_DRAINING,
+    RiQpState.SEND_QUEUE_DRAINED,
+    RiQpState.SEND_QUEUE_ERROR,
+  ]) {
     assert.equal(IB_OF_IWARP[s], undefined, RiQpState[s]);
   }
 });

@@ -93,173 +93,200 @@ function madKind(pkt: Uint8Array): string | null {
 after(() => net()?.setTap(null));
 
 describe('rdma_cm over RoCEv2 (IB CM on QP1, one process, loopback UDP)', () => {
-  test('device choice: rdmaUseDevice → softroce0 (route GIDs IPv4-mapped, one path record); SOFTRDMA_DEVICE names it for programs without a flag; the default is softrdma0', T, async () => {
-    const srv = await listener();
-    const a = await client(srv.port);
-    assert.equal(a.id.verbs!.device.name, 'softroce0');
-    assert.deepEqual(Array.from(a.id.route.addr.addr.ibaddr.dgid.raw), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 127, 0, 0, 1]);
-    assert.deepEqual(Array.from(a.id.route.addr.addr.ibaddr.sgid.raw.subarray(10)), [255, 255, 127, 0, 0, 1]);
-    assert.equal(a.id.route.num_paths, 1);
-    const d = await client(srv.port, false);
-    assert.equal(d.id.verbs!.device.name, 'softrdma0');
-    process.env.SOFTRDMA_DEVICE = 'softroce0';
-    try {
-      const e = await client(srv.port, false);
-      assert.equal(e.id.verbs!.device.name, 'softroce0');
-      assert.equal(rdma_destroy_id(e.id), 0);
-      process.env.SOFTRDMA_DEVICE = 'nosuch0';
-      const ch = rdma_create_event_channel()!;
-      const { id } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
-      await rdma_resolve_addr(id!, null, { family: 'ipv4', address: '127.0.0.1', port: srv.port }, 2000);
-      const ev = await next(ch, E.RDMA_CM_EVENT_ADDR_ERROR);
-      assert.equal(ev.status, -19, 'ENODEV');
-      rdma_ack_cm_event(ev);
-      assert.equal(rdma_destroy_id(id!), 0);
-    } finally {
-      delete process.env.SOFTRDMA_DEVICE;
-    }
-    // RDMA_PS_UDP exists on RoCE only: with no name, it resolves there.
-    const u = await client(srv.port, false, rdma_port_space.RDMA_PS_UDP);
-    assert.equal(u.id.verbs!.device.name, 'softroce0');
-    for (const x of [a.id, d.id, u.id, srv.id]) assert.equal(rdma_destroy_id(x), 0);
-  });
+  test(
+    'device choice: rdmaUseDevice → softroce0 (route GIDs IPv4-mapped, one path record); SOFTRDMA_DEVICE names it for programs without a flag; the default is softrdma0',
+    T,
+    async () => {
+      const srv = await listener();
+      const a = await client(srv.port);
+      assert.equal(a.id.verbs!.device.name, 'softroce0');
+      assert.deepEqual(Array.from(a.id.route.addr.addr.ibaddr.dgid.raw), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 127, 0, 0, 1]);
+      assert.deepEqual(Array.from(a.id.route.addr.addr.ibaddr.sgid.raw.subarray(10)), [255, 255, 127, 0, 0, 1]);
+      assert.equal(a.id.route.num_paths, 1);
+      const d = await client(srv.port, false);
+      assert.equal(d.id.verbs!.device.name, 'softrdma0');
+      process.env.SOFTRDMA_DEVICE = 'softroce0';
+      try {
+        const e = await client(srv.port, false);
+        assert.equal(e.id.verbs!.device.name, 'softroce0');
+        assert.equal(rdma_destroy_id(e.id), 0);
+        process.env.SOFTRDMA_DEVICE = 'nosuch0';
+        const ch = rdma_create_event_channel()!;
+        const { id } = rdma_create_id(ch, null, rdma_port_space.RDMA_PS_TCP);
+        await rdma_resolve_addr(id!, null, { family: 'ipv4', address: '127.0.0.1', port: srv.port }, 2000);
+        const ev = await next(ch, E.RDMA_CM_EVENT_ADDR_ERROR);
+        assert.equal(ev.status, -19, 'ENODEV');
+        rdma_ack_cm_event(ev);
+        assert.equal(rdma_destroy_id(id!), 0);
+      } finally {
+        delete process.env.SOFTRDMA_DEVICE;
+      }
+      // RDMA_PS_UDP exists on RoCE only: with no name, it resolves there.
+      const u = await client(srv.port, false, rdma_port_space.RDMA_PS_UDP);
+      assert.equal(u.id.verbs!.device.name, 'softroce0');
+      for (const x of [a.id, d.id, u.id, srv.id]) assert.equal(rdma_destroy_id(x), 0);
+    },
+  );
 
-  test('connect/accept with private data after the cma_hdr, Send both ways, disconnect → DISCONNECTED on both sides, the QPs flushed', T, async () => {
-    const srv = await listener();
-    const c = await client(srv.port);
-    assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 2 }), 0);
-    const cbuf = new Uint8Array(64);
-    const cmr = ibv_reg_mr(c.id.pd!, cbuf, 64, 1)!;
-    assert.equal(rdma_post_recv(c.id, 11n, cbuf, 64, cmr), 0);
-    assert.equal(await rdma_connect(c.id, { private_data: Buffer.from('hello'), responder_resources: 4, initiator_depth: 2, retry_count: 7, rnr_retry_count: 7 }), 0);
-    const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
-    assert.equal(req.listen_id, srv.id);
-    assert.equal(req.id.verbs!.device.name, 'softroce0', 'the request arrived on QP1 of the RoCE device');
-    // The user's private data follows the 36-octet cma_hdr: 56 octets, zero padded.
-    assert.equal(req.param.conn.private_data_len, 56);
-    assert.equal(Buffer.from(req.param.conn.private_data!.subarray(0, 5)).toString(), 'hello');
-    // Linux reports the REQ's initiator depth as responder_resources and the reverse.
-    assert.equal(req.param.conn.responder_resources, 2);
-    assert.equal(req.param.conn.initiator_depth, 4);
-    assert.equal(req.param.conn.qp_num, c.id.qp!.qp_num);
-    assert.equal(req.id.route.addr.dst_addr.address, '127.0.0.1');
-    const sid = req.id;
-    assert.equal(rdma_create_qp(sid, null, { cap: CAP, qp_type: 2 }), 0);
-    const sbuf = new Uint8Array(64);
-    const smr = ibv_reg_mr(sid.pd!, sbuf, 64, 1)!;
-    assert.equal(rdma_post_recv(sid, 21n, sbuf, 64, smr), 0);
-    assert.equal(await rdma_accept(sid, { private_data: Buffer.from('welcome'), responder_resources: 4, initiator_depth: 2 }), 0);
-    rdma_ack_cm_event(req);
-    const est = await next(c.ch, E.RDMA_CM_EVENT_ESTABLISHED);
-    assert.equal(Buffer.from(est.param.conn.private_data!.subarray(0, 7)).toString(), 'welcome');
-    assert.equal(est.param.conn.private_data_len, 196);
-    rdma_ack_cm_event(est);
-    rdma_ack_cm_event(await next(srv.ch, E.RDMA_CM_EVENT_ESTABLISHED));
-    assert.equal(c.id.qp!.state, ibv_qp_state.IBV_QPS_RTS);
-    assert.equal(sid.qp!.state, ibv_qp_state.IBV_QPS_RTS);
+  test(
+    'connect/accept with private data after the cma_hdr, Send both ways, disconnect → DISCONNECTED on both sides, the QPs flushed',
+    T,
+    async () => {
+      const srv = await listener();
+      const c = await client(srv.port);
+      assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 2 }), 0);
+      const cbuf = new Uint8Array(64);
+      const cmr = ibv_reg_mr(c.id.pd!, cbuf, 64, 1)!;
+      assert.equal(rdma_post_recv(c.id, 11n, cbuf, 64, cmr), 0);
+      assert.equal(
+        await rdma_connect(c.id, {
+          private_data: Buffer.from('hello'),
+          responder_resources: 4,
+          initiator_depth: 2,
+          retry_count: 7,
+          rnr_retry_count: 7,
+        }),
+        0,
+      );
+      const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+      assert.equal(req.listen_id, srv.id);
+      assert.equal(req.id.verbs!.device.name, 'softroce0', 'the request arrived on QP1 of the RoCE device');
+      // The user's private data follows the 36-octet cma_hdr: 56 octets, zero padded.
+      assert.equal(req.param.conn.private_data_len, 56);
+      assert.equal(Buffer.from(req.param.conn.private_data!.subarray(0, 5)).toString(), 'hello');
+      // Linux reports the REQ's initiator depth as responder_resources and the reverse.
+      assert.equal(req.param.conn.responder_resources, 2);
+      assert.equal(req.param.conn.initiator_depth, 4);
+      assert.equal(req.param.conn.qp_num, c.id.qp!.qp_num);
+      assert.equal(req.id.route.addr.dst_addr.address, '127.0.0.1');
+      const sid = req.id;
+      assert.equal(rdma_create_qp(sid, null, { cap: CAP, qp_type: 2 }), 0);
+      const sbuf = new Uint8Array(64);
+      const smr = ibv_reg_mr(sid.pd!, sbuf, 64, 1)!;
+      assert.equal(rdma_post_recv(sid, 21n, sbuf, 64, smr), 0);
+      assert.equal(await rdma_accept(sid, { private_data: Buffer.from('welcome'), responder_resources: 4, initiator_depth: 2 }), 0);
+      rdma_ack_cm_event(req);
+      const est = await next(c.ch, E.RDMA_CM_EVENT_ESTABLISHED);
+      assert.equal(Buffer.from(est.param.conn.private_data!.subarray(0, 7)).toString(), 'welcome');
+      assert.equal(est.param.conn.private_data_len, 196);
+      rdma_ack_cm_event(est);
+      rdma_ack_cm_event(await next(srv.ch, E.RDMA_CM_EVENT_ESTABLISHED));
+      assert.equal(c.id.qp!.state, ibv_qp_state.IBV_QPS_RTS);
+      assert.equal(sid.qp!.state, ibv_qp_state.IBV_QPS_RTS);
 
-    cbuf.set(Buffer.from('ping'));
-    assert.equal(rdma_post_send(c.id, 1n, cbuf, 4, cmr, ibv_send_flags.IBV_SEND_SIGNALED), 0);
-    const wc: ibv_wc = newWc();
-    assert.equal(await rdma_get_recv_comp(sid, wc), 1);
-    assert.equal(wc.wr_id, 21n);
-    assert.equal(Buffer.from(sbuf.subarray(0, 4)).toString(), 'ping');
-    assert.equal(await rdma_get_send_comp(c.id, wc), 1);
-    assert.equal(wc.status, ibv_wc_status.IBV_WC_SUCCESS);
-    sbuf.set(Buffer.from('pong'));
-    assert.equal(rdma_post_send(sid, 2n, sbuf, 4, smr, ibv_send_flags.IBV_SEND_SIGNALED), 0);
-    assert.equal(await rdma_get_recv_comp(c.id, wc), 1);
-    assert.equal(Buffer.from(cbuf.subarray(0, 4)).toString(), 'pong');
-    assert.equal(await rdma_get_send_comp(sid, wc), 1);
+      cbuf.set(Buffer.from('ping'));
+      assert.equal(rdma_post_send(c.id, 1n, cbuf, 4, cmr, ibv_send_flags.IBV_SEND_SIGNALED), 0);
+      const wc: ibv_wc = newWc();
+      assert.equal(await rdma_get_recv_comp(sid, wc), 1);
+      assert.equal(wc.wr_id, 21n);
+      assert.equal(Buffer.from(sbuf.subarray(0, 4)).toString(), 'ping');
+      assert.equal(await rdma_get_send_comp(c.id, wc), 1);
+      assert.equal(wc.status, ibv_wc_status.IBV_WC_SUCCESS);
+      sbuf.set(Buffer.from('pong'));
+      assert.equal(rdma_post_send(sid, 2n, sbuf, 4, smr, ibv_send_flags.IBV_SEND_SIGNALED), 0);
+      assert.equal(await rdma_get_recv_comp(c.id, wc), 1);
+      assert.equal(Buffer.from(cbuf.subarray(0, 4)).toString(), 'pong');
+      assert.equal(await rdma_get_send_comp(sid, wc), 1);
 
-    assert.equal(rdma_post_recv(sid, 22n, sbuf, 64, smr), 0);
-    assert.equal(await rdma_disconnect(c.id), 0);
-    rdma_ack_cm_event(await next(srv.ch, E.RDMA_CM_EVENT_DISCONNECTED));
-    assert.equal(await rdma_disconnect(sid), 0, 'the passive side answers the DREQ (DREP)');
-    rdma_ack_cm_event(await next(c.ch, E.RDMA_CM_EVENT_DISCONNECTED));
-    const wcs: ibv_wc[] = [];
-    assert.equal(ibv_poll_cq(sid.recv_cq!, 4, wcs), 1);
-    assert.equal(wcs[0]!.wr_id, 22n);
-    assert.equal(wcs[0]!.status, ibv_wc_status.IBV_WC_WR_FLUSH_ERR);
-    assert.equal(sid.qp!.state, ibv_qp_state.IBV_QPS_ERR);
-    for (const id of [c.id, sid]) {
-      rdma_destroy_qp(id);
-      assert.equal(rdma_destroy_id(id), 0);
-    }
-    assert.equal(rdma_destroy_id(srv.id), 0);
-  });
+      assert.equal(rdma_post_recv(sid, 22n, sbuf, 64, smr), 0);
+      assert.equal(await rdma_disconnect(c.id), 0);
+      rdma_ack_cm_event(await next(srv.ch, E.RDMA_CM_EVENT_DISCONNECTED));
+      assert.equal(await rdma_disconnect(sid), 0, 'the passive side answers the DREQ (DREP)');
+      rdma_ack_cm_event(await next(c.ch, E.RDMA_CM_EVENT_DISCONNECTED));
+      const wcs: ibv_wc[] = [];
+      assert.equal(ibv_poll_cq(sid.recv_cq!, 4, wcs), 1);
+      assert.equal(wcs[0]!.wr_id, 22n);
+      assert.equal(wcs[0]!.status, ibv_wc_status.IBV_WC_WR_FLUSH_ERR);
+      assert.equal(sid.qp!.state, ibv_qp_state.IBV_QPS_ERR);
+      for (const id of [c.id, sid]) {
+        rdma_destroy_qp(id);
+        assert.equal(rdma_destroy_id(id), 0);
+      }
+      assert.equal(rdma_destroy_id(srv.id), 0);
+    },
+  );
 
-  test('rejects: rdma_reject → REJECTED status 28 (Consumer Defined) with its private data; no listener → REJECTED status 8 (Invalid Service ID)', T, async () => {
-    const srv = await listener();
-    const c = await client(srv.port);
-    assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 2 }), 0);
-    assert.equal(await rdma_connect(c.id, null), 0);
-    const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
-    assert.equal(rdma_reject(req.id, Buffer.from('go away')), 0);
-    rdma_ack_cm_event(req);
-    const rej = await next(c.ch, E.RDMA_CM_EVENT_REJECTED);
-    assert.equal(rej.status, CmRejReason.CONSUMER_DEFINED);
-    assert.equal(Buffer.from(rej.param.conn.private_data!.subarray(0, 7)).toString(), 'go away');
-    rdma_ack_cm_event(rej);
-    const port = srv.port;
-    for (const id of [c.id, req.id, srv.id]) {
-      rdma_destroy_qp(id);
-      assert.equal(rdma_destroy_id(id), 0);
-    }
-    const n = await client(port);
-    assert.equal(rdma_create_qp(n.id, null, { cap: CAP, qp_type: 2 }), 0);
-    assert.equal(await rdma_connect(n.id, null), 0);
-    const none = await next(n.ch, E.RDMA_CM_EVENT_REJECTED);
-    assert.equal(none.status, CmRejReason.INVALID_SERVICE_ID);
-    rdma_ack_cm_event(none);
-    rdma_destroy_qp(n.id);
-    assert.equal(rdma_destroy_id(n.id), 0);
-  });
+  test(
+    'rejects: rdma_reject → REJECTED status 28 (Consumer Defined) with its private data; no listener → REJECTED status 8 (Invalid Service ID)',
+    T,
+    async () => {
+      const srv = await listener();
+      const c = await client(srv.port);
+      assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 2 }), 0);
+      assert.equal(await rdma_connect(c.id, null), 0);
+      const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+      assert.equal(rdma_reject(req.id, Buffer.from('go away')), 0);
+      rdma_ack_cm_event(req);
+      const rej = await next(c.ch, E.RDMA_CM_EVENT_REJECTED);
+      assert.equal(rej.status, CmRejReason.CONSUMER_DEFINED);
+      assert.equal(Buffer.from(rej.param.conn.private_data!.subarray(0, 7)).toString(), 'go away');
+      rdma_ack_cm_event(rej);
+      const port = srv.port;
+      for (const id of [c.id, req.id, srv.id]) {
+        rdma_destroy_qp(id);
+        assert.equal(rdma_destroy_id(id), 0);
+      }
+      const n = await client(port);
+      assert.equal(rdma_create_qp(n.id, null, { cap: CAP, qp_type: 2 }), 0);
+      assert.equal(await rdma_connect(n.id, null), 0);
+      const none = await next(n.ch, E.RDMA_CM_EVENT_REJECTED);
+      assert.equal(none.status, CmRejReason.INVALID_SERVICE_ID);
+      rdma_ack_cm_event(none);
+      rdma_destroy_qp(n.id);
+      assert.equal(rdma_destroy_id(n.id), 0);
+    },
+  );
 
-  test('RDMA_PS_UDP: SIDR_REQ → CONNECT_REQUEST, rdma_accept → SIDR_REP (QPN, RDMA_UDP_QKEY) → ESTABLISHED with param.ud; a UD datagram with rdma_post_ud_send', T, async () => {
-    const srv = await listener(rdma_port_space.RDMA_PS_UDP);
-    const c = await client(srv.port, false, rdma_port_space.RDMA_PS_UDP);
-    assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 4 }), 0);
-    assert.equal(await rdma_connect(c.id, { private_data: Buffer.from('udp hello') }), 0);
-    const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
-    assert.equal(Buffer.from(req.param.ud.private_data!.subarray(0, 9)).toString(), 'udp hello');
-    const sid = req.id;
-    assert.equal(rdma_create_qp(sid, null, { cap: CAP, qp_type: 4 }), 0);
-    const sbuf = new Uint8Array(40 + 64);
-    const smr = ibv_reg_mr(sid.pd!, sbuf, sbuf.length, 1)!;
-    assert.equal(rdma_post_recv(sid, 5n, sbuf, sbuf.length, smr), 0);
-    assert.equal(await rdma_accept(sid, { private_data: Buffer.from('udp welcome') }), 0);
-    rdma_ack_cm_event(req);
-    const est = await next(c.ch, E.RDMA_CM_EVENT_ESTABLISHED);
-    assert.equal(est.param.ud.qp_num, sid.qp!.qp_num);
-    assert.equal(est.param.ud.qkey, 0x01234567);
-    assert.equal(Buffer.from(est.param.ud.private_data!.subarray(0, 11)).toString(), 'udp welcome');
-    const ah = ibv_create_ah(c.id.pd!, est.param.ud.ah_attr)!;
-    assert.ok(ah);
-    const cbuf = Buffer.from('one datagram');
-    const cmr = ibv_reg_mr(c.id.pd!, cbuf, cbuf.length, 1)!;
-    assert.equal(rdma_post_ud_send(c.id, 9n, cbuf, cbuf.length, cmr, ibv_send_flags.IBV_SEND_SIGNALED, ah, est.param.ud.qp_num), 0);
-    rdma_ack_cm_event(est);
-    const wc: ibv_wc = newWc();
-    assert.equal(await rdma_get_recv_comp(sid, wc), 1);
-    assert.equal(wc.status, ibv_wc_status.IBV_WC_SUCCESS);
-    assert.equal(wc.byte_len, 40 + cbuf.length);
-    assert.equal(Buffer.from(sbuf.subarray(40, 40 + cbuf.length)).toString(), 'one datagram');
-    assert.equal(wc.src_qp, c.id.qp!.qp_num);
-    assert.equal(await rdma_get_send_comp(c.id, wc), 1);
-    assert.equal(ibv_destroy_ah(ah), 0);
-    for (const id of [c.id, sid]) {
-      rdma_destroy_qp(id);
-      assert.equal(rdma_destroy_id(id), 0);
-    }
-    assert.equal(rdma_destroy_id(srv.id), 0);
-  });
+  test(
+    'RDMA_PS_UDP: SIDR_REQ → CONNECT_REQUEST, rdma_accept → SIDR_REP (QPN, RDMA_UDP_QKEY) → ESTABLISHED with param.ud; a UD datagram with rdma_post_ud_send',
+    T,
+    async () => {
+      const srv = await listener(rdma_port_space.RDMA_PS_UDP);
+      const c = await client(srv.port, false, rdma_port_space.RDMA_PS_UDP);
+      assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 4 }), 0);
+      assert.equal(await rdma_connect(c.id, { private_data: Buffer.from('udp hello') }), 0);
+      const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+      assert.equal(Buffer.from(req.param.ud.private_data!.subarray(0, 9)).toString(), 'udp hello');
+      const sid = req.id;
+      assert.equal(rdma_create_qp(sid, null, { cap: CAP, qp_type: 4 }), 0);
+      const sbuf = new Uint8Array(40 + 64);
+      const smr = ibv_reg_mr(sid.pd!, sbuf, sbuf.length, 1)!;
+      assert.equal(rdma_post_recv(sid, 5n, sbuf, sbuf.length, smr), 0);
+      assert.equal(await rdma_accept(sid, { private_data: Buffer.from('udp welcome') }), 0);
+      rdma_ack_cm_event(req);
+      const est = await next(c.ch, E.RDMA_CM_EVENT_ESTABLISHED);
+      assert.equal(est.param.ud.qp_num, sid.qp!.qp_num);
+      assert.equal(est.param.ud.qkey, 0x01234567);
+      assert.equal(Buffer.from(est.param.ud.private_data!.subarray(0, 11)).toString(), 'udp welcome');
+      const ah = ibv_create_ah(c.id.pd!, est.param.ud.ah_attr)!;
+      assert.ok(ah);
+      const cbuf = Buffer.from('one datagram');
+      const cmr = ibv_reg_mr(c.id.pd!, cbuf, cbuf.length, 1)!;
+      assert.equal(rdma_post_ud_send(c.id, 9n, cbuf, cbuf.length, cmr, ibv_send_flags.IBV_SEND_SIGNALED, ah, est.param.ud.qp_num), 0);
+      rdma_ack_cm_event(est);
+      const wc: ibv_wc = newWc();
+      assert.equal(await rdma_get_recv_comp(sid, wc), 1);
+      assert.equal(wc.status, ibv_wc_status.IBV_WC_SUCCESS);
+      assert.equal(wc.byte_len, 40 + cbuf.length);
+      assert.equal(Buffer.from(sbuf.subarray(40, 40 + cbuf.length)).toString(), 'one datagram');
+      assert.equal(wc.src_qp, c.id.qp!.qp_num);
+      assert.equal(await rdma_get_send_comp(c.id, wc), 1);
+      assert.equal(ibv_destroy_ah(ah), 0);
+      for (const id of [c.id, sid]) {
+        rdma_destroy_qp(id);
+        assert.equal(rdma_destroy_id(id), 0);
+      }
+      assert.equal(rdma_destroy_id(srv.id), 0);
+    },
+  );
 
   for (const lost of [
     ['REQ', 'DREQ'],
     ['REP', 'RTU'],
   ] as const) {
-    test(`a lost ${lost[0]} and a lost ${lost[1]} (dropped on the wire) are recovered by retransmission`, { timeout: 120_000 }, async () => {
+    test(`a lost ${lost[0]} and a lost ${lost[1]} (dropped on the wire) are recovered by retransmission`, {
+      timeout: 120_000,
+    }, async () => {
       const srv = await listener();
       const c = await client(srv.port);
       assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 2 }), 0);
@@ -303,7 +330,8 @@ test('SOFTRDMA_IBCM sets the RoCE CM limits as SOFTRDMA_MPA does the iWARP ones:
     maxResponseTimeout: 18,
   });
   assert.deepEqual(ibCmParamsFromEnv(''), { listenLimits: {} });
-  for (const bad of ['accept=', 'accept=-1', 'accept=1s', 'persource=0', 'resp=32', 'ird=4', 'accept']) assert.throws(() => ibCmParamsFromEnv(bad), RangeError, bad);
+  for (const bad of ['accept=', 'accept=-1', 'accept=1s', 'persource=0', 'resp=32', 'ird=4', 'accept'])
+    assert.throws(() => ibCmParamsFromEnv(bad), RangeError, bad);
   const ch = rdma_create_event_channel()!;
   const { id } = rdma_create_id(ch, 'srv', rdma_port_space.RDMA_PS_TCP);
   assert.equal(rdmaUseDevice(id!, roce()), 0);
@@ -318,28 +346,32 @@ test('SOFTRDMA_IBCM sets the RoCE CM limits as SOFTRDMA_MPA does the iWARP ones:
   rdma_destroy_event_channel(ch);
 });
 
-test('a RoCE request the program never answers is rejected by the CM after SOFTRDMA_IBCM accept=MS: REJECTED at the client, CONNECT_ERROR -ETIMEDOUT on the request\'s id', T, async () => {
-  process.env.SOFTRDMA_IBCM = 'accept=200';
-  let srv: Awaited<ReturnType<typeof listener>>;
-  try {
-    srv = await listener();
-  } finally {
-    delete process.env.SOFTRDMA_IBCM;
-  }
-  const c = await client(srv.port);
-  assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 2 }), 0);
-  assert.equal(await rdma_connect(c.id, null), 0);
-  // The server takes the request and then does nothing with it.
-  const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
-  rdma_ack_cm_event(req);
-  const rej = await next(c.ch, E.RDMA_CM_EVENT_REJECTED);
-  rdma_ack_cm_event(rej);
-  const err = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_ERROR);
-  assert.equal(err.id, req.id);
-  assert.equal(err.status, -110);
-  rdma_ack_cm_event(err);
-  assert.equal(rdma_destroy_id(req.id), 0);
-  rdma_destroy_qp(c.id);
-  assert.equal(rdma_destroy_id(c.id), 0);
-  assert.equal(rdma_destroy_id(srv.id), 0);
-});
+test(
+  "a RoCE request the program never answers is rejected by the CM after SOFTRDMA_IBCM accept=MS: REJECTED at the client, CONNECT_ERROR -ETIMEDOUT on the request's id",
+  T,
+  async () => {
+    process.env.SOFTRDMA_IBCM = 'accept=200';
+    let srv: Awaited<ReturnType<typeof listener>>;
+    try {
+      srv = await listener();
+    } finally {
+      delete process.env.SOFTRDMA_IBCM;
+    }
+    const c = await client(srv.port);
+    assert.equal(rdma_create_qp(c.id, null, { cap: CAP, qp_type: 2 }), 0);
+    assert.equal(await rdma_connect(c.id, null), 0);
+    // The server takes the request and then does nothing with it.
+    const req = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
+    rdma_ack_cm_event(req);
+    const rej = await next(c.ch, E.RDMA_CM_EVENT_REJECTED);
+    rdma_ack_cm_event(rej);
+    const err = await next(srv.ch, E.RDMA_CM_EVENT_CONNECT_ERROR);
+    assert.equal(err.id, req.id);
+    assert.equal(err.status, -110);
+    rdma_ack_cm_event(err);
+    assert.equal(rdma_destroy_id(req.id), 0);
+    rdma_destroy_qp(c.id);
+    assert.equal(rdma_destroy_id(c.id), 0);
+    assert.equal(rdma_destroy_id(srv.id), 0);
+  },
+);

@@ -86,7 +86,16 @@ async function connectOver(address: string): Promise<void> {
   const cbuf = new Uint8Array(64);
   const cmr = ibv_reg_mr(c.pd!, cbuf, 64, 1)!;
   assert.equal(rdma_post_recv(c, 11n, cbuf, 64, cmr), 0);
-  assert.equal(await rdma_connect(c, { private_data: Buffer.from('hello6'), responder_resources: 4, initiator_depth: 2, retry_count: 7, rnr_retry_count: 7 }), 0);
+  assert.equal(
+    await rdma_connect(c, {
+      private_data: Buffer.from('hello6'),
+      responder_resources: 4,
+      initiator_depth: 2,
+      retry_count: 7,
+      rnr_retry_count: 7,
+    }),
+    0,
+  );
   const req = await next(sch, E.RDMA_CM_EVENT_CONNECT_REQUEST);
   assert.equal(Buffer.from(req.param.conn.private_data!.subarray(0, 6)).toString(), 'hello6');
   const sid = req.id;
@@ -134,7 +143,9 @@ describe('rdma_cm over RoCEv2 on IPv6 (::1)', { skip }, () => {
     assert.deepEqual([...g.raw], LO6);
   });
 
-  test('rdma_listen on ::1, rdma_resolve_addr ::1: IPv6 GIDs in the route and path record, cma_hdr IP version 6, Sends both ways', T, () => connectOver('::1'));
+  test('rdma_listen on ::1, rdma_resolve_addr ::1: IPv6 GIDs in the route and path record, cma_hdr IP version 6, Sends both ways', T, () =>
+    connectOver('::1'),
+  );
 
   test('rdma_listen on :: (every address) serves an IPv6 client', T, () => connectOver('::'));
 });

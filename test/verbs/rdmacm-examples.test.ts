@@ -45,7 +45,9 @@ async function roceEnv() {
   };
 }
 
-test('ucmatose -c 4 on softroce0: four RC connections over the IB CM, 10 Sends each way on each, the server disconnects', { timeout: 180_000 }, async () => {
+test('ucmatose -c 4 on softroce0: four RC connections over the IB CM, 10 Sends each way on each, the server disconnects', {
+  timeout: 180_000,
+}, async () => {
   const e = await roceEnv();
   const port = String(await freePort());
   const srv = run(example('ucmatose'), ['-b', '127.0.0.2', '-p', port, '-c', '4'], e.srv);
@@ -54,7 +56,10 @@ test('ucmatose -c 4 on softroce0: four RC connections over the IB CM, 10 Sends e
   assert.match(cli.out, /receiving data transfers\nsending replies\ndata transfers complete\ntest complete\nreturn status 0/);
   const s = await srv;
   assert.equal(s.code, 0, s.out);
-  assert.match(s.out, /initiating data transfers\ncompleting sends\nreceiving data transfers\ndata transfers complete\ncmatose: disconnecting\ndisconnected\ntest complete\nreturn status 0/);
+  assert.match(
+    s.out,
+    /initiating data transfers\ncompleting sends\nreceiving data transfers\ndata transfers complete\ncmatose: disconnecting\ndisconnected\ntest complete\nreturn status 0/,
+  );
 });
 
 test('ucmatose -c 3 on softrdma0 (iWARP over TCP): the same program, the default device', { timeout: 180_000 }, async () => {
@@ -67,7 +72,9 @@ test('ucmatose -c 3 on softrdma0 (iWARP over TCP): the same program, the default
   assert.match(s.out, /disconnected\ntest complete\nreturn status 0/);
 });
 
-test('udaddy on softroce0: SIDR resolves the server\'s UD QP; 10 datagrams with the sender\'s QPN as immediate, 10 replies addressed from the completion', { timeout: 180_000 }, async () => {
+test("udaddy on softroce0: SIDR resolves the server's UD QP; 10 datagrams with the sender's QPN as immediate, 10 replies addressed from the completion", {
+  timeout: 180_000,
+}, async () => {
   const e = await roceEnv();
   // udaddy's port is fixed (7174): a RoCE service ID, no TCP port, private to each process's device.
   const srv = run(example('udaddy'), ['-b', '127.0.0.2'], e.srv);
@@ -75,7 +82,10 @@ test('udaddy on softroce0: SIDR resolves the server\'s UD QP; 10 datagrams with 
   const { SOFTRDMA_DEVICE: _d, ...cliEnv } = e.cli;
   const cli = await clientWhenUp(example('udaddy'), ['-s', '127.0.0.2'], cliEnv);
   assert.equal(cli.code, 0, cli.out);
-  assert.equal(cli.out, 'udaddy: starting client\nudaddy: connecting\ninitiating data transfers\nreceiving data transfers\ndata transfers complete\ntest complete\n');
+  assert.equal(
+    cli.out,
+    'udaddy: starting client\nudaddy: connecting\ninitiating data transfers\nreceiving data transfers\ndata transfers complete\ntest complete\n',
+  );
   const s = await srv;
   assert.equal(s.code, 0, s.out);
   assert.equal(s.out, 'udaddy: starting server\nreceiving data transfers\nsending replies\ndata transfers complete\ntest complete\n');

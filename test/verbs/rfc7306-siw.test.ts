@@ -28,7 +28,9 @@ import { RdmapOpcode } from '../../src/wire/rdmap.js';
 import { RawPeer } from '../helpers/rawpeer.js';
 import { cap, expectEvent, LOOP, pollN, RC, reg } from './pair.js';
 
-test('verbs against a siw-like peer: atomics, *_WITH_IMM and the extended atomics → EINVAL with bad_wr, nothing RFC 7306 on the wire', { timeout: 30_000 }, async () => {
+test('verbs against a siw-like peer: atomics, *_WITH_IMM and the extended atomics → EINVAL with bad_wr, nothing RFC 7306 on the wire', {
+  timeout: 30_000,
+}, async () => {
   const ch = v.rdma_create_event_channel()!;
   const listen = v.rdma_create_id(ch, 'listener', RDMA_PS_TCP).id!;
   assert.equal(v.rdma_bind_addr(listen, LOOP(0)), 0);
@@ -49,8 +51,18 @@ test('verbs against a siw-like peer: atomics, *_WITH_IMM and the extended atomic
     const mr = reg(id.pd!, buf, IBV_ACCESS_LOCAL_WRITE);
     const sg = [{ addr: mr.addr, length: 8, lkey: mr.lkey }];
     for (const wr of [
-      { wr_id: 1n, opcode: IBV_WR_ATOMIC_FETCH_AND_ADD, sg_list: sg, wr: { atomic: { remote_addr: 0x1000n, rkey: 0x1234, compare_add: 1n, swap: 0n } } },
-      { wr_id: 2n, opcode: IBV_WR_ATOMIC_CMP_AND_SWP, sg_list: sg, wr: { atomic: { remote_addr: 0x1000n, rkey: 0x1234, compare_add: 0n, swap: 1n } } },
+      {
+        wr_id: 1n,
+        opcode: IBV_WR_ATOMIC_FETCH_AND_ADD,
+        sg_list: sg,
+        wr: { atomic: { remote_addr: 0x1000n, rkey: 0x1234, compare_add: 1n, swap: 0n } },
+      },
+      {
+        wr_id: 2n,
+        opcode: IBV_WR_ATOMIC_CMP_AND_SWP,
+        sg_list: sg,
+        wr: { atomic: { remote_addr: 0x1000n, rkey: 0x1234, compare_add: 0n, swap: 1n } },
+      },
       { wr_id: 3n, opcode: IBV_WR_RDMA_WRITE_WITH_IMM, imm_data: 7, sg_list: sg, wr: { rdma: { remote_addr: 0x1000n, rkey: 0x1234 } } },
       { wr_id: 4n, opcode: IBV_WR_SEND_WITH_IMM, imm_data: 7, sg_list: sg },
     ]) {
@@ -63,7 +75,14 @@ test('verbs against a siw-like peer: atomics, *_WITH_IMM and the extended atomic
       exp_opcode: IBV_EXP_WR_EXT_MASKED_ATOMIC_FETCH_AND_ADD,
       exp_send_flags: IBV_EXP_SEND_SIGNALED,
       sg_list: sg,
-      ext_op: { masked_atomics: { log_arg_sz: 3, remote_addr: 0x1000n, rkey: 0x1234, wr_data: { inline_data: { op: { fetch_add: { add_val: 1n, field_boundary: 0n } } } } } },
+      ext_op: {
+        masked_atomics: {
+          log_arg_sz: 3,
+          remote_addr: 0x1000n,
+          rkey: 0x1234,
+          wr_data: { inline_data: { op: { fetch_add: { add_val: 1n, field_boundary: 0n } } } },
+        },
+      },
     };
     assert.deepEqual(v.ibv_exp_post_send(id.qp!, xwr), { ret: EINVAL, bad_wr: xwr });
     // A plain Send goes, and is the only data FPDU the peer sees.
@@ -73,7 +92,10 @@ test('verbs against a siw-like peer: atomics, *_WITH_IMM and the extended atomic
     assert.equal(wc!.status, IBV_WC_SUCCESS);
     await new Promise((r) => setTimeout(r, 50));
     assert.ok(peer.fpdus.length >= 1);
-    assert.ok(peer.fpdus.every((u) => (u[1]! & 0x0f) < RdmapOpcode.ImmediateData), 'no RFC 7306 opcode on the wire');
+    assert.ok(
+      peer.fpdus.every((u) => (u[1]! & 0x0f) < RdmapOpcode.ImmediateData),
+      'no RFC 7306 opcode on the wire',
+    );
     v.ibv_dereg_mr(mr);
   } finally {
     v.rdma_ack_cm_event(req);

@@ -162,7 +162,7 @@ describe('softroce0: the device, its port and GID table', () => {
   });
 });
 
-describe('softroce0: Automatic Path Migration (the manual\'s APM example, §8.5.1) is not supported', () => {
+describe("softroce0: Automatic Path Migration (the manual's APM example, §8.5.1) is not supported", () => {
   test('no IBV_DEVICE_AUTO_PATH_MIG (the example stops with "device does not support auto path migration!"); an alternate path or a path migration state on an RTS RC QP is EOPNOTSUPP and changes nothing', async () => {
     const ctx = openRoce();
     const a = {} as ibv_device_attr;
@@ -178,7 +178,10 @@ describe('softroce0: Automatic Path Migration (the manual\'s APM example, §8.5.
     assert.equal(v.ibv_modify_qp(s.qp, alt, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE), EOPNOTSUPP);
     assert.equal(getErrno(), EOPNOTSUPP);
     assert.equal(v.ibv_modify_qp(s.qp, { path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_PATH_MIG_STATE), EOPNOTSUPP);
-    assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTS, path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_STATE | IBV_QP_PATH_MIG_STATE), EOPNOTSUPP);
+    assert.equal(
+      v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTS, path_mig_state: IBV_MIG_MIGRATED }, IBV_QP_STATE | IBV_QP_PATH_MIG_STATE),
+      EOPNOTSUPP,
+    );
     assert.equal(s.qp.state, IBV_QPS_RTS);
     // ibv_query_qp reports the state a QP without APM is in: migrated, no alternate port.
     const q = query(s.qp).a;
@@ -195,7 +198,12 @@ describe('softroce0: QP creation and the IB state machine', () => {
     const cq = v.ibv_create_cq(ctx, 8, null, null, 0)!;
     const made: ibv_qp[] = [];
     for (const t of [IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD]) {
-      const qp = v.ibv_create_qp(pd, { qp_type: t, send_cq: cq, recv_cq: cq, cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 } });
+      const qp = v.ibv_create_qp(pd, {
+        qp_type: t,
+        send_cq: cq,
+        recv_cq: cq,
+        cap: { max_send_wr: 4, max_recv_wr: 4, max_send_sge: 1, max_recv_sge: 1 },
+      });
       assert.ok(qp, `type ${t}: errno ${getErrno()}`);
       assert.equal(qp.qp_type, t);
       assert.equal(qp.state, IBV_QPS_RESET);
@@ -214,7 +222,16 @@ describe('softroce0: QP creation and the IB state machine', () => {
     const s = roceSide(IBV_QPT_RC);
     const g = gid(s.ctx);
     const init = { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ROCE_ACC, qkey: 5 };
-    const rtr = { qp_state: IBV_QPS_RTR, path_mtu: IBV_MTU_1024, dest_qp_num: 0x77, rq_psn: 0x123, max_dest_rd_atomic: 4, min_rnr_timer: 12, ah_attr: avTo(g), sq_psn: 9 };
+    const rtr = {
+      qp_state: IBV_QPS_RTR,
+      path_mtu: IBV_MTU_1024,
+      dest_qp_num: 0x77,
+      rq_psn: 0x123,
+      max_dest_rd_atomic: 4,
+      min_rnr_timer: 12,
+      ah_attr: avTo(g),
+      sq_psn: 9,
+    };
     const rts = { qp_state: IBV_QPS_RTS, timeout: 14, retry_cnt: 7, rnr_retry: 6, sq_psn: 0x456, max_rd_atomic: 4, path_mtu: IBV_MTU_256 };
     const steps: [object, number, number, number][] = [
       [init, RC_INIT_MASK, IBV_QP_QKEY, IBV_QPS_RESET],
@@ -244,7 +261,15 @@ describe('softroce0: QP creation and the IB state machine', () => {
     assert.equal(v.ibv_modify_qp(s.qp, { ...init, qp_access_flags: 1 << 20 }, RC_INIT_MASK), EINVAL);
     assert.equal(s.qp.state, IBV_QPS_RESET);
     assert.equal(v.ibv_modify_qp(s.qp, init, RC_INIT_MASK), 0);
-    const rtr = { qp_state: IBV_QPS_RTR, path_mtu: IBV_MTU_1024, dest_qp_num: 0x77, rq_psn: 0x123, max_dest_rd_atomic: 4, min_rnr_timer: 12, ah_attr: avTo(g) };
+    const rtr = {
+      qp_state: IBV_QPS_RTR,
+      path_mtu: IBV_MTU_1024,
+      dest_qp_num: 0x77,
+      rq_psn: 0x123,
+      max_dest_rd_atomic: 4,
+      min_rnr_timer: 12,
+      ah_attr: avTo(g),
+    };
     const bad: [string, object, number?][] = [
       ['path_mtu 6', { path_mtu: 6 }],
       ['dest_qp_num 2^24', { dest_qp_num: 1 << 24 }],
@@ -274,7 +299,11 @@ describe('softroce0: QP creation and the IB state machine', () => {
       assert.equal(v.ibv_modify_qp(s.qp, { ...rts, ...over }, RC_RTS_MASK), EINVAL, what);
       assert.equal(s.qp.state, IBV_QPS_RTR, what);
     }
-    assert.equal(v.ibv_modify_qp(s.qp, { ...rts, cur_qp_state: IBV_QPS_INIT }, RC_RTS_MASK | IBV_QP_CUR_STATE), EINVAL, 'a wrong current state');
+    assert.equal(
+      v.ibv_modify_qp(s.qp, { ...rts, cur_qp_state: IBV_QPS_INIT }, RC_RTS_MASK | IBV_QP_CUR_STATE),
+      EINVAL,
+      'a wrong current state',
+    );
     assert.equal(query(s.qp).a.sq_psn, 0);
     assert.equal(v.ibv_modify_qp(s.qp, { ...rts, cur_qp_state: IBV_QPS_RTR }, RC_RTS_MASK | IBV_QP_CUR_STATE), 0);
     // Alternate paths do not exist (no APM): the iWARP answer, EOPNOTSUPP.
@@ -309,7 +338,10 @@ describe('softroce0: QP creation and the IB state machine', () => {
     assert.equal(a.ah_attr.port_num, 1);
     assert.equal(i.qp_type, IBV_QPT_RC);
     // RTS→RTS with optional attributes: the min RNR timer, and the access flags with REMOTE_ATOMIC.
-    assert.equal(v.ibv_modify_qp(s.qp, { min_rnr_timer: 3, qp_access_flags: ROCE_ACC | IBV_ACCESS_REMOTE_ATOMIC }, IBV_QP_MIN_RNR_TIMER | (1 << 3)), 0);
+    assert.equal(
+      v.ibv_modify_qp(s.qp, { min_rnr_timer: 3, qp_access_flags: ROCE_ACC | IBV_ACCESS_REMOTE_ATOMIC }, IBV_QP_MIN_RNR_TIMER | (1 << 3)),
+      0,
+    );
     assert.equal(query(s.qp).a.min_rnr_timer, 3);
     assert.equal(query(s.qp).a.qp_access_flags, ROCE_ACC | IBV_ACCESS_REMOTE_ATOMIC);
     // Reset clears them.
@@ -338,10 +370,21 @@ describe('softroce0: QP creation and the IB state machine', () => {
     const s = roceSide(IBV_QPT_UC);
     const g = gid(s.ctx);
     assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ROCE_ACC }, RC_INIT_MASK), 0);
-    const rtr = { qp_state: IBV_QPS_RTR, path_mtu: IBV_MTU_1024, dest_qp_num: 5, rq_psn: 0, max_dest_rd_atomic: 1, min_rnr_timer: 1, ah_attr: avTo(g) };
+    const rtr = {
+      qp_state: IBV_QPS_RTR,
+      path_mtu: IBV_MTU_1024,
+      dest_qp_num: 5,
+      rq_psn: 0,
+      max_dest_rd_atomic: 1,
+      min_rnr_timer: 1,
+      ah_attr: avTo(g),
+    };
     assert.equal(v.ibv_modify_qp(s.qp, rtr, RC_RTR_MASK), EINVAL);
     assert.equal(v.ibv_modify_qp(s.qp, rtr, UC_RTR_MASK), 0);
-    assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTS, sq_psn: 0, timeout: 1, retry_cnt: 1, rnr_retry: 1, max_rd_atomic: 1 }, RC_RTS_MASK), EINVAL);
+    assert.equal(
+      v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTS, sq_psn: 0, timeout: 1, retry_cnt: 1, rnr_retry: 1, max_rd_atomic: 1 }, RC_RTS_MASK),
+      EINVAL,
+    );
     assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTS, sq_psn: 0 }, UC_RTS_MASK), 0);
     closeRoceSide(s);
   });
@@ -350,8 +393,19 @@ describe('softroce0: QP creation and the IB state machine', () => {
     const back = useLoopbackLink('no-such-transport');
     try {
       const s = roceSide(IBV_QPT_RC);
-      assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ROCE_ACC }, RC_INIT_MASK), 0);
-      const rtr = { qp_state: IBV_QPS_RTR, path_mtu: IBV_MTU_1024, dest_qp_num: 5, rq_psn: 0, max_dest_rd_atomic: 1, min_rnr_timer: 1, ah_attr: avTo(gid(s.ctx)) };
+      assert.equal(
+        v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ROCE_ACC }, RC_INIT_MASK),
+        0,
+      );
+      const rtr = {
+        qp_state: IBV_QPS_RTR,
+        path_mtu: IBV_MTU_1024,
+        dest_qp_num: 5,
+        rq_psn: 0,
+        max_dest_rd_atomic: 1,
+        min_rnr_timer: 1,
+        ah_attr: avTo(gid(s.ctx)),
+      };
       assert.equal(v.ibv_modify_qp(s.qp, rtr, RC_RTR_MASK), EOPNOTSUPP);
       assert.equal(s.qp.state, IBV_QPS_INIT);
       closeRoceSide(s);
@@ -432,13 +486,25 @@ describe('softroce0 over the loopback link: the data path of IB QPs', () => {
     const wbuf = new Uint8Array(n);
     const wmr = reg(P.b.pd, wbuf);
     assert.equal(
-      v.ibv_post_send(P.a.qp, { wr_id: 3n, opcode: IBV_WR_RDMA_WRITE, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(smr)], wr: { rdma: { remote_addr: wmr.addr, rkey: wmr.rkey } } }).ret,
+      v.ibv_post_send(P.a.qp, {
+        wr_id: 3n,
+        opcode: IBV_WR_RDMA_WRITE,
+        send_flags: IBV_SEND_SIGNALED,
+        sg_list: [sge(smr)],
+        wr: { rdma: { remote_addr: wmr.addr, rkey: wmr.rkey } },
+      }).ret,
       0,
     );
     const sink = new Uint8Array(n);
     const kmr = reg(P.a.pd, sink);
     assert.equal(
-      v.ibv_post_send(P.a.qp, { wr_id: 4n, opcode: IBV_WR_RDMA_READ, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(kmr)], wr: { rdma: { remote_addr: wmr.addr, rkey: wmr.rkey } } }).ret,
+      v.ibv_post_send(P.a.qp, {
+        wr_id: 4n,
+        opcode: IBV_WR_RDMA_READ,
+        send_flags: IBV_SEND_SIGNALED,
+        sg_list: [sge(kmr)],
+        wr: { rdma: { remote_addr: wmr.addr, rkey: wmr.rkey } },
+      }).ret,
       0,
     );
     const wcs = await pollN(P.a.cq, 3);
@@ -455,24 +521,37 @@ describe('softroce0 over the loopback link: the data path of IB QPs', () => {
     P.close([smr, rmr, wmr, kmr]);
   });
 
-  test('a Read without Remote Read at the target completes with IBV_WC_REM_ACCESS_ERR; the QP is in ERR and later WRs flush', T, async () => {
-    const P = await rcPair();
-    const src = new Uint8Array(64);
-    const smr = reg(P.b.pd, src, 1 /* LOCAL_WRITE only */);
-    const sink = new Uint8Array(64);
-    const kmr = reg(P.a.pd, sink);
-    assert.equal(
-      v.ibv_post_send(P.a.qp, { wr_id: 1n, opcode: IBV_WR_RDMA_READ, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(kmr)], wr: { rdma: { remote_addr: smr.addr, rkey: smr.rkey } } }).ret,
-      0,
-    );
-    const [wc] = await pollN(P.a.cq, 1);
-    assert.equal(wc!.status, IBV_WC_REM_ACCESS_ERR);
-    assert.equal(P.a.qp.state, IBV_QPS_ERR);
-    assert.equal(v.ibv_post_send(P.a.qp, { wr_id: 2n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(kmr, 8)] }).ret, 0);
-    const [f] = await pollN(P.a.cq, 1);
-    assert.equal(f!.status, IBV_WC_WR_FLUSH_ERR);
-    P.close([smr, kmr]);
-  });
+  test(
+    'a Read without Remote Read at the target completes with IBV_WC_REM_ACCESS_ERR; the QP is in ERR and later WRs flush',
+    T,
+    async () => {
+      const P = await rcPair();
+      const src = new Uint8Array(64);
+      const smr = reg(P.b.pd, src, 1 /* LOCAL_WRITE only */);
+      const sink = new Uint8Array(64);
+      const kmr = reg(P.a.pd, sink);
+      assert.equal(
+        v.ibv_post_send(P.a.qp, {
+          wr_id: 1n,
+          opcode: IBV_WR_RDMA_READ,
+          send_flags: IBV_SEND_SIGNALED,
+          sg_list: [sge(kmr)],
+          wr: { rdma: { remote_addr: smr.addr, rkey: smr.rkey } },
+        }).ret,
+        0,
+      );
+      const [wc] = await pollN(P.a.cq, 1);
+      assert.equal(wc!.status, IBV_WC_REM_ACCESS_ERR);
+      assert.equal(P.a.qp.state, IBV_QPS_ERR);
+      assert.equal(
+        v.ibv_post_send(P.a.qp, { wr_id: 2n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(kmr, 8)] }).ret,
+        0,
+      );
+      const [f] = await pollN(P.a.cq, 1);
+      assert.equal(f!.status, IBV_WC_WR_FLUSH_ERR);
+      P.close([smr, kmr]);
+    },
+  );
 
   test('UC: Send and Write between two UC QPs', T, async () => {
     const a = roceSide(IBV_QPT_UC);
@@ -489,7 +568,15 @@ describe('softroce0 over the loopback link: the data path of IB QPs', () => {
     await pollN(a.cq, 1);
     assert.deepEqual(rbuf, src);
     // UC has no RDMA Read: refused at post.
-    assert.equal(v.ibv_post_send(a.qp, { wr_id: 3n, opcode: IBV_WR_RDMA_READ, sg_list: [sge(smr)], wr: { rdma: { remote_addr: rmr.addr, rkey: rmr.rkey } } }).ret, EINVAL);
+    assert.equal(
+      v.ibv_post_send(a.qp, {
+        wr_id: 3n,
+        opcode: IBV_WR_RDMA_READ,
+        sg_list: [sge(smr)],
+        wr: { rdma: { remote_addr: rmr.addr, rkey: rmr.rkey } },
+      }).ret,
+      EINVAL,
+    );
     for (const [s, m] of [
       [a, smr],
       [b, rmr],
@@ -497,80 +584,96 @@ describe('softroce0 over the loopback link: the data path of IB QPs', () => {
       closeRoceSide(s, [m]);
   });
 
-  test('UD: the receive buffer starts with the GRH, byte_len counts it, IBV_WC_GRH and src_qp are set; the reply AH from the WC reaches the sender', T, async () => {
-    const a = roceSide(IBV_QPT_UD);
-    const b = roceSide(IBV_QPT_UD);
-    roceToRts(a, 0);
-    roceToRts(b, 0);
-    const g = gid(a.ctx);
-    const msg = new TextEncoder().encode('datagram over softroce0');
-    const smr = reg(a.pd, msg);
-    const rbuf = new Uint8Array(40 + 256);
-    const rmr = reg(b.pd, rbuf);
-    assert.equal(v.ibv_post_recv(b.qp, { wr_id: 1n, sg_list: [sge(rmr)] }).ret, 0);
-    const ah = v.ibv_create_ah(a.pd, avTo(g))!;
-    assert.ok(ah);
-    const ud = (to: ibv_ah, qpn: number, qkey = QKEY) => ({ ud: { ah: to, remote_qpn: qpn, remote_qkey: qkey } });
-    assert.equal(v.ibv_post_send(a.qp, { wr_id: 2n, opcode: IBV_WR_SEND, send_flags: IBV_SEND_SIGNALED, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
-    const [sw] = await pollN(a.cq, 1);
-    assert.equal(sw!.status, IBV_WC_SUCCESS);
-    const [rw] = await pollN(b.cq, 1);
-    assert.equal(rw!.status, IBV_WC_SUCCESS);
-    assert.equal(rw!.byte_len, 40 + msg.length);
-    assert.ok(rw!.wc_flags & IBV_WC_GRH);
-    assert.equal(rw!.src_qp, a.qp.qp_num);
-    assert.equal(rw!.qp_num, b.qp.qp_num);
-    assert.deepEqual(rbuf.subarray(40, 40 + msg.length), msg);
-    // The reply: an AH from the WC and the GRH in the buffer.
-    const back = v.ibv_create_ah_from_wc(b.pd, rw as ibv_wc, rbuf.subarray(0, 40), 1);
-    assert.ok(back, `ibv_create_ah_from_wc errno ${getErrno()}`);
-    const reply = new Uint8Array(40 + 16);
-    const pmr = reg(a.pd, reply);
-    assert.equal(v.ibv_post_recv(a.qp, { wr_id: 3n, sg_list: [sge(pmr)] }).ret, 0);
-    const r2 = Uint8Array.from([1, 2, 3, 4]);
-    const r2mr = reg(b.pd, r2);
-    assert.equal(v.ibv_post_send(b.qp, { wr_id: 4n, opcode: IBV_WR_SEND, sg_list: [sge(r2mr)], wr: ud(back, rw!.src_qp) }).ret, 0);
-    const [aw] = await pollN(a.cq, 1);
-    assert.equal(aw!.status, IBV_WC_SUCCESS);
-    assert.equal(aw!.src_qp, b.qp.qp_num);
-    assert.deepEqual([...reply.subarray(40, 44)], [1, 2, 3, 4]);
-    // A wrong Q_Key is dropped silently; a datagram longer than the buffer is a length error there.
-    assert.equal(v.ibv_post_recv(b.qp, { wr_id: 5n, sg_list: [sge(rmr, 40 + 4)] }).ret, 0);
-    assert.equal(v.ibv_post_send(a.qp, { wr_id: 6n, opcode: IBV_WR_SEND, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num, QKEY + 1) }).ret, 0);
-    await settle();
-    const none: ibv_wc[] = [];
-    assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a wrong Q_Key delivers nothing');
-    const port = {} as ibv_port_attr;
-    assert.equal(v.ibv_query_port(b.ctx, 1, port), 0);
-    assert.ok(port.qkey_viol_cntr >= 1, 'counted as a Q_Key violation');
-    // A datagram longer than the receive (with its GRH) is dropped and counted; the receive
-    // stays posted for the next datagram that fits (as rxe).
-    const drops = engineOf(b.ctx).counters.udLengthDrops;
-    assert.equal(v.ibv_post_send(a.qp, { wr_id: 7n, opcode: IBV_WR_SEND, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
-    await settle();
-    assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a datagram longer than the receive completed it');
-    assert.equal(engineOf(b.ctx).counters.udLengthDrops, drops + 1);
-    assert.equal(v.ibv_post_send(a.qp, { wr_id: 10n, opcode: IBV_WR_SEND, sg_list: [sge(smr, 4)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
-    const [lw] = await pollN(b.cq, 1);
-    assert.deepEqual([lw!.wr_id, lw!.status, lw!.byte_len], [5n, IBV_WC_SUCCESS, 40 + 4]);
-    // A receive smaller than the GRH takes no datagram either.
-    assert.equal(v.ibv_post_recv(b.qp, { wr_id: 11n, sg_list: [sge(rmr, 20)] }).ret, 0);
-    assert.equal(v.ibv_post_send(a.qp, { wr_id: 12n, opcode: IBV_WR_SEND, sg_list: [sge(smr, 0)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
-    await settle();
-    assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a receive smaller than the GRH completed');
-    assert.equal(engineOf(b.ctx).counters.udLengthDrops, drops + 2);
-    assert.equal(b.qp.state, IBV_QPS_RTS, 'a UD length drop leaves the QP running');
-    // Larger than the port's active MTU: refused at post.
-    const big = new Uint8Array(1025);
-    const bmr = reg(a.pd, big);
-    assert.equal(v.ibv_post_send(a.qp, { wr_id: 8n, opcode: IBV_WR_SEND, sg_list: [sge(bmr)], wr: ud(ah, b.qp.qp_num) }).ret, EINVAL);
-    // A destroyed AH can no longer be used.
-    assert.equal(v.ibv_destroy_ah(ah), 0);
-    assert.equal(v.ibv_post_send(a.qp, { wr_id: 9n, opcode: IBV_WR_SEND, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num) }).ret, EINVAL);
-    assert.equal(v.ibv_destroy_ah(back), 0);
-    closeRoceSide(a, [smr, pmr, bmr]);
-    closeRoceSide(b, [rmr, r2mr]);
-  });
+  test(
+    'UD: the receive buffer starts with the GRH, byte_len counts it, IBV_WC_GRH and src_qp are set; the reply AH from the WC reaches the sender',
+    T,
+    async () => {
+      const a = roceSide(IBV_QPT_UD);
+      const b = roceSide(IBV_QPT_UD);
+      roceToRts(a, 0);
+      roceToRts(b, 0);
+      const g = gid(a.ctx);
+      const msg = new TextEncoder().encode('datagram over softroce0');
+      const smr = reg(a.pd, msg);
+      const rbuf = new Uint8Array(40 + 256);
+      const rmr = reg(b.pd, rbuf);
+      assert.equal(v.ibv_post_recv(b.qp, { wr_id: 1n, sg_list: [sge(rmr)] }).ret, 0);
+      const ah = v.ibv_create_ah(a.pd, avTo(g))!;
+      assert.ok(ah);
+      const ud = (to: ibv_ah, qpn: number, qkey = QKEY) => ({ ud: { ah: to, remote_qpn: qpn, remote_qkey: qkey } });
+      assert.equal(
+        v.ibv_post_send(a.qp, {
+          wr_id: 2n,
+          opcode: IBV_WR_SEND,
+          send_flags: IBV_SEND_SIGNALED,
+          sg_list: [sge(smr)],
+          wr: ud(ah, b.qp.qp_num),
+        }).ret,
+        0,
+      );
+      const [sw] = await pollN(a.cq, 1);
+      assert.equal(sw!.status, IBV_WC_SUCCESS);
+      const [rw] = await pollN(b.cq, 1);
+      assert.equal(rw!.status, IBV_WC_SUCCESS);
+      assert.equal(rw!.byte_len, 40 + msg.length);
+      assert.ok(rw!.wc_flags & IBV_WC_GRH);
+      assert.equal(rw!.src_qp, a.qp.qp_num);
+      assert.equal(rw!.qp_num, b.qp.qp_num);
+      assert.deepEqual(rbuf.subarray(40, 40 + msg.length), msg);
+      // The reply: an AH from the WC and the GRH in the buffer.
+      const back = v.ibv_create_ah_from_wc(b.pd, rw as ibv_wc, rbuf.subarray(0, 40), 1);
+      assert.ok(back, `ibv_create_ah_from_wc errno ${getErrno()}`);
+      const reply = new Uint8Array(40 + 16);
+      const pmr = reg(a.pd, reply);
+      assert.equal(v.ibv_post_recv(a.qp, { wr_id: 3n, sg_list: [sge(pmr)] }).ret, 0);
+      const r2 = Uint8Array.from([1, 2, 3, 4]);
+      const r2mr = reg(b.pd, r2);
+      assert.equal(v.ibv_post_send(b.qp, { wr_id: 4n, opcode: IBV_WR_SEND, sg_list: [sge(r2mr)], wr: ud(back, rw!.src_qp) }).ret, 0);
+      const [aw] = await pollN(a.cq, 1);
+      assert.equal(aw!.status, IBV_WC_SUCCESS);
+      assert.equal(aw!.src_qp, b.qp.qp_num);
+      assert.deepEqual([...reply.subarray(40, 44)], [1, 2, 3, 4]);
+      // A wrong Q_Key is dropped silently; a datagram longer than the buffer is a length error there.
+      assert.equal(v.ibv_post_recv(b.qp, { wr_id: 5n, sg_list: [sge(rmr, 40 + 4)] }).ret, 0);
+      assert.equal(
+        v.ibv_post_send(a.qp, { wr_id: 6n, opcode: IBV_WR_SEND, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num, QKEY + 1) }).ret,
+        0,
+      );
+      await settle();
+      const none: ibv_wc[] = [];
+      assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a wrong Q_Key delivers nothing');
+      const port = {} as ibv_port_attr;
+      assert.equal(v.ibv_query_port(b.ctx, 1, port), 0);
+      assert.ok(port.qkey_viol_cntr >= 1, 'counted as a Q_Key violation');
+      // A datagram longer than the receive (with its GRH) is dropped and counted; the receive
+      // stays posted for the next datagram that fits (as rxe).
+      const drops = engineOf(b.ctx).counters.udLengthDrops;
+      assert.equal(v.ibv_post_send(a.qp, { wr_id: 7n, opcode: IBV_WR_SEND, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
+      await settle();
+      assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a datagram longer than the receive completed it');
+      assert.equal(engineOf(b.ctx).counters.udLengthDrops, drops + 1);
+      assert.equal(v.ibv_post_send(a.qp, { wr_id: 10n, opcode: IBV_WR_SEND, sg_list: [sge(smr, 4)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
+      const [lw] = await pollN(b.cq, 1);
+      assert.deepEqual([lw!.wr_id, lw!.status, lw!.byte_len], [5n, IBV_WC_SUCCESS, 40 + 4]);
+      // A receive smaller than the GRH takes no datagram either.
+      assert.equal(v.ibv_post_recv(b.qp, { wr_id: 11n, sg_list: [sge(rmr, 20)] }).ret, 0);
+      assert.equal(v.ibv_post_send(a.qp, { wr_id: 12n, opcode: IBV_WR_SEND, sg_list: [sge(smr, 0)], wr: ud(ah, b.qp.qp_num) }).ret, 0);
+      await settle();
+      assert.equal(v.ibv_poll_cq(b.cq, 1, none), 0, 'a receive smaller than the GRH completed');
+      assert.equal(engineOf(b.ctx).counters.udLengthDrops, drops + 2);
+      assert.equal(b.qp.state, IBV_QPS_RTS, 'a UD length drop leaves the QP running');
+      // Larger than the port's active MTU: refused at post.
+      const big = new Uint8Array(1025);
+      const bmr = reg(a.pd, big);
+      assert.equal(v.ibv_post_send(a.qp, { wr_id: 8n, opcode: IBV_WR_SEND, sg_list: [sge(bmr)], wr: ud(ah, b.qp.qp_num) }).ret, EINVAL);
+      // A destroyed AH can no longer be used.
+      assert.equal(v.ibv_destroy_ah(ah), 0);
+      assert.equal(v.ibv_post_send(a.qp, { wr_id: 9n, opcode: IBV_WR_SEND, sg_list: [sge(smr)], wr: ud(ah, b.qp.qp_num) }).ret, EINVAL);
+      assert.equal(v.ibv_destroy_ah(back), 0);
+      closeRoceSide(a, [smr, pmr, bmr]);
+      closeRoceSide(b, [rmr, r2mr]);
+    },
+  );
 
   test('events: COMM_EST on the first packet a QP receives in RTR; SQ_DRAINED after RTS→SQD with en_sqd_async_notify', T, async () => {
     const a = roceSide(IBV_QPT_RC);
@@ -580,7 +683,15 @@ describe('softroce0 over the loopback link: the data path of IB QPs', () => {
     const rbuf = new Uint8Array(8);
     const rmr = reg(b.pd, rbuf);
     assert.equal(v.ibv_post_recv(b.qp, { wr_id: 1n, sg_list: [sge(rmr)] }).ret, 0);
-    const rtr = { qp_state: IBV_QPS_RTR, path_mtu: IBV_MTU_1024, dest_qp_num: a.qp.qp_num, rq_psn: 0, max_dest_rd_atomic: 4, min_rnr_timer: 12, ah_attr: avTo(gid(b.ctx)) };
+    const rtr = {
+      qp_state: IBV_QPS_RTR,
+      path_mtu: IBV_MTU_1024,
+      dest_qp_num: a.qp.qp_num,
+      rq_psn: 0,
+      max_dest_rd_atomic: 4,
+      min_rnr_timer: 12,
+      ah_attr: avTo(gid(b.ctx)),
+    };
     assert.equal(v.ibv_modify_qp(b.qp, rtr, RC_RTR_MASK), 0);
     roceToRts(a, b.qp.qp_num);
     const smr = reg(a.pd, new Uint8Array(8).fill(5));

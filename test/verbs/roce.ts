@@ -53,7 +53,8 @@ export const QKEY = 0x11111111;
 
 export const RC_INIT_MASK = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
 export const UD_INIT_MASK = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY;
-export const RC_RTR_MASK = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+export const RC_RTR_MASK =
+  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 export const UC_RTR_MASK = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 export const RC_RTS_MASK = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC;
 export const UC_RTS_MASK = IBV_QP_STATE | IBV_QP_SQ_PSN;
@@ -93,7 +94,15 @@ export function gid(ctx: ibv_context, index = 0): Uint8Array {
 
 /** An address vector to `dgid` from GID `sgidIndex` (RoCE: global, port 1). */
 export function avTo(dgid: Uint8Array, sgidIndex = 0): ibv_ah_attr {
-  return { grh: { dgid: { raw: dgid }, flow_label: 0, sgid_index: sgidIndex, hop_limit: 64, traffic_class: 0 }, dlid: 0, sl: 0, src_path_bits: 0, static_rate: 0, is_global: 1, port_num: 1 };
+  return {
+    grh: { dgid: { raw: dgid }, flow_label: 0, sgid_index: sgidIndex, hop_limit: 64, traffic_class: 0 },
+    dlid: 0,
+    sl: 0,
+    src_path_bits: 0,
+    static_rate: 0,
+    is_global: 1,
+    port_num: 1,
+  };
 }
 
 export interface RoceSide {
@@ -122,17 +131,29 @@ export function closeRoceSide(s: RoceSide, mrs: readonly ibv_mr[] = []): void {
 }
 
 /** RESET→INIT→RTR→RTS of `s` toward `destQpn` (RC, UC or UD masks as the manual's §4.5.1 table). */
-export function roceToRts(s: RoceSide, destQpn: number, o: { pathMtu?: number; psn?: number; peerPsn?: number; gidIndex?: number } = {}): void {
+export function roceToRts(
+  s: RoceSide,
+  destQpn: number,
+  o: { pathMtu?: number; psn?: number; peerPsn?: number; gidIndex?: number } = {},
+): void {
   const t = s.qp.qp_type;
   const g = gid(s.ctx, o.gidIndex ?? 0);
   if (t === IBV_QPT_UD) {
-    assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey: QKEY }, UD_INIT_MASK), 0, `UD INIT errno ${getErrno()}`);
+    assert.equal(
+      v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qkey: QKEY }, UD_INIT_MASK),
+      0,
+      `UD INIT errno ${getErrno()}`,
+    );
     assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTR }, IBV_QP_STATE), 0, `UD RTR errno ${getErrno()}`);
     assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_RTS, sq_psn: o.psn ?? 0 }, UC_RTS_MASK), 0, `UD RTS errno ${getErrno()}`);
     return;
   }
   const rc = t === IBV_QPT_RC;
-  assert.equal(v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ROCE_ACC }, RC_INIT_MASK), 0, `INIT errno ${getErrno()}`);
+  assert.equal(
+    v.ibv_modify_qp(s.qp, { qp_state: IBV_QPS_INIT, pkey_index: 0, port_num: 1, qp_access_flags: ROCE_ACC }, RC_INIT_MASK),
+    0,
+    `INIT errno ${getErrno()}`,
+  );
   const rtr = {
     qp_state: IBV_QPS_RTR,
     path_mtu: o.pathMtu ?? IBV_MTU_1024,

@@ -116,7 +116,13 @@ describe('tshark decodes the CM MADs (infiniband dissector, RRoCE)', () => {
       }
     });
     b.listen(rdmaServiceId(RdmaPs.UDP, 7174), (ev) => ev.type === 'sidr-req' && ev.request.accept({ qpn: 0x44, qkey: 0x01234567 }));
-    const cma = encodeCmaHdr({ cmaVersion: 0, ipVersion: 4, srcPort: 40000, srcAddr: cmaAddrFromIpv4('192.168.77.1'), dstAddr: cmaAddrFromIpv4('192.168.77.2') });
+    const cma = encodeCmaHdr({
+      cmaVersion: 0,
+      ipVersion: 4,
+      srcPort: 40000,
+      srcAddr: cmaAddrFromIpv4('192.168.77.1'),
+      dstAddr: cmaAddrFromIpv4('192.168.77.2'),
+    });
     const c = a.connect({ destGid: GID_B, localGid: GID_A, serviceId: sid, qpn: 0x11, startingPsn: 0x123456, privateData: cma }, (e) => {
       if (e.type === 'rep') c.ready();
     });
@@ -170,7 +176,17 @@ describe('tshark decodes the CM MADs (infiniband dissector, RRoCE)', () => {
         'infiniband.cm.rep.rnrretrcount',
         'infiniband.cm.rej.msgrej',
       ];
-      const out = tshark(['-r', path, '-d', 'udp.port==4791,infiniband', '-T', 'fields', '-E', 'separator=|', ...fields.flatMap((f) => ['-e', f])]);
+      const out = tshark([
+        '-r',
+        path,
+        '-d',
+        'udp.port==4791,infiniband',
+        '-T',
+        'fields',
+        '-E',
+        'separator=|',
+        ...fields.flatMap((f) => ['-e', f]),
+      ]);
       const rows = out
         .trim()
         .split('\n')
@@ -185,7 +201,10 @@ describe('tshark decodes the CM MADs (infiniband dissector, RRoCE)', () => {
         assert.equal(n('infiniband.mad.mgmtclass'), 0x07);
         assert.equal(n('infiniband.mad.method'), 0x03);
         const attr = Number(r['infiniband.mad.attributeid']);
-        assert.equal(attr, { REQ: 0x10, MRA: 0x11, REJ: 0x12, REP: 0x13, RTU: 0x14, DREQ: 0x15, DREP: 0x16, SIDR_REQ: 0x17, SIDR_REP: 0x18 }[f.msg.kind]);
+        assert.equal(
+          attr,
+          { REQ: 0x10, MRA: 0x11, REJ: 0x12, REP: 0x13, RTU: 0x14, DREQ: 0x15, DREP: 0x16, SIDR_REQ: 0x17, SIDR_REP: 0x18 }[f.msg.kind],
+        );
         assert.equal(BigInt(r['infiniband.mad.transactionid']!), decodeCmMad(f.mad).header.tid);
       });
       assert.equal(BigInt(rows[0]!['infiniband.cm.req.serviceid']!), sid);

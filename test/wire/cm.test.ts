@@ -54,7 +54,10 @@ const pad = (pd: number[], n: number) => {
 
 const CMA_PD = (() => {
   const pd = new Uint8Array(39);
-  encodeCmaHdr({ cmaVersion: 0, ipVersion: 4, srcPort: 40000, srcAddr: cmaAddrFromIpv4('192.168.77.1'), dstAddr: cmaAddrFromIpv4('192.168.77.2') }, pd);
+  encodeCmaHdr(
+    { cmaVersion: 0, ipVersion: 4, srcPort: 40000, srcAddr: cmaAddrFromIpv4('192.168.77.1'), dstAddr: cmaAddrFromIpv4('192.168.77.2') },
+    pd,
+  );
   pd.set([1, 2, 3], 36);
   return pd;
 })();
@@ -113,20 +116,47 @@ const REQ_BODY = `
   00 40 9c40 000000000000000000000000c0a84d01 000000000000000000000000c0a84d02 010203`;
 
 const GOLDEN: { name: string; msg: CmMessage; wire: Uint8Array }[] = [
-  { name: 'REQ (rping on RoCE: PS_TCP port 7174, RC, PSN 0x123456, MTU 1024, ack timeout 19, cma_hdr)', msg: REQ, wire: mad('0010', REQ_BODY) },
+  {
+    name: 'REQ (rping on RoCE: PS_TCP port 7174, RC, PSN 0x123456, MTU 1024, ack timeout 19, cma_hdr)',
+    msg: REQ,
+    wire: mad('0010', REQ_BODY),
+  },
   {
     name: 'MRA for a REQ, service timeout 24 (what rdma_cm sends before the consumer accepts)',
-    msg: { kind: 'MRA', localCommId: 0x0badf00d, remoteCommId: 0xa1b2c3d4, msgMraed: CmMsgResponse.REQ, serviceTimeout: 24, privateData: new Uint8Array(222) },
+    msg: {
+      kind: 'MRA',
+      localCommId: 0x0badf00d,
+      remoteCommId: 0xa1b2c3d4,
+      msgMraed: CmMsgResponse.REQ,
+      serviceTimeout: 24,
+      privateData: new Uint8Array(222),
+    },
     wire: mad('0011', '0badf00d a1b2c3d4 00 c0'),
   },
   {
     name: 'REJ 12 invalid GID for a REQ, ARI = a GID (comm ID 0 as Linux cm_issue_rej)',
-    msg: { kind: 'REJ', localCommId: 0, remoteCommId: 0xa1b2c3d4, msgRejected: CmMsgResponse.REQ, reason: CmRejReason.INVALID_GID, ari: GB, privateData: new Uint8Array(148) },
+    msg: {
+      kind: 'REJ',
+      localCommId: 0,
+      remoteCommId: 0xa1b2c3d4,
+      msgRejected: CmMsgResponse.REQ,
+      reason: CmRejReason.INVALID_GID,
+      ari: GB,
+      privateData: new Uint8Array(148),
+    },
     wire: mad('0012', `00000000 a1b2c3d4 00 20 000c 00000000000000000000ffffc0a84d02`),
   },
   {
     name: 'REJ 28 consumer defined, with private data',
-    msg: { kind: 'REJ', localCommId: 0x0badf00d, remoteCommId: 0xa1b2c3d4, msgRejected: CmMsgResponse.REQ, reason: 28, ari: new Uint8Array(0), privateData: pad([0xde, 0xad], 148) },
+    msg: {
+      kind: 'REJ',
+      localCommId: 0x0badf00d,
+      remoteCommId: 0xa1b2c3d4,
+      msgRejected: CmMsgResponse.REQ,
+      reason: 28,
+      ari: new Uint8Array(0),
+      privateData: pad([0xde, 0xad], 148),
+    },
     wire: mad('0012', `0badf00d a1b2c3d4 00 00 001c ${'00'.repeat(72)} dead`),
   },
   {
@@ -168,7 +198,13 @@ const GOLDEN: { name: string; msg: CmMessage; wire: Uint8Array }[] = [
   },
   {
     name: 'SIDR_REQ (udaddy: PS_UDP port 7174, cma_hdr)',
-    msg: { kind: 'SIDR_REQ', requestId: 0x01020304, pkey: 0xffff, serviceId: rdmaServiceId(RdmaPs.UDP, 7174), privateData: pad([...CMA_PD], 216) },
+    msg: {
+      kind: 'SIDR_REQ',
+      requestId: 0x01020304,
+      pkey: 0xffff,
+      serviceId: rdmaServiceId(RdmaPs.UDP, 7174),
+      privateData: pad([...CMA_PD], 216),
+    },
     wire: mad('0017', `01020304 ffff 0000 0000000001111c06 ${toHex(CMA_PD)}`),
   },
   {
@@ -222,16 +258,22 @@ describe('rdma_cm service IDs and cma_hdr (IBTA Annex A11)', () => {
 
   it('cma_hdr: version 0, IP version in the high nibble, source port, 16-octet addresses', () => {
     const h = decodeCmaHdr(CMA_PD);
-    assert.deepEqual({ ...h, srcAddr: ipv4FromCmaAddr(h.srcAddr), dstAddr: ipv4FromCmaAddr(h.dstAddr) }, {
-      cmaVersion: 0,
-      ipVersion: 4,
-      srcPort: 40000,
-      srcAddr: '192.168.77.1',
-      dstAddr: '192.168.77.2',
-    });
+    assert.deepEqual(
+      { ...h, srcAddr: ipv4FromCmaAddr(h.srcAddr), dstAddr: ipv4FromCmaAddr(h.dstAddr) },
+      {
+        cmaVersion: 0,
+        ipVersion: 4,
+        srcPort: 40000,
+        srcAddr: '192.168.77.1',
+        dstAddr: '192.168.77.2',
+      },
+    );
     const bad = CMA_PD.slice();
     bad[0] = 1;
-    assert.throws(() => decodeCmaHdr(bad), (e: unknown) => isMadWireError(e) && e.reason === MadDropReason.Field);
+    assert.throws(
+      () => decodeCmaHdr(bad),
+      (e: unknown) => isMadWireError(e) && e.reason === MadDropReason.Field,
+    );
     bad[0] = 0;
     bad[1] = 0x50;
     assert.throws(() => decodeCmaHdr(bad), MadWireError);
@@ -351,7 +393,13 @@ const arbMsg: fc.Arbitrary<CmMessage> = fc.oneof(
     sapSupported: fc.boolean(),
     privateData: bytes(92),
   }),
-  rec<Extract<CmMessage, { kind: 'MRA' }>>({ kind: fc.constant('MRA'), ...ids, msgMraed: fc.constantFrom(0, 1, 2), serviceTimeout: u(5), privateData: bytes(222) }),
+  rec<Extract<CmMessage, { kind: 'MRA' }>>({
+    kind: fc.constant('MRA'),
+    ...ids,
+    msgMraed: fc.constantFrom(0, 1, 2),
+    serviceTimeout: u(5),
+    privateData: bytes(222),
+  }),
   rec<Extract<CmMessage, { kind: 'REJ' }>>({
     kind: fc.constant('REJ'),
     ...ids,
@@ -380,7 +428,13 @@ const arbMsg: fc.Arbitrary<CmMessage> = fc.oneof(
   rec<Extract<CmMessage, { kind: 'RTU' }>>({ kind: fc.constant('RTU'), ...ids, privateData: bytes(224) }),
   rec<Extract<CmMessage, { kind: 'DREQ' }>>({ kind: fc.constant('DREQ'), ...ids, remoteQpn: u(24), privateData: bytes(220) }),
   rec<Extract<CmMessage, { kind: 'DREP' }>>({ kind: fc.constant('DREP'), ...ids, privateData: bytes(224) }),
-  rec<Extract<CmMessage, { kind: 'SIDR_REQ' }>>({ kind: fc.constant('SIDR_REQ'), requestId: u(32), pkey: u(16), serviceId: u64, privateData: bytes(216) }),
+  rec<Extract<CmMessage, { kind: 'SIDR_REQ' }>>({
+    kind: fc.constant('SIDR_REQ'),
+    requestId: u(32),
+    pkey: u(16),
+    serviceId: u64,
+    privateData: bytes(216),
+  }),
   rec<Extract<CmMessage, { kind: 'SIDR_REP' }>>({
     kind: fc.constant('SIDR_REP'),
     requestId: u(32),
@@ -474,7 +528,18 @@ describe('CM MADs: fuzz', { timeout: 60_000 }, () => {
 
   it('decodeMadHeader reads any 24 octets', () => {
     const h = decodeMadHeader(GOLDEN[0]!.wire);
-    assert.deepEqual(h, { baseVersion: 1, mgmtClass: 7, classVersion: 2, method: 3, status: 0, classSpecific: 0, tid: TID, attrId: 0x10, resv: 0, attrMod: 0 });
+    assert.deepEqual(h, {
+      baseVersion: 1,
+      mgmtClass: 7,
+      classVersion: 2,
+      method: 3,
+      status: 0,
+      classSpecific: 0,
+      tid: TID,
+      attrId: 0x10,
+      resv: 0,
+      attrMod: 0,
+    });
     assert.throws(() => decodeMadHeader(new Uint8Array(23)), MadWireError);
   });
 });

@@ -66,7 +66,10 @@ describe('crc32c', () => {
 
   it('hardware CRC of a view reads only the view, not its whole ArrayBuffer', { skip: noHw }, () => {
     const buf = new Uint8Array(64).fill(0xaa);
-    buf.set(Uint8Array.from({ length: 32 }, (_, i) => i), 5);
+    buf.set(
+      Uint8Array.from({ length: 32 }, (_, i) => i),
+      5,
+    );
     assert.equal(crc32cHardware!(buf.subarray(5, 37)), 0x46dd794e);
   });
 
@@ -97,15 +100,10 @@ describe('crc32c', () => {
 
   it('JS slicing-by-8 equals the native implementation on random data, lengths and alignments', () => {
     fc.assert(
-      fc.property(
-        fc.uint8Array({ maxLength: 2000 }),
-        fc.nat(16),
-        fc.integer({ min: 0, max: 0xffffffff }),
-        (data, skip, init) => {
-          const view = data.subarray(Math.min(skip, data.length));
-          assert.equal(crc32cJs(view, init), crc32c(view, init));
-        },
-      ),
+      fc.property(fc.uint8Array({ maxLength: 2000 }), fc.nat(16), fc.integer({ min: 0, max: 0xffffffff }), (data, skip, init) => {
+        const view = data.subarray(Math.min(skip, data.length));
+        assert.equal(crc32cJs(view, init), crc32c(view, init));
+      }),
       { numRuns: 500 },
     );
   });
@@ -119,7 +117,11 @@ describe('crc32c', () => {
     const mod = fileURLToPath(new URL('../../src/wire/crc32c.js', import.meta.url));
     const r = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', `import(${JSON.stringify(mod)}).then(m => console.log(m.crc32cImpl, m.crc32c(new TextEncoder().encode('123456789')).toString(16)))`],
+      [
+        '--input-type=module',
+        '-e',
+        `import(${JSON.stringify(mod)}).then(m => console.log(m.crc32cImpl, m.crc32c(new TextEncoder().encode('123456789')).toString(16)))`,
+      ],
       { env: { ...process.env, SOFTRDMA_CRC32C: 'js' }, encoding: 'utf8' },
     );
     assert.equal(r.status, 0, r.stderr);
@@ -130,7 +132,11 @@ describe('crc32c', () => {
     const mod = fileURLToPath(new URL('../../src/wire/crc32c.js', import.meta.url));
     const r = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', `import(${JSON.stringify(mod)}).then(m => console.log(m.crc32cImpl, m.crc32cHardware === undefined, m.crc32c(new TextEncoder().encode('123456789')).toString(16)))`],
+      [
+        '--input-type=module',
+        '-e',
+        `import(${JSON.stringify(mod)}).then(m => console.log(m.crc32cImpl, m.crc32cHardware === undefined, m.crc32c(new TextEncoder().encode('123456789')).toString(16)))`,
+      ],
       { env: { ...process.env, SOFTRDMA_CRC32C: 'native' }, encoding: 'utf8' },
     );
     assert.equal(r.status, 0, r.stderr);

@@ -46,7 +46,17 @@ describe('DDP headers (RFC 5041 §4)', () => {
   });
 
   it('golden: untagged header (RFC 5041 §4.3): T=0 L=0, RsvdULP, QN, MSN, MO', () => {
-    const h: DdpHeader = { tagged: false, last: false, rsvd: 0, version: 1, rsvdUlp: 0x43, rsvdUlp32: 0, qn: 0, msn: 0x0a0b0c0d, mo: 0x1000 };
+    const h: DdpHeader = {
+      tagged: false,
+      last: false,
+      rsvd: 0,
+      version: 1,
+      rsvdUlp: 0x43,
+      rsvdUlp32: 0,
+      qn: 0,
+      msn: 0x0a0b0c0d,
+      mo: 0x1000,
+    };
     const bytes = hex('01 43 00000000 00000000 0a0b0c0d 00001000');
     assert.deepEqual(encodeDdpHeader(h), bytes);
     assert.deepEqual(decodeDdpHeader(bytes), h);
@@ -81,8 +91,18 @@ describe('DDP headers (RFC 5041 §4)', () => {
 
   it('a DDP version other than 1 is DDP/Tagged/Invalid DDP version (0x04) or DDP/Untagged/… (0x06)', () => {
     for (const dv of [0, 2, 3]) {
-      assertTerminate(() => decodeDdpHeader(hex(`${(0xc0 | dv).toString(16)} 40 00000000 0000000000000000`)), TermLayer.DDP, DdpEtype.TaggedBuffer, DdpTaggedEcode.InvalidVersion);
-      assertTerminate(() => decodeDdpHeader(hex(`${(0x40 | dv).toString(16).padStart(2, '0')} 43`)), TermLayer.DDP, DdpEtype.UntaggedBuffer, DdpUntaggedEcode.InvalidVersion);
+      assertTerminate(
+        () => decodeDdpHeader(hex(`${(0xc0 | dv).toString(16)} 40 00000000 0000000000000000`)),
+        TermLayer.DDP,
+        DdpEtype.TaggedBuffer,
+        DdpTaggedEcode.InvalidVersion,
+      );
+      assertTerminate(
+        () => decodeDdpHeader(hex(`${(0x40 | dv).toString(16).padStart(2, '0')} 43`)),
+        TermLayer.DDP,
+        DdpEtype.UntaggedBuffer,
+        DdpUntaggedEcode.InvalidVersion,
+      );
     }
   });
 
@@ -94,7 +114,13 @@ describe('DDP headers (RFC 5041 §4)', () => {
 
   it('encode refuses out-of-range fields', () => {
     assert.throws(() => encodeDdpHeader({ tagged: true, last: false, rsvd: 0, version: 1, rsvdUlp: 0, stag: 2 ** 32, to: 0n }), RangeError);
-    assert.throws(() => encodeDdpHeader({ tagged: true, last: false, rsvd: 0, version: 1, rsvdUlp: 0, stag: 0, to: 1n << 64n }), RangeError);
-    assert.throws(() => encodeDdpHeader({ tagged: false, last: false, rsvd: 0, version: 1, rsvdUlp: 0, rsvdUlp32: 0, qn: -1, msn: 0, mo: 0 }), RangeError);
+    assert.throws(
+      () => encodeDdpHeader({ tagged: true, last: false, rsvd: 0, version: 1, rsvdUlp: 0, stag: 0, to: 1n << 64n }),
+      RangeError,
+    );
+    assert.throws(
+      () => encodeDdpHeader({ tagged: false, last: false, rsvd: 0, version: 1, rsvdUlp: 0, rsvdUlp32: 0, qn: -1, msn: 0, mo: 0 }),
+      RangeError,
+    );
   });
 });

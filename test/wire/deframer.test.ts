@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { concatUlpdu, copyUlpdu, copyUlpduPrefix, type DeframerOptions, type Fpdu, FpduDeframer, stringifyFpdu } from '../../src/wire/deframer.js';
+import {
+  concatUlpdu,
+  copyUlpdu,
+  copyUlpduPrefix,
+  type DeframerOptions,
+  type Fpdu,
+  FpduDeframer,
+  stringifyFpdu,
+} from '../../src/wire/deframer.js';
 import { MpaEcode, TerminateError, TermLayer } from '../../src/wire/errors.js';
 import { encodeFpdu, MarkerInserter } from '../../src/wire/mpa.js';
 import { concat, hex, Prng } from './helpers.js';
@@ -187,25 +195,35 @@ describe('FpduDeframer', () => {
 
   it('copyUlpdu copies any range across segments', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 1, maxLength: 400 }), fc.array(fc.nat(), { maxLength: 6 }), fc.nat(), fc.nat(), (u, cutSeeds, a, b) => {
-        const { wire } = buildStream([u], { crc: false, markers: false });
-        const lo = a % (u.length + 1);
-        const len = b % (u.length - lo + 1);
-        let done = false;
-        const d = new FpduDeframer({
-          maxUlpdu: 1000,
-          crc: false,
-          markers: false,
-          onFpdu: (f: Fpdu) => {
-            const dst = new Uint8Array(len + 3);
-            assert.equal(copyUlpdu(f, dst, 3, lo, len), len);
-            assert.deepEqual(dst.subarray(3), u.subarray(lo, lo + len));
-            done = true;
-          },
-        });
-        for (const c of splitAt(wire, cutSeeds.map((c) => c % (wire.length + 1)))) d.push(c);
-        assert.ok(done);
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 400 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.nat(),
+        fc.nat(),
+        (u, cutSeeds, a, b) => {
+          const { wire } = buildStream([u], { crc: false, markers: false });
+          const lo = a % (u.length + 1);
+          const len = b % (u.length - lo + 1);
+          let done = false;
+          const d = new FpduDeframer({
+            maxUlpdu: 1000,
+            crc: false,
+            markers: false,
+            onFpdu: (f: Fpdu) => {
+              const dst = new Uint8Array(len + 3);
+              assert.equal(copyUlpdu(f, dst, 3, lo, len), len);
+              assert.deepEqual(dst.subarray(3), u.subarray(lo, lo + len));
+              done = true;
+            },
+          });
+          for (const c of splitAt(
+            wire,
+            cutSeeds.map((c) => c % (wire.length + 1)),
+          ))
+            d.push(c);
+          assert.ok(done);
+        },
+      ),
     );
   });
 

@@ -65,10 +65,6 @@ export function assertTerminate(fn: () => unknown, layer: number, etype: number,
     caught = e;
   }
   assert.ok(caught instanceof TerminateError, `expected a TerminateError, got ${String(caught)}`);
-  assert.deepEqual(
-    { layer: caught.layer, etype: caught.etype, ecode: caught.ecode },
-    { layer, etype, ecode },
-    caught.message,
-  );
+  assert.deepEqual({ layer: caught.layer, etype: caught.etype, ecode: caught.ecode }, { layer, etype, ecode }, caught.message);
   return caught;
 }

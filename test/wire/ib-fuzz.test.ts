@@ -6,7 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeAeth, decodeBth, decodeIbPacket, encodeIbPacket, IB_OPCODES, type IbPacket, IbWireError, ibPadCount, newBth, solveIpv4Id } from '../../src/wire/ib/index.js';
+import {
+  decodeAeth,
+  decodeBth,
+  decodeIbPacket,
+  encodeIbPacket,
+  IB_OPCODES,
+  type IbPacket,
+  IbWireError,
+  ibPadCount,
+  newBth,
+  solveIpv4Id,
+} from '../../src/wire/ib/index.js';
 import { Prng, toHex } from './helpers.js';
 
 const RUNS = 100_000;
@@ -15,7 +26,10 @@ const SEED = 0x4b17;
 const SEEDS: Uint8Array[] = IB_OPCODES.flatMap((info, opcode) => {
   if (!info) return [];
   const len = info.payload ? (info.last ? 5 : 8) : 0;
-  const p: IbPacket = { bth: { ...newBth(opcode, 0x11, 0xfffffe), padCnt: ibPadCount(len), ackReq: true }, payload: new Uint8Array(len).fill(0xa5) };
+  const p: IbPacket = {
+    bth: { ...newBth(opcode, 0x11, 0xfffffe), padCnt: ibPadCount(len), ackReq: true },
+    payload: new Uint8Array(len).fill(0xa5),
+  };
   if (info.rethOffset >= 0) p.reth = { va: 0x1000n, rkey: 0x1234, dmaLen: 4096 };
   if (info.aethOffset >= 0) p.aeth = { syndrome: 0x1f, msn: 3 };
   if (info.atomicEthOffset >= 0) p.atomicEth = { va: 0x2000n, rkey: 1, swapAdd: 2n, compare: 3n };

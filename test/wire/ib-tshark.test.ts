@@ -57,7 +57,12 @@ function packets(): { pkt: IbPacket; want: string[] }[] {
     for (const len of sizes) {
       const payload = new Uint8Array(len).map((_, i) => (i * 13 + opcode) & 0xff);
       const p: IbPacket = {
-        bth: { ...newBth(opcode, 0x000011 + opcode, psn), padCnt: ibPadCount(len), ackReq: info.last, se: info.operation === 'send' && info.last },
+        bth: {
+          ...newBth(opcode, 0x000011 + opcode, psn),
+          padCnt: ibPadCount(len),
+          ackReq: info.last,
+          se: info.operation === 'send' && info.last,
+        },
         payload,
       };
       psn = (psn + 1) & 0xffffff;
@@ -111,22 +116,36 @@ describe('RoCEv2 pcap decodes in tshark as RRoCE', { skip: hasTshark ? false : '
         const fromA = i % 2 === 0;
         const src = fromA ? a : b;
         const dst = fromA ? b : a;
-        const wire = encodeIbPacket(pkt, { src: Uint8Array.from(src.ip.split('.').map(Number)), dst: Uint8Array.from(dst.ip.split('.').map(Number)), srcPort: src.port, dstPort: dst.port, ipId: 0 });
+        const wire = encodeIbPacket(pkt, {
+          src: Uint8Array.from(src.ip.split('.').map(Number)),
+          dst: Uint8Array.from(dst.ip.split('.').map(Number)),
+          srcPort: src.port,
+          dstPort: dst.port,
+          ipId: 0,
+        });
         wires.push(wire);
         w.udpDatagram({ src, dst, payload: wire, ipId: 0 });
       }
       w.close();
-      const bad = spawnSync('tshark', ['-r', file, ...TSHARK_IB_ARGS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], { encoding: 'utf8' });
+      const bad = spawnSync('tshark', ['-r', file, ...TSHARK_IB_ARGS, '-Y', '_ws.malformed || _ws.expert.severity >= "error"'], {
+        encoding: 'utf8',
+      });
       assert.equal(bad.status, 0, bad.stderr);
       assert.equal(bad.stdout.trim(), '', `malformed or error frames:\n${bad.stdout}`);
-      const r = spawnSync('tshark', ['-r', file, ...TSHARK_IB_ARGS, '-T', 'fields', '-E', 'separator=|', ...FIELDS.flatMap((f) => ['-e', f])], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      const r = spawnSync(
+        'tshark',
+        ['-r', file, ...TSHARK_IB_ARGS, '-T', 'fields', '-E', 'separator=|', ...FIELDS.flatMap((f) => ['-e', f])],
+        { encoding: 'utf8', maxBuffer: 64 << 20 },
+      );
       assert.equal(r.status, 0, r.stderr);
       const rows = r.stdout.trimEnd().split('\n');
       assert.equal(rows.length, ps.length);
       for (const [i, row] of rows.entries()) {
         const cols = row.split('|');
         // tshark prints numbers in decimal (or hex for some fields): normalise both ways.
-        const got = cols.slice(0, ps[i]!.want.length).map((c) => (c.startsWith('0x') ? BigInt(c).toString() : c === 'True' ? '1' : c === 'False' ? '0' : c));
+        const got = cols
+          .slice(0, ps[i]!.want.length)
+          .map((c) => (c.startsWith('0x') ? BigInt(c).toString() : c === 'True' ? '1' : c === 'False' ? '0' : c));
         assert.deepEqual(got, ps[i]!.want, `frame ${i + 1}`);
         const w4 = wires[i]!.subarray(wires[i]!.length - 4);
         const crc = BigInt(cols[FIELDS.length - 1]!);
@@ -152,17 +171,61 @@ describe('RoCEv2 over IPv6 in the pcap decodes in tshark', { skip: hasTshark ? f
         w.udpDatagram({ src, dst, payload: encodeIbPacket(pkt), ttl: 64 });
       }
       w.close();
-      const bad = spawnSync('tshark', ['-r', file, ...TSHARK_IB_ARGS, '-o', 'udp.check_checksum:TRUE', '-Y', '_ws.malformed || _ws.expert.severity >= "error" || udp.checksum.status == 0'], { encoding: 'utf8' });
+      const bad = spawnSync(
+        'tshark',
+        [
+          '-r',
+          file,
+          ...TSHARK_IB_ARGS,
+          '-o',
+          'udp.check_checksum:TRUE',
+          '-Y',
+          '_ws.malformed || _ws.expert.severity >= "error" || udp.checksum.status == 0',
+        ],
+        { encoding: 'utf8' },
+      );
       assert.equal(bad.status, 0, bad.stderr);
       assert.equal(bad.stdout.trim(), '', `malformed, error or bad-checksum frames:\n${bad.stdout}`);
-      const r = spawnSync('tshark', ['-r', file, ...TSHARK_IB_ARGS, '-o', 'udp.check_checksum:TRUE', '-T', 'fields', '-E', 'separator=|', '-e', 'ipv6.src', '-e', 'ipv6.dst', '-e', 'udp.srcport', '-e', 'udp.dstport', '-e', 'udp.checksum.status', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.bth.psn'], { encoding: 'utf8' });
+      const r = spawnSync(
+        'tshark',
+        [
+          '-r',
+          file,
+          ...TSHARK_IB_ARGS,
+          '-o',
+          'udp.check_checksum:TRUE',
+          '-T',
+          'fields',
+          '-E',
+          'separator=|',
+          '-e',
+          'ipv6.src',
+          '-e',
+          'ipv6.dst',
+          '-e',
+          'udp.srcport',
+          '-e',
+          'udp.dstport',
+          '-e',
+          'udp.checksum.status',
+          '-e',
+          'infiniband.bth.opcode',
+          '-e',
+          'infiniband.bth.psn',
+        ],
+        { encoding: 'utf8' },
+      );
       assert.equal(r.status, 0, r.stderr);
       const rows = r.stdout.trimEnd().split('\n');
       assert.equal(rows.length, ps.length);
       for (const [i, row] of rows.entries()) {
         const [s, d, sp, dp, ck, op, psn] = row.split('|');
         const fromA = i % 2 === 0;
-        assert.deepEqual([s, d, sp, dp], fromA ? ['fd77::1', 'fe80::5054:ff:fe4b:5002', '49152', '4791'] : ['fe80::5054:ff:fe4b:5002', 'fd77::1', '4791', '49152'], `frame ${i + 1}`);
+        assert.deepEqual(
+          [s, d, sp, dp],
+          fromA ? ['fd77::1', 'fe80::5054:ff:fe4b:5002', '49152', '4791'] : ['fe80::5054:ff:fe4b:5002', 'fd77::1', '4791', '49152'],
+          `frame ${i + 1}`,
+        );
         assert.equal(ck, '1', `frame ${i + 1}: UDP checksum status (Wireshark: 0 bad, 1 good, 2 unverified)`);
         assert.equal(BigInt(op!).toString(), String(ps[i]!.pkt.bth.opcode), `frame ${i + 1} opcode`);
         assert.equal(BigInt(psn!).toString(), String(ps[i]!.pkt.bth.psn), `frame ${i + 1} PSN`);

@@ -81,7 +81,14 @@ describe('ICRC (IBTA Vol. 1 §7.8.1, RoCEv2 Annex A17)', () => {
       0000 0000 0000 82fd 002a`);
     const ipHdr = frame.subarray(14, 34);
     const pkt = frame.subarray(42);
-    const ip: RoceIpHeader = { src: ipHdr.subarray(12, 16), dst: ipHdr.subarray(16, 20), srcPort: 0, dstPort: 4791, ipId: 0x718c, flagsFrag: 0x4000 };
+    const ip: RoceIpHeader = {
+      src: ipHdr.subarray(12, 16),
+      dst: ipHdr.subarray(16, 20),
+      srcPort: 0,
+      dstPort: 4791,
+      ipId: 0x718c,
+      flagsFrag: 0x4000,
+    };
     assert.equal(computeIcrc(ip, pkt), 0x2a00fd82);
     assert.equal(readIcrc(pkt), 0x2a00fd82);
     assert.ok(checkIcrc(ip, pkt));
@@ -135,7 +142,10 @@ describe('ICRC (IBTA Vol. 1 §7.8.1, RoCEv2 Annex A17)', () => {
   it('the IPv6 pseudo-header masks traffic class, flow label and hop limit, and covers the addresses', () => {
     const src = new Uint8Array(16).fill(1);
     const dst = new Uint8Array(16).fill(2);
-    const pkt = encodeIbPacket({ bth: newBth(IbOpcode.RC_SEND_ONLY, 17, 1), payload: new Uint8Array(8) }, { src, dst, srcPort: 4791, dstPort: 4791 });
+    const pkt = encodeIbPacket(
+      { bth: newBth(IbOpcode.RC_SEND_ONLY, 17, 1), payload: new Uint8Array(8) },
+      { src, dst, srcPort: 4791, dstPort: 4791 },
+    );
     assert.ok(checkIcrc({ src, dst, srcPort: 4791, dstPort: 4791 }, pkt));
     assert.ok(!checkIcrc({ src: dst, dst: src, srcPort: 4791, dstPort: 4791 }, pkt));
   });
@@ -150,7 +160,14 @@ describe('ICRC (IBTA Vol. 1 §7.8.1, RoCEv2 Annex A17)', () => {
         fc.integer({ min: 0, max: 300 }),
         fc.integer({ min: 0, max: 1 << 20 }),
         (ipId, df, len, flip) => {
-          const ip: RoceIpHeader = { src: ip4('10.0.0.1'), dst: ip4('10.0.0.2'), srcPort: 50000, dstPort: 4791, ipId, flagsFrag: df ? 0x4000 : 0 };
+          const ip: RoceIpHeader = {
+            src: ip4('10.0.0.1'),
+            dst: ip4('10.0.0.2'),
+            srcPort: 50000,
+            dstPort: 4791,
+            ipId,
+            flagsFrag: df ? 0x4000 : 0,
+          };
           const pay = new Uint8Array(len).map((_, i) => (i * 7 + len) & 0xff);
           const bth = { ...newBth(IbOpcode.RC_SEND_ONLY, 0x11, 5), padCnt: ibPadCount(len) };
           const pkt = encodeIbPacket({ bth, payload: pay }, ip);
@@ -176,7 +193,21 @@ describe('ICRC (IBTA Vol. 1 §7.8.1, RoCEv2 Annex A17)', () => {
 
 describe('BTH and extension headers (IBTA Vol. 1 §9.2, §9.3)', () => {
   it('golden: BTH with every field set', () => {
-    const h = { opcode: 0x0a, se: true, migReq: false, padCnt: 3, tver: 0, pkey: 0xffff, fecn: false, becn: true, resv6: 0, destQp: 0x123456, ackReq: true, resv7: 0, psn: 0xabcdef };
+    const h = {
+      opcode: 0x0a,
+      se: true,
+      migReq: false,
+      padCnt: 3,
+      tver: 0,
+      pkey: 0xffff,
+      fecn: false,
+      becn: true,
+      resv6: 0,
+      destQp: 0x123456,
+      ackReq: true,
+      resv7: 0,
+      psn: 0xabcdef,
+    };
     const b = hex('0a b0 ffff 40 123456 80 abcdef');
     assert.deepEqual(encodeBth(h), b);
     assert.deepEqual(decodeBth(b), h);
@@ -223,8 +254,21 @@ describe('BTH and extension headers (IBTA Vol. 1 §9.2, §9.3)', () => {
 describe('opcode table (IBTA Vol. 1 §9.2)', () => {
   it('has exactly the RC, UC and UD opcodes of the research notes, with their headers in order', () => {
     const ours = IB_OPCODES.flatMap((i, op) => (i ? [op] : []));
-    assert.deepEqual(ours, Object.keys(REF_OPCODES).map(Number).sort((a, b) => a - b));
-    const names: Record<string, string> = { reth: 'rethOffset', aeth: 'aethOffset', atomicEth: 'atomicEthOffset', atomicAckEth: 'atomicAckEthOffset', deth: 'dethOffset', immDt: 'immDtOffset', ieth: 'iethOffset' };
+    assert.deepEqual(
+      ours,
+      Object.keys(REF_OPCODES)
+        .map(Number)
+        .sort((a, b) => a - b),
+    );
+    const names: Record<string, string> = {
+      reth: 'rethOffset',
+      aeth: 'aethOffset',
+      atomicEth: 'atomicEthOffset',
+      atomicAckEth: 'atomicAckEthOffset',
+      deth: 'dethOffset',
+      immDt: 'immDtOffset',
+      ieth: 'iethOffset',
+    };
     const sizes: Record<string, number> = { reth: 16, aeth: 4, atomicEth: 28, atomicAckEth: 8, deth: 8, immDt: 4, ieth: 4 };
     for (const op of ours) {
       const i = IB_OPCODES[op]!;
@@ -280,34 +324,51 @@ const NN = { noNullPrototype: true } as const;
 const validSyndrome = fc.oneof(fc.integer({ min: 0, max: 0x3f }), fc.integer({ min: 0x60, max: 0x64 }));
 
 export const arbIbPacket: fc.Arbitrary<IbPacket> = fc
-  .record({
-    opcode: fc.constantFrom(...Object.keys(REF_OPCODES).map(Number)),
-    se: fc.boolean(),
-    migReq: fc.boolean(),
-    pkey: fc.integer({ min: 0, max: 0xffff }),
-    fecn: fc.boolean(),
-    becn: fc.boolean(),
-    resv6: fc.integer({ min: 0, max: 63 }),
-    destQp: fc.integer({ min: 0, max: 0xffffff }),
-    ackReq: fc.boolean(),
-    resv7: fc.integer({ min: 0, max: 127 }),
-    psn: fc.integer({ min: 0, max: 0xffffff }),
-    payload: fc.uint8Array({ maxLength: 70 }),
-    reth: fc.record({ va: u64, rkey: u32, dmaLen: u32 }, NN),
-    aeth: fc.record({ syndrome: validSyndrome, msn: fc.integer({ min: 0, max: 0xffffff }) }, NN),
-    atomicEth: fc.record({ va: u64, rkey: u32, swapAdd: u64, compare: u64 }, NN),
-    atomicAckEth: fc.record({ origData: u64 }, NN),
-    deth: fc.record({ qkey: u32, resv8: fc.integer({ min: 0, max: 255 }), srcQp: fc.integer({ min: 0, max: 0xffffff }) }, NN),
-    immDt: u32,
-    ieth: u32,
-  }, NN)
+  .record(
+    {
+      opcode: fc.constantFrom(...Object.keys(REF_OPCODES).map(Number)),
+      se: fc.boolean(),
+      migReq: fc.boolean(),
+      pkey: fc.integer({ min: 0, max: 0xffff }),
+      fecn: fc.boolean(),
+      becn: fc.boolean(),
+      resv6: fc.integer({ min: 0, max: 63 }),
+      destQp: fc.integer({ min: 0, max: 0xffffff }),
+      ackReq: fc.boolean(),
+      resv7: fc.integer({ min: 0, max: 127 }),
+      psn: fc.integer({ min: 0, max: 0xffffff }),
+      payload: fc.uint8Array({ maxLength: 70 }),
+      reth: fc.record({ va: u64, rkey: u32, dmaLen: u32 }, NN),
+      aeth: fc.record({ syndrome: validSyndrome, msn: fc.integer({ min: 0, max: 0xffffff }) }, NN),
+      atomicEth: fc.record({ va: u64, rkey: u32, swapAdd: u64, compare: u64 }, NN),
+      atomicAckEth: fc.record({ origData: u64 }, NN),
+      deth: fc.record({ qkey: u32, resv8: fc.integer({ min: 0, max: 255 }), srcQp: fc.integer({ min: 0, max: 0xffffff }) }, NN),
+      immDt: u32,
+      ieth: u32,
+    },
+    NN,
+  )
   .map((r) => {
     const info = IB_OPCODES[r.opcode]!;
     let payload = info.payload ? r.payload : new Uint8Array(0);
     // Only the last packet of a message may be short (pad ≠ 0).
     if (!info.last) payload = payload.subarray(0, payload.length & ~3);
     const p: IbPacket = {
-      bth: { opcode: r.opcode, se: r.se, migReq: r.migReq, padCnt: ibPadCount(payload.length), tver: 0, pkey: r.pkey, fecn: r.fecn, becn: r.becn, resv6: r.resv6, destQp: r.destQp, ackReq: r.ackReq, resv7: r.resv7, psn: r.psn },
+      bth: {
+        opcode: r.opcode,
+        se: r.se,
+        migReq: r.migReq,
+        padCnt: ibPadCount(payload.length),
+        tver: 0,
+        pkey: r.pkey,
+        fecn: r.fecn,
+        becn: r.becn,
+        resv6: r.resv6,
+        destQp: r.destQp,
+        ackReq: r.ackReq,
+        resv7: r.resv7,
+        psn: r.psn,
+      },
       payload,
     };
     if (info.rethOffset >= 0) p.reth = r.reth;
@@ -358,13 +419,20 @@ describe('whole packets', () => {
     const bth = newBth(IbOpcode.RC_SEND_ONLY, 1, 0);
     assert.throws(() => encodeIbPacket({ bth, payload: new Uint8Array(0), reth: { va: 0n, rkey: 0, dmaLen: 0 } }), /has no RETH/);
     assert.throws(() => encodeIbPacket({ bth: newBth(IbOpcode.RC_RDMA_WRITE_ONLY, 1, 0), payload: new Uint8Array(0) }), /needs RETH/);
-    assert.throws(() => encodeIbPacket({ bth: newBth(IbOpcode.RC_ACKNOWLEDGE, 1, 0), aeth: { syndrome: 0x1f, msn: 0 }, payload: new Uint8Array(4) }), /no payload/);
+    assert.throws(
+      () => encodeIbPacket({ bth: newBth(IbOpcode.RC_ACKNOWLEDGE, 1, 0), aeth: { syndrome: 0x1f, msn: 0 }, payload: new Uint8Array(4) }),
+      /no payload/,
+    );
     assert.throws(() => encodeIbPacket({ bth, payload: new Uint8Array(3) }), /PadCnt/);
     assert.throws(() => encodeIbPacket({ bth: newBth(0x15, 1, 0), payload: new Uint8Array(0) }), /unsupported opcode/);
   });
 
   it('decode drops: unknown opcode, truncation, odd lengths, payload or pad where none may be', () => {
-    const ack = encodeIbPacket({ bth: newBth(IbOpcode.RC_ACKNOWLEDGE, 1, 0), aeth: { syndrome: 0x1f, msn: 0 }, payload: new Uint8Array(0) });
+    const ack = encodeIbPacket({
+      bth: newBth(IbOpcode.RC_ACKNOWLEDGE, 1, 0),
+      aeth: { syndrome: 0x1f, msn: 0 },
+      payload: new Uint8Array(0),
+    });
     assertDrop(() => decodeIbPacket(Uint8Array.from([0x15, ...ack.subarray(1)])), IbDropReason.Opcode);
     assertDrop(() => decodeIbPacket(ack.subarray(0, 16)), IbDropReason.Truncated);
     assertDrop(() => decodeIbPacket(new Uint8Array([...ack, 0, 0, 0, 0])), IbDropReason.Length);

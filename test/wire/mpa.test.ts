@@ -38,25 +38,31 @@ const MPA = 0;
 // no CRC): key, flags 0x10 (S), revision 2, PD_Length 4, IRD/ORD word 0x0001 0x0001.
 const SIW_REQUEST = hex('4d 50 41 20 49 44 20 52 65 71 20 46 72 61 6d 65 10 02 00 04 00 01 00 01');
 
-const arbIrdOrd: fc.Arbitrary<MpaIrdOrd> = fc.record({
-  ird: fc.integer({ min: 0, max: 0x3fff }),
-  ord: fc.integer({ min: 0, max: 0x3fff }),
-  peerToPeer: fc.boolean(),
-  zeroLengthSendRtr: fc.boolean(),
-  zeroLengthWriteRtr: fc.boolean(),
-  zeroLengthReadRtr: fc.boolean(),
-}, { noNullPrototype: true });
+const arbIrdOrd: fc.Arbitrary<MpaIrdOrd> = fc.record(
+  {
+    ird: fc.integer({ min: 0, max: 0x3fff }),
+    ord: fc.integer({ min: 0, max: 0x3fff }),
+    peerToPeer: fc.boolean(),
+    zeroLengthSendRtr: fc.boolean(),
+    zeroLengthWriteRtr: fc.boolean(),
+    zeroLengthReadRtr: fc.boolean(),
+  },
+  { noNullPrototype: true },
+);
 
-const arbReqRep: fc.Arbitrary<MpaReqRep> = fc.record({
-  type: fc.constantFrom('request' as const, 'reply' as const),
-  markers: fc.boolean(),
-  crc: fc.boolean(),
-  reject: fc.boolean(),
-  enhanced: fc.boolean(),
-  res: fc.integer({ min: 0, max: 15 }),
-  revision: fc.constantFrom(1, 2),
-  privateData: fc.uint8Array({ minLength: 4, maxLength: MPA_MAX_PRIVATE_DATA }),
-}, { noNullPrototype: true });
+const arbReqRep: fc.Arbitrary<MpaReqRep> = fc.record(
+  {
+    type: fc.constantFrom('request' as const, 'reply' as const),
+    markers: fc.boolean(),
+    crc: fc.boolean(),
+    reject: fc.boolean(),
+    enhanced: fc.boolean(),
+    res: fc.integer({ min: 0, max: 15 }),
+    revision: fc.constantFrom(1, 2),
+    privateData: fc.uint8Array({ minLength: 4, maxLength: MPA_MAX_PRIVATE_DATA }),
+  },
+  { noNullPrototype: true },
+);
 
 describe('MPA Request/Reply frames (RFC 5044 §7.1.1, RFC 6581)', () => {
   it('keys are the ASCII strings of RFC 5044', () => {
@@ -96,7 +102,16 @@ describe('MPA Request/Reply frames (RFC 5044 §7.1.1, RFC 6581)', () => {
     assert.equal(r.frame.revision, 1);
     assert.deepEqual(r.frame.privateData, hex('616263'));
     assert.deepEqual(
-      encodeMpaReqRep({ type: 'reply', markers: true, crc: true, reject: true, enhanced: false, res: 0, revision: 1, privateData: hex('616263') }),
+      encodeMpaReqRep({
+        type: 'reply',
+        markers: true,
+        crc: true,
+        reject: true,
+        enhanced: false,
+        res: 0,
+        revision: 1,
+        privateData: hex('616263'),
+      }),
       bytes,
     );
   });
@@ -144,7 +159,16 @@ describe('MPA Request/Reply frames (RFC 5044 §7.1.1, RFC 6581)', () => {
 
   it('a frame of the wrong type for this side is invalid (0x04)', () => {
     assertTerminate(() => decodeMpaReqRep(SIW_REQUEST, 'reply'), LLP, MPA, MpaEcode.InvalidRequestReply);
-    const rep = encodeMpaReqRep({ type: 'reply', markers: false, crc: false, reject: false, enhanced: false, res: 0, revision: 1, privateData: new Uint8Array(0) });
+    const rep = encodeMpaReqRep({
+      type: 'reply',
+      markers: false,
+      crc: false,
+      reject: false,
+      enhanced: false,
+      res: 0,
+      revision: 1,
+      privateData: new Uint8Array(0),
+    });
     assertTerminate(() => decodeMpaReqRep(rep.subarray(0, 12), 'request'), LLP, MPA, MpaEcode.InvalidRequestReply);
   });
 
@@ -172,7 +196,17 @@ describe('MPA Request/Reply frames (RFC 5044 §7.1.1, RFC 6581)', () => {
 
   it('encode refuses private data over 512 octets', () => {
     assert.throws(
-      () => encodeMpaReqRep({ type: 'request', markers: false, crc: false, reject: false, enhanced: false, res: 0, revision: 1, privateData: new Uint8Array(513) }),
+      () =>
+        encodeMpaReqRep({
+          type: 'request',
+          markers: false,
+          crc: false,
+          reject: false,
+          enhanced: false,
+          res: 0,
+          revision: 1,
+          privateData: new Uint8Array(513),
+        }),
       RangeError,
     );
   });
@@ -202,7 +236,18 @@ describe('RFC 6581 IRD/ORD word', () => {
   });
 
   it('rejects 15-bit depths on encode and short private data on decode', () => {
-    assert.throws(() => encodeMpaIrdOrd({ ird: 0x4000, ord: 0, peerToPeer: false, zeroLengthSendRtr: false, zeroLengthWriteRtr: false, zeroLengthReadRtr: false }), RangeError);
+    assert.throws(
+      () =>
+        encodeMpaIrdOrd({
+          ird: 0x4000,
+          ord: 0,
+          peerToPeer: false,
+          zeroLengthSendRtr: false,
+          zeroLengthWriteRtr: false,
+          zeroLengthReadRtr: false,
+        }),
+      RangeError,
+    );
     assertTerminate(() => decodeMpaIrdOrd(hex('000100')), LLP, MPA, MpaEcode.InvalidRequestReply);
   });
 });
@@ -383,7 +428,10 @@ describe('Markers (RFC 5044 §4.2, §4.3)', () => {
     const big = new Uint8Array(2000).fill(7);
     const segs = new MarkerInserter(0).frame([big], false);
     const views = segs.filter((s) => s.buffer === big.buffer);
-    assert.equal(views.reduce((n, s) => n + s.length, 0), 2000);
+    assert.equal(
+      views.reduce((n, s) => n + s.length, 0),
+      2000,
+    );
   });
 
   it('Marker codec: 16 reserved bits then the big-endian FPDUPTR', () => {

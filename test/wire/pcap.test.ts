@@ -122,7 +122,10 @@ describe('PcapWriter', () => {
       segs.map((s) => s.payload.length),
       [PCAP_MAX_TCP_PAYLOAD, PCAP_MAX_TCP_PAYLOAD, 150_000 - 2 * PCAP_MAX_TCP_PAYLOAD],
     );
-    assert.deepEqual(segs.map((s) => s.seq), [0, PCAP_MAX_TCP_PAYLOAD, 2 * PCAP_MAX_TCP_PAYLOAD]);
+    assert.deepEqual(
+      segs.map((s) => s.seq),
+      [0, PCAP_MAX_TCP_PAYLOAD, 2 * PCAP_MAX_TCP_PAYLOAD],
+    );
     assert.deepEqual(concat(segs.map((s) => s.payload)), data);
   });
 

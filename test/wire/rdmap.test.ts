@@ -153,7 +153,10 @@ describe('RDMAP headers: golden vectors worked out from RFC 5040/5041/7306', () 
     assert.equal(header.opcode, RdmapOpcode.SendSEInvalidate);
     assert.equal(header.ddp.last, false);
     assert.ok(!header.ddp.tagged && header.ddp.rsvdUlp32 === 0xcafebabe && header.ddp.msn === 7 && header.ddp.mo === 256);
-    assert.equal(stringifyRdmapHeader(header), 'RDMAP Send with SE and Invalidate [DDP U ulp=0x46 ulp32=0xcafebabe QN=0 MSN=7 MO=256] InvSTag=0xcafebabe');
+    assert.equal(
+      stringifyRdmapHeader(header),
+      'RDMAP Send with SE and Invalidate [DDP U ulp=0x46 ulp32=0xcafebabe QN=0 MSN=7 MO=256] InvSTag=0xcafebabe',
+    );
     const s = new RdmapHeaderStruct();
     decodeRdmapHeaderInto(bytes, 0, bytes.length, s);
     assert.equal(s.invalidateStag, 0xcafebabe);
@@ -248,13 +251,33 @@ describe('RDMAP decode errors (RFC 5040 §7.3, RFC 5041 §7)', () => {
   });
 
   it('an opcode in the wrong buffer model → Unexpected OpCode', () => {
-    assertTerminate(() => decodeRdmapHeader(hex('c1 43 00000000 0000000000000000')), TermLayer.RDMAP, RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode);
-    assertTerminate(() => decodeRdmapHeader(hex('41 40 00000000 00000000 00000001 00000000')), TermLayer.RDMAP, RdmapEtype.RemoteOperation, RdmapEcode.UnexpectedOpcode);
+    assertTerminate(
+      () => decodeRdmapHeader(hex('c1 43 00000000 0000000000000000')),
+      TermLayer.RDMAP,
+      RdmapEtype.RemoteOperation,
+      RdmapEcode.UnexpectedOpcode,
+    );
+    assertTerminate(
+      () => decodeRdmapHeader(hex('41 40 00000000 00000000 00000001 00000000')),
+      TermLayer.RDMAP,
+      RdmapEtype.RemoteOperation,
+      RdmapEcode.UnexpectedOpcode,
+    );
   });
 
   it('an untagged message on another queue → DDP/Untagged/Invalid QN', () => {
-    assertTerminate(() => decodeRdmapHeader(hex('41 43 00000000 00000001 00000001 00000000')), TermLayer.DDP, DdpEtype.UntaggedBuffer, DdpUntaggedEcode.InvalidQn);
-    assertTerminate(() => decodeRdmapHeader(hex('41 47 00000000 00000000 00000001 00000000')), TermLayer.DDP, DdpEtype.UntaggedBuffer, DdpUntaggedEcode.InvalidQn);
+    assertTerminate(
+      () => decodeRdmapHeader(hex('41 43 00000000 00000001 00000001 00000000')),
+      TermLayer.DDP,
+      DdpEtype.UntaggedBuffer,
+      DdpUntaggedEcode.InvalidQn,
+    );
+    assertTerminate(
+      () => decodeRdmapHeader(hex('41 47 00000000 00000000 00000001 00000000')),
+      TermLayer.DDP,
+      DdpEtype.UntaggedBuffer,
+      DdpUntaggedEcode.InvalidQn,
+    );
   });
 
   it('truncated: shorter than the DDP header → DDP catastrophic; than the RDMAP header → RDMAP Unspecified', () => {
@@ -315,7 +338,11 @@ describe('fast decoder vs the naive reference decoder', () => {
         b[0] = (b[0]! & 0xfc) | 1;
         b[1] = (b[1]! & 0x3f) | 0x40;
       }
-      assert.deepEqual(outcome(() => decodeRdmapHeader(b)), outcome(() => referenceDecode(b)), toHex(b));
+      assert.deepEqual(
+        outcome(() => decodeRdmapHeader(b)),
+        outcome(() => referenceDecode(b)),
+        toHex(b),
+      );
     }
   });
 

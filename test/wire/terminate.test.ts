@@ -96,7 +96,10 @@ describe('Terminate (RFC 5040 §4.8)', () => {
       srcStag: 0x55667788,
       srcTo: 0xa000n,
     });
-    assert.match(stringifyTerminate(t), /^Terminate RDMAP\/Remote Protection Error\/Invalid STag \(0x00\/0x01\/0x00\) M D R len=46 \[DDP U L ulp=0x41 QN=1 MSN=3 MO=0\] \[RR sink=0x11223344@0x2000 size=4096 src=0x55667788@0xa000\]$/);
+    assert.match(
+      stringifyTerminate(t),
+      /^Terminate RDMAP\/Remote Protection Error\/Invalid STag \(0x00\/0x01\/0x00\) M D R len=46 \[DDP U L ulp=0x41 QN=1 MSN=3 MO=0\] \[RR sink=0x11223344@0x2000 size=4096 src=0x55667788@0xa000\]$/,
+    );
   });
 
   it('golden: an LLP CRC error has no segment to copy: Terminate Control only', () => {
@@ -185,7 +188,13 @@ describe('TerminateError and the code tables', () => {
     );
     assert.deepEqual([DdpEtype.LocalCatastrophic, DdpEtype.TaggedBuffer, DdpEtype.UntaggedBuffer, DdpEtype.ReservedForLlp], [0, 1, 2, 3]);
     assert.deepEqual(
-      [DdpTaggedEcode.InvalidStag, DdpTaggedEcode.BaseOrBounds, DdpTaggedEcode.StagNotAssociated, DdpTaggedEcode.ToWrap, DdpTaggedEcode.InvalidVersion],
+      [
+        DdpTaggedEcode.InvalidStag,
+        DdpTaggedEcode.BaseOrBounds,
+        DdpTaggedEcode.StagNotAssociated,
+        DdpTaggedEcode.ToWrap,
+        DdpTaggedEcode.InvalidVersion,
+      ],
       [0, 1, 2, 3, 4],
     );
     assert.deepEqual(

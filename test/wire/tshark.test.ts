@@ -131,7 +131,12 @@ function fpdus(markers: boolean): Sent[] {
   }
   add(
     true,
-    { ddp: { tagged: true, last: true, rsvd: 0, version: 1, rsvdUlp: 0, stag: 0x1234, to: 0x7f0000001000n }, version: 1, rsvd: 0, opcode: RdmapOpcode.Write },
+    {
+      ddp: { tagged: true, last: true, rsvd: 0, version: 1, rsvdUlp: 0, stag: 0x1234, to: 0x7f0000001000n },
+      version: 1,
+      rsvd: 0,
+      opcode: RdmapOpcode.Write,
+    },
     big ? 2000 : 64,
   );
   const rrHdr: RdmapHeader = {
@@ -144,7 +149,12 @@ function fpdus(markers: boolean): Sent[] {
   add(true, rrHdr);
   add(
     false,
-    { ddp: { tagged: true, last: true, rsvd: 0, version: 1, rsvdUlp: 0, stag: 0x11, to: 0x2000n }, version: 1, rsvd: 0, opcode: RdmapOpcode.ReadResponse },
+    {
+      ddp: { tagged: true, last: true, rsvd: 0, version: 1, rsvdUlp: 0, stag: 0x11, to: 0x2000n },
+      version: 1,
+      rsvd: 0,
+      opcode: RdmapOpcode.ReadResponse,
+    },
     big ? 1500 : 40,
   );
   if (markers) {
@@ -185,9 +195,19 @@ function writeConnection(w: PcapWriter, firstFrame: number, portA: number, marke
   const rows = new Map<number, Row>();
   const c = w.tcpConnection({ ip: '10.0.0.1', port: portA }, { ip: '10.0.0.2', port: portA + 10000 });
   let frame = firstFrame + 3; // after SYN, SYN-ACK, ACK
-  const pd = encodeMpaIrdOrd({ ird: 8, ord: 8, peerToPeer: false, zeroLengthSendRtr: false, zeroLengthWriteRtr: false, zeroLengthReadRtr: false });
+  const pd = encodeMpaIrdOrd({
+    ird: 8,
+    ord: 8,
+    peerToPeer: false,
+    zeroLengthSendRtr: false,
+    zeroLengthWriteRtr: false,
+    zeroLengthReadRtr: false,
+  });
   for (const type of ['request', 'reply'] as const) {
-    c.send(type === 'request', encodeMpaReqRep({ type, markers, crc: true, reject: false, enhanced: true, res: 0, revision: 2, privateData: pd }));
+    c.send(
+      type === 'request',
+      encodeMpaReqRep({ type, markers, crc: true, reject: false, enhanced: true, res: 0, revision: 2, privateData: pd }),
+    );
     rows.set(frame++, {
       'tcp.srcport': String(type === 'request' ? portA : portA + 10000),
       'iwarp_mpa.rev': '2',

@@ -128,6 +128,5 @@ export function addressToGid(address: string): Uint8Array | null {
 
 /** An address's canonical text: IPv4 as is, IPv6 as {@link ipv6Text} without its scope (an IPv4-mapped IPv6 address as IPv4). */
 export function canonicalAddress(a: string): string {
-  return isIpv6Address(a) ? gidToAddress(ipv6Bytes(a)) ?? '::' : a;
+  return isIpv6Address(a) ? (gidToAddress(ipv6Bytes(a)) ?? '::') : a;
 }
-
