@@ -51,7 +51,6 @@ import type {
 import { type Client, deregClientMr } from './client.js';
 import { preloadAddon } from './native.js';
 import { PreloadOp, uintField } from './protocol.js';
-import { GRH_LEN } from '../wire/ib/constants.js';
 
 const log = logger('daemon');
 
@@ -471,7 +470,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       if (!ctx || port === null) return { errno: EINVAL };
       const wc = unflatten(m, 'wc.') as In<ibv_wc>;
       const ah = {} as ibv_ah_attr;
-      if (initAhFromWc(ctx, port, wc, grh && grh.length === GRH_LEN ? grh : null, ah) !== 0) return { errno: lastErr() };
+      if (initAhFromWc(ctx, port, wc, grh && grh.length === 40 ? grh : null, ah) !== 0) return { errno: lastErr() };
       return { errno: 0, fields: flatten(ah, 'ah_attr.', []) };
     }
     case PreloadOp.CREATE_SRQ: {
