@@ -150,8 +150,8 @@ test('interop B: softrdma rping -c → guest rping -s (Linux siw), 64 B and -S 6
       assert.ok(up, `the guest did not boot:\n${guest.lines.join('\n')}`);
       for (const c of cases)
         results.push(
-          // The emulated guest's siw takes 0.6-0.9 s per 64 KiB ping under load (it receives each
-          // ping's RDMA Write as about 45 FPDUs): 100 of them get two minutes.
+          // The emulated guest's siw takes 0.6-0.9 s per 64 KiB ping under load (it sends each
+          // ping's RDMA Write out as about 45 FPDUs): 100 of them get two minutes.
           await host(
             h.dir,
             ['rping', '-c', '-a', GUEST_IP, '-p', String(c.port), '-C', String(COUNT), '-V', '-v', ...c.size],
