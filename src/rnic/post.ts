@@ -80,28 +80,6 @@ export interface SqWrIn {
   atomic?: AtomicArgs;
 }
 
-/**
- * The WR types each IB service carries (IBTA Vol. 1 §9.8.3 Table 38 "Service Types and
- * Operations"; local memory operations on connected services): UD sends datagrams only; UC
- * has no RDMA Read, atomics or Send with Invalidate.
- */
-function serviceCarries(qp: Qp, t: RiWrType): boolean {
-  switch (qp.service) {
-    case 'UD':
-      return t === RiWrType.SEND || t === RiWrType.SEND_IMMEDIATE;
-    case 'UC':
-      return (
-        t !== RiWrType.RDMA_READ &&
-        t !== RiWrType.RDMA_READ_LOCAL_INVALIDATE &&
-        t !== RiWrType.SEND_INVALIDATE &&
-        t !== RiWrType.COMPARE_AND_SWAP &&
-        t !== RiWrType.FETCH_AND_ADD
-      );
-    default:
-      return true;
-  }
-}
-
 /** IB states in which the SQ takes no WR (IBTA Vol. 1 §10.3.1: Reset, Init, RTR). */
 function ibSqClosed(s: RiQpState): boolean {
   return s === RiQpState.IDLE || s === RiQpState.INITIALIZED || s === RiQpState.READY_TO_RECEIVE;
@@ -163,7 +141,8 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   const row = wrRow(t);
   if (!row) return RiRet.WR_INVALID_TYPE;
   if (!row.transports.includes(qp.rnic.config.transport)) return row.unsupported;
-  if (qp.isIb && !serviceCarries(qp, t)) return RiRet.WR_INVALID_TYPE;
+  // The QP's service must carry it (the table's services column; iWARP QPs are RC).
+  if (!row.services.includes(qp.service)) return RiRet.WR_INVALID_TYPE;
   if ((wr.flags & ~RI_WR_ALL_FLAGS) !== 0 || (wr.flags & ~allowedFlags(row)) !== 0) return RiRet.WR_INVALID_FLAGS;
   if (row.needs === 'atomics') {
     if (!wr.atomic || !atomicArgsValid(wr.atomic)) return RiRet.INVALID_PARAMETER;

@@ -71,19 +71,6 @@ const READ_REMOTE_STATUS: Readonly<Record<number, RiWcStatus>> = {
   [Fault.IRD_EXCEEDED]: RiWcStatus.REMOTE_INVALID_REQ_ERROR,
 };
 
-/** The transmit op of each wire WR type. */
-const TX_OP_OF_WR: Readonly<Record<number, TxOp>> = {
-  [RiWrType.SEND]: TxOp.SEND,
-  [RiWrType.SEND_INVALIDATE]: TxOp.SEND_INVALIDATE,
-  [RiWrType.RDMA_WRITE]: TxOp.RDMA_WRITE,
-  [RiWrType.RDMA_READ]: TxOp.READ_REQUEST,
-  [RiWrType.RDMA_READ_LOCAL_INVALIDATE]: TxOp.READ_REQUEST,
-  [RiWrType.SEND_IMMEDIATE]: TxOp.SEND_IMM,
-  [RiWrType.RDMA_WRITE_IMMEDIATE]: TxOp.RDMA_WRITE,
-  [RiWrType.COMPARE_AND_SWAP]: TxOp.ATOMIC_REQUEST,
-  [RiWrType.FETCH_AND_ADD]: TxOp.ATOMIC_REQUEST,
-};
-
 export class Requester {
   readonly #seg: TxSeg = newTxSeg();
   readonly #access: AccessOut = { target: null, offset: 0, obj: null };
@@ -238,7 +225,7 @@ export class Requester {
       w.state = WqeState.ACTIVE;
       w.bytesSent = 0;
     }
-    const op = TX_OP_OF_WR[w.type]!;
+    const op = WR_TABLE[w.type]!.txOp!;
     const n = Math.min(t.maxPayload(op), w.totalLen - w.bytesSent);
     const s = resetTxSeg(this.#seg);
     s.op = op;

@@ -8,6 +8,8 @@
  */
 import { RiRet } from '../rnicpi/status.js';
 import { RiWcType, RiWrFlags, RiWrType } from '../rnicpi/types.js';
+import type { IbService } from './qp-states.js';
+import { TxOp } from './transport.js';
 
 /** What a WR's SGL means. */
 export enum SglRole {
@@ -59,6 +61,15 @@ export interface WrRow {
   readonly wcType: RiWcType;
   /** Transports that carry it. */
   readonly transports: readonly TransportKind[];
+  /**
+   * The services whose QPs carry it (IBTA Vol. 1 §9.8.3 Table 38 "Service Types and Operations",
+   * as Linux rxe's `rxe_wr_opcode_info[].mask[qpt]`): UD sends datagrams only; UC has no RDMA
+   * Read, atomics or Send with Invalidate; local memory operations need a connected service.
+   * iWARP QPs are RC.
+   */
+  readonly services: readonly IbService[];
+  /** What the requester hands the transport for it, or null for a local operation. */
+  readonly txOp: TxOp | null;
   /** The post-time error on a transport that does not carry it (RNICPI §6.9 notes). */
   readonly unsupported: RiRet;
   /**
@@ -82,167 +93,34 @@ const RF = RiWrFlags.READ_FENCE_FLAG;
 const LF = RiWrFlags.LOCAL_FENCE_FLAG;
 const ALL: readonly TransportKind[] = ['iwarp', 'loopback', 'rocev2'];
 const INVALID = RiRet.WR_INVALID_TYPE;
+const RC_UC_UD: readonly IbService[] = ['RC', 'UC', 'UD'];
+const RC_UC: readonly IbService[] = ['RC', 'UC'];
+const RC: readonly IbService[] = ['RC'];
 
+// biome-ignore format: a table, one row per line
 const ROWS: readonly WrRow[] = [
-  // type                                name               flags   sgl             sge limit              max  remote     exec            WC type
-  row(RiWrType.SEND, 'Send', SE | RF, SglRole.SOURCE, SgeLimit.SEND, 0, 'none', WrExec.MESSAGE, RiWcType.SEND, ALL, INVALID),
-  row(
-    RiWrType.SEND_INVALIDATE,
-    'Send with Invalidate',
-    SE | RF,
-    SglRole.SOURCE,
-    SgeLimit.SEND,
-    0,
-    'stag',
-    WrExec.MESSAGE,
-    RiWcType.SEND,
-    ALL,
-    INVALID,
-  ),
-  row(
-    RiWrType.RDMA_WRITE,
-    'RDMA Write',
-    RF,
-    SglRole.SOURCE,
-    SgeLimit.RDMA_WRITE,
-    0,
-    'address',
-    WrExec.MESSAGE,
-    RiWcType.RDMA_WRITE,
-    ALL,
-    INVALID,
-  ),
-  row(RiWrType.RDMA_READ, 'RDMA Read', 0, SglRole.SINK, SgeLimit.RDMA_READ, 0, 'address', WrExec.REQUEST, RiWcType.RDMA_READ, ALL, INVALID),
-  row(
-    RiWrType.RDMA_READ_LOCAL_INVALIDATE,
-    'RDMA Read with Local Invalidate',
-    0,
-    SglRole.SINK,
-    SgeLimit.RDMA_READ,
-    1,
-    'address',
-    WrExec.REQUEST,
-    RiWcType.RDMA_READ_LOCAL_INVALIDATE,
-    ['iwarp', 'loopback'],
-    INVALID,
-  ),
-  row(RiWrType.BIND, 'Bind Memory Window', 0, SglRole.NONE, SgeLimit.NONE, 0, 'none', WrExec.LOCAL, RiWcType.BIND, ALL, INVALID),
-  row(
-    RiWrType.FAST_REGISTER,
-    'Fast-Register',
-    0,
-    SglRole.NONE,
-    SgeLimit.NONE,
-    0,
-    'none',
-    WrExec.LOCAL,
-    RiWcType.FAST_REGISTER,
-    ALL,
-    INVALID,
-  ),
-  row(
-    RiWrType.LOCAL_INVALIDATE_MR,
-    'Local Invalidate (MR)',
-    LF,
-    SglRole.NONE,
-    SgeLimit.NONE,
-    0,
-    'none',
-    WrExec.LOCAL,
-    RiWcType.LOCAL_INVALIDATE,
-    ALL,
-    INVALID,
-  ),
-  row(
-    RiWrType.LOCAL_INVALIDATE_MW,
-    'Local Invalidate (MW)',
-    LF,
-    SglRole.NONE,
-    SgeLimit.NONE,
-    0,
-    'none',
-    WrExec.LOCAL,
-    RiWcType.LOCAL_INVALIDATE,
-    ALL,
-    INVALID,
-  ),
+  row({ type: RiWrType.SEND, name: 'Send', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'none', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND, transports: ALL, services: RC_UC_UD, unsupported: INVALID }),
+  row({ type: RiWrType.SEND_INVALIDATE, name: 'Send with Invalidate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'stag', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND_INVALIDATE, transports: ALL, services: RC, unsupported: INVALID }),
+  row({ type: RiWrType.RDMA_WRITE, name: 'RDMA Write', flags: RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.RDMA_WRITE, maxSges: 0, remote: 'address', exec: WrExec.MESSAGE, wcType: RiWcType.RDMA_WRITE, txOp: TxOp.RDMA_WRITE, transports: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.RDMA_READ, name: 'RDMA Read', flags: 0, sgl: SglRole.SINK, sgeLimit: SgeLimit.RDMA_READ, maxSges: 0, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.RDMA_READ, txOp: TxOp.READ_REQUEST, transports: ALL, services: RC, unsupported: INVALID }),
+  row({ type: RiWrType.RDMA_READ_LOCAL_INVALIDATE, name: 'RDMA Read with Local Invalidate', flags: 0, sgl: SglRole.SINK, sgeLimit: SgeLimit.RDMA_READ, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.RDMA_READ_LOCAL_INVALIDATE, txOp: TxOp.READ_REQUEST, transports: ['iwarp', 'loopback'], services: RC, unsupported: INVALID }),
+  row({ type: RiWrType.BIND, name: 'Bind Memory Window', flags: 0, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.BIND, txOp: null, transports: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.FAST_REGISTER, name: 'Fast-Register', flags: 0, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.FAST_REGISTER, txOp: null, transports: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.LOCAL_INVALIDATE_MR, name: 'Local Invalidate (MR)', flags: LF, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.LOCAL_INVALIDATE, txOp: null, transports: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.LOCAL_INVALIDATE_MW, name: 'Local Invalidate (MW)', flags: LF, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.LOCAL_INVALIDATE, txOp: null, transports: ALL, services: RC_UC, unsupported: INVALID }),
   // Atomics (IBTA Vol. 1 §9.4.5; RFC 7306 §5 for iWARP), masked and extended ones included
   // (operand size and masks are WQE fields; the executor is atomics.ts). On iWARP only
   // towards a peer that negotiated RFC 7306.
-  row(
-    RiWrType.COMPARE_AND_SWAP,
-    'Compare and Swap',
-    RF,
-    SglRole.RESULT,
-    SgeLimit.SEND,
-    1,
-    'address',
-    WrExec.REQUEST,
-    RiWcType.COMPARE_AND_SWAP,
-    ALL,
-    RiRet.RNIC_ATOMICS_UNSUPPORTED,
-    'atomics',
-  ),
-  row(
-    RiWrType.FETCH_AND_ADD,
-    'Fetch and Add',
-    RF,
-    SglRole.RESULT,
-    SgeLimit.SEND,
-    1,
-    'address',
-    WrExec.REQUEST,
-    RiWcType.FETCH_AND_ADD,
-    ALL,
-    RiRet.RNIC_ATOMICS_UNSUPPORTED,
-    'atomics',
-  ),
+  row({ type: RiWrType.COMPARE_AND_SWAP, name: 'Compare and Swap', flags: RF, sgl: SglRole.RESULT, sgeLimit: SgeLimit.SEND, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.COMPARE_AND_SWAP, txOp: TxOp.ATOMIC_REQUEST, transports: ALL, services: RC, unsupported: RiRet.RNIC_ATOMICS_UNSUPPORTED, needs: 'atomics' }),
+  row({ type: RiWrType.FETCH_AND_ADD, name: 'Fetch and Add', flags: RF, sgl: SglRole.RESULT, sgeLimit: SgeLimit.SEND, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.FETCH_AND_ADD, txOp: TxOp.ATOMIC_REQUEST, transports: ALL, services: RC, unsupported: RiRet.RNIC_ATOMICS_UNSUPPORTED, needs: 'atomics' }),
   // Immediate data (IBTA Vol. 1 §9.4.1; RFC 7306 §6 Immediate Data for iWARP).
-  row(
-    RiWrType.SEND_IMMEDIATE,
-    'Send with Immediate',
-    SE | RF,
-    SglRole.SOURCE,
-    SgeLimit.SEND,
-    0,
-    'none',
-    WrExec.MESSAGE,
-    RiWcType.SEND,
-    ALL,
-    INVALID,
-    'immediateData',
-  ),
-  row(
-    RiWrType.RDMA_WRITE_IMMEDIATE,
-    'RDMA Write with Immediate',
-    SE | RF,
-    SglRole.SOURCE,
-    SgeLimit.RDMA_WRITE,
-    0,
-    'address',
-    WrExec.MESSAGE,
-    RiWcType.RDMA_WRITE,
-    ALL,
-    INVALID,
-    'immediateData',
-  ),
+  row({ type: RiWrType.SEND_IMMEDIATE, name: 'Send with Immediate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'none', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND_IMM, transports: ALL, services: RC_UC_UD, unsupported: INVALID, needs: 'immediateData' }),
+  row({ type: RiWrType.RDMA_WRITE_IMMEDIATE, name: 'RDMA Write with Immediate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.RDMA_WRITE, maxSges: 0, remote: 'address', exec: WrExec.MESSAGE, wcType: RiWcType.RDMA_WRITE, txOp: TxOp.RDMA_WRITE, transports: ALL, services: RC_UC, unsupported: INVALID, needs: 'immediateData' }),
 ];
 
-function row(
-  type: RiWrType,
-  name: string,
-  flags: number,
-  sgl: SglRole,
-  sgeLimit: SgeLimit,
-  maxSges: number,
-  remote: WrRow['remote'],
-  exec: WrExec,
-  wcType: RiWcType,
-  transports: readonly TransportKind[],
-  unsupported: RiRet,
-  needs: WrRow['needs'] = null,
-): WrRow {
-  return { type, name, flags, sgl, sgeLimit, maxSges, remote, exec, wcType, transports, unsupported, needs };
+/** A row from its fields; `needs` defaults to none. */
+function row(r: Omit<WrRow, 'needs'> & { needs?: WrRow['needs'] }): WrRow {
+  return { ...r, needs: r.needs ?? null };
 }
 
 /** The table indexed by WR type (undefined: not a WR type at all → `WR_INVALID_TYPE`). */
