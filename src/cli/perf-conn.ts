@@ -59,8 +59,8 @@ import {
 } from './perf-proto.js';
 import type { BwReport } from './perf-report.js';
 
-/** Data connection attempts of a `-R` client, 100 ms apart: 2 min (perftest: 10; see `clientConnectData`). */
-const DATA_CONNECT_ATTEMPTS = 1200;
+/** How long a `-R` client keeps trying the data connection, attempts 100 ms apart (perftest: 10 attempts; see `clientConnectData`). */
+const DATA_CONNECT_MS = 120_000;
 
 /** `sysconf(_SC_PAGESIZE)` and the cache line size perftest reads from sysfs. */
 const PAGE_SIZE = 4096;
@@ -286,15 +286,19 @@ export class PerfConn {
 
   /**
    * `rdma_cm_client_connection`: attempts 100 ms apart while the server does not listen yet.
-   * perftest gives up after 10; we keep trying for {@link DATA_CONNECT_ATTEMPTS}, since a server
-   * sets up its data buffers between the control handshake and its listen (with -a, 2 × 8 MiB
-   * registered and filled), which takes longer than a second on a slow or emulated host, and
-   * longer than a minute on a loaded one. The control connection already proved that the server
-   * exists, so a mistyped address still fails at once, on the control connection.
+   * perftest gives up after 10; we keep trying for {@link DATA_CONNECT_MS}, since a server sets up
+   * its data buffers around its listen (with -a, 2 × 8 MiB registered and filled), which takes
+   * longer than a second on a slow or emulated host, and longer than a minute on a loaded one.
+   * The control connection already proved that the server exists, so a mistyped address still
+   * fails at once, on the control connection. One attempt that the server does not answer ends
+   * when the CM's REQ retries do.
    */
   async #clientConnectData(): Promise<void> {
     let last: unknown = null;
-    for (let attempt = 0; attempt < DATA_CONNECT_ATTEMPTS; attempt++) {
+    const deadline = Date.now() + DATA_CONNECT_MS;
+    let attempts = 0;
+    while (attempts === 0 || Date.now() < deadline) {
+      attempts++;
       try {
         await this.#tryConnectData();
         return;
@@ -306,14 +310,14 @@ export class PerfConn {
           rdma_destroy_id(id);
         }
         this.data?.qps.splice(0);
-        if (attempt === 99)
+        if (attempts === 100)
           this.#io.err(
             ' The server does not listen for the data connection yet (it may be setting up its buffers); still trying for up to 2 min\n',
           );
         await sleep(100);
       }
     }
-    throw new PerfError(`Failed to connect RDMA CM client, tried ${DATA_CONNECT_ATTEMPTS} times (${(last as Error).message}).`);
+    throw new PerfError(`Failed to connect RDMA CM client, tried ${attempts} times (${(last as Error).message}).`);
   }
 
   async #tryConnectData(): Promise<void> {
@@ -339,7 +343,10 @@ export class PerfConn {
       if ((await rdma_connect(id, { responder_resources: rd, initiator_depth: rd, retry_count: 7, rnr_retry_count: 7 })) !== 0) {
         throw new PerfError('Failed to connect through RDMA CM.');
       }
-      const e = await this.#pump.next(id, 20_000);
+      // No deadline of our own: as perftest's `rdma_cm_connect_events`, the CM's REQ retries
+      // decide (MaxCMRetries 15, each CM response timeout 4.3 s; IBTA Vol. 1 §12.9.3), and a
+      // server slow to accept (a perftest server registers its buffers on the request) is waited for.
+      const e = await this.#pump.next(id);
       if (!e || e.event !== E.RDMA_CM_EVENT_ESTABLISHED) {
         throw new PerfError(
           e ? `RDMA CM event error: ${rdma_event_str(e.event)}; error: ${e.status}` : 'no answer to the data connection request',

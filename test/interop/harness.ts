@@ -9,7 +9,7 @@
  * image the tests skip with the reason.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -167,7 +167,11 @@ export function tagged(lines: string[], tag: string): { rc: number; lines: strin
 /** A fresh directory for one case's pcaps. */
 export function pcapDir(name: string): string {
   const d = join(tmpdir(), `softrdma-interop-${process.pid}`, name);
-  rmSync(d, { recursive: true, force: true });
+  // A retried case keeps its first attempt's captures beside the second's, for the failure's report.
+  if (existsSync(d)) {
+    rmSync(`${d}.attempt1`, { recursive: true, force: true });
+    renameSync(d, `${d}.attempt1`);
+  }
   mkdirSync(d, { recursive: true });
   return d;
 }

@@ -222,7 +222,7 @@ test(
         'echo KP_READY',
         ...TESTS.map(
           (t) =>
-            `echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`,
+            `echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then head -60 /tmp/o; fi`,
         ),
       ].join('\n');
       const guest = guestRun(script, 900);
@@ -282,7 +282,7 @@ test(
         'sleep 4',
         ...TESTS.map(
           (t) =>
-            `sleep 3; echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} ${HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`,
+            `sleep 3; echo "START ${ibName(t)}"; timeout 90 ${ibName(t)} ${perfArgs(t).join(' ')} ${HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END ${ibName(t)} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+" /tmp/o | head -2; if [ $rc -ne 0 ]; then head -60 /tmp/o; fi`,
         ),
       ].join('\n');
       const guest = guestRun(script, 900);
@@ -359,7 +359,7 @@ async function morePerf(tag: string, guestServes: boolean): Promise<void> {
     'sleep 4',
     ...cases.map(
       (m, i) =>
-        `${guestServes ? '' : 'sleep 3; '}echo "START m${i}"; timeout 240 ${m.prog} ${moreArgs(m).join(' ')} ${guestServes ? '' : HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END m${i} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+ +[0-9.]+" /tmp/o | head -30; if [ $rc -ne 0 ]; then tail -6 /tmp/o; fi`,
+        `${guestServes ? '' : 'sleep 3; '}echo "START m${i}"; timeout 240 ${m.prog} ${moreArgs(m).join(' ')} ${guestServes ? '' : HOST_IP} > /tmp/o 2>&1; rc=$?; echo "END m${i} rc=$rc"; grep -E "^ *[0-9]+ +[0-9]+ +[0-9.]+" /tmp/o | head -30; if [ $rc -ne 0 ]; then head -60 /tmp/o; fi`,
     ),
   ].join('\n');
   const guest = guestRun(script, 1500);

@@ -205,8 +205,8 @@ test('interop C: softrdma perf clients → guest perftest servers (ib_{write,rea
     const script = [
       'echo KP_READY',
       `for t in ${TESTS.map(ibName).join(' ')}; do`,
-      `  echo "START $t"; timeout 25 $t ${PERF_ARGS.join(' ')} > /tmp/$t.out 2>&1; echo "END $t rc=$?"`,
-      '  grep -E "^ *[0-9]+ +[0-9]+" /tmp/$t.out | head -2; grep -iE "error|bad|fail" /tmp/$t.out | head -3',
+      `  echo "START $t"; timeout 25 $t ${PERF_ARGS.join(' ')} > /tmp/$t.out 2>&1; rc=$?; echo "END $t rc=$rc"`,
+      '  grep -E "^ *[0-9]+ +[0-9]+" /tmp/$t.out | head -2; if [ $rc -ne 0 ]; then head -60 /tmp/$t.out; fi',
       'done',
     ].join('\n');
     const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '400', script], h.dir);
@@ -267,7 +267,7 @@ test('interop D: guest perftest clients → softrdma perf servers (ib_{write,rea
       `for t in ${TESTS.map(ibName).join(' ')}; do`,
       `  sleep 3; echo "START $t"; timeout 25 $t ${PERF_ARGS.join(' ')} ${HOST_IP} > /tmp/$t.out 2>&1; rc=$?; echo "END $t rc=$rc"`,
       // A failing perftest's last lines say why (it does not always use the words "error" or "fail").
-      '  grep -E "^ *[0-9]+ +[0-9]+" /tmp/$t.out | head -2; grep -iE "error|bad|fail" /tmp/$t.out | head -3; if [ $rc -ne 0 ]; then tail -6 /tmp/$t.out; fi',
+      '  grep -E "^ *[0-9]+ +[0-9]+" /tmp/$t.out | head -2; if [ $rc -ne 0 ]; then head -60 /tmp/$t.out; fi',
       'done',
     ].join('\n');
     const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '400', script], h.dir);
