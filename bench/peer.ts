@@ -181,7 +181,7 @@ async function rdmaServer(): Promise<void> {
   dv.setUint32(8, mr.stag);
   const out = mpaAccept(sock, req.frame, { revision: 2, crc: req.frame.crc, markers: false, ird: 16, ord: 16, privateData: pd });
   recv(side.qp, 1n, [sge(smr, small)]);
-  side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
+  side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, llpAttrs: out.mpa });
   // Two passes (cold, then steady state): answer each end-of-pass Send with a Send.
   for (let pass = 0; pass < 2; pass++) {
     await pollN(side.cq, 1, 600_000);
@@ -205,7 +205,7 @@ async function rdmaClient(port: number, size: number, total: number, crc: boolea
   const raddr = dv.getBigUint64(0);
   const rkey = dv.getUint32(8);
   recv(side.qp, 9n, [sge(smr, small)]);
-  side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
+  side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, llpAttrs: out.mpa });
   const n = Math.ceil(total / size);
   const slots = Math.floor(REGION / size);
   const wcs: import('../src/rnic/cq.js').WorkCompletion[] = [];

@@ -2,7 +2,8 @@
 // Checks the layering of src/ ("one RNIC core, many transports"): which folder may
 // import from which, which engine files the consumer faces may reach, that the folders form
 // no cycle, that no face names a provider's concrete class (the faces speak RNICPI), and that
-// no responder imports a requester (the two sides of a QP meet only through the QP). Relative imports only (`from '…'`, `import '…'`, `import('…')`); packages and
+// no responder imports a requester (the two sides of a QP meet only through the QP), and that
+// the core names no transport (FORBIDDEN_WORDS). Relative imports only (`from '…'`, `import '…'`, `import('…')`); packages and
 // node: built-ins are not layering.
 //
 //   node scripts/check-imports.mjs            check; exit 1 with the violations
@@ -81,6 +82,16 @@ const FACES = ['.', 'node', 'cli', 'itapi', 'verbs'];
  * and completer are separate machines; shared rules live in a third file both import).
  */
 const FORBIDDEN_BASENAMES = [{ from: /(^|-)responder/, to: /(^|-)requester/ }];
+
+/**
+ * Words the code of a folder may not use (comments are not code): the core knows RNIC families
+ * (`'iwarp'`, `'ib'`), never a transport's name or an iWARP transport's own settings (MPA,
+ * Markers, the ULPDU size: src/iwarp/llp-attrs.ts), so that adding a transport touches its
+ * folder, the provider's list and the test matrix only.
+ */
+const FORBIDDEN_WORDS = {
+  rnic: [/'(?:rocev2|loopback|tcp|udp)'/, /\b(?:Roce|Loopback|Mpa|MPA_|mpa)\w*/, /\b(?:markers|maxUlpdu)\b/],
+};
 
 /**
  * Exceptions, file → files it may import although the folder rules forbid it. Each is dropped
@@ -181,6 +192,11 @@ for (const file of walk(SRC)) {
   const from = modName(file);
   const fromFolder = folderOf(from);
   const text = readFileSync(file, 'utf8');
+  for (const re of FORBIDDEN_WORDS[fromFolder] ?? []) {
+    const code = stripComments(text).replace(/\bfrom\s*'[^']*'/g, '');
+    const m = code.match(re);
+    if (m) violations.push(`${from}: ${fromFolder}/ may not name "${m[0]}" (a transport's own word; see FORBIDDEN_WORDS)`);
+  }
   if (FACES.includes(fromFolder)) {
     for (const [spec, name] of namedImportsOf(text)) {
       const to = modName(resolve(dirname(file), spec));

@@ -36,7 +36,8 @@ import {
   maxUserPrivateData,
 } from './mpa-startup.js';
 import { tapSocket } from './trace.js';
-import { type CmQp, type CmQpInfo, type CmQpModify, type MpaAttrs, STATE_NAMES } from './cm-qp.js';
+import { type CmQp, type CmQpInfo, type CmQpModify, STATE_NAMES } from './cm-qp.js';
+import type { MpaAttrs } from './llp-attrs.js';
 import type { CmConnectRequest, CmListenLimits, CmListener } from './cm-listen.js';
 
 const log = logger('cm');

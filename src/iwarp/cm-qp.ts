@@ -7,12 +7,12 @@
  */
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet } from '../rnicpi/status.js';
+import { type MpaAttrs, riMpa } from './llp-attrs.js';
 import {
   RiQpAttrMask,
   RiQpState,
   type ri_iwarp_qp_attr_t,
   type ri_llp_stream_handle_t,
-  type ri_mpa_attr_t,
   type ri_qp_attr_in_t,
   type ri_qp_handle_t,
   type ri_rnic_handle_t,
@@ -21,17 +21,6 @@ import {
 // ---------------------------------------------------------------------------------------------
 // The QP the CM connects: an RNICPI consumer's view
 // ---------------------------------------------------------------------------------------------
-
-/**
- * The MPA attributes the CM programs into a QP (RNICPI 1.0 §8 `ri_mpa_attr_t`, in the CM's
- * spelling): Marker use per direction, CRC, and the DDP/RDMAP version (1 = IETF).
- */
-export interface MpaAttrs {
-  recvMarkers: boolean;
-  xmitMarkers: boolean;
-  crc: boolean;
-  ddpRdmapVersion: number;
-}
 
 /** What the CM reads of its QP (RNICPI 1.0 Ch. 7 `ri_qp_query`). */
 export interface CmQpInfo {
@@ -182,15 +171,6 @@ export function riCmQp(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t
   };
   adapters.set(qp as object, a);
   return a;
-}
-
-export function riMpa(m: MpaAttrs): ri_mpa_attr_t {
-  return {
-    recv_marker_enabled: m.recvMarkers,
-    xmit_marker_enabled: m.xmitMarkers,
-    crc_enabled: m.crc,
-    ddp_rdma_version: m.ddpRdmapVersion,
-  };
 }
 
 /** State names of the log lines. */

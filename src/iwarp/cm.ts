@@ -53,7 +53,8 @@ import {
   responderAgree,
 } from './mpa-startup.js';
 import { tapSocket } from './trace.js';
-import type { CmQp, MpaAttrs } from './cm-qp.js';
+import type { CmQp } from './cm-qp.js';
+import type { MpaAttrs } from './llp-attrs.js';
 import {
   type CmConnectParams,
   CmConnection,
@@ -81,7 +82,8 @@ import {
 
 const log = logger('cm');
 
-export { type CmQp, type CmQpCaps, type CmQpInfo, type CmQpModify, type MpaAttrs, riCmQp } from './cm-qp.js';
+export { type CmQp, type CmQpCaps, type CmQpInfo, type CmQpModify, riCmQp } from './cm-qp.js';
+export type { MpaAttrs } from './llp-attrs.js';
 export {
   ACTIVE_SETTLE_MS,
   CLOSE_GRACE_MS,

@@ -29,7 +29,7 @@ import type { Socket } from 'node:net';
 import { RiRet } from '../rnicpi/status.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
-import type { MpaAttrs, Qp } from '../rnic/qp.js';
+import type { LlpAttrs, Qp } from '../rnic/qp.js';
 import { newTxSeg, type QpTransport, resetTxSeg, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { deliverCqNotifications } from '../rnic/cq.js';
 import { newUntaggedSegment, type UntaggedSegment } from '../rnic/responder.js';
@@ -65,6 +65,7 @@ import { LlpStream, RTR_STAG, type RtrType } from './llp.js';
 import { asyncEventForTerminate, terminateOfFault, terminateRecord } from './terminate-map.js';
 import { openPcapForConn, type PcapTap } from './trace.js';
 import { RX_HANDLERS } from './rx-ops.js';
+import { iwarpConfig, type MpaAttrs, mpaAttrsOf } from './llp-attrs.js';
 
 const log = logger('conn');
 
@@ -81,12 +82,12 @@ const MAX_HDR = 72;
  * `INVALID_LL_HANDLE` for a stream that is not open, and `LL_BAD_STATE` for a stream another
  * QP already owns.
  */
-export function attachIwarp(qp: Qp, handle: unknown, mpa: MpaAttrs): IwarpConn | RiRet | null {
+export function attachIwarp(qp: Qp, handle: unknown, attrs: LlpAttrs): IwarpConn | RiRet | null {
   if (!(handle instanceof LlpStream)) return null;
   if (!handle.usable) return RiRet.INVALID_LL_HANDLE;
   if (handle.inUse) return RiRet.LL_BAD_STATE;
   handle.inUse = true;
-  return new IwarpConn(qp, handle, mpa);
+  return new IwarpConn(qp, handle, mpaAttrsOf(attrs));
 }
 
 export class IwarpConn implements QpTransport {
@@ -134,7 +135,7 @@ export class IwarpConn implements QpTransport {
     this.socket = stream.socket;
     this.caps = stream.rdmapExt ? IWARP_CAPS_RFC7306 : IWARP_CAPS;
     this.#crcOn = mpa.crc;
-    this.#maxUlpdu = Math.min(qp.rnic.config.maxUlpdu, MPA_MAX_ULPDU);
+    this.#maxUlpdu = Math.min(iwarpConfig(qp.rnic).maxUlpdu, MPA_MAX_ULPDU);
     this.#markers = mpa.xmitMarkers ? new MarkerInserter(stream.txOffset) : null;
     this.#txHold = stream.awaitFirstRx;
     this.#expectRtr = stream.expectRtr;

@@ -24,7 +24,7 @@ import {
   type MpaReqRep,
 } from '../wire/mpa.js';
 import { LlpStream, type RtrType } from './llp.js';
-import type { MpaAttrs } from '../rnic/qp.js';
+import type { MpaAttrs } from './llp-attrs.js';
 import { tapSocket } from './trace.js';
 
 /** What this side asks for in its Request or Reply. */

@@ -34,7 +34,6 @@ export interface TermCopied {
 
 /** What iWARP carries towards any peer: the RFC 5040 operations. */
 export const IWARP_CAPS: TransportCaps = Object.freeze({
-  kind: 'iwarp',
   immediateData: false,
   atomics: false,
   extAtomics: false,

@@ -23,7 +23,7 @@
 import { RiRet } from '../rnicpi/status.js';
 import { RiAsyncEventType, RiQpState, RiWcStatus } from '../rnicpi/types.js';
 import { Fault, type WireError } from '../rnic/faults.js';
-import type { MpaAttrs, Qp } from '../rnic/qp.js';
+import type { LlpAttrs, Qp } from '../rnic/qp.js';
 import { type IbQpAttrs, mtuBytes, newTxSeg, type QpTransport, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
 import { newUntaggedSegment, type UntaggedSegment } from '../rnic/responder.js';
 import { WqeState } from '../rnic/wqe.js';
@@ -41,7 +41,6 @@ export const LOOPBACK_MTU = 65_536;
 
 /** Both ends are this process's core: every operation, atomics and immediate data included. */
 export const LOOPBACK_CAPS: TransportCaps = Object.freeze({
-  kind: 'loopback',
   immediateData: true,
   atomics: true,
   extAtomics: true,
@@ -128,7 +127,7 @@ export function loopbackPair(faults: { ab?: FaultPlan; ba?: FaultPlan } = {}): [
 }
 
 /** Binds loopback handles (the provider lists it: `src/provider/transports.ts`). */
-export function attachLoopback(qp: Qp, handle: unknown, _mpa: MpaAttrs): LoopbackConn | RiRet | null {
+export function attachLoopback(qp: Qp, handle: unknown, _attrs: LlpAttrs): LoopbackConn | RiRet | null {
   if (!(handle instanceof LoopbackEndpoint)) return null;
   if (handle.closed) return RiRet.INVALID_LL_HANDLE;
   if (handle.inUse) return RiRet.LL_BAD_STATE;

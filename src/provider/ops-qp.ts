@@ -10,7 +10,8 @@
 import type { Cq } from '../rnic/cq.js';
 import { terminateOfFault } from '../iwarp/terminate-map.js';
 import { buildTerminate, encodeTerminate } from '../wire/terminate.js';
-import type { MpaAttrs, Qp } from '../rnic/qp.js';
+import type { Qp } from '../rnic/qp.js';
+import { checkMpaAttrs, type MpaAttrs, qpMpaAttrs, riMpa } from '../iwarp/llp-attrs.js';
 import { decodeModifyIb, ibQpAttr, serviceOfRi } from './ib.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
 import { RiRet, type RiResult, riFail, riOk, riStatus } from '../rnicpi/status.js';
@@ -116,6 +117,8 @@ function createQp(
     crc: m?.crc_enabled ?? true,
     ddpRdmapVersion: m?.ddp_rdma_version ?? 1,
   };
+  const mst = checkMpaAttrs(r.engine, mpa);
+  if (mst !== RiRet.SUCCESS) return riFail(mst);
   const qp = r.engine.qpCreate({
     pd: pd.pd,
     scq: scq.cq,
@@ -133,7 +136,7 @@ function createQp(
     stag0Enabled: stag0,
     enableBind: iw.enable_bind === true,
     rqHiwat: useSrq ? (iw.rq_hiwat ?? 0) : 0,
-    mpa,
+    llpAttrs: mpa,
     osData: os_data,
     ...(service && { service }),
     ...(special && { special }),
@@ -174,12 +177,7 @@ function qpAttrs(h: QpHandle): ri_qp_attr_t {
     terminate_msg_length: termLen,
     is_terminate_local: qp.terminate?.local ?? false,
     llp_stream_handle: qp.llpHandle ?? null,
-    mpa_attributes: {
-      recv_marker_enabled: qp.mpa.recvMarkers,
-      xmit_marker_enabled: qp.mpa.xmitMarkers,
-      crc_enabled: qp.mpa.crc,
-      ddp_rdma_version: qp.mpa.ddpRdmapVersion,
-    },
+    mpa_attributes: riMpa(qpMpaAttrs(qp)),
     stream_msg_buf: null,
     stream_msg_buf_length: 0,
     rq_hiwat: qp.rqHiwat,
@@ -240,6 +238,9 @@ export const ri_qp_modify: RiOp<'ri_qp_modify'> = (rnic, qp, qp_mask, attrs) => 
   if (typeof h === 'number') return riFail(h);
   const m = h.qp.isIb ? decodeModifyIb(h.qp, qp_mask, attrs) : decodeModify(qp_mask, attrs);
   if (typeof m === 'number') return riFail(m as Exclude<RiRet, RiRet.SUCCESS>);
+  // MPA attributes are the iWARP transport's to validate (the core keeps them opaque).
+  const mst = m.llpAttrs ? checkMpaAttrs(h.qp.rnic, m.llpAttrs as Partial<MpaAttrs>) : RiRet.SUCCESS;
+  if (mst !== RiRet.SUCCESS) return riFail(mst);
   const st = h.qp.modify(m);
   if (st !== RiRet.SUCCESS) return riFail(st as Exclude<RiRet, RiRet.SUCCESS>);
   return riOk({ attrs: qpAttrs(h) });

@@ -12,6 +12,7 @@ import { countersByName, deviceCounters } from '../roce/counters.js';
 import { RoceQp } from '../roce/transport.js';
 import { MemKind, MrOrigin } from '../rnic/memory.js';
 import { type Qp, QP_STATE_NAMES } from '../rnic/qp.js';
+import { iwarpConfig, qpMpaAttrs } from '../iwarp/llp-attrs.js';
 import { ibAttrSize, ibRnicAttrs } from './ib.js';
 import type { AsyncHandler } from '../rnic/rnic.js';
 import type { ri_ops_t } from '../rnicpi/ops.js';
@@ -97,7 +98,7 @@ export function rnicAttrs(vp: SoftrdmaVp, portInfo: boolean): ri_rnic_attr_t {
     max_ord_per_qp: l.maxOrdPerQp,
     rnic_flags: SOFTRDMA_RNIC_FLAGS,
     addl_vendor_info: `softrdma ${vp.name} (software ${vp.engine.isIb ? 'RoCEv2' : 'iWARP'} RNIC)`.slice(0, 63),
-    softrdma_atomics: rnicAtomicCaps(vp.engine.config.transport),
+    softrdma_atomics: rnicAtomicCaps(),
   };
   if (vp.engine.isIb) {
     // Memory windows and the iWARP extensions belong to the core on both transports; the IB
@@ -150,7 +151,7 @@ function qpDetails(qp: Qp): Record<string, unknown> {
     stag0: qp.stag0Enabled,
     rdma_read: qp.enableRdmaRead,
     rdma_write: qp.enableRdmaWrite,
-    mpa: qp.mpa,
+    mpa: qpMpaAttrs(qp),
     connected: qp.transport !== null,
     // RoCEv2: this QP's counters, rxe's names (roce/counters.ts; `rdma statistic qp`).
     ...(qp.transport instanceof RoceQp && { hw_counters: countersByName(qp.transport.counters.v) }),
@@ -179,7 +180,7 @@ function rnicDetails(vp: SoftrdmaVp): Record<string, unknown> {
     // RoCEv2: the device's counters, rxe's names (roce/counters.ts; `rdma statistic show link`).
     ...(e.isIb && { hw_counters: deviceCounters(e) }),
     limits: { ...e.limits },
-    config: { markers: e.config.markers, max_ulpdu: e.config.maxUlpdu },
+    config: { markers: iwarpConfig(e).markers, max_ulpdu: iwarpConfig(e).maxUlpdu },
   };
 }
 

@@ -91,7 +91,7 @@ export function decodeModify(mask: number, a: ri_qp_attr_in_t): QpModify | RiRet
     ) {
       return RiRet.INVALID_PARAMETER;
     }
-    m.mpa = {
+    m.llpAttrs = {
       recvMarkers: p.recv_marker_enabled,
       xmitMarkers: p.xmit_marker_enabled,
       crc: p.crc_enabled,

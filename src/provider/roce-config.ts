@@ -10,8 +10,8 @@ import type { RnicConfig } from '../rnic/rnic.js';
 import { SoftrdmaVp, type SoftrdmaVpInfo } from './handles.js';
 
 /**
- * The configuration of the `i`th RoCEv2 RNIC: the InfiniBand transport (its binder is the
- * RoCEv2 transport's, `registerIbBinder('rocev2', …)`), its own GID table (`gid-table.ts`: the
+ * The configuration of the `i`th RoCEv2 RNIC: the InfiniBand family, carried by the RoCEv2
+ * transport (its binder, `registerIbBinder('rocev2', …)`), its own GID table (`gid-table.ts`: the
  * host's addresses, followed while the RNIC is open, or `SOFTRDMA_ROCE_ADDRS`), the UDP
  * port of `SOFTRDMA_ROCE_PORT` (default 4791), and an active MTU of 1024, as Linux rxe derives
  * it from a 1500-octet Ethernet MTU.
@@ -24,7 +24,8 @@ export function roceConfig(base: Partial<RnicConfig> | undefined, i: number): Pa
   return {
     ...base,
     name: `softroce${i}`,
-    transport: 'rocev2',
+    family: 'ib',
+    ibLink: 'rocev2',
     gids,
     watchGids: (fn) => table.watch(fn),
     activeMtu: 3,

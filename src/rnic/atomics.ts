@@ -163,10 +163,10 @@ export function writeResult(target: MemTarget, offset: number, orig: readonly bi
 }
 
 /**
- * The atomic capability of an RNIC whose QPs use `kind`: every transport softrdma has can carry
+ * The atomic capability of an RNIC: every transport softrdma has can carry
  * atomics (iWARP only towards a peer that agreed RFC 7306). The executor is atomic with respect
  * to every atomic of the RNIC (`IBV_ATOMIC_HCA`, as Linux rxe reports).
  */
-export function rnicAtomicCaps(_kind: string): { atomic_cap: number; ext_atomic_arg_sizes: number; max_fa_bit_boundary: number } {
+export function rnicAtomicCaps(): { atomic_cap: number; ext_atomic_arg_sizes: number; max_fa_bit_boundary: number } {
   return { atomic_cap: 1, ext_atomic_arg_sizes: ATOMIC_ARG_SIZES_MASK, max_fa_bit_boundary: ATOMIC_MAX_FA_BIT_BOUNDARY };
 }

@@ -140,7 +140,7 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   // Everything about the type comes from its row of the work-request table (wr-table.ts).
   const row = wrRow(t);
   if (!row) return RiRet.WR_INVALID_TYPE;
-  if (!row.transports.includes(qp.rnic.config.transport)) return row.unsupported;
+  if (!row.families.includes(qp.rnic.config.family)) return row.unsupported;
   // The QP's service must carry it (the table's services column; iWARP QPs are RC).
   if (!row.services.includes(qp.service)) return RiRet.WR_INVALID_TYPE;
   if ((wr.flags & ~RI_WR_ALL_FLAGS) !== 0 || (wr.flags & ~allowedFlags(row)) !== 0) return RiRet.WR_INVALID_FLAGS;

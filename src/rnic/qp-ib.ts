@@ -104,7 +104,7 @@ export function modifyIb(qp: Qp, m: QpModify): RiRet {
     if (t === undefined) return RiRet.QP_INVALID_STATE;
     to = t;
   }
-  if (m.llp !== undefined || m.streamMsg !== undefined || m.mpa !== undefined || m.rqHiwat !== undefined || m.rqArmed !== undefined) {
+  if (m.llp !== undefined || m.streamMsg !== undefined || m.llpAttrs !== undefined || m.rqHiwat !== undefined || m.rqArmed !== undefined) {
     return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
   }
   const ib = m.ib ?? {};
@@ -187,7 +187,7 @@ export function modifyIb(qp: Qp, m: QpModify): RiRet {
   if (av) next.av = av;
   let transport: QpTransport | null = null;
   if (from === IbQpState.INIT && to === IbQpState.RTR) {
-    const made = bindIb(rnic.config.ibLink ?? rnic.config.transport, qp, next) ?? RiRet.XPORT_UNSUPPORTED;
+    const made = bindIb(rnic.config.ibLink ?? '', qp, next) ?? RiRet.XPORT_UNSUPPORTED;
     if (typeof made === 'number') return made;
     transport = made;
   }

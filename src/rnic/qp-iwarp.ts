@@ -1,7 +1,7 @@
 /**
  * The iWARP Modify QP (RDMA Protocol Verbs §6.2, §9.2.2; RNICPI 1.0 §6.1.4): the transitions of
- * qp-states.ts `IWARP_TRANSITIONS`, the attributes each may change, the MPA attributes of the
- * conversion to RDMA mode and the LLP handle that attaches the transport; and the QP's answer
+ * qp-states.ts `IWARP_TRANSITIONS`, the attributes each may change, the LLP (MPA) attributes of
+ * the conversion to RDMA mode and the LLP handle that attaches the transport; and the QP's answer
  * to the LLP's events (FIN, close, reset: Verbs §6.2). The QP's states and queues are qp.ts's.
  */
 import { RiRet } from '../rnicpi/status.js';
@@ -35,9 +35,10 @@ export function modifyIwarp(qp: Qp, m: QpModify): RiRet {
   // Attributes may change only where the row allows (Verbs §6.2 Figure 4/5).
   if (attrChange && !rule.attrs) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
   if ((m.llp !== undefined || m.streamMsg !== undefined) && !rule.llp) return RiRet.QP_ATTRIBUTE_CANT_CHANGE;
-  // MPA attributes belong to the conversion: once in RDMA mode they are LL_BAD_STATE (RNICPI
-  // ri_qp_modify, Ch. 6.1.4); they may be set again after Error→Idle.
-  if (m.mpa !== undefined && from !== RiQpState.IDLE) return RiRet.LL_BAD_STATE;
+  // The LLP's (MPA) attributes belong to the conversion: once in RDMA mode they are LL_BAD_STATE
+  // (RNICPI ri_qp_modify, Ch. 6.1.4); they may be set again after Error→Idle. Their values are
+  // the transport's to check.
+  if (m.llpAttrs !== undefined && from !== RiQpState.IDLE) return RiRet.LL_BAD_STATE;
   if (from === RiQpState.ERROR && to === RiQpState.IDLE && qp.flushing) return RiRet.STILL_FLUSHING_WQES;
   const resize = qp.checkResize(m, false);
   if (resize !== RiRet.SUCCESS) return resize;
@@ -45,15 +46,11 @@ export function modifyIwarp(qp: Qp, m: QpModify): RiRet {
   if (m.rqHiwat !== undefined && qp.srq && m.rqHiwat > qp.srq.capacity) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
   if (m.ord !== undefined && m.ord > rnic.limits.maxOrdPerQp) return RiRet.RNIC_IRD_ORD_EXCEEDED;
   if (m.ird !== undefined && m.ird > rnic.limits.maxIrdPerQp) return RiRet.RNIC_IRD_ORD_EXCEEDED;
-  if (m.mpa) {
-    if (m.mpa.ddpRdmapVersion !== undefined && m.mpa.ddpRdmapVersion !== 1) return RiRet.INVALID_DDP_RDMAP_VERSION;
-    if ((m.mpa.recvMarkers || m.mpa.xmitMarkers) && !rnic.config.markers) return RiRet.MPA_ATTR_UNSUPPORTED;
-  }
   let transport: QpTransport | null = null;
   if (rule.llp) {
     if (m.llp === undefined || m.llp === null) return RiRet.INVALID_LL_HANDLE;
     // Each transport recognises its own handles (transport.ts); none: not an LLP handle.
-    const made = bindLlp(qp, m.llp, { ...qp.mpa, ...m.mpa }) ?? RiRet.INVALID_LL_HANDLE;
+    const made = bindLlp(qp, m.llp, { ...qp.llpAttrs, ...m.llpAttrs }) ?? RiRet.INVALID_LL_HANDLE;
     if (typeof made === 'number') return made;
     transport = made;
   }
@@ -67,7 +64,7 @@ export function modifyIwarp(qp: Qp, m: QpModify): RiRet {
     qp.rqArmed = true;
   }
   if (m.rqArmed !== undefined) qp.rqArmed = m.rqArmed;
-  if (m.mpa) qp.mpa = { ...qp.mpa, ...m.mpa };
+  if (m.llpAttrs) qp.llpAttrs = { ...qp.llpAttrs, ...m.llpAttrs };
   if (from === to) return RiRet.SUCCESS;
   switch (to) {
     case RiQpState.READY_TO_SEND:

@@ -41,14 +41,12 @@ import { WR_TABLE } from './wr-table.js';
 
 const log = logger('qp');
 
-/** MPA attributes of a QP (RNICPI `ri_mpa_attr_t`). */
-export interface MpaAttrs {
-  recvMarkers: boolean;
-  xmitMarkers: boolean;
-  crc: boolean;
-  /** DDP/RDMAP version: 1 = IETF (RFC 5040/5041), 0 = RDMAC. */
-  ddpRdmapVersion: number;
-}
+/**
+ * A QP's attributes of its lower-layer protocol, opaque to the core (iWARP: the MPA attributes,
+ * RNICPI `ri_mpa_attr_t`, validated and read by the iWARP transport). The core stores them for
+ * Query QP and hands them to the transport that binds the LLP handle at Idle→RTS.
+ */
+export type LlpAttrs = Readonly<Record<string, boolean | number>>;
 
 /** The attributes a QP is created with, after validation by the provider. */
 export interface QpInit {
@@ -68,7 +66,8 @@ export interface QpInit {
   stag0Enabled: boolean;
   enableBind: boolean;
   rqHiwat: number;
-  mpa: MpaAttrs;
+  /** The LLP attributes (iWARP: MPA), if any were given. */
+  llpAttrs?: LlpAttrs;
   osData: unknown;
   /** InfiniBand RNICs: the service type (IBTA Vol. 1 §9.8.1); iWARP QPs are RC and omit it. */
   service?: IbService;
@@ -92,7 +91,8 @@ export interface QpModify {
   llp?: unknown;
   /** Last streaming-mode message to send before RDMA mode (active side). */
   streamMsg?: Uint8Array;
-  mpa?: Partial<MpaAttrs>;
+  /** LLP attributes to merge (iWARP: MPA), in Idle only. */
+  llpAttrs?: LlpAttrs;
   /** InfiniBand QPs only: the IB attributes (`ord` is max_rd_atomic, `ird` max_dest_rd_atomic). */
   ib?: IbModify;
 }
@@ -129,7 +129,7 @@ export class Qp {
   readonly enableBind: boolean;
   rqHiwat: number;
   rqArmed: boolean;
-  mpa: MpaAttrs;
+  llpAttrs: LlpAttrs;
   readonly osData: unknown;
   /** The stream handle given at Idle→RTS (returned by Query QP). */
   llpHandle: unknown = null;
@@ -238,7 +238,7 @@ export class Qp {
     this.enableBind = init.enableBind;
     this.rqHiwat = init.rqHiwat;
     this.rqArmed = init.srq !== null && init.rqHiwat > 0;
-    this.mpa = { ...init.mpa };
+    this.llpAttrs = { ...init.llpAttrs };
     this.osData = init.osData;
     this.isIb = rnic.isIb;
     this.service = init.service ?? 'RC';

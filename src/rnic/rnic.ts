@@ -18,7 +18,7 @@ import { Pd } from './pd.js';
 import { Qp, type QpInit } from './qp.js';
 import { randomQpn } from './random.js';
 import { Srq } from './srq.js';
-import { type TransportKind, wrRow } from './wr-table.js';
+import { type TransportFamily, wrRow } from './wr-table.js';
 import { QPN_MASK } from '../wire/ib/constants.js';
 
 const log = logger('rnic');
@@ -84,20 +84,21 @@ export interface RnicConfig {
   /** Device name (`softrdma0`). */
   name: string;
   /**
-   * The transport family whose work requests this RNIC accepts (the work-request table's
-   * `transports` column). The in-process loopback transport carries an iWARP RNIC's QPs.
+   * The RNIC's family, fixed at creation: its WR types (the work-request table's `families`
+   * column), QP states and attributes. The transports that carry its QPs are chosen per QP: an
+   * iWARP QP by the LLP handle it is given, an IB QP by {@link RnicConfig.ibLink}.
    */
-  transport: TransportKind;
+  family: TransportFamily;
   limits: RnicLimits;
-  /** MPA markers supported (RFC 5044 §5; Linux siw supports none). */
-  markers: boolean;
-  /** Maximum ULPDU this RNIC sends in one FPDU (payload + DDP/RDMAP header). */
-  maxUlpdu: number;
-  /** Octets allowed to wait in a socket before transmission pauses (explicit backpressure). */
+  /**
+   * Octets allowed to wait in a transport's socket toward one peer before the QP's transmission
+   * pauses (explicit backpressure; every transport honours it, each on its own socket).
+   */
   txWindow: number;
   /**
-   * InfiniBand RNICs: the kind of the registered IB binder that carries the QPs (transport.ts
-   * `registerIbBinder`); default: `transport`. Tests set `'loopback'` to run IB QPs in process.
+   * InfiniBand RNICs: the name of the registered IB binder that carries the QPs (transport.ts
+   * `registerIbBinder`; the provider's RoCEv2 RNICs name RoCEv2's). Tests name the in-process
+   * loopback's to run IB QPs in process. Without one, an IB QP cannot leave INIT.
    */
   ibLink?: string;
   /** InfiniBand RNICs: the port's GID table (16-octet GIDs; index = sgid_index; all-zero: an empty slot). */
@@ -133,10 +134,8 @@ export interface RnicConfig {
 
 export const DEFAULT_CONFIG: RnicConfig = {
   name: 'softrdma0',
-  transport: 'iwarp',
+  family: 'iwarp',
   limits: DEFAULT_LIMITS,
-  markers: true,
-  maxUlpdu: 65_535,
   txWindow: 4 << 20,
 };
 
@@ -218,7 +217,7 @@ export class Rnic {
 
   /** The RNIC's QPs use the InfiniBand state set and attributes (RoCEv2). */
   get isIb(): boolean {
-    return this.config.transport === 'rocev2';
+    return this.config.family === 'ib';
   }
 
   /** The GID table of the (one) port; empty on iWARP. */
@@ -253,9 +252,9 @@ export class Rnic {
     });
   }
 
-  /** Atomic operations can be posted: the work-request table's atomic rows carry this RNIC's transport. */
+  /** Atomic operations can be posted: the work-request table's atomic rows name this RNIC's family. */
   get atomicsSupported(): boolean {
-    return wrRow(RiWrType.COMPARE_AND_SWAP)?.transports.includes(this.config.transport) ?? false;
+    return wrRow(RiWrType.COMPARE_AND_SWAP)?.families.includes(this.config.family) ?? false;
   }
 
   #newId(): number {
@@ -437,8 +436,6 @@ export class Rnic {
     if (init.rqMaxSges > (init.srq ? l.maxSglSrq : l.maxSglSendRecv)) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
     if (init.ord > l.maxOrdPerQp || init.ird > l.maxIrdPerQp) return RiRet.RNIC_IRD_ORD_EXCEEDED;
     if (init.srq && init.rqHiwat > init.srq.capacity) return RiRet.SRQ_LIMIT_OUT_OF_RANGE;
-    if (init.mpa.ddpRdmapVersion !== 1) return RiRet.INVALID_DDP_RDMAP_VERSION;
-    if ((init.mpa.recvMarkers || init.mpa.xmitMarkers) && !this.config.markers) return RiRet.MPA_ATTR_UNSUPPORTED;
     if (this.qps.size >= l.maxQps) return RiRet.RESOURCE_SHORTAGE;
     // UC and UD exist on InfiniBand only (RNICPI §6.7; iWARP is RC).
     if (init.service !== undefined && init.service !== 'RC' && !this.isIb) return RiRet.QP_INVALID_SERVICE_TYPE;

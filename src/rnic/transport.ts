@@ -16,14 +16,12 @@ import type { RiRet } from '../rnicpi/status.js';
 import type { RiQpState } from '../rnicpi/types.js';
 import type { AtomicArgs } from './atomics.js';
 import type { Fault, WireError } from './faults.js';
-import type { MpaAttrs, Qp } from './qp.js';
+import type { LlpAttrs, Qp } from './qp.js';
 import type { IbService } from './qp-states.js';
-import type { TransportKind } from './wr-table.js';
 import type { SqWqe } from './wqe.js';
 
 /** What a transport can do: data the core and the capability queries read. */
 export interface TransportCaps {
-  readonly kind: TransportKind;
   /** Immediate data (IBTA Vol. 1 §9.4.1; RFC 7306 §6). */
   readonly immediateData: boolean;
   /** Atomic operations (IBTA Vol. 1 §9.4.5; RFC 7306 §5). */
@@ -272,7 +270,7 @@ export type IbBinder = (qp: Qp, attrs: Readonly<IbQpAttrs>) => QpTransport | RiR
 
 const ibBinders = new Map<string, IbBinder>();
 
-/** Registers the binder of an IB transport under its kind (`'rocev2'`, `'loopback'`). */
+/** Registers the binder of an IB transport under the name an RNIC's `ibLink` gives. */
 export function registerIbBinder(kind: string, b: IbBinder): void {
   ibBinders.set(kind, b);
 }
@@ -287,7 +285,7 @@ export function bindIb(kind: string, qp: Qp, attrs: Readonly<IbQpAttrs>): QpTran
  * Turns an LLP handle into a transport for `qp` (RNICPI §4.4 `llp_stream_handle`). A binder
  * returns `null` for handles it does not know, so the core can ask each registered one.
  */
-export type LlpBinder = (qp: Qp, handle: unknown, mpa: MpaAttrs) => QpTransport | RiRet | null;
+export type LlpBinder = (qp: Qp, handle: unknown, attrs: LlpAttrs) => QpTransport | RiRet | null;
 
 const binders: LlpBinder[] = [];
 
@@ -297,9 +295,9 @@ export function registerLlpBinder(b: LlpBinder): void {
 }
 
 /** Asks every registered binder; `null` if none knows the handle. */
-export function bindLlp(qp: Qp, handle: unknown, mpa: MpaAttrs): QpTransport | RiRet | null {
+export function bindLlp(qp: Qp, handle: unknown, attrs: LlpAttrs): QpTransport | RiRet | null {
   for (const b of binders) {
-    const r = b(qp, handle, mpa);
+    const r = b(qp, handle, attrs);
     if (r !== null) return r;
   }
   return null;

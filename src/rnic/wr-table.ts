@@ -41,8 +41,13 @@ export enum WrExec {
   REQUEST = 2,
 }
 
-/** Transports a WR type is defined on. */
-export type TransportKind = 'iwarp' | 'loopback' | 'rocev2';
+/**
+ * The family of an RNIC, fixed when it is made: iWARP (RDMA Protocol Verbs; RNICPI
+ * `RI_TRANSPORT_IWARP`) or InfiniBand (IBTA Vol. 1, carried by RoCEv2; `RI_TRANSPORT_IB`).
+ * The family decides the WR types, QP states and attributes; which transport moves the packets
+ * (TCP, UDP, the in-process loopback) is the transport's business, not the core's.
+ */
+export type TransportFamily = 'iwarp' | 'ib';
 
 /** One row of the table. */
 export interface WrRow {
@@ -59,8 +64,8 @@ export interface WrRow {
   readonly exec: WrExec;
   /** The completion type of its WC (RNICPI §6.10). */
   readonly wcType: RiWcType;
-  /** Transports that carry it. */
-  readonly transports: readonly TransportKind[];
+  /** The RNIC families that define it. */
+  readonly families: readonly TransportFamily[];
   /**
    * The services whose QPs carry it (IBTA Vol. 1 §9.8.3 Table 38 "Service Types and Operations",
    * as Linux rxe's `rxe_wr_opcode_info[].mask[qpt]`): UD sends datagrams only; UC has no RDMA
@@ -70,7 +75,7 @@ export interface WrRow {
   readonly services: readonly IbService[];
   /** What the requester hands the transport for it, or null for a local operation. */
   readonly txOp: TxOp | null;
-  /** The post-time error on a transport that does not carry it (RNICPI §6.9 notes). */
+  /** The post-time error on an RNIC family that does not define it (RNICPI §6.9 notes). */
   readonly unsupported: RiRet;
   /**
    * A capability the connection must have agreed (`TransportCaps`): iWARP carries atomics
@@ -91,7 +96,8 @@ export const COMMON_FLAGS =
 const SE = RiWrFlags.SOLICITED_EVENT_FLAG;
 const RF = RiWrFlags.READ_FENCE_FLAG;
 const LF = RiWrFlags.LOCAL_FENCE_FLAG;
-const ALL: readonly TransportKind[] = ['iwarp', 'loopback', 'rocev2'];
+const ALL: readonly TransportFamily[] = ['iwarp', 'ib'];
+const IWARP: readonly TransportFamily[] = ['iwarp'];
 const INVALID = RiRet.WR_INVALID_TYPE;
 const RC_UC_UD: readonly IbService[] = ['RC', 'UC', 'UD'];
 const RC_UC: readonly IbService[] = ['RC', 'UC'];
@@ -99,23 +105,23 @@ const RC: readonly IbService[] = ['RC'];
 
 // biome-ignore format: a table, one row per line
 const ROWS: readonly WrRow[] = [
-  row({ type: RiWrType.SEND, name: 'Send', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'none', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND, transports: ALL, services: RC_UC_UD, unsupported: INVALID }),
-  row({ type: RiWrType.SEND_INVALIDATE, name: 'Send with Invalidate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'stag', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND_INVALIDATE, transports: ALL, services: RC, unsupported: INVALID }),
-  row({ type: RiWrType.RDMA_WRITE, name: 'RDMA Write', flags: RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.RDMA_WRITE, maxSges: 0, remote: 'address', exec: WrExec.MESSAGE, wcType: RiWcType.RDMA_WRITE, txOp: TxOp.RDMA_WRITE, transports: ALL, services: RC_UC, unsupported: INVALID }),
-  row({ type: RiWrType.RDMA_READ, name: 'RDMA Read', flags: 0, sgl: SglRole.SINK, sgeLimit: SgeLimit.RDMA_READ, maxSges: 0, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.RDMA_READ, txOp: TxOp.READ_REQUEST, transports: ALL, services: RC, unsupported: INVALID }),
-  row({ type: RiWrType.RDMA_READ_LOCAL_INVALIDATE, name: 'RDMA Read with Local Invalidate', flags: 0, sgl: SglRole.SINK, sgeLimit: SgeLimit.RDMA_READ, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.RDMA_READ_LOCAL_INVALIDATE, txOp: TxOp.READ_REQUEST, transports: ['iwarp', 'loopback'], services: RC, unsupported: INVALID }),
-  row({ type: RiWrType.BIND, name: 'Bind Memory Window', flags: 0, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.BIND, txOp: null, transports: ALL, services: RC_UC, unsupported: INVALID }),
-  row({ type: RiWrType.FAST_REGISTER, name: 'Fast-Register', flags: 0, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.FAST_REGISTER, txOp: null, transports: ALL, services: RC_UC, unsupported: INVALID }),
-  row({ type: RiWrType.LOCAL_INVALIDATE_MR, name: 'Local Invalidate (MR)', flags: LF, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.LOCAL_INVALIDATE, txOp: null, transports: ALL, services: RC_UC, unsupported: INVALID }),
-  row({ type: RiWrType.LOCAL_INVALIDATE_MW, name: 'Local Invalidate (MW)', flags: LF, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.LOCAL_INVALIDATE, txOp: null, transports: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.SEND, name: 'Send', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'none', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND, families: ALL, services: RC_UC_UD, unsupported: INVALID }),
+  row({ type: RiWrType.SEND_INVALIDATE, name: 'Send with Invalidate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'stag', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND_INVALIDATE, families: ALL, services: RC, unsupported: INVALID }),
+  row({ type: RiWrType.RDMA_WRITE, name: 'RDMA Write', flags: RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.RDMA_WRITE, maxSges: 0, remote: 'address', exec: WrExec.MESSAGE, wcType: RiWcType.RDMA_WRITE, txOp: TxOp.RDMA_WRITE, families: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.RDMA_READ, name: 'RDMA Read', flags: 0, sgl: SglRole.SINK, sgeLimit: SgeLimit.RDMA_READ, maxSges: 0, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.RDMA_READ, txOp: TxOp.READ_REQUEST, families: ALL, services: RC, unsupported: INVALID }),
+  row({ type: RiWrType.RDMA_READ_LOCAL_INVALIDATE, name: 'RDMA Read with Local Invalidate', flags: 0, sgl: SglRole.SINK, sgeLimit: SgeLimit.RDMA_READ, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.RDMA_READ_LOCAL_INVALIDATE, txOp: TxOp.READ_REQUEST, families: IWARP, services: RC, unsupported: INVALID }),
+  row({ type: RiWrType.BIND, name: 'Bind Memory Window', flags: 0, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.BIND, txOp: null, families: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.FAST_REGISTER, name: 'Fast-Register', flags: 0, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.FAST_REGISTER, txOp: null, families: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.LOCAL_INVALIDATE_MR, name: 'Local Invalidate (MR)', flags: LF, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.LOCAL_INVALIDATE, txOp: null, families: ALL, services: RC_UC, unsupported: INVALID }),
+  row({ type: RiWrType.LOCAL_INVALIDATE_MW, name: 'Local Invalidate (MW)', flags: LF, sgl: SglRole.NONE, sgeLimit: SgeLimit.NONE, maxSges: 0, remote: 'none', exec: WrExec.LOCAL, wcType: RiWcType.LOCAL_INVALIDATE, txOp: null, families: ALL, services: RC_UC, unsupported: INVALID }),
   // Atomics (IBTA Vol. 1 §9.4.5; RFC 7306 §5 for iWARP), masked and extended ones included
   // (operand size and masks are WQE fields; the executor is atomics.ts). On iWARP only
   // towards a peer that negotiated RFC 7306.
-  row({ type: RiWrType.COMPARE_AND_SWAP, name: 'Compare and Swap', flags: RF, sgl: SglRole.RESULT, sgeLimit: SgeLimit.SEND, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.COMPARE_AND_SWAP, txOp: TxOp.ATOMIC_REQUEST, transports: ALL, services: RC, unsupported: RiRet.RNIC_ATOMICS_UNSUPPORTED, needs: 'atomics' }),
-  row({ type: RiWrType.FETCH_AND_ADD, name: 'Fetch and Add', flags: RF, sgl: SglRole.RESULT, sgeLimit: SgeLimit.SEND, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.FETCH_AND_ADD, txOp: TxOp.ATOMIC_REQUEST, transports: ALL, services: RC, unsupported: RiRet.RNIC_ATOMICS_UNSUPPORTED, needs: 'atomics' }),
+  row({ type: RiWrType.COMPARE_AND_SWAP, name: 'Compare and Swap', flags: RF, sgl: SglRole.RESULT, sgeLimit: SgeLimit.SEND, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.COMPARE_AND_SWAP, txOp: TxOp.ATOMIC_REQUEST, families: ALL, services: RC, unsupported: RiRet.RNIC_ATOMICS_UNSUPPORTED, needs: 'atomics' }),
+  row({ type: RiWrType.FETCH_AND_ADD, name: 'Fetch and Add', flags: RF, sgl: SglRole.RESULT, sgeLimit: SgeLimit.SEND, maxSges: 1, remote: 'address', exec: WrExec.REQUEST, wcType: RiWcType.FETCH_AND_ADD, txOp: TxOp.ATOMIC_REQUEST, families: ALL, services: RC, unsupported: RiRet.RNIC_ATOMICS_UNSUPPORTED, needs: 'atomics' }),
   // Immediate data (IBTA Vol. 1 §9.4.1; RFC 7306 §6 Immediate Data for iWARP).
-  row({ type: RiWrType.SEND_IMMEDIATE, name: 'Send with Immediate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'none', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND_IMM, transports: ALL, services: RC_UC_UD, unsupported: INVALID, needs: 'immediateData' }),
-  row({ type: RiWrType.RDMA_WRITE_IMMEDIATE, name: 'RDMA Write with Immediate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.RDMA_WRITE, maxSges: 0, remote: 'address', exec: WrExec.MESSAGE, wcType: RiWcType.RDMA_WRITE, txOp: TxOp.RDMA_WRITE, transports: ALL, services: RC_UC, unsupported: INVALID, needs: 'immediateData' }),
+  row({ type: RiWrType.SEND_IMMEDIATE, name: 'Send with Immediate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.SEND, maxSges: 0, remote: 'none', exec: WrExec.MESSAGE, wcType: RiWcType.SEND, txOp: TxOp.SEND_IMM, families: ALL, services: RC_UC_UD, unsupported: INVALID, needs: 'immediateData' }),
+  row({ type: RiWrType.RDMA_WRITE_IMMEDIATE, name: 'RDMA Write with Immediate', flags: SE | RF, sgl: SglRole.SOURCE, sgeLimit: SgeLimit.RDMA_WRITE, maxSges: 0, remote: 'address', exec: WrExec.MESSAGE, wcType: RiWcType.RDMA_WRITE, txOp: TxOp.RDMA_WRITE, families: ALL, services: RC_UC, unsupported: INVALID, needs: 'immediateData' }),
 ];
 
 /** A row from its fields; `needs` defaults to none. */

@@ -60,7 +60,6 @@ const log = logger('roce');
 const TX_BURST = 64;
 
 const RC_CAPS: TransportCaps = Object.freeze({
-  kind: 'rocev2',
   immediateData: true,
   // Compare & Swap and Fetch & Add on 8 octets (IBTA Vol. 1 §9.4.5); no extended atomics.
   atomics: true,

@@ -3,6 +3,7 @@
  * that carried streaming-mode traffic becomes an RDMA-mode QP, with or without the MPA start-up
  * exchange, with a last streaming-mode message, and with octets the ULP read ahead.
  */
+import { qpMpaAttrs } from '../../src/iwarp/llp-attrs.js';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
@@ -94,7 +95,7 @@ test('conversion without MPA start-up (IT_SC_NO_REQ_REP): straight to RDMA mode 
   c.removeAllListeners('data');
   const cy = await cmConvertSocket(y.cm, c, { mpa: false, mpaAttrs: attrs, pending: rest });
   assert.equal(cx.agreement, null);
-  assert.deepEqual(x.qp.mpa, { crc: true, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 });
+  assert.deepEqual(qpMpaAttrs(x.qp), { crc: true, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 });
   await sendBothWays(x, y);
   await closeBoth(cx, cy);
   await close();

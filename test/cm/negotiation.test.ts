@@ -5,6 +5,7 @@
  * RTR and data FPDUs on the wire, decoded with the codecs (CRC checked, Markers removed), (3) the
  * QPs' resulting MPA attributes, IRD and ORD, and (4) a Send in each direction.
  */
+import { qpMpaAttrs } from '../../src/iwarp/llp-attrs.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CmListener, type CmConnection, cmConnect } from '../../src/iwarp/cm.js';
@@ -151,8 +152,8 @@ async function runCase(c: Case): Promise<void> {
     // QP attributes from the negotiation.
     assert.equal(a.qp.state, RiQpState.READY_TO_SEND);
     assert.equal(b.qp.state, RiQpState.READY_TO_SEND);
-    assert.deepEqual(a.qp.mpa, { crc: x.crc, recvMarkers: x.iAsk, xmitMarkers: x.rAsk, ddpRdmapVersion: 1 });
-    assert.deepEqual(b.qp.mpa, { crc: x.crc, recvMarkers: x.rAsk, xmitMarkers: x.iAsk, ddpRdmapVersion: 1 });
+    assert.deepEqual(qpMpaAttrs(a.qp), { crc: x.crc, recvMarkers: x.iAsk, xmitMarkers: x.rAsk, ddpRdmapVersion: 1 });
+    assert.deepEqual(qpMpaAttrs(b.qp), { crc: x.crc, recvMarkers: x.rAsk, xmitMarkers: x.iAsk, ddpRdmapVersion: 1 });
     assert.deepEqual({ ird: a.qp.ird, ord: a.qp.ord }, x.a, 'initiator IRD/ORD');
     assert.deepEqual({ ird: b.qp.ird, ord: b.qp.ord }, x.b, 'responder IRD/ORD');
     // A Send each way.

@@ -20,7 +20,6 @@ import {
   type ri_cq_handle_t,
   type ri_data_seg_t,
   type ri_event_record_t,
-  type ri_mpa_attr_t,
   type ri_mr_handle_t,
   type ri_pd_handle_t,
   type ri_qp_attr_in_t,
@@ -40,7 +39,8 @@ import {
 import { hostMemory } from '../../src/rnic/hostmem.js';
 import { LlpStream } from '../../src/iwarp/llp.js';
 import { buildFrame, mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
-import type { MpaAttrs } from '../../src/rnic/qp.js';
+import { type MpaAttrs, riMpa } from '../../src/iwarp/llp-attrs.js';
+export { riMpa };
 import type { RnicConfig } from '../../src/rnic/rnic.js';
 import { loopbackPair } from '../../src/loopback/loopback.js';
 import { TRANSPORTS, type TransportName } from '../helpers/engine.js';
@@ -267,15 +267,6 @@ export async function until(pred: () => boolean, what = 'condition', ms = 3000):
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 1));
   }
-}
-
-export function riMpa(m: MpaAttrs): ri_mpa_attr_t {
-  return {
-    recv_marker_enabled: m.recvMarkers,
-    xmit_marker_enabled: m.xmitMarkers,
-    crc_enabled: m.crc,
-    ddp_rdma_version: m.ddpRdmapVersion,
-  };
 }
 
 /** Converts `s` to RDMA mode over `stream` (Idle→RTS). */

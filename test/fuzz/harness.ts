@@ -357,7 +357,7 @@ export async function fuzzIwarpStreams(streams: number, seed: number): Promise<S
       const crc = rng.int(2) === 1;
       const sock = new FakeSocket();
       const llp = new LlpStream(sock as never, {});
-      const st = side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp, mpa: { ...DEFAULT_MPA, crc } });
+      const st = side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp, llpAttrs: { ...DEFAULT_MPA, crc } });
       if (st !== RiRet.SUCCESS) throw new Error(`RTS: ${RiRet[st]}`);
       const msn = { send: 1, read: 1 };
       const parts: Uint8Array[] = [];
@@ -410,7 +410,7 @@ export async function fuzzRoceStreams(streams: number, seed: number): Promise<St
   const rnic = new Rnic({
     ...DEFAULT_CONFIG,
     name: 'fuzz-roce',
-    transport: 'rocev2',
+    family: 'ib',
     ibLink: 'rocev2',
     roceUdpPort: port,
     gids: () => [gidOf('127.0.0.1')],

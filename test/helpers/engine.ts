@@ -15,7 +15,8 @@ import { terminateOfFault } from '../../src/iwarp/terminate-map.js';
 import { mpaAccept, mpaConnect, type MpaParams, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import type { Pd } from '../../src/rnic/pd.js';
 import { postRq, postSq, type SqWrIn } from '../../src/rnic/post.js';
-import type { MpaAttrs, Qp, QpInit } from '../../src/rnic/qp.js';
+import type { Qp, QpInit } from '../../src/rnic/qp.js';
+import type { MpaAttrs } from '../../src/iwarp/llp-attrs.js';
 import { DEFAULT_CONFIG, Rnic, type RnicConfig } from '../../src/rnic/rnic.js';
 import type { IbService } from '../../src/rnic/qp-states.js';
 import { type CmQp, riCmQp } from '../../src/iwarp/cm.js';
@@ -177,7 +178,7 @@ export function qpInit(pd: Pd, cq: Cq, over: Partial<QpInit> = {}): QpInit {
     stag0Enabled: false,
     enableBind: false,
     rqHiwat: 0,
-    mpa: DEFAULT_MPA,
+    llpAttrs: DEFAULT_MPA,
     osData: null,
     ...over,
   };
@@ -208,7 +209,7 @@ export function makeSide(rnic = new Rnic(), over: Partial<QpInit> = {}): Side {
       stag0Enabled: false,
       enableBind: true,
       rqHiwat: 0,
-      mpa: DEFAULT_MPA,
+      llpAttrs: DEFAULT_MPA,
       osData: 'qp',
       ...over,
     }),
@@ -262,7 +263,7 @@ export const TEST_GID = Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xf
 
 /** An InfiniBand (RoCEv2-family) RNIC whose QPs are carried by the IB binder `link`. */
 export function ibRnic(link = 'loopback', over: Partial<RnicConfig> = {}): Rnic {
-  return new Rnic({ ...DEFAULT_CONFIG, name: 'softroce-test', transport: 'rocev2', ibLink: link, gids: () => [TEST_GID], ...over });
+  return new Rnic({ ...DEFAULT_CONFIG, name: 'softroce-test', family: 'ib', ibLink: link, gids: () => [TEST_GID], ...over });
 }
 
 /** A side on a new IB RNIC (or `rnic`) with a QP of `service`, still in Reset. */
@@ -409,14 +410,14 @@ export async function connectPair(
     const req = await mpaReadRequest(sock);
     const out = mpaAccept(sock, req.frame, { ...base, ...opts.mpaB });
     opts.beforeRts?.(b);
-    const st = b.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
+    const st = b.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, llpAttrs: out.mpa });
     if (st !== RiRet.SUCCESS) throw new Error(`modify b: ${RiRet[st]}`);
   })();
   const sock = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
   await once(sock, 'connect');
   const out = await mpaConnect(sock, { ...base, ...opts.mpaA });
   opts.beforeRts?.(a);
-  const st = a.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa });
+  const st = a.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, llpAttrs: out.mpa });
   if (st !== RiRet.SUCCESS) throw new Error(`modify a: ${RiRet[st]}`);
   await passive;
   return {

@@ -55,7 +55,7 @@ function sideOn(s: Side): Side {
       stag0Enabled: false,
       enableBind: false,
       rqHiwat: 0,
-      mpa: { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 },
+      llpAttrs: { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 },
       osData: 'qp',
     }),
   );

@@ -149,7 +149,7 @@ async function iwarpVictim(ird: number): Promise<Victim> {
     const [sock] = (await once(server, 'connection')) as [net.Socket];
     const req = await mpaReadRequest(sock);
     const out = mpaAccept(sock, req.frame, { revision: 2, crc: false, markers: false, ird, ord: 2 });
-    assert.equal(v.side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa }), RiRet.SUCCESS);
+    assert.equal(v.side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, llpAttrs: out.mpa }), RiRet.SUCCESS);
   })();
   const raw = await RawPeer.connect(port);
   await accepted;

@@ -36,7 +36,7 @@ const ACCESS = { read: true, write: true, atomic: false };
 
 /** A fake IB transport: records what the core tells it and pulls segments on kick. */
 class FakeIb implements QpTransport {
-  readonly caps = { kind: 'rocev2', immediateData: false, atomics: false, rnr: true, sendCompletion: 'ack', states: 'ib' } as const;
+  readonly caps = { immediateData: false, atomics: false, rnr: true, sendCompletion: 'ack', states: 'ib' } as const;
   started = 0;
   kicks = 0;
   resets = 0;
@@ -129,7 +129,7 @@ describe('InfiniBand QP state machine in the core', () => {
           stag0Enabled: false,
           enableBind: false,
           rqHiwat: 0,
-          mpa: { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 },
+          llpAttrs: { crc: false, recvMarkers: false, xmitMarkers: false, ddpRdmapVersion: 1 },
           osData: null,
         },
         service: 'UD',

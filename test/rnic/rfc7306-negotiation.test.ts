@@ -39,7 +39,7 @@ test('a siw-like Initiator: the Reply carries no extension bit, atomics and imme
     const req = await mpaReadRequest(sock);
     const out = mpaAccept(sock, req.frame, { revision: 2, crc: false, markers: false, ird: 2, ord: 2 });
     assert.equal(out.rdmapExt, false);
-    assert.equal(side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa }), RiRet.SUCCESS);
+    assert.equal(side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, llpAttrs: out.mpa }), RiRet.SUCCESS);
   })();
   const peer = await RawPeer.connect(port);
   await accepted;
@@ -158,7 +158,7 @@ test('softrdma Initiator towards a siw-like Responder: the offer is ignored, no 
   try {
     assert.equal(reqRes & MPA_RES_SOFTRDMA_EXT, MPA_RES_SOFTRDMA_EXT, 'softrdma offers the extension');
     assert.equal(out.rdmapExt, false);
-    assert.equal(side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, mpa: out.mpa }), RiRet.SUCCESS);
+    assert.equal(side.qp.modify({ nextState: RiQpState.READY_TO_SEND, llp: out.stream, llpAttrs: out.mpa }), RiRet.SUCCESS);
     const [wc] = await pollN(side.cq, 1);
     assert.equal(wc!.id, 5n);
     assert.equal(wc!.op_status, RiWcStatus.LOCAL_QP_OP_ERROR);

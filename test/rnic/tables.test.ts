@@ -17,7 +17,7 @@ test('WR table: immediate data and atomics are rows every transport carries once
   assert.equal(wi.sgl, SglRole.SOURCE);
   assert.equal(wi.remote, 'address');
   assert.equal(wi.wcType, RiWcType.RDMA_WRITE);
-  assert.deepEqual(wi.transports, ['iwarp', 'loopback', 'rocev2']);
+  assert.deepEqual(wi.families, ['iwarp', 'ib']);
   assert.equal(wi.needs, 'immediateData');
   const si = wrRow(RiWrType.SEND_IMMEDIATE)!;
   assert.equal(si.remote, 'none');
