@@ -103,16 +103,20 @@ export class PerfLoops {
     return this.#conn.client;
   }
 
-  #post(qp: ibv_qp, wr: In<ibv_send_wr>, what: string): void {
+  /**
+   * Posts `wr`. `what` names it in the error, and is a function where it needs formatting, so
+   * that the latency loops build no string per iteration.
+   */
+  #post(qp: ibv_qp, wr: In<ibv_send_wr>, what: string | (() => string)): void {
     const r = ibv_post_send(qp, wr);
-    if (r.ret !== 0) throw new PerfError(`Couldn't post send: ${what} (errno ${getErrno()})`);
+    if (r.ret !== 0) throw new PerfError(`Couldn't post send: ${typeof what === 'string' ? what : what()} (errno ${getErrno()})`);
   }
 
   /** Waits for one completion on `cq` (blocking or busy per mode) and checks its status. */
-  async #one(cq: ibv_cq, ch: ibv_comp_channel, what: string): Promise<ibv_wc> {
+  async #one(cq: ibv_cq, ch: ibv_comp_channel, what: string | (() => string)): Promise<ibv_wc> {
     await waitCq(cq, this.#waiter.busyPoll ? null : ch, this.#wc1, this.#waiter);
     const w = this.#wc1[0]!;
-    if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(w, what);
+    if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(w, typeof what === 'string' ? what : what());
     return w;
   }
 
@@ -237,7 +241,7 @@ export class PerfLoops {
               if (cycling) advance(w, scnt[idx]!);
               scnt[idx]!++;
             }
-            this.#post(d.qps[idx]!, c[0]!.wr as In<ibv_send_wr>, `qp ${idx} scnt=${scnt[idx]! - L} (list of ${L})`);
+            this.#post(d.qps[idx]!, c[0]!.wr as In<ibv_send_wr>, () => `qp ${idx} scnt=${scnt[idx]! - L} (list of ${L})`);
             sigOut++;
             totscnt += L;
             progressed = true;
@@ -250,7 +254,7 @@ export class PerfLoops {
           if (!noPeak) tposted[totscnt] = now();
           if (clock?.ended) break;
           w.wr.send_flags = w.signaled ? ibv_send_flags.IBV_SEND_SIGNALED : 0;
-          this.#post(d.qps[idx]!, w.wr, `qp ${idx} scnt=${scnt[idx]}`);
+          this.#post(d.qps[idx]!, w.wr, () => `qp ${idx} scnt=${scnt[idx]}`);
           if (w.signaled) sigOut++;
           if (cycling) advance(w, scnt[idx]!);
           scnt[idx]!++;
@@ -374,7 +378,7 @@ export class PerfLoops {
         if (cr && (rcntQp[id]! % p.rxDepth) % creditCnt === 0) {
           cr.view.setUint32(4 * id, rcntQp[id]! >>> 0, true);
           while (scredit[id] === p.txDepth) await reapCredits();
-          this.#post(d.qps[id]!, creditWr[id]! as In<ibv_send_wr>, `credit qp ${id}`);
+          this.#post(d.qps[id]!, creditWr[id]! as In<ibv_send_wr>, () => `credit qp ${id}`);
           scredit[id]!++;
           totScredit++;
         }
@@ -459,11 +463,11 @@ export class PerfLoops {
       if (scnt < iters || dur) {
         if (!dur) tposted[scnt] = now();
         buf[postIdx] = ++scnt & 0xff;
-        this.#post(d.qps[0]!, wr, `scnt=${scnt}`);
+        this.#post(d.qps[0]!, wr, () => `scnt=${scnt}`);
       }
       if (clock?.ended) break;
       if (ccnt < iters || dur) {
-        await this.#one(d.scq, d.sch, `send CQ (scnt=${scnt}, ccnt=${ccnt})`);
+        await this.#one(d.scq, d.sch, () => `send CQ (scnt=${scnt}, ccnt=${ccnt})`);
         ccnt++;
         if (clock?.sampling) counted++;
       }
@@ -528,8 +532,8 @@ export class PerfLoops {
     while (scnt < iters || (clock && !clock.ended)) {
       if (!dur) tposted[scnt] = now();
       scnt++;
-      this.#post(d.qps[0]!, wr, `scnt=${scnt}`);
-      await this.#one(d.scq, d.sch, `send CQ (scnt=${scnt})`);
+      this.#post(d.qps[0]!, wr, () => `scnt=${scnt}`);
+      await this.#one(d.scq, d.sch, () => `send CQ (scnt=${scnt})`);
       if (clock?.sampling) counted++;
     }
     this.#out.status = null;
@@ -569,7 +573,7 @@ export class PerfLoops {
             this.#waiter.check();
             await yieldLoop();
           }
-        } else w = await this.#one(d.rcq, d.rch, `receive CQ (rcnt=${rcnt})`);
+        } else w = await this.#one(d.rcq, d.rch, () => `receive CQ (rcnt=${rcnt})`);
         if (w) {
           if (w.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(w, `receive CQ (rcnt=${rcnt})`);
           if (first) {
@@ -589,8 +593,8 @@ export class PerfLoops {
         scnt++;
         const signaled = scnt % p.cqMod === 0 || (!dur && scnt === iters);
         wr.send_flags = signaled ? ibv_send_flags.IBV_SEND_SIGNALED : 0;
-        this.#post(d.qps[0]!, wr, `scnt=${scnt}`);
-        if (signaled) await this.#one(d.scq, d.sch, `send CQ (scnt=${scnt})`);
+        this.#post(d.qps[0]!, wr, () => `scnt=${scnt}`);
+        if (signaled) await this.#one(d.scq, d.sch, () => `send CQ (scnt=${scnt})`);
       }
     }
     this.#out.status = null;
