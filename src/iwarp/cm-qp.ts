@@ -97,80 +97,102 @@ export function riCmQp(ops: ri_ops_t, rnic: ri_rnic_handle_t, qp: ri_qp_handle_t
   const known = adapters.get(qp as object);
   if (known) return known;
   const first = ops.ri_qp_query(rnic, qp);
-  const id = first.status === RiRet.SUCCESS ? first.attrs.qp_id : -1;
-  let caps: CmQpCaps | null = null;
-  const a: CmQp = {
-    id,
-    query() {
-      const r = ops.ri_qp_query(rnic, qp);
-      if (r.status !== RiRet.SUCCESS) return null;
-      const x = r.attrs;
-      const iw = 'qp_iwarp' in x.qp_xport ? x.qp_xport.qp_iwarp : null;
-      return {
-        state: x.state,
-        ird: x.max_rdma_read_incoming,
-        ord: x.max_rdma_read_outgoing,
-        enableRdmaRead: x.enable_rdma_read,
-        llpAttached: iw !== null && iw.llp_stream_handle !== null && iw.llp_stream_handle !== undefined,
-      };
-    },
-    modify(m) {
-      let mask = RiQpAttrMask.NEXT_STATE;
-      const iw: { -readonly [K in keyof ri_iwarp_qp_attr_t]?: ri_iwarp_qp_attr_t[K] } = {};
-      const attrs: { -readonly [K in keyof ri_qp_attr_in_t]: ri_qp_attr_in_t[K] } = { state: m.nextState };
-      if (m.llp !== undefined) {
-        mask |= RiQpAttrMask.LLQ_STREAM_HANDLE;
-        iw.llp_stream_handle = m.llp as ri_llp_stream_handle_t;
-      }
-      if (m.mpa !== undefined) {
-        mask |= RiQpAttrMask.MPA_ATTR;
-        iw.mpa_attributes = riMpa(m.mpa);
-      }
-      if (m.streamMsg !== undefined) {
-        mask |= RiQpAttrMask.STREAM_MSG_BUFFER;
-        iw.stream_msg_buf = m.streamMsg;
-        iw.stream_msg_buf_length = m.streamMsg.length;
-      }
-      if (m.ird !== undefined) {
-        mask |= RiQpAttrMask.MAX_RDMA_READ_INCOMING;
-        attrs.max_rdma_read_incoming = m.ird;
-      }
-      if (m.ord !== undefined) {
-        mask |= RiQpAttrMask.MAX_RDMA_READ_OUTGOING;
-        attrs.max_rdma_read_outgoing = m.ord;
-      }
-      if (Object.keys(iw).length > 0) attrs.qp_xport = { qp_iwarp: iw };
-      return ops.ri_qp_modify(rnic, qp, mask, attrs).status;
-    },
-    caps() {
-      if (caps) return caps;
-      const r = ops.ri_rnic_query(rnic, 0, 1 << 20);
-      // Without an answer nothing can be negotiated: limits of 0 make every IRD/ORD invalid.
-      if (r.status !== RiRet.SUCCESS) return { maxIrdPerQp: 0, maxOrdPerQp: 0 };
-      caps = { maxIrdPerQp: r.attrs.max_ird_per_qp, maxOrdPerQp: r.attrs.max_ord_per_qp };
-      return caps;
-    },
-    markersSupported() {
-      const known = markerSupport.get(rnic as object);
-      if (known !== undefined) return known;
-      const q = ops.ri_qp_query(rnic, qp);
-      if (q.status !== RiRet.SUCCESS || q.attrs.state !== RiQpState.IDLE || !('qp_iwarp' in q.attrs.qp_xport)) return false;
-      const own = q.attrs.qp_xport.qp_iwarp.mpa_attributes;
-      const probe = {
-        recv_marker_enabled: true,
-        xmit_marker_enabled: true,
-        crc_enabled: own.crc_enabled,
-        ddp_rdma_version: own.ddp_rdma_version,
-      };
-      const st = ops.ri_qp_modify(rnic, qp, RiQpAttrMask.MPA_ATTR, { qp_xport: { qp_iwarp: { mpa_attributes: probe } } }).status;
-      if (st === RiRet.SUCCESS) ops.ri_qp_modify(rnic, qp, RiQpAttrMask.MPA_ATTR, { qp_xport: { qp_iwarp: { mpa_attributes: own } } });
-      else if (st !== RiRet.MPA_ATTR_UNSUPPORTED) return false;
-      markerSupport.set(rnic as object, st === RiRet.SUCCESS);
-      return st === RiRet.SUCCESS;
-    },
-  };
+  const a = new RiCmQp(ops, rnic, qp, first.status === RiRet.SUCCESS ? first.attrs.qp_id : -1);
   adapters.set(qp as object, a);
   return a;
+}
+
+/** The adapter {@link riCmQp} makes: methods on the prototype, so an idle QP holds no closures. */
+class RiCmQp implements CmQp {
+  #caps: CmQpCaps | null = null;
+  readonly #ops: ri_ops_t;
+  readonly #rnic: ri_rnic_handle_t;
+  readonly #qp: ri_qp_handle_t;
+
+  constructor(
+    ops: ri_ops_t,
+    rnic: ri_rnic_handle_t,
+    qp: ri_qp_handle_t,
+    readonly id: number,
+  ) {
+    this.#ops = ops;
+    this.#rnic = rnic;
+    this.#qp = qp;
+  }
+
+  query(): CmQpInfo | null {
+    const r = this.#ops.ri_qp_query(this.#rnic, this.#qp);
+    if (r.status !== RiRet.SUCCESS) return null;
+    const x = r.attrs;
+    const iw = 'qp_iwarp' in x.qp_xport ? x.qp_xport.qp_iwarp : null;
+    return {
+      state: x.state,
+      ird: x.max_rdma_read_incoming,
+      ord: x.max_rdma_read_outgoing,
+      enableRdmaRead: x.enable_rdma_read,
+      llpAttached: iw !== null && iw.llp_stream_handle !== null && iw.llp_stream_handle !== undefined,
+    };
+  }
+
+  modify(m: CmQpModify): RiRet {
+    let mask = RiQpAttrMask.NEXT_STATE;
+    const iw: { -readonly [K in keyof ri_iwarp_qp_attr_t]?: ri_iwarp_qp_attr_t[K] } = {};
+    const attrs: { -readonly [K in keyof ri_qp_attr_in_t]: ri_qp_attr_in_t[K] } = { state: m.nextState };
+    if (m.llp !== undefined) {
+      mask |= RiQpAttrMask.LLQ_STREAM_HANDLE;
+      iw.llp_stream_handle = m.llp as ri_llp_stream_handle_t;
+    }
+    if (m.mpa !== undefined) {
+      mask |= RiQpAttrMask.MPA_ATTR;
+      iw.mpa_attributes = riMpa(m.mpa);
+    }
+    if (m.streamMsg !== undefined) {
+      mask |= RiQpAttrMask.STREAM_MSG_BUFFER;
+      iw.stream_msg_buf = m.streamMsg;
+      iw.stream_msg_buf_length = m.streamMsg.length;
+    }
+    if (m.ird !== undefined) {
+      mask |= RiQpAttrMask.MAX_RDMA_READ_INCOMING;
+      attrs.max_rdma_read_incoming = m.ird;
+    }
+    if (m.ord !== undefined) {
+      mask |= RiQpAttrMask.MAX_RDMA_READ_OUTGOING;
+      attrs.max_rdma_read_outgoing = m.ord;
+    }
+    if (Object.keys(iw).length > 0) attrs.qp_xport = { qp_iwarp: iw };
+    return this.#ops.ri_qp_modify(this.#rnic, this.#qp, mask, attrs).status;
+  }
+
+  caps(): CmQpCaps {
+    if (this.#caps) return this.#caps;
+    const r = this.#ops.ri_rnic_query(this.#rnic, 0, 1 << 20);
+    // Without an answer nothing can be negotiated: limits of 0 make every IRD/ORD invalid.
+    if (r.status !== RiRet.SUCCESS) return { maxIrdPerQp: 0, maxOrdPerQp: 0 };
+    this.#caps = { maxIrdPerQp: r.attrs.max_ird_per_qp, maxOrdPerQp: r.attrs.max_ord_per_qp };
+    return this.#caps;
+  }
+
+  markersSupported(): boolean {
+    const ops = this.#ops;
+    const rnic = this.#rnic;
+    const qp = this.#qp;
+    const known = markerSupport.get(rnic as object);
+    if (known !== undefined) return known;
+    const q = ops.ri_qp_query(rnic, qp);
+    if (q.status !== RiRet.SUCCESS || q.attrs.state !== RiQpState.IDLE || !('qp_iwarp' in q.attrs.qp_xport)) return false;
+    const own = q.attrs.qp_xport.qp_iwarp.mpa_attributes;
+    const probe = {
+      recv_marker_enabled: true,
+      xmit_marker_enabled: true,
+      crc_enabled: own.crc_enabled,
+      ddp_rdma_version: own.ddp_rdma_version,
+    };
+    const st = ops.ri_qp_modify(rnic, qp, RiQpAttrMask.MPA_ATTR, { qp_xport: { qp_iwarp: { mpa_attributes: probe } } }).status;
+    if (st === RiRet.SUCCESS) ops.ri_qp_modify(rnic, qp, RiQpAttrMask.MPA_ATTR, { qp_xport: { qp_iwarp: { mpa_attributes: own } } });
+    else if (st !== RiRet.MPA_ATTR_UNSUPPORTED) return false;
+    markerSupport.set(rnic as object, st === RiRet.SUCCESS);
+    return st === RiRet.SUCCESS;
+  }
 }
 
 /** State names of the log lines. */
