@@ -34,7 +34,7 @@ import type {
   ibv_send_wr,
   In,
 } from './types.js';
-import { type Pd, type Qp, nullWith, sgeList, wrItems } from './ibv_objects.js';
+import { type Pd, type Qp, nullWith, sgeList, wrArray } from './ibv_objects.js';
 import { sendRefused, toRiWr, wrIdError } from './ibv_post.js';
 import { ibv_create_qp } from './ibv_qp.js';
 
@@ -178,7 +178,7 @@ export function ibv_exp_post_send(qp: ibv_qp, wr: WrList<ibv_exp_send_wr>): Post
   const refused = sendRefused(q, wr);
   if (refused) return refused;
   const ctx = q.context;
-  for (const w of wrItems<In<ibv_exp_send_wr>>(wr)) {
+  for (const w of wrArray<In<ibv_exp_send_wr>>(wr)) {
     const badId = wrIdError('ibv_exp_post_send', w.wr_id);
     if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
     const r = toRiExpWr(q, w);

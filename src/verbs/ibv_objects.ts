@@ -307,17 +307,20 @@ export function memFlagsOf(access: number): number | null {
   return f;
 }
 
-/** Walks a WR list given as an array or as one WR with a `next` chain. */
-export function* wrItems<W extends { next?: unknown }>(list: W | readonly W[]): Generator<W> {
-  if (Array.isArray(list)) {
-    for (const w of list as readonly W[]) yield w;
-    return;
-  }
-  let w: W | null | undefined = list as W;
-  while (w) {
-    yield w;
-    w = (w.next ?? null) as W | null;
-  }
+/**
+ * A WR list given as an array or as one WR with a `next` chain, as an array: the array itself,
+ * else the chain collected (a lone WR: one element). Post calls run on every work request, so
+ * this allocates no generator or iterator.
+ */
+/** More WRs than any queue of the device holds (`max_qp_wr`), so a post of them fails at the full queue. */
+const MAX_WR_CHAIN = 1 << 16;
+
+export function wrArray<W extends { next?: unknown }>(list: W | readonly W[]): readonly W[] {
+  if (Array.isArray(list)) return list as readonly W[];
+  const out: W[] = [];
+  // A chain longer than any queue (or a cycle) is cut: posting stops at the full queue anyway.
+  for (let w: W | null = list as W; w && out.length < MAX_WR_CHAIN; w = (w.next ?? null) as W | null) out.push(w);
+  return out;
 }
 
 export function sgeList(sg: readonly In<ibv_sge>[] | undefined, num: number | undefined): ri_data_seg_t[] | null {

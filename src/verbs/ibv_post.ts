@@ -13,7 +13,7 @@ import { ibv_access_flags, ibv_qp_state, ibv_qp_type, ibv_send_flags, ibv_wr_opc
 import { type Context, errnoOf, fail } from './device.js';
 import { EINVAL } from './errno.js';
 import type { ibv_qp, ibv_recv_wr, ibv_send_wr, ibv_sge, In } from './types.js';
-import { Ah, MAX_INLINE_DATA, Mr, Mw, type Qp, alive, sgeList, wrItems } from './ibv_objects.js';
+import { Ah, MAX_INLINE_DATA, Mr, Mw, type Qp, alive, sgeList, wrArray } from './ibv_objects.js';
 
 // ------------------------------------------------------------------------------ posting
 
@@ -215,7 +215,9 @@ export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<i
   const refused = sendRefused(q, wr);
   if (refused) return refused;
   const ctx = q.context;
-  for (const w of wrItems<In<ibv_send_wr>>(wr)) {
+  const list = wrArray<In<ibv_send_wr>>(wr);
+  for (let i = 0; i < list.length; i++) {
+    const w = list[i]!;
     const badId = wrIdError('ibv_post_send', w.wr_id);
     if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
     const r = toRiWr(q, w);
@@ -248,9 +250,21 @@ export function ibv_post_recv(qp: ibv_qp, wr: WrList<ibv_recv_wr>): PostResult<i
   // Receives are allowed from INIT on; the RNIC's Idle would take them in RESET too.
   if (q.state === ibv_qp_state.IBV_QPS_RESET) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
   const ctx = q.context;
+  if (!Array.isArray(wr) && (wr as In<ibv_recv_wr>).next == null) {
+    // One WR, the usual case (a receive re-posted per completion): no batch arrays, no
+    // generator, the same checks and the same result as the loop below.
+    const w = wr as In<ibv_recv_wr>;
+    const badId = wrIdError('ibv_post_recv', w.wr_id);
+    if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
+    const sg = sgeList(w.sg_list, w.num_sge);
+    if (!sg) return { ret: fail(EINVAL), bad_wr: w };
+    const r = ctx.ops.ri_qp_postrq(ctx.rnic, q.ri, [{ flags: 0, id: w.wr_id ?? 0n, sg_list: sg, num_sgls: sg.length }]);
+    if (r.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(r.status)), bad_wr: w };
+    return { ret: 0, bad_wr: null };
+  }
   const batch: ri_wr_recv_t[] = [];
   const items: In<ibv_recv_wr>[] = [];
-  for (const w of wrItems<In<ibv_recv_wr>>(wr)) {
+  for (const w of wrArray<In<ibv_recv_wr>>(wr)) {
     const badId = wrIdError('ibv_post_recv', w.wr_id);
     if (badId) return postRecvBatch(q, batch, items) ?? { ret: fail(EINVAL, badId), bad_wr: w };
     const sg = sgeList(w.sg_list, w.num_sge);

@@ -11,7 +11,7 @@ import { ibv_srq_attr_mask } from './constants.js';
 import { errnoOf, fail } from './device.js';
 import { EBUSY, EINVAL } from './errno.js';
 import type { ibv_pd, ibv_recv_wr, ibv_srq, ibv_srq_attr, ibv_srq_init_attr, In } from './types.js';
-import { type Pd, Srq, alive, nullWith, sgeList, wrItems } from './ibv_objects.js';
+import { type Pd, Srq, alive, nullWith, sgeList, wrArray } from './ibv_objects.js';
 import { firstOf, wrIdError } from './ibv_post.js';
 
 // ------------------------------------------------------------------------------ SRQ
@@ -80,7 +80,7 @@ export function ibv_destroy_srq(srq: ibv_srq): number {
 export function ibv_post_srq_recv(srq: ibv_srq, wr: WrList<ibv_recv_wr>): PostResult<ibv_recv_wr> {
   const s = srq as Srq;
   if (!alive(s, 'ibv_srq')) return { ret: fail(EINVAL), bad_wr: firstOf(wr) };
-  for (const w of wrItems<In<ibv_recv_wr>>(wr)) {
+  for (const w of wrArray<In<ibv_recv_wr>>(wr)) {
     const badId = wrIdError('ibv_post_srq_recv', w.wr_id);
     if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
     const sg = sgeList(w.sg_list, w.num_sge);
