@@ -19,6 +19,7 @@ import {
   RiWrFlags,
   RiWrType,
 } from '../../src/rnicpi/types.js';
+import { configureIwarp } from '../../src/iwarp/llp-attrs.js';
 import { mpaAccept, mpaReadRequest } from '../../src/iwarp/mpa-startup.js';
 import { RawPeer } from '../helpers/rawpeer.js';
 import {
@@ -586,5 +587,26 @@ test('RNICPI-051/052 IETF counterpart: a non-permissive IETF RNIC refuses ddp_rd
   ok(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.MPA_ATTR, mpa(1, false)));
   const r = K.ri_qp_create(env.rnic, { ...qpAttrsIn(s.pd, s.cq), ...mpa(0, false) }, null, null);
   assert.equal(code(r), name(RiRet.INVALID_DDP_RDMAP_VERSION));
+  env.close();
+});
+
+test('an RNIC without Marker support answers MPA_ATTR_UNSUPPORTED to Markers at modify, changes nothing, and accepts them again once supported (RNICPI 1.0 §6.1.4)', () => {
+  const env = openRnic();
+  const s = makeSide(env);
+  const mpa = (markers: boolean) => ({
+    qp_xport: {
+      qp_iwarp: { mpa_attributes: { recv_marker_enabled: markers, xmit_marker_enabled: false, crc_enabled: false, ddp_rdma_version: 1 } },
+    },
+  });
+  const before = query(s);
+  configureIwarp(env.vp.engine, { markers: false });
+  assert.equal(code(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.MPA_ATTR, mpa(true))), name(RiRet.MPA_ATTR_UNSUPPORTED));
+  assert.deepEqual(query(s), before, 'a refused modify changes nothing');
+  ok(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.MPA_ATTR, mpa(false)));
+  configureIwarp(env.vp.engine, { markers: true });
+  ok(K.ri_qp_modify(env.rnic, s.qp, RiQpAttrMask.MPA_ATTR, mpa(true)));
+  const q = query(s);
+  assert.ok('qp_iwarp' in q.qp_xport);
+  assert.equal(q.qp_xport.qp_iwarp.mpa_attributes.recv_marker_enabled, true);
   env.close();
 });
