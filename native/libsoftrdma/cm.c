@@ -662,6 +662,9 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		if (ps == RDMA_PS_UDP || ps == RDMA_PS_IPOIB) {
 			ev->ev.param.ud.private_data = pd;
 			ev->ev.param.ud.private_data_len = (uint8_t)len;
+			/* A multicast event: the program's join context (librdmacm's ucma_process_join). */
+			if (sr_get(a, "mc_context"))
+				ev->ev.param.ud.private_data = (void *)(uintptr_t)sr_get_u64(a, "mc_context", 0);
 			ev->ev.param.ud.qp_num = (uint32_t)sr_get_u64(a, "qp_num", 0);
 			ev->ev.param.ud.qkey = (uint32_t)sr_get_u64(a, "qkey", 0);
 			sr_get_ah_attr(a, &ev->ev.param.ud.ah_attr, "ah_attr.");
@@ -701,6 +704,53 @@ int rdma_ack_cm_event(struct rdma_cm_event *event)
 	return 0;
 }
 
+/*
+ * Multicast (RoCE: the group's GID from its IP address, the QP attached by the daemon). The
+ * program's `context` goes to the daemon as a number and comes back in the MULTICAST_JOIN or
+ * MULTICAST_ERROR event's `param.ud.private_data`, as librdmacm's `ucma_process_join` puts it.
+ */
+static int join_mcast(struct rdma_cm_id *id, struct sockaddr *addr, void *context, int send_only)
+{
+	struct sr_req *r = sr_req_tls();
+
+	if (!id || !addr)
+		return fail(EINVAL);
+	sr_put_u64(r, "id", id_of(id)->handle);
+	if (put_sockaddr(r, "", addr))
+		return fail(EAFNOSUPPORT);
+	sr_put_u64(r, "context", (uint64_t)(uintptr_t)context);
+	if (send_only)
+		sr_put_u64(r, "send_only", 1);
+	return id_call(SR_CM_JOIN_MCAST, id_of(id), r);
+}
+
+int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr, void *context)
+{
+	return join_mcast(id, addr, context, 0);
+}
+
+int rdma_join_multicast_ex(struct rdma_cm_id *id, struct rdma_cm_join_mc_attr_ex *mc_join_attr, void *context)
+{
+	const uint32_t known = RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS;
+
+	if (!mc_join_attr || (mc_join_attr->comp_mask & ~known) || !(mc_join_attr->comp_mask & RDMA_CM_JOIN_MC_ATTR_ADDRESS) ||
+	    !(mc_join_attr->comp_mask & RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS) || mc_join_attr->join_flags >= RDMA_MC_JOIN_FLAG_RESERVED)
+		return fail(EINVAL);
+	return join_mcast(id, mc_join_attr->addr, context, mc_join_attr->join_flags == RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER);
+}
+
+int rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr)
+{
+	struct sr_req *r = sr_req_tls();
+
+	if (!id || !addr)
+		return fail(EINVAL);
+	sr_put_u64(r, "id", id_of(id)->handle);
+	if (put_sockaddr(r, "", addr))
+		return fail(EADDRNOTAVAIL);
+	return id_call(SR_CM_LEAVE_MCAST, id_of(id), r);
+}
+
 /* The calls softrdma does not carry: one line on stderr, EOPNOTSUPP. */
 #define SR_UNSUPPORTED(ret, name, ...)                  \
 	ret name(__VA_ARGS__)                           \
@@ -717,9 +767,6 @@ int rdma_ack_cm_event(struct rdma_cm_event *event)
 
 SR_UNSUPPORTED(int, rdma_establish, struct rdma_cm_id *id)
 SR_UNSUPPORTED(int, rdma_init_qp_attr, struct rdma_cm_id *id, struct ibv_qp_attr *qp_attr, int *qp_attr_mask)
-SR_UNSUPPORTED(int, rdma_join_multicast, struct rdma_cm_id *id, struct sockaddr *addr, void *context)
-SR_UNSUPPORTED(int, rdma_join_multicast_ex, struct rdma_cm_id *id, struct rdma_cm_join_mc_attr_ex *mc_join_attr, void *context)
-SR_UNSUPPORTED(int, rdma_leave_multicast, struct rdma_cm_id *id, struct sockaddr *addr)
 SR_UNSUPPORTED(int, rdma_notify, struct rdma_cm_id *id, enum ibv_event_type event)
 SR_UNSUPPORTED(int, rdma_create_srq, struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 SR_UNSUPPORTED(int, rdma_create_srq_ex, struct rdma_cm_id *id, struct ibv_srq_init_attr_ex *attr)

@@ -65,6 +65,8 @@ enum sr_op {
 	SR_CM_ACK_EVENT = 49,
 	SR_CM_MIGRATE_ID = 50,
 	SR_CM_SET_OPTION = 51,
+	SR_CM_JOIN_MCAST = 52,
+	SR_CM_LEAVE_MCAST = 53,
 };
 
 #define SR_MAX_FRAME (64 * 1024)

@@ -12,7 +12,7 @@
  * (`rdmaAttachQp`).
  */
 import { logger } from '../util/log.js';
-import { ibv_transport_type, rdma_port_space } from '../verbs/constants.js';
+import { ibv_transport_type, rdma_cm_join_mc_attr_mask, rdma_cm_mc_join_flags, rdma_port_space } from '../verbs/constants.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import {
   type CmId,
@@ -28,6 +28,8 @@ import {
   rdma_disconnect,
   rdma_get_cm_event,
   rdma_get_devices,
+  rdma_join_multicast_ex,
+  rdma_leave_multicast,
   rdma_listen,
   rdma_migrate_id,
   rdma_reject,
@@ -176,6 +178,14 @@ function connParamOf(m: Map<string, string>): In<rdma_conn_param> | null | undef
 const lastErr = (): number => softrdmaLastError().errno || EINVAL;
 const ret = (r: number): Answer => (r === 0 ? { errno: 0 } : { errno: lastErr() });
 
+/**
+ * A program's multicast join context, a number to the daemon (the C pointer): the face carries
+ * it to the MULTICAST_JOIN or MULTICAST_ERROR event, and `CM_GET_EVENT` gives it back.
+ */
+class McContext {
+  constructor(readonly value: bigint) {}
+}
+
 /** Answers the CM_* ops; null for other ops. */
 export function cmCall(c: Client, op: number, m: Map<string, string>): Answer | Promise<Answer> | null {
   const cm = c.cm;
@@ -310,7 +320,9 @@ export function cmCall(c: Client, op: number, m: Map<string, string>): Answer | 
       ];
       const udp = i.ps === rdma_port_space.RDMA_PS_UDP || i.ps === rdma_port_space.RDMA_PS_IPOIB;
       const p = udp ? ev.param.ud : ev.param.conn;
-      const pd = p.private_data ? p.private_data.subarray(0, p.private_data_len) : null;
+      const mc = (p.private_data as unknown) instanceof McContext ? (p.private_data as unknown as McContext) : null;
+      const pd = p.private_data && !mc ? p.private_data.subarray(0, p.private_data_len) : null;
+      if (mc) fields.push(['mc_context', mc.value]);
       if (pd?.length) fields.push(['private_data', Buffer.from(pd).toString('hex')]);
       if (udp) {
         const u = ev.param.ud;
@@ -329,6 +341,26 @@ export function cmCall(c: Client, op: number, m: Map<string, string>): Answer | 
         );
       }
       return { errno: 0, fields: idFields(i, fields) };
+    }
+    case PreloadOp.CM_JOIN_MCAST: {
+      const a = sockaddrOf(m, '');
+      const raw = m.get('context') ?? '0';
+      if (!a || !/^[0-9]{1,20}$/.test(raw)) return { errno: EINVAL };
+      const context = new McContext(BigInt(raw) & 0xffff_ffff_ffff_ffffn);
+      const M = rdma_cm_join_mc_attr_mask;
+      const F = rdma_cm_mc_join_flags;
+      const join_flags = m.get('send_only') === '1' ? F.RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER : F.RDMA_MC_JOIN_FLAG_FULLMEMBER;
+      return withId((i) =>
+        rdma_join_multicast_ex(
+          i,
+          { comp_mask: M.RDMA_CM_JOIN_MC_ATTR_ADDRESS | M.RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS, join_flags, addr: a },
+          context,
+        ),
+      );
+    }
+    case PreloadOp.CM_LEAVE_MCAST: {
+      const a = sockaddrOf(m, '');
+      return a ? withId((i) => rdma_leave_multicast(i, a)) : { errno: EINVAL };
     }
     case PreloadOp.CM_ACK_EVENT: {
       const h = uintField(m, 'ev') ?? 0;

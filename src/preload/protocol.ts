@@ -125,6 +125,13 @@ export enum PreloadOp {
   CM_MIGRATE_ID = 50,
   /** `id=H level= optname= value=`. */
   CM_SET_OPTION = 51,
+  /**
+   * `id=H family= addr= port= context= [send_only=1]`: joins the group; its MULTICAST_JOIN or
+   * MULTICAST_ERROR event carries `mc_context=` (the program's `context`, echoed).
+   */
+  CM_JOIN_MCAST = 52,
+  /** `id=H family= addr= port=`. */
+  CM_LEAVE_MCAST = 53,
 }
 
 /** The protocol's version, answered by HELLO. */

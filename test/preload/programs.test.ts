@@ -358,13 +358,15 @@ async function cmPair(
   client: string[],
   env: NodeJS.ProcessEnv,
   check: (out: string, who: 'server' | 'client') => void,
+  /** The server's call that must have been served before the client starts (its listen, or its join). */
+  ready: PreloadOp = PreloadOp.CM_LISTEN,
 ): Promise<void> {
   await withDaemon(async (d) => {
     const s = startPreloaded(d.path, server);
     const sDone = s.done.then((r) => r);
     let ended = false;
     void sDone.then(() => (ended = true));
-    while (d.served(PreloadOp.CM_LISTEN) < 1 && !ended) await new Promise((r) => setTimeout(r, 20));
+    while (d.served(ready) < 1 && !ended) await new Promise((r) => setTimeout(r, 20));
     const c = await startPreloaded(d.path, client, env).done;
     const sr = await sDone;
     assert.equal(c.code, 0, `client: ${c.out}`);
@@ -422,6 +424,27 @@ test('udaddy: UD messages through rdma_cm (SIDR) over softroce0', { skip: missin
     assert.match(out, /return status 0/);
   }),
 );
+
+// mckey: the receiver joins the group, then the sender joins and sends; the receiver ends only
+// once it has received every message (mckey polls its receive CQ for -C completions).
+for (const [what, extra] of [
+  ['full members', []],
+  ['a send-only full member sending (-o)', ['-o']],
+] as const) {
+  test(`mckey: multicast through rdma_join_multicast over softroce0, ${what}`, { skip: missingCm('mckey') ?? false }, () =>
+    cmPair(
+      ['mckey', '-m', '239.255.1.3', '-b', '127.0.0.1', '-C', '5'],
+      ['mckey', '-m', '239.255.1.3', '-b', '127.0.0.1', '-s', '-C', '5', ...extra],
+      {},
+      (out, who) => {
+        assert.match(out, /joined dgid: ::ffff:239\.255\.1\.3/, `${who}: ${out}`);
+        assert.match(out, /data transfers complete/, `${who}: ${out}`);
+        assert.match(out, /return status 0/, `${who}: ${out}`);
+      },
+      PreloadOp.CM_JOIN_MCAST,
+    ),
+  );
+}
 
 test('perftest ib_write_bw -R (connected through rdma_cm)', { skip: missingCm('ib_write_bw') ?? false }, () =>
   cmPair(['ib_write_bw', '-R', '-n', '5', '-p', '18634'], ['ib_write_bw', '-R', '-n', '5', '-p', '18634', '127.0.0.1'], {}, (out, who) => {
