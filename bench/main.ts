@@ -11,6 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bandwidthChart } from './chart.js';
 import { deframerSection } from './deframer.js';
+import { execSection } from './exec.js';
 import type { BenchRow, BenchSection, Goal } from './harness.js';
 import { GOALS, quick } from './harness.js';
 import { nodeApiSection } from './nodeapi.js';
@@ -30,6 +31,7 @@ const sections: BenchSection[] = [
   roceSection,
   peersSection,
   nodeApiSection,
+  execSection,
 ];
 
 const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v.toFixed(v < 100 ? 1 : 0));

@@ -19,12 +19,12 @@ const KiB = 1024;
 const label = (n: number): string => (n >= 1 << 20 ? `${n >> 20} MiB` : n >= KiB ? `${n / KiB} KiB` : `${n} B`);
 
 /** Whether `cmd` is on the PATH. */
-function have(cmd: string): Promise<boolean> {
+export function have(cmd: string): Promise<boolean> {
   return new Promise((r) => execFile('sh', ['-c', `command -v ${cmd}`], (e) => r(!e)));
 }
 
 /** A TCP port nobody listens on now (the tools bind their own). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
       const p = (s.address() as net.AddressInfo).port;
