@@ -116,7 +116,19 @@ int ibv_destroy_cq(struct ibv_cq *cq)
 
 int ibv_resize_cq(struct ibv_cq *cq, int cqe)
 {
-	return sr_unsupported("ibv_resize_cq");
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	int e;
+
+	if (!cq || cqe < 1)
+		return EINVAL;
+	sr_put_u64(r, "cq", cq->handle);
+	sr_put_u64(r, "cqe", (uint64_t)cqe);
+	e = sr_call(SR_RESIZE_CQ, r, a, -1);
+	if (e)
+		return e;
+	cq->cqe = (int)sr_get_u64(a, "cqe", (uint64_t)cqe);
+	return 0;
 }
 
 int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)

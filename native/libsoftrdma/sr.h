@@ -67,6 +67,7 @@ enum sr_op {
 	SR_CM_SET_OPTION = 51,
 	SR_CM_JOIN_MCAST = 52,
 	SR_CM_LEAVE_MCAST = 53,
+	SR_RESIZE_CQ = 54,
 };
 
 #define SR_MAX_FRAME (64 * 1024)

@@ -35,6 +35,7 @@ import {
   ibv_query_qp,
   ibv_reg_mr,
   ibv_req_notify_cq,
+  ibv_resize_cq,
   newWc,
 } from '../verbs/ibverbs.js';
 import type {
@@ -345,6 +346,12 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       if (ibv_destroy_cq(cq.cq) !== 0) return { errno: lastErr() };
       c.cqs.delete(h);
       return { errno: 0 };
+    }
+    case PreloadOp.RESIZE_CQ: {
+      const cq = c.cqs.get(uintField(m, 'cq') ?? 0);
+      const cqe = uintField(m, 'cqe', 0x7fff_ffff);
+      if (!cq || !cqe) return { errno: EINVAL };
+      return ibv_resize_cq(cq.cq, cqe) === 0 ? { errno: 0, fields: [['cqe', cq.cq.cqe]] } : { errno: lastErr() };
     }
     case PreloadOp.REQ_NOTIFY_CQ: {
       const cq = c.cqs.get(uintField(m, 'cq') ?? 0);

@@ -132,6 +132,8 @@ export enum PreloadOp {
   CM_JOIN_MCAST = 52,
   /** `id=H family= addr= port=`. */
   CM_LEAVE_MCAST = 53,
+  /** `cq=H cqe=N`: answers `cqe=N`, the new size (at least N). */
+  RESIZE_CQ = 54,
 }
 
 /** The protocol's version, answered by HELLO. */

@@ -157,3 +157,41 @@ test('a frame longer than the limit ends the connection, and the daemon keeps se
     await d.close();
   }
 });
+
+test('RESIZE_CQ (ibv_resize_cq): the CQ takes at least the new size, and a bad handle or size is EINVAL', async () => {
+  const d = await PreloadDaemon.listen(join(mkdtempSync(join(tmpdir(), 'softrdma-daemon-')), 'd.sock'));
+  try {
+    const c = await Conn.open(d.path);
+    const open = await c.call(PreloadOp.OPEN_DEVICE, [['name', devices()[0]!.name]]);
+    const cq = await c.call(PreloadOp.CREATE_CQ, [
+      ['ctx', open.m.get('ctx')!],
+      ['cqe', 16],
+      ['user', 1],
+    ]);
+    assert.equal(cq.errno, 0);
+    const h = cq.m.get('cq')!;
+    const r = await c.call(PreloadOp.RESIZE_CQ, [
+      ['cq', h],
+      ['cqe', 100],
+    ]);
+    assert.equal(r.errno, 0);
+    assert.ok(Number(r.m.get('cqe')) >= 100, `cqe ${r.m.get('cqe')}`);
+    for (const bad of [
+      [
+        ['cq', 999],
+        ['cqe', 100],
+      ],
+      [
+        ['cq', h],
+        ['cqe', 0],
+      ],
+    ] as [string, string | number][][]) {
+      assert.equal((await c.call(PreloadOp.RESIZE_CQ, bad)).errno, 22);
+    }
+    c.s.destroy();
+    await atRest(d);
+    assert.equal(d.resources().cqs, 0);
+  } finally {
+    await d.close();
+  }
+});
