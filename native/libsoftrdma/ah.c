@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sr.h"
 
@@ -133,16 +134,19 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *init
 	struct ibv_srq *srq;
 	int e;
 
-	sr_put_u64(r, "pd", pd->handle);
-	sr_put_fields(r, &init->attr, srq_fields, SR_COUNT(srq_fields), "attr.");
-	e = sr_call(SR_CREATE_SRQ, r, a, -1);
-	if (e) {
-		errno = e;
-		return NULL;
-	}
+	/* Made first: the daemon names it (`user`) in the program's asynchronous events. */
 	srq = calloc(1, sizeof(*srq));
 	if (!srq) {
 		errno = ENOMEM;
+		return NULL;
+	}
+	sr_put_u64(r, "pd", pd->handle);
+	sr_put_u64(r, "user", (uintptr_t)srq);
+	sr_put_fields(r, &init->attr, srq_fields, SR_COUNT(srq_fields), "attr.");
+	e = sr_call(SR_CREATE_SRQ, r, a, -1);
+	if (e) {
+		free(srq);
+		errno = e;
 		return NULL;
 	}
 	sr_fill(&init->attr, srq_fields, SR_COUNT(srq_fields), a, sizeof(init->attr), "attr.");
@@ -213,19 +217,61 @@ void sr_srq_ops(struct ibv_context_ops *ops)
 }
 
 /*
- * Asynchronous events are not forwarded yet: the call says so once and fails, rather than
- * reading libibverbs' kernel fd, which a softrdma context does not have.
+ * Asynchronous events: `async_fd` is the program's end of a socket pair the daemon writes one
+ * byte to per event (so `poll()` and O_NONBLOCK behave as on the kernel's fd); the event itself
+ * is one request. Without the fd (the daemon could not pass one) the call says so and fails.
  */
 int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
 {
-	static int said;
+	struct sr_req *r = sr_req_tls();
+	struct sr_ans *a = sr_ans_tls();
+	char b;
+	ssize_t n;
+	int e;
 
-	if (!said++)
+	if (!context || !event) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (context->async_fd < 0) {
 		sr_unsupported("ibv_get_async_event");
-	errno = EOPNOTSUPP;
-	return -1;
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	for (;;) {
+		do
+			n = read(context->async_fd, &b, 1);
+		while (n < 0 && errno == EINTR);
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		if (n < 0)
+			return -1; /* errno: EAGAIN on a non-blocking fd */
+		sr_put_u64(r, "ctx", sr_ctx_handle(context));
+		e = sr_call(SR_GET_ASYNC_EVENT, r, a, -1);
+		if (e == EAGAIN)
+			continue; /* its object went before the program asked: the next one */
+		if (e) {
+			errno = e;
+			return -1;
+		}
+		break;
+	}
+	memset(event, 0, sizeof(*event));
+	event->event_type = (enum ibv_event_type)sr_get_u64(a, "event_type", 0);
+	if (sr_get(a, "qp"))
+		event->element.qp = (struct ibv_qp *)(uintptr_t)sr_get_u64(a, "qp", 0);
+	else if (sr_get(a, "cq"))
+		event->element.cq = (struct ibv_cq *)(uintptr_t)sr_get_u64(a, "cq", 0);
+	else if (sr_get(a, "srq"))
+		event->element.srq = (struct ibv_srq *)(uintptr_t)sr_get_u64(a, "srq", 0);
+	else
+		event->element.port_num = (int)sr_get_u64(a, "port", 0);
+	return 0;
 }
 
+/* The daemon acknowledged the event when it took it (docs/preload.md): nothing to count here. */
 void ibv_ack_async_event(struct ibv_async_event *event)
 {
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sr.h"
 
@@ -139,7 +140,8 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.context.abi_compat = __VERBS_ABI_IS_EXTENDED;
 	c->vctx.context.device = device;
 	c->vctx.context.cmd_fd = -1;
-	c->vctx.context.async_fd = -1;
+	/* The daemon's socket pair for asynchronous events, when it could pass one. */
+	c->vctx.context.async_fd = a->fd >= 0 ? a->fd : -1;
 	c->vctx.context.num_comp_vectors = 1;
 	pthread_mutex_init(&c->vctx.context.mutex, NULL);
 	sr_context_ops(c);
@@ -158,6 +160,8 @@ int ibv_close_device(struct ibv_context *context)
 		errno = e;
 		return -1;
 	}
+	if (context->async_fd >= 0)
+		close(context->async_fd);
 	free((char *)context - offsetof(struct verbs_context, context));
 	return 0;
 }

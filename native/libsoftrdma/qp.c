@@ -42,7 +42,14 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
 	struct ibv_qp *qp;
 	int e;
 
+	/* Made first: the daemon names it (`user`) in the program's asynchronous events. */
+	qp = calloc(1, sizeof(*qp));
+	if (!qp) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	sr_put_u64(r, "pd", pd->handle);
+	sr_put_u64(r, "user", (uintptr_t)qp);
 	sr_put_u64(r, "srq", init->srq ? init->srq->handle : 0);
 	sr_put_u64(r, "send_cq", init->send_cq ? init->send_cq->handle : 0);
 	sr_put_u64(r, "recv_cq", init->recv_cq ? init->recv_cq->handle : 0);
@@ -51,12 +58,8 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
 	sr_put_fields(r, &init->cap, cap_fields, SR_COUNT(cap_fields), "cap.");
 	e = sr_call(SR_CREATE_QP, r, a, -1);
 	if (e) {
+		free(qp);
 		errno = e;
-		return NULL;
-	}
-	qp = calloc(1, sizeof(*qp));
-	if (!qp) {
-		errno = ENOMEM;
 		return NULL;
 	}
 	/* The caps the QP got, as libibverbs writes them back. */

@@ -68,6 +68,7 @@ enum sr_op {
 	SR_CM_JOIN_MCAST = 52,
 	SR_CM_LEAVE_MCAST = 53,
 	SR_RESIZE_CQ = 54,
+	SR_GET_ASYNC_EVENT = 55,
 };
 
 #define SR_MAX_FRAME (64 * 1024)

@@ -391,7 +391,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const qp = ibv_create_qp(p.pd, init);
       if (!qp) return { errno: lastErr() };
       const h = c.handle();
-      c.qps.set(h, { qp, pd: ph });
+      c.qps.set(h, { qp, pd: ph, user: u64Field(m, 'user') ?? 0n });
       return {
         errno: 0,
         fields: flatten(init.cap as object, 'cap.', [
@@ -488,7 +488,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const srq = ibv_create_srq(p.pd, { srq_context: null, attr });
       if (!srq) return { errno: lastErr() };
       const h = c.handle();
-      c.srqs.set(h, { srq, pd: ph });
+      c.srqs.set(h, { srq, pd: ph, user: u64Field(m, 'user') ?? 0n });
       return { errno: 0, fields: flatten(attr, 'attr.', [['srq', h]]) };
     }
     case PreloadOp.MODIFY_SRQ: {

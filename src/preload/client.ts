@@ -3,6 +3,7 @@
  * before parents (QPs, AHs, SRQs, CQs, completion channels, MRs, PDs, contexts), when the client goes —
  * as the kernel releases a process's verbs objects when its uverbs file closes.
  */
+import type { ClientAsync } from './async.js';
 import { logger } from '../util/log.js';
 import type { Context } from '../verbs/device.js';
 import { closeDevice } from '../verbs/device.js';
@@ -73,9 +74,12 @@ export class Client {
   readonly mrs = new Map<number, ClientMr>();
   readonly channels = new Map<number, ClientChannel>();
   readonly cqs = new Map<number, ClientCq>();
-  readonly qps = new Map<number, { qp: ibv_qp; pd: number }>();
+  /** `user`: the program's `struct ibv_qp *`, named in its asynchronous events. */
+  readonly qps = new Map<number, { qp: ibv_qp; pd: number; user: bigint }>();
   readonly ahs = new Map<number, { ah: ibv_ah; pd: number }>();
-  readonly srqs = new Map<number, { srq: ibv_srq; pd: number }>();
+  readonly srqs = new Map<number, { srq: ibv_srq; pd: number; user: bigint }>();
+  /** Each context's asynchronous events (async.ts), by context handle. */
+  readonly asyncs = new Map<number, ClientAsync>();
   /** The daemon's end of the socket the program passes fds on (memory registration), or -1. */
   fdChannel = -1;
   /** Per PD handle: the bytes inline sends are copied from, and their region. */
@@ -118,6 +122,11 @@ export class Client {
     for (const [h, { mr }] of this.inline) if (mine(pdCtx(h))) ibv_dereg_mr(mr) === 0 ? this.inline.delete(h) : why('inline mr of pd', h);
     for (const [h, { pd, ctx: x }] of this.pds) if (mine(x)) ibv_dealloc_pd(pd) === 0 ? this.pds.delete(h) : why('pd', h);
     for (const [h, c] of this.contexts) if (mine(h)) closeDevice(c) === 0 ? this.contexts.delete(h) : why('context', h);
+    for (const [h, a] of this.asyncs) {
+      if (!mine(h) || this.contexts.has(h)) continue;
+      addon?.close(a.fd);
+      this.asyncs.delete(h);
+    }
     if (ctx === null) {
       if (this.fdChannel >= 0) addon?.close(this.fdChannel);
       this.fdChannel = -1;

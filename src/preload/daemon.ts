@@ -23,6 +23,7 @@ import { ibv_alloc_pd, ibv_dealloc_pd, ibv_dereg_mr } from '../verbs/ibverbs.js'
 import { type Answer, objectCall } from './calls.js';
 import { Client } from './client.js';
 import { cmCall } from './cm.js';
+import { asyncCall, startAsyncEvents } from './async.js';
 import { preloadAddon } from './native.js';
 import type { ibv_device_attr, ibv_gid, ibv_port_attr } from '../verbs/types.js';
 import {
@@ -227,7 +228,7 @@ export class PreloadDaemon {
   }
 
   #call(c: Client, op: number, m: Map<string, string>): Answer | Promise<Answer> {
-    const obj = objectCall(c, op, m) ?? cmCall(c, op, m);
+    const obj = objectCall(c, op, m) ?? cmCall(c, op, m) ?? asyncCall(c, op, m);
     if (obj) return obj;
     const ctxOf = (): Context | null => c.contexts.get(uintField(m, 'ctx') ?? 0) ?? null;
     // `ctx=H port=P index=I` of the GID and P_Key table queries.
@@ -263,7 +264,8 @@ export class PreloadDaemon {
         if (!ctx) return { errno: softrdmaLastError().errno || ENODEV };
         const h = c.handle();
         c.contexts.set(h, ctx);
-        return { errno: 0, fields: [['ctx', h]] };
+        const passFd = startAsyncEvents(c, h, ctx);
+        return passFd === undefined ? { errno: 0, fields: [['ctx', h]] } : { errno: 0, fields: [['ctx', h]], passFd };
       }
       case PreloadOp.CLOSE_DEVICE: {
         const h = uintField(m, 'ctx') ?? 0;

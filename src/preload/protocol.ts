@@ -134,6 +134,11 @@ export enum PreloadOp {
   CM_LEAVE_MCAST = 53,
   /** `cq=H cqe=N`: answers `cqe=N`, the new size (at least N). */
   RESIZE_CQ = 54,
+  /**
+   * `ctx=H`: the context's next asynchronous event (EAGAIN: none): `event_type=` and one of
+   * `qp=P`, `cq=P`, `srq=P` (the program's pointer given at create) or `port=N`.
+   */
+  GET_ASYNC_EVENT = 55,
 }
 
 /** The protocol's version, answered by HELLO. */

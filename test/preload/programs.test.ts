@@ -22,6 +22,7 @@ import { PreloadDaemon } from '../../src/preload/daemon.js';
 import { preloadAddon } from '../../src/preload/native.js';
 import { PreloadOp } from '../../src/preload/protocol.js';
 import { ibv_transport_type } from '../../src/verbs/constants.js';
+import { ip, nsSkipReason } from '../helpers/netns.js';
 import { closeDevice, devices, gidTypes, openDevice, queryDevice, queryGid, queryPort } from '../../src/verbs/device.js';
 import type { ibv_device_attr, ibv_port_attr } from '../../src/verbs/types.js';
 
@@ -482,3 +483,47 @@ test(
       assert.equal(r.code, 0, r.err);
     }),
 );
+
+// Asynchronous events reach a program through its context's async_fd: ibv_asyncwatch, under the
+// library, in a network namespace of its own with its own daemon, sees the port event that an
+// address added to the namespace causes (softroce0's GID table follows the host's addresses).
+test("ibv_asyncwatch under the library: an address added to the host gives IBV_EVENT_GID_CHANGE on port 1 (the context's async_fd)", {
+  skip: missingMem('ibv_asyncwatch', 'stdbuf') ?? nsSkipReason(),
+  timeout: 60_000,
+}, async () => {
+  const ns = `sraw${process.pid}`;
+  const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-preload-')), 'd.sock');
+  ip('netns', 'add', ns);
+  const kids: ReturnType<typeof spawn>[] = [];
+  try {
+    ip('-n', ns, 'link', 'set', 'lo', 'up');
+    ip('-n', ns, 'link', 'add', 'sraw0', 'type', 'veth', 'peer', 'name', 'sraw1');
+    ip('-n', ns, 'link', 'set', 'sraw0', 'up');
+    ip('-n', ns, 'link', 'set', 'sraw1', 'up');
+    kids.push(spawn('ip', ['netns', 'exec', ns, process.execPath, main, 'daemon', '--socket', socket], { stdio: 'ignore' }));
+    for (let i = 0; !existsSync(socket); i++) {
+      assert.ok(i < 400, 'the daemon did not start');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const env = [`LD_PRELOAD=${preloadLibraryPath()}`, `SOFTRDMA_SOCKET=${socket}`];
+    const w = spawn('ip', ['netns', 'exec', ns, 'env', ...env, 'stdbuf', '-oL', 'ibv_asyncwatch', '-d', 'softroce0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    kids.push(w);
+    let out = '';
+    w.stdout!.on('data', (d: Buffer) => (out += d));
+    w.stderr!.on('data', (d: Buffer) => (out += d));
+    const until = async (re: RegExp): Promise<void> => {
+      for (let i = 0; !re.test(out); i++) {
+        assert.ok(i < 800 && w.exitCode === null, `no ${re}; ibv_asyncwatch printed: ${out}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    await until(/async event FD \d+/);
+    ip('-n', ns, 'addr', 'add', '10.9.9.1/24', 'dev', 'sraw0');
+    await until(/event_type IBV_EVENT_GID_CHANGE \(18\), port 1/);
+  } finally {
+    for (const k of kids) k.kill('SIGKILL');
+    ip('netns', 'del', ns);
+  }
+});
