@@ -30,12 +30,13 @@
 import { retryOnce } from '../helpers/retry.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findGlibcSeed, glibcRand, glibcRandBytes } from './glibc-rand.js';
-import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, type Proc, repo, run, show, wireCheckRoce, section } from './harness.js';
+import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, show, wireCheckRoce, section } from './harness.js';
+import { bootGuest, hostClient, idZero, nft, PROLOGUE } from './rxe-harness.js';
 
 const h = harness();
 const opts = { skip: 'skip' in h ? h.skip : false, timeout: 900_000 };
@@ -43,67 +44,8 @@ const opts = { skip: 'skip' in h ? h.skip : false, timeout: 900_000 };
 const ENV = { SOFTRDMA_ROCE_ADDRS: `127.0.0.1,${HOST_IP}` };
 const ready = /KP_READY/;
 
-/**
- * The IPv4 ID inside the ICRC: softrdma makes the kernel send ID 0 through its native addon.
- * Where the addon did not build, the harness's fallback is an nftables rule in the netns that
- * sets the ID of outgoing RoCEv2 datagrams to 0 (docs/interop.md).
- */
-async function ipIdZeroNative(): Promise<boolean> {
-  const net = (await import(join(repo, 'dist/src/roce/net-host.js'))) as { ipIdZeroSupported(): boolean };
-  return net.ipIdZeroSupported();
-}
-
-/** Loads an nftables ruleset into the harness's netns (through host-exec.sh); returns the error, if any. */
-function nft(dir: string, ruleset: string): string | null {
-  const f = join(pcapDir('nft'), 'rules.nft');
-  writeFileSync(f, ruleset);
-  const r = spawnSync(join(dir, 'host-exec.sh'), ['nft', '-f', f], { encoding: 'utf8', timeout: 30_000 });
-  return r.status === 0 ? null : (r.stderr || r.error?.message || `status ${r.status}`).trim();
-}
-
 function nftList(dir: string, table: string): string {
   return spawnSync(join(dir, 'host-exec.sh'), ['nft', 'list', 'table', 'ip', table], { encoding: 'utf8', timeout: 30_000 }).stdout ?? '';
-}
-
-/**
- * The guest's shell helper: runs a client until it gets past "Couldn't connect" (the host side
- * may not listen yet), at most 90 tries, then prints its output between BEGIN/END markers.
- */
-const GUEST_CLIENT = [
-  'client() {',
-  '  tag=$1; shift; i=0',
-  '  while :; do',
-  '    timeout 120 "$@" > /tmp/$tag.out 2>&1; rc=$?',
-  `    if grep -q "Couldn't connect" /tmp/$tag.out && [ $i -lt 90 ]; then i=$((i+1)); sleep 1; continue; fi`,
-  '    break',
-  '  done',
-  '  echo "BEGIN $tag"; cat /tmp/$tag.out; echo "END $tag rc=$rc"',
-  '}',
-  'server() {',
-  '  tag=$1; shift',
-  '  echo "START $tag"; timeout 150 "$@" > /tmp/$tag.out 2>&1; rc=$?',
-  '  echo "BEGIN $tag"; cat /tmp/$tag.out; echo "END $tag rc=$rc"',
-  '}',
-  'counters() {',
-  '  for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do echo "CNT $1 $(basename $f) $(cat $f)"; done',
-  '}',
-].join('\n');
-
-/** The guest script's prologue: tools need locked memory; then the helpers. */
-const PROLOGUE = ['ulimit -l unlimited', GUEST_CLIENT, 'echo KP_READY'].join('\n');
-
-function bootGuest(dir: string, script: string, limitS: number): Proc {
-  return run(join(dir, 'run-guest.sh'), ['-l', 'rxe', '-t', String(limitS), script], dir);
-}
-
-/** A host client run, retried while the guest's server does not listen yet. */
-async function hostClient(dir: string, args: string[], env: NodeJS.ProcessEnv, ms: number): Promise<{ rc: number; lines: string[] }> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const r = await host(dir, args, Math.max(5_000, until - Date.now()), env);
-    if (r.rc === 0 || !r.lines.some((l) => /Couldn't connect|ECONNREFUSED/.test(l)) || Date.now() > until - 5_000) return r;
-    await sleep(500);
-  }
 }
 
 /** Counters the guest printed for `tag` (`CNT tag name value`). */
@@ -125,14 +67,6 @@ function checkWire(name: string, dir: string, failures: string[]): Map<string, n
 }
 
 /** Sets up the IPv4-ID fallback if needed; returns a cleanup. */
-async function idZero(dir: string): Promise<() => void> {
-  if (await ipIdZeroNative()) return () => {};
-  console.log('NOTE: the native addon is not built; an nftables rule sets the IPv4 ID of our RoCEv2 datagrams to 0 (docs/interop.md)');
-  const err = nft(dir, 'table ip kpid { chain out { type filter hook output priority 0; udp dport 4791 ip id set 0; } }');
-  assert.equal(err, null, `nft (IPv4 ID 0 fallback): ${err}`);
-  return () => void nft(dir, 'delete table ip kpid');
-}
-
 // --------------------------------------------------------------------------- pingpong
 
 interface PpCase {
