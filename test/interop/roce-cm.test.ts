@@ -40,6 +40,7 @@ import {
   show,
   tagged,
   section,
+  unlessClockFailure,
 } from './harness.js';
 
 const COUNT = 100;
@@ -255,13 +256,15 @@ test(
         for (const l of rows) console.log(`[host ] ${l}`);
         for (const l of gRows) console.log(`[guest] ${l}`);
         if (r?.rc !== 0 || rows.length === 0) show(`softrdma perf ${t[0]} --${t[1]} output`, 'host', r?.lines ?? []);
-        if (!r) failures.push(`${name}: not run`);
+        const f: string[] = [];
+        if (!r) f.push(`${name}: not run`);
         else {
-          if (r.rc !== 0) failures.push(`${name}: softrdma perf client exit status ${r.rc}`);
-          if (rows.length === 0) failures.push(`${name}: softrdma perf client printed no result row`);
+          if (r.rc !== 0) f.push(`${name}: softrdma perf client exit status ${r.rc}`);
+          if (rows.length === 0) f.push(`${name}: softrdma perf client printed no result row`);
         }
-        if (gRows.length === 0 && !passive(name)) failures.push(`${name}: the guest server printed no result row`);
-        if (g.rc !== 0) failures.push(`${name}: guest server exit status ${g.rc}`);
+        if (gRows.length === 0 && !passive(name)) f.push(`${name}: the guest server printed no result row`);
+        if (g.rc !== 0) f.push(`${name}: guest server exit status ${g.rc}`);
+        failures.push(...unlessClockFailure(`RC ${name}`, g.out, f));
       }
       checkWire('RC', pcap, failures);
       assert.deepEqual(failures, [], `RC: ${failures.join('; ')}`);
@@ -315,13 +318,15 @@ test(
         for (const l of gRows) console.log(`[guest] ${l}`);
         if (r?.rc !== 0 || (rows.length === 0 && !passive(name)))
           show(`softrdma perf ${t[0]} --${t[1]} --server output`, 'host', r?.lines ?? []);
-        if (!r) failures.push(`${name}: not run`);
+        const f: string[] = [];
+        if (!r) f.push(`${name}: not run`);
         else {
-          if (r.rc !== 0) failures.push(`${name}: softrdma perf server exit status ${r.rc}`);
-          if (rows.length === 0 && !passive(name)) failures.push(`${name}: softrdma perf server printed no result row`);
+          if (r.rc !== 0) f.push(`${name}: softrdma perf server exit status ${r.rc}`);
+          if (rows.length === 0 && !passive(name)) f.push(`${name}: softrdma perf server printed no result row`);
         }
-        if (g.rc !== 0) failures.push(`${name}: guest client exit status ${g.rc}`);
-        if (gRows.length === 0) failures.push(`${name}: the guest client printed no result row`);
+        if (g.rc !== 0) f.push(`${name}: guest client exit status ${g.rc}`);
+        if (gRows.length === 0) f.push(`${name}: the guest client printed no result row`);
+        failures.push(...unlessClockFailure(`RD ${name}`, g.out, f));
       }
       checkWire('RD', pcap, failures);
       assert.deepEqual(failures, [], `RD: ${failures.join('; ')}`);
@@ -399,16 +404,18 @@ async function morePerf(tag: string, guestServes: boolean): Promise<void> {
     // A bw server's size sweep (-a) ends with one row: only the client reports each size.
     const oursNeeds = guestServes ? m.rows : m.prog === 'ib_atomic_lat' ? 0 : Math.min(m.rows, 1);
     if (r?.rc !== 0 || rows.length < oursNeeds) show(`softrdma perf ${m.ours.join(' ')} output`, 'host', r?.lines ?? []);
-    if (!r) failures.push(`${moreName(m)}: not run`);
+    const f: string[] = [];
+    if (!r) f.push(`${moreName(m)}: not run`);
     else {
-      if (r.rc !== 0) failures.push(`${moreName(m)}: softrdma perf exit status ${r.rc}`);
-      if (rows.length < oursNeeds) failures.push(`${moreName(m)}: softrdma perf printed ${rows.length} of ${oursNeeds} result rows`);
+      if (r.rc !== 0) f.push(`${moreName(m)}: softrdma perf exit status ${r.rc}`);
+      if (rows.length < oursNeeds) f.push(`${moreName(m)}: softrdma perf printed ${rows.length} of ${oursNeeds} result rows`);
     }
-    if (g.rc !== 0) failures.push(`${moreName(m)}: guest exit status ${g.rc}`);
+    if (g.rc !== 0) f.push(`${moreName(m)}: guest exit status ${g.rc}`);
     // A passive perftest server prints no row for latency tests and one for a bw -a sweep (the
     // client reports each size); the client always prints them all.
     const guestNeeds = !guestServes ? m.rows : m.prog.endsWith('_lat') ? 0 : Math.min(m.rows, 1);
-    if (gRows.length < guestNeeds) failures.push(`${moreName(m)}: the guest printed ${gRows.length} of ${guestNeeds} result rows`);
+    if (gRows.length < guestNeeds) f.push(`${moreName(m)}: the guest printed ${gRows.length} of ${guestNeeds} result rows`);
+    failures.push(...unlessClockFailure(`${tag} ${moreName(m)}`, g.out, f));
   }
   checkWire(tag, pcap, failures);
   assert.deepEqual(failures, [], `${tag}: ${failures.join('; ')}`);

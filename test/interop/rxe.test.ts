@@ -35,7 +35,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findGlibcSeed, glibcRand, glibcRandBytes } from './glibc-rand.js';
-import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, show, wireCheckRoce, section } from './harness.js';
+import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, show, unlessClockFailure, wireCheckRoce, section } from './harness.js';
 import { bootGuest, hostClient, idZero, nft, PROLOGUE } from './rxe-harness.js';
 
 const h = harness();
@@ -254,10 +254,12 @@ function perfReport(
   const gPassive = passive(c) && guestServer;
   if (ours.rc !== 0 || (oRows.length === 0 && !oPassive)) show(`softrdma ${c.ours.join(' ')} output`, 'host', ours.lines.slice(0, 60));
   if (g.rc !== 0 || (gRows.length === 0 && !gPassive)) show(`guest ${c.prog} output`, 'guest', g.lines.slice(0, 60));
-  if (ours.rc !== 0) failures.push(`${c.tag}: softrdma perf exit status ${ours.rc}`);
-  if (g.rc !== 0) failures.push(`${c.tag}: guest ${c.prog} exit status ${g.rc}`);
-  if (oRows.length === 0 && !oPassive) failures.push(`${c.tag}: softrdma printed no result row`);
-  if (gRows.length === 0 && !gPassive) failures.push(`${c.tag}: the guest printed no result row`);
+  const f: string[] = [];
+  if (ours.rc !== 0) f.push(`${c.tag}: softrdma perf exit status ${ours.rc}`);
+  if (g.rc !== 0) f.push(`${c.tag}: guest ${c.prog} exit status ${g.rc}`);
+  if (oRows.length === 0 && !oPassive) f.push(`${c.tag}: softrdma printed no result row`);
+  if (gRows.length === 0 && !gPassive) f.push(`${c.tag}: the guest printed no result row`);
+  failures.push(...unlessClockFailure(`${name} ${c.tag}`, g.lines, f));
   if (!ours.lines.some((l) => /Data ex\. method : Ethernet/.test(l)))
     failures.push(`${c.tag}: softrdma did not use perftest's TCP exchange`);
 }

@@ -18,7 +18,22 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cli, GUEST_IP, HOST_IP, harness, host, kill, pcapDir, pings, run, show, tagged, wireCheck, section } from './harness.js';
+import {
+  cli,
+  GUEST_IP,
+  HOST_IP,
+  harness,
+  host,
+  kill,
+  pcapDir,
+  pings,
+  run,
+  show,
+  tagged,
+  unlessClockFailure,
+  wireCheck,
+  section,
+} from './harness.js';
 
 const COUNT = 100;
 const TESTS = [
@@ -243,13 +258,15 @@ test('interop C: softrdma perf clients → guest perftest servers (ib_{write,rea
       for (const l of rows) console.log(`[host ] ${l}`);
       for (const l of gRows) console.log(`[guest] ${l}`);
       if (r?.rc !== 0 || rows.length === 0) show(`softrdma perf ${t[0]} --${t[1]} output`, 'host', r?.lines ?? []);
-      if (!r) failures.push(`${name}: not run`);
+      const f: string[] = [];
+      if (!r) f.push(`${name}: not run`);
       else {
-        if (r.rc !== 0) failures.push(`${name}: softrdma perf client exit status ${r.rc}`);
-        if (rows.length === 0) failures.push(`${name}: softrdma perf client printed no result row`);
+        if (r.rc !== 0) f.push(`${name}: softrdma perf client exit status ${r.rc}`);
+        if (rows.length === 0) f.push(`${name}: softrdma perf client printed no result row`);
       }
-      if (gRows.length === 0 && !passive(name)) failures.push(`${name}: the guest server printed no result row`);
-      if (grc !== 0 && !knownTeardown(name, grc, gOut, gRows, true)) failures.push(`${name}: guest server exit status ${grc}`);
+      if (gRows.length === 0 && !passive(name)) f.push(`${name}: the guest server printed no result row`);
+      if (grc !== 0 && !knownTeardown(name, grc, gOut, gRows, true)) f.push(`${name}: guest server exit status ${grc}`);
+      failures.push(...unlessClockFailure(`C ${name}`, gOut, f));
     }
     checkWire('C', pcap, failures);
     assert.deepEqual(failures, [], `C: ${failures.join('; ')}`);
@@ -301,13 +318,15 @@ test('interop D: guest perftest clients → softrdma perf servers (ib_{write,rea
       for (const l of gRows) console.log(`[guest] ${l}`);
       if (r?.rc !== 0 || (rows.length === 0 && !passive(name)))
         show(`softrdma perf ${t[0]} --${t[1]} --server output`, 'host', r?.lines ?? []);
-      if (!r) failures.push(`${name}: not run`);
+      const f: string[] = [];
+      if (!r) f.push(`${name}: not run`);
       else {
-        if (r.rc !== 0) failures.push(`${name}: softrdma perf server exit status ${r.rc}`);
-        if (rows.length === 0 && !passive(name)) failures.push(`${name}: softrdma perf server printed no result row`);
+        if (r.rc !== 0) f.push(`${name}: softrdma perf server exit status ${r.rc}`);
+        if (rows.length === 0 && !passive(name)) f.push(`${name}: softrdma perf server printed no result row`);
       }
-      if (grc !== 0 && !knownTeardown(name, grc, gOut, gRows, false)) failures.push(`${name}: guest client exit status ${grc}`);
-      if (gRows.length === 0) failures.push(`${name}: the guest client printed no result row`);
+      if (grc !== 0 && !knownTeardown(name, grc, gOut, gRows, false)) f.push(`${name}: guest client exit status ${grc}`);
+      if (gRows.length === 0) f.push(`${name}: the guest client printed no result row`);
+      failures.push(...unlessClockFailure(`D ${name}`, gOut, f));
     }
     checkWire('D', pcap, failures);
     assert.deepEqual(failures, [], `D: ${failures.join('; ')}`);
