@@ -7,6 +7,9 @@
  *   XB. `softrdma exec -- ibv_rc_pingpong` server ← guest `ibv_rc_pingpong` client
  *   XC. guest `ib_write_bw -x 1` server ← `softrdma exec -- ib_write_bw -d softroce0 -x 1` client
  *   XD. guest `rping -s -V` on rxe ← `softrdma exec -- rping -c -V` (librdmacm's calls through the daemon, softroce0)
+ *   XE. `softrdma exec -- ib_write_bw` server ← guest `ib_write_bw` client
+ *   XF. `softrdma exec -- rping -s -V` ← guest `rping -c -V`
+ *   XG. guest `ibv_ud_pingpong -g 1 -c` server ← `softrdma exec -- ibv_ud_pingpong` client (address handles, UD)
  *
  * Host side: netns `rdmapeer`; the daemon's GID table is `127.0.0.1,192.168.77.1`, so that GID
  * index 1 is the link's address as in the other rxe suites. The daemon's traffic is captured
@@ -29,87 +32,111 @@ const skip =
 const opts = { skip, timeout: 900_000 };
 const ENV = { SOFTRDMA_ROCE_ADDRS: `127.0.0.1,${HOST_IP}` };
 
-test('interop X: C programs under softrdma exec ↔ Linux rxe: ibv_rc_pingpong both roles, ib_write_bw, rping (rdma_cm)', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
-  await retryOnce('X', async () => {
-    const pcap = pcapDir('X');
-    const restore = await idZero(h.dir);
-    const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
-    const script = [
-      PROLOGUE,
-      'server XA ibv_rc_pingpong -d rxe0 -g 1 -p 18901 -n 50 -c',
-      `sleep 2; client XB ibv_rc_pingpong -d rxe0 -g 1 -p 18902 -n 50 -c ${HOST_IP}`,
-      'server XC ib_write_bw -d rxe0 -x 1 -p 18903 -n 200',
-      `server XD rping -s -a ${GUEST_IP} -p 7390 -C 10 -V -v`,
-    ].join('\n');
-    const guest = bootGuest(h.dir, script, 600);
-    const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { ...ENV, SOFTRDMA_PCAP: pcap });
-    const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
-    const res: Record<string, { rc: number; lines: string[] }> = {};
-    let guestRc = -1;
-    try {
-      assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (let i = 0; !existsSync(socket); i++) {
-        assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
-        await sleep(50);
+test(
+  'interop X: C programs under softrdma exec ↔ Linux rxe: ibv_rc_pingpong, ib_write_bw and rping (rdma_cm) in both roles, ibv_ud_pingpong',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('X', async () => {
+      const pcap = pcapDir('X');
+      const restore = await idZero(h.dir);
+      const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
+      const script = [
+        PROLOGUE,
+        'server XA ibv_rc_pingpong -d rxe0 -g 1 -p 18901 -n 50 -c',
+        `sleep 2; client XB ibv_rc_pingpong -d rxe0 -g 1 -p 18902 -n 50 -c ${HOST_IP}`,
+        'server XC ib_write_bw -d rxe0 -x 1 -p 18903 -n 200',
+        `server XD rping -s -a ${GUEST_IP} -p 7390 -C 10 -V -v`,
+        `sleep 3; client XE ib_write_bw -d rxe0 -x 1 -p 18904 -n 200 ${HOST_IP}`,
+        `sleep 3; client XF rping -c -a ${HOST_IP} -p 7391 -C 10 -V -v`,
+        'server XG ibv_ud_pingpong -d rxe0 -g 1 -p 18905 -s 1024 -n 50 -c',
+      ].join('\n');
+      const guest = bootGuest(h.dir, script, 600);
+      const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { ...ENV, SOFTRDMA_PCAP: pcap });
+      const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
+      const res: Record<string, { rc: number; lines: string[] }> = {};
+      let guestRc = -1;
+      try {
+        assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        for (let i = 0; !existsSync(socket); i++) {
+          assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
+          await sleep(50);
+        }
+        assert.ok(await guest.wait(/^START XA$/, 120_000), 'the guest did not start XA');
+        res.XA = await hostClient(
+          h.dir,
+          exec(['ibv_rc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18901', '-n', '50', '-c', GUEST_IP]),
+          {},
+          150_000,
+        );
+        res.XB = await host(h.dir, exec(['ibv_rc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18902', '-n', '50', '-c']), 180_000);
+        assert.ok(await guest.wait(/^START XC$/, 120_000), 'the guest did not start XC');
+        res.XC = await hostClient(
+          h.dir,
+          exec(['ib_write_bw', '-d', 'softroce0', '-x', '1', '-p', '18903', '-n', '200', GUEST_IP]),
+          {},
+          150_000,
+        );
+        assert.ok(await guest.wait(/^START XD$/, 120_000), 'the guest did not start XD');
+        await sleep(3000); // rping's listen in the emulated guest
+        res.XD = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7390', '-C', '10', '-V', '-v']), 150_000, {
+          SOFTRDMA_DEVICE: 'softroce0',
+        });
+        res.XE = await host(h.dir, exec(['ib_write_bw', '-d', 'softroce0', '-x', '1', '-p', '18904', '-n', '200']), 180_000);
+        res.XF = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7391', '-C', '10', '-V', '-v']), 180_000, {
+          SOFTRDMA_DEVICE: 'softroce0',
+        });
+        assert.ok(await guest.wait(/^START XG$/, 120_000), 'the guest did not start XG');
+        res.XG = await hostClient(
+          h.dir,
+          exec(['ibv_ud_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18905', '-s', '1024', '-n', '50', '-c', GUEST_IP]),
+          {},
+          150_000,
+        );
+        const t = setTimeout(() => kill(guest), 60_000);
+        guestRc = await guest.done;
+        clearTimeout(t);
+      } finally {
+        kill(guest);
+        kill(daemon);
+        await daemon.done;
+        restore();
+        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 40));
       }
-      assert.ok(await guest.wait(/^START XA$/, 120_000), 'the guest did not start XA');
-      res.XA = await hostClient(
-        h.dir,
-        exec(['ibv_rc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18901', '-n', '50', '-c', GUEST_IP]),
-        {},
-        150_000,
-      );
-      res.XB = await host(h.dir, exec(['ibv_rc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18902', '-n', '50', '-c']), 180_000);
-      assert.ok(await guest.wait(/^START XC$/, 120_000), 'the guest did not start XC');
-      res.XC = await hostClient(
-        h.dir,
-        exec(['ib_write_bw', '-d', 'softroce0', '-x', '1', '-p', '18903', '-n', '200', GUEST_IP]),
-        {},
-        150_000,
-      );
-      assert.ok(await guest.wait(/^START XD$/, 120_000), 'the guest did not start XD');
-      await sleep(3000); // rping's listen in the emulated guest
-      res.XD = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7390', '-C', '10', '-V', '-v']), 150_000, {
-        SOFTRDMA_DEVICE: 'softroce0',
-      });
-      const t = setTimeout(() => kill(guest), 60_000);
-      guestRc = await guest.done;
-      clearTimeout(t);
-    } finally {
-      kill(guest);
-      kill(daemon);
-      await daemon.done;
-      restore();
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 40));
-    }
-    const failures: string[] = [];
-    const checks: Record<string, { host: RegExp; guest: RegExp }> = {
-      XA: { host: /^\d+ iters in [\d.]+ seconds/m, guest: /^\d+ iters in [\d.]+ seconds/m },
-      XB: { host: /^\d+ iters in [\d.]+ seconds/m, guest: /^\d+ iters in [\d.]+ seconds/m },
-      XC: { host: /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m, guest: /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m },
-      XD: { host: /ping data: rdma-ping-9: /, guest: /ping data: rdma-ping-9: / },
-    };
-    for (const [tag, c] of Object.entries(checks)) {
-      const r = res[tag] ?? { rc: -1, lines: [] };
-      const g = section(guest.lines, tag);
-      console.log(`---- ${tag}: softrdma exec rc=${r.rc}, guest rc=${g.rc} ----`);
-      if (r.rc !== 0 || !c.host.test(r.lines.join('\n'))) {
-        show(`${tag} softrdma exec output`, 'host', r.lines);
-        failures.push(`${tag}: softrdma exec rc ${r.rc}${c.host.test(r.lines.join('\n')) ? '' : ', no result line'}`);
+      const failures: string[] = [];
+      const checks: Record<string, { host: RegExp; guest: RegExp }> = {
+        XA: { host: /^\d+ iters in [\d.]+ seconds/m, guest: /^\d+ iters in [\d.]+ seconds/m },
+        XB: { host: /^\d+ iters in [\d.]+ seconds/m, guest: /^\d+ iters in [\d.]+ seconds/m },
+        XC: { host: /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m, guest: /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m },
+        XD: { host: /ping data: rdma-ping-9: /, guest: /ping data: rdma-ping-9: / },
+        XE: { host: /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m, guest: /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m },
+        XF: { host: /ping data: rdma-ping-9: /, guest: /ping data: rdma-ping-9: / },
+        XG: { host: /^\d+ iters in [\d.]+ seconds/m, guest: /^\d+ iters in [\d.]+ seconds/m },
+      };
+      for (const [tag, c] of Object.entries(checks)) {
+        const r = res[tag] ?? { rc: -1, lines: [] };
+        const g = section(guest.lines, tag);
+        console.log(`---- ${tag}: softrdma exec rc=${r.rc}, guest rc=${g.rc} ----`);
+        if (r.rc !== 0 || !c.host.test(r.lines.join('\n'))) {
+          show(`${tag} softrdma exec output`, 'host', r.lines);
+          failures.push(`${tag}: softrdma exec rc ${r.rc}${c.host.test(r.lines.join('\n')) ? '' : ', no result line'}`);
+        }
+        if (g.rc !== 0 || !c.guest.test(g.lines.join('\n'))) {
+          show(`${tag} guest output`, 'guest', g.lines);
+          failures.push(`${tag}: guest rc ${g.rc}${c.guest.test(g.lines.join('\n')) ? '' : ', no result line'}`);
+        }
       }
-      if (g.rc !== 0 || !c.guest.test(g.lines.join('\n'))) {
-        show(`${tag} guest output`, 'guest', g.lines);
-        failures.push(`${tag}: guest rc ${g.rc}${c.guest.test(g.lines.join('\n')) ? '' : ', no result line'}`);
+      // rping -V: every ping verified on both ends, none lost.
+      const pings = (lines: string[]) => lines.filter((l) => /ping data: rdma-ping-\d+: /.test(l)).length;
+      for (const tag of ['XD', 'XF']) {
+        const n = pings(res[tag]?.lines ?? []);
+        if (n !== 10) failures.push(`${tag}: softrdma exec rping printed ${n} of 10 ping lines`);
       }
-    }
-    // rping -V: every ping verified on both ends, none lost.
-    const pings = (lines: string[]) => lines.filter((l) => /ping data: rdma-ping-\d+: /.test(l)).length;
-    if (pings(res.XD?.lines ?? []) !== 10) failures.push(`XD: softrdma exec rping printed ${pings(res.XD?.lines ?? [])} of 10 ping lines`);
-    const w = wireCheckRoce(pcap);
-    for (const l of w.summary) console.log(`[tshark] ${l}`);
-    failures.push(...w.failures.map((f) => `X: ${f}`));
-    assert.deepEqual(failures, [], `X: ${failures.join('; ')}`);
-  });
-});
+      const w = wireCheckRoce(pcap);
+      for (const l of w.summary) console.log(`[tshark] ${l}`);
+      failures.push(...w.failures.map((f) => `X: ${f}`));
+      assert.deepEqual(failures, [], `X: ${failures.join('; ')}`);
+    });
+  },
+);
