@@ -23,7 +23,22 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { preloadLibraryPath } from '../../src/cli/daemon.js';
 import { retryOnce } from '../helpers/retry.js';
-import { cli, GUEST_IP, HOST_IP, harness, host, hostStart, kill, pcapDir, section, show, wireCheckRoce } from './harness.js';
+import {
+  cli,
+  GUEST_IP,
+  HOST_IP,
+  harness,
+  host,
+  hostStart,
+  kill,
+  pcapDir,
+  run,
+  section,
+  show,
+  unlessClockFailure,
+  wireCheck,
+  wireCheckRoce,
+} from './harness.js';
 import { bootGuest, hostClient, idZero, PROLOGUE } from './rxe-harness.js';
 
 const h = harness();
@@ -140,3 +155,80 @@ test(
     });
   },
 );
+
+/**
+ * The same against Linux siw (the guest booted without `-l`): the programs' iWARP device is
+ * softrdma0 (rdma_cm's TCP ids), rping in both roles and perftest `-R`.
+ *
+ *   YA. guest `rping -s -V` on siw ← `softrdma exec -- rping -c -V`
+ *   YB. `softrdma exec -- rping -s -V` ← guest `rping -c -V`
+ *   YC. guest `ib_write_bw -R -n 200` server ← `softrdma exec -- ib_write_bw -R -n 200` client
+ */
+test('interop Y: C programs under softrdma exec ↔ Linux siw: rping in both roles, ib_write_bw -R', opts, async () => {
+  if ('skip' in h) return;
+  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+  await retryOnce('Y', async () => {
+    const pcap = pcapDir('Y');
+    const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
+    const script = [
+      PROLOGUE,
+      `server YA rping -s -a ${GUEST_IP} -p 7392 -C 10 -V -v`,
+      `sleep 3; client YB rping -c -a ${HOST_IP} -p 7393 -C 10 -V -v`,
+      'server YC ib_write_bw -R -n 200 -p 18906',
+    ].join('\n');
+    const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '400', script], h.dir);
+    const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { SOFTRDMA_PCAP: pcap });
+    const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
+    const res: Record<string, { rc: number; lines: string[] }> = {};
+    let guestRc = -1;
+    try {
+      assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+      for (let i = 0; !existsSync(socket); i++) {
+        assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
+        await sleep(50);
+      }
+      assert.ok(await guest.wait(/^START YA$/, 120_000), 'the guest did not start YA');
+      await sleep(3000); // rping's listen in the emulated guest
+      res.YA = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7392', '-C', '10', '-V', '-v']), 150_000);
+      res.YB = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7393', '-C', '10', '-V', '-v']), 180_000);
+      assert.ok(await guest.wait(/^START YC$/, 120_000), 'the guest did not start YC');
+      await sleep(2000);
+      res.YC = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18906', GUEST_IP]), 180_000);
+      const t = setTimeout(() => kill(guest), 60_000);
+      guestRc = await guest.done;
+      clearTimeout(t);
+    } finally {
+      kill(guest);
+      kill(daemon);
+      await daemon.done;
+      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START) /.test(l)).slice(0, 40));
+    }
+    const failures: string[] = [];
+    const pingLine = /ping data: rdma-ping-9: /;
+    const row = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
+    const checks: Record<string, { host: RegExp; guest: RegExp }> = {
+      YA: { host: pingLine, guest: pingLine },
+      YB: { host: pingLine, guest: pingLine },
+      YC: { host: row, guest: row },
+    };
+    for (const [tag, c] of Object.entries(checks)) {
+      const r = res[tag] ?? { rc: -1, lines: [] };
+      const g = section(guest.lines, tag);
+      console.log(`---- ${tag}: softrdma exec rc=${r.rc}, guest rc=${g.rc} ----`);
+      const f: string[] = [];
+      if (r.rc !== 0 || !c.host.test(r.lines.join('\n'))) {
+        show(`${tag} softrdma exec output`, 'host', r.lines);
+        f.push(`${tag}: softrdma exec rc ${r.rc}${c.host.test(r.lines.join('\n')) ? '' : ', no result line'}`);
+      }
+      if (g.rc !== 0 || !c.guest.test(g.lines.join('\n'))) {
+        show(`${tag} guest output`, 'guest', g.lines);
+        f.push(`${tag}: guest rc ${g.rc}${c.guest.test(g.lines.join('\n')) ? '' : ', no result line'}`);
+      }
+      failures.push(...unlessClockFailure(tag, g.lines, f));
+    }
+    const w = wireCheck(pcap);
+    for (const l of w.summary) console.log(`[tshark] ${l}`);
+    failures.push(...w.failures.map((f) => `Y: ${f}`));
+    assert.deepEqual(failures, [], `Y: ${failures.join('; ')}`);
+  });
+});
