@@ -29,8 +29,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { cli, GUEST_IP, HOST_IP, harness, hasTshark, host, kill, pcapDir, pings, run, show, wireCheckRoce, section } from './harness.js';
+import { GUEST_CLIENT, hostClient } from './rxe-harness.js';
 
 const h = harness();
 const opts = { skip: 'skip' in h ? h.skip : false, timeout: 1_200_000 };
@@ -49,33 +49,9 @@ const GUEST = [
   'GIDX=""',
   'for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do [ "$(cat $f)" = fd77:0000:0000:0000:0000:0000:0000:0002 ] && GIDX=$(basename $f); done',
   'echo "GIDX $GIDX"',
-  'client() {',
-  '  tag=$1; shift; i=0',
-  '  while :; do',
-  '    timeout 120 "$@" > /tmp/$tag.out 2>&1; rc=$?',
-  `    if grep -qE "Couldn't connect|Unable to connect|REJECTED|rdma_connect" /tmp/$tag.out && [ $i -lt 90 ]; then i=$((i+1)); sleep 1; continue; fi`,
-  '    break',
-  '  done',
-  '  echo "BEGIN $tag"; cat /tmp/$tag.out; echo "END $tag rc=$rc"',
-  '}',
-  'server() {',
-  '  tag=$1; shift',
-  '  echo "START $tag"; timeout 150 "$@" > /tmp/$tag.out 2>&1; rc=$?',
-  '  echo "BEGIN $tag"; cat /tmp/$tag.out; echo "END $tag rc=$rc"',
-  '}',
+  GUEST_CLIENT,
   'echo KP_READY',
 ].join('\n');
-
-/** A host client run, retried while the guest's server does not listen yet. */
-async function hostClient(dir: string, args: string[], env: NodeJS.ProcessEnv, ms: number): Promise<{ rc: number; lines: string[] }> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const r = await host(dir, args, Math.max(5_000, until - Date.now()), env);
-    if (r.rc === 0 || !r.lines.some((l) => /Couldn't connect|ECONNREFUSED|refused|REJECTED/.test(l)) || Date.now() > until - 5_000)
-      return r;
-    await sleep(500);
-  }
-}
 
 /** tshark: RoCEv2 frames of the captures by IP version. */
 function framesByIpVersion(dir: string): { v4: number; v6: number } {

@@ -47,6 +47,31 @@ const skip =
 const opts = { skip, timeout: 900_000 };
 const ENV = { SOFTRDMA_ROCE_ADDRS: `127.0.0.1,${HOST_IP}` };
 
+/** Each exchange's failures: both ends' status and result line, unless the guest's perftest failed on its clock. */
+function judge(
+  checks: Record<string, { host: RegExp; guest: RegExp }>,
+  res: Record<string, { rc: number; lines: string[] }>,
+  guestLines: string[],
+): string[] {
+  const failures: string[] = [];
+  for (const [tag, c] of Object.entries(checks)) {
+    const r = res[tag] ?? { rc: -1, lines: [] };
+    const g = section(guestLines, tag);
+    console.log(`---- ${tag}: softrdma exec rc=${r.rc}, guest rc=${g.rc} ----`);
+    const f: string[] = [];
+    if (r.rc !== 0 || !c.host.test(r.lines.join('\n'))) {
+      show(`${tag} softrdma exec output`, 'host', r.lines);
+      f.push(`${tag}: softrdma exec rc ${r.rc}${c.host.test(r.lines.join('\n')) ? '' : ', no result line'}`);
+    }
+    if (g.rc !== 0 || !c.guest.test(g.lines.join('\n'))) {
+      show(`${tag} guest output`, 'guest', g.lines);
+      f.push(`${tag}: guest rc ${g.rc}${c.guest.test(g.lines.join('\n')) ? '' : ', no result line'}`);
+    }
+    failures.push(...unlessClockFailure(tag, g.lines, f));
+  }
+  return failures;
+}
+
 test(
   'interop X: C programs under softrdma exec ↔ Linux rxe: ibv_rc_pingpong, ib_write_bw and rping (rdma_cm) in both roles, ibv_ud_pingpong',
   opts,
@@ -129,19 +154,7 @@ test(
         XF: { host: /ping data: rdma-ping-9: /, guest: /ping data: rdma-ping-9: / },
         XG: { host: /^\d+ iters in [\d.]+ seconds/m, guest: /^\d+ iters in [\d.]+ seconds/m },
       };
-      for (const [tag, c] of Object.entries(checks)) {
-        const r = res[tag] ?? { rc: -1, lines: [] };
-        const g = section(guest.lines, tag);
-        console.log(`---- ${tag}: softrdma exec rc=${r.rc}, guest rc=${g.rc} ----`);
-        if (r.rc !== 0 || !c.host.test(r.lines.join('\n'))) {
-          show(`${tag} softrdma exec output`, 'host', r.lines);
-          failures.push(`${tag}: softrdma exec rc ${r.rc}${c.host.test(r.lines.join('\n')) ? '' : ', no result line'}`);
-        }
-        if (g.rc !== 0 || !c.guest.test(g.lines.join('\n'))) {
-          show(`${tag} guest output`, 'guest', g.lines);
-          failures.push(`${tag}: guest rc ${g.rc}${c.guest.test(g.lines.join('\n')) ? '' : ', no result line'}`);
-        }
-      }
+      failures.push(...judge(checks, res, guest.lines));
       // rping -V: every ping verified on both ends, none lost.
       const pings = (lines: string[]) => lines.filter((l) => /ping data: rdma-ping-\d+: /.test(l)).length;
       for (const tag of ['XD', 'XF']) {
@@ -211,21 +224,7 @@ test('interop Y: C programs under softrdma exec ↔ Linux siw: rping in both rol
       YB: { host: pingLine, guest: pingLine },
       YC: { host: row, guest: row },
     };
-    for (const [tag, c] of Object.entries(checks)) {
-      const r = res[tag] ?? { rc: -1, lines: [] };
-      const g = section(guest.lines, tag);
-      console.log(`---- ${tag}: softrdma exec rc=${r.rc}, guest rc=${g.rc} ----`);
-      const f: string[] = [];
-      if (r.rc !== 0 || !c.host.test(r.lines.join('\n'))) {
-        show(`${tag} softrdma exec output`, 'host', r.lines);
-        f.push(`${tag}: softrdma exec rc ${r.rc}${c.host.test(r.lines.join('\n')) ? '' : ', no result line'}`);
-      }
-      if (g.rc !== 0 || !c.guest.test(g.lines.join('\n'))) {
-        show(`${tag} guest output`, 'guest', g.lines);
-        f.push(`${tag}: guest rc ${g.rc}${c.guest.test(g.lines.join('\n')) ? '' : ', no result line'}`);
-      }
-      failures.push(...unlessClockFailure(tag, g.lines, f));
-    }
+    failures.push(...judge(checks, res, guest.lines));
     const w = wireCheck(pcap);
     for (const l of w.summary) console.log(`[tshark] ${l}`);
     failures.push(...w.failures.map((f) => `Y: ${f}`));

@@ -29,7 +29,7 @@ export function nft(dir: string, ruleset: string): string | null {
 }
 
 /**
- * The guest's shell helper: runs a client until it gets past "Couldn't connect" (the host side
+ * The guest's shell helper: runs a client until it gets past "Couldn't connect" or a rejected rdma_cm connect (the host side
  * may not listen yet), at most 90 tries, then prints its output between BEGIN/END markers.
  */
 export const GUEST_CLIENT = [
@@ -37,7 +37,7 @@ export const GUEST_CLIENT = [
   '  tag=$1; shift; i=0',
   '  while :; do',
   '    timeout 120 "$@" > /tmp/$tag.out 2>&1; rc=$?',
-  `    if grep -q "Couldn't connect" /tmp/$tag.out && [ $i -lt 90 ]; then i=$((i+1)); sleep 1; continue; fi`,
+  `    if grep -qE "Couldn't connect|Unable to connect|REJECTED|rdma_connect" /tmp/$tag.out && [ $i -lt 90 ]; then i=$((i+1)); sleep 1; continue; fi`,
   '    break',
   '  done',
   '  echo "BEGIN $tag"; cat /tmp/$tag.out; echo "END $tag rc=$rc"',
@@ -69,7 +69,8 @@ export async function hostClient(
   const until = Date.now() + ms;
   for (;;) {
     const r = await host(dir, args, Math.max(5_000, until - Date.now()), env);
-    if (r.rc === 0 || !r.lines.some((l) => /Couldn't connect|ECONNREFUSED/.test(l)) || Date.now() > until - 5_000) return r;
+    if (r.rc === 0 || !r.lines.some((l) => /Couldn't connect|ECONNREFUSED|refused|REJECTED/.test(l)) || Date.now() > until - 5_000)
+      return r;
     await sleep(500);
   }
 }
