@@ -176,58 +176,213 @@ test(
  *   YA. guest `rping -s -V` on siw ← `softrdma exec -- rping -c -V`
  *   YB. `softrdma exec -- rping -s -V` ← guest `rping -c -V`
  *   YC. guest `ib_write_bw -R -n 200` server ← `softrdma exec -- ib_write_bw -R -n 200` client
+ *   YD. `softrdma exec -- ib_write_bw -R` server ← guest `ib_write_bw -R` client
+ *   YE. guest `ib_read_bw -R` server ← `softrdma exec -- ib_read_bw -R` client
+ *   YF. `softrdma exec -- ib_send_lat -R` server ← guest `ib_send_lat -R` client
  */
-test('interop Y: C programs under softrdma exec ↔ Linux siw: rping in both roles, ib_write_bw -R', opts, async () => {
-  if ('skip' in h) return;
-  assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
-  await retryOnce('Y', async () => {
-    const pcap = pcapDir('Y');
-    const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
-    const script = [
-      PROLOGUE,
-      `server YA rping -s -a ${GUEST_IP} -p 7392 -C 10 -V -v`,
-      `sleep 3; client YB rping -c -a ${HOST_IP} -p 7393 -C 10 -V -v`,
-      'server YC ib_write_bw -R -n 200 -p 18906',
-    ].join('\n');
-    const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '400', script], h.dir);
-    const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { SOFTRDMA_PCAP: pcap });
-    const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
-    const res: Record<string, { rc: number; lines: string[] }> = {};
-    let guestRc = -1;
-    try {
-      assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-      for (let i = 0; !existsSync(socket); i++) {
-        assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
-        await sleep(50);
+test(
+  'interop Y: C programs under softrdma exec ↔ Linux siw: rping and ib_write_bw -R in both roles, ib_read_bw -R, ib_send_lat -R',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('Y', async () => {
+      const pcap = pcapDir('Y');
+      const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
+      const script = [
+        PROLOGUE,
+        `server YA rping -s -a ${GUEST_IP} -p 7392 -C 10 -V -v`,
+        `sleep 3; client YB rping -c -a ${HOST_IP} -p 7393 -C 10 -V -v`,
+        'server YC ib_write_bw -R -n 200 -p 18906',
+        `sleep 3; client YD ib_write_bw -R -n 200 -p 18907 ${HOST_IP}`,
+        'server YE ib_read_bw -R -n 200 -p 18908',
+        `sleep 3; client YF ib_send_lat -R -n 200 -p 18909 ${HOST_IP}`,
+      ].join('\n');
+      const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '600', script], h.dir);
+      const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { SOFTRDMA_PCAP: pcap });
+      const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
+      const res: Record<string, { rc: number; lines: string[] }> = {};
+      let guestRc = -1;
+      try {
+        assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        for (let i = 0; !existsSync(socket); i++) {
+          assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
+          await sleep(50);
+        }
+        assert.ok(await guest.wait(/^START YA$/, 120_000), 'the guest did not start YA');
+        await sleep(3000); // rping's listen in the emulated guest
+        res.YA = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7392', '-C', '10', '-V', '-v']), 150_000);
+        res.YB = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7393', '-C', '10', '-V', '-v']), 180_000);
+        assert.ok(await guest.wait(/^START YC$/, 120_000), 'the guest did not start YC');
+        await sleep(2000);
+        res.YC = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18906', GUEST_IP]), 180_000);
+        res.YD = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18907']), 180_000);
+        assert.ok(await guest.wait(/^START YE$/, 120_000), 'the guest did not start YE');
+        await sleep(2000);
+        res.YE = await host(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18908', GUEST_IP]), 180_000);
+        res.YF = await host(h.dir, exec(['ib_send_lat', '-R', '-n', '200', '-p', '18909']), 180_000);
+        const t = setTimeout(() => kill(guest), 60_000);
+        guestRc = await guest.done;
+        clearTimeout(t);
+      } finally {
+        kill(guest);
+        kill(daemon);
+        await daemon.done;
+        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START) /.test(l)).slice(0, 40));
       }
-      assert.ok(await guest.wait(/^START YA$/, 120_000), 'the guest did not start YA');
-      await sleep(3000); // rping's listen in the emulated guest
-      res.YA = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7392', '-C', '10', '-V', '-v']), 150_000);
-      res.YB = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7393', '-C', '10', '-V', '-v']), 180_000);
-      assert.ok(await guest.wait(/^START YC$/, 120_000), 'the guest did not start YC');
-      await sleep(2000);
-      res.YC = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18906', GUEST_IP]), 180_000);
-      const t = setTimeout(() => kill(guest), 60_000);
-      guestRc = await guest.done;
-      clearTimeout(t);
-    } finally {
-      kill(guest);
-      kill(daemon);
-      await daemon.done;
-      show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START) /.test(l)).slice(0, 40));
-    }
-    const failures: string[] = [];
-    const pingLine = /ping data: rdma-ping-9: /;
-    const row = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
-    const checks: Record<string, { host: RegExp; guest: RegExp }> = {
-      YA: { host: pingLine, guest: pingLine },
-      YB: { host: pingLine, guest: pingLine },
-      YC: { host: row, guest: row },
-    };
-    failures.push(...judge(checks, res, guest.lines));
-    const w = wireCheck(pcap);
-    for (const l of w.summary) console.log(`[tshark] ${l}`);
-    failures.push(...w.failures.map((f) => `Y: ${f}`));
-    assert.deepEqual(failures, [], `Y: ${failures.join('; ')}`);
-  });
-});
+      const failures: string[] = [];
+      const pingLine = /ping data: rdma-ping-9: /;
+      const row = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
+      const checks: Record<string, { host: RegExp; guest: RegExp }> = {
+        YA: { host: pingLine, guest: pingLine },
+        YB: { host: pingLine, guest: pingLine },
+        YC: { host: row, guest: row },
+        YD: { host: row, guest: row },
+        // A read test's server prints no result row: its connection and exit status are its part.
+        YE: { host: row, guest: /remote address:/ },
+        YF: { host: /^\s*2\s+200\s+[\d.]+/m, guest: /^\s*2\s+200\s+[\d.]+/m },
+      };
+      failures.push(...judge(checks, res, guest.lines));
+      const w = wireCheck(pcap);
+      for (const l of w.summary) console.log(`[tshark] ${l}`);
+      failures.push(...w.failures.map((f) => `Y: ${f}`));
+      assert.deepEqual(failures, [], `Y: ${failures.join('; ')}`);
+    });
+  },
+);
+
+/**
+ * The rest of the programs the verbs and rdma_cm packages carry, against Linux rxe in the
+ * kernel-peer guest (booted with `-l rxe`, so the guest's rdma_cm uses rxe0):
+ *
+ *   ZA. guest `ibv_uc_pingpong -c` server ← `softrdma exec -- ibv_uc_pingpong -c` client (UC)
+ *   ZB. `softrdma exec -- ibv_srq_pingpong -c` server ← guest `ibv_srq_pingpong -c` client (16 QPs on one SRQ)
+ *   ZC. guest `ib_read_bw` server ← `softrdma exec -- ib_read_bw` client
+ *   ZD. `softrdma exec -- ib_send_bw` server ← guest `ib_send_bw` client
+ *   ZE. guest `ib_write_lat` server ← `softrdma exec -- ib_write_lat` client
+ *   ZF. `softrdma exec -- ib_send_lat` server ← guest `ib_send_lat` client
+ *   ZG. guest `ib_read_lat` server ← `softrdma exec -- ib_read_lat` client
+ *   ZH. guest `ib_atomic_bw` server ← `softrdma exec -- ib_atomic_bw` client (Fetch-and-Add)
+ *   ZI. guest `ib_send_bw -R` server ← `softrdma exec -- ib_send_bw -R` client (rdma_cm over RoCE)
+ *   ZJ. guest `ucmatose` server ← `softrdma exec -- ucmatose` client (two connections)
+ *   ZK. `softrdma exec -- udaddy` server ← guest `udaddy` client (SIDR, UD)
+ *   ZL. guest `mckey` receiver ← `softrdma exec -- mckey -s` sender (IPv4 group, IGMP)
+ *   ZM. `softrdma exec -- mckey` receiver ← guest `mckey -s` sender
+ */
+test(
+  'interop Z: C programs under softrdma exec ↔ Linux rxe: uc/srq pingpong, ib_read/send_bw, the _lat forms, ib_atomic_bw, ib_send_bw -R, ucmatose, udaddy and mckey',
+  opts,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('Z', async () => {
+      const pcap = pcapDir('Z');
+      const restore = await idZero(h.dir);
+      const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
+      const G1 = '239.255.1.11';
+      const G2 = '239.255.1.12';
+      const pt = ['-d', 'rxe0', '-x', '1', '-n', '200'].join(' ');
+      const script = [
+        PROLOGUE,
+        'server ZA ibv_uc_pingpong -d rxe0 -g 1 -p 18911 -n 50 -c',
+        `sleep 2; client ZB ibv_srq_pingpong -d rxe0 -g 1 -p 18912 -n 50 -c ${HOST_IP}`,
+        `server ZC ib_read_bw ${pt} -p 18913`,
+        `sleep 3; client ZD ib_send_bw ${pt} -p 18914 ${HOST_IP}`,
+        `server ZE ib_write_lat ${pt} -p 18915`,
+        `sleep 3; client ZF ib_send_lat ${pt} -p 18916 ${HOST_IP}`,
+        `server ZG ib_read_lat ${pt} -p 18917`,
+        `server ZH ib_atomic_bw ${pt} -p 18918`,
+        'server ZI ib_send_bw -R -n 200 -p 18919',
+        `server ZJ ucmatose -b ${GUEST_IP} -p 18920 -c 2 -C 5`,
+        `sleep 5; client ZK udaddy -s ${HOST_IP}`,
+        `server ZL mckey -m ${G1} -b ${GUEST_IP} -C 5`,
+        `sleep 8; client ZM mckey -m ${G2} -b ${GUEST_IP} -s -C 5`,
+      ].join('\n');
+      const guest = bootGuest(h.dir, script, 900);
+      const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { ...ENV, SOFTRDMA_PCAP: pcap });
+      const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
+      const cm = { SOFTRDMA_DEVICE: 'softroce0' };
+      const perf = (prog: string, port: number) => [prog, '-d', 'softroce0', '-x', '1', '-n', '200', '-p', String(port)];
+      const res: Record<string, { rc: number; lines: string[] }> = {};
+      const started = async (tag: string) =>
+        assert.ok(await guest.wait(new RegExp(`^START ${tag}$`), 180_000), `the guest did not start ${tag}`);
+      let guestRc = -1;
+      try {
+        assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        for (let i = 0; !existsSync(socket); i++) {
+          assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
+          await sleep(50);
+        }
+        await started('ZA');
+        res.ZA = await hostClient(
+          h.dir,
+          exec(['ibv_uc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18911', '-n', '50', '-c', GUEST_IP]),
+          {},
+          150_000,
+        );
+        res.ZB = await host(h.dir, exec(['ibv_srq_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18912', '-n', '50', '-c']), 180_000);
+        await started('ZC');
+        res.ZC = await hostClient(h.dir, exec([...perf('ib_read_bw', 18913), GUEST_IP]), {}, 150_000);
+        res.ZD = await host(h.dir, exec(perf('ib_send_bw', 18914)), 180_000);
+        await started('ZE');
+        res.ZE = await hostClient(h.dir, exec([...perf('ib_write_lat', 18915), GUEST_IP]), {}, 150_000);
+        res.ZF = await host(h.dir, exec(perf('ib_send_lat', 18916)), 180_000);
+        await started('ZG');
+        res.ZG = await hostClient(h.dir, exec([...perf('ib_read_lat', 18917), GUEST_IP]), {}, 150_000);
+        await started('ZH');
+        res.ZH = await hostClient(h.dir, exec([...perf('ib_atomic_bw', 18918), GUEST_IP]), {}, 150_000);
+        await started('ZI');
+        await sleep(3000); // perftest's rdma_cm listen in the emulated guest
+        res.ZI = await hostClient(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18919', GUEST_IP]), cm, 150_000);
+        await started('ZJ');
+        await sleep(3000);
+        res.ZJ = await hostClient(h.dir, exec(['ucmatose', '-s', GUEST_IP, '-p', '18920', '-c', '2', '-C', '5']), cm, 150_000);
+        res.ZK = await host(h.dir, exec(['udaddy', '-b', HOST_IP]), 180_000, cm);
+        await started('ZL');
+        await sleep(3000); // the receiver's join
+        res.ZL = await host(h.dir, exec(['mckey', '-m', G1, '-b', HOST_IP, '-s', '-C', '5']), 120_000, cm);
+        res.ZM = await host(h.dir, exec(['mckey', '-m', G2, '-b', HOST_IP, '-C', '5']), 180_000, cm);
+        const t = setTimeout(() => kill(guest), 60_000);
+        guestRc = await guest.done;
+        clearTimeout(t);
+      } finally {
+        kill(guest);
+        kill(daemon);
+        await daemon.done;
+        restore();
+        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 40));
+      }
+      const iters = /^50 iters in [\d.]+ seconds/m;
+      const bw = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
+      const lat = /^\s*2\s+200\s+[\d.]+/m;
+      // A read or atomic test's server prints no result row: its connection and exit status are its part.
+      const served = /remote address:/;
+      const cmDone = /data transfers complete[\s\S]*return status 0/;
+      const checks: Record<string, { host: RegExp; guest: RegExp }> = {
+        ZA: { host: iters, guest: iters },
+        ZB: { host: iters, guest: iters },
+        ZC: { host: bw, guest: served },
+        ZD: { host: bw, guest: bw },
+        ZE: { host: lat, guest: lat },
+        ZF: { host: lat, guest: lat },
+        ZG: { host: lat, guest: served },
+        ZH: { host: /^\s*8\s+200\s+[\d.]+\s+[\d.]+/m, guest: served },
+        ZI: { host: bw, guest: bw },
+        ZJ: { host: cmDone, guest: cmDone },
+        ZK: { host: cmDone, guest: cmDone },
+        ZL: { host: new RegExp(`joined dgid: ::ffff:${G1.replaceAll('.', '\\.')}[\\s\\S]*${cmDone.source}`), guest: cmDone },
+        ZM: { host: new RegExp(`joined dgid: ::ffff:${G2.replaceAll('.', '\\.')}[\\s\\S]*${cmDone.source}`), guest: cmDone },
+      };
+      const failures = judge(checks, res, guest.lines);
+      // -c: the pingpong servers check the client's pattern and print a line per page that differs.
+      for (const tag of ['ZA', 'ZB']) {
+        if ([...(res[tag]?.lines ?? []), ...section(guest.lines, tag).lines].some((l) => /invalid data/.test(l)))
+          failures.push(`${tag}: a received page differs from the sender's pattern`);
+      }
+      const w = wireCheckRoce(pcap);
+      for (const l of w.summary) console.log(`[tshark] ${l}`);
+      failures.push(...w.failures.map((f) => `Z: ${f}`));
+      assert.deepEqual(failures, [], `Z: ${failures.join('; ')}`);
+    });
+  },
+);

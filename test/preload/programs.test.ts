@@ -266,6 +266,9 @@ for (const [prog, port] of [
   ['ib_read_lat', 18612],
   ['ib_atomic_bw', 18613],
   ['ib_send_lat', 18614],
+  ['ib_read_bw', 18615],
+  ['ib_send_bw', 18616],
+  ['ib_write_lat', 18617],
 ] as const) {
   test(`perftest ${prog} between two softrdma exec processes`, { skip: missingMem(prog) ?? false }, () => perftest(prog, port));
 }
@@ -447,12 +450,24 @@ for (const [what, extra] of [
   );
 }
 
-test('perftest ib_write_bw -R (connected through rdma_cm)', { skip: missingCm('ib_write_bw') ?? false }, () =>
-  cmPair(['ib_write_bw', '-R', '-n', '5', '-p', '18634'], ['ib_write_bw', '-R', '-n', '5', '-p', '18634', '127.0.0.1'], {}, (out, who) => {
-    assert.match(out, /^\s*65536\s+5\s+[\d.]+\s+[\d.]+/m, `${who}: ${out}`);
-    assert.doesNotMatch(out, /Failed|ERRNO/, `${who}: ${out}`);
-  }),
-);
+// perftest -R: the connection through rdma_cm (rdma_resolve_addr picks the device by address);
+// the client prints the result row (a read or latency test's server prints none, a bw server does).
+for (const [prog, port, size] of [
+  ['ib_write_bw', 18634, 65536],
+  ['ib_read_bw', 18641, 65536],
+  ['ib_send_bw', 18642, 65536],
+  ['ib_atomic_bw', 18643, 8],
+  ['ib_write_lat', 18644, 2],
+  ['ib_read_lat', 18645, 2],
+  ['ib_send_lat', 18646, 2],
+] as const) {
+  test(`perftest ${prog} -R (connected through rdma_cm)`, { skip: missingCm(prog) ?? false }, () =>
+    cmPair([prog, '-R', '-n', '5', '-p', String(port)], [prog, '-R', '-n', '5', '-p', String(port), '127.0.0.1'], {}, (out, who) => {
+      if (who === 'client') assert.match(out, new RegExp(`^\\s*${size}\\s+5\\s+[\\d.]+\\s+[\\d.]+`, 'm'), `${who}: ${out}`);
+      assert.doesNotMatch(out, /Failed|ERRNO|Couldn't/, `${who}: ${out}`);
+    }),
+  );
+}
 
 test(
   'an rping client killed with SIGKILL mid-transfer: its cm ids and objects are freed, the daemon serves on',
