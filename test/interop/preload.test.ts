@@ -45,6 +45,8 @@ const h = harness();
 const skip =
   'skip' in h ? h.skip : !existsSync(preloadLibraryPath()) ? 'libsoftrdma.so is not built (needs a C compiler and libibverbs-dev)' : false;
 const opts = { skip, timeout: 900_000 };
+/** Two attempts of a guest script of a dozen exchanges. */
+const long = { skip, timeout: 1_800_000 };
 const ENV = { SOFTRDMA_ROCE_ADDRS: `127.0.0.1,${HOST_IP}` };
 
 /** Each exchange's failures: both ends' status and result line, unless the guest's perftest failed on its clock. */
@@ -179,10 +181,17 @@ test(
  *   YD. `softrdma exec -- ib_write_bw -R` server ← guest `ib_write_bw -R` client
  *   YE. guest `ib_read_bw -R` server ← `softrdma exec -- ib_read_bw -R` client
  *   YF. `softrdma exec -- ib_send_lat -R` server ← guest `ib_send_lat -R` client
+ *   YG. guest `ucmatose` server ← `softrdma exec -- ucmatose` client (two connections)
+ *   YH. `softrdma exec -- ucmatose` server ← guest `ucmatose` client
+ *   YI. `softrdma exec -- ib_read_bw -R` server ← guest `ib_read_bw -R` client
+ *   YJ. guest `ib_send_bw -R` server ← `softrdma exec -- ib_send_bw -R` client
+ *   YK. `softrdma exec -- ib_send_bw -R` server ← guest `ib_send_bw -R` client
+ *   YL. guest `ib_write_lat -R` server ← `softrdma exec -- ib_write_lat -R` client
+ *   YM. `softrdma exec -- ib_read_lat -R` server ← guest `ib_read_lat -R` client
  */
 test(
-  'interop Y: C programs under softrdma exec ↔ Linux siw: rping and ib_write_bw -R in both roles, ib_read_bw -R, ib_send_lat -R',
-  opts,
+  'interop Y: C programs under softrdma exec ↔ Linux siw: rping, ucmatose and perftest -R (write/read/send bw, send/write/read lat) in both roles',
+  long,
   async () => {
     if ('skip' in h) return;
     assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
@@ -197,8 +206,15 @@ test(
         `sleep 3; client YD ib_write_bw -R -n 200 -p 18907 ${HOST_IP}`,
         'server YE ib_read_bw -R -n 200 -p 18908',
         `sleep 3; client YF ib_send_lat -R -n 200 -p 18909 ${HOST_IP}`,
+        `server YG ucmatose -b ${GUEST_IP} -p 18950 -c 2 -C 5`,
+        `sleep 5; client YH ucmatose -s ${HOST_IP} -p 18951 -c 2 -C 5`,
+        `sleep 3; client YI ib_read_bw -R -n 200 -p 18952 ${HOST_IP}`,
+        'server YJ ib_send_bw -R -n 200 -p 18953',
+        `sleep 3; client YK ib_send_bw -R -n 200 -p 18954 ${HOST_IP}`,
+        'server YL ib_write_lat -R -n 200 -p 18955',
+        `sleep 3; client YM ib_read_lat -R -n 200 -p 18956 ${HOST_IP}`,
       ].join('\n');
-      const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '600', script], h.dir);
+      const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '800', script], h.dir);
       const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { SOFTRDMA_PCAP: pcap });
       const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
       const res: Record<string, { rc: number; lines: string[] }> = {};
@@ -221,6 +237,19 @@ test(
         await sleep(2000);
         res.YE = await host(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18908', GUEST_IP]), 180_000);
         res.YF = await host(h.dir, exec(['ib_send_lat', '-R', '-n', '200', '-p', '18909']), 180_000);
+        assert.ok(await guest.wait(/^START YG$/, 120_000), 'the guest did not start YG');
+        await sleep(3000);
+        res.YG = await hostClient(h.dir, exec(['ucmatose', '-s', GUEST_IP, '-p', '18950', '-c', '2', '-C', '5']), {}, 150_000);
+        res.YH = await host(h.dir, exec(['ucmatose', '-b', HOST_IP, '-p', '18951', '-c', '2', '-C', '5']), 180_000);
+        res.YI = await host(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18952']), 180_000);
+        assert.ok(await guest.wait(/^START YJ$/, 120_000), 'the guest did not start YJ');
+        await sleep(2000);
+        res.YJ = await host(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18953', GUEST_IP]), 180_000);
+        res.YK = await host(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18954']), 180_000);
+        assert.ok(await guest.wait(/^START YL$/, 120_000), 'the guest did not start YL');
+        await sleep(2000);
+        res.YL = await host(h.dir, exec(['ib_write_lat', '-R', '-n', '200', '-p', '18955', GUEST_IP]), 180_000);
+        res.YM = await host(h.dir, exec(['ib_read_lat', '-R', '-n', '200', '-p', '18956']), 180_000);
         const t = setTimeout(() => kill(guest), 60_000);
         guestRc = await guest.done;
         clearTimeout(t);
@@ -233,6 +262,8 @@ test(
       const failures: string[] = [];
       const pingLine = /ping data: rdma-ping-9: /;
       const row = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
+      const lat = /^\s*2\s+200\s+[\d.]+/m;
+      const cmDone = /data transfers complete[\s\S]*return status 0/;
       const checks: Record<string, { host: RegExp; guest: RegExp }> = {
         YA: { host: pingLine, guest: pingLine },
         YB: { host: pingLine, guest: pingLine },
@@ -240,7 +271,14 @@ test(
         YD: { host: row, guest: row },
         // A read test's server prints no result row: its connection and exit status are its part.
         YE: { host: row, guest: /remote address:/ },
-        YF: { host: /^\s*2\s+200\s+[\d.]+/m, guest: /^\s*2\s+200\s+[\d.]+/m },
+        YF: { host: lat, guest: lat },
+        YG: { host: cmDone, guest: cmDone },
+        YH: { host: cmDone, guest: cmDone },
+        YI: { host: /remote address:/, guest: row },
+        YJ: { host: row, guest: row },
+        YK: { host: row, guest: row },
+        YL: { host: lat, guest: lat },
+        YM: { host: /remote address:/, guest: lat },
       };
       failures.push(...judge(checks, res, guest.lines));
       const w = wireCheck(pcap);
@@ -270,7 +308,7 @@ test(
  */
 test(
   'interop Z: C programs under softrdma exec ↔ Linux rxe: uc/srq pingpong, ib_read/send_bw, the _lat forms, ib_atomic_bw, ucmatose, udaddy and mckey',
-  opts,
+  long,
   async () => {
     if ('skip' in h) return;
     assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
@@ -377,6 +415,129 @@ test(
       for (const l of w.summary) console.log(`[tshark] ${l}`);
       failures.push(...w.failures.map((f) => `Z: ${f}`));
       assert.deepEqual(failures, [], `Z: ${failures.join('; ')}`);
+    });
+  },
+);
+
+/**
+ * The other role of each exchange of case Z, against Linux rxe again:
+ *
+ *   WA. `softrdma exec -- ibv_uc_pingpong -c` server ← guest `ibv_uc_pingpong -c` client
+ *   WB. guest `ibv_srq_pingpong -c` server ← `softrdma exec -- ibv_srq_pingpong -c` client
+ *   WC. `softrdma exec -- ibv_ud_pingpong -c` server ← guest `ibv_ud_pingpong -c` client
+ *   WD. `softrdma exec -- ib_read_bw` server ← guest `ib_read_bw` client
+ *   WE. guest `ib_send_bw` server ← `softrdma exec -- ib_send_bw` client
+ *   WF. `softrdma exec -- ib_write_lat` server ← guest `ib_write_lat` client
+ *   WG. guest `ib_send_lat` server ← `softrdma exec -- ib_send_lat` client
+ *   WH. `softrdma exec -- ib_read_lat` server ← guest `ib_read_lat` client
+ *   WI. `softrdma exec -- ib_atomic_bw` server ← guest `ib_atomic_bw` client
+ *   WJ. `softrdma exec -- ucmatose` server ← guest `ucmatose` client
+ *   WK. guest `udaddy` server ← `softrdma exec -- udaddy` client
+ *   WL. guest `rping -s -C 100 -V` ← `softrdma exec -- rping -c -C 100 -V`
+ */
+test(
+  'interop W: C programs under softrdma exec ↔ Linux rxe, the other roles: uc/srq/ud pingpong, ib_read/send_bw, the _lat forms, ib_atomic_bw, ucmatose, udaddy, rping -C 100',
+  long,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('W', async () => {
+      const pcap = pcapDir('W');
+      const restore = await idZero(h.dir);
+      const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
+      const pt = ['-d', 'rxe0', '-x', '1', '-n', '200'].join(' ');
+      const script = [
+        PROLOGUE,
+        `sleep 2; client WA ibv_uc_pingpong -d rxe0 -g 1 -p 18931 -n 50 -c ${HOST_IP}`,
+        'server WB ibv_srq_pingpong -d rxe0 -g 1 -p 18932 -n 50 -c',
+        `sleep 2; client WC ibv_ud_pingpong -d rxe0 -g 1 -p 18933 -s 1024 -n 50 -c ${HOST_IP}`,
+        `sleep 3; client WD ib_read_bw ${pt} -p 18934 ${HOST_IP}`,
+        `server WE ib_send_bw ${pt} -p 18935`,
+        `sleep 3; client WF ib_write_lat ${pt} -p 18936 ${HOST_IP}`,
+        `server WG ib_send_lat ${pt} -p 18937`,
+        `sleep 3; client WH ib_read_lat ${pt} -p 18938 ${HOST_IP}`,
+        `sleep 3; client WI ib_atomic_bw ${pt} -p 18939 ${HOST_IP}`,
+        `sleep 5; client WJ ucmatose -s ${HOST_IP} -p 18940 -c 2 -C 5`,
+        `server WK udaddy -b ${GUEST_IP}`,
+        `server WL rping -s -a ${GUEST_IP} -p 7394 -C 100 -V -v`,
+      ].join('\n');
+      const guest = bootGuest(h.dir, script, 900);
+      const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { ...ENV, SOFTRDMA_PCAP: pcap });
+      const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
+      const cm = { SOFTRDMA_DEVICE: 'softroce0' };
+      const perf = (prog: string, port: number) => [prog, '-d', 'softroce0', '-x', '1', '-n', '200', '-p', String(port)];
+      const pp = (prog: string, port: number) => [prog, '-d', 'softroce0', '-g', '1', '-p', String(port), '-n', '50', '-c'];
+      const res: Record<string, { rc: number; lines: string[] }> = {};
+      const started = async (tag: string) =>
+        assert.ok(await guest.wait(new RegExp(`^START ${tag}$`), 180_000), `the guest did not start ${tag}`);
+      let guestRc = -1;
+      try {
+        assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+        for (let i = 0; !existsSync(socket); i++) {
+          assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
+          await sleep(50);
+        }
+        res.WA = await host(h.dir, exec(pp('ibv_uc_pingpong', 18931)), 180_000);
+        await started('WB');
+        res.WB = await hostClient(h.dir, exec([...pp('ibv_srq_pingpong', 18932), GUEST_IP]), {}, 150_000);
+        res.WC = await host(h.dir, exec([...pp('ibv_ud_pingpong', 18933), '-s', '1024']), 180_000);
+        res.WD = await host(h.dir, exec(perf('ib_read_bw', 18934)), 180_000);
+        await started('WE');
+        res.WE = await hostClient(h.dir, exec([...perf('ib_send_bw', 18935), GUEST_IP]), {}, 150_000);
+        res.WF = await host(h.dir, exec(perf('ib_write_lat', 18936)), 180_000);
+        await started('WG');
+        res.WG = await hostClient(h.dir, exec([...perf('ib_send_lat', 18937), GUEST_IP]), {}, 150_000);
+        res.WH = await host(h.dir, exec(perf('ib_read_lat', 18938)), 180_000);
+        res.WI = await host(h.dir, exec(perf('ib_atomic_bw', 18939)), 180_000);
+        res.WJ = await host(h.dir, exec(['ucmatose', '-b', HOST_IP, '-p', '18940', '-c', '2', '-C', '5']), 180_000, cm);
+        await started('WK');
+        await sleep(3000); // udaddy's listen in the emulated guest
+        res.WK = await hostClient(h.dir, exec(['udaddy', '-s', GUEST_IP]), cm, 150_000);
+        await started('WL');
+        await sleep(3000); // rping's listen
+        res.WL = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7394', '-C', '100', '-V', '-v']), 150_000, cm);
+        const t = setTimeout(() => kill(guest), 60_000);
+        guestRc = await guest.done;
+        clearTimeout(t);
+      } finally {
+        kill(guest);
+        kill(daemon);
+        await daemon.done;
+        restore();
+        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 40));
+      }
+      const iters = /^50 iters in [\d.]+ seconds/m;
+      const bw = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
+      const lat = /^\s*2\s+200\s+[\d.]+/m;
+      // A read or atomic test's server prints no result row: its connection and exit status are its part.
+      const served = /remote address:/;
+      const cmDone = /data transfers complete[\s\S]*return status 0/;
+      const ping99 = /ping data: rdma-ping-99: /;
+      const checks: Record<string, { host: RegExp; guest: RegExp }> = {
+        WA: { host: iters, guest: iters },
+        WB: { host: iters, guest: iters },
+        WC: { host: iters, guest: iters },
+        WD: { host: served, guest: bw },
+        WE: { host: bw, guest: bw },
+        WF: { host: lat, guest: lat },
+        WG: { host: lat, guest: lat },
+        WH: { host: served, guest: lat },
+        WI: { host: served, guest: /^\s*8\s+200\s+[\d.]+\s+[\d.]+/m },
+        WJ: { host: cmDone, guest: cmDone },
+        WK: { host: cmDone, guest: cmDone },
+        WL: { host: ping99, guest: ping99 },
+      };
+      const failures = judge(checks, res, guest.lines);
+      for (const tag of ['WA', 'WB', 'WC']) {
+        if ([...(res[tag]?.lines ?? []), ...section(guest.lines, tag).lines].some((l) => /invalid data/.test(l)))
+          failures.push(`${tag}: a received page differs from the sender's pattern`);
+      }
+      const n = (res.WL?.lines ?? []).filter((l) => /ping data: rdma-ping-\d+: /.test(l)).length;
+      if (n !== 100) failures.push(`WL: softrdma exec rping printed ${n} of 100 ping lines`);
+      const w = wireCheckRoce(pcap);
+      for (const l of w.summary) console.log(`[tshark] ${l}`);
+      failures.push(...w.failures.map((f) => `W: ${f}`));
+      assert.deepEqual(failures, [], `W: ${failures.join('; ')}`);
     });
   },
 );
