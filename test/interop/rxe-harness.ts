@@ -59,7 +59,10 @@ export function bootGuest(dir: string, script: string, limitS: number): Proc {
   return run(join(dir, 'run-guest.sh'), ['-l', 'rxe', '-t', String(limitS), script], dir);
 }
 
-/** A host client run, retried while the guest's server does not listen yet. */
+/**
+ * A host client run, retried while the guest's server does not listen yet (perftest `-R` says
+ * so as "Unexpected CM event bl blka 8": its exchange connection was REJECTED).
+ */
 export async function hostClient(
   dir: string,
   args: string[],
@@ -69,7 +72,11 @@ export async function hostClient(
   const until = Date.now() + ms;
   for (;;) {
     const r = await host(dir, args, Math.max(5_000, until - Date.now()), env);
-    if (r.rc === 0 || !r.lines.some((l) => /Couldn't connect|ECONNREFUSED|refused|REJECTED/.test(l)) || Date.now() > until - 5_000)
+    if (
+      r.rc === 0 ||
+      !r.lines.some((l) => /Couldn't connect|ECONNREFUSED|refused|REJECTED|Unexpected CM event bl blka 8/.test(l)) ||
+      Date.now() > until - 5_000
+    )
       return r;
     await sleep(500);
   }

@@ -390,23 +390,23 @@ function rpingChecked(count: number) {
   };
 }
 
-test('rping -C 10 -V over softrdma0 (iWARP) between two softrdma exec processes', { skip: missingCm('rping') ?? false }, () =>
+test('rping -C 100 -V over softrdma0 (iWARP) between two softrdma exec processes', { skip: missingCm('rping') ?? false }, () =>
   cmPair(
-    ['rping', '-s', '-a', '127.0.0.1', '-p', '18631', '-C', '10', '-v'],
-    ['rping', '-c', '-a', '127.0.0.1', '-p', '18631', '-C', '10', '-v', '-V'],
+    ['rping', '-s', '-a', '127.0.0.1', '-p', '18631', '-C', '100', '-v'],
+    ['rping', '-c', '-a', '127.0.0.1', '-p', '18631', '-C', '100', '-v', '-V'],
     {},
-    rpingChecked(10),
+    rpingChecked(100),
   ),
 );
 
 // Both devices own every address here, so the client's SOFTRDMA_DEVICE picks softroce0; the
 // server listens on both devices.
-test('rping -C 10 -V over softroce0 (SOFTRDMA_DEVICE of the client)', { skip: missingCm('rping') ?? false }, () =>
+test('rping -C 100 -V over softroce0 (SOFTRDMA_DEVICE of the client)', { skip: missingCm('rping') ?? false }, () =>
   cmPair(
-    ['rping', '-s', '-a', '127.0.0.1', '-p', '18632', '-C', '10', '-v'],
-    ['rping', '-c', '-a', '127.0.0.1', '-p', '18632', '-C', '10', '-v', '-V'],
+    ['rping', '-s', '-a', '127.0.0.1', '-p', '18632', '-C', '100', '-v'],
+    ['rping', '-c', '-a', '127.0.0.1', '-p', '18632', '-C', '100', '-v', '-V'],
     { SOFTRDMA_DEVICE: 'softroce0' },
-    rpingChecked(10),
+    rpingChecked(100),
   ),
 );
 
