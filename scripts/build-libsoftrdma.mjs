@@ -27,6 +27,10 @@ function skip(why) {
 
 if (process.platform !== 'linux') skip(`${process.platform} is not Linux`);
 const cc = process.env.CC || 'cc';
+// A compiler that cannot even say its version (absent, or a stub on PATH) is no compiler: the
+// header probe below would otherwise blame the missing header.
+const version = spawnSync(cc, ['--version'], { encoding: 'utf8' });
+if (version.error || version.status !== 0) skip(`no C compiler (${cc})`);
 const probe = spawnSync(cc, ['-x', 'c', '-E', '-o', '/dev/null', '-'], { input: '#include <infiniband/verbs.h>\n', encoding: 'utf8' });
 if (probe.error) skip('no C compiler');
 if (probe.status !== 0) skip('no <infiniband/verbs.h>: install libibverbs-dev');
