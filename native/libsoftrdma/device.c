@@ -91,6 +91,24 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
 		list[i] = &d->dev;
 	}
 	pthread_mutex_unlock(&known_lock);
+	/*
+	 * SOFTRDMA_DEVICE names the program's device: it is listed first, so that a program that
+	 * takes the first device (perftest without -d, which also decides iWARP's credit mode from
+	 * it) uses the device its rdma_cm ids are on.
+	 */
+	{
+		const char *want = getenv("SOFTRDMA_DEVICE");
+
+		for (unsigned j = 1; want && *want && j < i; j++) {
+			if (strcmp(list[j]->name, want) == 0) {
+				struct ibv_device *first = list[j];
+
+				memmove(&list[1], &list[0], j * sizeof(*list));
+				list[0] = first;
+				break;
+			}
+		}
+	}
 	if (num_devices)
 		*num_devices = (int)i;
 	return list;

@@ -324,13 +324,16 @@ test(
  *   ZF. `softrdma exec -- ib_send_lat` server ← guest `ib_send_lat` client
  *   ZG. guest `ib_read_lat` server ← `softrdma exec -- ib_read_lat` client
  *   ZH. guest `ib_atomic_bw` server ← `softrdma exec -- ib_atomic_bw` client (Fetch-and-Add)
+ *   ZI. guest `ib_send_bw -R` server ← `softrdma exec -- ib_send_bw -R` client (rdma_cm over RoCE;
+ *       no -d: SOFTRDMA_DEVICE lists softroce0 first)
+ *   ZN. guest `ib_atomic_bw -R` server ← `softrdma exec -- ib_atomic_bw -R` client
  *   ZJ. guest `ucmatose` server ← `softrdma exec -- ucmatose` client (two connections)
  *   ZK. `softrdma exec -- udaddy` server ← guest `udaddy` client (SIDR, UD)
  *   ZL. guest `mckey` receiver ← `softrdma exec -- mckey -s` sender (IPv4 group, IGMP)
  *   ZM. `softrdma exec -- mckey` receiver ← guest `mckey -s` sender
  */
 test(
-  'interop Z: C programs under softrdma exec ↔ Linux rxe: uc/srq pingpong, ib_read/send_bw, the _lat forms, ib_atomic_bw, ucmatose, udaddy and mckey',
+  'interop Z: C programs under softrdma exec ↔ Linux rxe: uc/srq pingpong, ib_read/send_bw, the _lat forms, ib_atomic_bw, ib_send_bw -R and ib_atomic_bw -R, ucmatose, udaddy and mckey',
   long,
   async () => {
     if ('skip' in h) return;
@@ -352,6 +355,8 @@ test(
         `sleep 3; client ZF ib_send_lat ${pt} -p 18916 ${HOST_IP}`,
         `server ZG ib_read_lat ${pt} -p 18917`,
         `server ZH ib_atomic_bw ${pt} -p 18918`,
+        'server ZI ib_send_bw -R -n 200 -p 18919',
+        'server ZN ib_atomic_bw -R -n 200 -p 18921',
         `server ZJ ucmatose -b ${GUEST_IP} -p 18920 -c 2 -C 5`,
         `sleep 5; client ZK udaddy -s ${HOST_IP}`,
         `server ZL mckey -m ${G1} -b ${GUEST_IP} -C 5`,
@@ -390,6 +395,12 @@ test(
         res.ZG = await hostClient(h.dir, exec([...perf('ib_read_lat', 18917), GUEST_IP]), {}, 150_000);
         await started('ZH');
         res.ZH = await hostClient(h.dir, exec([...perf('ib_atomic_bw', 18918), GUEST_IP]), {}, 150_000);
+        await started('ZI');
+        await sleep(3000); // perftest's rdma_cm listen in the emulated guest
+        res.ZI = await hostClient(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18919', GUEST_IP]), cm, 150_000);
+        await started('ZN');
+        await sleep(3000);
+        res.ZN = await hostClient(h.dir, exec(['ib_atomic_bw', '-R', '-n', '200', '-p', '18921', GUEST_IP]), cm, 150_000);
         await started('ZJ');
         await sleep(3000);
         res.ZJ = await hostClient(h.dir, exec(['ucmatose', '-s', GUEST_IP, '-p', '18920', '-c', '2', '-C', '5']), cm, 150_000);
@@ -423,6 +434,8 @@ test(
         ZF: { host: lat, guest: lat },
         ZG: { host: lat, guest: served },
         ZH: { host: /^\s*8\s+200\s+[\d.]+\s+[\d.]+/m, guest: served },
+        ZI: { host: bw, guest: bw },
+        ZN: { host: /^\s*8\s+200\s+[\d.]+\s+[\d.]+/m, guest: served },
         ZJ: { host: cmDone, guest: cmDone },
         ZK: { host: cmDone, guest: cmDone },
         ZL: { host: new RegExp(`joined dgid: ::ffff:${G1.replaceAll('.', '\\.')}[\\s\\S]*${cmDone.source}`), guest: cmDone },

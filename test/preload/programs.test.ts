@@ -45,9 +45,16 @@ function missingMem(...progs: string[]): string | null {
 }
 
 /** Runs `softrdma exec -- ARGS` (asynchronously: the daemon answers from this process). */
-export function execUnder(socket: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+export function execUnder(
+  socket: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [main, 'exec', '--socket', socket, '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main, 'exec', '--socket', socket, '--', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -93,6 +100,33 @@ test('ibv_devices lists the verbs face devices and node GUIDs', { skip: missing(
       devices().map((x) => [x.name, x.guid.toString(16).padStart(16, '0')]),
     );
   }),
+);
+
+// A program that takes the first device (perftest without -d decides iWARP's credit mode from
+// it) must get the one its rdma_cm ids are on: SOFTRDMA_DEVICE's device comes first.
+test(
+  'ibv_devices under SOFTRDMA_DEVICE lists that device first, the others in their order',
+  { skip: missing('ibv_devices') ?? false },
+  () =>
+    withDaemon(async (d) => {
+      const names = (out: string) =>
+        out
+          .split('\n')
+          .slice(2)
+          .map((l) => l.trim().split(/\s+/))
+          .filter((f) => f.length === 2)
+          .map((f) => f[0]);
+      const all = devices().map((x) => x.name);
+      const last = all[all.length - 1]!;
+      assert.ok(all.length >= 2 && all[0] !== last, `two devices at least: ${all.join(', ')}`);
+      const r = await execUnder(d.path, ['ibv_devices'], { SOFTRDMA_DEVICE: last });
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(names(r.out), [last, ...all.filter((n) => n !== last)]);
+      // A name that is no device is refused before the program starts, naming the devices.
+      const u = await execUnder(d.path, ['ibv_devices'], { SOFTRDMA_DEVICE: 'nosuchdevice' });
+      assert.equal(u.code, 2);
+      assert.match(u.err, /SOFTRDMA_DEVICE: bad value "nosuchdevice"/);
+    }),
 );
 
 /** `key: value` lines of one `hca_id` block (the first occurrence of each key), values as printed. */
