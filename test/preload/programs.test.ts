@@ -485,16 +485,10 @@ for (const [what, extra] of [
 }
 
 // perftest -R: the connection through rdma_cm (rdma_resolve_addr picks the device by address);
-// the client prints the result row (a read or latency test's server prints none, a bw server does).
-for (const [prog, port, size] of [
-  ['ib_write_bw', 18634, 65536],
-  ['ib_read_bw', 18641, 65536],
-  ['ib_send_bw', 18642, 65536],
-  ['ib_atomic_bw', 18643, 8],
-  ['ib_write_lat', 18644, 2],
-  ['ib_read_lat', 18645, 2],
-  ['ib_send_lat', 18646, 2],
-] as const) {
+// the client prints the result row. Only ib_write_bw here: perftest 4.5's -R client can connect
+// between its server's exchange connection and its data listen, and then crashes in its own retry
+// while the server waits for ever (docs/interop.md); the other -R tests run against siw and rxe.
+for (const [prog, port, size] of [['ib_write_bw', 18634, 65536]] as const) {
   test(`perftest ${prog} -R (connected through rdma_cm)`, { skip: missingCm(prog) ?? false }, () =>
     cmPair([prog, '-R', '-n', '5', '-p', String(port)], [prog, '-R', '-n', '5', '-p', String(port), '127.0.0.1'], {}, (out, who) => {
       if (who === 'client') assert.match(out, new RegExp(`^\\s*${size}\\s+5\\s+[\\d.]+\\s+[\\d.]+`, 'm'), `${who}: ${out}`);
