@@ -68,6 +68,8 @@ class DurationClock {
 export class PerfLoops {
   readonly #wc: ibv_wc[] = Array.from({ length: POLL_BATCH }, () => newWc());
   readonly #wc1: ibv_wc[] = [newWc()];
+  /** The send CQ's completions while the receive loop still holds a batch in {@link #wc}. */
+  readonly #wcCredit: ibv_wc[] = Array.from({ length: POLL_BATCH }, () => newWc());
   /** The report of the last {@link runIterBw}. */
   lastBw: BwReport | null = null;
 
@@ -141,9 +143,17 @@ export class PerfLoops {
     return this.#p.ud ? size + UD_ADDITION : size;
   }
 
+  /** One receive WR per QP, refilled for each post (ibv_post_recv copies what it keeps), as perftest reuses its `rwr`. */
+  readonly #recvWrs: { wr_id: bigint; sg_list: { addr: bigint; length: number; lkey: number }[] }[] = [];
+
   #postRecv(qp: number, addr: bigint, size: number): void {
     const d = this.#data!;
-    const r = ibv_post_recv(d.qps[qp]!, { wr_id: BigInt(qp), sg_list: [{ addr, length: this.#recvLength(size), lkey: d.mr.lkey }] });
+    const wr = (this.#recvWrs[qp] ??= { wr_id: BigInt(qp), sg_list: [{ addr: 0n, length: 0, lkey: 0 }] });
+    const sge = wr.sg_list[0]!;
+    sge.addr = addr;
+    sge.length = this.#recvLength(size);
+    sge.lkey = d.mr.lkey;
+    const r = ibv_post_recv(d.qps[qp]!, wr);
     if (r.ret !== 0) throw new PerfError(`Couldn't post recv Qp = ${qp} (errno ${getErrno()})`);
   }
 
@@ -182,13 +192,14 @@ export class PerfLoops {
       };
     });
     /** Address cycling (perftest): the next buffer slot after WR number `n`, wrapping at `wrap`. */
+    const stepBig = BigInt(step);
     const advance = (w: (typeof wrs)[number], n: number): void => {
       if ((n + 1) % wrap === 0) {
         w.sge.addr = w.locBase;
         w.wr.wr.rdma.remote_addr = w.remBase;
       } else {
-        w.sge.addr += BigInt(step);
-        w.wr.wr.rdma.remote_addr += BigInt(step);
+        w.sge.addr += stepBig;
+        w.wr.wr.rdma.remote_addr += stepBig;
       }
     };
     // --post_list: per QP, L work requests chained through `next`, the last one signaled.
@@ -254,7 +265,9 @@ export class PerfLoops {
           if (!noPeak) tposted[totscnt] = now();
           if (clock?.ended) break;
           w.wr.send_flags = w.signaled ? ibv_send_flags.IBV_SEND_SIGNALED : 0;
-          this.#post(d.qps[idx]!, w.wr, () => `qp ${idx} scnt=${scnt[idx]}`);
+          if (ibv_post_send(d.qps[idx]!, w.wr).ret !== 0) {
+            throw new PerfError(`Couldn't post send: qp ${idx} scnt=${scnt[idx]} (errno ${getErrno()})`);
+          }
           if (w.signaled) sigOut++;
           if (cycling) advance(w, scnt[idx]!);
           scnt[idx]!++;
@@ -338,9 +351,9 @@ export class PerfLoops {
     }));
     this.#out.status = () => `${size} B: ${dur ? `${counted} received` : `${rcnt}/${tot}`}`;
     const reapCredits = async (): Promise<void> => {
-      const n = await waitCq(d.scq, this.#waiter.busyPoll ? null : d.sch, this.#wc, this.#waiter);
+      const n = await waitCq(d.scq, this.#waiter.busyPoll ? null : d.sch, this.#wcCredit, this.#waiter);
       for (let j = 0; j < n; j++) {
-        const wc = this.#wc[j]!;
+        const wc = this.#wcCredit[j]!;
         if (wc.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(wc, 'Poll send CQ (credit)');
         scredit[Number(wc.wr_id)]!--;
         totScredit--;
@@ -362,11 +375,11 @@ export class PerfLoops {
         t0 = now();
         clock?.start();
       }
-      // Copy out: posting credits below may reuse this.wc.
-      const got = this.#wc.slice(0, n).map((w) => ({ status: w.status, id: Number(w.wr_id), w: { ...w } }));
-      for (const g of got) {
-        if (g.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(g.w, `receive CQ (rcnt=${rcnt})`);
-        const id = g.id;
+      // The batch stays in this.#wc while credits are posted: those are reaped into #wcCredit.
+      for (let j = 0; j < n; j++) {
+        const g = this.#wc[j]!;
+        if (g.status !== ibv_wc_status.IBV_WC_SUCCESS) throw wcError(g, `receive CQ (rcnt=${rcnt})`);
+        const id = Number(g.wr_id);
         rcntQp[id]!++;
         rcnt++;
         if (clock?.sampling) counted++;

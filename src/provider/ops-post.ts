@@ -172,15 +172,25 @@ function postRecvOne(_rnic: SoftrdmaRnicHandle, target: QpHandle | SrqHandle, wr
   return target instanceof QpHandle ? postRq(target.qp, wr.flags, wr.id, s) : postSrq(target.srq, wr.flags, wr.id, s);
 }
 
-function postList<W>(list: readonly W[], num: number | undefined, one: (w: W) => RiRet): RiPostListResult {
+/** The result of a list of one posted WR: the usual case, shared (a result object per post is garbage). */
+const POSTED_ONE: RiPostListResult = Object.freeze({ status: RiRet.SUCCESS, num_wrs: 1 });
+
+/** Posts `list` WR by WR with `one(rnic, target, wr)`, stopping at the first immediate error (Verbs §8.2.1). */
+function postList<W, T>(
+  list: readonly W[],
+  num: number | undefined,
+  rnic: SoftrdmaRnicHandle,
+  target: T,
+  one: (rnic: SoftrdmaRnicHandle, target: T, w: W) => RiRet,
+): RiPostListResult {
   if (!Array.isArray(list)) return { status: RiRet.INVALID_PARAMETER, num_wrs: 0 };
   const n = num ?? list.length;
   if (!Number.isInteger(n) || n < 0 || n > list.length) return { status: RiRet.INVALID_PARAMETER, num_wrs: 0 };
   for (let i = 0; i < n; i++) {
-    const st = one(list[i]!);
+    const st = one(rnic, target, list[i]!);
     if (st !== RiRet.SUCCESS) return { status: st, num_wrs: i };
   }
-  return { status: RiRet.SUCCESS, num_wrs: n };
+  return n === 1 ? POSTED_ONE : { status: RiRet.SUCCESS, num_wrs: n };
 }
 
 function single(rnic: unknown, qp: unknown, wr: ri_wr_t): RiStatus {
@@ -194,7 +204,7 @@ export const ri_qp_postsq: RiOp<'ri_qp_postsq'> = (rnic, qp, wr, num_wrs) => {
   const h = objOf(rnic, qp, QpHandle, RiRet.QP_INVALID_HANDLE);
   if (typeof h === 'number') return listFail(h);
   const r = h.owner;
-  return postList(wr, num_wrs, (w) => postSqOne(r, h, w));
+  return postList(wr, num_wrs, r, h, postSqOne);
 };
 
 export const ri_qp_post_send: RiOp<'ri_qp_post_send'> = (rnic, qp, type, flags, id, sg_list, rtag, num_sgls, imm_data) => {
@@ -271,7 +281,7 @@ export const ri_qp_postrq: RiOp<'ri_qp_postrq'> = (rnic, qp_handle, wr, num_wrs)
   const h = objOf(rnic, qp_handle, QpHandle, RiRet.QP_INVALID_HANDLE);
   if (typeof h === 'number') return listFail(h);
   const r = h.owner;
-  return postList(wr, num_wrs, (w) => postRecvOne(r, h, w));
+  return postList(wr, num_wrs, r, h, postRecvOne);
 };
 
 export const ri_qp_post_recv: RiOp<'ri_qp_post_recv'> = (rnic, qp_handle, flags, id, sg_list, num_sgls) => {
@@ -283,7 +293,7 @@ export const ri_srq_post: RiOp<'ri_srq_post'> = (rnic, srq_handle, wr, num_wrs) 
   const h = objOf(rnic, srq_handle, SrqHandle, RiRet.SRQ_INVALID_HANDLE);
   if (typeof h === 'number') return listFail(h);
   const r = h.owner;
-  return postList(wr, num_wrs, (w) => postRecvOne(r, h, w));
+  return postList(wr, num_wrs, r, h, postRecvOne);
 };
 
 export const ri_srq_post_recv: RiOp<'ri_srq_post_recv'> = (rnic, srq_handle, flags, id, sg_list, num_sgls) => {

@@ -321,6 +321,10 @@ export interface AccessOut {
 }
 
 const TWO64 = 1n << 64n;
+const MAX_U32 = 0xffff_ffff;
+/** The highest TO from which no access of at most 2^32 − 1 octets reaches past 2^64. */
+const NO_WRAP_TO = TWO64 - (1n << 32n);
+const MAX_SAFE_OFF = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** The memory an access names: an STag, a tagged offset and a length (an SGE, or a tagged message's). */
 export interface MemRef {
@@ -400,10 +404,14 @@ export function checkAccess(ref: MemRef, access: Access, by: AccessBy, out: Acce
     return AccessError.NOT_ASSOCIATED;
   }
   if ((obj.rights & need) === 0) return AccessError.RIGHTS;
-  if (to + BigInt(len) > TWO64) return AccessError.WRAP;
+  // The wrap test needs BigInt arithmetic only near the top of the 64-bit space: an access of
+  // at most 2^32 − 1 octets (Verbs §8.1.3.2) that starts at or below NO_WRAP_TO cannot wrap.
+  if ((to > NO_WRAP_TO || len > MAX_U32) && to + BigInt(len) > TWO64) return AccessError.WRAP;
   const off = to - obj.base;
-  if (off < 0n || off + BigInt(len) > BigInt(obj.length)) return AccessError.BOUNDS;
+  // An offset beyond 2^53 is beyond any region's length; below it, the bounds are exact in numbers.
+  if (off < 0n || off > MAX_SAFE_OFF) return AccessError.BOUNDS;
   const offNum = Number(off);
+  if (offNum + len > obj.length) return AccessError.BOUNDS;
   if (obj.isMw) {
     // A window's offset is into its MR: the window starts `obj.mwOffset` bytes into it.
     out.target = obj.target;

@@ -100,11 +100,21 @@ export function connectionCarries(qp: Qp, needs: 'atomics' | 'immediateData' | n
 }
 
 const MAX_MSG = 0xffff_ffff;
+const TWO64 = 1n << 64n;
 
-function copySgl(sgl: readonly SgeIn[] | undefined): { sgl: Sge[]; total: number } | RiRet {
-  const out: Sge[] = [];
+/** The SGL's total length from the last {@link copySgl} (a module slot: no result object per WR). */
+let copiedTotal = 0;
+
+/**
+ * Validates and copies an SGL into the WQE's own array (exactly sized: a pushed-to array would
+ * reserve sixteen slots per WR). The total is left in {@link copiedTotal}.
+ */
+function copySgl(sgl: readonly SgeIn[] | undefined): Sge[] | RiRet {
+  const n = sgl ? sgl.length : 0;
+  const out: Sge[] = new Array(n);
   let total = 0;
-  for (const s of sgl ?? []) {
+  for (let i = 0; i < n; i++) {
+    const s = sgl![i];
     if (
       !s ||
       typeof s.to !== 'bigint' ||
@@ -117,12 +127,13 @@ function copySgl(sgl: readonly SgeIn[] | undefined): { sgl: Sge[]; total: number
     ) {
       return RiRet.WR_SG_INVALID_FORMAT;
     }
-    out.push({ stag: s.stag >>> 0, to: s.to, len: s.len });
+    out[i] = { stag: s.stag >>> 0, to: s.to, len: s.len };
     total += s.len;
   }
   // The total length of an SGL is at most 2^32 − 1 (Verbs §8.1.3.2).
   if (total > MAX_MSG) return RiRet.MEM_INVALID_LENGTH;
-  return { sgl: out, total };
+  copiedTotal = total;
+  return out;
 }
 
 /**
@@ -157,10 +168,10 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
   if (row.sgl !== SglRole.NONE) {
     const c = copySgl(wr.sgl);
     if (typeof c === 'number') return c;
-    if (row.maxSges > 0 && c.sgl.length > row.maxSges) return RiRet.WR_SG_INVALID_FORMAT;
-    if (c.sgl.length > sgeLimit(qp, row.sgeLimit)) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
-    sgl = c.sgl;
-    total = c.total;
+    if (row.maxSges > 0 && c.length > row.maxSges) return RiRet.WR_SG_INVALID_FORMAT;
+    if (c.length > sgeLimit(qp, row.sgeLimit)) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+    sgl = c;
+    total = copiedTotal;
   }
   if (row.sgl === SglRole.RESULT) {
     // The result buffer holds the whole original value (or there is none: it is discarded).
@@ -168,7 +179,7 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
     total = wr.atomic!.size;
   }
   if (row.remote === 'address') {
-    if (typeof wr.remoteTo !== 'bigint' || wr.remoteTo < 0n || wr.remoteTo >= 1n << 64n) return RiRet.MEM_INVALID_ADDRESS;
+    if (typeof wr.remoteTo !== 'bigint' || wr.remoteTo < 0n || wr.remoteTo >= TWO64) return RiRet.MEM_INVALID_ADDRESS;
     if (!Number.isInteger(wr.rtag)) return RiRet.MEM_INVALID_RTAG;
     // STag 0 is local-only (Verbs §7.2.1): as the remote STag of a non-empty Write or Read it
     // is reported at once (RNICPI §4.4 lets the provider choose immediate or completion).
@@ -262,10 +273,10 @@ export function postRq(qp: Qp, flags: number, id: bigint, sglIn: readonly SgeIn[
   if (qp.isIb && qp.state === RiQpState.IDLE) return RiRet.QP_INVALID_STATE;
   const c = copySgl(sglIn);
   if (typeof c === 'number') return c;
-  if (c.sgl.length > qp.rqMaxSges) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+  if (c.length > qp.rqMaxSges) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
   if (qp.rq.length >= qp.rqSize) return RiRet.QP_CAPACITY_EXCEEDED;
-  const w = new RqWqe(qp.nextRqSeq(), flags, id, c.sgl);
-  w.capacity = c.total;
+  const w = new RqWqe(qp.nextRqSeq(), flags, id, c);
+  w.capacity = copiedTotal;
   qp.enqueueRq(w);
   return RiRet.SUCCESS;
 }
@@ -277,8 +288,8 @@ export function postSrq(srq: Srq, flags: number, id: bigint, sglIn: readonly Sge
   if (!Number.isInteger(flags) || (flags & ~RI_WR_RECV_VALID_FLAGS) !== 0) return RiRet.WR_INVALID_FLAGS;
   const c = copySgl(sglIn);
   if (typeof c === 'number') return c;
-  if (c.sgl.length > srq.maxSgl) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
-  const w = new RqWqe(-1, flags, id, c.sgl);
-  w.capacity = c.total;
+  if (c.length > srq.maxSgl) return RiRet.RNIC_SG_LIMIT_EXCEEDED;
+  const w = new RqWqe(-1, flags, id, c);
+  w.capacity = copiedTotal;
   return srq.push(w) ? RiRet.SUCCESS : RiRet.QP_CAPACITY_EXCEEDED;
 }

@@ -73,6 +73,7 @@ const READ_REMOTE_STATUS: Readonly<Record<number, RiWcStatus>> = {
 
 export class Requester {
   readonly #seg: TxSeg = newTxSeg();
+  readonly #parts: Uint8Array[] = [];
   readonly #access: AccessOut = { target: null, offset: 0, obj: null };
   #byMemo: AccessBy | null = null;
   #byPostMemo: AccessBy | null = null;
@@ -178,12 +179,18 @@ export class Requester {
 
   /** Resolves an SGL with the local access check; returns the pieces or the error. */
   #resolveSgl(w: SqWqe, access: Access): NonNullable<SqWqe['targets']> | AccessError {
-    const out: NonNullable<SqWqe['targets']> = [];
+    // Exactly sized (a pushed-to array reserves sixteen slots); zero-length SGEs are left out.
+    const sgl = w.sgl;
+    let n = 0;
+    for (let i = 0; i < sgl.length; i++) if (sgl[i]!.len > 0) n++;
+    const out: NonNullable<SqWqe['targets']> = new Array(n);
     const a = this.#access;
-    for (const sge of w.sgl) {
+    let k = 0;
+    for (let i = 0; i < sgl.length; i++) {
+      const sge = sgl[i]!;
       const e = checkAccess(sge, access, this.#by, a);
       if (e !== AccessError.OK) return e;
-      if (sge.len > 0) out.push({ target: a.target!, offset: a.offset, len: sge.len });
+      if (sge.len > 0) out[k++] = { target: a.target!, offset: a.offset, len: sge.len };
     }
     return out;
   }
@@ -235,13 +242,16 @@ export class Requester {
     s.last = w.bytesSent + n === w.totalLen;
     s.se = (w.flags & RiWrFlags.SOLICITED_EVENT_FLAG) !== 0;
     s.stag = w.remoteStag;
-    s.to = w.remoteTo + BigInt(w.bytesSent);
+    // Only a later segment of a tagged message moves the TO (the BigInt sum allocates).
+    s.to = w.bytesSent === 0 ? w.remoteTo : w.remoteTo + BigInt(w.bytesSent);
     s.invStag = op === TxOp.SEND_INVALIDATE ? w.remoteStag : 0;
     s.ud = w.ud;
     // Send with Immediate: every segment; RDMA Write with Immediate: the last one.
     s.hasImm = op === TxOp.SEND_IMM || (w.type === RiWrType.RDMA_WRITE_IMMEDIATE && s.last);
     s.imm = w.imm;
-    const parts: Uint8Array[] = [];
+    // The segment's views, in an array reused by the next segment (transports copy what they keep).
+    const parts = this.#parts;
+    parts.length = 0;
     let off = w.bytesSent;
     let left = n;
     for (const p of w.targets!) {

@@ -287,17 +287,22 @@ export class Responder {
    */
   #resolveRecv(w: RqWqe, srcQpn: number): Piece[] | null {
     const qp = this.qp;
-    const pieces: Piece[] = [];
+    // Exactly sized (a pushed-to array reserves sixteen slots); zero-length SGEs are left out.
+    const sgl = w.sgl;
+    let n = 0;
+    for (let i = 0; i < sgl.length; i++) if (sgl[i]!.len > 0) n++;
+    const pieces: Piece[] = new Array(n);
+    let k = 0;
     const a = this.#access;
     const by = (this.#byRecv ??= qp.srq ? accessBy(qp, qp.srq.pd) : this.#by);
-    for (const sge of w.sgl) {
+    for (const sge of sgl) {
       const e = checkAccess(sge, Access.LOCAL_WRITE, by, a);
       if (e !== AccessError.OK) {
         qp.completeRecv(w, LOCAL_ACCESS_STATUS[e], 0, 0, 0, RiWcType.DATA_RECEIVED, 0, srcQpn);
         qp.terminateWith(Fault.LOCAL_CATASTROPHIC, null);
         return null;
       }
-      if (sge.len > 0) pieces.push({ target: a.target!, offset: a.offset, len: sge.len });
+      if (sge.len > 0) pieces[k++] = { target: a.target!, offset: a.offset, len: sge.len };
     }
     return pieces;
   }

@@ -59,7 +59,7 @@ export enum TxOp {
 
 /**
  * One transmit segment, handed by the requester to the transport. The requester reuses one
- * object per QP (the hot path allocates only the `parts` array), so a transport must copy
+ * object per QP, and its `parts` array too, so a transport must copy
  * what it keeps beyond the call.
  */
 export interface TxSeg {

@@ -17,12 +17,14 @@ import { Ah, MAX_INLINE_DATA, Mr, Mw, type Qp, alive, sgeList, wrArray } from '.
 
 // ------------------------------------------------------------------------------ posting
 
+const TWO64 = 1n << 64n;
+
 /**
  * `wr_id` is C's `uint64_t`, a bigint here: a number would lose precision above 2^53 and would
  * not compare equal to the `wc.wr_id` bigint it comes back as, so it is refused with a message.
  */
 export function wrIdError(fn: string, id: unknown): string | null {
-  if (id === undefined || (typeof id === 'bigint' && id >= 0n && id < 1n << 64n)) return null;
+  if (id === undefined || (typeof id === 'bigint' && id >= 0n && id < TWO64)) return null;
   const hint = typeof id === 'number' ? ` (write ${Number.isInteger(id) && id >= 0 ? `${id}n or BigInt(${id})` : 'a bigint'})` : '';
   return `${fn}: wr_id must be a bigint in 0 … 2^64-1, got ${typeof id === 'bigint' ? String(id) : `a ${typeof id}`}${hint} (EINVAL)`;
 }
@@ -210,38 +212,51 @@ export function sendRefused<W>(q: Qp, wr: WrList<W>): PostResult<W> | null {
   return null;
 }
 
+/** The result of a post that took every WR: shared, as posting is the hot path. */
+const POSTED = Object.freeze({ ret: 0, bad_wr: null }) as PostResult<ibv_send_wr> & PostResult<ibv_recv_wr>;
+
 export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<ibv_send_wr> {
   const q = qp as Qp;
   const refused = sendRefused(q, wr);
   if (refused) return refused;
-  const ctx = q.context;
+  if (!Array.isArray(wr) && (wr as In<ibv_send_wr>).next == null) {
+    // One WR, the usual case: no list array, the same checks and result as the loop below.
+    return postSendOne(q, wr as In<ibv_send_wr>) ?? POSTED;
+  }
   const list = wrArray<In<ibv_send_wr>>(wr);
   for (let i = 0; i < list.length; i++) {
-    const w = list[i]!;
-    const badId = wrIdError('ibv_post_send', w.wr_id);
-    if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
-    const r = toRiWr(q, w);
-    if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
-    const st = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
-    if (st.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || st.status === RiRet.WR_INVALID_TYPE) {
-      // Atomics or immediate data on a connection that did not negotiate RFC 7306 (a Linux siw
-      // peer): refused as rdma-core's siw provider refuses the opcodes, EINVAL with bad_wr.
-      return {
-        ret: fail(
-          EINVAL,
-          `ibv_post_send: opcode ${w.opcode} not available on this connection (the peer did not negotiate RFC 7306) (EINVAL)`,
-        ),
-        bad_wr: w,
-      };
-    }
-    if (st.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(st.status)), bad_wr: w };
-    if (q.inline && (w.send_flags ?? 0) & ibv_send_flags.IBV_SEND_INLINE) q.inline.next = (q.inline.next + 1) % q.cap.max_send_wr;
-    if (r.type === RiWrType.BIND) {
-      const mw = w.bind_mw!.mw as Mw;
-      mw.rkey = r.rtag;
-    }
+    const bad = postSendOne(q, list[i]!);
+    if (bad) return bad;
   }
-  return { ret: 0, bad_wr: null };
+  return POSTED;
+}
+
+/** Posts one `ibv_send_wr`; null when it was taken, else the result naming it as `bad_wr`. */
+function postSendOne(q: Qp, w: In<ibv_send_wr>): PostResult<ibv_send_wr> | null {
+  const ctx = q.context;
+  const badId = wrIdError('ibv_post_send', w.wr_id);
+  if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
+  const r = toRiWr(q, w);
+  if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
+  const st = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
+  if (st.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || st.status === RiRet.WR_INVALID_TYPE) {
+    // Atomics or immediate data on a connection that did not negotiate RFC 7306 (a Linux siw
+    // peer): refused as rdma-core's siw provider refuses the opcodes, EINVAL with bad_wr.
+    return {
+      ret: fail(
+        EINVAL,
+        `ibv_post_send: opcode ${w.opcode} not available on this connection (the peer did not negotiate RFC 7306) (EINVAL)`,
+      ),
+      bad_wr: w,
+    };
+  }
+  if (st.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(st.status)), bad_wr: w };
+  if (q.inline && (w.send_flags ?? 0) & ibv_send_flags.IBV_SEND_INLINE) q.inline.next = (q.inline.next + 1) % q.cap.max_send_wr;
+  if (r.type === RiWrType.BIND) {
+    const mw = w.bind_mw!.mw as Mw;
+    mw.rkey = r.rtag;
+  }
+  return null;
 }
 
 export function ibv_post_recv(qp: ibv_qp, wr: WrList<ibv_recv_wr>): PostResult<ibv_recv_wr> {
@@ -260,7 +275,7 @@ export function ibv_post_recv(qp: ibv_qp, wr: WrList<ibv_recv_wr>): PostResult<i
     if (!sg) return { ret: fail(EINVAL), bad_wr: w };
     const r = ctx.ops.ri_qp_postrq(ctx.rnic, q.ri, [{ flags: 0, id: w.wr_id ?? 0n, sg_list: sg, num_sgls: sg.length }]);
     if (r.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(r.status)), bad_wr: w };
-    return { ret: 0, bad_wr: null };
+    return POSTED;
   }
   const batch: ri_wr_recv_t[] = [];
   const items: In<ibv_recv_wr>[] = [];

@@ -26,6 +26,9 @@ import { MpaEcode, TerminateError } from './errors.js';
 import { MPA_CRC_LEN, MPA_HDR_LEN, MPA_MARKER_INTERVAL, MPA_MARKER_LEN, MPA_MAX_ULPDU } from './mpa.js';
 
 /** One complete FPDU as delivered to `onFpdu`. Reused: valid only during the callback. */
+/** An empty view: the placeholder of the one-segment list between FPDUs. */
+const NO_OCTETS = new Uint8Array(0);
+
 export interface Fpdu {
   /** ULPDU_LENGTH: octets of ULPDU. */
   length: number;
@@ -87,6 +90,12 @@ export class FpduDeframer {
   #crc = 0;
   #crcField = 0;
   readonly #segs: Uint8Array[] = [];
+  /**
+   * The segment list of an FPDU that lies whole in one chunk (the fast path). Its length never
+   * changes: emptying an array (`length = 0`) drops its storage, and the next push would
+   * allocate sixteen slots again, once per FPDU.
+   */
+  readonly #one: Uint8Array[] = [NO_OCTETS];
   readonly #fpdu: Fpdu;
   #error: TerminateError | undefined;
 
@@ -140,7 +149,10 @@ export class FpduDeframer {
     try {
       this.#onFpdu(f);
     } finally {
-      this.#segs.length = 0;
+      if (f.segments === this.#one) {
+        this.#one[0] = NO_OCTETS;
+        f.segments = this.#segs;
+      } else if (this.#segs.length > 0) this.#segs.length = 0;
     }
   }
 
@@ -167,7 +179,10 @@ export class FpduDeframer {
               return;
             }
           }
-          if (len) this.#segs.push(chunk.subarray(i + MPA_HDR_LEN, i + MPA_HDR_LEN + len));
+          if (len) {
+            this.#one[0] = chunk.subarray(i + MPA_HDR_LEN, i + MPA_HDR_LEN + len);
+            this.#fpdu.segments = this.#one;
+          }
           this.#len = len;
           this.#fpduStart = this.#pos;
           this.#hdrPos = this.#pos;

@@ -607,24 +607,40 @@ export interface RdmapTxFields {
 export function encodeRdmapTxHeader(out: Uint8Array, offset: number, h: RdmapTxFields): number {
   const { opcode, last, stag, to, rsvdUlp32, msn, mo, rr } = h;
   const info = RDMAP_OPCODES[opcode]!;
-  const dv = new DataView(out.buffer, out.byteOffset + offset, info.headerLength);
-  dv.setUint8(0, (info.tagged ? DDP_FLAG_TAGGED : 0) | (last ? DDP_FLAG_LAST : 0) | DDP_VERSION);
-  dv.setUint8(1, rdmapControl(RDMAP_VERSION, 0, opcode));
+  const dv = viewOf(out);
+  const o = out.byteOffset + offset;
+  dv.setUint8(o, (info.tagged ? DDP_FLAG_TAGGED : 0) | (last ? DDP_FLAG_LAST : 0) | DDP_VERSION);
+  dv.setUint8(o + 1, rdmapControl(RDMAP_VERSION, 0, opcode));
   if (info.tagged) {
-    dv.setUint32(2, stag >>> 0);
-    dv.setBigUint64(6, to);
+    dv.setUint32(o + 2, stag >>> 0);
+    dv.setBigUint64(o + 6, to);
     return info.headerLength;
   }
-  dv.setUint32(2, rsvdUlp32 >>> 0);
-  dv.setUint32(6, info.qn!);
-  dv.setUint32(10, msn >>> 0);
-  dv.setUint32(14, mo >>> 0);
+  dv.setUint32(o + 2, rsvdUlp32 >>> 0);
+  dv.setUint32(o + 6, info.qn!);
+  dv.setUint32(o + 10, msn >>> 0);
+  dv.setUint32(o + 14, mo >>> 0);
   if (rr) {
-    dv.setUint32(18, rr.sinkStag >>> 0);
-    dv.setBigUint64(22, rr.sinkTo);
-    dv.setUint32(30, rr.size >>> 0);
-    dv.setUint32(34, rr.srcStag >>> 0);
-    dv.setBigUint64(38, rr.srcTo);
+    dv.setUint32(o + 18, rr.sinkStag >>> 0);
+    dv.setBigUint64(o + 22, rr.sinkTo);
+    dv.setUint32(o + 30, rr.size >>> 0);
+    dv.setUint32(o + 34, rr.srcStag >>> 0);
+    dv.setBigUint64(o + 38, rr.srcTo);
   }
   return info.headerLength;
+}
+
+/**
+ * A DataView over the whole ArrayBuffer behind `out`, kept while consecutive headers land in the
+ * same one (Node's Buffer pool hands out slices of one 8 KiB ArrayBuffer), so a header costs no
+ * view of its own.
+ */
+let lastAb: ArrayBufferLike | null = null;
+let lastDv: DataView | null = null;
+function viewOf(out: Uint8Array): DataView {
+  if (out.buffer !== lastAb) {
+    lastAb = out.buffer;
+    lastDv = new DataView(out.buffer);
+  }
+  return lastDv!;
 }
