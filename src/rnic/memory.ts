@@ -124,6 +124,24 @@ export function memSlices(t: MemTarget, off: number, len: number, out: Uint8Arra
   walk(t, off, len, (b, at, n) => out.push(b.subarray(at, at + n)));
 }
 
+/**
+ * Writes views covering `[off, off+len)` of the object into `out` from index `k` on and returns
+ * the index after the last: {@link memSlices} for a list that is refilled rather than emptied
+ * (emptying an array drops its storage, and refilling it allocates again).
+ */
+export function memSlicesAt(t: MemTarget, off: number, len: number, out: Uint8Array[], k: number): number {
+  if (len === 0) return k;
+  if (t.contig) {
+    out[k] = t.contig.subarray(off, off + len);
+    return k + 1;
+  }
+  let i = k;
+  walk(t, off, len, (b, at, n) => {
+    out[i++] = b.subarray(at, at + n);
+  });
+  return i;
+}
+
 /** The kinds of memory object. */
 export enum MemKind {
   /** A Memory Region. */

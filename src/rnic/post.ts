@@ -240,23 +240,31 @@ export function postSq(qp: Qp, wr: SqWrIn, privileged: boolean): RiRet {
     w.atomic = { ...a, addSwap: [...a.addSwap], addSwapMask: [...a.addSwapMask], compare: [...a.compare], compareMask: [...a.compareMask] };
   }
   if (t === RiWrType.BIND) {
-    w.mw = wr.mw!;
-    w.mr = wr.mr!;
-    w.bindVa = wr.bindVa!;
-    w.bindLength = wr.bindLength!;
-    w.bindFlags = wr.bindFlags ?? 0;
-    w.bindNewStag = wr.rtag! >>> 0;
-    w.targetStag = (wr.mrStag ?? wr.mr!.stag) >>> 0;
+    w.local = {
+      mw: wr.mw!,
+      mr: wr.mr!,
+      bindVa: wr.bindVa!,
+      bindLength: wr.bindLength!,
+      bindFlags: wr.bindFlags ?? 0,
+      bindNewStag: wr.rtag! >>> 0,
+      fmr: null,
+      target: null,
+      targetStag: (wr.mrStag ?? wr.mr!.stag) >>> 0,
+    };
   }
-  if (t === RiWrType.FAST_REGISTER) {
-    const f = wr.fmr!;
-    w.fmr = { ...f, pbl: [...f.pbl] };
-    w.target = wr.target!;
-    w.targetStag = (wr.targetStag ?? wr.target!.stag) >>> 0;
-  }
-  if (t === RiWrType.LOCAL_INVALIDATE_MR || t === RiWrType.LOCAL_INVALIDATE_MW) {
-    w.target = wr.target!;
-    w.targetStag = (wr.targetStag ?? wr.target!.stag) >>> 0;
+  if (t === RiWrType.FAST_REGISTER || t === RiWrType.LOCAL_INVALIDATE_MR || t === RiWrType.LOCAL_INVALIDATE_MW) {
+    const f = t === RiWrType.FAST_REGISTER ? wr.fmr! : null;
+    w.local = {
+      mw: null,
+      mr: null,
+      bindVa: 0n,
+      bindLength: 0,
+      bindFlags: 0,
+      bindNewStag: 0,
+      fmr: f ? { ...f, pbl: [...f.pbl] } : null,
+      target: wr.target!,
+      targetStag: (wr.targetStag ?? wr.target!.stag) >>> 0,
+    };
   }
   qp.enqueueSq(w);
   return RiRet.SUCCESS;

@@ -20,7 +20,7 @@
 import { RiQpState, RiWcStatus, RiWrFlags, RiWrType } from '../rnicpi/types.js';
 import { writeResult } from './atomics.js';
 import { Fault } from './faults.js';
-import { Access, AccessError, type AccessBy, type AccessOut, accessBy, checkAccess, LOCAL_ACCESS_STATUS, memSlices } from './memory.js';
+import { Access, AccessError, type AccessBy, type AccessOut, accessBy, checkAccess, LOCAL_ACCESS_STATUS, memSlicesAt } from './memory.js';
 import { execBind, execFastReg, INVALIDATE_WC_STATUS, invalidateStag } from './memops.js';
 import { connectionCarries } from './post.js';
 import type { Qp } from './qp.js';
@@ -251,7 +251,7 @@ export class Requester {
     s.imm = w.imm;
     // The segment's views, in an array reused by the next segment (transports copy what they keep).
     const parts = this.#parts;
-    parts.length = 0;
+    let k = 0;
     let off = w.bytesSent;
     let left = n;
     for (const p of w.targets!) {
@@ -261,10 +261,12 @@ export class Requester {
         continue;
       }
       const take = Math.min(p.len - off, left);
-      memSlices(p.target, p.offset + off, take, parts);
+      k = memSlicesAt(p.target, p.offset + off, take, parts, k);
       left -= take;
       off = 0;
     }
+    // Shrinking only when the count drops keeps the storage of a steady run of segments.
+    if (parts.length !== k) parts.length = k;
     s.parts = parts;
     w.bytesSent += n;
     if (s.last) {
@@ -403,15 +405,16 @@ export class Requester {
   #execLocal(w: SqWqe): void {
     const qp = this.qp;
     let status: RiWcStatus;
+    const l = w.local!;
     switch (w.type) {
       case RiWrType.BIND:
-        status = execBind(qp, w.mw!, w.mr!, w.targetStag, w.bindVa, w.bindLength, w.bindFlags, w.bindNewStag & 0xff);
+        status = execBind(qp, l.mw!, l.mr!, l.targetStag, l.bindVa, l.bindLength, l.bindFlags, l.bindNewStag & 0xff);
         break;
       case RiWrType.FAST_REGISTER:
-        status = execFastReg(qp, w.target!, w.targetStag, w.fmr!);
+        status = execFastReg(qp, l.target!, l.targetStag, l.fmr!);
         break;
       default:
-        status = INVALIDATE_WC_STATUS[invalidateStag(qp, w.targetStag, false)];
+        status = INVALIDATE_WC_STATUS[invalidateStag(qp, l.targetStag, false)];
     }
     if (status !== RiWcStatus.SUCCESS) {
       this.failWqe(w, status);

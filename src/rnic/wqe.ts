@@ -43,6 +43,26 @@ export interface FmrSpec {
   fbo: number;
 }
 
+/**
+ * The arguments of a local memory operation WQE (Verbs §8.2.2.1), kept apart from the data WQE's
+ * fields so that a Send or Write WQE carries none of them.
+ */
+export interface LocalOp {
+  /** Bind: the window and the region it is bound to, with the window's VA, length, rights and new key. */
+  mw: MemObject | null;
+  mr: MemObject | null;
+  bindVa: bigint;
+  bindLength: number;
+  bindFlags: number;
+  bindNewStag: number;
+  /** Fast-Register: the buffer description. */
+  fmr: FmrSpec | null;
+  /** Fast-Register / Local Invalidate: the region or window. */
+  target: MemObject | null;
+  /** Bind: the region's STag; Fast-Register / Local Invalidate: the target's STag. */
+  targetStag: number;
+}
+
 /** A Send Queue WQE. Fields that do not apply to the type are left at their defaults. */
 export class SqWqe {
   state = WqeState.QUEUED;
@@ -67,22 +87,13 @@ export class SqWqe {
   // -- remote address (Write, Read: STag/TO; Send with Invalidate: STag to invalidate) --
   remoteStag = 0;
   remoteTo = 0n;
-  // -- Bind --
-  mw: MemObject | null = null;
-  mr: MemObject | null = null;
-  bindVa = 0n;
-  bindLength = 0;
-  bindFlags = 0;
-  bindNewStag = 0;
+  /** Bind, Fast-Register, Local Invalidate: what the operation needs (null for the others). */
+  local: LocalOp | null = null;
   // -- immediate data (Send/Write with Immediate) --
   imm = 0;
   // -- atomics: the operation and the Request Identifier it went out with --
   atomic: AtomicArgs | null = null;
   requestId = 0;
-  // -- Fast-Register / Local Invalidate --
-  fmr: FmrSpec | null = null;
-  target: MemObject | null = null;
-  targetStag = 0;
   // -- UD Send: the datagram's destination --
   ud: UdDest | null = null;
   constructor(
