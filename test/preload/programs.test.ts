@@ -384,8 +384,33 @@ function startPreloaded(socket: string, args: string[], env: NodeJS.ProcessEnv =
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((r) =>
     child.once('close', (code, signal) => r({ code, signal, out })),
   );
-  return { child, done };
+  return { child, done, output: () => out };
 }
+
+/**
+ * `p` (a program's exit) within `ms`; past it, both programs are killed and the test fails with
+ * what each printed, so a program that waits for ever is a failure that says where it stopped,
+ * not a file killed at the runner's timeout.
+ */
+async function within<T>(p: Promise<T>, ms: number, what: string, progs: readonly ReturnType<typeof startPreloaded>[]): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      for (const x of progs) x.child.kill('SIGKILL');
+      const said = progs.map((x) => `${x.child.spawnargs.join(' ')}:\n${x.output()}`).join('\n');
+      reject(new Error(`${what} did not exit within ${ms / 1000} s; the programs printed:\n${said}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long a cmPair client may run, and how long its server may take to exit after it. */
+const CLIENT_DEADLINE_MS = 120_000;
+const SERVER_DEADLINE_MS = 30_000;
 
 /**
  * An rdma_cm server and client under the library: the client starts once the server's
@@ -404,9 +429,17 @@ async function cmPair(
     const sDone = s.done.then((r) => r);
     let ended = false;
     void sDone.then(() => (ended = true));
-    while (d.served(ready) < 1 && !ended) await new Promise((r) => setTimeout(r, 20));
-    const c = await startPreloaded(d.path, client, env).done;
-    const sr = await sDone;
+    const start = Date.now();
+    while (d.served(ready) < 1 && !ended) {
+      if (Date.now() - start > CLIENT_DEADLINE_MS) {
+        s.child.kill('SIGKILL');
+        assert.fail(`the server never reached its ${PreloadOp[ready]}: ${s.output()}`);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const cp = startPreloaded(d.path, client, env);
+    const c = await within(cp.done, CLIENT_DEADLINE_MS, 'the client', [cp, s]);
+    const sr = await within(sDone, SERVER_DEADLINE_MS, 'the server (after its client exited)', [s]);
     assert.equal(c.code, 0, `client: ${c.out}`);
     assert.equal(sr.code, 0, `server: ${sr.out}`);
     check(c.out, 'client');
