@@ -31,6 +31,7 @@ import {
   rdma_join_multicast_ex,
   rdma_leave_multicast,
   rdma_listen,
+  rdmaListenReady,
   rdma_migrate_id,
   rdma_reject,
   rdma_resolve_addr,
@@ -259,7 +260,20 @@ export function cmCall(c: Client, op: number, m: Map<string, string>): Answer | 
       return a ? withId((i) => rdma_bind_addr(i, a)) : { errno: EINVAL };
     }
     case PreloadOp.CM_LISTEN:
-      return withId((i) => rdma_listen(i, uintField(m, 'backlog', 0xffff) ?? 0));
+      return withId(async (i) => {
+        const r = rdma_listen(i, uintField(m, 'backlog', 0xffff) ?? 0);
+        if (r !== 0) return r;
+        // The kernel's rdma_listen returns with the listening socket in place (iw_cm creates it
+        // before answering), and programs rely on it: perftest -R tells its client to connect
+        // right after. So the answer waits until the TCP listener is bound; a listen that
+        // failed meanwhile (the port taken) is this call's error, errno set by the verbs face.
+        try {
+          await rdmaListenReady(i);
+          return 0;
+        } catch {
+          return -1;
+        }
+      });
     case PreloadOp.CM_RESOLVE_ADDR: {
       const dst = sockaddrOf(m, 'dst.');
       const src = m.has('src.addr') ? sockaddrOf(m, 'src.') : null;

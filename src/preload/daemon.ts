@@ -19,6 +19,8 @@ import { socketFromEnv } from '../util/env.js';
 import { logger } from '../util/log.js';
 import { type Context, devices, gidTypes, openDevice, queryDevice, queryGid, queryPkey, queryPort } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
+import { deviceContexts } from '../verbs/rdma_cm_id.js';
+import { isIbContext, RoceCm } from '../verbs/rdma_cm_ib.js';
 import { ibv_alloc_pd, ibv_dealloc_pd, ibv_dereg_mr } from '../verbs/ibverbs.js';
 import { type Answer, objectCall } from './calls.js';
 import { Client } from './client.js';
@@ -99,8 +101,30 @@ export class PreloadDaemon {
       });
     });
     chmodSync(path, 0o600);
+    d.#holdCms();
     log('listening on %s', path);
     return d;
+  }
+
+  /**
+   * The RoCE devices' IB CMs, held open while the daemon runs. The kernel's CM of a port is
+   * always there; ours opens QP1 and a UDP socket per address on first use (about 10 ms) and
+   * closes them when its last user goes. A program that destroys its listening id and listens
+   * again on the same port (perftest -R: its exchange listener, then its data listener) would pay
+   * that again inside its second rdma_listen, while its peer, told to go ahead, is connecting.
+   */
+  readonly #cms: RoceCm[] = [];
+  #holdCms(): void {
+    for (const ctx of deviceContexts()) {
+      if (!isIbContext(ctx)) continue;
+      const cm = RoceCm.of(ctx);
+      if (typeof cm === 'number') {
+        log('%s: IB CM not opened (errno %d); rdma_cm opens it on first use', ctx.device.name, cm);
+        continue;
+      }
+      cm.hold();
+      this.#cms.push(cm);
+    }
   }
 
   resources(): DaemonResources {
@@ -140,6 +164,7 @@ export class PreloadDaemon {
 
   /** Stops listening, ends every client (freeing its objects) and removes the socket file. */
   async close(): Promise<void> {
+    for (const cm of this.#cms.splice(0)) cm.release();
     await new Promise<void>((r) => {
       this.#server.close(() => r());
       for (const c of [...this.#clients]) this.#drop(c);

@@ -42,6 +42,18 @@ import { wcStatusOfNak } from './nak-map.js';
 import type { Entry } from './requester.js';
 import type { RoceQp } from './transport.js';
 
+/**
+ * The `setTimeout` delay for a transport timer due at `due` (`performance.now()` milliseconds).
+ * IBTA Vol. 1 gives the Local ACK Timeout (§9.7.6.1.3) and the RNR NAK timer (§9.7.5.2.8) as
+ * the least time to wait, but Node truncates a delay to whole milliseconds and counts it from
+ * the event loop's cached clock, so a timer set for 4.194 ms can fire after 4 ms or less. The
+ * callers round up here and check the monotonic clock when the timer fires, setting it again for
+ * what is left if it came early.
+ */
+function delayUntil(due: number): number {
+  return Math.max(1, Math.ceil(due - performance.now()));
+}
+
 const log = logger('roce');
 
 /** The `retry_cnt` and `rnr_retry` value that never runs out (rnr_retry: IBTA Vol. 1 §9.7.5.2.8; retry_cnt: as Linux rxe). */
@@ -86,6 +98,8 @@ export class RoceCompleter {
   #progressMark = 0;
   #rnrLeft = 0;
   #timer: NodeJS.Timeout | null = null;
+  /** When the running Local ACK Timeout is due, by the monotonic clock (ms). */
+  #timerDue = 0;
   /** The RNR wait in progress (the requester sends nothing new meanwhile). */
   rnrTimer: NodeJS.Timeout | null = null;
   /** The highest ACK PSN seen (applied again when a Read that held it back completes). */
@@ -342,13 +356,19 @@ export class RoceCompleter {
     this.#rnrPsn = psn;
     this.#clearTimer();
     if (this.rnrTimer) clearTimeout(this.rnrTimer);
-    const ms = Math.max(1, RNR_TIMER_USEC[aethValue(this.#p!.aeth!.syndrome)]! / 1000);
-    this.rnrTimer = setTimeout(() => {
+    const due = performance.now() + RNR_TIMER_USEC[aethValue(this.#p!.aeth!.syndrome)]! / 1000;
+    const fire = (): void => {
+      // The peer's RNR NAK timer is the least time to wait before the retry (§9.7.5.2.8).
+      if (performance.now() < due) {
+        this.rnrTimer = setTimeout(fire, delayUntil(due));
+        return;
+      }
       this.rnrTimer = null;
       if (t.gone) return;
       t.req.goBackN(psn);
       t.kick();
-    }, ms);
+    };
+    this.rnrTimer = setTimeout(fire, delayUntil(due));
     return CompStep.DONE;
   }
 
@@ -471,8 +491,8 @@ export class RoceCompleter {
     if (this.#timer || this.t.req.inflight.length === 0 || this.rnrTimer) return;
     const to = this.t.qp.ib.timeout;
     if (to === 0) return; // infinite (§9.7.6.1.3)
-    const ms = Math.max(1, (4.096 * 2 ** to) / 1000);
-    this.#timer = setTimeout(() => this.#onTimeout(), ms);
+    this.#timerDue = performance.now() + (4.096 * 2 ** to) / 1000;
+    this.#timer = setTimeout(() => this.#onTimeout(), delayUntil(this.#timerDue));
   }
 
   #clearTimer(): void {
@@ -496,6 +516,11 @@ export class RoceCompleter {
     const t = this.t;
     this.#timer = null;
     if (t.gone || t.req.inflight.length === 0) return;
+    if (performance.now() < this.#timerDue) {
+      // Early by Node's clock (see delayUntil): the timeout is at least the spec's value.
+      this.#timer = setTimeout(() => this.#onTimeout(), delayUntil(this.#timerDue));
+      return;
+    }
     // Node runs expired timers before it polls the sockets: after the event loop was held up (a
     // loaded machine), the answers may already wait in the socket buffer. They are read first
     // (setImmediate runs after the poll phase), and a timeout they answer is void; otherwise a
