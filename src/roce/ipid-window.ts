@@ -19,7 +19,12 @@
  *
  * So each peer (source address) has a state: a *zero* sender is accepted only with an ID below
  * {@link SEGMENT_RUN_IDS} and its flags; a *counter* sender only within {@link BEHIND} IDs behind and {@link AHEAD} IDs ahead of
- * the last ID accepted (reordering, and the counter's steps), with its flags. A packet outside
+ * the last ID accepted (reordering, and the counter's steps), with its flags, the ahead side
+ * widened by the milliseconds since that packet: Linux's counter, idle, jumps by a random
+ * number below the jiffies since its last use (`ip_idents_reserve`), and a jiffy is at least a
+ * millisecond (HZ ≤ 1000). Without that, the one packet a UD peer sends after a pause (the
+ * first ping of `ibv_ud_pingpong`, a `udaddy` message) is refused and nothing follows it to
+ * re-learn from. After 65 s of silence the whole space is accepted: the ICRC alone, once. A packet outside
  * that is dropped like a bad ICRC, and its ID kept as a candidate: if the very next packet is
  * within {@link AHEAD} after the candidate, it re-learns the peer (a long idle jump of the counter, a
  * restarted peer), so a legitimate jump costs one dropped packet, which RC retransmits. A peer
@@ -53,6 +58,8 @@ interface PeerIds {
   candFlags: number;
   /** The new-peer count when it was last put at the young end of the map. */
   gen: number;
+  /** When a packet was last accepted from it (ms, the window's clock). */
+  at: number;
 }
 
 /** The IPv4 IDs one RoCEv2 endpoint accepts, per peer address. */
@@ -68,7 +75,14 @@ export class IpIdWindow {
   /** Peers re-learned from a candidate. */
   relearned = 0;
 
-  constructor(readonly maxPeers = MAX_PEERS) {}
+  /**
+   * @param clock milliseconds, monotonic: the time since a counter sender's last packet widens
+   *   its window (see the module header).
+   */
+  constructor(
+    readonly maxPeers = MAX_PEERS,
+    readonly clock: () => number = () => performance.now(),
+  ) {}
 
   /** Peers remembered. */
   get size(): number {
@@ -94,12 +108,12 @@ export class IpIdWindow {
     const st = this.#peers.get(peer);
     if (!st) {
       if (this.#peers.size >= this.maxPeers) this.#peers.delete(this.#peers.keys().next().value!);
-      this.#peers.set(peer, { last: ipId, flags: flagsFrag, zero: ipId === 0, cand: -1, candFlags: 0, gen: ++this.#gen });
+      this.#peers.set(peer, { last: ipId, flags: flagsFrag, zero: ipId === 0, cand: -1, candFlags: 0, gen: ++this.#gen, at: this.clock() });
       return true;
     }
     if (flagsFrag === st.flags) {
-      if (st.zero ? ipId < SEGMENT_RUN_IDS : inWindow(ipId, st.last)) {
-        if (!st.zero && ahead(ipId, st.last) <= AHEAD) st.last = ipId;
+      if (st.zero ? ipId < SEGMENT_RUN_IDS : this.#inWindow(ipId, st)) {
+        if (!st.zero && ahead(ipId, st.last) < 0x10000 - BEHIND) st.last = ipId;
         st.cand = -1;
         this.#touch(peer, st);
         return true;
@@ -109,6 +123,7 @@ export class IpIdWindow {
       // Two packets agree on where the peer's IDs are now: re-learn it there.
       this.relearned++;
       st.last = ipId;
+      st.at = this.clock();
       st.flags = flagsFrag;
       st.zero = st.cand === 0 && ipId < SEGMENT_RUN_IDS;
       st.cand = -1;
@@ -119,6 +134,19 @@ export class IpIdWindow {
     st.candFlags = flagsFrag;
     this.refused++;
     return false;
+  }
+
+  /**
+   * Within {@link BEHIND} before `st.last` or {@link AHEAD} after it, the ahead side widened by
+   * the milliseconds since `st.at` (a counter's idle jump); moves `st.at` to now when inside.
+   */
+  #inWindow(ipId: number, st: PeerIds): boolean {
+    const d = ahead(ipId, st.last);
+    if (d >= 0x10000 - BEHIND) return true;
+    const now = this.clock();
+    if (d > AHEAD + Math.max(0, Math.floor(now - st.at))) return false;
+    st.at = now;
+    return true;
   }
 
   /** Keeps an active peer away from the eviction end (re-inserted only when half a map old). */
@@ -133,9 +161,4 @@ export class IpIdWindow {
 /** How far `id` is after `from`, modulo 2^16. */
 function ahead(id: number, from: number): number {
   return (id - from) & 0xffff;
-}
-
-function inWindow(id: number, last: number): boolean {
-  const d = ahead(id, last);
-  return d <= AHEAD || d >= 0x10000 - BEHIND;
 }

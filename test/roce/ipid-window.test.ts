@@ -64,7 +64,7 @@ describe('RoCEv2 receive: the IPv4 ID window', () => {
   });
 
   it('a counter sender (Linux rxe): IDs a little behind or ahead are accepted, far ones refused; a jump is re-learned from the next packet', () => {
-    const w = new IpIdWindow();
+    const w = new IpIdWindow(MAX_PEERS, () => 1000);
     const L = 0xfff0;
     assert.ok(check(w, L));
     assert.ok(check(w, (L + 1) & 0xffff), 'the next ID (wrapping past 0xFFFF)');
@@ -81,6 +81,27 @@ describe('RoCEv2 receive: the IPv4 ID window', () => {
     assert.ok(check(w, (j + 2) & 0xffff));
     assert.equal(check(w, last), false, 'the old place is behind the window now');
     assert.equal(w.relearned, 1);
+  });
+
+  it("a counter sender after a pause (Linux's idle jump, below the jiffies elapsed): the window's ahead side grows by the milliseconds since its last packet", () => {
+    let now = 5000;
+    const w = new IpIdWindow(MAX_PEERS, () => now);
+    const L = 0xff00;
+    assert.ok(check(w, L));
+    // 2 s of silence: a jump of up to 2,000 IDs (HZ ≤ 1000) plus the usual steps is the counter's.
+    now += 2000;
+    const j = (L + AHEAD + 1900) & 0xffff;
+    assert.ok(check(w, j), 'the first packet after the pause, the only one a UD ping sends');
+    assert.equal(w.relearned, 0);
+    // The window is back to its width right after: the same jump again, with no pause, is refused.
+    assert.equal(check(w, (j + AHEAD + 1900) & 0xffff), false, 'a jump with no pause');
+    assert.ok(check(w, (j + 1) & 0xffff), "the counter's next ID");
+    // A jump larger than the pause allows is still refused (and learned as a candidate).
+    now += 100;
+    assert.equal(check(w, (j + 1 + AHEAD + 200) & 0xffff), false, 'a jump larger than 100 ms explains');
+    // After 65.5 s of silence, any ID fits: the ICRC alone checks the first packet.
+    now += 70_000;
+    assert.ok(check(w, (j + 0x7000) & 0xffff));
   });
 
   it('memory stays bounded under 10,000 spoofed sources; an active peer among them is still accepted', () => {
