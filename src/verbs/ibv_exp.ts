@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { RiRet } from '../rnicpi/status.js';
 import { RiWrFlags, RiWrType, type ri_wr_t } from '../rnicpi/types.js';
 import type { PostResult, WrList } from './api.js';
 import {
@@ -20,7 +19,7 @@ import {
   IBV_EXP_SEND_SIGNALED,
   IBV_EXP_SEND_SOLICITED,
 } from './constants.js';
-import { Context, errnoOf, fail, queryDevice, rnicAttrs } from './device.js';
+import { Context, fail, queryDevice, rnicAttrs } from './device.js';
 import { EINVAL, ENOSYS } from './errno.js';
 import type {
   ibv_context,
@@ -35,7 +34,7 @@ import type {
   In,
 } from './types.js';
 import { type Pd, type Qp, nullWith, sgeList, wrArray } from './ibv_objects.js';
-import { sendRefused, toRiWr, wrIdError } from './ibv_post.js';
+import { postTranslated, sendRefused, toRiWr } from './ibv_post.js';
 import { ibv_create_qp } from './ibv_qp.js';
 
 // ------------------------------------------------------------------------------ §4.8, §8.7 extended atomics
@@ -173,21 +172,17 @@ function toRiExpWr(q: Qp, w: In<ibv_exp_send_wr>): ri_wr_t | number {
  * (the core's executor; between softrdma peers, RFC 7306 with softrdma's extension on iWARP).
  * Returns 0 or the errno value with `bad_wr`; towards a peer without the capability: EINVAL.
  */
+function expRefusal(): string {
+  return 'ibv_exp_post_send: the peer did not negotiate RFC 7306 / extended atomics (EINVAL)';
+}
+
 export function ibv_exp_post_send(qp: ibv_qp, wr: WrList<ibv_exp_send_wr>): PostResult<ibv_exp_send_wr> {
   const q = qp as Qp;
   const refused = sendRefused(q, wr);
   if (refused) return refused;
-  const ctx = q.context;
   for (const w of wrArray<In<ibv_exp_send_wr>>(wr)) {
-    const badId = wrIdError('ibv_exp_post_send', w.wr_id);
-    if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
-    const r = toRiExpWr(q, w);
-    if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
-    const res = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
-    if (res.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || res.status === RiRet.WR_INVALID_TYPE) {
-      return { ret: fail(EINVAL, 'ibv_exp_post_send: the peer did not negotiate RFC 7306 / extended atomics (EINVAL)'), bad_wr: w };
-    }
-    if (res.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(res.status)), bad_wr: w };
+    const r = postTranslated<ibv_exp_send_wr>(q, w, 'ibv_exp_post_send', toRiExpWr, expRefusal);
+    if ('bad_wr' in r) return r;
   }
   return { ret: 0, bad_wr: null };
 }

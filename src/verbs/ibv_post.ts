@@ -233,30 +233,44 @@ export function ibv_post_send(qp: ibv_qp, wr: WrList<ibv_send_wr>): PostResult<i
 
 /** Posts one `ibv_send_wr`; null when it was taken, else the result naming it as `bad_wr`. */
 function postSendOne(q: Qp, w: In<ibv_send_wr>): PostResult<ibv_send_wr> | null {
-  const ctx = q.context;
-  const badId = wrIdError('ibv_post_send', w.wr_id);
-  if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
-  const r = toRiWr(q, w);
-  if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
-  const st = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
-  if (st.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || st.status === RiRet.WR_INVALID_TYPE) {
-    // Atomics or immediate data on a connection that did not negotiate RFC 7306 (a Linux siw
-    // peer): refused as rdma-core's siw provider refuses the opcodes, EINVAL with bad_wr.
-    return {
-      ret: fail(
-        EINVAL,
-        `ibv_post_send: opcode ${w.opcode} not available on this connection (the peer did not negotiate RFC 7306) (EINVAL)`,
-      ),
-      bad_wr: w,
-    };
-  }
-  if (st.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(st.status)), bad_wr: w };
+  const r = postTranslated<ibv_send_wr>(q, w, 'ibv_post_send', toRiWr, opcodeRefusal);
+  if ('bad_wr' in r) return r;
   if (q.inline && (w.send_flags ?? 0) & ibv_send_flags.IBV_SEND_INLINE) q.inline.next = (q.inline.next + 1) % q.cap.max_send_wr;
   if (r.type === RiWrType.BIND) {
     const mw = w.bind_mw!.mw as Mw;
     mw.rkey = r.rtag;
   }
   return null;
+}
+
+function opcodeRefusal(w: In<ibv_send_wr>): string {
+  return `ibv_post_send: opcode ${w.opcode} not available on this connection (the peer did not negotiate RFC 7306) (EINVAL)`;
+}
+
+/**
+ * One send WR of either post verb into the SQ (`ri_qp_postsq`): its `wr_id` checked, then
+ * `translate`d, then posted. Returns the work request the RNIC took, or the result naming `w`
+ * as `bad_wr`. Atomics or immediate data on a connection that did not negotiate RFC 7306 (a
+ * Linux siw peer) are refused as rdma-core's siw provider refuses the opcodes: EINVAL, with
+ * `refusal`'s message.
+ */
+export function postTranslated<W extends { wr_id: bigint }>(
+  q: Qp,
+  w: In<W>,
+  verb: string,
+  translate: (q: Qp, w: In<W>) => ri_wr_t | number,
+  refusal: (w: In<W>) => string,
+): ri_wr_t | PostResult<W> {
+  const badId = wrIdError(verb, w.wr_id);
+  if (badId) return { ret: fail(EINVAL, badId), bad_wr: w };
+  const r = translate(q, w);
+  if (typeof r === 'number') return { ret: fail(r), bad_wr: w };
+  const ctx = q.context;
+  const st = ctx.ops.ri_qp_postsq(ctx.rnic, q.ri, [r]);
+  if (st.status === RiRet.RNIC_ATOMICS_UNSUPPORTED || st.status === RiRet.WR_INVALID_TYPE)
+    return { ret: fail(EINVAL, refusal(w)), bad_wr: w };
+  if (st.status !== RiRet.SUCCESS) return { ret: fail(errnoOf(st.status)), bad_wr: w };
+  return r;
 }
 
 export function ibv_post_recv(qp: ibv_qp, wr: WrList<ibv_recv_wr>): PostResult<ibv_recv_wr> {

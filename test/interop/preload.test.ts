@@ -61,6 +61,60 @@ function perftestRetryCrash(out: readonly string[], rc: number): boolean {
   return out.some((l) => /Failed to connect through RDMA CM/.test(l)) && (rc === 139 || out.some((l) => /Segmentation fault/.test(l)));
 }
 
+type Res = Record<string, { rc: number; lines: string[] }>;
+
+/** What a case's host side gets: `softrdma exec` arguments for the case's daemon, and a wait for the guest's next server. */
+interface ExecSession {
+  exec: (args: string[]) => string[];
+  /** Waits until the guest script printed `START tag` (its server is starting). */
+  started: (tag: string) => Promise<void>;
+  res: Res;
+}
+
+/**
+ * One guest script against one `softrdma daemon` on the host: boots the guest (rxe with
+ * `-l rxe`, else siw), starts the daemon (pcaps in `pcap`) and waits for both, runs `body`, then
+ * waits up to 60 s for the guest to finish, stops both and prints the guest's own lines. RoCE
+ * cases also get the IPv4 ID 0 rxe's ICRC needs of our datagrams for their duration.
+ */
+async function execSession(
+  o: { wire: 'rxe' | 'siw'; pcap: string; script: string[]; limitS: number },
+  body: (s: ExecSession) => Promise<void>,
+): Promise<{ res: Res; guestLines: string[] }> {
+  if ('skip' in h) throw new Error(h.skip);
+  const restore = o.wire === 'rxe' ? await idZero(h.dir) : () => {};
+  const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
+  const script = [PROLOGUE, ...o.script].join('\n');
+  const guest =
+    o.wire === 'rxe' ? bootGuest(h.dir, script, o.limitS) : run(join(h.dir, 'run-guest.sh'), ['-t', String(o.limitS), script], h.dir);
+  const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { ...(o.wire === 'rxe' ? ENV : {}), SOFTRDMA_PCAP: o.pcap });
+  const res: Res = {};
+  const s: ExecSession = {
+    exec: (args) => ['exec', '--socket', socket, '--', ...args],
+    started: async (tag) => assert.ok(await guest.wait(new RegExp(`^START ${tag}$`), 180_000), `the guest did not start ${tag}`),
+    res,
+  };
+  let guestRc = -1;
+  try {
+    assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
+    for (let i = 0; !existsSync(socket); i++) {
+      assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
+      await sleep(50);
+    }
+    await body(s);
+    const t = setTimeout(() => kill(guest), 60_000);
+    guestRc = await guest.done;
+    clearTimeout(t);
+  } finally {
+    kill(guest);
+    kill(daemon);
+    await daemon.done;
+    restore();
+    show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 40));
+  }
+  return { res, guestLines: guest.lines };
+}
+
 /** Each exchange's failures: both ends' status and result line, unless the guest's perftest failed on its clock. */
 function judge(
   checks: Record<string, { host: RegExp; guest: RegExp }>,
@@ -105,70 +159,55 @@ test(
     assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
     await retryOnce('X', async () => {
       const pcap = pcapDir('X');
-      const restore = await idZero(h.dir);
-      const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
-      const script = [
-        PROLOGUE,
-        'server XA ibv_rc_pingpong -d rxe0 -g 1 -p 18901 -n 50 -c',
-        `sleep 2; client XB ibv_rc_pingpong -d rxe0 -g 1 -p 18902 -n 50 -c ${HOST_IP}`,
-        'server XC ib_write_bw -d rxe0 -x 1 -p 18903 -n 200',
-        `server XD rping -s -a ${GUEST_IP} -p 7390 -C 10 -V -v`,
-        `sleep 3; client XE ib_write_bw -d rxe0 -x 1 -p 18904 -n 200 ${HOST_IP}`,
-        `sleep 3; client XF rping -c -a ${HOST_IP} -p 7391 -C 10 -V -v`,
-        'server XG ibv_ud_pingpong -d rxe0 -g 1 -p 18905 -s 1024 -n 50 -c',
-      ].join('\n');
-      const guest = bootGuest(h.dir, script, 600);
-      const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { ...ENV, SOFTRDMA_PCAP: pcap });
-      const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
-      const res: Record<string, { rc: number; lines: string[] }> = {};
-      let guestRc = -1;
-      try {
-        assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-        for (let i = 0; !existsSync(socket); i++) {
-          assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
-          await sleep(50);
-        }
-        assert.ok(await guest.wait(/^START XA$/, 120_000), 'the guest did not start XA');
-        res.XA = await hostClient(
-          h.dir,
-          exec(['ibv_rc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18901', '-n', '50', '-c', GUEST_IP]),
-          {},
-          150_000,
-        );
-        res.XB = await host(h.dir, exec(['ibv_rc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18902', '-n', '50', '-c']), 180_000);
-        assert.ok(await guest.wait(/^START XC$/, 120_000), 'the guest did not start XC');
-        res.XC = await hostClient(
-          h.dir,
-          exec(['ib_write_bw', '-d', 'softroce0', '-x', '1', '-p', '18903', '-n', '200', GUEST_IP]),
-          {},
-          150_000,
-        );
-        assert.ok(await guest.wait(/^START XD$/, 120_000), 'the guest did not start XD');
-        await sleep(3000); // rping's listen in the emulated guest
-        res.XD = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7390', '-C', '10', '-V', '-v']), 150_000, {
-          SOFTRDMA_DEVICE: 'softroce0',
-        });
-        res.XE = await host(h.dir, exec(['ib_write_bw', '-d', 'softroce0', '-x', '1', '-p', '18904', '-n', '200']), 180_000);
-        res.XF = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7391', '-C', '10', '-V', '-v']), 180_000, {
-          SOFTRDMA_DEVICE: 'softroce0',
-        });
-        assert.ok(await guest.wait(/^START XG$/, 120_000), 'the guest did not start XG');
-        res.XG = await hostClient(
-          h.dir,
-          exec(['ibv_ud_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18905', '-s', '1024', '-n', '50', '-c', GUEST_IP]),
-          {},
-          150_000,
-        );
-        const t = setTimeout(() => kill(guest), 60_000);
-        guestRc = await guest.done;
-        clearTimeout(t);
-      } finally {
-        kill(guest);
-        kill(daemon);
-        await daemon.done;
-        restore();
-        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 40));
-      }
+      const { res, guestLines } = await execSession(
+        {
+          wire: 'rxe',
+          pcap,
+          limitS: 600,
+          script: [
+            'server XA ibv_rc_pingpong -d rxe0 -g 1 -p 18901 -n 50 -c',
+            `sleep 2; client XB ibv_rc_pingpong -d rxe0 -g 1 -p 18902 -n 50 -c ${HOST_IP}`,
+            'server XC ib_write_bw -d rxe0 -x 1 -p 18903 -n 200',
+            `server XD rping -s -a ${GUEST_IP} -p 7390 -C 10 -V -v`,
+            `sleep 3; client XE ib_write_bw -d rxe0 -x 1 -p 18904 -n 200 ${HOST_IP}`,
+            `sleep 3; client XF rping -c -a ${HOST_IP} -p 7391 -C 10 -V -v`,
+            'server XG ibv_ud_pingpong -d rxe0 -g 1 -p 18905 -s 1024 -n 50 -c',
+          ],
+        },
+        async ({ exec, started, res }) => {
+          await started('XA');
+          res.XA = await hostClient(
+            h.dir,
+            exec(['ibv_rc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18901', '-n', '50', '-c', GUEST_IP]),
+            {},
+            150_000,
+          );
+          res.XB = await host(h.dir, exec(['ibv_rc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18902', '-n', '50', '-c']), 180_000);
+          await started('XC');
+          res.XC = await hostClient(
+            h.dir,
+            exec(['ib_write_bw', '-d', 'softroce0', '-x', '1', '-p', '18903', '-n', '200', GUEST_IP]),
+            {},
+            150_000,
+          );
+          await started('XD');
+          await sleep(3000); // rping's listen in the emulated guest
+          res.XD = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7390', '-C', '10', '-V', '-v']), 150_000, {
+            SOFTRDMA_DEVICE: 'softroce0',
+          });
+          res.XE = await host(h.dir, exec(['ib_write_bw', '-d', 'softroce0', '-x', '1', '-p', '18904', '-n', '200']), 180_000);
+          res.XF = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7391', '-C', '10', '-V', '-v']), 180_000, {
+            SOFTRDMA_DEVICE: 'softroce0',
+          });
+          await started('XG');
+          res.XG = await hostClient(
+            h.dir,
+            exec(['ibv_ud_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18905', '-s', '1024', '-n', '50', '-c', GUEST_IP]),
+            {},
+            150_000,
+          );
+        },
+      );
       const failures: string[] = [];
       const checks: Record<string, { host: RegExp; guest: RegExp }> = {
         XA: { host: /^\d+ iters in [\d.]+ seconds/m, guest: /^\d+ iters in [\d.]+ seconds/m },
@@ -179,7 +218,7 @@ test(
         XF: { host: /ping data: rdma-ping-9: /, guest: /ping data: rdma-ping-9: / },
         XG: { host: /^\d+ iters in [\d.]+ seconds/m, guest: /^\d+ iters in [\d.]+ seconds/m },
       };
-      failures.push(...judge(checks, res, guest.lines));
+      failures.push(...judge(checks, res, guestLines));
       // rping -V: every ping verified on both ends, none lost.
       const pings = (lines: string[]) => lines.filter((l) => /ping data: rdma-ping-\d+: /.test(l)).length;
       for (const tag of ['XD', 'XF']) {
@@ -220,68 +259,55 @@ test(
     assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
     await retryOnce('Y', async () => {
       const pcap = pcapDir('Y');
-      const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
-      const script = [
-        PROLOGUE,
-        `server YA rping -s -a ${GUEST_IP} -p 7392 -C 10 -V -v`,
-        `sleep 3; client YB rping -c -a ${HOST_IP} -p 7393 -C 10 -V -v`,
-        'server YC ib_write_bw -R -n 200 -p 18906',
-        `sleep 3; client YD ib_write_bw -R -n 200 -p 18907 ${HOST_IP}`,
-        'server YE ib_read_bw -R -n 200 -p 18908',
-        `sleep 3; client YF ib_send_lat -R -n 200 -p 18909 ${HOST_IP}`,
-        `server YG ucmatose -b ${GUEST_IP} -p 18950 -c 2 -C 5`,
-        `sleep 5; client YH ucmatose -s ${HOST_IP} -p 18951 -c 2 -C 5`,
-        `sleep 3; client YI ib_read_bw -R -n 200 -p 18952 ${HOST_IP}`,
-        'server YJ ib_send_bw -R -n 200 -p 18953',
-        `sleep 3; client YK ib_send_bw -R -n 200 -p 18954 ${HOST_IP}`,
-        'server YL ib_write_lat -R -n 200 -p 18955',
-        `sleep 3; client YM ib_read_lat -R -n 200 -p 18956 ${HOST_IP}`,
-      ].join('\n');
-      const guest = run(join(h.dir, 'run-guest.sh'), ['-t', '800', script], h.dir);
-      const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { SOFTRDMA_PCAP: pcap });
-      const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
-      const res: Record<string, { rc: number; lines: string[] }> = {};
-      let guestRc = -1;
-      try {
-        assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-        for (let i = 0; !existsSync(socket); i++) {
-          assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
-          await sleep(50);
-        }
-        assert.ok(await guest.wait(/^START YA$/, 120_000), 'the guest did not start YA');
-        await sleep(3000); // rping's listen in the emulated guest
-        res.YA = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7392', '-C', '10', '-V', '-v']), 150_000);
-        res.YB = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7393', '-C', '10', '-V', '-v']), 180_000);
-        assert.ok(await guest.wait(/^START YC$/, 120_000), 'the guest did not start YC');
-        await sleep(2000);
-        res.YC = await hostClient(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18906', GUEST_IP]), {}, 150_000);
-        res.YD = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18907']), 180_000);
-        assert.ok(await guest.wait(/^START YE$/, 120_000), 'the guest did not start YE');
-        await sleep(2000);
-        res.YE = await hostClient(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18908', GUEST_IP]), {}, 150_000);
-        res.YF = await host(h.dir, exec(['ib_send_lat', '-R', '-n', '200', '-p', '18909']), 180_000);
-        assert.ok(await guest.wait(/^START YG$/, 120_000), 'the guest did not start YG');
-        await sleep(3000);
-        res.YG = await hostClient(h.dir, exec(['ucmatose', '-s', GUEST_IP, '-p', '18950', '-c', '2', '-C', '5']), {}, 150_000);
-        res.YH = await host(h.dir, exec(['ucmatose', '-b', HOST_IP, '-p', '18951', '-c', '2', '-C', '5']), 180_000);
-        res.YI = await host(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18952']), 180_000);
-        assert.ok(await guest.wait(/^START YJ$/, 120_000), 'the guest did not start YJ');
-        await sleep(2000);
-        res.YJ = await hostClient(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18953', GUEST_IP]), {}, 150_000);
-        res.YK = await host(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18954']), 180_000);
-        assert.ok(await guest.wait(/^START YL$/, 120_000), 'the guest did not start YL');
-        await sleep(2000);
-        res.YL = await hostClient(h.dir, exec(['ib_write_lat', '-R', '-n', '200', '-p', '18955', GUEST_IP]), {}, 150_000);
-        res.YM = await host(h.dir, exec(['ib_read_lat', '-R', '-n', '200', '-p', '18956']), 180_000);
-        const t = setTimeout(() => kill(guest), 60_000);
-        guestRc = await guest.done;
-        clearTimeout(t);
-      } finally {
-        kill(guest);
-        kill(daemon);
-        await daemon.done;
-        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START) /.test(l)).slice(0, 40));
-      }
+      const { res, guestLines } = await execSession(
+        {
+          wire: 'siw',
+          pcap,
+          limitS: 800,
+          script: [
+            `server YA rping -s -a ${GUEST_IP} -p 7392 -C 10 -V -v`,
+            `sleep 3; client YB rping -c -a ${HOST_IP} -p 7393 -C 10 -V -v`,
+            'server YC ib_write_bw -R -n 200 -p 18906',
+            `sleep 3; client YD ib_write_bw -R -n 200 -p 18907 ${HOST_IP}`,
+            'server YE ib_read_bw -R -n 200 -p 18908',
+            `sleep 3; client YF ib_send_lat -R -n 200 -p 18909 ${HOST_IP}`,
+            `server YG ucmatose -b ${GUEST_IP} -p 18950 -c 2 -C 5`,
+            `sleep 5; client YH ucmatose -s ${HOST_IP} -p 18951 -c 2 -C 5`,
+            `sleep 3; client YI ib_read_bw -R -n 200 -p 18952 ${HOST_IP}`,
+            'server YJ ib_send_bw -R -n 200 -p 18953',
+            `sleep 3; client YK ib_send_bw -R -n 200 -p 18954 ${HOST_IP}`,
+            'server YL ib_write_lat -R -n 200 -p 18955',
+            `sleep 3; client YM ib_read_lat -R -n 200 -p 18956 ${HOST_IP}`,
+          ],
+        },
+        async ({ exec, started, res }) => {
+          await started('YA');
+          await sleep(3000); // rping's listen in the emulated guest
+          res.YA = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7392', '-C', '10', '-V', '-v']), 150_000);
+          res.YB = await host(h.dir, exec(['rping', '-s', '-a', HOST_IP, '-p', '7393', '-C', '10', '-V', '-v']), 180_000);
+          await started('YC');
+          await sleep(2000);
+          res.YC = await hostClient(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18906', GUEST_IP]), {}, 150_000);
+          res.YD = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18907']), 180_000);
+          await started('YE');
+          await sleep(2000);
+          res.YE = await hostClient(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18908', GUEST_IP]), {}, 150_000);
+          res.YF = await host(h.dir, exec(['ib_send_lat', '-R', '-n', '200', '-p', '18909']), 180_000);
+          await started('YG');
+          await sleep(3000);
+          res.YG = await hostClient(h.dir, exec(['ucmatose', '-s', GUEST_IP, '-p', '18950', '-c', '2', '-C', '5']), {}, 150_000);
+          res.YH = await host(h.dir, exec(['ucmatose', '-b', HOST_IP, '-p', '18951', '-c', '2', '-C', '5']), 180_000);
+          res.YI = await host(h.dir, exec(['ib_read_bw', '-R', '-n', '200', '-p', '18952']), 180_000);
+          await started('YJ');
+          await sleep(2000);
+          res.YJ = await hostClient(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18953', GUEST_IP]), {}, 150_000);
+          res.YK = await host(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18954']), 180_000);
+          await started('YL');
+          await sleep(2000);
+          res.YL = await hostClient(h.dir, exec(['ib_write_lat', '-R', '-n', '200', '-p', '18955', GUEST_IP]), {}, 150_000);
+          res.YM = await host(h.dir, exec(['ib_read_lat', '-R', '-n', '200', '-p', '18956']), 180_000);
+        },
+      );
       const failures: string[] = [];
       const pingLine = /ping data: rdma-ping-9: /;
       const row = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
@@ -303,7 +329,7 @@ test(
         YL: { host: lat, guest: lat },
         YM: { host: /remote address:/, guest: lat },
       };
-      failures.push(...judge(checks, res, guest.lines));
+      failures.push(...judge(checks, res, guestLines));
       const w = wireCheck(pcap);
       for (const l of w.summary) console.log(`[tshark] ${l}`);
       failures.push(...w.failures.map((f) => `Y: ${f}`));
@@ -340,85 +366,68 @@ test(
     assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
     await retryOnce('Z', async () => {
       const pcap = pcapDir('Z');
-      const restore = await idZero(h.dir);
-      const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
       const G1 = '239.255.1.11';
       const G2 = '239.255.1.12';
       const pt = ['-d', 'rxe0', '-x', '1', '-n', '200'].join(' ');
-      const script = [
-        PROLOGUE,
-        'server ZA ibv_uc_pingpong -d rxe0 -g 1 -p 18911 -n 50 -c',
-        `sleep 2; client ZB ibv_srq_pingpong -d rxe0 -g 1 -p 18912 -n 50 -c ${HOST_IP}`,
-        `server ZC ib_read_bw ${pt} -p 18913`,
-        `sleep 3; client ZD ib_send_bw ${pt} -p 18914 ${HOST_IP}`,
-        `server ZE ib_write_lat ${pt} -p 18915`,
-        `sleep 3; client ZF ib_send_lat ${pt} -p 18916 ${HOST_IP}`,
-        `server ZG ib_read_lat ${pt} -p 18917`,
-        `server ZH ib_atomic_bw ${pt} -p 18918`,
-        'server ZI ib_send_bw -R -n 200 -p 18919',
-        'server ZN ib_atomic_bw -R -n 200 -p 18921',
-        `server ZJ ucmatose -b ${GUEST_IP} -p 18920 -c 2 -C 5`,
-        `sleep 5; client ZK udaddy -s ${HOST_IP}`,
-        `server ZL mckey -m ${G1} -b ${GUEST_IP} -C 5`,
-        `sleep 8; client ZM mckey -m ${G2} -b ${GUEST_IP} -s -C 5`,
-      ].join('\n');
-      const guest = bootGuest(h.dir, script, 900);
-      const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { ...ENV, SOFTRDMA_PCAP: pcap });
-      const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
       const cm = { SOFTRDMA_DEVICE: 'softroce0' };
       const perf = (prog: string, port: number) => [prog, '-d', 'softroce0', '-x', '1', '-n', '200', '-p', String(port)];
-      const res: Record<string, { rc: number; lines: string[] }> = {};
-      const started = async (tag: string) =>
-        assert.ok(await guest.wait(new RegExp(`^START ${tag}$`), 180_000), `the guest did not start ${tag}`);
-      let guestRc = -1;
-      try {
-        assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-        for (let i = 0; !existsSync(socket); i++) {
-          assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
-          await sleep(50);
-        }
-        await started('ZA');
-        res.ZA = await hostClient(
-          h.dir,
-          exec(['ibv_uc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18911', '-n', '50', '-c', GUEST_IP]),
-          {},
-          150_000,
-        );
-        res.ZB = await host(h.dir, exec(['ibv_srq_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18912', '-n', '50', '-c']), 180_000);
-        await started('ZC');
-        res.ZC = await hostClient(h.dir, exec([...perf('ib_read_bw', 18913), GUEST_IP]), {}, 150_000);
-        res.ZD = await host(h.dir, exec(perf('ib_send_bw', 18914)), 180_000);
-        await started('ZE');
-        res.ZE = await hostClient(h.dir, exec([...perf('ib_write_lat', 18915), GUEST_IP]), {}, 150_000);
-        res.ZF = await host(h.dir, exec(perf('ib_send_lat', 18916)), 180_000);
-        await started('ZG');
-        res.ZG = await hostClient(h.dir, exec([...perf('ib_read_lat', 18917), GUEST_IP]), {}, 150_000);
-        await started('ZH');
-        res.ZH = await hostClient(h.dir, exec([...perf('ib_atomic_bw', 18918), GUEST_IP]), {}, 150_000);
-        await started('ZI');
-        await sleep(3000); // perftest's rdma_cm listen in the emulated guest
-        res.ZI = await hostClient(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18919', GUEST_IP]), cm, 150_000);
-        await started('ZN');
-        await sleep(3000);
-        res.ZN = await hostClient(h.dir, exec(['ib_atomic_bw', '-R', '-n', '200', '-p', '18921', GUEST_IP]), cm, 150_000);
-        await started('ZJ');
-        await sleep(3000);
-        res.ZJ = await hostClient(h.dir, exec(['ucmatose', '-s', GUEST_IP, '-p', '18920', '-c', '2', '-C', '5']), cm, 150_000);
-        res.ZK = await host(h.dir, exec(['udaddy', '-b', HOST_IP]), 180_000, cm);
-        await started('ZL');
-        await sleep(3000); // the receiver's join
-        res.ZL = await host(h.dir, exec(['mckey', '-m', G1, '-b', HOST_IP, '-s', '-C', '5']), 120_000, cm);
-        res.ZM = await host(h.dir, exec(['mckey', '-m', G2, '-b', HOST_IP, '-C', '5']), 180_000, cm);
-        const t = setTimeout(() => kill(guest), 60_000);
-        guestRc = await guest.done;
-        clearTimeout(t);
-      } finally {
-        kill(guest);
-        kill(daemon);
-        await daemon.done;
-        restore();
-        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 40));
-      }
+      const { res, guestLines } = await execSession(
+        {
+          wire: 'rxe',
+          pcap,
+          limitS: 900,
+          script: [
+            'server ZA ibv_uc_pingpong -d rxe0 -g 1 -p 18911 -n 50 -c',
+            `sleep 2; client ZB ibv_srq_pingpong -d rxe0 -g 1 -p 18912 -n 50 -c ${HOST_IP}`,
+            `server ZC ib_read_bw ${pt} -p 18913`,
+            `sleep 3; client ZD ib_send_bw ${pt} -p 18914 ${HOST_IP}`,
+            `server ZE ib_write_lat ${pt} -p 18915`,
+            `sleep 3; client ZF ib_send_lat ${pt} -p 18916 ${HOST_IP}`,
+            `server ZG ib_read_lat ${pt} -p 18917`,
+            `server ZH ib_atomic_bw ${pt} -p 18918`,
+            'server ZI ib_send_bw -R -n 200 -p 18919',
+            'server ZN ib_atomic_bw -R -n 200 -p 18921',
+            `server ZJ ucmatose -b ${GUEST_IP} -p 18920 -c 2 -C 5`,
+            `sleep 5; client ZK udaddy -s ${HOST_IP}`,
+            `server ZL mckey -m ${G1} -b ${GUEST_IP} -C 5`,
+            `sleep 8; client ZM mckey -m ${G2} -b ${GUEST_IP} -s -C 5`,
+          ],
+        },
+        async ({ exec, started, res }) => {
+          await started('ZA');
+          res.ZA = await hostClient(
+            h.dir,
+            exec(['ibv_uc_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18911', '-n', '50', '-c', GUEST_IP]),
+            {},
+            150_000,
+          );
+          res.ZB = await host(h.dir, exec(['ibv_srq_pingpong', '-d', 'softroce0', '-g', '1', '-p', '18912', '-n', '50', '-c']), 180_000);
+          await started('ZC');
+          res.ZC = await hostClient(h.dir, exec([...perf('ib_read_bw', 18913), GUEST_IP]), {}, 150_000);
+          res.ZD = await host(h.dir, exec(perf('ib_send_bw', 18914)), 180_000);
+          await started('ZE');
+          res.ZE = await hostClient(h.dir, exec([...perf('ib_write_lat', 18915), GUEST_IP]), {}, 150_000);
+          res.ZF = await host(h.dir, exec(perf('ib_send_lat', 18916)), 180_000);
+          await started('ZG');
+          res.ZG = await hostClient(h.dir, exec([...perf('ib_read_lat', 18917), GUEST_IP]), {}, 150_000);
+          await started('ZH');
+          res.ZH = await hostClient(h.dir, exec([...perf('ib_atomic_bw', 18918), GUEST_IP]), {}, 150_000);
+          await started('ZI');
+          await sleep(3000); // perftest's rdma_cm listen in the emulated guest
+          res.ZI = await hostClient(h.dir, exec(['ib_send_bw', '-R', '-n', '200', '-p', '18919', GUEST_IP]), cm, 150_000);
+          await started('ZN');
+          await sleep(3000);
+          res.ZN = await hostClient(h.dir, exec(['ib_atomic_bw', '-R', '-n', '200', '-p', '18921', GUEST_IP]), cm, 150_000);
+          await started('ZJ');
+          await sleep(3000);
+          res.ZJ = await hostClient(h.dir, exec(['ucmatose', '-s', GUEST_IP, '-p', '18920', '-c', '2', '-C', '5']), cm, 150_000);
+          res.ZK = await host(h.dir, exec(['udaddy', '-b', HOST_IP]), 180_000, cm);
+          await started('ZL');
+          await sleep(3000); // the receiver's join
+          res.ZL = await host(h.dir, exec(['mckey', '-m', G1, '-b', HOST_IP, '-s', '-C', '5']), 120_000, cm);
+          res.ZM = await host(h.dir, exec(['mckey', '-m', G2, '-b', HOST_IP, '-C', '5']), 180_000, cm);
+        },
+      );
       const iters = /^50 iters in [\d.]+ seconds/m;
       const bw = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
       const lat = /^\s*2\s+200\s+[\d.]+/m;
@@ -441,10 +450,10 @@ test(
         ZL: { host: new RegExp(`joined dgid: ::ffff:${G1.replaceAll('.', '\\.')}[\\s\\S]*${cmDone.source}`), guest: cmDone },
         ZM: { host: new RegExp(`joined dgid: ::ffff:${G2.replaceAll('.', '\\.')}[\\s\\S]*${cmDone.source}`), guest: cmDone },
       };
-      const failures = judge(checks, res, guest.lines);
+      const failures = judge(checks, res, guestLines);
       // -c: the pingpong servers check the client's pattern and print a line per page that differs.
       for (const tag of ['ZA', 'ZB']) {
-        if ([...(res[tag]?.lines ?? []), ...section(guest.lines, tag).lines].some((l) => /invalid data/.test(l)))
+        if ([...(res[tag]?.lines ?? []), ...section(guestLines, tag).lines].some((l) => /invalid data/.test(l)))
           failures.push(`${tag}: a received page differs from the sender's pattern`);
       }
       const w = wireCheckRoce(pcap);
@@ -470,78 +479,67 @@ test(
  *   WJ. `softrdma exec -- ucmatose` server ← guest `ucmatose` client
  *   WK. guest `udaddy` server ← `softrdma exec -- udaddy` client
  *   WL. guest `rping -s -C 100 -V` ← `softrdma exec -- rping -c -C 100 -V`
+ *   WM. `softrdma exec -- ib_write_bw -R` server ← guest `ib_write_bw -R` client (rdma_cm over RoCE)
+ *   WN. `softrdma exec -- ib_atomic_bw -R` server ← guest `ib_atomic_bw -R` client
  */
 test(
-  'interop W: C programs under softrdma exec ↔ Linux rxe, the other roles: uc/srq/ud pingpong, ib_read/send_bw, the _lat forms, ib_atomic_bw, ucmatose, udaddy, rping -C 100',
+  'interop W: C programs under softrdma exec ↔ Linux rxe, the other roles: uc/srq/ud pingpong, ib_read/send_bw, the _lat forms, ib_atomic_bw, ucmatose, udaddy, rping -C 100, ib_write_bw -R and ib_atomic_bw -R servers',
   long,
   async () => {
     if ('skip' in h) return;
     assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
     await retryOnce('W', async () => {
       const pcap = pcapDir('W');
-      const restore = await idZero(h.dir);
-      const socket = join(mkdtempSync(join(tmpdir(), 'softrdma-interop-exec-')), 'd.sock');
       const pt = ['-d', 'rxe0', '-x', '1', '-n', '200'].join(' ');
-      const script = [
-        PROLOGUE,
-        `sleep 2; client WA ibv_uc_pingpong -d rxe0 -g 1 -p 18931 -n 50 -c ${HOST_IP}`,
-        'server WB ibv_srq_pingpong -d rxe0 -g 1 -p 18932 -n 50 -c',
-        `sleep 2; client WC ibv_ud_pingpong -d rxe0 -g 1 -p 18933 -s 1024 -n 50 -c ${HOST_IP}`,
-        `sleep 3; client WD ib_read_bw ${pt} -p 18934 ${HOST_IP}`,
-        `server WE ib_send_bw ${pt} -p 18935`,
-        `sleep 3; client WF ib_write_lat ${pt} -p 18936 ${HOST_IP}`,
-        `server WG ib_send_lat ${pt} -p 18937`,
-        `sleep 3; client WH ib_read_lat ${pt} -p 18938 ${HOST_IP}`,
-        `sleep 3; client WI ib_atomic_bw ${pt} -p 18939 ${HOST_IP}`,
-        `sleep 5; client WJ ucmatose -s ${HOST_IP} -p 18940 -c 2 -C 5`,
-        `server WK udaddy -b ${GUEST_IP}`,
-        `server WL rping -s -a ${GUEST_IP} -p 7394 -C 100 -V -v`,
-      ].join('\n');
-      const guest = bootGuest(h.dir, script, 900);
-      const daemon = hostStart(h.dir, ['daemon', '--socket', socket], { ...ENV, SOFTRDMA_PCAP: pcap });
-      const exec = (args: string[]) => ['exec', '--socket', socket, '--', ...args];
       const cm = { SOFTRDMA_DEVICE: 'softroce0' };
       const perf = (prog: string, port: number) => [prog, '-d', 'softroce0', '-x', '1', '-n', '200', '-p', String(port)];
       const pp = (prog: string, port: number) => [prog, '-d', 'softroce0', '-g', '1', '-p', String(port), '-n', '50', '-c'];
-      const res: Record<string, { rc: number; lines: string[] }> = {};
-      const started = async (tag: string) =>
-        assert.ok(await guest.wait(new RegExp(`^START ${tag}$`), 180_000), `the guest did not start ${tag}`);
-      let guestRc = -1;
-      try {
-        assert.ok(await guest.wait(/KP_READY/, 120_000), `the guest did not boot:\n${guest.lines.join('\n')}`);
-        for (let i = 0; !existsSync(socket); i++) {
-          assert.ok(i < 600, `the daemon did not start: ${daemon.lines.join(' | ')}`);
-          await sleep(50);
-        }
-        res.WA = await host(h.dir, exec(pp('ibv_uc_pingpong', 18931)), 180_000);
-        await started('WB');
-        res.WB = await hostClient(h.dir, exec([...pp('ibv_srq_pingpong', 18932), GUEST_IP]), {}, 150_000);
-        res.WC = await host(h.dir, exec([...pp('ibv_ud_pingpong', 18933), '-s', '1024']), 180_000);
-        res.WD = await host(h.dir, exec(perf('ib_read_bw', 18934)), 180_000);
-        await started('WE');
-        res.WE = await hostClient(h.dir, exec([...perf('ib_send_bw', 18935), GUEST_IP]), {}, 150_000);
-        res.WF = await host(h.dir, exec(perf('ib_write_lat', 18936)), 180_000);
-        await started('WG');
-        res.WG = await hostClient(h.dir, exec([...perf('ib_send_lat', 18937), GUEST_IP]), {}, 150_000);
-        res.WH = await host(h.dir, exec(perf('ib_read_lat', 18938)), 180_000);
-        res.WI = await host(h.dir, exec(perf('ib_atomic_bw', 18939)), 180_000);
-        res.WJ = await host(h.dir, exec(['ucmatose', '-b', HOST_IP, '-p', '18940', '-c', '2', '-C', '5']), 180_000, cm);
-        await started('WK');
-        await sleep(3000); // udaddy's listen in the emulated guest
-        res.WK = await hostClient(h.dir, exec(['udaddy', '-s', GUEST_IP]), cm, 150_000);
-        await started('WL');
-        await sleep(3000); // rping's listen
-        res.WL = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7394', '-C', '100', '-V', '-v']), 150_000, cm);
-        const t = setTimeout(() => kill(guest), 60_000);
-        guestRc = await guest.done;
-        clearTimeout(t);
-      } finally {
-        kill(guest);
-        kill(daemon);
-        await daemon.done;
-        restore();
-        show(`guest (run-guest.sh rc ${guestRc})`, 'guest', guest.lines.filter((l) => !/^(BEGIN|END|START|CNT) /.test(l)).slice(0, 40));
-      }
+      const { res, guestLines } = await execSession(
+        {
+          wire: 'rxe',
+          pcap,
+          limitS: 900,
+          script: [
+            `sleep 2; client WA ibv_uc_pingpong -d rxe0 -g 1 -p 18931 -n 50 -c ${HOST_IP}`,
+            'server WB ibv_srq_pingpong -d rxe0 -g 1 -p 18932 -n 50 -c',
+            `sleep 2; client WC ibv_ud_pingpong -d rxe0 -g 1 -p 18933 -s 1024 -n 50 -c ${HOST_IP}`,
+            `sleep 3; client WD ib_read_bw ${pt} -p 18934 ${HOST_IP}`,
+            `server WE ib_send_bw ${pt} -p 18935`,
+            `sleep 3; client WF ib_write_lat ${pt} -p 18936 ${HOST_IP}`,
+            `server WG ib_send_lat ${pt} -p 18937`,
+            `sleep 3; client WH ib_read_lat ${pt} -p 18938 ${HOST_IP}`,
+            `sleep 3; client WI ib_atomic_bw ${pt} -p 18939 ${HOST_IP}`,
+            `sleep 5; client WJ ucmatose -s ${HOST_IP} -p 18940 -c 2 -C 5`,
+            `server WK udaddy -b ${GUEST_IP}`,
+            `server WL rping -s -a ${GUEST_IP} -p 7394 -C 100 -V -v`,
+            `sleep 3; client WM ib_write_bw -R -n 200 -p 18941 ${HOST_IP}`,
+            `sleep 3; client WN ib_atomic_bw -R -n 200 -p 18942 ${HOST_IP}`,
+          ],
+        },
+        async ({ exec, started, res }) => {
+          res.WA = await host(h.dir, exec(pp('ibv_uc_pingpong', 18931)), 180_000);
+          await started('WB');
+          res.WB = await hostClient(h.dir, exec([...pp('ibv_srq_pingpong', 18932), GUEST_IP]), {}, 150_000);
+          res.WC = await host(h.dir, exec([...pp('ibv_ud_pingpong', 18933), '-s', '1024']), 180_000);
+          res.WD = await host(h.dir, exec(perf('ib_read_bw', 18934)), 180_000);
+          await started('WE');
+          res.WE = await hostClient(h.dir, exec([...perf('ib_send_bw', 18935), GUEST_IP]), {}, 150_000);
+          res.WF = await host(h.dir, exec(perf('ib_write_lat', 18936)), 180_000);
+          await started('WG');
+          res.WG = await hostClient(h.dir, exec([...perf('ib_send_lat', 18937), GUEST_IP]), {}, 150_000);
+          res.WH = await host(h.dir, exec(perf('ib_read_lat', 18938)), 180_000);
+          res.WI = await host(h.dir, exec(perf('ib_atomic_bw', 18939)), 180_000);
+          res.WJ = await host(h.dir, exec(['ucmatose', '-b', HOST_IP, '-p', '18940', '-c', '2', '-C', '5']), 180_000, cm);
+          await started('WK');
+          await sleep(3000); // udaddy's listen in the emulated guest
+          res.WK = await hostClient(h.dir, exec(['udaddy', '-s', GUEST_IP]), cm, 150_000);
+          await started('WL');
+          await sleep(3000); // rping's listen
+          res.WL = await host(h.dir, exec(['rping', '-c', '-a', GUEST_IP, '-p', '7394', '-C', '100', '-V', '-v']), 150_000, cm);
+          res.WM = await host(h.dir, exec(['ib_write_bw', '-R', '-n', '200', '-p', '18941']), 180_000, cm);
+          res.WN = await host(h.dir, exec(['ib_atomic_bw', '-R', '-n', '200', '-p', '18942']), 180_000, cm);
+        },
+      );
       const iters = /^50 iters in [\d.]+ seconds/m;
       const bw = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
       const lat = /^\s*2\s+200\s+[\d.]+/m;
@@ -562,10 +560,12 @@ test(
         WJ: { host: cmDone, guest: cmDone },
         WK: { host: cmDone, guest: cmDone },
         WL: { host: ping99, guest: ping99 },
+        WM: { host: bw, guest: bw },
+        WN: { host: served, guest: /^\s*8\s+200\s+[\d.]+\s+[\d.]+/m },
       };
-      const failures = judge(checks, res, guest.lines);
+      const failures = judge(checks, res, guestLines);
       for (const tag of ['WA', 'WB', 'WC']) {
-        if ([...(res[tag]?.lines ?? []), ...section(guest.lines, tag).lines].some((l) => /invalid data/.test(l)))
+        if ([...(res[tag]?.lines ?? []), ...section(guestLines, tag).lines].some((l) => /invalid data/.test(l)))
           failures.push(`${tag}: a received page differs from the sender's pattern`);
       }
       const n = (res.WL?.lines ?? []).filter((l) => /ping data: rdma-ping-\d+: /.test(l)).length;
