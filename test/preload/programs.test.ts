@@ -649,3 +649,45 @@ test("ibv_asyncwatch under the library: an address added to the host gives IBV_E
     ip('netns', 'del', ns);
   }
 });
+
+// QP, CQ and S-RQ events reach a program through its context's async_fd, each naming the
+// program's own object (its pointer): a verbs program of the test's own (fixtures/async_events.c,
+// built here with the system's C compiler against libibverbs' headers) provokes an S-RQ limit, an
+// S-RQ QP's last WQE and a CQ overrun by flushes, and reads each event after poll() on the fd.
+const fixture = fileURLToPath(new URL('../../../test/preload/fixtures/async_events.c', import.meta.url));
+
+/** Builds the fixture; its path, or why it cannot be built here. */
+function buildAsyncEvents(): { exe: string } | { skip: string } {
+  const m = missingMem();
+  if (m) return { skip: m };
+  if (spawnSync('sh', ['-c', 'command -v cc']).status !== 0) return { skip: 'no C compiler (cc) to build the test program' };
+  const exe = join(mkdtempSync(join(tmpdir(), 'softrdma-async-')), 'async_events');
+  const r = spawnSync('cc', ['-O1', '-Wall', '-o', exe, fixture, '-libverbs'], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    // Only a missing libibverbs-dev is a reason to skip; any other build error is the test's failure.
+    if (/infiniband\/verbs\.h|-libverbs|cannot find -libverbs/.test(r.stderr))
+      return { skip: `libibverbs-dev is not installed: ${r.stderr.trim().split('\n')[0]}` };
+    throw new Error(`cc ${fixture}: ${r.stderr}`);
+  }
+  return { exe };
+}
+
+test('a verbs program reads IBV_EVENT_SRQ_LIMIT_REACHED, IBV_EVENT_QP_LAST_WQE_REACHED and IBV_EVENT_CQ_ERR from async_fd, each naming its own object', {
+  skip: existsSync(fixture) ? (missingMem() ?? false) : `${fixture} is missing`,
+}, async (t) => {
+  const built = buildAsyncEvents();
+  if ('skip' in built) {
+    t.skip(built.skip);
+    return;
+  }
+  await withDaemon(async (d) => {
+    const p = startPreloaded(d.path, [built.exe, 'softroce0', '0']);
+    const r = await within(p.done, 60_000, 'async_events', [p]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /^3 messages sent and received through the S-RQ$/m);
+    assert.match(r.out, /^event SRQ limit reached \(15\) on the S-RQ$/m);
+    assert.match(r.out, /^event last WQE reached \(16\) on QP B$/m);
+    assert.match(r.out, /^event CQ error \(0\) on the small CQ$/m);
+    assert.match(r.out, /^all events seen$/m);
+  });
+});
