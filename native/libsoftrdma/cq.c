@@ -1,7 +1,13 @@
 /*
  * Completion channels and CQs. A channel's fd is a socket the daemon holds the other end of:
  * for each completion event it writes the `struct ibv_cq *` the CQ was created with (8 bytes),
- * so `ibv_get_cq_event` is a read and `poll()` on `channel->fd` works. Polling is one request.
+ * so `ibv_get_cq_event` is a read and `poll()` on `channel->fd` works.
+ *
+ * A CQ without a channel has a completion ring (src/preload/cq-ring.ts has the layout): a memfd
+ * this library maps and passes at creation, which the daemon fills as completions come, so that
+ * `ibv_poll_cq` reads memory and makes no request. Only when the ring is empty and the daemon
+ * marked a backlog (the ring filled, or the CQ failed) is a poll one request. A CQ with a
+ * channel, or one whose ring the daemon did not take, is polled with one request per poll.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -9,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sr.h"
@@ -63,29 +70,105 @@ int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 	return 0;
 }
 
+/* The ring's layout (src/preload/cq-ring.ts). */
+#define RING_HEADER 128
+#define RING_ENTRY 64
+#define RING_MAX_ENTRIES (1u << 16)
+#define RING_PROD 0
+#define RING_BACKLOG 1
+#define RING_CONS 16
+
+struct sr_cq {
+	struct ibv_cq cq; /* must stay first: the program holds a pointer to it */
+	uint32_t *ring;	  /* NULL: no ring, each poll is a request */
+	size_t ring_bytes;
+	uint32_t mask;
+	pthread_spinlock_t lock;
+};
+
+static uint32_t ring_entries_for(int cqe)
+{
+	uint32_t n = 16;
+
+	while (n < RING_MAX_ENTRIES && n < (uint32_t)cqe + 1)
+		n <<= 1;
+	return n;
+}
+
+/* A mapped memfd of a ring of `n` entries and its fd, or NULL (no ring: the CQ polls by request). */
+static uint32_t *ring_map(uint32_t n, size_t *bytes, int *fd)
+{
+	void *p;
+
+	*bytes = RING_HEADER + (size_t)RING_ENTRY * n;
+	*fd = memfd_create("softrdma-cq", MFD_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	if (ftruncate(*fd, (off_t)*bytes) < 0)
+		goto fail;
+	p = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED)
+		goto fail;
+	return p;
+fail:
+	close(*fd);
+	*fd = -1;
+	return NULL;
+}
+
 struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
 			     struct ibv_comp_channel *channel, int comp_vector)
 {
 	struct sr_req *r = sr_req_tls();
 	struct sr_ans *a = sr_ans_tls();
-	struct ibv_cq *cq = calloc(1, sizeof(*cq));
-	int e;
+	struct sr_cq *c = calloc(1, sizeof(*c));
+	struct ibv_cq *cq = &c->cq;
+	uint32_t n = 0;
+	int e, fd = -1;
 
-	if (!cq) {
+	if (!c) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	sr_put_u64(r, "ctx", sr_ctx_handle(context));
-	sr_put_i64(r, "cqe", cqe);
-	sr_put_u64(r, "channel", channel ? ((struct sr_channel *)channel)->handle : 0);
-	sr_put_i64(r, "comp_vector", comp_vector);
-	sr_put_u64(r, "user", (uintptr_t)cq);
-	e = sr_call(SR_CREATE_CQ, r, a, -1);
+	if (!channel && cqe > 0) {
+		n = ring_entries_for(cqe);
+		c->ring = ring_map(n, &c->ring_bytes, &fd);
+	}
+	for (;;) {
+		sr_put_u64(r, "ctx", sr_ctx_handle(context));
+		sr_put_i64(r, "cqe", cqe);
+		sr_put_u64(r, "channel", channel ? ((struct sr_channel *)channel)->handle : 0);
+		sr_put_i64(r, "comp_vector", comp_vector);
+		sr_put_u64(r, "user", (uintptr_t)cq);
+		if (c->ring)
+			sr_put_u64(r, "ring_entries", n);
+		e = sr_call(SR_CREATE_CQ, r, a, c->ring ? fd : -1);
+		/* A daemon that cannot take the ring (no fd channel): the CQ polls by request. */
+		if (e == EOPNOTSUPP && c->ring) {
+			munmap(c->ring, c->ring_bytes);
+			c->ring = NULL;
+			close(fd);
+			fd = -1;
+			r = sr_req_tls();
+			continue;
+		}
+		break;
+	}
+	if (fd >= 0)
+		close(fd);
 	if (e) {
-		free(cq);
+		if (c->ring)
+			munmap(c->ring, c->ring_bytes);
+		free(c);
 		errno = e;
 		return NULL;
 	}
+	if (c->ring && !sr_get_u64(a, "ring", 0)) {
+		munmap(c->ring, c->ring_bytes);
+		c->ring = NULL;
+	}
+	c->mask = n - 1;
+	pthread_spin_init(&c->lock, PTHREAD_PROCESS_PRIVATE);
 	cq->context = context;
 	cq->channel = channel;
 	cq->cq_context = cq_context;
@@ -110,7 +193,14 @@ int ibv_destroy_cq(struct ibv_cq *cq)
 		return e;
 	if (cq->channel)
 		cq->channel->refcnt--;
-	free(cq);
+	{
+		struct sr_cq *c = (struct sr_cq *)cq;
+
+		if (c->ring)
+			munmap(c->ring, c->ring_bytes);
+		pthread_spin_destroy(&c->lock);
+		free(c);
+	}
 	return 0;
 }
 
@@ -180,8 +270,69 @@ const struct sr_field sr_wc_fields[] = {
 };
 const size_t sr_wc_nfields = SR_COUNT(sr_wc_fields);
 
+/* Up to `num` completions from the ring (the CQ's lock held). */
+static int ring_poll(struct sr_cq *c, int num, struct ibv_wc *wc)
+{
+	uint32_t cons = c->ring[RING_CONS];
+	uint32_t prod = __atomic_load_n(&c->ring[RING_PROD], __ATOMIC_ACQUIRE);
+	int k = 0;
+
+	for (; k < num && cons != prod; k++, cons++) {
+		const unsigned char *e = (const unsigned char *)c->ring + RING_HEADER + (size_t)(cons & c->mask) * RING_ENTRY;
+		uint32_t u[10];
+		uint16_t h[2];
+
+		memcpy(u, e + 8, sizeof(u));
+		memcpy(h, e + 40, sizeof(h));
+		memset(&wc[k], 0, sizeof(wc[k]));
+		memcpy(&wc[k].wr_id, e, 8);
+		wc[k].status = (enum ibv_wc_status)u[0];
+		wc[k].opcode = (enum ibv_wc_opcode)u[1];
+		wc[k].vendor_err = u[2];
+		wc[k].byte_len = u[3];
+		wc[k].qp_num = u[5];
+		wc[k].src_qp = u[6];
+		wc[k].wc_flags = u[7];
+		/* Immediate data is in network byte order in the struct; an invalidated rkey is not. */
+		if (u[7] & IBV_WC_WITH_INV)
+			wc[k].invalidated_rkey = u[4];
+		else
+			wc[k].imm_data = htobe32(u[4]);
+		wc[k].pkey_index = h[0];
+		wc[k].slid = h[1];
+		wc[k].sl = e[44];
+		wc[k].dlid_path_bits = e[45];
+	}
+	if (k)
+		__atomic_store_n(&c->ring[RING_CONS], cons, __ATOMIC_RELEASE);
+	return k;
+}
+
+static int request_poll(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc);
+
 /* Returns how many completions it wrote, or a negative value on error (as a provider's poll_cq). */
 static int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
+{
+	struct sr_cq *c = (struct sr_cq *)cq;
+	int k;
+
+	if (!c->ring)
+		return request_poll(cq, num_entries, wc);
+	if (num_entries <= 0)
+		return 0;
+	pthread_spin_lock(&c->lock);
+	k = ring_poll(c, num_entries, wc);
+	if (k == 0 && __atomic_load_n(&c->ring[RING_BACKLOG], __ATOMIC_ACQUIRE)) {
+		/* The daemon moves more into the ring (its answer has none), or says why it cannot. */
+		k = request_poll(cq, num_entries, wc);
+		if (k >= 0)
+			k = ring_poll(c, num_entries, wc);
+	}
+	pthread_spin_unlock(&c->lock);
+	return k;
+}
+
+static int request_poll(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 {
 	struct sr_req *r = sr_req_tls();
 	struct sr_ans *a = sr_ans_tls();

@@ -25,7 +25,6 @@ import {
   ibv_create_qp,
   ibv_dereg_mr,
   ibv_destroy_comp_channel,
-  ibv_destroy_cq,
   ibv_destroy_qp,
   ibv_get_cq_event,
   ibv_modify_qp,
@@ -49,7 +48,8 @@ import type {
   ibv_wc,
   In,
 } from '../verbs/types.js';
-import { type Client, deregClientMr } from './client.js';
+import { type Client, type ClientCq, deregClientMr, destroyClientCq } from './client.js';
+import { CQ_RING_MAX_ENTRIES, CqRing, cqRingBytes, validRingEntries } from './cq-ring.js';
 import { preloadAddon } from './native.js';
 import { PreloadOp, uintField } from './protocol.js';
 
@@ -218,6 +218,21 @@ async function forwardEvents(c: Client, h: number): Promise<void> {
   }
 }
 
+/**
+ * Keeps a ring's CQ armed and moves its completions into the ring as each event comes (arm,
+ * then drain, so that none added in between is missed), until the CQ's channel goes.
+ */
+async function fillRing(q: ClientCq): Promise<void> {
+  const { ring, ch } = q.ring!;
+  for (;;) {
+    if (ibv_req_notify_cq(q.cq, 0) !== 0) return;
+    ring.drain(q.cq);
+    const r = await ibv_get_cq_event(ch);
+    if (r.ret !== 0 || !r.cq) return;
+    ibv_ack_cq_events(r.cq, 1);
+  }
+}
+
 const lastErr = (): number => softrdmaLastError().errno || EINVAL;
 
 /** Answers ops REG_MR .. POST_RECV; null for other ops. */
@@ -326,24 +341,42 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const chh = uintField(m, 'channel') ?? 0;
       const channel = chh ? c.channels.get(chh) : undefined;
       const user = u64Field(m, 'user');
+      const ringEntries = uintField(m, 'ring_entries', CQ_RING_MAX_ENTRIES);
+      // A ring's memfd travels on the fd channel ahead of this request: take it whatever else is wrong.
+      let ringAb: ArrayBuffer | null = null;
+      if (m.has('ring_entries')) {
+        const fd = addon && c.fdChannel >= 0 ? addon.recvFd(c.fdChannel) : -1;
+        if (fd < 0) return { errno: EBADF };
+        ringAb = ringEntries !== null && validRingEntries(ringEntries) && !chh ? addon!.mapShared(fd, cqRingBytes(ringEntries)) : null;
+        addon!.close(fd);
+        if (!ringAb) return { errno: EINVAL };
+      }
       if (!ctx || cqe === null || user === null || (chh && !channel)) return { errno: EINVAL };
-      const cq = ibv_create_cq(ctx, cqe, null, channel?.ch ?? null, uintField(m, 'comp_vector') ?? 0);
-      if (!cq) return { errno: lastErr() };
+      // A ring's CQ has the daemon's own channel, armed by the daemon (cq-ring.ts).
+      const ringCh = ringAb ? ibv_create_comp_channel(ctx) : null;
+      if (ringAb && !ringCh) return { errno: lastErr() };
+      const cq = ibv_create_cq(ctx, cqe, null, ringCh ?? channel?.ch ?? null, uintField(m, 'comp_vector') ?? 0);
+      if (!cq) {
+        if (ringCh) ibv_destroy_comp_channel(ringCh);
+        return { errno: lastErr() };
+      }
       const h = c.handle();
-      c.cqs.set(h, { cq, ctx: ch, channel: chh, user });
+      const q: ClientCq = { cq, ctx: ch, channel: chh, user };
+      if (ringAb && ringCh) {
+        q.ring = { ring: new CqRing(ringAb, ringEntries!), ch: ringCh };
+        void fillRing(q);
+      }
+      c.cqs.set(h, q);
       return {
         errno: 0,
-        fields: [
-          ['cq', h],
-          ['cqe', cq.cqe],
-        ],
+        fields: [['cq', h], ['cqe', cq.cqe], ...(q.ring ? ([['ring', 1]] as Fields) : [])],
       };
     }
     case PreloadOp.DESTROY_CQ: {
       const h = uintField(m, 'cq') ?? 0;
       const cq = c.cqs.get(h);
       if (!cq) return { errno: EINVAL };
-      if (ibv_destroy_cq(cq.cq) !== 0) return { errno: lastErr() };
+      if (destroyClientCq(cq) !== 0) return { errno: lastErr() };
       c.cqs.delete(h);
       return { errno: 0 };
     }
@@ -356,10 +389,18 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
     case PreloadOp.REQ_NOTIFY_CQ: {
       const cq = c.cqs.get(uintField(m, 'cq') ?? 0);
       if (!cq) return { errno: EINVAL };
+      // A ring's CQ has no channel of the program's: an arm has nothing to raise (the daemon's
+      // own arm keeps the ring filled).
+      if (cq.ring) return { errno: 0 };
       return ibv_req_notify_cq(cq.cq, uintField(m, 'solicited_only', 1) ?? 0) === 0 ? { errno: 0 } : { errno: lastErr() };
     }
     case PreloadOp.POLL_CQ: {
       const cq = c.cqs.get(uintField(m, 'cq') ?? 0);
+      if (cq?.ring) {
+        // The program found its ring empty with completions left in the CQ: move more.
+        const r = cq.ring.ring.drain(cq.cq);
+        return r < 0 ? { errno: -r } : { errno: 0, fields: [['count', 0]] };
+      }
       const n = uintField(m, 'n', 128);
       if (!cq || !n) return { errno: EINVAL };
       const wc = Array.from({ length: n }, newWc);

@@ -19,6 +19,7 @@ import {
 } from '../verbs/ibverbs.js';
 import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq } from '../verbs/types.js';
 import { ClientCm } from './cm.js';
+import type { CqRing } from './cq-ring.js';
 import { preloadAddon } from './native.js';
 
 const log = logger('daemon');
@@ -66,6 +67,16 @@ export interface ClientCq {
   channel: number;
   /** The program's `struct ibv_cq *`, written to the channel for each completion event. */
   user: bigint;
+  /** The completion ring (cq-ring.ts) and the daemon's own channel that keeps it filled. */
+  ring?: { ring: CqRing; ch: ibv_comp_channel };
+}
+
+/** Destroys a program's CQ, and its ring's channel; 0 or the verbs face's errno. */
+export function destroyClientCq(q: ClientCq): number {
+  const r = ibv_destroy_cq(q.cq);
+  if (r !== 0) return r;
+  if (q.ring) ibv_destroy_comp_channel(q.ring.ch);
+  return 0;
 }
 
 export class Client {
@@ -110,7 +121,7 @@ export class Client {
     for (const [h, { qp, pd }] of this.qps) if (mine(pdCtx(pd))) ibv_destroy_qp(qp) === 0 ? this.qps.delete(h) : why('qp', h);
     for (const [h, { ah, pd }] of this.ahs) if (mine(pdCtx(pd))) destroyAh(ah) === 0 ? this.ahs.delete(h) : why('ah', h);
     for (const [h, { srq, pd }] of this.srqs) if (mine(pdCtx(pd))) ibv_destroy_srq(srq) === 0 ? this.srqs.delete(h) : why('srq', h);
-    for (const [h, { cq, ctx: x }] of this.cqs) if (mine(x)) ibv_destroy_cq(cq) === 0 ? this.cqs.delete(h) : why('cq', h);
+    for (const [h, q] of this.cqs) if (mine(q.ctx)) destroyClientCq(q) === 0 ? this.cqs.delete(h) : why('cq', h);
     const addon = preloadAddon();
     for (const [h, c] of this.channels) {
       if (!mine(c.ctx)) continue;

@@ -260,7 +260,13 @@ function listening(port: number): boolean {
  * A server and a client of one program under `softrdma exec` (the client given 127.0.0.1); both
  * must exit 0, and `check` passes on the client's output (and the server's, with `both`).
  */
-async function pair(args: string[], port: number, both: boolean, check: (out: string) => void): Promise<void> {
+async function pair(
+  args: string[],
+  port: number,
+  both: boolean,
+  check: (out: string) => void,
+  daemonCheck?: (d: PreloadDaemon) => void,
+): Promise<void> {
   await withDaemon(async (d) => {
     const server = startUnder(d.path, args);
     // The server listens once it has its QP; the client must not connect before.
@@ -272,18 +278,25 @@ async function pair(args: string[], port: number, both: boolean, check: (out: st
     assert.equal(client.code, 0, `client: ${client.err}${client.out}`);
     assert.equal(s.code, 0, `server: ${s.err}${s.out}`);
     for (const r of both ? [client, s] : [client]) check(r.out);
+    daemonCheck?.(d);
   });
 }
 
-async function pingpong(prog: string, extra: string[], port: number): Promise<void> {
-  await pair([prog, '-d', 'softroce0', '-g', '0', '-p', String(port), '-n', '50', '-c', ...extra], port, true, (out) => {
-    assert.match(out, /remote address: .*GID ::ffff:127\.0\.0\.1/);
-    // -c: the server checks what it received (the client's pattern over its own 0x7b fill) and
-    // prints a line per page that differs, without failing.
-    assert.doesNotMatch(out, /invalid data/);
-    assert.match(out, /^\d+ bytes in [\d.]+ seconds/m);
-    assert.match(out, /^50 iters in/m);
-  });
+async function pingpong(prog: string, extra: string[], port: number, daemonCheck?: (d: PreloadDaemon) => void): Promise<void> {
+  await pair(
+    [prog, '-d', 'softroce0', '-g', '0', '-p', String(port), '-n', '50', '-c', ...extra],
+    port,
+    true,
+    (out) => {
+      assert.match(out, /remote address: .*GID ::ffff:127\.0\.0\.1/);
+      // -c: the server checks what it received (the client's pattern over its own 0x7b fill) and
+      // prints a line per page that differs, without failing.
+      assert.doesNotMatch(out, /invalid data/);
+      assert.match(out, /^\d+ bytes in [\d.]+ seconds/m);
+      assert.match(out, /^50 iters in/m);
+    },
+    daemonCheck,
+  );
 }
 
 /** perftest's result row, on the client (a read test's server prints none): message size, iterations, then figures. */
@@ -307,12 +320,16 @@ for (const [prog, port] of [
   test(`perftest ${prog} between two softrdma exec processes`, { skip: missingMem(prog) ?? false }, () => perftest(prog, port));
 }
 
-test('ibv_rc_pingpong between two softrdma exec processes (checked data)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () =>
-  pingpong('ibv_rc_pingpong', [], 18601),
+// Without a channel each CQ has a completion ring: every poll of the 100 completions of each side
+// read the ring, and none was a request. With one (-e), polls are requests.
+test(
+  'ibv_rc_pingpong between two softrdma exec processes (checked data), polling the completion rings',
+  { skip: missingMem('ibv_rc_pingpong') ?? false },
+  () => pingpong('ibv_rc_pingpong', [], 18601, (d) => assert.equal(d.served(PreloadOp.POLL_CQ), 0, 'a poll of a ring CQ was a request')),
 );
 
 test('ibv_rc_pingpong with a completion channel (-e)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () =>
-  pingpong('ibv_rc_pingpong', ['-e'], 18602),
+  pingpong('ibv_rc_pingpong', ['-e'], 18602, (d) => assert.ok(d.served(PreloadOp.POLL_CQ) >= 100, `${d.served(PreloadOp.POLL_CQ)} polls`)),
 );
 
 test('ibv_uc_pingpong between two softrdma exec processes', { skip: missingMem('ibv_uc_pingpong') ?? false }, () =>
