@@ -109,6 +109,8 @@ static uint32_t *ring_map(uint32_t n, size_t *bytes, int *fd)
 	p = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
 	if (p == MAP_FAILED)
 		goto fail;
+	/* The pages are the program's (its memory, its cgroup), not the daemon's first write's. */
+	memset(p, 0, *bytes);
 	return p;
 fail:
 	close(*fd);

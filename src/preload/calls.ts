@@ -67,6 +67,11 @@ export type Answer = { errno: number; fields?: Fields; passFd?: number };
 const INLINE_BYTES = 1024;
 /** Work requests in one post request. */
 const MAX_WRS = 1024;
+/**
+ * Completion-ring memory one client may have the daemon map (each ring is at most 4 MiB): a
+ * program cannot fill the daemon's address space, or its count of mappings, with rings.
+ */
+export const MAX_CLIENT_RING_BYTES = 64 << 20;
 
 /** An unsigned 64-bit decimal field; null when missing or out of range. */
 export function u64Field(m: Map<string, string>, key: string): bigint | null {
@@ -347,9 +352,13 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       if (m.has('ring_entries')) {
         const fd = addon && c.fdChannel >= 0 ? addon.recvFd(c.fdChannel) : -1;
         if (fd < 0) return { errno: EBADF };
-        ringAb = ringEntries !== null && validRingEntries(ringEntries) && !chh ? addon!.mapShared(fd, cqRingBytes(ringEntries)) : null;
+        if (ringEntries === null || !validRingEntries(ringEntries) || chh) {
+          addon!.close(fd);
+          return { errno: EINVAL };
+        }
+        // Past the client's bound on ring memory the CQ is made without a ring (polled by request).
+        if (c.ringBytes + cqRingBytes(ringEntries) <= MAX_CLIENT_RING_BYTES) ringAb = addon!.mapShared(fd, cqRingBytes(ringEntries));
         addon!.close(fd);
-        if (!ringAb) return { errno: EINVAL };
       }
       if (!ctx || cqe === null || user === null || (chh && !channel)) return { errno: EINVAL };
       // A ring's CQ has the daemon's own channel, armed by the daemon (cq-ring.ts).
@@ -364,6 +373,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const q: ClientCq = { cq, ctx: ch, channel: chh, user };
       if (ringAb && ringCh) {
         q.ring = { ring: new CqRing(ringAb, ringEntries!), ch: ringCh };
+        c.ringBytes += ringAb.byteLength;
         void fillRing(q);
       }
       c.cqs.set(h, q);
@@ -376,7 +386,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const h = uintField(m, 'cq') ?? 0;
       const cq = c.cqs.get(h);
       if (!cq) return { errno: EINVAL };
-      if (destroyClientCq(cq) !== 0) return { errno: lastErr() };
+      if (destroyClientCq(c, cq) !== 0) return { errno: lastErr() };
       c.cqs.delete(h);
       return { errno: 0 };
     }
