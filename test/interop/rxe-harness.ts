@@ -68,8 +68,9 @@ export async function hostClient(
   args: string[],
   env: NodeJS.ProcessEnv,
   ms: number,
-): Promise<{ rc: number; lines: string[] }> {
+): Promise<{ rc: number; lines: string[]; earlier: { rc: number; lines: string[] }[] }> {
   const until = Date.now() + ms;
+  const earlier: { rc: number; lines: string[] }[] = [];
   for (;;) {
     const r = await host(dir, args, Math.max(5_000, until - Date.now()), env);
     if (
@@ -77,7 +78,8 @@ export async function hostClient(
       !r.lines.some((l) => /Couldn't connect|ECONNREFUSED|refused|REJECTED|Unexpected CM event bl blka 8/.test(l)) ||
       Date.now() > until - 5_000
     )
-      return r;
+      return { ...r, earlier };
+    earlier.push(r);
     await sleep(500);
   }
 }
