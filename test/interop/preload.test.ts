@@ -596,3 +596,80 @@ test(
     });
   },
 );
+
+/**
+ * The perftest `-R` forms cases Z and W leave out, under `softrdma exec` against Linux rxe
+ * (rdma_cm over RoCE, softroce0), both roles:
+ *
+ *   QA–QE. guest `ib_write_bw`, `ib_read_bw`, `ib_write_lat`, `ib_read_lat`, `ib_send_lat` `-R`
+ *          servers ← `softrdma exec` clients
+ *   QF–QJ. `softrdma exec -- ib_read_bw`, `ib_send_bw`, `ib_write_lat`, `ib_read_lat`,
+ *          `ib_send_lat` `-R` servers ← guest clients
+ */
+test(
+  'interop Q: perftest -R under softrdma exec ↔ Linux rxe, the remaining forms in both roles (write/read bw, write/read/send lat; read/send bw, write/read/send lat)',
+  long,
+  async () => {
+    if ('skip' in h) return;
+    assert.ok(existsSync(cli), `${cli} missing: npx tsc -p .`);
+    await retryOnce('Q', async () => {
+      const pcap = pcapDir('Q');
+      const cm = { SOFTRDMA_DEVICE: 'softroce0' };
+      const R = (prog: string, port: number) => [prog, '-R', '-n', '200', '-p', String(port)];
+      const toGuest: [string, string, number][] = [
+        ['QA', 'ib_write_bw', 18960],
+        ['QB', 'ib_read_bw', 18961],
+        ['QC', 'ib_write_lat', 18962],
+        ['QD', 'ib_read_lat', 18963],
+        ['QE', 'ib_send_lat', 18964],
+      ];
+      const fromGuest: [string, string, number][] = [
+        ['QF', 'ib_read_bw', 18965],
+        ['QG', 'ib_send_bw', 18966],
+        ['QH', 'ib_write_lat', 18967],
+        ['QI', 'ib_read_lat', 18968],
+        ['QJ', 'ib_send_lat', 18969],
+      ];
+      const { res, guestLines } = await execSession(
+        {
+          wire: 'rxe',
+          pcap,
+          limitS: 900,
+          script: [
+            ...toGuest.map(([tag, prog, port]) => `server ${tag} ${R(prog, port).join(' ')}`),
+            ...fromGuest.map(([tag, prog, port]) => `sleep 3; client ${tag} ${R(prog, port).join(' ')} ${HOST_IP}`),
+          ],
+        },
+        async ({ exec, started, res }) => {
+          for (const [tag, prog, port] of toGuest) {
+            await started(tag);
+            await sleep(3000); // perftest's rdma_cm listen in the emulated guest
+            res[tag] = await hostClient(h.dir, exec([...R(prog, port), GUEST_IP]), cm, 150_000);
+          }
+          for (const [tag, prog, port] of fromGuest) res[tag] = await host(h.dir, exec(R(prog, port)), 180_000, cm);
+        },
+      );
+      const bw = /^\s*65536\s+200\s+[\d.]+\s+[\d.]+/m;
+      const lat = /^\s*2\s+200\s+[\d.]+/m;
+      // A read test's server prints no result row: its connection and exit status are its part.
+      const served = /remote address:/;
+      const checks: Record<string, { host: RegExp; guest: RegExp }> = {
+        QA: { host: bw, guest: bw },
+        QB: { host: bw, guest: served },
+        QC: { host: lat, guest: lat },
+        QD: { host: lat, guest: served },
+        QE: { host: lat, guest: lat },
+        QF: { host: served, guest: bw },
+        QG: { host: bw, guest: bw },
+        QH: { host: lat, guest: lat },
+        QI: { host: served, guest: lat },
+        QJ: { host: lat, guest: lat },
+      };
+      const failures = judge(checks, res, guestLines);
+      const w = wireCheckRoce(pcap);
+      for (const l of w.summary) console.log(`[tshark] ${l}`);
+      failures.push(...w.failures.map((f) => `Q: ${f}`));
+      assert.deepEqual(failures, [], `Q: ${failures.join('; ')}`);
+    });
+  },
+);
