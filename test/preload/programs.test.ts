@@ -20,6 +20,8 @@ import { preloadLibraryPath } from '../../src/cli/daemon.js';
 import { gidText } from '../../src/cli/pingpong.js';
 import { PreloadDaemon } from '../../src/preload/daemon.js';
 import { preloadAddon } from '../../src/preload/native.js';
+import { MAX_CLIENT_RING_BYTES } from '../../src/preload/calls.js';
+import { CQ_RING_MAX_ENTRIES, cqRingBytes } from '../../src/preload/cq-ring.js';
 import { PreloadOp } from '../../src/preload/protocol.js';
 import { ibv_transport_type } from '../../src/verbs/constants.js';
 import { ip, nsSkipReason } from '../helpers/netns.js';
@@ -671,28 +673,29 @@ test("ibv_asyncwatch under the library: an address added to the host gives IBV_E
 // program's own object (its pointer): a verbs program of the test's own (fixtures/async_events.c,
 // built here with the system's C compiler against libibverbs' headers) provokes an S-RQ limit, an
 // S-RQ QP's last WQE and a CQ overrun by flushes, and reads each event after poll() on the fd.
-const fixture = fileURLToPath(new URL('../../../test/preload/fixtures/async_events.c', import.meta.url));
+/** A C program of the tests' own (test/preload/fixtures/NAME.c). */
+const fixture = (name: string) => fileURLToPath(new URL(`../../../test/preload/fixtures/${name}.c`, import.meta.url));
 
-/** Builds the fixture; its path, or why it cannot be built here. */
-function buildAsyncEvents(): { exe: string } | { skip: string } {
+/** Builds a fixture with the system's C compiler; its path, or why it cannot be built here. */
+function buildFixture(name: string): { exe: string } | { skip: string } {
   const m = missingMem();
   if (m) return { skip: m };
   if (spawnSync('sh', ['-c', 'command -v cc']).status !== 0) return { skip: 'no C compiler (cc) to build the test program' };
-  const exe = join(mkdtempSync(join(tmpdir(), 'softrdma-async-')), 'async_events');
-  const r = spawnSync('cc', ['-O1', '-Wall', '-o', exe, fixture, '-libverbs'], { encoding: 'utf8' });
+  const exe = join(mkdtempSync(join(tmpdir(), 'softrdma-fixture-')), name);
+  const r = spawnSync('cc', ['-O1', '-Wall', '-o', exe, fixture(name), '-libverbs'], { encoding: 'utf8' });
   if (r.status !== 0) {
     // Only a missing libibverbs-dev is a reason to skip; any other build error is the test's failure.
     if (/infiniband\/verbs\.h|-libverbs|cannot find -libverbs/.test(r.stderr))
       return { skip: `libibverbs-dev is not installed: ${r.stderr.trim().split('\n')[0]}` };
-    throw new Error(`cc ${fixture}: ${r.stderr}`);
+    throw new Error(`cc ${fixture(name)}: ${r.stderr}`);
   }
   return { exe };
 }
 
 test('a verbs program reads IBV_EVENT_SRQ_LIMIT_REACHED, IBV_EVENT_QP_LAST_WQE_REACHED and IBV_EVENT_CQ_ERR from async_fd, each naming its own object', {
-  skip: existsSync(fixture) ? (missingMem() ?? false) : `${fixture} is missing`,
+  skip: missingMem() ?? false,
 }, async (t) => {
-  const built = buildAsyncEvents();
+  const built = buildFixture('async_events');
   if ('skip' in built) {
     t.skip(built.skip);
     return;
@@ -706,5 +709,26 @@ test('a verbs program reads IBV_EVENT_SRQ_LIMIT_REACHED, IBV_EVENT_QP_LAST_WQE_R
     assert.match(r.out, /^event last WQE reached \(16\) on QP B$/m);
     assert.match(r.out, /^event CQ error \(0\) on the small CQ$/m);
     assert.match(r.out, /^all events seen$/m);
+  });
+});
+
+// The daemon maps at most MAX_CLIENT_RING_BYTES of completion rings per client: of 20 CQs of
+// 65,535 entries (4 MiB of ring each), the first 15 get one and the rest are polled by request.
+test('completion rings are bounded per client: past 64 MiB of rings a CQ is polled by request', {
+  skip: missingMem() ?? false,
+}, async (t) => {
+  const built = buildFixture('many_cqs');
+  if ('skip' in built) {
+    t.skip(built.skip);
+    return;
+  }
+  await withDaemon(async (d) => {
+    const p = startPreloaded(d.path, [built.exe, 'softroce0', '20']);
+    const r = await within(p.done, 60_000, 'many_cqs', [p]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /^20 CQs polled$/m);
+    const withRing = Math.floor(MAX_CLIENT_RING_BYTES / cqRingBytes(CQ_RING_MAX_ENTRIES));
+    assert.equal(withRing, 15);
+    assert.equal(d.served(PreloadOp.POLL_CQ), 20 - withRing, 'one request per CQ past the bound, none for the ring CQs');
   });
 });
