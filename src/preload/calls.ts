@@ -357,7 +357,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
           return { errno: EINVAL };
         }
         // Past the client's bound on ring memory the CQ is made without a ring (polled by request).
-        if (c.ringBytes + cqRingBytes(ringEntries) <= MAX_CLIENT_RING_BYTES) ringAb = addon!.mapShared(fd, cqRingBytes(ringEntries));
+        if (c.ringBytes() + cqRingBytes(ringEntries) <= MAX_CLIENT_RING_BYTES) ringAb = addon!.mapShared(fd, cqRingBytes(ringEntries));
         addon!.close(fd);
       }
       if (!ctx || cqe === null || user === null || (chh && !channel)) return { errno: EINVAL };
@@ -373,7 +373,6 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const q: ClientCq = { cq, ctx: ch, channel: chh, user };
       if (ringAb && ringCh) {
         q.ring = { ring: new CqRing(ringAb, ringEntries!), ch: ringCh };
-        c.ringBytes += ringAb.byteLength;
         void fillRing(q);
       }
       c.cqs.set(h, q);
@@ -386,7 +385,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const h = uintField(m, 'cq') ?? 0;
       const cq = c.cqs.get(h);
       if (!cq) return { errno: EINVAL };
-      if (destroyClientCq(c, cq) !== 0) return { errno: lastErr() };
+      if (destroyClientCq(cq) !== 0) return { errno: lastErr() };
       c.cqs.delete(h);
       return { errno: 0 };
     }

@@ -72,13 +72,10 @@ export interface ClientCq {
 }
 
 /** Destroys a program's CQ, and its ring's channel; 0 or the verbs face's errno. */
-export function destroyClientCq(c: Client, q: ClientCq): number {
+export function destroyClientCq(q: ClientCq): number {
   const r = ibv_destroy_cq(q.cq);
   if (r !== 0) return r;
-  if (q.ring) {
-    ibv_destroy_comp_channel(q.ring.ch);
-    c.ringBytes -= cqRingBytes(q.ring.ring.entries);
-  }
+  if (q.ring) ibv_destroy_comp_channel(q.ring.ch);
   return 0;
 }
 
@@ -94,8 +91,12 @@ export class Client {
   readonly srqs = new Map<number, { srq: ibv_srq; pd: number; user: bigint }>();
   /** Each context's asynchronous events (async.ts), by context handle. */
   readonly asyncs = new Map<number, ClientAsync>();
-  /** Octets of completion rings mapped for this client (cq-ring.ts), within `MAX_CLIENT_RING_BYTES`. */
-  ringBytes = 0;
+  /** Octets of completion rings mapped for this client (cq-ring.ts). */
+  ringBytes(): number {
+    let n = 0;
+    for (const q of this.cqs.values()) if (q.ring) n += cqRingBytes(q.ring.ring.entries);
+    return n;
+  }
   /** The daemon's end of the socket the program passes fds on (memory registration), or -1. */
   fdChannel = -1;
   /** Per PD handle: the bytes inline sends are copied from, and their region. */
@@ -126,7 +127,7 @@ export class Client {
     for (const [h, { qp, pd }] of this.qps) if (mine(pdCtx(pd))) ibv_destroy_qp(qp) === 0 ? this.qps.delete(h) : why('qp', h);
     for (const [h, { ah, pd }] of this.ahs) if (mine(pdCtx(pd))) destroyAh(ah) === 0 ? this.ahs.delete(h) : why('ah', h);
     for (const [h, { srq, pd }] of this.srqs) if (mine(pdCtx(pd))) ibv_destroy_srq(srq) === 0 ? this.srqs.delete(h) : why('srq', h);
-    for (const [h, q] of this.cqs) if (mine(q.ctx)) destroyClientCq(this, q) === 0 ? this.cqs.delete(h) : why('cq', h);
+    for (const [h, q] of this.cqs) if (mine(q.ctx)) destroyClientCq(q) === 0 ? this.cqs.delete(h) : why('cq', h);
     const addon = preloadAddon();
     for (const [h, c] of this.channels) {
       if (!mine(c.ctx)) continue;

@@ -692,43 +692,53 @@ function buildFixture(name: string): { exe: string } | { skip: string } {
   return { exe };
 }
 
-test('a verbs program reads IBV_EVENT_SRQ_LIMIT_REACHED, IBV_EVENT_QP_LAST_WQE_REACHED and IBV_EVENT_CQ_ERR from async_fd, each naming its own object', {
-  skip: missingMem() ?? false,
-}, async (t) => {
-  const built = buildFixture('async_events');
+/** Builds fixture `name`, runs it under the library against a fresh daemon with `args`, then `check`s its output and the daemon. */
+async function runFixture(
+  t: { skip: (why: string) => void },
+  name: string,
+  args: string[],
+  check: (out: string, d: PreloadDaemon) => void,
+): Promise<void> {
+  const built = buildFixture(name);
   if ('skip' in built) {
     t.skip(built.skip);
     return;
   }
   await withDaemon(async (d) => {
-    const p = startPreloaded(d.path, [built.exe, 'softroce0', '0']);
-    const r = await within(p.done, 60_000, 'async_events', [p]);
+    const p = startPreloaded(d.path, [built.exe, ...args]);
+    const r = await within(p.done, 60_000, name, [p]);
     assert.equal(r.code, 0, r.out);
-    assert.match(r.out, /^3 messages sent and received through the S-RQ$/m);
-    assert.match(r.out, /^event SRQ limit reached \(15\) on the S-RQ$/m);
-    assert.match(r.out, /^event last WQE reached \(16\) on QP B$/m);
-    assert.match(r.out, /^event CQ error \(0\) on the small CQ$/m);
-    assert.match(r.out, /^all events seen$/m);
+    check(r.out, d);
   });
-});
+}
+
+test(
+  'a verbs program reads IBV_EVENT_SRQ_LIMIT_REACHED, IBV_EVENT_QP_LAST_WQE_REACHED and IBV_EVENT_CQ_ERR from async_fd, each naming its own object',
+  {
+    skip: missingMem() ?? false,
+  },
+  (t) =>
+    runFixture(t, 'async_events', ['softroce0', '0'], (out) => {
+      assert.match(out, /^3 messages sent and received through the S-RQ$/m);
+      assert.match(out, /^event SRQ limit reached \(15\) on the S-RQ$/m);
+      assert.match(out, /^event last WQE reached \(16\) on QP B$/m);
+      assert.match(out, /^event CQ error \(0\) on the small CQ$/m);
+      assert.match(out, /^all events seen$/m);
+    }),
+);
 
 // The daemon maps at most MAX_CLIENT_RING_BYTES of completion rings per client: of 20 CQs of
 // 65,535 entries (4 MiB of ring each), the first 15 get one and the rest are polled by request.
-test('completion rings are bounded per client: past 64 MiB of rings a CQ is polled by request', {
-  skip: missingMem() ?? false,
-}, async (t) => {
-  const built = buildFixture('many_cqs');
-  if ('skip' in built) {
-    t.skip(built.skip);
-    return;
-  }
-  await withDaemon(async (d) => {
-    const p = startPreloaded(d.path, [built.exe, 'softroce0', '20']);
-    const r = await within(p.done, 60_000, 'many_cqs', [p]);
-    assert.equal(r.code, 0, r.out);
-    assert.match(r.out, /^20 CQs polled$/m);
-    const withRing = Math.floor(MAX_CLIENT_RING_BYTES / cqRingBytes(CQ_RING_MAX_ENTRIES));
-    assert.equal(withRing, 15);
-    assert.equal(d.served(PreloadOp.POLL_CQ), 20 - withRing, 'one request per CQ past the bound, none for the ring CQs');
-  });
-});
+test(
+  'completion rings are bounded per client: past 64 MiB of rings a CQ is polled by request',
+  {
+    skip: missingMem() ?? false,
+  },
+  (t) =>
+    runFixture(t, 'many_cqs', ['softroce0', '20'], (out, d) => {
+      assert.match(out, /^20 CQs polled$/m);
+      const withRing = Math.floor(MAX_CLIENT_RING_BYTES / cqRingBytes(CQ_RING_MAX_ENTRIES));
+      assert.equal(withRing, 15);
+      assert.equal(d.served(PreloadOp.POLL_CQ), 20 - withRing, 'one request per CQ past the bound, none for the ring CQs');
+    }),
+);
