@@ -143,6 +143,22 @@ static int read_all(int fd, void *p, size_t n, int *fd_out)
 	return 0;
 }
 
+/* Writes one request frame; the header and payload go in one write. */
+static int send_frame(enum sr_op op, const struct sr_req *req)
+{
+	uint32_t h[3];
+	size_t plen = req ? req->len : 0;
+	char frame[12 + sizeof(req->buf)];
+
+	h[0] = (uint32_t)(8 + plen);
+	h[1] = (uint32_t)op;
+	h[2] = ++conn_seq;
+	memcpy(frame, h, 12);
+	if (plen)
+		memcpy(frame + 12, req->buf, plen);
+	return write_all(conn_fd, frame, 12 + plen, -1);
+}
+
 static int exchange(enum sr_op op, const struct sr_req *req, struct sr_ans *ans, int send_fd)
 {
 	/*
@@ -159,28 +175,16 @@ static int exchange(enum sr_op op, const struct sr_req *req, struct sr_ans *ans,
 		if (e)
 			return e;
 	}
-	uint32_t h[3], rh[3];
-	size_t plen = req ? req->len : 0;
+	uint32_t rh[3];
 	int e;
 
-	h[0] = (uint32_t)(8 + plen);
-	h[1] = (uint32_t)op;
-	h[2] = ++conn_seq;
-	/* The header and payload go in one write, so that a passed fd travels with its request. */
-	{
-		char frame[12 + sizeof(req->buf)];
-
-		memcpy(frame, h, 12);
-		if (plen)
-			memcpy(frame + 12, req->buf, plen);
-		e = write_all(conn_fd, frame, 12 + plen, -1);
-	}
+	e = send_frame(op, req);
 	if (e)
 		return e;
 	e = read_all(conn_fd, rh, 12, &ans->fd);
 	if (e)
 		return e;
-	if (rh[0] < 8 || rh[0] > SR_MAX_FRAME || rh[1] != h[2])
+	if (rh[0] < 8 || rh[0] > SR_MAX_FRAME || rh[1] != conn_seq)
 		return EPROTO;
 	ans->len = rh[0] - 8;
 	e = read_all(conn_fd, ans->buf, ans->len, &ans->fd);
@@ -261,6 +265,24 @@ int sr_call(enum sr_op op, const struct sr_req *req, struct sr_ans *ans, int sen
 	}
 	pthread_mutex_unlock(&conn_lock);
 	return e ? e : ans->err;
+}
+
+int sr_notify(enum sr_op op, const struct sr_req *req)
+{
+	int e;
+
+	pthread_mutex_lock(&conn_lock);
+	/* Only on the connection the objects it names were made on; a forked child has none. */
+	e = conn_fd >= 0 && conn_pid == getpid() ? send_frame(op, req) : ENOTCONN;
+	if (e && e != ENOTCONN) {
+		close(conn_fd);
+		conn_fd = -1;
+		if (chan_fd >= 0)
+			close(chan_fd);
+		chan_fd = -1;
+	}
+	pthread_mutex_unlock(&conn_lock);
+	return e;
 }
 
 const char *sr_get(const struct sr_ans *a, const char *key)

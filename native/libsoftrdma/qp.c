@@ -4,6 +4,12 @@
  * structs member by member (names as in <infiniband/verbs.h>, nested members with dots).
  * SGE addresses are the program's own; the daemon finds the region by its key. Inline data
  * travels in the request (the buffer is free when post_send returns).
+ *
+ * A QP has work-request rings (src/preload/qp-ring.ts has the layout and the rules): a memfd
+ * this library maps and passes at creation. A post the ring can take (the QP's last known state
+ * takes it, an opcode the ring takes, at most one SGE or inline bytes that fit, room in the
+ * queue) is written there, and the daemon is told with a doorbell it does not answer, only when
+ * it has not been told already. Any other post is one request, answered after the ring's WRs.
  */
 #define _GNU_SOURCE
 #include <endian.h>
@@ -11,8 +17,70 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "sr.h"
+
+/* The rings' layout (src/preload/qp-ring.ts). */
+#define QR_HEADER 128
+#define QR_SQ_FIELDS 128
+#define QR_RQ_SLOT 32
+#define QR_MAX_ENTRIES (1u << 14)
+#define QR_MAX_INLINE 1024u
+enum {
+	QR_SQ_PROD = 0,
+	QR_RQ_PROD = 1,
+	QR_DOORBELL = 2,
+	QR_SQ_RETIRED = 17,
+	QR_RQ_RETIRED = 19,
+	QR_STATE = 20,
+	QR_SQ_OPCODES = 21,
+	QR_SQ_CAP = 22,
+	QR_RQ_CAP = 23,
+};
+
+struct sr_qp {
+	struct ibv_qp qp; /* must stay first: the program holds a pointer to it */
+	uint32_t *ring;	  /* NULL: no rings, each post is a request */
+	size_t ring_bytes;
+	uint32_t sq_entries, rq_entries, inline_max;
+	/* WRs posted (by ring or by request) on each queue, modulo 2^32. */
+	uint32_t sq_posted, rq_posted;
+	/* Orders the ring's writes and the requests of one QP's posts. */
+	pthread_mutex_t lock;
+};
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 16;
+
+	while (p < QR_MAX_ENTRIES && p < n)
+		p <<= 1;
+	return p;
+}
+
+/* Maps a memfd of `bytes` for the rings; NULL when it cannot (the QP posts by request). */
+static uint32_t *rings_map(size_t bytes, int *fd)
+{
+	void *p;
+
+	*fd = memfd_create("softrdma-qp", MFD_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	if (ftruncate(*fd, (off_t)bytes) < 0)
+		goto fail;
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED)
+		goto fail;
+	/* The pages are the program's (its memory, its cgroup), not the daemon's first write's. */
+	memset(p, 0, bytes);
+	return p;
+fail:
+	close(*fd);
+	*fd = -1;
+	return NULL;
+}
 
 #define QA(f) SR_FIELD(struct ibv_qp_attr, f)
 static const struct sr_field qp_attr_fields[] = {
@@ -37,33 +105,69 @@ static const struct sr_field cap_fields[] = {
 
 struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
 {
-	struct sr_req *r = sr_req_tls();
+	struct sr_req *r;
 	struct sr_ans *a = sr_ans_tls();
+	struct sr_qp *q;
 	struct ibv_qp *qp;
-	int e;
+	int e, fd = -1;
 
 	/* Made first: the daemon names it (`user`) in the program's asynchronous events. */
-	qp = calloc(1, sizeof(*qp));
-	if (!qp) {
+	q = calloc(1, sizeof(*q));
+	if (!q) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	sr_put_u64(r, "pd", pd->handle);
-	sr_put_u64(r, "user", (uintptr_t)qp);
-	sr_put_u64(r, "srq", init->srq ? init->srq->handle : 0);
-	sr_put_u64(r, "send_cq", init->send_cq ? init->send_cq->handle : 0);
-	sr_put_u64(r, "recv_cq", init->recv_cq ? init->recv_cq->handle : 0);
-	sr_put_u64(r, "qp_type", init->qp_type);
-	sr_put_u64(r, "sq_sig_all", init->sq_sig_all ? 1 : 0);
-	sr_put_fields(r, &init->cap, cap_fields, SR_COUNT(cap_fields), "cap.");
-	e = sr_call(SR_CREATE_QP, r, a, -1);
+	qp = &q->qp;
+	if (init->qp_type == IBV_QPT_RC || init->qp_type == IBV_QPT_UC || init->qp_type == IBV_QPT_UD) {
+		uint32_t inl = init->cap.max_inline_data;
+
+		q->sq_entries = pow2_at_least(init->cap.max_send_wr);
+		q->rq_entries = init->srq ? 0 : pow2_at_least(init->cap.max_recv_wr);
+		q->inline_max = inl > QR_MAX_INLINE ? QR_MAX_INLINE : (inl + 63) & ~63u;
+		q->ring_bytes = QR_HEADER + (size_t)q->sq_entries * (QR_SQ_FIELDS + q->inline_max) + (size_t)q->rq_entries * QR_RQ_SLOT;
+		if (init->cap.max_send_wr <= QR_MAX_ENTRIES && init->cap.max_recv_wr <= QR_MAX_ENTRIES)
+			q->ring = rings_map(q->ring_bytes, &fd);
+	}
+	for (;;) {
+		r = sr_req_tls();
+		sr_put_u64(r, "pd", pd->handle);
+		sr_put_u64(r, "user", (uintptr_t)qp);
+		sr_put_u64(r, "srq", init->srq ? init->srq->handle : 0);
+		sr_put_u64(r, "send_cq", init->send_cq ? init->send_cq->handle : 0);
+		sr_put_u64(r, "recv_cq", init->recv_cq ? init->recv_cq->handle : 0);
+		sr_put_u64(r, "qp_type", init->qp_type);
+		sr_put_u64(r, "sq_sig_all", init->sq_sig_all ? 1 : 0);
+		sr_put_fields(r, &init->cap, cap_fields, SR_COUNT(cap_fields), "cap.");
+		if (q->ring) {
+			sr_put_u64(r, "ring_sq", q->sq_entries);
+			sr_put_u64(r, "ring_rq", q->rq_entries);
+			sr_put_u64(r, "ring_inline", q->inline_max);
+		}
+		e = sr_call(SR_CREATE_QP, r, a, q->ring ? fd : -1);
+		/* A daemon that cannot take the rings (no fd channel): the QP posts by request. */
+		if (e == EOPNOTSUPP && q->ring) {
+			munmap(q->ring, q->ring_bytes);
+			q->ring = NULL;
+			close(fd);
+			fd = -1;
+			continue;
+		}
+		break;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (q->ring && (e || !sr_get_u64(a, "ring", 0))) {
+		munmap(q->ring, q->ring_bytes);
+		q->ring = NULL;
+	}
 	if (e) {
-		free(qp);
+		free(q);
 		errno = e;
 		return NULL;
 	}
 	/* The caps the QP got, as libibverbs writes them back. */
 	sr_fill(&init->cap, cap_fields, SR_COUNT(cap_fields), a, sizeof(init->cap), "cap.");
+	pthread_mutex_init(&q->lock, NULL);
 	qp->context = pd->context;
 	qp->qp_context = init->qp_context;
 	qp->pd = pd;
@@ -136,7 +240,14 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 	e = sr_call(SR_DESTROY_QP, r, a, -1);
 	if (e)
 		return e;
-	free(qp);
+	{
+		struct sr_qp *q = (struct sr_qp *)qp;
+
+		if (q->ring)
+			munmap(q->ring, q->ring_bytes);
+		pthread_mutex_destroy(&q->lock);
+		free(q);
+	}
 	return 0;
 }
 
@@ -177,14 +288,121 @@ int sr_post_result(int e, const struct sr_ans *a, void *first, void **bad, size_
 	return e;
 }
 
+/* Tells the daemon the rings have WRs, unless a doorbell it has not answered is on its way. */
+static void ring_doorbell(struct sr_qp *q)
+{
+	struct sr_req *r;
+
+	if (__atomic_exchange_n(&q->ring[QR_DOORBELL], 1, __ATOMIC_SEQ_CST))
+		return;
+	r = sr_req_tls();
+	sr_put_u64(r, "qp", q->qp.handle);
+	sr_notify(SR_DOORBELL, r);
+}
+
+#define QR_SEND_FLAGS (IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_INLINE)
+
+/* Writes the list into the send ring if the ring can take all of it (1), else nothing (0). Lock held. */
+static int ring_post_send(struct sr_qp *q, struct ibv_send_wr *wr)
+{
+	uint32_t *h = q->ring;
+	uint32_t ops = h[QR_SQ_OPCODES], cap = h[QR_SQ_CAP], prod, n = 0;
+	size_t slot = QR_SQ_FIELDS + q->inline_max;
+
+	if (__atomic_load_n(&h[QR_STATE], __ATOMIC_ACQUIRE) != IBV_QPS_RTS + 1)
+		return 0;
+	for (struct ibv_send_wr *w = wr; w; w = w->next, n++) {
+		if ((unsigned)w->opcode >= 32 || !(ops & (1u << w->opcode)) || (w->send_flags & ~QR_SEND_FLAGS))
+			return 0;
+		if (w->send_flags & IBV_SEND_INLINE) {
+			size_t len = 0;
+
+			if (w->num_sge < 0)
+				return 0;
+			for (int j = 0; j < w->num_sge; j++)
+				len += w->sg_list[j].length;
+			if (len > q->inline_max)
+				return 0;
+		} else if (w->num_sge < 0 || w->num_sge > 1) {
+			return 0;
+		}
+		if (q->qp.qp_type == IBV_QPT_UD && !w->wr.ud.ah)
+			return 0;
+	}
+	if ((uint32_t)(q->sq_posted - __atomic_load_n(&h[QR_SQ_RETIRED], __ATOMIC_ACQUIRE)) + n > cap)
+		return 0;
+	prod = h[QR_SQ_PROD];
+	for (struct ibv_send_wr *w = wr; w; w = w->next, prod++) {
+		unsigned char *e = (unsigned char *)h + QR_HEADER + (size_t)(prod & (q->sq_entries - 1)) * slot;
+		uint32_t u[4] = { (uint32_t)w->opcode, (uint32_t)w->send_flags, be32toh(w->imm_data), 0 };
+
+		memset(e, 0, QR_SQ_FIELDS);
+		memcpy(e, &w->wr_id, 8);
+		if (w->send_flags & IBV_SEND_INLINE) {
+			uint32_t len = 0;
+
+			for (int j = 0; j < w->num_sge; j++) {
+				memcpy(e + QR_SQ_FIELDS + len, (void *)(uintptr_t)w->sg_list[j].addr, w->sg_list[j].length);
+				len += w->sg_list[j].length;
+			}
+			memcpy(e + 80, &len, 4);
+		} else if (w->num_sge == 1) {
+			u[3] = 1;
+			memcpy(e + 24, &w->sg_list[0].addr, 8);
+			memcpy(e + 32, &w->sg_list[0].length, 4);
+			memcpy(e + 36, &w->sg_list[0].lkey, 4);
+		}
+		memcpy(e + 8, u, sizeof(u));
+		if (q->qp.qp_type == IBV_QPT_UD) {
+			memcpy(e + 52, &w->wr.ud.ah->handle, 4);
+			memcpy(e + 72, &w->wr.ud.remote_qpn, 4);
+			memcpy(e + 76, &w->wr.ud.remote_qkey, 4);
+		} else if (w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP || w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+			memcpy(e + 40, &w->wr.atomic.remote_addr, 8);
+			memcpy(e + 48, &w->wr.atomic.rkey, 4);
+			memcpy(e + 56, &w->wr.atomic.compare_add, 8);
+			memcpy(e + 64, &w->wr.atomic.swap, 8);
+		} else {
+			memcpy(e + 40, &w->wr.rdma.remote_addr, 8);
+			memcpy(e + 48, &w->wr.rdma.rkey, 4);
+		}
+	}
+	/* Sequentially consistent, as the doorbell's exchange after it: the daemon clears the doorbell, then reads this. */
+	__atomic_store_n(&h[QR_SQ_PROD], prod, __ATOMIC_SEQ_CST);
+	q->sq_posted += n;
+	return 1;
+}
+
+/* WRs of a post request the daemon took: all, or those before the one it names. */
+static uint32_t request_posted(int e, const struct sr_ans *a, unsigned count)
+{
+	if (!e)
+		return count;
+	return sr_get(a, "bad") ? (uint32_t)sr_get_u64(a, "bad", 0) : 0;
+}
+
 static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
 {
-	struct sr_req *r = sr_req_tls();
-	struct sr_ans *a = sr_ans_tls();
+	struct sr_qp *q = (struct sr_qp *)qp;
+	struct sr_req *r;
+	struct sr_ans *a;
 	unsigned i = 0;
 	char k[48];
 	int e;
 
+	if (q->ring) {
+		int taken;
+
+		pthread_mutex_lock(&q->lock);
+		taken = ring_post_send(q, wr);
+		if (taken) {
+			pthread_mutex_unlock(&q->lock);
+			ring_doorbell(q);
+			return 0;
+		}
+	}
+	r = sr_req_tls();
+	a = sr_ans_tls();
 	sr_put_u64(r, "qp", qp->handle);
 	for (struct ibv_send_wr *w = wr; w; w = w->next, i++) {
 #define P(key, v) (snprintf(k, sizeof(k), "wr.%u." key, i), sr_put_u64(r, k, (v)))
@@ -224,6 +442,10 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 			for (int j = 0; j < w->num_sge; j++) {
 				if (w->sg_list[j].length > sizeof(buf) - len) {
 					*bad_wr = w;
+					if (q->ring) {
+						/* The WRs before it were posted by nobody: this request is not sent. */
+						pthread_mutex_unlock(&q->lock);
+					}
 					return EINVAL;
 				}
 				memcpy(buf + len, (void *)(uintptr_t)w->sg_list[j].addr, w->sg_list[j].length);
@@ -237,6 +459,10 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 	}
 	sr_put_u64(r, "count", i);
 	e = sr_call(SR_POST_SEND, r, a, -1);
+	if (q->ring) {
+		q->sq_posted += request_posted(e, a, i);
+		pthread_mutex_unlock(&q->lock);
+	}
 	return sr_post_result(e, a, wr, (void **)bad_wr, offsetof(struct ibv_send_wr, next));
 }
 
@@ -253,15 +479,69 @@ void sr_put_recv_wrs(struct sr_req *r, const struct ibv_recv_wr *wr)
 	sr_put_u64(r, "count", i);
 }
 
+/* As ring_post_send, for the receive ring. Lock held. */
+static int ring_post_recv(struct sr_qp *q, struct ibv_recv_wr *wr)
+{
+	uint32_t *h = q->ring;
+	uint32_t state = __atomic_load_n(&h[QR_STATE], __ATOMIC_ACQUIRE), prod, n = 0;
+
+	if (!q->rq_entries || (state != IBV_QPS_INIT + 1 && state != IBV_QPS_RTR + 1 && state != IBV_QPS_RTS + 1))
+		return 0;
+	for (struct ibv_recv_wr *w = wr; w; w = w->next, n++)
+		if (w->num_sge < 0 || w->num_sge > 1)
+			return 0;
+	if ((uint32_t)(q->rq_posted - __atomic_load_n(&h[QR_RQ_RETIRED], __ATOMIC_ACQUIRE)) + n > h[QR_RQ_CAP])
+		return 0;
+	prod = h[QR_RQ_PROD];
+	for (struct ibv_recv_wr *w = wr; w; w = w->next, prod++) {
+		unsigned char *e = (unsigned char *)h + QR_HEADER + (size_t)q->sq_entries * (QR_SQ_FIELDS + q->inline_max) +
+				   (size_t)(prod & (q->rq_entries - 1)) * QR_RQ_SLOT;
+		uint32_t nsge = (uint32_t)w->num_sge;
+
+		memset(e, 0, QR_RQ_SLOT);
+		memcpy(e, &w->wr_id, 8);
+		memcpy(e + 8, &nsge, 4);
+		if (nsge) {
+			memcpy(e + 12, &w->sg_list[0].lkey, 4);
+			memcpy(e + 16, &w->sg_list[0].addr, 8);
+			memcpy(e + 24, &w->sg_list[0].length, 4);
+		}
+	}
+	__atomic_store_n(&h[QR_RQ_PROD], prod, __ATOMIC_SEQ_CST);
+	q->rq_posted += n;
+	return 1;
+}
+
 static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
 {
-	struct sr_req *r = sr_req_tls();
-	struct sr_ans *a = sr_ans_tls();
+	struct sr_qp *q = (struct sr_qp *)qp;
+	struct sr_req *r;
+	struct sr_ans *a;
+	unsigned n = 0;
 	int e;
 
+	if (q->ring) {
+		int taken;
+
+		pthread_mutex_lock(&q->lock);
+		taken = ring_post_recv(q, wr);
+		if (taken) {
+			pthread_mutex_unlock(&q->lock);
+			ring_doorbell(q);
+			return 0;
+		}
+	}
+	r = sr_req_tls();
+	a = sr_ans_tls();
 	sr_put_u64(r, "qp", qp->handle);
 	sr_put_recv_wrs(r, wr);
+	for (struct ibv_recv_wr *w = wr; w; w = w->next)
+		n++;
 	e = sr_call(SR_POST_RECV, r, a, -1);
+	if (q->ring) {
+		q->rq_posted += request_posted(e, a, n);
+		pthread_mutex_unlock(&q->lock);
+	}
 	return sr_post_result(e, a, wr, (void **)bad_wr, offsetof(struct ibv_recv_wr, next));
 }
 

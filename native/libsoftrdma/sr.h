@@ -69,6 +69,7 @@ enum sr_op {
 	SR_CM_LEAVE_MCAST = 53,
 	SR_RESIZE_CQ = 54,
 	SR_GET_ASYNC_EVENT = 55,
+	SR_DOORBELL = 56,
 };
 
 #define SR_MAX_FRAME (64 * 1024)
@@ -100,6 +101,12 @@ void sr_put_idx(struct sr_req *r, const char *prefix, unsigned i, const char *ke
  * socket when the daemon cannot be reached. `send_fd` >= 0 is passed with SCM_RIGHTS.
  */
 int sr_call(enum sr_op op, const struct sr_req *req, struct sr_ans *ans, int send_fd);
+
+/*
+ * A request the daemon does not answer (the doorbell): written, not waited for. Returns 0, or
+ * the errno of the socket.
+ */
+int sr_notify(enum sr_op op, const struct sr_req *req);
 
 /* This thread's request (emptied) and answer buffers. */
 struct sr_req *sr_req_tls(void);

@@ -5,7 +5,8 @@
  * the program's own addresses (see `ClientMr`), so SGEs and remote addresses pass unchanged.
  */
 import { logger } from '../util/log.js';
-import { errnoOf } from '../verbs/device.js';
+import { ibv_atomic_cap, ibv_qp_attr_mask, ibv_qp_state, ibv_qp_type, ibv_wr_opcode } from '../verbs/constants.js';
+import { type Context, errnoOf, queryDevice } from '../verbs/device.js';
 import { softrdmaLastError } from '../verbs/errno.js';
 import {
   createAh,
@@ -37,8 +38,10 @@ import {
   ibv_resize_cq,
   newWc,
 } from '../verbs/ibverbs.js';
+import { isIbContext } from '../verbs/rdma_cm_ib.js';
 import type {
   ibv_ah_attr,
+  ibv_device_attr,
   ibv_qp_attr,
   ibv_qp_init_attr,
   ibv_recv_wr,
@@ -48,8 +51,9 @@ import type {
   ibv_wc,
   In,
 } from '../verbs/types.js';
-import { type Client, type ClientCq, deregClientMr, destroyClientCq } from './client.js';
+import { type Client, type ClientCq, type ClientQp, deregClientMr, destroyClientCq } from './client.js';
 import { CQ_RING_MAX_ENTRIES, CqRing, cqRingBytes, validRingEntries } from './cq-ring.js';
+import { QP_RING_MAX_ENTRIES, QP_RING_MAX_INLINE, QpRing, qpRingBytes, type RingSend, validQpRing } from './qp-ring.js';
 import { preloadAddon } from './native.js';
 import { PreloadOp, uintField } from './protocol.js';
 
@@ -57,11 +61,15 @@ const log = logger('daemon');
 
 const EINVAL = 22;
 const EBADF = 9;
+const ENOMEM = 12;
 const EOPNOTSUPP = 95;
 
 type Fields = [string, string | number | bigint][];
-/** An answer; `passFd` goes to the client with it (SCM_RIGHTS) and is then closed here. */
-export type Answer = { errno: number; fields?: Fields; passFd?: number };
+/**
+ * An answer; `passFd` goes to the client with it (SCM_RIGHTS) and is then closed here. A
+ * `silent` one is not sent (the doorbell has none).
+ */
+export type Answer = { errno: number; fields?: Fields; passFd?: number; silent?: boolean };
 
 /** The largest inline send the program may pass (the verbs face's bound is lower). */
 const INLINE_BYTES = 1024;
@@ -164,44 +172,140 @@ function inlineAt(c: Client, pdHandle: number, bytes: Uint8Array): bigint | null
   return b.mr.addr;
 }
 
-function sendWrOf(c: Client, pdHandle: number, m: Map<string, string>, i: number): In<ibv_send_wr> | null {
+/** The fields of send WR `i` of a post request, as a ring slot gives them; null when one is malformed. */
+function sendFieldsOf(m: Map<string, string>, i: number): RingSend | null {
   const w = `wr.${i}.`;
   const wr_id = u64Field(m, `${w}wr_id`);
   const opcode = uintField(m, `${w}opcode`, 255);
   const send_flags = uintField(m, `${w}send_flags`);
   if (wr_id === null || opcode === null || send_flags === null) return null;
-  let sg_list: ibv_sge[] | null;
   const inline = m.has(`${w}inline`) ? hexField(m, `${w}inline`, INLINE_BYTES) : null;
-  if (inline) {
-    const at = inline.length ? inlineAt(c, pdHandle, inline) : 0n;
-    if (at === null) return null;
-    sg_list = inline.length ? [{ addr: at, length: inline.length, lkey: 0 }] : [];
-  } else sg_list = sgesOf(m, i);
+  const sg_list = inline ? [] : sgesOf(m, i);
   if (!sg_list) return null;
+  // `wr.rdma` and `wr.atomic` share their first members in `struct ibv_send_wr` (a union).
   return {
     wr_id,
-    next: null,
-    sg_list,
-    num_sge: sg_list.length,
     opcode,
     send_flags,
     imm_data: uintField(m, `${w}imm_data`) ?? 0,
     invalidate_rkey: uintField(m, `${w}invalidate_rkey`) ?? 0,
+    sg_list,
+    inline,
+    remote_addr: u64Field(m, `${w}atomic.remote_addr`) ?? u64Field(m, `${w}rdma.remote_addr`) ?? 0n,
+    rkey: uintField(m, `${w}atomic.rkey`) ?? uintField(m, `${w}rdma.rkey`) ?? 0,
+    compare_add: u64Field(m, `${w}atomic.compare_add`) ?? 0n,
+    swap: u64Field(m, `${w}atomic.swap`) ?? 0n,
+    ah: uintField(m, `${w}ud.ah`) ?? 0,
+    remote_qpn: uintField(m, `${w}ud.remote_qpn`) ?? 0,
+    remote_qkey: uintField(m, `${w}ud.remote_qkey`) ?? 0,
+  };
+}
+
+/** The verbs face's `ibv_send_wr` of a send WR from a request or a ring; null when its inline bytes have nowhere to go. */
+function sendWrOf(c: Client, pdHandle: number, f: RingSend): In<ibv_send_wr> | null {
+  let sg_list = f.sg_list;
+  if (f.inline) {
+    const at = f.inline.length ? inlineAt(c, pdHandle, f.inline) : 0n;
+    if (at === null) return null;
+    sg_list = f.inline.length ? [{ addr: at, length: f.inline.length, lkey: 0 }] : [];
+  }
+  return {
+    wr_id: f.wr_id,
+    next: null,
+    sg_list,
+    num_sge: sg_list.length,
+    opcode: f.opcode,
+    send_flags: f.send_flags,
+    imm_data: f.imm_data,
+    invalidate_rkey: f.invalidate_rkey,
     wr: {
-      rdma: { remote_addr: u64Field(m, `${w}rdma.remote_addr`) ?? 0n, rkey: uintField(m, `${w}rdma.rkey`) ?? 0 },
-      atomic: {
-        remote_addr: u64Field(m, `${w}atomic.remote_addr`) ?? 0n,
-        compare_add: u64Field(m, `${w}atomic.compare_add`) ?? 0n,
-        swap: u64Field(m, `${w}atomic.swap`) ?? 0n,
-        rkey: uintField(m, `${w}atomic.rkey`) ?? 0,
-      },
-      ud: {
-        ah: c.ahs.get(uintField(m, `${w}ud.ah`) ?? 0)?.ah ?? null,
-        remote_qpn: uintField(m, `${w}ud.remote_qpn`) ?? 0,
-        remote_qkey: uintField(m, `${w}ud.remote_qkey`) ?? 0,
-      },
+      rdma: { remote_addr: f.remote_addr, rkey: f.rkey },
+      atomic: { remote_addr: f.remote_addr, compare_add: f.compare_add, swap: f.swap, rkey: f.rkey },
+      ud: { ah: c.ahs.get(f.ah)?.ah ?? null, remote_qpn: f.remote_qpn, remote_qkey: f.remote_qkey },
     },
   } as In<ibv_send_wr>;
+}
+
+/**
+ * Posts one send WR of a ringed QP: the verbs face gets the queue's next sequence number as the
+ * WR ID (qp-ring.ts). ENOMEM when the queue is full.
+ */
+function postRingedSend(c: Client, q: ClientQp, f: RingSend): number {
+  const ring = q.ring!;
+  const id = ring.send.next();
+  if (id === null) return ENOMEM;
+  const programId = f.wr_id;
+  f.wr_id = id;
+  const wr = sendWrOf(c, q.pd, f);
+  const ret = wr ? ibv_post_send(q.qp, wr).ret : EINVAL;
+  if (ret === 0) ring.send.posted(programId);
+  return ret;
+}
+
+/**
+ * Takes the WRs the program wrote into a QP's rings since the last take, in order. The program
+ * wrote only WRs the verbs face takes in the state it last saw; if the QP has left that state
+ * since (an iWARP QP in Terminate refuses), the WR is not lost: the QP goes to Error, where the
+ * WR is taken and flushed, as a WR the requester cannot execute completes in error and the QP
+ * with it (RDMA Protocol Verbs §8.3).
+ */
+export function takeQpRings(c: Client, q: ClientQp): void {
+  const ring = q.ring;
+  if (!ring) return;
+  ring.takeSends((w) => {
+    const wr = sendWrOf(c, q.pd, w);
+    let ret = wr ? ibv_post_send(q.qp, wr).ret : EINVAL;
+    if (ret !== 0 && wr) {
+      log('client %d: QP %d: a ring WR was refused (errno %d); the QP goes to Error', c.id, q.qp.qp_num, ret);
+      if (ibv_modify_qp(q.qp, { qp_state: ibv_qp_state.IBV_QPS_ERR } as In<ibv_qp_attr>, ibv_qp_attr_mask.IBV_QP_STATE) === 0)
+        ring.setState(ibv_qp_state.IBV_QPS_ERR);
+      ret = ibv_post_send(q.qp, wr).ret;
+    }
+    if (ret !== 0) log('client %d: QP %d: ring WR opcode %d not taken (errno %d)', c.id, q.qp.qp_num, w.opcode, ret);
+    return ret;
+  });
+  ring.takeRecvs((wr_id, sg_list) => {
+    const ret = ibv_post_recv(q.qp, { wr_id, next: null, sg_list, num_sge: sg_list.length } as In<ibv_recv_wr>).ret;
+    if (ret !== 0) log('client %d: QP %d: ring receive WR not taken (errno %d)', c.id, q.qp.qp_num, ret);
+    return ret;
+  });
+}
+
+/** Publishes each ringed QP's state as the verbs face reports it (after a call that may have moved it). */
+export function refreshQpStates(c: Client): void {
+  for (const q of c.qps.values()) {
+    if (!q.ring) continue;
+    const attr = {} as ibv_qp_attr;
+    q.ring.setState(ibv_query_qp(q.qp, attr, ibv_qp_attr_mask.IBV_QP_STATE, {} as ibv_qp_init_attr) === 0 ? attr.qp_state : null);
+  }
+}
+
+/**
+ * The send opcodes a QP's ring takes: the ones its service carries on every connection
+ * (IBTA Vol. 1 §9.2–9.8 for RC, UC and UD; an iWARP QP is RC, and carries immediate data and
+ * atomics only where the connection negotiated RFC 7306, so those go by request). Others
+ * go by request, and the verbs face answers them.
+ */
+function ringOpcodes(ctx: Context, qpType: number): number {
+  const O = ibv_wr_opcode;
+  const bits = (...ops: number[]) => ops.reduce((m, o) => m | (1 << o), 0);
+  if (!isIbContext(ctx)) return qpType === ibv_qp_type.IBV_QPT_RC ? bits(O.IBV_WR_RDMA_WRITE, O.IBV_WR_SEND, O.IBV_WR_RDMA_READ) : 0;
+  switch (qpType) {
+    case ibv_qp_type.IBV_QPT_RC: {
+      const dev = {} as ibv_device_attr;
+      const atomics = queryDevice(ctx, dev) === 0 && dev.atomic_cap !== ibv_atomic_cap.IBV_ATOMIC_NONE;
+      return (
+        bits(O.IBV_WR_RDMA_WRITE, O.IBV_WR_RDMA_WRITE_WITH_IMM, O.IBV_WR_SEND, O.IBV_WR_SEND_WITH_IMM, O.IBV_WR_RDMA_READ) |
+        (atomics ? bits(O.IBV_WR_ATOMIC_CMP_AND_SWP, O.IBV_WR_ATOMIC_FETCH_AND_ADD) : 0)
+      );
+    }
+    case ibv_qp_type.IBV_QPT_UC:
+      return bits(O.IBV_WR_RDMA_WRITE, O.IBV_WR_RDMA_WRITE_WITH_IMM, O.IBV_WR_SEND, O.IBV_WR_SEND_WITH_IMM);
+    case ibv_qp_type.IBV_QPT_UD:
+      return bits(O.IBV_WR_SEND, O.IBV_WR_SEND_WITH_IMM);
+    default:
+      return 0;
+  }
 }
 
 /** Forwards each completion event of a channel to the program: its `struct ibv_cq *`, 8 bytes. */
@@ -372,7 +476,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const h = c.handle();
       const q: ClientCq = { cq, ctx: ch, channel: chh, user };
       if (ringAb && ringCh) {
-        q.ring = { ring: new CqRing(ringAb, ringEntries!), ch: ringCh };
+        q.ring = { ring: new CqRing(ringAb, ringEntries!, (wc) => c.completed(ch, wc)), ch: ringCh };
         void fillRing(q);
       }
       c.cqs.set(h, q);
@@ -416,7 +520,10 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const got = ibv_poll_cq(cq.cq, n, wc);
       if (got < 0) return { errno: lastErr() };
       const fields: Fields = [['count', got]];
-      for (let i = 0; i < got; i++) flatten(wc[i]!, `wc.${i}.`, fields);
+      for (let i = 0; i < got; i++) {
+        c.completed(cq.ctx, wc[i]!);
+        flatten(wc[i]!, `wc.${i}.`, fields);
+      }
       return { errno: 0, fields };
     }
     case PreloadOp.CREATE_QP: {
@@ -427,6 +534,23 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const qpType = uintField(m, 'qp_type', 255);
       const srqh = uintField(m, 'srq') ?? 0;
       const srq = srqh ? c.srqs.get(srqh)?.srq : null;
+      // The rings' memfd travels on the fd channel ahead of this request: take it whatever else is wrong.
+      let ringAb: ArrayBuffer | null = null;
+      const sqEntries = uintField(m, 'ring_sq', QP_RING_MAX_ENTRIES) ?? 0;
+      const rqEntries = uintField(m, 'ring_rq', QP_RING_MAX_ENTRIES) ?? 0;
+      const ringInline = uintField(m, 'ring_inline', QP_RING_MAX_INLINE) ?? 0;
+      if (m.has('ring_sq')) {
+        const fd = addon && c.fdChannel >= 0 ? addon.recvFd(c.fdChannel) : -1;
+        if (fd < 0) return { errno: EBADF };
+        if (!validQpRing(sqEntries, rqEntries, ringInline) || (srqh && rqEntries)) {
+          addon!.close(fd);
+          return { errno: EINVAL };
+        }
+        // Past the client's bound on ring memory the QP is made without rings (posts by request).
+        const bytes = qpRingBytes(sqEntries, rqEntries, ringInline);
+        if (c.ringBytes() + bytes <= MAX_CLIENT_RING_BYTES) ringAb = addon!.mapShared(fd, bytes);
+        addon!.close(fd);
+      }
       if (!p || !scq || !rcq || qpType === null || srq === undefined) return { errno: EINVAL };
       const cap = unflatten(m, 'cap.');
       const init = {
@@ -441,13 +565,19 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const qp = ibv_create_qp(p.pd, init);
       if (!qp) return { errno: lastErr() };
       const h = c.handle();
-      c.qps.set(h, { qp, pd: ph, user: u64Field(m, 'user') ?? 0n });
+      const q: ClientQp = { qp, pd: ph, user: u64Field(m, 'user') ?? 0n };
+      const got = init.cap as { max_send_wr: number; max_recv_wr: number };
+      // Rings smaller than the queues they serve are not taken: the QP posts by request.
+      if (ringAb && got.max_send_wr <= sqEntries && (srq || got.max_recv_wr <= rqEntries)) {
+        const ctx = c.contexts.get(p.ctx)!;
+        q.ring = new QpRing(ringAb, sqEntries, srq ? 0 : rqEntries, ringInline, got.max_send_wr, got.max_recv_wr, ringOpcodes(ctx, qpType));
+        q.ring.setState(ibv_qp_state.IBV_QPS_RESET);
+        c.qpRings.set(p.ctx * 0x100_0000 + qp.qp_num, q.ring);
+      }
+      c.qps.set(h, q);
       return {
         errno: 0,
-        fields: flatten(init.cap as object, 'cap.', [
-          ['qp', h],
-          ['qp_num', qp.qp_num],
-        ]),
+        fields: flatten(init.cap as object, 'cap.', [['qp', h], ['qp_num', qp.qp_num], ...(q.ring ? ([['ring', 1]] as Fields) : [])]),
       };
     }
     case PreloadOp.MODIFY_QP: {
@@ -459,7 +589,9 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       delete attr.mask;
       attr.ah_attr = ahAttrOf(m, 'ah_attr.');
       attr.alt_ah_attr = ahAttrOf(m, 'alt_ah_attr.');
-      return ibv_modify_qp(q.qp, attr as In<ibv_qp_attr>, mask) === 0 ? { errno: 0 } : { errno: lastErr() };
+      if (ibv_modify_qp(q.qp, attr as In<ibv_qp_attr>, mask) !== 0) return { errno: lastErr() };
+      if (q.ring && mask & ibv_qp_attr_mask.IBV_QP_STATE) q.ring.setState(attr.qp_state as number);
+      return { errno: 0 };
     }
     case PreloadOp.QUERY_QP: {
       const q = c.qps.get(uintField(m, 'qp') ?? 0);
@@ -477,6 +609,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const q = c.qps.get(h);
       if (!q) return { errno: EINVAL };
       if (ibv_destroy_qp(q.qp) !== 0) return { errno: lastErr() };
+      q.ring?.detach();
       c.qps.delete(h);
       return { errno: 0 };
     }
@@ -484,10 +617,17 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const q = c.qps.get(uintField(m, 'qp') ?? 0);
       const count = uintField(m, 'count', MAX_WRS);
       if (!q || !count) return { errno: EINVAL, fields: [['bad', 0]] };
+      // A ringed QP's earlier WRs go first (the doorbell is ahead of this request).
+      takeQpRings(c, q);
       // One WR at a time: the inline bytes of each are copied at its post.
       for (let i = 0; i < count; i++) {
-        const wr = sendWrOf(c, q.pd, m, i);
-        const ret = wr ? ibv_post_send(q.qp, wr).ret : EINVAL;
+        const f = sendFieldsOf(m, i);
+        let ret = EINVAL;
+        if (f && q.ring) ret = postRingedSend(c, q, f);
+        else if (f) {
+          const wr = sendWrOf(c, q.pd, f);
+          if (wr) ret = ibv_post_send(q.qp, wr).ret;
+        }
         if (ret !== 0) return { errno: ret, fields: [['bad', i]] };
       }
       return { errno: 0 };
@@ -495,7 +635,26 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
     case PreloadOp.POST_RECV: {
       const q = c.qps.get(uintField(m, 'qp') ?? 0);
       if (!q) return { errno: EINVAL, fields: [['bad', 0]] };
-      return postRecvs(m, (wr) => ibv_post_recv(q.qp, wr).ret);
+      takeQpRings(c, q);
+      const rq = q.ring?.recv;
+      if (!rq) return postRecvs(m, (wr) => ibv_post_recv(q.qp, wr).ret);
+      return postRecvs(m, (wr) => {
+        const id = rq.next();
+        if (id === null) return ENOMEM;
+        const programId = wr.wr_id ?? 0n;
+        const ret = ibv_post_recv(q.qp, { ...wr, wr_id: id }).ret;
+        if (ret === 0) rq.posted(programId);
+        return ret;
+      });
+    }
+    case PreloadOp.DOORBELL: {
+      // No answer: the program does not wait. An unknown QP (destroyed meanwhile) has nothing to take.
+      const q = c.qps.get(uintField(m, 'qp') ?? 0);
+      if (q?.ring) {
+        q.ring.answerDoorbell();
+        takeQpRings(c, q);
+      }
+      return { errno: 0, silent: true };
     }
     case PreloadOp.POST_SRQ_RECV: {
       const srq = c.srqs.get(uintField(m, 'srq') ?? 0)?.srq;

@@ -17,10 +17,11 @@ import {
   ibv_destroy_qp,
   ibv_destroy_srq,
 } from '../verbs/ibverbs.js';
-import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq } from '../verbs/types.js';
+import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq, ibv_wc } from '../verbs/types.js';
 import { ClientCm } from './cm.js';
 import { type CqRing, cqRingBytes } from './cq-ring.js';
 import { preloadAddon } from './native.js';
+import type { QpRing } from './qp-ring.js';
 
 const log = logger('daemon');
 
@@ -79,23 +80,41 @@ export function destroyClientCq(q: ClientCq): number {
   return 0;
 }
 
+export interface ClientQp {
+  qp: ibv_qp;
+  pd: number;
+  /** The program's `struct ibv_qp *`, named in its asynchronous events. */
+  user: bigint;
+  /** The work-request rings (qp-ring.ts), when the program passed them. */
+  ring?: QpRing;
+}
+
 export class Client {
   readonly contexts = new Map<number, Context>();
   readonly pds = new Map<number, { pd: ibv_pd; ctx: number }>();
   readonly mrs = new Map<number, ClientMr>();
   readonly channels = new Map<number, ClientChannel>();
   readonly cqs = new Map<number, ClientCq>();
-  /** `user`: the program's `struct ibv_qp *`, named in its asynchronous events. */
-  readonly qps = new Map<number, { qp: ibv_qp; pd: number; user: bigint }>();
+  readonly qps = new Map<number, ClientQp>();
+  /**
+   * The rings of each QP that had them, by context handle and QP number, kept after the QP is
+   * destroyed (until the number is used again) for its completions still in a CQ.
+   */
+  readonly qpRings = new Map<number, QpRing>();
   readonly ahs = new Map<number, { ah: ibv_ah; pd: number }>();
   readonly srqs = new Map<number, { srq: ibv_srq; pd: number; user: bigint }>();
   /** Each context's asynchronous events (async.ts), by context handle. */
   readonly asyncs = new Map<number, ClientAsync>();
-  /** Octets of completion rings mapped for this client (cq-ring.ts). */
+  /** Octets of completion and work-request rings mapped for this client (cq-ring.ts, qp-ring.ts). */
   ringBytes(): number {
     let n = 0;
     for (const q of this.cqs.values()) if (q.ring) n += cqRingBytes(q.ring.ring.entries);
+    for (const q of this.qps.values()) if (q.ring) n += q.ring.bytes;
     return n;
+  }
+  /** A completion polled from a CQ of context `ctx`: its QP's ring, if any, restores the WR ID. */
+  completed(ctx: number, wc: ibv_wc): void {
+    this.qpRings.get(ctx * 0x100_0000 + wc.qp_num)?.complete(wc);
   }
   /** The daemon's end of the socket the program passes fds on (memory registration), or -1. */
   fdChannel = -1;
@@ -124,7 +143,14 @@ export class Client {
     // rdma_cm ids first: their connections end before their QPs go.
     if (ctx === null) this.cm.free();
     const pdCtx = (pd: number) => this.pds.get(pd)?.ctx;
-    for (const [h, { qp, pd }] of this.qps) if (mine(pdCtx(pd))) ibv_destroy_qp(qp) === 0 ? this.qps.delete(h) : why('qp', h);
+    for (const [h, q] of this.qps) {
+      if (!mine(pdCtx(q.pd))) continue;
+      if (ibv_destroy_qp(q.qp) !== 0) why('qp', h);
+      else {
+        q.ring?.detach();
+        this.qps.delete(h);
+      }
+    }
     for (const [h, { ah, pd }] of this.ahs) if (mine(pdCtx(pd))) destroyAh(ah) === 0 ? this.ahs.delete(h) : why('ah', h);
     for (const [h, { srq, pd }] of this.srqs) if (mine(pdCtx(pd))) ibv_destroy_srq(srq) === 0 ? this.srqs.delete(h) : why('srq', h);
     for (const [h, q] of this.cqs) if (mine(q.ctx)) destroyClientCq(q) === 0 ? this.cqs.delete(h) : why('cq', h);

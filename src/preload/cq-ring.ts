@@ -60,10 +60,14 @@ export class CqRing {
   readonly #mask: number;
   readonly #wc: ibv_wc[] = Array.from({ length: BATCH }, newWc);
 
-  /** `ab`: the program's memfd, mapped; at least {@link cqRingBytes}(`entries`) octets. */
+  /**
+   * `ab`: the program's memfd, mapped; at least {@link cqRingBytes}(`entries`) octets.
+   * `onWc` sees each completion before it is written (a QP's work-request ring restores its WR ID there).
+   */
   constructor(
     ab: ArrayBuffer,
     readonly entries: number,
+    readonly onWc: ((wc: ibv_wc) => void) | null = null,
   ) {
     if (!validRingEntries(entries) || ab.byteLength < cqRingBytes(entries)) throw new RangeError('CqRing: bad size');
     this.#hdr = new Uint32Array(ab, 0, CQ_RING_HEADER / 4);
@@ -101,6 +105,7 @@ export class CqRing {
       }
       for (let i = 0; i < got; i++) {
         const w = this.#wc[i]!;
+        this.onWc?.(w);
         const o = ((prod + i) & this.#mask) * CQ_RING_ENTRY;
         v.setBigUint64(o, w.wr_id, true);
         v.setUint32(o + 8, w.status, true);

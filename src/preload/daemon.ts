@@ -22,7 +22,7 @@ import { softrdmaLastError } from '../verbs/errno.js';
 import { deviceContexts } from '../verbs/rdma_cm_id.js';
 import { isIbContext, RoceCm } from '../verbs/rdma_cm_ib.js';
 import { ibv_alloc_pd, ibv_dealloc_pd, ibv_dereg_mr } from '../verbs/ibverbs.js';
-import { type Answer, objectCall } from './calls.js';
+import { type Answer, objectCall, refreshQpStates } from './calls.js';
 import { Client } from './client.js';
 import { cmCall } from './cm.js';
 import { asyncCall, startAsyncEvents } from './async.js';
@@ -45,6 +45,16 @@ const EINVAL = 22;
 const ENODEV = 19;
 const EBADMSG = 74;
 const EOPNOTSUPP = 95;
+
+/** The calls that move no QP: the work-request path, polls and arms (no ring state refresh after them). */
+const RING_NEUTRAL_OPS = new Set<number>([
+  PreloadOp.POST_SEND,
+  PreloadOp.POST_RECV,
+  PreloadOp.POST_SRQ_RECV,
+  PreloadOp.POLL_CQ,
+  PreloadOp.REQ_NOTIFY_CQ,
+  PreloadOp.DOORBELL,
+]);
 
 /** The daemon's socket: `SOFTRDMA_SOCKET`, else `daemon.sock` in the run-time directory. */
 export function daemonSocketPath(): string {
@@ -208,6 +218,9 @@ export class PreloadDaemon {
         chain = chain.then(async () => {
           const a = await this.#call(c, op, args);
           this.#opCounts.set(op, (this.#opCounts.get(op) ?? 0) + 1);
+          if (a.silent) return;
+          // A call that may have moved a QP (a modify, an rdma_cm step) tells the rings the QP's state.
+          if (!RING_NEUTRAL_OPS.has(op)) refreshQpStates(c);
           if (a.errno !== 0) log('client %d: op %d (seq %d): errno %d', c.id, op, seq, a.errno);
           if (!this.#clients.has(c)) {
             if (a.passFd !== undefined) preloadAddon()?.close(a.passFd);

@@ -139,6 +139,11 @@ export enum PreloadOp {
    * `qp=P`, `cq=P`, `srq=P` (the program's pointer given at create) or `port=N`.
    */
   GET_ASYNC_EVENT = 55,
+  /**
+   * `qp=H`: the program wrote WRs into the QP's rings (qp-ring.ts). Not answered: the program
+   * does not wait, and the daemon takes the rings before any later request of the program.
+   */
+  DOORBELL = 56,
 }
 
 /** The protocol's version, answered by HELLO. */

@@ -323,11 +323,19 @@ for (const [prog, port] of [
 }
 
 // Without a channel each CQ has a completion ring: every poll of the 100 completions of each side
-// read the ring, and none was a request. With one (-e), polls are requests.
+// read the ring, and none was a request. Every post went through the QP's work-request rings
+// (the receives posted in Init, the sends in RTS), each side ringing at least one doorbell and
+// never asking the daemon to post. With a channel (-e), polls are requests.
 test(
-  'ibv_rc_pingpong between two softrdma exec processes (checked data), polling the completion rings',
+  'ibv_rc_pingpong between two softrdma exec processes (checked data), through the work-request and completion rings',
   { skip: missingMem('ibv_rc_pingpong') ?? false },
-  () => pingpong('ibv_rc_pingpong', [], 18601, (d) => assert.equal(d.served(PreloadOp.POLL_CQ), 0, 'a poll of a ring CQ was a request')),
+  () =>
+    pingpong('ibv_rc_pingpong', [], 18601, (d) => {
+      assert.equal(d.served(PreloadOp.POLL_CQ), 0, 'a poll of a ring CQ was a request');
+      assert.equal(d.served(PreloadOp.POST_SEND), 0, 'a send was posted by request');
+      assert.equal(d.served(PreloadOp.POST_RECV), 0, 'a receive was posted by request');
+      assert.ok(d.served(PreloadOp.DOORBELL) >= 2, `${d.served(PreloadOp.DOORBELL)} doorbells`);
+    }),
 );
 
 test('ibv_rc_pingpong with a completion channel (-e)', { skip: missingMem('ibv_rc_pingpong') ?? false }, () =>
