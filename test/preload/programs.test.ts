@@ -735,6 +735,29 @@ test(
     }),
 );
 
+// ibv_post_send and ibv_post_recv through the work-request rings answer as the verbs face does:
+// a post in RESET refused at once, a full queue ENOMEM, the room a completion frees, the program's
+// WR IDs in its completions, and what the rings do not take (two SGEs) posted by request.
+test(
+  'work-request rings: immediate errors, queue room and WR IDs as the verbs face gives them',
+  {
+    skip: missingMem() ?? false,
+  },
+  (t) =>
+    runFixture(t, 'wr_rings', ['softroce0', '0'], (out, d) => {
+      assert.match(out, /^a Send in RESET: EINVAL$/m);
+      assert.match(out, /^queue of four full: ENOMEM; completion WR ID 103$/m);
+      assert.match(out, /^list of four taken; completions 200\.\.203 in order; bytes at the target$/m);
+      assert.match(out, /^two-SGE Send and inline Send received, WR IDs 400\/300 and 401\/301$/m);
+      assert.match(out, /^receive queue of eight full: ENOMEM$/m);
+      assert.match(out, /^work-request rings checked$/m);
+      // By request: the Send in RESET, the fifth Write, the two-SGE Send; the ninth receive.
+      assert.equal(d.served(PreloadOp.POST_SEND), 3);
+      assert.equal(d.served(PreloadOp.POST_RECV), 1);
+      assert.ok(d.served(PreloadOp.DOORBELL) >= 1);
+    }),
+);
+
 // The daemon maps at most MAX_CLIENT_RING_BYTES of completion rings per client: of 20 CQs of
 // 65,535 entries (4 MiB of ring each), the first 15 get one and the rest are polled by request.
 test(
