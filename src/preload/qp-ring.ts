@@ -195,14 +195,16 @@ export class QpRing {
   /**
    * Gives each send WR written since the last take to `post`, in order, its ID replaced by its
    * sequence number; `post` returns 0 when the verbs face took it. Stops at the first WR that
-   * finds the queue full (a program that wrote past the room it was shown) and leaves it.
+   * finds the queue full (a program that wrote past the room it was shown) and leaves it, and
+   * after one ring's worth of slots (a `sq_prod` further ahead is a broken program's, and
+   * costs the daemon no more than a full ring).
    */
   takeSends(post: (w: RingSend) => number): void {
     const v = this.#sq;
     if (!v) return;
     const q = this.send;
     const prod = Atomics.load(this.#hdr, SQ_PROD);
-    while (q.taken !== prod) {
+    for (let budget = this.sqEntries; q.taken !== prod && budget > 0; budget--) {
       const id = q.next();
       if (id === null) break;
       const o = (q.taken % this.sqEntries) * this.#slot;
@@ -241,7 +243,7 @@ export class QpRing {
     const q = this.recv;
     if (!v || !q) return;
     const prod = Atomics.load(this.#hdr, RQ_PROD);
-    while (q.taken !== prod) {
+    for (let budget = this.rqEntries; q.taken !== prod && budget > 0; budget--) {
       const id = q.next();
       if (id === null) break;
       const o = (q.taken % this.rqEntries) * RQ_SLOT;

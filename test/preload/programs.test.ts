@@ -371,8 +371,8 @@ test(
       try {
         while (!listening(18621)) await new Promise((r) => setTimeout(r, 20));
         client = run(['127.0.0.1']);
-        // Mid-transfer: messages are flowing.
-        while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
+        // Mid-transfer: messages are flowing (posted through the rings or by request).
+        await flowing(d);
         assert.ok(d.resources().mrs >= 2);
         client.child.kill('SIGKILL');
         assert.equal(await client.done, 9);
@@ -389,6 +389,18 @@ test(
       assert.match(r.out, /softroce0/);
     }),
 );
+
+/**
+ * Waits until the daemon has taken at least 20 posts (doorbells of the work-request rings, or
+ * post requests); fails after 60 s.
+ */
+async function flowing(d: PreloadDaemon): Promise<void> {
+  const posts = () => d.served(PreloadOp.DOORBELL) + d.served(PreloadOp.POST_SEND);
+  for (let waited = 0; posts() < 20; waited += 20) {
+    if (waited > 60_000) assert.fail(`only ${posts()} posts reached the daemon in 60 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /** Why the rdma_cm programs cannot run here, or null. */
 function missingCm(...progs: string[]): string | null {
@@ -614,7 +626,7 @@ test(
         while (d.served(PreloadOp.CM_LISTEN) < 1) await new Promise((r) => setTimeout(r, 20));
         client = startPreloaded(d.path, ['rping', '-c', '-a', '127.0.0.1', '-p', '18635', '-C', '1000000']);
         // Mid-transfer: pings are flowing over a connected id.
-        while (d.served(PreloadOp.POST_SEND) < 20) await new Promise((r) => setTimeout(r, 20));
+        await flowing(d);
         assert.ok(d.resources().cmIds >= 3, JSON.stringify(d.resources()));
         client.child.kill('SIGKILL');
         assert.equal((await client.done).signal, 'SIGKILL');
