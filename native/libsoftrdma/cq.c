@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -84,7 +85,16 @@ struct sr_cq {
 	size_t ring_bytes;
 	uint32_t mask;
 	pthread_spinlock_t lock;
+	/* Polls in a row that found the ring empty. */
+	uint32_t empty;
 };
+
+/*
+ * Empty polls in a row after which a poll yields the CPU: the daemon that fills the ring is a
+ * process on the same cores, and a program spinning on an empty ring would take the time the
+ * daemon needs to move its work.
+ */
+#define EMPTY_POLLS_BEFORE_YIELD 16
 
 static uint32_t ring_entries_for(int cqe)
 {
@@ -330,7 +340,13 @@ static int poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 		if (k >= 0)
 			k = ring_poll(c, num_entries, wc);
 	}
+	if (k != 0)
+		c->empty = 0;
+	else if (++c->empty >= EMPTY_POLLS_BEFORE_YIELD)
+		c->empty = 0;
 	pthread_spin_unlock(&c->lock);
+	if (k == 0 && c->empty == 0)
+		sched_yield();
 	return k;
 }
 
