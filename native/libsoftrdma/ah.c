@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sr.h"
@@ -127,29 +128,71 @@ int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 #define SA(f) SR_FIELD(struct ibv_srq_attr, f)
 static const struct sr_field srq_fields[] = { SA(max_wr), SA(max_sge), SA(srq_limit) };
 
+/*
+ * An S-RQ has a receive ring as a QP has (src/preload/qp-ring.ts): `ibv_post_srq_recv` writes
+ * there and rings the doorbell, unless a WR has more than one SGE or the queue has no room.
+ */
+struct sr_srq {
+	struct ibv_srq srq; /* must stay first: the program holds a pointer to it */
+	uint32_t *ring;	    /* NULL: each post is a request */
+	size_t ring_bytes;
+	uint32_t entries, posted;
+	pthread_mutex_t lock;
+};
+
 struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *init)
 {
-	struct sr_req *r = sr_req_tls();
+	struct sr_req *r;
 	struct sr_ans *a = sr_ans_tls();
+	struct sr_srq *q;
 	struct ibv_srq *srq;
-	int e;
+	int e, fd = -1;
 
 	/* Made first: the daemon names it (`user`) in the program's asynchronous events. */
-	srq = calloc(1, sizeof(*srq));
-	if (!srq) {
+	q = calloc(1, sizeof(*q));
+	if (!q) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	sr_put_u64(r, "pd", pd->handle);
-	sr_put_u64(r, "user", (uintptr_t)srq);
-	sr_put_fields(r, &init->attr, srq_fields, SR_COUNT(srq_fields), "attr.");
-	e = sr_call(SR_CREATE_SRQ, r, a, -1);
+	srq = &q->srq;
+	if (init->attr.max_wr <= QR_MAX_ENTRIES) {
+		q->entries = 16;
+		while (q->entries < init->attr.max_wr)
+			q->entries <<= 1;
+		q->ring_bytes = QR_HEADER + (size_t)q->entries * QR_RQ_SLOT;
+		q->ring = sr_rings_map(q->ring_bytes, &fd);
+	}
+	for (;;) {
+		r = sr_req_tls();
+		sr_put_u64(r, "pd", pd->handle);
+		sr_put_u64(r, "user", (uintptr_t)srq);
+		sr_put_fields(r, &init->attr, srq_fields, SR_COUNT(srq_fields), "attr.");
+		if (q->ring)
+			sr_put_u64(r, "ring_rq", q->entries);
+		e = sr_call(SR_CREATE_SRQ, r, a, q->ring ? fd : -1);
+		/* A daemon that cannot take the ring (no fd channel): the S-RQ posts by request. */
+		if (e == EOPNOTSUPP && q->ring) {
+			munmap(q->ring, q->ring_bytes);
+			q->ring = NULL;
+			close(fd);
+			fd = -1;
+			continue;
+		}
+		break;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (q->ring && (e || !sr_get_u64(a, "ring", 0))) {
+		munmap(q->ring, q->ring_bytes);
+		q->ring = NULL;
+	}
 	if (e) {
-		free(srq);
+		free(q);
 		errno = e;
 		return NULL;
 	}
 	sr_fill(&init->attr, srq_fields, SR_COUNT(srq_fields), a, sizeof(init->attr), "attr.");
+	pthread_mutex_init(&q->lock, NULL);
 	srq->context = pd->context;
 	srq->srq_context = init->srq_context;
 	srq->pd = pd;
@@ -195,19 +238,45 @@ int ibv_destroy_srq(struct ibv_srq *srq)
 	e = sr_call(SR_DESTROY_SRQ, r, a, -1);
 	if (e)
 		return e;
-	free(srq);
+	{
+		struct sr_srq *q = (struct sr_srq *)srq;
+
+		if (q->ring)
+			munmap(q->ring, q->ring_bytes);
+		pthread_mutex_destroy(&q->lock);
+		free(q);
+	}
 	return 0;
 }
 
 static int post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
 {
-	struct sr_req *r = sr_req_tls();
-	struct sr_ans *a = sr_ans_tls();
+	struct sr_srq *q = (struct sr_srq *)srq;
+	struct sr_req *r;
+	struct sr_ans *a;
+	unsigned n = 0;
 	int e;
 
+	if (q->ring) {
+		pthread_mutex_lock(&q->lock);
+		if (sr_ring_recv(q->ring, (unsigned char *)q->ring + QR_HEADER, q->entries, &q->posted, wr)) {
+			pthread_mutex_unlock(&q->lock);
+			sr_ring_doorbell(q->ring, "srq", srq->handle);
+			return 0;
+		}
+	}
+	r = sr_req_tls();
+	a = sr_ans_tls();
 	sr_put_u64(r, "srq", srq->handle);
 	sr_put_recv_wrs(r, wr);
+	for (struct ibv_recv_wr *w = wr; w; w = w->next)
+		n++;
 	e = sr_call(SR_POST_SRQ_RECV, r, a, -1);
+	if (q->ring) {
+		/* The WRs the daemon took: all, or those before the one it names. */
+		q->posted += !e ? n : sr_get(a, "bad") ? (uint32_t)sr_get_u64(a, "bad", 0) : 0;
+		pthread_mutex_unlock(&q->lock);
+	}
 	return sr_post_result(e, a, wr, (void **)bad_wr, offsetof(struct ibv_recv_wr, next));
 }
 

@@ -22,24 +22,6 @@
 
 #include "sr.h"
 
-/* The rings' layout (src/preload/qp-ring.ts). */
-#define QR_HEADER 128
-#define QR_SQ_FIELDS 128
-#define QR_RQ_SLOT 32
-#define QR_MAX_ENTRIES (1u << 14)
-#define QR_MAX_INLINE 1024u
-enum {
-	QR_SQ_PROD = 0,
-	QR_RQ_PROD = 1,
-	QR_DOORBELL = 2,
-	QR_SQ_RETIRED = 17,
-	QR_RQ_RETIRED = 19,
-	QR_STATE = 20,
-	QR_SQ_OPCODES = 21,
-	QR_SQ_CAP = 22,
-	QR_RQ_CAP = 23,
-};
-
 struct sr_qp {
 	struct ibv_qp qp; /* must stay first: the program holds a pointer to it */
 	uint32_t *ring;	  /* NULL: no rings, each post is a request */
@@ -60,8 +42,7 @@ static uint32_t pow2_at_least(uint32_t n)
 	return p;
 }
 
-/* Maps a memfd of `bytes` for the rings; NULL when it cannot (the QP posts by request). */
-static uint32_t *rings_map(size_t bytes, int *fd)
+uint32_t *sr_rings_map(size_t bytes, int *fd)
 {
 	void *p;
 
@@ -126,7 +107,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init)
 		q->inline_max = inl > QR_MAX_INLINE ? QR_MAX_INLINE : (inl + 63) & ~63u;
 		q->ring_bytes = QR_HEADER + (size_t)q->sq_entries * (QR_SQ_FIELDS + q->inline_max) + (size_t)q->rq_entries * QR_RQ_SLOT;
 		if (init->cap.max_send_wr <= QR_MAX_ENTRIES && init->cap.max_recv_wr <= QR_MAX_ENTRIES)
-			q->ring = rings_map(q->ring_bytes, &fd);
+			q->ring = sr_rings_map(q->ring_bytes, &fd);
 	}
 	for (;;) {
 		r = sr_req_tls();
@@ -288,15 +269,14 @@ int sr_post_result(int e, const struct sr_ans *a, void *first, void **bad, size_
 	return e;
 }
 
-/* Tells the daemon the rings have WRs, unless a doorbell it has not answered is on its way. */
-static void ring_doorbell(struct sr_qp *q)
+void sr_ring_doorbell(uint32_t *h, const char *key, uint32_t handle)
 {
 	struct sr_req *r;
 
-	if (__atomic_exchange_n(&q->ring[QR_DOORBELL], 1, __ATOMIC_SEQ_CST))
+	if (__atomic_exchange_n(&h[QR_DOORBELL], 1, __ATOMIC_SEQ_CST))
 		return;
 	r = sr_req_tls();
-	sr_put_u64(r, "qp", q->qp.handle);
+	sr_put_u64(r, key, handle);
 	sr_notify(SR_DOORBELL, r);
 }
 
@@ -397,7 +377,7 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 		taken = ring_post_send(q, wr);
 		if (taken) {
 			pthread_mutex_unlock(&q->lock);
-			ring_doorbell(q);
+			sr_ring_doorbell(q->ring, "qp", q->qp.handle);
 			return 0;
 		}
 	}
@@ -479,23 +459,18 @@ void sr_put_recv_wrs(struct sr_req *r, const struct ibv_recv_wr *wr)
 	sr_put_u64(r, "count", i);
 }
 
-/* As ring_post_send, for the receive ring. Lock held. */
-static int ring_post_recv(struct sr_qp *q, struct ibv_recv_wr *wr)
+int sr_ring_recv(uint32_t *h, unsigned char *slots, uint32_t entries, uint32_t *posted, struct ibv_recv_wr *wr)
 {
-	uint32_t *h = q->ring;
-	uint32_t state = __atomic_load_n(&h[QR_STATE], __ATOMIC_ACQUIRE), prod, n = 0;
+	uint32_t prod, n = 0;
 
-	if (!q->rq_entries || (state != IBV_QPS_INIT + 1 && state != IBV_QPS_RTR + 1 && state != IBV_QPS_RTS + 1))
-		return 0;
 	for (struct ibv_recv_wr *w = wr; w; w = w->next, n++)
 		if (w->num_sge < 0 || w->num_sge > 1)
 			return 0;
-	if ((uint32_t)(q->rq_posted - __atomic_load_n(&h[QR_RQ_RETIRED], __ATOMIC_ACQUIRE)) + n > h[QR_RQ_CAP])
+	if ((uint32_t)(*posted - __atomic_load_n(&h[QR_RQ_RETIRED], __ATOMIC_ACQUIRE)) + n > h[QR_RQ_CAP])
 		return 0;
 	prod = h[QR_RQ_PROD];
 	for (struct ibv_recv_wr *w = wr; w; w = w->next, prod++) {
-		unsigned char *e = (unsigned char *)h + QR_HEADER + (size_t)q->sq_entries * (QR_SQ_FIELDS + q->inline_max) +
-				   (size_t)(prod & (q->rq_entries - 1)) * QR_RQ_SLOT;
+		unsigned char *e = slots + (size_t)(prod & (entries - 1)) * QR_RQ_SLOT;
 		uint32_t nsge = (uint32_t)w->num_sge;
 
 		memset(e, 0, QR_RQ_SLOT);
@@ -508,8 +483,20 @@ static int ring_post_recv(struct sr_qp *q, struct ibv_recv_wr *wr)
 		}
 	}
 	__atomic_store_n(&h[QR_RQ_PROD], prod, __ATOMIC_SEQ_CST);
-	q->rq_posted += n;
+	*posted += n;
 	return 1;
+}
+
+/* As ring_post_send, for the receive ring: in Init, RTR or RTS. Lock held. */
+static int ring_post_recv(struct sr_qp *q, struct ibv_recv_wr *wr)
+{
+	uint32_t *h = q->ring;
+	uint32_t state = __atomic_load_n(&h[QR_STATE], __ATOMIC_ACQUIRE);
+
+	if (!q->rq_entries || (state != IBV_QPS_INIT + 1 && state != IBV_QPS_RTR + 1 && state != IBV_QPS_RTS + 1))
+		return 0;
+	return sr_ring_recv(h, (unsigned char *)h + QR_HEADER + (size_t)q->sq_entries * (QR_SQ_FIELDS + q->inline_max), q->rq_entries,
+			    &q->rq_posted, wr);
 }
 
 static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
@@ -527,7 +514,7 @@ static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_
 		taken = ring_post_recv(q, wr);
 		if (taken) {
 			pthread_mutex_unlock(&q->lock);
-			ring_doorbell(q);
+			sr_ring_doorbell(q->ring, "qp", q->qp.handle);
 			return 0;
 		}
 	}

@@ -153,6 +153,34 @@ static inline uint32_t sr_ctx_handle(struct ibv_context *c)
 
 void sr_context_ops(struct sr_context *c);
 
+/* The layout of a QP's or S-RQ's work-request rings (src/preload/qp-ring.ts). */
+#define QR_HEADER 128
+#define QR_SQ_FIELDS 128
+#define QR_RQ_SLOT 32
+#define QR_MAX_ENTRIES (1u << 14)
+#define QR_MAX_INLINE 1024u
+enum {
+	QR_SQ_PROD = 0,
+	QR_RQ_PROD = 1,
+	QR_DOORBELL = 2,
+	QR_SQ_RETIRED = 17,
+	QR_RQ_RETIRED = 19,
+	QR_STATE = 20,
+	QR_SQ_OPCODES = 21,
+	QR_SQ_CAP = 22,
+	QR_RQ_CAP = 23,
+};
+/* A memfd of `bytes` mapped for rings (touched, so the pages are the program's), or NULL. */
+uint32_t *sr_rings_map(size_t bytes, int *fd);
+/*
+ * Writes a receive WR list into a receive ring of `entries` slots at `slots` if the ring takes
+ * all of it (1: at most one SGE each, room for all), else nothing (0). `posted` counts the
+ * queue's posts. The caller holds the queue's lock.
+ */
+int sr_ring_recv(uint32_t *h, unsigned char *slots, uint32_t entries, uint32_t *posted, struct ibv_recv_wr *wr);
+/* Tells the daemon (`key=handle`) the rings have WRs, unless a doorbell it has not taken is on its way. */
+void sr_ring_doorbell(uint32_t *h, const char *key, uint32_t handle);
+
 /* `struct ibv_wc`'s members by name (cq.c); `struct ibv_ah_attr`'s (ah.c); a receive WR list (qp.c). */
 extern const struct sr_field sr_wc_fields[];
 extern const size_t sr_wc_nfields;

@@ -47,6 +47,7 @@ import type {
   ibv_recv_wr,
   ibv_send_wr,
   ibv_sge,
+  ibv_srq,
   ibv_srq_attr,
   ibv_wc,
   In,
@@ -267,6 +268,25 @@ export function takeQpRings(c: Client, q: ClientQp): void {
   ring.takeRecvs((wr_id, sg_list) => {
     const ret = ibv_post_recv(q.qp, { wr_id, next: null, sg_list, num_sge: sg_list.length } as In<ibv_recv_wr>).ret;
     if (ret !== 0) log('client %d: QP %d: ring receive WR not taken (errno %d)', c.id, q.qp.qp_num, ret);
+    return ret;
+  });
+}
+
+/** Posts a receive WR of a request on a ringed queue under the queue's next sequence number; ENOMEM when it is full. */
+function postRingedRecv(ring: QpRing, wr: In<ibv_recv_wr>, post: (w: In<ibv_recv_wr>) => number): number {
+  const rq = ring.recv!;
+  const id = rq.next();
+  if (id === null) return ENOMEM;
+  const ret = post({ ...wr, wr_id: id });
+  if (ret === 0) rq.posted(wr.wr_id ?? 0n);
+  return ret;
+}
+
+/** Takes the receive WRs the program wrote into an S-RQ's ring since the last take, in order. */
+export function takeSrqRing(c: Client, srq: ibv_srq, ring: QpRing): void {
+  ring.takeRecvs((wr_id, sg_list) => {
+    const ret = ibv_post_srq_recv(srq, { wr_id, next: null, sg_list, num_sge: sg_list.length } as In<ibv_recv_wr>).ret;
+    if (ret !== 0) log('client %d: S-RQ receive WR not taken (errno %d)', c.id, ret);
     return ret;
   });
 }
@@ -542,7 +562,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       if (m.has('ring_sq')) {
         const fd = addon && c.fdChannel >= 0 ? addon.recvFd(c.fdChannel) : -1;
         if (fd < 0) return { errno: EBADF };
-        if (!validQpRing(sqEntries, rqEntries, ringInline) || (srqh && rqEntries)) {
+        if (!validQpRing(sqEntries, rqEntries, ringInline) || !sqEntries || (srqh && rqEntries)) {
           addon!.close(fd);
           return { errno: EINVAL };
         }
@@ -574,6 +594,9 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
         q.ring.setState(ibv_qp_state.IBV_QPS_RESET);
         c.qpRings.set(p.ctx * 0x100_0000 + qp.qp_num, q.ring);
       }
+      const srqRing = srqh ? c.srqs.get(srqh)?.ring : undefined;
+      if (srqRing) c.srqRingOfQp.set(p.ctx * 0x100_0000 + qp.qp_num, srqRing);
+      else c.srqRingOfQp.delete(p.ctx * 0x100_0000 + qp.qp_num);
       c.qps.set(h, q);
       return {
         errno: 0,
@@ -636,16 +659,9 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const q = c.qps.get(uintField(m, 'qp') ?? 0);
       if (!q) return { errno: EINVAL, fields: [['bad', 0]] };
       takeQpRings(c, q);
-      const rq = q.ring?.recv;
-      if (!rq) return postRecvs(m, (wr) => ibv_post_recv(q.qp, wr).ret);
-      return postRecvs(m, (wr) => {
-        const id = rq.next();
-        if (id === null) return ENOMEM;
-        const programId = wr.wr_id ?? 0n;
-        const ret = ibv_post_recv(q.qp, { ...wr, wr_id: id }).ret;
-        if (ret === 0) rq.posted(programId);
-        return ret;
-      });
+      const ring = q.ring?.recv ? q.ring : null;
+      if (!ring) return postRecvs(m, (wr) => ibv_post_recv(q.qp, wr).ret);
+      return postRecvs(m, (wr) => postRingedRecv(ring, wr, (w) => ibv_post_recv(q.qp, w).ret));
     }
     case PreloadOp.DOORBELL: {
       // No answer: the program does not wait. An unknown QP (destroyed meanwhile) has nothing to take.
@@ -654,12 +670,19 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
         q.ring.answerDoorbell();
         takeQpRings(c, q);
       }
+      const s = c.srqs.get(uintField(m, 'srq') ?? 0);
+      if (s?.ring) {
+        s.ring.answerDoorbell();
+        takeSrqRing(c, s.srq, s.ring);
+      }
       return { errno: 0, silent: true };
     }
     case PreloadOp.POST_SRQ_RECV: {
-      const srq = c.srqs.get(uintField(m, 'srq') ?? 0)?.srq;
-      if (!srq) return { errno: EINVAL, fields: [['bad', 0]] };
-      return postRecvs(m, (wr) => ibv_post_srq_recv(srq, wr).ret);
+      const s = c.srqs.get(uintField(m, 'srq') ?? 0);
+      if (!s) return { errno: EINVAL, fields: [['bad', 0]] };
+      if (!s.ring) return postRecvs(m, (wr) => ibv_post_srq_recv(s.srq, wr).ret);
+      takeSrqRing(c, s.srq, s.ring);
+      return postRecvs(m, (wr) => postRingedRecv(s.ring!, wr, (w) => ibv_post_srq_recv(s.srq, w).ret));
     }
     case PreloadOp.CREATE_AH: {
       const ph = uintField(m, 'pd') ?? 0;
@@ -692,13 +715,29 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
     case PreloadOp.CREATE_SRQ: {
       const ph = uintField(m, 'pd') ?? 0;
       const p = c.pds.get(ph);
+      // The ring's memfd travels on the fd channel ahead of this request: take it whatever else is wrong.
+      let ringAb: ArrayBuffer | null = null;
+      const entries = uintField(m, 'ring_rq', QP_RING_MAX_ENTRIES) ?? 0;
+      if (m.has('ring_rq')) {
+        const fd = addon && c.fdChannel >= 0 ? addon.recvFd(c.fdChannel) : -1;
+        if (fd < 0) return { errno: EBADF };
+        if (!validQpRing(0, entries, 0) || !entries) {
+          addon!.close(fd);
+          return { errno: EINVAL };
+        }
+        const bytes = qpRingBytes(0, entries, 0);
+        if (c.ringBytes() + bytes <= MAX_CLIENT_RING_BYTES) ringAb = addon!.mapShared(fd, bytes);
+        addon!.close(fd);
+      }
       if (!p) return { errno: EINVAL };
       const attr = unflatten(m, 'attr.') as unknown as ibv_srq_attr;
       const srq = ibv_create_srq(p.pd, { srq_context: null, attr });
       if (!srq) return { errno: lastErr() };
       const h = c.handle();
-      c.srqs.set(h, { srq, pd: ph, user: u64Field(m, 'user') ?? 0n });
-      return { errno: 0, fields: flatten(attr, 'attr.', [['srq', h]]) };
+      // A ring smaller than the S-RQ is not taken: it posts by request.
+      const ring = ringAb && attr.max_wr <= entries ? new QpRing(ringAb, 0, entries, 0, 0, attr.max_wr, 0, true) : undefined;
+      c.srqs.set(h, { srq, pd: ph, user: u64Field(m, 'user') ?? 0n, ...(ring && { ring }) });
+      return { errno: 0, fields: flatten(attr, 'attr.', [['srq', h], ...(ring ? ([['ring', 1]] as Fields) : [])]) };
     }
     case PreloadOp.MODIFY_SRQ: {
       const srq = c.srqs.get(uintField(m, 'srq') ?? 0)?.srq;
@@ -717,6 +756,7 @@ export function objectCall(c: Client, op: number, m: Map<string, string>): Answe
       const srq = c.srqs.get(h);
       if (!srq) return { errno: EINVAL };
       if (ibv_destroy_srq(srq.srq) !== 0) return { errno: lastErr() };
+      srq.ring?.detach();
       c.srqs.delete(h);
       return { errno: 0 };
     }

@@ -20,6 +20,7 @@ import {
 import type { ibv_ah, ibv_comp_channel, ibv_cq, ibv_mr, ibv_pd, ibv_qp, ibv_srq, ibv_wc } from '../verbs/types.js';
 import { ClientCm } from './cm.js';
 import { type CqRing, cqRingBytes } from './cq-ring.js';
+import { ibv_wc_opcode } from '../verbs/constants.js';
 import { preloadAddon } from './native.js';
 import type { QpRing } from './qp-ring.js';
 
@@ -102,7 +103,10 @@ export class Client {
    */
   readonly qpRings = new Map<number, QpRing>();
   readonly ahs = new Map<number, { ah: ibv_ah; pd: number }>();
-  readonly srqs = new Map<number, { srq: ibv_srq; pd: number; user: bigint }>();
+  /** `ring`: the S-RQ's receive ring (qp-ring.ts), when the program passed one. */
+  readonly srqs = new Map<number, { srq: ibv_srq; pd: number; user: bigint; ring?: QpRing }>();
+  /** The S-RQ ring each S-RQ's QP receives from, by context handle and QP number (as {@link qpRings}). */
+  readonly srqRingOfQp = new Map<number, QpRing>();
   /** Each context's asynchronous events (async.ts), by context handle. */
   readonly asyncs = new Map<number, ClientAsync>();
   /** Octets of completion and work-request rings mapped for this client (cq-ring.ts, qp-ring.ts). */
@@ -110,11 +114,17 @@ export class Client {
     let n = 0;
     for (const q of this.cqs.values()) if (q.ring) n += cqRingBytes(q.ring.ring.entries);
     for (const q of this.qps.values()) if (q.ring) n += q.ring.bytes;
+    for (const q of this.srqs.values()) if (q.ring) n += q.ring.bytes;
     return n;
   }
-  /** A completion polled from a CQ of context `ctx`: its QP's ring, if any, restores the WR ID. */
+  /**
+   * A completion polled from a CQ of context `ctx`: its QP's ring, or for a receive from an
+   * S-RQ the S-RQ's, if there is one, restores the WR ID.
+   */
   completed(ctx: number, wc: ibv_wc): void {
-    this.qpRings.get(ctx * 0x100_0000 + wc.qp_num)?.complete(wc);
+    const k = ctx * 0x100_0000 + wc.qp_num;
+    const s = wc.opcode & ibv_wc_opcode.IBV_WC_RECV ? this.srqRingOfQp.get(k) : undefined;
+    (s ?? this.qpRings.get(k))?.complete(wc);
   }
   /** The daemon's end of the socket the program passes fds on (memory registration), or -1. */
   fdChannel = -1;
@@ -152,7 +162,14 @@ export class Client {
       }
     }
     for (const [h, { ah, pd }] of this.ahs) if (mine(pdCtx(pd))) destroyAh(ah) === 0 ? this.ahs.delete(h) : why('ah', h);
-    for (const [h, { srq, pd }] of this.srqs) if (mine(pdCtx(pd))) ibv_destroy_srq(srq) === 0 ? this.srqs.delete(h) : why('srq', h);
+    for (const [h, q] of this.srqs) {
+      if (!mine(pdCtx(q.pd))) continue;
+      if (ibv_destroy_srq(q.srq) !== 0) why('srq', h);
+      else {
+        q.ring?.detach();
+        this.srqs.delete(h);
+      }
+    }
     for (const [h, q] of this.cqs) if (mine(q.ctx)) destroyClientCq(q) === 0 ? this.cqs.delete(h) : why('cq', h);
     const addon = preloadAddon();
     for (const [h, c] of this.channels) {

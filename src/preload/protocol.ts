@@ -140,7 +140,7 @@ export enum PreloadOp {
    */
   GET_ASYNC_EVENT = 55,
   /**
-   * `qp=H`: the program wrote WRs into the QP's rings (qp-ring.ts). Not answered: the program
+   * `qp=H` or `srq=H`: the program wrote WRs into the rings of that QP or S-RQ (qp-ring.ts). Not answered: the program
    * does not wait, and the daemon takes the rings before any later request of the program.
    */
   DOORBELL = 56,

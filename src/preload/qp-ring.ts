@@ -20,7 +20,8 @@
  *
  * Layout (little-endian, the program's own memory): a 128-octet header, then the send ring
  * (`sq_entries` slots of 128 octets plus the inline bytes a slot holds), then the receive ring
- * (`rq_entries` slots of 32 octets; none for a QP with an S-RQ).
+ * (`rq_entries` slots of 32 octets; none for a QP with an S-RQ). An S-RQ has rings of the same
+ * layout with no send ring: its header and receive ring, read by `ibv_post_srq_recv`.
  *
  * | word (×4 octets) | header field | written by |
  * |---|---|---|
@@ -83,17 +84,14 @@ export function qpRingBytes(sqEntries: number, rqEntries: number, inline: number
   return QP_RING_HEADER + sqEntries * sqSlotBytes(inline) + rqEntries * RQ_SLOT;
 }
 
-/** Whether the sizes are ones the daemon takes: powers of two (the receive ring may be 0), whole 64-octet inline areas. */
+/**
+ * Whether the sizes are ones the daemon takes: powers of two, whole 64-octet inline areas. A
+ * QP's receive ring may be absent (an S-RQ's QP); an S-RQ's rings are a receive ring alone.
+ */
 export function validQpRing(sqEntries: number, rqEntries: number, inline: number): boolean {
   const pow2 = (n: number) => Number.isInteger(n) && n >= 1 && n <= QP_RING_MAX_ENTRIES && (n & (n - 1)) === 0;
-  return (
-    pow2(sqEntries) &&
-    (rqEntries === 0 || pow2(rqEntries)) &&
-    Number.isInteger(inline) &&
-    inline >= 0 &&
-    inline <= QP_RING_MAX_INLINE &&
-    inline % 64 === 0
-  );
+  const sizes = (sqEntries === 0 || pow2(sqEntries)) && (rqEntries === 0 || pow2(rqEntries)) && sqEntries + rqEntries > 0;
+  return sizes && Number.isInteger(inline) && inline >= 0 && inline <= QP_RING_MAX_INLINE && inline % 64 === 0;
 }
 
 /** A send WR as its slot gives it; `wr_id` is already the sequence number the verbs face sees. */
@@ -115,7 +113,13 @@ export interface RingSend {
   remote_qkey: number;
 }
 
-/** One queue's daemon-side count: ring slots taken, WRs given to the verbs face, and retired. */
+/**
+ * One queue's daemon-side count: ring slots taken, WRs given to the verbs face, and retired. A
+ * QP's queues retire in order (a completion retires every earlier WR); an S-RQ's WQEs are
+ * consumed by whichever QP receives first, so each completion retires its own WR only (Verbs
+ * §8.1.3.1). Either way, fewer than `cap` WRs are outstanding, so a sequence number's ID slot is
+ * free again by the time the number `entries` later is posted.
+ */
 class Queue {
   taken = 0;
   seq = 0;
@@ -124,6 +128,7 @@ class Queue {
   constructor(
     readonly entries: number,
     readonly cap: number,
+    readonly inOrder = true,
   ) {
     this.ids = new BigUint64Array(Math.max(entries, 1));
   }
@@ -139,7 +144,8 @@ class Queue {
   /** The program's ID of a completion's WR; the WR and every earlier one are retired. */
   complete(id: bigint): bigint {
     const seq = Number(id);
-    if (seq + 1 > this.retired) this.retired = seq + 1;
+    if (!this.inOrder) this.retired++;
+    else if (seq + 1 > this.retired) this.retired = seq + 1;
     return this.ids[seq % this.ids.length]!;
   }
 }
@@ -156,7 +162,8 @@ export class QpRing {
 
   /**
    * `ab`: the program's memfd, mapped, of at least {@link qpRingBytes}. `sqCap`/`rqCap`: the WRs
-   * each queue may hold (at most its ring's slots); `opcodes`: the send opcodes the ring takes.
+   * each queue may hold (at most its ring's slots); `opcodes`: the send opcodes the ring takes;
+   * `srq`: the rings are an S-RQ's (a receive ring alone, retired out of order).
    */
   constructor(
     ab: ArrayBuffer,
@@ -166,16 +173,17 @@ export class QpRing {
     sqCap: number,
     rqCap: number,
     opcodes: number,
+    srq = false,
   ) {
     this.bytes = qpRingBytes(sqEntries, rqEntries, inline);
     if (!validQpRing(sqEntries, rqEntries, inline) || ab.byteLength < this.bytes) throw new RangeError('QpRing: bad size');
     this.#ab = ab;
     this.#slot = sqSlotBytes(inline);
     this.#hdr = new Uint32Array(ab, 0, QP_RING_HEADER / 4);
-    this.#sq = new DataView(ab, QP_RING_HEADER, sqEntries * this.#slot);
+    this.#sq = sqEntries ? new DataView(ab, QP_RING_HEADER, sqEntries * this.#slot) : null;
     this.#rq = rqEntries ? new DataView(ab, QP_RING_HEADER + sqEntries * this.#slot, rqEntries * RQ_SLOT) : null;
     this.send = new Queue(sqEntries, Math.min(sqCap, sqEntries));
-    this.recv = rqEntries ? new Queue(rqEntries, Math.min(rqCap, rqEntries)) : null;
+    this.recv = rqEntries ? new Queue(rqEntries, Math.min(rqCap, rqEntries), !srq) : null;
     for (const w of [SQ_PROD, RQ_PROD, DOORBELL, SQ_TAKEN, SQ_RETIRED, RQ_TAKEN, RQ_RETIRED, STATE]) Atomics.store(this.#hdr, w, 0);
     Atomics.store(this.#hdr, SQ_OPCODES, opcodes >>> 0);
     Atomics.store(this.#hdr, SQ_CAP, this.send.cap);

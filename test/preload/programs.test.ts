@@ -346,8 +346,15 @@ test('ibv_uc_pingpong between two softrdma exec processes', { skip: missingMem('
   pingpong('ibv_uc_pingpong', [], 18603),
 );
 
-test('ibv_srq_pingpong between two softrdma exec processes (SRQ)', { skip: missingMem('ibv_srq_pingpong') ?? false }, () =>
-  pingpong('ibv_srq_pingpong', [], 18604),
+// Its receives go through the S-RQ's ring: no post request, across its 16 QPs sharing the S-RQ.
+test(
+  'ibv_srq_pingpong between two softrdma exec processes (SRQ), receives through the S-RQ ring',
+  { skip: missingMem('ibv_srq_pingpong') ?? false },
+  () =>
+    pingpong('ibv_srq_pingpong', [], 18604, (d) => {
+      assert.equal(d.served(PreloadOp.POST_SRQ_RECV), 0, 'an S-RQ receive was posted by request');
+      assert.ok(d.served(PreloadOp.DOORBELL) >= 2, `${d.served(PreloadOp.DOORBELL)} doorbells`);
+    }),
 );
 
 test('ibv_ud_pingpong between two softrdma exec processes (UD, address handles)', { skip: missingMem('ibv_ud_pingpong') ?? false }, () =>

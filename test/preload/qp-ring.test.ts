@@ -69,6 +69,8 @@ test('ring sizes: powers of two up to 16,384 slots, inline bytes in whole 64-oct
   assert.ok(!validQpRing(1 << 15, 16, 0));
   assert.ok(!validQpRing(16, 16, 100));
   assert.ok(!validQpRing(16, 16, 2048));
+  assert.ok(validQpRing(0, 16, 0), "an S-RQ's: a receive ring alone");
+  assert.ok(!validQpRing(0, 0, 0));
   assert.throws(() => new QpRing(new ArrayBuffer(64), 16, 16, 0, 4, 4, 0), RangeError);
 });
 
@@ -188,4 +190,31 @@ test('after detach the rings are not read, but completions still get their progr
   p.ring.complete(c);
   assert.equal(c.wr_id, 42n);
   assert.equal(p.hdr[17], 0, 'nothing written to the unmapped header');
+});
+
+test("an S-RQ's ring retires one WR per completion, in whatever order the QPs consume them", () => {
+  const ab = new ArrayBuffer(qpRingBytes(0, RQ, 0));
+  const ring = new QpRing(ab, 0, RQ, 0, 0, 4, 0, true);
+  const hdr = new Uint32Array(ab, 0, QP_RING_HEADER / 4);
+  const v = new DataView(ab);
+  for (let i = 0; i < 4; i++) {
+    v.setBigUint64(QP_RING_HEADER + i * 32, 700n + BigInt(i), true);
+    hdr[1] = i + 1;
+  }
+  const ids: bigint[] = [];
+  ring.takeRecvs((id) => {
+    ids.push(id);
+    return 0;
+  });
+  assert.deepEqual(ids, [0n, 1n, 2n, 3n]);
+  assert.equal(ring.recv!.next(), null, 'four outstanding of four');
+  const c = wc(ibv_wc_opcode.IBV_WC_RECV, 2n);
+  ring.complete(c);
+  assert.equal(c.wr_id, 702n);
+  assert.equal(hdr[19], 1, 'one retired, not three');
+  assert.equal(ring.recv!.next(), 4n, 'room for one');
+  const d = wc(ibv_wc_opcode.IBV_WC_RECV, 0n);
+  ring.complete(d);
+  assert.equal(d.wr_id, 700n);
+  assert.equal(hdr[19], 2);
 });
