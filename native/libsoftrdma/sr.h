@@ -2,8 +2,10 @@
  * libsoftrdma: the C side of softrdma's daemon protocol (src/preload/protocol.ts). Preloaded
  * into a program linked with libibverbs (softrdma exec), it defines the exported ibverbs calls
  * and the context's operation vector so that every verbs call becomes one request to
- * `softrdma daemon`, which answers from the verbs face. It owns no protocol logic: it packs
- * arguments as `key=value` lines, and unpacks the answers into the C structs by field name.
+ * `softrdma daemon`, which answers from the verbs face; only posts and polls go through
+ * shared-memory rings instead (src/preload/qp-ring.ts, cq-ring.ts). It owns no protocol logic:
+ * it packs arguments as `key=value` lines, and unpacks the answers into the C structs by field
+ * name.
  */
 #ifndef SOFTRDMA_SR_H
 #define SOFTRDMA_SR_H
