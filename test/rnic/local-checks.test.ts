@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LoopbackRawEnd, loopbackPair } from '../../src/loopback/loopback.js';
+import { K, LoopbackRawEnd, loopbackPair } from '../../src/loopback/loopback.js';
 import { mrDereg } from '../../src/rnic/memops.js';
 import { TxOp } from '../../src/rnic/transport.js';
 import { RiRet } from '../../src/rnicpi/status.js';
@@ -40,6 +40,12 @@ test('finding 5: a Read longer than its own 64-octet sink completes with a bound
     send(s.qp, { type: RiWrType.RDMA_READ, id: 2n, sgl: [{ ...sge(m, sink), len: 0xffff_ffff }], rtag: 0x1234_5600, remoteTo: 0x1000n }),
     RiRet.SUCCESS,
   );
+  // The QP terminates and closes its half of the LLP; the raw end closes its own, as a TCP peer
+  // does, so the QP enters Error and flushes the good Read (Verbs §6.2: Terminate → Error when
+  // the LLP closes). Without it only the QP's close timer would end Terminate, and a poll timed
+  // against that timer would race it.
+  await raw.waitFor((u) => u.k === K.FIN, 2000);
+  raw.control(K.FIN);
   const wcs = await pollN(s.cq, 2);
   const bad = wcs.find((w) => w.id === 2n)!;
   assert.equal(RiWcStatus[bad.op_status], RiWcStatus[RiWcStatus.BASE_BOUNDS_VIOLATION_ERROR]);
