@@ -117,15 +117,17 @@ async function execSession(
 
 /**
  * perftest 4.5's `-R` race with our client ahead: the exchange connection done, the client's
- * data connection was refused (the guest's server between its exchange and its data listen) and
- * perftest crashed in its own retry path. The guest's server is then mid-session: it takes the
- * next client's exchange connection as its data connection and fails its sync ("Failed to sync
- * between client and server after creating RDMA CM connection"), so no retry can pass.
+ * data connection was refused because the guest's server was between its exchange and its data
+ * listen (siw: `error: -111`, the TCP refusal; rxe: `error: 8`, the IB CM's REJ with "invalid
+ * service ID", no listener), and perftest crashed in its own retry path (rc 139). The guest's
+ * server is then mid-session: it takes the next client's exchange connection as its data
+ * connection and fails its sync ("Failed to sync between client and server after creating RDMA
+ * CM connection") or waits until its time limit, so no retry can pass.
  */
-function execClientRaceCrash(r: { earlier?: { rc: number; lines: string[] }[] }, guest: { lines: readonly string[] }): boolean {
+function execClientRaceCrash(r: { earlier?: { rc: number; lines: string[] }[] }, guest: { rc: number; lines: readonly string[] }): boolean {
   return (
-    (r.earlier ?? []).some((e) => e.rc === 139 && e.lines.some((l) => /RDMA_CM_EVENT_REJECTED; error: -111/.test(l))) &&
-    guest.lines.some((l) => /Failed to sync between client and server after creating RDMA CM connection/.test(l))
+    (r.earlier ?? []).some((e) => e.rc === 139 && e.lines.some((l) => /RDMA_CM_EVENT_REJECTED; error: (-111|8)\b/.test(l))) &&
+    (guest.rc !== 0 || guest.lines.some((l) => /Failed to sync between client and server after creating RDMA CM connection/.test(l)))
   );
 }
 
@@ -144,7 +146,7 @@ function judge(checks: Record<string, { host: RegExp; guest: RegExp }>, res: Res
     }
     if ((r.rc !== 0 || g.rc !== 0) && execClientRaceCrash(r, g)) {
       console.log(
-        `KNOWN: ${tag}: our perftest -R client's data connection was refused (the guest's server between its exchange and its data listen; perftest's own race) and it crashed in perftest's retry (rc 139); the guest's server then took the next client's exchange connection as its data connection and failed its sync; not counted`,
+        `KNOWN: ${tag}: our perftest -R client's data connection was refused (the guest's server between its exchange and its data listen; perftest's own race) and it crashed in perftest's retry (rc 139); the guest's server, mid-session, then failed (rc ${g.rc}); not counted`,
       );
       continue;
     }
