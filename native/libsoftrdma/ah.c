@@ -259,11 +259,9 @@ static int post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv
 
 	if (q->ring) {
 		pthread_mutex_lock(&q->lock);
-		if (sr_ring_recv(q->ring, (unsigned char *)q->ring + QR_HEADER, q->entries, &q->posted, wr)) {
-			pthread_mutex_unlock(&q->lock);
-			sr_ring_doorbell(q->ring, "srq", srq->handle);
+		if (sr_ring_posted(&q->lock, q->ring, "srq", srq->handle,
+				   sr_ring_recv(q->ring, (unsigned char *)q->ring + QR_HEADER, q->entries, &q->posted, wr)))
 			return 0;
-		}
 	}
 	r = sr_req_tls();
 	a = sr_ans_tls();

@@ -232,6 +232,16 @@ static int connect_daemon(void)
 	return 0;
 }
 
+/* Closes the connection and its fd channel (conn_lock held); the next call opens a new one. */
+static void drop_connection(void)
+{
+	close(conn_fd);
+	conn_fd = -1;
+	if (chan_fd >= 0)
+		close(chan_fd);
+	chan_fd = -1;
+}
+
 int sr_call(enum sr_op op, const struct sr_req *req, struct sr_ans *ans, int send_fd)
 {
 	int e = 0;
@@ -245,11 +255,7 @@ int sr_call(enum sr_op op, const struct sr_req *req, struct sr_ans *ans, int sen
 	pthread_mutex_lock(&conn_lock);
 	/* A forked child does not share its parent's connection (nor its objects). */
 	if (conn_fd >= 0 && conn_pid != getpid()) {
-		close(conn_fd);
-		conn_fd = -1;
-		if (chan_fd >= 0)
-			close(chan_fd);
-		chan_fd = -1;
+		drop_connection();
 	}
 	if (conn_fd < 0)
 		e = connect_daemon();
@@ -257,11 +263,7 @@ int sr_call(enum sr_op op, const struct sr_req *req, struct sr_ans *ans, int sen
 		e = exchange(op, req, ans, send_fd);
 	if (e && conn_fd >= 0 && e != E2BIG && e != EOPNOTSUPP) {
 		/* A broken stream cannot be resynchronised. */
-		close(conn_fd);
-		conn_fd = -1;
-		if (chan_fd >= 0)
-			close(chan_fd);
-		chan_fd = -1;
+		drop_connection();
 	}
 	pthread_mutex_unlock(&conn_lock);
 	return e ? e : ans->err;
@@ -275,11 +277,7 @@ int sr_notify(enum sr_op op, const struct sr_req *req)
 	/* Only on the connection the objects it names were made on; a forked child has none. */
 	e = conn_fd >= 0 && conn_pid == getpid() ? send_frame(op, req) : ENOTCONN;
 	if (e && e != ENOTCONN) {
-		close(conn_fd);
-		conn_fd = -1;
-		if (chan_fd >= 0)
-			close(chan_fd);
-		chan_fd = -1;
+		drop_connection();
 	}
 	pthread_mutex_unlock(&conn_lock);
 	return e;

@@ -269,6 +269,15 @@ int sr_post_result(int e, const struct sr_ans *a, void *first, void **bad, size_
 	return e;
 }
 
+int sr_ring_posted(pthread_mutex_t *lock, uint32_t *h, const char *key, uint32_t handle, int taken)
+{
+	if (!taken)
+		return 0;
+	pthread_mutex_unlock(lock);
+	sr_ring_doorbell(h, key, handle);
+	return 1;
+}
+
 void sr_ring_doorbell(uint32_t *h, const char *key, uint32_t handle)
 {
 	struct sr_req *r;
@@ -371,15 +380,9 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 	int e;
 
 	if (q->ring) {
-		int taken;
-
 		pthread_mutex_lock(&q->lock);
-		taken = ring_post_send(q, wr);
-		if (taken) {
-			pthread_mutex_unlock(&q->lock);
-			sr_ring_doorbell(q->ring, "qp", q->qp.handle);
+		if (sr_ring_posted(&q->lock, q->ring, "qp", q->qp.handle, ring_post_send(q, wr)))
 			return 0;
-		}
 	}
 	r = sr_req_tls();
 	a = sr_ans_tls();
@@ -508,15 +511,9 @@ static int post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_
 	int e;
 
 	if (q->ring) {
-		int taken;
-
 		pthread_mutex_lock(&q->lock);
-		taken = ring_post_recv(q, wr);
-		if (taken) {
-			pthread_mutex_unlock(&q->lock);
-			sr_ring_doorbell(q->ring, "qp", q->qp.handle);
+		if (sr_ring_posted(&q->lock, q->ring, "qp", q->qp.handle, ring_post_recv(q, wr)))
 			return 0;
-		}
 	}
 	r = sr_req_tls();
 	a = sr_ans_tls();

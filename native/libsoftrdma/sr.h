@@ -11,6 +11,7 @@
 #define SOFTRDMA_SR_H
 
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
@@ -180,6 +181,11 @@ uint32_t *sr_rings_map(size_t bytes, int *fd);
  * queue's posts. The caller holds the queue's lock.
  */
 int sr_ring_recv(uint32_t *h, unsigned char *slots, uint32_t entries, uint32_t *posted, struct ibv_recv_wr *wr);
+/*
+ * After a ring write was tried with `lock` held: when it was `taken`, unlocks, rings the doorbell
+ * and returns 1; otherwise returns 0 with the lock still held for the request that follows.
+ */
+int sr_ring_posted(pthread_mutex_t *lock, uint32_t *h, const char *key, uint32_t handle, int taken);
 /* Tells the daemon (`key=handle`) the rings have WRs, unless a doorbell it has not taken is on its way. */
 void sr_ring_doorbell(uint32_t *h, const char *key, uint32_t handle);
 
