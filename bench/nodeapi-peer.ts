@@ -14,6 +14,11 @@
  * 64 KiB Writes measurably slower (the loaded code, not the API; see docs/spec-notes.md).
  */
 import { type Connection, openDevice, RemoteBuffer, type Transport } from '../src/node/index.js';
+import { tuneGcForSocketData } from '../src/util/gc-tuning.js';
+
+// With the V8 setting the softrdma command applies at start (src/util/gc-tuning.ts), so that the
+// Node API and the `softrdma perf` it is compared with run alike.
+tuneGcForSocketData();
 
 const argv = process.argv.slice(2);
 const role = argv[0];

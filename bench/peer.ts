@@ -33,8 +33,13 @@ import { mpaAccept, mpaConnect, mpaReadRequest } from '../src/iwarp/mpa-startup.
 import { RiRet } from '../src/rnicpi/status.js';
 import { RiQpState, RiWcStatus, RiWrType } from '../src/rnicpi/types.js';
 import { makeSide, pollN, recv, reg, send, sge, waitCq } from '../test/helpers/engine.js';
+import { tuneGcForSocketData } from '../src/util/gc-tuning.js';
 
 const [role, portArg, sizeArg, totalArg, crcArg] = process.argv.slice(2);
+// softrdma's ends run with the V8 setting the softrdma command applies at start
+// (src/util/gc-tuning.ts). The raw baselines keep Node's defaults: the setting is for processes
+// whose old generation is above V8's 8 MiB threshold, and a bare socket sink stays below it.
+if (role?.startsWith('rdma-')) tuneGcForSocketData();
 const REGION = 64 << 20;
 const DEPTH = 64;
 

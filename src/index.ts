@@ -12,3 +12,4 @@ export * as wire from './wire/index.js';
 export * as verbs from './verbs/index.js';
 // The Node-native API: openDevice, connections, listeners, memory regions, typed errors.
 export * from './node/index.js';
+export { tuneGcForSocketData } from './util/gc-tuning.js';

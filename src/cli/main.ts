@@ -12,6 +12,7 @@
 import * as nodeModule from 'node:module';
 import process, { argv, exit, stderr, stdout } from 'node:process';
 import { checkEnv, EnvError } from '../util/env.js';
+import { tuneGcForSocketData } from '../util/gc-tuning.js';
 const enableCompileCache = (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache;
 if (typeof enableCompileCache === 'function') {
   try {
@@ -30,6 +31,8 @@ try {
   stderr.write(`softrdma: ${e.message}\nRun 'softrdma help env' for the environment variables.\n`);
   exit(2);
 }
+// Before any socket exists: the V8 setting for fast socket receivers (gc-tuning.ts).
+tuneGcForSocketData();
 const { cli } = await import('./cli.js');
 
 // Node exits with 13 when the top-level await below never settles (a wait for an event that

@@ -44,6 +44,7 @@ export const ENV_CRC32C = 'SOFTRDMA_CRC32C';
 export const ENV_NATIVE = 'SOFTRDMA_NATIVE';
 export const ENV_GSO = 'SOFTRDMA_GSO';
 export const ENV_GRO = 'SOFTRDMA_GRO';
+export const ENV_GC_TUNING = 'SOFTRDMA_GC_TUNING';
 export const ENV_STATS_DIR = 'SOFTRDMA_STATS_DIR';
 export const ENV_SOCKET = 'SOFTRDMA_SOCKET';
 
@@ -83,6 +84,11 @@ export const ENV_VARS: readonly EnvVar[] = Object.freeze([
   { name: ENV_GSO, syntax: '0|1', help: 'native datagram layer: 0 turns UDP segmentation offload (UDP_SEGMENT) off; default 1' },
   { name: ENV_GRO, syntax: '0|1', help: 'native datagram layer: 0 turns UDP receive coalescing (UDP_GRO) off; default 1' },
   {
+    name: ENV_GC_TUNING,
+    syntax: '0|1',
+    help: "the softrdma command's V8 setting for fast socket receivers (synchronous ArrayBuffer sweeping): 0 leaves V8 as it is; default 1",
+  },
+  {
     name: ENV_STATS_DIR,
     syntax: 'DIR',
     help: 'where a process publishes its RoCE counters for softrdma stat (default $XDG_RUNTIME_DIR/softrdma, else <tmpdir>/softrdma-<uid>)',
@@ -99,8 +105,11 @@ const env = (name: string): string | undefined => {
   return v === undefined || v.trim() === '' ? undefined : v.trim();
 };
 
-/** A 0|1 switch (`SOFTRDMA_NATIVE`, `SOFTRDMA_GSO`, `SOFTRDMA_GRO`): true unless set to 0; undefined when unset. */
-export function switchFromEnv(name: typeof ENV_NATIVE | typeof ENV_GSO | typeof ENV_GRO, value = env(name)): boolean | undefined {
+/** A 0|1 switch (`SOFTRDMA_NATIVE`, `SOFTRDMA_GSO`, `SOFTRDMA_GRO`, `SOFTRDMA_GC_TUNING`): true unless set to 0; undefined when unset. */
+export function switchFromEnv(
+  name: typeof ENV_NATIVE | typeof ENV_GSO | typeof ENV_GRO | typeof ENV_GC_TUNING,
+  value = env(name),
+): boolean | undefined {
   if (value === undefined) return undefined;
   if (value !== '0' && value !== '1') throw new EnvError(name, value, '0 or 1');
   return value === '1';
@@ -288,6 +297,7 @@ export function checkEnv(devices?: readonly string[]): void {
   switchFromEnv(ENV_NATIVE);
   switchFromEnv(ENV_GSO);
   switchFromEnv(ENV_GRO);
+  switchFromEnv(ENV_GC_TUNING);
   statsDirFromEnv();
   socketFromEnv();
 }

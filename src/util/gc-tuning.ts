@@ -1,0 +1,48 @@
+/**
+ * One V8 setting for processes that receive socket data at high rates.
+ *
+ * Node hands every socket read to JavaScript in a fresh ArrayBuffer (64 KiB at a time on a fast
+ * TCP stream), and V8 frees these in its young-generation collection. In the V8 of Node 20, the
+ * freed octets are subtracted from the process's external-memory count by a background task
+ * (concurrent ArrayBuffer sweeping), after the check that follows each young-generation
+ * collection. That check counts the external memory allocated since the last full collection
+ * against the old generation's limit, so it still sees about 32 MiB of dead buffers. Once the old
+ * generation holds more than 8 MiB of live objects (any process with the stack loaded), the
+ * check finds no room left and starts a full mark-compact after every young-generation
+ * collection: at 1 GB/s, twenty or more a second, whose marking threads take the CPU the peer
+ * process needs. A process of a few MiB (a plain socket sink) stays under the 8 MiB
+ * threshold and never sees it.
+ *
+ * Sweeping ArrayBuffers synchronously (`--no-concurrent-array-buffer-sweeping`) makes the count
+ * exact at the check, and the full collections stop; the sweep itself is a list walk over the
+ * dead buffers, done once per young-generation collection.
+ *
+ * The `softrdma` command applies it at start; a program that uses the package as a library
+ * and moves bulk data may call {@link tuneGcForSocketData} once, early. `SOFTRDMA_GC_TUNING=0`
+ * leaves V8 as it is.
+ *
+ * @packageDocumentation
+ */
+import process from 'node:process';
+import { setFlagsFromString } from 'node:v8';
+import { ENV_GC_TUNING, switchFromEnv } from './env.js';
+
+/** The V8 flag, and the V8 major versions known to have it (Node 20 to 24). */
+const FLAG = '--no-concurrent-array-buffer-sweeping';
+const V8_MIN = 9;
+const V8_MAX = 13;
+
+let applied: boolean | undefined;
+
+/**
+ * Applies the setting described in the module documentation, once. Returns whether it is in
+ * effect: false when `SOFTRDMA_GC_TUNING=0`, or on a V8 not known to have the flag (an unknown
+ * flag would only print an error).
+ */
+export function tuneGcForSocketData(): boolean {
+  if (applied !== undefined) return applied;
+  const major = Number.parseInt(process.versions.v8.split('.')[0] ?? '', 10);
+  applied = switchFromEnv(ENV_GC_TUNING) !== false && major >= V8_MIN && major <= V8_MAX;
+  if (applied) setFlagsFromString(FLAG);
+  return applied;
+}
