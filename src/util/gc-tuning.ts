@@ -17,9 +17,10 @@
  * exact at the check, and the full collections stop; the sweep itself is a list walk over the
  * dead buffers, done once per young-generation collection.
  *
- * The `softrdma` command applies it at start; a program that uses the package as a library
- * and moves bulk data may call {@link tuneGcForSocketData} once, early. `SOFTRDMA_GC_TUNING=0`
- * leaves V8 as it is.
+ * The `softrdma` command applies it at start. A program that uses the package as a library and
+ * sees the full collections (`node --trace-gc`) may call {@link tuneGcForSocketData} once, early;
+ * a light process that does not see them pays for the synchronous sweep and gains nothing.
+ * `SOFTRDMA_GC_TUNING=0` leaves V8 as it is.
  *
  * @packageDocumentation
  */
