@@ -379,6 +379,18 @@ export interface CmMpaParams {
  */
 export const ACTIVE_SETTLE_MS = 50;
 
+/**
+ * How long a Responder that may transmit first (no RTR agreed, {@link CmAcceptParams.awaitFirstRx}
+ * false) still holds its first FPDU after the MPA Reply, unless the Initiator's first FPDU comes
+ * sooner. Linux siw's Initiator reads the Reply's private data with four octets more than it
+ * expects and resets the connection when it gets them (`siw_recv_mpa_rr`: "peer sent extra data"
+ * when there is no private data), so an FPDU queued behind the Reply before siw has read it ends
+ * the connection; under emulation that window is a few ms. RFC 5044 §7.1.2 has the Responder wait
+ * for the Initiator's first FPDU, which tools written for siw do not allow (a server that sends
+ * first); this is the shortest wait that keeps both (docs/spec-notes.md, "Interop with Linux siw").
+ */
+export const PASSIVE_SETTLE_MS = 50;
+
 export interface CmConnectParams extends CmMpaParams {
   /**
    * Resolve this many ms after the QP reached RTS (default 0: at once, as RFC 5044 allows). The

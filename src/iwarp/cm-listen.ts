@@ -475,6 +475,11 @@ export interface CmAcceptParams {
    * (perftest's ib_write_lat server writes first), so rdma_cm passes false.
    */
   awaitFirstRx?: boolean;
+  /**
+   * With `awaitFirstRx` false: still hold our first FPDU this long after the Reply unless the
+   * Initiator's comes sooner (default 0; rdma_cm passes `PASSIVE_SETTLE_MS`, for Linux siw).
+   */
+  firstTxHoldMs?: number;
 }
 
 /**
@@ -636,8 +641,11 @@ export class CmConnectRequest extends CmSocketEnds {
     }
     // The QP's receive path takes over the socket: stop watching it first.
     this.#unwatch();
+    const waitForPeer = ag.rtr !== null || (params.awaitFirstRx ?? true);
+    const holdMs = waitForPeer ? Number.POSITIVE_INFINITY : (params.firstTxHoldMs ?? 0);
     const stream = new LlpStream(this.socket, {
-      awaitFirstRx: ag.rtr !== null || (params.awaitFirstRx ?? true),
+      awaitFirstRx: holdMs > 0,
+      txHoldMs: holdMs,
       expectRtr: ag.rtr,
       rdmapExt: ag.rdmapExt,
     });

@@ -87,6 +87,7 @@ export type { MpaAttrs } from './llp-attrs.js';
 export {
   ACTIVE_SETTLE_MS,
   CLOSE_GRACE_MS,
+  PASSIVE_SETTLE_MS,
   type CmConnectParams,
   CmConnection,
   type CmEnvParams,

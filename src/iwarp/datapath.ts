@@ -114,6 +114,8 @@ export class IwarpConn implements QpTransport {
   #graceful = false;
   /** Responder: hold transmission until the Initiator's first FPDU (RFC 5044 §7.1.2). */
   #txHold: boolean;
+  /** Ends {@link #txHold} after the stream's `txHoldMs` if no FPDU came first. */
+  #txHoldTimer: NodeJS.Timeout | null = null;
   /** Responder in RFC 6581 peer-to-peer mode: the RTR type still expected. */
   #expectRtr: RtrType | null;
   // ---- DDP sequence numbers (RFC 5041 §5: MSNs start at 1 per queue) ----
@@ -173,8 +175,21 @@ export class IwarpConn implements QpTransport {
     // Not the data callback: its completions are notified by their microtasks, since `start`
     // may run inside a consumer's call.
     if (this.stream.pending && this.stream.pending.length > 0) this.#receive(this.stream.pending);
+    if (this.#txHold && Number.isFinite(this.stream.txHoldMs)) {
+      this.#txHoldTimer = setTimeout(this.#releaseTxHold, this.stream.txHoldMs);
+      this.#txHoldTimer.unref();
+    }
     s.resume();
   }
+
+  /** Transmission may begin: the Initiator's first FPDU came, or the stream's hold ran out. */
+  readonly #releaseTxHold = (): void => {
+    if (this.#txHoldTimer) clearTimeout(this.#txHoldTimer);
+    this.#txHoldTimer = null;
+    if (!this.#txHold) return;
+    this.#txHold = false;
+    if (!this.#detached) this.kick();
+  };
 
   #receive(chunk: Buffer | Uint8Array): void {
     if (this.#detached || this.rxStopped) return;
@@ -219,6 +234,8 @@ export class IwarpConn implements QpTransport {
     if (this.#detached) return;
     this.#detached = true;
     this.#active = false;
+    if (this.#txHoldTimer) clearTimeout(this.#txHoldTimer);
+    this.#txHoldTimer = null;
     const s = this.socket;
     s.off('data', this.#onData);
     s.off('end', this.#onEnd);
@@ -542,10 +559,7 @@ export class IwarpConn implements QpTransport {
 
   #onFpdu(f: Fpdu): void {
     if (this.rxStopped || this.#detached) return;
-    if (this.#txHold) {
-      this.#txHold = false;
-      this.kick();
-    }
+    if (this.#txHold) this.#releaseTxHold();
     const qp = this.qp;
     const st = qp.state;
     // Terminate: inbound segments are ignored (Verbs §6.2.3).

@@ -23,6 +23,12 @@ export interface LlpStreamOptions {
    */
   awaitFirstRx?: boolean;
   /**
+   * With {@link awaitFirstRx}: release the held transmit work this many ms after the QP starts
+   * even if no FPDU came (a Responder allowed to send first, see `PASSIVE_SETTLE_MS`). Default:
+   * no limit.
+   */
+  txHoldMs?: number;
+  /**
    * RFC 6581 peer-to-peer mode, Initiator: the zero-length Ready-To-Receive message to send
    * before anything else (the type the Responder chose in its Reply).
    */
@@ -50,6 +56,7 @@ export class LlpStream {
   readonly txOffset: number;
   readonly rxOffset: number;
   readonly awaitFirstRx: boolean;
+  readonly txHoldMs: number;
   readonly sendRtr: RtrType | null;
   readonly expectRtr: RtrType | null;
   readonly rdmapExt: boolean;
@@ -61,6 +68,7 @@ export class LlpStream {
     this.txOffset = opts.txOffset ?? 0;
     this.rxOffset = opts.rxOffset ?? 0;
     this.awaitFirstRx = opts.awaitFirstRx ?? false;
+    this.txHoldMs = opts.txHoldMs ?? Number.POSITIVE_INFINITY;
     this.sendRtr = opts.sendRtr ?? null;
     this.expectRtr = opts.expectRtr ?? null;
     this.rdmapExt = opts.rdmapExt ?? false;

@@ -7,7 +7,15 @@
  *
  * @module
  */
-import { ACTIVE_SETTLE_MS, cmConnect, type CmConnection, type CmConnectRequest, CmError, type CmQp } from '../iwarp/cm.js';
+import {
+  ACTIVE_SETTLE_MS,
+  cmConnect,
+  PASSIVE_SETTLE_MS,
+  type CmConnection,
+  type CmConnectRequest,
+  CmError,
+  type CmQp,
+} from '../iwarp/cm.js';
 import { RiQpState } from '../rnicpi/types.js';
 import { RDMA_UDP_QKEY } from '../wire/ib/cm.js';
 import {
@@ -354,8 +362,10 @@ export async function rdma_accept(id: rdma_cm_id, param: In<rdma_conn_param> | n
       ird: depth.ird,
       ord: depth.ord,
       privateData: pd ?? undefined,
-      // As Linux siw: the passive side may send first when no RTR was agreed.
+      // As Linux siw: the passive side may send first when no RTR was agreed, after a short
+      // hold that a siw Initiator needs (PASSIVE_SETTLE_MS).
       awaitFirstRx: false,
+      firstTxHoldMs: PASSIVE_SETTLE_MS,
     });
   } catch (e) {
     log('accept failed: %s', (e as Error).message);

@@ -422,3 +422,58 @@ test('settleMs: the QP is in RTS and receives at once, but the connect resolves 
   destroyAll(ra, rb);
   await assertNoLeaks([ra, rb]);
 });
+
+/**
+ * A Responder allowed to send first (`awaitFirstRx: false`) with `firstTxHoldMs`: its first FPDU
+ * waits for the Initiator's first FPDU, or for the hold to end, whichever comes first (Linux siw's
+ * Initiator resets a connection whose first FPDU is queued behind the Reply before it read it).
+ */
+async function heldResponder(holdMs: number, initiatorSendsFirst: boolean): Promise<void> {
+  const ra = riRnic();
+  const rb = riRnic();
+  try {
+    await withListener({}, async (l) => {
+      const b = cmSide(rb);
+      let passive: ReturnType<CmConnectRequest['accept']> | null = null;
+      l.on('request', (r: CmConnectRequest) => {
+        passive = r.accept(b.cm, { awaitFirstRx: false, firstTxHoldMs: holdMs });
+      });
+      const a = cmSide(ra);
+      const inA = new Uint8Array(8);
+      assert.equal(recv(a.qp, 1n, [sge(reg(a, inA), inA)]), RiRet.SUCCESS);
+      const inB = new Uint8Array(8);
+      assert.equal(recv(b.qp, 1n, [sge(reg(b, inB), inB)]), RiRet.SUCCESS);
+      const c = await cmConnect(a.cm, '127.0.0.1', l.port);
+      try {
+        await until(() => passive !== null && b.qp.state === RiQpState.READY_TO_SEND, 10_000, 'the Responder in RTS');
+        // The Responder posts at once, as a server that sends first does at ESTABLISHED.
+        const fromB = new Uint8Array(8).fill(7);
+        assert.equal(send(b.qp, { type: RiWrType.SEND, id: 2n, sgl: [sge(reg(b, fromB), fromB)] }), RiRet.SUCCESS);
+        if (initiatorSendsFirst) {
+          await new Promise((r) => setTimeout(r, 200));
+          assert.equal(a.cq.poll([], 1), 0, 'the Responder sent before the Initiator and before its hold ended');
+          const fromA = new Uint8Array(8).fill(9);
+          assert.equal(send(a.qp, { type: RiWrType.SEND, id: 3n, sgl: [sge(reg(a, fromA), fromA)] }), RiRet.SUCCESS);
+          const wb = (await pollN(b.cq, 2, 10_000)).find((x) => x.id === 1n);
+          assert.equal(wb?.op_status, RiWcStatus.SUCCESS);
+          assert.deepEqual([...inB], [...fromA]);
+        }
+        const w = (await pollN(a.cq, initiatorSendsFirst ? 2 : 1, 10_000)).find((x) => x.id === 1n);
+        assert.equal(w?.op_status, RiWcStatus.SUCCESS, 'the Responder’s Send arrived');
+        assert.deepEqual([...inA], [...fromB]);
+        const closed = [c, passive!].map((x) => new Promise((r) => x.once('close', r)));
+        c.disconnect('graceful');
+        await Promise.all(closed);
+      } finally {
+        c.disconnect('abortive');
+      }
+    });
+  } finally {
+    destroyAll(ra, rb);
+  }
+  await assertNoLeaks([ra, rb]);
+}
+
+test('firstTxHoldMs: the Responder that may send first holds its first FPDU until the Initiator’s', T, () => heldResponder(60_000, true));
+
+test('firstTxHoldMs: the Responder that may send first sends once its hold ends, the Initiator silent', T, () => heldResponder(20, false));
