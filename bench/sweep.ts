@@ -94,14 +94,22 @@ export const msgRateSection: BenchSection = {
 
 const memqp = fileURLToPath(new URL('./memqp.js', import.meta.url));
 
-async function memory(kind: 'qp' | 'tcp', n: number): Promise<{ rss_per: number; heap_per: number }> {
+interface MemoryResult {
+  rss_per: number;
+  heap_per: number;
+  rss_settled_per: number;
+  heap_settled_per: number;
+  settled_ms: [number, number];
+}
+
+async function memory(kind: 'qp' | 'tcp', n: number): Promise<MemoryResult> {
   const srv = start(memqp, ['server', kind, String(n)], undefined, ['--expose-gc']);
   const port = await srv.port;
   const cli = start(memqp, ['client', kind, String(port), String(n)]);
   cli.result.catch(() => {});
   try {
     const out = await srv.result;
-    return JSON.parse(out.trim().split('\n').pop()!) as { rss_per: number; heap_per: number };
+    return JSON.parse(out.trim().split('\n').pop()!) as MemoryResult;
   } finally {
     cli.kill();
   }
@@ -114,10 +122,23 @@ export const memorySection: BenchSection = {
     const qp = await memory('qp', n);
     const tcp = await memory('tcp', n);
     const kib = (x: number): number => x / 1024;
-    // The goal bounds the RSS per QP itself (GOALS.qpMem); the TCP socket is the baseline shown beside it.
+    // The goal bounds the RSS per QP itself (GOALS.qpMem), measured once V8 has settled: 1 s
+    // after the burst, the young generation V8 grew for it (a fixed 31 MiB, whatever the number of
+    // connections; bench/memqp.ts) is still counted, and an idle process returns it within
+    // seconds. Both are shown; the TCP socket is the baseline beside each.
+    const unsettled = (r: MemoryResult): string => (r.settled_ms.includes(-1) ? ' (V8 did not settle within 40 s)' : '');
     return [
-      { name: 'RSS growth per idle TCP socket (baseline)', value: kib(tcp.rss_per), unit: 'KiB' },
-      ratioRow('RSS growth per idle connected QP', kib(qp.rss_per), 'KiB', kib(tcp.rss_per), 'per TCP socket', GOALS.qpMem),
+      { name: 'RSS growth per idle TCP socket, 1 s after the connections (baseline)', value: kib(tcp.rss_per), unit: 'KiB' },
+      ratioRow('RSS growth per idle connected QP, 1 s after the connections', kib(qp.rss_per), 'KiB', kib(tcp.rss_per), 'per TCP socket'),
+      { name: `RSS growth per idle TCP socket, V8 settled (baseline)${unsettled(tcp)}`, value: kib(tcp.rss_settled_per), unit: 'KiB' },
+      ratioRow(
+        `RSS growth per idle connected QP, V8 settled${unsettled(qp)}`,
+        kib(qp.rss_settled_per),
+        'KiB',
+        kib(tcp.rss_settled_per),
+        'per TCP socket',
+        GOALS.qpMem,
+      ),
       ratioRow('JS heap + external per idle connected QP', kib(qp.heap_per), 'KiB', kib(tcp.heap_per), 'per TCP socket'),
     ];
   },
