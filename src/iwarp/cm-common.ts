@@ -387,7 +387,7 @@ export const ACTIVE_SETTLE_MS = 50;
  * when there is no private data), so an FPDU queued behind the Reply before siw has read it ends
  * the connection; under emulation that window is a few ms. RFC 5044 §7.1.2 has the Responder wait
  * for the Initiator's first FPDU, which tools written for siw do not allow (a server that sends
- * first); this is the shortest wait that keeps both (docs/spec-notes.md, "Interop with Linux siw").
+ * first); this is the shortest wait that keeps both.
  */
 export const PASSIVE_SETTLE_MS = 50;
 
