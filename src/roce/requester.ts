@@ -168,12 +168,11 @@ export class RoceRequester {
     const rc = service === 'RC';
     const ackReq = rc && (seg.last || ++this.sinceAck >= this.#ackEvery);
     if (ackReq) this.sinceAck = 0;
-    const bth = {
-      ...newBth(opcode, service === 'UD' ? (seg.ud?.remoteQpn ?? 0) : qp.ib.destQpn, psn),
-      padCnt: ibPadCount(seg.len),
-      ackReq,
-      se: seg.se && seg.last,
-    };
+    // newBth returns a fresh object: set in place (a spread would copy it once more per packet).
+    const bth = newBth(opcode, service === 'UD' ? (seg.ud?.remoteQpn ?? 0) : qp.ib.destQpn, psn);
+    bth.padCnt = ibPadCount(seg.len);
+    bth.ackReq = ackReq;
+    bth.se = seg.se && seg.last;
     const p: IbPacket = { bth, payload: EMPTY };
     if (seg.op === TxOp.RDMA_WRITE && seg.offset === 0) p.reth = { va: seg.to, rkey: seg.stag, dmaLen: seg.wqe?.totalLen ?? seg.len };
     if (seg.op === TxOp.SEND_INVALIDATE && seg.last) p.ieth = seg.invStag;
@@ -222,7 +221,8 @@ export class RoceRequester {
 
   /** Sends the Read Request of `r` at `psn` for what is left after `received` octets (> 0: a partial retry). */
   sendReadRequest(r: ReadInfo, psn: number, received: number): void {
-    const bth = { ...newBth(IbOpcode.RC_RDMA_READ_REQUEST, this.t.qp.ib.destQpn, psn), ackReq: true };
+    const bth = newBth(IbOpcode.RC_RDMA_READ_REQUEST, this.t.qp.ib.destQpn, psn);
+    bth.ackReq = true;
     const pkt = encodeIbPacket({ bth, reth: { va: r.va + BigInt(received), rkey: r.rkey, dmaLen: r.len - received }, payload: EMPTY });
     r.reqFirst = psn;
     this.sinceAck = 0;
@@ -244,7 +244,8 @@ export class RoceRequester {
     const psn = this.nextPsn;
     this.nextPsn = psnAdd(psn, 1);
     this.sinceAck = 0;
-    const bth = { ...newBth(cs ? IbOpcode.RC_COMPARE_SWAP : IbOpcode.RC_FETCH_ADD, qp.ib.destQpn, psn), ackReq: true };
+    const bth = newBth(cs ? IbOpcode.RC_COMPARE_SWAP : IbOpcode.RC_FETCH_ADD, qp.ib.destQpn, psn);
+    bth.ackReq = true;
     const atomicEth = { va: seg.to, rkey: seg.stag, swapAdd: a.addSwap[0]!, compare: cs ? a.compare[0]! : 0n };
     const buf = encodeIbPacket({ bth, atomicEth, payload: EMPTY });
     this.inflight.push({ first: psn, n: 1, wqe: seg.wqe, buf, lastOfWqe: true, read: null, atomicId: seg.requestId });

@@ -526,7 +526,9 @@ export class RoceResponder {
       : seg.last
         ? IbOpcode.RC_RDMA_READ_RESPONSE_LAST
         : IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE;
-    const p: IbPacket = { bth: { ...newBth(opcode, this.t.qp.ib.destQpn, psn), padCnt: ibPadCount(seg.len) }, payload: EMPTY };
+    const bth = newBth(opcode, this.t.qp.ib.destQpn, psn);
+    bth.padCnt = ibPadCount(seg.len);
+    const p: IbPacket = { bth, payload: EMPTY };
     if (ibOpInfo(opcode)!.aethOffset >= 0) p.aeth = { syndrome: ackSyndrome(), msn: this.msn };
     this.t.send(this.t.nets[0]!.gathers ? encodeIbPacketGather(p, seg.parts) : encodeIbPacket(p, undefined, seg.parts), this.t.remote!);
     if (seg.last) this.respFifo.shift();

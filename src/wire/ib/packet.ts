@@ -114,7 +114,8 @@ export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly 
   const plen = payloadLength(p, parts);
   const info = checkIbPacket(p, plen);
   const total = info.headerLength + plen + ibPadCount(plen) + ICRC_LEN;
-  const buf = new Uint8Array(total);
+  // From Node's buffer pool (see encodeIbPacketGather); every octet is written below.
+  const buf: Uint8Array = Buffer.allocUnsafe(total);
   writeIbHeaders(p, info, buf);
   let o = info.headerLength;
   buf.set(p.payload, o);
@@ -125,6 +126,7 @@ export function encodeIbPacket(p: IbPacket, ip?: RoceIpHeader, parts?: readonly 
       o += x.length;
     }
   }
+  buf.fill(0, o);
   if (ip) writeIcrc(ip, buf);
   return buf;
 }
@@ -143,12 +145,15 @@ export function encodeIbPacketGather(p: IbPacket, parts: readonly Uint8Array[]):
   const plen = payloadLength(p, parts);
   if (plen < IB_GATHER_MIN) return encodeIbPacket(p, undefined, parts);
   const info = checkIbPacket(p, plen);
-  const head = new Uint8Array(info.headerLength);
+  // The headers and the tail come from Node's shared buffer pool, not each from a typed array of
+  // its own: a small typed array lives in V8's heap, and the native sender reading it makes V8
+  // move it out (an allocation of its own per packet part).
+  const head = Buffer.allocUnsafe(info.headerLength);
   writeIbHeaders(p, info, head);
   const out: Uint8Array[] = [head];
   if (p.payload.length) out.push(p.payload);
   for (const x of parts) if (x.length) out.push(x);
-  out.push(new Uint8Array(ibPadCount(plen) + ICRC_LEN));
+  out.push(Buffer.allocUnsafe(ibPadCount(plen) + ICRC_LEN).fill(0));
   return out;
 }
 
