@@ -27,6 +27,9 @@ import {
   encodeBth,
   encodeDeth,
   encodeIbPacket,
+  encodeIbPacketGather,
+  IB_GATHER_MIN,
+  ibPacketPartsLength,
   encodeReth,
   type IbPacket,
   IbDropReason,
@@ -399,6 +402,41 @@ describe('whole packets', () => {
         assert.match(stringifyIbPacket(dec), new RegExp(`^${IB_OPCODES[p.bth.opcode]!.name} `));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('packets built in recycled pool memory carry no stale octets (every header, pad and ICRC octet written)', () => {
+    // Packets are built in Node's buffer pool (Buffer.allocUnsafe), which hands out memory that
+    // held earlier buffers. Poison the whole pool slab with 0xff first: an octet an encoder
+    // skips would then differ from the reference encoding (built into zeroed memory).
+    const poisoned = (build: () => Uint8Array | Uint8Array[]): Uint8Array[] => {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const probe = Buffer.allocUnsafe(1);
+        new Uint8Array(probe.buffer).fill(0xff);
+        const out = build();
+        const parts = Array.isArray(out) ? out : [out];
+        // Retry only if the pool was exhausted and a fresh (unpoisoned) slab was taken.
+        if (parts.every((x) => x.buffer === probe.buffer || x.byteLength >= IB_GATHER_MIN)) return parts;
+      }
+      throw new Error('the buffer pool kept rolling over');
+    };
+    const concat = (parts: Uint8Array[]) => Buffer.concat(parts);
+    fc.assert(
+      fc.property(arbIbPacket, fc.uint8Array({ minLength: IB_GATHER_MIN, maxLength: 700 }), (p, big) => {
+        const ref = refEncode(p as unknown as RefPacket);
+        assert.equal(toHex(concat(poisoned(() => encodeIbPacket(p)))), toHex(ref));
+        const info = IB_OPCODES[p.bth.opcode]!;
+        if (!info.payload) return;
+        // A payload long enough for the gathering encoder: headers and tail come from the pool.
+        const body = info.last ? big : big.subarray(0, big.length & ~3);
+        const q: IbPacket = { ...p, bth: { ...p.bth, padCnt: ibPadCount(body.length) }, payload: new Uint8Array(0) };
+        const whole = refEncode({ ...q, payload: body } as unknown as RefPacket);
+        const parts = poisoned(() => encodeIbPacketGather(q, [body]));
+        assert.ok(parts.length >= 3, 'gathered as headers, payload, tail');
+        assert.equal(toHex(concat(parts)), toHex(whole));
+        assert.equal(ibPacketPartsLength(parts), whole.length);
+      }),
+      { numRuns: 1000 },
     );
   });
 
