@@ -21,8 +21,9 @@
  *   7 never runs out, as Linux rxe reads it: docs/spec-notes.md). Exhaustion completes the WQE
  *   with `TRANSPORT_RETRY_EXCEEDED` / `RNR_RETRY_EXCEEDED` and the QP enters Error.
  */
-import { RiWcStatus } from '../rnicpi/types.js';
+
 import { Fault } from '../rnic/faults.js';
+import { RiWcStatus } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
 import {
   AethType,
@@ -132,8 +133,10 @@ export class RoceCompleter {
     this.#info = ibOpInfo(p.bth.opcode)!;
     this.#entry = null;
     let s = CompStep.CHECK_PSN;
+    // Read once per packet: debug's `enabled` is a getter.
+    const trace = log.enabled;
     while (s !== CompStep.DONE) {
-      if (log.enabled) log('QP[%d] comp PSN %d %s', this.t.qp.id, p.bth.psn, COMP_STEP_NAMES[s]);
+      if (trace) log('QP[%d] comp PSN %d %s', this.t.qp.id, p.bth.psn, COMP_STEP_NAMES[s]);
       s = this.#step(s);
     }
     this.#p = null;

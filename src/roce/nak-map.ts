@@ -10,8 +10,9 @@
  * - the responder could not complete a valid request (a bad receive WQE, a source gone) →
  *   0x63 Remote Operational Error.
  */
-import { RiWcStatus } from '../rnicpi/types.js';
+
 import { Fault } from '../rnic/faults.js';
+import { RiWcStatus } from '../rnicpi/types.js';
 import { NakCode } from '../wire/ib/index.js';
 
 const NAK_OF_FAULT: Readonly<Partial<Record<Fault, NakCode>>> = {

@@ -9,8 +9,8 @@ import dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
-import { ipv4FromGid } from '../wire/ib/cm.js';
 import { QPN_MULTICAST } from '../wire/ib/bth.js';
+import { ipv4FromGid } from '../wire/ib/cm.js';
 import { canonicalAddress, isIpv6Address } from '../wire/ib/gid-address.js';
 
 /** IPv4 + UDP header octets in front of every packet. */

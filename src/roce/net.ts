@@ -55,24 +55,24 @@
  * until the socket listens, and a bind error is reported to every attached QP.
  */
 import dgram from 'node:dgram';
+import { deliverCqNotifications } from '../rnic/cq.js';
 import { FaultHook, type FaultPlan } from '../util/fault-hook.js';
 import { logger } from '../util/log.js';
-import { deliverCqNotifications } from '../rnic/cq.js';
 import { datagramLayer, ICRC_META_WORD, type NativeUdpSocket, nativeUdp } from '../util/native-udp.js';
+import { ROCEV2_PORT } from '../wire/ib/constants.js';
+import { canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
 import {
   BTH_LEN,
   checkIcrc,
   decodeIbPacket,
-  ICRC_LEN,
   type IbPacket,
+  ICRC_LEN,
   ibPacketPartsLength,
   isIbWireError,
   readIcrc,
   solveIpv4Id,
   writeIcrc,
 } from '../wire/ib/index.js';
-import { canonicalAddress, ipv6Bytes, ipv6Text, isIpv6Address, isIpv6LinkLocal } from '../wire/ib/gid-address.js';
-import { ROCEV2_PORT } from '../wire/ib/constants.js';
 import { IpIdWindow } from './ipid-window.js';
 import {
   IPV4_UDP_OVERHEAD,

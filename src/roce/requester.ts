@@ -17,19 +17,21 @@
  * What comes back (ACKs, NAKs, responses) is the completer's (`completer.ts`), which also owns
  * the retransmit timer and the retry counts.
  */
-import { RiWcStatus } from '../rnicpi/types.js';
+
 import { AtomicKind } from '../rnic/atomics.js';
 import { TxOp, type TxSeg } from '../rnic/transport.js';
 import type { OrqEntry, SqWqe } from '../rnic/wqe.js';
+import { RiWcStatus } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
+import { gidToAddress } from '../wire/ib/gid-address.js';
 import {
   encodeIbPacket,
   encodeIbPacketGather,
   IbOpcode,
-  type IbPacket,
   ibOpInfo,
   ibPadCount,
   newBth,
+  newIbPacket,
   psnAdd,
   psnDiff,
   QKEY_CONTROLLED,
@@ -37,7 +39,6 @@ import {
 import { C } from './counters.js';
 import { datagramsPerRecvBuffer } from './net-host.js';
 import type { RocePacket } from './net-tx.js';
-import { gidToAddress } from '../wire/ib/gid-address.js';
 import type { RoceQp } from './transport.js';
 
 const log = logger('roce');
@@ -53,8 +54,6 @@ const MIN_WINDOW = 16;
 export const ACK_EVERY = 64;
 /** The largest BTH + extension headers + pad + ICRC around a payload (RETH + ImmDt: 12+16+4+3+4). */
 export const MAX_HEADERS = 40;
-
-const EMPTY = new Uint8Array(0);
 
 /** One unacknowledged request: a packet (kept encoded) or a Read Request and its responses. */
 export interface Entry {
@@ -173,7 +172,7 @@ export class RoceRequester {
     bth.padCnt = ibPadCount(seg.len);
     bth.ackReq = ackReq;
     bth.se = seg.se && seg.last;
-    const p: IbPacket = { bth, payload: EMPTY };
+    const p = newIbPacket(bth);
     if (seg.op === TxOp.RDMA_WRITE && seg.offset === 0) p.reth = { va: seg.to, rkey: seg.stag, dmaLen: seg.wqe?.totalLen ?? seg.len };
     if (seg.op === TxOp.SEND_INVALIDATE && seg.last) p.ieth = seg.invStag;
     if (ibOpInfo(opcode)!.immediate) p.immDt = seg.imm >>> 0;
@@ -223,7 +222,9 @@ export class RoceRequester {
   sendReadRequest(r: ReadInfo, psn: number, received: number): void {
     const bth = newBth(IbOpcode.RC_RDMA_READ_REQUEST, this.t.qp.ib.destQpn, psn);
     bth.ackReq = true;
-    const pkt = encodeIbPacket({ bth, reth: { va: r.va + BigInt(received), rkey: r.rkey, dmaLen: r.len - received }, payload: EMPTY });
+    const pkt = encodeIbPacket(
+      Object.assign(newIbPacket(bth), { reth: { va: r.va + BigInt(received), rkey: r.rkey, dmaLen: r.len - received } }),
+    );
     r.reqFirst = psn;
     this.sinceAck = 0;
     this.t.send(pkt, this.t.remote!);
@@ -247,7 +248,7 @@ export class RoceRequester {
     const bth = newBth(cs ? IbOpcode.RC_COMPARE_SWAP : IbOpcode.RC_FETCH_ADD, qp.ib.destQpn, psn);
     bth.ackReq = true;
     const atomicEth = { va: seg.to, rkey: seg.stag, swapAdd: a.addSwap[0]!, compare: cs ? a.compare[0]! : 0n };
-    const buf = encodeIbPacket({ bth, atomicEth, payload: EMPTY });
+    const buf = encodeIbPacket(Object.assign(newIbPacket(bth), { atomicEth }));
     this.inflight.push({ first: psn, n: 1, wqe: seg.wqe, buf, lastOfWqe: true, read: null, atomicId: seg.requestId });
     t.send(buf, t.remote!);
     t.comp.armTimer();

@@ -31,6 +31,7 @@ import { Fault } from '../rnic/faults.js';
 import { newUntaggedSegment, type RxPayload, type UntaggedSegment } from '../rnic/responder.js';
 import type { TxSeg } from '../rnic/transport.js';
 import { logger } from '../util/log.js';
+import { ipv6Bytes, isIpv6Address } from '../wire/ib/gid-address.js';
 import {
   ackSyndrome,
   encodeIbPacket,
@@ -44,6 +45,7 @@ import {
   NakCode,
   nakSyndrome,
   newBth,
+  newIbPacket,
   psnAdd,
   psnDiff,
   psnInRange,
@@ -53,12 +55,9 @@ import {
 import { C } from './counters.js';
 import type { RoceRx } from './net.js';
 import { ipv4Bytes } from './net-host.js';
-import { ipv6Bytes, isIpv6Address } from '../wire/ib/gid-address.js';
 import type { RoceQp } from './transport.js';
 
 const log = logger('roce');
-
-const EMPTY = new Uint8Array(0);
 
 /** The error object for faults only this transport sees (handed to `qp.terminateWith`). */
 export class RoceWireError {
@@ -162,8 +161,10 @@ export class RoceResponder {
     this.#p = p;
     this.#info = ibOpInfo(p.bth.opcode)!;
     let s = RespStep.CHECK_PSN;
+    // Read once per packet: debug's `enabled` is a getter.
+    const trace = log.enabled;
     while (s !== RespStep.DONE) {
-      if (log.enabled) log('QP[%d] resp PSN %d %s', this.t.qp.id, p.bth.psn, RESP_STEP_NAMES[s]);
+      if (trace) log('QP[%d] resp PSN %d %s', this.t.qp.id, p.bth.psn, RESP_STEP_NAMES[s]);
       s = this.#step(s);
     }
     this.#p = null;
@@ -496,7 +497,7 @@ export class RoceResponder {
   /** An ACKNOWLEDGE packet with `syndrome` and `psn` (a sequence NAK carries the ePSN). */
   sendAck(psn: number, syndrome: number): void {
     const bth = newBth(IbOpcode.RC_ACKNOWLEDGE, this.t.qp.ib.destQpn, psn);
-    const pkt = encodeIbPacket({ bth, aeth: { syndrome, msn: this.msn }, payload: EMPTY });
+    const pkt = encodeIbPacket(Object.assign(newIbPacket(bth), { aeth: { syndrome, msn: this.msn } }));
     if (this.t.remote) this.t.send(pkt, this.t.remote);
   }
 
@@ -509,7 +510,9 @@ export class RoceResponder {
 
   #sendAtomicAck(psn: number, orig: bigint): void {
     const bth = newBth(IbOpcode.RC_ATOMIC_ACKNOWLEDGE, this.t.qp.ib.destQpn, psn);
-    const pkt = encodeIbPacket({ bth, aeth: { syndrome: ackSyndrome(), msn: this.msn }, atomicAckEth: { origData: orig }, payload: EMPTY });
+    const pkt = encodeIbPacket(
+      Object.assign(newIbPacket(bth), { aeth: { syndrome: ackSyndrome(), msn: this.msn }, atomicAckEth: { origData: orig } }),
+    );
     this.t.send(pkt, this.t.remote!);
   }
 
@@ -528,7 +531,7 @@ export class RoceResponder {
         : IbOpcode.RC_RDMA_READ_RESPONSE_MIDDLE;
     const bth = newBth(opcode, this.t.qp.ib.destQpn, psn);
     bth.padCnt = ibPadCount(seg.len);
-    const p: IbPacket = { bth, payload: EMPTY };
+    const p = newIbPacket(bth);
     if (ibOpInfo(opcode)!.aethOffset >= 0) p.aeth = { syndrome: ackSyndrome(), msn: this.msn };
     this.t.send(this.t.nets[0]!.gathers ? encodeIbPacketGather(p, seg.parts) : encodeIbPacket(p, undefined, seg.parts), this.t.remote!);
     if (seg.last) this.respFifo.shift();

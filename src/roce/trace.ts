@@ -9,9 +9,10 @@
  * Received datagrams carry the IPv4 ID recovered from their ICRC, sent ones ID 0, so the
  * capture shows what was on the wire.
  */
-import { pcapDirFromEnv } from '../util/env.js';
+
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pcapDirFromEnv } from '../util/env.js';
 import { PcapWriter } from '../wire/pcap.js';
 
 let seq = 0;

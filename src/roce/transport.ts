@@ -23,13 +23,15 @@
  * **Immediate data** (§9.4.1, §9.4.3) — the ImmDt header on the last packet of a Send or RDMA
  * Write with Immediate (UD too).
  */
-import { RiRet } from '../rnicpi/status.js';
-import type { RiQpState } from '../rnicpi/types.js';
+
 import { Fault, type WireError } from '../rnic/faults.js';
 import type { Qp } from '../rnic/qp.js';
 import { IbQpAttr } from '../rnic/qp-states.js';
 import { type IbQpAttrs, mtuBytes, type QpTransport, type TransportCaps, TxOp, type TxSeg } from '../rnic/transport.js';
+import { RiRet } from '../rnicpi/status.js';
+import type { RiQpState } from '../rnicpi/types.js';
 import { logger } from '../util/log.js';
+import { gidToAddress, isIpv6Address } from '../wire/ib/gid-address.js';
 import {
   IbService,
   ibOpInfo,
@@ -46,7 +48,6 @@ import { nakOfFault } from './nak-map.js';
 import { RoceNet, type RoceNetClient, type RoceRx } from './net.js';
 import { gidToIpv4 } from './net-host.js';
 import type { RocePacket } from './net-tx.js';
-import { gidToAddress, isIpv6Address } from '../wire/ib/gid-address.js';
 import { MAX_HEADERS, RoceRequester } from './requester.js';
 import { RoceResponder, RoceWireError } from './responder.js';
 

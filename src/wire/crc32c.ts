@@ -13,9 +13,10 @@
  *
  * @packageDocumentation
  */
+
+import { createRequire } from 'node:module';
 import { crc32cFromEnv } from '../util/env.js';
 import { hardwareCrc32c } from '../util/native-udp.js';
-import { createRequire } from 'node:module';
 
 /** Signature shared by both implementations. `initial` is a previous result, for chaining. */
 export type Crc32cFn = (data: Uint8Array, initial?: number) => number;

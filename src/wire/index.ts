@@ -9,9 +9,9 @@ export * from './crc32c.js';
 export * from './ddp.js';
 export * from './deframer.js';
 export * from './errors.js';
+/** The InfiniBand transport codecs RoCEv2 carries (BTH, extension headers, opcodes, PSN, ICRC). */
+export * as ib from './ib/index.js';
 export * from './mpa.js';
 export * from './pcap.js';
 export * from './rdmap.js';
 export * from './terminate.js';
-/** The InfiniBand transport codecs RoCEv2 carries (BTH, extension headers, opcodes, PSN, ICRC). */
-export * as ib from './ib/index.js';

@@ -13,8 +13,8 @@
  * @packageDocumentation
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { ipv6Bytes } from './ib/gid-address.js';
 import { ROCEV2_PORT } from './ib/constants.js';
+import { ipv6Bytes } from './ib/gid-address.js';
 
 /** One end of a TCP connection. */
 export interface PcapEndpoint {

@@ -24,8 +24,8 @@ import {
   DDP_TAGGED_HDR_LEN,
   DDP_UNTAGGED_HDR_LEN,
   DDP_VERSION,
-  type DdpUntaggedHeader,
   DdpQueue,
+  type DdpUntaggedHeader,
   decodeDdpHeader,
   stringifyDdpHeader,
 } from './ddp.js';

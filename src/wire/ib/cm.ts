@@ -715,6 +715,7 @@ export function decodeCmMad(buf: Uint8Array): CmMad {
 }
 
 export * from './cma.js';
+
 import { checkGid, ipv4FromGid } from './cma.js';
 
 /** A GID as the usual colon-separated IPv6 text (`::ffff:1.2.3.4` for IPv4-mapped ones). */

@@ -13,8 +13,9 @@
  *
  * @packageDocumentation
  */
-import { checkUint, hx, IbDropReason, IbWireError } from './errors.js';
+
 import { QPN_MASK } from './constants.js';
+import { checkUint, hx, IbDropReason, IbWireError } from './errors.js';
 
 /** Octets of the DETH. */
 export const DETH_LEN = 8;

@@ -27,7 +27,7 @@ import { type Deth, decodeDeth, encodeDeth, stringifyDeth } from './deth.js';
 import { hx, IbDropReason, IbWireError } from './errors.js';
 import { ICRC_LEN, type RoceIpHeader, readIcrc, writeIcrc } from './icrc.js';
 import { decodeIeth, decodeImmDt, encodeIeth, encodeImmDt, stringifyIeth, stringifyImmDt } from './immdt.js';
-import { ibOpcodeName, ibOpInfo, type IbOpInfo } from './opcodes.js';
+import { type IbOpInfo, ibOpcodeName, ibOpInfo } from './opcodes.js';
 import { decodeReth, encodeReth, type Reth, stringifyReth } from './reth.js';
 
 /** An InfiniBand transport packet: the BTH, the extension headers its opcode has, the payload. */
@@ -47,6 +47,28 @@ export interface IbPacket {
   /** On decode: the ICRC found on the wire (little-endian, as `readIcrc`). Ignored by encode. */
   icrc?: number;
 }
+
+/**
+ * A packet with `bth`, an empty payload and no extension header, with every field of
+ * {@link IbPacket} present (absent ones undefined): packets built from it and decoded ones have
+ * one shape, so the code that reads them stays monomorphic. Set the headers the opcode has.
+ */
+export function newIbPacket(bth: Bth): IbPacket {
+  return {
+    bth,
+    reth: undefined,
+    aeth: undefined,
+    atomicEth: undefined,
+    atomicAckEth: undefined,
+    deth: undefined,
+    immDt: undefined,
+    ieth: undefined,
+    payload: NO_PAYLOAD,
+    icrc: undefined,
+  };
+}
+
+const NO_PAYLOAD = new Uint8Array(0);
 
 /** Pad octets after a payload of `len` octets: to the next multiple of 4 (§9.2, PadCnt). */
 export function ibPadCount(len: number): number {
@@ -72,17 +94,19 @@ function checkIbPacket(p: IbPacket, plen: number): IbOpInfo {
   if (plen && !info.payload) throw new RangeError(`${info.name} carries no payload`);
   const pad = ibPadCount(plen);
   if (p.bth.padCnt !== pad) throw new RangeError(`PadCnt ${p.bth.padCnt} for a ${plen}-octet payload (needs ${pad})`);
-  const check = (present: unknown, offset: number, name: string) => {
-    if ((present !== undefined) !== offset >= 0) throw new RangeError(`${info.name} ${offset >= 0 ? 'needs' : 'has no'} ${name}`);
-  };
-  check(p.reth, info.rethOffset, 'RETH');
-  check(p.aeth, info.aethOffset, 'AETH');
-  check(p.atomicEth, info.atomicEthOffset, 'AtomicETH');
-  check(p.atomicAckEth, info.atomicAckEthOffset, 'AtomicAckETH');
-  check(p.deth, info.dethOffset, 'DETH');
-  check(p.immDt, info.immDtOffset, 'ImmDt');
-  check(p.ieth, info.iethOffset, 'IETH');
+  checkHeader(info, p.reth, info.rethOffset, 'RETH');
+  checkHeader(info, p.aeth, info.aethOffset, 'AETH');
+  checkHeader(info, p.atomicEth, info.atomicEthOffset, 'AtomicETH');
+  checkHeader(info, p.atomicAckEth, info.atomicAckEthOffset, 'AtomicAckETH');
+  checkHeader(info, p.deth, info.dethOffset, 'DETH');
+  checkHeader(info, p.immDt, info.immDtOffset, 'ImmDt');
+  checkHeader(info, p.ieth, info.iethOffset, 'IETH');
   return info;
+}
+
+/** An extension header is given exactly when the opcode has it (`offset` ≥ 0). */
+function checkHeader(info: IbOpInfo, present: unknown, offset: number, name: string): void {
+  if ((present !== undefined) !== offset >= 0) throw new RangeError(`${info.name} ${offset >= 0 ? 'needs' : 'has no'} ${name}`);
 }
 
 /** Writes the BTH and the extension headers of `p` at the start of `buf`. */
@@ -187,19 +211,20 @@ export function decodeIbPacket(buf: Uint8Array): IbPacket {
   }
   if (bth.padCnt && !info.last) throw new IbWireError(IbDropReason.Pad, `${info.name} with PadCnt ${bth.padCnt}`);
   if (bth.padCnt > region) throw new IbWireError(IbDropReason.Pad, `PadCnt ${bth.padCnt} exceeds ${region} octets`);
-  const p: IbPacket = {
+  // One object literal with every field (absent headers undefined): every decoded packet has
+  // one shape, so the receive path's property loads stay monomorphic across opcodes.
+  return {
     bth,
+    reth: info.rethOffset >= 0 ? decodeReth(buf, info.rethOffset) : undefined,
+    aeth: info.aethOffset >= 0 ? decodeAeth(buf, info.aethOffset) : undefined,
+    atomicEth: info.atomicEthOffset >= 0 ? decodeAtomicEth(buf, info.atomicEthOffset) : undefined,
+    atomicAckEth: info.atomicAckEthOffset >= 0 ? decodeAtomicAckEth(buf, info.atomicAckEthOffset) : undefined,
+    deth: info.dethOffset >= 0 ? decodeDeth(buf, info.dethOffset) : undefined,
+    immDt: info.immDtOffset >= 0 ? decodeImmDt(buf, info.immDtOffset) : undefined,
+    ieth: info.iethOffset >= 0 ? decodeIeth(buf, info.iethOffset) : undefined,
     payload: buf.subarray(info.headerLength, info.headerLength + region - bth.padCnt),
     icrc: readIcrc(buf),
   };
-  if (info.rethOffset >= 0) p.reth = decodeReth(buf, info.rethOffset);
-  if (info.aethOffset >= 0) p.aeth = decodeAeth(buf, info.aethOffset);
-  if (info.atomicEthOffset >= 0) p.atomicEth = decodeAtomicEth(buf, info.atomicEthOffset);
-  if (info.atomicAckEthOffset >= 0) p.atomicAckEth = decodeAtomicAckEth(buf, info.atomicAckEthOffset);
-  if (info.dethOffset >= 0) p.deth = decodeDeth(buf, info.dethOffset);
-  if (info.immDtOffset >= 0) p.immDt = decodeImmDt(buf, info.immDtOffset);
-  if (info.iethOffset >= 0) p.ieth = decodeIeth(buf, info.iethOffset);
-  return p;
 }
 
 /** One line: `RC_SEND_ONLY BTH … | RETH … | 100 B`. */
